@@ -1,0 +1,192 @@
+/**
+ * Every access rule of API.md §4 lives here; routes call these next to the data they protect.
+ * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
+ * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { AuthUser, Db } from "../env";
+import { documents, projects, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { ApiError, forbidden, notFound } from "../errors";
+import { inJson } from "../db/sql";
+
+export type WorkspaceRole = "owner" | "admin" | "editor" | "viewer";
+export type DocumentRole = "owner" | "editor" | "viewer";
+export type DocumentRow = typeof documents.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
+const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
+const DOC_EDIT: readonly DocumentRole[] = ["owner", "editor"];
+/** Folder nesting deeper than this is refused on create/move, so ancestor walks are bounded. */
+export const MAX_FOLDER_DEPTH = 64;
+
+export interface DocumentAccess {
+  doc: DocumentRow;
+  workspaceRole: WorkspaceRole | null;
+  /** Roles granted on the document itself or any ancestor folder. */
+  documentRoles: DocumentRole[];
+  canRead: boolean;
+  canEdit: boolean;
+  /** Owner of the document (or an ancestor), or workspace owner/admin. */
+  isOwner: boolean;
+}
+
+function summarize(doc: DocumentRow, workspaceRole: WorkspaceRole | null, documentRoles: DocumentRole[]): DocumentAccess {
+  const canRead = workspaceRole !== null || documentRoles.length > 0;
+  const canEdit = (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
+  const isOwner = (workspaceRole !== null && WS_ADMIN.includes(workspaceRole)) || documentRoles.includes("owner");
+  return { doc, workspaceRole, documentRoles, canRead, canEdit, isOwner };
+}
+
+/**
+ * Access of one user to many documents in one D1 round trip (three statements in a batch):
+ * the documents, the user's workspace roles, and document roles found by walking up each ancestor chain.
+ * Missing ids are absent from the result; deleted documents are included (callers decide).
+ */
+export async function documentsAccess(db: Db, userId: string, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
+  const out = new Map<string, DocumentAccess>();
+  if (ids.length === 0) return out;
+  const idsJson = JSON.stringify([...new Set(ids)]);
+  const [docs, wsRoles, docRoles] = await db.batch([
+    db.select().from(documents).where(inJson(documents.id, JSON.parse(idsJson))),
+    db
+      .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
+      .from(workspaceCollaborators)
+      .where(
+        and(
+          eq(workspaceCollaborators.userId, userId),
+          sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
+        ),
+      ),
+    db.all<{ id: string; roles: string }>(sql`
+      WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
+        SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
+        UNION ALL
+        SELECT c.start_id, d.id, d.parent_id, c.depth + 1 FROM documents d JOIN chain c ON d.id = c.parent_id
+        WHERE c.depth < ${MAX_FOLDER_DEPTH + 1}
+      )
+      SELECT c.start_id AS id, group_concat(dc.role) AS roles
+      FROM chain c JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ${userId}
+      GROUP BY c.start_id`),
+  ]);
+  const wsRoleById = new Map(wsRoles.map((r) => [r.workspaceId, r.role as WorkspaceRole]));
+  const docRolesById = new Map(docRoles.map((r) => [r.id, r.roles.split(",") as DocumentRole[]]));
+  for (const doc of docs) {
+    out.set(doc.id, summarize(doc, wsRoleById.get(doc.workspaceId) ?? null, docRolesById.get(doc.id) ?? []));
+  }
+  return out;
+}
+
+export async function documentAccess(db: Db, userId: string, id: string): Promise<DocumentAccess | null> {
+  return (await documentsAccess(db, userId, [id])).get(id) ?? null;
+}
+
+export type DocumentLevel = "read" | "edit" | "owner";
+
+/**
+ * The document if the user may act on it at `level`; NotFoundError when it is missing, soft-deleted
+ * (unless `includeDeleted`) or unreadable; ForbiddenError when readable but the role is too low.
+ */
+export async function requireDocument(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  level: DocumentLevel,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<DocumentAccess> {
+  const access = await documentAccess(db, user._id, id);
+  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted)) throw notFound("Document");
+  if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
+  if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
+  return access;
+}
+
+/** Every listed document readable (and not deleted), else 403 with nothing returned (E5, E6). */
+export async function requireReadableDocuments(db: Db, user: AuthUser, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
+  const access = await documentsAccess(db, user._id, ids);
+  for (const id of ids) {
+    const a = access.get(id);
+    if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);
+  }
+  return access;
+}
+
+export async function workspaceRole(db: Db, userId: string, workspaceId: string): Promise<WorkspaceRole | null> {
+  const [row] = await db
+    .select({ role: workspaceCollaborators.role })
+    .from(workspaceCollaborators)
+    .where(and(eq(workspaceCollaborators.workspaceId, workspaceId), eq(workspaceCollaborators.userId, userId)));
+  return (row?.role as WorkspaceRole | undefined) ?? null;
+}
+
+export type WorkspaceLevel = "read" | "edit" | "admin";
+
+function checkWorkspaceLevel(role: WorkspaceRole, level: WorkspaceLevel) {
+  if (level === "edit" && !WS_EDIT.includes(role)) throw forbidden("This operation needs the workspace owner, admin or editor role");
+  if (level === "admin" && !WS_ADMIN.includes(role)) throw forbidden("This operation needs the workspace owner or admin role");
+}
+
+export async function requireWorkspace(db: Db, user: AuthUser, id: string, level: WorkspaceLevel): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
+  const [row] = await db
+    .select({ workspace: workspaces, role: workspaceCollaborators.role })
+    .from(workspaces)
+    .innerJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, workspaces.id), eq(workspaceCollaborators.userId, user._id)))
+    .where(eq(workspaces.id, id));
+  if (!row) throw notFound("Workspace");
+  const role = row.role as WorkspaceRole;
+  checkWorkspaceLevel(role, level);
+  return { workspace: row.workspace, role };
+}
+
+export interface ProjectAccess {
+  project: ProjectRow;
+  /** null when the project is readable only through document grants. */
+  workspaceRole: WorkspaceRole | null;
+}
+
+/**
+ * A project is readable through its workspace or through any readable document inside it; writing to
+ * it (tables, rows, cells, columns, documents at its root) needs workspace owner/admin/editor,
+ * and `admin` needs workspace owner/admin.
+ */
+export async function requireProject(db: Db, user: AuthUser, id: string, level: "read" | "write" | "admin"): Promise<ProjectAccess> {
+  const [row] = await db
+    .select({
+      project: projects,
+      role: workspaceCollaborators.role,
+      viaDocument: sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+        WHERE dc.user_id = ${user._id} AND d.project_id = ${projects.id} AND d.is_deleted = 0)`,
+    })
+    .from(projects)
+    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
+    .where(eq(projects.id, id));
+  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
+  const role = (row.role as WorkspaceRole | null) ?? null;
+  if (level !== "read") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
+  }
+  return { project: row.project, workspaceRole: role };
+}
+
+/** Ids of the documents in a project the user can read through document grants (self or ancestor). */
+export async function documentIdsGrantedInProject(db: Db, userId: string, projectId: string): Promise<Set<string>> {
+  const rows = await db.all<{ id: string }>(sql`
+    WITH RECURSIVE granted(id, depth) AS (
+      SELECT dc.document_id, 0 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+      WHERE dc.user_id = ${userId} AND d.project_id = ${projectId}
+      UNION
+      SELECT d.id, g.depth + 1 FROM documents d JOIN granted g ON d.parent_id = g.id WHERE g.depth < ${MAX_FOLDER_DEPTH + 1}
+    )
+    SELECT DISTINCT id FROM granted`);
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function organizationRole(db: Db, userId: string, organizationId: string): Promise<"owner" | "admin" | "member" | null> {
+  const [row] = await db
+    .select({ role: organizationMembers.role })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
+  return row?.role ?? null;
+}

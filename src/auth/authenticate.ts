@@ -1,0 +1,37 @@
+import { createMiddleware } from "hono/factory";
+import { eq } from "drizzle-orm";
+import type { HonoEnv } from "../env";
+import { ApiError } from "../errors";
+import { accessTokens, users } from "../db/schema";
+import { sha256Hex } from "../lib/crypto";
+
+/** Touching lastUsedAt at most once a minute keeps reads from turning into writes on every request. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export function readBearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Bearer authentication with hashed personal access tokens; sets `user` on the context. */
+export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
+  const token = readBearer(c.req.header("authorization"));
+  if (!token) throw new ApiError("UnauthorizedError", "A bearer token is required: Authorization: Bearer <token>");
+  const hash = await sha256Hex(token);
+  const db = c.get("db");
+  const [row] = await db
+    .select({ tokenId: accessTokens.id, expiresAt: accessTokens.expiresAt, lastUsedAt: accessTokens.lastUsedAt, userId: users.id, email: users.email, name: users.name })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(eq(accessTokens.tokenHash, hash))
+    .limit(1);
+  const at = Date.now();
+  if (!row) throw new ApiError("UnauthorizedError", "The bearer token is unknown or revoked");
+  if (row.expiresAt !== null && row.expiresAt <= at) throw new ApiError("UnauthorizedError", "The bearer token has expired");
+  if (row.lastUsedAt === null || at - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) {
+    await db.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId));
+  }
+  c.set("user", { _id: row.userId, email: row.email, name: row.name, tokenId: row.tokenId });
+  await next();
+});

@@ -1,0 +1,4 @@
+export * from "./identity";
+export * from "./workspaces";
+export * from "./documents";
+export * from "./tables";

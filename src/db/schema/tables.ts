@@ -1,0 +1,96 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "./identity";
+import { projects, workspaces } from "./workspaces";
+import { documents } from "./documents";
+
+export const tables = sqliteTable("tables", {
+  id: text("id").primaryKey(),
+  projectId: text("project_id").notNull().references(() => projects.id),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  documentId: text("document_id").references(() => documents.id),
+  userId: text("user_id").notNull().references(() => users.id),
+  name: text("name").notNull(),
+  isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [index("tables_project_idx").on(t.projectId, t.isDeleted, t.id)]);
+
+/** `data` holds the type and its options (API.md §7); `formula` the validated compiled tree of a formula column (§8). */
+export const columns = sqliteTable("columns", {
+  id: text("id").primaryKey(),
+  tableId: text("table_id").notNull().references(() => tables.id),
+  projectId: text("project_id").notNull().references(() => projects.id),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  name: text("name").notNull(),
+  slug: text("slug").notNull(),
+  originId: text("origin_id").notNull().default(""),
+  description: text("description").notNull().default(""),
+  isIdentifier: integer("is_identifier", { mode: "boolean" }).notNull().default(false),
+  data: text("data", { mode: "json" }).$type<Record<string, unknown> & { type: string }>().notNull(),
+  formula: text("formula", { mode: "json" }).$type<{ expression: unknown; description: unknown[] } | null>(),
+  isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [
+  uniqueIndex("columns_table_slug_uq").on(t.tableId, t.slug),
+  index("columns_table_idx").on(t.tableId, t.isDeleted, t.id),
+]);
+
+/** Row ids are monotonic ULIDs, so `(table_id, id)` is both the stable listing order and the cursor. */
+export const rows = sqliteTable("rows", {
+  id: text("id").primaryKey(),
+  tableId: text("table_id").notNull().references(() => tables.id),
+  projectId: text("project_id").notNull().references(() => projects.id),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  ownerId: text("owner_id").notNull().references(() => users.id),
+  originId: text("origin_id").notNull().default(""),
+  isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [index("rows_table_idx").on(t.tableId, t.isDeleted, t.id)]);
+
+export const cells = sqliteTable("cells", {
+  id: text("id").primaryKey(),
+  tableId: text("table_id").notNull(),
+  rowId: text("row_id").notNull(),
+  columnId: text("column_id").notNull(),
+  workspaceId: text("workspace_id").notNull(),
+  originId: text("origin_id").notNull().default(""),
+  isIdentifier: integer("is_identifier", { mode: "boolean" }).notNull().default(false),
+  data: text("data", { mode: "json" }).$type<unknown>(),
+  isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [
+  uniqueIndex("cells_row_column_uq").on(t.rowId, t.columnId),
+  index("cells_column_idx").on(t.columnId),
+  index("cells_table_idx").on(t.tableId),
+]);
+
+export const tableReferences = sqliteTable("table_references", {
+  id: text("id").primaryKey(),
+  originId: text("origin_id").notNull().default(""),
+  documentId: text("document_id").notNull().references(() => documents.id),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  tableId: text("table_id").notNull().references(() => tables.id),
+  columnId: text("column_id").notNull().references(() => columns.id),
+  relatedRowId: text("related_row_id"),
+  rowId: text("row_id"),
+  oneToManyColumnId: text("one_to_many_column_id"),
+  oneToManyInstanceIds: text("one_to_many_instance_ids", { mode: "json" }).$type<string[]>(),
+  type: text("type", { enum: ["relation", "reference", "global"] }).notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [index("table_references_document_idx").on(t.documentId)]);
+
+export const clauseReferences = sqliteTable("clause_references", {
+  id: text("id").primaryKey(),
+  blockId: text("block_id").notNull(),
+  documentId: text("document_id").notNull().references(() => documents.id),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  hierarchy: text("hierarchy").notNull(),
+  originId: text("origin_id").notNull().default(""),
+  isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [index("clause_references_document_idx").on(t.documentId, t.isDeleted)]);

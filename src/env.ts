@@ -1,0 +1,31 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as schema from "./db/schema";
+
+/** Bindings declared in wrangler.toml, `.dev.vars` and secrets. */
+export interface Env {
+  DB: D1Database;
+  BLOBS: R2Bucket;
+  ADMIN_TOKEN?: string;
+  SIGNING_SECRET?: string;
+  CONVERTER_URL?: string;
+  CONVERTER_SECRET?: string;
+  ENVIRONMENT?: string;
+}
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+export interface AuthUser {
+  _id: string;
+  email: string;
+  name: string;
+  tokenId: string;
+}
+
+export type HonoEnv = {
+  Bindings: Env;
+  Variables: {
+    db: Db;
+    user: AuthUser;
+    requestId: string;
+  };
+};

@@ -1,0 +1,93 @@
+import { z } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** The closed catalogue of error classes (API.md §2) and the status each one answers with. */
+export const errorCodes = {
+  ValidationError: 400,
+  UnauthorizedError: 401,
+  ForbiddenError: 403,
+  NotFoundError: 404,
+  MethodNotAllowedError: 405,
+  ConflictError: 409,
+  LengthRequiredError: 411,
+  PayloadTooLargeError: 413,
+  UnsupportedMediaTypeError: 415,
+  UnprocessableEntityError: 422,
+  RateLimitedError: 429,
+  InternalError: 500,
+  ServiceUnavailableError: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends HTTPException {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+    super(errorCodes[code], { message });
+    this.code = code;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+}
+
+export const notFound = (what = "Resource") => new ApiError("NotFoundError", `${what} not found`);
+export const forbidden = (message = "Your role does not allow this operation") => new ApiError("ForbiddenError", message);
+export const conflict = (message: string) => new ApiError("ConflictError", message);
+export const validation = (message: string, details?: ErrorDetail[]) => new ApiError("ValidationError", message, { details });
+export const unprocessable = (message: string, details?: ErrorDetail[]) =>
+  new ApiError("UnprocessableEntityError", message, { details });
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.string().openapi({ example: "NotFoundError" }),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Error");
+
+const descriptions: Record<ErrorCode, string> = {
+  ValidationError: "The body, query or path failed validation",
+  UnauthorizedError: "Missing, unknown, expired or revoked credential",
+  ForbiddenError: "The caller's role does not allow this operation",
+  NotFoundError: "No such record, or the caller cannot read it",
+  MethodNotAllowedError: "Known path, wrong method",
+  ConflictError: "Duplicate id, stale version or other state conflict",
+  LengthRequiredError: "Content-Length is required",
+  PayloadTooLargeError: "Body over its size limit",
+  UnsupportedMediaTypeError: "Wrong content type or bytes that do not match it",
+  UnprocessableEntityError: "Valid shape, impossible meaning",
+  RateLimitedError: "Too many requests; see Retry-After",
+  InternalError: "Unexpected failure",
+  ServiceUnavailableError: "A dependency is down or timed out",
+};
+
+function errorResponse(code: ErrorCode) {
+  return { description: descriptions[code], content: { "application/json": { schema: ErrorBodySchema } } };
+}
+
+const defaultCodes: ErrorCode[] = ["ValidationError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RateLimitedError", "InternalError"];
+
+/** Error responses for a route's `responses`, keyed by status, so the OpenAPI document lists them truthfully. */
+export function errorResponses(...extra: ErrorCode[]) {
+  return onlyErrorResponses(...defaultCodes, ...extra);
+}
+
+/** Exactly these error responses, for routes whose contract documents fewer than the default set. */
+export function onlyErrorResponses(...codes: ErrorCode[]) {
+  const out: Record<number, ReturnType<typeof errorResponse>> = {};
+  for (const code of codes) out[errorCodes[code]] = errorResponse(code);
+  return out;
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  return details ? { error: code, message, details } : { error: code, message };
+}

@@ -1,0 +1,46 @@
+/** Small builders shared by every route definition, so each route file states only what is its own. */
+import { z } from "@hono/zod-openapi";
+import { IdSchema } from "./lib/ids";
+
+export { errorResponses, onlyErrorResponses } from "./errors";
+
+export const security = [{ bearer: [] as string[] }];
+
+export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description = "OK") {
+  return { description, content: { "application/json": { schema } } };
+}
+
+export function okData<T extends z.ZodType>(schema: T, description = "OK") {
+  return { 200: jsonResponse(dataOf(schema), description) };
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { body: { required: true, content: { "application/json": { schema } } } };
+}
+
+/** A path parameter in the id pattern of API.md §1. */
+export function pathId(name: string) {
+  return IdSchema.openapi({ param: { name, in: "path" }, example: "01JD5Y7X9Q0000000000000000" });
+}
+
+/**
+ * Members a record's own response carries but a client cannot set: accepted so a client can send back
+ * what it read, then ignored (API.md §1).
+ */
+export function ignored<const K extends string>(...keys: K[]): Record<K, z.ZodOptional<z.ZodUnknown>> {
+  return Object.fromEntries(keys.map((k) => [k, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
+}
+
+export const IconSchema = z.object({ name: z.string().max(200), color: z.string().max(200) }).openapi("Icon");
+export const EmojiSchema = z.object({ unified: z.string().max(200), emojiStyle: z.string().max(200) }).openapi("Emoji");
+export const NameSchema = z.string().trim().min(1).max(500);
+export const EmailSchema = z.email().max(320).transform((e) => e.toLowerCase());
+
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { HonoEnv } from "./env";
+export type Router = OpenAPIHono<HonoEnv>;
+
+/** An id carried in a body (same pattern as path ids). */
+export { IdSchema as IdSchemaBody } from "./lib/ids";

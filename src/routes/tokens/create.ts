@@ -1,0 +1,27 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { validation } from "../../errors";
+import { errorResponses, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
+import { prepareToken } from "../../services/identity/tokens";
+import { TokenSchema } from "../../schemas/core";
+
+const route = createRoute({
+  method: "post",
+  path: "/token",
+  tags: ["Identity"],
+  summary: "Issue a personal access token",
+  description: "The secret is shown only in this response; only its SHA-256 hash is stored.",
+  security,
+  request: jsonBody(z.strictObject({ name: NameSchema, expiresAt: z.number().int().positive().nullable().optional() })),
+  responses: { ...okData(TokenSchema), ...errorResponses() },
+});
+
+export function registerCreateToken(app: Router) {
+  app.openapi(route, async (c) => {
+    const { name, expiresAt } = c.req.valid("json");
+    if (expiresAt != null && expiresAt <= Date.now()) throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
+    const db = c.get("db");
+    const { record, insert } = await prepareToken(db, c.get("user")._id, name, expiresAt ?? null);
+    await insert;
+    return c.json({ data: record }, 200);
+  });
+}

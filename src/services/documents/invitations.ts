@@ -1,0 +1,78 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { invitations, notifications } from "../../db/schema";
+import type { Db } from "../../env";
+import { newId, now } from "../../lib/ids";
+import type { DocumentRole } from "../../auth/access";
+import { subtreeIds } from "./tree";
+
+/** Grant `role` on each document; an existing grant takes the new role. One statement for any number of ids. */
+function grantStatement(db: Db, userId: string, role: DocumentRole, documentIds: string[], at: number) {
+  return db.run(sql`INSERT INTO document_collaborators (document_id, user_id, role, created_at)
+    SELECT value, ${userId}, ${role}, ${at} FROM json_each(${JSON.stringify(documentIds)})
+    ON CONFLICT (document_id, user_id) DO UPDATE SET role = excluded.role`);
+}
+
+export interface InviteResult {
+  invitationsSent: number;
+  documentsInvited: number;
+  usersInvited: number;
+}
+
+/**
+ * E7: the invitation covers the document and, for a folder, every live document below it. An existing user is
+ * granted at once (and notified); an unknown email gets a pending invitation applied when it registers.
+ */
+export async function inviteToDocument(
+  db: Db,
+  input: { inviterId: string; inviterName: string; documentId: string; documentName: string; email: string; role: DocumentRole; existingUserId: string | null },
+): Promise<InviteResult> {
+  const covered = await subtreeIds(db, input.documentId, { onlyLive: true });
+  const t = now();
+  const invitation = {
+    id: newId(),
+    email: input.email,
+    documentId: input.documentId,
+    role: input.role,
+    invitedBy: input.inviterId,
+    createdAt: t,
+    acceptedAt: input.existingUserId ? t : null,
+  };
+  if (input.existingUserId) {
+    await db.batch([
+      db.insert(invitations).values(invitation),
+      grantStatement(db, input.existingUserId, input.role, covered, t),
+      db.insert(notifications).values({
+        id: newId(),
+        userId: input.existingUserId,
+        kind: "document.invited",
+        title: `${input.inviterName} shared "${input.documentName}" with you`,
+        body: `You were given the ${input.role} role on ${covered.length} document(s).`,
+        data: { documentId: input.documentId, role: input.role, invitedBy: input.inviterId },
+        createdAt: t,
+      }),
+    ]);
+  } else {
+    await db.insert(invitations).values(invitation);
+  }
+  return { invitationsSent: 1, documentsInvited: covered.length, usersInvited: input.existingUserId ? 1 : 0 };
+}
+
+/** At registration: every pending invitation for the email becomes grants over the documents it covers now. */
+export async function applyPendingInvitations(db: Db, user: { id: string; email: string }) {
+  const pending = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.email, user.email), isNull(invitations.acceptedAt)))
+    .orderBy(invitations.createdAt);
+  if (pending.length === 0) return 0;
+  const t = now();
+  const statements = [];
+  for (const inv of pending) {
+    const covered = await subtreeIds(db, inv.documentId, { onlyLive: true });
+    if (covered.length > 0) statements.push(grantStatement(db, user.id, inv.role as DocumentRole, covered, t));
+    statements.push(db.update(invitations).set({ acceptedAt: t }).where(eq(invitations.id, inv.id)));
+  }
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  return pending.length;
+}
+

@@ -1,0 +1,50 @@
+import { documentCollaborators, documents } from "../../db/schema";
+import type { Db } from "../../env";
+import { inJson } from "../../db/sql";
+
+type Collaborator = { userId: string; role: string };
+
+export function documentDto(row: typeof documents.$inferSelect, collaborators: Collaborator[]) {
+  return {
+    _id: row.id,
+    parentId: row.parentId,
+    projectId: row.projectId,
+    userId: row.userId,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    type: row.type,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    description: row.description,
+    reference: row.reference,
+    order: row.order,
+    isPublished: row.isPublished,
+    publishedSettings: row.publishedSettings ?? null,
+    external: row.external ?? null,
+    icon: row.icon ?? null,
+    emoji: row.emoji ?? null,
+    collaborators,
+    isDeleted: row.isDeleted,
+  };
+}
+
+export async function documentCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
+  const out = new Map<string, Collaborator[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(documentCollaborators)
+    .where(inJson(documentCollaborators.documentId, ids))
+    .orderBy(documentCollaborators.createdAt);
+  for (const r of rows) {
+    const list = out.get(r.documentId) ?? [];
+    list.push({ userId: r.userId, role: r.role });
+    out.set(r.documentId, list);
+  }
+  return out;
+}
+
+export async function documentsWithCollaborators(db: Db, rows: (typeof documents.$inferSelect)[]) {
+  const collabs = await documentCollaboratorsOf(db, rows.map((r) => r.id));
+  return rows.map((r) => documentDto(r, collabs.get(r.id) ?? []));
+}

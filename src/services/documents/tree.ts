@@ -1,0 +1,36 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../env";
+import { MAX_FOLDER_DEPTH } from "../../auth/access";
+
+/** The document and every document below it (deleted or not), with each one's depth below the root. */
+export function subtreeSql(rootId: string) {
+  return sql`WITH RECURSIVE sub(id, depth) AS (
+    SELECT ${rootId}, 0
+    UNION
+    SELECT d.id, sub.depth + 1 FROM documents d JOIN sub ON d.parent_id = sub.id WHERE sub.depth < ${MAX_FOLDER_DEPTH * 4}
+  )`;
+}
+
+export async function subtreeIds(db: Db, rootId: string, opts: { onlyLive?: boolean } = {}): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(sql`${subtreeSql(rootId)}
+    SELECT sub.id AS id FROM sub JOIN documents d ON d.id = sub.id
+    ${opts.onlyLive ? sql`WHERE d.is_deleted = 0` : sql``}
+    ORDER BY sub.depth`);
+  return rows.map((r) => r.id);
+}
+
+/** Ids from the document up to the root folder, the document first. */
+export async function ancestorIds(db: Db, id: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(sql`WITH RECURSIVE up(id, parent_id, depth) AS (
+      SELECT id, parent_id, 0 FROM documents WHERE id = ${id}
+      UNION ALL
+      SELECT d.id, d.parent_id, up.depth + 1 FROM documents d JOIN up ON d.id = up.parent_id WHERE up.depth < ${MAX_FOLDER_DEPTH * 4}
+    ) SELECT id FROM up ORDER BY depth`);
+  return rows.map((r) => r.id);
+}
+
+/** Depth of the deepest document below (0 for a leaf). */
+export async function subtreeHeight(db: Db, rootId: string): Promise<number> {
+  const [row] = await db.all<{ h: number }>(sql`${subtreeSql(rootId)} SELECT MAX(depth) AS h FROM sub`);
+  return row?.h ?? 0;
+}

@@ -1,0 +1,66 @@
+import { eq } from "drizzle-orm";
+import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
+import type { Db } from "../../env";
+import { conflict } from "../../errors";
+import { newId, now } from "../../lib/ids";
+import { prepareToken } from "./tokens";
+import { applyPendingInvitations } from "../documents/invitations";
+import { workspaceDto } from "../workspaces/serialize";
+
+export function userDto(row: typeof users.$inferSelect) {
+  return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
+}
+
+export function organizationDto(row: typeof organizations.$inferSelect, role?: string) {
+  return { _id: row.id, name: row.name, ownerId: row.ownerId, createdAt: row.createdAt, updatedAt: row.updatedAt, ...(role ? { role } : {}) };
+}
+
+/**
+ * Registration: the user, a personal organization with a default workspace they own, and a first token,
+ * written in one batch; then pending invitations for the email are applied.
+ */
+export async function registerUser(db: Db, input: { email: string; name: string }) {
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+  if (existing) throw conflict("A user with this email is already registered");
+  const t = now();
+  const user = { id: newId(), email: input.email, name: input.name, createdAt: t, updatedAt: t };
+  const org = { id: newId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
+  const ws = {
+    id: newId(),
+    organizationId: org.id,
+    name: "My workspace",
+    description: "",
+    isDefault: true,
+    isShared: false,
+    ownerId: user.id,
+    createdAt: t,
+    updatedAt: t,
+  };
+  const { record: token, insert: insertToken } = await prepareToken(db, user.id, "default", null);
+  try {
+    await db.batch([
+      db.insert(users).values(user),
+      db.insert(organizations).values(org),
+      db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t }),
+      db.insert(workspaces).values(ws),
+      db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
+      insertToken,
+    ]);
+  } catch (err) {
+    // Two registrations racing for one email: the unique index decides.
+    if (String(err).includes("UNIQUE")) throw conflict("A user with this email is already registered");
+    throw err;
+  }
+  await applyPendingInvitations(db, { id: user.id, email: user.email });
+  return {
+    user: userDto(user),
+    organization: organizationDto(org),
+    workspace: workspaceDto(ws, [{ userId: user.id, role: "owner" }]),
+    token,
+  };
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  return row ?? null;
+}

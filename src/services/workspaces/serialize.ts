@@ -1,0 +1,60 @@
+import { inJson } from "../../db/sql";
+import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
+import type { Db } from "../../env";
+
+type Collaborator = { userId: string; role: string };
+
+export function workspaceDto(row: typeof workspaces.$inferSelect, collaborators: Collaborator[]) {
+  return {
+    _id: row.id,
+    name: row.name,
+    isDefault: row.isDefault,
+    isShared: row.isShared,
+    organizationId: row.organizationId,
+    ownerId: row.ownerId,
+    collaborators,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    description: row.description,
+  };
+}
+
+export async function workspaceCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
+  const out = new Map<string, Collaborator[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(workspaceCollaborators)
+    .where(inJson(workspaceCollaborators.workspaceId, ids))
+    .orderBy(workspaceCollaborators.createdAt);
+  for (const r of rows) {
+    const list = out.get(r.workspaceId) ?? [];
+    list.push({ userId: r.userId, role: r.role });
+    out.set(r.workspaceId, list);
+  }
+  return out;
+}
+
+export function projectDto(row: typeof projects.$inferSelect) {
+  return {
+    _id: row.id,
+    userId: row.userId,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    originId: row.originId,
+    reference: row.reference,
+    description: row.description,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    icon: row.icon ?? null,
+    emoji: row.emoji ?? null,
+    published: row.published.map((p) => ({
+      slug: p.slug,
+      domain: p.domain,
+      homepage: p.homepage,
+      password: p.passwordHash ? "********" : "",
+      disabled: p.disabled,
+    })),
+    publishedBranding: row.publishedBranding ?? null,
+  };
+}

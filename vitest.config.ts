@@ -1,0 +1,30 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest(({ inject }) => ({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ADMIN_TOKEN: "test-admin-token",
+            SIGNING_SECRET: "test-signing-secret",
+            CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",
+            CONVERTER_SECRET: (inject as (key: string) => unknown)("converterSecret") ?? "",
+          },
+        },
+      })),
+    ],
+    test: {
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["./test/setup/apply-migrations.ts"],
+      globalSetup: ["./test/setup/global.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  };
+});
