@@ -1,8 +1,10 @@
-import type { Env } from "../src/env";
+import type { Env as AppEnv } from "../src/env";
 
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: D1Migration[];
+declare global {
+  namespace Cloudflare {
+    interface Env extends AppEnv {
+      TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    }
   }
 }
 
