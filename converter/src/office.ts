@@ -2,7 +2,7 @@
 // Both are spawned `detached` (own process group) so a timeout/crash/recycle can kill
 // the office (oosplash + soffice.bin) and the helper with one signal per group.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -58,7 +58,8 @@ interface Proc {
   office: ChildProcess;
   helper: ChildProcess;
   profileDir: string;
-  pipeName: string;
+  /** Named pipes the office creates in /tmp: our UNO accept pipe and its single-instance IPC pipe. */
+  pipeNames: string[];
   launchedAt: number;
   ready: boolean;
   retired: boolean;
@@ -197,9 +198,10 @@ export class OfficeSlot {
     }
     const pipeName = `converter-${tag}`;
     const accept = `pipe,name=${pipeName};urp;StarOffice.ComponentContext`;
+    const userInstallation = pathToFileURL(profileDir).href;
     const office = spawn(
       this.settings.sofficePath,
-      [...OFFICE_FLAGS, `-env:UserInstallation=${pathToFileURL(profileDir).href}`, `--accept=${accept}`],
+      [...OFFICE_FLAGS, `-env:UserInstallation=${userInstallation}`, `--accept=${accept}`],
       { detached: true, stdio: "ignore" },
     );
     const helper = spawn(
@@ -211,7 +213,7 @@ export class OfficeSlot {
       office,
       helper,
       profileDir,
-      pipeName,
+      pipeNames: [pipeName, singleOfficePipeName(userInstallation)],
       launchedAt: performance.now(),
       ready: false,
       retired: false,
@@ -369,10 +371,12 @@ export class OfficeSlot {
     await rm(proc.profileDir, { recursive: true, force: true, maxRetries: 3 }).catch((err: Error) =>
       this.settings.log(`slot ${this.id}: cannot remove profile ${proc.profileDir}: ${err.message}`),
     );
-    // A killed office leaves its named-pipe socket behind (osl uses /tmp, or /var/tmp as fallback).
+    // A killed office leaves its named-pipe sockets behind (osl uses /tmp, or /var/tmp as fallback).
     const uid = process.getuid?.() ?? 0;
     for (const dir of ["/tmp", "/var/tmp"]) {
-      await rm(join(dir, `OSL_PIPE_${uid}_${proc.pipeName}`), { force: true }).catch(() => {});
+      for (const name of proc.pipeNames) {
+        await rm(join(dir, `OSL_PIPE_${uid}_${name}`), { force: true }).catch(() => {});
+      }
     }
   }
 }
@@ -403,6 +407,12 @@ function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
     child.once("exit", done);
     child.once("error", done);
   });
+}
+
+/** LibreOffice's single-instance pipe: "SingleOfficeIPC_" + MD5(UTF-16LE UserInstallation URL), unpadded hex. */
+function singleOfficePipeName(userInstallationUrl: string): string {
+  const digest = createHash("md5").update(Buffer.from(userInstallationUrl, "utf16le")).digest();
+  return `SingleOfficeIPC_${[...digest].map((b) => b.toString(16)).join("")}`;
 }
 
 function lastLine(text: string): string {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { startConverter, type RunningConverter, type StartConverterOptions } from "../src/server.ts";
 import type { PoolHealth } from "../src/pool.ts";
 
@@ -67,11 +68,17 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
   }
 }
 
+/** True if the process exists and is not a zombie (an orphaned soffice.bin may wait to be reaped by PID 1). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
   }
 }

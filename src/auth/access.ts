@@ -40,7 +40,7 @@ function summarize(doc: DocumentRow, workspaceRole: WorkspaceRole | null, docume
 }
 
 /**
- * Access of one user to many documents in one D1 round trip (three statements in a batch):
+ * Access of one user to many documents in two concurrent D1 calls, however many ids:
  * the documents, the user's workspace roles, and document roles found by walking up each ancestor chain.
  * Missing ids are absent from the result; deleted documents are included (callers decide).
  */
@@ -48,7 +48,8 @@ export async function documentsAccess(db: Db, userId: string, ids: readonly stri
   const out = new Map<string, DocumentAccess>();
   if (ids.length === 0) return out;
   const idsJson = JSON.stringify([...new Set(ids)]);
-  const [docs, wsRoles, docRoles] = await db.batch([
+  const [[docs, wsRoles], docRoles] = await Promise.all([
+    db.batch([
     db.select().from(documents).where(inJson(documents.id, JSON.parse(idsJson))),
     db
       .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
@@ -59,6 +60,7 @@ export async function documentsAccess(db: Db, userId: string, ids: readonly stri
           sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
         ),
       ),
+    ]),
     db.all<{ id: string; roles: string }>(sql`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
         SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(${idsJson}))

@@ -1,0 +1,7 @@
+import type { CaseFactory } from "./types";
+import { foundationCases } from "./cases/foundation";
+
+/** Each area adds its factory here; the suite in security.test.ts runs them all. */
+export const caseFactories: Record<string, CaseFactory> = {
+  foundation: foundationCases,
+};
