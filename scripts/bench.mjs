@@ -1,0 +1,21 @@
+// npm run bench -- <name> [...]: runs scripts/bench/<name>.mjs (all of them when no name is given).
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./lib/proc.mjs";
+
+const dir = path.join(ROOT, "scripts", "bench");
+const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "lib.mjs").map((f) => f.replace(/\.mjs$/, ""));
+const wanted = process.argv.slice(2);
+const names = wanted.length ? wanted : available;
+for (const name of names) {
+  if (!available.includes(name)) {
+    console.error(`unknown benchmark "${name}"; available: ${available.join(", ")}`);
+    process.exit(2);
+  }
+}
+for (const name of names) {
+  console.log(`\n=== bench: ${name} ===`);
+  const mod = await import(path.join(dir, `${name}.mjs`));
+  await mod.default(process.argv.slice(3));
+}
+process.exit(0);

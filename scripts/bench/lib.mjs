@@ -1,0 +1,85 @@
+// Shared benchmark plumbing: a real local API (wrangler dev on a fresh persisted state) and a raw D1 of the
+// same engine for baselines, measured side by side in one run.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BIN, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
+
+export const ADMIN_TOKEN = "bench-admin-token";
+
+function freshState() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cws-bench-"));
+  run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { quiet: true, env: { CI: "1" } });
+  return dir;
+}
+
+/** wrangler dev on a fresh database; `vars` become Worker vars (e.g. CONVERTER_URL). */
+export async function startApi({ vars = {} } = {}) {
+  const dir = freshState();
+  const port = await freePort();
+  const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const { child, stop } = startChild(
+    path.join(BIN, "wrangler"),
+    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
+    { env: { CI: "1" }, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
+  return {
+    url,
+    async call(method, p, { token, body, raw, headers = {} } = {}) {
+      const h = { ...headers };
+      if (token) h.authorization = `Bearer ${token}`;
+      if (body !== undefined) h["content-type"] = "application/json";
+      const res = await fetch(url + p, { method, headers: h, body: body !== undefined ? JSON.stringify(body) : raw, duplex: "half" });
+      const type = res.headers.get("content-type") ?? "";
+      const data = type.includes("json") ? await res.json() : await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(data).slice(0, 300)}`);
+      return data;
+    },
+    stop() {
+      stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A user with a workspace and project on the given API. */
+export async function seedUser(api, name = "Bench") {
+  const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${name.toLowerCase()}-${Date.now()}@bench.test`, name } });
+  const token = reg.data.token.token;
+  const project = await api.call("POST", "/project", { token, body: { workspaceId: reg.data.workspace._id, name: "Bench project" } });
+  return { token, workspaceId: reg.data.workspace._id, projectId: project.data._id, userId: reg.data.user._id };
+}
+
+/** A raw D1 binding (same local engine, migrations applied) for baselines. */
+export async function rawD1() {
+  const dir = freshState();
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy({ persist: { path: dir } });
+  return {
+    db: proxy.env.DB,
+    r2: proxy.env.BLOBS,
+    async dispose() {
+      await proxy.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function time(fn) {
+  const t0 = performance.now();
+  const out = await fn();
+  return { ms: performance.now() - t0, out };
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function printTable(title, rows) {
+  console.log(`\n${title}`);
+  console.table(rows);
+}
