@@ -1,0 +1,25 @@
+// npm test: the converter's own tests against real LibreOffice, then every Worker test inside workerd
+// (whose global setup starts the real converter too). LibreOffice is installed when missing and possible.
+import path from "node:path";
+import { BIN, ROOT, run } from "./lib/proc.mjs";
+import { ensureLibreOffice } from "./lib/libreoffice.mjs";
+
+const problem = ensureLibreOffice();
+if (problem) {
+  console.error(`\nnpm test needs LibreOffice for the PDF converter tests.\n${problem}\n`);
+  process.exit(1);
+}
+
+const vitest = path.join(BIN, "vitest");
+const extra = process.argv.slice(2);
+try {
+  console.log("\n▶ converter tests (real LibreOffice)");
+  run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]);
+  console.log("\n▶ Worker tests (workerd, D1, R2, Durable Objects, Queues)");
+  run(vitest, ["run", ...extra]);
+  console.log("\n▶ typecheck");
+  run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
+} catch (err) {
+  console.error(`\n${err.message}`);
+  process.exit(1);
+}
