@@ -23,7 +23,7 @@ const adminToken = process.env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
 const vars = { ...fill, ADMIN_TOKEN: adminToken };
 
 console.log("• Applying D1 migrations to the local database");
-run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { quiet: true, env: { CI: "1" } });
+run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false" } });
 
 const children = [];
 const shutdown = () => {
@@ -57,7 +57,7 @@ const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])
 const wrangler = startChild(
   path.join(BIN, "wrangler"),
   ["dev", "--port", String(port), "--ip", process.env.HOST || "127.0.0.1", "--show-interactive-dev-session=false", ...varArgs],
-  { env: { CI: "1" } },
+  { env: { CI: "1", WRANGLER_SEND_METRICS: "false" } },
 );
 children.push(wrangler);
 wrangler.child.on("exit", (code) => {

@@ -10,6 +10,10 @@ export interface Env {
   CONVERTER_URL?: string;
   CONVERTER_SECRET?: string;
   ENVIRONMENT?: string;
+  /** Production PDF converter (a Cloudflare Container); absent locally, where CONVERTER_URL is used. */
+  PDF_CONVERTER?: DurableObjectNamespace<import("./services/converter/container").PdfConverterContainer>;
+  /** How many DOCX files one E6 request converts at once (default 2, the converter's pool size here). */
+  CONVERTER_CONCURRENCY?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;
