@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { requestId } from "hono/request-id";
+import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "./env";
 import { ApiError, errorBody, type ErrorDetail } from "./errors";
 import { createDb } from "./db/client";
@@ -22,6 +23,8 @@ export function createRouter() {
   });
 }
 
+const MiB = 1024 * 1024;
+
 /** Paths served without a bearer token; everything else passes through requireUser first. */
 const PUBLIC_PATHS = [/^\/health$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/admin\//, /^\/media\/audio\/[^/]+\/content$/];
 
@@ -32,6 +35,17 @@ export function buildApp() {
   app.use("*", async (c, next) => {
     c.set("db", createDb(c.env.DB));
     await next();
+  });
+  app.use("*", async (c, next) => {
+    // JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 per route.
+    if (!(c.req.header("content-type") ?? "").includes("json")) return next();
+    const maxSize = c.req.path === "/export/doc-to-pdf" ? 64 * MiB : 10 * MiB;
+    return bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new ApiError("PayloadTooLargeError", `JSON bodies on this route are limited to ${maxSize / MiB} MiB`);
+      },
+    })(c, next);
   });
   app.use("*", async (c, next) => {
     if (PUBLIC_PATHS.some((re) => re.test(c.req.path)) || !isKnownPath(c.req.path)) return next();
