@@ -1,11 +1,16 @@
 import type { TestProject } from "vitest/node";
+import { startConverter } from "../../converter/src/index.ts";
 
 /**
- * Runs in Node before the workerd pool starts. Later issues start the real PDF converter here and
- * `provide` its URL; until then the Worker sees an empty CONVERTER_URL.
+ * Runs in Node before the workerd pool starts: the real PDF converter (warm LibreOffice processes) on a
+ * loopback port, which the Worker under test reaches through CONVERTER_URL.
  */
 export default async function setup(project: TestProject) {
-  project.provide("converterUrl", "");
-  project.provide("converterSecret", "");
-  return async () => {};
+  const secret = `test-${Math.random().toString(36).slice(2)}`;
+  const converter = await startConverter({ port: 0, host: "127.0.0.1", secret, poolSize: 2, log: false });
+  project.provide("converterUrl", converter.url);
+  project.provide("converterSecret", secret);
+  return async () => {
+    await converter.close();
+  };
 }
