@@ -56,7 +56,8 @@ export async function seedUser(api, name = "Bench") {
 export async function rawD1() {
   const dir = freshState();
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy({ persist: { path: dir } });
+  // wrangler --persist-to <dir> keeps its state under <dir>/v3; getPlatformProxy takes that v3 directory itself.
+  const proxy = await getPlatformProxy({ persist: { path: path.join(dir, "v3") } });
   return {
     db: proxy.env.DB,
     r2: proxy.env.BLOBS,

@@ -3,9 +3,9 @@
  * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { AuthUser, Db } from "../env";
-import { documents, projects, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson } from "../db/sql";
 
@@ -14,6 +14,7 @@ export type DocumentRole = "owner" | "editor" | "viewer";
 export type DocumentRow = typeof documents.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type TableRow = typeof tables.$inferSelect;
 
 const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
 const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
@@ -170,6 +171,42 @@ export async function requireProject(db: Db, user: AuthUser, id: string, level: 
     checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
   }
   return { project: row.project, workspaceRole: role };
+}
+
+/** SQL: the user reaches the project through a non-deleted document grant (same rule as requireProject). */
+function viaDocumentGrant(userId: string, projectId: SQL) {
+  return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+        WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
+}
+
+export interface TableAccess extends ProjectAccess {
+  table: TableRow;
+}
+
+/**
+ * Tables (and their columns, rows and cells) follow their project (API.md §4): `read` with project read,
+ * `write` with workspace owner/admin/editor. One D1 query. A missing, soft-deleted or unreadable table is
+ * NotFoundError labelled `as` (default "Table"), so a row or cell lookup answers exactly as its absence would.
+ */
+export async function requireTable(db: Db, user: AuthUser, tableId: string, level: "read" | "write", opts: { as?: string } = {}): Promise<TableAccess> {
+  const [row] = await db
+    .select({
+      table: tables,
+      project: projects,
+      role: workspaceCollaborators.role,
+      viaDocument: viaDocumentGrant(user._id, sql`${projects.id}`),
+    })
+    .from(tables)
+    .innerJoin(projects, eq(projects.id, tables.projectId))
+    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
+    .where(eq(tables.id, tableId));
+  if (!row || row.table.isDeleted || (row.role === null && !row.viaDocument)) throw notFound(opts.as ?? "Table");
+  const role = (row.role as WorkspaceRole | null) ?? null;
+  if (level === "write") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, "edit");
+  }
+  return { table: row.table, project: row.project, workspaceRole: role };
 }
 
 /** Ids of the documents in a project the user can read through document grants (self or ancestor). */

@@ -29,6 +29,30 @@ import { registerPublishDocument } from "./documents/publish";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
+import { registerCreateTable } from "./tables/create";
+import { registerGetTable } from "./tables/get";
+import { registerUpdateTable } from "./tables/update";
+import { registerDeleteTable } from "./tables/delete";
+import { registerListTableIds } from "./tables/listIds";
+import { registerCreateColumn } from "./columns/create";
+import { registerUpdateColumn } from "./columns/update";
+import { registerDeleteColumn } from "./columns/delete";
+import { registerListColumns } from "./columns/list";
+import { registerCreateRow } from "./rows/create";
+import { registerBulkCreateRows } from "./rows/bulkCreate";
+import { registerListRows } from "./rows/list";
+import { registerGetRow } from "./rows/get";
+import { registerDeleteRow } from "./rows/delete";
+import { registerUpsertCell } from "./cells/upsert";
+import { registerGetCell } from "./cells/get";
+import { registerCreateTableReference } from "./tableReferences/create";
+import { registerGetTableReference } from "./tableReferences/get";
+import { registerListTableReferences } from "./tableReferences/listByDocument";
+import { registerDeleteTableReference } from "./tableReferences/delete";
+import { registerCreateClauseReference } from "./clauseReferences/create";
+import { registerGetClauseReference } from "./clauseReferences/get";
+import { registerListClauseReferences } from "./clauseReferences/listByDocument";
+import { registerDeleteClauseReference } from "./clauseReferences/delete";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -63,6 +87,33 @@ export function registerRoutes(app: Router) {
   registerRestoreDocument(app);
   registerPublishDocument(app);
   registerCheckDocumentAccess(app);
+  registerListTableReferences(app);
+  registerListClauseReferences(app);
+
+  // Every /table/<static>/… route before /table/{tableId}/…
+  registerCreateTableReference(app);
+  registerGetTableReference(app);
+  registerDeleteTableReference(app);
+  registerListTableIds(app);
+  registerListColumns(app);
+  registerUpdateColumn(app);
+  registerDeleteColumn(app);
+  registerGetRow(app);
+  registerDeleteRow(app);
+  registerUpsertCell(app);
+  registerGetCell(app);
+  registerCreateTable(app);
+  registerGetTable(app);
+  registerUpdateTable(app);
+  registerDeleteTable(app);
+  registerCreateColumn(app);
+  registerCreateRow(app);
+  registerBulkCreateRows(app);
+  registerListRows(app);
+
+  registerCreateClauseReference(app);
+  registerGetClauseReference(app);
+  registerDeleteClauseReference(app);
 
   registerListNotifications(app);
   registerMarkNotificationRead(app);

@@ -1,9 +1,11 @@
 import type { CaseFactory } from "./types";
 import { foundationCases } from "./cases/foundation";
 import { exportCases } from "./cases/export";
+import { tableCases } from "./cases/tables";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
   foundation: foundationCases,
   export: exportCases,
+  tables: tableCases,
 };

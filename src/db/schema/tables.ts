@@ -36,7 +36,12 @@ export const columns = sqliteTable("columns", {
   index("columns_table_idx").on(t.tableId, t.isDeleted, t.id),
 ]);
 
-/** Row ids are monotonic ULIDs, so `(table_id, id)` is both the stable listing order and the cursor. */
+/**
+ * Listing order and the paging cursor are `(seq, id)`. `seq` is assigned inside the insert statement itself
+ * (MAX(seq) + 1 of the table, evaluated on the D1 primary, which runs writes one at a time), so it follows
+ * commit order. Row ids are ULIDs minted at the edge: two isolates can commit out of id order, and a keyset on
+ * the id alone could then skip a row committed behind a cursor already handed out.
+ */
 export const rows = sqliteTable("rows", {
   id: text("id").primaryKey(),
   tableId: text("table_id").notNull().references(() => tables.id),
@@ -44,10 +49,15 @@ export const rows = sqliteTable("rows", {
   workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
   ownerId: text("owner_id").notNull().references(() => users.id),
   originId: text("origin_id").notNull().default(""),
+  /** Per-table commit-order sequence (see above); 0 only for rows written outside services/tables. */
+  seq: integer("seq").notNull().default(0),
   isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
-}, (t) => [index("rows_table_idx").on(t.tableId, t.isDeleted, t.id)]);
+}, (t) => [
+  index("rows_table_idx").on(t.tableId, t.isDeleted, t.id),
+  index("rows_table_seq_idx").on(t.tableId, t.seq, t.id),
+]);
 
 export const cells = sqliteTable("cells", {
   id: text("id").primaryKey(),
@@ -79,9 +89,11 @@ export const tableReferences = sqliteTable("table_references", {
   oneToManyColumnId: text("one_to_many_column_id"),
   oneToManyInstanceIds: text("one_to_many_instance_ids", { mode: "json" }).$type<string[]>(),
   type: text("type", { enum: ["relation", "reference", "global"] }).notNull(),
+  /** Internal: the published record has no isDeleted, but nothing a user deletes is hard-deleted (API.md §1). */
+  isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
-}, (t) => [index("table_references_document_idx").on(t.documentId)]);
+}, (t) => [index("table_references_document_idx").on(t.documentId, t.isDeleted)]);
 
 export const clauseReferences = sqliteTable("clause_references", {
   id: text("id").primaryKey(),

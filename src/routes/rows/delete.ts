@@ -1,0 +1,27 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
+import { requireTable } from "../../auth/access";
+import { notFound } from "../../errors";
+import { findLiveRow, softDeleteRow } from "../../services/tables/rows";
+import { SuccessSchema } from "../../schemas/tables";
+
+const route = createRoute({
+  method: "delete",
+  path: "/table/row/{rowId}",
+  tags: ["Rows"],
+  summary: "Soft-delete a row (its cells vanish)",
+  security,
+  request: { params: z.object({ rowId: pathId("rowId") }) },
+  responses: { ...okData(SuccessSchema), ...errorResponses() },
+});
+
+export function registerDeleteRow(app: Router) {
+  app.openapi(route, async (c) => {
+    const db = c.get("db");
+    const row = await findLiveRow(db, c.req.valid("param").rowId);
+    if (!row) throw notFound("Row");
+    await requireTable(db, c.get("user"), row.tableId, "write", { as: "Row" });
+    await softDeleteRow(db, row);
+    return c.json({ data: { success: true as const } }, 200);
+  });
+}

@@ -1,0 +1,44 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, security, type Router } from "../../openapi";
+import { requireDocument, requireTable } from "../../auth/access";
+import { createTableReference, tableReferenceDto } from "../../services/references/tableReferences";
+import { TableReferenceSchema } from "../../schemas/tables";
+
+const route = createRoute({
+  method: "post",
+  path: "/table/reference",
+  tags: ["References"],
+  summary: "Create a table reference",
+  description:
+    "Needs edit access to the document and read access to the table. `columnId` (and `oneToManyColumnId`) must be live columns of the " +
+    "table and `relatedRowId` a live row of it (400). `_id` is optional; one already in use is 409. `workspaceId` is the document's; " +
+    "`columnName`/`tableName` are resolved at read time.",
+  security,
+  request: jsonBody(
+    z.strictObject({
+      _id: IdSchemaBody.optional(),
+      documentId: IdSchemaBody,
+      tableId: IdSchemaBody,
+      columnId: IdSchemaBody,
+      relatedRowId: IdSchemaBody.nullable(),
+      rowId: IdSchemaBody.nullable().optional(),
+      oneToManyColumnId: IdSchemaBody.nullable().optional(),
+      oneToManyInstanceIds: z.array(IdSchemaBody).max(1000).optional(),
+      type: z.enum(["relation", "reference", "global"]),
+      ...ignored("originId", "workspaceId", "columnName", "tableName", "createdAt", "updatedAt"),
+    }),
+  ),
+  responses: { ...okData(TableReferenceSchema), ...errorResponses("ConflictError") },
+});
+
+export function registerCreateTableReference(app: Router) {
+  app.openapi(route, async (c) => {
+    const db = c.get("db");
+    const user = c.get("user");
+    const body = c.req.valid("json");
+    const { doc } = await requireDocument(db, user, body.documentId, "edit");
+    const table = await requireTable(db, user, body.tableId, "read");
+    const created = await createTableReference(db, doc, table, body);
+    return c.json({ data: tableReferenceDto(created) }, 200);
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * Rows and their cell values. Writes of many rows are one D1 batch of a few statements (rows, then cells in
+ * chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) — never a statement per cell —
+ * so 1000 rows commit or fail together. Reads return values by column id for every live column.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { cells, rows } from "../../db/schema";
+import type { Db, Env } from "../../env";
+import { validation } from "../../errors";
+import { ID_PATTERN, newId, now } from "../../lib/ids";
+import { checkCellWrites, columnType, type CellWrite } from "./cellValues";
+import { liveColumnsQuery } from "./columns";
+import { recomputeRowFormulas } from "./recompute";
+import { fillOneManyValues, type RowValues } from "./relations";
+import { rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
+
+export const MAX_BULK_ROWS = 1000;
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+/** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
+const CELL_CHUNK_BYTES = 1_000_000;
+
+const INSERT_ROWS = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
+  SELECT j.value, ?1, ?2, ?3, ?4, '', (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, 0, ?5, ?5
+  FROM json_each(?6) j`;
+
+const INSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
+  SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3, j.value -> 4, 0, ?3, ?3
+  FROM json_each(?4) j`;
+
+export interface CreatedRows {
+  rows: RowRow[];
+  /** Per row, the values stored by this write (columns without a value are absent). */
+  written: Record<string, unknown>[];
+}
+
+/**
+ * Validates every row's cells (400 listing the problems, 409 for computed columns: nothing is written), then
+ * writes all rows and cells in one atomic D1 batch and runs the formula hook for the new rows.
+ */
+export async function createRows(
+  db: Db,
+  env: Env,
+  table: TableRow,
+  ownerId: string,
+  inputs: readonly (Record<string, unknown> | undefined)[],
+  opts: { pathOf?: (index: number) => string; columns?: ColumnRow[] } = {},
+): Promise<CreatedRows> {
+  const columnList = opts.columns ?? (await liveColumnsQuery(db, table.id));
+  const columnsById = new Map(columnList.map((c) => [c.id, c]));
+  const writes = checkCellWrites(columnsById, inputs, opts.pathOf ?? ((i) => `rows.${i}.cells`));
+  const t = now();
+  const newRows: RowRow[] = writes.map(() => ({
+    id: newId(),
+    tableId: table.id,
+    projectId: table.projectId,
+    workspaceId: table.workspaceId,
+    ownerId,
+    originId: "",
+    seq: 0,
+    isDeleted: false,
+    createdAt: t,
+    updatedAt: t,
+  }));
+  const d1 = env.DB;
+  const statements = [
+    d1.prepare(INSERT_ROWS).bind(table.id, table.projectId, table.workspaceId, ownerId, t, JSON.stringify(newRows.map((r) => r.id))),
+    ...cellChunks(newRows, writes).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
+  ];
+  await d1.batch(statements);
+  await recomputeRowFormulas(db, env, table.id, newRows.map((r) => r.id));
+  return { rows: newRows, written: writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value]))) };
+}
+
+/** `[cellId, rowId, columnId, isIdentifier, value]` entries as JSON arrays, split so no chunk passes CELL_CHUNK_BYTES. */
+function cellChunks(newRows: readonly RowRow[], writes: readonly CellWrite[][]): string[] {
+  const encoder = new TextEncoder();
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let bytes = 2;
+  writes.forEach((ws, i) => {
+    for (const w of ws) {
+      const entry = JSON.stringify([newId(), newRows[i]!.id, w.column.id, w.column.isIdentifier ? 1 : 0, w.value]);
+      const size = encoder.encode(entry).length + 1;
+      if (parts.length && bytes + size > CELL_CHUNK_BYTES) {
+        chunks.push(`[${parts.join(",")}]`);
+        parts = [];
+        bytes = 2;
+      }
+      parts.push(entry);
+      bytes += size;
+    }
+  });
+  if (parts.length) chunks.push(`[${parts.join(",")}]`);
+  return chunks;
+}
+
+/** Stored cells of one row, limited to live columns (cells of deleted columns vanish). */
+export async function storedCellsOfRow(db: Db, rowId: string): Promise<CellRow[]> {
+  return db
+    .select()
+    .from(cells)
+    .where(and(eq(cells.rowId, rowId), sql`${cells.columnId} IN (SELECT id FROM columns WHERE table_id = ${cells.tableId} AND is_deleted = 0)`))
+    .orderBy(cells.columnId);
+}
+
+/** The row's stored values as one JSON object, computed in the query (one row per row, not per cell). */
+const cellsJson = sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id")`;
+
+function parseCells(json: string | null): Record<string, unknown> {
+  return json ? (JSON.parse(json) as Record<string, unknown>) : {};
+}
+
+/**
+ * `{ [columnId]: value }` for every live column, in column order: the stored value (null when none) or, for
+ * oneMany columns, the computed related row ids. Mutates nothing it was given.
+ */
+export async function cellValuesOfRows(db: Db, columnList: readonly ColumnRow[], stored: readonly RowValues[]): Promise<Record<string, unknown>[]> {
+  const out: RowValues[] = stored.map((r) => {
+    const cells: Record<string, unknown> = {};
+    for (const col of columnList) cells[col.id] = columnType(col) === "oneMany" ? [] : (r.cells[col.id] ?? null);
+    return { id: r.id, cells };
+  });
+  await fillOneManyValues(db, columnList.filter((c) => columnType(c) === "oneMany"), out);
+  return out.map((r) => r.cells);
+}
+
+export interface RowsPage {
+  data: (ReturnType<typeof rowDto> & { cells: Record<string, unknown> })[];
+  nextCursor: string | null;
+}
+
+/** Opaque to clients: the (seq, id) of the last row of the page, base64url. */
+export function encodeCursor(seq: number, id: string): string {
+  return btoa(`${seq}:${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function decodeCursor(cursor: string): { seq: number; id: string } {
+  const bad = () => validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
+  let text: string;
+  try {
+    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    throw bad();
+  }
+  const m = /^(\d{1,15}):(.+)$/.exec(text);
+  if (!m || !ID_PATTERN.test(m[2]!)) throw bad();
+  return { seq: Number(m[1]), id: m[2]! };
+}
+
+/**
+ * One page of live rows in commit order, keyset-paged on (seq, id): rows added while a client pages land after
+ * every cursor already handed out, so nothing is skipped or repeated. Two D1 round trips (columns + page in one
+ * batch, then the oneMany targets if the table has oneMany columns).
+ */
+export async function listRows(db: Db, table: TableRow, opts: { limit: number; cursor?: string }): Promise<RowsPage> {
+  const after = opts.cursor ? decodeCursor(opts.cursor) : { seq: -1, id: "" };
+  const [columnList, page] = await db.batch([
+    liveColumnsQuery(db, table.id),
+    db
+      .select({ row: rows, cells: cellsJson })
+      .from(rows)
+      .where(and(eq(rows.tableId, table.id), eq(rows.isDeleted, false), sql`(${rows.seq}, ${rows.id}) > (${after.seq}, ${after.id})`))
+      .orderBy(rows.seq, rows.id)
+      .limit(opts.limit + 1),
+  ]);
+  const more = page.length > opts.limit;
+  const pageRows = more ? page.slice(0, opts.limit) : page;
+  const values = await cellValuesOfRows(db, columnList, pageRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+  const last = pageRows[pageRows.length - 1];
+  return {
+    data: pageRows.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! })),
+    nextCursor: more && last ? encodeCursor(last.row.seq, last.row.id) : null,
+  };
+}
+
+/**
+ * Live rows of a table by id with `{ [columnId]: value }` (oneMany computed), in listing order; ids that are not
+ * live rows of the table are left out. For export (E5) and other readers of whole rows.
+ */
+export async function readRowsWithValues(db: Db, table: TableRow, rowIds: readonly string[]) {
+  if (rowIds.length === 0) return [];
+  const [columnList, found] = await db.batch([
+    liveColumnsQuery(db, table.id),
+    db
+      .select({ row: rows, cells: cellsJson })
+      .from(rows)
+      .where(and(eq(rows.tableId, table.id), eq(rows.isDeleted, false), sql`${rows.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(rowIds)])}))`))
+      .orderBy(rows.seq, rows.id),
+  ]);
+  const values = await cellValuesOfRows(db, columnList, found.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+  return found.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! }));
+}
+
+/** A live row (its table is the caller's to check); null when missing or deleted. */
+export async function findLiveRow(db: Db, rowId: string): Promise<RowRow | null> {
+  const [row] = await db.select().from(rows).where(and(eq(rows.id, rowId), eq(rows.isDeleted, false)));
+  return row ?? null;
+}
+
+export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {
+  await db.update(rows).set({ isDeleted: true, updatedAt: now() }).where(eq(rows.id, row.id));
+}
