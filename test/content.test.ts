@@ -127,3 +127,35 @@ describe("document settings", () => {
     expectError(await call("PUT", `/document/${t.docId}/settings`, { token: t.viewer.token, body: { listTemplateId: "x" } }), 403, "ForbiddenError");
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the content, DOCX, media and snapshot routes with raw-bytes bodies", async () => {
+    const doc = await ok("GET", "/openapi.json");
+    const paths = doc.paths;
+    for (const p of [
+      "/document/{documentId}/content",
+      "/document/{documentId}/settings",
+      "/document/docx",
+      "/document/docx/{documentId}",
+      "/document/docx/{documentId}/export",
+      "/document/docx/{documentId}/mark-seeded",
+      "/media/audio",
+      "/media/audio/{audioId}",
+      "/media/audio/{audioId}/content",
+      "/snapshot",
+      "/snapshot/all/{documentId}",
+      "/snapshot/{snapshotId}",
+      "/snapshot/{snapshotId}/restore",
+    ]) {
+      expect(paths[p], p).toBeDefined();
+    }
+    expect(paths["/media/audio"].post.requestBody.content["application/octet-stream"].schema).toMatchObject({ type: "string", format: "binary" });
+    expect(paths["/media/audio"].post.parameters.map((p: any) => p.name).sort()).toEqual(["documentId", "fileName", "mimeType", "workspaceId"]);
+    expect(paths["/document/docx"].post.requestBody.content[DOCX]).toBeDefined();
+    expect(paths["/document/docx/{documentId}/export"].get.responses["200"].content[DOCX].schema).toMatchObject({ format: "binary" });
+    expect(paths["/media/audio/{audioId}/content"].get.security).toEqual([]);
+    expect(paths["/snapshot/{snapshotId}"].put.summary).toMatch(/^E8/);
+  });
+});
+
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";

@@ -1,7 +1,9 @@
 import type { CaseFactory } from "./types";
 import { foundationCases } from "./cases/foundation";
+import { contentCases } from "./cases/content";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
   foundation: foundationCases,
+  content: contentCases,
 };

@@ -44,7 +44,7 @@ export function matchesAudioFormat(mimeType: AudioMimeType, head: Uint8Array): b
     case "audio/ogg":
       return ascii(head, 0, "OggS");
     case "audio/aac":
-      return isAdts(head) || ascii(head, 0, "ID3");
+      return isAdts(head);
   }
 }
 
