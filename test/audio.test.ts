@@ -58,7 +58,7 @@ describe("E9 POST /media/audio", () => {
   });
 
   it("validates the query", async () => {
-    for (const q of [{ fileName: "" }, { workspaceId: "" }, { documentId: "" }, { mimeType: "audio/flac" }, { mimeType: "" }]) {
+    for (const q of <Record<string, string>[]>[{ fileName: "" }, { workspaceId: "" }, { documentId: "" }, { mimeType: "audio/flac" }, { mimeType: "" }]) {
       expectError(await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 100), q), 400, "ValidationError");
     }
     const missing = await call("POST", "/media/audio", { token: t.owner.token, raw: new Uint8Array(10), query: { documentId: t.docId } });

@@ -1,8 +1,8 @@
-import type { CaseFactory } from "../types";
+import type { CaseFactory, SecurityCase } from "../types";
 import { call, ok } from "../../harness";
 import { AUDIO_HEADS, bytesWithHead, docxBytes, DOCX_TYPE } from "../../content-fixtures";
 
-export const contentCases: CaseFactory = async (t) => {
+export const contentCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
   const docx = await call("POST", "/document/docx", {
     token: t.owner.token,
     raw: docxBytes(),
