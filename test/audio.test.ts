@@ -187,3 +187,12 @@ describe("signed audio content", () => {
     expectError(await call("GET", `/media/audio/${res.body.data._id}`, { token: t.owner.token }), 404, "NotFoundError");
   });
 });
+
+describe("signing configuration", () => {
+  it("refuses with 503, not 500, when SIGNING_SECRET is missing", async () => {
+    const { requireSigningSecret } = await import("../src/services/media/audio");
+    expect(() => requireSigningSecret(undefined)).toThrow(expect.objectContaining({ status: 503, code: "ServiceUnavailableError" }));
+    expect(() => requireSigningSecret("")).toThrow(/not configured/);
+    expect(requireSigningSecret("s")).toBe("s");
+  });
+});

@@ -102,6 +102,42 @@ describe("document content", () => {
   });
 });
 
+describe("readContents (the service E5 reads blocks through)", () => {
+  it("reads many documents at once, unwritten ones as version 0 and []", async () => {
+    const { createDb } = await import("../src/db/client");
+    const { readContents, readSettings } = await import("../src/services/content/store");
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: `Bulk ${i}`, type: "DOCUMENT" } });
+      ids.push(doc.data._id);
+      if (i % 2 === 0) await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks: [{ i }] } });
+    }
+    await ok("PUT", `/document/${ids[0]}/settings`, { token: t.owner.token, body: { listTemplateId: "tpl" } });
+    const db = createDb(env.DB);
+    const contents = await readContents(db, env.BLOBS, [...ids, ids[0]!, "never-existed"]);
+    expect(contents.size).toBe(9);
+    ids.forEach((id, i) => {
+      expect(contents.get(id)).toEqual(i % 2 === 0 ? { documentId: id, version: 1, blocks: [{ i }] } : { documentId: id, version: 0, blocks: [] });
+    });
+    expect(contents.get("never-existed")).toEqual({ documentId: "never-existed", version: 0, blocks: [] });
+    const settings = await readSettings(db, ids);
+    expect(settings.get(ids[0]!)).toEqual({ listTemplateId: "tpl", importedTermId: "" });
+    expect(settings.get(ids[1]!)).toEqual({ listTemplateId: "", importedTermId: "" });
+  });
+
+  it("never fails a read racing writes that delete the object it was about to read", async () => {
+    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Busy", type: "DOCUMENT" } });
+    const id = doc.data._id;
+    const jobs: Promise<{ status: number }>[] = [];
+    for (let i = 0; i < 10; i++) {
+      jobs.push(putContent(id, { blocks: [i] }));
+      jobs.push(call("GET", `/document/${id}/content`, { token: t.owner.token }));
+    }
+    const results = await Promise.all(jobs);
+    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200))).toEqual(results.map(() => 200));
+  });
+});
+
 describe("document settings", () => {
   it("reads empty strings until set, then merges partial updates", async () => {
     const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Settings", type: "DOCUMENT" } });

@@ -1,9 +1,9 @@
 /**
  * Rich-text content of documents: blocks as JSON in R2 (one immutable object per write), version and size in D1.
  *
- * A write puts its object under a fresh key first, then bumps the version with a conditional D1 statement
- * (`WHERE version = <seen>`, or insert-if-absent for version 0). Of two writers that saw the same version exactly
- * one changes a row; the loser deletes its own object, so it leaves nothing visible. The object a write replaces is
+ * A write puts its object under a fresh key first, then bumps the version with one D1 statement: conditional on
+ * `baseVersion` (`WHERE version = ?`, or insert-if-absent for 0) or an upsert without it. Of two writers with the
+ * same baseVersion exactly one changes a row; the loser deletes its own object, so it leaves nothing visible. The object a write replaces is
  * deleted unless a snapshot still points at it (snapshots share the current object instead of copying it).
  */
 import { d1Of } from "../../db/d1";
@@ -29,8 +29,6 @@ export interface ContentMeta {
 
 /** Concurrent R2 reads per request; Workers queue sub-requests beyond six open at once anyway. */
 const R2_CONCURRENCY = 6;
-/** Writes without a baseVersion retry the conditional bump this often before answering 409. */
-const UNCONDITIONAL_ATTEMPTS = 5;
 
 export const EMPTY_BLOCKS_JSON = "[]";
 
@@ -46,18 +44,23 @@ export async function readContentMeta(db: Db, documentId: string): Promise<Conte
   return row ?? null;
 }
 
-async function readObjectText(r2: R2Bucket, key: string): Promise<string> {
-  const obj = await r2.get(key);
-  // Keys are deleted only once nothing points at them, so a missing object is a bug or a lost race with a delete.
-  if (!obj) throw new Error(`content object ${key} is missing`);
-  return obj.text();
+/**
+ * The stored JSON text of the current content. A write deletes the object it replaces, so a read that saw the old
+ * key just before a write can find it gone: it then reads the metadata again and follows the new key.
+ */
+async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
+  for (let attempt = 0; attempt < 5 && meta; attempt++) {
+    const obj = await r2.get(meta.r2Key);
+    if (obj) return { version: meta.version, blocksJson: await obj.text() };
+    meta = await readContentMeta(db, documentId);
+  }
+  if (!meta) return { version: 0, blocksJson: EMPTY_BLOCKS_JSON };
+  throw new Error(`content object ${meta.r2Key} of ${documentId} is missing`);
 }
 
 /** The blocks of one document as the JSON text stored for them (never parsed), with its version. */
 export async function readContentJson(db: Db, r2: R2Bucket, documentId: string): Promise<{ version: number; blocksJson: string }> {
-  const meta = await readContentMeta(db, documentId);
-  if (!meta) return { version: 0, blocksJson: EMPTY_BLOCKS_JSON };
-  return { version: meta.version, blocksJson: await readObjectText(r2, meta.r2Key) };
+  return readCurrentText(db, r2, documentId, await readContentMeta(db, documentId));
 }
 
 /**
@@ -69,13 +72,13 @@ export async function readContents(db: Db, r2: R2Bucket, documentIds: readonly s
   const out = new Map<string, DocumentContent>();
   if (ids.length === 0) return out;
   const rows = await db
-    .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key })
+    .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
     .from(documentContents)
     .where(inJson(documentContents.documentId, ids));
   for (const id of ids) out.set(id, { documentId: id, version: 0, blocks: [] });
-  await mapConcurrent(rows, R2_CONCURRENCY, async (row) => {
-    const text = await readObjectText(r2, row.r2Key);
-    out.set(row.documentId, { documentId: row.documentId, version: row.version, blocks: JSON.parse(text) });
+  await mapConcurrent(rows, R2_CONCURRENCY, async ({ documentId, ...meta }) => {
+    const { version, blocksJson } = await readCurrentText(db, r2, documentId, meta);
+    out.set(documentId, { documentId, version, blocks: JSON.parse(blocksJson) });
   });
   return out;
 }
@@ -89,39 +92,57 @@ export interface WriteContentInput {
   baseVersion?: number;
 }
 
-/** Stores a new content version; returns it. */
+/**
+ * Stores a new content version and returns it. One D1 batch (a transaction) reads the key being replaced, with
+ * whether a snapshot shares it, and bumps the version: with `baseVersion` only if it is still current, without it
+ * unconditionally (an upsert), so concurrent unconditional writes serialize into distinct versions.
+ */
 export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInput): Promise<{ version: number }> {
-  const { documentId, baseVersion } = input;
-  let current = await readContentMeta(db, documentId);
-  if (baseVersion !== undefined && baseVersion !== (current?.version ?? 0)) throw staleVersion(baseVersion, current?.version ?? 0);
-
+  const { documentId, userId, baseVersion } = input;
   const key = contentObjectKey(documentId);
   const size = new TextEncoder().encode(input.blocksJson).byteLength;
   await r2.put(key, input.blocksJson, { httpMetadata: { contentType: "application/json" } });
   const d1 = d1Of(db);
+  const t = now();
+  let bump: D1PreparedStatement;
+  if (baseVersion === undefined) {
+    bump = d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
+           updated_by = excluded.updated_by, updated_at = excluded.updated_at
+         RETURNING version`,
+      )
+      .bind(documentId, size, key, userId, t);
+  } else if (baseVersion === 0) {
+    bump = d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
+      )
+      .bind(documentId, size, key, userId, t);
+  } else {
+    bump = d1
+      .prepare(
+        `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
+         WHERE document_id = ? AND version = ? RETURNING version`,
+      )
+      .bind(size, key, userId, t, documentId, baseVersion);
+  }
   try {
-    for (let attempt = 1; ; attempt++) {
-      const t = now();
-      const bump = current
-        ? d1
-            .prepare("UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ? WHERE document_id = ? AND version = ?")
-            .bind(size, key, input.userId, t, documentId, current.version)
-        : d1
-            .prepare("INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT (document_id) DO NOTHING")
-            .bind(documentId, size, key, input.userId, t);
-      // Read in the same transaction, after the bump: a snapshot taken before it points at the old key and is seen.
-      const statements = current
-        ? [bump, d1.prepare("SELECT EXISTS (SELECT 1 FROM snapshots WHERE content_key = ?) AS shared").bind(current.r2Key)]
-        : [bump];
-      const [bumped, shared] = await d1.batch<{ shared: number }>(statements);
-      if (bumped!.meta.changes === 1) {
-        if (current && !shared!.results[0]?.shared) await r2.delete(current.r2Key);
-        return { version: (current?.version ?? 0) + 1 };
-      }
-      const seen = current?.version ?? 0;
-      current = await readContentMeta(db, documentId);
-      if (baseVersion !== undefined || attempt >= UNCONDITIONAL_ATTEMPTS) throw staleVersion(baseVersion ?? seen, current?.version ?? 0);
-    }
+    // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
+    const previous = d1
+      .prepare(
+        `SELECT c.version, c.r2_key, EXISTS (SELECT 1 FROM snapshots s WHERE s.content_key = c.r2_key) AS shared
+         FROM document_contents c WHERE c.document_id = ?`,
+      )
+      .bind(documentId);
+    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([previous, bump]);
+    const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
+    const bumped = bumpResult!.results[0] as { version: number } | undefined;
+    if (!bumped) throw staleVersion(baseVersion!, prev?.version ?? 0);
+    if (prev && !prev.shared) await r2.delete(prev.r2_key);
+    return { version: bumped.version };
   } catch (err) {
     await r2.delete(key);
     throw err;
