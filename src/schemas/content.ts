@@ -50,6 +50,11 @@ export function rawBody(description: string, ...mediaTypes: string[]) {
 export const docxBody = () =>
   rawBody("The DOCX file's bytes (a ZIP holding word/document.xml), at most 50 MiB; Content-Length is required", DOCX_MEDIA_TYPE, "application/octet-stream");
 
-export function binaryResponse(mediaType: string, description: string, headers?: Record<string, { description: string; schema: { type: "string" | "integer" } }>) {
-  return { description, headers, content: { [mediaType]: { schema: binary } } };
+export function binaryResponse(
+  mediaTypes: string | readonly string[],
+  description: string,
+  headers?: Record<string, { description: string; schema: { type: "string" | "integer" } }>,
+) {
+  const types = typeof mediaTypes === "string" ? [mediaTypes] : mediaTypes;
+  return { description, headers, content: Object.fromEntries(types.map((m) => [m, { schema: binary }])) };
 }

@@ -18,8 +18,13 @@ const route = createRoute({
     query: z.object({ expires: z.string().max(20).optional(), signature: z.string().max(200).optional() }),
   },
   responses: {
-    200: binaryResponse("audio/mpeg", `The whole file, with its stored type (one of ${AUDIO_MIME_TYPES.join(", ")})`),
-    206: binaryResponse("audio/mpeg", "The requested byte range"),
+    200: binaryResponse(AUDIO_MIME_TYPES, "The whole file, with the MIME type it was uploaded as", {
+      "Accept-Ranges": { description: "bytes", schema: { type: "string" } },
+      "Content-Length": { description: "Size in bytes", schema: { type: "integer" } },
+    }),
+    206: binaryResponse(AUDIO_MIME_TYPES, "The requested byte range", {
+      "Content-Range": { description: "bytes first-last/size", schema: { type: "string" } },
+    }),
     ...onlyErrorResponses("ValidationError", "ForbiddenError", "NotFoundError", "RangeNotSatisfiableError", "InternalError", "ServiceUnavailableError"),
   },
 });

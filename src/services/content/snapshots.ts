@@ -4,9 +4,9 @@
  * are never deleted, so a snapshot only names its version. Restore copies the frozen blocks into a new content
  * version and records the frozen DOCX blob as a new newest DOCX version.
  */
-import { d1Of } from "../../db/d1";
 import { desc, eq } from "drizzle-orm";
 import { documents, snapshots } from "../../db/schema";
+import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { notFound } from "../../errors";
 import { newId, now } from "../../lib/ids";

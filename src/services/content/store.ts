@@ -3,11 +3,12 @@
  *
  * A write puts its object under a fresh key first, then bumps the version with one D1 statement: conditional on
  * `baseVersion` (`WHERE version = ?`, or insert-if-absent for 0) or an upsert without it. Of two writers with the
- * same baseVersion exactly one changes a row; the loser deletes its own object, so it leaves nothing visible. The object a write replaces is
- * deleted unless a snapshot still points at it (snapshots share the current object instead of copying it).
+ * same baseVersion exactly one changes a row; the loser deletes its own object, so it leaves nothing visible.
+ * The object a write replaces is deleted unless a snapshot still points at it (snapshots share the current
+ * object instead of copying it).
  */
-import { d1Of } from "../../db/d1";
 import { eq } from "drizzle-orm";
+import { d1Of } from "../../db/d1";
 import { documentContents, documentSettings } from "../../db/schema";
 import { inJson } from "../../db/sql";
 import type { Db } from "../../env";

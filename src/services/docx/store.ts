@@ -4,10 +4,10 @@
  * (`resourceId`) and the path that streams it (`resourcePath`); `seededAt` belongs to that blob and is cleared when
  * a new version is stored.
  */
-import { d1Of } from "../../db/d1";
 import { desc, eq } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
+import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { ApiError, conflict, notFound } from "../../errors";
 import { newId, now } from "../../lib/ids";
