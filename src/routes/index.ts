@@ -26,6 +26,22 @@ import { registerRestoreDocument } from "./documents/restore";
 import { registerInviteUser } from "./documents/invite";
 import { registerCheckDocumentAccess } from "./documents/checkAccess";
 import { registerPublishDocument } from "./documents/publish";
+import { registerCreateDocx } from "./docx/create";
+import { registerPutDocxVersion } from "./docx/putVersion";
+import { registerExportDocx } from "./docx/export";
+import { registerMarkDocxSeeded } from "./docx/markSeeded";
+import { registerGetContent } from "./content/get";
+import { registerPutContent } from "./content/put";
+import { registerDocumentSettings } from "./content/settings";
+import { registerUploadAudio } from "./media/uploadAudio";
+import { registerGetAudio } from "./media/getAudio";
+import { registerStreamAudio } from "./media/streamAudio";
+import { registerCreateSnapshot } from "./snapshots/create";
+import { registerListSnapshots } from "./snapshots/list";
+import { registerGetSnapshot } from "./snapshots/get";
+import { registerUpdateSnapshot } from "./snapshots/update";
+import { registerRestoreSnapshot } from "./snapshots/restore";
+import { registerDeleteSnapshot } from "./snapshots/delete";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
@@ -79,6 +95,10 @@ export function registerRoutes(app: Router) {
   registerUpdateProject(app);
 
   registerInviteUser(app);
+  registerCreateDocx(app);
+  registerPutDocxVersion(app);
+  registerExportDocx(app);
+  registerMarkDocxSeeded(app);
   registerCreateDocument(app);
   registerListDocuments(app);
   registerGetDocument(app);
@@ -114,6 +134,20 @@ export function registerRoutes(app: Router) {
   registerCreateClauseReference(app);
   registerGetClauseReference(app);
   registerDeleteClauseReference(app);
+  registerGetContent(app);
+  registerPutContent(app);
+  registerDocumentSettings(app);
+
+  registerUploadAudio(app);
+  registerStreamAudio(app);
+  registerGetAudio(app);
+
+  registerCreateSnapshot(app);
+  registerListSnapshots(app);
+  registerGetSnapshot(app);
+  registerUpdateSnapshot(app);
+  registerRestoreSnapshot(app);
+  registerDeleteSnapshot(app);
 
   registerListNotifications(app);
   registerMarkNotificationRead(app);

@@ -2,10 +2,12 @@ import type { CaseFactory } from "./types";
 import { foundationCases } from "./cases/foundation";
 import { exportCases } from "./cases/export";
 import { tableCases } from "./cases/tables";
+import { contentCases } from "./cases/content";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
   foundation: foundationCases,
   export: exportCases,
   tables: tableCases,
+  content: contentCases,
 };

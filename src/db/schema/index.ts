@@ -2,3 +2,4 @@ export * from "./identity";
 export * from "./workspaces";
 export * from "./documents";
 export * from "./tables";
+export * from "./content";

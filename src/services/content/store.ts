@@ -1,0 +1,190 @@
+/**
+ * Rich-text content of documents: blocks as JSON in R2 (one immutable object per write), version and size in D1.
+ *
+ * A write puts its object under a fresh key first, then bumps the version with one D1 statement: conditional on
+ * `baseVersion` (`WHERE version = ?`, or insert-if-absent for 0) or an upsert without it. Of two writers with the
+ * same baseVersion exactly one changes a row; the loser deletes its own object, so it leaves nothing visible.
+ * The object a write replaces is deleted unless a snapshot still points at it (snapshots share the current
+ * object instead of copying it).
+ */
+import { eq } from "drizzle-orm";
+import { d1Of } from "../../db/d1";
+import { documentContents, documentSettings } from "../../db/schema";
+import { inJson } from "../../db/sql";
+import type { Db } from "../../env";
+import { conflict } from "../../errors";
+import { newId, now } from "../../lib/ids";
+import { mapConcurrent } from "../../lib/concurrency";
+
+export interface DocumentContent {
+  documentId: string;
+  version: number;
+  blocks: unknown;
+}
+
+export interface ContentMeta {
+  version: number;
+  r2Key: string;
+  size: number;
+}
+
+/** Concurrent R2 reads per request; Workers queue sub-requests beyond six open at once anyway. */
+const R2_CONCURRENCY = 6;
+
+export const EMPTY_BLOCKS_JSON = "[]";
+
+export function contentObjectKey(documentId: string) {
+  return `content/${documentId}/${newId()}.json`;
+}
+
+export async function readContentMeta(db: Db, documentId: string): Promise<ContentMeta | null> {
+  const [row] = await db
+    .select({ version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
+    .from(documentContents)
+    .where(eq(documentContents.documentId, documentId));
+  return row ?? null;
+}
+
+/**
+ * The stored JSON text of the current content. A write deletes the object it replaces, so a read that saw the old
+ * key just before a write can find it gone: it then reads the metadata again and follows the new key.
+ */
+async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
+  for (let attempt = 0; attempt < 5 && meta; attempt++) {
+    const obj = await r2.get(meta.r2Key);
+    if (obj) return { version: meta.version, blocksJson: await obj.text() };
+    meta = await readContentMeta(db, documentId);
+  }
+  if (!meta) return { version: 0, blocksJson: EMPTY_BLOCKS_JSON };
+  throw new Error(`content object ${meta.r2Key} of ${documentId} is missing`);
+}
+
+/** The blocks of one document as the JSON text stored for them (never parsed), with its version. */
+export async function readContentJson(db: Db, r2: R2Bucket, documentId: string): Promise<{ version: number; blocksJson: string }> {
+  return readCurrentText(db, r2, documentId, await readContentMeta(db, documentId));
+}
+
+/**
+ * Contents of many documents in one D1 query plus concurrent R2 reads (E5). Every requested id is in the map;
+ * a document never written has version 0 and blocks `[]`. Access is the caller's business.
+ */
+export async function readContents(db: Db, r2: R2Bucket, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
+  const ids = [...new Set(documentIds)];
+  const out = new Map<string, DocumentContent>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
+    .from(documentContents)
+    .where(inJson(documentContents.documentId, ids));
+  for (const id of ids) out.set(id, { documentId: id, version: 0, blocks: [] });
+  await mapConcurrent(rows, R2_CONCURRENCY, async ({ documentId, ...meta }) => {
+    const { version, blocksJson } = await readCurrentText(db, r2, documentId, meta);
+    out.set(documentId, { documentId, version, blocks: JSON.parse(blocksJson) });
+  });
+  return out;
+}
+
+export interface WriteContentInput {
+  documentId: string;
+  userId: string;
+  /** The blocks as JSON text; stored verbatim, so a read returns exactly these bytes. */
+  blocksJson: string;
+  /** When given, the write happens only if this is still the current version (else 409, nothing written). */
+  baseVersion?: number;
+}
+
+/**
+ * Stores a new content version and returns it. One D1 batch (a transaction) reads the key being replaced, with
+ * whether a snapshot shares it, and bumps the version: with `baseVersion` only if it is still current, without it
+ * unconditionally (an upsert), so concurrent unconditional writes serialize into distinct versions.
+ */
+export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInput): Promise<{ version: number }> {
+  const { documentId, userId, baseVersion } = input;
+  const key = contentObjectKey(documentId);
+  const size = new TextEncoder().encode(input.blocksJson).byteLength;
+  await r2.put(key, input.blocksJson, { httpMetadata: { contentType: "application/json" } });
+  const d1 = d1Of(db);
+  const t = now();
+  let bump: D1PreparedStatement;
+  if (baseVersion === undefined) {
+    bump = d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
+           updated_by = excluded.updated_by, updated_at = excluded.updated_at
+         RETURNING version`,
+      )
+      .bind(documentId, size, key, userId, t);
+  } else if (baseVersion === 0) {
+    bump = d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
+      )
+      .bind(documentId, size, key, userId, t);
+  } else {
+    bump = d1
+      .prepare(
+        `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
+         WHERE document_id = ? AND version = ? RETURNING version`,
+      )
+      .bind(size, key, userId, t, documentId, baseVersion);
+  }
+  try {
+    // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
+    const previous = d1
+      .prepare(
+        `SELECT c.version, c.r2_key, EXISTS (SELECT 1 FROM snapshots s WHERE s.content_key = c.r2_key) AS shared
+         FROM document_contents c WHERE c.document_id = ?`,
+      )
+      .bind(documentId);
+    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([previous, bump]);
+    const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
+    const bumped = bumpResult!.results[0] as { version: number } | undefined;
+    if (!bumped) throw staleVersion(baseVersion!, prev?.version ?? 0);
+    if (prev && !prev.shared) await r2.delete(prev.r2_key);
+    return { version: bumped.version };
+  } catch (err) {
+    await r2.delete(key);
+    throw err;
+  }
+}
+
+function staleVersion(base: number, currentVersion: number) {
+  return conflict(`The content changed: baseVersion ${base} is not the current version ${currentVersion}`);
+}
+
+export interface DocumentSettings {
+  listTemplateId: string;
+  importedTermId: string;
+}
+
+export const EMPTY_SETTINGS: DocumentSettings = { listTemplateId: "", importedTermId: "" };
+
+/** Settings of many documents in one query (E5); every requested id is in the map, unset ones as empty strings. */
+export async function readSettings(db: Db, documentIds: readonly string[]): Promise<Map<string, DocumentSettings>> {
+  const ids = [...new Set(documentIds)];
+  const out = new Map<string, DocumentSettings>(ids.map((id) => [id, { ...EMPTY_SETTINGS }]));
+  if (ids.length === 0) return out;
+  const rows = await db.select().from(documentSettings).where(inJson(documentSettings.documentId, ids));
+  for (const r of rows) out.set(r.documentId, { listTemplateId: r.listTemplateId, importedTermId: r.importedTermId });
+  return out;
+}
+
+/** Sets the given members (others keep their value) in one upsert; returns the resulting settings. */
+export async function writeSettings(db: Db, documentId: string, patch: Partial<DocumentSettings>): Promise<DocumentSettings> {
+  const t = now();
+  const [row] = await db
+    .insert(documentSettings)
+    .values({ documentId, listTemplateId: patch.listTemplateId ?? "", importedTermId: patch.importedTermId ?? "", updatedAt: t })
+    .onConflictDoUpdate({
+      target: documentSettings.documentId,
+      set: {
+        ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId }),
+        ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId }),
+        updatedAt: t,
+      },
+    })
+    .returning();
+  return { listTemplateId: row!.listTemplateId, importedTermId: row!.importedTermId };
+}

@@ -1,0 +1,146 @@
+/**
+ * DOCX blobs of EXTERNAL documents. Every version is an immutable R2 object that is never deleted (snapshots and
+ * restores point at them); D1 keeps one row per version. `documents.external` names the newest blob
+ * (`resourceId`) and the path that streams it (`resourcePath`); `seededAt` belongs to that blob and is cleared when
+ * a new version is stored.
+ */
+import { desc, eq } from "drizzle-orm";
+import { unzipSync } from "fflate";
+import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
+import { d1Of } from "../../db/d1";
+import type { Db } from "../../env";
+import { ApiError, conflict, notFound } from "../../errors";
+import { newId, now } from "../../lib/ids";
+import { toHex } from "../../lib/crypto";
+
+export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+/** 415 unless `bytes` is a ZIP archive holding `word/document.xml` (read from the central directory only). */
+export function checkDocxBytes(bytes: Uint8Array) {
+  let found = false;
+  try {
+    unzipSync(bytes, {
+      filter: (file) => {
+        if (file.name === "word/document.xml") found = true;
+        return false;
+      },
+    });
+  } catch {
+    throw new ApiError("UnsupportedMediaTypeError", "The body is not a DOCX file (not a ZIP archive)");
+  }
+  if (!found) throw new ApiError("UnsupportedMediaTypeError", "The body is not a DOCX file (no word/document.xml)");
+}
+
+export interface StoredBlob {
+  blobId: string;
+  r2Key: string;
+  size: number;
+  sha256: string;
+  etag: string;
+}
+
+export async function putDocxBlob(r2: R2Bucket, documentId: string, bytes: Uint8Array): Promise<StoredBlob> {
+  const blobId = newId();
+  const r2Key = `docx/${documentId}/${blobId}.docx`;
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  const obj = await r2.put(r2Key, bytes, { httpMetadata: { contentType: DOCX_MEDIA_TYPE }, sha256: digest });
+  return { blobId, r2Key, size: bytes.byteLength, sha256: toHex(new Uint8Array(digest)), etag: obj.httpEtag };
+}
+
+/** The blob id a DOCX object key ends with (`docx/{documentId}/{blobId}.docx`). */
+export function blobIdOfKey(r2Key: string): string {
+  return r2Key.slice(r2Key.lastIndexOf("/") + 1).replace(/\.docx$/, "");
+}
+
+export function docxExternal(documentId: string, blobId: string): ExternalInfo {
+  return { type: "DOCX", resourcePath: `/document/docx/${documentId}/export`, resourceId: blobId };
+}
+
+export function isDocx(doc: typeof documents.$inferSelect) {
+  return doc.type === "EXTERNAL" && doc.external?.type === "DOCX";
+}
+
+export function requireDocx(doc: typeof documents.$inferSelect) {
+  if (!isDocx(doc)) throw conflict("The document is not an EXTERNAL DOCX document");
+}
+
+/** The row statement that records version 1 of a new DOCX document (run in the document's create batch). */
+export function firstDocxVersion(db: Db, documentId: string, blob: StoredBlob, userId: string) {
+  return db.insert(docxVersions).values({
+    documentId,
+    version: 1,
+    r2Key: blob.r2Key,
+    size: blob.size,
+    sha256: blob.sha256,
+    etag: blob.etag,
+    createdBy: userId,
+    createdAt: now(),
+  });
+}
+
+/**
+ * Records `blob` as the newest version and points the document at it, clearing `seededAt`, in one atomic batch.
+ * The version number is computed inside the statement, so concurrent writers get distinct numbers.
+ */
+export async function addDocxVersion(db: Db, documentId: string, blob: StoredBlob, userId: string): Promise<number> {
+  const d1 = d1Of(db);
+  const t = now();
+  const external = docxExternal(documentId, blob.blobId);
+  const [inserted] = await d1.batch<{ version: number }>([
+    d1
+      .prepare(
+        `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
+         SELECT ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ?, ?, ? FROM docx_versions WHERE document_id = ?
+         RETURNING version`,
+      )
+      .bind(documentId, blob.r2Key, blob.size, blob.sha256, blob.etag, userId, t, documentId),
+    d1
+      .prepare("UPDATE documents SET external = ?, updated_at = ? WHERE id = ?")
+      .bind(JSON.stringify(external), t, documentId),
+  ]);
+  return inserted!.results[0]!.version;
+}
+
+export type DocxVersionRow = typeof docxVersions.$inferSelect;
+
+export async function newestDocxVersion(db: Db, documentId: string): Promise<DocxVersionRow | null> {
+  const [row] = await db.select().from(docxVersions).where(eq(docxVersions.documentId, documentId)).orderBy(desc(docxVersions.version)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * E18: stamps `seededAt` on the document's current DOCX blob unless it already carries one, and answers the
+ * stamp in force. The update is conditional on the blob it read, so a version stored meanwhile is never marked.
+ */
+export async function markSeeded(db: Db, doc: typeof documents.$inferSelect): Promise<number> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const external = attempt === 0 ? doc.external : (await db.select({ external: documents.external }).from(documents).where(eq(documents.id, doc.id)))[0]?.external;
+    if (!external || external.type !== "DOCX") throw conflict("The document is not an EXTERNAL DOCX document");
+    if (typeof external.seededAt === "number") return external.seededAt;
+    const t = now();
+    const res = await d1Of(db)
+      .prepare(
+        `UPDATE documents SET external = json_set(external, '$.seededAt', ?)
+         WHERE id = ? AND json_extract(external, '$.resourceId') = ? AND json_extract(external, '$.seededAt') IS NULL`,
+      )
+      .bind(t, doc.id, external.resourceId)
+      .run();
+    if (res.meta.changes === 1) return t;
+  }
+  throw conflict("The DOCX changed while it was being marked; try again");
+}
+
+/** `Content-Disposition: attachment` with an ASCII fallback and an RFC 5987 `filename*` (RFC 6266). */
+export function attachmentDisposition(name: string): string {
+  const base = name.trim() || "document";
+  const fileName = /\.docx$/i.test(base) ? base : `${base}.docx`;
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\/%;]/g, "_");
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+export async function requireNewestDocx(db: Db, documentId: string) {
+  const version = await newestDocxVersion(db, documentId);
+  if (!version) throw notFound("DOCX version");
+  return version;
+}
