@@ -98,5 +98,5 @@ function pathToRegex(path: string): RegExp {
     .split("/")
     .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg === "*" ? ".*" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
     .join("/");
-  return new RegExp(`^${pattern}/?$`);
+  return new RegExp(`^${pattern}$`);
 }
