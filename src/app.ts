@@ -13,10 +13,12 @@ export function createRouter() {
   return new OpenAPIHono<HonoEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const details: ErrorDetail[] = result.error.issues.map((issue) => ({
-          path: issue.path.map(String).join(".") || result.target,
-          message: issue.message,
-        }));
+        // An unknown member is reported on its parent object; name each member, so the client sees what to drop.
+        const details: ErrorDetail[] = result.error.issues.flatMap((issue) =>
+          issue.code === "unrecognized_keys"
+            ? issue.keys.map((key) => ({ path: [...issue.path, key].map(String).join("."), message: "Unknown field" }))
+            : [{ path: issue.path.map(String).join(".") || result.target, message: issue.message }],
+        );
         throw new ApiError("ValidationError", `Invalid ${result.target}: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
       }
     },
@@ -110,5 +112,5 @@ function pathToRegex(path: string): RegExp {
     .split("/")
     .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg === "*" ? ".*" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
     .join("/");
-  return new RegExp(`^${pattern}/?$`);
+  return new RegExp(`^${pattern}$`);
 }

@@ -33,8 +33,8 @@ export function ignored<const K extends string>(...keys: K[]): Record<K, z.ZodOp
   return Object.fromEntries(keys.map((k) => [k, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
 }
 
-export const IconSchema = z.object({ name: z.string().max(200), color: z.string().max(200) }).openapi("Icon");
-export const EmojiSchema = z.object({ unified: z.string().max(200), emojiStyle: z.string().max(200) }).openapi("Emoji");
+export const IconSchema = z.strictObject({ name: z.string().max(200), color: z.string().max(200) }).openapi("Icon");
+export const EmojiSchema = z.strictObject({ unified: z.string().max(200), emojiStyle: z.string().max(200) }).openapi("Emoji");
 export const NameSchema = z.string().trim().min(1).max(500);
 export const EmailSchema = z.email().max(320).transform((e) => e.toLowerCase());
 

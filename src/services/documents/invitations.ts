@@ -1,15 +1,29 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { invitations, notifications } from "../../db/schema";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { documentCollaborators, invitations, notifications } from "../../db/schema";
 import type { Db } from "../../env";
 import { newId, now } from "../../lib/ids";
 import type { DocumentRole } from "../../auth/access";
 import { subtreeIds } from "./tree";
 
-/** Grant `role` on each document; an existing grant takes the new role. One statement for any number of ids. */
+/**
+ * Grant `role` on each document; an existing grant is raised to it, never lowered (else an editor could
+ * strip an owner by "inviting" them as viewer). One statement for any number of ids.
+ * It must be a query builder, not db.run(sql): drizzle's D1 batch cannot bind a raw statement's parameters
+ * (TypeError, so every invitation of an existing user and every registration with a pending one was a 500).
+ * `WHERE true` resolves SQLite's INSERT … SELECT … ON CONFLICT parsing ambiguity.
+ */
 function grantStatement(db: Db, userId: string, role: DocumentRole, documentIds: string[], at: number) {
-  return db.run(sql`INSERT INTO document_collaborators (document_id, user_id, role, created_at)
-    SELECT value, ${userId}, ${role}, ${at} FROM json_each(${JSON.stringify(documentIds)})
-    ON CONFLICT (document_id, user_id) DO UPDATE SET role = excluded.role`);
+  return db
+    .insert(documentCollaborators)
+    .select(sql`SELECT value, ${userId}, ${role}, ${at} FROM json_each(${JSON.stringify(documentIds)}) WHERE true`)
+    .onConflictDoUpdate({
+      target: [documentCollaborators.documentId, documentCollaborators.userId],
+      set: { role: sql`CASE WHEN ${rank(sql`excluded.role`)} > ${rank(documentCollaborators.role)} THEN excluded.role ELSE ${documentCollaborators.role} END` },
+    });
+}
+
+function rank(role: SQL | typeof documentCollaborators.role) {
+  return sql`(CASE ${role} WHEN 'owner' THEN 3 WHEN 'editor' THEN 2 ELSE 1 END)`;
 }
 
 export interface InviteResult {

@@ -86,11 +86,16 @@ export async function checkMove(db: Db, doc: DocumentRow, newParentId: string) {
   if (chain.length + height >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
 }
 
-/** Soft-deletes the document and its live subtree, stamping one deletedAt so restore can undo exactly this. */
+/**
+ * Soft-deletes the document and its live subtree, stamping one deletedAt so restore can undo exactly this.
+ * The stamp is kept above every earlier deletion in the subtree: a child deleted in the same millisecond
+ * would otherwise share it and come back when only the parent is restored.
+ */
 export async function softDeleteSubtree(db: Db, rootId: string) {
   const t = now();
-  const rows = await db.all<{ id: string }>(sql`${subtreeSql(rootId)}
-    UPDATE documents SET is_deleted = 1, deleted_at = ${t}, updated_at = ${t}
+  const rows = await db.all<{ id: string }>(sql`${subtreeSql(rootId)},
+    stamp(at) AS (SELECT MAX(${t}, COALESCE(MAX(deleted_at) + 1, 0)) FROM documents WHERE id IN (SELECT id FROM sub))
+    UPDATE documents SET is_deleted = 1, deleted_at = (SELECT at FROM stamp), updated_at = ${t}
     WHERE id IN (SELECT id FROM sub) AND is_deleted = 0 RETURNING id`);
   return rows.length;
 }

@@ -1,0 +1,206 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, call, expectError, ok, registerUser, uniqueEmail, type RegisteredUser } from "../harness";
+import { expectMsTimestamp, expectWorkspaceShape, TOKEN_PATTERN, USER_KEYS } from "./shapes";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("POST /admin/users", () => {
+  it("creates the user, a personal organization, a default workspace and a first token", async () => {
+    const email = uniqueEmail("reg");
+    const res = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: "  Regina  " } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { user, organization, workspace, token } = res.body.data;
+    expect(Object.keys(res.body.data).sort()).toEqual(["organization", "token", "user", "workspace"]);
+
+    expect(Object.keys(user).sort()).toEqual(USER_KEYS);
+    expect(user).toMatchObject({ email, name: "Regina" });
+    expectMsTimestamp(user.createdAt);
+
+    expect(organization).toMatchObject({ _id: expect.any(String), ownerId: user._id, name: expect.any(String) });
+    expectMsTimestamp(organization.createdAt);
+
+    expectWorkspaceShape(workspace);
+    expect(workspace).toMatchObject({
+      organizationId: organization._id,
+      ownerId: user._id,
+      isDefault: true,
+      isShared: false,
+      collaborators: [{ userId: user._id, role: "owner" }],
+    });
+
+    expect(Object.keys(token).sort()).toEqual(["_id", "createdAt", "expiresAt", "name", "token"]);
+    expect(token.token).toMatch(TOKEN_PATTERN);
+    expect(token.expiresAt).toBeNull();
+
+    // Re-read everything through the API with the issued token.
+    const me = await ok("GET", "/me", { token: token.token });
+    expect(me.data).toEqual(user);
+    const orgs = await ok("GET", "/organization/all", { token: token.token });
+    expect(orgs.data).toEqual([{ ...organization, role: "owner" }]);
+    const wss = await ok("GET", `/workspace/all/${organization._id}`, { token: token.token });
+    expect(wss.data).toEqual([workspace]);
+    const ws = await ok("GET", `/workspace/${workspace._id}`, { token: token.token });
+    expect(ws.data).toEqual(workspace);
+    const tokens = await ok("GET", "/token/all", { token: token.token });
+    expect(tokens.data).toHaveLength(1);
+    expect(tokens.data[0]).toMatchObject({ _id: token._id, name: token.name, createdAt: token.createdAt, expiresAt: null });
+    expect(JSON.stringify(tokens.data)).not.toContain(token.token);
+  });
+
+  it("issues distinct random tokens", async () => {
+    const [a, b] = await Promise.all([registerUser("A"), registerUser("B")]);
+    expect(a.token).toMatch(TOKEN_PATTERN);
+    expect(b.token).toMatch(TOKEN_PATTERN);
+    expect(a.token).not.toBe(b.token);
+  });
+
+  it("stores the email lower-cased and refuses it again in any case (409)", async () => {
+    const local = `Mixed.Case-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const created = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@Example.COM`, name: "Mixed" } });
+    expect(created.data.user.email).toBe(`${local}@example.com`.toLowerCase());
+    const same = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@example.com`.toLowerCase(), name: "Again" } });
+    expectError(same, 409, "ConflictError");
+    const upper = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@EXAMPLE.com`.toUpperCase(), name: "Again" } });
+    expectError(upper, 409, "ConflictError");
+  });
+
+  it("two concurrent registrations of one email: exactly one wins, the other is 409", async () => {
+    const email = uniqueEmail("race");
+    const results = await Promise.all([1, 2, 3].map((i) => call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: `Racer ${i}` } })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expectError(r, 409, "ConflictError");
+  });
+
+  it("answers 401 without the admin token, with a wrong one and with a user token", async () => {
+    const body = { email: uniqueEmail(), name: "X" };
+    expectError(await call("POST", "/admin/users", { body }), 401, "UnauthorizedError");
+    expectError(await call("POST", "/admin/users", { token: "wrong-admin-token", body }), 401, "UnauthorizedError");
+    expectError(await call("POST", "/admin/users", { token: `${ADMIN_TOKEN}x`, body }), 401, "UnauthorizedError");
+    expectError(await call("POST", "/admin/users", { body, headers: { authorization: `Basic ${ADMIN_TOKEN}` } }), 401, "UnauthorizedError");
+    const user = await registerUser("Not admin");
+    expectError(await call("POST", "/admin/users", { token: user.token, body }), 401, "UnauthorizedError");
+    // Nothing was created: the email is still free.
+    await ok("POST", "/admin/users", { token: ADMIN_TOKEN, body });
+  });
+
+  it("checks the admin token before the body (401 before 400)", async () => {
+    expectError(await call("POST", "/admin/users", { token: "wrong", body: { email: "not-an-email" } }), 401, "UnauthorizedError");
+    expectError(await call("POST", "/admin/users", { body: { nope: true } }), 401, "UnauthorizedError");
+    expectError(await call("POST", "/admin/users", { raw: "{not json", headers: { "content-type": "application/json" } }), 401, "UnauthorizedError");
+  });
+
+  it("answers 400 with details for a bad email, a missing name and an unknown member", async () => {
+    const badEmail = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: "not-an-email", name: "X" } });
+    expectError(badEmail, 400, "ValidationError");
+    expect(badEmail.body.details).toEqual([{ path: "email", message: expect.any(String) }]);
+
+    const noName = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail() } });
+    expectError(noName, 400, "ValidationError");
+    expect(noName.body.details.map((d: any) => d.path)).toEqual(["name"]);
+
+    const blankName = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail(), name: "   " } });
+    expectError(blankName, 400, "ValidationError");
+
+    const extra = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail(), name: "X", isAdmin: true } });
+    expectError(extra, 400, "ValidationError");
+    expect(extra.body.details.map((d: any) => d.path)).toEqual(["isAdmin"]);
+  });
+});
+
+describe("tokens", () => {
+  let u: RegisteredUser;
+  let other: RegisteredUser;
+  beforeAll(async () => {
+    [u, other] = await Promise.all([registerUser("Tokens"), registerUser("Other")]);
+  });
+
+  it("POST /token shows the secret once; GET /token/all never does, and records lastUsedAt after use", async () => {
+    const issued = await ok("POST", "/token", { token: u.token, body: { name: "ci" } });
+    expect(Object.keys(issued.data).sort()).toEqual(["_id", "createdAt", "expiresAt", "name", "token"]);
+    expect(issued.data).toMatchObject({ name: "ci", expiresAt: null });
+    expect(issued.data.token).toMatch(TOKEN_PATTERN);
+    expect(issued.data.token).not.toBe(u.token);
+
+    const before = await ok("GET", "/token/all", { token: u.token });
+    const listed = before.data.find((t: any) => t._id === issued.data._id);
+    expect(listed).toEqual({ _id: issued.data._id, name: "ci", createdAt: issued.data.createdAt, expiresAt: null, lastUsedAt: null });
+    for (const t of before.data) expect(Object.keys(t).sort()).toEqual(["_id", "createdAt", "expiresAt", "lastUsedAt", "name"]);
+    expect(JSON.stringify(before.data)).not.toMatch(/cws_/);
+
+    const me = await ok("GET", "/me", { token: issued.data.token });
+    expect(me.data._id).toBe(u.id);
+    const after = await ok("GET", "/token/all", { token: u.token });
+    const used = after.data.find((t: any) => t._id === issued.data._id);
+    expectMsTimestamp(used.lastUsedAt);
+    expect(used.lastUsedAt).toBeGreaterThanOrEqual(issued.data.createdAt);
+    // Only the caller's own tokens are listed.
+    const others = await ok("GET", "/token/all", { token: other.token });
+    expect(others.data.map((t: any) => t._id)).not.toContain(issued.data._id);
+  });
+
+  it("accepts a future expiresAt and refuses a past one (400)", async () => {
+    const expiresAt = Date.now() + 3_600_000;
+    const issued = await ok("POST", "/token", { token: u.token, body: { name: "short", expiresAt } });
+    expect(issued.data.expiresAt).toBe(expiresAt);
+    await ok("GET", "/me", { token: issued.data.token });
+
+    const past = await call("POST", "/token", { token: u.token, body: { name: "old", expiresAt: Date.now() - 1000 } });
+    expectError(past, 400, "ValidationError");
+    expect(past.body.details.map((d: any) => d.path)).toEqual(["expiresAt"]);
+    expectError(await call("POST", "/token", { token: u.token, body: { name: "x", expiresAt: "tomorrow" } }), 400, "ValidationError");
+    expectError(await call("POST", "/token", { token: u.token, body: { name: "" } }), 400, "ValidationError");
+    expectError(await call("POST", "/token", { token: u.token, body: {} }), 400, "ValidationError");
+    const unknown = await call("POST", "/token", { token: u.token, body: { name: "x", scopes: ["all"] } });
+    expectError(unknown, 400, "ValidationError");
+    expect(unknown.body.details.map((d: any) => d.path)).toEqual(["scopes"]);
+  });
+
+  it("answers 401 for a token once it has expired", async () => {
+    const issued = await ok("POST", "/token", { token: u.token, body: { name: "brief", expiresAt: Date.now() + 1200 } });
+    await ok("GET", "/me", { token: issued.data.token });
+    await sleep(1500);
+    const res = await call("GET", "/me", { token: issued.data.token });
+    expectError(res, 401, "UnauthorizedError");
+    // The user's other token is unaffected.
+    await ok("GET", "/me", { token: u.token });
+  });
+
+  it("DELETE /token/{id} revokes at once", async () => {
+    const issued = await ok("POST", "/token", { token: u.token, body: { name: "temp" } });
+    await ok("GET", "/me", { token: issued.data.token });
+    const del = await ok("DELETE", `/token/${issued.data._id}`, { token: u.token });
+    expect(del).toEqual({ data: { success: true } });
+    expectError(await call("GET", "/me", { token: issued.data.token }), 401, "UnauthorizedError");
+    const list = await ok("GET", "/token/all", { token: u.token });
+    expect(list.data.map((t: any) => t._id)).not.toContain(issued.data._id);
+    expectError(await call("DELETE", `/token/${issued.data._id}`, { token: u.token }), 404, "NotFoundError");
+  });
+
+  it("a token can revoke itself; the very next call is 401", async () => {
+    const issued = await ok("POST", "/token", { token: u.token, body: { name: "self" } });
+    await ok("DELETE", `/token/${issued.data._id}`, { token: issued.data.token });
+    expectError(await call("GET", "/token/all", { token: issued.data.token }), 401, "UnauthorizedError");
+  });
+
+  it("another user's token id is 404 and stays valid", async () => {
+    const theirs = await ok("POST", "/token", { token: other.token, body: { name: "theirs" } });
+    expectError(await call("DELETE", `/token/${theirs.data._id}`, { token: u.token }), 404, "NotFoundError");
+    await ok("GET", "/me", { token: theirs.data.token });
+    expectError(await call("DELETE", "/token/no-such-token", { token: u.token }), 404, "NotFoundError");
+    expectError(await call("DELETE", "/token/bad%20id", { token: u.token }), 400, "ValidationError");
+  });
+
+  it("GET /me answers the caller's user record", async () => {
+    const me = await ok("GET", "/me", { token: other.token });
+    expect(me.data).toEqual({ _id: other.id, email: other.email, name: "Other", createdAt: expect.any(Number) });
+  });
+
+  it("answers 401 for malformed Authorization headers", async () => {
+    for (const authorization of ["Bearer", "Bearer ", `Token ${u.token}`, u.token, `Bearer ${u.token} extra`]) {
+      expectError(await call("GET", "/me", { headers: { authorization } }), 401, "UnauthorizedError");
+    }
+    // The scheme name is case-insensitive (RFC 7235).
+    await ok("GET", "/me", { headers: { authorization: `bearer ${u.token}` } });
+  });
+});
