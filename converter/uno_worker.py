@@ -71,22 +71,22 @@ def main():
                 raise LoadError("not a Word document")
             doc.storeToURL(uno.systemPathToFileUrl(job["output"]), store_props)
             send({"id": jid, "ok": True})
-        except LoadError as e:
-            if not alive(desktop):
-                send({"id": jid, "ok": False, "code": "OFFICE_DIED", "error": "office process died"})
-                sys.exit(3)
-            send({"id": jid, "ok": False, "code": "LOAD_FAILED", "error": str(e)})
         except Exception as e:
-            if not alive(desktop):
+            if not alive(desktop):  # the office is gone: report it and exit, the server restarts us
                 send({"id": jid, "ok": False, "code": "OFFICE_DIED", "error": "office process died"})
                 sys.exit(3)
-            send({"id": jid, "ok": False, "code": "EXPORT_FAILED", "error": str(e) or type(e).__name__})
+            code = "LOAD_FAILED" if isinstance(e, LoadError) else "EXPORT_FAILED"
+            send({"id": jid, "ok": False, "code": code, "error": str(e) or type(e).__name__})
         finally:
             if doc is not None:
                 try:
                     doc.close(True)
                 except Exception:
                     pass
+    try:  # stdin closed: the server is gone, take the office down with us
+        desktop.terminate()
+    except Exception:
+        pass
 
 
 class LoadError(Exception):

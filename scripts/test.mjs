@@ -19,6 +19,7 @@ try {
   run(vitest, ["run", ...extra]);
   console.log("\n▶ typecheck");
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
+  run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
 } catch (err) {
   console.error(`\n${err.message}`);
   process.exit(1);

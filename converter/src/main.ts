@@ -22,6 +22,9 @@ process.on("SIGINT", (s) => void shutdown(s));
 
 try {
   converter = await startConverter();
+  if (!converter.options.secret) {
+    process.stderr.write("converter: warning: CONVERTER_SECRET is not set, POST /convert is not authenticated\n");
+  }
   if (stopping) await converter.close();
   else console.log(`converter listening on ${converter.url} (pool ${converter.pool.slots.length})`);
 } catch (err) {

@@ -3,6 +3,7 @@
 // the office (oosplash + soffice.bin) and the helper with one signal per group.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -90,7 +91,8 @@ export class OfficeSlot {
   private reserved = false;
   private generation = 0;
   private jobSeq = 0;
-  private startFailures = 0;
+  /** Consecutive failed starts (reset when the office becomes ready). */
+  startFailures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private wakeRetry: (() => void) | undefined;
   private recycling: Promise<void> | null = null;
@@ -171,12 +173,13 @@ export class OfficeSlot {
     await this.retire();
   }
 
-  /** Synchronous last-resort kill (process 'exit' hook). */
+  /** Synchronous last-resort cleanup for the process 'exit' hook: kill, remove pipes (the caller removes profiles). */
   killNow(): void {
-    if (this.proc) {
-      killGroup(this.proc.office);
-      killGroup(this.proc.helper);
-    }
+    const proc = this.proc;
+    if (!proc) return;
+    killGroup(proc.office);
+    killGroup(proc.helper);
+    for (const pipe of pipePaths(proc)) rmSync(pipe, { force: true });
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -371,13 +374,7 @@ export class OfficeSlot {
     await rm(proc.profileDir, { recursive: true, force: true, maxRetries: 3 }).catch((err: Error) =>
       this.settings.log(`slot ${this.id}: cannot remove profile ${proc.profileDir}: ${err.message}`),
     );
-    // A killed office leaves its named-pipe sockets behind (osl uses /tmp, or /var/tmp as fallback).
-    const uid = process.getuid?.() ?? 0;
-    for (const dir of ["/tmp", "/var/tmp"]) {
-      for (const name of proc.pipeNames) {
-        await rm(join(dir, `OSL_PIPE_${uid}_${name}`), { force: true }).catch(() => {});
-      }
-    }
+    for (const pipe of pipePaths(proc)) await rm(pipe, { force: true }).catch(() => {});
   }
 }
 
@@ -409,8 +406,14 @@ function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
+/** A killed office leaves its named-pipe sockets behind (osl uses /tmp, or /var/tmp as fallback). */
+function pipePaths(proc: Proc): string[] {
+  const uid = process.getuid?.() ?? 0;
+  return ["/tmp", "/var/tmp"].flatMap((dir) => proc.pipeNames.map((name) => join(dir, `OSL_PIPE_${uid}_${name}`)));
+}
+
 /** LibreOffice's single-instance pipe: "SingleOfficeIPC_" + MD5(UTF-16LE UserInstallation URL), unpadded hex. */
-function singleOfficePipeName(userInstallationUrl: string): string {
+export function singleOfficePipeName(userInstallationUrl: string): string {
   const digest = createHash("md5").update(Buffer.from(userInstallationUrl, "utf16le")).digest();
   return `SingleOfficeIPC_${[...digest].map((b) => b.toString(16)).join("")}`;
 }

@@ -1,4 +1,5 @@
 // Pool of warm office slots + bounded FIFO wait queue.
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { timeoutFor, type ConverterOptions } from "./config.ts";
@@ -55,13 +56,21 @@ export class OfficePool {
   private closed = false;
   private inFlight = 0;
   private avgConvertMs = 1000;
+  private readonly runDir: string;
+  /** Last resort if the process exits without close(): kill every office group, remove temp files. */
   private readonly exitHook = () => {
     for (const slot of this.slots) slot.killNow();
+    try {
+      rmSync(this.runDir, { recursive: true, force: true });
+    } catch {
+      // best effort
+    }
   };
 
   constructor(options: PoolOptions, runDir: string, log: (line: string) => void) {
     this.options = options;
     this.log = log;
+    this.runDir = runDir;
     this.jobsDir = join(runDir, "jobs");
     const profilesDir = join(runDir, "profiles");
     this.slots = Array.from(
@@ -86,20 +95,31 @@ export class OfficePool {
     for (const slot of this.slots) slot.start();
   }
 
-  /** Resolves once at least one office process is idle; rejects after `timeoutMs`. */
-  whenReady(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves once at least one office process is idle. Rejects after `timeoutMs`, or as soon as
+   * every slot failed to start `maxStartFailures` times in a row (e.g. soffice is not installed).
+   */
+  whenReady(timeoutMs: number, maxStartFailures = 3): Promise<void> {
     if (this.slots.some((s) => s.ready)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const done = () => {
+      const finish = (err?: Error) => {
         clearTimeout(timer);
+        clearInterval(poll);
         this.readyWaiters.delete(done);
-        resolve();
+        if (err) reject(err);
+        else resolve();
       };
-      const timer = setTimeout(() => {
-        this.readyWaiters.delete(done);
+      const done = () => finish();
+      const fail = (why: string) => {
         const errors = this.slots.map((s) => `slot ${s.id}: ${s.lastError ?? s.state}`).join("; ");
-        reject(new Error(`no office process became ready within ${timeoutMs} ms (${errors})`));
-      }, timeoutMs);
+        finish(new Error(`${why} (${errors})`));
+      };
+      const timer = setTimeout(() => fail(`no office process became ready within ${timeoutMs} ms`), timeoutMs);
+      const poll = setInterval(() => {
+        if (this.slots.every((s) => s.startFailures >= maxStartFailures)) {
+          fail(`every office process failed to start ${maxStartFailures} times`);
+        }
+      }, 100);
       this.readyWaiters.add(done);
     });
   }
@@ -127,6 +147,7 @@ export class OfficePool {
     let jobDir: string | undefined;
     try {
       try {
+        await mkdir(this.jobsDir, { recursive: true }); // cheap; survives an over-eager /tmp cleaner
         jobDir = await mkdtemp(join(this.jobsDir, "job-"));
         await writeFile(join(jobDir, "input.docx"), input);
       } catch (err) {

@@ -47,7 +47,7 @@ export async function startConverter(overrides: StartConverterOptions = {}): Pro
       else res.destroy();
     });
   });
-  server.requestTimeout = 0; // conversions can legitimately take minutes; we enforce our own timeouts
+  server.requestTimeout = 300_000; // receiving the request only; conversion time is bounded by our own timeouts
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
 
@@ -55,7 +55,14 @@ export async function startConverter(overrides: StartConverterOptions = {}): Pro
     const path = new URL(req.url ?? "/", "http://converter").pathname;
     if (path === "/health") {
       if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, methodNotAllowed("Use GET /health.", "GET, HEAD"));
-      return sendJson(res, 200, pool.health(), req.method === "HEAD");
+      // 200 when at least one office process can take work, else 503 (same JSON plus error/message),
+      // so `GET /health` doubles as a readiness probe.
+      const health = pool.health();
+      if (health.ready) return sendJson(res, 200, health, req.method === "HEAD");
+      const message = "No office process is ready yet (starting or restarting); requests will wait in the queue.";
+      return sendJson(res, 503, { error: "ServiceUnavailableError", message, ...health }, req.method === "HEAD", {
+        "retry-after": "1",
+      });
     }
     if (path !== "/convert") return sendError(res, notFound(`No route for ${req.method} ${path}.`));
     if (req.method !== "POST") return sendError(res, methodNotAllowed("Use POST /convert with DOCX bytes as the body.", "POST"));

@@ -2,8 +2,10 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { singleOfficePipeName } from "../src/office.ts";
 import type { RunningConverter } from "../src/server.ts";
 import { buildDocx, buildDocxWithBrokenXml, buildRandomBytes, buildZipWithoutDocument } from "./fixtures.ts";
 import { getHealth, isAlive, postConvert, startTestConverter, waitFor } from "./helpers.ts";
@@ -14,6 +16,26 @@ const tmpRoot = mkdtempSync(join(tmpdir(), "converter-test-"));
 const onePage = buildDocx({ withHeading: true });
 const fortyPages = buildDocx({ pages: 40, withHeading: true, withTable: true });
 const seenOfficePids = new Set<number>();
+const runDirs = new Set<string>();
+
+function rememberRunDirs(): void {
+  for (const run of readdirSync(tmpRoot)) runDirs.add(join(tmpRoot, run));
+}
+
+/** Named pipes our offices may have created: the UNO accept pipes and LibreOffice's single-instance pipes. */
+function ourOfficePipes(): string[] {
+  const names = new Set<string>();
+  for (const run of runDirs) {
+    for (let slot = 1; slot <= 2; slot++) {
+      for (let gen = 1; gen <= 20; gen++) {
+        names.add(singleOfficePipeName(pathToFileURL(join(run, "profiles", `slot${slot}-gen${gen}`)).href));
+      }
+    }
+  }
+  return readdirSync("/tmp").filter(
+    (f) => f.startsWith("OSL_PIPE_") && (f.includes(`converter-${process.pid}-`) || names.has(f.replace(/^OSL_PIPE_\d+_/, ""))),
+  );
+}
 
 async function pageCount(pdf: Uint8Array): Promise<number> {
   return (await PDFDocument.load(pdf)).getPageCount();
@@ -33,6 +55,7 @@ describe("converter with a pool of 2", () => {
 
   beforeAll(async () => {
     conv = await startTestConverter({ poolSize: 2, secret: SECRET, tmpDir: tmpRoot, maxBodyBytes: 1024 * 1024 });
+    rememberRunDirs();
   });
   afterAll(async () => {
     await conv?.close();
@@ -44,6 +67,7 @@ describe("converter with a pool of 2", () => {
       return h.pool.every((s) => s.state === "idle") && h;
     });
     expect(health.status).toBe("ok");
+    expect(health.httpStatus).toBe(200);
     expect(health.ready).toBe(true);
     expect(health.queued).toBe(0);
     expect(health.pool).toHaveLength(2);
@@ -54,6 +78,9 @@ describe("converter with a pool of 2", () => {
       seenOfficePids.add(slot.pid!);
     }
     expect(new Set(health.pool.map((s) => s.id)).size).toBe(2);
+    // sanity check of the leak detector used at the end: both offices' pipes are visible now
+    expect(ourOfficePipes().filter((f) => f.includes("SingleOfficeIPC_"))).toHaveLength(2);
+    expect(ourOfficePipes().filter((f) => f.includes("_converter-"))).toHaveLength(2);
   });
 
   it("converts a multi-page DOCX with a heading and a table to PDF", async () => {
@@ -177,6 +204,7 @@ describe("converter with a pool of 1, a queue of 1 and a short timeout", () => {
       maxConversions: 4,
       tmpDir: tmpRoot,
     });
+    rememberRunDirs();
   });
   afterAll(async () => {
     await conv?.close();
@@ -196,13 +224,18 @@ describe("converter with a pool of 1, a queue of 1 and a short timeout", () => {
     const before = (await getHealth(conv.url)).pool[0]!;
     expect(before.conversions).toBe(2);
     for (let i = before.conversions; i < 4; i++) expect((await postConvert(conv.url, onePage)).status).toBe(200);
-    const recycling = (await getHealth(conv.url)).pool[0]!;
+    const recyclingHealth = await getHealth(conv.url);
+    const recycling = recyclingHealth.pool[0]!;
     expect(recycling.state).toBe("restarting");
     expect(recycling.restarts).toBe(1);
+    // no office can take work right now: /health says so with 503 (readiness probe semantics)
+    expect(recyclingHealth).toMatchObject({ httpStatus: 503, ready: false, status: "degraded", error: "ServiceUnavailableError" });
     // a request arriving during the restart waits for the fresh process instead of failing
     const res = await postConvert(conv.url, onePage);
     expect(res.status).toBe(200);
-    const after = (await getHealth(conv.url)).pool[0]!;
+    const afterHealth = await getHealth(conv.url);
+    expect(afterHealth).toMatchObject({ httpStatus: 200, ready: true, status: "ok" });
+    const after = afterHealth.pool[0]!;
     expect(after.pid).not.toBe(before.pid);
     expect(after.conversions).toBe(1);
     await waitFor(() => !isAlive(before.pid!) && !isAlive(before.helperPid!), 2000);
@@ -231,8 +264,8 @@ describe("converter with a pool of 1, a queue of 1 and a short timeout", () => {
 describe("cleanup", () => {
   it("leaves no temp files, pipes or office processes behind", () => {
     expect(readdirSync(tmpRoot)).toEqual([]);
-    const pipes = readdirSync("/tmp").filter((f) => f.startsWith("OSL_PIPE_"));
-    expect(pipes.filter((f) => f.includes(`converter-${process.pid}-`) || f.includes("SingleOfficeIPC_"))).toEqual([]);
+    expect(runDirs.size).toBe(2);
+    expect(ourOfficePipes()).toEqual([]);
     for (const pid of seenOfficePids) expect(isAlive(pid), `office pid ${pid}`).toBe(false);
     rmSync(tmpRoot, { recursive: true, force: true });
   });

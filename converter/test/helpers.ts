@@ -51,10 +51,11 @@ export async function postConvert(
   };
 }
 
-export async function getHealth(url: string): Promise<PoolHealth> {
+/** GET /health: 200 when an office process is ready, 503 (same body + error/message) when none is. */
+export async function getHealth(url: string): Promise<PoolHealth & { httpStatus: number; error?: string }> {
   const res = await fetch(`${url}/health`);
-  if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
-  return (await res.json()) as PoolHealth;
+  if (res.status !== 200 && res.status !== 503) throw new Error(`/health answered ${res.status}`);
+  return { ...((await res.json()) as PoolHealth), httpStatus: res.status };
 }
 
 /** Polls `probe` until it returns a truthy value (or throws after timeoutMs). */
