@@ -45,6 +45,7 @@ import { registerDeleteSnapshot } from "./snapshots/delete";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
+import { registerGetDocumentsData } from "./export/getDocumentsData";
 import { registerCreateTable } from "./tables/create";
 import { registerGetTable } from "./tables/get";
 import { registerUpdateTable } from "./tables/update";
@@ -153,4 +154,5 @@ export function registerRoutes(app: Router) {
   registerMarkNotificationRead(app);
 
   registerDocToPdf(app);
+  registerGetDocumentsData(app);
 }

@@ -1,6 +1,6 @@
 import type { CaseFactory } from "./types";
 import { foundationCases } from "./cases/foundation";
-import { exportCases } from "./cases/export";
+import { exportCases, exportDataCases } from "./cases/export";
 import { tableCases } from "./cases/tables";
 import { contentCases } from "./cases/content";
 
@@ -8,6 +8,7 @@ import { contentCases } from "./cases/content";
 export const caseFactories: Record<string, CaseFactory> = {
   foundation: foundationCases,
   export: exportCases,
+  exportData: exportDataCases,
   tables: tableCases,
   content: contentCases,
 };

@@ -3,7 +3,8 @@ import { ApiError } from "../../errors";
 import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, security, type Router } from "../../openapi";
 import { requireReadableDocuments } from "../../auth/access";
 import { looksLikeDocx } from "../../lib/docx";
-import { convertDocxToPdf, mapInOrder } from "../../services/converter/client";
+import { convertDocxToPdf } from "../../services/converter/client";
+import { mapConcurrent } from "../../lib/concurrency";
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** Files per request: enough for a project export, bounded so one request cannot monopolise the converter. */
@@ -60,7 +61,7 @@ export function registerDocToPdf(app: Router) {
     });
     await requireReadableDocuments(c.get("db"), c.get("user"), files.map((f) => f.documentId));
     const concurrency = Math.max(1, Number(c.env.CONVERTER_CONCURRENCY) || 2);
-    const pdfDocuments = await mapInOrder(files, concurrency, async (f) => ({
+    const pdfDocuments = await mapConcurrent(files, concurrency, async (f) => ({
       documentId: f.documentId,
       pdf: encodeBase64(await convertDocxToPdf(c.env, f.bytes)),
     }));

@@ -3,8 +3,8 @@
  * chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) — never a statement per cell —
  * so 1000 rows commit or fail together. Reads return values by column id for every live column.
  */
-import { and, eq, sql } from "drizzle-orm";
-import { cells, rows } from "../../db/schema";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { cells, columns, rows } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { validation } from "../../errors";
 import { ID_PATTERN, newId, now } from "../../lib/ids";
@@ -200,4 +200,40 @@ export async function findLiveRow(db: Db, rowId: string): Promise<RowRow | null>
 
 export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {
   await db.update(rows).set({ isDeleted: true, updatedAt: now() }).where(eq(rows.id, row.id));
+}
+
+/**
+ * Live rows of any tables by id, each with `{ [columnId]: value }` of its own table (oneMany computed), in a
+ * fixed number of D1 round trips however many ids and tables: rows and the columns of their tables in one
+ * batch, then one oneMany resolution per table that has oneMany columns. Missing or deleted ids are left out.
+ */
+export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
+  if (rowIds.length === 0) return new Map<string, ReturnType<typeof rowDto> & { cells: Record<string, unknown> }>();
+  const idsJson = JSON.stringify([...new Set(rowIds)]);
+  const [found, columnList] = await db.batch([
+    db
+      .select({ row: rows, cells: cellsJson })
+      .from(rows)
+      .where(and(eq(rows.isDeleted, false), sql`${rows.id} IN (SELECT value FROM json_each(${idsJson}))`))
+      .orderBy(rows.seq, rows.id),
+    db
+      .select()
+      .from(columns)
+      .where(
+        and(
+          eq(columns.isDeleted, false),
+          sql`${columns.tableId} IN (SELECT table_id FROM rows WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
+        ),
+      )
+      .orderBy(asc(columns.id)),
+  ]);
+  const out = new Map<string, ReturnType<typeof rowDto> & { cells: Record<string, unknown> }>();
+  const byTable = new Map<string, typeof found>();
+  for (const f of found) byTable.set(f.row.tableId, [...(byTable.get(f.row.tableId) ?? []), f]);
+  for (const [tableId, tableRows] of byTable) {
+    const tableColumns = columnList.filter((c) => c.tableId === tableId);
+    const values = await cellValuesOfRows(db, tableColumns, tableRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+    tableRows.forEach((p, i) => out.set(p.row.id, { ...rowDto(p.row), cells: values[i]! }));
+  }
+  return out;
 }

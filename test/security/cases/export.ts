@@ -16,3 +16,13 @@ export const exportCases: CaseFactory = async (t) => [
     outsider: { status: 403, error: "ForbiddenError" },
   },
 ];
+
+export const exportDataCases: CaseFactory = async (t) => [
+  {
+    name: "E5 POST /export/get-documents-data",
+    method: "POST",
+    path: "/export/get-documents-data",
+    body: { projectId: t.projectId, documentIds: [t.docId] },
+    outsider: { status: 403, error: "ForbiddenError" },
+  },
+];

@@ -1,0 +1,127 @@
+/**
+ * E5: everything a client needs to export documents, gathered with a fixed number of D1 round trips however
+ * many documents are listed (every read below is one query over all of them, or one batch).
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import { clauseReferences, columns, projects, tableReferences, tables } from "../../db/schema";
+import type { AuthUser, Db } from "../../env";
+import { documentsAccess } from "../../auth/access";
+import { inJson } from "../../db/sql";
+import { readContents, readSettings } from "../content/store";
+import { clauseReferenceDto } from "../references/clauseReferences";
+import { tableReferenceDto } from "../references/tableReferences";
+import { readRowsAcrossTables } from "../tables/rows";
+
+type Block = Record<string, unknown>;
+
+/** `hierarchy` is `/`-separated; its first two parts name the referenced document and block (API.md §9). */
+function parseHierarchy(hierarchy: string): { documentId: string; blockId: string } | null {
+  const [documentId, blockId] = hierarchy.split("/");
+  return documentId && blockId ? { documentId, blockId } : null;
+}
+
+/** Depth-first search for the block with this id (`id`, `_id` or `blockId`), nested children included. */
+function findBlock(blocks: unknown, blockId: string, depth = 0): Block | null {
+  if (depth > 64 || blocks === null || typeof blocks !== "object") return null;
+  if (Array.isArray(blocks)) {
+    for (const b of blocks) {
+      const hit = findBlock(b, blockId, depth + 1);
+      if (hit) return hit;
+    }
+    return null;
+  }
+  const block = blocks as Block;
+  if (block.id === blockId || block._id === blockId || block.blockId === blockId) return block;
+  for (const value of Object.values(block)) {
+    if (value && typeof value === "object") {
+      const hit = findBlock(value, blockId, depth + 1);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}
+
+/** Projects among `ids` the user can read (workspace role or a document grant inside), in one query. */
+async function readableProjectIds(db: Db, userId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const found = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        inJson(projects.id, ids),
+        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${projects.workspaceId} AND wc.user_id = ${userId})
+          OR EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+                     WHERE dc.user_id = ${userId} AND d.project_id = ${projects.id} AND d.is_deleted = 0))`,
+      ),
+    );
+  return new Set(found.map((f) => f.id));
+}
+
+/** The caller has read access to every id (checked by the route). Payloads come back in request order. */
+export async function exportDocumentsData(db: Db, r2: R2Bucket, user: AuthUser, documentIds: readonly string[]) {
+  const ids = [...new Set(documentIds)];
+  // The join runs on its own, not in a db.batch: drizzle maps batched D1 results by column name, and the
+  // joined tables share names (project_id, name), which would read one table's value for another's.
+  const [clauses, tableRefs, contents, settings] = await Promise.all([
+    db
+      .select()
+      .from(clauseReferences)
+      .where(and(inJson(clauseReferences.documentId, ids), eq(clauseReferences.isDeleted, false)))
+      .orderBy(asc(clauseReferences.createdAt), asc(clauseReferences.id)),
+    db
+      .select({ ref: tableReferences, columnName: columns.name, tableName: tables.name, tableProjectId: tables.projectId })
+      .from(tableReferences)
+      .innerJoin(tables, eq(tables.id, tableReferences.tableId))
+      .innerJoin(columns, eq(columns.id, tableReferences.columnId))
+      .where(and(inJson(tableReferences.documentId, ids), eq(tableReferences.isDeleted, false)))
+      .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id)),
+    readContents(db, r2, ids),
+    readSettings(db, ids),
+  ]);
+
+  // Clause targets: resolved only where the caller can read the referenced document.
+  const targets = new Map(clauses.map((c) => [c.id, parseHierarchy(c.hierarchy)]));
+  const targetDocIds = [...new Set([...targets.values()].flatMap((t) => (t ? [t.documentId] : [])))];
+  const [targetAccess, readableProjects] = await Promise.all([
+    documentsAccess(db, user._id, targetDocIds),
+    readableProjectIds(db, user._id, [...new Set(tableRefs.map((r) => r.tableProjectId))]),
+  ]);
+  const readableTargets = new Set(
+    targetDocIds.filter((id) => {
+      const a = targetAccess.get(id);
+      return a && a.canRead && !a.doc.isDeleted;
+    }),
+  );
+  const visibleRefs = tableRefs.filter((r) => readableProjects.has(r.tableProjectId));
+  const referencedRowIds = visibleRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x);
+  const missingTargets = [...readableTargets].filter((id) => !contents.has(id));
+  const [targetContents, rowsById] = await Promise.all([readContents(db, r2, missingTargets), readRowsAcrossTables(db, referencedRowIds)]);
+  const blocksOf = (id: string) => (contents.get(id) ?? targetContents.get(id))?.blocks;
+
+  return documentIds.map((documentId) => {
+    const docRefs = visibleRefs.filter((r) => r.ref.documentId === documentId);
+    const rowIds = new Set(docRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x));
+    return {
+      documentId,
+      references: {
+        clauses: clauses
+          .filter((c) => c.documentId === documentId)
+          .map((c) => {
+            const target = targets.get(c.id);
+            const block = target && readableTargets.has(target.documentId) ? findBlock(blocksOf(target.documentId), target.blockId) : null;
+            return { ...clauseReferenceDto(c), resolved: target && block ? { documentId: target.documentId, blockId: target.blockId, block } : null };
+          }),
+        tables: {
+          referenceRow: [...rowIds].flatMap((id) => {
+            const row = rowsById.get(id);
+            return row ? [row] : [];
+          }),
+          references: docRefs.map(tableReferenceDto),
+        },
+      },
+      settings: settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" },
+      blocks: contents.get(documentId)?.blocks ?? [],
+    };
+  });
+}
