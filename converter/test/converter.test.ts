@@ -262,11 +262,19 @@ describe("converter with a pool of 1, a queue of 1 and a short timeout", () => {
 });
 
 describe("cleanup", () => {
-  it("leaves no temp files, pipes or office processes behind", () => {
+  it("leaves no temp files, pipes or office processes behind", async () => {
     expect(readdirSync(tmpRoot)).toEqual([]);
     expect(runDirs.size).toBe(2);
     expect(ourOfficePipes()).toEqual([]);
-    for (const pid of seenOfficePids) expect(isAlive(pid), `office pid ${pid}`).toBe(false);
+    // soffice.bin is a grandchild killed with its process group; on a loaded machine it can take a moment
+    // after the SIGKILL to be gone, so give it a few seconds before calling it a leak.
+    const deadline = Date.now() + 5000;
+    let alive = [...seenOfficePids].filter(isAlive);
+    while (alive.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      alive = alive.filter(isAlive);
+    }
+    expect(alive, "office processes still running").toEqual([]);
     rmSync(tmpRoot, { recursive: true, force: true });
   });
 });
