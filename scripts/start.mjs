@@ -23,7 +23,7 @@ const adminToken = process.env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
 const vars = { ...fill, ADMIN_TOKEN: adminToken };
 
 console.log("• Applying D1 migrations to the local database");
-run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false" } });
+run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
 
 const children = [];
 const shutdown = () => {
@@ -57,7 +57,7 @@ const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])
 const wrangler = startChild(
   path.join(BIN, "wrangler"),
   ["dev", "--port", String(port), "--ip", process.env.HOST || "127.0.0.1", "--show-interactive-dev-session=false", ...varArgs],
-  { env: { CI: "1", WRANGLER_SEND_METRICS: "false" } },
+  { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
 );
 children.push(wrangler);
 wrangler.child.on("exit", (code) => {
@@ -72,7 +72,11 @@ const demo = await seedDemo(base, adminToken);
 const lines = [
   "",
   `Workspace service running on ${base}   (API reference: ${base}/docs)`,
-  generatedAdmin ? `ADMIN_TOKEN (generated into .dev.vars): ${adminToken}` : `ADMIN_TOKEN: from ${process.env.ADMIN_TOKEN ? "the environment" : ".dev.vars"}`,
+  process.env.ADMIN_TOKEN
+    ? "ADMIN_TOKEN: from the environment"
+    : generatedAdmin
+      ? `ADMIN_TOKEN (generated into .dev.vars): ${adminToken}`
+      : "ADMIN_TOKEN: from .dev.vars",
 ];
 if (demo.token) {
   lines.push(

@@ -9,7 +9,7 @@ export const ADMIN_TOKEN = "bench-admin-token";
 
 function freshState() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cws-bench-"));
-  run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false" } });
+  run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
   return dir;
 }
 
@@ -21,7 +21,7 @@ export async function startApi({ vars = {} } = {}) {
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
-    { env: { CI: "1", WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "ignore", "inherit"] },
+    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"] },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
