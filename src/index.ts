@@ -1,6 +1,8 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
 
+export { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator";
+
 const app = buildApp();
 
 export default {

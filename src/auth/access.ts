@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { AuthUser, Db } from "../env";
-import { documents, projects, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson } from "../db/sql";
 
@@ -14,6 +14,8 @@ export type DocumentRole = "owner" | "editor" | "viewer";
 export type DocumentRow = typeof documents.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type ColumnRow = typeof columns.$inferSelect;
+export type TableRow = typeof tables.$inferSelect;
 
 const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
 const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
@@ -170,6 +172,25 @@ export async function requireProject(db: Db, user: AuthUser, id: string, level: 
     checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
   }
   return { project: row.project, workspaceRole: role };
+}
+
+/**
+ * A live column of a live table that the user may change (tables, columns, rows and cells follow their
+ * project, API.md §4): 404 when the column or its table is missing, deleted or unreadable; 403 when readable
+ * but the workspace role is below editor.
+ */
+export async function requireColumnForWrite(db: Db, user: AuthUser, columnId: string): Promise<{ column: ColumnRow; table: TableRow; project: ProjectAccess }> {
+  const [row] = await db.select({ column: columns, table: tables }).from(columns).innerJoin(tables, eq(tables.id, columns.tableId)).where(eq(columns.id, columnId));
+  if (!row || row.column.isDeleted || row.table.isDeleted) throw notFound("Column");
+  let project: ProjectAccess;
+  try {
+    project = await requireProject(db, user, row.table.projectId, "write");
+  } catch (err) {
+    // The project is the column's parent: an unreadable parent looks exactly like a missing column.
+    if (err instanceof ApiError && err.code === "NotFoundError") throw notFound("Column");
+    throw err;
+  }
+  return { column: row.column, table: row.table, project };
 }
 
 /** Ids of the documents in a project the user can read through document grants (self or ancestor). */

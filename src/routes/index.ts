@@ -28,6 +28,7 @@ import { registerCheckDocumentAccess } from "./documents/checkAccess";
 import { registerPublishDocument } from "./documents/publish";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
+import { registerApplyComputedColumn } from "./columns/computedApply";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -65,4 +66,6 @@ export function registerRoutes(app: Router) {
 
   registerListNotifications(app);
   registerMarkNotificationRead(app);
+
+  registerApplyComputedColumn(app);
 }
