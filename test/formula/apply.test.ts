@@ -5,6 +5,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../harness";
 import { recomputeRowsThroughCoordinator } from "../../src/services/formula/coordinator";
+import { readOptions, readRowPage, readRows } from "../../src/services/formula/store";
 import { chip, col, deepTree, fn, lit, op, text } from "./expr";
 import { cellValues, columnRecord, seedColumn, seedRows, seedTable, setCell, softDelete, type SeededTable } from "./seed";
 
@@ -327,5 +328,26 @@ describe("scale", () => {
       expect(values.get(rows[i]!)).toBe(Math.round((i / ((i % 7) + 1)) * 100) / 100);
     }
     expect((await apply(t, table.col.Result!, expression)).body).toEqual({ updatedRows: 0 });
+  });
+});
+
+describe("page reads", () => {
+  it("read the same rows and cells whether a page travels as one JSON text or as rows", async () => {
+    const { table, rows } = await priceTable();
+    await softDelete("rows", rows[2]!);
+    const columns = [table.col.Price!, table.col.Note!, table.col.Total!];
+    const read = async (grouped: boolean) => {
+      readOptions.grouped = grouped;
+      try {
+        return [await readRowPage(env.DB, table.tableId, "", 2, columns), await readRowPage(env.DB, table.tableId, rows[1]!, 2, columns), await readRows(env.DB, table.tableId, rows, columns)];
+      } finally {
+        readOptions.grouped = true;
+      }
+    };
+    const grouped = await read(true);
+    expect(await read(false)).toEqual(grouped);
+    expect(grouped[0]).toEqual({ rowIds: [rows[0], rows[1]], columnIds: columns, texts: [["10", '"x"', null], ["2.5", '"y"', null]] });
+    expect(grouped[1]!.rowIds).toEqual([rows[3]]);
+    expect(grouped[2]!.rowIds).toEqual([rows[0], rows[1], rows[3]]);
   });
 });

@@ -198,6 +198,8 @@ describe("select, multiSelect and checkbox cells", () => {
 describe("function catalog", () => {
   it("accepts every library function by its spreadsheet name, with arity", () => {
     expect(FUNCTION_CATALOG.size).toBeGreaterThan(400);
+    expect(FUNCTION_CATALOG.has("CHIDIST.RT")).toBe(false);
+    expect(FUNCTION_CATALOG.has("CHISQ.DIST.RT")).toBe(true);
     expect(FUNCTION_CATALOG.get("IF")).toMatchObject({ min: 2, max: 3 });
     expect(FUNCTION_CATALOG.get("SUM")).toMatchObject({ min: 1, max: Number.POSITIVE_INFINITY });
     expect(FUNCTION_CATALOG.get("NORM.S.DIST")).toMatchObject({ min: 2, max: 2 });

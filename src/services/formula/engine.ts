@@ -3,12 +3,16 @@
  * Object (src/durable/TableFormulaCoordinator.ts) calls them one at a time, so an apply and row writes to one
  * table never interleave. Each run reads what it needs, evaluates in memory, and writes every changed cell
  * (and, for an apply, the column's new formula) in one atomic D1 batch: a failure persists nothing.
+ *
+ * An apply does not read the old values of the cells it computes: the write statements only touch cells
+ * whose stored text differs (store.ts), and their change counts (or RETURNING row ids, when dependents are
+ * recomputed too) give `updatedRows`. That keeps a whole-table apply to one read of its inputs and one write.
  */
 import { conflict, notFound } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { compileFormula, type CompiledFormula } from "./evaluate";
 import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
-import { cellUpsertStatements, d1Of, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type DbLike, type RowCells, type TableInfo } from "./store";
+import { cellWriteStatements, d1Of, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type DbLike, type RowPage, type TableInfo } from "./store";
 import { validateFormula } from "./validate";
 import { cellToValue, Errors, valueToCell, type ColumnMeta, type FormulaValue } from "./values";
 
@@ -55,10 +59,9 @@ export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput):
 
   const trees = formulaTrees(columns, { columnId: column.id, expression });
   const targets = new Set(withDependents(column.id, trees));
-  const plan = planComputation(columns, trees, targets);
+  const plan = planComputation(columns, trees, targets, { readTargets: false });
 
   const writes: CellUpsert[] = [];
-  let updatedRows = 0;
   let page = readRowPage(d1, table.id, "", ROW_PAGE_SIZE, plan.readColumns);
   for (;;) {
     const current = await page;
@@ -66,22 +69,29 @@ export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput):
     const more = current.rowIds.length === ROW_PAGE_SIZE && last !== undefined;
     // Fetch the next page while this one is evaluated.
     if (more) page = readRowPage(d1, table.id, last, ROW_PAGE_SIZE, plan.readColumns);
-    updatedRows += evaluateRows(plan, current.rowIds, current.cells, writes);
+    evaluateRows(plan, current, writes, { compare: false });
     if (!more) break;
   }
 
   const now = Date.now();
-  await d1.batch([
-    ...cellUpsertStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now }, writes),
+  const withDependentsToo = plan.order.length > 1;
+  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now, returning: withDependentsToo }, writes);
+  const results = await d1.batch<{ row_id: string }>([
+    ...cellStatements,
     persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, now),
   ]);
+  const cellResults = results.slice(0, cellStatements.length);
+  const updatedRows = withDependentsToo
+    ? new Set(cellResults.flatMap((r) => r.results.map((x) => x.row_id))).size
+    : cellResults.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
   return { updatedRows };
 }
 
 /**
  * Recomputes every formula column of the given rows, in dependency order, and writes the changed cells —
  * after storing `writes` (a row or cell route's values) in the same batch. Rows that are deleted or belong
- * to another table are skipped; a write to one is 404, a write to a formula column 409.
+ * to another table are skipped; a write to one is 404, a write to a formula column 409. (oneMany cells are
+ * read-only to clients but computed by the table service, which may store them here.)
  */
 export async function recomputeRowFormulas(
   db: DbLike,
@@ -97,41 +107,44 @@ export async function recomputeRowFormulas(
   for (const w of writes) {
     const col = byId.get(w.columnId);
     if (!col || col.isDeleted) throw notFound("Column");
-    if (col.data.type === "formula" || col.data.type === "oneMany") throw conflict(`Column "${col.name}" is computed; its cells cannot be written`);
+    if (col.data.type === "formula") throw conflict(`Column "${col.name}" is a formula column; its cells are computed`);
   }
 
   const trees = formulaTrees(columns);
-  const plan = planComputation(columns, trees, new Set(trees.keys()));
+  const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
   if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {} };
-  const { rowIds: live, cells } = await readRows(d1, table.id, allRowIds, plan.readColumns);
-  const liveSet = new Set(live);
+  // Written columns are read too, so the write can be applied to the page before evaluation.
+  const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
+  const page = await readRows(d1, table.id, allRowIds, readColumns);
+  const rowIndex = new Map(page.rowIds.map((id, i) => [id, i]));
+  const slot = new Map(readColumns.map((id, k) => [id, k]));
 
   const upserts: CellUpsert[] = [];
   for (const w of writes) {
-    if (!liveSet.has(w.rowId)) throw notFound("Row");
+    const i = rowIndex.get(w.rowId);
+    if (i === undefined) throw notFound("Row");
     const text = w.data === null || w.data === undefined ? null : JSON.stringify(w.data);
-    let row = cells.get(w.rowId);
-    if (!row) cells.set(w.rowId, (row = new Map()));
-    row.set(w.columnId, text);
-    upserts.push({ rowId: w.rowId, columnId: w.columnId, data: text, isIdentifier: byId.get(w.columnId)!.isIdentifier });
+    page.texts[i]![slot.get(w.columnId)!] = text;
+    upserts.push({ rowId: w.rowId, columnId: w.columnId, data: text });
   }
 
-  const updatedRows = plan.order.length > 0 ? evaluateRows(plan, live, cells, upserts) : 0;
+  // The page is small: old values were read, so changes are found here and only those are written.
+  const updatedRows = plan.order.length > 0 ? evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true }) : 0;
   if (upserts.length > 0) {
-    await d1.batch(cellUpsertStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now() }, upserts));
+    const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
+    await d1.batch(cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), identifierColumnId }, upserts));
   }
 
   const formulaCells: Record<string, Record<string, unknown>> = {};
-  for (const rowId of live) {
-    const row = cells.get(rowId);
+  page.rowIds.forEach((rowId, i) => {
     const out: Record<string, unknown> = {};
     for (const id of plan.order) {
-      const text = row?.get(id);
+      const text = page.texts[i]![slot.get(id)!];
       out[id] = text === null || text === undefined ? null : JSON.parse(text);
     }
     formulaCells[rowId] = out;
-  }
+  });
   return { updatedRows, formulaCells };
 }
 
@@ -140,11 +153,16 @@ interface ComputationPlan {
   order: string[];
   compiled: Map<string, CompiledFormula>;
   metas: Map<string, ColumnMeta>;
-  /** Every column whose cells are read: inputs of the targets and the targets' own (old) values. */
+  /** Every column whose cells are read: inputs of the targets, and the targets' own (old) values if asked. */
   readColumns: string[];
 }
 
-function planComputation(columns: readonly TableColumn[], trees: ReadonlyMap<string, Expr>, targets: ReadonlySet<string>): ComputationPlan {
+export function planComputation(
+  columns: readonly TableColumn[],
+  trees: ReadonlyMap<string, Expr>,
+  targets: ReadonlySet<string>,
+  opts: { readTargets: boolean },
+): ComputationPlan {
   const { order, cyclic } = computeOrder(trees);
   const metas = columnMetas(columns, trees);
   const compiled = new Map<string, CompiledFormula>();
@@ -154,44 +172,58 @@ function planComputation(columns: readonly TableColumn[], trees: ReadonlyMap<str
     const expr = trees.get(id)!;
     // A cycle can only come from corrupt data (apply refuses one); its cells read as #REF!.
     compiled.set(id, cyclic.includes(id) ? () => Errors.ref : compileFormula(expr));
-    read.add(id);
-    for (const ref of referencedColumns(expr)) if (metas.has(ref)) read.add(ref);
+    if (opts.readTargets) read.add(id);
+    // A target read by a later target comes from this run's evaluation, not from D1.
+    for (const ref of referencedColumns(expr)) if (metas.has(ref) && (opts.readTargets || !targets.has(ref))) read.add(ref);
   }
   return { order: computeOrderOfTargets, compiled, metas, readColumns: [...read] };
 }
 
 /**
- * Evaluates the plan's formulas for each row, in order, and queues every changed cell. Each result is stored
- * and then read back through its cell form, so a formula reading another formula sees exactly what a later
- * run would read from D1 (the same answer whichever run computes it). Returns how many rows changed.
+ * Evaluates the plan's formulas for each row of the page, in order. With `compare`, only cells whose value
+ * differs from the page's (old) text are queued and the number of rows with a change is returned; without,
+ * every result is queued (the write statements skip unchanged cells themselves). Each result is stored in
+ * the page and read back through its cell form, so a formula reading another formula sees exactly what a
+ * later run would read from D1. Cells are addressed by slot (index in the page's columns, then the targets).
  */
-function evaluateRows(plan: ComputationPlan, rowIds: readonly string[], cells: RowCells, out: CellUpsert[]): number {
+export function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean }): number {
+  const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id))];
+  const slotOf = new Map(slotIds.map((id, k) => [id, k]));
+  const metaBySlot = slotIds.map((id) => plan.metas.get(id));
+  const targets = plan.order.map((id) => ({ id, slot: slotOf.get(id)!, compiled: plan.compiled.get(id)! }));
+  const UNSET = Symbol("unset");
+  const decoded: Array<FormulaValue | typeof UNSET> = new Array(slotIds.length).fill(UNSET);
+  let texts: Array<string | null> = [];
+  const get = (columnId: string): FormulaValue => {
+    const k = slotOf.get(columnId);
+    if (k === undefined) return Errors.ref;
+    const hit = decoded[k]!;
+    if (hit !== UNSET) return hit;
+    const meta = metaBySlot[k];
+    const text = texts[k];
+    const value = !meta ? Errors.ref : text === null || text === undefined ? null : cellToValue(safeParse(text), meta);
+    decoded[k] = value;
+    return value;
+  };
+
   let changedRows = 0;
-  for (const rowId of rowIds) {
-    let raw = cells.get(rowId);
-    if (!raw) cells.set(rowId, (raw = new Map()));
-    const row = raw;
-    const decoded = new Map<string, FormulaValue>();
-    const get = (columnId: string): FormulaValue => {
-      const hit = decoded.get(columnId);
-      if (hit !== undefined || decoded.has(columnId)) return hit as FormulaValue;
-      const meta = plan.metas.get(columnId);
-      const text = row.get(columnId);
-      const value = !meta ? Errors.ref : text === null || text === undefined ? null : cellToValue(safeParse(text), meta);
-      decoded.set(columnId, value);
-      return value;
-    };
+  for (let i = 0; i < page.rowIds.length; i++) {
+    texts = page.texts[i]!;
+    decoded.fill(UNSET);
     let changed = false;
-    for (const id of plan.order) {
-      const result = valueToCell(plan.compiled.get(id)!(get));
+    for (const target of targets) {
+      const result = valueToCell(target.compiled(get));
       const next = result === null ? null : JSON.stringify(result);
-      const before = row.get(id);
-      if (canonical(before) !== next) {
-        changed = true;
-        out.push({ rowId, columnId: id, data: next, isIdentifier: false });
+      if (!opts.compare) out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
+      else {
+        const before = texts[target.slot] ?? null;
+        if (before !== next && canonical(before) !== next) {
+          changed = true;
+          out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
+        }
       }
-      row.set(id, next);
-      decoded.delete(id);
+      texts[target.slot] = next;
+      decoded[target.slot] = UNSET;
     }
     if (changed) changedRows += 1;
   }

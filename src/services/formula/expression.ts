@@ -15,7 +15,7 @@ export const MAX_FORMULA_DEPTH = 64;
 export const MAX_CALL_ARGS = 255;
 export const MAX_TEXT_LENGTH = 32_767;
 /** Nodes in one tree; bounds evaluation work per row (checked as a meaning problem, 422). */
-export const MAX_FORMULA_NODES = 5_000;
+export const MAX_FORMULA_NODES = 1_000;
 
 export const BINARY_OPS = ["+", "-", "*", "/", "%", "^", "&", "=", "<>", "<", "<=", ">", ">="] as const;
 export type BinaryOp = (typeof BINARY_OPS)[number];
@@ -62,8 +62,13 @@ const CallExpr = z.object({
 export const ExprSchema: z.ZodType<Expr> = z
   .discriminatedUnion("kind", [LiteralExpr, ColumnExpr, OpExpr, NegExpr, CallExpr])
   .openapi("FormulaExpr", {
-    description:
-      "A compiled formula tree: literal | column | op (binary operator) | neg (unary minus) | call (spreadsheet function).",
+    description: [
+      "A compiled formula tree: literal | column | op (binary operator) | neg (unary minus) | call (spreadsheet function,",
+      "any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet",
+      "semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^`",
+      "coerce (blank → 0, \"3\" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics",
+      "(a − b·INT(a/b), the sign of the divisor: -3 % 5 = 2). At most 64 levels deep and 1,000 nodes.",
+    ].join(" "),
   }) as z.ZodType<Expr>;
 
 export interface MeasuredTree {

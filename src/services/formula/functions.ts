@@ -83,6 +83,15 @@ export function spreadsheetMod(a: unknown, b: unknown): number | Error {
 /** Library functions that disagree with spreadsheets, replaced by name. */
 const CORRECTIONS: Record<string, LibraryFunction> = { MOD: spreadsheetMod as LibraryFunction };
 
+/**
+ * Dotted names that only exist because the library hangs variants on a function object that also has a
+ * legacy name (CHIDIST is CHISQ.DIST, so CHISQ.DIST.RT also shows up as CHIDIST.RT); no spreadsheet has them.
+ */
+const NOT_SPREADSHEET_NAMES = new Set([
+  "BINOMDIST.RANGE", "CHIDIST.RT", "CHIINV.RT", "FDIST.RT", "FINV.RT", "ISO.CEILING.MATH", "ISO.CEILING.PRECISE",
+  "TDIST.2T", "TDIST.RT", "TINV.2T",
+]);
+
 /** Every callable the library exports, by spreadsheet name: `NORM.S.DIST` is `formulajs.NORM.S.DIST`. */
 function libraryFunctions(): Map<string, LibraryFunction> {
   const out = new Map<string, LibraryFunction>();
@@ -92,7 +101,7 @@ function libraryFunctions(): Map<string, LibraryFunction> {
       const value = (holder as Record<string, unknown>)[key];
       const name = prefix ? `${prefix}.${key}` : key;
       if (!/^[A-Z][A-Z0-9]*(\.[A-Z0-9]+)*$/.test(name)) continue;
-      if (typeof value === "function") out.set(name, value as LibraryFunction);
+      if (typeof value === "function" && !NOT_SPREADSHEET_NAMES.has(name)) out.set(name, value as LibraryFunction);
       if (value && (typeof value === "object" || typeof value === "function")) walk(value, name);
     }
   };
