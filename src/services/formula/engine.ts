@@ -12,7 +12,7 @@ import { conflict, notFound } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { compileFormula, type CompiledFormula } from "./evaluate";
 import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, d1Of, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type DbLike, type RowPage, type TableInfo } from "./store";
+import { cellWriteStatements, d1Of, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type DbLike, type RowPage } from "./store";
 import { validateFormula } from "./validate";
 import { cellToValue, Errors, valueToCell, type ColumnMeta, type FormulaValue } from "./values";
 
@@ -249,4 +249,3 @@ function canonical(text: string | null | undefined): string | null {
   }
 }
 
-export type { TableInfo };
