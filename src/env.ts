@@ -1,10 +1,13 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
+import type { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator";
 
 /** Bindings declared in wrangler.toml, `.dev.vars` and secrets. */
 export interface Env {
   DB: D1Database;
   BLOBS: R2Bucket;
+  /** One formula coordinator per table (idFromName(tableId)); see src/durable/TableFormulaCoordinator.ts. */
+  TABLE_FORMULA: DurableObjectNamespace<TableFormulaCoordinator>;
   ADMIN_TOKEN?: string;
   SIGNING_SECRET?: string;
   CONVERTER_URL?: string;

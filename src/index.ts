@@ -4,6 +4,8 @@ import { countingD1 } from "./db/instrument";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
+export { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator";
+
 const app = buildApp();
 
 export default {

@@ -7,15 +7,19 @@ import { BIN, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
-function freshState() {
+/** A new persisted local state (D1 migrations applied) that wrangler dev and openD1 can both use, one at a time. */
+export function freshState() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cws-bench-"));
   run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
   return dir;
 }
 
-/** wrangler dev on a fresh database; `vars` become Worker vars (e.g. CONVERTER_URL). */
-export async function startApi({ vars = {} } = {}) {
-  const dir = freshState();
+/**
+ * wrangler dev on a fresh database, or on `dir` (from freshState, kept on stop so it can be reopened);
+ * `vars` become Worker vars (e.g. CONVERTER_URL).
+ */
+export async function startApi({ vars = {}, dir: existingDir } = {}) {
+  const dir = existingDir ?? freshState();
   const port = await freePort();
   const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const { child, stop } = startChild(
@@ -37,9 +41,10 @@ export async function startApi({ vars = {} } = {}) {
       if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(data).slice(0, 300)}`);
       return data;
     },
-    stop() {
+    async stop() {
       stop();
-      rmSync(dir, { recursive: true, force: true });
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+      if (!existingDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -52,17 +57,26 @@ export async function seedUser(api, name = "Bench") {
   return { token, workspaceId: reg.data.workspace._id, projectId: project.data._id, userId: reg.data.user._id };
 }
 
+/**
+ * The D1 and R2 bindings of a persisted state, opened in-process (getPlatformProxy). wrangler dev stores its
+ * state under `<persist-to>/v3`, so that is the path given here. Use it while no wrangler dev runs on `dir`
+ * (e.g. to seed large tables quickly before starting the API on the same dir).
+ */
+export async function openD1(dir) {
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy({ persist: { path: path.join(dir, "v3") } });
+  return { db: proxy.env.DB, r2: proxy.env.BLOBS, dispose: () => proxy.dispose() };
+}
+
 /** A raw D1 binding (same local engine, migrations applied) for baselines. */
 export async function rawD1() {
   const dir = freshState();
-  const { getPlatformProxy } = await import("wrangler");
-  // wrangler --persist-to <dir> keeps its state under <dir>/v3; getPlatformProxy takes that v3 directory itself.
-  const proxy = await getPlatformProxy({ persist: { path: path.join(dir, "v3") } });
+  const opened = await openD1(dir);
   return {
-    db: proxy.env.DB,
-    r2: proxy.env.BLOBS,
+    db: opened.db,
+    r2: opened.r2,
     async dispose() {
-      await proxy.dispose();
+      await opened.dispose();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -10,6 +10,6 @@ export default async function () {
     await raw.dispose();
     console.log({ apiGetProjectMs: ms.toFixed(1), rawSelectMs: r.ms.toFixed(1) });
   } finally {
-    api.stop();
+    await api.stop();
   }
 }

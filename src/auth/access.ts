@@ -5,7 +5,7 @@
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { AuthUser, Db } from "../env";
-import { documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson } from "../db/sql";
 
@@ -14,6 +14,7 @@ export type DocumentRole = "owner" | "editor" | "viewer";
 export type DocumentRow = typeof documents.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type ColumnRow = typeof columns.$inferSelect;
 export type TableRow = typeof tables.$inferSelect;
 
 const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
@@ -207,6 +208,17 @@ export async function requireTable(db: Db, user: AuthUser, tableId: string, leve
     checkWorkspaceLevel(role, "edit");
   }
   return { table: row.table, project: row.project, workspaceRole: role };
+}
+
+/**
+ * A live column of a live table that the user may change: 404 when the column or its table is missing, deleted
+ * or unreadable (an unreadable parent looks exactly like a missing column); 403 below workspace editor.
+ */
+export async function requireColumnForWrite(db: Db, user: AuthUser, columnId: string): Promise<{ column: ColumnRow; table: TableRow; project: ProjectAccess }> {
+  const [column] = await db.select().from(columns).where(eq(columns.id, columnId));
+  if (!column || column.isDeleted) throw notFound("Column");
+  const access = await requireTable(db, user, column.tableId, "write", { as: "Column" });
+  return { column, table: access.table, project: access };
 }
 
 /** Ids of the documents in a project the user can read through document grants (self or ancestor). */

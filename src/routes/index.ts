@@ -70,6 +70,7 @@ import { registerCreateClauseReference } from "./clauseReferences/create";
 import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
+import { registerApplyComputedColumn } from "./columns/computedApply";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -155,4 +156,5 @@ export function registerRoutes(app: Router) {
 
   registerDocToPdf(app);
   registerGetDocumentsData(app);
+  registerApplyComputedColumn(app);
 }

@@ -3,6 +3,7 @@ import { foundationCases } from "./cases/foundation";
 import { exportCases, exportDataCases } from "./cases/export";
 import { tableCases } from "./cases/tables";
 import { contentCases } from "./cases/content";
+import { formulaCases } from "./cases/formula";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -11,4 +12,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   exportData: exportDataCases,
   tables: tableCases,
   content: contentCases,
+  formula: formulaCases,
 };

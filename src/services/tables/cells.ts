@@ -4,7 +4,7 @@ import { cells, columns, rows } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { newId, now } from "../../lib/ids";
 import { checkCellWrite } from "./cellValues";
-import { recomputeRowFormulas } from "./recompute";
+import { recalculateFormulasAfterWrite } from "./recompute";
 import type { CellRow, ColumnRow, RowRow, TableRow } from "./serialize";
 
 /**
@@ -36,7 +36,7 @@ export async function upsertCell(db: Db, env: Env, table: TableRow, row: RowRow,
       .returning(),
     db.update(rows).set({ updatedAt: t }).where(eq(rows.id, row.id)),
   ]);
-  await recomputeRowFormulas(db, env, table.id, [row.id]);
+  await recalculateFormulasAfterWrite(env, table.id, [row.id]);
   return cell!;
 }
 

@@ -1,19 +1,14 @@
-import type { Db, Env } from "../../env";
+import type { Env } from "../../env";
+import { recomputeRowsThroughCoordinator } from "../formula/coordinator";
 
 /**
- * THE HOOK FOR FORMULA RECALCULATION (API.md §7 "Formula cells of the row are recomputed in the same request", §8).
- *
- * Called, and awaited, by every write that changes stored cell values — row create, bulk row create and cell
- * upsert — after their D1 batch has committed, with the ids of the rows written. The formula engine (E3) replaces
- * this body: recompute and store the formula cells of those rows (serialized per table as §8 requires). It must
- * not throw for a row whose formula fails to evaluate (that row stores an error value instead).
- *
- * Until then it does nothing: formula columns can be created (`data.type: "formula"`) and their cells are
- * read-only, but nothing computes them.
+ * Formula recalculation after a row or cell write (API.md §7 "Formula cells of the row are recomputed in the
+ * same request", §8). Called, and awaited, by row create, bulk row create and cell upsert once their batch has
+ * committed. It runs inside the table's formula coordinator even when the table has no formula column yet:
+ * skipping it on a check made outside the coordinator could miss a column an in-flight E3 apply is creating,
+ * whose page reads may already have passed these rows.
  */
-export async function recomputeRowFormulas(db: Db, env: Env, tableId: string, rowIds: readonly string[]): Promise<void> {
-  void db;
-  void env;
-  void tableId;
-  void rowIds;
+export async function recalculateFormulasAfterWrite(env: Env, tableId: string, rowIds: readonly string[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await recomputeRowsThroughCoordinator(env, { tableId, rowIds: [...rowIds] });
 }

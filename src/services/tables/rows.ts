@@ -10,7 +10,7 @@ import { validation } from "../../errors";
 import { ID_PATTERN, newId, now } from "../../lib/ids";
 import { checkCellWrites, columnType, type CellWrite } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
-import { recomputeRowFormulas } from "./recompute";
+import { recalculateFormulasAfterWrite } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
 import { rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 
@@ -68,7 +68,7 @@ export async function createRows(
     ...cellChunks(newRows, writes).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
   ];
   await d1.batch(statements);
-  await recomputeRowFormulas(db, env, table.id, newRows.map((r) => r.id));
+  await recalculateFormulasAfterWrite(env, table.id, newRows.map((r) => r.id));
   return { rows: newRows, written: writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value]))) };
 }
 

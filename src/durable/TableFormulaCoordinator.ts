@@ -1,0 +1,72 @@
+/**
+ * One instance per table (`idFromName(tableId)`) serializes everything that computes formula cells of that
+ * table: E3 applies and row/cell writes with their recalculation. RPC calls into a Durable Object interleave
+ * at every await (D1 calls do not close the input gate), so the methods queue on an explicit promise chain:
+ * each run reads, evaluates and writes before the next one reads. Different tables are different instances
+ * and run in parallel.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { z } from "@hono/zod-openapi";
+import type { Env } from "../env";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
+import { IdSchema } from "../lib/ids";
+import { DescriptionSchema, ExpressionSchema } from "../services/formula/expression";
+import { applyFormulaToTable, recomputeRowFormulas, type ApplyFormulaResult, type RecomputeResult } from "../services/formula/engine";
+
+export const ApplyFormulaPayload = z.strictObject({
+  tableId: IdSchema,
+  columnId: IdSchema,
+  description: DescriptionSchema,
+  expression: ExpressionSchema,
+});
+export type ApplyFormulaPayload = z.input<typeof ApplyFormulaPayload>;
+
+export const RecomputeRowsPayload = z.strictObject({
+  tableId: IdSchema,
+  rowIds: z.array(IdSchema).max(100_000),
+  writes: z.array(z.strictObject({ rowId: IdSchema, columnId: IdSchema, data: z.unknown() })).max(100_000).optional(),
+});
+export type RecomputeRowsPayload = z.input<typeof RecomputeRowsPayload>;
+
+/** Errors cross the RPC boundary as data (a thrown error would lose its class), and are rethrown by the caller. */
+export type CoordinatorResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetail[] } };
+
+export class TableFormulaCoordinator extends DurableObject<Env> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** E3 for this table: validate, persist the formula, compute the column and its dependents for every row. */
+  async applyFormula(payload: ApplyFormulaPayload): Promise<CoordinatorResult<ApplyFormulaResult>> {
+    return this.run(ApplyFormulaPayload, payload, (input) =>
+      applyFormulaToTable(this.env.DB, {
+        tableId: input.tableId,
+        columnId: input.columnId,
+        expression: input.expression,
+        description: input.description,
+      }),
+    );
+  }
+
+  /** Store `writes` (if any) and recompute every formula cell of `rowIds` (and the written rows). */
+  async recomputeRows(payload: RecomputeRowsPayload): Promise<CoordinatorResult<RecomputeResult>> {
+    return this.run(RecomputeRowsPayload, payload, (input) => recomputeRowFormulas(this.env.DB, input.tableId, input.rowIds, { writes: input.writes }));
+  }
+
+  private run<S extends z.ZodType, T>(schema: S, payload: unknown, work: (input: z.output<S>) => Promise<T>): Promise<CoordinatorResult<T>> {
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      return Promise.resolve({ ok: false, error: { code: "ValidationError", message: "Invalid formula coordinator payload", details } });
+    }
+    const next = this.queue.then(async (): Promise<CoordinatorResult<T>> => {
+      try {
+        return { ok: true, value: await work(parsed.data) };
+      } catch (err) {
+        if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, ...(err.details && { details: err.details }) } };
+        throw err;
+      }
+    });
+    // The chain continues after a failure; the failure itself reaches this call's caller.
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

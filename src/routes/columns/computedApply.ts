@@ -1,0 +1,43 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { conflict, unprocessable } from "../../errors";
+import { errorResponses, jsonBody, jsonResponse, pathId, security, type Router } from "../../openapi";
+import { requireColumnForWrite } from "../../auth/access";
+import { ApplyFormulaBodySchema, ExprSchema, MAX_FORMULA_DEPTH } from "../../services/formula/expression";
+import { applyFormulaThroughCoordinator } from "../../services/formula/coordinator";
+
+const route = createRoute({
+  method: "post",
+  path: "/table/column/{columnId}/computed/apply",
+  tags: ["Tables"],
+  summary: "E3. Apply a compiled formula to every row",
+  description: [
+    "Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: \"formula\"`),",
+    "and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose",
+    "stored value changed. Applications to one table are serialized. Write access to the project is needed",
+    "(workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or",
+    `functions, a wrong number of arguments, a tree deeper than ${MAX_FORMULA_DEPTH} or a cycle through other formula`,
+    "columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ \"error\": \"#DIV/0!\" }`-style values.",
+  ].join(" "),
+  security,
+  request: {
+    params: z.object({ columnId: pathId("columnId") }),
+    ...jsonBody(ApplyFormulaBodySchema),
+  },
+  responses: {
+    200: jsonResponse(z.object({ updatedRows: z.number().int() }).openapi("ApplyFormulaResult")),
+    ...errorResponses("ConflictError", "UnprocessableEntityError"),
+  },
+});
+
+export function registerApplyComputedColumn(app: Router) {
+  app.openAPIRegistry.register("FormulaExpr", ExprSchema);
+  app.openapi(route, async (c) => {
+    const { columnId } = c.req.valid("param");
+    const { description, expression } = c.req.valid("json");
+    const { column, table } = await requireColumnForWrite(c.get("db"), c.get("user"), columnId);
+    if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
+    if (expression.tooDeep) throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
+    const result = await applyFormulaThroughCoordinator(c.env, { tableId: table.id, columnId, description, expression: expression.expr });
+    return c.json({ updatedRows: result.updatedRows }, 200);
+  });
+}

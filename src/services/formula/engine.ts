@@ -1,0 +1,251 @@
+/**
+ * Formula computation over a table's rows. These functions do no locking of their own: the per-table Durable
+ * Object (src/durable/TableFormulaCoordinator.ts) calls them one at a time, so an apply and row writes to one
+ * table never interleave. Each run reads what it needs, evaluates in memory, and writes every changed cell
+ * (and, for an apply, the column's new formula) in one atomic D1 batch: a failure persists nothing.
+ *
+ * An apply does not read the old values of the cells it computes: the write statements only touch cells
+ * whose stored text differs (store.ts), and their change counts (or RETURNING row ids, when dependents are
+ * recomputed too) give `updatedRows`. That keeps a whole-table apply to one read of its inputs and one write.
+ */
+import { conflict, notFound } from "../../errors";
+import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
+import { compileFormula, type CompiledFormula } from "./evaluate";
+import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
+import { cellWriteStatements, d1Of, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type DbLike, type RowPage } from "./store";
+import { validateFormula } from "./validate";
+import { cellToValue, Errors, valueToCell, type ColumnMeta, type FormulaValue } from "./values";
+
+/** Rows read and evaluated per keyset page. */
+export const ROW_PAGE_SIZE = 5_000;
+
+export interface ApplyFormulaInput {
+  tableId: string;
+  columnId: string;
+  expression: ParsedExpression;
+  description: DescriptionItem[];
+}
+
+export interface ApplyFormulaResult {
+  /** Rows where any recomputed cell (the column's or a dependent formula's) changed. */
+  updatedRows: number;
+}
+
+/** A cell value to store before recomputing (a row or cell route's write). `data` is the JSON value. */
+export interface CellWrite {
+  rowId: string;
+  columnId: string;
+  data: unknown;
+}
+
+export interface RecomputeResult {
+  updatedRows: number;
+  /** Every formula cell of the recomputed live rows after the run: rowId → columnId → value. */
+  formulaCells: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * E3: validates the formula against the table (404 / 409 / 422), makes the column a formula column, and
+ * computes it — and every formula column that depends on it — for every live row.
+ */
+export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput): Promise<ApplyFormulaResult> {
+  const d1 = d1Of(db);
+  const { table, columns } = await loadTable(d1, input.tableId);
+  if (!table || table.isDeleted) throw notFound("Table");
+  const column = columns.find((c) => c.id === input.columnId);
+  if (!column || column.isDeleted) throw notFound("Column");
+  if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
+  const expression = validateFormula(input, columns);
+
+  const trees = formulaTrees(columns, { columnId: column.id, expression });
+  const targets = new Set(withDependents(column.id, trees));
+  const plan = planComputation(columns, trees, targets, { readTargets: false });
+
+  const writes: CellUpsert[] = [];
+  let page = readRowPage(d1, table.id, "", ROW_PAGE_SIZE, plan.readColumns);
+  for (;;) {
+    const current = await page;
+    const last = current.rowIds.at(-1);
+    const more = current.rowIds.length === ROW_PAGE_SIZE && last !== undefined;
+    // Fetch the next page while this one is evaluated.
+    if (more) page = readRowPage(d1, table.id, last, ROW_PAGE_SIZE, plan.readColumns);
+    evaluateRows(plan, current, writes, { compare: false });
+    if (!more) break;
+  }
+
+  const now = Date.now();
+  const withDependentsToo = plan.order.length > 1;
+  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now, returning: withDependentsToo }, writes);
+  const results = await d1.batch<{ row_id: string }>([
+    ...cellStatements,
+    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, now),
+  ]);
+  const cellResults = results.slice(0, cellStatements.length);
+  const updatedRows = withDependentsToo
+    ? new Set(cellResults.flatMap((r) => r.results.map((x) => x.row_id))).size
+    : cellResults.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
+  return { updatedRows };
+}
+
+/**
+ * Recomputes every formula column of the given rows, in dependency order, and writes the changed cells —
+ * after storing `writes` (a row or cell route's values) in the same batch. Rows that are deleted or belong
+ * to another table are skipped; a write to one is 404, a write to a formula column 409. (oneMany cells are
+ * read-only to clients but computed by the table service, which may store them here.)
+ */
+export async function recomputeRowFormulas(
+  db: DbLike,
+  tableId: string,
+  rowIds: readonly string[],
+  opts: { writes?: readonly CellWrite[] } = {},
+): Promise<RecomputeResult> {
+  const d1 = d1Of(db);
+  const { table, columns } = await loadTable(d1, tableId);
+  if (!table || table.isDeleted) throw notFound("Table");
+  const writes = opts.writes ?? [];
+  const byId = new Map(columns.map((c) => [c.id, c]));
+  for (const w of writes) {
+    const col = byId.get(w.columnId);
+    if (!col || col.isDeleted) throw notFound("Column");
+    if (col.data.type === "formula") throw conflict(`Column "${col.name}" is a formula column; its cells are computed`);
+  }
+
+  const trees = formulaTrees(columns);
+  const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
+  const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
+  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {} };
+  // Written columns are read too, so the write can be applied to the page before evaluation.
+  const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
+  const page = await readRows(d1, table.id, allRowIds, readColumns);
+  const rowIndex = new Map(page.rowIds.map((id, i) => [id, i]));
+  const slot = new Map(readColumns.map((id, k) => [id, k]));
+
+  const upserts: CellUpsert[] = [];
+  for (const w of writes) {
+    const i = rowIndex.get(w.rowId);
+    if (i === undefined) throw notFound("Row");
+    const text = w.data === null || w.data === undefined ? null : JSON.stringify(w.data);
+    page.texts[i]![slot.get(w.columnId)!] = text;
+    upserts.push({ rowId: w.rowId, columnId: w.columnId, data: text });
+  }
+
+  // The page is small: old values were read, so changes are found here and only those are written.
+  const updatedRows = plan.order.length > 0 ? evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true }) : 0;
+  if (upserts.length > 0) {
+    const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
+    await d1.batch(cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), identifierColumnId }, upserts));
+  }
+
+  const formulaCells: Record<string, Record<string, unknown>> = {};
+  page.rowIds.forEach((rowId, i) => {
+    const out: Record<string, unknown> = {};
+    for (const id of plan.order) {
+      const text = page.texts[i]![slot.get(id)!];
+      out[id] = text === null || text === undefined ? null : JSON.parse(text);
+    }
+    formulaCells[rowId] = out;
+  });
+  return { updatedRows, formulaCells };
+}
+
+interface ComputationPlan {
+  /** Formula columns to compute, in dependency order. */
+  order: string[];
+  compiled: Map<string, CompiledFormula>;
+  metas: Map<string, ColumnMeta>;
+  /** Every column whose cells are read: inputs of the targets, and the targets' own (old) values if asked. */
+  readColumns: string[];
+}
+
+export function planComputation(
+  columns: readonly TableColumn[],
+  trees: ReadonlyMap<string, Expr>,
+  targets: ReadonlySet<string>,
+  opts: { readTargets: boolean },
+): ComputationPlan {
+  const { order, cyclic } = computeOrder(trees);
+  const metas = columnMetas(columns, trees);
+  const compiled = new Map<string, CompiledFormula>();
+  const read = new Set<string>();
+  const computeOrderOfTargets = [...order.filter((id) => targets.has(id)), ...cyclic.filter((id) => targets.has(id))];
+  for (const id of computeOrderOfTargets) {
+    const expr = trees.get(id)!;
+    // A cycle can only come from corrupt data (apply refuses one); its cells read as #REF!.
+    compiled.set(id, cyclic.includes(id) ? () => Errors.ref : compileFormula(expr));
+    if (opts.readTargets) read.add(id);
+    // A target read by a later target comes from this run's evaluation, not from D1.
+    for (const ref of referencedColumns(expr)) if (metas.has(ref) && (opts.readTargets || !targets.has(ref))) read.add(ref);
+  }
+  return { order: computeOrderOfTargets, compiled, metas, readColumns: [...read] };
+}
+
+/**
+ * Evaluates the plan's formulas for each row of the page, in order. With `compare`, only cells whose value
+ * differs from the page's (old) text are queued and the number of rows with a change is returned; without,
+ * every result is queued (the write statements skip unchanged cells themselves). Each result is stored in
+ * the page and read back through its cell form, so a formula reading another formula sees exactly what a
+ * later run would read from D1. Cells are addressed by slot (index in the page's columns, then the targets).
+ */
+export function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean }): number {
+  const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id))];
+  const slotOf = new Map(slotIds.map((id, k) => [id, k]));
+  const metaBySlot = slotIds.map((id) => plan.metas.get(id));
+  const targets = plan.order.map((id) => ({ id, slot: slotOf.get(id)!, compiled: plan.compiled.get(id)! }));
+  const UNSET = Symbol("unset");
+  const decoded: Array<FormulaValue | typeof UNSET> = new Array(slotIds.length).fill(UNSET);
+  let texts: Array<string | null> = [];
+  const get = (columnId: string): FormulaValue => {
+    const k = slotOf.get(columnId);
+    if (k === undefined) return Errors.ref;
+    const hit = decoded[k]!;
+    if (hit !== UNSET) return hit;
+    const meta = metaBySlot[k];
+    const text = texts[k];
+    const value = !meta ? Errors.ref : text === null || text === undefined ? null : cellToValue(safeParse(text), meta);
+    decoded[k] = value;
+    return value;
+  };
+
+  let changedRows = 0;
+  for (let i = 0; i < page.rowIds.length; i++) {
+    texts = page.texts[i]!;
+    decoded.fill(UNSET);
+    let changed = false;
+    for (const target of targets) {
+      const result = valueToCell(target.compiled(get));
+      const next = result === null ? null : JSON.stringify(result);
+      if (!opts.compare) out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
+      else {
+        const before = texts[target.slot] ?? null;
+        if (before !== next && canonical(before) !== next) {
+          changed = true;
+          out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
+        }
+      }
+      texts[target.slot] = next;
+      decoded[target.slot] = UNSET;
+    }
+    if (changed) changedRows += 1;
+  }
+  return changedRows;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The stored text in the same spelling JSON.stringify produces, so equal values compare equal. */
+function canonical(text: string | null | undefined): string | null {
+  if (text === null || text === undefined) return null;
+  try {
+    const v = JSON.parse(text);
+    return v === null ? null : JSON.stringify(v);
+  } catch {
+    return text;
+  }
+}
+

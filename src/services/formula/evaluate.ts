@@ -1,0 +1,326 @@
+/**
+ * Compiles a validated formula tree into a closure evaluated once per row.
+ *
+ * Operators have spreadsheet semantics: `+ - * / ^` coerce through toNumber (blank → 0, "3" → 3, other text
+ * → #VALUE!), `/` by zero is #DIV/0!, `%` is MOD (a − b·INT(a/b): the result takes the divisor's sign, so
+ * -3 % 5 = 2; % 0 is #DIV/0!), `^` is POWER (0^0 is #NUM!), `&` concatenates text, comparisons follow
+ * compareValues (text case-insensitive). Dates: date ± n is the date n days later/earlier, date − date is
+ * the number of days between them; elsewhere a date counts as its serial number.
+ * IF, IFS, IFERROR, IFNA, AND, OR, SWITCH and CHOOSE evaluate lazily (only the branch taken; AND/OR stop at
+ * the first FALSE/TRUE). Every other call evaluates its arguments, propagates the first error argument
+ * (except functions that inspect errors, such as ISERROR), and calls the library.
+ */
+import type { Expr } from "./expression";
+import { lookupFunction, arityProblem, spreadsheetMod, type FunctionSpec } from "./functions";
+import {
+  addDays,
+  compareValues,
+  dateToSerial,
+  daysBetween,
+  Errors,
+  normalizeResult,
+  toBoolean,
+  toNumber,
+  toText,
+  type FormulaValue,
+} from "./values";
+import * as formulajs from "@formulajs/formulajs";
+
+/** Reads one column of the current row as an evaluator value. */
+export type ValueSource = (columnId: string) => FormulaValue;
+export type CompiledFormula = (get: ValueSource) => FormulaValue;
+
+const MAX_TEXT = 32_767;
+
+/** Functions that receive dates as Date objects (the library's date form); elsewhere a date is its serial number. */
+const DATE_ARGUMENT_FUNCTIONS = new Set([
+  "DATE", "DATEDIF", "DATEVALUE", "DAY", "DAYS", "DAYS360", "EDATE", "EOMONTH", "HOUR", "ISOWEEKNUM", "MINUTE",
+  "MONTH", "NETWORKDAYS", "NETWORKDAYS.INTL", "NETWORKDAYSINTL", "SECOND", "TIMEVALUE", "WEEKDAY", "WEEKNUM",
+  "WORKDAY", "WORKDAY.INTL", "WORKDAYINTL", "YEAR", "YEARFRAC", "TEXT",
+]);
+
+/** Functions whose results are dates: used to read a formula column's stored ms back as dates. */
+export const DATE_RESULT_FUNCTIONS = new Set(["DATE", "DATEVALUE", "EDATE", "EOMONTH", "TODAY", "NOW", "WORKDAY", "WORKDAY.INTL", "WORKDAYINTL"]);
+
+/** Functions that look at errors instead of failing with them. */
+const ERROR_AWARE_FUNCTIONS = new Set([
+  "ISERROR", "ISERR", "ISNA", "ERROR.TYPE", "TYPE", "ISBLANK", "ISNUMBER", "ISTEXT", "ISLOGICAL", "ISNONTEXT",
+  "COUNT", "COUNTA", "COUNTBLANK", "AGGREGATE",
+]);
+
+/**
+ * Arguments that would make a library function loop or allocate without bound; answered like a spreadsheet
+ * would (#VALUE! for text past 32,767 characters, #NUM! for absurd spans) before the library runs.
+ */
+const ARGUMENT_GUARDS: Record<string, (args: FormulaValue[]) => FormulaValue | undefined> = {
+  REPT: ([text, times]) => {
+    const t = toText(text ?? null);
+    const n = toNumber(times ?? null);
+    if (t instanceof Error || n instanceof Error) return undefined;
+    return n < 0 || t.length * n > MAX_TEXT ? Errors.value : undefined;
+  },
+  ...Object.fromEntries(["WORKDAY", "WORKDAY.INTL", "WORKDAYINTL"].map((f) => [f, spanGuard(1)])),
+  ...Object.fromEntries(["NETWORKDAYS", "NETWORKDAYS.INTL", "NETWORKDAYSINTL"].map((f) => [f, endGuard])),
+  ...Object.fromEntries(["POISSON", "POISSONDIST", "POISSON.DIST", "NEGBINOMDIST", "NEGBINOM.DIST"].map((f) => [f, magnitudeGuard])),
+};
+
+const MAX_DAY_SPAN = 100_000;
+
+function spanGuard(index: number) {
+  return (args: FormulaValue[]) => {
+    const n = toNumber(args[index] ?? null);
+    return typeof n === "number" && Math.abs(n) > MAX_DAY_SPAN ? Errors.num : undefined;
+  };
+}
+
+function endGuard(args: FormulaValue[]) {
+  const a = toNumber(args[0] ?? null);
+  const b = toNumber(args[1] ?? null);
+  return typeof a === "number" && typeof b === "number" && Math.abs(a - b) > MAX_DAY_SPAN ? Errors.num : undefined;
+}
+
+function magnitudeGuard(args: FormulaValue[]) {
+  for (const v of args.slice(0, 2)) {
+    const n = toNumber(v);
+    if (typeof n === "number" && Math.abs(n) > 1e6) return Errors.num;
+  }
+  return undefined;
+}
+
+export function compileFormula(expr: Expr): CompiledFormula {
+  switch (expr.kind) {
+    case "literal": {
+      const v = expr.value;
+      return () => v;
+    }
+    case "column": {
+      const id = expr.columnId;
+      return (get) => get(id);
+    }
+    case "neg": {
+      const arg = compileFormula(expr.arg);
+      return (get) => {
+        const n = toNumber(arg(get));
+        return n instanceof Error ? n : normalizeResult(-n);
+      };
+    }
+    case "op":
+      return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]));
+    case "call":
+      return compileCall(expr.fn.toUpperCase(), expr.args.map(compileFormula));
+  }
+}
+
+function compileOperator(op: string, left: CompiledFormula, right: CompiledFormula): CompiledFormula {
+  switch (op) {
+    case "&":
+      return (get) => {
+        const a = toText(left(get));
+        if (a instanceof Error) return a;
+        const b = toText(right(get));
+        if (b instanceof Error) return b;
+        return a.length + b.length > MAX_TEXT ? Errors.value : a + b;
+      };
+    case "=":
+    case "<>":
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+      return (get) => {
+        const c = compareValues(left(get), right(get));
+        if (c instanceof Error) return c;
+        switch (op) {
+          case "=": return c === 0;
+          case "<>": return c !== 0;
+          case "<": return c < 0;
+          case "<=": return c <= 0;
+          case ">": return c > 0;
+          default: return c >= 0;
+        }
+      };
+    default:
+      return (get) => arithmetic(op, left(get), right(get));
+  }
+}
+
+function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue {
+  if (a instanceof Error) return a;
+  if (b instanceof Error) return b;
+  if (op === "+" || op === "-") {
+    if (a instanceof Date && !(b instanceof Date)) {
+      const n = toNumber(b);
+      return n instanceof Error ? n : normalizeResult(addDays(a, op === "+" ? n : -n));
+    }
+    if (op === "+" && b instanceof Date && !(a instanceof Date)) {
+      const n = toNumber(a);
+      return n instanceof Error ? n : normalizeResult(addDays(b, n));
+    }
+    if (op === "-" && a instanceof Date && b instanceof Date) return normalizeResult(daysBetween(a, b));
+  }
+  const x = toNumber(a);
+  if (x instanceof Error) return x;
+  const y = toNumber(b);
+  if (y instanceof Error) return y;
+  switch (op) {
+    case "+": return normalizeResult(x + y);
+    case "-": return normalizeResult(x - y);
+    case "*": return normalizeResult(x * y);
+    case "/": return y === 0 ? Errors.div0 : normalizeResult(x / y);
+    case "%": return normalizeResult(spreadsheetMod(x, y));
+    case "^": return normalizeResult(formulajs.POWER(x, y));
+    default: return Errors.value;
+  }
+}
+
+type LazyImpl = (args: CompiledFormula[], get: ValueSource) => FormulaValue;
+
+const LAZY: Record<string, LazyImpl> = {
+  IF: ([cond, yes, no], get) => {
+    const c = toBoolean(cond!(get));
+    if (c instanceof Error) return c;
+    if (c) return yes ? yes(get) : true;
+    return no ? no(get) : false;
+  },
+  IFS: (args, get) => {
+    for (let i = 0; i + 1 < args.length; i += 2) {
+      const c = toBoolean(args[i]!(get));
+      if (c instanceof Error) return c;
+      if (c) return args[i + 1]!(get);
+    }
+    return Errors.na;
+  },
+  IFERROR: ([value, alt], get) => {
+    const v = value!(get);
+    return v instanceof Error ? alt!(get) : v;
+  },
+  IFNA: ([value, alt], get) => {
+    const v = value!(get);
+    return v instanceof Error && v.message === "#N/A" ? alt!(get) : v;
+  },
+  AND: (args, get) => logical(args, get, false),
+  OR: (args, get) => logical(args, get, true),
+  SWITCH: ([subject, ...rest], get) => {
+    const s = subject!(get);
+    if (s instanceof Error) return s;
+    let i = 0;
+    for (; i + 1 < rest.length; i += 2) {
+      const c = compareValues(s, rest[i]!(get));
+      if (c instanceof Error) return c;
+      if (c === 0) return rest[i + 1]!(get);
+    }
+    return i < rest.length ? rest[i]!(get) : Errors.na;
+  },
+  CHOOSE: ([index, ...options], get) => {
+    const n = toNumber(index!(get));
+    if (n instanceof Error) return n;
+    const k = Math.trunc(n);
+    return k >= 1 && k <= options.length ? options[k - 1]!(get) : Errors.value;
+  },
+};
+
+/** AND/OR: text and blanks are ignored, a list counts element by element; none logical at all is #VALUE!. */
+function logical(args: CompiledFormula[], get: ValueSource, stopAt: boolean): FormulaValue {
+  let seen = false;
+  const consider = (v: FormulaValue): boolean | Error | undefined => {
+    if (v instanceof Error) return v;
+    if (v === null || typeof v === "string") return undefined;
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        const r = consider(item);
+        if (r !== undefined) return r;
+      }
+      return undefined;
+    }
+    seen = true;
+    const b = v instanceof Date ? true : typeof v === "number" ? v !== 0 : v;
+    return b === stopAt ? stopAt : undefined;
+  };
+  for (const arg of args) {
+    const r = consider(arg(get));
+    if (r !== undefined) return r;
+  }
+  return seen ? !stopAt : Errors.value;
+}
+
+function compileCall(name: string, args: CompiledFormula[]): CompiledFormula {
+  const spec = lookupFunction(name);
+  // A persisted tree was validated when applied; a function that has since vanished reads like a spreadsheet.
+  if (!spec) return () => Errors.name;
+  if (arityProblem(spec, args.length)) return () => Errors.value;
+  const lazy = LAZY[spec.name];
+  if (lazy) return (get) => lazy(args, get);
+  return compileLibraryCall(spec, args);
+}
+
+function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): CompiledFormula {
+  const passDates = DATE_ARGUMENT_FUNCTIONS.has(spec.name);
+  const errorAware = ERROR_AWARE_FUNCTIONS.has(spec.name);
+  const guard = ARGUMENT_GUARDS[spec.name];
+  const impl = spec.impl;
+  return (get) => {
+    const values = args.map((a) => a(get));
+    if (!errorAware) {
+      for (const v of values) {
+        if (v instanceof Error) return v;
+        if (Array.isArray(v)) for (const item of v) if (item instanceof Error) return item;
+      }
+    }
+    const guarded = guard?.(values);
+    if (guarded !== undefined) return guarded;
+    try {
+      return normalizeResult(impl(...values.map((v) => toLibraryArgument(v, passDates))));
+    } catch {
+      return Errors.value;
+    }
+  };
+}
+
+/** Dates as the library expects them; lists copied, since some library functions parse arrays in place. */
+function toLibraryArgument(v: FormulaValue, passDates: boolean): unknown {
+  if (v instanceof Date) return passDates ? new Date(v.getTime()) : dateToSerial(v);
+  if (Array.isArray(v)) return v.map((x) => toLibraryArgument(x, passDates));
+  return v;
+}
+
+/**
+ * Whether a tree always yields a date (or blank), from the column types it reads; `columnYieldsDate` answers
+ * for referenced columns. Used to read a formula column's stored ms back as dates.
+ */
+export function expressionYieldsDate(expr: Expr, columnYieldsDate: (columnId: string) => boolean): boolean {
+  switch (expr.kind) {
+    case "literal":
+      return false;
+    case "column":
+      return columnYieldsDate(expr.columnId);
+    case "neg":
+      return false;
+    case "op": {
+      if (expr.op !== "+" && expr.op !== "-") return false;
+      const [a, b] = expr.args.map((x) => expressionYieldsDate(x, columnYieldsDate));
+      return expr.op === "+" ? a !== b : Boolean(a && !b);
+    }
+    case "call": {
+      const fn = expr.fn.toUpperCase();
+      if (DATE_RESULT_FUNCTIONS.has(fn)) return true;
+      const branches = branchesOf(fn, expr.args);
+      if (!branches) return false;
+      const isBlank = (e: Expr) => e.kind === "literal" && e.value === null;
+      const live = branches.filter((e) => !isBlank(e));
+      return live.length > 0 && live.every((e) => expressionYieldsDate(e, columnYieldsDate));
+    }
+  }
+}
+
+/** The argument positions a lazy function may return. */
+function branchesOf(fn: string, args: Expr[]): Expr[] | null {
+  switch (fn) {
+    case "IF": return args.length === 3 ? args.slice(1) : null;
+    case "IFS": return args.filter((_, i) => i % 2 === 1);
+    case "IFERROR":
+    case "IFNA": return args.slice(0, 1);
+    case "CHOOSE": return args.slice(1);
+    case "SWITCH": return args.slice(1).filter((_, i) => i % 2 === 1 || (i === args.length - 2 && (args.length - 1) % 2 === 1));
+    default: return null;
+  }
+}

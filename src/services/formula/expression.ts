@@ -1,0 +1,142 @@
+/**
+ * The compiled formula tree of API.md §8 and the E3 body, as zod schemas.
+ *
+ * Shape problems are 400 (ValidationError); meaning problems (unknown column or function, arity, depth, cycles)
+ * are 422 and are checked later against the table (validate.ts). The one overlap is depth: a tree deeper than
+ * MAX_FORMULA_DEPTH is a meaning problem, but a recursive zod parse of an arbitrarily deep tree would exhaust
+ * the stack (a 10 MiB body nests far deeper than any stack). So the depth is measured iteratively first, and
+ * only a tree within the limit is shape-checked; a deeper one passes through marked `tooDeep` for the 422.
+ */
+import { z } from "@hono/zod-openapi";
+import { IdSchema } from "../../lib/ids";
+
+export const MAX_FORMULA_DEPTH = 64;
+/** Spreadsheets cap a function at 255 arguments and a text value at 32,767 characters; so do we. */
+export const MAX_CALL_ARGS = 255;
+export const MAX_TEXT_LENGTH = 32_767;
+/** Nodes in one tree; bounds evaluation work per row (checked as a meaning problem, 422). */
+export const MAX_FORMULA_NODES = 1_000;
+
+export const BINARY_OPS = ["+", "-", "*", "/", "%", "^", "&", "=", "<>", "<", "<=", ">", ">="] as const;
+export type BinaryOp = (typeof BINARY_OPS)[number];
+
+export type Expr =
+  | { kind: "literal"; value: string | number | boolean | null }
+  | { kind: "column"; columnId: string }
+  | { kind: "op"; op: BinaryOp; args: [Expr, Expr] }
+  | { kind: "neg"; arg: Expr }
+  | { kind: "call"; fn: string; args: Expr[] };
+
+// Nodes are z.object (not strict): `expression` is typed `any` by the specification, so members we do not
+// know are dropped rather than rejected (API.md §1).
+const LiteralExpr = z.object({
+  kind: z.literal("literal"),
+  value: z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean(), z.null()]),
+});
+const ColumnExpr = z.object({ kind: z.literal("column"), columnId: IdSchema });
+const OpExpr = z.object({
+  kind: z.literal("op"),
+  op: z.enum(BINARY_OPS),
+  get args() {
+    return z.tuple([ExprSchema, ExprSchema]);
+  },
+});
+const NegExpr = z.object({
+  kind: z.literal("neg"),
+  get arg() {
+    return ExprSchema;
+  },
+});
+const CallExpr = z.object({
+  kind: z.literal("call"),
+  fn: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9._]*$/, "must be a spreadsheet function name such as SUM or NORM.DIST"),
+  get args() {
+    return z.array(ExprSchema).max(MAX_CALL_ARGS);
+  },
+});
+
+export const ExprSchema: z.ZodType<Expr> = z
+  .discriminatedUnion("kind", [LiteralExpr, ColumnExpr, OpExpr, NegExpr, CallExpr])
+  .openapi("FormulaExpr", {
+    description: [
+      "A compiled formula tree: literal | column | op (binary operator) | neg (unary minus) | call (spreadsheet function,",
+      "any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet",
+      "semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^`",
+      "coerce (blank → 0, \"3\" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics",
+      "(a − b·INT(a/b), the sign of the divisor: -3 % 5 = 2). At most 64 levels deep and 1,000 nodes.",
+    ].join(" "),
+  }) as z.ZodType<Expr>;
+
+export interface MeasuredTree {
+  depth: number;
+  nodes: number;
+}
+
+/**
+ * Depth (root = 1) and node count of a tree, iteratively and without trusting its shape; the walk stops once
+ * the depth exceeds `stopAfterDepth` or the count exceeds `stopAfterNodes`.
+ */
+export function measureTree(value: unknown, stopAfterDepth = MAX_FORMULA_DEPTH, stopAfterNodes = MAX_FORMULA_NODES): MeasuredTree {
+  let depth = 0;
+  let nodes = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, d] = stack.pop()!;
+    if (node === null || typeof node !== "object" || Array.isArray(node)) continue;
+    nodes += 1;
+    if (d > depth) depth = d;
+    if (depth > stopAfterDepth || nodes > stopAfterNodes) break;
+    const n = node as { arg?: unknown; args?: unknown };
+    if (n.arg !== undefined) stack.push([n.arg, d + 1]);
+    if (Array.isArray(n.args)) for (const child of n.args) stack.push([child, d + 1]);
+  }
+  return { depth, nodes };
+}
+
+/** A parsed `expression`: the tree when it is within the depth limit, else only its measurements (→ 422). */
+export type ParsedExpression = { tooDeep: false; expr: Expr } | { tooDeep: true; depth: number };
+
+export const ExpressionSchema = z
+  .unknown()
+  .transform((value, ctx): ParsedExpression => {
+    if (value === undefined) {
+      ctx.addIssue({ code: "custom", message: "expression is required" });
+      return z.NEVER;
+    }
+    const { depth } = measureTree(value);
+    if (depth > MAX_FORMULA_DEPTH) return { tooDeep: true, depth };
+    const parsed = ExprSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+      return z.NEVER;
+    }
+    return { tooDeep: false, expr: parsed.data };
+  })
+  .openapi({ allOf: [{ $ref: "#/components/schemas/FormulaExpr" }] } as object);
+
+export const DescriptionItemSchema = z
+  .discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("text"), text: z.string().max(MAX_TEXT_LENGTH) }),
+    z.strictObject({ kind: z.literal("column"), text: z.string().max(MAX_TEXT_LENGTH), columnId: IdSchema }),
+  ])
+  .openapi("FormulaDescriptionItem", {
+    description: "How the client shows the formula: literal text, or a column chip that names a column of the same table.",
+  });
+export type DescriptionItem = z.infer<typeof DescriptionItemSchema>;
+
+export const DescriptionSchema = z.array(DescriptionItemSchema).max(5_000);
+
+/** The E3 body. */
+export const ApplyFormulaBodySchema = z
+  .strictObject({ description: DescriptionSchema, expression: ExpressionSchema })
+  .openapi("ApplyFormulaBody");
+
+/** What a formula column persists in `columns.formula`. */
+export interface StoredFormula {
+  expression: Expr;
+  description: DescriptionItem[];
+}
