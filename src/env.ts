@@ -17,6 +17,8 @@ export interface Env {
   PDF_CONVERTER?: DurableObjectNamespace<import("./services/converter/container").PdfConverterContainer>;
   /** How many DOCX files one E6 request converts at once (default 2, the converter's pool size here). */
   CONVERTER_CONCURRENCY?: string;
+  /** Per-token request budget (Workers Rate Limiting binding; 300 per 60 s in wrangler.toml). */
+  RATE_LIMITER?: RateLimit;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

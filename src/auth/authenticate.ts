@@ -8,6 +8,9 @@ import { sha256Hex } from "../lib/crypto";
 /** Touching lastUsedAt at most once a minute keeps reads from turning into writes on every request. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
+/** The period of the RATE_LIMITER binding: waiting one full period always clears the budget. */
+const RATE_LIMIT_PERIOD_SECONDS = 60;
+
 export function readBearer(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -31,6 +34,14 @@ export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   if (row.expiresAt !== null && row.expiresAt <= at) throw new ApiError("UnauthorizedError", "The bearer token has expired");
   if (row.lastUsedAt === null || at - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) {
     await db.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId));
+  }
+  if (c.env.RATE_LIMITER) {
+    const { success } = await c.env.RATE_LIMITER.limit({ key: row.tokenId });
+    if (!success) {
+      throw new ApiError("RateLimitedError", "Too many requests for this token; retry after the period in Retry-After", {
+        headers: { "Retry-After": String(RATE_LIMIT_PERIOD_SECONDS) },
+      });
+    }
   }
   c.set("user", { _id: row.userId, email: row.email, name: row.name, tokenId: row.tokenId });
   await next();
