@@ -59,12 +59,22 @@ export function registerDocToPdf(app: Router) {
       if (!looksLikeDocx(bytes)) throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file`, { details: [{ path: `data.${i}.docx`, message: "not a ZIP holding word/document.xml" }] });
       return { documentId: item.documentId, bytes };
     });
-    await requireReadableDocuments(c.get("db"), c.get("user"), files.map((f) => f.documentId));
+    // The access check and the conversions run side by side (the check costs D1 round trips that would
+    // otherwise add to every export); a failed check cancels the conversions and wins over any of their errors,
+    // and nothing converted is returned.
+    const cancel = new AbortController();
+    const access = requireReadableDocuments(c.get("db"), c.get("user"), files.map((f) => f.documentId)).catch((err: unknown) => {
+      cancel.abort();
+      throw err;
+    });
     const concurrency = Math.max(1, Number(c.env.CONVERTER_CONCURRENCY) || 2);
-    const pdfDocuments = await mapConcurrent(files, concurrency, async (f) => ({
-      documentId: f.documentId,
-      pdf: encodeBase64(await convertDocxToPdf(c.env, f.bytes)),
-    }));
-    return c.json({ pdfDocuments }, 200);
+    const conversions = mapConcurrent(files, concurrency, async (f) => {
+      if (cancel.signal.aborted) return { documentId: f.documentId, pdf: "" };
+      return { documentId: f.documentId, pdf: encodeBase64(await convertDocxToPdf(c.env, f.bytes, cancel.signal)) };
+    });
+    const [checked, converted] = await Promise.allSettled([access, conversions]);
+    if (checked.status === "rejected") throw checked.reason;
+    if (converted.status === "rejected") throw converted.reason;
+    return c.json({ pdfDocuments: converted.value }, 200);
   });
 }

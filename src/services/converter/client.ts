@@ -34,11 +34,13 @@ async function send(env: Env, docx: Uint8Array, signal: AbortSignal): Promise<Re
   throw unavailable("no CONVERTER_URL or PDF_CONVERTER container is configured");
 }
 
-export async function convertDocxToPdf(env: Env, docx: Uint8Array): Promise<Uint8Array> {
+/** `cancel` lets a caller abandon the conversion (E6 does when the access check fails meanwhile). */
+export async function convertDocxToPdf(env: Env, docx: Uint8Array, cancel?: AbortSignal): Promise<Uint8Array> {
   const timeoutMs = BASE_TIMEOUT_MS + Math.ceil(docx.byteLength / (1024 * 1024)) * PER_MIB_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   let res: Response;
   try {
-    res = await send(env, docx, AbortSignal.timeout(timeoutMs));
+    res = await send(env, docx, cancel ? AbortSignal.any([timeout, cancel]) : timeout);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
