@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../errors";
 import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, security, type Router } from "../../openapi";
 import { requireReadableDocuments } from "../../auth/access";
-import { looksLikeDocx } from "../../lib/docx";
+import { docxProblem } from "../../lib/docx";
 import { convertDocxToPdf } from "../../services/converter/client";
 import { mapConcurrent } from "../../lib/concurrency";
 
@@ -56,7 +56,8 @@ export function registerDocToPdf(app: Router) {
     const files = data.map((item, i) => {
       const bytes = decodeBase64(item.docx);
       if (!bytes) throw new ApiError("ValidationError", `data.${i}.docx is not valid base64`, { details: [{ path: `data.${i}.docx`, message: "not valid base64" }] });
-      if (!looksLikeDocx(bytes)) throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file`, { details: [{ path: `data.${i}.docx`, message: "not a ZIP holding word/document.xml" }] });
+      const problem = docxProblem(bytes);
+      if (problem) throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file: ${problem}`, { details: [{ path: `data.${i}.docx`, message: problem }] });
       return { documentId: item.documentId, bytes };
     });
     // The access check and the conversions run side by side (the check costs D1 round trips that would

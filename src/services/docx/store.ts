@@ -5,7 +5,7 @@
  * a new version is stored.
  */
 import { desc, eq } from "drizzle-orm";
-import { unzipSync } from "fflate";
+import { DOCX_MEDIA_TYPE, docxProblem } from "../../lib/docx";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
@@ -13,22 +13,12 @@ import { ApiError, conflict, notFound } from "../../errors";
 import { newId, now } from "../../lib/ids";
 import { toHex } from "../../lib/crypto";
 
-export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+export { DOCX_MEDIA_TYPE };
 
-/** 415 unless `bytes` is a ZIP archive holding `word/document.xml` (read from the central directory only). */
+/** 415 unless `bytes` is a ZIP archive holding `word/document.xml`. */
 export function checkDocxBytes(bytes: Uint8Array) {
-  let found = false;
-  try {
-    unzipSync(bytes, {
-      filter: (file) => {
-        if (file.name === "word/document.xml") found = true;
-        return false;
-      },
-    });
-  } catch {
-    throw new ApiError("UnsupportedMediaTypeError", "The body is not a DOCX file (not a ZIP archive)");
-  }
-  if (!found) throw new ApiError("UnsupportedMediaTypeError", "The body is not a DOCX file (no word/document.xml)");
+  const problem = docxProblem(bytes);
+  if (problem) throw new ApiError("UnsupportedMediaTypeError", `The body is not a DOCX file (${problem})`);
 }
 
 export interface StoredBlob {
