@@ -1,25 +1,13 @@
-import { strToU8, zipSync } from "fflate";
+import { buildDocx, buildZipWithoutDocument } from "../converter/test/fixtures";
+export { DOCX_MEDIA_TYPE as DOCX_TYPE } from "../src/lib/docx";
 
-/** A minimal valid DOCX: a ZIP with [Content_Types].xml and word/document.xml holding `text`. */
+/** A valid DOCX whose bytes differ with `text` (it is the document's title and heading). */
 export function docxBytes(text = "Hello"): Uint8Array {
-  return zipSync({
-    "[Content_Types].xml": strToU8(
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-        '<Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    ),
-    "word/document.xml": strToU8(
-      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
-    ),
-  });
+  return buildDocx({ title: text, withHeading: true });
 }
 
 /** A ZIP that is not a DOCX (no word/document.xml). */
-export function plainZipBytes(): Uint8Array {
-  return zipSync({ "hello.txt": strToU8("hi") });
-}
-
-export const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+export const plainZipBytes = buildZipWithoutDocument;
 
 /** `n` bytes that start with `head` and continue with a recognisable pattern. */
 export function bytesWithHead(head: number[] | string, n: number): Uint8Array {
