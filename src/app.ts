@@ -7,6 +7,7 @@ import { ApiError, errorBody, type ErrorDetail } from "./errors";
 import { createDb } from "./db/client";
 import { requireUser } from "./auth/authenticate";
 import { registerRoutes } from "./routes";
+import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
 
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
@@ -62,7 +63,8 @@ export function buildApp() {
 
   registerRoutes(app);
 
-  app.get("/health", (c) => c.json({ status: "ok" }));
+  registerHealth(app);
+  describeDiscoveryRoutes(app);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "Collaborative Workspace Service", version: "current", description: "HTTP/JSON API for organizations, workspaces, projects, documents, tables and more." },

@@ -27,10 +27,11 @@ export function pathId(name: string) {
 
 /**
  * Members a record's own response carries but a client cannot set: accepted so a client can send back
- * what it read, then ignored (API.md §1).
+ * what it read, then dropped (parsed to undefined, so no handler can pick them up by spreading the body).
  */
-export function ignored<const K extends string>(...keys: K[]): Record<K, z.ZodOptional<z.ZodUnknown>> {
-  return Object.fromEntries(keys.map((k) => [k, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
+export function ignored<const K extends string>(...keys: K[]) {
+  const dropped = z.unknown().optional().transform((): undefined => undefined).openapi({ description: "Read-only; ignored when sent" });
+  return Object.fromEntries(keys.map((k) => [k, dropped])) as Record<K, typeof dropped>;
 }
 
 export const IconSchema = z.strictObject({ name: z.string().max(200), color: z.string().max(200) }).openapi("Icon");

@@ -62,7 +62,7 @@ describe("discovery", () => {
     }
   });
 
-  const PUBLIC_OPERATIONS = ["GET /media/audio/{audioId}/content"];
+  const PUBLIC_OPERATIONS = ["GET /media/audio/{audioId}/content", "GET /health", "GET /openapi.json", "GET /docs"];
 
   it("every operation declares its path parameters, a 200 response, error responses and the bearer scheme", () => {
     let operations = 0;
@@ -80,7 +80,7 @@ describe("discovery", () => {
         const errors = codes.filter((c) => /^[45]\d\d$/.test(c));
         expect(errors.length, where).toBeGreaterThan(0);
         if (PUBLIC_OPERATIONS.includes(where)) {
-          // Signed-URL media is fetched by players that cannot send a bearer token.
+          // Discovery, and signed-URL media fetched by players that cannot send a bearer token.
           expect(op.security, where).toEqual([]);
           continue;
         }
@@ -89,6 +89,10 @@ describe("discovery", () => {
       }
     }
     expect(operations).toBeGreaterThanOrEqual(FOUNDATION_OPERATIONS.length);
+    for (const where of PUBLIC_OPERATIONS) {
+      const [method, path] = where.split(" ");
+      expect(doc.paths[path!]?.[method!.toLowerCase()], where).toBeDefined();
+    }
   });
 
   it("error responses use the shared error body", () => {

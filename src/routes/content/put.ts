@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
+import { errorResponses, ignored, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { ApiError } from "../../errors";
 import { writeContent } from "../../services/content/store";
@@ -31,6 +31,7 @@ const route = createRoute({
       z.strictObject({
         blocks: BlocksSchema.refine((v) => v !== undefined, "Required"),
         baseVersion: z.number().int().min(0).optional().openapi({ description: "The version this write is based on (0: never written)" }),
+        ...ignored("documentId", "version"),
       }),
     ),
   },

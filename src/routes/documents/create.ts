@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
+import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { requireDocument, requireProject } from "../../auth/access";
 import { checkParentFolder, createDocument } from "../../services/documents/mutations";
 import { documentDto } from "../../services/documents/serialize";
@@ -23,6 +23,7 @@ const route = createRoute({
       order: z.number().int().min(0).max(1_000_000_000).optional(),
       icon: IconSchema.nullable().optional(),
       emoji: EmojiSchema.nullable().optional(),
+      ...ignored("_id", "userId", "workspaceId", "createdAt", "updatedAt", "isPublished", "publishedSettings", "external", "collaborators", "isDeleted"),
     }),
   ),
   responses: { ...okData(DocumentSchema), ...errorResponses() },

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
+import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { projects } from "../../db/schema";
 import { requireWorkspace } from "../../auth/access";
 import { newId, now } from "../../lib/ids";
@@ -20,6 +20,7 @@ const route = createRoute({
       reference: z.string().max(1000).optional(),
       icon: IconSchema.nullable().optional(),
       emoji: EmojiSchema.nullable().optional(),
+      ...ignored("_id", "userId", "originId", "createdAt", "updatedAt", "published", "publishedBranding"),
     }),
   ),
   responses: { ...okData(ProjectSchema), ...errorResponses() },

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
+import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { snapshotDto, takeSnapshot } from "../../services/content/snapshots";
 import { SnapshotSchema } from "../../schemas/content";
@@ -11,7 +11,14 @@ const route = createRoute({
   summary: "Freeze a document's current content (and DOCX version)",
   description: "Edit access to the document.",
   security,
-  request: jsonBody(z.strictObject({ documentId: IdSchemaBody, name: NameSchema, description: z.string().max(10_000).optional() })),
+  request: jsonBody(
+    z.strictObject({
+      documentId: IdSchemaBody,
+      name: NameSchema,
+      description: z.string().max(10_000).optional(),
+      ...ignored("_id", "contentVersion", "docxVersion", "userId", "createdAt", "updatedAt", "blocks"),
+    }),
+  ),
   responses: { ...okData(SnapshotSchema), ...errorResponses() },
 });
 

@@ -19,7 +19,7 @@ const route = createRoute({
       z.strictObject({
         name: NameSchema.optional(),
         description: z.string().max(10_000).optional(),
-        ...ignored("_id", "documentId", "contentVersion", "docxVersion", "userId", "createdAt", "updatedAt"),
+        ...ignored("_id", "documentId", "contentVersion", "docxVersion", "userId", "createdAt", "updatedAt", "blocks"),
       }),
     ),
   },

@@ -20,7 +20,7 @@ const route = createRoute({
       projectId: IdSchemaBody,
       name: NameSchema,
       documentId: IdSchemaBody.nullable().optional(),
-      ...ignored("_id", "workspaceId", "userId", "createdAt", "updatedAt", "isDeleted"),
+      ...ignored("_id", "workspaceId", "userId", "createdAt", "updatedAt", "isDeleted", "columns"),
     }),
   ),
   responses: {

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { notFound } from "../../errors";
-import { errorResponses, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
+import { errorResponses, ignored, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { workspaceCollaborators, workspaces } from "../../db/schema";
 import { newId, now } from "../../lib/ids";
 import { organizationRole } from "../../auth/access";
@@ -19,6 +19,7 @@ const route = createRoute({
       name: NameSchema,
       description: z.string().max(10_000).optional(),
       isShared: z.boolean().optional(),
+      ...ignored("_id", "isDefault", "ownerId", "collaborators", "createdAt", "updatedAt"),
     }),
   ),
   responses: { ...okData(WorkspaceSchema), ...errorResponses() },

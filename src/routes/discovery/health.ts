@@ -1,0 +1,35 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { jsonResponse, onlyErrorResponses, type Router } from "../../openapi";
+
+const route = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["Discovery"],
+  summary: "Liveness (no token needed)",
+  security: [],
+  responses: { 200: jsonResponse(z.object({ status: z.literal("ok") })), ...onlyErrorResponses("InternalError") },
+});
+
+export function registerHealth(app: Router) {
+  app.openapi(route, (c) => c.json({ status: "ok" as const }, 200));
+}
+
+/** /openapi.json and /docs are served by the app itself; listed here so the document covers every route. */
+export function describeDiscoveryRoutes(app: Router) {
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/openapi.json",
+    tags: ["Discovery"],
+    summary: "This OpenAPI 3.1.0 document (no token needed)",
+    security: [],
+    responses: { 200: { description: "The OpenAPI document", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } }, ...onlyErrorResponses("InternalError") },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/docs",
+    tags: ["Discovery"],
+    summary: "Interactive API reference over /openapi.json (no token needed)",
+    security: [],
+    responses: { 200: { description: "HTML page", content: { "text/html": { schema: z.string() } } }, ...onlyErrorResponses("InternalError") },
+  });
+}
