@@ -41,7 +41,7 @@ export function buildApp() {
   });
   app.use("*", async (c, next) => {
     // JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 per route.
-    if (!(c.req.header("content-type") ?? "").includes("json")) return next();
+    if (!/json/i.test(c.req.header("content-type") ?? "")) return next();
     const maxSize = c.req.path === "/export/doc-to-pdf" ? 64 * MiB : 10 * MiB;
     return bodyLimit({
       maxSize,

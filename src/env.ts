@@ -28,6 +28,8 @@ export interface AuthUser {
   email: string;
   name: string;
   tokenId: string;
+  /** Expiry of the presented token (null: never); tokens it mints cannot outlive it. */
+  tokenExpiresAt: number | null;
 }
 
 export type HonoEnv = {

@@ -34,6 +34,11 @@ export function ignored<const K extends string>(...keys: K[]) {
   return Object.fromEntries(keys.map((k) => [k, dropped])) as Record<K, typeof dropped>;
 }
 
+/** Caps the JSON size of a free-form member, so it can never reach D1's 2 MB per-value limit as a 500. */
+export function maxJsonBytes(maxBytes: number) {
+  return [(value: unknown) => JSON.stringify(value ?? null).length <= maxBytes, `must be at most ${maxBytes / 1024} KiB as JSON`] as const;
+}
+
 export const IconSchema = z.strictObject({ name: z.string().max(200), color: z.string().max(200) }).openapi("Icon");
 export const EmojiSchema = z.strictObject({ unified: z.string().max(200), emojiStyle: z.string().max(200) }).openapi("Emoji");
 export const NameSchema = z.string().trim().min(1).max(500);

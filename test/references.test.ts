@@ -28,7 +28,7 @@ describe("table references", () => {
     const oneMany = await addColumn(t.owner.token, table.tableId, "Links", { type: "oneMany", oneMany: { tableId: table.tableId, filter: [] } });
     const created = await ok("POST", "/table/reference", {
       token: t.editor.token,
-      body: refBody({ _id: `ref-1-custom-${sfx}`, rowId: "anything_1", oneToManyColumnId: oneMany._id, oneToManyInstanceIds: [rowId], type: "relation", workspaceId: "ignored", tableName: "ignored" }),
+      body: refBody({ _id: `ref-1-custom-${sfx}`, rowId, oneToManyColumnId: oneMany._id, oneToManyInstanceIds: [rowId], type: "relation", workspaceId: "ignored", tableName: "ignored" }),
     });
     expect(created.data).toEqual({
       _id: `ref-1-custom-${sfx}`,
@@ -38,7 +38,7 @@ describe("table references", () => {
       tableId: table.tableId,
       columnId: table.nameColumnId,
       relatedRowId: rowId,
-      rowId: "anything_1",
+      rowId,
       oneToManyColumnId: oneMany._id,
       oneToManyInstanceIds: [rowId],
       columnName: "Name",

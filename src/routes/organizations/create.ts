@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
+import { errorResponses, ignored, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { organizationMembers, organizations } from "../../db/schema";
 import { newId, now } from "../../lib/ids";
 import { organizationDto } from "../../services/identity/users";
@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Organizations"],
   summary: "Create an organization (the caller becomes its owner)",
   security,
-  request: jsonBody(z.strictObject({ name: NameSchema })),
+  request: jsonBody(z.strictObject({ name: NameSchema, ...ignored("_id", "ownerId", "role", "createdAt", "updatedAt") })),
   responses: { ...okData(OrganizationSchema), ...errorResponses() },
 });
 

@@ -9,7 +9,7 @@ const route = createRoute({
   path: "/token",
   tags: ["Identity"],
   summary: "Issue a personal access token",
-  description: "The secret is shown only in this response; only its SHA-256 hash is stored.",
+  description: "The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.",
   security,
   request: jsonBody(z.strictObject({ name: NameSchema, expiresAt: z.number().int().positive().nullable().optional() })),
   responses: { ...okData(TokenSchema), ...errorResponses() },
@@ -20,7 +20,10 @@ export function registerCreateToken(app: Router) {
     const { name, expiresAt } = c.req.valid("json");
     if (expiresAt != null && expiresAt <= Date.now()) throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
     const db = c.get("db");
-    const { record, insert } = await prepareToken(db, c.get("user")._id, name, expiresAt ?? null);
+    // A token cannot mint one that outlives it, or expiry could be escaped by re-issuing.
+    const limit = c.get("user").tokenExpiresAt;
+    const effective = limit === null ? (expiresAt ?? null) : Math.min(expiresAt ?? limit, limit);
+    const { record, insert } = await prepareToken(db, c.get("user")._id, name, effective);
     await insert;
     return c.json({ data: record }, 200);
   });

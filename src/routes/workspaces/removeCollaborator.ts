@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { conflict, notFound } from "../../errors";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
-import { workspaceCollaborators } from "../../db/schema";
+import { documentCollaborators, workspaceCollaborators } from "../../db/schema";
 import { requireWorkspace } from "../../auth/access";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
@@ -11,7 +11,7 @@ const route = createRoute({
   method: "delete",
   path: "/workspace/{id}/collaborator/{userId}",
   tags: ["Workspaces"],
-  summary: "Remove a collaborator (owner or admin; anyone may remove themselves)",
+  summary: "Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too",
   security,
   request: { params: z.object({ id: pathId("id"), userId: pathId("userId") }) },
   responses: { ...okData(WorkspaceSchema), ...errorResponses("ConflictError") },
@@ -24,10 +24,24 @@ export function registerRemoveWorkspaceCollaborator(app: Router) {
     const self = userId === c.get("user")._id;
     const { workspace } = await requireWorkspace(db, c.get("user"), id, self ? "read" : "admin");
     if (userId === workspace.ownerId) throw conflict("The workspace owner cannot be removed");
-    const removed = await db
-      .delete(workspaceCollaborators)
-      .where(and(eq(workspaceCollaborators.workspaceId, id), eq(workspaceCollaborators.userId, userId)))
-      .returning();
+    // Leaving a workspace also ends the document grants held in it (every document a member created carries
+    // an owner grant, which would otherwise keep the documents and, through them, the project readable).
+    // The grants go first: the EXISTS keeps a document-only guest's grants when the user is no collaborator.
+    const [, removed] = await db.batch([
+      db
+        .delete(documentCollaborators)
+        .where(
+          and(
+            eq(documentCollaborators.userId, userId),
+            sql`${documentCollaborators.documentId} IN (SELECT id FROM documents WHERE workspace_id = ${id})`,
+            sql`EXISTS (SELECT 1 FROM workspace_collaborators WHERE workspace_id = ${id} AND user_id = ${userId})`,
+          ),
+        ),
+      db
+        .delete(workspaceCollaborators)
+        .where(and(eq(workspaceCollaborators.workspaceId, id), eq(workspaceCollaborators.userId, userId)))
+        .returning(),
+    ]);
     if (removed.length === 0) throw notFound("Collaborator");
     const collabs = await workspaceCollaboratorsOf(db, [id]);
     return c.json({ data: workspaceDto(workspace, collabs.get(id) ?? []) }, 200);

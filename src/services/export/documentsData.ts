@@ -72,8 +72,8 @@ export async function exportDocumentsData(db: Db, r2: R2Bucket, user: AuthUser, 
     db
       .select({ ref: tableReferences, columnName: columns.name, tableName: tables.name, tableProjectId: tables.projectId })
       .from(tableReferences)
-      .innerJoin(tables, eq(tables.id, tableReferences.tableId))
-      .innerJoin(columns, eq(columns.id, tableReferences.columnId))
+      .innerJoin(tables, and(eq(tables.id, tableReferences.tableId), eq(tables.isDeleted, false)))
+      .innerJoin(columns, and(eq(columns.id, tableReferences.columnId), eq(columns.isDeleted, false)))
       .where(and(inJson(tableReferences.documentId, ids), eq(tableReferences.isDeleted, false)))
       .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id)),
     readContents(db, r2, ids),
@@ -113,9 +113,10 @@ export async function exportDocumentsData(db: Db, r2: R2Bucket, user: AuthUser, 
             return { ...clauseReferenceDto(c), resolved: target && block ? { documentId: target.documentId, blockId: target.blockId, block } : null };
           }),
         tables: {
+          // Only rows of the referencing table's project: that is what the reader was shown to be able to read.
           referenceRow: [...rowIds].flatMap((id) => {
             const row = rowsById.get(id);
-            return row ? [row] : [];
+            return row && docRefs.some((r) => r.tableProjectId === row.projectId) ? [row] : [];
           }),
           references: docRefs.map(tableReferenceDto),
         },

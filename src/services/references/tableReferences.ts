@@ -17,8 +17,8 @@ function referencesWithNames(db: Db) {
   return db
     .select({ ref: tableReferences, columnName: columns.name, tableName: tables.name, tableProjectId: tables.projectId })
     .from(tableReferences)
-    .innerJoin(tables, eq(tables.id, tableReferences.tableId))
-    .innerJoin(columns, eq(columns.id, tableReferences.columnId));
+    .innerJoin(tables, and(eq(tables.id, tableReferences.tableId), eq(tables.isDeleted, false)))
+    .innerJoin(columns, and(eq(columns.id, tableReferences.columnId), eq(columns.isDeleted, false)));
 }
 
 type ReferenceWithNames = { ref: ReferenceRow; columnName: string; tableName: string; tableProjectId: string };
@@ -55,12 +55,15 @@ export interface NewTableReference {
 
 /**
  * The caller has already been checked for edit access to `doc` and read access to the table. `columnId` and
- * `oneToManyColumnId` must be live columns of the table and `relatedRowId` a live row of it (400); a reused `_id`
- * is 409.
+ * `oneToManyColumnId` must be live columns of the table, `relatedRowId` a live row of it, and `rowId` and
+ * `oneToManyInstanceIds` live rows of the same project (400); a reused `_id` is 409.
  */
 export async function createTableReference(db: Db, doc: DocumentRow, { table }: TableAccess, input: NewTableReference) {
   const columnIds = [input.columnId, ...(input.oneToManyColumnId ? [input.oneToManyColumnId] : [])];
-  const [cols, related, existing] = await db.batch([
+  // Rows named by the reference must be live rows of this project's tables, so a reference can never become a
+  // window onto rows its creator could not read (E5 returns every referenced row with its cells).
+  const rowIds = [...new Set([input.rowId, ...(input.oneToManyInstanceIds ?? [])].filter((x): x is string => !!x))];
+  const [cols, related, existing, projectRows] = await db.batch([
     db
       .select({ id: columns.id })
       .from(columns)
@@ -70,12 +73,22 @@ export async function createTableReference(db: Db, doc: DocumentRow, { table }: 
       .from(rows)
       .where(and(eq(rows.id, input.relatedRowId ?? ""), eq(rows.tableId, table.id), eq(rows.isDeleted, false))),
     db.select({ id: tableReferences.id }).from(tableReferences).where(eq(tableReferences.id, input._id ?? "")),
+    db
+      .select({ id: rows.id })
+      .from(rows)
+      .innerJoin(tables, and(eq(tables.id, rows.tableId), eq(tables.isDeleted, false)))
+      .where(and(eq(rows.projectId, table.projectId), eq(rows.isDeleted, false), sql`${rows.id} IN (SELECT value FROM json_each(${JSON.stringify(rowIds)}))`)),
   ]);
+  const liveRows = new Set(projectRows.map((r) => r.id));
   const live = new Set(cols.map((c) => c.id));
   const details: ErrorDetail[] = [];
   if (!live.has(input.columnId)) details.push({ path: "columnId", message: "not a column of this table" });
   if (input.oneToManyColumnId && !live.has(input.oneToManyColumnId)) details.push({ path: "oneToManyColumnId", message: "not a column of this table" });
   if (input.relatedRowId !== null && related.length === 0) details.push({ path: "relatedRowId", message: "not a row of this table" });
+  if (input.rowId && !liveRows.has(input.rowId)) details.push({ path: "rowId", message: "not a row of this project" });
+  (input.oneToManyInstanceIds ?? []).forEach((id, i) => {
+    if (!liveRows.has(id)) details.push({ path: `oneToManyInstanceIds.${i}`, message: "not a row of this project" });
+  });
   if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
   if (existing.length) throw conflict(`A table reference with _id ${input._id} already exists`);
   const t = now();

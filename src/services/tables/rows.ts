@@ -205,7 +205,8 @@ export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {
 /**
  * Live rows of any tables by id, each with `{ [columnId]: value }` of its own table (oneMany computed), in a
  * fixed number of D1 round trips however many ids and tables: rows and the columns of their tables in one
- * batch, then one oneMany resolution per table that has oneMany columns. Missing or deleted ids are left out.
+ * batch, then one oneMany resolution per table that has oneMany columns. Missing or deleted rows, and rows of
+ * deleted tables, are left out.
  */
 export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
   if (rowIds.length === 0) return new Map<string, ReturnType<typeof rowDto> & { cells: Record<string, unknown> }>();
@@ -214,7 +215,13 @@ export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
     db
       .select({ row: rows, cells: cellsJson })
       .from(rows)
-      .where(and(eq(rows.isDeleted, false), sql`${rows.id} IN (SELECT value FROM json_each(${idsJson}))`))
+      .where(
+        and(
+          eq(rows.isDeleted, false),
+          sql`${rows.id} IN (SELECT value FROM json_each(${idsJson}))`,
+          sql`${rows.tableId} IN (SELECT id FROM tables WHERE is_deleted = 0)`,
+        ),
+      )
       .orderBy(rows.seq, rows.id),
     db
       .select()
