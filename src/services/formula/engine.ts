@@ -12,7 +12,8 @@ import { conflict, notFound } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { compileFormula, type CompiledFormula } from "./evaluate";
 import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, d1Of, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type DbLike, type RowPage } from "./store";
+import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type RowPage } from "./store";
+import { d1Of, type DbLike } from "../../db/d1";
 import { validateFormula } from "./validate";
 import { cellToValue, Errors, valueToCell, type ColumnMeta, type FormulaValue } from "./values";
 

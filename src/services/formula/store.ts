@@ -3,17 +3,9 @@
  * paging in one round trip each, and cells written with one json_each upsert per few thousand cells (D1 allows
  * 100 bound parameters per statement, so values travel as one JSON parameter), all in one atomic batch.
  */
-import type { Db } from "../../env";
 import { newId } from "../../lib/ids";
 import type { StoredFormula } from "./expression";
 import type { TableColumn } from "./graph";
-
-export type DbLike = D1Database | Db;
-
-/** The raw binding behind a Drizzle client or the binding itself. */
-export function d1Of(db: DbLike): D1Database {
-  return "$client" in db ? (db as unknown as { $client: D1Database }).$client : (db as D1Database);
-}
 
 export interface TableInfo {
   id: string;

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
+import { isUniqueViolation } from "../../db/errors";
 import { newId, now } from "../../lib/ids";
 import { prepareToken } from "./tokens";
 import { applyPendingInvitations } from "../documents/invitations";
@@ -48,7 +49,7 @@ export async function registerUser(db: Db, input: { email: string; name: string 
     ]);
   } catch (err) {
     // Two registrations racing for one email: the unique index decides.
-    if (String(err).includes("UNIQUE")) throw conflict("A user with this email is already registered");
+    if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
     throw err;
   }
   await applyPendingInvitations(db, { id: user.id, email: user.email });
