@@ -21,7 +21,9 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies)) {
     const key = base + name;
     if (lock.packages[key] || !PLATFORMS[name]) continue;
-    lock.packages[key] = { version, ...PLATFORMS[name], dev: entry.dev, license: "Apache-2.0", optional: true, engines: { node: ">=16" } };
+    const { os, cpu } = PLATFORMS[name];
+    // Members in the order npm itself writes them, so a later `npm install` leaves the file as it is.
+    lock.packages[key] = { version, cpu, dev: entry.dev, license: "Apache-2.0", optional: true, os, engines: { node: ">=16" } };
     added += 1;
   }
 }
