@@ -4,6 +4,7 @@
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
 import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
@@ -149,6 +150,12 @@ export interface ProjectAccess {
   workspaceRole: WorkspaceRole | null;
 }
 
+/** SQL: the user reaches the project through a grant on one of its live documents (API.md §4). */
+export function viaDocumentGrant(userId: string, projectId: SQL | SQLiteColumn) {
+  return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+        WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
+}
+
 /**
  * A project is readable through its workspace or through any readable document inside it; writing to
  * it (tables, rows, cells, columns, documents at its root) needs workspace owner/admin/editor,
@@ -159,8 +166,7 @@ export async function requireProject(db: Db, user: AuthUser, id: string, level: 
     .select({
       project: projects,
       role: workspaceCollaborators.role,
-      viaDocument: sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-        WHERE dc.user_id = ${user._id} AND d.project_id = ${projects.id} AND d.is_deleted = 0)`,
+      viaDocument: viaDocumentGrant(user._id, projects.id),
     })
     .from(projects)
     .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
@@ -174,10 +180,20 @@ export async function requireProject(db: Db, user: AuthUser, id: string, level: 
   return { project: row.project, workspaceRole: role };
 }
 
-/** SQL: the user reaches the project through a non-deleted document grant (same rule as requireProject). */
-function viaDocumentGrant(userId: string, projectId: SQL) {
-  return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-        WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
+/** Projects among `ids` the user can read (requireProject's rule), in one query whatever their number. */
+export async function readableProjectIds(db: Db, userId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const found = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        inJson(projects.id, ids),
+        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${projects.workspaceId} AND wc.user_id = ${userId})
+          OR ${viaDocumentGrant(userId, projects.id)})`,
+      ),
+    );
+  return new Set(found.map((f) => f.id));
 }
 
 export interface TableAccess extends ProjectAccess {
@@ -195,7 +211,7 @@ export async function requireTable(db: Db, user: AuthUser, tableId: string, leve
       table: tables,
       project: projects,
       role: workspaceCollaborators.role,
-      viaDocument: viaDocumentGrant(user._id, sql`${projects.id}`),
+      viaDocument: viaDocumentGrant(user._id, projects.id),
     })
     .from(tables)
     .innerJoin(projects, eq(projects.id, tables.projectId))

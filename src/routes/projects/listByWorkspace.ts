@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { notFound } from "../../errors";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { projects } from "../../db/schema";
-import { workspaceRole } from "../../auth/access";
+import { viaDocumentGrant, workspaceRole } from "../../auth/access";
 import { projectDto } from "../../services/workspaces/serialize";
 import { ProjectSchema } from "../../schemas/core";
 
@@ -30,10 +30,7 @@ export function registerListProjects(app: Router) {
       .where(
         and(
           eq(projects.workspaceId, workspaceId),
-          role
-            ? undefined
-            : sql`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-                WHERE dc.user_id = ${userId} AND d.project_id = ${projects.id} AND d.is_deleted = 0)`,
+          role ? undefined : viaDocumentGrant(userId, projects.id),
         ),
       )
       .orderBy(projects.createdAt);

@@ -2,14 +2,14 @@
  * E5: everything a client needs to export documents, gathered with a fixed number of D1 round trips however
  * many documents are listed (every read below is one query over all of them, or one batch).
  */
-import { and, asc, eq, sql } from "drizzle-orm";
-import { clauseReferences, columns, projects, tableReferences, tables } from "../../db/schema";
+import { and, asc, eq } from "drizzle-orm";
+import { clauseReferences } from "../../db/schema";
 import type { AuthUser, Db } from "../../env";
-import { documentsAccess } from "../../auth/access";
+import { documentsAccess, readableProjectIds } from "../../auth/access";
 import { inJson } from "../../db/sql";
 import { readContents, readSettings } from "../content/store";
 import { clauseReferenceDto } from "../references/clauseReferences";
-import { tableReferenceDto } from "../references/tableReferences";
+import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
 import { readRowsAcrossTables } from "../tables/rows";
 
 type Block = Record<string, unknown>;
@@ -41,41 +41,16 @@ function findBlock(blocks: unknown, blockId: string, depth = 0): Block | null {
   return null;
 }
 
-/** Projects among `ids` the user can read (workspace role or a document grant inside), in one query. */
-async function readableProjectIds(db: Db, userId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const found = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(
-      and(
-        inJson(projects.id, ids),
-        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${projects.workspaceId} AND wc.user_id = ${userId})
-          OR EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-                     WHERE dc.user_id = ${userId} AND d.project_id = ${projects.id} AND d.is_deleted = 0))`,
-      ),
-    );
-  return new Set(found.map((f) => f.id));
-}
-
 /** The caller has read access to every id (checked by the route). Payloads come back in request order. */
 export async function exportDocumentsData(db: Db, r2: R2Bucket, user: AuthUser, documentIds: readonly string[]) {
   const ids = [...new Set(documentIds)];
-  // The join runs on its own, not in a db.batch: drizzle maps batched D1 results by column name, and the
-  // joined tables share names (project_id, name), which would read one table's value for another's.
   const [clauses, tableRefs, contents, settings] = await Promise.all([
     db
       .select()
       .from(clauseReferences)
       .where(and(inJson(clauseReferences.documentId, ids), eq(clauseReferences.isDeleted, false)))
       .orderBy(asc(clauseReferences.createdAt), asc(clauseReferences.id)),
-    db
-      .select({ ref: tableReferences, columnName: columns.name, tableName: tables.name, tableProjectId: tables.projectId })
-      .from(tableReferences)
-      .innerJoin(tables, and(eq(tables.id, tableReferences.tableId), eq(tables.isDeleted, false)))
-      .innerJoin(columns, and(eq(columns.id, tableReferences.columnId), eq(columns.isDeleted, false)))
-      .where(and(inJson(tableReferences.documentId, ids), eq(tableReferences.isDeleted, false)))
-      .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id)),
+    tableReferencesOfDocuments(db, ids),
     readContents(db, r2, ids),
     readSettings(db, ids),
   ]);

@@ -8,6 +8,7 @@ import type { AuthUser, Db } from "../../env";
 import { ApiError, conflict, forbidden, validation, type ErrorDetail } from "../../errors";
 import { newId, now } from "../../lib/ids";
 import { isUniqueViolation } from "../../db/errors";
+import { inJson } from "../../db/sql";
 import { requireProject, type TableAccess } from "../../auth/access";
 import type { DocumentRow } from "../../auth/access";
 
@@ -150,6 +151,17 @@ export async function tableReferencesOfDocument(db: Db, user: AuthUser, document
     );
   }
   return found.filter((f) => readable.get(f.tableProjectId));
+}
+
+/**
+ * Live references (with live names) of many documents in one query, oldest first; access is the caller's.
+ * Not for a db.batch: drizzle maps batched D1 rows by column name, and the joined tables share names
+ * (project_id, name), which would read one table's value for another's.
+ */
+export async function tableReferencesOfDocuments(db: Db, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
+  return referencesWithNames(db)
+    .where(and(inJson(tableReferences.documentId, documentIds), eq(tableReferences.isDeleted, false)))
+    .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id));
 }
 
 export async function softDeleteTableReference(db: Db, id: string): Promise<void> {
