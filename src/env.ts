@@ -38,5 +38,9 @@ export type HonoEnv = {
     db: Db;
     user: AuthUser;
     requestId: string;
+    /** The service context of this request (src/http/route.ts `ctxOf`). */
+    ctx: import("./services/context").ServiceContext;
+    /** Work started on the request's behalf (the lastUsedAt touch) that must finish before it answers. */
+    background: Promise<unknown>[];
   };
 };
