@@ -1,6 +1,7 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
 import type { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator";
+import type { DocumentRoom } from "./durable/DocumentRoom";
 
 /** Bindings declared in wrangler.toml, `.dev.vars` and secrets. */
 export interface Env {
@@ -8,6 +9,8 @@ export interface Env {
   BLOBS: R2Bucket;
   /** One formula coordinator per table (idFromName(tableId)); see src/durable/TableFormulaCoordinator.ts. */
   TABLE_FORMULA: DurableObjectNamespace<TableFormulaCoordinator>;
+  /** One collaborative room per document (idFromName(documentId)); see src/durable/DocumentRoom.ts. */
+  DOCUMENT_ROOM: DurableObjectNamespace<DocumentRoom>;
   ADMIN_TOKEN?: string;
   SIGNING_SECRET?: string;
   CONVERTER_URL?: string;

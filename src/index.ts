@@ -5,6 +5,8 @@ export { PdfConverterContainer } from "./services/converter/container";
 
 export { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator";
 
+export { DocumentRoom } from "./durable/DocumentRoom";
+
 const app = buildApp();
 
 export default {

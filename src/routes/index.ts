@@ -71,6 +71,7 @@ import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerCollaboration } from "./collab";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -101,6 +102,7 @@ export function registerRoutes(app: Router) {
   registerPutDocxVersion(app);
   registerExportDocx(app);
   registerMarkDocxSeeded(app);
+  registerCollaboration(app);
   registerCreateDocument(app);
   registerListDocuments(app);
   registerGetDocument(app);

@@ -1,10 +1,9 @@
-import { defineRoute } from "../../http/route";
+import { ctxOf, defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { errorResponses, ignored, jsonBody, okData, pathId, security, type Router } from "../../openapi";
-import { requireDocument } from "../../auth/access";
 import { ApiError } from "../../errors";
-import { writeContent } from "../../services/content/store";
+import { putDocumentContent } from "../../services/content/put";
 import { BlocksSchema } from "../../schemas/content";
 
 /** API.md §12: JSON bodies are capped at 10 MiB. */
@@ -17,7 +16,7 @@ const route = defineRoute({
   tags: ["Content"],
   summary: "Replace a document's block content",
   description:
-    "Edit access to the document. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. Without it the write always lands on top of the newest version.",
+    "Edit access to the document. On a document with a live collaborative room the write is applied to the shared document as one Yjs transaction that connected editors receive. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. Without it the write always lands on top of the newest version.",
   security,
   middleware: [
     bodyLimit({
@@ -42,17 +41,9 @@ const route = defineRoute({
 
 export function registerPutContent(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
     const { documentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    await requireDocument(db, user, documentId, "edit");
-    const { version } = await writeContent(db, c.env.BLOBS, {
-      documentId,
-      userId: user._id,
-      blocksJson: JSON.stringify(body.blocks),
-      baseVersion: body.baseVersion,
-    });
+    const { version } = await putDocumentContent(ctxOf(c), { documentId, blocksJson: JSON.stringify(body.blocks), baseVersion: body.baseVersion });
     return c.json({ data: { version } }, 200);
   });
 }

@@ -40,7 +40,7 @@ export function registerInviteUser(app: Router) {
       email,
       role,
       existingUserId: existing?.id ?? null,
-    });
+    }, c.env);
     return c.json({ data: result }, 200);
   });
 }

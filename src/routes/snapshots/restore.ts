@@ -35,7 +35,7 @@ export function registerRestoreSnapshot(app: Router) {
     const user = c.get("user");
     const { snapshotId } = c.req.valid("param");
     const { snapshot, access } = await requireSnapshot(db, user, snapshotId, "edit");
-    const result = await restoreSnapshot(db, c.env.BLOBS, snapshot, access.doc, user._id);
+    const result = await restoreSnapshot(db, c.env.BLOBS, snapshot, access.doc, user._id, c.env);
     return c.json({ data: result }, 200);
   });
 }

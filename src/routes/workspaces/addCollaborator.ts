@@ -8,6 +8,7 @@ import { now } from "../../lib/ids";
 import { findUserByEmail } from "../../services/identity/users";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
+import { revalidateRooms } from "../../services/collab/rooms";
 
 const route = defineRoute({
   operationId: "addWorkspaceCollaborator",
@@ -41,6 +42,8 @@ export function registerAddWorkspaceCollaborator(app: Router) {
         .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
       db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: target.id, role: "member", createdAt: t }).onConflictDoNothing(),
     ]);
+    // A changed role (editor → viewer) takes effect in the workspace's live collaborative rooms at once.
+    await revalidateRooms(c.env, db, { workspaceId: id }, [target.id]);
     const collabs = await workspaceCollaboratorsOf(db, [id]);
     return c.json({ data: workspaceDto(workspace, collabs.get(id) ?? []) }, 200);
   });

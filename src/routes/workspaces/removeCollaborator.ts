@@ -7,6 +7,7 @@ import { documentCollaborators, workspaceCollaborators } from "../../db/schema";
 import { requireWorkspace } from "../../auth/access";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
+import { revalidateRooms } from "../../services/collab/rooms";
 
 const route = defineRoute({
   operationId: "removeWorkspaceCollaborator",
@@ -45,6 +46,8 @@ export function registerRemoveWorkspaceCollaborator(app: Router) {
         .returning(),
     ]);
     if (removed.length === 0) throw notFound("Collaborator");
+    // Whoever lost access is dropped from the workspace's live collaborative rooms now, not at their next connect.
+    await revalidateRooms(c.env, db, { workspaceId: id }, [userId]);
     const collabs = await workspaceCollaboratorsOf(db, [id]);
     return c.json({ data: workspaceDto(workspace, collabs.get(id) ?? []) }, 200);
   });

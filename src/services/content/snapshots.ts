@@ -7,11 +7,12 @@
 import { desc, eq } from "drizzle-orm";
 import { documents, snapshots } from "../../db/schema";
 import { d1Of } from "../../db/d1";
-import type { Db } from "../../env";
+import type { Db, Env } from "../../env";
 import { notFound } from "../../errors";
 import { newId, now } from "../../lib/ids";
 import { EMPTY_BLOCKS_JSON, writeContent } from "./store";
 import { blobIdOfKey, docxExternal } from "../docx/store";
+import { roomHasState, roomOf } from "../collab/rooms";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 
@@ -98,8 +99,19 @@ export interface RestoreResult {
  * (conditional on the version that snapshot captured, so a write racing the restore is never silently lost: 409)
  * and, for a DOCX snapshot, records its blob as the newest DOCX version.
  */
-export async function restoreSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, doc: typeof documents.$inferSelect, userId: string): Promise<RestoreResult> {
+export async function restoreSnapshot(
+  db: Db,
+  r2: R2Bucket,
+  row: SnapshotRow,
+  doc: typeof documents.$inferSelect,
+  userId: string,
+  env?: Env,
+): Promise<RestoreResult> {
   const blocksJson = await snapshotBlocksJson(r2, row);
+  // A document with a collaborative room: its live edits are written back first, so "Before restore" holds them,
+  // and the restored blocks then reach the shared document (and its connected editors) as one transaction.
+  const room = env && (await roomHasState(db, row.documentId)) ? roomOf(env, row.documentId) : null;
+  if (room) await room.flush();
   const before = await takeSnapshot(db, { documentId: row.documentId, name: "Before restore", description: `Automatic snapshot before restoring "${row.name}"`, userId });
   let contentVersion: number;
   try {
@@ -112,6 +124,7 @@ export async function restoreSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, do
   if (row.docxVersion !== null && row.docxKey && doc.type === "EXTERNAL" && doc.external?.type === "DOCX") {
     docxVersion = await restoreDocxVersion(db, row.documentId, row.docxVersion, row.docxKey, userId);
   }
+  if (room) await room.replaceBlocks({ documentId: row.documentId, userId, blocksJson, store: false });
   return { contentVersion, docxVersion, beforeRestoreSnapshotId: before.id };
 }
 

@@ -1,9 +1,10 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { documentCollaborators, invitations, notifications } from "../../db/schema";
-import type { Db } from "../../env";
+import type { Db, Env } from "../../env";
 import { newId, now } from "../../lib/ids";
 import type { DocumentRole } from "../../auth/access";
 import { subtreeIds } from "./tree";
+import { revalidateRooms } from "../collab/rooms";
 
 /**
  * Grant `role` on each document; an existing grant is raised to it, never lowered (else an editor could
@@ -39,6 +40,7 @@ export interface InviteResult {
 export async function inviteToDocument(
   db: Db,
   input: { inviterId: string; inviterName: string; documentId: string; documentName: string; email: string; role: DocumentRole; existingUserId: string | null },
+  env?: Env,
 ): Promise<InviteResult> {
   const covered = await subtreeIds(db, input.documentId, { onlyLive: true });
   const t = now();
@@ -65,6 +67,8 @@ export async function inviteToDocument(
         createdAt: t,
       }),
     ]);
+    // A raised role takes effect in live collaborative rooms at once (a viewer who became editor may now edit).
+    if (env) await revalidateRooms(env, db, { documentIds: covered }, [input.existingUserId]);
   } else {
     await db.insert(invitations).values(invitation);
   }

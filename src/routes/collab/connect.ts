@@ -1,0 +1,58 @@
+import { z } from "@hono/zod-openapi";
+import { authenticateNow, ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, pathId, security, type Router } from "../../openapi";
+import { ApiError } from "../../errors";
+import { collabSession, redeemCollabTicket } from "../../services/collab/sessions";
+import { roomOf } from "../../services/collab/rooms";
+
+const route = defineRoute({
+  operationId: "connectCollaboration",
+  // Authenticated by a bearer token or by a single-use ticket (browsers cannot set Authorization on a WebSocket),
+  // so the handler authenticates itself; the operation still declares bearer security.
+  auth: "public",
+  security,
+  method: "get",
+  path: "/document/{documentId}/collab",
+  tags: ["Collaboration"],
+  summary: "Open the document's collaborative room (WebSocket)",
+  description:
+    "Upgrades to a WebSocket speaking the y-websocket sync and awareness protocol (y-protocols), so standard Yjs providers connect unchanged. " +
+    "The shared document holds the blocks in the XmlFragment `document-store` (BlockNote's layout). Authenticate with `Authorization: Bearer …` " +
+    "or with `?ticket=` from `POST /document/{documentId}/collab/ticket` (single use, 60 s). Read access connects; without edit access the " +
+    "socket receives updates but its document updates are refused with a y-protocols permission-denied message. A request without " +
+    "`Upgrade: websocket` is 400. Close codes: 1003 unparseable message (only that socket), 1009 the document would pass 32 MiB, 4403 access removed.",
+  request: {
+    params: z.object({ documentId: pathId("documentId") }),
+    query: z.object({ ticket: z.string().min(1).max(200).optional().openapi({ description: "A ticket from POST /document/{documentId}/collab/ticket" }) }),
+  },
+  responses: {
+    101: { description: "Switching protocols: the WebSocket of the room" },
+    ...errorResponses(),
+  },
+});
+
+const notUpgrade = () => new ApiError("ValidationError", "This route opens a WebSocket: send Upgrade: websocket (426 Upgrade Required)");
+
+export function registerConnectCollaboration(app: Router) {
+  app.openapi(route, async (c) => {
+    const { documentId } = c.req.valid("param");
+    const { ticket } = c.req.valid("query");
+    const ctx = ctxOf(c);
+    const upgrade = c.req.header("upgrade")?.toLowerCase() === "websocket";
+    let userId: string;
+    if (ticket && !c.req.header("authorization")) {
+      // A plain GET never burns a ticket.
+      if (!upgrade) throw notUpgrade();
+      userId = await redeemCollabTicket(ctx, documentId, ticket);
+    } else {
+      await authenticateNow(c, async () => undefined);
+      userId = ctx.user.id;
+    }
+    const session = await collabSession(ctx, documentId, userId);
+    if (!upgrade) throw notUpgrade();
+    const res = await roomOf(c.env, documentId).fetch(c.req.url, {
+      headers: { upgrade: "websocket", "x-collab-session": JSON.stringify(session) },
+    });
+    return res as never;
+  });
+}

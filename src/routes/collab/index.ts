@@ -1,0 +1,9 @@
+import type { Router } from "../../openapi";
+import { registerConnectCollaboration } from "./connect";
+import { registerCreateCollaborationTicket } from "./ticket";
+
+/** Real-time collaborative editing (API.md §18). */
+export function registerCollaboration(app: Router) {
+  registerCreateCollaborationTicket(app);
+  registerConnectCollaboration(app);
+}

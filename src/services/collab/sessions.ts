@@ -1,0 +1,41 @@
+/**
+ * Who may open a document's collaborative room, and as what (API.md §18): read access connects, edit access may
+ * change the document. Browsers, which cannot set an Authorization header on a WebSocket, use a single-use ticket
+ * valid 60 s, stored hashed in the document's room (one synchronous delete-returning statement redeems it, so of
+ * concurrent redemptions exactly one wins).
+ */
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type UserRef } from "../../auth/access";
+import { ApiError } from "../../errors";
+import { read, type ServiceContext } from "../context";
+import type { CollabSession } from "../../durable/DocumentRoom";
+import { roomOf } from "./rooms";
+
+export const TICKET_TTL_MS = 60_000;
+
+/** The session the room is told about: 404 when the caller cannot read the document (no access looks like absence). */
+export async function collabSession(ctx: ServiceContext, documentId: string, user: UserRef): Promise<CollabSession> {
+  const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, user, [documentId]));
+  const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
+  const doc = access.doc;
+  const isDocx = doc.type === "EXTERNAL" && doc.external?.type === "DOCX";
+  return {
+    documentId,
+    userId: typeof user === "string" ? user : ctx.user.id,
+    canEdit: access.canEdit,
+    kind: isDocx ? "DOCX" : "DOCUMENT",
+    seededAt: isDocx && typeof doc.external?.seededAt === "number" ? doc.external.seededAt : null,
+  };
+}
+
+/** A ticket for the caller (read access needed). */
+export async function issueCollabTicket(ctx: ServiceContext, documentId: string): Promise<{ ticket: string; expiresAt: number }> {
+  const session = await collabSession(ctx, documentId, ctx.user.ref);
+  return roomOf(ctx.env, documentId).issueTicket(documentId, session.userId, TICKET_TTL_MS);
+}
+
+/** The user a ticket belongs to; 401 when it is unknown, used or expired (or was issued for another document). */
+export async function redeemCollabTicket(ctx: ServiceContext, documentId: string, ticket: string): Promise<string> {
+  const userId = await roomOf(ctx.env, documentId).redeemTicket(ticket);
+  if (!userId) throw new ApiError("UnauthorizedError", "The collaboration ticket is unknown, expired or already used");
+  return userId;
+}
