@@ -53,6 +53,8 @@ export function registerConnectCollaboration(app: Router) {
     const res = await roomOf(c.env, documentId).fetch(c.req.url, {
       headers: { upgrade: "websocket", "x-collab-session": JSON.stringify(session) },
     });
-    return res as never;
+    if (!res.webSocket) return res as never;
+    // A fresh response with mutable headers, so the request middleware can still add its headers to the 101.
+    return new Response(null, { status: 101, webSocket: res.webSocket, headers: new Headers(res.headers) }) as never;
   });
 }

@@ -397,10 +397,15 @@ function readContainer(container: Y.XmlElement): Block | null {
   const group = elements.find((e) => e.nodeName === "blockGroup");
   if (!contentEl) return null;
   const type = contentEl.nodeName;
-  const block: Block = { id: String(attrs.id ?? ""), type, props: { ...(contentEl.getAttributes() as Record<string, unknown>) }, children: group ? readGroup(group) : [] };
-  if (type === "table") block.content = readTable(contentEl);
-  else if (!NO_CONTENT.has(type)) block.content = readInline(contentEl);
-  return block;
+  // Members in BlockNote's order: id, type, props, content, children.
+  const content = type === "table" ? readTable(contentEl) : NO_CONTENT.has(type) ? undefined : readInline(contentEl);
+  return {
+    id: String(attrs.id ?? ""),
+    type,
+    props: { ...(contentEl.getAttributes() as Record<string, unknown>) },
+    ...(content !== undefined && { content }),
+    children: group ? readGroup(group) : [],
+  };
 }
 
 function readGroupOrContainer(el: Y.XmlElement): Block[] {

@@ -1,0 +1,306 @@
+/**
+ * The collaborative room (API.md §18) with real Yjs clients over the pool's WebSockets: convergence, viewers refused,
+ * access removal, eviction and reload, compaction, the state cap, malformed messages, tickets, and one document
+ * everywhere (content GET, E5, PUT content and snapshot restore through the room).
+ */
+import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError, ok, seedTenant, type Tenant } from "../harness";
+import { connect, openSocket, para, Peer } from "./peer";
+import { EVERY_BLOCK } from "./fixtures";
+import type { DocumentRoom } from "../../src/durable/DocumentRoom";
+
+const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
+
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
+async function newDoc(name = "Collab doc") {
+  const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" } });
+  return doc.data._id as string;
+}
+
+async function until<T>(probe: () => Promise<T>, check: (v: T) => boolean, what: string, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (check(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const json = (v: unknown) => JSON.parse(JSON.stringify(v));
+
+describe("collaborative room", () => {
+  it("two editors converge, and the room holds the same document", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.owner.token });
+    const b = await connect(docId, { token: t.editor.token });
+    a.write([para("p1", "hello"), para("p2", "second")]);
+    await b.until(() => b.blocks().length === 2, "b to receive a's blocks");
+    // Concurrent edits on both sides.
+    a.text(0).insert(5, " world");
+    b.text(1).insert(0, "the ", { bold: {} });
+    const expected = [para("p1", "hello world"), { ...para("p2", ""), content: [{ type: "text", text: "the ", styles: { bold: true } }, { type: "text", text: "second", styles: {} }] }];
+    await a.until(() => JSON.stringify(a.blocks()) === JSON.stringify(expected), "a to converge");
+    await b.until(() => JSON.stringify(b.blocks()) === JSON.stringify(expected), "b to converge");
+    expect(json(await room(docId).blocks())).toEqual(expected);
+    a.close();
+    b.close();
+  });
+
+  it("refuses a viewer's update with a message to them, applies nothing, and still sends them updates", async () => {
+    const docId = await newDoc();
+    const editor = await connect(docId, { token: t.editor.token });
+    const viewer = await connect(docId, { token: t.viewer.token });
+    editor.write([para("p1", "from the editor")]);
+    await viewer.until(() => viewer.blocks().length === 1, "viewer to receive the editor's block");
+    viewer.text(0).insert(0, "VANDAL ");
+    await viewer.until(() => viewer.denied.length > 0, "a permission-denied message");
+    expect(viewer.denied[0]).toMatch(/read-only/);
+    expect(viewer.closed).toBeNull();
+    // The editor keeps writing; the viewer still receives it, and neither room nor editor ever holds the viewer's text.
+    editor.text(0).insert(0, ">> ");
+    await viewer.until(() => viewer.blocks()[0]!.content!.toString().length > 0 && JSON.stringify(viewer.blocks()).includes(">> "), "viewer to receive the next edit");
+    expect(JSON.stringify(await room(docId).blocks())).not.toContain("VANDAL");
+    expect(JSON.stringify(editor.blocks())).not.toContain("VANDAL");
+    expect(json(await room(docId).blocks())).toEqual([para("p1", ">> from the editor")]);
+    editor.close();
+    viewer.close();
+  });
+
+  it("drops a collaborator whose access was removed, and re-checks a changed role", async () => {
+    const t2 = await seedTenant();
+    const editorSocket = await connect(t2.docId, { token: t2.editor.token });
+    const viewerSocket = await connect(t2.docId, { token: t2.viewer.token });
+    // The viewer becomes editor: their next edit is applied without reconnecting.
+    await ok("POST", `/workspace/${t2.workspaceId}/collaborator`, { token: t2.owner.token, body: { email: t2.viewer.email, role: "editor" } });
+    viewerSocket.write([para("v1", "now an editor")]);
+    await editorSocket.until(() => editorSocket.blocks().length === 1, "the promoted viewer's edit to arrive");
+    expect(viewerSocket.denied).toEqual([]);
+    // The editor is removed from the workspace: their socket is closed at once.
+    await ok("DELETE", `/workspace/${t2.workspaceId}/collaborator/${t2.editor.id}`, { token: t2.owner.token });
+    await editorSocket.until(() => editorSocket.closed !== null, "the removed editor to be disconnected");
+    expect(editorSocket.closed!.code).toBe(4403);
+    expect(viewerSocket.closed).toBeNull();
+    // And they cannot come back.
+    const again = await openSocket(t2.docId, { token: t2.editor.token });
+    expect(again.status).toBe(404);
+    viewerSocket.close();
+  });
+
+  it("reloads exactly what was acknowledged after the room is evicted", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.owner.token });
+    const b = await connect(docId, { token: t.editor.token });
+    a.write([para("p1", "start:")]);
+    for (let i = 0; i < 50; i++) a.text(0).insert(a.text(0).length, `${i},`);
+    await b.until(() => JSON.stringify(b.blocks()) === JSON.stringify(a.blocks()), "b to receive every keystroke");
+    const expected = json(a.blocks());
+    const stub = room(docId);
+    const before = await stub.stats();
+    expect(before.updateCount).toBeGreaterThanOrEqual(51);
+    await evictDurableObject(stub);
+    // A fresh instance loaded from storage only.
+    expect(json(await stub.blocks())).toEqual(expected);
+    // Hibernated sockets survive the eviction and keep working.
+    b.text(0).insert(0, "after:");
+    await a.until(() => JSON.stringify(a.blocks()).includes("after:"), "a to receive b's edit after the eviction");
+    await evictDurableObject(stub, { webSockets: "close" });
+    const c = await connect(docId, { token: t.owner.token });
+    expect(json(c.blocks())).toEqual(json(a.blocks()));
+    // Storage holds the state and updates, nothing else.
+    const rows = await runInDurableObject(stub, (_instance: DocumentRoom, state) => ({
+      updates: state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM updates").one().n,
+      chunks: state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM state_chunks").one().n,
+    }));
+    expect(rows.updates + rows.chunks).toBeGreaterThan(0);
+    a.close();
+    b.close();
+    c.close();
+  });
+
+  it("compacts every 2000 updates and when the last socket leaves, into chunks that reload to the same state", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.owner.token });
+    a.write([para("p1", "start:")]);
+    for (let i = 0; i < 2100; i++) a.text(0).insert(a.text(0).length, "x");
+    const stub = room(docId);
+    await until(() => stub.blocks(), (blocks) => JSON.stringify(blocks).includes("x".repeat(2100)), "all 2100 keystrokes to arrive");
+    const mid = await stub.stats();
+    expect(mid.stateChunks).toBeGreaterThanOrEqual(1);
+    expect(mid.updateCount).toBeLessThan(2000);
+    a.close();
+    await until(() => stub.stats(), (s) => s.updateCount === 0 && s.connections === 0, "compaction after the last socket left");
+    const reload = await stub.measureReload();
+    expect(reload.matches).toBe(true);
+    await evictDurableObject(stub);
+    expect(JSON.stringify(await stub.blocks())).toContain("x".repeat(2100));
+  });
+
+  it("closes only the socket that sent an unparseable message, with 1003", async () => {
+    const docId = await newDoc();
+    const good = await connect(docId, { token: t.owner.token });
+    const bad = await connect(docId, { token: t.editor.token });
+    bad.send(new Uint8Array([0, 2, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3]));
+    await bad.until(() => bad.closed !== null, "the bad socket to close");
+    expect(bad.closed!.code).toBe(1003);
+    const text = await connect(docId, { token: t.editor.token });
+    text.ws.send("not binary");
+    await text.until(() => text.closed !== null, "the text-frame socket to close");
+    expect(text.closed!.code).toBe(1003);
+    // The room and the other socket are unaffected.
+    good.write([para("p1", "still fine")]);
+    const later = await connect(docId, { token: t.editor.token });
+    expect(json(later.blocks())).toEqual([para("p1", "still fine")]);
+    expect(good.closed).toBeNull();
+    good.close();
+    later.close();
+  });
+
+  it("refuses an update that would take the document past its size limit, with a clear reason", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.owner.token });
+    a.write([para("p1", "small")]);
+    const stub = room(docId);
+    await until(() => stub.blocks(), (b) => b.length === 1, "the first block");
+    await stub.setMaxStateBytes(4096);
+    a.text(0).insert(0, "y".repeat(10_000));
+    await a.until(() => a.closed !== null, "the oversized update to be refused");
+    expect(a.closed!.code).toBe(1009);
+    expect(a.closed!.reason).toMatch(/exceed/);
+    expect(json(await stub.blocks())).toEqual([para("p1", "small")]);
+    await stub.setMaxStateBytes(null);
+  });
+
+  it("starts from the document's content and writes edits back, so content GET and E5 see them within 3 s", async () => {
+    const docId = await newDoc();
+    await ok("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: EVERY_BLOCK } });
+    const a = await connect(docId, { token: t.editor.token });
+    expect(json(a.blocks())).toEqual(json(EVERY_BLOCK));
+    const started = Date.now();
+    a.text(1).insert(5, " edited live");
+    const content = await until(
+      () => ok("GET", `/document/${docId}/content`, { token: t.owner.token }),
+      (body) => JSON.stringify(body.data.blocks).includes("Title edited live"),
+      "content GET to show the edit",
+      3000,
+    );
+    expect(Date.now() - started).toBeLessThanOrEqual(3000);
+    expect(content.data.blocks[1].content[0].text).toBe("Title edited live");
+    const e5 = await ok("POST", "/export/get-documents-data", { token: t.owner.token, body: { documentIds: [docId], projectId: t.projectId } });
+    expect(JSON.stringify(e5)).toContain("Title edited live");
+    a.close();
+  });
+
+  it("applies PUT content to a live room as one transaction connected editors receive", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.editor.token });
+    a.write([para("p1", "typed live")]);
+    await until(() => room(docId).blocks(), (b) => b.length === 1, "the live block");
+    const current = await ok("GET", `/document/${docId}/content`, { token: t.owner.token });
+    // A stale baseVersion is 409 and changes nothing (the live edits were flushed first, so the version moved).
+    const stale = await call("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: [para("x", "stale")], baseVersion: 0 } });
+    expectError(stale, 409, "ConflictError");
+    void current;
+    const replaced = [para("r1", "replaced by PUT"), para("r2", "second")];
+    const put = await ok("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: replaced } });
+    expect(put.data.version).toBeGreaterThan(0);
+    await a.until(() => JSON.stringify(a.blocks()) === JSON.stringify(replaced), "the editor to receive the PUT");
+    const read = await ok("GET", `/document/${docId}/content`, { token: t.owner.token });
+    expect(read.data).toMatchObject({ version: put.data.version, blocks: replaced });
+    a.close();
+  });
+
+  it("restores a snapshot into the live room, and keeps the live edits in 'Before restore'", async () => {
+    const docId = await newDoc();
+    await ok("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: [para("s1", "snapshotted")] } });
+    const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: docId, name: "v1" } });
+    const a = await connect(docId, { token: t.editor.token });
+    a.text(0).insert(0, "changed: ");
+    await until(() => room(docId).blocks(), (b) => JSON.stringify(b).includes("changed: "), "the live edit");
+    const restored = await ok("POST", `/snapshot/${snap.data._id}/restore`, { token: t.owner.token });
+    await a.until(() => JSON.stringify(a.blocks()) === JSON.stringify([para("s1", "snapshotted")]), "the editor to receive the restore");
+    const before = await ok("GET", `/snapshot/${restored.data.beforeRestoreSnapshotId}/content`, { token: t.owner.token }).catch(() => null);
+    if (before) expect(JSON.stringify(before)).toContain("changed: snapshotted");
+    const read = await ok("GET", `/document/${docId}/content`, { token: t.owner.token });
+    expect(read.data.blocks).toEqual([para("s1", "snapshotted")]);
+    a.close();
+  });
+
+  it("connects with a single-use ticket; a used, foreign or missing ticket is 401", async () => {
+    const docId = await newDoc();
+    const issued = await ok("POST", `/document/${docId}/collab/ticket`, { token: t.viewer.token });
+    expect(issued.data.expiresAt - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(issued.data.expiresAt - Date.now()).toBeGreaterThan(50_000);
+    // Concurrent redemptions: exactly one connects.
+    const [r1, r2] = await Promise.all([openSocket(docId, { ticket: issued.data.ticket }), openSocket(docId, { ticket: issued.data.ticket })]);
+    expect([r1.status, r2.status].sort()).toEqual([101, 401]);
+    const sock = new Peer((r1.webSocket ?? r2.webSocket)!);
+    await sock.whenSynced();
+    // The ticket's user is a viewer: read-only.
+    sock.write([para("v", "nope")]);
+    await sock.until(() => sock.denied.length > 0, "the viewer's refusal");
+    sock.close();
+    const reused = await openSocket(docId, { ticket: issued.data.ticket });
+    expect(reused.status).toBe(401);
+    const other = await newDoc("Other");
+    const foreign = await ok("POST", `/document/${other}/collab/ticket`, { token: t.owner.token });
+    expect((await openSocket(docId, { ticket: foreign.data.ticket })).status).toBe(401);
+    expect((await openSocket(docId, {})).status).toBe(401);
+  });
+
+  it("answers a plain GET with 400 and the standard error body, and hides documents the caller cannot read", async () => {
+    const docId = await newDoc();
+    expectError(await call("GET", `/document/${docId}/collab`, { token: t.owner.token }), 400, "ValidationError");
+    expect((await openSocket(docId, { token: t.outsider.token })).status).toBe(404);
+    expect((await openSocket("no-such-document", { token: t.owner.token })).status).toBe(404);
+  });
+});
+
+describe("E18 and the room", () => {
+  it("a DOCX document's room starts empty until seeded; after mark-seeded later opens load the room's state; a new DOCX version starts over", async () => {
+    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
+    const created = await ok("POST", "/document/docx", {
+      token: t.owner.token,
+      raw: docxBytes(),
+      query: { projectId: t.projectId, name: "Seeded", parentId: t.folderId },
+      headers: { "content-type": DOCX_TYPE },
+    });
+    const docId = created.data._id as string;
+    const a = await connect(docId, { token: t.owner.token });
+    expect(a.blocks()).toEqual([]);
+    // The client converts the DOCX and seeds the room, then marks it seeded.
+    a.write([para("d1", "converted from DOCX")]);
+    await until(() => room(docId).blocks(), (b) => b.length === 1, "the seed to arrive");
+    await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
+    a.close();
+    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty");
+    await evictDurableObject(room(docId));
+    const b = await connect(docId, { token: t.editor.token });
+    expect(json(b.blocks())).toEqual([para("d1", "converted from DOCX")]);
+    b.close();
+    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty again");
+    // A new DOCX version clears seededAt: the next open starts empty, to be seeded from the new file.
+    await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
+    const c = await connect(docId, { token: t.owner.token });
+    expect(c.blocks()).toEqual([]);
+    c.close();
+  });
+});
+
+describe("room throughput (diagnostic)", () => {
+  it("measures 500 updates", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.owner.token });
+    a.write([para("p1", "start:")]);
+    const started = Date.now();
+    for (let i = 0; i < 500; i++) a.text(0).insert(a.text(0).length, "x");
+    await until(() => room(docId).stats(), (s) => s.updateCount >= 501, "500 updates", 60_000);
+    console.log("500 updates took", Date.now() - started, "ms");
+    a.close();
+  });
+});
