@@ -160,8 +160,15 @@ export class DocumentRoom extends DurableObject<Env> {
     else this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
   }
 
-  private get maxStateBytes() {
-    return Number(this.meta("maxStateBytes") ?? MAX_STATE_BYTES);
+  /** The limits, read once per instance (tests lower them through `setLimits`). */
+  private limits: { maxStateBytes: number; compactEvery: number } | null = null;
+
+  private get limit() {
+    this.limits ??= {
+      maxStateBytes: Number(this.meta("maxStateBytes") ?? MAX_STATE_BYTES),
+      compactEvery: Number(this.meta("compactEvery") ?? COMPACT_EVERY),
+    };
+    return this.limits;
   }
 
   /**
@@ -178,7 +185,7 @@ export class DocumentRoom extends DurableObject<Env> {
       if (ws !== origin) this.send(ws, message);
     }
     if (origin !== "content" && origin !== "seed") this.markDirty(origin);
-    if (this.updateCount >= COMPACT_EVERY) this.compact();
+    if (this.updateCount >= this.limit.compactEvery) this.compact();
   }
 
   /** One merged state in place of the stored state and updates (a single SQLite transaction). */
@@ -344,7 +351,7 @@ export class DocumentRoom extends DurableObject<Env> {
       this.send(ws, encoding.toUint8Array(e));
       return;
     }
-    const limit = this.maxStateBytes;
+    const limit = this.limit.maxStateBytes;
     // Stored bytes bound the encoded state from above; only near the limit is the exact size computed.
     if (this.stateBytes + this.updateBytes + update.byteLength > limit) {
       const exact = Y.encodeStateAsUpdate(this.doc).byteLength;
@@ -605,6 +612,12 @@ export class DocumentRoom extends DurableObject<Env> {
     return row.user_id;
   }
 
+  /** Whether a ticket would be accepted now, without using it up (a plain GET must not burn it). */
+  async ticketValid(ticket: string): Promise<boolean> {
+    const row = this.sql.exec<{ expires_at: number }>("SELECT expires_at FROM tickets WHERE hash = ?", await sha256(ticket)).toArray()[0];
+    return !!row && row.expires_at > Date.now();
+  }
+
   async stats(): Promise<RoomStats> {
     return {
       documentId: this.documentId,
@@ -631,9 +644,11 @@ export class DocumentRoom extends DurableObject<Env> {
     return { ms, matches };
   }
 
-  /** Lowers the state cap (tests; the default is API.md's 32 MiB). */
-  async setMaxStateBytes(bytes: number | null) {
-    this.setMeta("maxStateBytes", bytes === null ? null : String(bytes));
+  /** Lowers the state cap or the compaction interval (tests; null restores API.md's 32 MiB and 2 000 updates). */
+  async setLimits(limits: { maxStateBytes?: number | null; compactEvery?: number | null }) {
+    if (limits.maxStateBytes !== undefined) this.setMeta("maxStateBytes", limits.maxStateBytes === null ? null : String(limits.maxStateBytes));
+    if (limits.compactEvery !== undefined) this.setMeta("compactEvery", limits.compactEvery === null ? null : String(limits.compactEvery));
+    this.limits = null;
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { authenticateNow, ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, pathId, security, type Router } from "../../openapi";
 import { ApiError } from "../../errors";
-import { collabSession, redeemCollabTicket } from "../../services/collab/sessions";
+import { checkCollabTicket, collabSession, redeemCollabTicket } from "../../services/collab/sessions";
 import { roomOf } from "../../services/collab/rooms";
 
 const route = defineRoute({
@@ -41,8 +41,11 @@ export function registerConnectCollaboration(app: Router) {
     const upgrade = c.req.header("upgrade")?.toLowerCase() === "websocket";
     let userId: string;
     if (ticket && !c.req.header("authorization")) {
-      // A plain GET never burns a ticket.
-      if (!upgrade) throw notUpgrade();
+      // Authentication first (401), but a plain GET never uses a ticket up.
+      if (!upgrade) {
+        await checkCollabTicket(ctx, documentId, ticket);
+        throw notUpgrade();
+      }
       userId = await redeemCollabTicket(ctx, documentId, ticket);
     } else {
       await authenticateNow(c, async () => undefined);

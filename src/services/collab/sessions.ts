@@ -33,9 +33,16 @@ export async function issueCollabTicket(ctx: ServiceContext, documentId: string)
   return roomOf(ctx.env, documentId).issueTicket(documentId, session.userId, TICKET_TTL_MS);
 }
 
-/** The user a ticket belongs to; 401 when it is unknown, used or expired (or was issued for another document). */
+const badTicket = () => new ApiError("UnauthorizedError", "The collaboration ticket is unknown, expired or already used");
+
+/** The user a ticket belongs to, using it up; 401 when it is unknown, used or expired (or was issued for another document). */
 export async function redeemCollabTicket(ctx: ServiceContext, documentId: string, ticket: string): Promise<string> {
   const userId = await roomOf(ctx.env, documentId).redeemTicket(ticket);
-  if (!userId) throw new ApiError("UnauthorizedError", "The collaboration ticket is unknown, expired or already used");
+  if (!userId) throw badTicket();
   return userId;
+}
+
+/** 401 unless the ticket would be accepted; it stays usable (for requests that fail later without connecting). */
+export async function checkCollabTicket(ctx: ServiceContext, documentId: string, ticket: string): Promise<void> {
+  if (!(await roomOf(ctx.env, documentId).ticketValid(ticket))) throw badTicket();
 }

@@ -1,0 +1,11 @@
+import type { CaseFactory, SecurityCase } from "../types";
+
+/**
+ * Collaborative editing (API.md §18). The suite's requests are plain GETs: authentication and access answer before
+ * the missing upgrade would (401, then 404 for an outsider); the WebSocket paths are in test/collab/room.test.ts.
+ */
+export const collabCases: CaseFactory = async (t): Promise<SecurityCase[]> => [
+  { name: "GET /document/{id}/collab", method: "GET", path: `/document/${t.docId}/collab` },
+  { name: "GET /document/{id}/collab?ticket= (unknown ticket)", method: "GET", path: `/document/${t.docId}/collab`, query: { ticket: "not-a-ticket" } },
+  { name: "POST /document/{id}/collab/ticket", method: "POST", path: `/document/${t.docId}/collab/ticket` },
+];
