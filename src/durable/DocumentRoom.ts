@@ -636,7 +636,10 @@ export class DocumentRoom extends DurableObject<Env> {
     return this.stats();
   }
 
-  /** Loads the stored state into a fresh document, as a restarted room does, and reports how long it took. */
+  /**
+   * Loads the stored state into a fresh document, as a restarted room does, and whether it equals the live one. Time
+   * it from the caller: a Durable Object's clock does not advance while it computes.
+   */
   async measureReload(): Promise<{ ms: number; matches: boolean }> {
     const { doc, ms } = this.load();
     const matches = Y.encodeStateVector(doc).toString() === Y.encodeStateVector(this.doc).toString();

@@ -1,9 +1,11 @@
 import type { Router } from "../../openapi";
 import { registerConnectCollaboration } from "./connect";
 import { registerCreateCollaborationTicket } from "./ticket";
+import { registerInspectCollaborationRoom } from "./diagnostics";
 
 /** Real-time collaborative editing (API.md §18). */
 export function registerCollaboration(app: Router) {
   registerCreateCollaborationTicket(app);
   registerConnectCollaboration(app);
+  registerInspectCollaborationRoom(app);
 }

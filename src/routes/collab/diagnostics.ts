@@ -1,0 +1,70 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
+import { ApiError } from "../../errors";
+import { readBearer } from "../../auth/authenticate";
+import { timingSafeEqualStrings } from "../../lib/crypto";
+import { roomOf } from "../../services/collab/rooms";
+
+const StatsSchema = z
+  .object({
+    documentId: z.string().nullable(),
+    storedBytes: z.number().int(),
+    stateBytes: z.number().int(),
+    stateChunks: z.number().int(),
+    updateCount: z.number().int(),
+    connections: z.number().int(),
+    dirty: z.boolean(),
+  })
+  .openapi("CollaborationRoomStats");
+
+const route = defineRoute({
+  operationId: "inspectCollaborationRoom",
+  auth: "public",
+  security: [{ bearer: [] }],
+  method: "post",
+  path: "/admin/collab/{documentId}",
+  tags: ["Collaboration"],
+  summary: "Inspect a collaborative room (deployment admin token)",
+  description:
+    "Operator diagnostics and the collab benchmark: the room's stored bytes and update count, optionally after changing its compaction " +
+    "interval or compacting it now, and the time a restarted room takes to load its stored state (measured around the call, so an upper bound).",
+  request: {
+    params: z.object({ documentId: pathId("documentId") }),
+    ...jsonBody(
+      z.strictObject({
+        compact: z.boolean().optional().openapi({ description: "Compact the room's updates into one state first" }),
+        compactEvery: z.number().int().min(1).max(1_000_000).nullable().optional().openapi({ description: "Updates between compactions (null: the default 2 000)" }),
+      }),
+    ),
+  },
+  responses: {
+    ...okData(z.object({ stats: StatsSchema, reloadMs: z.number(), reloadMatches: z.boolean() }).openapi("CollaborationRoomInspection")),
+    ...errorResponses(),
+  },
+});
+
+export function registerInspectCollaborationRoom(app: Router) {
+  // The admin check runs before body validation (401 before 400), as on POST /admin/users.
+  app.use(route.path.replace("{documentId}", ":documentId"), async (c, next) => {
+    const presented = readBearer(c.req.header("authorization"));
+    const expected = c.env.ADMIN_TOKEN;
+    if (!presented || !expected || !(await timingSafeEqualStrings(presented, expected))) {
+      throw new ApiError("UnauthorizedError", "This route needs the deployment's ADMIN_TOKEN as bearer token");
+    }
+    await next();
+  });
+  app.openapi(route, async (c) => {
+    const { documentId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const room = roomOf(c.env, documentId);
+    if (body.compactEvery !== undefined) await room.setLimits({ compactEvery: body.compactEvery });
+    if (body.compact) await room.forceCompaction();
+    // Timed here, around the call: inside the object the clock does not advance while it computes.
+    const started = performance.now();
+    const reload = await room.measureReload();
+    const reloadMs = performance.now() - started;
+    const stats = await room.stats();
+    return c.json({ data: { stats, reloadMs, reloadMatches: reload.matches } }, 200);
+  });
+}
