@@ -48,6 +48,8 @@ export const COMPACT_EVERY = 2000;
 const CHUNK_BYTES = 1024 * 1024;
 /** At most one content write-back per this many milliseconds while edited. */
 export const WRITE_BACK_MS = 2000;
+/** How long received updates wait for more before they are stored and sent as one batch. */
+const FLUSH_DELAY_MS = 5;
 /** serializeAttachment holds at most 2 KiB; presence larger than this is kept in memory only. */
 const MAX_ATTACHMENT_PRESENCE = 1500;
 
@@ -104,7 +106,7 @@ export class DocumentRoom extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS updates (seq INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS updates (seq INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL, n INTEGER NOT NULL DEFAULT 1);
       CREATE TABLE IF NOT EXISTS state_chunks (idx INTEGER PRIMARY KEY, data BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
@@ -137,13 +139,13 @@ export class DocumentRoom extends DurableObject<Env> {
     }
     this.updateBytes = 0;
     this.updateCount = 0;
-    for (const row of this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM updates ORDER BY seq")) {
+    for (const row of this.sql.exec<{ data: ArrayBuffer; n: number }>("SELECT data, n FROM updates ORDER BY seq")) {
       parts.push(new Uint8Array(row.data));
       this.updateBytes += row.data.byteLength;
-      this.updateCount++;
+      this.updateCount += row.n;
     }
-    if (parts.length === 1) Y.applyUpdate(doc, parts[0]!);
-    else if (parts.length > 1) Y.applyUpdate(doc, Y.mergeUpdates(parts));
+    // One by one: Y.mergeUpdates over thousands of small updates is far slower than applying them.
+    for (const part of parts) Y.applyUpdate(doc, part);
     return { doc, ms: performance.now() - started };
   }
 
@@ -172,14 +174,67 @@ export class DocumentRoom extends DurableObject<Env> {
   }
 
   /**
+   * Updates received from sockets, not yet integrated. Each message's update is queued and the queue is flushed on
+   * the next tick: messages that arrive while the previous flush's storage commit is in flight are integrated,
+   * stored (one row, one commit) and broadcast together, so a busy room pays one commit per batch, not per keystroke.
+   * Nothing of a queued update is visible to anyone before it is stored.
+   */
+  private inbox: { ws: WebSocket; update: Uint8Array }[] = [];
+  private inboxBytes = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Integrated updates of the flush in progress: origin socket and bytes. */
+  private collecting: { origin: unknown; update: Uint8Array }[] | null = null;
+
+  private enqueue(ws: WebSocket, update: Uint8Array) {
+    this.inbox.push({ ws, update });
+    this.inboxBytes += update.byteLength;
+    this.flushTimer ??= setTimeout(() => this.flushInbox(), FLUSH_DELAY_MS);
+  }
+
+  /** Integrates the queued updates, stores what they changed as one row, then sends each to the other sockets. */
+  private flushInbox() {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.inbox.length === 0) return;
+    const batch = this.inbox;
+    this.inbox = [];
+    this.inboxBytes = 0;
+    const collected: { origin: unknown; update: Uint8Array }[] = [];
+    this.collecting = collected;
+    try {
+      for (const { ws, update } of batch) Y.applyUpdate(this.doc, update, ws);
+    } finally {
+      this.collecting = null;
+    }
+    if (collected.length === 0) return;
+    const updates = collected.map((c) => c.update);
+    this.store(updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates), updates.length);
+    const sockets = this.ctx.getWebSockets();
+    for (const { origin, update } of collected) {
+      const message = encodeSync((e) => syncProtocol.writeUpdate(e, update));
+      for (const ws of sockets) if (ws !== origin) this.send(ws, message);
+    }
+    this.markDirty(collected[collected.length - 1]!.origin);
+    if (this.updateCount >= this.limit.compactEvery) this.compact();
+  }
+
+  private store(update: Uint8Array, n: number) {
+    this.sql.exec("INSERT INTO updates (data, n) VALUES (?, ?)", toBuffer(update), n);
+    this.updateBytes += update.byteLength;
+    this.updateCount += n;
+  }
+
+  /**
    * Every integrated update: stored first, then sent to the other sockets. `origin` is the socket it came from, or a
    * string for the room's own transactions ("content": a content write that is already stored; "seed": the content
-   * the room was opened with).
+   * the room was opened with). During a flush of socket updates, the flush stores and sends them as one batch.
    */
   private onUpdate(update: Uint8Array, origin: unknown) {
-    this.sql.exec("INSERT INTO updates (data) VALUES (?)", toBuffer(update));
-    this.updateBytes += update.byteLength;
-    this.updateCount++;
+    if (this.collecting) {
+      this.collecting.push({ origin, update });
+      return;
+    }
+    this.store(update, 1);
     const message = encodeSync((e) => syncProtocol.writeUpdate(e, update));
     for (const ws of this.ctx.getWebSockets()) {
       if (ws !== origin) this.send(ws, message);
@@ -190,6 +245,7 @@ export class DocumentRoom extends DurableObject<Env> {
 
   /** One merged state in place of the stored state and updates (a single SQLite transaction). */
   compact() {
+    this.flushInbox();
     if (this.updateCount === 0) return;
     const state = Y.encodeStateAsUpdate(this.doc);
     this.ctx.storage.transactionSync(() => {
@@ -353,14 +409,15 @@ export class DocumentRoom extends DurableObject<Env> {
     }
     const limit = this.limit.maxStateBytes;
     // Stored bytes bound the encoded state from above; only near the limit is the exact size computed.
-    if (this.stateBytes + this.updateBytes + update.byteLength > limit) {
+    if (this.stateBytes + this.updateBytes + this.inboxBytes + update.byteLength > limit) {
+      this.flushInbox();
       const exact = Y.encodeStateAsUpdate(this.doc).byteLength;
       if (exact + update.byteLength > limit) {
         this.closeSocket(ws, CLOSE.tooLarge, `Refused: the document would exceed its ${Math.round(limit / 1024 / 1024)} MiB limit`);
         return;
       }
     }
-    Y.applyUpdate(this.doc, update, ws);
+    this.enqueue(ws, update);
   }
 
   /** y-protocols' awareness update: count, then per client its id, clock and JSON state ("null" when it left). */
@@ -491,6 +548,7 @@ export class DocumentRoom extends DurableObject<Env> {
   }
 
   private async writeBack(): Promise<number | null> {
+    this.flushInbox();
     if (this.meta("dirty") === null) return null;
     const documentId = this.documentId;
     const userId = this.meta("lastEditor");
@@ -531,6 +589,7 @@ export class DocumentRoom extends DurableObject<Env> {
         }));
       }
       const blocks: unknown = JSON.parse(input.blocksJson);
+      this.flushInbox();
       this.doc.transact(() => writeBlocks(this.fragment, isBlockArray(blocks) ? blocks : []), "content");
       return { ok: true, value: { version } };
     } catch (err) {
@@ -546,11 +605,13 @@ export class DocumentRoom extends DurableObject<Env> {
 
   /** The blocks of the shared document as BlockNote JSON. */
   async blocks() {
+    this.flushInbox();
     return readBlocks(this.fragment);
   }
 
   /** The encoded Yjs state (tests compare replicas with it). */
   async encodedState(): Promise<Uint8Array> {
+    this.flushInbox();
     return Y.encodeStateAsUpdate(this.doc);
   }
 
@@ -619,6 +680,7 @@ export class DocumentRoom extends DurableObject<Env> {
   }
 
   async stats(): Promise<RoomStats> {
+    this.flushInbox();
     return {
       documentId: this.documentId,
       storedBytes: this.stateBytes + this.updateBytes,
@@ -641,6 +703,7 @@ export class DocumentRoom extends DurableObject<Env> {
    * it from the caller: a Durable Object's clock does not advance while it computes.
    */
   async measureReload(): Promise<{ ms: number; matches: boolean }> {
+    this.flushInbox();
     const { doc, ms } = this.load();
     const matches = Y.encodeStateVector(doc).toString() === Y.encodeStateVector(this.doc).toString();
     doc.destroy();

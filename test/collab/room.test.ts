@@ -317,3 +317,4 @@ describe("E18 and the room", () => {
   });
 });
 
+
