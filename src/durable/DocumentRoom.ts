@@ -208,12 +208,13 @@ export class DocumentRoom extends DurableObject<Env> {
     }
     if (collected.length === 0) return;
     const updates = collected.map((c) => c.update);
-    this.store(updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates), updates.length);
-    const sockets = this.ctx.getWebSockets();
-    for (const { origin, update } of collected) {
-      const message = encodeSync((e) => syncProtocol.writeUpdate(e, update));
-      for (const ws of sockets) if (ws !== origin) this.send(ws, message);
-    }
+    const merged = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
+    this.store(merged, updates.length);
+    // One message per socket per batch. A socket that sent part of a mixed batch gets its own part back too,
+    // which Yjs ignores; the only sender of a batch gets nothing.
+    const message = encodeSync((e) => syncProtocol.writeUpdate(e, merged));
+    const soleOrigin = collected.every((c) => c.origin === collected[0]!.origin) ? collected[0]!.origin : null;
+    for (const ws of this.ctx.getWebSockets()) if (ws !== soleOrigin) this.send(ws, message);
     this.markDirty(collected[collected.length - 1]!.origin);
     if (this.updateCount >= this.limit.compactEvery) this.compact();
   }
@@ -369,6 +370,8 @@ export class DocumentRoom extends DurableObject<Env> {
         if (sub === syncProtocol.messageYjsSyncStep1) {
           const stateVector = decoding.readVarUint8Array(decoder);
           Y.decodeStateVector(stateVector);
+          // Everything received so far is stored first, so the answer holds it (and nothing unstored).
+          this.flushInbox();
           this.send(ws, encodeSync((e) => syncProtocol.writeSyncStep2(e, this.doc, stateVector)));
         } else if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
           this.receiveUpdate(ws, decoding.readVarUint8Array(decoder));
