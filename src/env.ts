@@ -19,6 +19,10 @@ export interface Env {
   CONVERTER_CONCURRENCY?: string;
   /** Per-token request budget (Workers Rate Limiting binding; 300 per 60 s in wrangler.toml). */
   RATE_LIMITER?: RateLimit;
+  /** Automation runs and webhook deliveries (producer and consumer; see src/services/automations/queue.ts). */
+  AUTOMATION_QUEUE: Queue<import("./services/automations/messages").AutomationMessage>;
+  /** Comma-separated origins exempt from the webhook https/private-address rules (local receivers). */
+  WEBHOOK_ALLOWED_ORIGINS?: string;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

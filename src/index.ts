@@ -1,6 +1,8 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
 import { countingD1 } from "./db/instrument";
+import { handleScheduled } from "./services/automations/scheduler";
+import { handleAutomationBatch } from "./services/automations/queue";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -16,5 +18,15 @@ export default {
     const out = new Response(res.body, res);
     out.headers.set("x-d1-round-trips", String(counter.count));
     return out;
+  },
+
+  /** Cron Trigger (wrangler.toml, every minute): due automations are claimed and their runs queued. */
+  async scheduled(controller, env, ctx) {
+    await handleScheduled(controller, env, ctx);
+  },
+
+  /** The automation queue and its dead-letter queue (src/services/automations/queue.ts switches on batch.queue). */
+  async queue(batch, env) {
+    await handleAutomationBatch(batch, env);
   },
 } satisfies ExportedHandler<Env>;

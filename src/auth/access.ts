@@ -6,7 +6,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
-import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson } from "../db/sql";
 
@@ -256,4 +256,40 @@ export async function organizationRole(db: Db, userId: string, organizationId: s
     .from(organizationMembers)
     .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
   return row?.role ?? null;
+}
+
+export type AutomationLevel = "read" | "change" | "run";
+export type AutomationRow = typeof automations.$inferSelect;
+
+export interface AutomationAccess {
+  automation: AutomationRow;
+  project: ProjectRow;
+  workspaceRole: WorkspaceRole | null;
+  /** Owner of the automation or project admin (workspace owner/admin): may change it and see its secret. */
+  canChange: boolean;
+}
+
+/**
+ * Automations (API.md §4, §14): readable with project read (else 404, like a missing one); changed only by
+ * their owner or a project admin (403 for anyone else who can read); run by hand by those, or by a workspace
+ * owner/admin/editor when `runFromButton` is set. One D1 query.
+ */
+export async function requireAutomation(db: Db, user: AuthUser, id: string, level: AutomationLevel): Promise<AutomationAccess> {
+  const [row] = await db
+    .select({ automation: automations, project: projects, role: workspaceCollaborators.role, viaDocument: viaDocumentGrant(user._id, projects.id) })
+    .from(automations)
+    .innerJoin(projects, eq(projects.id, automations.projectId))
+    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
+    .where(and(eq(automations.id, id), eq(automations.isDeleted, false)));
+  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Automation");
+  return checkAutomationLevel(user, row.automation, row.project, (row.role as WorkspaceRole | null) ?? null, level);
+}
+
+export function checkAutomationLevel(user: AuthUser, automation: AutomationRow, project: ProjectRow, role: WorkspaceRole | null, level: AutomationLevel): AutomationAccess {
+  const canChange = automation.ownerId === user._id || (role !== null && WS_ADMIN.includes(role));
+  if (level === "change" && !canChange) throw forbidden("Only the automation's owner or a project admin can change it");
+  if (level === "run" && !canChange && !(automation.runFromButton && role !== null && WS_EDIT.includes(role))) {
+    throw forbidden("Only the owner or a project admin can run this automation (or an editor when runFromButton is set)");
+  }
+  return { automation, project, workspaceRole: role, canChange };
 }

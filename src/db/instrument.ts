@@ -24,9 +24,17 @@ function patchStatement(stmt: D1PreparedStatement, counter: RoundTripCounter): D
   return stmt;
 }
 
+const UNCOUNTED = Symbol("uncounted D1");
+
+/** The binding behind a counting proxy: for background work (waitUntil) that must not change a response's count. */
+export function uncountedD1(db: D1Database): D1Database {
+  return ((db as unknown as Record<symbol, D1Database>)[UNCOUNTED] ?? db);
+}
+
 export function countingD1(db: D1Database, counter: RoundTripCounter): D1Database {
   return new Proxy(db, {
     get(target, prop) {
+      if (prop === UNCOUNTED) return target;
       if (prop === "prepare") return (query: string) => patchStatement(target.prepare(query), counter);
       if (prop === "batch" || prop === "exec") {
         return (...args: unknown[]) => {

@@ -71,6 +71,7 @@ import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerAutomations } from "./automations";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -157,4 +158,6 @@ export function registerRoutes(app: Router) {
   registerDocToPdf(app);
   registerGetDocumentsData(app);
   registerApplyComputedColumn(app);
+
+  registerAutomations(app);
 }
