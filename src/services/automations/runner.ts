@@ -88,7 +88,7 @@ async function loadRowAnyState(db: Db, rowId: string): Promise<RowWithCells | nu
   const [found] = await db
     .select({
       row: rowsTable,
-      cells: sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = ${rowsTable.id} AND c.is_deleted = 0)`,
+      cells: sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id" AND c.is_deleted = 0)`,
     })
     .from(rowsTable)
     .where(eq(rowsTable.id, rowId));
