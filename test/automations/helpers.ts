@@ -1,9 +1,10 @@
 /** Helpers for the automation tests: the receiver, polling for runs and deliveries, direct handler calls. */
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, inject, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../src/index";
 import { ok } from "../harness";
 
-export const receiverUrl = () => inject("webhookReceiverUrl");
+/** The loopback receiver started by test/setup/global.ts; its origin is the one WEBHOOK_ALLOWED_ORIGINS exempts. */
+export const receiverUrl = () => env.WEBHOOK_ALLOWED_ORIGINS!.split(",")[0]!;
 
 export function hookUrl(key: string, query: Record<string, string> = {}) {
   const q = new URLSearchParams(query).toString();
