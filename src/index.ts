@@ -26,7 +26,7 @@ export default {
   },
 
   /** The automation queue and its dead-letter queue (src/services/automations/queue.ts switches on batch.queue). */
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     await handleAutomationBatch(batch, env);
   },
 } satisfies ExportedHandler<Env>;
