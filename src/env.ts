@@ -13,6 +13,8 @@ export interface Env {
   CONVERTER_URL?: string;
   CONVERTER_SECRET?: string;
   ENVIRONMENT?: string;
+  /** Bench only: delay every D1 round trip of a request by this many ms (models a distant primary). Unset in production. */
+  D1_LATENCY_MS?: string;
   /** Production PDF converter (a Cloudflare Container); absent locally, where CONVERTER_URL is used. */
   PDF_CONVERTER?: DurableObjectNamespace<import("./services/converter/container").PdfConverterContainer>;
   /** How many DOCX files one E6 request converts at once (default 2, the converter's pool size here). */
