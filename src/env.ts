@@ -42,6 +42,8 @@ export type HonoEnv = {
     requestId: string;
     /** The service context of this request (src/http/route.ts `ctxOf`). */
     ctx: import("./services/context").ServiceContext;
+    /** This request's D1 round-trip counter (src/db/instrument.ts). */
+    roundTrips: import("./db/instrument").RoundTripCounter;
     /** Work started on the request's behalf (the lastUsedAt touch) that must finish before it answers. */
     background: Promise<unknown>[];
   };

@@ -20,7 +20,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
 import { ApiError } from "../errors";
 import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
-import { deferAuthentication, ensureAuthenticated, Principal, type ServiceContext } from "../services/context";
+import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext } from "../services/context";
 import { idempotency } from "./idempotency";
 
 export const MiB = 1024 * 1024;
@@ -122,6 +122,7 @@ const authenticateInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
   ctx.user = principal;
   c.set("user", principal);
   const rate = spendRateLimit(c.env, hash);
+  c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
   deferAuthentication(ctx, {
     statement: (db) => tokenStatement(db, hash),
     complete: async (rows) => track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch),
