@@ -8,7 +8,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
 import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
-import { inJson } from "../db/sql";
+import { inJson, rawSelect } from "../db/sql";
 
 export type WorkspaceRole = "owner" | "admin" | "editor" | "viewer";
 export type DocumentRole = "owner" | "editor" | "viewer";
@@ -42,29 +42,28 @@ function summarize(doc: DocumentRow, workspaceRole: WorkspaceRole | null, docume
   return { doc, workspaceRole, documentRoles, canRead, canEdit, isOwner };
 }
 
+/** The caller in access statements: a user id, or SQL naming the caller (`ctx.user.ref`, before authentication completes). */
+export type UserRef = string | SQL;
+
 /**
- * Access of one user to many documents in two concurrent D1 calls, however many ids:
- * the documents, the user's workspace roles, and document roles found by walking up each ancestor chain.
- * Missing ids are absent from the result; deleted documents are included (callers decide).
+ * The statements that decide one user's access to many documents, for a D1 batch (whatever the number of ids):
+ * the documents, the user's workspace roles, and the document roles found by walking up each ancestor chain.
+ * `assembleDocumentsAccess` turns their results into the map `documentsAccess` returns.
  */
-export async function documentsAccess(db: Db, userId: string, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  const out = new Map<string, DocumentAccess>();
-  if (ids.length === 0) return out;
+export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly string[]) {
   const idsJson = JSON.stringify([...new Set(ids)]);
-  const [[docs, wsRoles], docRoles] = await Promise.all([
-    db.batch([
-    db.select().from(documents).where(inJson(documents.id, JSON.parse(idsJson))),
+  return [
+    db.select().from(documents).where(sql`${documents.id} IN (SELECT value FROM json_each(${idsJson}))`),
     db
       .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
       .from(workspaceCollaborators)
       .where(
         and(
-          eq(workspaceCollaborators.userId, userId),
+          eq(workspaceCollaborators.userId, user),
           sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
         ),
       ),
-    ]),
-    db.all<{ id: string; roles: string }>(sql`
+    rawSelect<{ id: string; roles: string }>(db, ["id", "roles"], sql`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
         SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
         UNION ALL
@@ -72,9 +71,15 @@ export async function documentsAccess(db: Db, userId: string, ids: readonly stri
         WHERE c.depth < ${MAX_FOLDER_DEPTH + 1}
       )
       SELECT c.start_id AS id, group_concat(dc.role) AS roles
-      FROM chain c JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ${userId}
+      FROM chain c JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ${user}
       GROUP BY c.start_id`),
-  ]);
+  ] as const;
+}
+
+type AccessResults = [DocumentRow[], { workspaceId: string; role: string }[], { id: string; roles: string }[]];
+
+export function assembleDocumentsAccess([docs, wsRoles, docRoles]: AccessResults): Map<string, DocumentAccess> {
+  const out = new Map<string, DocumentAccess>();
   const wsRoleById = new Map(wsRoles.map((r) => [r.workspaceId, r.role as WorkspaceRole]));
   const docRolesById = new Map(docRoles.map((r) => [r.id, r.roles.split(",") as DocumentRole[]]));
   for (const doc of docs) {
@@ -83,7 +88,24 @@ export async function documentsAccess(db: Db, userId: string, ids: readonly stri
   return out;
 }
 
-export async function documentAccess(db: Db, userId: string, id: string): Promise<DocumentAccess | null> {
+/** Access of one user to many documents in one D1 round trip. Missing ids are absent; deleted documents are included. */
+export async function documentsAccess(db: Db, user: UserRef, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
+  if (ids.length === 0) return new Map();
+  return assembleDocumentsAccess((await db.batch(documentsAccessStatements(db, user, ids))) as AccessResults);
+}
+
+/**
+ * The level check of `requireDocument` on an access already loaded (for services that load access in a larger batch):
+ * NotFoundError when missing, deleted (unless `includeDeleted`) or unreadable; ForbiddenError below `level`.
+ */
+export function checkDocumentAccess(access: DocumentAccess | null | undefined, level: DocumentLevel, opts: { includeDeleted?: boolean; as?: string } = {}): DocumentAccess {
+  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted)) throw notFound(opts.as ?? "Document");
+  if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
+  if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
+  return access;
+}
+
+export async function documentAccess(db: Db, userId: UserRef, id: string): Promise<DocumentAccess | null> {
   return (await documentsAccess(db, userId, [id])).get(id) ?? null;
 }
 
@@ -100,11 +122,7 @@ export async function requireDocument(
   level: DocumentLevel,
   opts: { includeDeleted?: boolean } = {},
 ): Promise<DocumentAccess> {
-  const access = await documentAccess(db, user._id, id);
-  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted)) throw notFound("Document");
-  if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
-  if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
-  return access;
+  return checkDocumentAccess(await documentAccess(db, user._id, id), level, opts);
 }
 
 /** Every listed document readable (and not deleted), else 403 with nothing returned (E5, E6). */
@@ -151,7 +169,7 @@ export interface ProjectAccess {
 }
 
 /** SQL: the user reaches the project through a grant on one of its live documents (API.md §4). */
-export function viaDocumentGrant(userId: string, projectId: SQL | SQLiteColumn) {
+export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn) {
   return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
         WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
 }
@@ -258,6 +276,19 @@ export async function organizationRole(db: Db, userId: string, organizationId: s
   return row?.role ?? null;
 }
 
+/**
+ * The one relabelling helper: a record reached through its document (a snapshot, a clause reference, an audio
+ * file…) answers exactly as its own absence would when the document is missing or unreadable.
+ */
+export async function notFoundAs<T>(what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "NotFoundError") throw notFound(what);
+    throw err;
+  }
+}
+
 export type AutomationLevel = "read" | "change" | "run";
 export type AutomationRow = typeof automations.$inferSelect;
 
@@ -275,14 +306,48 @@ export interface AutomationAccess {
  * owner/admin/editor when `runFromButton` is set. One D1 query.
  */
 export async function requireAutomation(db: Db, user: AuthUser, id: string, level: AutomationLevel): Promise<AutomationAccess> {
-  const [row] = await db
-    .select({ automation: automations, project: projects, role: workspaceCollaborators.role, viaDocument: viaDocumentGrant(user._id, projects.id) })
+  const [row] = await automationAccessQuery(db, user._id, id);
+  return checkAutomationAccess(user, row, level);
+}
+
+/**
+ * The statement behind requireAutomation, for folding into a read batch: `user` may be the caller's SQL reference
+ * (batched authentication) and `automationId` a subquery (the automation of a run or a delivery).
+ */
+export function automationAccessQuery(db: Db, user: UserRef, automationId: string | SQL) {
+  return db
+    .select({ automation: automations, project: projects, role: workspaceCollaborators.role, viaDocument: viaDocumentGrant(user, projects.id) })
     .from(automations)
     .innerJoin(projects, eq(projects.id, automations.projectId))
-    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
-    .where(and(eq(automations.id, id), eq(automations.isDeleted, false)));
-  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Automation");
+    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), sql`${workspaceCollaborators.userId} = ${user}`))
+    .where(and(sql`${automations.id} = ${automationId}`, eq(automations.isDeleted, false)));
+}
+
+type AutomationAccessRow = { automation: AutomationRow; project: ProjectRow; role: string | null; viaDocument: unknown };
+
+/** 404 (labelled `as`) when missing or unreadable, 403 when the level is not the caller's. */
+export function checkAutomationAccess(user: AuthUser, row: AutomationAccessRow | undefined, level: AutomationLevel, as = "Automation"): AutomationAccess {
+  if (!row || (row.role === null && !row.viaDocument)) throw notFound(as);
   return checkAutomationLevel(user, row.automation, row.project, (row.role as WorkspaceRole | null) ?? null, level);
+}
+
+/** Project read/write/admin access as a statement for a read batch (requireProject's rule); check with checkProjectAccess. */
+export function projectAccessQuery(db: Db, user: UserRef, id: string) {
+  return db
+    .select({ project: projects, role: workspaceCollaborators.role, viaDocument: viaDocumentGrant(user, projects.id) })
+    .from(projects)
+    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), sql`${workspaceCollaborators.userId} = ${user}`))
+    .where(eq(projects.id, id));
+}
+
+export function checkProjectAccess(row: { project: ProjectRow; role: string | null; viaDocument: unknown } | undefined, level: "read" | "write" | "admin"): ProjectAccess {
+  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
+  const role = (row.role as WorkspaceRole | null) ?? null;
+  if (level !== "read") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
+  }
+  return { project: row.project, workspaceRole: role };
 }
 
 export function checkAutomationLevel(user: AuthUser, automation: AutomationRow, project: ProjectRow, role: WorkspaceRole | null, level: AutomationLevel): AutomationAccess {
@@ -293,3 +358,4 @@ export function checkAutomationLevel(user: AuthUser, automation: AutomationRow, 
   }
   return { automation, project, workspaceRole: role, canChange };
 }
+

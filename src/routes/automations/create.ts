@@ -1,10 +1,9 @@
-import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, jsonBody, okData, security, type Router } from "../../openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, jsonBody, okData, type Router } from "../../openapi";
 import { AutomationSchema, CreateAutomationInput } from "../../schemas/automations";
 import { createAutomation } from "../../services/automations/crud";
-import { serviceCtx } from "./ctx";
 
-const route = createRoute({
+const route = defineRoute({
   method: "post",
   path: "/automation",
   operationId: "createAutomation",
@@ -14,11 +13,10 @@ const route = createRoute({
     "Needs write access to the project (workspace owner, admin or editor); the caller becomes its owner and it runs with the owner's rights. " +
     "Triggers: `cron` + `timezone` (IANA, default UTC), `runAt` (once), or `event` (row.created, row.updated, row.deleted, document.created) narrowed by `filter`. " +
     "Budgets outside their bounds are 400; an invalid cron or time zone, or a webhook URL that is not https or points at a private address, is 422.",
-  security,
   request: jsonBody(CreateAutomationInput),
   responses: { ...okData(AutomationSchema), ...errorResponses("UnprocessableEntityError") },
 });
 
 export function registerCreateAutomation(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await createAutomation(serviceCtx(c), c.req.valid("json")) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await createAutomation(ctxOf(c), c.req.valid("json")) }, 200));
 }

@@ -1,17 +1,17 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonResponse, pathId, security, type Router } from "../../openapi";
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, jsonResponse, pathId, type Router } from "../../openapi";
 import { DELIVERY_STATUSES, DeliverySchema } from "../../schemas/automations";
 import { listDeliveries } from "../../services/automations/crud";
-import { serviceCtx } from "./ctx";
 
-const route = createRoute({
+const route = defineRoute({
   method: "get",
+  auth: "batched",
   path: "/automation/{id}/deliveries",
   operationId: "listWebhookDeliveries",
   tags: ["Automations"],
   summary: "An automation's webhook deliveries, newest first",
   description: "Each with its attempts (`at`, `durationMs`, `httpStatus` or `error`) and `nextAttemptAt` while a retry is due. Paged like runs.",
-  security,
   request: {
     params: z.object({ id: pathId("id") }),
     query: z.object({
@@ -24,5 +24,5 @@ const route = createRoute({
 });
 
 export function registerListWebhookDeliveries(app: Router) {
-  app.openapi(route, async (c) => c.json(await listDeliveries(serviceCtx(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  app.openapi(route, async (c) => c.json(await listDeliveries(ctxOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
 }

@@ -1,17 +1,17 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, jsonResponse, pathId, security, type Router } from "../../openapi";
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, jsonResponse, pathId, type Router } from "../../openapi";
 import { RUN_STATUSES, RunSchema } from "../../schemas/automations";
 import { listRuns } from "../../services/automations/crud";
-import { serviceCtx } from "./ctx";
 
-const route = createRoute({
+const route = defineRoute({
   method: "get",
+  auth: "batched",
   path: "/automation/{id}/runs",
   operationId: "listAutomationRuns",
   tags: ["Automations"],
   summary: "An automation's runs, newest first",
   description: "Readable with project read. Paged: `limit` 1–100 (default 20), `cursor` from `nextCursor`, optional `status` filter. Runs are kept 90 days.",
-  security,
   request: {
     params: z.object({ id: pathId("id") }),
     query: z.object({
@@ -24,5 +24,5 @@ const route = createRoute({
 });
 
 export function registerListAutomationRuns(app: Router) {
-  app.openapi(route, async (c) => c.json(await listRuns(serviceCtx(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  app.openapi(route, async (c) => c.json(await listRuns(ctxOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
 }

@@ -1,10 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { RunSchema } from "../../schemas/automations";
 import { runAutomationNow } from "../../services/automations/crud";
-import { serviceCtx } from "./ctx";
 
-const route = createRoute({
+const route = defineRoute({
   method: "post",
   path: "/automation/{id}/run",
   operationId: "runAutomation",
@@ -13,11 +13,10 @@ const route = createRoute({
   description:
     "Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, " +
     "and for workspace editors when `runFromButton` is set. A disabled automation can still be run by hand.",
-  security,
   request: { params: z.object({ id: pathId("id") }) },
   responses: { ...okData(RunSchema), ...errorResponses() },
 });
 
 export function registerRunAutomation(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await runAutomationNow(serviceCtx(c), c.req.valid("param").id) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await runAutomationNow(ctxOf(c), c.req.valid("param").id) }, 200));
 }

@@ -2,9 +2,19 @@
  * Automation records (API.md §14, E2): create, change, read, list, delete, secret rotation, manual runs and
  * retries, run and delivery listings, redelivery. Access through src/auth/access.ts (requireAutomation).
  */
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
-import { readableProjectIds, requireAutomation, requireProject, type AutomationRow } from "../../auth/access";
+import {
+  automationAccessQuery,
+  checkAutomationAccess,
+  checkProjectAccess,
+  projectAccessQuery,
+  readableProjectIds,
+  requireAutomation,
+  requireProject,
+  type AutomationRow,
+} from "../../auth/access";
+import { read } from "../context";
 import { notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";
 import { randomBase62 } from "../../lib/crypto";
@@ -154,19 +164,25 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
   return automationDto(row, { canChange: true });
 }
 
+/** One D1 round trip with the caller's authentication folded in. */
 export async function getAutomation(ctx: ServiceCtx, id: string) {
-  const { automation, canChange } = await requireAutomation(ctx.db, ctx.user, id, "read");
+  const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
+  const { automation, canChange } = checkAutomationAccess(ctx.user, row, "read");
   return automationDto(automation, { canChange });
 }
 
+/** One D1 round trip: access and the list in one batch (the list is dropped unless the project is readable). */
 export async function listAutomations(ctx: ServiceCtx, projectId: string) {
-  const { project, workspaceRole } = await requireProject(ctx.db, ctx.user, projectId, "read");
-  const rows = await ctx.db
-    .select()
-    .from(automations)
-    .where(and(eq(automations.projectId, project.id), eq(automations.isDeleted, false)))
-    .orderBy(automations.id)
-    .limit(1000);
+  const [[access], rows] = await read(ctx, [
+    projectAccessQuery(ctx.db, ctx.user.ref, projectId),
+    ctx.db
+      .select()
+      .from(automations)
+      .where(and(eq(automations.projectId, projectId), eq(automations.isDeleted, false)))
+      .orderBy(automations.id)
+      .limit(1000),
+  ]);
+  const { workspaceRole } = checkProjectAccess(access, "read");
   const admin = workspaceRole === "owner" || workspaceRole === "admin";
   return rows.map((a) => automationDto(a, { canChange: admin || a.ownerId === ctx.user._id }));
 }
@@ -271,26 +287,28 @@ export async function runAutomationNow(ctx: ServiceCtx, id: string) {
   return runDto(run);
 }
 
-async function findRun(ctx: ServiceCtx, runId: string) {
-  const [run] = await ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId));
-  if (!run) throw notFound("Run");
-  return run;
-}
+const automationOfRun = (runId: string) => sql`(SELECT automation_id FROM automation_runs WHERE id = ${runId})`;
+const automationOfDelivery = (deliveryId: string) => sql`(SELECT automation_id FROM automation_deliveries WHERE id = ${deliveryId})`;
 
+/** One D1 round trip: the run and its automation's access together; an unreadable run is as absent as a missing one. */
 export async function getRun(ctx: ServiceCtx, runId: string) {
-  const run = await findRun(ctx, runId);
-  await requireAutomation(ctx.db, ctx.user, run.automationId, "read").catch((err) => {
-    throw err instanceof Error && (err as { code?: string }).code === "NotFoundError" ? notFound("Run") : err;
-  });
+  const [[run], [access]] = await read(ctx, [
+    ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
+    automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
+  ]);
+  if (!run) throw notFound("Run");
+  checkAutomationAccess(ctx.user, access, "read", "Run");
   return runDto(run);
 }
 
 /** `POST /automation/run/{runId}/retry`: the same trigger again as a new run carrying `retryOf`. */
 export async function retryRun(ctx: ServiceCtx, runId: string) {
-  const old = await findRun(ctx, runId);
-  const { automation } = await requireAutomation(ctx.db, ctx.user, old.automationId, "run").catch((err) => {
-    throw (err as { code?: string }).code === "NotFoundError" ? notFound("Run") : err;
-  });
+  const [[old], [access]] = await ctx.db.batch([
+    ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
+    automationAccessQuery(ctx.db, ctx.user._id, automationOfRun(runId)),
+  ]);
+  if (!old) throw notFound("Run");
+  const { automation } = checkAutomationAccess(ctx.user, access, "run", "Run");
   const run = newRunRow(automation, old.trigger, ctx.now, { depth: old.depth, retryOf: old.id });
   await ctx.db.insert(automationRuns).values(run);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
@@ -320,9 +338,10 @@ export interface PageQuery {
 
 /** Runs newest first, keyset-paged on the (time-sortable) id. */
 export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQuery) {
-  await requireAutomation(ctx.db, ctx.user, automationId, "read");
   const before = q.cursor ? decodeIdCursor(q.cursor) : null;
-  const rows = await ctx.db
+  const [[access], rows] = await read(ctx, [
+    automationAccessQuery(ctx.db, ctx.user.ref, automationId),
+    ctx.db
     .select()
     .from(automationRuns)
     .where(
@@ -333,16 +352,19 @@ export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQue
       ),
     )
     .orderBy(desc(automationRuns.id))
-    .limit(q.limit + 1);
+    .limit(q.limit + 1),
+  ]);
+  checkAutomationAccess(ctx.user, access, "read");
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   return { data: page.map(runDto), nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
 }
 
 export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: PageQuery) {
-  await requireAutomation(ctx.db, ctx.user, automationId, "read");
   const before = q.cursor ? decodeIdCursor(q.cursor) : null;
-  const rows = await ctx.db
+  const [[access], rows] = await read(ctx, [
+    automationAccessQuery(ctx.db, ctx.user.ref, automationId),
+    ctx.db
     .select()
     .from(automationDeliveries)
     .where(
@@ -353,7 +375,9 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
       ),
     )
     .orderBy(desc(automationDeliveries.id))
-    .limit(q.limit + 1);
+    .limit(q.limit + 1),
+  ]);
+  checkAutomationAccess(ctx.user, access, "read");
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   return { data: page.map(deliveryDto), nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
@@ -361,11 +385,12 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
 
 /** `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. */
 export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
-  const [delivery] = await ctx.db.select().from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId));
+  const [[delivery], [access]] = await ctx.db.batch([
+    ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
+    automationAccessQuery(ctx.db, ctx.user._id, automationOfDelivery(deliveryId)),
+  ]);
   if (!delivery) throw notFound("Delivery");
-  await requireAutomation(ctx.db, ctx.user, delivery.automationId, "change").catch((err) => {
-    throw (err as { code?: string }).code === "NotFoundError" ? notFound("Delivery") : err;
-  });
+  checkAutomationAccess(ctx.user, access, "change", "Delivery");
   const [updated] = await ctx.db
     .update(automationDeliveries)
     .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, updatedAt: ctx.now })

@@ -26,6 +26,7 @@ import { conditionHolds, hasTests } from "./conditions";
 import { emitEvents, type EventInput } from "./events";
 import { enqueueAll } from "./messages";
 import type { ActionRecord, RunRow } from "./serialize";
+import { systemContext } from "../context";
 
 export const DISABLE_AFTER_FAILURES = 5;
 
@@ -465,7 +466,9 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
     });
   }
   if (notes.length) await db.insert(notifications).values(notes);
-  if (events.length) await emitEvents(env, events, run.depth);
+  // Writes made by this run carry its depth (the run's service context); past MAX_DEPTH nothing is enqueued.
+  const runCtx = systemContext(env, db, null, { depth: run.depth });
+  if (events.length) await emitEvents(runCtx.env, events, runCtx.depth);
   return "executed";
 }
 

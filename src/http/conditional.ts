@@ -1,0 +1,29 @@
+/**
+ * Conditional requests (API.md §17). GETs of single records answer with a strong ETag and 304 on a matching
+ * `If-None-Match`; writes pass `If-Match` to their service, which compares it with the record's current ETag
+ * (`assertIfMatch`) before changing anything.
+ */
+import type { Context } from "hono";
+import type { HonoEnv } from "../env";
+import { etagListMatches, etagOf } from "../lib/etag";
+
+/** A JSON 200 with its ETag, or 304 when the client already holds this representation. */
+export async function jsonWithEtag<T>(c: Context<HonoEnv>, body: T) {
+  const text = JSON.stringify(body);
+  const etag = await etagOf(text);
+  const inm = c.req.header("if-none-match");
+  if (inm && etagListMatches(inm, etag)) {
+    return c.body(null, 304, { ETag: etag });
+  }
+  return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: etag }) as unknown as Response & { _body: T };
+}
+
+/** The client's `If-Match` header, for a service to check against the record it is about to change. */
+export function ifMatchOf(c: Context<HonoEnv>): string | undefined {
+  return c.req.header("if-match") ?? undefined;
+}
+
+/** Sets the ETag of a JSON representation on a write's response (what a following If-Match should send). */
+export async function withEtag(c: Context<HonoEnv>, body: unknown) {
+  c.header("ETag", await etagOf(JSON.stringify(body)));
+}
