@@ -4,6 +4,7 @@ import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "./lib/proc.mj
 import { readDevVars, secret, writeDevVars } from "./lib/devvars.mjs";
 import { ensureLibreOffice } from "./lib/libreoffice.mjs";
 import { seedDemo } from "./seed.mjs";
+import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
 
 const port = Number(process.env.PORT || 8787);
 const devVarsFile = path.join(ROOT, ".dev.vars");
@@ -56,7 +57,7 @@ if (officeProblem) {
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
 const wrangler = startChild(
   path.join(BIN, "wrangler"),
-  ["dev", "--port", String(port), "--ip", process.env.HOST || "127.0.0.1", "--show-interactive-dev-session=false", ...varArgs],
+  ["dev", "--port", String(port), "--ip", process.env.HOST || "127.0.0.1", "--show-interactive-dev-session=false", ...varArgs, ...schedulerDevArgs()],
   { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
 );
 children.push(wrangler);
@@ -67,6 +68,8 @@ wrangler.child.on("exit", (code) => {
 
 const base = `http://127.0.0.1:${port}`;
 await waitForHttp(`${base}/health`, { timeoutMs: 120_000, child: wrangler.child });
+// Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
+startScheduler(base);
 const demo = await seedDemo(base, adminToken);
 
 const lines = [
