@@ -8,6 +8,7 @@ import { createDb } from "./db/client";
 import { requireUser } from "./auth/authenticate";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
+import { portalHostMiddleware, registerSite } from "./site/handler";
 
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
@@ -29,7 +30,7 @@ export function createRouter() {
 const MiB = 1024 * 1024;
 
 /** Paths served without a bearer token; everything else passes through requireUser first. */
-const PUBLIC_PATHS = [/^\/health$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/admin\//, /^\/media\/audio\/[^/]+\/content$/];
+const PUBLIC_PATHS = [/^\/health$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/admin\//, /^\/media\/audio\/[^/]+\/content$/, /^\/site\//];
 
 export function buildApp() {
   const app = createRouter();
@@ -39,6 +40,8 @@ export function buildApp() {
     c.set("db", createDb(c.env.DB));
     await next();
   });
+  // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (API.md §15).
+  app.use("*", portalHostMiddleware((path) => isKnownPath(path)));
   app.use("*", async (c, next) => {
     // JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 per route.
     if (!/json/i.test(c.req.header("content-type") ?? "")) return next();
@@ -62,6 +65,7 @@ export function buildApp() {
   });
 
   registerRoutes(app);
+  registerSite(app);
 
   registerHealth(app);
   describeDiscoveryRoutes(app);

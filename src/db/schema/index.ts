@@ -3,3 +3,4 @@ export * from "./workspaces";
 export * from "./documents";
 export * from "./tables";
 export * from "./content";
+export * from "./portals";

@@ -35,7 +35,9 @@ export async function workspaceCollaboratorsOf(db: Db, ids: string[]): Promise<M
   return out;
 }
 
+/** `now` decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
 export function projectDto(row: typeof projects.$inferSelect) {
+  const now = Date.now();
   return {
     _id: row.id,
     userId: row.userId,
@@ -53,7 +55,7 @@ export function projectDto(row: typeof projects.$inferSelect) {
       domain: p.domain,
       homepage: p.homepage,
       password: p.passwordHash ? "********" : "",
-      disabled: p.disabled,
+      disabled: p.disabled || (p.expiresAt != null && p.expiresAt <= now),
     })),
     publishedBranding: row.publishedBranding ?? null,
   };
