@@ -97,6 +97,17 @@ export async function publishProject(ctx: PortalWriteCtx, projectId: string, inp
   );
 }
 
+/**
+ * The project admin check and the entry lookup run concurrently; their failures answer in the order of API.md §1:
+ * no project access (404), then no such entry (404), then the role (403).
+ */
+async function requireAdminAndEntry(db: Db, user: AuthUser, projectId: string, slug: string) {
+  const [project, entry] = await Promise.allSettled([requireProject(db, user, projectId, "admin"), requireEntry(db, projectId, slug)]);
+  if (project.status === "rejected" && (project.reason as { code?: string }).code === "NotFoundError") throw project.reason;
+  if (entry.status === "rejected") throw entry.reason;
+  if (project.status === "rejected") throw project.reason;
+}
+
 async function requireEntry(db: Db, projectId: string, slug: string) {
   const [row] = await db
     .select({ slug: publishedEntries.slug })
@@ -107,11 +118,7 @@ async function requireEntry(db: Db, projectId: string, slug: string) {
 
 export async function updatePublishedEntry(ctx: PortalWriteCtx, projectId: string, slug: string, patch: EntryPatch) {
   const { db } = ctx;
-  const [, , problem] = await Promise.all([
-    requireProject(db, ctx.user, projectId, "admin"),
-    requireEntry(db, projectId, slug),
-    homepageProblem(db, projectId, patch.homepage),
-  ]);
+  const [, problem] = await Promise.all([requireAdminAndEntry(db, ctx.user, projectId, slug), homepageProblem(db, projectId, patch.homepage)]);
   if (problem) throw unprocessable(problem, [{ path: "homepage", message: problem }]);
   const passwordHash = patch.password === undefined ? undefined : patch.password ? await hashPassword(patch.password) : null;
   return refreshMirror(
@@ -134,7 +141,7 @@ export async function updatePublishedEntry(ctx: PortalWriteCtx, projectId: strin
 
 export async function unpublishProject(ctx: PortalWriteCtx, projectId: string, slug: string) {
   const { db } = ctx;
-  await Promise.all([requireProject(db, ctx.user, projectId, "admin"), requireEntry(db, projectId, slug)]);
+  await requireAdminAndEntry(db, ctx.user, projectId, slug);
   return refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
 }
 
