@@ -40,6 +40,27 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 const DOC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Rendered public pages kept in this isolate by page version, in front of the Cache API: a hit then costs the one
+ * state query and no cache sub-request. Keys carry the portal version, so an entry can never be served stale;
+ * bounded by count and bytes, oldest dropped first.
+ */
+const MEMO_MAX_ENTRIES = 200;
+const MEMO_MAX_BYTES = 8 * 1024 * 1024;
+const memo = new Map<string, string>();
+let memoBytes = 0;
+
+function remember(key: string, body: string) {
+  if (body.length > MEMO_MAX_BYTES / 4 || memo.has(key)) return;
+  memo.set(key, body);
+  memoBytes += body.length;
+  for (const [k, v] of memo) {
+    if (memo.size <= MEMO_MAX_ENTRIES && memoBytes <= MEMO_MAX_BYTES) break;
+    memo.delete(k);
+    memoBytes -= v.length;
+  }
+}
 const SLUG = /^[a-z0-9-]{1,63}$/;
 
 /** Where a portal lives: under /site/{slug}, or at the root of its own domain. */
@@ -161,16 +182,19 @@ async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, m
   if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers: { ...SECURITY_HEADERS, ...headers, "x-portal-cache": "hit" } });
   }
+  const memoKey = `${origin}|${pageVersion}`;
+  const local = memo.get(memoKey);
+  if (local !== undefined) return html(200, local, { ...headers, "x-portal-cache": "hit" });
   const cache = (globalThis as unknown as { caches?: { default: Cache } }).caches?.default;
   const key = new Request(`${origin}/__portal-cache/${pageVersion}`);
   const cached = await cache?.match(key);
   if (cached) {
-    const out = new Response(cached.body, cached);
-    out.headers.set("Cache-Control", PUBLIC_CACHE_CONTROL);
-    out.headers.set("x-portal-cache", "hit");
-    return out;
+    const text = (await cached.text()).replace(/^<!DOCTYPE html>/, "");
+    remember(memoKey, text);
+    return html(200, text, { ...headers, "x-portal-cache": "hit" });
   }
   const body = await renderPage(c, portal, mount, docId);
+  remember(memoKey, body);
   const res = html(200, body, { ...headers, "x-portal-cache": "miss" });
   if (cache) {
     const stored = html(200, body, { ...headers, "Cache-Control": STORED_CACHE_CONTROL });
