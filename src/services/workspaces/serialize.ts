@@ -1,6 +1,7 @@
 import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
+import { brandingDto } from "../portals/state";
 
 type Collaborator = { userId: string; role: string };
 
@@ -57,6 +58,7 @@ export function projectDto(row: typeof projects.$inferSelect) {
       password: p.passwordHash ? "********" : "",
       disabled: p.disabled || (p.expiresAt != null && p.expiresAt <= now),
     })),
-    publishedBranding: row.publishedBranding ?? null,
+    // Every member present (all leaves strings), as the specification's Project shape has them.
+    publishedBranding: brandingDto(row.publishedBranding ?? null),
   };
 }
