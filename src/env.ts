@@ -13,6 +13,8 @@ export interface Env {
   CONVERTER_URL?: string;
   CONVERTER_SECRET?: string;
   ENVIRONMENT?: string;
+  /** Bench only: delay every D1 round trip of a request by this many ms (models a distant primary). Unset in production. */
+  D1_LATENCY_MS?: string;
   /** Production PDF converter (a Cloudflare Container); absent locally, where CONVERTER_URL is used. */
   PDF_CONVERTER?: DurableObjectNamespace<import("./services/converter/container").PdfConverterContainer>;
   /** How many DOCX files one E6 request converts at once (default 2, the converter's pool size here). */
@@ -40,5 +42,11 @@ export type HonoEnv = {
     db: Db;
     user: AuthUser;
     requestId: string;
+    /** The service context of this request (src/http/route.ts `ctxOf`). */
+    ctx: import("./services/context").ServiceContext;
+    /** This request's D1 round-trip counter (src/db/instrument.ts). */
+    roundTrips: import("./db/instrument").RoundTripCounter;
+    /** Work started on the request's behalf (the lastUsedAt touch) that must finish before it answers. */
+    background: Promise<unknown>[];
   };
 };

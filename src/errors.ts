@@ -1,8 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** The closed catalogue of error classes (API.md §2) and the status each one answers with. */
+/**
+ * The closed catalogue of error classes (API.md §2). Services throw them without knowing about HTTP; the status
+ * each one answers with is applied once, by `app.onError` (src/http/errors.ts), from this table.
+ */
 export const errorCodes = {
   ValidationError: 400,
   UnauthorizedError: 401,
@@ -11,6 +13,7 @@ export const errorCodes = {
   MethodNotAllowedError: 405,
   ConflictError: 409,
   LengthRequiredError: 411,
+  PreconditionFailedError: 412,
   PayloadTooLargeError: 413,
   UnsupportedMediaTypeError: 415,
   RangeNotSatisfiableError: 416,
@@ -27,16 +30,23 @@ export interface ErrorDetail {
   message: string;
 }
 
-export class ApiError extends HTTPException {
+/** A transport-neutral domain error: a class from the catalogue, a message, details, and when to retry. */
+export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
-  readonly headers?: Record<string, string>;
+  /** Seconds after which a retry may succeed (rate limits, an unavailable dependency). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
-    super(errorCodes[code], { message });
+  constructor(code: ErrorCode, message: string, opts: { details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
+    super(message);
+    this.name = code;
     this.code = code;
     this.details = opts.details;
-    this.headers = opts.headers;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+
+  get status(): ContentfulStatusCode {
+    return errorCodes[this.code];
   }
 }
 
@@ -44,6 +54,8 @@ export const notFound = (what = "Resource") => new ApiError("NotFoundError", `${
 export const forbidden = (message = "Your role does not allow this operation") => new ApiError("ForbiddenError", message);
 export const conflict = (message: string) => new ApiError("ConflictError", message);
 export const validation = (message: string, details?: ErrorDetail[]) => new ApiError("ValidationError", message, { details });
+export const preconditionFailed = (message = "If-Match does not match the record's current ETag; nothing was changed") =>
+  new ApiError("PreconditionFailedError", message);
 export const unprocessable = (message: string, details?: ErrorDetail[]) =>
   new ApiError("UnprocessableEntityError", message, { details });
 
@@ -63,6 +75,7 @@ const descriptions: Record<ErrorCode, string> = {
   MethodNotAllowedError: "Known path, wrong method",
   ConflictError: "Duplicate id, stale version or other state conflict",
   LengthRequiredError: "Content-Length is required",
+  PreconditionFailedError: "If-Match does not match the current ETag; nothing was changed",
   PayloadTooLargeError: "Body over its size limit",
   UnsupportedMediaTypeError: "Wrong content type or bytes that do not match it",
   RangeNotSatisfiableError: "The requested byte range lies outside the file",

@@ -8,7 +8,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
 import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
-import { inJson } from "../db/sql";
+import { inJson, rawSelect } from "../db/sql";
 
 export type WorkspaceRole = "owner" | "admin" | "editor" | "viewer";
 export type DocumentRole = "owner" | "editor" | "viewer";
@@ -42,29 +42,28 @@ function summarize(doc: DocumentRow, workspaceRole: WorkspaceRole | null, docume
   return { doc, workspaceRole, documentRoles, canRead, canEdit, isOwner };
 }
 
+/** The caller in access statements: a user id, or SQL naming the caller (`ctx.user.ref`, before authentication completes). */
+export type UserRef = string | SQL;
+
 /**
- * Access of one user to many documents in two concurrent D1 calls, however many ids:
- * the documents, the user's workspace roles, and document roles found by walking up each ancestor chain.
- * Missing ids are absent from the result; deleted documents are included (callers decide).
+ * The statements that decide one user's access to many documents, for a D1 batch (whatever the number of ids):
+ * the documents, the user's workspace roles, and the document roles found by walking up each ancestor chain.
+ * `assembleDocumentsAccess` turns their results into the map `documentsAccess` returns.
  */
-export async function documentsAccess(db: Db, userId: string, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  const out = new Map<string, DocumentAccess>();
-  if (ids.length === 0) return out;
+export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly string[]) {
   const idsJson = JSON.stringify([...new Set(ids)]);
-  const [[docs, wsRoles], docRoles] = await Promise.all([
-    db.batch([
-    db.select().from(documents).where(inJson(documents.id, JSON.parse(idsJson))),
+  return [
+    db.select().from(documents).where(sql`${documents.id} IN (SELECT value FROM json_each(${idsJson}))`),
     db
       .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
       .from(workspaceCollaborators)
       .where(
         and(
-          eq(workspaceCollaborators.userId, userId),
+          eq(workspaceCollaborators.userId, user),
           sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
         ),
       ),
-    ]),
-    db.all<{ id: string; roles: string }>(sql`
+    rawSelect<{ id: string; roles: string }>(db, ["id", "roles"], sql`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
         SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
         UNION ALL
@@ -72,9 +71,15 @@ export async function documentsAccess(db: Db, userId: string, ids: readonly stri
         WHERE c.depth < ${MAX_FOLDER_DEPTH + 1}
       )
       SELECT c.start_id AS id, group_concat(dc.role) AS roles
-      FROM chain c JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ${userId}
+      FROM chain c JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ${user}
       GROUP BY c.start_id`),
-  ]);
+  ] as const;
+}
+
+type AccessResults = [DocumentRow[], { workspaceId: string; role: string }[], { id: string; roles: string }[]];
+
+export function assembleDocumentsAccess([docs, wsRoles, docRoles]: AccessResults): Map<string, DocumentAccess> {
+  const out = new Map<string, DocumentAccess>();
   const wsRoleById = new Map(wsRoles.map((r) => [r.workspaceId, r.role as WorkspaceRole]));
   const docRolesById = new Map(docRoles.map((r) => [r.id, r.roles.split(",") as DocumentRole[]]));
   for (const doc of docs) {
@@ -83,7 +88,24 @@ export async function documentsAccess(db: Db, userId: string, ids: readonly stri
   return out;
 }
 
-export async function documentAccess(db: Db, userId: string, id: string): Promise<DocumentAccess | null> {
+/** Access of one user to many documents in one D1 round trip. Missing ids are absent; deleted documents are included. */
+export async function documentsAccess(db: Db, user: UserRef, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
+  if (ids.length === 0) return new Map();
+  return assembleDocumentsAccess((await db.batch(documentsAccessStatements(db, user, ids))) as AccessResults);
+}
+
+/**
+ * The level check of `requireDocument` on an access already loaded (for services that load access in a larger batch):
+ * NotFoundError when missing, deleted (unless `includeDeleted`) or unreadable; ForbiddenError below `level`.
+ */
+export function checkDocumentAccess(access: DocumentAccess | null | undefined, level: DocumentLevel, opts: { includeDeleted?: boolean; as?: string } = {}): DocumentAccess {
+  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted)) throw notFound(opts.as ?? "Document");
+  if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
+  if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
+  return access;
+}
+
+export async function documentAccess(db: Db, userId: UserRef, id: string): Promise<DocumentAccess | null> {
   return (await documentsAccess(db, userId, [id])).get(id) ?? null;
 }
 
@@ -100,11 +122,7 @@ export async function requireDocument(
   level: DocumentLevel,
   opts: { includeDeleted?: boolean } = {},
 ): Promise<DocumentAccess> {
-  const access = await documentAccess(db, user._id, id);
-  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted)) throw notFound("Document");
-  if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
-  if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
-  return access;
+  return checkDocumentAccess(await documentAccess(db, user._id, id), level, opts);
 }
 
 /** Every listed document readable (and not deleted), else 403 with nothing returned (E5, E6). */
@@ -256,4 +274,17 @@ export async function organizationRole(db: Db, userId: string, organizationId: s
     .from(organizationMembers)
     .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
   return row?.role ?? null;
+}
+
+/**
+ * The one relabelling helper: a record reached through its document (a snapshot, a clause reference, an audio
+ * file…) answers exactly as its own absence would when the document is missing or unreadable.
+ */
+export async function notFoundAs<T>(what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "NotFoundError") throw notFound(what);
+    throw err;
+  }
 }

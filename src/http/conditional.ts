@@ -1,25 +1,29 @@
-/** Strong ETags and If-None-Match (RFC 9110 §13.1.2) for responses whose version is known before rendering. */
+/**
+ * Conditional requests (API.md §17). GETs of single records answer with a strong ETag and 304 on a matching
+ * `If-None-Match`; writes pass `If-Match` to their service, which compares it with the record's current ETag
+ * (`assertIfMatch`) before changing anything.
+ */
+import type { Context } from "hono";
+import type { HonoEnv } from "../env";
+import { etagListMatches, etagOf } from "../lib/etag";
 
-export function strongEtag(version: string): string {
-  return `"${version}"`;
+/** A JSON 200 with its ETag, or 304 when the client already holds this representation. */
+export async function jsonWithEtag<T>(c: Context<HonoEnv>, body: T) {
+  const text = JSON.stringify(body);
+  const etag = await etagOf(text);
+  const inm = c.req.header("if-none-match");
+  if (inm && etagListMatches(inm, etag)) {
+    return c.body(null, 304, { ETag: etag });
+  }
+  return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: etag }) as unknown as Response & { _body: T };
 }
 
-/** Whether If-None-Match names this ETag (or is `*`); weak comparison, as If-None-Match requires. */
-export function ifNoneMatchHits(header: string | undefined | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === bare);
+/** The client's `If-Match` header, for a service to check against the record it is about to change. */
+export function ifMatchOf(c: Context<HonoEnv>): string | undefined {
+  return c.req.header("if-match") ?? undefined;
 }
 
-/** The request's host (as in its URL, which the runtime builds from Host) without a trailing dot, lower-case, as portal domains are stored. */
-export function requestHost(hostHeader: string | undefined | null): string | null {
-  if (!hostHeader) return null;
-  const h = hostHeader.trim().toLowerCase().replace(/\.$/, "");
-  return h.length > 0 && h.length <= 260 ? h : null;
-}
-
-/** The client address the edge reports (CF-Connecting-IP), for per-client limits. */
-export function clientAddress(header: string | undefined | null): string {
-  return header?.trim().slice(0, 64) || "unknown";
+/** Sets the ETag of a JSON representation on a write's response (what a following If-Match should send). */
+export async function withEtag(c: Context<HonoEnv>, body: unknown) {
+  c.header("ETag", await etagOf(JSON.stringify(body)));
 }

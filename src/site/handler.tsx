@@ -17,7 +17,7 @@ import { isActive, isIndexable, loadPortals, type PortalDocument, type PortalSta
 import { loginPortal, readerMayOpen } from "../services/portals/reader";
 import { readContentJson } from "../services/content/store";
 import { sha256Hex } from "../lib/crypto";
-import { clientAddress, ifNoneMatchHits, requestHost, strongEtag } from "../http/conditional";
+import { clientAddress, ifNoneMatchHits, requestHost, strongEtag } from "../http/portalHeaders";
 import { SITE_CSS } from "./css";
 import { CSS_PATH, CSS_VERSION } from "./assets";
 import { describe, document, DocumentArticle, HomeArticle, PasswordGate, Problem, Shell, type Links, type PageMeta } from "./pages";

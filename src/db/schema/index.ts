@@ -3,4 +3,5 @@ export * from "./workspaces";
 export * from "./documents";
 export * from "./tables";
 export * from "./content";
+export * from "./http";
 export * from "./portals";

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../errors";
 import { errorResponses, EmailSchema, jsonBody, NameSchema, okData, type Router } from "../../openapi";
 import { readBearer } from "../../auth/authenticate";
@@ -6,7 +7,9 @@ import { timingSafeEqualStrings } from "../../lib/crypto";
 import { registerUser } from "../../services/identity/users";
 import { OrganizationSchema, TokenSchema, UserSchema, WorkspaceSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createUser",
+  auth: "public",
   method: "post",
   path: "/admin/users",
   tags: ["Identity"],

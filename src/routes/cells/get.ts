@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { okData, onlyErrorResponses, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { notFound } from "../../errors";
@@ -6,7 +7,8 @@ import { findLiveCell } from "../../services/tables/cells";
 import { cellDto } from "../../services/tables/serialize";
 import { CellSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getCell",
   method: "get",
   path: "/table/cell/{cellId}",
   tags: ["Cells"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, ignored, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { notFound } from "../../errors";
@@ -8,7 +9,8 @@ import { upsertCell } from "../../services/tables/cells";
 import { cellDto } from "../../services/tables/serialize";
 import { CellSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "upsertCell",
   method: "put",
   path: "/table/row/{rowId}/cell/{columnId}",
   tags: ["Cells"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { clauseReferenceDto, createClauseReference } from "../../services/references/clauseReferences";
@@ -14,7 +15,8 @@ export const HierarchySchema = z
   }, "hierarchy is a /-separated path: referenced document id, block id, then optional further parts, none empty")
   .openapi({ example: "01JD5Y7X9Q0000000000000000/block-1" });
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createClauseReference",
   method: "post",
   path: "/clause-reference",
   tags: ["References"],

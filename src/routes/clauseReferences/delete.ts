@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { ApiError, notFound } from "../../errors";
 import { findClauseReference, softDeleteClauseReference } from "../../services/references/clauseReferences";
 import { SuccessSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "deleteClauseReference",
   method: "delete",
   path: "/clause-reference/{referenceId}",
   tags: ["References"],

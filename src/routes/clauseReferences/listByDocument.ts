@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { clauseReferenceDto, clauseReferencesOfDocument } from "../../services/references/clauseReferences";
 import { ClauseReferenceSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listClauseReferences",
   method: "get",
   path: "/document/{documentId}/clause-references",
   tags: ["References"],

@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { conflict, unprocessable } from "../../errors";
 import { errorResponses, jsonBody, jsonResponse, pathId, security, type Router } from "../../openapi";
 import { requireColumnForWrite } from "../../auth/access";
 import { ApplyFormulaBodySchema, ExprSchema, MAX_FORMULA_DEPTH } from "../../services/formula/expression";
 import { applyFormulaThroughCoordinator } from "../../services/formula/coordinator";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "applyComputedColumn",
   method: "post",
   path: "/table/column/{columnId}/computed/apply",
   tags: ["Tables"],

@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { createColumn } from "../../services/tables/columns";
 import { columnDto } from "../../services/tables/serialize";
 import { ColumnDataInput, ColumnSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createColumn",
   method: "post",
   path: "/table/{tableId}/column",
   tags: ["Columns"],

@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { okData, onlyErrorResponses, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { liveColumns } from "../../services/tables/columns";
 import { columnDto } from "../../services/tables/serialize";
 import { ColumnSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listColumns",
   method: "get",
   path: "/table/columns/{tableId}",
   tags: ["Columns"],

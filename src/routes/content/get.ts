@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { readContentJson } from "../../services/content/store";
 import { DocumentContentSchema } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getContent",
   method: "get",
   path: "/document/{documentId}/content",
   tags: ["Content"],

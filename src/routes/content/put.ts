@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { errorResponses, ignored, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
@@ -9,7 +10,8 @@ import { BlocksSchema } from "../../schemas/content";
 /** API.md §12: JSON bodies are capped at 10 MiB. */
 const MAX_CONTENT_BODY = 10 * 1024 * 1024;
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "putContent",
   method: "put",
   path: "/document/{documentId}/content",
   tags: ["Content"],

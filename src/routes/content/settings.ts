@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { readSettings, writeSettings } from "../../services/content/store";
@@ -7,7 +8,8 @@ import { DocumentSettingsSchema } from "../../schemas/content";
 const params = z.object({ documentId: pathId("documentId") });
 const SettingValue = z.string().max(200).nullable().optional().openapi({ description: "null or an empty string clears it" });
 
-const getRoute = createRoute({
+const getRoute = defineRoute({
+  operationId: "getDocumentSettings",
   method: "get",
   path: "/document/{documentId}/settings",
   tags: ["Content"],
@@ -18,7 +20,8 @@ const getRoute = createRoute({
   responses: { ...okData(DocumentSettingsSchema), ...errorResponses() },
 });
 
-const putRoute = createRoute({
+const putRoute = defineRoute({
+  operationId: "updateDocumentSettings",
   method: "put",
   path: "/document/{documentId}/settings",
   tags: ["Content"],

@@ -1,7 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { jsonResponse, onlyErrorResponses, type Router } from "../../openapi";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "health",
+  auth: "public",
   method: "get",
   path: "/health",
   tags: ["Discovery"],
@@ -21,7 +24,9 @@ export function describeDiscoveryRoutes(app: Router) {
     path: "/openapi.json",
     tags: ["Discovery"],
     summary: "This OpenAPI 3.1.0 document (no token needed)",
+    operationId: "getOpenApiDocument",
     security: [],
+    "x-d1-round-trips": 0,
     responses: { 200: { description: "The OpenAPI document", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } }, ...onlyErrorResponses("InternalError") },
   });
   app.openAPIRegistry.registerPath({
@@ -29,7 +34,9 @@ export function describeDiscoveryRoutes(app: Router) {
     path: "/docs",
     tags: ["Discovery"],
     summary: "Interactive API reference over /openapi.json (no token needed)",
+    operationId: "getApiReference",
     security: [],
+    "x-d1-round-trips": 0,
     responses: { 200: { description: "HTML page", content: { "text/html": { schema: z.string() } } }, ...onlyErrorResponses("InternalError") },
   });
 }

@@ -1,8 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { documentAccess } from "../../auth/access";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "checkDocumentAccess",
   method: "get",
   path: "/access/document/{documentId}",
   tags: ["Documents"],

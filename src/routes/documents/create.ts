@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { requireDocument, requireProject } from "../../auth/access";
 import { checkParentFolder, createDocument } from "../../services/documents/mutations";
 import { documentDto } from "../../services/documents/serialize";
 import { DocumentSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createDocument",
   method: "post",
   path: "/document",
   tags: ["Documents"],

@@ -1,9 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { softDeleteSubtree } from "../../services/documents/mutations";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "deleteDocument",
   method: "delete",
   path: "/document/{documentId}",
   tags: ["Documents"],

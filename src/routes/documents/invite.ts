@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { forbidden } from "../../errors";
 import { EmailSchema, errorResponses, IdSchemaBody, jsonBody, okData, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { findUserByEmail } from "../../services/identity/users";
 import { inviteToDocument } from "../../services/documents/invitations";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "inviteUser",
   method: "post",
   path: "/document/invite-user",
   tags: ["Documents"],

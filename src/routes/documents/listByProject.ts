@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { documents } from "../../db/schema";
@@ -6,7 +7,8 @@ import { documentIdsGrantedInProject, requireProject } from "../../auth/access";
 import { documentsWithCollaborators } from "../../services/documents/serialize";
 import { DocumentSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listDocuments",
   method: "get",
   path: "/document/all/{projectId}",
   tags: ["Documents"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { errorResponses, jsonBody, maxJsonBytes, okData, pathId, security, type Router } from "../../openapi";
 import { documents } from "../../db/schema";
@@ -9,7 +10,8 @@ import { DocumentSchema } from "../../schemas/core";
 
 const params = z.object({ documentId: pathId("documentId") });
 
-const publishRoute = createRoute({
+const publishRoute = defineRoute({
+  operationId: "publishDocument",
   method: "post",
   path: "/document/{documentId}/publish",
   tags: ["Documents"],
@@ -22,7 +24,8 @@ const publishRoute = createRoute({
   responses: { ...okData(DocumentSchema), ...errorResponses() },
 });
 
-const unpublishRoute = createRoute({
+const unpublishRoute = defineRoute({
+  operationId: "unpublishDocument",
   method: "delete",
   path: "/document/{documentId}/publish",
   tags: ["Documents"],

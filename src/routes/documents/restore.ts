@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { documents } from "../../db/schema";
@@ -7,7 +8,8 @@ import { restoreSubtree } from "../../services/documents/mutations";
 import { documentsWithCollaborators } from "../../services/documents/serialize";
 import { DocumentSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "restoreDocument",
   method: "post",
   path: "/document/{documentId}/restore",
   tags: ["Documents"],

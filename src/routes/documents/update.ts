@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
 import { documents } from "../../db/schema";
@@ -8,7 +9,8 @@ import { checkMove, checkParentFolder } from "../../services/documents/mutations
 import { documentsWithCollaborators } from "../../services/documents/serialize";
 import { DocumentSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "updateDocument",
   method: "patch",
   path: "/document/{documentId}",
   tags: ["Documents"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, IdSchemaBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { requireDocument, requireProject } from "../../auth/access";
 import { checkParentFolder, prepareCreateDocument } from "../../services/documents/mutations";
@@ -9,7 +10,8 @@ import { newId } from "../../lib/ids";
 import { DocumentSchema } from "../../schemas/core";
 import { docxBody } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createDocx",
   method: "post",
   path: "/document/docx",
   tags: ["DOCX"],

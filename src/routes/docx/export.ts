@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { onlyErrorResponses, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { notFound } from "../../errors";
 import { attachmentDisposition, DOCX_MEDIA_TYPE, requireDocx, requireNewestDocx } from "../../services/docx/store";
 import { binaryResponse } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "exportDocx",
   method: "get",
   path: "/document/docx/{documentId}/export",
   tags: ["DOCX"],

@@ -1,9 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { onlyErrorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { markSeeded } from "../../services/docx/store";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "markDocxSeeded",
   method: "post",
   path: "/document/docx/{documentId}/mark-seeded",
   tags: ["DOCX"],

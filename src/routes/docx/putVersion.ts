@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { addDocxVersion, checkDocxBytes, DOCX_MEDIA_TYPE, putDocxBlob, requireDocx } from "../../services/docx/store";
 import { checkRawContentType, declaredLength, readExactly } from "../../services/media/upload";
 import { docxBody } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "putDocxVersion",
   method: "put",
   path: "/document/docx/{documentId}",
   tags: ["DOCX"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute, MiB } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../errors";
 import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, security, type Router } from "../../openapi";
 import { requireReadableDocuments } from "../../auth/access";
@@ -10,7 +11,9 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** Files per request: enough for a project export, bounded so one request cannot monopolise the converter. */
 const MAX_FILES = 50;
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "docToPdf",
+  bodyLimit: 64 * MiB,
   method: "post",
   path: "/export/doc-to-pdf",
   tags: ["Export"],

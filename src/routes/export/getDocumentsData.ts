@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../errors";
 import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, security, type Router } from "../../openapi";
 import { requireReadableDocuments } from "../../auth/access";
@@ -19,7 +20,8 @@ const ExportPayloadSchema = z
   })
   .openapi("ExportPayload");
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getDocumentsData",
   method: "post",
   path: "/export/get-documents-data",
   tags: ["Export"],

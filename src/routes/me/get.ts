@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import { eq } from "drizzle-orm";
 import { errorResponses, okData, security, type Router } from "../../openapi";
 import { users } from "../../db/schema";
@@ -6,7 +6,8 @@ import { userDto } from "../../services/identity/users";
 import { UserSchema } from "../../schemas/core";
 import { notFound } from "../../errors";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getMe",
   method: "get",
   path: "/me",
   tags: ["Identity"],

@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { ApiError, notFound } from "../../errors";
 import { audioRecord, findAudio, requireSigningSecret } from "../../services/media/audio";
 import { AudioRecordSchema } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getAudio",
   method: "get",
   path: "/media/audio/{audioId}",
   tags: ["Media"],

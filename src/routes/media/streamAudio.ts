@@ -1,10 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { onlyErrorResponses, pathId, type Router } from "../../openapi";
-import { ApiError, notFound } from "../../errors";
+import { errorBody, notFound } from "../../errors";
 import { AUDIO_MIME_TYPES, findAudio, parseRange, requireSigningSecret, verifyAudioSignature } from "../../services/media/audio";
 import { binaryResponse } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "streamAudio",
+  auth: "public",
   method: "get",
   path: "/media/audio/{audioId}/content",
   tags: ["Media"],
@@ -45,7 +48,7 @@ export function registerStreamAudio(app: Router) {
     };
     const range = parseRange(c.req.header("range"), audio.size);
     if (range === "unsatisfiable") {
-      throw new ApiError("RangeNotSatisfiableError", `The range is outside the ${audio.size}-byte file`, { headers: { "Content-Range": `bytes */${audio.size}` } });
+      return c.json(errorBody("RangeNotSatisfiableError", `The range is outside the ${audio.size}-byte file`), 416, { "Content-Range": `bytes */${audio.size}` });
     }
     const obj = await c.env.BLOBS.get(audio.r2Key, range ? { range } : undefined);
     if (!obj) throw notFound("Audio");

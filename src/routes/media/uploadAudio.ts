@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, IdSchemaBody, okData, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { ApiError, validation } from "../../errors";
@@ -8,7 +9,8 @@ import { AUDIO_MIME_TYPES, audioRecord, matchesAudioFormat, requireSigningSecret
 import { checkRawContentType, declaredLength, readPrefix, streamToR2 } from "../../services/media/upload";
 import { AudioRecordSchema, rawBody } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "uploadAudio",
   method: "post",
   path: "/media/audio",
   tags: ["Media"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { desc, eq } from "drizzle-orm";
 import { errorResponses, okData, security, type Router } from "../../openapi";
 import { notifications } from "../../db/schema";
 import { notificationDto, NotificationSchema } from "./schema";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listNotifications",
   method: "get",
   path: "/notification/all",
   tags: ["Notifications"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { notFound } from "../../errors";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
@@ -6,7 +7,8 @@ import { notifications } from "../../db/schema";
 import { now } from "../../lib/ids";
 import { notificationDto, NotificationSchema } from "./schema";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "markNotificationRead",
   method: "post",
   path: "/notification/{id}/read",
   tags: ["Notifications"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { conflict, notFound, forbidden } from "../../errors";
 import { EmailSchema, errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { eq } from "drizzle-orm";
@@ -9,7 +10,8 @@ import { findUserByEmail } from "../../services/identity/users";
 
 const MemberSchema = z.object({ organizationId: z.string(), userId: z.string(), role: z.enum(["owner", "admin", "member"]) }).openapi("OrganizationMember");
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "addOrganizationMember",
   method: "post",
   path: "/organization/{orgId}/member",
   tags: ["Organizations"],

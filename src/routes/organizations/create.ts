@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { organizationMembers, organizations } from "../../db/schema";
 import { newId, now } from "../../lib/ids";
 import { organizationDto } from "../../services/identity/users";
 import { OrganizationSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createOrganization",
   method: "post",
   path: "/organization",
   tags: ["Organizations"],

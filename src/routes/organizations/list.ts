@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { errorResponses, okData, security, type Router } from "../../openapi";
 import { organizationMembers, organizations } from "../../db/schema";
 import { organizationDto } from "../../services/identity/users";
 import { OrganizationSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listOrganizations",
   method: "get",
   path: "/organization/all",
   tags: ["Organizations"],

@@ -1,10 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { ProjectSchema } from "../../schemas/core";
 import { putBranding } from "../../services/portals/entries";
 import { BrandingBodySchema } from "./schemas";
 
-const route = createRoute({
+const route = defineRoute({
   method: "put",
   path: "/project/{id}/branding",
   operationId: "putProjectBranding",

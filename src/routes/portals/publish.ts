@@ -1,15 +1,18 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { ProjectSchema } from "../../schemas/core";
 import { unprocessable } from "../../errors";
 import { publishProject, unpublishProject, updatePublishedEntry } from "../../services/portals/entries";
-import { requestHost } from "../../http/conditional";
+import { requestHost } from "../../http/portalHeaders";
 import { DomainSchema, ExpiresAtSchema, HomepageSchema, PasswordSchema, SlugParam, SlugSchema } from "./schemas";
 
-const publishRoute = createRoute({
+const publishRoute = defineRoute({
   method: "post",
   path: "/project/{id}/publish",
   operationId: "publishProject",
+  // authentication, access and homepage check (concurrent), the batch
+  roundTrips: 4,
   tags: ["Portals"],
   summary: "Publish a project as a portal (project admin)",
   description:
@@ -34,10 +37,11 @@ const publishRoute = createRoute({
 
 const slugParams = z.object({ id: pathId("id"), slug: SlugParam });
 
-const updateRoute = createRoute({
+const updateRoute = defineRoute({
   method: "patch",
   path: "/project/{id}/publish/{slug}",
   operationId: "updatePublishedEntry",
+  roundTrips: 4,
   tags: ["Portals"],
   summary: "Change a published entry (project admin)",
   description: "`password: \"\"` or `null` removes the password; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.",
@@ -59,10 +63,11 @@ const updateRoute = createRoute({
   responses: { ...okData(ProjectSchema), ...errorResponses("ConflictError", "UnprocessableEntityError") },
 });
 
-const deleteRoute = createRoute({
+const deleteRoute = defineRoute({
   method: "delete",
   path: "/project/{id}/publish/{slug}",
   operationId: "unpublishProject",
+  roundTrips: 4,
   tags: ["Portals"],
   summary: "Remove a published entry (project admin)",
   security,

@@ -1,10 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
 import { ApiError, errorResponses, onlyErrorResponses } from "../../errors";
 import { dataOf, jsonBody, security, type Router } from "../../openapi";
 import { getPublishedBranding, getPublishedProject, loginPublished } from "../../services/portals/reader";
-import { clientAddress, ifNoneMatchHits, requestHost, strongEtag } from "../../http/conditional";
+import { clientAddress, ifNoneMatchHits, requestHost, strongEtag } from "../../http/portalHeaders";
 import { BrandingSchema, PortalQuery, PublishedIdParam, PublishedProjectSchema } from "./schemas";
 
 /** Bearer-authenticated reads: a browser may keep them but no shared cache may, and each use revalidates. */
@@ -14,7 +15,7 @@ const params = z.object({ publishedId: PublishedIdParam });
 
 const notModified = { 304: { description: "Not modified: If-None-Match names the current ETag" } };
 
-const brandingRoute = createRoute({
+const brandingRoute = defineRoute({
   method: "get",
   path: "/published/{publishedId}/branding",
   operationId: "getPublishedBranding",
@@ -30,7 +31,7 @@ const brandingRoute = createRoute({
   },
 });
 
-const projectRoute = createRoute({
+const projectRoute = defineRoute({
   method: "get",
   path: "/published/{publishedId}/project",
   operationId: "getPublishedProject",
@@ -52,7 +53,7 @@ const projectRoute = createRoute({
   },
 });
 
-const loginRoute = createRoute({
+const loginRoute = defineRoute({
   method: "post",
   path: "/published/{publishedId}/login",
   operationId: "loginPublishedProject",
@@ -80,9 +81,7 @@ export async function spendLoginAttempt(c: Context<HonoEnv>, portalKey: string) 
   if (!limiter) return;
   const { success } = await limiter.limit({ key: `${clientAddress(c.req.header("cf-connecting-ip"))}|${portalKey}` });
   if (!success) {
-    throw new ApiError("RateLimitedError", "Too many password attempts for this portal; retry after the period in Retry-After", {
-      headers: { "Retry-After": String(LOGIN_PERIOD_SECONDS) },
-    });
+    throw new ApiError("RateLimitedError", "Too many password attempts for this portal; retry after the period in Retry-After", { retryAfterSeconds: LOGIN_PERIOD_SECONDS });
   }
 }
 

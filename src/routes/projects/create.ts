@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { projects } from "../../db/schema";
 import { requireWorkspace } from "../../auth/access";
@@ -6,7 +7,8 @@ import { newId, now } from "../../lib/ids";
 import { projectDto } from "../../services/workspaces/serialize";
 import { ProjectSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createProject",
   method: "post",
   path: "/project",
   tags: ["Projects"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireProject } from "../../auth/access";
 import { projectDto } from "../../services/workspaces/serialize";
 import { ProjectSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getProject",
   method: "get",
   path: "/project/{id}",
   tags: ["Projects"],

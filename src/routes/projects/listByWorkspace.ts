@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { notFound } from "../../errors";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
@@ -7,7 +8,8 @@ import { viaDocumentGrant, workspaceRole } from "../../auth/access";
 import { projectDto } from "../../services/workspaces/serialize";
 import { ProjectSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listProjects",
   method: "get",
   path: "/project/all/{workspaceId}",
   tags: ["Projects"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { EmojiSchema, errorResponses, IconSchema, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
 import { projects } from "../../db/schema";
@@ -7,7 +8,8 @@ import { now } from "../../lib/ids";
 import { projectDto } from "../../services/workspaces/serialize";
 import { ProjectSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "updateProject",
   method: "patch",
   path: "/project/{id}",
   tags: ["Projects"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { createRows, storedCellsOfRow } from "../../services/tables/rows";
@@ -6,7 +7,8 @@ import { cellDto, rowDto } from "../../services/tables/serialize";
 import { CellSchema, RowSchema } from "../../schemas/tables";
 import { RowInput } from "./schema";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createRow",
   method: "post",
   path: "/table/{tableId}/row",
   tags: ["Rows"],

@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { notFound } from "../../errors";
 import { findLiveRow, softDeleteRow } from "../../services/tables/rows";
 import { SuccessSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "deleteRow",
   method: "delete",
   path: "/table/row/{rowId}",
   tags: ["Rows"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { okData, onlyErrorResponses, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { notFound } from "../../errors";
@@ -6,7 +7,8 @@ import { findLiveRow } from "../../services/tables/rows";
 import { rowDto } from "../../services/tables/serialize";
 import { RowSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getRow",
   method: "get",
   path: "/table/row/{rowId}",
   tags: ["Rows"],

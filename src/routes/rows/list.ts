@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonResponse, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { DEFAULT_PAGE_SIZE, listRows, MAX_PAGE_SIZE } from "../../services/tables/rows";
 import { RowWithCellValuesSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listRows",
   method: "get",
   path: "/table/{tableId}/rows",
   tags: ["Rows"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { snapshotDto, takeSnapshot } from "../../services/content/snapshots";
 import { SnapshotSchema } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createSnapshot",
   method: "post",
   path: "/snapshot",
   tags: ["Snapshots"],

@@ -1,9 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { deleteSnapshot } from "../../services/content/snapshots";
 import { requireSnapshot } from "./helpers";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "deleteSnapshot",
   method: "delete",
   path: "/snapshot/{snapshotId}",
   tags: ["Snapshots"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { snapshotBlocksJson, snapshotDto } from "../../services/content/snapshots";
 import { BlocksSchema, SnapshotSchema } from "../../schemas/content";
 import { requireSnapshot } from "./helpers";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getSnapshot",
   method: "get",
   path: "/snapshot/{snapshotId}",
   tags: ["Snapshots"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { listSnapshots, snapshotDto } from "../../services/content/snapshots";
 import { SnapshotSchema } from "../../schemas/content";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listSnapshots",
   method: "get",
   path: "/snapshot/all/{documentId}",
   tags: ["Snapshots"],

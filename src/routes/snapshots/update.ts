@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
 import { snapshots } from "../../db/schema";
@@ -6,7 +7,8 @@ import { validation } from "../../errors";
 import { now } from "../../lib/ids";
 import { requireSnapshot } from "./helpers";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "updateSnapshot",
   method: "put",
   path: "/snapshot/{snapshotId}",
   tags: ["Snapshots"],

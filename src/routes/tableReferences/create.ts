@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, security, type Router } from "../../openapi";
 import { requireDocument, requireTable } from "../../auth/access";
 import { createTableReference, tableReferenceDto } from "../../services/references/tableReferences";
 import { TableReferenceSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createTableReference",
   method: "post",
   path: "/table/reference",
   tags: ["References"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireDocument } from "../../auth/access";
 import { tableReferenceDto, tableReferencesOfDocument } from "../../services/references/tableReferences";
 import { TableReferenceSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listTableReferences",
   method: "get",
   path: "/document/{documentId}/table-references",
   tags: ["References"],

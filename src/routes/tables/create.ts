@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, security, jsonResponse, type Router } from "../../openapi";
 import { requireDocument, requireProject } from "../../auth/access";
 import { validation } from "../../errors";
@@ -6,7 +7,8 @@ import { createTable } from "../../services/tables/tables";
 import { columnDto, tableDto } from "../../services/tables/serialize";
 import { ColumnSchema, TableSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createTable",
   method: "post",
   path: "/table",
   tags: ["Tables"],

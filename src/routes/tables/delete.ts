@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { softDeleteTable } from "../../services/tables/tables";
 import { SuccessSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "deleteTable",
   method: "delete",
   path: "/table/{tableId}",
   tags: ["Tables"],

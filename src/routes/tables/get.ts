@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { tableDto } from "../../services/tables/serialize";
 import { TableSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getTable",
   method: "get",
   path: "/table/{tableId}",
   tags: ["Tables"],

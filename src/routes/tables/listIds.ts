@@ -1,9 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { okData, onlyErrorResponses, pathId, security, type Router } from "../../openapi";
 import { requireProject } from "../../auth/access";
 import { tableIdsOfProject } from "../../services/tables/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listTableIds",
   method: "get",
   path: "/table/all/{projectId}/id",
   tags: ["Tables"],

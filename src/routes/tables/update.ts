@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
 import { requireTable } from "../../auth/access";
 import { renameTable } from "../../services/tables/tables";
 import { tableDto } from "../../services/tables/serialize";
 import { TableSchema } from "../../schemas/tables";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "updateTable",
   method: "patch",
   path: "/table/{tableId}",
   tags: ["Tables"],

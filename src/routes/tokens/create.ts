@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { validation } from "../../errors";
 import { errorResponses, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { prepareToken } from "../../services/identity/tokens";
 import { TokenSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createToken",
   method: "post",
   path: "/token",
   tags: ["Identity"],

@@ -1,11 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { desc, eq } from "drizzle-orm";
 import { errorResponses, okData, security, type Router } from "../../openapi";
 import { accessTokens } from "../../db/schema";
 import { tokenDto } from "../../services/identity/tokens";
 import { TokenInfoSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listTokens",
   method: "get",
   path: "/token/all",
   tags: ["Identity"],

@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { notFound } from "../../errors";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { accessTokens } from "../../db/schema";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "revokeToken",
   method: "delete",
   path: "/token/{tokenId}",
   tags: ["Identity"],

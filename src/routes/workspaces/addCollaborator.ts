@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { conflict, notFound } from "../../errors";
 import { EmailSchema, errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
 import { organizationMembers, workspaceCollaborators } from "../../db/schema";
@@ -8,7 +9,8 @@ import { findUserByEmail } from "../../services/identity/users";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "addWorkspaceCollaborator",
   method: "post",
   path: "/workspace/{id}/collaborator",
   tags: ["Workspaces"],

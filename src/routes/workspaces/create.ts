@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { notFound } from "../../errors";
 import { errorResponses, ignored, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
 import { workspaceCollaborators, workspaces } from "../../db/schema";
@@ -7,7 +8,8 @@ import { organizationRole } from "../../auth/access";
 import { workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "createWorkspace",
   method: "post",
   path: "/workspace",
   tags: ["Workspaces"],

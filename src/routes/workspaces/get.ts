@@ -1,10 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
 import { requireWorkspace } from "../../auth/access";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "getWorkspace",
   method: "get",
   path: "/workspace/{id}",
   tags: ["Workspaces"],

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { onlyErrorResponses, okData, security, type Router } from "../../openapi";
 import { organizationMembers, workspaceCollaborators, workspaces } from "../../db/schema";
@@ -6,7 +7,8 @@ import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspace
 import { WorkspaceSchema } from "../../schemas/core";
 
 // E17 has no error body but 401: any orgId, even a malformed one, answers a (possibly empty) list.
-const route = createRoute({
+const route = defineRoute({
+  operationId: "listWorkspaces",
   method: "get",
   path: "/workspace/all/{orgId}",
   tags: ["Workspaces"],

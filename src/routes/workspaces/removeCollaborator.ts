@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { conflict, notFound } from "../../errors";
 import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
@@ -7,7 +8,8 @@ import { requireWorkspace } from "../../auth/access";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "removeWorkspaceCollaborator",
   method: "delete",
   path: "/workspace/{id}/collaborator/{userId}",
   tags: ["Workspaces"],

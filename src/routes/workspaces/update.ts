@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
 import { workspaces } from "../../db/schema";
@@ -7,7 +8,8 @@ import { now } from "../../lib/ids";
 import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
 import { WorkspaceSchema } from "../../schemas/core";
 
-const route = createRoute({
+const route = defineRoute({
+  operationId: "updateWorkspace",
   method: "patch",
   path: "/workspace/{id}",
   tags: ["Workspaces"],

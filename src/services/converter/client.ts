@@ -16,7 +16,7 @@ const PER_MIB_TIMEOUT_MS = 15_000;
 export const SECRET_HEADER = "x-converter-secret";
 
 function unavailable(reason: string) {
-  return new ApiError("ServiceUnavailableError", `The PDF converter is unavailable: ${reason}`, { headers: { "Retry-After": "5" } });
+  return new ApiError("ServiceUnavailableError", `The PDF converter is unavailable: ${reason}`, { retryAfterSeconds: 5 });
 }
 
 async function send(env: Env, docx: Uint8Array, signal: AbortSignal): Promise<Response> {

@@ -1,0 +1,16 @@
+import { sqliteTable, text, integer, primaryKey, index } from "drizzle-orm/sqlite-core";
+
+/**
+ * Idempotency-Key records (API.md §17): the first response to a (caller, key) kept 24 hours. `claim` is the id of
+ * the request that holds the key; `status` is null while that request is still running.
+ */
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  userId: text("user_id").notNull(),
+  key: text("key").notNull(),
+  claim: text("claim").notNull(),
+  requestHash: text("request_hash").notNull(),
+  status: integer("status"),
+  contentType: text("content_type"),
+  body: text("body"),
+  createdAt: integer("created_at").notNull(),
+}, (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)]);

@@ -1,0 +1,21 @@
+/** The one place domain errors become HTTP responses (API.md §2). */
+import type { Context } from "hono";
+import type { HonoEnv } from "../env";
+import { ApiError, errorBody } from "../errors";
+
+export function renderError(err: Error, c: Context<HonoEnv>): Response {
+  if (err instanceof ApiError) {
+    const headers: Record<string, string> = {};
+    if (err.retryAfterSeconds !== undefined) headers["Retry-After"] = String(err.retryAfterSeconds);
+    return c.json(errorBody(err.code, err.message, err.details), err.status, headers);
+  }
+  // Hono's own exceptions (a malformed JSON body, a body over its limit) carry a client status.
+  const status = (err as { status?: number }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    const code = status === 413 ? "PayloadTooLargeError" : status === 415 ? "UnsupportedMediaTypeError" : "ValidationError";
+    const message = status === 400 ? "The request body is not valid JSON" : err.message;
+    return c.json(errorBody(code, message), code === "ValidationError" ? 400 : (status as 413 | 415));
+  }
+  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }));
+  return c.json(errorBody("InternalError", "An unexpected error occurred; it has been logged"), 500);
+}

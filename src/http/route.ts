@@ -1,0 +1,135 @@
+/**
+ * How a route is declared (ARCHITECTURE.md, "The request path"): an OpenAPI route definition plus its own
+ * settings — who may call it, how its caller is authenticated, how large its body may be — turned into route-level
+ * middleware here, so no global middleware keeps per-route knowledge.
+ *
+ *   const route = defineRoute({ method: "get", path: "/document/{documentId}", operationId: "getDocument",
+ *     auth: "batched", tags: ["Documents"], request: {...}, responses: {...} });
+ *   app.openapi(route, async (c) => c.json({ data: await getDocument(ctxOf(c), c.req.valid("param")) }, 200));
+ *
+ * Auth modes:
+ * - "token" (default): the bearer token is checked before validation (one D1 round trip).
+ * - "batched": the token's statement rides in the handler's first `read()` batch (single-record reads: one round
+ *   trip for authentication, access and data). The handler must read through `read()` first; if it never does,
+ *   authentication completes on its own before the response leaves.
+ * - "public": no bearer token (health, discovery, signed URLs, the reader site, admin bootstrap).
+ */
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { HonoEnv } from "../env";
+import { ApiError } from "../errors";
+import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
+import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext } from "../services/context";
+import { idempotency } from "./idempotency";
+
+export const MiB = 1024 * 1024;
+/** JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 in their services. */
+export const DEFAULT_JSON_LIMIT = 10 * MiB;
+
+export type AuthMode = "token" | "batched" | "public";
+
+export interface RouteSettings {
+  /** Unique camelCase verb + noun, e.g. `getTableReference` (API.md §16). */
+  operationId: string;
+  auth?: AuthMode;
+  /** Largest JSON body in bytes (default 10 MiB). */
+  bodyLimit?: number;
+  /**
+   * Most D1 round trips a call may cost (API.md §17; plus 1 when the token's lastUsedAt is due). Default: 1 for a
+   * read whose authentication rides in its batch, 2 for other reads, 3 for writes. Published in the OpenAPI
+   * document as `x-d1-round-trips`, and asserted for every operation by test/http/round-trips.test.ts.
+   */
+  roundTrips?: number;
+  /** Extra route-level middleware, run after authentication and before validation. */
+  use?: MiddlewareHandler<HonoEnv>[];
+}
+
+type Defined<R> = R & { operationId: string; middleware: MiddlewareHandler<HonoEnv>[]; getRoutingPath(): string };
+
+const bearerSecurity = [{ bearer: [] as string[] }];
+
+/** OpenAPI paths of public routes: a wrong method on any other known path still authenticates first (401 before 405). */
+export const publicPaths = new Set<string>();
+
+export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(config: R & RouteSettings): Defined<R> {
+  const { auth = "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, ...route } = config;
+  const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
+  if (auth === "public") publicPaths.add(route.path);
+  const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
+  if (auth === "token") middleware.push(authenticateNow);
+  if (auth === "batched") middleware.push(authenticateInFirstRead);
+  if (auth !== "public" && route.method === "post") middleware.push(idempotency);
+  middleware.push(...use);
+  return createRoute({
+    ...route,
+    security: route.security ?? (auth === "public" ? [] : bearerSecurity),
+    "x-d1-round-trips": budget,
+    middleware,
+  } as unknown as RouteConfig) as unknown as Defined<R>;
+}
+
+/** The service context of this request. */
+export function ctxOf(c: Context<HonoEnv>): ServiceContext {
+  const existing = c.get("ctx");
+  if (existing) return existing;
+  const ctx: ServiceContext = {
+    db: c.get("db"),
+    user: Principal.anonymous(),
+    now: Date.now(),
+    env: c.env,
+    waitUntil: (p) => c.executionCtx.waitUntil(p),
+    depth: 0,
+  };
+  c.set("ctx", ctx);
+  return ctx;
+}
+
+function jsonBodyLimit(maxSize: number): MiddlewareHandler<HonoEnv> {
+  const limiter = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError("PayloadTooLargeError", `JSON bodies on this route are limited to ${Math.round(maxSize / MiB)} MiB`);
+    },
+  });
+  return async (c, next) => {
+    if (!/json/i.test(c.req.header("content-type") ?? "")) return next();
+    return limiter(c, next);
+  };
+}
+
+/** Work started during authentication (the lastUsedAt touch) that the request awaits before answering. */
+function track(c: Context<HonoEnv>, work: Promise<unknown> | null | undefined) {
+  if (work) c.set("background", [...(c.get("background") ?? []), work]);
+}
+
+export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
+  const hash = await bearerHash(c.req.header("authorization"));
+  const ctx = ctxOf(c);
+  const principal = new Principal(hash);
+  ctx.user = principal;
+  const rate = spendRateLimit(c.env, hash);
+  const rows = await tokenStatement(ctx.db, hash);
+  track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch);
+  c.set("user", principal);
+  await next();
+};
+
+const authenticateInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
+  const hash = await bearerHash(c.req.header("authorization"));
+  const ctx = ctxOf(c);
+  const principal = new Principal(hash);
+  ctx.user = principal;
+  c.set("user", principal);
+  const rate = spendRateLimit(c.env, hash);
+  c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
+  deferAuthentication(ctx, {
+    statement: (db) => tokenStatement(db, hash),
+    complete: async (rows) => track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch),
+  });
+  await next();
+  // A handler that answered without reading still authenticates before anything leaves.
+  if (!principal.resolved) {
+    await ensureAuthenticated(ctx);
+  }
+};

@@ -1,0 +1,31 @@
+/**
+ * D1 through the Sessions API (API.md §17): reads may be served by a read replica, writes go to the primary, and a
+ * client that sends back `x-d1-bookmark` reads data at least as fresh as the response that carried it. Every D1
+ * round trip of the request is counted for `x-d1-round-trips`.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { HonoEnv } from "../env";
+import { createDb } from "../db/client";
+import { countingD1 } from "../db/instrument";
+
+/** D1 bookmarks are opaque, but short and of a known alphabet; anything else is ignored rather than failing the request. */
+const BOOKMARK_PATTERN = /^[0-9a-zA-Z-]{1,200}$/;
+
+export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
+  const presented = c.req.header("x-d1-bookmark");
+  const bookmark = presented && BOOKMARK_PATTERN.test(presented) ? presented : undefined;
+  const writes = c.req.method !== "GET" && c.req.method !== "HEAD";
+  const session = c.env.DB.withSession(writes ? "first-primary" : (bookmark ?? "first-unconstrained"));
+  const counter = { count: 0, delayMs: Number(c.env.D1_LATENCY_MS ?? 0) || 0 };
+  c.set("db", createDb(countingD1(session as unknown as D1Database, counter)));
+  c.set("roundTrips", counter);
+  await next();
+  await Promise.allSettled(c.get("background") ?? []);
+  // A WebSocket upgrade (101) cannot be re-wrapped; it carries no D1 figures.
+  if (c.res.status === 101) return;
+  const res = new Response(c.res.body, c.res);
+  res.headers.set("x-d1-round-trips", String(counter.count));
+  const latest = session.getBookmark() ?? bookmark;
+  if (latest) res.headers.set("x-d1-bookmark", latest);
+  c.res = res;
+};

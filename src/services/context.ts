@@ -1,0 +1,173 @@
+/**
+ * What every service function receives: `verbEntity(ctx, input)`. No Hono context, no headers — the database of
+ * this request (a D1 session), the caller, the clock and the bindings the service needs.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
+import type { AuthUser, Db, Env } from "../env";
+import { ApiError } from "../errors";
+
+export interface ServiceContext {
+  /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
+  db: Db;
+  /** The caller. In a route whose authentication is folded into its first read, `user.id` is known after `read()`. */
+  user: Principal;
+  /** The request's clock, milliseconds since the epoch. */
+  now: number;
+  env: Env;
+  waitUntil(promise: Promise<unknown>): void;
+  /** Automation depth of the write that caused this request (0 for a client's request). */
+  depth: number;
+}
+
+/** A context for work outside a client request (queue consumers, scheduled runs, Durable Objects). */
+export function systemContext(env: Env, db: Db, user: AuthUser | null, opts: { waitUntil?: (p: Promise<unknown>) => void; depth?: number } = {}): ServiceContext {
+  return {
+    db,
+    user: user ? Principal.of(user) : Principal.anonymous(),
+    now: Date.now(),
+    env,
+    waitUntil: opts.waitUntil ?? ((p) => void p.catch(() => undefined)),
+    depth: opts.depth ?? 0,
+  };
+}
+
+/** The row the authentication statement returns (aliased so a D1 batch, which returns objects, keeps every member). */
+export interface TokenRow {
+  tokenId: string;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  userId: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * The caller of a request. Known from the start for eagerly authenticated routes; for routes that fold
+ * authentication into their first read, `ref` lets that read's statements name the caller (a subquery on the token
+ * hash) before the token row comes back, and `settle` completes it from the same batch.
+ */
+export class Principal implements AuthUser {
+  private user: AuthUser | null;
+  constructor(
+    readonly tokenHash: string | null,
+    user: AuthUser | null = null,
+  ) {
+    this.user = user;
+  }
+
+  static of(user: AuthUser) {
+    return new Principal(null, user);
+  }
+
+  static anonymous() {
+    return new Principal(null, null);
+  }
+
+  get resolved(): boolean {
+    return this.user !== null;
+  }
+
+  private get known(): AuthUser {
+    if (!this.user) throw new ApiError("InternalError", "The caller was used before authentication completed");
+    return this.user;
+  }
+
+  get id() {
+    return this.known._id;
+  }
+  get _id() {
+    return this.known._id;
+  }
+  get email() {
+    return this.known.email;
+  }
+  get name() {
+    return this.known.name;
+  }
+  get tokenId() {
+    return this.known.tokenId;
+  }
+  get tokenExpiresAt() {
+    return this.known.tokenExpiresAt;
+  }
+
+  /** The caller's user id as SQL: a bound value once known, else the token's user looked up in the same statement. */
+  get ref(): SQL {
+    if (this.user) return sql`${this.user._id}`;
+    if (!this.tokenHash) throw new ApiError("InternalError", "No caller on this request");
+    return sql`(SELECT user_id FROM access_tokens WHERE token_hash = ${this.tokenHash})`;
+  }
+
+  settle(user: AuthUser) {
+    this.user = user;
+  }
+}
+
+/**
+ * The per-request pieces that run a read batch with authentication folded in. Set by the route layer
+ * (src/http/route.ts); services only call `read()`.
+ */
+export interface PendingAuthentication {
+  statement: (db: Db) => BatchItem<"sqlite">;
+  complete: (rows: TokenRow[]) => Promise<void> | void;
+  /** True while `read()` runs the batch that carries the token statement. */
+  running?: boolean;
+}
+
+const pending = new WeakMap<ServiceContext, PendingAuthentication>();
+
+export function deferAuthentication(ctx: ServiceContext, auth: PendingAuthentication) {
+  pending.set(ctx, auth);
+}
+
+export function authenticationPending(ctx: ServiceContext) {
+  return pending.has(ctx);
+}
+
+/**
+ * One D1 round trip for `queries`. When the request's authentication is still pending, its statement rides in the
+ * same batch (API.md §17: authentication, access check and data in one batch) and is checked before any result is
+ * returned, so data never reaches a caller whose token fails.
+ */
+export async function read<const T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(ctx: ServiceContext, queries: T): Promise<BatchResponse<T>> {
+  const auth = pending.get(ctx);
+  if (!auth) return (await ctx.db.batch(queries as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as BatchResponse<T>;
+  auth.running = true;
+  let results: unknown[];
+  try {
+    results = (await ctx.db.batch([auth.statement(ctx.db), ...queries] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  } finally {
+    auth.running = false;
+  }
+  pending.delete(ctx);
+  const [tokenRows, ...rest] = results;
+  await auth.complete(tokenRows as TokenRow[]);
+  return rest as BatchResponse<T>;
+}
+
+/** Completes a pending authentication on its own (a route that turned out to need no read first). */
+export async function ensureAuthenticated(ctx: ServiceContext) {
+  const auth = pending.get(ctx);
+  if (!auth) return;
+  auth.running = true;
+  let tokenRows: unknown;
+  try {
+    [tokenRows] = (await ctx.db.batch([auth.statement(ctx.db)])) as unknown[];
+  } finally {
+    auth.running = false;
+  }
+  pending.delete(ctx);
+  await auth.complete(tokenRows as TokenRow[]);
+}
+
+/**
+ * Refuses any D1 round trip of a request whose batched authentication has not completed, except the batch that
+ * carries it: a handler that queried before `read()` would otherwise run unauthenticated.
+ */
+export function guardUntilAuthenticated(ctx: ServiceContext): () => void {
+  return () => {
+    const auth = pending.get(ctx);
+    if (auth && !auth.running) throw new ApiError("InternalError", "A query ran before this request's authentication; read through read() first");
+  };
+}
