@@ -25,6 +25,8 @@ export interface Env {
   AUTOMATION_QUEUE: Queue<import("./services/automations/messages").AutomationMessage>;
   /** Comma-separated origins exempt from the webhook https/private-address rules (local receivers). */
   WEBHOOK_ALLOWED_ORIGINS?: string;
+  /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
+  PORTAL_LOGIN_LIMITER?: RateLimit;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

@@ -72,6 +72,7 @@ import { registerListClauseReferences } from "./clauseReferences/listByDocument"
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
 import { registerAutomations } from "./automations";
+import { registerPortalRoutes } from "./portals";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -96,6 +97,7 @@ export function registerRoutes(app: Router) {
   registerListProjects(app);
   registerGetProject(app);
   registerUpdateProject(app);
+  registerPortalRoutes(app);
 
   registerInviteUser(app);
   registerCreateDocx(app);

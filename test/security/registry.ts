@@ -5,6 +5,7 @@ import { tableCases } from "./cases/tables";
 import { contentCases } from "./cases/content";
 import { formulaCases } from "./cases/formula";
 import { automationCases } from "./cases/automations";
+import { portalCases } from "./cases/portals";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -15,4 +16,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   content: contentCases,
   formula: formulaCases,
   automations: automationCases,
+  portals: portalCases,
 };

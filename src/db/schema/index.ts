@@ -5,3 +5,4 @@ export * from "./tables";
 export * from "./content";
 export * from "./automations";
 export * from "./http";
+export * from "./portals";
