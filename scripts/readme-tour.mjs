@@ -24,6 +24,7 @@
 // Usage: node scripts/readme-tour.mjs [--env <env.sh of a running service>] [--keep]
 //   --env   run against an already running service (its .dev/env.sh) instead of starting a fresh one
 //   --keep  keep the scratch directory and the service log
+//   --verbose  print every block's output, not only a failing one's
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +36,7 @@ const README = path.join(ROOT, "README.md");
 const args = process.argv.slice(2);
 const envArg = args.includes("--env") ? path.resolve(args[args.indexOf("--env") + 1]) : null;
 const keep = args.includes("--keep");
+const verbose = args.includes("--verbose");
 const NODE = existsSync(path.join(BIN, "node")) ? path.join(BIN, "node") : process.execPath;
 const PATH = [BIN, process.env.PATH].join(path.delimiter);
 
@@ -205,7 +207,7 @@ function runBash(script, cwd, blocks) {
         buf = buf.slice(nl + 1);
         const marker = /^\x1e(BLOCK (\d+)|DONE)$/.exec(line);
         if (marker) {
-          if (current >= 0) console.log(`  ✓ README.md:${blocks[current].line}`);
+          if (current >= 0) console.log(`  ✓ README.md:${blocks[current].line}${verbose ? `\n${outputs[current].replace(/^/gm, "      ")}` : ""}`);
           if (marker[1] === "DONE") done = true;
           else current = Number(marker[2]);
         } else if (current >= 0) outputs[current] += line + "\n";
