@@ -25,6 +25,7 @@
 //   --env   run against an already running service (its .dev/env.sh) instead of starting a fresh one
 //   --keep  keep the scratch directory and the service log
 //   --verbose  print every block's output, not only a failing one's
+//   --readme <file>  another markdown file (to try the runner itself)
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
@@ -32,8 +33,8 @@ import path from "node:path";
 import { BIN, ROOT } from "./lib/proc.mjs";
 import { freePort } from "./lib/ports.mjs";
 
-const README = path.join(ROOT, "README.md");
 const args = process.argv.slice(2);
+const README = args.includes("--readme") ? path.resolve(args[args.indexOf("--readme") + 1]) : path.join(ROOT, "README.md");
 const envArg = args.includes("--env") ? path.resolve(args[args.indexOf("--env") + 1]) : null;
 const keep = args.includes("--keep");
 const verbose = args.includes("--verbose");
