@@ -9,11 +9,16 @@ import { StartError } from "./lib/errors.mjs";
 export const DEMO_EMAIL = "demo@example.com";
 
 async function call(base, method, p, token, body) {
-  const res = await fetch(base + p, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let res;
+  try {
+    res = await fetch(base + p, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new StartError(`Seeding the demo tenant failed: ${method} ${p} got no answer (${err.cause?.code ?? err.message}); the service's log is above.`);
+  }
   const data = await res.json().catch(() => null);
   return { status: res.status, data };
 }
