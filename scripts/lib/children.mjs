@@ -3,8 +3,9 @@
 // Each child starts in its own process group (detached), so signalling the group reaches its helpers too
 // (wrangler's workerd). The converter puts every office process in a group of its own (so it can kill a hung
 // one), which a group signal to the converter does not reach: stopAll() therefore first records every
-// descendant's process group, asks politely (SIGTERM, the converter then closes its pool), and after a grace
-// period SIGKILLs whatever of those groups is still there. Nothing started here outlives the script.
+// descendant's process group, asks the children politely (SIGTERM to their groups; the converter then closes
+// its pool), and after they are gone (or a grace period) SIGKILLs whatever of the recorded groups is still
+// there. Nothing started here outlives the script.
 import { spawn, spawnSync } from "node:child_process";
 import { ROOT } from "./proc.mjs";
 
@@ -81,14 +82,16 @@ export function createSupervisor() {
     /** Stops every child and its descendants: SIGTERM, then SIGKILL after `graceMs`. Safe to call twice. */
     stopAll({ graceMs = 5000 } = {}) {
       stopping ??= (async () => {
-        const groups = new Set();
-        for (const { child } of children) {
-          if (child.pid) for (const g of descendantGroups(child.pid)) groups.add(g);
-        }
-        for (const g of groups) signalGroup(g, "SIGTERM");
+        const own = children.map(({ child }) => child.pid).filter(Boolean);
+        const all = new Set(own);
+        for (const pid of own) for (const g of descendantGroups(pid)) all.add(g);
+        // Polite first, to the children only: the converter then closes its own office processes.
+        for (const g of own) signalGroup(g, "SIGTERM");
         const deadline = Date.now() + graceMs;
-        while (Date.now() < deadline && [...groups].some(groupAlive)) await sleep(100);
-        for (const g of groups) if (groupAlive(g)) signalGroup(g, "SIGKILL");
+        while (Date.now() < deadline && own.some(groupAlive)) await sleep(100);
+        await sleep(200);
+        // Whatever is left of any group seen (a child that ignored SIGTERM, an office process it left behind).
+        for (const g of all) if (groupAlive(g)) signalGroup(g, "SIGKILL");
       })();
       return stopping;
     },
