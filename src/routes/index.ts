@@ -71,6 +71,8 @@ import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerAutomations } from "./automations";
+import { registerPortalRoutes } from "./portals";
 import { registerCollaboration } from "./collab";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
@@ -96,6 +98,7 @@ export function registerRoutes(app: Router) {
   registerListProjects(app);
   registerGetProject(app);
   registerUpdateProject(app);
+  registerPortalRoutes(app);
 
   registerInviteUser(app);
   registerCreateDocx(app);
@@ -159,4 +162,6 @@ export function registerRoutes(app: Router) {
   registerDocToPdf(app);
   registerGetDocumentsData(app);
   registerApplyComputedColumn(app);
+
+  registerAutomations(app);
 }

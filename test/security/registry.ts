@@ -4,6 +4,8 @@ import { exportCases, exportDataCases } from "./cases/export";
 import { tableCases } from "./cases/tables";
 import { contentCases } from "./cases/content";
 import { formulaCases } from "./cases/formula";
+import { automationCases } from "./cases/automations";
+import { portalCases } from "./cases/portals";
 import { collabCases } from "./cases/collab";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
@@ -14,5 +16,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   tables: tableCases,
   content: contentCases,
   formula: formulaCases,
+  automations: automationCases,
+  portals: portalCases,
   collab: collabCases,
 };

@@ -3,5 +3,7 @@ export * from "./workspaces";
 export * from "./documents";
 export * from "./tables";
 export * from "./content";
+export * from "./automations";
 export * from "./http";
+export * from "./portals";
 export * from "./collab";
