@@ -1,8 +1,10 @@
 /**
  * `document.updated` for automations (API.md §14/§18). The collaborative room calls this after each content
  * write-back, so it fires at most once per 2 s per document while the document is being edited (the room's alarm is
- * the debounce). It is a no-op hook until the automations area wires its event dispatch here: the integrator replaces
- * the body with that dispatch (e.g. enqueue matching automations for `document.updated`), keeping the signature.
+ * the debounce). It is a no-op hook until the automations area has a `document.updated` event: then the body becomes
+ * `emitEvents(env, [{ event: "document.updated", projectId, documentId, documentIds: [parentId] }])` from
+ * src/services/automations/events.ts (the project and parent come from one read of the document), keeping the
+ * signature, so the room needs no change.
  */
 import type { Env } from "../../env";
 
