@@ -49,7 +49,7 @@ const CHUNK_BYTES = 1024 * 1024;
 /** At most one content write-back per this many milliseconds while edited. */
 export const WRITE_BACK_MS = 2000;
 /** How long received updates wait for more before they are stored and sent as one batch. */
-const FLUSH_DELAY_MS = 5;
+const FLUSH_DELAY_MS = 2;
 /** serializeAttachment holds at most 2 KiB; presence larger than this is kept in memory only. */
 const MAX_ATTACHMENT_PRESENCE = 1500;
 
