@@ -5,7 +5,7 @@
  */
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, seedTenant, type Tenant } from "../harness";
+import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../harness";
 import { connect, openSocket, para, Peer } from "./peer";
 import { EVERY_BLOCK } from "./fixtures";
 import { COMPACT_EVERY, type DocumentRoom } from "../../src/durable/DocumentRoom";
@@ -93,6 +93,22 @@ describe("collaborative room", () => {
     const again = await openSocket(t2.docId, { token: t2.editor.token });
     expect(again.status).toBe(404);
     viewerSocket.close();
+  });
+
+  it("lets a document viewer edit at once when an invitation raises them to editor", async () => {
+    const docId = await newDoc();
+    const guest = await registerUser("Guest");
+    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: docId, role: "viewer" } });
+    const owner = await connect(docId, { token: t.owner.token });
+    const g = await connect(docId, { token: guest.token });
+    owner.write([para("p1", "shared")]);
+    await g.until(() => g.blocks().length === 1, "the guest to receive the block");
+    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: docId, role: "editor" } });
+    g.text(0).insert(g.text(0).length, " +guest");
+    await owner.until(() => JSON.stringify(owner.blocks()).includes("shared +guest"), "the promoted guest's edit to arrive");
+    expect(g.denied).toEqual([]);
+    owner.close();
+    g.close();
   });
 
   it("reloads exactly what was acknowledged after the room is evicted", async () => {
