@@ -17,15 +17,7 @@ import { registerCreateProject } from "./projects/create";
 import { registerGetProject } from "./projects/get";
 import { registerUpdateProject } from "./projects/update";
 import { registerListProjects } from "./projects/listByWorkspace";
-import { registerCreateDocument } from "./documents/create";
-import { registerGetDocument } from "./documents/get";
-import { registerListDocuments } from "./documents/listByProject";
-import { registerUpdateDocument } from "./documents/update";
-import { registerDeleteDocument } from "./documents/delete";
-import { registerRestoreDocument } from "./documents/restore";
-import { registerInviteUser } from "./documents/invite";
-import { registerCheckDocumentAccess } from "./documents/checkAccess";
-import { registerPublishDocument } from "./documents/publish";
+import { registerDocumentRoutes } from "./documents";
 import { registerCreateDocx } from "./docx/create";
 import { registerPutDocxVersion } from "./docx/putVersion";
 import { registerExportDocx } from "./docx/export";
@@ -96,19 +88,12 @@ export function registerRoutes(app: Router) {
   registerGetProject(app);
   registerUpdateProject(app);
 
-  registerInviteUser(app);
+  // /document/docx/… before /document/{documentId}/…
   registerCreateDocx(app);
   registerPutDocxVersion(app);
   registerExportDocx(app);
   registerMarkDocxSeeded(app);
-  registerCreateDocument(app);
-  registerListDocuments(app);
-  registerGetDocument(app);
-  registerUpdateDocument(app);
-  registerDeleteDocument(app);
-  registerRestoreDocument(app);
-  registerPublishDocument(app);
-  registerCheckDocumentAccess(app);
+  registerDocumentRoutes(app);
   registerListTableReferences(app);
   registerListClauseReferences(app);
 

@@ -38,7 +38,7 @@ const PUBLIC_ONLY = new Set(["GET /health", "GET /openapi.json", "GET /docs", "P
  */
 const PENDING = new Set<string>([
   "addOrganizationMember", "listWorkspaces", "getWorkspace", "updateWorkspace", "addWorkspaceCollaborator", "removeWorkspaceCollaborator",
-  "listProjects", "createDocument", "listDocuments", "updateDocument", "restoreDocument", "publishDocument", "unpublishDocument", "inviteUser",
+  "listProjects",
   "getDocumentsData", "listTableIds", "getRow", "getCell", "listTableReferences", "createClauseReference", "getClauseReference",
   "deleteClauseReference", "listClauseReferences", "getContent", "getDocumentSettings", "createDocx", "exportDocx", "getAudio",
   "createSnapshot", "listSnapshots", "getSnapshot", "updateSnapshot", "restoreSnapshot", "deleteSnapshot",
