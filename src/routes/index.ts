@@ -7,16 +7,8 @@ import { registerGetMe } from "./me/get";
 import { registerCreateOrganization } from "./organizations/create";
 import { registerListOrganizations } from "./organizations/list";
 import { registerAddOrganizationMember } from "./organizations/addMember";
-import { registerCreateWorkspace } from "./workspaces/create";
-import { registerGetWorkspace } from "./workspaces/get";
-import { registerListWorkspaces } from "./workspaces/listByOrganization";
-import { registerUpdateWorkspace } from "./workspaces/update";
-import { registerAddWorkspaceCollaborator } from "./workspaces/addCollaborator";
-import { registerRemoveWorkspaceCollaborator } from "./workspaces/removeCollaborator";
-import { registerCreateProject } from "./projects/create";
-import { registerGetProject } from "./projects/get";
-import { registerUpdateProject } from "./projects/update";
-import { registerListProjects } from "./projects/listByWorkspace";
+import { registerWorkspaceRoutes } from "./workspaces";
+import { registerProjectRoutes } from "./projects";
 import { registerDocumentRoutes } from "./documents";
 import { registerCreateDocx } from "./docx/create";
 import { registerPutDocxVersion } from "./docx/putVersion";
@@ -76,17 +68,8 @@ export function registerRoutes(app: Router) {
   registerListOrganizations(app);
   registerAddOrganizationMember(app);
 
-  registerCreateWorkspace(app);
-  registerListWorkspaces(app);
-  registerGetWorkspace(app);
-  registerUpdateWorkspace(app);
-  registerAddWorkspaceCollaborator(app);
-  registerRemoveWorkspaceCollaborator(app);
-
-  registerCreateProject(app);
-  registerListProjects(app);
-  registerGetProject(app);
-  registerUpdateProject(app);
+  registerWorkspaceRoutes(app);
+  registerProjectRoutes(app);
 
   // /document/docx/… before /document/{documentId}/…
   registerCreateDocx(app);
