@@ -1,12 +1,9 @@
 import type { Router } from "../openapi";
-import { registerCreateUser } from "./admin/createUser";
-import { registerCreateToken } from "./tokens/create";
-import { registerListTokens } from "./tokens/list";
-import { registerRevokeToken } from "./tokens/revoke";
-import { registerGetMe } from "./me/get";
-import { registerCreateOrganization } from "./organizations/create";
-import { registerListOrganizations } from "./organizations/list";
-import { registerAddOrganizationMember } from "./organizations/addMember";
+import { registerAdminRoutes } from "./admin";
+import { registerTokenRoutes } from "./tokens";
+import { registerMeRoutes } from "./me";
+import { registerOrganizationRoutes } from "./organizations";
+import { registerNotificationRoutes } from "./notifications";
 import { registerWorkspaceRoutes } from "./workspaces";
 import { registerProjectRoutes } from "./projects";
 import { registerDocumentRoutes } from "./documents";
@@ -26,8 +23,6 @@ import { registerGetSnapshot } from "./snapshots/get";
 import { registerUpdateSnapshot } from "./snapshots/update";
 import { registerRestoreSnapshot } from "./snapshots/restore";
 import { registerDeleteSnapshot } from "./snapshots/delete";
-import { registerListNotifications } from "./notifications/list";
-import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
 import { registerGetDocumentsData } from "./export/getDocumentsData";
 import { registerCreateTable } from "./tables/create";
@@ -58,15 +53,10 @@ import { registerApplyComputedColumn } from "./columns/computedApply";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
-  registerCreateUser(app);
-  registerCreateToken(app);
-  registerListTokens(app);
-  registerRevokeToken(app);
-  registerGetMe(app);
-
-  registerCreateOrganization(app);
-  registerListOrganizations(app);
-  registerAddOrganizationMember(app);
+  registerAdminRoutes(app);
+  registerTokenRoutes(app);
+  registerMeRoutes(app);
+  registerOrganizationRoutes(app);
 
   registerWorkspaceRoutes(app);
   registerProjectRoutes(app);
@@ -119,8 +109,7 @@ export function registerRoutes(app: Router) {
   registerRestoreSnapshot(app);
   registerDeleteSnapshot(app);
 
-  registerListNotifications(app);
-  registerMarkNotificationRead(app);
+  registerNotificationRoutes(app);
 
   registerDocToPdf(app);
   registerGetDocumentsData(app);
