@@ -50,6 +50,7 @@ import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerPortalRoutes } from "./portals";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -60,6 +61,8 @@ export function registerRoutes(app: Router) {
 
   registerWorkspaceRoutes(app);
   registerProjectRoutes(app);
+
+  registerPortalRoutes(app);
 
   // /document/docx/… before /document/{documentId}/…
   registerCreateDocx(app);

@@ -6,7 +6,7 @@ import { DocumentSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "createDocument",
-  auth: "batched",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/document",
   tags: ["Documents"],

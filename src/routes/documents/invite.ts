@@ -5,7 +5,7 @@ import { inviteUser } from "../../services/documents/invitations";
 
 const route = defineRoute({
   operationId: "inviteUser",
-  auth: "batched",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/document/invite-user",
   tags: ["Documents"],

@@ -8,7 +8,7 @@ const params = z.object({ documentId: pathId("documentId") });
 
 const publishRoute = defineRoute({
   operationId: "publishDocument",
-  auth: "batched",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/document/{documentId}/publish",
   tags: ["Documents"],

@@ -7,7 +7,7 @@ const MemberSchema = z.object({ organizationId: z.string(), userId: z.string(), 
 
 const route = defineRoute({
   operationId: "addOrganizationMember",
-  auth: "batched",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/organization/{orgId}/member",
   tags: ["Organizations"],

@@ -6,7 +6,7 @@ import { ProjectSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "createProject",
-  auth: "batched",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/project",
   tags: ["Projects"],

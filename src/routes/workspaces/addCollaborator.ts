@@ -6,7 +6,7 @@ import { WorkspaceSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "addWorkspaceCollaborator",
-  auth: "batched",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/workspace/{id}/collaborator",
   tags: ["Workspaces"],
