@@ -10,6 +10,7 @@ import { validation } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { claimIdempotencyKey, releaseIdempotencyKey, rememberResponse } from "../services/idempotency";
 import { ctxOf } from "./route";
+import { ensureAuthenticated } from "../services/context";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** Responses larger than this are not kept (a replay then runs the request again under its own key). */
@@ -22,6 +23,8 @@ export const idempotency: MiddlewareHandler<HonoEnv> = async (c, next) => {
     throw validation("Idempotency-Key must be 1–255 printable ASCII characters", [{ path: "Idempotency-Key", message: "invalid" }]);
   }
   const ctx = ctxOf(c);
+  // A route whose authentication rides in its first read: the key belongs to the caller, so authenticate now.
+  await ensureAuthenticated(ctx);
   const url = new URL(c.req.url);
   const type = c.req.header("content-type") ?? "";
   const bodyPart = /json|form|text/i.test(type) ? await sha256Hex(await c.req.text()) : `${type};${c.req.header("content-length") ?? ""}`;

@@ -30,9 +30,7 @@ import { registerCreateDocx } from "./docx/create";
 import { registerPutDocxVersion } from "./docx/putVersion";
 import { registerExportDocx } from "./docx/export";
 import { registerMarkDocxSeeded } from "./docx/markSeeded";
-import { registerGetContent } from "./content/get";
-import { registerPutContent } from "./content/put";
-import { registerDocumentSettings } from "./content/settings";
+import { registerContentRoutes } from "./content";
 import { registerUploadAudio } from "./media/uploadAudio";
 import { registerGetAudio } from "./media/getAudio";
 import { registerStreamAudio } from "./media/streamAudio";
@@ -136,9 +134,7 @@ export function registerRoutes(app: Router) {
   registerCreateClauseReference(app);
   registerGetClauseReference(app);
   registerDeleteClauseReference(app);
-  registerGetContent(app);
-  registerPutContent(app);
-  registerDocumentSettings(app);
+  registerContentRoutes(app);
 
   registerUploadAudio(app);
   registerStreamAudio(app);

@@ -49,7 +49,7 @@ export async function readContentMeta(db: Db, documentId: string): Promise<Conte
  * The stored JSON text of the current content. A write deletes the object it replaces, so a read that saw the old
  * key just before a write can find it gone: it then reads the metadata again and follows the new key.
  */
-async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
+export async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
   for (let attempt = 0; attempt < 5 && meta; attempt++) {
     const obj = await r2.get(meta.r2Key);
     if (obj) return { version: meta.version, blocksJson: await obj.text() };
