@@ -31,15 +31,10 @@ import { registerPutDocxVersion } from "./docx/putVersion";
 import { registerExportDocx } from "./docx/export";
 import { registerMarkDocxSeeded } from "./docx/markSeeded";
 import { registerContentRoutes } from "./content";
+import { registerSnapshotRoutes } from "./snapshots";
 import { registerUploadAudio } from "./media/uploadAudio";
 import { registerGetAudio } from "./media/getAudio";
 import { registerStreamAudio } from "./media/streamAudio";
-import { registerCreateSnapshot } from "./snapshots/create";
-import { registerListSnapshots } from "./snapshots/list";
-import { registerGetSnapshot } from "./snapshots/get";
-import { registerUpdateSnapshot } from "./snapshots/update";
-import { registerRestoreSnapshot } from "./snapshots/restore";
-import { registerDeleteSnapshot } from "./snapshots/delete";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
@@ -140,12 +135,7 @@ export function registerRoutes(app: Router) {
   registerStreamAudio(app);
   registerGetAudio(app);
 
-  registerCreateSnapshot(app);
-  registerListSnapshots(app);
-  registerGetSnapshot(app);
-  registerUpdateSnapshot(app);
-  registerRestoreSnapshot(app);
-  registerDeleteSnapshot(app);
+  registerSnapshotRoutes(app);
 
   registerListNotifications(app);
   registerMarkNotificationRead(app);

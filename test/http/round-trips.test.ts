@@ -41,7 +41,6 @@ const PENDING = new Set<string>([
   "listProjects", "createDocument", "listDocuments", "updateDocument", "restoreDocument", "publishDocument", "unpublishDocument", "inviteUser",
   "getDocumentsData", "listTableIds", "getRow", "getCell", "listTableReferences", "createClauseReference", "getClauseReference",
   "deleteClauseReference", "listClauseReferences", "createDocx", "exportDocx", "getAudio",
-  "createSnapshot", "listSnapshots", "getSnapshot", "updateSnapshot", "restoreSnapshot", "deleteSnapshot",
 ]);
 
 const matchOp = (ops: Operation[], c: SecurityCase) => {

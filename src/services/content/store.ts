@@ -104,32 +104,7 @@ export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInpu
   const size = new TextEncoder().encode(input.blocksJson).byteLength;
   await r2.put(key, input.blocksJson, { httpMetadata: { contentType: "application/json" } });
   const d1 = d1Of(db);
-  const t = now();
-  let bump: D1PreparedStatement;
-  if (baseVersion === undefined) {
-    bump = d1
-      .prepare(
-        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
-         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
-           updated_by = excluded.updated_by, updated_at = excluded.updated_at
-         RETURNING version`,
-      )
-      .bind(documentId, size, key, userId, t);
-  } else if (baseVersion === 0) {
-    bump = d1
-      .prepare(
-        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
-         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
-      )
-      .bind(documentId, size, key, userId, t);
-  } else {
-    bump = d1
-      .prepare(
-        `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
-         WHERE document_id = ? AND version = ? RETURNING version`,
-      )
-      .bind(size, key, userId, t, documentId, baseVersion);
-  }
+  const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: now(), baseVersion });
   try {
     // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
     const previous = d1
@@ -148,6 +123,40 @@ export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInpu
     await r2.delete(key);
     throw err;
   }
+}
+
+/**
+ * The statement that makes the object under `key` the document's current content, `RETURNING version` (no row when
+ * `baseVersion` is no longer current): conditional on `baseVersion` (insert-if-absent for 0), else an upsert.
+ */
+export function contentBumpStatement(
+  d1: D1Database,
+  p: { documentId: string; size: number; key: string; userId: string; at: number; baseVersion?: number },
+): D1PreparedStatement {
+  if (p.baseVersion === undefined) {
+    return d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
+           updated_by = excluded.updated_by, updated_at = excluded.updated_at
+         RETURNING version`,
+      )
+      .bind(p.documentId, p.size, p.key, p.userId, p.at);
+  }
+  if (p.baseVersion === 0) {
+    return d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
+      )
+      .bind(p.documentId, p.size, p.key, p.userId, p.at);
+  }
+  return d1
+    .prepare(
+      `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
+       WHERE document_id = ? AND version = ? RETURNING version`,
+    )
+    .bind(p.size, p.key, p.userId, p.at, p.documentId, p.baseVersion);
 }
 
 function staleVersion(base: number, currentVersion: number) {
