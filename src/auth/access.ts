@@ -186,7 +186,7 @@ export interface ProjectAccess {
 }
 
 /** SQL: the user reaches the project through a grant on one of its live documents (API.md §4). */
-export function viaDocumentGrant(userId: string, projectId: SQL | SQLiteColumn) {
+export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn) {
   return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
         WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
 }
@@ -197,15 +197,27 @@ export function viaDocumentGrant(userId: string, projectId: SQL | SQLiteColumn) 
  * and `admin` needs workspace owner/admin.
  */
 export async function requireProject(db: Db, user: AuthUser, id: string, level: "read" | "write" | "admin"): Promise<ProjectAccess> {
-  const [row] = await db
+  return checkProjectAccess((await projectAccessStatement(db, user._id, id))[0], level);
+}
+
+/** `requireProject`'s query as a batchable statement (at most one row), for `checkProjectAccess`. */
+export function projectAccessStatement(db: Db, user: UserRef, id: string) {
+  // The join makes Drizzle qualify `projects.id` inside viaDocumentGrant's subquery.
+  return db
     .select({
       project: projects,
       role: workspaceCollaborators.role,
-      viaDocument: viaDocumentGrant(user._id, projects.id),
+      viaDocument: viaDocumentGrant(user, projects.id),
     })
     .from(projects)
-    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
+    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user)))
     .where(eq(projects.id, id));
+}
+
+export type ProjectAccessRow = { project: ProjectRow; role: string | null; viaDocument: number | boolean };
+
+/** `requireProject`'s rule on a row `projectAccessStatement` returned (or its absence). */
+export function checkProjectAccess(row: ProjectAccessRow | undefined, level: "read" | "write" | "admin"): ProjectAccess {
   if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
   const role = (row.role as WorkspaceRole | null) ?? null;
   if (level !== "read") {

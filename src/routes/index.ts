@@ -26,11 +26,8 @@ import { registerRestoreDocument } from "./documents/restore";
 import { registerInviteUser } from "./documents/invite";
 import { registerCheckDocumentAccess } from "./documents/checkAccess";
 import { registerPublishDocument } from "./documents/publish";
-import { registerCreateDocx } from "./docx/create";
-import { registerPutDocxVersion } from "./docx/putVersion";
-import { registerExportDocx } from "./docx/export";
-import { registerMarkDocxSeeded } from "./docx/markSeeded";
 import { registerContentRoutes } from "./content";
+import { registerDocxRoutes } from "./docx";
 import { registerSnapshotRoutes } from "./snapshots";
 import { registerUploadAudio } from "./media/uploadAudio";
 import { registerGetAudio } from "./media/getAudio";
@@ -90,10 +87,7 @@ export function registerRoutes(app: Router) {
   registerUpdateProject(app);
 
   registerInviteUser(app);
-  registerCreateDocx(app);
-  registerPutDocxVersion(app);
-  registerExportDocx(app);
-  registerMarkDocxSeeded(app);
+  registerDocxRoutes(app);
   registerCreateDocument(app);
   registerListDocuments(app);
   registerGetDocument(app);

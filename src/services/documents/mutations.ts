@@ -32,11 +32,12 @@ async function nextOrder(db: Db, projectId: string, parentId: string | null) {
 }
 
 /** A parent must be a live FOLDER of the same project and not so deep that walks stop being bounded. */
-export async function checkParentFolder(db: Db, projectId: string, parent: DocumentRow | undefined, parentId: string) {
+export async function checkParentFolder(db: Db, projectId: string, parent: DocumentRow | undefined, parentId: string, knownDepth?: number) {
   if (!parent || parent.isDeleted) throw notFound("Parent folder");
   if (parent.projectId !== projectId) throw validation("The parent must belong to the same project", [{ path: "parentId", message: "not in this project" }]);
   if (parent.type !== "FOLDER") throw validation("The parent must be a FOLDER", [{ path: "parentId", message: "not a folder" }]);
-  const depth = (await ancestorIds(db, parentId)).length;
+  // `knownDepth`: the parent's ancestor count (itself included) already read in the caller's batch (`ancestorCountStatement`).
+  const depth = knownDepth ?? (await ancestorIds(db, parentId)).length;
   if (depth >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
 }
 

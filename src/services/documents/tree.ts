@@ -1,3 +1,4 @@
+import { rawSelect } from "../../db/sql";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
@@ -33,4 +34,13 @@ export async function ancestorIds(db: Db, id: string): Promise<string[]> {
 export async function subtreeHeight(db: Db, rootId: string): Promise<number> {
   const [row] = await db.all<{ h: number }>(sql`${subtreeSql(rootId)} SELECT MAX(depth) AS h FROM sub`);
   return row?.h ?? 0;
+}
+
+/** `ancestorIds(db, id).length` as a batchable statement (one row `{ n }`). */
+export function ancestorCountStatement(db: Db, id: string) {
+  return rawSelect<{ n: number }>(db, ["n"], sql`WITH RECURSIVE up(id, parent_id, depth) AS (
+      SELECT id, parent_id, 0 FROM documents WHERE id = ${id}
+      UNION ALL
+      SELECT d.id, d.parent_id, up.depth + 1 FROM documents d JOIN up ON d.id = up.parent_id WHERE up.depth < ${MAX_FOLDER_DEPTH * 4}
+    ) SELECT COUNT(*) AS n FROM up`);
 }
