@@ -28,10 +28,8 @@ import { registerCheckDocumentAccess } from "./documents/checkAccess";
 import { registerPublishDocument } from "./documents/publish";
 import { registerContentRoutes } from "./content";
 import { registerDocxRoutes } from "./docx";
+import { registerMediaRoutes } from "./media";
 import { registerSnapshotRoutes } from "./snapshots";
-import { registerUploadAudio } from "./media/uploadAudio";
-import { registerGetAudio } from "./media/getAudio";
-import { registerStreamAudio } from "./media/streamAudio";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
@@ -125,9 +123,7 @@ export function registerRoutes(app: Router) {
   registerDeleteClauseReference(app);
   registerContentRoutes(app);
 
-  registerUploadAudio(app);
-  registerStreamAudio(app);
-  registerGetAudio(app);
+  registerMediaRoutes(app);
 
   registerSnapshotRoutes(app);
 

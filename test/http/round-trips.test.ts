@@ -40,7 +40,7 @@ const PENDING = new Set<string>([
   "addOrganizationMember", "listWorkspaces", "getWorkspace", "updateWorkspace", "addWorkspaceCollaborator", "removeWorkspaceCollaborator",
   "listProjects", "createDocument", "listDocuments", "updateDocument", "restoreDocument", "publishDocument", "unpublishDocument", "inviteUser",
   "getDocumentsData", "listTableIds", "getRow", "getCell", "listTableReferences", "createClauseReference", "getClauseReference",
-  "deleteClauseReference", "listClauseReferences", "getAudio",
+  "deleteClauseReference", "listClauseReferences",
 ]);
 
 const matchOp = (ops: Operation[], c: SecurityCase) => {

@@ -8,6 +8,7 @@ import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, docum
 import { documents, docxVersions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { newId } from "../../lib/ids";
+import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
 import { checkParentFolder, prepareCreateDocument } from "../documents/mutations";
 import { documentDto } from "../documents/serialize";
@@ -107,9 +108,4 @@ export async function exportDocx(ctx: ServiceContext, documentId: string, onlyIf
   if (!obj) throw notFound("DOCX blob");
   if (!hasBody(obj)) return { notModified: true, etag: obj.httpEtag };
   return { notModified: false, etag: obj.httpEtag, size: obj.size, body: obj.body, documentName: doc.name };
-}
-
-/** An R2 read whose `onlyIf` failed returns the object without its body. */
-export function hasBody(obj: R2Object | R2ObjectBody): obj is R2ObjectBody {
-  return "body" in obj && (obj as R2ObjectBody).body !== undefined;
 }
