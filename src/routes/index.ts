@@ -29,11 +29,10 @@ import { registerPublishDocument } from "./documents/publish";
 import { registerContentRoutes } from "./content";
 import { registerDocxRoutes } from "./docx";
 import { registerMediaRoutes } from "./media";
+import { registerExportRoutes } from "./export";
 import { registerSnapshotRoutes } from "./snapshots";
 import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
-import { registerDocToPdf } from "./export/docToPdf";
-import { registerGetDocumentsData } from "./export/getDocumentsData";
 import { registerCreateTable } from "./tables/create";
 import { registerGetTable } from "./tables/get";
 import { registerUpdateTable } from "./tables/update";
@@ -130,7 +129,6 @@ export function registerRoutes(app: Router) {
   registerListNotifications(app);
   registerMarkNotificationRead(app);
 
-  registerDocToPdf(app);
-  registerGetDocumentsData(app);
+  registerExportRoutes(app);
   registerApplyComputedColumn(app);
 }

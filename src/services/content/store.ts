@@ -69,14 +69,27 @@ export async function readContentJson(db: Db, r2: R2Bucket, documentId: string):
  * a document never written has version 0 and blocks `[]`. Access is the caller's business.
  */
 export async function readContents(db: Db, r2: R2Bucket, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
-  const ids = [...new Set(documentIds)];
-  const out = new Map<string, DocumentContent>();
-  if (ids.length === 0) return out;
-  const rows = await db
+  if (documentIds.length === 0) return new Map();
+  return readContentsOf(db, r2, documentIds, await contentMetasQuery(db, documentIds));
+}
+
+/** The content metadata of many documents, batchable (see `readContentsOf`). */
+export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
+  return db
     .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
     .from(documentContents)
-    .where(inJson(documentContents.documentId, ids));
-  for (const id of ids) out.set(id, { documentId: id, version: 0, blocks: [] });
+    .where(inJson(documentContents.documentId, [...new Set(documentIds)]));
+}
+
+/** `readContents` from metadata already read (`contentMetasQuery` in a larger batch): only R2 reads. */
+export async function readContentsOf(
+  db: Db,
+  r2: R2Bucket,
+  documentIds: readonly string[],
+  rows: readonly ({ documentId: string } & ContentMeta)[],
+): Promise<Map<string, DocumentContent>> {
+  const out = new Map<string, DocumentContent>();
+  for (const id of new Set(documentIds)) out.set(id, { documentId: id, version: 0, blocks: [] });
   await mapConcurrent(rows, R2_CONCURRENCY, async ({ documentId, ...meta }) => {
     const { version, blocksJson } = await readCurrentText(db, r2, documentId, meta);
     out.set(documentId, { documentId, version, blocks: JSON.parse(blocksJson) });
@@ -172,10 +185,18 @@ export const EMPTY_SETTINGS: DocumentSettings = { listTemplateId: "", importedTe
 
 /** Settings of many documents in one query (E5); every requested id is in the map, unset ones as empty strings. */
 export async function readSettings(db: Db, documentIds: readonly string[]): Promise<Map<string, DocumentSettings>> {
-  const ids = [...new Set(documentIds)];
-  const out = new Map<string, DocumentSettings>(ids.map((id) => [id, { ...EMPTY_SETTINGS }]));
-  if (ids.length === 0) return out;
-  const rows = await db.select().from(documentSettings).where(inJson(documentSettings.documentId, ids));
+  if (documentIds.length === 0) return new Map();
+  return settingsOf(documentIds, await settingsQuery(db, documentIds));
+}
+
+/** The settings rows of many documents, batchable (see `settingsOf`). */
+export function settingsQuery(db: Db, documentIds: readonly string[]) {
+  return db.select().from(documentSettings).where(inJson(documentSettings.documentId, [...new Set(documentIds)]));
+}
+
+/** Every requested id's settings from rows already read; unset ones as empty strings. */
+export function settingsOf(documentIds: readonly string[], rows: readonly (typeof documentSettings.$inferSelect)[]): Map<string, DocumentSettings> {
+  const out = new Map<string, DocumentSettings>(documentIds.map((id) => [id, { ...EMPTY_SETTINGS }]));
   for (const r of rows) out.set(r.documentId, { listTemplateId: r.listTemplateId, importedTermId: r.importedTermId });
   return out;
 }
