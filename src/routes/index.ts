@@ -58,6 +58,7 @@ import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerPortalRoutes } from "./portals";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -82,6 +83,7 @@ export function registerRoutes(app: Router) {
   registerListProjects(app);
   registerGetProject(app);
   registerUpdateProject(app);
+  registerPortalRoutes(app);
 
   registerInviteUser(app);
   registerDocxRoutes(app);

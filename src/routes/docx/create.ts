@@ -9,7 +9,6 @@ import { docxBody } from "../../schemas/content";
 
 const route = defineRoute({
   operationId: "createDocx",
-  auth: "batched",
   method: "post",
   path: "/document/docx",
   tags: ["DOCX"],

@@ -5,7 +5,6 @@ import { markDocxSeeded } from "../../services/docx/docx";
 
 const route = defineRoute({
   operationId: "markDocxSeeded",
-  auth: "batched",
   method: "post",
   path: "/document/docx/{documentId}/mark-seeded",
   tags: ["DOCX"],

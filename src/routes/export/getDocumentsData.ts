@@ -20,9 +20,9 @@ const ExportPayloadSchema = z
 
 const route = defineRoute({
   operationId: "getDocumentsData",
-  auth: "batched",
-  // A dependent read (API.md §17): access, clause references, content and settings in one batch, table references in a second.
-  roundTrips: 2,
+  // A POST authenticates eagerly (its Idempotency-Key is claimed in that batch, API.md §17), then a dependent read
+  // (access, clause references, content and settings in one batch, table references in a second): 1 + 2.
+  roundTrips: 3,
   method: "post",
   path: "/export/get-documents-data",
   tags: ["Export"],

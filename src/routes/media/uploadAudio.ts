@@ -7,7 +7,6 @@ import { AudioRecordSchema, rawBody } from "../../schemas/content";
 
 const route = defineRoute({
   operationId: "uploadAudio",
-  auth: "batched",
   method: "post",
   path: "/media/audio",
   tags: ["Media"],

@@ -6,7 +6,6 @@ import { SnapshotSchema } from "../../schemas/content";
 
 const route = defineRoute({
   operationId: "createSnapshot",
-  auth: "batched",
   method: "post",
   path: "/snapshot",
   tags: ["Snapshots"],

@@ -5,7 +5,6 @@ import { restoreSnapshot } from "../../services/content/snapshots";
 
 const route = defineRoute({
   operationId: "restoreSnapshot",
-  auth: "batched",
   method: "post",
   path: "/snapshot/{snapshotId}/restore",
   tags: ["Snapshots"],
