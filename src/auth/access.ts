@@ -51,21 +51,29 @@ export type UserRef = string | SQL;
  * `assembleDocumentsAccess` turns their results into the map `documentsAccess` returns.
  */
 export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly string[]) {
-  const idsJson = JSON.stringify([...new Set(ids)]);
+  return documentsAccessStatementsIn(db, user, sql`SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])})`);
+}
+
+/**
+ * `documentsAccessStatements` for the documents a SELECT names (`idsQuery` yields one column of document ids), so a
+ * child record and its document's access ride in one batch before the document id is known: e.g.
+ * sql`SELECT document_id FROM snapshots WHERE id = ${snapshotId}`.
+ */
+export function documentsAccessStatementsIn(db: Db, user: UserRef, idsQuery: SQL) {
   return [
-    db.select().from(documents).where(sql`${documents.id} IN (SELECT value FROM json_each(${idsJson}))`),
+    db.select().from(documents).where(sql`${documents.id} IN (${idsQuery})`),
     db
       .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
       .from(workspaceCollaborators)
       .where(
         and(
           eq(workspaceCollaborators.userId, user),
-          sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
+          sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (${idsQuery}))`,
         ),
       ),
     rawSelect<{ id: string; roles: string }>(db, ["id", "roles"], sql`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
-        SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
+        SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (${idsQuery})
         UNION ALL
         SELECT c.start_id, d.id, d.parent_id, c.depth + 1 FROM documents d JOIN chain c ON d.id = c.parent_id
         WHERE c.depth < ${MAX_FOLDER_DEPTH + 1}
@@ -86,6 +94,11 @@ export function assembleDocumentsAccess([docs, wsRoles, docRoles]: AccessResults
     out.set(doc.id, summarize(doc, wsRoleById.get(doc.workspaceId) ?? null, docRolesById.get(doc.id) ?? []));
   }
   return out;
+}
+
+/** The access `documentsAccessStatementsIn` loaded for a query naming at most one document (null when none). */
+export function soleDocumentAccess(results: AccessResults): DocumentAccess | null {
+  return assembleDocumentsAccess(results).values().next().value ?? null;
 }
 
 /** Access of one user to many documents in one D1 round trip. Missing ids are absent; deleted documents are included. */
@@ -127,7 +140,11 @@ export async function requireDocument(
 
 /** Every listed document readable (and not deleted), else 403 with nothing returned (E5, E6). */
 export async function requireReadableDocuments(db: Db, user: AuthUser, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  const access = await documentsAccess(db, user._id, ids);
+  return checkReadableDocuments(await documentsAccess(db, user._id, ids), ids);
+}
+
+/** `requireReadableDocuments`' rule on an access map already loaded (in a larger batch). */
+export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids: readonly string[]): Map<string, DocumentAccess> {
   for (const id of ids) {
     const a = access.get(id);
     if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);

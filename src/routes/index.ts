@@ -7,24 +7,11 @@ import { registerNotificationRoutes } from "./notifications";
 import { registerWorkspaceRoutes } from "./workspaces";
 import { registerProjectRoutes } from "./projects";
 import { registerDocumentRoutes } from "./documents";
-import { registerCreateDocx } from "./docx/create";
-import { registerPutDocxVersion } from "./docx/putVersion";
-import { registerExportDocx } from "./docx/export";
-import { registerMarkDocxSeeded } from "./docx/markSeeded";
-import { registerGetContent } from "./content/get";
-import { registerPutContent } from "./content/put";
-import { registerDocumentSettings } from "./content/settings";
-import { registerUploadAudio } from "./media/uploadAudio";
-import { registerGetAudio } from "./media/getAudio";
-import { registerStreamAudio } from "./media/streamAudio";
-import { registerCreateSnapshot } from "./snapshots/create";
-import { registerListSnapshots } from "./snapshots/list";
-import { registerGetSnapshot } from "./snapshots/get";
-import { registerUpdateSnapshot } from "./snapshots/update";
-import { registerRestoreSnapshot } from "./snapshots/restore";
-import { registerDeleteSnapshot } from "./snapshots/delete";
-import { registerDocToPdf } from "./export/docToPdf";
-import { registerGetDocumentsData } from "./export/getDocumentsData";
+import { registerContentRoutes } from "./content";
+import { registerDocxRoutes } from "./docx";
+import { registerMediaRoutes } from "./media";
+import { registerExportRoutes } from "./export";
+import { registerSnapshotRoutes } from "./snapshots";
 import { registerCreateTable } from "./tables/create";
 import { registerGetTable } from "./tables/get";
 import { registerUpdateTable } from "./tables/update";
@@ -66,10 +53,7 @@ export function registerRoutes(app: Router) {
   registerPortalRoutes(app);
 
   // /document/docx/… before /document/{documentId}/…
-  registerCreateDocx(app);
-  registerPutDocxVersion(app);
-  registerExportDocx(app);
-  registerMarkDocxSeeded(app);
+  registerDocxRoutes(app);
   registerDocumentRoutes(app);
   registerListTableReferences(app);
   registerListClauseReferences(app);
@@ -98,25 +82,15 @@ export function registerRoutes(app: Router) {
   registerCreateClauseReference(app);
   registerGetClauseReference(app);
   registerDeleteClauseReference(app);
-  registerGetContent(app);
-  registerPutContent(app);
-  registerDocumentSettings(app);
+  registerContentRoutes(app);
 
-  registerUploadAudio(app);
-  registerStreamAudio(app);
-  registerGetAudio(app);
+  registerMediaRoutes(app);
 
-  registerCreateSnapshot(app);
-  registerListSnapshots(app);
-  registerGetSnapshot(app);
-  registerUpdateSnapshot(app);
-  registerRestoreSnapshot(app);
-  registerDeleteSnapshot(app);
+  registerSnapshotRoutes(app);
 
   registerNotificationRoutes(app);
 
-  registerDocToPdf(app);
-  registerGetDocumentsData(app);
+  registerExportRoutes(app);
   registerApplyComputedColumn(app);
 
   registerAutomations(app);
