@@ -3,7 +3,7 @@
  * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
 import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
@@ -50,8 +50,10 @@ export type UserRef = string | SQL;
  * the documents, the user's workspace roles, and the document roles found by walking up each ancestor chain.
  * `assembleDocumentsAccess` turns their results into the map `documentsAccess` returns.
  */
-export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly string[]) {
-  const idsJson = JSON.stringify([...new Set(ids)]);
+export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly string[] | SQL) {
+  // A SQL `ids` is an expression yielding a JSON array (e.g. the document of a child record looked up in the same
+  // batch: `(SELECT json_array(document_id) FROM … WHERE id = ?)`), so the child's access needs no prior read.
+  const idsJson = Array.isArray(ids) ? JSON.stringify([...new Set(ids as readonly string[])]) : (ids as SQL);
   return [
     db.select().from(documents).where(sql`${documents.id} IN (SELECT value FROM json_each(${idsJson}))`),
     db
@@ -169,7 +171,7 @@ export interface ProjectAccess {
 }
 
 /** SQL: the user reaches the project through a grant on one of its live documents (API.md §4). */
-export function viaDocumentGrant(userId: string, projectId: SQL | SQLiteColumn) {
+export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn) {
   return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
         WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
 }
@@ -242,6 +244,80 @@ export async function requireTable(db: Db, user: AuthUser, tableId: string, leve
     checkWorkspaceLevel(role, "edit");
   }
   return { table: row.table, project: row.project, workspaceRole: role };
+}
+
+/** The caller's workspace role on a project's workspace, as a scalar subquery (null without one). */
+function workspaceRoleOfProject(user: UserRef, projectId: SQL | SQLiteColumn) {
+  return sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
+    WHERE p.id = ${projectId} AND wc.user_id = ${user})`;
+}
+
+/**
+ * requireProject's rule as one batchable statement: the project's own columns plus the caller's role and
+ * document-grant reach under aliases (a D1 batch returns rows as objects, so no member may share a name).
+ * `projectId` may be SQL (a subquery on a child record of the same batch). Judge the result with checkProjectAccess.
+ */
+export function projectAccessStatement(db: Db, user: UserRef, projectId: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(projects),
+      accessRole: workspaceRoleOfProject(user, projects.id).as("access_role"),
+      accessViaDocument: sql<number>`${viaDocumentGrant(user, projects.id)}`.as("access_via_document"),
+    })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+}
+
+export type ProjectAccessRow = ProjectRow & { accessRole: string | null; accessViaDocument: number | boolean };
+
+/** requireProject's decision on a row of projectAccessStatement: 404 (labelled `as`) when unreadable, 403 below `level`. */
+export function checkProjectAccess(row: ProjectAccessRow | undefined, level: "read" | "write" | "admin", opts: { as?: string } = {}): ProjectAccess {
+  if (!row || (row.accessRole === null && !row.accessViaDocument)) throw notFound(opts.as ?? "Project");
+  const { accessRole, accessViaDocument: _via, ...project } = row;
+  const role = (accessRole as WorkspaceRole | null) ?? null;
+  if (level !== "read") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
+  }
+  return { project, workspaceRole: role };
+}
+
+/**
+ * requireTable's rule as one batchable statement (the table's columns plus aliased access members), for reads
+ * that fold authentication, access and data into one D1 batch. `tableId` may be SQL, e.g.
+ * `sql\`(SELECT table_id FROM rows WHERE id = ${rowId})\`` to reach a row's table in the same batch.
+ */
+export function tableAccessStatement(db: Db, user: UserRef, tableId: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(tables),
+      accessRole: workspaceRoleOfProject(user, tables.projectId).as("access_role"),
+      accessViaDocument: sql<number>`${viaDocumentGrant(user, tables.projectId)}`.as("access_via_document"),
+    })
+    .from(tables)
+    .where(eq(tables.id, tableId));
+}
+
+export type TableAccessRow = TableRow & { accessRole: string | null; accessViaDocument: number | boolean };
+
+export interface TableRoleAccess {
+  table: TableRow;
+  workspaceRole: WorkspaceRole | null;
+}
+
+/**
+ * requireTable's decision on a row of tableAccessStatement: NotFoundError labelled `as` when the table is missing,
+ * soft-deleted or unreadable; ForbiddenError for `write` below workspace editor.
+ */
+export function checkTableAccess(row: TableAccessRow | undefined, level: "read" | "write", opts: { as?: string } = {}): TableRoleAccess {
+  if (!row || row.isDeleted || (row.accessRole === null && !row.accessViaDocument)) throw notFound(opts.as ?? "Table");
+  const { accessRole, accessViaDocument: _via, ...table } = row;
+  const role = (accessRole as WorkspaceRole | null) ?? null;
+  if (level === "write") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, "edit");
+  }
+  return { table, workspaceRole: role };
 }
 
 /**
