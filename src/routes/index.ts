@@ -46,15 +46,8 @@ import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
 import { registerGetDocumentsData } from "./export/getDocumentsData";
-import { registerCreateTable } from "./tables/create";
-import { registerGetTable } from "./tables/get";
-import { registerUpdateTable } from "./tables/update";
-import { registerDeleteTable } from "./tables/delete";
-import { registerListTableIds } from "./tables/listIds";
-import { registerCreateColumn } from "./columns/create";
-import { registerUpdateColumn } from "./columns/update";
-import { registerDeleteColumn } from "./columns/delete";
-import { registerListColumns } from "./columns/list";
+import { registerTableRoutes } from "./tables";
+import { registerColumnRoutes } from "./columns";
 import { registerCreateRow } from "./rows/create";
 import { registerBulkCreateRows } from "./rows/bulkCreate";
 import { registerListRows } from "./rows/list";
@@ -70,7 +63,6 @@ import { registerCreateClauseReference } from "./clauseReferences/create";
 import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
-import { registerApplyComputedColumn } from "./columns/computedApply";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -116,19 +108,12 @@ export function registerRoutes(app: Router) {
   registerCreateTableReference(app);
   registerGetTableReference(app);
   registerDeleteTableReference(app);
-  registerListTableIds(app);
-  registerListColumns(app);
-  registerUpdateColumn(app);
-  registerDeleteColumn(app);
+  registerTableRoutes(app);
+  registerColumnRoutes(app);
   registerGetRow(app);
   registerDeleteRow(app);
   registerUpsertCell(app);
   registerGetCell(app);
-  registerCreateTable(app);
-  registerGetTable(app);
-  registerUpdateTable(app);
-  registerDeleteTable(app);
-  registerCreateColumn(app);
   registerCreateRow(app);
   registerBulkCreateRows(app);
   registerListRows(app);
@@ -156,5 +141,4 @@ export function registerRoutes(app: Router) {
 
   registerDocToPdf(app);
   registerGetDocumentsData(app);
-  registerApplyComputedColumn(app);
 }
