@@ -46,18 +46,12 @@ import { registerListNotifications } from "./notifications/list";
 import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
 import { registerGetDocumentsData } from "./export/getDocumentsData";
+import { registerTableReferenceRoutes } from "./tableReferences";
 import { registerTableRoutes } from "./tables";
+import { registerClauseReferenceRoutes } from "./clauseReferences";
 import { registerColumnRoutes } from "./columns";
 import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
-import { registerCreateTableReference } from "./tableReferences/create";
-import { registerGetTableReference } from "./tableReferences/get";
-import { registerListTableReferences } from "./tableReferences/listByDocument";
-import { registerDeleteTableReference } from "./tableReferences/delete";
-import { registerCreateClauseReference } from "./clauseReferences/create";
-import { registerGetClauseReference } from "./clauseReferences/get";
-import { registerListClauseReferences } from "./clauseReferences/listByDocument";
-import { registerDeleteClauseReference } from "./clauseReferences/delete";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -96,21 +90,15 @@ export function registerRoutes(app: Router) {
   registerRestoreDocument(app);
   registerPublishDocument(app);
   registerCheckDocumentAccess(app);
-  registerListTableReferences(app);
-  registerListClauseReferences(app);
 
   // Every /table/<static>/… route before /table/{tableId}/…
-  registerCreateTableReference(app);
-  registerGetTableReference(app);
-  registerDeleteTableReference(app);
+  registerTableReferenceRoutes(app);
   registerTableRoutes(app);
   registerColumnRoutes(app);
   registerCellRoutes(app);
   registerRowRoutes(app);
 
-  registerCreateClauseReference(app);
-  registerGetClauseReference(app);
-  registerDeleteClauseReference(app);
+  registerClauseReferenceRoutes(app);
   registerGetContent(app);
   registerPutContent(app);
   registerDocumentSettings(app);
