@@ -3,6 +3,7 @@
 import path from "node:path";
 import { BIN, ROOT, run } from "./lib/proc.mjs";
 import { ensureLibreOffice } from "./lib/libreoffice.mjs";
+import { runBrowserTests } from "./browser-test.mjs";
 
 const problem = ensureLibreOffice();
 if (problem) {
@@ -17,6 +18,8 @@ try {
   run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]);
   console.log("\n▶ Worker tests (workerd, D1, R2, Durable Objects, Queues)");
   run(vitest, ["run", ...extra]);
+  console.log("\n▶ reader site in a real browser (Chromium, puppeteer-core, axe-core)");
+  await runBrowserTests();
   console.log("\n▶ typecheck");
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);

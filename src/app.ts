@@ -8,6 +8,7 @@ import { renderError } from "./http/errors";
 import { authenticateNow, publicPaths } from "./http/route";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
+import { portalHostMiddleware, registerSite } from "./site/handler";
 
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
@@ -31,6 +32,9 @@ export function buildApp() {
 
   app.use("*", requestId());
   app.use("*", d1Session);
+  // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (API.md §15);
+  // API paths are never taken over (routesFor is filled in once every route is registered).
+  app.use("*", portalHostMiddleware((path) => routesFor(path).length > 0));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -39,6 +43,7 @@ export function buildApp() {
   });
 
   registerRoutes(app);
+  registerSite(app);
 
   registerHealth(app);
   describeDiscoveryRoutes(app);

@@ -21,6 +21,8 @@ export interface Env {
   CONVERTER_CONCURRENCY?: string;
   /** Per-token request budget (Workers Rate Limiting binding; 300 per 60 s in wrangler.toml). */
   RATE_LIMITER?: RateLimit;
+  /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
+  PORTAL_LOGIN_LIMITER?: RateLimit;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

@@ -52,6 +52,7 @@ import { registerClauseReferenceRoutes } from "./clauseReferences";
 import { registerColumnRoutes } from "./columns";
 import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
+import { registerPortalRoutes } from "./portals";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -76,6 +77,7 @@ export function registerRoutes(app: Router) {
   registerListProjects(app);
   registerGetProject(app);
   registerUpdateProject(app);
+  registerPortalRoutes(app);
 
   registerInviteUser(app);
   registerCreateDocx(app);

@@ -4,3 +4,4 @@ export * from "./documents";
 export * from "./tables";
 export * from "./content";
 export * from "./http";
+export * from "./portals";
