@@ -6,41 +6,22 @@ import { registerOrganizationRoutes } from "./organizations";
 import { registerNotificationRoutes } from "./notifications";
 import { registerWorkspaceRoutes } from "./workspaces";
 import { registerProjectRoutes } from "./projects";
+import { registerPortalRoutes } from "./portals";
 import { registerDocumentRoutes } from "./documents";
 import { registerContentRoutes } from "./content";
 import { registerDocxRoutes } from "./docx";
 import { registerMediaRoutes } from "./media";
 import { registerExportRoutes } from "./export";
 import { registerSnapshotRoutes } from "./snapshots";
-import { registerCreateTable } from "./tables/create";
-import { registerGetTable } from "./tables/get";
-import { registerUpdateTable } from "./tables/update";
-import { registerDeleteTable } from "./tables/delete";
-import { registerListTableIds } from "./tables/listIds";
-import { registerCreateColumn } from "./columns/create";
-import { registerUpdateColumn } from "./columns/update";
-import { registerDeleteColumn } from "./columns/delete";
-import { registerListColumns } from "./columns/list";
-import { registerCreateRow } from "./rows/create";
-import { registerBulkCreateRows } from "./rows/bulkCreate";
-import { registerListRows } from "./rows/list";
-import { registerGetRow } from "./rows/get";
-import { registerDeleteRow } from "./rows/delete";
-import { registerUpsertCell } from "./cells/upsert";
-import { registerGetCell } from "./cells/get";
-import { registerCreateTableReference } from "./tableReferences/create";
-import { registerGetTableReference } from "./tableReferences/get";
-import { registerListTableReferences } from "./tableReferences/listByDocument";
-import { registerDeleteTableReference } from "./tableReferences/delete";
-import { registerCreateClauseReference } from "./clauseReferences/create";
-import { registerGetClauseReference } from "./clauseReferences/get";
-import { registerListClauseReferences } from "./clauseReferences/listByDocument";
-import { registerDeleteClauseReference } from "./clauseReferences/delete";
-import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerTableReferenceRoutes } from "./tableReferences";
+import { registerTableRoutes } from "./tables";
+import { registerClauseReferenceRoutes } from "./clauseReferences";
+import { registerColumnRoutes } from "./columns";
+import { registerCellRoutes } from "./cells";
+import { registerRowRoutes } from "./rows";
 import { registerAutomations } from "./automations";
-import { registerPortalRoutes } from "./portals";
 
-/** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
+/** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
   registerAdminRoutes(app);
   registerTokenRoutes(app);
@@ -55,43 +36,22 @@ export function registerRoutes(app: Router) {
   // /document/docx/… before /document/{documentId}/…
   registerDocxRoutes(app);
   registerDocumentRoutes(app);
-  registerListTableReferences(app);
-  registerListClauseReferences(app);
 
   // Every /table/<static>/… route before /table/{tableId}/…
-  registerCreateTableReference(app);
-  registerGetTableReference(app);
-  registerDeleteTableReference(app);
-  registerListTableIds(app);
-  registerListColumns(app);
-  registerUpdateColumn(app);
-  registerDeleteColumn(app);
-  registerGetRow(app);
-  registerDeleteRow(app);
-  registerUpsertCell(app);
-  registerGetCell(app);
-  registerCreateTable(app);
-  registerGetTable(app);
-  registerUpdateTable(app);
-  registerDeleteTable(app);
-  registerCreateColumn(app);
-  registerCreateRow(app);
-  registerBulkCreateRows(app);
-  registerListRows(app);
+  registerTableReferenceRoutes(app);
+  registerTableRoutes(app);
+  registerColumnRoutes(app);
+  registerCellRoutes(app);
+  registerRowRoutes(app);
 
-  registerCreateClauseReference(app);
-  registerGetClauseReference(app);
-  registerDeleteClauseReference(app);
+  registerClauseReferenceRoutes(app);
   registerContentRoutes(app);
-
   registerMediaRoutes(app);
-
   registerSnapshotRoutes(app);
 
   registerNotificationRoutes(app);
 
   registerExportRoutes(app);
-  registerApplyComputedColumn(app);
 
   registerAutomations(app);
 }
