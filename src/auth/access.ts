@@ -3,10 +3,10 @@
  * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
-import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers, organizations } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 
@@ -51,21 +51,29 @@ export type UserRef = string | SQL;
  * `assembleDocumentsAccess` turns their results into the map `documentsAccess` returns.
  */
 export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly string[]) {
-  const idsJson = JSON.stringify([...new Set(ids)]);
+  return documentsAccessStatementsIn(db, user, sql`SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])})`);
+}
+
+/**
+ * `documentsAccessStatements` for the documents a SELECT names (`idsQuery` yields one column of document ids), so a
+ * child record and its document's access ride in one batch before the document id is known: e.g.
+ * sql`SELECT document_id FROM snapshots WHERE id = ${snapshotId}`.
+ */
+export function documentsAccessStatementsIn(db: Db, user: UserRef, idsQuery: SQL) {
   return [
-    db.select().from(documents).where(sql`${documents.id} IN (SELECT value FROM json_each(${idsJson}))`),
+    db.select().from(documents).where(sql`${documents.id} IN (${idsQuery})`),
     db
       .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
       .from(workspaceCollaborators)
       .where(
         and(
           eq(workspaceCollaborators.userId, user),
-          sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
+          sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (${idsQuery}))`,
         ),
       ),
     rawSelect<{ id: string; roles: string }>(db, ["id", "roles"], sql`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
-        SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
+        SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (${idsQuery})
         UNION ALL
         SELECT c.start_id, d.id, d.parent_id, c.depth + 1 FROM documents d JOIN chain c ON d.id = c.parent_id
         WHERE c.depth < ${MAX_FOLDER_DEPTH + 1}
@@ -86,6 +94,11 @@ export function assembleDocumentsAccess([docs, wsRoles, docRoles]: AccessResults
     out.set(doc.id, summarize(doc, wsRoleById.get(doc.workspaceId) ?? null, docRolesById.get(doc.id) ?? []));
   }
   return out;
+}
+
+/** The access `documentsAccessStatementsIn` loaded for a query naming at most one document (null when none). */
+export function soleDocumentAccess(results: AccessResults): DocumentAccess | null {
+  return assembleDocumentsAccess(results).values().next().value ?? null;
 }
 
 /** Access of one user to many documents in one D1 round trip. Missing ids are absent; deleted documents are included. */
@@ -127,7 +140,11 @@ export async function requireDocument(
 
 /** Every listed document readable (and not deleted), else 403 with nothing returned (E5, E6). */
 export async function requireReadableDocuments(db: Db, user: AuthUser, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  const access = await documentsAccess(db, user._id, ids);
+  return checkReadableDocuments(await documentsAccess(db, user._id, ids), ids);
+}
+
+/** `requireReadableDocuments`' rule on an access map already loaded (in a larger batch). */
+export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids: readonly string[]): Map<string, DocumentAccess> {
   for (const id of ids) {
     const a = access.get(id);
     if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);
@@ -150,16 +167,39 @@ function checkWorkspaceLevel(role: WorkspaceRole, level: WorkspaceLevel) {
   if (level === "admin" && !WS_ADMIN.includes(role)) throw forbidden("This operation needs the workspace owner or admin role");
 }
 
-export async function requireWorkspace(db: Db, user: AuthUser, id: string, level: WorkspaceLevel): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
-  const [row] = await db
-    .select({ workspace: workspaces, role: workspaceCollaborators.role })
+/*
+ * In the statements below, the outer table is named literally ("projects"."id"): Drizzle renders a single-table
+ * select's columns unqualified, and an unqualified name inside the subquery would bind to the subquery's own table.
+ */
+
+/**
+ * The workspace with the caller's role in it (`callerRole` null when not a collaborator), as one batchable
+ * statement; `checkWorkspaceAccess` applies the rule to its row.
+ */
+export function workspaceAccessStatement(db: Db, user: UserRef, id: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(workspaces),
+      callerRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "workspaces"."id" AND wc.user_id = ${user})`.as("caller_role"),
+    })
     .from(workspaces)
-    .innerJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, workspaces.id), eq(workspaceCollaborators.userId, user._id)))
     .where(eq(workspaces.id, id));
-  if (!row) throw notFound("Workspace");
-  const role = row.role as WorkspaceRole;
+}
+
+type WorkspaceAccessRow = WorkspaceRow & { callerRole: string | null };
+
+/** A workspace is visible to its collaborators only (else 404); `level` is checked against the role (else 403). */
+export function checkWorkspaceAccess(row: WorkspaceAccessRow | undefined, level: WorkspaceLevel): { workspace: WorkspaceRow; role: WorkspaceRole } {
+  if (!row || row.callerRole === null) throw notFound("Workspace");
+  const { callerRole, ...workspace } = row;
+  const role = callerRole as WorkspaceRole;
   checkWorkspaceLevel(role, level);
-  return { workspace: row.workspace, role };
+  return { workspace, role };
+}
+
+export async function requireWorkspace(db: Db, user: AuthUser, id: string, level: WorkspaceLevel): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
+  const [row] = await workspaceAccessStatement(db, user._id, id);
+  return checkWorkspaceAccess(row, level);
 }
 
 export interface ProjectAccess {
@@ -175,27 +215,43 @@ export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn)
 }
 
 /**
+ * The project with the caller's workspace role and whether a document grant reaches it, as one batchable
+ * statement (`id` may be SQL, e.g. a document's project); `checkProjectAccess` applies the rule to its row.
+ */
+export function projectAccessStatement(db: Db, user: UserRef, id: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(projects),
+      callerRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`.as("caller_role"),
+      viaDocument: sql<number>`${viaDocumentGrant(user, sql`"projects"."id"`)}`.as("via_document"),
+    })
+    .from(projects)
+    .where(eq(projects.id, id));
+}
+
+type ProjectAccessRow = ProjectRow & { callerRole: string | null; viaDocument: number | boolean };
+
+export type ProjectLevel = "read" | "write" | "admin";
+
+/**
  * A project is readable through its workspace or through any readable document inside it; writing to
  * it (tables, rows, cells, columns, documents at its root) needs workspace owner/admin/editor,
  * and `admin` needs workspace owner/admin.
  */
-export async function requireProject(db: Db, user: AuthUser, id: string, level: "read" | "write" | "admin"): Promise<ProjectAccess> {
-  const [row] = await db
-    .select({
-      project: projects,
-      role: workspaceCollaborators.role,
-      viaDocument: viaDocumentGrant(user._id, projects.id),
-    })
-    .from(projects)
-    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
-    .where(eq(projects.id, id));
-  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
-  const role = (row.role as WorkspaceRole | null) ?? null;
+export function checkProjectAccess(row: ProjectAccessRow | undefined, level: ProjectLevel, opts: { as?: string } = {}): ProjectAccess {
+  if (!row || (row.callerRole === null && !row.viaDocument)) throw notFound(opts.as ?? "Project");
+  const { callerRole, viaDocument: _via, ...project } = row;
+  const role = (callerRole as WorkspaceRole | null) ?? null;
   if (level !== "read") {
     if (role === null) throw forbidden("This operation needs a workspace role");
     checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
   }
-  return { project: row.project, workspaceRole: role };
+  return { project, workspaceRole: role };
+}
+
+export async function requireProject(db: Db, user: AuthUser, id: string, level: ProjectLevel): Promise<ProjectAccess> {
+  const [row] = await projectAccessStatement(db, user._id, id);
+  return checkProjectAccess(row, level);
 }
 
 /** Projects among `ids` the user can read (requireProject's rule), in one query whatever their number. */
@@ -207,7 +263,7 @@ export async function readableProjectIds(db: Db, userId: string, ids: readonly s
     .where(
       and(
         inJson(projects.id, ids),
-        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${projects.workspaceId} AND wc.user_id = ${userId})
+        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${userId})
           OR ${viaDocumentGrant(userId, projects.id)})`,
       ),
     );
@@ -244,6 +300,50 @@ export async function requireTable(db: Db, user: AuthUser, tableId: string, leve
   return { table: row.table, project: row.project, workspaceRole: role };
 }
 
+/** The caller's workspace role on a project's workspace, as a scalar subquery (null without one). */
+function workspaceRoleOfProject(user: UserRef, projectId: SQL | SQLiteColumn) {
+  return sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
+    WHERE p.id = ${projectId} AND wc.user_id = ${user})`;
+}
+
+/**
+ * requireTable's rule as one batchable statement (the table's columns plus aliased access members), for reads
+ * that fold authentication, access and data into one D1 batch. `tableId` may be SQL, e.g.
+ * `sql\`(SELECT table_id FROM rows WHERE id = ${rowId})\`` to reach a row's table in the same batch.
+ */
+export function tableAccessStatement(db: Db, user: UserRef, tableId: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(tables),
+      accessRole: workspaceRoleOfProject(user, tables.projectId).as("access_role"),
+      accessViaDocument: sql<number>`${viaDocumentGrant(user, tables.projectId)}`.as("access_via_document"),
+    })
+    .from(tables)
+    .where(eq(tables.id, tableId));
+}
+
+export type TableAccessRow = TableRow & { accessRole: string | null; accessViaDocument: number | boolean };
+
+export interface TableRoleAccess {
+  table: TableRow;
+  workspaceRole: WorkspaceRole | null;
+}
+
+/**
+ * requireTable's decision on a row of tableAccessStatement: NotFoundError labelled `as` when the table is missing,
+ * soft-deleted or unreadable; ForbiddenError for `write` below workspace editor.
+ */
+export function checkTableAccess(row: TableAccessRow | undefined, level: "read" | "write", opts: { as?: string } = {}): TableRoleAccess {
+  if (!row || row.isDeleted || (row.accessRole === null && !row.accessViaDocument)) throw notFound(opts.as ?? "Table");
+  const { accessRole, accessViaDocument: _via, ...table } = row;
+  const role = (accessRole as WorkspaceRole | null) ?? null;
+  if (level === "write") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, "edit");
+  }
+  return { table, workspaceRole: role };
+}
+
 /**
  * A live column of a live table that the user may change: 404 when the column or its table is missing, deleted
  * or unreadable (an unreadable parent looks exactly like a missing column); 403 below workspace editor.
@@ -255,17 +355,50 @@ export async function requireColumnForWrite(db: Db, user: AuthUser, columnId: st
   return { column, table: access.table, project: access };
 }
 
-/** Ids of the documents in a project the user can read through document grants (self or ancestor). */
-export async function documentIdsGrantedInProject(db: Db, userId: string, projectId: string): Promise<Set<string>> {
-  const rows = await db.all<{ id: string }>(sql`
+/** Batchable: ids of the documents in a project the user can read through document grants (self or ancestor). */
+export function documentIdsGrantedInProjectStatement(db: Db, user: UserRef, projectId: string) {
+  return rawSelect<{ id: string }>(db, ["id"], sql`
     WITH RECURSIVE granted(id, depth) AS (
       SELECT dc.document_id, 0 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-      WHERE dc.user_id = ${userId} AND d.project_id = ${projectId}
+      WHERE dc.user_id = ${user} AND d.project_id = ${projectId}
       UNION
       SELECT d.id, g.depth + 1 FROM documents d JOIN granted g ON d.parent_id = g.id WHERE g.depth < ${MAX_FOLDER_DEPTH + 1}
     )
-    SELECT DISTINCT id FROM granted`);
+    SELECT DISTINCT id AS id FROM granted`);
+}
+
+/** Ids of the documents in a project the user can read through document grants (self or ancestor). */
+export async function documentIdsGrantedInProject(db: Db, userId: UserRef, projectId: string): Promise<Set<string>> {
+  const rows = await documentIdsGrantedInProjectStatement(db, userId, projectId);
   return new Set(rows.map((r) => r.id));
+}
+
+/** Batchable: the caller's workspace role (one row, or none when not a collaborator). */
+export function workspaceRoleStatement(db: Db, user: UserRef, workspaceId: string) {
+  return db
+    .select({ role: workspaceCollaborators.role })
+    .from(workspaceCollaborators)
+    .where(and(eq(workspaceCollaborators.workspaceId, workspaceId), eq(workspaceCollaborators.userId, user)));
+}
+
+export type OrganizationRole = "owner" | "admin" | "member";
+
+/** Batchable: the organization with the caller's role (`callerRole` null when not a member). */
+export function organizationAccessStatement(db: Db, user: UserRef, id: string) {
+  return db
+    .select({
+      ...getTableColumns(organizations),
+      callerRole: sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = "organizations"."id" AND om.user_id = ${user})`.as("caller_role"),
+    })
+    .from(organizations)
+    .where(eq(organizations.id, id));
+}
+
+/** An organization is visible to its members only (else 404); `admin` needs the owner or admin role (else 403). */
+export function checkOrganizationAccess<R extends { callerRole: OrganizationRole | null }>(row: R | undefined, level: "read" | "admin"): R & { callerRole: OrganizationRole } {
+  if (!row || row.callerRole === null) throw notFound("Organization");
+  if (level === "admin" && row.callerRole === "member") throw forbidden("This operation needs the organization owner or admin role");
+  return row as R & { callerRole: OrganizationRole };
 }
 
 export async function organizationRole(db: Db, userId: string, organizationId: string): Promise<"owner" | "admin" | "member" | null> {
@@ -341,24 +474,3 @@ export function checkAutomationAccess(user: AuthUser, row: AutomationAccessRow |
   return { automation, workspaceRole: role, canChange };
 }
 
-/** Project read/write/admin access as a statement for a read batch (requireProject's rule); check with checkProjectAccess. */
-export function projectAccessQuery(db: Db, user: UserRef, id: string) {
-  return db
-    .select({
-      project: projects,
-      role: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`,
-      viaDocument: viaDocumentGrant(user, sql`"projects"."id"`),
-    })
-    .from(projects)
-    .where(eq(projects.id, id));
-}
-
-export function checkProjectAccess(row: { project: ProjectRow; role: string | null; viaDocument: unknown } | undefined, level: "read" | "write" | "admin"): ProjectAccess {
-  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
-  const role = (row.role as WorkspaceRole | null) ?? null;
-  if (level !== "read") {
-    if (role === null) throw forbidden("This operation needs a workspace role");
-    checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
-  }
-  return { project: row.project, workspaceRole: role };
-}

@@ -25,6 +25,8 @@ export const RecomputeRowsPayload = z.strictObject({
   tableId: IdSchema,
   rowIds: z.array(IdSchema).max(100_000),
   writes: z.array(z.strictObject({ rowId: IdSchema, columnId: IdSchema, data: z.unknown() })).max(100_000).optional(),
+  /** Also return the rows' stored formula Cell records (row create answers with them, issue 14). */
+  returnCells: z.boolean().optional(),
 });
 export type RecomputeRowsPayload = z.input<typeof RecomputeRowsPayload>;
 
@@ -48,7 +50,7 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
 
   /** Store `writes` (if any) and recompute every formula cell of `rowIds` (and the written rows). */
   async recomputeRows(payload: RecomputeRowsPayload): Promise<CoordinatorResult<RecomputeResult>> {
-    return this.run(RecomputeRowsPayload, payload, (input) => recomputeRowFormulas(this.env.DB, input.tableId, input.rowIds, { writes: input.writes }));
+    return this.run(RecomputeRowsPayload, payload, (input) => recomputeRowFormulas(this.env.DB, input.tableId, input.rowIds, { writes: input.writes, returnCells: input.returnCells }));
   }
 
   private run<S extends z.ZodType, T>(schema: S, payload: unknown, work: (input: z.output<S>) => Promise<T>): Promise<CoordinatorResult<T>> {

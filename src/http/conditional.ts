@@ -27,3 +27,28 @@ export function ifMatchOf(c: Context<HonoEnv>): string | undefined {
 export async function withEtag(c: Context<HonoEnv>, body: unknown) {
   c.header("ETag", await etagOf(JSON.stringify(body)));
 }
+
+/**
+ * A JSON 200 whose ETag is known before its body (a version-derived tag, or one computed from a record's immutable
+ * parts): 304 without producing the body when `If-None-Match` names `etag`; otherwise `produce()` gives the body text
+ * and the tag that goes with it (which may differ from `etag` when the record moved on in between).
+ */
+export async function jsonTextWithEtag(c: Context<HonoEnv>, etag: string, produce: () => Promise<{ etag: string; text: string }>) {
+  const inm = c.req.header("if-none-match");
+  if (inm && etagListMatches(inm, etag)) return c.body(null, 304, { ETag: etag });
+  const out = await produce();
+  return c.body(out.text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: out.etag }) as unknown as Response;
+}
+
+/**
+ * The request's `If-None-Match` / `If-Match` as the `onlyIf` of an R2 read (R2 evaluates them against the object's
+ * own ETag; a failed condition returns the object without a body). Undefined when neither is sent.
+ */
+export function r2ConditionsOf(c: Context<HonoEnv>): Headers | undefined {
+  const out = new Headers();
+  for (const name of ["if-none-match", "if-match"]) {
+    const value = c.req.header(name);
+    if (value !== undefined) out.set(name, value);
+  }
+  return [...out.keys()].length > 0 ? out : undefined;
+}

@@ -1,14 +1,9 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
+import { ifMatchOf, withEtag } from "../../http/conditional";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, ignored, jsonBody, okData, pathId, security, type Router } from "../../openapi";
-import { requireTable } from "../../auth/access";
-import { notFound } from "../../errors";
-import { findLiveRow } from "../../services/tables/rows";
-import { findLiveColumn } from "../../services/tables/columns";
+import { errorResponses, ignored, jsonBody, jsonResponse, pathId, type Router } from "../../openapi";
 import { upsertCell } from "../../services/tables/cells";
-import { cellDto } from "../../services/tables/serialize";
 import { CellSchema } from "../../schemas/tables";
-import { emitAfterResponse, rowEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "upsertCell",
@@ -20,8 +15,10 @@ const route = defineRoute({
     "Values by column type: text-like → string; number → finite number; checkbox → boolean; date → ms number; select → an item id; " +
     "multiSelect → array of item ids; url → absolute http(s) URL; email → e-mail address. A wrong value is 400; a computed cell " +
     "(oneMany, formula) is 409. The value is checked after access, since what is valid depends on the column. " +
-    "Formula cells of the row are recomputed in the same request.",
-  security,
+    "Formula cells of the row are recomputed in the same request and returned beside the cell as `formulaCells` " +
+    "(`{ [columnId]: value }`, null when blank). `If-Match` with the cell's ETag (from E15): a mismatch — or no cell yet — is 412 " +
+    "and nothing changes. The response's ETag is the cell's.",
+  auth: "batched",
   request: {
     params: z.object({ rowId: pathId("rowId"), columnId: pathId("columnId") }),
     ...jsonBody(
@@ -31,20 +28,19 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(CellSchema), ...errorResponses("ConflictError") },
+  responses: {
+    200: jsonResponse(
+      z.object({ data: CellSchema, formulaCells: z.record(z.string(), z.unknown()).openapi({ description: "The row's formula cells as computed in this request" }) }).openapi("UpsertedCell"),
+    ),
+    ...errorResponses("ConflictError", "PreconditionFailedError"),
+  },
 });
 
 export function registerUpsertCell(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
     const { rowId, columnId } = c.req.valid("param");
-    const row = await findLiveRow(db, rowId);
-    if (!row) throw notFound("Row");
-    const { table } = await requireTable(db, c.get("user"), row.tableId, "write", { as: "Row" });
-    const column = await findLiveColumn(db, columnId);
-    if (column.tableId !== table.id) throw notFound("Column");
-    const cell = await upsertCell(db, c.env, table, row, column, c.req.valid("json").data);
-    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [rowEvent("row.updated", table, row.id, [column.id])]);
-    return c.json({ data: cellDto(cell) }, 200);
+    const { cell, formulaCells } = await upsertCell(ctxOf(c), { rowId, columnId, data: c.req.valid("json").data, ifMatch: ifMatchOf(c) });
+    await withEtag(c, { data: cell });
+    return c.json({ data: cell, formulaCells }, 200);
   });
 }

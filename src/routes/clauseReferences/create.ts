@@ -1,8 +1,7 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, security, type Router } from "../../openapi";
-import { requireDocument } from "../../auth/access";
-import { clauseReferenceDto, createClauseReference } from "../../services/references/clauseReferences";
+import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, type Router } from "../../openapi";
+import { createClauseReference } from "../../services/references/clauseReferences";
 import { ClauseReferenceSchema } from "../../schemas/tables";
 
 /** `documentId/blockId[/…]`: at least two parts, none empty (API.md §9). */
@@ -22,7 +21,6 @@ const route = defineRoute({
   tags: ["References"],
   summary: "E4. Create a clause reference",
   description: "The caller supplies `_id` (pattern ^[A-Za-z0-9_-]{1,64}$; one already in use is 409). Needs edit access to the document.",
-  security,
   request: jsonBody(
     z.strictObject({
       _id: IdSchemaBody,
@@ -37,10 +35,7 @@ const route = defineRoute({
 
 export function registerCreateClauseReference(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const body = c.req.valid("json");
-    const { doc } = await requireDocument(db, c.get("user"), body.documentId, "edit");
-    const row = await createClauseReference(db, doc, body);
-    return c.json({ data: clauseReferenceDto(row) }, 200);
+    const { _id, blockId, documentId, hierarchy } = c.req.valid("json");
+    return c.json({ data: await createClauseReference(ctxOf(c), { _id, blockId, documentId, hierarchy }) }, 200);
   });
 }

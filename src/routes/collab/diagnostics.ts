@@ -1,9 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../http/route";
 import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
-import { ApiError } from "../../errors";
-import { readBearer } from "../../auth/authenticate";
-import { timingSafeEqualStrings } from "../../lib/crypto";
+import { requireAdminToken } from "../../http/admin";
 import { roomOf } from "../../services/collab/rooms";
 
 const StatsSchema = z
@@ -21,6 +19,8 @@ const StatsSchema = z
 const route = defineRoute({
   operationId: "inspectCollaborationRoom",
   auth: "public",
+  // The deployment admin token, checked before body validation (401 before 400).
+  use: [requireAdminToken],
   security: [{ bearer: [] }],
   method: "post",
   path: "/admin/collab/{documentId}",
@@ -45,15 +45,6 @@ const route = defineRoute({
 });
 
 export function registerInspectCollaborationRoom(app: Router) {
-  // The admin check runs before body validation (401 before 400), as on POST /admin/users.
-  app.use(route.path.replace("{documentId}", ":documentId"), async (c, next) => {
-    const presented = readBearer(c.req.header("authorization"));
-    const expected = c.env.ADMIN_TOKEN;
-    if (!presented || !expected || !(await timingSafeEqualStrings(presented, expected))) {
-      throw new ApiError("UnauthorizedError", "This route needs the deployment's ADMIN_TOKEN as bearer token");
-    }
-    await next();
-  });
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
     const body = c.req.valid("json");

@@ -1,10 +1,8 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { conflict, unprocessable } from "../../errors";
-import { errorResponses, jsonBody, jsonResponse, pathId, security, type Router } from "../../openapi";
-import { requireColumnForWrite } from "../../auth/access";
+import { errorResponses, jsonBody, jsonResponse, pathId, type Router } from "../../openapi";
 import { ApplyFormulaBodySchema, ExprSchema, MAX_FORMULA_DEPTH } from "../../services/formula/expression";
-import { applyFormulaThroughCoordinator } from "../../services/formula/coordinator";
+import { applyComputedColumn } from "../../services/tables/columns";
 
 const route = defineRoute({
   operationId: "applyComputedColumn",
@@ -20,7 +18,6 @@ const route = defineRoute({
     `functions, a wrong number of arguments, a tree deeper than ${MAX_FORMULA_DEPTH} or a cycle through other formula`,
     "columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ \"error\": \"#DIV/0!\" }`-style values.",
   ].join(" "),
-  security,
   request: {
     params: z.object({ columnId: pathId("columnId") }),
     ...jsonBody(ApplyFormulaBodySchema),
@@ -36,10 +33,7 @@ export function registerApplyComputedColumn(app: Router) {
   app.openapi(route, async (c) => {
     const { columnId } = c.req.valid("param");
     const { description, expression } = c.req.valid("json");
-    const { column, table } = await requireColumnForWrite(c.get("db"), c.get("user"), columnId);
-    if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
-    if (expression.tooDeep) throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
-    const result = await applyFormulaThroughCoordinator(c.env, { tableId: table.id, columnId, description, expression: expression.expr });
+    const result = await applyComputedColumn(ctxOf(c), { columnId, description, expression });
     return c.json({ updatedRows: result.updatedRows }, 200);
   });
 }

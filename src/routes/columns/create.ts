@@ -1,9 +1,8 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
+import { withEtag } from "../../http/conditional";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { requireTable } from "../../auth/access";
+import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { createColumn } from "../../services/tables/columns";
-import { columnDto } from "../../services/tables/serialize";
 import { ColumnDataInput, ColumnSchema } from "../../schemas/tables";
 
 const route = defineRoute({
@@ -15,8 +14,8 @@ const route = defineRoute({
   description:
     "`data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. " +
     "`slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. " +
-    "oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details.",
-  security,
+    "oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details. " +
+    "The response's ETag is the column's, for If-Match on its PATCH/DELETE.",
   request: {
     params: z.object({ tableId: pathId("tableId") }),
     ...jsonBody(
@@ -33,10 +32,9 @@ const route = defineRoute({
 
 export function registerCreateColumn(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const body = c.req.valid("json");
-    const { table } = await requireTable(db, c.get("user"), c.req.valid("param").tableId, "write");
-    const column = await createColumn(db, table, { name: body.name, description: body.description, data: body.data });
-    return c.json({ data: columnDto(column) }, 200);
+    const { name, description, data } = c.req.valid("json");
+    const body = { data: await createColumn(ctxOf(c), { tableId: c.req.valid("param").tableId, name, description, data }) };
+    await withEtag(c, body);
+    return c.json(body, 200);
   });
 }

@@ -1,27 +1,25 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
-import { requireTable } from "../../auth/access";
-import { findLiveColumn, softDeleteColumn } from "../../services/tables/columns";
+import { ifMatchOf } from "../../http/conditional";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
+import { deleteColumn } from "../../services/tables/columns";
 import { SuccessSchema } from "../../schemas/tables";
 
 const route = defineRoute({
   operationId: "deleteColumn",
+  auth: "batched",
   method: "delete",
   path: "/table/column/{columnId}",
   tags: ["Columns"],
   summary: "Soft-delete a column (its cells vanish); the identifier column cannot be deleted (409)",
-  security,
+  description: "`If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.",
   request: { params: z.object({ columnId: pathId("columnId") }) },
-  responses: { ...okData(SuccessSchema), ...errorResponses("ConflictError") },
+  responses: { ...okData(SuccessSchema), ...errorResponses("ConflictError", "PreconditionFailedError") },
 });
 
 export function registerDeleteColumn(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const column = await findLiveColumn(db, c.req.valid("param").columnId);
-    await requireTable(db, c.get("user"), column.tableId, "write", { as: "Column" });
-    await softDeleteColumn(db, column);
+    await deleteColumn(ctxOf(c), { columnId: c.req.valid("param").columnId, ifMatch: ifMatchOf(c) });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

@@ -1,31 +1,28 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { okData, onlyErrorResponses, pathId, security, type Router } from "../../openapi";
-import { requireTable } from "../../auth/access";
-import { liveColumns } from "../../services/tables/columns";
-import { columnDto } from "../../services/tables/serialize";
+import { jsonWithEtag } from "../../http/conditional";
+import { okData, onlyErrorResponses, pathId, type Router } from "../../openapi";
+import { listColumns } from "../../services/tables/columns";
 import { ColumnSchema } from "../../schemas/tables";
 
 const route = defineRoute({
   operationId: "listColumns",
+  auth: "batched",
   method: "get",
   path: "/table/columns/{tableId}",
   tags: ["Columns"],
   summary: "E11. List columns in a table",
-  description: "Non-deleted columns in creation order, with their types and type-specific options. Needs project read access (else 404).",
-  security,
+  description:
+    "Non-deleted columns in creation order, with their types and type-specific options. Needs project read access (else 404). " +
+    "Carries a strong ETag (If-None-Match answers 304); PATCH/DELETE of a column accept it as If-Match.",
   request: { params: z.object({ tableId: pathId("tableId") }) },
   responses: {
     ...okData(z.array(ColumnSchema)),
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
     ...onlyErrorResponses("ValidationError", "UnauthorizedError", "NotFoundError", "RateLimitedError", "InternalError"),
   },
 });
 
 export function registerListColumns(app: Router) {
-  app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const { table } = await requireTable(db, c.get("user"), c.req.valid("param").tableId, "read");
-    const cols = await liveColumns(db, table.id);
-    return c.json({ data: cols.map(columnDto) }, 200);
-  });
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await listColumns(ctxOf(c), c.req.valid("param").tableId) }));
 }

@@ -1,9 +1,8 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
+import { ifMatchOf, withEtag } from "../../http/conditional";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { requireTable } from "../../auth/access";
-import { findLiveColumn, updateColumn } from "../../services/tables/columns";
-import { columnDto } from "../../services/tables/serialize";
+import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import { updateColumn } from "../../services/tables/columns";
 import { ColumnDataInput, ColumnSchema } from "../../schemas/tables";
 
 const route = defineRoute({
@@ -14,8 +13,9 @@ const route = defineRoute({
   summary: "Update a column: name (slug re-derived), description, data",
   description:
     "`data` replaces the type and options whole. Changing the type is allowed, except to or from `identifier` (409); " +
-    "existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula.",
-  security,
+    "existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula. " +
+    "`If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.",
+  auth: "batched",
   request: {
     params: z.object({ columnId: pathId("columnId") }),
     ...jsonBody(
@@ -27,16 +27,15 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(ColumnSchema), ...errorResponses("ConflictError") },
+  responses: { ...okData(ColumnSchema), ...errorResponses("ConflictError", "PreconditionFailedError") },
 });
 
 export function registerUpdateColumn(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const body = c.req.valid("json");
-    const column = await findLiveColumn(db, c.req.valid("param").columnId);
-    const { table } = await requireTable(db, c.get("user"), column.tableId, "write", { as: "Column" });
-    const updated = await updateColumn(db, table, column, { name: body.name, description: body.description, data: body.data });
-    return c.json({ data: columnDto(updated) }, 200);
+    const { name, description, data } = c.req.valid("json");
+    const column = await updateColumn(ctxOf(c), { columnId: c.req.valid("param").columnId, patch: { name, description, data }, ifMatch: ifMatchOf(c) });
+    const body = { data: column };
+    await withEtag(c, body);
+    return c.json(body, 200);
   });
 }

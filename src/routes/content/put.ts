@@ -1,49 +1,43 @@
-import { ctxOf, defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
-import { errorResponses, ignored, jsonBody, okData, pathId, security, type Router } from "../../openapi";
-import { ApiError } from "../../errors";
-import { putDocumentContent } from "../../services/content/put";
+import { ctxOf, defineRoute } from "../../http/route";
+import { ifMatchOf } from "../../http/conditional";
+import { errorResponses, ignored, jsonBody, okData, pathId, type Router } from "../../openapi";
+import { putContent } from "../../services/content/content";
 import { BlocksSchema } from "../../schemas/content";
-
-/** API.md §12: JSON bodies are capped at 10 MiB. */
-const MAX_CONTENT_BODY = 10 * 1024 * 1024;
 
 const route = defineRoute({
   operationId: "putContent",
+  auth: "batched",
   method: "put",
   path: "/document/{documentId}/content",
   tags: ["Content"],
   summary: "Replace a document's block content",
   description:
-    "Edit access to the document. On a document with a live collaborative room the write is applied to the shared document as one Yjs transaction that connected editors receive. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. Without it the write always lands on top of the newest version.",
-  security,
-  middleware: [
-    bodyLimit({
-      maxSize: MAX_CONTENT_BODY,
-      onError: () => {
-        throw new ApiError("PayloadTooLargeError", `The body exceeds ${MAX_CONTENT_BODY} bytes`);
-      },
-    }),
-  ] as const,
+    "Edit access to the document. On a document with a collaborative room the write goes through the room and reaches connected editors as one Yjs transaction. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. " +
+    "`If-Match` with the ETag of GET means the same (else 412 and nothing is written). Without either the write always lands on top of the newest version. The response carries the new version's ETag.",
   request: {
     params: z.object({ documentId: pathId("documentId") }),
     ...jsonBody(
       z.strictObject({
         blocks: BlocksSchema.refine((v) => v !== undefined, "Required"),
-        baseVersion: z.number().int().min(0).optional().openapi({ description: "The version this write is based on (0: never written)" }),
+        baseVersion: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "The version this write is based on (0: never written)" }),
         ...ignored("documentId", "version"),
       }),
     ),
   },
-  responses: { ...okData(z.object({ version: z.number().int() })), ...errorResponses("ConflictError", "PayloadTooLargeError") },
+  responses: { ...okData(z.object({ version: z.number().int() })), ...errorResponses("ConflictError", "PreconditionFailedError", "PayloadTooLargeError") },
 });
 
 export function registerPutContent(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const { version } = await putDocumentContent(ctxOf(c), { documentId, blocksJson: JSON.stringify(body.blocks), baseVersion: body.baseVersion });
-    return c.json({ data: { version } }, 200);
+    const { version, etag } = await putContent(ctxOf(c), {
+      documentId,
+      blocksJson: JSON.stringify(body.blocks),
+      baseVersion: body.baseVersion,
+      ifMatch: ifMatchOf(c),
+    });
+    return c.json({ data: { version } }, 200, { ETag: etag });
   });
 }

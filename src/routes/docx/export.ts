@@ -1,13 +1,15 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { onlyErrorResponses, pathId, security, type Router } from "../../openapi";
-import { requireDocument } from "../../auth/access";
-import { notFound } from "../../errors";
-import { attachmentDisposition, DOCX_MEDIA_TYPE, requireDocx, requireNewestDocx } from "../../services/docx/store";
+import { ctxOf, defineRoute } from "../../http/route";
+import { r2ConditionsOf } from "../../http/conditional";
+import { attachmentDisposition } from "../../http/disposition";
+import { onlyErrorResponses, pathId, type Router } from "../../openapi";
+import { exportDocx } from "../../services/docx/docx";
+import { DOCX_MEDIA_TYPE } from "../../services/docx/store";
 import { binaryResponse } from "../../schemas/content";
 
 const route = defineRoute({
   operationId: "exportDocx",
+  auth: "batched",
   method: "get",
   path: "/document/docx/{documentId}/export",
   tags: ["DOCX"],
@@ -15,7 +17,6 @@ const route = defineRoute({
   description:
     "Read access. Streams the newest stored version straight from storage with `Content-Disposition: attachment` " +
     "(an ASCII `filename` and an RFC 5987 `filename*`, from the document name plus `.docx`). Missing or unreadable: 404; not an EXTERNAL DOCX: 409.",
-  security,
   request: { params: z.object({ documentId: pathId("documentId") }) },
   responses: {
     200: binaryResponse(DOCX_MEDIA_TYPE, "The DOCX bytes", {
@@ -30,25 +31,17 @@ const route = defineRoute({
 
 export function registerExportDocx(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
     const { documentId } = c.req.valid("param");
-    const { doc } = await requireDocument(db, c.get("user"), documentId, "read");
-    requireDocx(doc);
-    const version = await requireNewestDocx(db, documentId);
-    const common = { ETag: version.etag, "Cache-Control": "private, no-cache" };
-    if (c.req.header("if-none-match")?.split(",").some((t) => t.trim() === version.etag)) {
-      return new Response(null, { status: 304, headers: common });
-    }
-    const obj = await c.env.BLOBS.get(version.r2Key);
-    if (!obj) throw notFound("DOCX blob");
-    return new Response(obj.body, {
+    const docx = await exportDocx(ctxOf(c), documentId, r2ConditionsOf(c));
+    const common = { ETag: docx.etag, "Cache-Control": "private, no-cache" };
+    if (docx.notModified) return new Response(null, { status: 304, headers: common });
+    return new Response(docx.body, {
       status: 200,
       headers: {
         ...common,
         "Content-Type": DOCX_MEDIA_TYPE,
-        "Content-Length": String(obj.size),
-        ETag: obj.httpEtag,
-        "Content-Disposition": attachmentDisposition(doc.name),
+        "Content-Length": String(docx.size),
+        "Content-Disposition": attachmentDisposition(docx.documentName, ".docx"),
       },
     });
   });

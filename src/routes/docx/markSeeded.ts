@@ -1,8 +1,7 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { onlyErrorResponses, okData, pathId, security, type Router } from "../../openapi";
-import { requireDocument } from "../../auth/access";
-import { markSeeded } from "../../services/docx/store";
+import { ctxOf, defineRoute } from "../../http/route";
+import { onlyErrorResponses, okData, pathId, type Router } from "../../openapi";
+import { markDocxSeeded } from "../../services/docx/docx";
 
 const route = defineRoute({
   operationId: "markDocxSeeded",
@@ -12,7 +11,6 @@ const route = defineRoute({
   summary: "E18. Mark a DOCX as seeded",
   description:
     "Read access. Sets `external.seededAt` once per stored DOCX version (a new version clears it); called again, answers the value already set. Not an EXTERNAL DOCX document: 409.",
-  security,
   request: { params: z.object({ documentId: pathId("documentId") }) },
   responses: {
     ...okData(z.object({ seededAt: z.number() })),
@@ -22,10 +20,7 @@ const route = defineRoute({
 
 export function registerMarkDocxSeeded(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
     const { documentId } = c.req.valid("param");
-    const { doc } = await requireDocument(db, c.get("user"), documentId, "read");
-    const seededAt = await markSeeded(db, doc);
-    return c.json({ data: { seededAt } }, 200);
+    return c.json({ data: { seededAt: await markDocxSeeded(ctxOf(c), documentId) } }, 200);
   });
 }

@@ -1,9 +1,7 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../../errors";
-import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, security, type Router } from "../../openapi";
-import { requireReadableDocuments } from "../../auth/access";
-import { exportDocumentsData } from "../../services/export/documentsData";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, type Router } from "../../openapi";
+import { getDocumentsData } from "../../services/export/documentsData";
 
 /** Enough for a project-sized export; each document adds R2 reads, not D1 round trips. */
 const MAX_DOCUMENTS = 500;
@@ -22,13 +20,15 @@ const ExportPayloadSchema = z
 
 const route = defineRoute({
   operationId: "getDocumentsData",
+  // A POST authenticates eagerly (its Idempotency-Key is claimed in that batch, API.md §17), then a dependent read
+  // (access, clause references, content and settings in one batch, table references in a second): 1 + 2.
+  roundTrips: 3,
   method: "post",
   path: "/export/get-documents-data",
   tags: ["Export"],
   summary: "E5. Retrieve export data for documents",
   description:
     "For each listed document, in request order: its blocks, settings, clause references with `resolved` blocks (null where the target is missing or unreadable), and table references with their names and every referenced row with its cells. Every document must be readable and belong to `projectId`, else 403 and nothing is returned.",
-  security,
   request: jsonBody(z.strictObject({ projectId: IdSchemaBody, documentIds: z.array(IdSchemaBody).min(1).max(MAX_DOCUMENTS) })),
   responses: {
     200: jsonResponse(z.object({ exportData: z.array(ExportPayloadSchema) }).openapi("ExportData")),
@@ -38,14 +38,7 @@ const route = defineRoute({
 
 export function registerGetDocumentsData(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
     const { projectId, documentIds } = c.req.valid("json");
-    const access = await requireReadableDocuments(db, user, documentIds);
-    for (const id of documentIds) {
-      if (access.get(id)!.doc.projectId !== projectId) throw new ApiError("ForbiddenError", `Document ${id} is not in project ${projectId}`);
-    }
-    const exportData = await exportDocumentsData(db, c.env.BLOBS, user, documentIds);
-    return c.json({ exportData }, 200);
+    return c.json({ exportData: await getDocumentsData(ctxOf(c), { projectId, documentIds }) }, 200);
   });
 }

@@ -1,8 +1,9 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { r2ConditionsOf } from "../../http/conditional";
+import { contentRange, rangeNotSatisfiable, rangeOf } from "../../http/range";
 import { onlyErrorResponses, pathId, type Router } from "../../openapi";
-import { errorBody, notFound } from "../../errors";
-import { AUDIO_MIME_TYPES, findAudio, parseRange, requireSigningSecret, verifyAudioSignature } from "../../services/media/audio";
+import { AUDIO_MIME_TYPES, streamAudio } from "../../services/media/audio";
 import { binaryResponse } from "../../schemas/content";
 
 const route = defineRoute({
@@ -14,7 +15,7 @@ const route = defineRoute({
   summary: "Stream audio bytes through a signed URL",
   description:
     "Needs no bearer token: the `expires` (ms) and `signature` query parameters issued in an audio record's `url` authorize it. " +
-    "Expired or tampered: 403. Honours a single `Range: bytes=…` (206 with Content-Range; unsatisfiable: 416).",
+    "Expired or tampered: 403. Honours a single `Range: bytes=…` (206 with Content-Range; unsatisfiable: 416) and `If-None-Match` with the file's ETag (304).",
   security: [],
   request: {
     params: z.object({ audioId: pathId("audioId") }),
@@ -28,6 +29,7 @@ const route = defineRoute({
     206: binaryResponse(AUDIO_MIME_TYPES, "The requested byte range", {
       "Content-Range": { description: "bytes first-last/size", schema: { type: "string" } },
     }),
+    304: { description: "Not modified (If-None-Match matched the file's ETag)" },
     ...onlyErrorResponses("ValidationError", "ForbiddenError", "NotFoundError", "RangeNotSatisfiableError", "InternalError", "ServiceUnavailableError"),
   },
 });
@@ -36,28 +38,17 @@ export function registerStreamAudio(app: Router) {
   app.openapi(route, async (c) => {
     const { audioId } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
-    await verifyAudioSignature(audioId, expires, signature, requireSigningSecret(c.env.SIGNING_SECRET));
-    const audio = await findAudio(c.get("db"), audioId);
-    if (!audio || audio.documentDeleted) throw notFound("Audio");
-
-    const headers: Record<string, string> = {
-      "Content-Type": audio.mimeType,
-      "Accept-Ranges": "bytes",
-      ETag: audio.etag,
-      "Cache-Control": "private, max-age=3600",
-    };
-    const range = parseRange(c.req.header("range"), audio.size);
-    if (range === "unsatisfiable") {
-      return c.json(errorBody("RangeNotSatisfiableError", `The range is outside the ${audio.size}-byte file`), 416, { "Content-Range": `bytes */${audio.size}` });
-    }
-    const obj = await c.env.BLOBS.get(audio.r2Key, range ? { range } : undefined);
-    if (!obj) throw notFound("Audio");
-    if (range) {
-      headers["Content-Range"] = `bytes ${range.offset}-${range.offset + range.length - 1}/${audio.size}`;
-      headers["Content-Length"] = String(range.length);
-      return new Response(obj.body, { status: 206, headers });
+    const audio = await streamAudio(ctxOf(c), { audioId, expires, signature, rangeFor: rangeOf(c), onlyIf: r2ConditionsOf(c) });
+    if (audio.kind === "unsatisfiable") return rangeNotSatisfiable(c, audio.size);
+    const cache = { "Accept-Ranges": "bytes", "Cache-Control": "private, max-age=3600" };
+    if (audio.kind === "notModified") return new Response(null, { status: 304, headers: { ...cache, ETag: audio.etag } });
+    const headers: Record<string, string> = { ...cache, "Content-Type": audio.mimeType, ETag: audio.etag };
+    if (audio.range) {
+      headers["Content-Range"] = contentRange(audio.range, audio.size);
+      headers["Content-Length"] = String(audio.range.length);
+      return new Response(audio.body, { status: 206, headers });
     }
     headers["Content-Length"] = String(audio.size);
-    return new Response(obj.body, { status: 200, headers });
+    return new Response(audio.body, { status: 200, headers });
   });
 }

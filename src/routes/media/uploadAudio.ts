@@ -1,12 +1,8 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, IdSchemaBody, okData, security, type Router } from "../../openapi";
-import { requireDocument } from "../../auth/access";
-import { ApiError, validation } from "../../errors";
-import { newId, now } from "../../lib/ids";
-import { audioMedia } from "../../db/schema";
-import { AUDIO_MIME_TYPES, audioRecord, matchesAudioFormat, requireSigningSecret, SNIFF_BYTES } from "../../services/media/audio";
-import { checkRawContentType, declaredLength, readPrefix, streamToR2 } from "../../services/media/upload";
+import { ctxOf, defineRoute } from "../../http/route";
+import { rawUploadOf } from "../../http/upload";
+import { errorResponses, IdSchemaBody, okData, type Router } from "../../openapi";
+import { AUDIO_MIME_TYPES, uploadAudio } from "../../services/media/audio";
 import { AudioRecordSchema, rawBody } from "../../schemas/content";
 
 const route = defineRoute({
@@ -20,7 +16,6 @@ const route = defineRoute({
     "Edit access to the document (unreadable: 404, viewer: 403); a document outside `workspaceId` is 400. " +
     "Content-Length is required (411); over 50 MiB (52,428,800 bytes) is 413; first bytes that do not match `mimeType` " +
     "(ID3/MPEG frame, RIFF…WAVE, ftyp, OggS, ADTS) are 415; a body shorter or longer than its Content-Length is 400. Nothing is stored on any error.",
-  security,
   request: {
     query: z.object({
       workspaceId: IdSchemaBody,
@@ -38,50 +33,8 @@ const route = defineRoute({
 
 export function registerUploadAudio(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
     const query = c.req.valid("query");
-    const secret = requireSigningSecret(c.env.SIGNING_SECRET);
-    const { doc } = await requireDocument(db, user, query.documentId, "edit");
-    if (doc.workspaceId !== query.workspaceId) {
-      throw validation("The document is not in this workspace", [{ path: "workspaceId", message: "does not contain the document" }]);
-    }
-    checkRawContentType(c.req.raw.headers, (t) => t.startsWith("audio/"));
-    const length = declaredLength(c.req.raw.headers);
-
-    const body = c.req.raw.body;
-    if (!body) throw new ApiError("UnsupportedMediaTypeError", `The body is empty, not ${query.mimeType} audio`);
-    const reader = body.getReader();
-    const prefix = await readPrefix(reader, SNIFF_BYTES);
-    if (!matchesAudioFormat(query.mimeType, prefix.head)) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError("UnsupportedMediaTypeError", `The bytes are not ${query.mimeType} audio`);
-    }
-
-    const id = newId();
-    const r2Key = `audio/${doc.workspaceId}/${id}`;
-    const stored = await streamToR2(c.env.BLOBS, r2Key, length, prefix, reader, {
-      httpMetadata: { contentType: query.mimeType },
-      customMetadata: { documentId: doc.id },
-    });
-    const row = {
-      id,
-      documentId: doc.id,
-      workspaceId: doc.workspaceId,
-      fileName: query.fileName,
-      mimeType: query.mimeType,
-      size: stored.size,
-      r2Key,
-      etag: stored.httpEtag,
-      userId: user._id,
-      createdAt: now(),
-    };
-    try {
-      await db.insert(audioMedia).values(row);
-    } catch (err) {
-      await c.env.BLOBS.delete(r2Key);
-      throw err;
-    }
-    return c.json({ data: await audioRecord(new URL(c.req.url).origin, row, secret) }, 200);
+    const upload = rawUploadOf(c, (t) => t.startsWith("audio/"));
+    return c.json({ data: await uploadAudio(ctxOf(c), { ...query, upload, origin: new URL(c.req.url).origin }) }, 200);
   });
 }

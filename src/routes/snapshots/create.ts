@@ -1,8 +1,7 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
-import { requireDocument } from "../../auth/access";
-import { snapshotDto, takeSnapshot } from "../../services/content/snapshots";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, okData, type Router } from "../../openapi";
+import { createSnapshot } from "../../services/content/snapshots";
 import { SnapshotSchema } from "../../schemas/content";
 
 const route = defineRoute({
@@ -12,7 +11,6 @@ const route = defineRoute({
   tags: ["Snapshots"],
   summary: "Freeze a document's current content (and DOCX version)",
   description: "Edit access to the document.",
-  security,
   request: jsonBody(
     z.strictObject({
       documentId: IdSchemaBody,
@@ -26,11 +24,7 @@ const route = defineRoute({
 
 export function registerCreateSnapshot(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const body = c.req.valid("json");
-    await requireDocument(db, user, body.documentId, "edit");
-    const row = await takeSnapshot(db, { ...body, userId: user._id });
-    return c.json({ data: snapshotDto(row) }, 200);
+    const { documentId, name, description } = c.req.valid("json");
+    return c.json({ data: await createSnapshot(ctxOf(c), { documentId, name, description }) }, 200);
   });
 }

@@ -1,8 +1,7 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { restoreSnapshot } from "../../services/content/snapshots";
-import { requireSnapshot } from "./helpers";
 
 const route = defineRoute({
   operationId: "restoreSnapshot",
@@ -11,9 +10,8 @@ const route = defineRoute({
   tags: ["Snapshots"],
   summary: "Restore a snapshot",
   description:
-    "Edit access to its document. First snapshots the current state as \"Before restore\" (so nothing is lost), then writes the frozen blocks as a new content version " +
-    "and, for a DOCX snapshot, stores the frozen DOCX as a new newest version. A content write racing the restore makes it 409 (retry).",
-  security,
+    "Edit access to its document. In one transaction, snapshots the current state as \"Before restore\" (so nothing is lost), writes the frozen blocks as a new content version " +
+    "and, for a DOCX snapshot, stores the frozen DOCX as a new newest version.",
   request: { params: z.object({ snapshotId: pathId("snapshotId") }) },
   responses: {
     ...okData(
@@ -31,11 +29,7 @@ const route = defineRoute({
 
 export function registerRestoreSnapshot(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
     const { snapshotId } = c.req.valid("param");
-    const { snapshot, access } = await requireSnapshot(db, user, snapshotId, "edit");
-    const result = await restoreSnapshot(db, c.env.BLOBS, snapshot, access.doc, user._id, c.env);
-    return c.json({ data: result }, 200);
+    return c.json({ data: await restoreSnapshot(ctxOf(c), snapshotId) }, 200);
   });
 }

@@ -1,20 +1,19 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { snapshots } from "../../db/schema";
-import { validation } from "../../errors";
-import { now } from "../../lib/ids";
-import { requireSnapshot } from "./helpers";
+import { ctxOf, defineRoute } from "../../http/route";
+import { ifMatchOf } from "../../http/conditional";
+import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import { updateSnapshot } from "../../services/content/snapshots";
 
 const route = defineRoute({
   operationId: "updateSnapshot",
+  auth: "batched",
   method: "put",
   path: "/snapshot/{snapshotId}",
   tags: ["Snapshots"],
   summary: "E8. Update a snapshot",
-  description: "Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document.",
-  security,
+  description:
+    "Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document. " +
+    "`If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing changed when the snapshot changed since.",
   request: {
     params: z.object({ snapshotId: pathId("snapshotId") }),
     ...jsonBody(
@@ -25,26 +24,14 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(z.object({ success: z.literal(true) })), ...errorResponses() },
+  responses: { ...okData(z.object({ success: z.literal(true) })), ...errorResponses("PreconditionFailedError") },
 });
 
 export function registerUpdateSnapshot(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
     const { snapshotId } = c.req.valid("param");
-    const body = c.req.valid("json");
-    if (body.name === undefined && body.description === undefined) {
-      throw validation("Provide at least one of name and description", [{ path: "body", message: "name or description is required" }]);
-    }
-    await requireSnapshot(db, c.get("user"), snapshotId, "edit");
-    await db
-      .update(snapshots)
-      .set({
-        ...(body.name !== undefined && { name: body.name }),
-        ...(body.description !== undefined && { description: body.description }),
-        updatedAt: now(),
-      })
-      .where(eq(snapshots.id, snapshotId));
+    const { name, description } = c.req.valid("json");
+    await updateSnapshot(ctxOf(c), snapshotId, { name, description }, ifMatchOf(c));
     return c.json({ data: { success: true as const } }, 200);
   });
 }

@@ -1,8 +1,7 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, security, type Router } from "../../openapi";
-import { requireDocument, requireTable } from "../../auth/access";
-import { createTableReference, tableReferenceDto } from "../../services/references/tableReferences";
+import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, type Router } from "../../openapi";
+import { createTableReference } from "../../services/references/tableReferences";
 import { TableReferenceSchema } from "../../schemas/tables";
 
 const route = defineRoute({
@@ -15,7 +14,6 @@ const route = defineRoute({
     "Needs edit access to the document and read access to the table. `columnId` (and `oneToManyColumnId`) must be live columns of the " +
     "table and `relatedRowId` a live row of it (400). `_id` is optional; one already in use is 409. `workspaceId` is the document's; " +
     "`columnName`/`tableName` are resolved at read time.",
-  security,
   request: jsonBody(
     z.strictObject({
       _id: IdSchemaBody.optional(),
@@ -35,12 +33,6 @@ const route = defineRoute({
 
 export function registerCreateTableReference(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const body = c.req.valid("json");
-    const { doc } = await requireDocument(db, user, body.documentId, "edit");
-    const table = await requireTable(db, user, body.tableId, "read");
-    const created = await createTableReference(db, doc, table, body);
-    return c.json({ data: tableReferenceDto(created) }, 200);
+    return c.json({ data: await createTableReference(ctxOf(c), c.req.valid("json")) }, 200);
   });
 }

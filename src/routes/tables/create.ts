@@ -1,10 +1,7 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, security, jsonResponse, type Router } from "../../openapi";
-import { requireDocument, requireProject } from "../../auth/access";
-import { validation } from "../../errors";
+import { errorResponses, IdSchemaBody, ignored, jsonBody, NameSchema, jsonResponse, type Router } from "../../openapi";
 import { createTable } from "../../services/tables/tables";
-import { columnDto, tableDto } from "../../services/tables/serialize";
 import { ColumnSchema, TableSchema } from "../../schemas/tables";
 
 const route = defineRoute({
@@ -16,7 +13,6 @@ const route = defineRoute({
   description:
     "Needs workspace owner/admin/editor on the project. `documentId`, when given, must be a readable document of the same project. " +
     "The response carries the table and its identifier column.",
-  security,
   request: jsonBody(
     z.strictObject({
       projectId: IdSchemaBody,
@@ -33,15 +29,7 @@ const route = defineRoute({
 
 export function registerCreateTable(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const body = c.req.valid("json");
-    const { project } = await requireProject(db, user, body.projectId, "write");
-    if (body.documentId) {
-      const { doc } = await requireDocument(db, user, body.documentId, "read");
-      if (doc.projectId !== project.id) throw validation("The document must belong to the table's project", [{ path: "documentId", message: "not in this project" }]);
-    }
-    const { table, identifier } = await createTable(db, user._id, project, { name: body.name, documentId: body.documentId });
-    return c.json({ data: { ...tableDto(table), columns: [columnDto(identifier)] } }, 200);
+    const { projectId, name, documentId } = c.req.valid("json");
+    return c.json({ data: await createTable(ctxOf(c), { projectId, name, documentId }) }, 200);
   });
 }

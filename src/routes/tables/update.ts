@@ -1,19 +1,20 @@
-import { defineRoute } from "../../http/route";
+import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { requireTable } from "../../auth/access";
-import { renameTable } from "../../services/tables/tables";
-import { tableDto } from "../../services/tables/serialize";
+import { ifMatchOf, withEtag } from "../../http/conditional";
+import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import { updateTable } from "../../services/tables/tables";
 import { TableSchema } from "../../schemas/tables";
 
 const route = defineRoute({
   operationId: "updateTable",
+  auth: "batched",
   method: "patch",
   path: "/table/{tableId}",
   tags: ["Tables"],
   summary: "Rename a table",
-  description: "Table references show the new name at once (names are resolved at read time).",
-  security,
+  description:
+    "Table references show the new name at once (names are resolved at read time). `If-Match` with the table's ETag (from its GET): " +
+    "a mismatch is 412 and nothing changes. The response carries the new ETag.",
   request: {
     params: z.object({ tableId: pathId("tableId") }),
     ...jsonBody(
@@ -23,14 +24,14 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(TableSchema), ...errorResponses() },
+  responses: { ...okData(TableSchema), ...errorResponses("PreconditionFailedError") },
 });
 
 export function registerUpdateTable(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const { table } = await requireTable(db, c.get("user"), c.req.valid("param").tableId, "write");
-    const updated = await renameTable(db, table, c.req.valid("json").name);
-    return c.json({ data: tableDto(updated) }, 200);
+    const table = await updateTable(ctxOf(c), { tableId: c.req.valid("param").tableId, name: c.req.valid("json").name, ifMatch: ifMatchOf(c) });
+    const body = { data: table };
+    await withEtag(c, body);
+    return c.json(body, 200);
   });
 }

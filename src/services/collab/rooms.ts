@@ -28,21 +28,28 @@ export function unwrapRoom<T>(result: RoomResult<T>): T {
   return result.value;
 }
 
-/** Rooms with sockets connected re-checked at once; more are re-checked in parallel up to this many. */
+/** Live rooms re-checked at once; more are re-checked in parallel up to this many. */
 const REVALIDATE_CONCURRENCY = 6;
 
 /**
- * After a change of who may read or edit documents: every live room among `scope` (documents by id, or every
- * document of a workspace) re-checks its connected `userIds` (all connected users when omitted) against D1 and drops
- * those who lost access. Rooms without sockets are skipped, since access is checked again on every connect.
+ * For a write batch: the documents among `scope` (by id, or every document of a workspace) whose room has sockets
+ * connected. Riding in the batch that changes access costs no extra D1 round trip.
  */
-export async function revalidateRooms(env: Env, db: Db, scope: { documentIds: readonly string[] } | { workspaceId: string }, userIds?: string[]) {
+export function liveRoomsStatement(db: Db, scope: { documentIds: readonly string[] } | { workspaceId: string }) {
   const where =
     "workspaceId" in scope
       ? sql`${collabRooms.documentId} IN (SELECT id FROM documents WHERE workspace_id = ${scope.workspaceId})`
       : sql`${collabRooms.documentId} IN (SELECT value FROM json_each(${JSON.stringify(scope.documentIds)}))`;
-  if ("documentIds" in scope && scope.documentIds.length === 0) return { rooms: 0, disconnected: 0 };
-  const live = await db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(sql`${collabRooms.live} = 1 AND ${where}`);
+  return db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(sql`${collabRooms.live} = 1 AND ${where}`);
+}
+
+/**
+ * After a change of who may read or edit documents: each live room re-checks its connected `userIds` (all connected
+ * users when omitted) against D1 and drops those who lost access. Rooms without sockets are skipped (`live` from
+ * `liveRoomsStatement`), since access is checked again on every connect. A failing room is logged, never thrown:
+ * the access change itself has happened.
+ */
+export async function revalidateRooms(env: Env, live: readonly { documentId: string }[], userIds?: string[]) {
   let disconnected = 0;
   await mapConcurrent(live, REVALIDATE_CONCURRENCY, async ({ documentId }) => {
     try {

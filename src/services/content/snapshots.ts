@@ -3,18 +3,25 @@
  * points at the current content object, which the next content write then keeps instead of deleting; DOCX objects
  * are never deleted, so a snapshot only names its version. Restore copies the frozen blocks into a new content
  * version and records the frozen DOCX blob as a new newest DOCX version.
+ *
+ * Every operation reads the snapshot and its document's access in one batch (the document named by a subquery on
+ * the snapshot), and writes in one more.
  */
-import { desc, eq } from "drizzle-orm";
-import { documents, snapshots } from "../../db/schema";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn, notFoundAs, soleDocumentAccess, type DocumentLevel } from "../../auth/access";
+import { collabRooms, snapshots } from "../../db/schema";
+import { roomOf, unwrapRoom } from "../collab/rooms";
 import { d1Of } from "../../db/d1";
-import type { Db, Env } from "../../env";
-import { notFound } from "../../errors";
+import type { Db } from "../../env";
+import { notFound, preconditionFailed, validation } from "../../errors";
+import { etagListMatches, etagOf } from "../../lib/etag";
 import { newId, now } from "../../lib/ids";
-import { EMPTY_BLOCKS_JSON, writeContent } from "./store";
-import { blobIdOfKey, docxExternal } from "../docx/store";
-import { roomHasState, roomOf } from "../collab/rooms";
+import { read, type ServiceContext } from "../context";
+import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
+import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
+export type SnapshotDto = ReturnType<typeof snapshotDto>;
 
 export function snapshotDto(row: SnapshotRow) {
   return {
@@ -31,13 +38,23 @@ export function snapshotDto(row: SnapshotRow) {
 }
 
 /**
- * Freezes the document's current content and newest DOCX version in one statement, so it points at whatever was
- * current at that instant even while a content write races it.
+ * The strong ETag of GET /snapshot/{id}: its record and the immutable content object it freezes determine the
+ * representation byte for byte, so the tag is computed without reading the blocks (GET, 304 and If-Match agree).
  */
-export async function takeSnapshot(db: Db, input: { documentId: string; name: string; description?: string; userId: string }): Promise<SnapshotRow> {
-  const id = newId();
-  const t = now();
-  const row = await d1Of(db)
+export function snapshotEtag(row: SnapshotRow): Promise<string> {
+  return etagOf({ data: snapshotDto(row), content: row.contentKey });
+}
+
+/** Snapshot columns under their camelCase names, for raw `RETURNING` clauses. */
+const RETURNING_SNAPSHOT = `id, document_id AS documentId, name, description, content_version AS contentVersion, content_key AS contentKey,
+  content_size AS contentSize, docx_version AS docxVersion, docx_key AS docxKey, user_id AS userId, created_at AS createdAt, updated_at AS updatedAt`;
+
+/**
+ * The statement that freezes the document's current content and newest DOCX version, `RETURNING` the new row: one
+ * statement, so it points at whatever was current at that instant even while a content write races it.
+ */
+function snapshotInsertStatement(d1: D1Database, p: { id: string; documentId: string; name: string; description: string; userId: string; at: number }) {
+  return d1
     .prepare(
       `INSERT INTO snapshots (id, document_id, name, description, content_version, content_key, content_size, docx_version, docx_key, user_id, created_at, updated_at)
        SELECT ?, d.id, ?, ?, COALESCE(c.version, 0), c.r2_key, COALESCE(c.size, 0), v.version, v.r2_key, ?, ?, ?
@@ -47,21 +64,66 @@ export async function takeSnapshot(db: Db, input: { documentId: string; name: st
          AND v.version = (SELECT MAX(version) FROM docx_versions WHERE document_id = d.id)
          AND d.type = 'EXTERNAL' AND json_extract(d.external, '$.type') = 'DOCX'
        WHERE d.id = ?
-       RETURNING id`,
+       RETURNING ${RETURNING_SNAPSHOT}`,
     )
-    .bind(id, input.name, input.description ?? "", input.userId, t, t, input.documentId)
-    .first<{ id: string }>();
+    .bind(p.id, p.name, p.description, p.userId, p.at, p.at, p.documentId);
+}
+
+/** The snapshot and its document's access at `level` in one batch; an unreadable document's snapshot is not found. */
+async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: DocumentLevel) {
+  const [found, docs, wsRoles, docRoles, rooms] = await read(ctx, [
+    ctx.db.select().from(snapshots).where(eq(snapshots.id, snapshotId)),
+    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, sql`SELECT document_id FROM ${snapshots} WHERE ${snapshots.id} = ${snapshotId}`),
+    // Whether the document has a collaborative room (a restore goes through it).
+    ctx.db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(sql`${collabRooms.documentId} = (SELECT document_id FROM ${snapshots} WHERE ${snapshots.id} = ${snapshotId})`),
+  ]);
+  const snapshot = found[0];
+  if (!snapshot) throw notFound("Snapshot");
+  const access = await notFoundAs("Snapshot", Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), level)));
+  return { snapshot, access, hasRoom: rooms.length > 0 };
+}
+
+/** The If-Match check of a snapshot write (412, nothing changed). */
+async function assertSnapshotIfMatch(ifMatch: string | undefined, snapshot: SnapshotRow) {
+  if (ifMatch !== undefined && !etagListMatches(ifMatch, await snapshotEtag(snapshot))) throw preconditionFailed();
+}
+
+/** POST /snapshot: edit access to the document. Two D1 round trips. */
+export async function createSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string }): Promise<SnapshotDto> {
+  const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]));
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+  return snapshotDto(await takeSnapshot(ctx.db, { ...input, userId: ctx.user.id }));
+}
+
+/** Freezes the document's current state as a new snapshot (one D1 round trip); the document must exist. */
+export async function takeSnapshot(db: Db, input: { documentId: string; name: string; description?: string; userId: string }): Promise<SnapshotRow> {
+  const t = now();
+  const row = await snapshotInsertStatement(d1Of(db), { id: newId(), documentId: input.documentId, name: input.name, description: input.description ?? "", userId: input.userId, at: t }).first<SnapshotRow>();
   if (!row) throw notFound("Document");
-  return (await findSnapshot(db, id))!;
+  return row;
 }
 
-export async function findSnapshot(db: Db, id: string): Promise<SnapshotRow | null> {
-  const [row] = await db.select().from(snapshots).where(eq(snapshots.id, id));
-  return row ?? null;
+/** GET /snapshot/all/{documentId}: read access; newest first. One D1 round trip. */
+export async function listSnapshots(ctx: ServiceContext, documentId: string): Promise<SnapshotDto[]> {
+  const [docs, wsRoles, docRoles, rows] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    ctx.db.select().from(snapshots).where(eq(snapshots.documentId, documentId)).orderBy(desc(snapshots.id)),
+  ]);
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
+  return rows.map(snapshotDto);
 }
 
-export async function listSnapshots(db: Db, documentId: string): Promise<SnapshotRow[]> {
-  return db.select().from(snapshots).where(eq(snapshots.documentId, documentId)).orderBy(desc(snapshots.id));
+export interface SnapshotRead {
+  etag: string;
+  dto: SnapshotDto;
+  /** The frozen blocks as stored JSON text; reads R2 only when called. */
+  blocksJson(): Promise<string>;
+}
+
+/** GET /snapshot/{id}: read access to its document; one D1 round trip, the blocks from R2 only when sent. */
+export async function getSnapshot(ctx: ServiceContext, snapshotId: string): Promise<SnapshotRead> {
+  const { snapshot } = await loadSnapshot(ctx, snapshotId, "read");
+  return { etag: await snapshotEtag(snapshot), dto: snapshotDto(snapshot), blocksJson: () => snapshotBlocksJson(ctx.env.BLOBS, snapshot) };
 }
 
 /** The frozen blocks as stored JSON text. */
@@ -73,10 +135,57 @@ export async function snapshotBlocksJson(r2: R2Bucket, row: SnapshotRow): Promis
   return obj.text();
 }
 
-/** Hard-deletes the snapshot and its content object unless the current content or another snapshot shares it. */
-export async function deleteSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow) {
+/**
+ * E8 PUT /snapshot/{id}: renames or re-describes (at least one, else 400); edit access. With If-Match the update is
+ * conditional on the record it checked, so a concurrent change makes it 412 instead of being overwritten.
+ */
+export async function updateSnapshot(
+  ctx: ServiceContext,
+  snapshotId: string,
+  patch: { name?: string; description?: string },
+  ifMatch?: string,
+): Promise<void> {
+  if (patch.name === undefined && patch.description === undefined) {
+    throw validation("Provide at least one of name and description", [{ path: "body", message: "name or description is required" }]);
+  }
+  const { snapshot } = await loadSnapshot(ctx, snapshotId, "edit");
+  await assertSnapshotIfMatch(ifMatch, snapshot);
+  const updated = await ctx.db
+    .update(snapshots)
+    .set({
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.description !== undefined && { description: patch.description }),
+      updatedAt: Math.max(ctx.now, snapshot.updatedAt + 1),
+    })
+    .where(and(eq(snapshots.id, snapshotId), ...(ifMatch !== undefined ? unchanged(snapshot) : [])))
+    .returning({ id: snapshots.id });
+  if (updated.length === 0) throw ifMatch !== undefined ? preconditionFailed() : notFound("Snapshot");
+}
+
+/** Conditions that hold while the snapshot is still the record an If-Match was checked against. */
+function unchanged(row: SnapshotRow) {
+  return [eq(snapshots.name, row.name), eq(snapshots.description, row.description), eq(snapshots.updatedAt, row.updatedAt)];
+}
+
+/** DELETE /snapshot/{id}: edit access; If-Match → 412 when the snapshot changed. Two D1 round trips. */
+export async function deleteSnapshot(ctx: ServiceContext, snapshotId: string, ifMatch?: string): Promise<void> {
+  const { snapshot } = await loadSnapshot(ctx, snapshotId, "edit");
+  await assertSnapshotIfMatch(ifMatch, snapshot);
+  const deleted = await dropSnapshot(ctx.db, ctx.env.BLOBS, snapshot, ifMatch !== undefined);
+  if (!deleted && ifMatch !== undefined) throw preconditionFailed();
+}
+
+/**
+ * Hard-deletes the snapshot (only while unchanged when `ifUnchanged`) and its content object unless the current
+ * content or another snapshot shares it. Whether a row was deleted.
+ */
+export async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged = false): Promise<boolean> {
   const d1 = d1Of(db);
-  const statements = [d1.prepare("DELETE FROM snapshots WHERE id = ?").bind(row.id)];
+  const statements = [
+    ifUnchanged
+      ? d1.prepare("DELETE FROM snapshots WHERE id = ? AND name = ? AND description = ? AND updated_at = ?").bind(row.id, row.name, row.description, row.updatedAt)
+      : d1.prepare("DELETE FROM snapshots WHERE id = ?").bind(row.id),
+  ];
   if (row.contentKey) {
     statements.push(
       d1
@@ -85,7 +194,9 @@ export async function deleteSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow) {
     );
   }
   const [deleted, shared] = await d1.batch<{ shared: number }>(statements);
-  if (deleted!.meta.changes === 1 && row.contentKey && !shared!.results[0]?.shared) await r2.delete(row.contentKey);
+  const gone = deleted!.meta.changes === 1;
+  if (gone && row.contentKey && !shared!.results[0]?.shared) await r2.delete(row.contentKey);
+  return gone;
 }
 
 export interface RestoreResult {
@@ -95,45 +206,60 @@ export interface RestoreResult {
 }
 
 /**
- * Snapshots the current state as "Before restore", then writes the frozen blocks as a new content version
- * (conditional on the version that snapshot captured, so a write racing the restore is never silently lost: 409)
- * and, for a DOCX snapshot, records its blob as the newest DOCX version.
+ * POST /snapshot/{id}/restore: edit access. One D1 transaction snapshots the current state as "Before restore"
+ * (which keeps the content object being replaced), makes a copy of the frozen blocks the new content version and,
+ * for a DOCX snapshot of a DOCX document, records the frozen blob as the newest DOCX version; nothing can interleave,
+ * so nothing is lost. Two D1 round trips.
  */
-export async function restoreSnapshot(
-  db: Db,
-  r2: R2Bucket,
-  row: SnapshotRow,
-  doc: typeof documents.$inferSelect,
-  userId: string,
-  env?: Env,
-): Promise<RestoreResult> {
-  const blocksJson = await snapshotBlocksJson(r2, row);
-  // A document with a collaborative room: its live edits are written back first, so "Before restore" holds them,
-  // and the restored blocks then reach the shared document (and its connected editors) as one transaction.
-  const room = env && (await roomHasState(db, row.documentId)) ? roomOf(env, row.documentId) : null;
+export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): Promise<RestoreResult> {
+  const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
+  const r2 = ctx.env.BLOBS;
+  const blocksJson = await snapshotBlocksJson(r2, snapshot);
+  const documentId = snapshot.documentId;
+  // A document with a collaborative room (API.md §18): its live edits are written back first, so "Before restore"
+  // holds them, and after the restore the room applies the restored blocks as one transaction editors receive.
+  const room = hasRoom ? roomOf(ctx.env, documentId) : null;
   if (room) await room.flush();
-  const before = await takeSnapshot(db, { documentId: row.documentId, name: "Before restore", description: `Automatic snapshot before restoring "${row.name}"`, userId });
-  let contentVersion: number;
+  const userId = ctx.user.id;
+  const t = ctx.now;
+  const key = contentObjectKey(documentId);
+  await r2.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
+
+  const d1 = d1Of(ctx.db);
+  const beforeId = newId();
+  const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
+  const statements = [
+    snapshotInsertStatement(d1, {
+      id: beforeId,
+      documentId,
+      name: "Before restore",
+      description: `Automatic snapshot before restoring "${snapshot.name}"`,
+      userId,
+      at: t,
+    }),
+    contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
+    ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
+  ];
+  let results: D1Result<{ version: number }>[];
   try {
-    ({ version: contentVersion } = await writeContent(db, r2, { documentId: row.documentId, userId, blocksJson, baseVersion: before.contentVersion }));
+    results = await d1.batch<{ version: number }>(statements);
   } catch (err) {
-    await deleteSnapshot(db, r2, before);
+    await r2.delete(key);
     throw err;
   }
-  let docxVersion: number | null = null;
-  if (row.docxVersion !== null && row.docxKey && doc.type === "EXTERNAL" && doc.external?.type === "DOCX") {
-    docxVersion = await restoreDocxVersion(db, row.documentId, row.docxVersion, row.docxKey, userId);
-  }
-  if (room) await room.replaceBlocks({ documentId: row.documentId, userId, blocksJson, store: false });
-  return { contentVersion, docxVersion, beforeRestoreSnapshotId: before.id };
+  const [, bumped, docx] = results;
+  if (room) unwrapRoom(await room.replaceBlocks({ documentId, userId, blocksJson, store: false }));
+  return {
+    contentVersion: bumped!.results[0]!.version,
+    docxVersion: restoresDocx ? (docx!.results[0]?.version ?? null) : null,
+    beforeRestoreSnapshotId: beforeId,
+  };
 }
 
-/** Records the frozen version's immutable blob again as the newest version; clears `seededAt`. */
-async function restoreDocxVersion(db: Db, documentId: string, frozenVersion: number, frozenKey: string, userId: string): Promise<number> {
-  const d1 = d1Of(db);
-  const t = now();
+/** Records the frozen version's immutable blob again as the newest version and points the document at it (clears `seededAt`). */
+function restoreDocxStatements(d1: D1Database, documentId: string, frozenVersion: number, frozenKey: string, userId: string, t: number) {
   const external = docxExternal(documentId, blobIdOfKey(frozenKey));
-  const [inserted] = await d1.batch<{ version: number }>([
+  return [
     d1
       .prepare(
         `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
@@ -143,8 +269,5 @@ async function restoreDocxVersion(db: Db, documentId: string, frozenVersion: num
       )
       .bind(userId, t, documentId, frozenVersion),
     d1.prepare("UPDATE documents SET external = ?, updated_at = ? WHERE id = ?").bind(JSON.stringify(external), t, documentId),
-  ]);
-  const version = inserted!.results[0]?.version;
-  if (version === undefined) throw new Error(`DOCX version ${frozenVersion} of ${documentId} is missing`);
-  return version;
+  ];
 }

@@ -49,7 +49,7 @@ export async function readContentMeta(db: Db, documentId: string): Promise<Conte
  * The stored JSON text of the current content. A write deletes the object it replaces, so a read that saw the old
  * key just before a write can find it gone: it then reads the metadata again and follows the new key.
  */
-async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
+export async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
   for (let attempt = 0; attempt < 5 && meta; attempt++) {
     const obj = await r2.get(meta.r2Key);
     if (obj) return { version: meta.version, blocksJson: await obj.text() };
@@ -69,14 +69,27 @@ export async function readContentJson(db: Db, r2: R2Bucket, documentId: string):
  * a document never written has version 0 and blocks `[]`. Access is the caller's business.
  */
 export async function readContents(db: Db, r2: R2Bucket, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
-  const ids = [...new Set(documentIds)];
-  const out = new Map<string, DocumentContent>();
-  if (ids.length === 0) return out;
-  const rows = await db
+  if (documentIds.length === 0) return new Map();
+  return readContentsOf(db, r2, documentIds, await contentMetasQuery(db, documentIds));
+}
+
+/** The content metadata of many documents, batchable (see `readContentsOf`). */
+export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
+  return db
     .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
     .from(documentContents)
-    .where(inJson(documentContents.documentId, ids));
-  for (const id of ids) out.set(id, { documentId: id, version: 0, blocks: [] });
+    .where(inJson(documentContents.documentId, [...new Set(documentIds)]));
+}
+
+/** `readContents` from metadata already read (`contentMetasQuery` in a larger batch): only R2 reads. */
+export async function readContentsOf(
+  db: Db,
+  r2: R2Bucket,
+  documentIds: readonly string[],
+  rows: readonly ({ documentId: string } & ContentMeta)[],
+): Promise<Map<string, DocumentContent>> {
+  const out = new Map<string, DocumentContent>();
+  for (const id of new Set(documentIds)) out.set(id, { documentId: id, version: 0, blocks: [] });
   await mapConcurrent(rows, R2_CONCURRENCY, async ({ documentId, ...meta }) => {
     const { version, blocksJson } = await readCurrentText(db, r2, documentId, meta);
     out.set(documentId, { documentId, version, blocks: JSON.parse(blocksJson) });
@@ -104,32 +117,7 @@ export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInpu
   const size = new TextEncoder().encode(input.blocksJson).byteLength;
   await r2.put(key, input.blocksJson, { httpMetadata: { contentType: "application/json" } });
   const d1 = d1Of(db);
-  const t = now();
-  let bump: D1PreparedStatement;
-  if (baseVersion === undefined) {
-    bump = d1
-      .prepare(
-        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
-         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
-           updated_by = excluded.updated_by, updated_at = excluded.updated_at
-         RETURNING version`,
-      )
-      .bind(documentId, size, key, userId, t);
-  } else if (baseVersion === 0) {
-    bump = d1
-      .prepare(
-        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
-         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
-      )
-      .bind(documentId, size, key, userId, t);
-  } else {
-    bump = d1
-      .prepare(
-        `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
-         WHERE document_id = ? AND version = ? RETURNING version`,
-      )
-      .bind(size, key, userId, t, documentId, baseVersion);
-  }
+  const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: now(), baseVersion });
   try {
     // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
     const previous = d1
@@ -150,6 +138,40 @@ export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInpu
   }
 }
 
+/**
+ * The statement that makes the object under `key` the document's current content, `RETURNING version` (no row when
+ * `baseVersion` is no longer current): conditional on `baseVersion` (insert-if-absent for 0), else an upsert.
+ */
+export function contentBumpStatement(
+  d1: D1Database,
+  p: { documentId: string; size: number; key: string; userId: string; at: number; baseVersion?: number },
+): D1PreparedStatement {
+  if (p.baseVersion === undefined) {
+    return d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
+           updated_by = excluded.updated_by, updated_at = excluded.updated_at
+         RETURNING version`,
+      )
+      .bind(p.documentId, p.size, p.key, p.userId, p.at);
+  }
+  if (p.baseVersion === 0) {
+    return d1
+      .prepare(
+        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
+      )
+      .bind(p.documentId, p.size, p.key, p.userId, p.at);
+  }
+  return d1
+    .prepare(
+      `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
+       WHERE document_id = ? AND version = ? RETURNING version`,
+    )
+    .bind(p.size, p.key, p.userId, p.at, p.documentId, p.baseVersion);
+}
+
 function staleVersion(base: number, currentVersion: number) {
   return conflict(`The content changed: baseVersion ${base} is not the current version ${currentVersion}`);
 }
@@ -163,10 +185,18 @@ export const EMPTY_SETTINGS: DocumentSettings = { listTemplateId: "", importedTe
 
 /** Settings of many documents in one query (E5); every requested id is in the map, unset ones as empty strings. */
 export async function readSettings(db: Db, documentIds: readonly string[]): Promise<Map<string, DocumentSettings>> {
-  const ids = [...new Set(documentIds)];
-  const out = new Map<string, DocumentSettings>(ids.map((id) => [id, { ...EMPTY_SETTINGS }]));
-  if (ids.length === 0) return out;
-  const rows = await db.select().from(documentSettings).where(inJson(documentSettings.documentId, ids));
+  if (documentIds.length === 0) return new Map();
+  return settingsOf(documentIds, await settingsQuery(db, documentIds));
+}
+
+/** The settings rows of many documents, batchable (see `settingsOf`). */
+export function settingsQuery(db: Db, documentIds: readonly string[]) {
+  return db.select().from(documentSettings).where(inJson(documentSettings.documentId, [...new Set(documentIds)]));
+}
+
+/** Every requested id's settings from rows already read; unset ones as empty strings. */
+export function settingsOf(documentIds: readonly string[], rows: readonly (typeof documentSettings.$inferSelect)[]): Map<string, DocumentSettings> {
+  const out = new Map<string, DocumentSettings>(documentIds.map((id) => [id, { ...EMPTY_SETTINGS }]));
   for (const r of rows) out.set(r.documentId, { listTemplateId: r.listTemplateId, importedTermId: r.importedTermId });
   return out;
 }

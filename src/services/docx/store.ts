@@ -120,15 +120,6 @@ export async function markSeeded(db: Db, doc: typeof documents.$inferSelect): Pr
   throw conflict("The DOCX changed while it was being marked; try again");
 }
 
-/** `Content-Disposition: attachment` with an ASCII fallback and an RFC 5987 `filename*` (RFC 6266). */
-export function attachmentDisposition(name: string): string {
-  const base = name.trim() || "document";
-  const fileName = /\.docx$/i.test(base) ? base : `${base}.docx`;
-  const fallback = fileName.replace(/[^\x20-\x7e]|["\\/%;]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
-
 export async function requireNewestDocx(db: Db, documentId: string) {
   const version = await newestDocxVersion(db, documentId);
   if (!version) throw notFound("DOCX version");

@@ -4,10 +4,11 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
-import type { AuthUser, Db } from "../../env";
-import { documentsAccess, readableProjectIds } from "../../auth/access";
+import { assembleDocumentsAccess, checkReadableDocuments, documentsAccess, documentsAccessStatements, readableProjectIds } from "../../auth/access";
 import { inJson } from "../../db/sql";
-import { readContents, readSettings } from "../content/store";
+import { ApiError } from "../../errors";
+import { read, type ServiceContext } from "../context";
+import { contentMetasQuery, readContents, readContentsOf, settingsOf, settingsQuery } from "../content/store";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
 import { readRowsAcrossTables } from "../tables/rows";
@@ -41,19 +42,34 @@ function findBlock(blocks: unknown, blockId: string, depth = 0): Block | null {
   return null;
 }
 
-/** The caller has read access to every id (checked by the route). Payloads come back in request order. */
-export async function exportDocumentsData(db: Db, r2: R2Bucket, user: AuthUser, documentIds: readonly string[]) {
+/**
+ * E5: every listed document must be readable and in `projectId` (else 403, nothing returned). Authentication,
+ * access, clause references, content metadata and settings come in one D1 batch, the table references in a second;
+ * resolving references (their target documents' access and content, the referenced rows) adds reads only when
+ * there are references.
+ */
+export async function getDocumentsData(ctx: ServiceContext, input: { projectId: string; documentIds: readonly string[] }) {
+  const { db } = ctx;
+  const { documentIds } = input;
   const ids = [...new Set(documentIds)];
-  const [clauses, tableRefs, contents, settings] = await Promise.all([
+  const [docs, wsRoles, docRoles, clauses, contentMetas, settingRows] = await read(ctx, [
+    ...documentsAccessStatements(db, ctx.user.ref, ids),
     db
       .select()
       .from(clauseReferences)
       .where(and(inJson(clauseReferences.documentId, ids), eq(clauseReferences.isDeleted, false)))
       .orderBy(asc(clauseReferences.createdAt), asc(clauseReferences.id)),
-    tableReferencesOfDocuments(db, ids),
-    readContents(db, r2, ids),
-    readSettings(db, ids),
+    contentMetasQuery(db, ids),
+    settingsQuery(db, ids),
   ]);
+  const access = checkReadableDocuments(assembleDocumentsAccess([docs, wsRoles, docRoles]), documentIds);
+  for (const id of documentIds) {
+    if (access.get(id)!.doc.projectId !== input.projectId) throw new ApiError("ForbiddenError", `Document ${id} is not in project ${input.projectId}`);
+  }
+  const user = ctx.user;
+  const r2 = ctx.env.BLOBS;
+  const settings = settingsOf(ids, settingRows);
+  const [tableRefs, contents] = await Promise.all([tableReferencesOfDocuments(db, ids), readContentsOf(db, r2, ids, contentMetas)]);
 
   // Clause targets: resolved only where the caller can read the referenced document.
   const targets = new Map(clauses.map((c) => [c.id, parseHierarchy(c.hierarchy)]));

@@ -43,6 +43,56 @@ export interface RecomputeResult {
   updatedRows: number;
   /** Every formula cell of the recomputed live rows after the run: rowId → columnId → value. */
   formulaCells: Record<string, Record<string, unknown>>;
+  /** With `returnCells`: the stored formula Cell records of those rows after the run (blank cells never created are absent). */
+  formulaCellRecords?: StoredCell[];
+}
+
+/** A stored cell as D1 holds it after a run (the record a row route answers with). */
+export interface StoredCell {
+  id: string;
+  tableId: string;
+  rowId: string;
+  columnId: string;
+  workspaceId: string;
+  originId: string;
+  isIdentifier: boolean;
+  data: unknown;
+  createdAt: number;
+  updatedAt: number;
+  isDeleted: boolean;
+}
+
+interface StoredCellRaw {
+  id: string;
+  table_id: string;
+  row_id: string;
+  column_id: string;
+  workspace_id: string;
+  origin_id: string;
+  is_identifier: number;
+  data: string | null;
+  created_at: number;
+  updated_at: number;
+  is_deleted: number;
+}
+
+const SELECT_FORMULA_CELLS = `SELECT * FROM cells WHERE row_id IN (SELECT value FROM json_each(?1))
+  AND column_id IN (SELECT value FROM json_each(?2)) AND is_deleted = 0 ORDER BY row_id, column_id`;
+
+function storedCell(r: StoredCellRaw): StoredCell {
+  return {
+    id: r.id,
+    tableId: r.table_id,
+    rowId: r.row_id,
+    columnId: r.column_id,
+    workspaceId: r.workspace_id,
+    originId: r.origin_id,
+    isIdentifier: !!r.is_identifier,
+    data: r.data === null ? null : safeParse(r.data),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    isDeleted: !!r.is_deleted,
+  };
 }
 
 /**
@@ -98,7 +148,7 @@ export async function recomputeRowFormulas(
   db: DbLike,
   tableId: string,
   rowIds: readonly string[],
-  opts: { writes?: readonly CellWrite[] } = {},
+  opts: { writes?: readonly CellWrite[]; returnCells?: boolean } = {},
 ): Promise<RecomputeResult> {
   const d1 = d1Of(db);
   const { table, columns } = await loadTable(d1, tableId);
@@ -114,7 +164,7 @@ export async function recomputeRowFormulas(
   const trees = formulaTrees(columns);
   const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
-  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {} };
+  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
   // Written columns are read too, so the write can be applied to the page before evaluation.
   const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
   const page = await readRows(d1, table.id, allRowIds, readColumns);
@@ -132,9 +182,15 @@ export async function recomputeRowFormulas(
 
   // The page is small: old values were read, so changes are found here and only those are written.
   const updatedRows = plan.order.length > 0 ? evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true }) : 0;
-  if (upserts.length > 0) {
+  // The stored formula cells, when asked, are read in the same batch as the writes (after them).
+  const readBack =
+    opts.returnCells && plan.order.length > 0 ? d1.prepare(SELECT_FORMULA_CELLS).bind(JSON.stringify(page.rowIds), JSON.stringify(plan.order)) : null;
+  let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
+  if (upserts.length > 0 || readBack) {
     const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
-    await d1.batch(cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), identifierColumnId }, upserts));
+    const statements = upserts.length > 0 ? cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), identifierColumnId }, upserts) : [];
+    const results = await d1.batch<StoredCellRaw>(readBack ? [...statements, readBack] : statements);
+    if (readBack) formulaCellRecords = results.at(-1)!.results.map(storedCell);
   }
 
   const formulaCells: Record<string, Record<string, unknown>> = {};
@@ -146,7 +202,7 @@ export async function recomputeRowFormulas(
     }
     formulaCells[rowId] = out;
   });
-  return { updatedRows, formulaCells };
+  return { updatedRows, formulaCells, ...(formulaCellRecords && { formulaCellRecords }) };
 }
 
 interface ComputationPlan {

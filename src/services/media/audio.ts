@@ -1,9 +1,15 @@
 /** Audio media (E9): format sniffing, signed content URLs, records. */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn, notFoundAs, soleDocumentAccess } from "../../auth/access";
 import { audioMedia, documents } from "../../db/schema";
 import type { Db } from "../../env";
-import { ApiError } from "../../errors";
+import { ApiError, notFound, validation } from "../../errors";
+import { newId } from "../../lib/ids";
 import { base64UrlEncode, hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
+import type { ByteRange } from "../../http/range";
+import { read, type ServiceContext } from "../context";
+import { readPrefix, streamToR2 } from "./upload";
+import { hasBody } from "../../lib/r2";
 
 export const AUDIO_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/aac"] as const;
 export type AudioMimeType = (typeof AUDIO_MIME_TYPES)[number];
@@ -86,25 +92,103 @@ export async function audioRecord(origin: string, row: AudioRow, secret: string)
   return { _id: row.id, url: await signAudioUrl(origin, row.id, secret), mimeType: row.mimeType as AudioMimeType };
 }
 
-export type ByteRange = { offset: number; length: number };
+export interface UploadAudioInput {
+  workspaceId: string;
+  documentId: string;
+  fileName: string;
+  mimeType: AudioMimeType;
+  /** The declared length and the body (src/http/upload.ts checked the headers). */
+  upload: { length: number; body: ReadableStream<Uint8Array> | null };
+  /** Where signed URLs point (the request's origin). */
+  origin: string;
+}
 
 /**
- * A single `bytes=` range of a `size`-byte object (RFC 9110 §14): `null` when the header is absent, malformed or
- * asks for several ranges (served whole), `"unsatisfiable"` for a range outside the object.
+ * E9: edit access to the document (unreadable 404, viewer 403), which must be in `workspaceId` (400); the first
+ * bytes must match `mimeType` (415). Streamed to R2, then one insert: two D1 round trips. Nothing stays stored on error.
  */
-export function parseRange(header: string | undefined, size: number): ByteRange | null | "unsatisfiable" {
-  if (!header) return null;
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m || (m[1] === "" && m[2] === "")) return null;
-  if (m[1] === "") {
-    const suffix = Number(m[2]);
-    if (suffix === 0 || size === 0) return "unsatisfiable";
-    const length = Math.min(suffix, size);
-    return { offset: size - length, length };
+export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) {
+  const secret = requireSigningSecret(ctx.env.SIGNING_SECRET);
+  const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]));
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+  if (doc.workspaceId !== input.workspaceId) {
+    throw validation("The document is not in this workspace", [{ path: "workspaceId", message: "does not contain the document" }]);
   }
-  const start = Number(m[1]);
-  if (m[2] !== "" && Number(m[2]) < start) return null;
-  if (start >= size) return "unsatisfiable";
-  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
-  return { offset: start, length: end - start + 1 };
+  const body = input.upload.body;
+  if (!body) throw new ApiError("UnsupportedMediaTypeError", `The body is empty, not ${input.mimeType} audio`);
+  const reader = body.getReader();
+  const prefix = await readPrefix(reader, SNIFF_BYTES);
+  if (!matchesAudioFormat(input.mimeType, prefix.head)) {
+    await reader.cancel().catch(() => {});
+    throw new ApiError("UnsupportedMediaTypeError", `The bytes are not ${input.mimeType} audio`);
+  }
+
+  const id = newId();
+  const r2Key = `audio/${doc.workspaceId}/${id}`;
+  const stored = await streamToR2(ctx.env.BLOBS, r2Key, input.upload.length, prefix, reader, {
+    httpMetadata: { contentType: input.mimeType },
+    customMetadata: { documentId: doc.id },
+  });
+  const row: AudioRow = {
+    id,
+    documentId: doc.id,
+    workspaceId: doc.workspaceId,
+    fileName: input.fileName,
+    mimeType: input.mimeType,
+    size: stored.size,
+    r2Key,
+    etag: stored.httpEtag,
+    userId: ctx.user.id,
+    createdAt: ctx.now,
+  };
+  try {
+    await ctx.db.insert(audioMedia).values(row);
+  } catch (err) {
+    await ctx.env.BLOBS.delete(r2Key);
+    throw err;
+  }
+  return audioRecord(input.origin, row, secret);
+}
+
+/** GET /media/audio/{id}: a fresh record (new signed URL) with read access to its document. One D1 round trip. */
+export async function getAudio(ctx: ServiceContext, audioId: string, origin: string) {
+  const secret = requireSigningSecret(ctx.env.SIGNING_SECRET);
+  const [found, docs, wsRoles, docRoles] = await read(ctx, [
+    ctx.db.select().from(audioMedia).where(eq(audioMedia.id, audioId)),
+    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, sql`SELECT document_id FROM ${audioMedia} WHERE ${audioMedia.id} = ${audioId}`),
+  ]);
+  const audio = found[0];
+  if (!audio) throw notFound("Audio");
+  await notFoundAs("Audio", Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), "read")));
+  return audioRecord(origin, audio, secret);
+}
+
+export type AudioStream =
+  | { kind: "unsatisfiable"; size: number }
+  | { kind: "notModified"; etag: string }
+  | { kind: "bytes"; body: ReadableStream; mimeType: string; etag: string; size: number; range: ByteRange | null };
+
+/**
+ * The bytes behind a signed URL (403 when expired or tampered). `rangeFor` turns the client's Range into a byte
+ * range of the file once its size is known; R2 serves that range and evaluates `onlyIf` (If-None-Match) itself.
+ */
+export async function streamAudio(
+  ctx: ServiceContext,
+  input: {
+    audioId: string;
+    expires?: string;
+    signature?: string;
+    rangeFor: (size: number) => ByteRange | null | "unsatisfiable";
+    onlyIf?: Headers | R2Conditional;
+  },
+): Promise<AudioStream> {
+  await verifyAudioSignature(input.audioId, input.expires, input.signature, requireSigningSecret(ctx.env.SIGNING_SECRET));
+  const audio = await findAudio(ctx.db, input.audioId);
+  if (!audio || audio.documentDeleted) throw notFound("Audio");
+  const range = input.rangeFor(audio.size);
+  if (range === "unsatisfiable") return { kind: "unsatisfiable", size: audio.size };
+  const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(audio.r2Key, { ...(range && { range }), onlyIf: input.onlyIf });
+  if (!obj) throw notFound("Audio");
+  if (!hasBody(obj)) return { kind: "notModified", etag: obj.httpEtag };
+  return { kind: "bytes", body: obj.body, mimeType: audio.mimeType, etag: obj.httpEtag, size: audio.size, range };
 }

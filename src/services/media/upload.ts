@@ -1,30 +1,8 @@
 /**
- * Raw-bytes uploads (audio, DOCX): the declared length is checked before anything is read, and the actual bytes
- * are counted too, so a lying Content-Length can never let more than the limit through.
+ * Raw-bytes uploads (audio, DOCX): the declared length (checked against the limit by src/http/upload.ts before
+ * anything is read) and the actual bytes are counted, so a lying Content-Length can never let more than it through.
  */
-import { ApiError, validation } from "../../errors";
-
-/** API.md §12: audio and DOCX bodies are capped at 50 MiB. */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-
-/** The Content-Length of a raw upload: absent → 411, malformed → 400, over `limit` → 413. */
-export function declaredLength(headers: Headers, limit = MAX_UPLOAD_BYTES): number {
-  const raw = headers.get("content-length");
-  if (raw === null) throw new ApiError("LengthRequiredError", "Content-Length is required for a raw upload");
-  if (!/^\s*\d{1,16}\s*$/.test(raw)) throw validation("Content-Length must be a non-negative integer", [{ path: "content-length", message: "not an integer" }]);
-  const n = Number(raw);
-  if (n > limit) throw new ApiError("PayloadTooLargeError", `The body is ${n} bytes; the limit is ${limit} bytes`);
-  return n;
-}
-
-/** 415 unless the Content-Type is absent, `application/octet-stream`, or accepted by `accept`. */
-export function checkRawContentType(headers: Headers, accept: (mediaType: string) => boolean) {
-  const raw = headers.get("content-type");
-  if (raw === null) return;
-  const mediaType = raw.split(";")[0]!.trim().toLowerCase();
-  if (mediaType === "" || mediaType === "application/octet-stream" || accept(mediaType)) return;
-  throw new ApiError("UnsupportedMediaTypeError", `Content-Type ${mediaType} is not accepted here; send the raw bytes as application/octet-stream`);
-}
+import { validation } from "../../errors";
 
 const lengthMismatch = (what: string) => validation(`The body is ${what} than its Content-Length`, [{ path: "body", message: `${what} than Content-Length` }]);
 

@@ -1,11 +1,13 @@
-/** Clause references (E4, API.md §9): a block's link to a clause elsewhere, addressed by a `hierarchy` path. */
-import { and, asc, eq } from "drizzle-orm";
+/**
+ * Clause references (E4, API.md §9): a block's link to a clause elsewhere, addressed by a `hierarchy` path. Each
+ * operation reads the reference (or the id check) with its document's access in one D1 batch.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
-import type { Db } from "../../env";
-import { conflict } from "../../errors";
-import { now } from "../../lib/ids";
+import { conflict, notFound } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
-import type { DocumentRow } from "../../auth/access";
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn } from "../../auth/access";
+import { read, type ServiceContext } from "../context";
 
 type ClauseReferenceRow = typeof clauseReferences.$inferSelect;
 
@@ -23,36 +25,71 @@ export function clauseReferenceDto(r: ClauseReferenceRow) {
   };
 }
 
-/** `_id` is the caller's; one already used (even by a deleted reference) is 409. */
-export async function createClauseReference(db: Db, doc: DocumentRow, input: { _id: string; blockId: string; hierarchy: string }): Promise<ClauseReferenceRow> {
-  const [existing] = await db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id));
-  if (existing) throw conflict(`A clause reference with _id ${input._id} already exists`);
-  const t = now();
+export type ClauseReferenceDto = ReturnType<typeof clauseReferenceDto>;
+
+/** The document of a clause reference, as the JSON id list access statements take (same batch as the reference). */
+const documentOfClause = (id: string) => sql`SELECT document_id FROM clause_references WHERE id = ${id}`;
+
+/** E4: edit access to the document; `_id` is the caller's, and one already used (even by a deleted reference) is 409. */
+export async function createClauseReference(ctx: ServiceContext, input: { _id: string; blockId: string; documentId: string; hierarchy: string }): Promise<ClauseReferenceDto> {
+  const [docs, wsRoles, docRoles, existing] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
+    ctx.db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id)),
+  ]);
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+  if (existing.length) throw conflict(`A clause reference with _id ${input._id} already exists`);
+  const row: ClauseReferenceRow = {
+    id: input._id,
+    blockId: input.blockId,
+    documentId: doc.id,
+    workspaceId: doc.workspaceId,
+    hierarchy: input.hierarchy,
+    originId: "",
+    isDeleted: false,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
   try {
-    const [row] = await db
-      .insert(clauseReferences)
-      .values({ id: input._id, blockId: input.blockId, documentId: doc.id, workspaceId: doc.workspaceId, hierarchy: input.hierarchy, createdAt: t, updatedAt: t })
-      .returning();
-    return row!;
+    await ctx.db.insert(clauseReferences).values(row);
   } catch (err) {
     if (isUniqueViolation(err, "clause_references.id")) throw conflict(`A clause reference with _id ${input._id} already exists`);
     throw err;
   }
+  return clauseReferenceDto(row);
 }
 
-export async function findClauseReference(db: Db, id: string): Promise<ClauseReferenceRow | null> {
-  const [row] = await db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false)));
-  return row ?? null;
+/** The live reference and its document's access, in one batch; 404 alike for missing, deleted and unreadable. */
+async function loadClauseReference(ctx: ServiceContext, id: string, level: "read" | "edit"): Promise<ClauseReferenceRow> {
+  const [[row], docs, wsRoles, docRoles] = await read(ctx, [
+    ctx.db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false))),
+    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfClause(id)),
+  ]);
+  if (!row) throw notFound("Clause reference");
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(row.documentId), level, { as: "Clause reference" });
+  return row;
 }
 
-export async function clauseReferencesOfDocument(db: Db, documentId: string): Promise<ClauseReferenceRow[]> {
-  return db
-    .select()
-    .from(clauseReferences)
-    .where(and(eq(clauseReferences.documentId, documentId), eq(clauseReferences.isDeleted, false)))
-    .orderBy(asc(clauseReferences.createdAt), asc(clauseReferences.id));
+/** A clause reference with read access to its document: one D1 round trip with authentication. */
+export async function getClauseReference(ctx: ServiceContext, id: string): Promise<ClauseReferenceDto> {
+  return clauseReferenceDto(await loadClauseReference(ctx, id, "read"));
 }
 
-export async function softDeleteClauseReference(db: Db, id: string): Promise<void> {
-  await db.update(clauseReferences).set({ isDeleted: true, updatedAt: now() }).where(eq(clauseReferences.id, id));
+/** Soft-deletes a clause reference (edit access to its document). */
+export async function deleteClauseReference(ctx: ServiceContext, id: string): Promise<void> {
+  const row = await loadClauseReference(ctx, id, "edit");
+  await ctx.db.update(clauseReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(clauseReferences.id, row.id));
+}
+
+/** A document's live clause references, oldest first (read access to the document, else 404). */
+export async function listClauseReferences(ctx: ServiceContext, documentId: string): Promise<ClauseReferenceDto[]> {
+  const [docs, wsRoles, docRoles, rows] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    ctx.db
+      .select()
+      .from(clauseReferences)
+      .where(and(eq(clauseReferences.documentId, documentId), eq(clauseReferences.isDeleted, false)))
+      .orderBy(asc(clauseReferences.createdAt), asc(clauseReferences.id)),
+  ]);
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
+  return rows.map(clauseReferenceDto);
 }

@@ -2,27 +2,61 @@
  * Table references (API.md §9): a document's link to a table column (and row). `columnName` and `tableName` are
  * never stored: every read joins the current column and table, so a rename shows at once.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { columns, rows, tableReferences, tables } from "../../db/schema";
-import type { AuthUser, Db } from "../../env";
-import { ApiError, conflict, forbidden, validation, type ErrorDetail } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import type { Db } from "../../env";
+import { ApiError, conflict, forbidden, notFound, validation, type ErrorDetail } from "../../errors";
+import { newId } from "../../lib/ids";
 import { isUniqueViolation } from "../../db/errors";
 import { inJson } from "../../db/sql";
-import { requireProject, type TableAccess } from "../../auth/access";
-import type { DocumentRow } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  checkProjectAccess,
+  checkTableAccess,
+  documentsAccessStatements, documentsAccessStatementsIn,
+  projectAccessStatement,
+  tableAccessStatement,
+  viaDocumentGrant,
+  type UserRef,
+} from "../../auth/access";
+import { read, type ServiceContext } from "../context";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
 
-function referencesWithNames(db: Db) {
+/**
+ * Live references with the current names of their live table and column. One table's columns plus aliased
+ * subqueries, so it can ride in a D1 batch (which returns rows as objects: joined tables sharing `name` or
+ * `project_id` would lose members).
+ */
+function referencesWithNames(db: Db, where: SQL | undefined) {
   return db
-    .select({ ref: tableReferences, columnName: columns.name, tableName: tables.name, tableProjectId: tables.projectId })
+    .select({
+      ...getTableColumns(tableReferences),
+      columnName: sql<string>`(SELECT k.name FROM columns k WHERE k.id = ${tableReferences.columnId})`.as("ref_column_name"),
+      tableName: sql<string>`(SELECT t.name FROM tables t WHERE t.id = ${tableReferences.tableId})`.as("ref_table_name"),
+      tableProjectId: sql<string>`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`.as("ref_table_project_id"),
+    })
     .from(tableReferences)
-    .innerJoin(tables, and(eq(tables.id, tableReferences.tableId), eq(tables.isDeleted, false)))
-    .innerJoin(columns, and(eq(columns.id, tableReferences.columnId), eq(columns.isDeleted, false)));
+    .where(
+      and(
+        where,
+        eq(tableReferences.isDeleted, false),
+        sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${tableReferences.tableId} AND t.is_deleted = 0)`,
+        sql`EXISTS (SELECT 1 FROM columns k WHERE k.id = ${tableReferences.columnId} AND k.is_deleted = 0)`,
+      ),
+    )
+    .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id));
 }
 
 type ReferenceWithNames = { ref: ReferenceRow; columnName: string; tableName: string; tableProjectId: string };
+
+function withNames({ columnName, tableName, tableProjectId, ...ref }: ReferenceRow & { columnName: string; tableName: string; tableProjectId: string }): ReferenceWithNames {
+  return { ref, columnName, tableName, tableProjectId };
+}
+
+/** The document of a reference, as the JSON id list access statements take (same batch as the reference). */
+const documentOfReference = (id: string) => sql`SELECT document_id FROM table_references WHERE id = ${id}`;
 
 export function tableReferenceDto({ ref, columnName, tableName }: ReferenceWithNames) {
   return {
@@ -55,31 +89,43 @@ export interface NewTableReference {
 }
 
 /**
- * The caller has already been checked for edit access to `doc` and read access to the table. `columnId` and
- * `oneToManyColumnId` must be live columns of the table, `relatedRowId` a live row of it, and `rowId` and
- * `oneToManyInstanceIds` live rows of the same project (400); a reused `_id` is 409.
+ * Needs edit access to the document and read access to the table (both checked in the batch that loads what the
+ * reference names). `columnId` and `oneToManyColumnId` must be live columns of the table, `relatedRowId` a live
+ * row of it, and `rowId` and `oneToManyInstanceIds` live rows of the same project (400); a reused `_id` is 409.
+ * Three D1 round trips with authentication: the names are known from the batch, so nothing is read back.
  */
-export async function createTableReference(db: Db, doc: DocumentRow, { table }: TableAccess, input: NewTableReference) {
+export async function createTableReference(ctx: ServiceContext, input: NewTableReference & { documentId: string; tableId: string }) {
+  const { db } = ctx;
   const columnIds = [input.columnId, ...(input.oneToManyColumnId ? [input.oneToManyColumnId] : [])];
   // Rows named by the reference must be live rows of this project's tables, so a reference can never become a
   // window onto rows its creator could not read (E5 returns every referenced row with its cells).
   const rowIds = [...new Set([input.rowId, ...(input.oneToManyInstanceIds ?? [])].filter((x): x is string => !!x))];
-  const [cols, related, existing, projectRows] = await db.batch([
+  const [docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows] = await read(ctx, [
+    ...documentsAccessStatements(db, ctx.user.ref, [input.documentId]),
+    tableAccessStatement(db, ctx.user.ref, input.tableId),
     db
-      .select({ id: columns.id })
+      .select({ id: columns.id, name: columns.name })
       .from(columns)
-      .where(and(eq(columns.tableId, table.id), eq(columns.isDeleted, false), sql`${columns.id} IN (SELECT value FROM json_each(${JSON.stringify(columnIds)}))`)),
+      .where(and(eq(columns.tableId, input.tableId), eq(columns.isDeleted, false), inJson(columns.id, columnIds))),
     db
       .select({ id: rows.id })
       .from(rows)
-      .where(and(eq(rows.id, input.relatedRowId ?? ""), eq(rows.tableId, table.id), eq(rows.isDeleted, false))),
+      .where(and(eq(rows.id, input.relatedRowId ?? ""), eq(rows.tableId, input.tableId), eq(rows.isDeleted, false))),
     db.select({ id: tableReferences.id }).from(tableReferences).where(eq(tableReferences.id, input._id ?? "")),
     db
       .select({ id: rows.id })
       .from(rows)
-      .innerJoin(tables, and(eq(tables.id, rows.tableId), eq(tables.isDeleted, false)))
-      .where(and(eq(rows.projectId, table.projectId), eq(rows.isDeleted, false), sql`${rows.id} IN (SELECT value FROM json_each(${JSON.stringify(rowIds)}))`)),
+      .where(
+        and(
+          eq(rows.projectId, sql`(SELECT project_id FROM tables WHERE id = ${input.tableId})`),
+          eq(rows.isDeleted, false),
+          sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${rows.tableId} AND t.is_deleted = 0)`,
+          inJson(rows.id, rowIds),
+        ),
+      ),
   ]);
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+  const { table } = checkTableAccess(tableRow, "read");
   const liveRows = new Set(projectRows.map((r) => r.id));
   const live = new Set(cols.map((c) => c.id));
   const details: ErrorDetail[] = [];
@@ -92,8 +138,24 @@ export async function createTableReference(db: Db, doc: DocumentRow, { table }: 
   });
   if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
   if (existing.length) throw conflict(`A table reference with _id ${input._id} already exists`);
-  const t = now();
+  const t = ctx.now;
   const id = input._id ?? newId();
+  const ref: ReferenceRow = {
+    id,
+    originId: "",
+    documentId: doc.id,
+    workspaceId: doc.workspaceId,
+    tableId: table.id,
+    columnId: input.columnId,
+    relatedRowId: input.relatedRowId,
+    rowId: input.rowId ?? null,
+    oneToManyColumnId: input.oneToManyColumnId ?? null,
+    oneToManyInstanceIds: input.oneToManyInstanceIds ?? [],
+    type: input.type,
+    isDeleted: false,
+    createdAt: t,
+    updatedAt: t,
+  };
   try {
     await db.insert(tableReferences).values({
       id,
@@ -113,58 +175,65 @@ export async function createTableReference(db: Db, doc: DocumentRow, { table }: 
     if (isUniqueViolation(err, "table_references.id")) throw conflict(`A table reference with _id ${id} already exists`);
     throw err;
   }
-  return (await findTableReference(db, id))!;
-}
-
-/** A non-deleted reference with its live names, or null. */
-export async function findTableReference(db: Db, id: string): Promise<ReferenceWithNames | null> {
-  const [found] = await referencesWithNames(db).where(and(eq(tableReferences.id, id), eq(tableReferences.isDeleted, false)));
-  return found ?? null;
+  const columnName = cols.find((c) => c.id === input.columnId)!.name;
+  return tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
 }
 
 /**
- * E1's 403: the caller can read the reference's document, but not the referenced table's project, so the
- * names (and the ids' meaning) are withheld.
+ * E1 in one D1 round trip with authentication: the reference with its live names, its document's access and the
+ * referenced table's project access. 404 when the reference is missing, deleted or its document unreadable; 403
+ * when the caller can read the document but not the referenced table's project (names and ids' meaning withheld).
  */
-export async function requireReferencedTableReadable(db: Db, user: AuthUser, found: ReferenceWithNames): Promise<void> {
+export async function getTableReference(ctx: ServiceContext, id: string) {
+  const [[found], docs, wsRoles, docRoles, [project]] = await read(ctx, [
+    referencesWithNames(ctx.db, eq(tableReferences.id, id)),
+    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfReference(id)),
+    projectAccessStatement(ctx.db, ctx.user.ref, sql`(SELECT t.project_id FROM table_references r JOIN tables t ON t.id = r.table_id WHERE r.id = ${id})`),
+  ]);
+  if (!found) throw notFound("Table reference");
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "read", { as: "Table reference" });
   try {
-    await requireProject(db, user, found.tableProjectId, "read");
+    checkProjectAccess(project, "read");
   } catch (err) {
     if (err instanceof ApiError && err.code === "NotFoundError") throw forbidden("You can read the document but not the referenced table");
     throw err;
   }
+  return tableReferenceDto(withNames(found));
 }
 
-/** A document's live references whose tables the caller can read, oldest first. */
-export async function tableReferencesOfDocument(db: Db, user: AuthUser, documentId: string): Promise<ReferenceWithNames[]> {
-  const found = await referencesWithNames(db)
-    .where(and(eq(tableReferences.documentId, documentId), eq(tableReferences.isDeleted, false)))
-    .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id));
-  const readable = new Map<string, boolean>();
-  for (const projectId of new Set(found.map((f) => f.tableProjectId))) {
-    readable.set(
-      projectId,
-      await requireProject(db, user, projectId, "read").then(
-        () => true,
-        () => false,
-      ),
-    );
-  }
-  return found.filter((f) => readable.get(f.tableProjectId));
+/** Deletes a reference (edit access to its document; 404 alike for missing and unreadable). Two round trips. */
+export async function deleteTableReference(ctx: ServiceContext, id: string): Promise<void> {
+  const [[found], docs, wsRoles, docRoles] = await read(ctx, [
+    referencesWithNames(ctx.db, eq(tableReferences.id, id)),
+    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfReference(id)),
+  ]);
+  if (!found) throw notFound("Table reference");
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "edit", { as: "Table reference" });
+  await ctx.db.update(tableReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tableReferences.id, id));
+}
+
+/** SQL: the user can read the project of the reference's table (requireProject's rule). */
+function referencedProjectReadable(user: UserRef) {
+  const projectId = sql`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`;
+  return sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
+      WHERE p.id = ${projectId} AND wc.user_id = ${user}) OR ${viaDocumentGrant(user, projectId)})`;
 }
 
 /**
- * Live references (with live names) of many documents in one query, oldest first; access is the caller's.
- * Not for a db.batch: drizzle maps batched D1 rows by column name, and the joined tables share names
- * (project_id, name), which would read one table's value for another's.
+ * A document's live references whose tables the caller can read, oldest first (read access to the document, else
+ * 404). One D1 round trip with authentication: the project rule is part of the listing's SQL.
  */
-export async function tableReferencesOfDocuments(db: Db, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
-  return referencesWithNames(db)
-    .where(and(inJson(tableReferences.documentId, documentIds), eq(tableReferences.isDeleted, false)))
-    .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id));
+export async function listTableReferences(ctx: ServiceContext, documentId: string) {
+  const [docs, wsRoles, docRoles, found] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    referencesWithNames(ctx.db, and(eq(tableReferences.documentId, documentId), referencedProjectReadable(ctx.user.ref))),
+  ]);
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
+  return found.map((f) => tableReferenceDto(withNames(f)));
 }
 
-export async function softDeleteTableReference(db: Db, id: string): Promise<void> {
-  await db.update(tableReferences).set({ isDeleted: true, updatedAt: now() }).where(eq(tableReferences.id, id));
+/** Live references (with live names) of many documents in one query, oldest first; access is the caller's. */
+export async function tableReferencesOfDocuments(db: Db, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
+  return (await referencesWithNames(db, inJson(tableReferences.documentId, documentIds))).map(withNames);
 }
 

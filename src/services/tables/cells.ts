@@ -1,22 +1,74 @@
-/** Single cells: upsert with per-type checks (cellValues.ts) and lookup for E15. */
+import { emitAfterResponse, rowEvent } from "../automations/events";
+/** Single cells: E15 and the upsert with per-type checks (cellValues.ts), each with its access in one batch. */
 import { and, eq, sql } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
-import type { Db, Env } from "../../env";
-import { newId, now } from "../../lib/ids";
+import type { Db } from "../../env";
+import { notFound } from "../../errors";
+import { newId } from "../../lib/ids";
+import { assertIfMatch } from "../../lib/etag";
+import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
 import { recalculateFormulasAfterWrite } from "./recompute";
-import type { CellRow, ColumnRow, RowRow, TableRow } from "./serialize";
+import { liveRowQuery, tableOfRow } from "./rows";
+import { cellDto, type CellRow, type RowRow, type TableRow } from "./serialize";
+
+export type CellDto = ReturnType<typeof cellDto>;
+
+/** The body E15 answers with: its ETag, and what If-Match on PUT is compared with. */
+export const cellRepresentation = (cell: CellRow) => ({ data: cellDto(cell) });
+
+/** Live cells (their row and column live too), for a batch. */
+function liveCellWhere(...conditions: Parameters<typeof and>) {
+  return and(
+    ...conditions,
+    eq(cells.isDeleted, false),
+    sql`EXISTS (SELECT 1 FROM rows r WHERE r.id = ${cells.rowId} AND r.is_deleted = 0)`,
+    sql`EXISTS (SELECT 1 FROM columns k WHERE k.id = ${cells.columnId} AND k.is_deleted = 0)`,
+  );
+}
+
+/** E15: a live cell of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
+export async function getCell(ctx: ServiceContext, cellId: string): Promise<CellDto> {
+  const [[cell], [tableRow]] = await read(ctx, [
+    ctx.db.select().from(cells).where(liveCellWhere(eq(cells.id, cellId))),
+    tableAccessStatement(ctx.db, ctx.user.ref, sql`(SELECT table_id FROM cells WHERE id = ${cellId})`),
+  ]);
+  if (!cell) throw notFound("Cell");
+  checkTableAccess(tableRow, "read", { as: "Cell" });
+  return cellDto(cell);
+}
+
+/** A cell whose row and column are live; null otherwise (the caller checks its table). */
+export async function findLiveCell(db: Db, cellId: string): Promise<CellRow | null> {
+  const [found] = await db.select().from(cells).where(liveCellWhere(eq(cells.id, cellId)));
+  return found ?? null;
+}
 
 /**
- * Stores `value` in the row's cell of `column` (creating the cell on first write; null clears it), touches the
- * row's updatedAt in the same batch, then runs the formula hook for the row. 409 for a computed column, 400 for
- * a value of the wrong type.
+ * PUT /table/row/{rowId}/cell/{columnId}: row, access, column and the current cell in one batch; `ifMatch` is
+ * compared with the current cell's E15 representation (412, nothing changed; no cell yet never matches); the
+ * value is checked against the column (409 computed, 400 wrong type); cell and the row's updatedAt are written in
+ * one batch; then the row's formula cells are recomputed in the table's coordinator and returned as computed.
  */
-export async function upsertCell(db: Db, env: Env, table: TableRow, row: RowRow, column: ColumnRow, value: unknown): Promise<CellRow> {
-  checkCellWrite(column, value);
-  const t = now();
-  const [[cell]] = await db.batch([
-    db
+export async function upsertCell(
+  ctx: ServiceContext,
+  input: { rowId: string; columnId: string; data: unknown; ifMatch?: string },
+): Promise<{ cell: CellDto; formulaCells: Record<string, unknown>; table: TableRow; row: RowRow }> {
+  const [[row], [tableRow], [column], [current]] = await read(ctx, [
+    liveRowQuery(ctx.db, input.rowId),
+    tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(input.rowId)),
+    ctx.db.select().from(columns).where(and(eq(columns.id, input.columnId), eq(columns.isDeleted, false))),
+    ctx.db.select().from(cells).where(and(eq(cells.rowId, input.rowId), eq(cells.columnId, input.columnId), eq(cells.isDeleted, false))),
+  ]);
+  if (!row) throw notFound("Row");
+  const { table } = checkTableAccess(tableRow, "write", { as: "Row" });
+  if (!column || column.tableId !== table.id) throw notFound("Column");
+  await assertIfMatch(input.ifMatch, () => (current ? cellRepresentation(current) : undefined));
+  checkCellWrite(column, input.data);
+  const t = ctx.now;
+  const [[cell]] = await ctx.db.batch([
+    ctx.db
       .insert(cells)
       .values({
         id: newId(),
@@ -25,7 +77,7 @@ export async function upsertCell(db: Db, env: Env, table: TableRow, row: RowRow,
         columnId: column.id,
         workspaceId: table.workspaceId,
         isIdentifier: column.isIdentifier,
-        data: value,
+        data: input.data,
         createdAt: t,
         updatedAt: t,
       })
@@ -34,22 +86,9 @@ export async function upsertCell(db: Db, env: Env, table: TableRow, row: RowRow,
         set: { data: sql`excluded.data`, isIdentifier: column.isIdentifier, isDeleted: false, updatedAt: t },
       })
       .returning(),
-    db.update(rows).set({ updatedAt: t }).where(eq(rows.id, row.id)),
+    ctx.db.update(rows).set({ updatedAt: t }).where(eq(rows.id, row.id)),
   ]);
-  await recalculateFormulasAfterWrite(env, table.id, [row.id]);
-  return cell!;
-}
-
-/**
- * A cell whose row and column are live, with its table id; null otherwise (the caller then checks the table
- * with requireTable, which also covers a deleted table).
- */
-export async function findLiveCell(db: Db, cellId: string): Promise<CellRow | null> {
-  const [found] = await db
-    .select({ cell: cells })
-    .from(cells)
-    .innerJoin(rows, and(eq(rows.id, cells.rowId), eq(rows.isDeleted, false)))
-    .innerJoin(columns, and(eq(columns.id, cells.columnId), eq(columns.isDeleted, false)))
-    .where(and(eq(cells.id, cellId), eq(cells.isDeleted, false)));
-  return found?.cell ?? null;
+  const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, [row.id]);
+  emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.updated", table, row.id, [input.columnId])]);
+  return { cell: cellDto(cell!), formulaCells: computed.formulaCells[row.id] ?? {}, table, row };
 }

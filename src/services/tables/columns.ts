@@ -1,15 +1,27 @@
-/** Columns: derived slugs, type options that reference other records, and the identifier column's rules (API.md §7). */
-import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
+/**
+ * Columns: derived slugs, type options that reference other records, and the identifier column's rules (API.md §7).
+ * Every operation loads access, the column (or table) and what its checks need — oneMany targets, taken slugs, the
+ * column list its If-Match is compared with — in one D1 batch (`read`), then writes once.
+ */
+import { and, asc, eq, ne, or, sql, type SQL } from "drizzle-orm";
 import { columns, tables } from "../../db/schema";
 import type { Db } from "../../env";
-import { conflict, notFound, validation, type ErrorDetail } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
+import { newId } from "../../lib/ids";
+import { etagListMatches, etagOf } from "../../lib/etag";
 import { isUniqueViolation } from "../../db/errors";
+import { inJson } from "../../db/sql";
+import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import type { ColumnDataInput } from "../../schemas/tables";
-import type { ColumnRow, TableRow } from "./serialize";
+import { read, type ServiceContext } from "../context";
+import { applyFormulaThroughCoordinator } from "../formula/coordinator";
+import { MAX_FORMULA_DEPTH, type DescriptionItem, type ParsedExpression } from "../formula/expression";
+import { columnDto, type ColumnRow, type TableRow } from "./serialize";
 
 const MAX_SLUG_LENGTH = 64;
 const SLUG_ATTEMPTS = 5;
+
+export type ColumnDto = ReturnType<typeof columnDto>;
 
 /** Lowercase ASCII words joined by "-"; accents are folded, everything else separates words. */
 export function slugify(name: string): string {
@@ -24,34 +36,34 @@ export function slugify(name: string): string {
   return slug || "column";
 }
 
-/**
- * `base`, or `base-2`, `base-3`, … whichever is first free in the table. Slugs of deleted columns stay taken,
- * so a slug never comes to mean a different column.
- */
-async function freeSlug(db: Db, tableId: string, base: string, exceptColumnId?: string): Promise<string> {
-  const taken = await db
+/** The table's slugs that `base` could clash with (deleted columns' included: a slug never comes to mean another column). */
+function takenSlugsQuery(db: Db, tableId: string | SQL, base: string, exceptColumnId?: string) {
+  return db
     .select({ slug: columns.slug })
     .from(columns)
-    .where(
-      and(
-        eq(columns.tableId, tableId),
-        or(eq(columns.slug, base), sql`${columns.slug} LIKE ${`${base}-%`}`),
-        exceptColumnId ? ne(columns.id, exceptColumnId) : undefined,
-      ),
-    );
+    .where(and(eq(columns.tableId, tableId), or(eq(columns.slug, base), sql`${columns.slug} LIKE ${`${base}-%`}`), exceptColumnId ? ne(columns.id, exceptColumnId) : undefined));
+}
+
+/** `base`, or `base-2`, `base-3`, … whichever is first free. */
+function firstFreeSlug(taken: readonly { slug: string }[], base: string): string {
   const set = new Set(taken.map((t) => t.slug));
   if (!set.has(base)) return base;
   for (let n = 2; ; n++) if (!set.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** Runs `write` with a free slug, retrying when a concurrent write took the same one first. */
-async function withFreeSlug<T>(db: Db, tableId: string, name: string, exceptColumnId: string | undefined, write: (slug: string) => Promise<T>): Promise<T> {
+/**
+ * Runs `write` with the slug chosen from the batch's `taken` slugs, retrying with a fresh lookup (one more round
+ * trip, only on the rare race) when a concurrent write took the same slug first.
+ */
+async function withFreeSlug<T>(db: Db, tableId: string, name: string, taken: readonly { slug: string }[], exceptColumnId: string | undefined, write: (slug: string) => Promise<T>): Promise<T> {
+  const base = slugify(name);
+  let slug = firstFreeSlug(taken, base);
   for (let attempt = 1; ; attempt++) {
-    const slug = await freeSlug(db, tableId, slugify(name), exceptColumnId);
     try {
       return await write(slug);
     } catch (err) {
       if (!isUniqueViolation(err, "columns.table_id, columns.slug") || attempt >= SLUG_ATTEMPTS) throw err;
+      slug = firstFreeSlug(await takenSlugsQuery(db, tableId, base, exceptColumnId), base);
     }
   }
 }
@@ -61,9 +73,38 @@ export async function liveColumns(db: Db, tableId: string): Promise<ColumnRow[]>
   return liveColumnsQuery(db, tableId);
 }
 
-/** liveColumns as a query builder, to run inside a db.batch. */
-export function liveColumnsQuery(db: Db, tableId: string) {
+/** liveColumns as a query builder, to run inside a batch; `tableId` may be SQL (a subquery in the same batch). */
+export function liveColumnsQuery(db: Db, tableId: string | SQL) {
   return db.select().from(columns).where(and(eq(columns.tableId, tableId), eq(columns.isDeleted, false))).orderBy(asc(columns.id));
+}
+
+/** The live column by id, for a batch (empty when missing or deleted). */
+function liveColumnQuery(db: Db, columnId: string) {
+  return db.select().from(columns).where(and(eq(columns.id, columnId), eq(columns.isDeleted, false)));
+}
+
+/** The body E11 answers with: its ETag, and one of the two an If-Match on a column may name (see columnIfMatch). */
+export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data: list.map(columnDto) });
+
+/**
+ * If-Match on PATCH/DELETE of a column (API.md §17): the column's GET is E11, so the column list's ETag is accepted;
+ * so is the ETag of the column's own `{ data: column }` (what POST/PATCH column answer with, and their ETag header).
+ * Anything else — or a column already changed — is 412.
+ */
+async function assertColumnIfMatch(ifMatch: string | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
+  if (ifMatch === undefined) return;
+  const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column) })]);
+  if (!tags.some((t) => etagListMatches(ifMatch, t))) throw preconditionFailed();
+}
+
+/** What a oneMany check needs, for the same batch as the access check (empty reads when `data` is not oneMany). */
+function oneManyStatements(db: Db, data: ColumnDataInput | undefined) {
+  const oneMany = data?.type === "oneMany" ? data.oneMany : null;
+  const ids = oneMany ? [...new Set([...oneMany.filter.map((f) => f.targetColumnId), ...oneMany.filter.flatMap((f) => (f.sourceColumnId ? [f.sourceColumnId] : []))])] : [];
+  return [
+    db.select({ id: tables.id, projectId: tables.projectId, isDeleted: tables.isDeleted }).from(tables).where(eq(tables.id, oneMany?.tableId ?? "")),
+    db.select({ id: columns.id, tableId: columns.tableId, data: columns.data }).from(columns).where(and(eq(columns.isDeleted, false), inJson(columns.id, ids))),
+  ] as const;
 }
 
 /**
@@ -71,21 +112,18 @@ export function liveColumnsQuery(db: Db, tableId: string) {
  * `targetColumnId` a live column of the target and each `sourceColumnId` a live column of this table — neither a
  * oneMany column (relations of relations are not computed). 400 with a detail per problem.
  */
-async function checkOneManyReferences(db: Db, table: TableRow, data: ColumnDataInput) {
-  if (data.type !== "oneMany") return;
+function checkOneManyReferences(
+  table: TableRow,
+  data: ColumnDataInput | undefined,
+  [targets, cols]: [{ id: string; projectId: string; isDeleted: boolean }[], { id: string; tableId: string; data: ColumnRow["data"] }[]],
+) {
+  if (data?.type !== "oneMany") return;
   const { tableId: targetId, filter } = data.oneMany;
-  const details: ErrorDetail[] = [];
-  const ids = [...new Set([...filter.map((f) => f.targetColumnId), ...filter.flatMap((f) => (f.sourceColumnId ? [f.sourceColumnId] : []))])];
-  const [[target], cols] = await db.batch([
-    db.select({ id: tables.id, projectId: tables.projectId, isDeleted: tables.isDeleted }).from(tables).where(eq(tables.id, targetId)),
-    db
-      .select({ id: columns.id, tableId: columns.tableId, data: columns.data })
-      .from(columns)
-      .where(and(inArray(columns.tableId, [table.id, targetId]), eq(columns.isDeleted, false), sql`${columns.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)),
-  ]);
+  const target = targets[0];
   if (!target || target.isDeleted || target.projectId !== table.projectId) {
     throw validation("oneMany.tableId must be a table of the same project", [{ path: "data.oneMany.tableId", message: "no such table in this project" }]);
   }
+  const details: ErrorDetail[] = [];
   const byId = new Map(cols.map((c) => [c.id, c]));
   const check = (columnId: string, tableId: string, path: string, what: string) => {
     const c = byId.get(columnId);
@@ -130,13 +168,25 @@ export function identifierColumnRow(table: TableRow): ColumnRow {
   };
 }
 
-/** A table has exactly one identifier column, made with the table; another is 409. */
-export async function createColumn(db: Db, table: TableRow, input: NewColumn): Promise<ColumnRow> {
+/** E11: the table's live columns in creation order, with project read access (else 404). One round trip. */
+export async function listColumns(ctx: ServiceContext, tableId: string): Promise<ColumnDto[]> {
+  const [[table], list] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), liveColumnsQuery(ctx.db, tableId)]);
+  checkTableAccess(table, "read");
+  return list.map(columnDto);
+}
+
+/** Adds a column. A table has exactly one identifier column, made with the table; another is 409. */
+export async function createColumn(ctx: ServiceContext, input: NewColumn & { tableId: string }): Promise<ColumnDto> {
+  const [[tableRow], targets, cols, taken] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
+    ...oneManyStatements(ctx.db, input.data),
+    takenSlugsQuery(ctx.db, input.tableId, slugify(input.name)),
+  ]);
+  const { table } = checkTableAccess(tableRow, "write");
   if (input.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
-  await checkOneManyReferences(db, table, input.data);
-  const t = now();
-  return withFreeSlug(db, table.id, input.name, undefined, async (slug) => {
-    const [row] = await db
+  checkOneManyReferences(table, input.data, [targets, cols]);
+  const row = await withFreeSlug(ctx.db, table.id, input.name, taken, undefined, async (slug) => {
+    const [inserted] = await ctx.db
       .insert(columns)
       .values({
         id: newId(),
@@ -148,17 +198,18 @@ export async function createColumn(db: Db, table: TableRow, input: NewColumn): P
         description: input.description ?? "",
         isIdentifier: false,
         data: storedData(input.data),
-        createdAt: t,
-        updatedAt: t,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
       })
       .returning();
-    return row!;
+    return inserted!;
   });
+  return columnDto(row);
 }
 
-/** A non-deleted column (the caller checks its table with requireTable); 404 when missing or deleted. */
+/** A non-deleted column (the caller checks its table); 404 when missing or deleted. */
 export async function findLiveColumn(db: Db, columnId: string): Promise<ColumnRow> {
-  const [row] = await db.select().from(columns).where(and(eq(columns.id, columnId), eq(columns.isDeleted, false)));
+  const [row] = await liveColumnQuery(db, columnId);
   if (!row) throw notFound("Column");
   return row;
 }
@@ -169,37 +220,81 @@ export interface ColumnPatch {
   data?: ColumnDataInput;
 }
 
+/** The statements reaching a column's table and its list from the column id alone (one batch with the column). */
+const tableOfColumn = (columnId: string) => sql`(SELECT table_id FROM columns WHERE id = ${columnId})`;
+
 /**
  * Renaming re-derives the slug. `data` replaces the options whole. Changing the type is allowed except to or from
  * `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving `formula`
- * drops the persisted formula.
+ * drops the persisted formula. If-Match: see assertColumnIfMatch.
  */
-export async function updateColumn(db: Db, table: TableRow, column: ColumnRow, patch: ColumnPatch): Promise<ColumnRow> {
+export async function updateColumn(ctx: ServiceContext, input: { columnId: string; patch: ColumnPatch; ifMatch?: string }): Promise<ColumnDto> {
+  const { columnId, patch } = input;
+  const [[column], [tableRow], list, targets, cols, taken] = await read(ctx, [
+    liveColumnQuery(ctx.db, columnId),
+    tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(columnId)),
+    liveColumnsQuery(ctx.db, tableOfColumn(columnId)),
+    ...oneManyStatements(ctx.db, patch.data),
+    takenSlugsQuery(ctx.db, tableOfColumn(columnId), slugify(patch.name ?? ""), columnId),
+  ]);
+  if (!column) throw notFound("Column");
+  const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
+  await assertColumnIfMatch(input.ifMatch, column, list);
   if (patch.data) {
     if (column.isIdentifier && patch.data.type !== "identifier") throw conflict("The identifier column keeps type identifier");
     if (!column.isIdentifier && patch.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
-    await checkOneManyReferences(db, table, patch.data);
+    checkOneManyReferences(table, patch.data, [targets, cols]);
   }
   const set = {
     ...(patch.description !== undefined && { description: patch.description }),
     ...(patch.data && { data: storedData(patch.data) }),
     ...(patch.data && patch.data.type !== "formula" && { formula: null }),
-    updatedAt: now(),
+    updatedAt: ctx.now,
   };
   const write = async (slug?: string) => {
-    const [row] = await db
+    const [row] = await ctx.db
       .update(columns)
       .set({ ...set, ...(slug !== undefined && { name: patch.name!, slug }) })
       .where(eq(columns.id, column.id))
       .returning();
     return row!;
   };
-  if (patch.name !== undefined && patch.name !== column.name) return withFreeSlug(db, table.id, patch.name, column.id, write);
-  return write();
+  const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx.db, table.id, patch.name, taken, column.id, write) : await write();
+  return columnDto(row);
 }
 
-export async function softDeleteColumn(db: Db, column: ColumnRow): Promise<void> {
+/** Soft-deletes a column (its cells vanish); the identifier column cannot be deleted (409). If-Match as for update. */
+export async function deleteColumn(ctx: ServiceContext, input: { columnId: string; ifMatch?: string }): Promise<void> {
+  const [[column], [tableRow], list] = await read(ctx, [
+    liveColumnQuery(ctx.db, input.columnId),
+    tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
+    liveColumnsQuery(ctx.db, tableOfColumn(input.columnId)),
+  ]);
+  if (!column) throw notFound("Column");
+  checkTableAccess(tableRow, "write", { as: "Column" });
+  await assertColumnIfMatch(input.ifMatch, column, list);
   if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
-  const t = now();
-  await db.update(columns).set({ isDeleted: true, updatedAt: t }).where(eq(columns.id, column.id));
+  await ctx.db.update(columns).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(columns.id, column.id));
+}
+
+/**
+ * E3: the column (live, of a table the caller may write) is checked in one batch with authentication's access;
+ * validation, persistence and computation run in the table's formula coordinator (its own D1 work).
+ */
+export async function applyComputedColumn(
+  ctx: ServiceContext,
+  input: { columnId: string; description: DescriptionItem[]; expression: ParsedExpression },
+): Promise<{ updatedRows: number }> {
+  const [[column], [tableRow]] = await read(ctx, [
+    liveColumnQuery(ctx.db, input.columnId),
+    tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
+  ]);
+  if (!column) throw notFound("Column");
+  const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
+  if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
+  if (input.expression.tooDeep) {
+    throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
+  }
+  const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description: input.description, expression: input.expression.expr });
+  return { updatedRows: result.updatedRows };
 }

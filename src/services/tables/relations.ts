@@ -7,6 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { rows } from "../../db/schema";
 import type { Db } from "../../env";
+import { inJson } from "../../db/sql";
 import type { FilterOp, OneManyOptions } from "../../schemas/tables";
 import type { ColumnRow } from "./serialize";
 
@@ -150,7 +151,7 @@ async function loadTargets(db: Db, oneManyColumns: readonly ColumnRow[]): Promis
         id: rows.id,
         cells: sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c
           WHERE c.row_id = "rows"."id" AND c.column_id IN (SELECT id FROM columns WHERE table_id = ${tableId} AND is_deleted = 0
-            AND id IN (SELECT value FROM json_each(${JSON.stringify([...columnIds])}))))`,
+            AND ${inJson(sql`id`, [...columnIds])}))`,
       })
       .from(rows)
       .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${tableId} AND t.is_deleted = 0)`))

@@ -1,18 +1,25 @@
+import { emitAfterResponse, rowEvent } from "../automations/events";
 /**
  * Rows and their cell values. Writes of many rows are one D1 batch of a few statements (rows, then cells in
  * chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) — never a statement per cell —
  * so 1000 rows commit or fail together. Reads return values by column id for every live column.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { validation } from "../../errors";
+import { notFound, validation } from "../../errors";
 import { ID_PATTERN, newId, now } from "../../lib/ids";
-import { checkCellWrites, columnType, type CellWrite } from "./cellValues";
+import { assertIfMatch } from "../../lib/etag";
+import { d1Of } from "../../db/d1";
+import { inJson } from "../../db/sql";
+import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { read, type ServiceContext } from "../context";
+import type { StoredCell } from "../formula/engine";
+import { checkCellWrites, columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
-import { rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
+import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 
 export const MAX_BULK_ROWS = 1000;
 export const MAX_PAGE_SIZE = 1000;
@@ -32,6 +39,12 @@ export interface CreatedRows {
   rows: RowRow[];
   /** Per row, the values stored by this write (columns without a value are absent). */
   written: Record<string, unknown>[];
+  /** Per row, the Cell records this write stored. */
+  cells: CellRow[][];
+  /** Per row id, every formula column's value as computed in this request (null when blank). */
+  formulaCells: Record<string, Record<string, unknown>>;
+  /** With `returnCells`: the stored formula Cell records of the new rows after recalculation. */
+  formulaCellRecords: StoredCell[];
 }
 
 /**
@@ -44,7 +57,7 @@ export async function createRows(
   table: TableRow,
   ownerId: string,
   inputs: readonly (Record<string, unknown> | undefined)[],
-  opts: { pathOf?: (index: number) => string; columns?: ColumnRow[] } = {},
+  opts: { pathOf?: (index: number) => string; columns?: ColumnRow[]; returnCells?: boolean } = {},
 ): Promise<CreatedRows> {
   const columnList = opts.columns ?? (await liveColumnsQuery(db, table.id));
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
@@ -62,35 +75,55 @@ export async function createRows(
     createdAt: t,
     updatedAt: t,
   }));
-  const d1 = env.DB;
+  const cellRecords: CellRow[][] = writes.map((ws, i) =>
+    ws.map((w) => ({
+      id: newId(),
+      tableId: table.id,
+      rowId: newRows[i]!.id,
+      columnId: w.column.id,
+      workspaceId: table.workspaceId,
+      originId: "",
+      isIdentifier: w.column.isIdentifier,
+      data: w.value,
+      isDeleted: false,
+      createdAt: t,
+      updatedAt: t,
+    })),
+  );
+  // The request's own D1 session (counted, bookmarked) — the same database the Drizzle client reaches.
+  const d1 = d1Of(db);
   const statements = [
     d1.prepare(INSERT_ROWS).bind(table.id, table.projectId, table.workspaceId, ownerId, t, JSON.stringify(newRows.map((r) => r.id))),
-    ...cellChunks(newRows, writes).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
+    ...cellChunks(cellRecords.flat()).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
   ];
   await d1.batch(statements);
-  await recalculateFormulasAfterWrite(env, table.id, newRows.map((r) => r.id));
-  return { rows: newRows, written: writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value]))) };
+  const computed = await recalculateFormulasAfterWrite(env, table.id, newRows.map((r) => r.id), { returnCells: opts.returnCells });
+  return {
+    rows: newRows,
+    written: writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value]))),
+    cells: cellRecords,
+    formulaCells: computed.formulaCells,
+    formulaCellRecords: computed.formulaCellRecords ?? [],
+  };
 }
 
 /** `[cellId, rowId, columnId, isIdentifier, value]` entries as JSON arrays, split so no chunk passes CELL_CHUNK_BYTES. */
-function cellChunks(newRows: readonly RowRow[], writes: readonly CellWrite[][]): string[] {
+function cellChunks(records: readonly CellRow[]): string[] {
   const encoder = new TextEncoder();
   const chunks: string[] = [];
   let parts: string[] = [];
   let bytes = 2;
-  writes.forEach((ws, i) => {
-    for (const w of ws) {
-      const entry = JSON.stringify([newId(), newRows[i]!.id, w.column.id, w.column.isIdentifier ? 1 : 0, w.value]);
-      const size = encoder.encode(entry).length + 1;
-      if (parts.length && bytes + size > CELL_CHUNK_BYTES) {
-        chunks.push(`[${parts.join(",")}]`);
-        parts = [];
-        bytes = 2;
-      }
-      parts.push(entry);
-      bytes += size;
+  for (const w of records) {
+    const entry = JSON.stringify([w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]);
+    const size = encoder.encode(entry).length + 1;
+    if (parts.length && bytes + size > CELL_CHUNK_BYTES) {
+      chunks.push(`[${parts.join(",")}]`);
+      parts = [];
+      bytes = 2;
     }
-  });
+    parts.push(entry);
+    bytes += size;
+  }
   if (parts.length) chunks.push(`[${parts.join(",")}]`);
   return chunks;
 }
@@ -155,17 +188,38 @@ export function decodeCursor(cursor: string): { seq: number; id: string } {
  */
 export async function listRows(db: Db, table: TableRow, opts: { limit: number; cursor?: string }): Promise<RowsPage> {
   const after = opts.cursor ? decodeCursor(opts.cursor) : { seq: -1, id: "" };
-  const [columnList, page] = await db.batch([
-    liveColumnsQuery(db, table.id),
-    db
-      .select({ row: rows, cells: cellsJson })
-      .from(rows)
-      .where(and(eq(rows.tableId, table.id), eq(rows.isDeleted, false), sql`(${rows.seq}, ${rows.id}) > (${after.seq}, ${after.id})`))
-      .orderBy(rows.seq, rows.id)
-      .limit(opts.limit + 1),
+  const [columnList, page] = await db.batch([liveColumnsQuery(db, table.id), rowPageQuery(db, table.id, after, opts.limit)]);
+  return assemblePage(db, columnList, page, opts.limit);
+}
+
+/** Up to `limit + 1` live rows after the cursor position (the extra one tells whether another page follows). */
+function rowPageQuery(db: Db, tableId: string, after: { seq: number; id: string }, limit: number) {
+  return db
+    .select({ row: rows, cells: cellsJson })
+    .from(rows)
+    .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), sql`(${rows.seq}, ${rows.id}) > (${after.seq}, ${after.id})`))
+    .orderBy(rows.seq, rows.id)
+    .limit(limit + 1);
+}
+
+/**
+ * GET /table/{tableId}/rows: access, columns and the page in one batch with authentication; a second round trip
+ * only when the table has oneMany columns (their targets).
+ */
+export async function listRowsOfTable(ctx: ServiceContext, input: { tableId: string; limit: number; cursor?: string }): Promise<RowsPage> {
+  const after = input.cursor ? decodeCursor(input.cursor) : { seq: -1, id: "" };
+  const [[tableRow], columnList, page] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
+    liveColumnsQuery(ctx.db, input.tableId),
+    rowPageQuery(ctx.db, input.tableId, after, input.limit),
   ]);
-  const more = page.length > opts.limit;
-  const pageRows = more ? page.slice(0, opts.limit) : page;
+  checkTableAccess(tableRow, "read");
+  return assemblePage(ctx.db, columnList, page, input.limit);
+}
+
+async function assemblePage(db: Db, columnList: ColumnRow[], page: { row: RowRow; cells: string | null }[], limit: number): Promise<RowsPage> {
+  const more = page.length > limit;
+  const pageRows = more ? page.slice(0, limit) : page;
   const values = await cellValuesOfRows(db, columnList, pageRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
   const last = pageRows[pageRows.length - 1];
   return {
@@ -185,7 +239,7 @@ export async function readRowsWithValues(db: Db, table: TableRow, rowIds: readon
     db
       .select({ row: rows, cells: cellsJson })
       .from(rows)
-      .where(and(eq(rows.tableId, table.id), eq(rows.isDeleted, false), sql`${rows.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(rowIds)])}))`))
+      .where(and(eq(rows.tableId, table.id), eq(rows.isDeleted, false), inJson(rows.id, [...new Set(rowIds)])))
       .orderBy(rows.seq, rows.id),
   ]);
   const values = await cellValuesOfRows(db, columnList, found.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
@@ -210,7 +264,7 @@ export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {
  */
 export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
   if (rowIds.length === 0) return new Map<string, ReturnType<typeof rowDto> & { cells: Record<string, unknown> }>();
-  const idsJson = JSON.stringify([...new Set(rowIds)]);
+  const ids = [...new Set(rowIds)];
   const [found, columnList] = await db.batch([
     db
       .select({ row: rows, cells: cellsJson })
@@ -218,7 +272,7 @@ export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
       .where(
         and(
           eq(rows.isDeleted, false),
-          sql`${rows.id} IN (SELECT value FROM json_each(${idsJson}))`,
+          inJson(rows.id, ids),
           sql`${rows.tableId} IN (SELECT id FROM tables WHERE is_deleted = 0)`,
         ),
       )
@@ -229,7 +283,7 @@ export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
       .where(
         and(
           eq(columns.isDeleted, false),
-          sql`${columns.tableId} IN (SELECT table_id FROM rows WHERE id IN (SELECT value FROM json_each(${idsJson})))`,
+          sql`${columns.tableId} IN (SELECT table_id FROM rows WHERE ${inJson(sql`id`, ids)})`,
         ),
       )
       .orderBy(asc(columns.id)),
@@ -243,4 +297,69 @@ export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
     tableRows.forEach((p, i) => out.set(p.row.id, { ...rowDto(p.row), cells: values[i]! }));
   }
   return out;
+}
+
+/** The body E16 answers with: its ETag, and what If-Match on DELETE is compared with. */
+export const rowRepresentation = (row: RowRow) => ({ data: rowDto(row) });
+
+/** A row's table, for the same batch as the row (access statements take it as SQL). */
+export const tableOfRow = (rowId: string): SQL => sql`(SELECT table_id FROM rows WHERE id = ${rowId})`;
+
+/** The live row by id, for a batch. */
+export function liveRowQuery(db: Db, rowId: string) {
+  return db.select().from(rows).where(and(eq(rows.id, rowId), eq(rows.isDeleted, false)));
+}
+
+/** E16: a live row of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
+export async function getRow(ctx: ServiceContext, rowId: string) {
+  const [[row], [tableRow]] = await read(ctx, [liveRowQuery(ctx.db, rowId), tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(rowId))]);
+  if (!row) throw notFound("Row");
+  checkTableAccess(tableRow, "read", { as: "Row" });
+  return rowDto(row);
+}
+
+/** Soft-deletes a row (its cells vanish); `ifMatch` is compared with the row's E16 representation (412, nothing changed). */
+export async function deleteRow(ctx: ServiceContext, input: { rowId: string; ifMatch?: string }): Promise<{ row: RowRow; table: TableRow }> {
+  const [[row], [tableRow]] = await read(ctx, [liveRowQuery(ctx.db, input.rowId), tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(input.rowId))]);
+  if (!row) throw notFound("Row");
+  const { table } = checkTableAccess(tableRow, "write", { as: "Row" });
+  await assertIfMatch(input.ifMatch, () => rowRepresentation(row));
+  await ctx.db.update(rows).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(rows.id, row.id));
+  emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.deleted", table, row.id)]);
+  return { row, table };
+}
+
+/** Access and the table's live columns in one batch: what row creation checks values against. */
+async function writableTableWithColumns(ctx: ServiceContext, tableId: string) {
+  const [[tableRow], columnList] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), liveColumnsQuery(ctx.db, tableId)]);
+  return { table: checkTableAccess(tableRow, "write").table, columns: columnList };
+}
+
+/**
+ * POST /table/{tableId}/row: the row and the Cell records stored for it — the client's values and the formula
+ * cells computed in this request (issue 14), by column id. Three D1 round trips with authentication; the
+ * recalculation runs in the table's formula coordinator.
+ */
+export async function createRow(ctx: ServiceContext, input: { tableId: string; cells?: Record<string, unknown> }) {
+  const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
+  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, [input.cells], { pathOf: () => "cells", columns: columnList, returnCells: true });
+  const row = created.rows[0]!;
+  emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.created", table, row.id, Object.keys(input.cells ?? {}))]);
+  const stored = [...created.cells[0]!, ...created.formulaCellRecords.filter((c) => c.rowId === row.id)].sort((a, b) => (a.columnId < b.columnId ? -1 : a.columnId > b.columnId ? 1 : 0));
+  return { table, row: rowDto(row), cells: stored.map(cellDto) };
+}
+
+/**
+ * POST /table/{tableId}/rows: 1–1000 rows, all or nothing; each row's `cells` are the values this call stored
+ * plus its formula cells as computed in this request (null when blank).
+ */
+export async function bulkCreateRows(ctx: ServiceContext, input: { tableId: string; rows: readonly (Record<string, unknown> | undefined)[] }) {
+  const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
+  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, input.rows, { columns: columnList });
+  emitAfterResponse(ctx.waitUntil, ctx.env, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
+  return {
+    table,
+    rows: created.rows.map((r, i) => ({ ...rowDto(r), cells: { ...created.written[i]!, ...(created.formulaCells[r.id] ?? {}) } })),
+    written: created.written,
+  };
 }

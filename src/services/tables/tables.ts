@@ -1,47 +1,94 @@
-/** Tables: create with their identifier column, rename, soft-delete, list ids (API.md §7, E19). */
+/**
+ * Tables: create with their identifier column, read, rename, soft-delete, list ids (API.md §7, E19). Each
+ * function loads access and data in one D1 batch (`read`), so a single-record read is one round trip with its
+ * authentication and a write is that batch plus its own.
+ */
 import { and, desc, eq } from "drizzle-orm";
 import { columns, tables } from "../../db/schema";
-import type { Db } from "../../env";
-import { newId, now } from "../../lib/ids";
-import type { ProjectRow } from "../../auth/access";
+import { newId } from "../../lib/ids";
+import { assertIfMatch } from "../../lib/etag";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  checkProjectAccess,
+  checkTableAccess,
+  documentsAccessStatements,
+  projectAccessStatement,
+  tableAccessStatement,
+} from "../../auth/access";
+import { validation } from "../../errors";
+import { read, type ServiceContext } from "../context";
 import { identifierColumnRow } from "./columns";
-import type { ColumnRow, TableRow } from "./serialize";
+import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
 
-/** The table and its identifier column (`Name`, slug `name`) in one atomic batch. */
-export async function createTable(db: Db, userId: string, project: ProjectRow, input: { name: string; documentId?: string | null }): Promise<{ table: TableRow; identifier: ColumnRow }> {
-  const t = now();
+export type TableDto = ReturnType<typeof tableDto>;
+
+/** The body `GET /table/{id}` answers with: what its ETag is computed from, and what If-Match is compared with. */
+export const tableRepresentation = (table: TableRow) => ({ data: tableDto(table) });
+
+/**
+ * The table and its identifier column (`Name`, slug `name`) in one atomic batch. Needs workspace
+ * owner/admin/editor on the project; `documentId`, when given, a readable document of the same project.
+ */
+export async function createTable(ctx: ServiceContext, input: { projectId: string; name: string; documentId?: string | null }) {
+  const [projectRows, ...docResults] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, input.documentId ? [input.documentId] : []),
+  ]);
+  const { project } = checkProjectAccess(projectRows[0], "write");
+  if (input.documentId) {
+    const { doc } = checkDocumentAccess(assembleDocumentsAccess(docResults).get(input.documentId), "read");
+    if (doc.projectId !== project.id) throw validation("The document must belong to the table's project", [{ path: "documentId", message: "not in this project" }]);
+  }
   const table: TableRow = {
     id: newId(),
     projectId: project.id,
     workspaceId: project.workspaceId,
     documentId: input.documentId ?? null,
-    userId,
+    userId: ctx.user.id,
     name: input.name,
     isDeleted: false,
-    createdAt: t,
-    updatedAt: t,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   };
-  const identifier = identifierColumnRow(table);
-  await db.batch([db.insert(tables).values(table), db.insert(columns).values(identifier)]);
-  return { table, identifier };
+  const identifier: ColumnRow = identifierColumnRow(table);
+  await ctx.db.batch([ctx.db.insert(tables).values(table), ctx.db.insert(columns).values(identifier)]);
+  return { ...tableDto(table), columns: [columnDto(identifier)] };
 }
 
-export async function renameTable(db: Db, table: TableRow, name: string): Promise<TableRow> {
-  const [row] = await db.update(tables).set({ name, updatedAt: now() }).where(eq(tables.id, table.id)).returning();
-  return row!;
+/** A table the caller may read (404 when missing, deleted or unreadable): one D1 round trip with authentication. */
+export async function getTable(ctx: ServiceContext, tableId: string): Promise<TableDto> {
+  const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId)]);
+  return tableDto(checkTableAccess(row, "read").table);
 }
 
-/** Its columns, rows and cells vanish with it: every read joins through the table. */
-export async function softDeleteTable(db: Db, table: TableRow): Promise<void> {
-  await db.update(tables).set({ isDeleted: true, updatedAt: now() }).where(eq(tables.id, table.id));
+/** Renames the table; `ifMatch` is compared with the table's current GET representation first (412, nothing changed). */
+export async function updateTable(ctx: ServiceContext, input: { tableId: string; name: string; ifMatch?: string }): Promise<TableDto> {
+  const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
+  const { table } = checkTableAccess(row, "write");
+  await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
+  const [updated] = await ctx.db.update(tables).set({ name: input.name, updatedAt: ctx.now }).where(eq(tables.id, table.id)).returning();
+  return tableDto(updated!);
 }
 
-/** Ids of the project's live tables, newest first (ids are time-ordered). */
-export async function tableIdsOfProject(db: Db, projectId: string): Promise<string[]> {
-  const found = await db
-    .select({ id: tables.id })
-    .from(tables)
-    .where(and(eq(tables.projectId, projectId), eq(tables.isDeleted, false)))
-    .orderBy(desc(tables.id));
+/** Its columns, rows and cells vanish with it: every read joins through the table. If-Match as for update. */
+export async function deleteTable(ctx: ServiceContext, input: { tableId: string; ifMatch?: string }): Promise<void> {
+  const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
+  const { table } = checkTableAccess(row, "write");
+  await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
+  await ctx.db.update(tables).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tables.id, table.id));
+}
+
+/** E19: ids of the project's live tables, newest first (ids are time-ordered), with project read access (else 404). */
+export async function listTableIds(ctx: ServiceContext, projectId: string): Promise<string[]> {
+  const [[project], found] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, projectId),
+    ctx.db
+      .select({ id: tables.id })
+      .from(tables)
+      .where(and(eq(tables.projectId, projectId), eq(tables.isDeleted, false)))
+      .orderBy(desc(tables.id)),
+  ]);
+  checkProjectAccess(project, "read");
   return found.map((r) => r.id);
 }

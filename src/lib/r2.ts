@@ -1,0 +1,4 @@
+/** An R2 read whose `onlyIf` failed returns the object without its body (the caller answers 304/412 from it). */
+export function hasBody(obj: R2Object | R2ObjectBody): obj is R2ObjectBody {
+  return "body" in obj && (obj as R2ObjectBody).body !== undefined;
+}

@@ -1,0 +1,15 @@
+import type { Router } from "../../openapi";
+import { registerListColumns } from "./list";
+import { registerUpdateColumn } from "./update";
+import { registerDeleteColumn } from "./delete";
+import { registerApplyComputedColumn } from "./computedApply";
+import { registerCreateColumn } from "./create";
+
+/** Columns (API.md §7, E11, E3): the static `/table/columns/…` and `/table/column/…` paths before `/table/{tableId}/column`. */
+export function registerColumnRoutes(app: Router) {
+  registerListColumns(app);
+  registerUpdateColumn(app);
+  registerDeleteColumn(app);
+  registerApplyComputedColumn(app);
+  registerCreateColumn(app);
+}

@@ -1,0 +1,18 @@
+import type { Router } from "../../openapi";
+import { registerGetRow } from "./get";
+import { registerDeleteRow } from "./delete";
+import { registerCreateRow } from "./create";
+import { registerBulkCreateRows } from "./bulkCreate";
+import { registerListRows } from "./list";
+
+/**
+ * Rows (API.md §7, E16): the static `/table/row/{rowId}` paths first, then `/table/{tableId}/row(s)`. Registered
+ * after every other `/table/<static>/…` folder, since GET `/table/{tableId}/rows` would otherwise shadow them.
+ */
+export function registerRowRoutes(app: Router) {
+  registerGetRow(app);
+  registerDeleteRow(app);
+  registerCreateRow(app);
+  registerBulkCreateRows(app);
+  registerListRows(app);
+}

@@ -1,0 +1,110 @@
+/**
+ * The DOCX operations (create, new version, E21 export, E18 mark-seeded): authentication, access and whatever the
+ * operation needs to decide read in one batch; a write adds one more. Raw bodies arrive as plain values (declared
+ * length and stream; src/http/upload.ts checked the headers).
+ */
+import { desc, eq } from "drizzle-orm";
+import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
+import { docxVersions } from "../../db/schema";
+import { notFound } from "../../errors";
+import { newId } from "../../lib/ids";
+import { hasBody } from "../../lib/r2";
+import { read, type ServiceContext } from "../context";
+import { assertParentFolder, nextOrderStatement, prepareCreateDocument } from "../documents/mutations";
+import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
+import { documentDto } from "../documents/serialize";
+import { ancestorsStatement } from "../documents/tree";
+import { readExactly } from "../media/upload";
+import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";
+
+export interface RawBody {
+  length: number;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** POST /document/docx: an EXTERNAL DOCX document from raw bytes. Two D1 round trips. */
+export async function createDocx(ctx: ServiceContext, input: { projectId: string; name: string; parentId?: string; upload: RawBody }) {
+  const parentId = input.parentId ?? null;
+  const [projectRows, docs, wsRoles, docRoles, chain, order] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, parentId ? [parentId] : []),
+    ancestorsStatement(ctx.db, parentId ?? ""),
+    nextOrderStatement(ctx.db, input.projectId, parentId),
+  ]);
+  const { project } = checkProjectAccess(projectRows[0], parentId ? "read" : "write");
+  if (parentId) {
+    const parent = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(parentId), "edit");
+    assertParentFolder(project.id, parent.doc, chain.length);
+  }
+  const bytes = await readExactly(input.upload.body, input.upload.length);
+  checkDocxBytes(bytes);
+
+  const documentId = newId();
+  const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
+  try {
+    const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, {
+      id: documentId,
+      parentId,
+      name: input.name,
+      type: "EXTERNAL",
+      external: docxExternal(documentId, blob.blobId),
+      order: order[0]?.next ?? 0,
+    });
+    await ctx.db.batch([...statements, firstDocxVersion(ctx.db, documentId, blob, ctx.user.id)]);
+    emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+    return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+  } catch (err) {
+    await ctx.env.BLOBS.delete(blob.r2Key);
+    throw err;
+  }
+}
+
+async function docxAccess(ctx: ServiceContext, documentId: string, level: "read" | "edit") {
+  const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
+  return checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), level);
+}
+
+/** PUT /document/docx/{id}: a new newest version (edit access; 409 when not an EXTERNAL DOCX). Two D1 round trips. */
+export async function putDocxVersion(ctx: ServiceContext, documentId: string, upload: RawBody) {
+  const { doc } = await docxAccess(ctx, documentId, "edit");
+  requireDocx(doc);
+  const bytes = await readExactly(upload.body, upload.length);
+  checkDocxBytes(bytes);
+  const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
+  try {
+    const version = await addDocxVersion(ctx.db, documentId, blob, ctx.user.id);
+    return { documentId, version, size: blob.size, etag: blob.etag };
+  } catch (err) {
+    await ctx.env.BLOBS.delete(blob.r2Key);
+    throw err;
+  }
+}
+
+/** E18: stamps `seededAt` on the current DOCX blob once (read access). Two D1 round trips. */
+export async function markDocxSeeded(ctx: ServiceContext, documentId: string): Promise<number> {
+  const { doc } = await docxAccess(ctx, documentId, "read");
+  return markSeeded(ctx.db, doc);
+}
+
+export type DocxExport =
+  | { notModified: true; etag: string }
+  | { notModified: false; etag: string; size: number; body: ReadableStream; documentName: string };
+
+/**
+ * E21: the newest DOCX blob (read access; 409 when not an EXTERNAL DOCX). One D1 round trip; R2 evaluates the
+ * client's conditions (`onlyIf`, If-None-Match) against the blob's own ETag.
+ */
+export async function exportDocx(ctx: ServiceContext, documentId: string, onlyIf?: Headers | R2Conditional): Promise<DocxExport> {
+  const [docs, wsRoles, docRoles, versions] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    ctx.db.select().from(docxVersions).where(eq(docxVersions.documentId, documentId)).orderBy(desc(docxVersions.version)).limit(1),
+  ]);
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
+  requireDocx(doc);
+  const version = versions[0];
+  if (!version) throw notFound("DOCX version");
+  const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(version.r2Key, { onlyIf });
+  if (!obj) throw notFound("DOCX blob");
+  if (!hasBody(obj)) return { notModified: true, etag: obj.httpEtag };
+  return { notModified: false, etag: obj.httpEtag, size: obj.size, body: obj.body, documentName: doc.name };
+}
