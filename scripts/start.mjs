@@ -4,6 +4,7 @@ import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "./lib/proc.mj
 import { readDevVars, secret, writeDevVars } from "./lib/devvars.mjs";
 import { ensureLibreOffice } from "./lib/libreoffice.mjs";
 import { seedDemo } from "./seed.mjs";
+import { buildAssets } from "./build-assets.mjs";
 
 const port = Number(process.env.PORT || 8787);
 const devVarsFile = path.join(ROOT, ".dev.vars");
@@ -22,6 +23,7 @@ if (JSON.stringify(fill) !== JSON.stringify(fileVars)) writeDevVars(devVarsFile,
 const adminToken = process.env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
 const vars = { ...fill, ADMIN_TOKEN: adminToken };
 
+buildAssets();
 console.log("• Applying D1 migrations to the local database");
 run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
 

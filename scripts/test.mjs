@@ -3,6 +3,7 @@
 import path from "node:path";
 import { BIN, ROOT, run } from "./lib/proc.mjs";
 import { ensureLibreOffice } from "./lib/libreoffice.mjs";
+import { buildAssets } from "./build-assets.mjs";
 
 const problem = ensureLibreOffice();
 if (problem) {
@@ -10,6 +11,7 @@ if (problem) {
   process.exit(1);
 }
 
+buildAssets();
 const vitest = path.join(BIN, "vitest");
 const extra = process.argv.slice(2);
 try {

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { requestId } from "hono/request-id";
 import type { HonoEnv } from "./env";
 import { ApiError, errorBody, type ErrorDetail } from "./errors";
@@ -8,6 +7,20 @@ import { renderError } from "./http/errors";
 import { authenticateNow, publicPaths } from "./http/route";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
+import { apiReferencePage } from "./routes/discovery/docs";
+
+/** The top-level members of /openapi.json; `origin` is the server that answered (API.md §16). */
+export function documentConfig(origin?: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Collaborative Workspace Service",
+      version: "current",
+      description: "HTTP/JSON API for organizations, workspaces, projects, documents, tables and more.",
+    },
+    security: [{ bearer: [] }],
+  };
+}
 
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
@@ -42,12 +55,8 @@ export function buildApp() {
 
   registerHealth(app);
   describeDiscoveryRoutes(app);
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "Collaborative Workspace Service", version: "current", description: "HTTP/JSON API for organizations, workspaces, projects, documents, tables and more." },
-    security: [{ bearer: [] }],
-  });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Collaborative Workspace Service API" }));
+  app.doc31("/openapi.json", (c) => documentConfig(new URL(c.req.url).origin));
+  app.get("/docs", apiReferencePage);
 
   const routePatterns = app.routes.map((r) => ({ method: r.method, path: r.path, re: pathToRegex(r.path) }));
   const publicRoutingPaths = new Set([...publicPaths].map((p) => p.replaceAll(/\/{(.+?)}/g, "/:$1")));

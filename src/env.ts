@@ -6,6 +6,8 @@ import type { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator"
 export interface Env {
   DB: D1Database;
   BLOBS: R2Bucket;
+  /** Static assets (public/, e.g. /docs/scalar.js); normally served before the Worker runs, bound for tests. */
+  ASSETS?: Fetcher;
   /** One formula coordinator per table (idFromName(tableId)); see src/durable/TableFormulaCoordinator.ts. */
   TABLE_FORMULA: DurableObjectNamespace<TableFormulaCoordinator>;
   ADMIN_TOKEN?: string;

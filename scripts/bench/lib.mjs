@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BIN, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
+import { buildAssets } from "../build-assets.mjs";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
@@ -19,6 +20,7 @@ export function freshState() {
  * `vars` become Worker vars (e.g. CONVERTER_URL).
  */
 export async function startApi({ vars = {}, dir: existingDir } = {}) {
+  buildAssets();
   const dir = existingDir ?? freshState();
   const port = await freePort();
   const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
