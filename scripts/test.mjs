@@ -22,6 +22,11 @@ try {
   console.log("\n▶ typecheck");
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
+  console.log("\n▶ typed client: generated types match the served /openapi.json, and typecheck");
+  run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
+  run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
+  console.log("\n▶ against a running service: the client's tour, /docs offline in Chromium");
+  run(process.execPath, [path.join(ROOT, "scripts", "service-test.mjs")]);
 } catch (err) {
   console.error(`\n${err.message}`);
   process.exit(1);
