@@ -22,6 +22,8 @@ try {
   console.log("\n▶ typecheck");
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
+  console.log("\n▶ OpenAPI lint (Spectral: spectral:oas + OWASP; Redocly: recommended) of the served document");
+  run(process.execPath, [path.join(ROOT, "scripts", "openapi-lint.mjs")]);
   console.log("\n▶ typed client: generated types match the served /openapi.json, and typecheck");
   run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
   run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import type { HonoEnv } from "./env";
 import { ApiError, errorBody, type ErrorDetail } from "./errors";
+import { declaredTags } from "./openapi";
 import { d1Session } from "./http/session";
 import { renderError } from "./http/errors";
 import { authenticateNow, publicPaths } from "./http/route";
@@ -9,8 +10,8 @@ import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
 import { apiReferencePage } from "./routes/discovery/docs";
 
-/** The top-level members of /openapi.json; `origin` is the server that answered (API.md §16). */
-export function documentConfig(origin?: string) {
+/** The top-level members of /openapi.json (API.md §16); `tags` are those the registered operations use. */
+export function documentConfig(tags: string[], environment = "production") {
   return {
     openapi: "3.1.0",
     info: {
@@ -18,6 +19,10 @@ export function documentConfig(origin?: string) {
       version: "current",
       description: "HTTP/JSON API for organizations, workspaces, projects, documents, tables and more.",
     },
+    // Relative: every operation lives on the origin that served this document, whatever the deployment's host.
+    // x-internal: false — a public API (OWASP API9 asks each server to name its audience and environment).
+    servers: [{ url: "/", description: `This service's ${environment} deployment: the origin that served this document`, "x-internal": false }],
+    tags: declaredTags(tags),
     security: [{ bearer: [] }],
   };
 }
@@ -55,7 +60,8 @@ export function buildApp() {
 
   registerHealth(app);
   describeDiscoveryRoutes(app);
-  app.doc31("/openapi.json", (c) => documentConfig(new URL(c.req.url).origin));
+  const usedTags = app.openAPIRegistry.definitions.flatMap((d) => ("route" in d ? (d.route.tags ?? []) : []));
+  app.doc31("/openapi.json", (c) => documentConfig(usedTags, c.env.ENVIRONMENT));
   app.get("/docs", apiReferencePage);
 
   const routePatterns = app.routes.map((r) => ({ method: r.method, path: r.path, re: pathToRegex(r.path) }));

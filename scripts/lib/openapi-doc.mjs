@@ -1,7 +1,7 @@
 // The OpenAPI document exactly as the Worker serves it, built in Node without starting wrangler: src/app.ts is
 // bundled with esbuild (Workers-only modules stubbed, since building the document never runs them) and asked for
 // GET /openapi.json through app.request.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -46,10 +46,15 @@ export async function servedDocument(origin = "http://127.0.0.1:8787") {
   }
 }
 
-/** Writes the document to a temporary file and returns its path (and a cleanup). */
+/**
+ * Writes the document to a temporary file and returns its path (and a cleanup). The file lies inside the
+ * repository (.wrangler/, ignored by git) because Spectral matches `overrides` paths relative to its ruleset.
+ */
 export async function writeServedDocument() {
   const doc = await servedDocument();
-  const dir = mkdtempSync(path.join(os.tmpdir(), "openapi-lint-"));
+  const parent = path.join(ROOT, ".wrangler", "tmp");
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(path.join(parent, "openapi-lint-"));
   const file = path.join(dir, "openapi.json");
   writeFileSync(file, JSON.stringify(doc, null, 2));
   return { file, doc, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

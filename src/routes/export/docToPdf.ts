@@ -24,7 +24,7 @@ const route = defineRoute({
   request: jsonBody(
     z.strictObject({
       data: z
-        .array(z.strictObject({ documentId: IdSchemaBody, docx: z.string().min(1).openapi({ format: "byte", description: "base64 DOCX" }) }))
+        .array(z.strictObject({ documentId: IdSchemaBody, docx: z.string().min(1).max(64 * MiB).openapi({ format: "byte", description: "base64 DOCX" }) }))
         .min(1)
         .max(MAX_FILES),
     }),

@@ -13,7 +13,7 @@ const route = defineRoute({
   summary: "Issue a personal access token",
   description: "The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.",
   security,
-  request: jsonBody(z.strictObject({ name: NameSchema, expiresAt: z.number().int().positive().nullable().optional() })),
+  request: jsonBody(z.strictObject({ name: NameSchema, expiresAt: z.number().int().positive().max(8_640_000_000_000_000).nullable().optional() })),
   responses: { ...okData(TokenSchema), ...errorResponses() },
 });
 
