@@ -60,6 +60,17 @@ export async function seedUser(api, name = "Bench") {
 }
 
 /**
+ * `n` tokens of one user (its own first): a setup of more than 300 requests per minute spreads its calls over them,
+ * so it stays within the per-token rate limit (API.md §12) instead of lifting it.
+ */
+export async function tokensFor(api, token, n) {
+  const out = [token];
+  for (let i = 1; i < n; i++) out.push((await api.call("POST", "/token", { token, body: { name: `bench-${i}` } })).data.token);
+  let next = 0;
+  return { all: out, next: () => out[next++ % out.length] };
+}
+
+/**
  * The D1 and R2 bindings of a persisted state, opened in-process (getPlatformProxy). wrangler dev stores its
  * state under `<persist-to>/v3`, so that is the path given here. Use it while no wrangler dev runs on `dir`
  * (e.g. to seed large tables quickly before starting the API on the same dir).
