@@ -19,6 +19,7 @@ export default defineConfig(async () => {
             SIGNING_SECRET: "test-signing-secret",
             CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",
             CONVERTER_SECRET: (inject as (key: string) => unknown)("converterSecret") ?? "",
+            WEBHOOK_ALLOWED_ORIGINS: (inject as (key: string) => unknown)("webhookReceiverUrl") ?? "",
           },
         },
       })),

@@ -5,7 +5,7 @@ import path from "node:path";
 import { ROOT } from "./lib/proc.mjs";
 
 const dir = path.join(ROOT, "scripts", "bench");
-const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && f !== "lib.mjs").map((f) => f.replace(/\.mjs$/, ""));
+const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !["lib.mjs", "requestpath.mjs"].includes(f)).map((f) => f.replace(/\.mjs$/, ""));
 const wanted = process.argv.slice(2);
 const names = wanted.length === 0 || wanted.includes("all") ? available : wanted;
 for (const name of names) {

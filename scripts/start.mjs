@@ -1,98 +1,63 @@
-// npm start: local D1 migrations, the PDF converter, wrangler dev, the demo tenant, and how to call it.
+// npm start: check the ports, apply the local D1 migrations, start the PDF converter and wrangler dev, seed
+// the demo tenant, print (and write to .dev/env.sh) the export lines the README tour uses. Any failure stops
+// every child; an expected failure (taken port, …) is one line and exit code 1. Steps: scripts/lib/service.mjs.
 import path from "node:path";
-import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "./lib/proc.mjs";
-import { readDevVars, secret, writeDevVars } from "./lib/devvars.mjs";
-import { ensureLibreOffice } from "./lib/libreoffice.mjs";
-import { seedDemo } from "./seed.mjs";
-import { buildAssets } from "./build-assets.mjs";
+import { runMain } from "./lib/errors.mjs";
+import { createSupervisor } from "./lib/children.mjs";
+import { exportLines, tourVariables, writeEnvFile } from "./lib/envfile.mjs";
+import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
+import { applyMigrations, checkPorts, loadSecrets, readSettings, seed, startConverter, startWorker } from "./lib/service.mjs";
 
-const port = Number(process.env.PORT || 8787);
-const devVarsFile = path.join(ROOT, ".dev.vars");
+const sup = createSupervisor();
 
-// ADMIN_TOKEN: the environment, else .dev.vars, else generated once into .dev.vars.
-const fileVars = readDevVars(devVarsFile);
-let generatedAdmin = false;
-const fill = { ...fileVars };
-if (!fill.ADMIN_TOKEN) {
-  fill.ADMIN_TOKEN = secret("adm_");
-  generatedAdmin = true;
+async function stopAndExit(code) {
+  await sup.stopAll();
+  process.exit(code);
 }
-fill.SIGNING_SECRET ||= secret("sig_");
-fill.CONVERTER_SECRET ||= secret("cnv_");
-if (JSON.stringify(fill) !== JSON.stringify(fileVars)) writeDevVars(devVarsFile, fill);
-const adminToken = process.env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
-const vars = { ...fill, ADMIN_TOKEN: adminToken };
+process.on("SIGINT", () => void stopAndExit(130));
+process.on("SIGTERM", () => void stopAndExit(143));
+process.on("SIGHUP", () => void stopAndExit(129));
 
-buildAssets();
-console.log("• Applying D1 migrations to the local database");
-run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local"], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
+async function main() {
+  const settings = readSettings();
+  await checkPorts(settings);
+  const secrets = loadSecrets(settings);
+  applyMigrations(settings);
 
-const children = [];
-const shutdown = () => {
-  for (const c of children) c.stop();
-  process.exit(0);
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+  // The converter first: E6 should work as soon as the API answers.
+  const converterUrl = await startConverter(sup, settings, secrets);
+  const vars = { ...secrets.vars, ...(converterUrl && { CONVERTER_URL: converterUrl }) };
+  const worker = await startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() });
+  // Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
+  startScheduler(worker.base);
+  const demo = await seed(worker.base, secrets, settings);
 
-// The converter first: E6 should work as soon as the API answers.
-const officeProblem = ensureLibreOffice();
-if (officeProblem) {
-  console.warn(`! PDF export (E6) will answer 503: ${officeProblem}`);
-} else {
-  const converterPort = await freePort();
-  const converter = startChild(process.execPath, [path.join(ROOT, "converter", "src", "main.ts")], {
-    env: { PORT: String(converterPort), HOST: "127.0.0.1", CONVERTER_SECRET: vars.CONVERTER_SECRET },
-    stdio: ["ignore", "inherit", "inherit"],
+  // From here on the service runs until Ctrl-C; wrangler stopping on its own is a failure.
+  worker.child.on("exit", (code, signal) => {
+    if (sup.stopping) return;
+    console.error(`\n✗ wrangler dev stopped (${code ?? signal}); stopping the converter too.`);
+    void stopAndExit(1);
   });
-  children.push(converter);
-  try {
-    await waitForHttp(`http://127.0.0.1:${converterPort}/health`, { timeoutMs: 90_000, child: converter.child });
-    vars.CONVERTER_URL = `http://127.0.0.1:${converterPort}`;
-    console.log(`• PDF converter ready on ${vars.CONVERTER_URL}`);
-  } catch (err) {
-    console.warn(`! The PDF converter did not start (${err.message}); E6 will answer 503`);
-  }
-}
 
-const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-const wrangler = startChild(
-  path.join(BIN, "wrangler"),
-  ["dev", "--port", String(port), "--ip", process.env.HOST || "127.0.0.1", "--show-interactive-dev-session=false", ...varArgs],
-  { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
-);
-children.push(wrangler);
-wrangler.child.on("exit", (code) => {
-  console.error(`wrangler dev exited (${code})`);
-  shutdown();
-});
-
-const base = `http://127.0.0.1:${port}`;
-await waitForHttp(`${base}/health`, { timeoutMs: 120_000, child: wrangler.child });
-const demo = await seedDemo(base, adminToken);
-
-const lines = [
-  "",
-  `Workspace service running on ${base}   (API reference: ${base}/docs)`,
-  process.env.ADMIN_TOKEN
-    ? "ADMIN_TOKEN: from the environment"
-    : generatedAdmin
-      ? `ADMIN_TOKEN (generated into .dev.vars): ${adminToken}`
-      : "ADMIN_TOKEN: from .dev.vars",
-];
-if (demo.token) {
-  lines.push(
-    `Demo user demo@example.com ${demo.created ? "created" : "already seeded"}; token: ${demo.token}`,
-    "",
-    "Try:",
-    `  curl -s ${base}/me -H "Authorization: Bearer ${demo.token}"`,
-    `  curl -s ${base}/document/all/${demo.projectId} -H "Authorization: Bearer ${demo.token}"`,
-    `  curl -s ${base}/document/${demo.documentId}/content -H "Authorization: Bearer ${demo.token}"`,
-  );
-} else {
-  lines.push(
-    "The demo user exists but its saved token (.wrangler/demo.json) is gone. Register another user:",
-    `  curl -s -X POST ${base}/admin/users -H "Authorization: Bearer ${adminToken}" -H "content-type: application/json" -d '{"email":"me@example.com","name":"Me"}'`,
+  const vars2 = tourVariables({ base: worker.base, adminToken: secrets.adminToken, demo });
+  writeEnvFile(settings.envFile, vars2);
+  const rel = path.relative(process.cwd(), settings.envFile);
+  const envFileShown = rel && !rel.startsWith("..") ? rel : settings.envFile;
+  console.log(
+    [
+      "",
+      `Workspace service running on ${worker.base}   (API reference: ${worker.base}/docs)`,
+      `Demo user ${demo.email ?? "demo@example.com"} ${demo.created ? "created" : "already seeded"}; token: ${demo.token}`,
+      `ADMIN_TOKEN (registers users with POST /admin/users) is kept in ${secrets.adminSource}.`,
+      "",
+      `For the README tour, in another shell:   source ${envFileShown}   (or paste these lines)`,
+      ...exportLines(vars2).map((l) => `  ${l}`),
+      "",
+      `Try:  curl -sS ${worker.base}/me -H "Authorization: Bearer $TOKEN"`,
+      "Stop: Ctrl-C (stops the converter and wrangler too)",
+      "",
+    ].join("\n"),
   );
 }
-console.log(lines.join("\n") + "\n");
+
+await runMain(main, { cleanup: () => sup.stopAll() });

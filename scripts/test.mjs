@@ -1,8 +1,9 @@
 // npm test: the converter's own tests against real LibreOffice, then every Worker test inside workerd
-// (whose global setup starts the real converter too). LibreOffice is installed when missing and possible.
+// (whose global setup starts the real converter too), then the README tour against a fresh service. LibreOffice is installed when missing and possible.
 import path from "node:path";
 import { BIN, ROOT, run } from "./lib/proc.mjs";
 import { ensureLibreOffice } from "./lib/libreoffice.mjs";
+import { runBrowserTests } from "./browser-test.mjs";
 import { buildAssets } from "./build-assets.mjs";
 
 const problem = ensureLibreOffice();
@@ -19,6 +20,10 @@ try {
   run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]);
   console.log("\n▶ Worker tests (workerd, D1, R2, Durable Objects, Queues)");
   run(vitest, ["run", ...extra]);
+  console.log("\n▶ reader site in a real browser (Chromium, puppeteer-core, axe-core)");
+  await runBrowserTests();
+  console.log("\n▶ README tour (a fresh service like npm start, every ```sh block of README.md)");
+  run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]);
   console.log("\n▶ typecheck");
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
   run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);

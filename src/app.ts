@@ -8,6 +8,7 @@ import { renderError } from "./http/errors";
 import { authenticateNow, publicPaths } from "./http/route";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
+import { portalHostMiddleware, registerSite } from "./site/handler";
 import { apiReferencePage } from "./routes/discovery/docs";
 
 /** The top-level members of /openapi.json (API.md §16); `tags` are those the registered operations use. */
@@ -49,6 +50,9 @@ export function buildApp() {
 
   app.use("*", requestId());
   app.use("*", d1Session);
+  // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (API.md §15);
+  // API paths are never taken over (routesFor is filled in once every route is registered).
+  app.use("*", portalHostMiddleware((path) => routesFor(path).length > 0));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -57,6 +61,7 @@ export function buildApp() {
   });
 
   registerRoutes(app);
+  registerSite(app);
 
   registerHealth(app);
   describeDiscoveryRoutes(app);

@@ -15,12 +15,20 @@ export interface Env {
   CONVERTER_URL?: string;
   CONVERTER_SECRET?: string;
   ENVIRONMENT?: string;
+  /** Bench only: delay every D1 round trip of a request by this many ms (models a distant primary). Unset in production. */
+  D1_LATENCY_MS?: string;
   /** Production PDF converter (a Cloudflare Container); absent locally, where CONVERTER_URL is used. */
   PDF_CONVERTER?: DurableObjectNamespace<import("./services/converter/container").PdfConverterContainer>;
   /** How many DOCX files one E6 request converts at once (default 2, the converter's pool size here). */
   CONVERTER_CONCURRENCY?: string;
   /** Per-token request budget (Workers Rate Limiting binding; 300 per 60 s in wrangler.toml). */
   RATE_LIMITER?: RateLimit;
+  /** Automation runs and webhook deliveries (producer and consumer; see src/services/automations/queue.ts). */
+  AUTOMATION_QUEUE: Queue<import("./services/automations/messages").AutomationMessage>;
+  /** Comma-separated origins exempt from the webhook https/private-address rules (local receivers). */
+  WEBHOOK_ALLOWED_ORIGINS?: string;
+  /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
+  PORTAL_LOGIN_LIMITER?: RateLimit;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;
@@ -42,6 +50,8 @@ export type HonoEnv = {
     requestId: string;
     /** The service context of this request (src/http/route.ts `ctxOf`). */
     ctx: import("./services/context").ServiceContext;
+    /** This request's D1 round-trip counter (src/db/instrument.ts). */
+    roundTrips: import("./db/instrument").RoundTripCounter;
     /** Work started on the request's behalf (the lastUsedAt touch) that must finish before it answers. */
     background: Promise<unknown>[];
   };

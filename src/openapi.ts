@@ -27,6 +27,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Snapshots: "Named versions of a document's content, and restoring them",
   Notifications: "The caller's notifications",
   Export: "Document data export and PDF conversion",
+  Portals: "Published portals: a project's documents as a public or password-protected reader site",
+  Automations: "Scheduled and event-driven automations and their runs",
   Discovery: "This OpenAPI document, the interactive reference and liveness",
 };
 

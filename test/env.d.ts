@@ -12,5 +12,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     converterUrl: string;
     converterSecret: string;
+    webhookReceiverUrl: string;
   }
 }

@@ -44,6 +44,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/automation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an automation
+         * @description Needs write access to the project (workspace owner, admin or editor); the caller becomes its owner and it runs with the owner's rights. Triggers: `cron` + `timezone` (IANA, default UTC), `runAt` (once), or `event` (row.created, row.updated, row.deleted, document.created) narrowed by `filter`. Budgets outside their bounds are 400; an invalid cron or time zone, or a webhook URL that is not https or points at a private address, is 422.
+         */
+        post: operations["createAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an automation
+         * @description Readable with project read. `webhookSecret` is included only for the owner and project admins.
+         */
+        get: operations["getAutomation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an automation
+         * @description Owner or project admin. It stops running at once; its runs and deliveries stay readable for their retention period through nothing else.
+         */
+        delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        /**
+         * E2. Update an automation
+         * @description Owner or project admin only (a run executes with the owner's credentials): anyone else who can read the project gets 403, anyone who cannot gets 404. Members given replace the stored ones (`triggers` and `actions` whole); a trigger's `event` is honoured. Members the response carries but a client cannot set (ids, timestamps, owner, counters, a trigger's `type`/`mode`/`provider`) are accepted and ignored. `nextRunAt` is recomputed when triggers or `enabled` change.
+         */
+        patch: operations["updateAutomation"];
+        trace?: never;
+    };
+    "/automation/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An automation's webhook deliveries, newest first
+         * @description Each with its attempts (`at`, `durationMs`, `httpStatus` or `error`) and `nextAttemptAt` while a retry is due. Paged like runs.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an automation now
+         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation can still be run by hand.
+         */
+        post: operations["runAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An automation's runs, newest first
+         * @description Readable with project read. Paged: `limit` 1–100 (default 20), `cursor` from `nextCursor`, optional `status` filter. Runs are kept 90 days.
+         */
+        get: operations["listAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/{id}/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the automation's webhook signing secret
+         * @description Owner or project admin. Deliveries sent from now on are signed with the new `whsec_` secret.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/all/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's automations
+         * @description Live automations of the project in creation order (at most 1000). A project the caller cannot read is 404.
+         */
+        get: operations["listAutomations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/delivery/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook delivery again
+         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/run/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One run, with each action's figures
+         * @description Each action carries `status`, `startedAt`, `finishedAt`, `operations`, `affectedRows` and `error`. Readable with project read.
+         */
+        get: operations["getAutomationRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/automation/run/{runId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a run's trigger again
+         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run.
+         */
+        post: operations["retryAutomationRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clause-reference": {
         parameters: {
             query?: never;
@@ -431,7 +639,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness (no token needed) */
+        /**
+         * Liveness (no token needed)
+         * @description `service` names this service, so a script waiting for it can tell it from another server on the same port.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -658,6 +869,67 @@ export interface paths {
         patch: operations["updateProject"];
         trace?: never;
     };
+    "/project/{id}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the branding of a project's portals (project admin)
+         * @description Replaces the branding E13 returns. Links are stored as given; the reader site emits only http, https and mailto ones.
+         */
+        put: operations["putProjectBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a project as a portal (project admin)
+         * @description Adds a published entry. The slug is unique across the service (409), as is the domain. A password is stored as a PBKDF2 hash; `published[].password` then reads `********`. Answers the project.
+         */
+        post: operations["publishProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/publish/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a published entry (project admin) */
+        delete: operations["unpublishProject"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a published entry (project admin)
+         * @description `password: ""` or `null` removes the password; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.
+         */
+        patch: operations["updatePublishedEntry"];
+        trace?: never;
+    };
     "/project/all/{workspaceId}": {
         parameters: {
             query?: never;
@@ -670,6 +942,66 @@ export interface paths {
          * @description All projects of the workspace for its collaborators; for others, the projects in which they can read a document. A workspace the caller can see nothing of is 404.
          */
         get: operations["listProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/published/{publishedId}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * E13: retrieve published project branding
+         * @description Any valid bearer token. `home` resolves the entry whose domain is the Host, else `?slug=`. `data` is null when no branding is set.
+         */
+        get: operations["getPublishedBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/published/{publishedId}/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a portal password for a user-published-token (valid 24 hours)
+         * @description 10 attempts per minute per client address and portal, then 429 with Retry-After.
+         */
+        post: operations["loginPublishedProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/published/{publishedId}/project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * E14: retrieve published project data
+         * @description Any valid bearer token. The entry must be active (disabled or expired: 403). A password-protected portal needs a `user-published-token` header from the login route (401 without a valid one). `projectData` lists only published, non-deleted documents.
+         */
+        get: operations["getPublishedProject"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1219,6 +1551,217 @@ export interface components {
             /** @description Signed content URL, valid 6 hours; needs no bearer token and honours Range */
             url: string;
         };
+        Automation: {
+            _id: string;
+            actions: {
+                /** @description A rowFilter condition (see the request schema) */
+                condition?: Record<string, never>;
+                continueOnError: boolean;
+                id: string;
+                spec: {
+                    kind: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            }[];
+            behavior: {
+                allowDocumentWrites: boolean;
+                externalWriteBudget: number;
+                maxAffectedRows: number;
+                maxDurationMs: number;
+                operationBudget: number;
+            };
+            /** @description A rowFilter condition (see the request schema) */
+            conditions: Record<string, never>;
+            consecutiveFailures: number;
+            createdAt: number;
+            createdBy: string;
+            description: string;
+            enabled: boolean;
+            icon: {
+                [key: string]: unknown;
+            } | null;
+            isDeleted: boolean;
+            lastRunAt: number | null;
+            name: string;
+            nextRunAt: number | null;
+            notify: {
+                email: boolean;
+                inApp: boolean;
+            };
+            onMissingReference: string;
+            ownerId: string;
+            projectId: string;
+            prompt: string;
+            promptDoc?: unknown;
+            publicId: string;
+            references: {
+                [key: string]: unknown;
+            }[];
+            runFromButton: boolean;
+            scope: {
+                projectIds: string[];
+            };
+            triggers: components["schemas"]["AutomationTrigger"][];
+            updatedAt: number;
+            /** @description Only for the owner and project admins: `whsec_<base64 of 32 bytes>` */
+            webhookSecret?: string;
+            workspaceId: string;
+        };
+        AutomationActionInput: {
+            /** @description `{ kind?: "rowFilter", tableId?, conjunction?: "and"|"or" (default and), predicates?: [{ columnId, op, value? }], group?: Condition | Condition[] }`; ops: eq, neq, lt, lte, gt, gte, contains, in, isEmpty, isNotEmpty; groups nest at most 5 deep. */
+            condition?: Record<string, never>;
+            continueOnError?: boolean;
+            id?: string;
+            spec: ({
+                cells?: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                kind: "row.create";
+                tableId: string;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @enum {string} */
+                kind: "row.update";
+                set: {
+                    [key: string]: unknown;
+                };
+                tableId?: string;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @enum {string} */
+                kind: "row.delete";
+                tableId?: string;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                columnId: string;
+                /** @enum {string} */
+                kind: "formula.apply";
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @enum {string} */
+                kind: "document.create";
+                name: string;
+                parentId?: string | null;
+                projectId?: string;
+                /** @enum {string} */
+                type?: "FOLDER" | "DOCUMENT";
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                body?: string;
+                /** @enum {string} */
+                kind: "notify";
+                title: string;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                body?: unknown;
+                headers?: {
+                    [key: string]: string;
+                };
+                /** @enum {string} */
+                kind: "webhook";
+                /** @enum {string} */
+                method?: "POST" | "PUT" | "PATCH" | "DELETE" | "GET";
+                url: string;
+            } & {
+                [key: string]: unknown;
+            });
+        };
+        AutomationBehavior: {
+            allowDocumentWrites?: boolean;
+            externalWriteBudget?: number;
+            maxAffectedRows?: number;
+            maxDurationMs?: number;
+            operationBudget?: number;
+        };
+        AutomationRun: {
+            _id: string;
+            actions: {
+                affectedRows: number;
+                /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+                error: Record<string, never>;
+                finishedAt: number | null;
+                id: string;
+                kind: string;
+                operations: number;
+                startedAt: number | null;
+                /** @enum {string} */
+                status: "succeeded" | "failed" | "skipped" | "notRun";
+            }[];
+            affectedRows: number;
+            automationId: string;
+            createdAt: number;
+            deliveryIds: string[];
+            depth: number;
+            /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+            error: Record<string, never>;
+            externalWrites: number;
+            finishedAt: number | null;
+            operations: number;
+            retryOf: string | null;
+            startedAt: number | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "skipped";
+            trigger: {
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        AutomationTrigger: {
+            askForData: boolean;
+            cron: string | null;
+            dataPrompt: string;
+            event: string | null;
+            filter: {
+                columnId: string | null;
+                documentId: string | null;
+                documentIds: string[] | null;
+                tableId: string | null;
+            } | null;
+            /** @enum {string} */
+            mode: "recurring" | "once";
+            projectId: string | null;
+            /** @enum {string} */
+            provider: "internal";
+            query: string;
+            runAt: number | null;
+            timezone: string | null;
+            /** @enum {string} */
+            type: "schedule" | "event" | "manual";
+        };
+        AutomationTriggerInput: {
+            askForData?: boolean;
+            cron?: string | null;
+            dataPrompt?: string;
+            /** @enum {string|null} */
+            event?: "row.created" | "row.updated" | "row.deleted" | "document.created" | null;
+            filter?: {
+                columnId?: string | null;
+                documentId?: string | null;
+                documentIds?: string[] | null;
+                tableId?: string | null;
+            } | null;
+            /** @description Read-only; ignored when sent */
+            mode?: unknown;
+            /** @description Read-only; ignored when sent */
+            nextRunAt?: unknown;
+            projectId?: string | null;
+            /** @description Read-only; ignored when sent */
+            provider?: unknown;
+            query?: string;
+            runAt?: number | null;
+            timezone?: string | null;
+            /** @description Read-only; ignored when sent */
+            type?: unknown;
+        };
         Cell: {
             _id: string;
             columnId: string;
@@ -1345,6 +1888,57 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        CreateAutomationInput: {
+            /** @description Read-only; ignored when sent */
+            _id?: unknown;
+            actions?: components["schemas"]["AutomationActionInput"][];
+            behavior?: components["schemas"]["AutomationBehavior"];
+            /** @description `{ kind?: "rowFilter", tableId?, conjunction?: "and"|"or" (default and), predicates?: [{ columnId, op, value? }], group?: Condition | Condition[] }`; ops: eq, neq, lt, lte, gt, gte, contains, in, isEmpty, isNotEmpty; groups nest at most 5 deep. */
+            conditions?: Record<string, never>;
+            /** @description Read-only; ignored when sent */
+            consecutiveFailures?: unknown;
+            /** @description Read-only; ignored when sent */
+            createdAt?: unknown;
+            /** @description Read-only; ignored when sent */
+            createdBy?: unknown;
+            description?: string;
+            enabled?: boolean;
+            icon?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Read-only; ignored when sent */
+            isDeleted?: unknown;
+            /** @description Read-only; ignored when sent */
+            lastRunAt?: unknown;
+            name: string;
+            /** @description Read-only; ignored when sent */
+            nextRunAt?: unknown;
+            notify?: {
+                email?: boolean;
+                inApp?: boolean;
+            };
+            onMissingReference?: string;
+            /** @description Read-only; ignored when sent */
+            ownerId?: unknown;
+            projectId: string;
+            prompt?: string;
+            promptDoc?: unknown;
+            /** @description Read-only; ignored when sent */
+            publicId?: unknown;
+            references?: {
+                [key: string]: unknown;
+            }[];
+            runFromButton?: boolean;
+            scope?: {
+                projectIds: string[];
+            };
+            triggers?: components["schemas"]["AutomationTriggerInput"][];
+            /** @description Read-only; ignored when sent */
+            updatedAt?: unknown;
+            /** @description Read-only; ignored when sent */
+            webhookSecret?: unknown;
+            workspaceId?: string;
+        };
         CreatedRow: components["schemas"]["Row"] & {
             cells: {
                 [key: string]: unknown;
@@ -1585,6 +2179,57 @@ export interface components {
             userId: string;
             workspaceId: string;
         };
+        PublishedBranding: {
+            callToAction: {
+                enabled: boolean;
+                icon: {
+                    color: string;
+                    name: string;
+                };
+                text: string;
+                url: string;
+            };
+            company: {
+                logo: string;
+                name: string;
+                url: string;
+            };
+            socials: {
+                handle: string;
+                platform: string;
+            }[];
+        } | null;
+        PublishedProject: {
+            projectData: {
+                description: string;
+                documents: {
+                    _id: string;
+                    emoji: {
+                        emojiStyle: string;
+                        unified: string;
+                    } | null;
+                    icon: {
+                        color: string;
+                        name: string;
+                    } | null;
+                    name: string;
+                    order: number;
+                    parentId: string | null;
+                    type: string;
+                }[];
+                emoji: {
+                    emojiStyle: string;
+                    unified: string;
+                } | null;
+                homepage: string;
+                icon: {
+                    color: string;
+                    name: string;
+                } | null;
+                name: string;
+            };
+            projectId: string;
+        };
         Row: {
             _id: string;
             createdAt: number;
@@ -1684,11 +2329,80 @@ export interface components {
             lastUsedAt: number | null;
             name: string;
         };
+        UpdateAutomationInput: {
+            /** @description Read-only; ignored when sent */
+            _id?: unknown;
+            actions?: components["schemas"]["AutomationActionInput"][];
+            behavior?: components["schemas"]["AutomationBehavior"];
+            /** @description `{ kind?: "rowFilter", tableId?, conjunction?: "and"|"or" (default and), predicates?: [{ columnId, op, value? }], group?: Condition | Condition[] }`; ops: eq, neq, lt, lte, gt, gte, contains, in, isEmpty, isNotEmpty; groups nest at most 5 deep. */
+            conditions?: Record<string, never>;
+            /** @description Read-only; ignored when sent */
+            consecutiveFailures?: unknown;
+            /** @description Read-only; ignored when sent */
+            createdAt?: unknown;
+            /** @description Read-only; ignored when sent */
+            createdBy?: unknown;
+            description?: string;
+            enabled?: boolean;
+            icon?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Read-only; ignored when sent */
+            isDeleted?: unknown;
+            /** @description Read-only; ignored when sent */
+            lastRunAt?: unknown;
+            name?: string;
+            /** @description Read-only; ignored when sent */
+            nextRunAt?: unknown;
+            notify?: {
+                email?: boolean;
+                inApp?: boolean;
+            };
+            onMissingReference?: string;
+            /** @description Read-only; ignored when sent */
+            ownerId?: unknown;
+            projectId?: string;
+            prompt?: string;
+            promptDoc?: unknown;
+            /** @description Read-only; ignored when sent */
+            publicId?: unknown;
+            references?: {
+                [key: string]: unknown;
+            }[];
+            runFromButton?: boolean;
+            scope?: {
+                projectIds: string[];
+            };
+            triggers?: components["schemas"]["AutomationTriggerInput"][];
+            /** @description Read-only; ignored when sent */
+            updatedAt?: unknown;
+            /** @description Read-only; ignored when sent */
+            webhookSecret?: unknown;
+            workspaceId?: string;
+        };
         User: {
             _id: string;
             createdAt: number;
             email: string;
             name: string;
+        };
+        WebhookDelivery: {
+            _id: string;
+            actionId: string;
+            attempts: {
+                at: number;
+                durationMs: number;
+                error?: string;
+                httpStatus?: number;
+            }[];
+            automationId: string;
+            createdAt: number;
+            method: string;
+            nextAttemptAt: number | null;
+            runId: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            url: string;
         };
         Workspace: {
             _id: string;
@@ -1862,6 +2576,1005 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAutomationInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAutomationInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRun"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAutomationRuns: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                status?: "queued" | "running" | "succeeded" | "failed" | "skipped";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRun"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            webhookSecret: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAutomations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Automation"][];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAutomationRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRun"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryAutomationRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationRun"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4183,6 +5896,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
+                        service: "workspace-edge";
+                        /** @enum {string} */
                         status: "ok";
                     };
                 };
@@ -5346,6 +7061,414 @@ export interface operations {
             };
         };
     };
+    putProjectBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    callToAction?: {
+                        enabled?: boolean;
+                        icon?: {
+                            color?: string;
+                            name?: string;
+                        };
+                        text?: string;
+                        url?: string;
+                    };
+                    company?: {
+                        logo?: string;
+                        name?: string;
+                        url?: string;
+                    };
+                    socials?: {
+                        handle: string;
+                        platform: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allowIndexing?: boolean;
+                    /** @example docs.example.com */
+                    domain?: string;
+                    expiresAt?: number | null;
+                    homepage?: string;
+                    password?: string | null;
+                    /** @example handbook */
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unpublishProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePublishedEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allowIndexing?: boolean;
+                    disabled?: boolean;
+                    /** @example docs.example.com */
+                    domain?: string;
+                    expiresAt?: number | null;
+                    homepage?: string;
+                    password?: string | null;
+                    /** @description Read-only; ignored when sent */
+                    slug?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listProjects: {
         parameters: {
             query?: never;
@@ -5367,6 +7490,285 @@ export interface operations {
                         data: components["schemas"]["Project"][];
                     };
                 };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublishedBranding: {
+        parameters: {
+            query?: {
+                /** @description Selects one entry (and resolves `home` when the Host matches none) */
+                slug?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A project id, or `home` for the portal of the Host header (else `?slug=`) */
+                publishedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublishedBranding"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    loginPublishedProject: {
+        parameters: {
+            query?: {
+                /** @description Selects one entry (and resolves `home` when the Host matches none) */
+                slug?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A project id, or `home` for the portal of the Host header (else `?slug=`) */
+                publishedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            expiresAt: number;
+                            token: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is down or timed out */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublishedProject: {
+        parameters: {
+            query?: {
+                /** @description Selects one entry (and resolves `home` when the Host matches none) */
+                slug?: string;
+            };
+            header?: {
+                "user-published-token"?: string;
+            };
+            path: {
+                /** @description A project id, or `home` for the portal of the Host header (else `?slug=`) */
+                publishedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublishedProject"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body, query or path failed validation */
             400: {

@@ -19,14 +19,14 @@ export function freshState() {
  * wrangler dev on a fresh database, or on `dir` (from freshState, kept on stop so it can be reopened);
  * `vars` become Worker vars (e.g. CONVERTER_URL).
  */
-export async function startApi({ vars = {}, dir: existingDir } = {}) {
+export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) {
   buildAssets();
   const dir = existingDir ?? freshState();
   const port = await freePort();
   const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
-    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
+    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],
     { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"] },
   );
   const url = `http://127.0.0.1:${port}`;

@@ -6,7 +6,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
-import { columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 
@@ -169,7 +169,7 @@ export interface ProjectAccess {
 }
 
 /** SQL: the user reaches the project through a grant on one of its live documents (API.md §4). */
-export function viaDocumentGrant(userId: string, projectId: SQL | SQLiteColumn) {
+export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn) {
   return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
         WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
 }
@@ -287,4 +287,78 @@ export async function notFoundAs<T>(what: string, work: Promise<T>): Promise<T> 
     if (err instanceof ApiError && err.code === "NotFoundError") throw notFound(what);
     throw err;
   }
+}
+
+export type AutomationLevel = "read" | "change" | "run";
+export type AutomationRow = typeof automations.$inferSelect;
+
+export interface AutomationAccess {
+  automation: AutomationRow;
+  workspaceRole: WorkspaceRole | null;
+  /** Owner of the automation or project admin (workspace owner/admin): may change it and see its secret. */
+  canChange: boolean;
+}
+
+/**
+ * Automations (API.md §4, §14): readable with project read (else 404, like a missing one); changed only by
+ * their owner or a project admin (403 for anyone else who can read); run by hand by those, or by a workspace
+ * owner/admin/editor when `runFromButton` is set. One D1 query.
+ */
+export async function requireAutomation(db: Db, user: AuthUser, id: string, level: AutomationLevel): Promise<AutomationAccess> {
+  const [row] = await automationAccessQuery(db, user._id, id);
+  return checkAutomationAccess(user, row, level);
+}
+
+/**
+ * The statement behind requireAutomation, for folding into a read batch: `user` may be the caller's SQL reference
+ * (batched authentication) and `automationId` a subquery (the automation of a run or a delivery). One table in
+ * FROM (the role and the document grant are subqueries), so a D1 batch, which returns rows as objects, loses no
+ * member to a name shared by two tables.
+ */
+export function automationAccessQuery(db: Db, user: UserRef, automationId: string | SQL) {
+  return db
+    .select({
+      automation: automations,
+      role: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "automations"."workspace_id" AND wc.user_id = ${user})`,
+      viaDocument: viaDocumentGrant(user, sql`"automations"."project_id"`),
+    })
+    .from(automations)
+    .where(and(sql`"automations"."id" = ${automationId}`, eq(automations.isDeleted, false)));
+}
+
+type AutomationAccessRow = { automation: AutomationRow; role: string | null; viaDocument: unknown };
+
+/** 404 (labelled `as`) when missing or unreadable, 403 when the level is not the caller's. */
+export function checkAutomationAccess(user: AuthUser, row: AutomationAccessRow | undefined, level: AutomationLevel, as = "Automation"): AutomationAccess {
+  if (!row || (row.role === null && !row.viaDocument)) throw notFound(as);
+  const role = (row.role as WorkspaceRole | null) ?? null;
+  const automation = row.automation;
+  const canChange = automation.ownerId === user._id || (role !== null && WS_ADMIN.includes(role));
+  if (level === "change" && !canChange) throw forbidden("Only the automation's owner or a project admin can change it");
+  if (level === "run" && !canChange && !(automation.runFromButton && role !== null && WS_EDIT.includes(role))) {
+    throw forbidden("Only the owner or a project admin can run this automation (or an editor when runFromButton is set)");
+  }
+  return { automation, workspaceRole: role, canChange };
+}
+
+/** Project read/write/admin access as a statement for a read batch (requireProject's rule); check with checkProjectAccess. */
+export function projectAccessQuery(db: Db, user: UserRef, id: string) {
+  return db
+    .select({
+      project: projects,
+      role: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`,
+      viaDocument: viaDocumentGrant(user, sql`"projects"."id"`),
+    })
+    .from(projects)
+    .where(eq(projects.id, id));
+}
+
+export function checkProjectAccess(row: { project: ProjectRow; role: string | null; viaDocument: unknown } | undefined, level: "read" | "write" | "admin"): ProjectAccess {
+  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
+  const role = (row.role as WorkspaceRole | null) ?? null;
+  if (level !== "read") {
+    if (role === null) throw forbidden("This operation needs a workspace role");
+    checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
+  }
+  return { project: row.project, workspaceRole: role };
 }

@@ -20,8 +20,9 @@ import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
 import { ApiError, authErrorResponses } from "../errors";
 import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
-import { deferAuthentication, ensureAuthenticated, Principal, type ServiceContext } from "../services/context";
-import { idempotency } from "./idempotency";
+import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext } from "../services/context";
+import { idempotencyRequest, runIdempotent } from "./idempotency";
+import { claimStatements } from "../services/idempotency";
 
 export const MiB = 1024 * 1024;
 /** JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 in their services. */
@@ -57,9 +58,8 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth === "public") publicPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
-  if (auth === "token") middleware.push(authenticateNow);
+  if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
   if (auth === "batched") middleware.push(authenticateInFirstRead);
-  if (auth !== "public" && route.method === "post") middleware.push(idempotency);
   middleware.push(...use);
   return createRoute({
     ...route,
@@ -117,6 +117,21 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await next();
 };
 
+/** POST: the Idempotency-Key (API.md §17) is claimed in the same batch as the token statement. */
+const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
+  const hash = await bearerHash(c.req.header("authorization"));
+  const claim = await idempotencyRequest(c);
+  if (!claim) return authenticateNow(c, next);
+  const ctx = ctxOf(c);
+  const principal = new Principal(hash);
+  ctx.user = principal;
+  const rate = spendRateLimit(c.env, hash);
+  const [rows, , [record]] = await ctx.db.batch([tokenStatement(ctx.db, hash), ...claimStatements(ctx.db, hash, claim, ctx.now)]);
+  track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch);
+  c.set("user", principal);
+  await runIdempotent(c, next, ctx, claim, record);
+};
+
 const authenticateInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const hash = await bearerHash(c.req.header("authorization"));
   const ctx = ctxOf(c);
@@ -124,6 +139,7 @@ const authenticateInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
   ctx.user = principal;
   c.set("user", principal);
   const rate = spendRateLimit(c.env, hash);
+  c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
   deferAuthentication(ctx, {
     statement: (db) => tokenStatement(db, hash),
     complete: async (rows) => track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch),

@@ -16,8 +16,9 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const bookmark = presented && BOOKMARK_PATTERN.test(presented) ? presented : undefined;
   const writes = c.req.method !== "GET" && c.req.method !== "HEAD";
   const session = c.env.DB.withSession(writes ? "first-primary" : (bookmark ?? "first-unconstrained"));
-  const counter = { count: 0 };
+  const counter = { count: 0, delayMs: Number(c.env.D1_LATENCY_MS ?? 0) || 0 };
   c.set("db", createDb(countingD1(session as unknown as D1Database, counter)));
+  c.set("roundTrips", counter);
   await next();
   await Promise.allSettled(c.get("background") ?? []);
   // A WebSocket upgrade (101) cannot be re-wrapped; it carries no D1 figures.

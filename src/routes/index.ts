@@ -71,6 +71,8 @@ import { registerGetClauseReference } from "./clauseReferences/get";
 import { registerListClauseReferences } from "./clauseReferences/listByDocument";
 import { registerDeleteClauseReference } from "./clauseReferences/delete";
 import { registerApplyComputedColumn } from "./columns/computedApply";
+import { registerAutomations } from "./automations";
+import { registerPortalRoutes } from "./portals";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
@@ -95,6 +97,7 @@ export function registerRoutes(app: Router) {
   registerListProjects(app);
   registerGetProject(app);
   registerUpdateProject(app);
+  registerPortalRoutes(app);
 
   registerInviteUser(app);
   registerCreateDocx(app);
@@ -157,4 +160,6 @@ export function registerRoutes(app: Router) {
   registerDocToPdf(app);
   registerGetDocumentsData(app);
   registerApplyComputedColumn(app);
+
+  registerAutomations(app);
 }

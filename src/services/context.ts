@@ -111,6 +111,8 @@ export class Principal implements AuthUser {
 export interface PendingAuthentication {
   statement: (db: Db) => BatchItem<"sqlite">;
   complete: (rows: TokenRow[]) => Promise<void> | void;
+  /** True while `read()` runs the batch that carries the token statement. */
+  running?: boolean;
 }
 
 const pending = new WeakMap<ServiceContext, PendingAuthentication>();
@@ -131,8 +133,15 @@ export function authenticationPending(ctx: ServiceContext) {
 export async function read<const T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(ctx: ServiceContext, queries: T): Promise<BatchResponse<T>> {
   const auth = pending.get(ctx);
   if (!auth) return (await ctx.db.batch(queries as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as BatchResponse<T>;
+  auth.running = true;
+  let results: unknown[];
+  try {
+    results = (await ctx.db.batch([auth.statement(ctx.db), ...queries] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  } finally {
+    auth.running = false;
+  }
   pending.delete(ctx);
-  const [tokenRows, ...rest] = (await ctx.db.batch([auth.statement(ctx.db), ...queries] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  const [tokenRows, ...rest] = results;
   await auth.complete(tokenRows as TokenRow[]);
   return rest as BatchResponse<T>;
 }
@@ -141,7 +150,24 @@ export async function read<const T extends readonly [BatchItem<"sqlite">, ...Bat
 export async function ensureAuthenticated(ctx: ServiceContext) {
   const auth = pending.get(ctx);
   if (!auth) return;
+  auth.running = true;
+  let tokenRows: unknown;
+  try {
+    [tokenRows] = (await ctx.db.batch([auth.statement(ctx.db)])) as unknown[];
+  } finally {
+    auth.running = false;
+  }
   pending.delete(ctx);
-  const [tokenRows] = (await ctx.db.batch([auth.statement(ctx.db)])) as unknown[];
   await auth.complete(tokenRows as TokenRow[]);
+}
+
+/**
+ * Refuses any D1 round trip of a request whose batched authentication has not completed, except the batch that
+ * carries it: a handler that queried before `read()` would otherwise run unauthenticated.
+ */
+export function guardUntilAuthenticated(ctx: ServiceContext): () => void {
+  return () => {
+    const auth = pending.get(ctx);
+    if (auth && !auth.running) throw new ApiError("InternalError", "A query ran before this request's authentication; read through read() first");
+  };
 }

@@ -3,7 +3,8 @@
  * response, release it when the request failed on our side so a retry can run.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { idempotencyKeys } from "../db/schema";
+import { accessTokens, idempotencyKeys } from "../db/schema";
+import type { Db } from "../env";
 import { newId } from "../lib/ids";
 import type { ServiceContext } from "./context";
 import { conflict, unprocessable } from "../errors";
@@ -18,24 +19,58 @@ export interface StoredResponse {
 
 export type Claim = { kind: "owned"; claim: string } | { kind: "replay"; response: StoredResponse };
 
+export interface ClaimRequest {
+  key: string;
+  requestHash: string;
+  claim: string;
+}
+
+export function newClaim(key: string, requestHash: string): ClaimRequest {
+  return { key, requestHash, claim: newId() };
+}
+
 /**
- * Claims the key in one round trip: an insert that also takes over a record past its 24 hours, and a read of the
- * record. The same key held by a running request is 409; a finished one with a different request is 422.
+ * The two statements that claim a key, for a D1 batch: an insert (taking over a record past its 24 hours) for the
+ * token's user, and a read of the record. Written against the token hash, so they can ride in the authentication
+ * batch: an unknown token inserts nothing.
  */
-export async function claimIdempotencyKey(ctx: ServiceContext, key: string, requestHash: string): Promise<Claim> {
-  const claim = newId();
-  const userId = ctx.user.id;
-  const [, [row]] = await ctx.db.batch([
-    ctx.db
+export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at: number) {
+  return [
+    db
       .insert(idempotencyKeys)
-      .values({ userId, key, claim, requestHash, createdAt: ctx.now })
+      .select(
+        db
+          .select({
+            userId: accessTokens.userId,
+            key: sql<string>`${req.key}`.as("key"),
+            claim: sql<string>`${req.claim}`.as("claim"),
+            requestHash: sql<string>`${req.requestHash}`.as("request_hash"),
+            status: sql<null>`NULL`.as("status"),
+            contentType: sql<null>`NULL`.as("content_type"),
+            body: sql<null>`NULL`.as("body"),
+            createdAt: sql<number>`${at}`.as("created_at"),
+          })
+          .from(accessTokens)
+          .where(eq(accessTokens.tokenHash, tokenHash)),
+      )
       .onConflictDoUpdate({
         target: [idempotencyKeys.userId, idempotencyKeys.key],
-        set: { claim, requestHash, status: null, contentType: null, body: null, createdAt: ctx.now },
-        setWhere: sql`${idempotencyKeys.createdAt} <= ${ctx.now - IDEMPOTENCY_TTL_MS}`,
+        set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
+        setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS}`,
       }),
-    ctx.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key))),
-  ]);
+    db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(sql`${idempotencyKeys.userId} = (SELECT user_id FROM access_tokens WHERE token_hash = ${tokenHash})`, eq(idempotencyKeys.key, req.key))),
+  ] as const;
+}
+
+/**
+ * What the claim's record says: this request owns the key, or the stored response is replayed. The same key held by
+ * a running request is 409; a finished one with a different request is 422.
+ */
+export function settleClaim(req: ClaimRequest, row: typeof idempotencyKeys.$inferSelect | undefined): Claim {
+  const { claim, requestHash } = req;
   if (!row) throw conflict("The Idempotency-Key could not be claimed; retry");
   if (row.claim === claim) return { kind: "owned", claim };
   if (row.requestHash !== requestHash) {

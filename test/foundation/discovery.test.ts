@@ -146,6 +146,6 @@ describe("discovery", () => {
   it("GET /health answers without a token", async () => {
     const res = await call("GET", "/health");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok" });
+    expect(res.body).toEqual({ status: "ok", service: "workspace-edge" });
   });
 });

@@ -90,6 +90,13 @@ describe("request path", () => {
       expect(list.data.filter((d: { name: string }) => d.name === name)).toHaveLength(1);
     });
 
+    it("claiming the key rides in the authentication batch: a keyed write costs one round trip more (the stored response)", async () => {
+      const plain = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "plain", type: "DOCUMENT" } });
+      const keyed = await post(`k-${crypto.randomUUID()}`, "keyed");
+      expect(keyed.status).toBe(200);
+      expect(trips(keyed.headers)).toBe(trips(plain.headers) + 1);
+    });
+
     it("a malformed key is 400", async () => {
       const res = await post("\u0001bad", "X");
       expect(res.status).toBe(400);

@@ -4,6 +4,8 @@ import { exportCases, exportDataCases } from "./cases/export";
 import { tableCases } from "./cases/tables";
 import { contentCases } from "./cases/content";
 import { formulaCases } from "./cases/formula";
+import { automationCases } from "./cases/automations";
+import { portalCases } from "./cases/portals";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -13,4 +15,6 @@ export const caseFactories: Record<string, CaseFactory> = {
   tables: tableCases,
   content: contentCases,
   formula: formulaCases,
+  automations: automationCases,
+  portals: portalCases,
 };

@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startConverter } from "../../converter/src/index.ts";
+import { startWebhookReceiver } from "./webhook-receiver.ts";
 
 /**
  * Runs in Node before the workerd pool starts: the real PDF converter (warm LibreOffice processes) on a
@@ -10,7 +11,11 @@ export default async function setup(project: TestProject) {
   const converter = await startConverter({ port: 0, host: "127.0.0.1", secret, poolSize: 2, log: false });
   project.provide("converterUrl", converter.url);
   project.provide("converterSecret", secret);
+  // Automation tests: a loopback webhook receiver, exempted through WEBHOOK_ALLOWED_ORIGINS (vitest.config.ts).
+  const receiver = await startWebhookReceiver();
+  project.provide("webhookReceiverUrl", receiver.url);
   return async () => {
+    await receiver.close();
     await converter.close();
   };
 }

@@ -23,7 +23,16 @@ export const workspaceCollaborators = sqliteTable("workspace_collaborators", {
   createdAt: integer("created_at").notNull(),
 }, (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_collaborators_user_idx").on(t.userId)]);
 
-export type PublishedEntry = { slug: string; domain: string; homepage: string; passwordHash: string | null; disabled: boolean };
+/** Mirror of a published_entries row (src/db/schema/portals.ts), kept for the project DTO. */
+export type PublishedEntry = {
+  slug: string;
+  domain: string;
+  homepage: string;
+  passwordHash: string | null;
+  disabled: boolean;
+  expiresAt?: number | null;
+  allowIndexing?: boolean;
+};
 export type PublishedBranding = {
   company?: { name?: string; logo?: string; url?: string };
   callToAction?: { enabled?: boolean; icon?: { name?: string; color?: string }; text?: string; url?: string };

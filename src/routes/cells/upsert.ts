@@ -8,6 +8,7 @@ import { findLiveColumn } from "../../services/tables/columns";
 import { upsertCell } from "../../services/tables/cells";
 import { cellDto } from "../../services/tables/serialize";
 import { CellSchema } from "../../schemas/tables";
+import { emitAfterResponse, rowEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "upsertCell",
@@ -43,6 +44,7 @@ export function registerUpsertCell(app: Router) {
     const column = await findLiveColumn(db, columnId);
     if (column.tableId !== table.id) throw notFound("Column");
     const cell = await upsertCell(db, c.env, table, row, column, c.req.valid("json").data);
+    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [rowEvent("row.updated", table, row.id, [column.id])]);
     return c.json({ data: cellDto(cell) }, 200);
   });
 }

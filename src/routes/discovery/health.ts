@@ -2,6 +2,9 @@ import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, onlyErrorResponses, type Router } from "../../openapi";
 
+/** The marker `npm start` checks in GET /health (scripts/lib/health.mjs). */
+export const SERVICE_NAME = "workspace-edge";
+
 const route = defineRoute({
   operationId: "health",
   auth: "public",
@@ -9,12 +12,13 @@ const route = defineRoute({
   path: "/health",
   tags: ["Discovery"],
   summary: "Liveness (no token needed)",
+  description: "`service` names this service, so a script waiting for it can tell it from another server on the same port.",
   security: [],
-  responses: { 200: jsonResponse(z.object({ status: z.literal("ok") })), ...onlyErrorResponses("InternalError") },
+  responses: { 200: jsonResponse(z.object({ status: z.literal("ok"), service: z.literal(SERVICE_NAME) })), ...onlyErrorResponses("InternalError") },
 });
 
 export function registerHealth(app: Router) {
-  app.openapi(route, (c) => c.json({ status: "ok" as const }, 200));
+  app.openapi(route, (c) => c.json({ status: "ok" as const, service: SERVICE_NAME }, 200));
 }
 
 /** /openapi.json and /docs are served by the app itself; listed here so the document covers every route. */

@@ -5,6 +5,7 @@ import { requireDocument, requireProject } from "../../auth/access";
 import { checkParentFolder, createDocument } from "../../services/documents/mutations";
 import { documentDto } from "../../services/documents/serialize";
 import { DocumentSchema } from "../../schemas/core";
+import { emitAfterResponse, documentCreatedEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "createDocument",
@@ -43,6 +44,7 @@ export function registerCreateDocument(app: Router) {
       await checkParentFolder(db, project.id, parent.doc, parentId);
     }
     const row = await createDocument(db, user._id, project, { ...body, parentId });
+    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [documentCreatedEvent(row)]);
     return c.json({ data: documentDto(row, [{ userId: user._id, role: "owner" }]) }, 200);
   });
 }

@@ -9,6 +9,7 @@ import { checkRawContentType, declaredLength, readExactly } from "../../services
 import { newId } from "../../lib/ids";
 import { DocumentSchema } from "../../schemas/core";
 import { docxBody } from "../../schemas/content";
+import { documentCreatedEvent, emitAfterResponse } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "createDocx",
@@ -58,6 +59,7 @@ export function registerCreateDocx(app: Router) {
         external: docxExternal(documentId, blob.blobId),
       });
       await db.batch([...statements, firstDocxVersion(db, documentId, blob, user._id)]);
+      emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [documentCreatedEvent(row)]);
       return c.json({ data: documentDto(row, [{ userId: user._id, role: "owner" }]) }, 200);
     } catch (err) {
       await c.env.BLOBS.delete(blob.r2Key);

@@ -6,6 +6,7 @@ import { createRows, MAX_BULK_ROWS } from "../../services/tables/rows";
 import { rowDto } from "../../services/tables/serialize";
 import { RowSchema } from "../../schemas/tables";
 import { RowInput } from "./schema";
+import { emitAfterResponse, rowEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "bulkCreateRows",
@@ -35,6 +36,7 @@ export function registerBulkCreateRows(app: Router) {
     const body = c.req.valid("json");
     const { table } = await requireTable(db, user, c.req.valid("param").tableId, "write");
     const { rows, written } = await createRows(db, c.env, table, user._id, body.rows.map((r) => r.cells));
+    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(written[i] ?? {}))));
     return c.json({ data: { rows: rows.map((r, i) => ({ ...rowDto(r), cells: written[i]! })) } }, 200);
   });
 }

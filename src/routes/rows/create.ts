@@ -6,6 +6,7 @@ import { createRows, storedCellsOfRow } from "../../services/tables/rows";
 import { cellDto, rowDto } from "../../services/tables/serialize";
 import { CellSchema, RowSchema } from "../../schemas/tables";
 import { RowInput } from "./schema";
+import { emitAfterResponse, rowEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "createRow",
@@ -29,6 +30,7 @@ export function registerCreateRow(app: Router) {
     const { table } = await requireTable(db, user, c.req.valid("param").tableId, "write");
     const { rows } = await createRows(db, c.env, table, user._id, [body.cells], { pathOf: () => "cells" });
     const row = rows[0]!;
+    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [rowEvent("row.created", table, row.id, Object.keys(body.cells ?? {}))]);
     const cells = await storedCellsOfRow(db, row.id);
     return c.json({ data: { row: rowDto(row), cells: cells.map(cellDto) } }, 200);
   });

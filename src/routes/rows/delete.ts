@@ -5,6 +5,7 @@ import { requireTable } from "../../auth/access";
 import { notFound } from "../../errors";
 import { findLiveRow, softDeleteRow } from "../../services/tables/rows";
 import { SuccessSchema } from "../../schemas/tables";
+import { emitAfterResponse, rowEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "deleteRow",
@@ -22,8 +23,9 @@ export function registerDeleteRow(app: Router) {
     const db = c.get("db");
     const row = await findLiveRow(db, c.req.valid("param").rowId);
     if (!row) throw notFound("Row");
-    await requireTable(db, c.get("user"), row.tableId, "write", { as: "Row" });
+    const { table } = await requireTable(db, c.get("user"), row.tableId, "write", { as: "Row" });
     await softDeleteRow(db, row);
+    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [rowEvent("row.deleted", table, row.id)]);
     return c.json({ data: { success: true as const } }, 200);
   });
 }

@@ -1,6 +1,7 @@
 import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
+import { brandingDto } from "../portals/state";
 
 type Collaborator = { userId: string; role: string };
 
@@ -35,7 +36,9 @@ export async function workspaceCollaboratorsOf(db: Db, ids: string[]): Promise<M
   return out;
 }
 
+/** `now` decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
 export function projectDto(row: typeof projects.$inferSelect) {
+  const now = Date.now();
   return {
     _id: row.id,
     userId: row.userId,
@@ -53,8 +56,9 @@ export function projectDto(row: typeof projects.$inferSelect) {
       domain: p.domain,
       homepage: p.homepage,
       password: p.passwordHash ? "********" : "",
-      disabled: p.disabled,
+      disabled: p.disabled || (p.expiresAt != null && p.expiresAt <= now),
     })),
-    publishedBranding: row.publishedBranding ?? null,
+    // Every member present (all leaves strings), as the specification's Project shape has them.
+    publishedBranding: brandingDto(row.publishedBranding ?? null),
   };
 }

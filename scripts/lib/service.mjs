@@ -1,0 +1,150 @@
+// The steps of npm start, one function each, so start.mjs reads as a list and other scripts (the README tour
+// test) start the service exactly the same way. Every child goes through the supervisor, so one stopAll()
+// takes everything down.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { BIN, ROOT } from "./proc.mjs";
+import { readDevVars, secret, writeDevVars } from "./devvars.mjs";
+import { ensureLibreOffice } from "./libreoffice.mjs";
+import { StartError } from "./errors.mjs";
+import { assertPortFree, freePort, parsePort } from "./ports.mjs";
+import { isConverterHealth, isWorkspaceHealth, waitForHealth } from "./health.mjs";
+import { seedDemo } from "../seed.mjs";
+import { buildAssets } from "../build-assets.mjs";
+
+// wrangler runs on the Node pinned in devDependencies (node_modules/.bin first on PATH), quietly and offline.
+const QUIET_WRANGLER = {
+  CI: "1",
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  PATH: [BIN, process.env.PATH].filter(Boolean).join(path.delimiter),
+};
+
+/** The pinned Node 22 (runs converter/src/main.ts directly), whatever `node` started this script. */
+const NODE = existsSync(path.join(BIN, "node")) ? path.join(BIN, "node") : process.execPath;
+
+/**
+ * Settings from the environment:
+ *   PORT (8787), HOST (127.0.0.1), CONVERTER_PORT (any free port), PERSIST_TO (.wrangler/state: the local D1,
+ *   R2 and Durable Object data), ENV_FILE (.dev/env.sh: the export lines for the README tour).
+ */
+export function readSettings(env = process.env) {
+  const persistTo = path.resolve(ROOT, env.PERSIST_TO || path.join(".wrangler", "state"));
+  return {
+    port: parsePort(env.PORT, 8787, "PORT"),
+    host: env.HOST || "127.0.0.1",
+    converterPort: parsePort(env.CONVERTER_PORT, undefined, "CONVERTER_PORT"),
+    persistTo,
+    envFile: path.resolve(ROOT, env.ENV_FILE || path.join(".dev", "env.sh")),
+    devVarsFile: path.join(ROOT, ".dev.vars"),
+    stateFile: path.join(persistTo, "demo.json"),
+  };
+}
+
+/** Ports first: nothing is started when one is taken. */
+export async function checkPorts(settings) {
+  await assertPortFree(settings.port, { host: settings.host, what: "the API", envName: "PORT" });
+  if (settings.converterPort !== undefined) {
+    await assertPortFree(settings.converterPort, { host: "127.0.0.1", what: "the PDF converter", envName: "CONVERTER_PORT" });
+  }
+}
+
+/**
+ * ADMIN_TOKEN: the environment, else .dev.vars, else generated once into .dev.vars (with the other local
+ * secrets). `adminSource` says where it is kept, which npm start prints on every run.
+ */
+export function loadSecrets(settings, env = process.env) {
+  const fileVars = readDevVars(settings.devVarsFile);
+  const fill = { ...fileVars };
+  let generated = false;
+  if (!fill.ADMIN_TOKEN) {
+    fill.ADMIN_TOKEN = secret("adm_");
+    generated = true;
+  }
+  fill.SIGNING_SECRET ||= secret("sig_");
+  fill.CONVERTER_SECRET ||= secret("cnv_");
+  if (JSON.stringify(fill) !== JSON.stringify(fileVars)) writeDevVars(settings.devVarsFile, fill);
+  const adminToken = env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
+  const adminSource = env.ADMIN_TOKEN ? "your environment (ADMIN_TOKEN)" : generated ? ".dev.vars (generated now)" : ".dev.vars";
+  return { vars: { ...fill, ADMIN_TOKEN: adminToken }, adminToken, adminSource };
+}
+
+export function applyMigrations(settings, { log = console.log } = {}) {
+  log("• Applying D1 migrations to the local database");
+  const res = spawnSync(
+    path.join(BIN, "wrangler"),
+    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", settings.persistTo],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...QUIET_WRANGLER } },
+  );
+  if (res.status !== 0) {
+    process.stderr.write(`${res.stdout ?? ""}${res.stderr ?? ""}`);
+    throw new StartError("Applying the D1 migrations to the local database failed; wrangler's output is above.");
+  }
+}
+
+/**
+ * The PDF converter as a local process. Returns its URL, or null when it cannot run here (E6 then answers
+ * 503; everything else works), after saying why.
+ */
+export async function startConverter(sup, settings, secrets, { log = console.log, warn = console.warn } = {}) {
+  const officeProblem = ensureLibreOffice({ log });
+  if (officeProblem) {
+    warn(`! PDF export (E6) will answer 503: ${officeProblem}`);
+    return null;
+  }
+  const port = settings.converterPort ?? (await freePort());
+  const { child } = sup.spawn("the PDF converter", NODE, [path.join(ROOT, "converter", "src", "main.ts")], {
+    env: { PORT: String(port), HOST: "127.0.0.1", CONVERTER_SECRET: secrets.vars.CONVERTER_SECRET },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(`${url}/health`, {
+      name: "the PDF converter",
+      child,
+      isOurs: isConverterHealth,
+      timeoutMs: 90_000,
+      hint: "Pick another converter port: CONVERTER_PORT=<free port> npm start",
+    });
+  } catch (err) {
+    if (settings.converterPort !== undefined) throw err; // the user chose the port: say so and stop
+    warn(`! The PDF converter did not start; E6 will answer 503. ${err.message}`);
+    return null;
+  }
+  log(`• PDF converter ready on ${url}`);
+  return url;
+}
+
+/** Arguments of `wrangler dev`; `extraArgs` for features that need more (e.g. --test-scheduled). */
+export function wranglerDevArgs(settings, vars, extraArgs = []) {
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  return [
+    "dev",
+    "--port", String(settings.port),
+    "--ip", settings.host,
+    "--persist-to", settings.persistTo,
+    "--show-interactive-dev-session=false",
+    ...extraArgs,
+    ...varArgs,
+  ];
+}
+
+/** wrangler dev (and its workerd); resolves with the base URL once OUR /health answers. */
+export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) {
+  // wrangler.toml's [assets] (the /docs bundle) must be in place before wrangler dev reads it.
+  buildAssets();
+  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, vars, extraArgs), { env: QUIET_WRANGLER });
+  const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
+  await waitForHealth(`${base}/health`, {
+    name: "wrangler dev",
+    child: entry.child,
+    isOurs: isWorkspaceHealth,
+    timeoutMs: 120_000,
+    hint: `Pick another port: PORT=${settings.port + 1} npm start`,
+  });
+  return { base, child: entry.child };
+}
+
+export async function seed(base, secrets, settings) {
+  return seedDemo(base, secrets.adminToken, { stateFile: settings.stateFile });
+}

@@ -1,0 +1,23 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { projects } from "./workspaces";
+
+/**
+ * Published portal entries (API.md §15). The source of truth for slugs and domains: the database enforces that a
+ * slug and a domain each name one portal across the service. `projects.published` is a JSON mirror of these rows,
+ * rewritten in the same batch as every change, so project reads keep rendering `published` without a join.
+ */
+export const publishedEntries = sqliteTable("published_entries", {
+  slug: text("slug").primaryKey(),
+  projectId: text("project_id").notNull().references(() => projects.id),
+  /** Lower-case host name (with optional port); NULL when the entry has no domain of its own. */
+  domain: text("domain"),
+  /** Document id shown at the portal's root ("" for the document list). */
+  homepage: text("homepage").notNull().default(""),
+  /** `pbkdf2-sha256$<iterations>$<salt>$<hash>`; NULL when the portal is public. */
+  passwordHash: text("password_hash"),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  expiresAt: integer("expires_at"),
+  allowIndexing: integer("allow_indexing", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [uniqueIndex("published_entries_domain_uq").on(t.domain), index("published_entries_project_idx").on(t.projectId, t.createdAt)]);

@@ -1,0 +1,25 @@
+/** Strong ETags and If-None-Match (RFC 9110 §13.1.2) for responses whose version is known before rendering. */
+
+export function strongEtag(version: string): string {
+  return `"${version}"`;
+}
+
+/** Whether If-None-Match names this ETag (or is `*`); weak comparison, as If-None-Match requires. */
+export function ifNoneMatchHits(header: string | undefined | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === bare);
+}
+
+/** The request's host (as in its URL, which the runtime builds from Host) without a trailing dot, lower-case, as portal domains are stored. */
+export function requestHost(hostHeader: string | undefined | null): string | null {
+  if (!hostHeader) return null;
+  const h = hostHeader.trim().toLowerCase().replace(/\.$/, "");
+  return h.length > 0 && h.length <= 260 ? h : null;
+}
+
+/** The client address the edge reports (CF-Connecting-IP), for per-client limits. */
+export function clientAddress(header: string | undefined | null): string {
+  return header?.trim().slice(0, 64) || "unknown";
+}

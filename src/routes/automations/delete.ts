@@ -1,0 +1,19 @@
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
+import { deleteAutomation } from "../../services/automations/crud";
+
+const route = defineRoute({
+  method: "delete",
+  path: "/automation/{id}",
+  operationId: "deleteAutomation",
+  tags: ["Automations"],
+  summary: "Delete an automation",
+  description: "Owner or project admin. It stops running at once; its runs and deliveries stay readable for their retention period through nothing else.",
+  request: { params: z.object({ id: pathId("id") }) },
+  responses: { ...okData(z.object({ success: z.literal(true) })), ...errorResponses() },
+});
+
+export function registerDeleteAutomation(app: Router) {
+  app.openapi(route, async (c) => c.json({ data: await deleteAutomation(ctxOf(c), c.req.valid("param").id) }, 200));
+}

@@ -1,0 +1,21 @@
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
+import { AutomationSchema } from "../../schemas/automations";
+import { getAutomation } from "../../services/automations/crud";
+
+const route = defineRoute({
+  method: "get",
+  auth: "batched",
+  path: "/automation/{id}",
+  operationId: "getAutomation",
+  tags: ["Automations"],
+  summary: "Retrieve an automation",
+  description: "Readable with project read. `webhookSecret` is included only for the owner and project admins.",
+  request: { params: z.object({ id: pathId("id") }) },
+  responses: { ...okData(AutomationSchema), ...errorResponses() },
+});
+
+export function registerGetAutomation(app: Router) {
+  app.openapi(route, async (c) => c.json({ data: await getAutomation(ctxOf(c), c.req.valid("param").id) }, 200));
+}

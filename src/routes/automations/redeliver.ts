@@ -1,0 +1,20 @@
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
+import { DeliverySchema } from "../../schemas/automations";
+import { redeliver } from "../../services/automations/crud";
+
+const route = defineRoute({
+  method: "post",
+  path: "/automation/delivery/{id}/redeliver",
+  operationId: "redeliverWebhook",
+  tags: ["Automations"],
+  summary: "Send a webhook delivery again",
+  description: "A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin.",
+  request: { params: z.object({ id: pathId("id") }) },
+  responses: { ...okData(DeliverySchema), ...errorResponses() },
+});
+
+export function registerRedeliverWebhook(app: Router) {
+  app.openapi(route, async (c) => c.json({ data: await redeliver(ctxOf(c), c.req.valid("param").id) }, 200));
+}

@@ -1,0 +1,119 @@
+/**
+ * Events → runs (API.md §14). A write calls `emitEvents` through waitUntil: one query finds the enabled event
+ * triggers of the project for those event names (index on (project_id, event)), filters are matched here, the
+ * runs are inserted in one statement (the unique (automation_id, event_key) makes an event produce at most one
+ * run per automation, whoever emits it twice), and the runs are handed to the Queue with sendBatch.
+ * Writes made by a run carry its depth; a run deeper than MAX_DEPTH is never created (no loops).
+ */
+import type { Env } from "../../env";
+import { uncountedD1 } from "../../db/instrument";
+import { newId } from "../../lib/ids";
+import type { AutomationEvent } from "../../schemas/automations";
+import { enqueueAll } from "./messages";
+
+export const MAX_DEPTH = 3;
+
+export interface EventInput {
+  event: AutomationEvent;
+  projectId: string;
+  tableId?: string;
+  rowId?: string;
+  /** Columns written (row.updated: the changed ones; row.created: those given a value). */
+  columnIds?: readonly string[];
+  documentId?: string;
+  /** Document ids the event is "in": the document itself, its parent folder, the table's document. */
+  documentIds?: readonly string[];
+}
+
+interface TriggerRow {
+  automation_id: string;
+  position: number;
+  event: string;
+  table_id: string | null;
+  column_id: string | null;
+  document_ids: string | null;
+}
+
+function matches(t: TriggerRow, e: EventInput): boolean {
+  if (t.table_id !== null && t.table_id !== e.tableId) return false;
+  if (t.column_id !== null && e.event !== "row.deleted" && !(e.columnIds ?? []).includes(t.column_id)) return false;
+  if (t.document_ids !== null) {
+    const wanted = JSON.parse(t.document_ids) as string[];
+    const have = new Set([e.documentId, ...(e.documentIds ?? [])].filter(Boolean));
+    if (!wanted.some((d) => have.has(d))) return false;
+  }
+  return true;
+}
+
+/**
+ * Creates and enqueues the runs these events cause. `depth` is the depth of the run whose writes caused them
+ * (0 for a person's request). Never throws: a failure is logged (the write it follows has already succeeded).
+ */
+export async function emitEvents(env: Env, events: readonly EventInput[], depth = 0): Promise<number> {
+  if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
+  try {
+    const d1 = uncountedD1(env.DB);
+    const byProject = new Map<string, EventInput[]>();
+    for (const e of events) byProject.set(e.projectId, [...(byProject.get(e.projectId) ?? []), e]);
+    const lookups = [...byProject.entries()].map(([projectId, list]) =>
+      d1
+        .prepare(
+          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids FROM automation_event_triggers t
+           JOIN automations a ON a.id = t.automation_id
+           WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
+        )
+        .bind(projectId, JSON.stringify([...new Set(list.map((e) => e.event))])),
+    );
+    const results = lookups.length === 1 ? [await lookups[0]!.all<TriggerRow>()] : await d1.batch<TriggerRow>(lookups);
+    const now = Date.now();
+    const runs: unknown[][] = [];
+    [...byProject.values()].forEach((list, i) => {
+      const triggers = results[i]!.results;
+      if (!triggers.length) return;
+      for (const e of list) {
+        const eventId = newId();
+        const seen = new Set<string>();
+        for (const t of triggers) {
+          if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
+          seen.add(t.automation_id);
+          const trigger = { type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId };
+          runs.push([newId(), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger)]);
+        }
+      }
+    });
+    if (!runs.length) return 0;
+    const inserted = await d1
+      .prepare(
+        `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
+         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, ?2, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
+         FROM json_each(?1) j WHERE true
+         ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
+      )
+      .bind(JSON.stringify(runs), depth + 1, now)
+      .all<{ id: string }>();
+    await enqueueAll(env.AUTOMATION_QUEUE, inserted.results.map((r) => ({ kind: "run" as const, runId: r.id })));
+    return inserted.results.length;
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", error: String(err) }));
+    return 0;
+  }
+}
+
+/** A row event of `table` (its document, if any, counts for document filters). */
+export function rowEvent(
+  event: "row.created" | "row.updated" | "row.deleted",
+  table: { id: string; projectId: string; documentId: string | null },
+  rowId: string,
+  columnIds: readonly string[] = [],
+): EventInput {
+  return { event, projectId: table.projectId, tableId: table.id, rowId, columnIds, documentIds: table.documentId ? [table.documentId] : [] };
+}
+
+export function documentCreatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
+  return { event: "document.created", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
+}
+
+/** For request handlers: emission runs after the response (waitUntil) and never changes its D1 round-trip count. */
+export function emitAfterResponse(waitUntil: (p: Promise<unknown>) => void, env: Env, events: readonly EventInput[]): void {
+  if (events.length) waitUntil(emitEvents(env, events));
+}

@@ -1,0 +1,143 @@
+/**
+ * Webhook deliveries (API.md §14): the outbox rows written by webhook actions, sent by the Queue consumer.
+ * Signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every attempt), `webhook-timestamp`
+ * (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the
+ * decoded bytes of the automation's `whsec_` secret. A network error, 408, 429 or 5xx is retried on the schedule
+ * below (a longer Retry-After wins) through the Queue's delaySeconds; anything else is final.
+ */
+import { and, eq } from "drizzle-orm";
+import { automationDeliveries, automations, notifications, type DeliveryAttempt } from "../../db/schema";
+import type { Env } from "../../env";
+import { createDb } from "../../db/client";
+import { newId } from "../../lib/ids";
+import { refuseAtSendTime } from "./ssrf";
+
+/** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
+export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+export const TIMEOUT_MS = 15_000;
+/** Queues cap delaySeconds at 12 hours. */
+const MAX_DELAY_SECONDS = 43_200;
+
+function base64ToBytes(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", base64ToBytes(secret.replace(/^whsec_/, "")), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+  return `v1,${bytesToBase64(new Uint8Array(mac))}`;
+}
+
+function retryAfterSeconds(value: string | null, now: number): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export type DeliveryOutcome = { state: "delivered" | "failed" | "gone" } | { state: "retry"; delaySeconds: number };
+
+/** One attempt of a pending delivery; records it and says whether (and when) to try again. */
+export async function attemptDelivery(env: Env, deliveryId: string): Promise<DeliveryOutcome> {
+  const db = createDb(env.DB);
+  const [found] = await db
+    .select({ delivery: automationDeliveries, secret: automations.webhookSecret, ownerId: automations.ownerId, name: automations.name })
+    .from(automationDeliveries)
+    .innerJoin(automations, eq(automations.id, automationDeliveries.automationId))
+    .where(eq(automationDeliveries.id, deliveryId));
+  if (!found || found.delivery.status !== "pending") return { state: "gone" };
+  const d = found.delivery;
+  const started = Date.now();
+  const attempt: DeliveryAttempt = { at: started, durationMs: 0 };
+  let retryable = false;
+  let retryAfter: number | null = null;
+  const refused = await refuseAtSendTime(d.url, env);
+  if (refused) {
+    attempt.error = refused;
+  } else {
+    const timestamp = Math.floor(started / 1000);
+    const hasBody = d.method !== "GET";
+    const headers = new Headers(d.headers);
+    headers.set("content-type", "application/json");
+    headers.set("user-agent", "workspace-edge-webhooks/1");
+    headers.set("webhook-id", d.id);
+    headers.set("webhook-timestamp", String(timestamp));
+    headers.set("webhook-signature", await signWebhook(found.secret, d.id, timestamp, hasBody ? d.body : ""));
+    try {
+      // Redirects are not followed: a 3xx could point anywhere, including addresses the URL rules refuse.
+      const res = await fetch(d.url, { method: d.method, headers, body: hasBody ? d.body : undefined, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+      await res.body?.cancel();
+      attempt.httpStatus = res.status;
+      retryable = res.status === 408 || res.status === 429 || res.status >= 500;
+      if (retryable) retryAfter = retryAfterSeconds(res.headers.get("retry-after"), Date.now());
+    } catch (err) {
+      attempt.error = (err as Error).name === "TimeoutError" ? `timed out after ${TIMEOUT_MS / 1000} s` : `network error: ${(err as Error).message}`;
+      retryable = true;
+    }
+  }
+  attempt.durationMs = Date.now() - started;
+  const delivered = attempt.httpStatus !== undefined && attempt.httpStatus >= 200 && attempt.httpStatus < 300;
+  const canRetry = !delivered && retryable && d.retryIndex < RETRY_SCHEDULE_SECONDS.length;
+  const delaySeconds = canRetry ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[d.retryIndex]!, retryAfter ?? 0)) : 0;
+  const status = delivered ? "delivered" : canRetry ? "pending" : "failed";
+  const t = Date.now();
+  await db.batch([
+    db
+      .update(automationDeliveries)
+      .set({
+        status,
+        attempts: [...d.attempts, attempt].slice(-50),
+        retryIndex: canRetry ? d.retryIndex + 1 : d.retryIndex,
+        nextAttemptAt: canRetry ? t + delaySeconds * 1000 : null,
+        updatedAt: t,
+      })
+      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.status, "pending"))),
+    ...(status === "failed"
+      ? [
+          db.insert(notifications).values({
+            id: newId(),
+            userId: found.ownerId,
+            kind: "automation.webhook.failed",
+            title: `A webhook of "${found.name}" failed`,
+            body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
+            data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
+            createdAt: t,
+          }),
+        ]
+      : []),
+  ]);
+  return canRetry ? { state: "retry", delaySeconds } : { state: delivered ? "delivered" : "failed" };
+}
+
+/** Dead-lettered delivery: failed for good, and its owner told. */
+export async function failDeliveryForGood(env: Env, deliveryId: string, reason: string): Promise<void> {
+  const db = createDb(env.DB);
+  const t = Date.now();
+  const [d] = await db
+    .update(automationDeliveries)
+    .set({ status: "failed", nextAttemptAt: null, updatedAt: t })
+    .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending")))
+    .returning();
+  if (!d) return;
+  const [a] = await db.select({ ownerId: automations.ownerId, name: automations.name }).from(automations).where(eq(automations.id, d.automationId));
+  if (a) {
+    await db.insert(notifications).values({
+      id: newId(),
+      userId: a.ownerId,
+      kind: "automation.webhook.failed",
+      title: `A webhook of "${a.name}" failed`,
+      body: reason,
+      data: { automationId: d.automationId, runId: d.runId, deliveryId },
+      createdAt: t,
+    });
+  }
+}

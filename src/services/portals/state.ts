@@ -1,0 +1,160 @@
+/**
+ * Everything a portal shows except document bodies, read in ONE D1 query (API.md §15, §17): the entry, the
+ * project's name, description, icon, emoji and branding, and every published, non-deleted document with its content
+ * version. The portal `version` is a SHA-256 digest of that row, so it changes whenever anything shown changes —
+ * an entry or branding write, a published document's metadata, its publication or deletion, or its content (each
+ * content write bumps the version stored beside it) — with no write path having to remember to bump a counter.
+ * A cached page therefore costs this one query and a Cache API lookup.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../env";
+import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
+import { sha256Hex } from "../../lib/crypto";
+
+export interface PortalDocument {
+  _id: string;
+  parentId: string | null;
+  name: string;
+  type: "FOLDER" | "DOCUMENT" | "EXTERNAL";
+  order: number;
+  icon: Icon | null;
+  emoji: Emoji | null;
+  description: string;
+  updatedAt: number;
+  contentVersion: number;
+  /** R2 key of the current content object (null: never written). */
+  contentKey: string | null;
+}
+
+export interface PortalState {
+  slug: string;
+  projectId: string;
+  domain: string;
+  homepage: string;
+  passwordHash: string | null;
+  disabled: boolean;
+  expiresAt: number | null;
+  allowIndexing: boolean;
+  project: { name: string; description: string; icon: Icon | null; emoji: Emoji | null; branding: PublishedBranding | null };
+  documents: PortalDocument[];
+  /** Digest of all of the above: the portal version that ETags and cache keys are made from. */
+  version: string;
+}
+
+export type PortalSelector = { slug: string } | { domain: string } | { projectId: string };
+
+type Raw = {
+  slug: string;
+  projectId: string;
+  domain: string | null;
+  homepage: string;
+  passwordHash: string | null;
+  disabled: number;
+  expiresAt: number | null;
+  allowIndexing: number;
+  entryUpdatedAt: number;
+  name: string;
+  description: string;
+  icon: string | null;
+  emoji: string | null;
+  branding: string | null;
+  projectUpdatedAt: number;
+  docs: string;
+};
+
+function where(sel: PortalSelector): SQL {
+  if ("slug" in sel) return sql`e.slug = ${sel.slug}`;
+  if ("domain" in sel) return sql`e.domain = ${sel.domain}`;
+  return sql`e.project_id = ${sel.projectId}`;
+}
+
+/** Entries matching the selector (several only for a project id), oldest first, in one D1 round trip. */
+export async function loadPortals(db: Db, sel: PortalSelector): Promise<PortalState[]> {
+  const rows = await db.all<Raw>(sql`
+    SELECT e.slug, e.project_id AS projectId, e.domain, e.homepage, e.password_hash AS passwordHash, e.disabled,
+      e.expires_at AS expiresAt, e.allow_indexing AS allowIndexing, e.updated_at AS entryUpdatedAt,
+      p.name, p.description, p.icon, p.emoji, p.published_branding AS branding, p.updated_at AS projectUpdatedAt,
+      (SELECT json_group_array(json(x)) FROM (
+        SELECT json_array(d.id, d.parent_id, d.name, d.type, d."order", json(coalesce(d.icon, 'null')), json(coalesce(d.emoji, 'null')),
+          d.description, d.updated_at, coalesce(c.version, 0), c.r2_key) AS x
+        FROM documents d LEFT JOIN document_contents c ON c.document_id = d.id
+        WHERE d.project_id = e.project_id AND d.is_published = 1 AND d.is_deleted = 0
+        ORDER BY d."order", d.created_at, d.id)) AS docs
+    FROM published_entries e JOIN projects p ON p.id = e.project_id
+    WHERE ${where(sel)}
+    ORDER BY e.created_at, e.slug`);
+  return Promise.all(rows.map(toState));
+}
+
+async function toState(r: Raw): Promise<PortalState> {
+  const docs = (JSON.parse(r.docs || "[]") as unknown[][]).map(
+    ([_id, parentId, name, type, order, icon, emoji, description, updatedAt, contentVersion, contentKey]): PortalDocument => ({
+      _id: _id as string,
+      parentId: (parentId as string | null) ?? null,
+      name: name as string,
+      type: type as PortalDocument["type"],
+      order: order as number,
+      icon: (icon as Icon | null) ?? null,
+      emoji: (emoji as Emoji | null) ?? null,
+      description: description as string,
+      updatedAt: updatedAt as number,
+      contentVersion: contentVersion as number,
+      contentKey: (contentKey as string | null) ?? null,
+    }),
+  );
+  return {
+    slug: r.slug,
+    projectId: r.projectId,
+    domain: r.domain ?? "",
+    homepage: r.homepage,
+    passwordHash: r.passwordHash,
+    disabled: Boolean(r.disabled),
+    expiresAt: r.expiresAt,
+    allowIndexing: Boolean(r.allowIndexing),
+    project: {
+      name: r.name,
+      description: r.description,
+      icon: r.icon ? (JSON.parse(r.icon) as Icon) : null,
+      emoji: r.emoji ? (JSON.parse(r.emoji) as Emoji) : null,
+      branding: r.branding ? (JSON.parse(r.branding) as PublishedBranding) : null,
+    },
+    documents: docs,
+    version: (await sha256Hex(JSON.stringify(r))).slice(0, 32),
+  };
+}
+
+/** Whether readers may open the entry now: not disabled and not past `expiresAt` (an expired entry is a disabled one). */
+export function isActive(p: { disabled: boolean; expiresAt: number | null }, now: number): boolean {
+  return !p.disabled && (p.expiresAt === null || p.expiresAt > now);
+}
+
+/** Search engines may index the entry's pages only when it allows it and is neither protected nor expiring. */
+export function isIndexable(p: PortalState): boolean {
+  return p.allowIndexing && p.passwordHash === null && p.expiresAt === null;
+}
+
+/** E13's shape: the stored branding with every member present, or null when none was ever set. */
+export function brandingDto(b: PublishedBranding | null) {
+  if (!b) return null;
+  return {
+    company: { name: b.company?.name ?? "", logo: b.company?.logo ?? "", url: b.company?.url ?? "" },
+    callToAction: {
+      enabled: b.callToAction?.enabled ?? false,
+      icon: { name: b.callToAction?.icon?.name ?? "", color: b.callToAction?.icon?.color ?? "" },
+      text: b.callToAction?.text ?? "",
+      url: b.callToAction?.url ?? "",
+    },
+    socials: (b.socials ?? []).map((s) => ({ platform: s.platform, handle: s.handle })),
+  };
+}
+
+export function projectDataOf(p: PortalState) {
+  return {
+    name: p.project.name,
+    description: p.project.description,
+    icon: p.project.icon,
+    emoji: p.project.emoji,
+    homepage: p.homepage,
+    documents: p.documents.map((d) => ({ _id: d._id, parentId: d.parentId, name: d.name, type: d.type, order: d.order, icon: d.icon, emoji: d.emoji })),
+  };
+}
