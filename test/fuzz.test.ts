@@ -18,7 +18,7 @@ import { caseFactories } from "./security/registry";
 import type { SecurityCase } from "./security/types";
 
 const SEED = 20261117;
-const CASES = 12;
+const CASES = 8;
 /** Operations that are slow by nature (a real PDF conversion) or take no input get fewer cases. */
 const CASES_FOR: Record<string, number> = { docToPdf: 6, getOpenApiDocument: 2, getApiReference: 2, health: 2 };
 /** Requests of one operation in flight at once (D1 and R2 waits overlap; order within an operation is not relied on). */
