@@ -20,7 +20,7 @@ try {
   run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]);
   console.log("\n▶ Worker tests (workerd, D1, R2, Durable Objects, Queues)");
   run(vitest, ["run", ...extra]);
-  console.log("\n▶ reader site in a real browser (Chromium, puppeteer-core, axe-core)");
+  console.log("\n▶ reader site and /docs (offline) in a real browser (Chromium, puppeteer-core, axe-core)");
   await runBrowserTests();
   console.log("\n▶ README tour (a fresh service like npm start, every ```sh block of README.md)");
   run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]);
@@ -32,8 +32,8 @@ try {
   console.log("\n▶ typed client: generated types match the served /openapi.json, and typecheck");
   run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
   run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
-  console.log("\n▶ against a running service: the client's tour, /docs offline in Chromium");
-  run(process.execPath, [path.join(ROOT, "scripts", "service-test.mjs")]);
+  console.log("\n▶ the typed client's tour against a running service");
+  run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]);
 } catch (err) {
   console.error(`\n${err.message}`);
   process.exit(1);

@@ -20,7 +20,7 @@ describe("/docs offline", () => {
     expect(html).toContain(`nonce="${nonce}"`);
   });
 
-  // Static assets answer before the Worker runs (wrangler dev and production; scripts/service-test.mjs loads /docs
+  // Static assets answer before the Worker runs (wrangler dev and production; scripts/browser-test.mjs loads /docs
   // in a browser with every other origin blocked). SELF reaches the Worker only, so the collection is read here
   // through its binding.
   it("has the reference UI's bundle among the Worker's static assets", async () => {
