@@ -341,13 +341,16 @@ export interface paths {
         get: operations["getDocument"];
         put?: never;
         post?: never;
-        /** Soft-delete a document and its subtree */
+        /**
+         * Soft-delete a document and its subtree
+         * @description Needs edit access. `If-Match` with the document's ETag (E10) makes the delete conditional: 412 and nothing deleted when it changed.
+         */
         delete: operations["deleteDocument"];
         options?: never;
         head?: never;
         /**
          * Update a document; `parentId` moves it (into its own subtree: 409)
-         * @description Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the workspace editor role).
+         * @description Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the workspace editor role). `If-Match` with the document's ETag (E10) makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.
          */
         patch: operations["updateDocument"];
         trace?: never;
@@ -858,14 +861,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a project */
+        /**
+         * Retrieve a project
+         * @description Carries a strong ETag; If-None-Match answers 304.
+         */
         get: operations["getProject"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a project (workspace owner, admin or editor) */
+        /**
+         * Update a project (workspace owner, admin or editor)
+         * @description `If-Match` with the project's ETag makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.
+         */
         patch: operations["updateProject"];
         trace?: never;
     };
@@ -1465,14 +1474,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a workspace the caller collaborates on */
+        /**
+         * Retrieve a workspace the caller collaborates on
+         * @description Carries a strong ETag; If-None-Match answers 304.
+         */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a workspace (owner or admin) */
+        /**
+         * Update a workspace (owner or admin)
+         * @description `If-Match` with the workspace's ETag makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.
+         */
         patch: operations["updateWorkspace"];
         trace?: never;
     };
@@ -4162,6 +4177,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -4280,6 +4304,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6897,6 +6930,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -7032,6 +7072,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10604,6 +10653,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -10735,6 +10791,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,10 +3,10 @@
  * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
-import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers } from "../db/schema";
+import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers, organizations } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 
@@ -150,16 +150,39 @@ function checkWorkspaceLevel(role: WorkspaceRole, level: WorkspaceLevel) {
   if (level === "admin" && !WS_ADMIN.includes(role)) throw forbidden("This operation needs the workspace owner or admin role");
 }
 
-export async function requireWorkspace(db: Db, user: AuthUser, id: string, level: WorkspaceLevel): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
-  const [row] = await db
-    .select({ workspace: workspaces, role: workspaceCollaborators.role })
+/*
+ * In the statements below, the outer table is named literally ("projects"."id"): Drizzle renders a single-table
+ * select's columns unqualified, and an unqualified name inside the subquery would bind to the subquery's own table.
+ */
+
+/**
+ * The workspace with the caller's role in it (`callerRole` null when not a collaborator), as one batchable
+ * statement; `checkWorkspaceAccess` applies the rule to its row.
+ */
+export function workspaceAccessStatement(db: Db, user: UserRef, id: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(workspaces),
+      callerRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "workspaces"."id" AND wc.user_id = ${user})`.as("caller_role"),
+    })
     .from(workspaces)
-    .innerJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, workspaces.id), eq(workspaceCollaborators.userId, user._id)))
     .where(eq(workspaces.id, id));
-  if (!row) throw notFound("Workspace");
-  const role = row.role as WorkspaceRole;
+}
+
+type WorkspaceAccessRow = WorkspaceRow & { callerRole: string | null };
+
+/** A workspace is visible to its collaborators only (else 404); `level` is checked against the role (else 403). */
+export function checkWorkspaceAccess(row: WorkspaceAccessRow | undefined, level: WorkspaceLevel): { workspace: WorkspaceRow; role: WorkspaceRole } {
+  if (!row || row.callerRole === null) throw notFound("Workspace");
+  const { callerRole, ...workspace } = row;
+  const role = callerRole as WorkspaceRole;
   checkWorkspaceLevel(role, level);
-  return { workspace: row.workspace, role };
+  return { workspace, role };
+}
+
+export async function requireWorkspace(db: Db, user: AuthUser, id: string, level: WorkspaceLevel): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
+  const [row] = await workspaceAccessStatement(db, user._id, id);
+  return checkWorkspaceAccess(row, level);
 }
 
 export interface ProjectAccess {
@@ -175,27 +198,43 @@ export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn)
 }
 
 /**
+ * The project with the caller's workspace role and whether a document grant reaches it, as one batchable
+ * statement (`id` may be SQL, e.g. a document's project); `checkProjectAccess` applies the rule to its row.
+ */
+export function projectAccessStatement(db: Db, user: UserRef, id: string | SQL) {
+  return db
+    .select({
+      ...getTableColumns(projects),
+      callerRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`.as("caller_role"),
+      viaDocument: sql<number>`${viaDocumentGrant(user, sql`"projects"."id"`)}`.as("via_document"),
+    })
+    .from(projects)
+    .where(eq(projects.id, id));
+}
+
+type ProjectAccessRow = ProjectRow & { callerRole: string | null; viaDocument: number | boolean };
+
+export type ProjectLevel = "read" | "write" | "admin";
+
+/**
  * A project is readable through its workspace or through any readable document inside it; writing to
  * it (tables, rows, cells, columns, documents at its root) needs workspace owner/admin/editor,
  * and `admin` needs workspace owner/admin.
  */
-export async function requireProject(db: Db, user: AuthUser, id: string, level: "read" | "write" | "admin"): Promise<ProjectAccess> {
-  const [row] = await db
-    .select({
-      project: projects,
-      role: workspaceCollaborators.role,
-      viaDocument: viaDocumentGrant(user._id, projects.id),
-    })
-    .from(projects)
-    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
-    .where(eq(projects.id, id));
-  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
-  const role = (row.role as WorkspaceRole | null) ?? null;
+export function checkProjectAccess(row: ProjectAccessRow | undefined, level: ProjectLevel, opts: { as?: string } = {}): ProjectAccess {
+  if (!row || (row.callerRole === null && !row.viaDocument)) throw notFound(opts.as ?? "Project");
+  const { callerRole, viaDocument: _via, ...project } = row;
+  const role = (callerRole as WorkspaceRole | null) ?? null;
   if (level !== "read") {
     if (role === null) throw forbidden("This operation needs a workspace role");
     checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
   }
-  return { project: row.project, workspaceRole: role };
+  return { project, workspaceRole: role };
+}
+
+export async function requireProject(db: Db, user: AuthUser, id: string, level: ProjectLevel): Promise<ProjectAccess> {
+  const [row] = await projectAccessStatement(db, user._id, id);
+  return checkProjectAccess(row, level);
 }
 
 /** Projects among `ids` the user can read (requireProject's rule), in one query whatever their number. */
@@ -207,7 +246,7 @@ export async function readableProjectIds(db: Db, userId: string, ids: readonly s
     .where(
       and(
         inJson(projects.id, ids),
-        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${projects.workspaceId} AND wc.user_id = ${userId})
+        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${userId})
           OR ${viaDocumentGrant(userId, projects.id)})`,
       ),
     );
@@ -255,17 +294,50 @@ export async function requireColumnForWrite(db: Db, user: AuthUser, columnId: st
   return { column, table: access.table, project: access };
 }
 
-/** Ids of the documents in a project the user can read through document grants (self or ancestor). */
-export async function documentIdsGrantedInProject(db: Db, userId: string, projectId: string): Promise<Set<string>> {
-  const rows = await db.all<{ id: string }>(sql`
+/** Batchable: ids of the documents in a project the user can read through document grants (self or ancestor). */
+export function documentIdsGrantedInProjectStatement(db: Db, user: UserRef, projectId: string) {
+  return rawSelect<{ id: string }>(db, ["id"], sql`
     WITH RECURSIVE granted(id, depth) AS (
       SELECT dc.document_id, 0 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-      WHERE dc.user_id = ${userId} AND d.project_id = ${projectId}
+      WHERE dc.user_id = ${user} AND d.project_id = ${projectId}
       UNION
       SELECT d.id, g.depth + 1 FROM documents d JOIN granted g ON d.parent_id = g.id WHERE g.depth < ${MAX_FOLDER_DEPTH + 1}
     )
-    SELECT DISTINCT id FROM granted`);
+    SELECT DISTINCT id AS id FROM granted`);
+}
+
+/** Ids of the documents in a project the user can read through document grants (self or ancestor). */
+export async function documentIdsGrantedInProject(db: Db, userId: UserRef, projectId: string): Promise<Set<string>> {
+  const rows = await documentIdsGrantedInProjectStatement(db, userId, projectId);
   return new Set(rows.map((r) => r.id));
+}
+
+/** Batchable: the caller's workspace role (one row, or none when not a collaborator). */
+export function workspaceRoleStatement(db: Db, user: UserRef, workspaceId: string) {
+  return db
+    .select({ role: workspaceCollaborators.role })
+    .from(workspaceCollaborators)
+    .where(and(eq(workspaceCollaborators.workspaceId, workspaceId), eq(workspaceCollaborators.userId, user)));
+}
+
+export type OrganizationRole = "owner" | "admin" | "member";
+
+/** Batchable: the organization with the caller's role (`callerRole` null when not a member). */
+export function organizationAccessStatement(db: Db, user: UserRef, id: string) {
+  return db
+    .select({
+      ...getTableColumns(organizations),
+      callerRole: sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = "organizations"."id" AND om.user_id = ${user})`.as("caller_role"),
+    })
+    .from(organizations)
+    .where(eq(organizations.id, id));
+}
+
+/** An organization is visible to its members only (else 404); `admin` needs the owner or admin role (else 403). */
+export function checkOrganizationAccess<R extends { callerRole: OrganizationRole | null }>(row: R | undefined, level: "read" | "admin"): R & { callerRole: OrganizationRole } {
+  if (!row || row.callerRole === null) throw notFound("Organization");
+  if (level === "admin" && row.callerRole === "member") throw forbidden("This operation needs the organization owner or admin role");
+  return row as R & { callerRole: OrganizationRole };
 }
 
 export async function organizationRole(db: Db, userId: string, organizationId: string): Promise<"owner" | "admin" | "member" | null> {
@@ -341,24 +413,3 @@ export function checkAutomationAccess(user: AuthUser, row: AutomationAccessRow |
   return { automation, workspaceRole: role, canChange };
 }
 
-/** Project read/write/admin access as a statement for a read batch (requireProject's rule); check with checkProjectAccess. */
-export function projectAccessQuery(db: Db, user: UserRef, id: string) {
-  return db
-    .select({
-      project: projects,
-      role: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`,
-      viaDocument: viaDocumentGrant(user, sql`"projects"."id"`),
-    })
-    .from(projects)
-    .where(eq(projects.id, id));
-}
-
-export function checkProjectAccess(row: { project: ProjectRow; role: string | null; viaDocument: unknown } | undefined, level: "read" | "write" | "admin"): ProjectAccess {
-  if (!row || (row.role === null && !row.viaDocument)) throw notFound("Project");
-  const role = (row.role as WorkspaceRole | null) ?? null;
-  if (level !== "read") {
-    if (role === null) throw forbidden("This operation needs a workspace role");
-    checkWorkspaceLevel(role, level === "write" ? "edit" : "admin");
-  }
-  return { project: row.project, workspaceRole: role };
-}

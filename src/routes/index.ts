@@ -1,31 +1,12 @@
 import type { Router } from "../openapi";
-import { registerCreateUser } from "./admin/createUser";
-import { registerCreateToken } from "./tokens/create";
-import { registerListTokens } from "./tokens/list";
-import { registerRevokeToken } from "./tokens/revoke";
-import { registerGetMe } from "./me/get";
-import { registerCreateOrganization } from "./organizations/create";
-import { registerListOrganizations } from "./organizations/list";
-import { registerAddOrganizationMember } from "./organizations/addMember";
-import { registerCreateWorkspace } from "./workspaces/create";
-import { registerGetWorkspace } from "./workspaces/get";
-import { registerListWorkspaces } from "./workspaces/listByOrganization";
-import { registerUpdateWorkspace } from "./workspaces/update";
-import { registerAddWorkspaceCollaborator } from "./workspaces/addCollaborator";
-import { registerRemoveWorkspaceCollaborator } from "./workspaces/removeCollaborator";
-import { registerCreateProject } from "./projects/create";
-import { registerGetProject } from "./projects/get";
-import { registerUpdateProject } from "./projects/update";
-import { registerListProjects } from "./projects/listByWorkspace";
-import { registerCreateDocument } from "./documents/create";
-import { registerGetDocument } from "./documents/get";
-import { registerListDocuments } from "./documents/listByProject";
-import { registerUpdateDocument } from "./documents/update";
-import { registerDeleteDocument } from "./documents/delete";
-import { registerRestoreDocument } from "./documents/restore";
-import { registerInviteUser } from "./documents/invite";
-import { registerCheckDocumentAccess } from "./documents/checkAccess";
-import { registerPublishDocument } from "./documents/publish";
+import { registerAdminRoutes } from "./admin";
+import { registerTokenRoutes } from "./tokens";
+import { registerMeRoutes } from "./me";
+import { registerOrganizationRoutes } from "./organizations";
+import { registerNotificationRoutes } from "./notifications";
+import { registerWorkspaceRoutes } from "./workspaces";
+import { registerProjectRoutes } from "./projects";
+import { registerDocumentRoutes } from "./documents";
 import { registerCreateDocx } from "./docx/create";
 import { registerPutDocxVersion } from "./docx/putVersion";
 import { registerExportDocx } from "./docx/export";
@@ -42,8 +23,6 @@ import { registerGetSnapshot } from "./snapshots/get";
 import { registerUpdateSnapshot } from "./snapshots/update";
 import { registerRestoreSnapshot } from "./snapshots/restore";
 import { registerDeleteSnapshot } from "./snapshots/delete";
-import { registerListNotifications } from "./notifications/list";
-import { registerMarkNotificationRead } from "./notifications/markRead";
 import { registerDocToPdf } from "./export/docToPdf";
 import { registerGetDocumentsData } from "./export/getDocumentsData";
 import { registerCreateTable } from "./tables/create";
@@ -76,42 +55,22 @@ import { registerPortalRoutes } from "./portals";
 
 /** Static paths are registered before parameterised siblings so `/x/all/...` never reads as `/x/{id}`. */
 export function registerRoutes(app: Router) {
-  registerCreateUser(app);
-  registerCreateToken(app);
-  registerListTokens(app);
-  registerRevokeToken(app);
-  registerGetMe(app);
+  registerAdminRoutes(app);
+  registerTokenRoutes(app);
+  registerMeRoutes(app);
+  registerOrganizationRoutes(app);
 
-  registerCreateOrganization(app);
-  registerListOrganizations(app);
-  registerAddOrganizationMember(app);
+  registerWorkspaceRoutes(app);
+  registerProjectRoutes(app);
 
-  registerCreateWorkspace(app);
-  registerListWorkspaces(app);
-  registerGetWorkspace(app);
-  registerUpdateWorkspace(app);
-  registerAddWorkspaceCollaborator(app);
-  registerRemoveWorkspaceCollaborator(app);
-
-  registerCreateProject(app);
-  registerListProjects(app);
-  registerGetProject(app);
-  registerUpdateProject(app);
   registerPortalRoutes(app);
 
-  registerInviteUser(app);
+  // /document/docx/… before /document/{documentId}/…
   registerCreateDocx(app);
   registerPutDocxVersion(app);
   registerExportDocx(app);
   registerMarkDocxSeeded(app);
-  registerCreateDocument(app);
-  registerListDocuments(app);
-  registerGetDocument(app);
-  registerUpdateDocument(app);
-  registerDeleteDocument(app);
-  registerRestoreDocument(app);
-  registerPublishDocument(app);
-  registerCheckDocumentAccess(app);
+  registerDocumentRoutes(app);
   registerListTableReferences(app);
   registerListClauseReferences(app);
 
@@ -154,8 +113,7 @@ export function registerRoutes(app: Router) {
   registerRestoreSnapshot(app);
   registerDeleteSnapshot(app);
 
-  registerListNotifications(app);
-  registerMarkNotificationRead(app);
+  registerNotificationRoutes(app);
 
   registerDocToPdf(app);
   registerGetDocumentsData(app);

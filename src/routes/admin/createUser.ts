@@ -1,15 +1,15 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../../errors";
+import { ctxOf, defineRoute } from "../../http/route";
+import { requireAdminToken } from "../../http/admin";
 import { errorResponses, EmailSchema, jsonBody, NameSchema, okData, type Router } from "../../openapi";
-import { readBearer } from "../../auth/authenticate";
-import { timingSafeEqualStrings } from "../../lib/crypto";
-import { registerUser } from "../../services/identity/users";
+import { createUser } from "../../services/identity/users";
 import { OrganizationSchema, TokenSchema, UserSchema, WorkspaceSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "createUser",
+  // No user token: the deployment's ADMIN_TOKEN, checked before the body is validated.
   auth: "public",
+  use: [requireAdminToken],
   method: "post",
   path: "/admin/users",
   tags: ["Identity"],
@@ -24,17 +24,5 @@ const route = defineRoute({
 });
 
 export function registerCreateUser(app: Router) {
-  // The admin check must run before body validation (401 before 400), so it is middleware on the path.
-  app.use(route.path, async (c, next) => {
-    const presented = readBearer(c.req.header("authorization"));
-    const expected = c.env.ADMIN_TOKEN;
-    if (!presented || !expected || !(await timingSafeEqualStrings(presented, expected))) {
-      throw new ApiError("UnauthorizedError", "This route needs the deployment's ADMIN_TOKEN as bearer token");
-    }
-    await next();
-  });
-  app.openapi(route, async (c) => {
-    const result = await registerUser(c.get("db"), c.req.valid("json"));
-    return c.json({ data: result }, 200);
-  });
+  app.openapi(route, async (c) => c.json({ data: await createUser(ctxOf(c), c.req.valid("json")) }, 200));
 }

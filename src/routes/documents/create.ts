@@ -1,20 +1,17 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
-import { requireDocument, requireProject } from "../../auth/access";
-import { checkParentFolder, createDocument } from "../../services/documents/mutations";
-import { documentDto } from "../../services/documents/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, type Router } from "../../openapi";
+import { createDocument } from "../../services/documents/create";
 import { DocumentSchema } from "../../schemas/core";
-import { emitAfterResponse, documentCreatedEvent } from "../../services/automations/events";
 
 const route = defineRoute({
   operationId: "createDocument",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/document",
   tags: ["Documents"],
   summary: "Create a folder or rich-text document",
   description: "At the project root this needs workspace owner/admin/editor; inside a folder, edit access to that folder. The creator becomes collaborator `owner`.",
-  security,
   request: jsonBody(
     z.strictObject({
       projectId: IdSchemaBody,
@@ -33,18 +30,5 @@ const route = defineRoute({
 });
 
 export function registerCreateDocument(app: Router) {
-  app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const body = c.req.valid("json");
-    const parentId = body.parentId ?? null;
-    const { project } = await requireProject(db, user, body.projectId, parentId ? "read" : "write");
-    if (parentId) {
-      const parent = await requireDocument(db, user, parentId, "edit");
-      await checkParentFolder(db, project.id, parent.doc, parentId);
-    }
-    const row = await createDocument(db, user._id, project, { ...body, parentId });
-    emitAfterResponse((p) => c.executionCtx.waitUntil(p), c.env, [documentCreatedEvent(row)]);
-    return c.json({ data: documentDto(row, [{ userId: user._id, role: "owner" }]) }, 200);
-  });
+  app.openapi(route, async (c) => c.json({ data: await createDocument(ctxOf(c), c.req.valid("json")) }, 200));
 }

@@ -1,22 +1,20 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { documents } from "../../db/schema";
-import { requireDocument, requireProject } from "../../auth/access";
-import { now } from "../../lib/ids";
-import { checkMove, checkParentFolder } from "../../services/documents/mutations";
-import { documentsWithCollaborators } from "../../services/documents/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { ifMatchOf, withEtag } from "../../http/conditional";
+import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import { updateDocument } from "../../services/documents/update";
 import { DocumentSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "updateDocument",
+  auth: "batched",
   method: "patch",
   path: "/document/{documentId}",
   tags: ["Documents"],
   summary: "Update a document; `parentId` moves it (into its own subtree: 409)",
-  description: "Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the workspace editor role).",
-  security,
+  description:
+    "Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the workspace editor role). " +
+    "`If-Match` with the document's ETag (E10) makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.",
   request: {
     params: z.object({ documentId: pathId("documentId") }),
     ...jsonBody(
@@ -32,41 +30,13 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(DocumentSchema), ...errorResponses("ConflictError") },
+  responses: { ...okData(DocumentSchema), ...errorResponses("ConflictError", "PreconditionFailedError") },
 });
 
 export function registerUpdateDocument(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const { documentId } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const { doc } = await requireDocument(db, user, documentId, "edit");
-    const moving = body.parentId !== undefined && body.parentId !== doc.parentId;
-    if (moving) {
-      if (body.parentId) {
-        const parent = await requireDocument(db, user, body.parentId, "edit");
-        await checkParentFolder(db, doc.projectId, parent.doc, body.parentId);
-        await checkMove(db, doc, body.parentId);
-      } else {
-        await requireProject(db, user, doc.projectId, "write");
-      }
-    }
-    const [row] = await db
-      .update(documents)
-      .set({
-        ...(body.name !== undefined && { name: body.name }),
-        ...(body.description !== undefined && { description: body.description }),
-        ...(body.reference !== undefined && { reference: body.reference }),
-        ...(body.order !== undefined && { order: body.order }),
-        ...(moving && { parentId: body.parentId ?? null }),
-        ...(body.icon !== undefined && { icon: body.icon }),
-        ...(body.emoji !== undefined && { emoji: body.emoji }),
-        updatedAt: now(),
-      })
-      .where(eq(documents.id, documentId))
-      .returning();
-    const [dto] = await documentsWithCollaborators(db, [row!]);
-    return c.json({ data: dto! }, 200);
+    const body = { data: await updateDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, patch: c.req.valid("json"), ifMatch: ifMatchOf(c) }) };
+    await withEtag(c, body);
+    return c.json(body, 200);
   });
 }

@@ -1,25 +1,18 @@
-import { defineRoute } from "../../http/route";
-import { eq } from "drizzle-orm";
-import { errorResponses, okData, security, type Router } from "../../openapi";
-import { users } from "../../db/schema";
-import { userDto } from "../../services/identity/users";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, type Router } from "../../openapi";
+import { getMe } from "../../services/identity/me";
 import { UserSchema } from "../../schemas/core";
-import { notFound } from "../../errors";
 
 const route = defineRoute({
   operationId: "getMe",
+  auth: "batched",
   method: "get",
   path: "/me",
   tags: ["Identity"],
   summary: "The authenticated user",
-  security,
   responses: { ...okData(UserSchema), ...errorResponses() },
 });
 
 export function registerGetMe(app: Router) {
-  app.openapi(route, async (c) => {
-    const [row] = await c.get("db").select().from(users).where(eq(users.id, c.get("user")._id));
-    if (!row) throw notFound("User");
-    return c.json({ data: userDto(row) }, 200);
-  });
+  app.openapi(route, async (c) => c.json({ data: await getMe(ctxOf(c)) }, 200));
 }

@@ -1,11 +1,8 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
-import { notFound } from "../../errors";
-import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
-import { notifications } from "../../db/schema";
-import { now } from "../../lib/ids";
-import { notificationDto, NotificationSchema } from "./schema";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
+import { markNotificationRead } from "../../services/notifications/notifications";
+import { NotificationSchema } from "./schema";
 
 const route = defineRoute({
   operationId: "markNotificationRead",
@@ -13,20 +10,10 @@ const route = defineRoute({
   path: "/notification/{id}/read",
   tags: ["Notifications"],
   summary: "Mark a notification read",
-  security,
   request: { params: z.object({ id: pathId("id") }) },
   responses: { ...okData(NotificationSchema), ...errorResponses() },
 });
 
 export function registerMarkNotificationRead(app: Router) {
-  app.openapi(route, async (c) => {
-    const [row] = await c
-      .get("db")
-      .update(notifications)
-      .set({ readAt: sql`COALESCE(${notifications.readAt}, ${now()})` })
-      .where(and(eq(notifications.id, c.req.valid("param").id), eq(notifications.userId, c.get("user")._id)))
-      .returning();
-    if (!row) throw notFound("Notification");
-    return c.json({ data: notificationDto(row) }, 200);
-  });
+  app.openapi(route, async (c) => c.json({ data: await markNotificationRead(ctxOf(c), c.req.valid("param").id) }, 200));
 }

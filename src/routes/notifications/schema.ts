@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { notifications } from "../../db/schema";
 
 export const NotificationSchema = z
   .object({
@@ -13,16 +12,3 @@ export const NotificationSchema = z
     createdAt: z.number(),
   })
   .openapi("Notification");
-
-export function notificationDto(row: typeof notifications.$inferSelect) {
-  return {
-    _id: row.id,
-    kind: row.kind,
-    title: row.title,
-    body: row.body,
-    data: row.data ?? null,
-    isRead: row.readAt !== null,
-    readAt: row.readAt,
-    createdAt: row.createdAt,
-  };
-}

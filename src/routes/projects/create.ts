@@ -1,19 +1,16 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
-import { projects } from "../../db/schema";
-import { requireWorkspace } from "../../auth/access";
-import { newId, now } from "../../lib/ids";
-import { projectDto } from "../../services/workspaces/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, type Router } from "../../openapi";
+import { createProject } from "../../services/projects/projects";
 import { ProjectSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "createProject",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/project",
   tags: ["Projects"],
   summary: "Create a project (workspace owner, admin or editor)",
-  security,
   request: jsonBody(
     z.strictObject({
       workspaceId: IdSchemaBody,
@@ -29,28 +26,5 @@ const route = defineRoute({
 });
 
 export function registerCreateProject(app: Router) {
-  app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const body = c.req.valid("json");
-    await requireWorkspace(db, user, body.workspaceId, "edit");
-    const t = now();
-    const [row] = await db
-      .insert(projects)
-      .values({
-        id: newId(),
-        workspaceId: body.workspaceId,
-        userId: user._id,
-        name: body.name,
-        description: body.description ?? "",
-        reference: body.reference ?? "",
-        icon: body.icon ?? null,
-        emoji: body.emoji ?? null,
-        published: [],
-        createdAt: t,
-        updatedAt: t,
-      })
-      .returning();
-    return c.json({ data: projectDto(row!) }, 200);
-  });
+  app.openapi(route, async (c) => c.json({ data: await createProject(ctxOf(c), c.req.valid("json")) }, 200));
 }

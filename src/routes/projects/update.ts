@@ -1,20 +1,18 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { EmojiSchema, errorResponses, IconSchema, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { projects } from "../../db/schema";
-import { requireProject } from "../../auth/access";
-import { now } from "../../lib/ids";
-import { projectDto } from "../../services/workspaces/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { ifMatchOf, withEtag } from "../../http/conditional";
+import { EmojiSchema, errorResponses, IconSchema, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import { updateProject } from "../../services/projects/projects";
 import { ProjectSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "updateProject",
+  auth: "batched",
   method: "patch",
   path: "/project/{id}",
   tags: ["Projects"],
   summary: "Update a project (workspace owner, admin or editor)",
-  security,
+  description: "`If-Match` with the project's ETag makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.",
   request: {
     params: z.object({ id: pathId("id") }),
     ...jsonBody(
@@ -28,27 +26,13 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(ProjectSchema), ...errorResponses() },
+  responses: { ...okData(ProjectSchema), ...errorResponses("PreconditionFailedError") },
 });
 
 export function registerUpdateProject(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const { id } = c.req.valid("param");
-    const { name, description, reference, icon, emoji } = c.req.valid("json");
-    await requireProject(db, c.get("user"), id, "write");
-    const [row] = await db
-      .update(projects)
-      .set({
-        ...(name !== undefined && { name }),
-        ...(description !== undefined && { description }),
-        ...(reference !== undefined && { reference }),
-        ...(icon !== undefined && { icon }),
-        ...(emoji !== undefined && { emoji }),
-        updatedAt: now(),
-      })
-      .where(eq(projects.id, id))
-      .returning();
-    return c.json({ data: projectDto(row!) }, 200);
+    const body = { data: await updateProject(ctxOf(c), { projectId: c.req.valid("param").id, patch: c.req.valid("json"), ifMatch: ifMatchOf(c) }) };
+    await withEtag(c, body);
+    return c.json(body, 200);
   });
 }

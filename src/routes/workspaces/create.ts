@@ -1,20 +1,16 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { notFound } from "../../errors";
-import { errorResponses, ignored, IdSchemaBody, jsonBody, NameSchema, okData, security, type Router } from "../../openapi";
-import { workspaceCollaborators, workspaces } from "../../db/schema";
-import { newId, now } from "../../lib/ids";
-import { organizationRole } from "../../auth/access";
-import { workspaceDto } from "../../services/workspaces/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, ignored, IdSchemaBody, jsonBody, NameSchema, okData, type Router } from "../../openapi";
+import { createWorkspace } from "../../services/workspaces/workspaces";
 import { WorkspaceSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "createWorkspace",
+  // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/workspace",
   tags: ["Workspaces"],
   summary: "Create a workspace in an organization the caller belongs to (the caller becomes owner)",
-  security,
   request: jsonBody(
     z.strictObject({
       organizationId: IdSchemaBody,
@@ -28,27 +24,5 @@ const route = defineRoute({
 });
 
 export function registerCreateWorkspace(app: Router) {
-  app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user");
-    const body = c.req.valid("json");
-    if (!(await organizationRole(db, user._id, body.organizationId))) throw notFound("Organization");
-    const t = now();
-    const ws = {
-      id: newId(),
-      organizationId: body.organizationId,
-      name: body.name,
-      description: body.description ?? "",
-      isDefault: false,
-      isShared: body.isShared ?? false,
-      ownerId: user._id,
-      createdAt: t,
-      updatedAt: t,
-    };
-    await db.batch([
-      db.insert(workspaces).values(ws),
-      db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user._id, role: "owner", createdAt: t }),
-    ]);
-    return c.json({ data: workspaceDto(ws, [{ userId: user._id, role: "owner" }]) }, 200);
-  });
+  app.openapi(route, async (c) => c.json({ data: await createWorkspace(ctxOf(c), c.req.valid("json")) }, 200));
 }

@@ -1,26 +1,22 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { errorResponses, okData, pathId, security, type Router } from "../../openapi";
-import { requireWorkspace } from "../../auth/access";
-import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { jsonWithEtag } from "../../http/conditional";
+import { errorResponses, okData, pathId, type Router } from "../../openapi";
+import { getWorkspace } from "../../services/workspaces/workspaces";
 import { WorkspaceSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "getWorkspace",
+  auth: "batched",
   method: "get",
   path: "/workspace/{id}",
   tags: ["Workspaces"],
   summary: "Retrieve a workspace the caller collaborates on",
-  security,
+  description: "Carries a strong ETag; If-None-Match answers 304.",
   request: { params: z.object({ id: pathId("id") }) },
-  responses: { ...okData(WorkspaceSchema), ...errorResponses() },
+  responses: { ...okData(WorkspaceSchema), ...errorResponses(), 304: { description: "Not modified (If-None-Match matched the ETag)" } },
 });
 
 export function registerGetWorkspace(app: Router) {
-  app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const { workspace } = await requireWorkspace(db, c.get("user"), c.req.valid("param").id, "read");
-    const collabs = await workspaceCollaboratorsOf(db, [workspace.id]);
-    return c.json({ data: workspaceDto(workspace, collabs.get(workspace.id) ?? []) }, 200);
-  });
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getWorkspace(ctxOf(c), c.req.valid("param").id) }));
 }

@@ -1,20 +1,18 @@
-import { defineRoute } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, security, type Router } from "../../openapi";
-import { workspaces } from "../../db/schema";
-import { requireWorkspace } from "../../auth/access";
-import { now } from "../../lib/ids";
-import { workspaceCollaboratorsOf, workspaceDto } from "../../services/workspaces/serialize";
+import { ctxOf, defineRoute } from "../../http/route";
+import { ifMatchOf, withEtag } from "../../http/conditional";
+import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import { updateWorkspace } from "../../services/workspaces/workspaces";
 import { WorkspaceSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "updateWorkspace",
+  auth: "batched",
   method: "patch",
   path: "/workspace/{id}",
   tags: ["Workspaces"],
   summary: "Update a workspace (owner or admin)",
-  security,
+  description: "`If-Match` with the workspace's ETag makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.",
   request: {
     params: z.object({ id: pathId("id") }),
     ...jsonBody(
@@ -26,21 +24,13 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(WorkspaceSchema), ...errorResponses() },
+  responses: { ...okData(WorkspaceSchema), ...errorResponses("PreconditionFailedError") },
 });
 
 export function registerUpdateWorkspace(app: Router) {
   app.openapi(route, async (c) => {
-    const db = c.get("db");
-    const { id } = c.req.valid("param");
-    const { name, description, isShared } = c.req.valid("json");
-    await requireWorkspace(db, c.get("user"), id, "admin");
-    const [updated] = await db
-      .update(workspaces)
-      .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: now() })
-      .where(eq(workspaces.id, id))
-      .returning();
-    const collabs = await workspaceCollaboratorsOf(db, [id]);
-    return c.json({ data: workspaceDto(updated!, collabs.get(id) ?? []) }, 200);
+    const body = { data: await updateWorkspace(ctxOf(c), { workspaceId: c.req.valid("param").id, patch: c.req.valid("json"), ifMatch: ifMatchOf(c) }) };
+    await withEtag(c, body);
+    return c.json(body, 200);
   });
 }

@@ -8,7 +8,7 @@ import {
   automationAccessQuery,
   checkAutomationAccess,
   checkProjectAccess,
-  projectAccessQuery,
+  projectAccessStatement,
   readableProjectIds,
   requireAutomation,
   requireProject,
@@ -174,7 +174,7 @@ export async function getAutomation(ctx: ServiceCtx, id: string) {
 /** One D1 round trip: access and the list in one batch (the list is dropped unless the project is readable). */
 export async function listAutomations(ctx: ServiceCtx, projectId: string) {
   const [[access], rows] = await read(ctx, [
-    projectAccessQuery(ctx.db, ctx.user.ref, projectId),
+    projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ctx.db
       .select()
       .from(automations)

@@ -18,7 +18,7 @@ import { requireColumnForWrite, requireDocument, requireProject, requireTable, t
 import { createRows, listRows, softDeleteRow } from "../../services/tables/rows";
 import { checkCellWrite } from "../../services/tables/cellValues";
 import { recalculateFormulasAfterWrite } from "../../services/tables/recompute";
-import { checkParentFolder, createDocument } from "../../services/documents/mutations";
+import { checkParentFolder, prepareCreateDocument } from "../../services/documents/mutations";
 import { applyFormulaThroughCoordinator } from "../../services/formula/coordinator";
 import type { ConditionValue } from "../../schemas/automations";
 import type { StoredAction, StoredBehavior } from "../../db/schema";
@@ -218,7 +218,9 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
         const parent = await requireDocument(rc.db, rc.owner, parentId, "edit");
         await checkParentFolder(rc.db, project.id, parent.doc, parentId);
       }
-      const doc = await createDocument(rc.db, rc.owner._id, project, { name: String(spec.name), type: (spec.type as "FOLDER" | "DOCUMENT" | undefined) ?? "DOCUMENT", parentId });
+      // Not the request service (createDocument): a run's events carry its depth and go out with the run's.
+      const { row: doc, statements } = await prepareCreateDocument(rc.db, rc.owner._id, project, { name: String(spec.name), type: (spec.type as "FOLDER" | "DOCUMENT" | undefined) ?? "DOCUMENT", parentId });
+      await rc.db.batch(statements);
       rc.events.push({ event: "document.created", projectId: project.id, documentId: doc.id, documentIds: parentId ? [parentId] : [] });
       return { affectedRows: 0 };
     }

@@ -1,9 +1,11 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { documentCollaborators, invitations, notifications } from "../../db/schema";
+import { documentCollaborators, invitations, notifications, users } from "../../db/schema";
 import type { Db } from "../../env";
 import { newId, now } from "../../lib/ids";
-import type { DocumentRole } from "../../auth/access";
-import { subtreeIds } from "./tree";
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
+import { forbidden } from "../../errors";
+import { read, type ServiceContext } from "../context";
+import { liveSubtreeStatement, subtreeIds } from "./tree";
 
 /**
  * Grant `role` on each document; an existing grant is raised to it, never lowered (else an editor could
@@ -35,40 +37,47 @@ export interface InviteResult {
 /**
  * E7: the invitation covers the document and, for a folder, every live document below it. An existing user is
  * granted at once (and notified); an unknown email gets a pending invitation applied when it registers.
+ * Needs edit access; granting `owner` needs the owner role. One read batch (authentication, access, the invitee,
+ * the covered documents) and one write batch.
  */
-export async function inviteToDocument(
-  db: Db,
-  input: { inviterId: string; inviterName: string; documentId: string; documentName: string; email: string; role: DocumentRole; existingUserId: string | null },
-): Promise<InviteResult> {
-  const covered = await subtreeIds(db, input.documentId, { onlyLive: true });
-  const t = now();
+export async function inviteUser(ctx: ServiceContext, input: { documentId: string; email: string; role: DocumentRole }): Promise<InviteResult> {
+  const [docs, wsRoles, docRoles, invitee, covered] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
+    ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email.toLowerCase())),
+    liveSubtreeStatement(ctx.db, input.documentId),
+  ]);
+  const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+  if (input.role === "owner" && !access.isOwner) throw forbidden("Only an owner can grant the owner role");
+  const existingUserId = invitee[0]?.id ?? null;
+  const coveredIds = covered.map((c) => c.id);
+  const t = ctx.now;
   const invitation = {
     id: newId(),
     email: input.email,
     documentId: input.documentId,
     role: input.role,
-    invitedBy: input.inviterId,
+    invitedBy: ctx.user.id,
     createdAt: t,
-    acceptedAt: input.existingUserId ? t : null,
+    acceptedAt: existingUserId ? t : null,
   };
-  if (input.existingUserId) {
-    await db.batch([
-      db.insert(invitations).values(invitation),
-      grantStatement(db, input.existingUserId, input.role, covered, t),
-      db.insert(notifications).values({
+  if (existingUserId) {
+    await ctx.db.batch([
+      ctx.db.insert(invitations).values(invitation),
+      grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
+      ctx.db.insert(notifications).values({
         id: newId(),
-        userId: input.existingUserId,
+        userId: existingUserId,
         kind: "document.invited",
-        title: `${input.inviterName} shared "${input.documentName}" with you`,
-        body: `You were given the ${input.role} role on ${covered.length} document(s).`,
-        data: { documentId: input.documentId, role: input.role, invitedBy: input.inviterId },
+        title: `${ctx.user.name} shared "${access.doc.name}" with you`,
+        body: `You were given the ${input.role} role on ${coveredIds.length} document(s).`,
+        data: { documentId: input.documentId, role: input.role, invitedBy: ctx.user.id },
         createdAt: t,
       }),
     ]);
   } else {
-    await db.insert(invitations).values(invitation);
+    await ctx.db.insert(invitations).values(invitation);
   }
-  return { invitationsSent: 1, documentsInvited: covered.length, usersInvited: input.existingUserId ? 1 : 0 };
+  return { invitationsSent: 1, documentsInvited: coveredIds.length, usersInvited: existingUserId ? 1 : 0 };
 }
 
 /** At registration: every pending invitation for the email becomes grants over the documents it covers now. */

@@ -5,7 +5,7 @@ import { conflict, notFound, validation } from "../../errors";
 import { newId, now } from "../../lib/ids";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
-import { ancestorIds, subtreeHeight, subtreeSql } from "./tree";
+import { ancestorIds, inSubtree, subtreeSql } from "./tree";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -22,22 +22,38 @@ export interface NewDocument {
   id?: string;
 }
 
-/** The next free `order` among siblings, so a new document lands last. */
-async function nextOrder(db: Db, projectId: string, parentId: string | null) {
-  const [row] = await db
-    .select({ max: sql<number | null>`MAX(${documents.order})` })
-    .from(documents)
-    .where(and(eq(documents.projectId, projectId), parentId === null ? isNull(documents.parentId) : eq(documents.parentId, parentId)));
-  return (row?.max ?? -1) + 1;
+function siblingsOf(projectId: string, parentId: string | null) {
+  return and(eq(documents.projectId, projectId), parentId === null ? isNull(documents.parentId) : eq(documents.parentId, parentId));
 }
 
-/** A parent must be a live FOLDER of the same project and not so deep that walks stop being bounded. */
-export async function checkParentFolder(db: Db, projectId: string, parent: DocumentRow | undefined, parentId: string) {
+/** Batchable: one row whose `next` is the next free `order` among siblings, so a new document lands last. */
+export function nextOrderStatement(db: Db, projectId: string, parentId: string | null) {
+  return db
+    .select({ next: sql<number>`COALESCE(MAX(${documents.order}), -1) + 1`.as("next_order") })
+    .from(documents)
+    .where(siblingsOf(projectId, parentId));
+}
+
+async function nextOrder(db: Db, projectId: string, parentId: string | null) {
+  const [row] = await nextOrderStatement(db, projectId, parentId);
+  return row?.next ?? 0;
+}
+
+/**
+ * A parent must be a live FOLDER of the same project and not so deep that walks stop being bounded.
+ * `chainLength` is the number of ids from the parent up to the root (the parent included).
+ */
+export function assertParentFolder(projectId: string, parent: DocumentRow | undefined, chainLength: number) {
   if (!parent || parent.isDeleted) throw notFound("Parent folder");
   if (parent.projectId !== projectId) throw validation("The parent must belong to the same project", [{ path: "parentId", message: "not in this project" }]);
   if (parent.type !== "FOLDER") throw validation("The parent must be a FOLDER", [{ path: "parentId", message: "not a folder" }]);
-  const depth = (await ancestorIds(db, parentId)).length;
-  if (depth >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
+  if (chainLength >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
+}
+
+/** `assertParentFolder` with the parent's depth looked up (one round trip). */
+export async function checkParentFolder(db: Db, projectId: string, parent: DocumentRow | undefined, parentId: string) {
+  if (!parent || parent.isDeleted) throw notFound("Parent folder");
+  assertParentFolder(projectId, parent, (await ancestorIds(db, parentId)).length);
 }
 
 /** Statements that create a document with its creator as `owner`; the caller runs them (possibly in a larger batch). */
@@ -72,18 +88,15 @@ export async function prepareCreateDocument(db: Db, userId: string, project: Pro
   return { row, statements };
 }
 
-export async function createDocument(db: Db, userId: string, project: ProjectRow, input: NewDocument) {
-  const { row, statements } = await prepareCreateDocument(db, userId, project, input);
-  await db.batch(statements);
-  return row;
-}
-
-/** Moving a document under itself or one of its descendants would detach a cycle from the tree. */
-export async function checkMove(db: Db, doc: DocumentRow, newParentId: string) {
-  const chain = await ancestorIds(db, newParentId);
+/**
+ * Moving `doc` under the folder whose chain to the root is `chain` (ids, the new parent first): under itself or one
+ * of its descendants would detach a cycle (409); past the depth limit is 400. `height`: the doc's subtree height.
+ */
+export function assertMove(doc: DocumentRow, chain: readonly string[], height: number) {
   if (chain.includes(doc.id)) throw conflict("A document cannot be moved into its own subtree");
-  const height = doc.type === "FOLDER" ? await subtreeHeight(db, doc.id) : 0;
-  if (chain.length + height >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
+  if (chain.length + (doc.type === "FOLDER" ? height : 0) >= MAX_FOLDER_DEPTH) {
+    throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
+  }
 }
 
 /**
@@ -100,15 +113,14 @@ export async function softDeleteSubtree(db: Db, rootId: string) {
   return rows.length;
 }
 
-export async function restoreSubtree(db: Db, root: DocumentRow) {
-  if (root.parentId) {
-    const [parent] = await db.select({ isDeleted: documents.isDeleted }).from(documents).where(eq(documents.id, root.parentId));
-    if (parent?.isDeleted) throw conflict("The parent folder is deleted; restore it first");
-  }
-  if (!root.isDeleted) return 0;
-  const t = now();
-  const rows = await db.all<{ id: string }>(sql`${subtreeSql(root.id)}
-    UPDATE documents SET is_deleted = 0, deleted_at = NULL, updated_at = ${t}
-    WHERE id IN (SELECT id FROM sub) AND is_deleted = 1 AND deleted_at = ${root.deletedAt} RETURNING id`);
-  return rows.length;
+/**
+ * Batchable: restores the root and what was deleted along with it (same deletedAt stamp), returning their ids.
+ * A builder with the subtree as a subquery, so it rides in one batch with the reads that follow it.
+ */
+export function restoreSubtreeStatement(db: Db, root: DocumentRow, at: number) {
+  return db
+    .update(documents)
+    .set({ isDeleted: false, deletedAt: null, updatedAt: at })
+    .where(and(inSubtree(documents.id, root.id), eq(documents.isDeleted, true), root.deletedAt === null ? isNull(documents.deletedAt) : eq(documents.deletedAt, root.deletedAt)))
+    .returning({ id: documents.id });
 }

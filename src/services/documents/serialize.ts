@@ -1,6 +1,7 @@
 import { documentCollaborators, documents } from "../../db/schema";
 import type { Db } from "../../env";
 import { inJson } from "../../db/sql";
+import { sql, type SQL } from "drizzle-orm";
 
 type Collaborator = { userId: string; role: string };
 
@@ -28,20 +29,28 @@ export function documentDto(row: typeof documents.$inferSelect, collaborators: C
   };
 }
 
-export async function documentCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
-  const out = new Map<string, Collaborator[]>();
-  if (ids.length === 0) return out;
-  const rows = await db
+/** Batchable: the collaborators of the documents whose ids are listed (or selected by `ids` as SQL), oldest first. */
+export function collaboratorsStatement(db: Db, ids: readonly string[] | SQL) {
+  return db
     .select()
     .from(documentCollaborators)
-    .where(inJson(documentCollaborators.documentId, ids))
+    .where(Array.isArray(ids) ? inJson(documentCollaborators.documentId, ids as string[]) : sql`${documentCollaborators.documentId} IN (${ids})`)
     .orderBy(documentCollaborators.createdAt);
+}
+
+export function groupCollaborators(rows: (typeof documentCollaborators.$inferSelect)[]): Map<string, Collaborator[]> {
+  const out = new Map<string, Collaborator[]>();
   for (const r of rows) {
     const list = out.get(r.documentId) ?? [];
     list.push({ userId: r.userId, role: r.role });
     out.set(r.documentId, list);
   }
   return out;
+}
+
+export async function documentCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
+  if (ids.length === 0) return new Map();
+  return groupCollaborators(await collaboratorsStatement(db, ids));
 }
 
 export async function documentsWithCollaborators(db: Db, rows: (typeof documents.$inferSelect)[]) {

@@ -1,4 +1,7 @@
+import { and, desc, eq } from "drizzle-orm";
 import { accessTokens } from "../../db/schema";
+import { notFound, validation } from "../../errors";
+import { read, type ServiceContext } from "../context";
 import type { Db } from "../../env";
 import { randomBase62, sha256Hex } from "../../lib/crypto";
 import { newId, now } from "../../lib/ids";
@@ -30,4 +33,33 @@ export async function prepareToken(db: Db, userId: string, name: string, expires
 
 export function tokenDto(row: typeof accessTokens.$inferSelect) {
   return { _id: row.id, name: row.name, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt };
+}
+
+/** The caller's tokens, newest first, without secrets (one round trip with authentication). */
+export async function listTokens(ctx: ServiceContext) {
+  const [rows] = await read(ctx, [ctx.db.select().from(accessTokens).where(eq(accessTokens.userId, ctx.user.ref)).orderBy(desc(accessTokens.createdAt))]);
+  return rows.map(tokenDto);
+}
+
+/**
+ * Issues a token for the caller. A token cannot mint one that outlives it, or expiry could be escaped by
+ * re-issuing: with an expiring token, the new one expires no later than it.
+ */
+export async function createToken(ctx: ServiceContext, input: { name: string; expiresAt?: number | null }): Promise<IssuedToken> {
+  const { expiresAt } = input;
+  if (expiresAt != null && expiresAt <= ctx.now) throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
+  const limit = ctx.user.tokenExpiresAt;
+  const effective = limit === null ? (expiresAt ?? null) : Math.min(expiresAt ?? limit, limit);
+  const { record, insert } = await prepareToken(ctx.db, ctx.user.id, input.name, effective);
+  await insert;
+  return record;
+}
+
+/** Revokes one of the caller's tokens at once; another user's token is 404 like a missing one. */
+export async function revokeToken(ctx: ServiceContext, tokenId: string) {
+  const rows = await ctx.db
+    .delete(accessTokens)
+    .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.userId, ctx.user.id)))
+    .returning({ id: accessTokens.id });
+  if (rows.length === 0) throw notFound("Token");
 }

@@ -7,6 +7,7 @@ import { newId, now } from "../../lib/ids";
 import { prepareToken } from "./tokens";
 import { applyPendingInvitations } from "../documents/invitations";
 import { workspaceDto } from "../workspaces/serialize";
+import type { ServiceContext } from "../context";
 
 export function userDto(row: typeof users.$inferSelect) {
   return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
@@ -59,6 +60,11 @@ export async function registerUser(db: Db, input: { email: string; name: string 
     workspace: workspaceDto(ws, [{ userId: user.id, role: "owner" }]),
     token,
   };
+}
+
+/** POST /admin/users: registration on the request's database (the route checks the admin token). */
+export function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
+  return registerUser(ctx.db, input);
 }
 
 export async function findUserByEmail(db: Db, email: string) {

@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
@@ -20,20 +21,28 @@ export function workspaceDto(row: typeof workspaces.$inferSelect, collaborators:
   };
 }
 
-export async function workspaceCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
-  const out = new Map<string, Collaborator[]>();
-  if (ids.length === 0) return out;
-  const rows = await db
+/** Batchable: the collaborators of the listed workspaces (or of those `ids` selects as SQL), oldest first. */
+export function workspaceCollaboratorsStatement(db: Db, ids: readonly string[] | SQL) {
+  return db
     .select()
     .from(workspaceCollaborators)
-    .where(inJson(workspaceCollaborators.workspaceId, ids))
+    .where(Array.isArray(ids) ? inJson(workspaceCollaborators.workspaceId, ids as string[]) : sql`${workspaceCollaborators.workspaceId} IN (${ids})`)
     .orderBy(workspaceCollaborators.createdAt);
+}
+
+export function groupWorkspaceCollaborators(rows: (typeof workspaceCollaborators.$inferSelect)[]): Map<string, Collaborator[]> {
+  const out = new Map<string, Collaborator[]>();
   for (const r of rows) {
     const list = out.get(r.workspaceId) ?? [];
     list.push({ userId: r.userId, role: r.role });
     out.set(r.workspaceId, list);
   }
   return out;
+}
+
+export async function workspaceCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
+  if (ids.length === 0) return new Map();
+  return groupWorkspaceCollaborators(await workspaceCollaboratorsStatement(db, ids));
 }
 
 /** `now` decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */

@@ -1,0 +1,6 @@
+import type { Router } from "../../openapi";
+import { registerCreateUser } from "./createUser";
+
+export function registerAdminRoutes(app: Router) {
+  registerCreateUser(app);
+}

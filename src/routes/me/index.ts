@@ -1,0 +1,6 @@
+import type { Router } from "../../openapi";
+import { registerGetMe } from "./get";
+
+export function registerMeRoutes(app: Router) {
+  registerGetMe(app);
+}

@@ -1,0 +1,34 @@
+/** Creating a folder or rich-text document: one read batch (authentication, access, parent, order), one write batch. */
+import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
+import { read, type ServiceContext } from "../context";
+import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
+import { assertParentFolder, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
+import { documentDto } from "./serialize";
+import { ancestorsStatement } from "./tree";
+
+export interface CreateDocumentInput extends Omit<NewDocument, "external" | "id"> {
+  projectId: string;
+}
+
+/**
+ * At the project root this needs workspace owner/admin/editor; inside a folder, edit access to that folder (which
+ * must be a live FOLDER of the same project, not nested too deep). The creator becomes collaborator `owner`.
+ */
+export async function createDocument(ctx: ServiceContext, input: CreateDocumentInput) {
+  const parentId = input.parentId ?? null;
+  const [projectRows, docs, wsRoles, docRoles, chain, order] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, parentId ? [parentId] : []),
+    ancestorsStatement(ctx.db, parentId ?? ""),
+    nextOrderStatement(ctx.db, input.projectId, parentId),
+  ]);
+  const { project } = checkProjectAccess(projectRows[0], parentId ? "read" : "write");
+  if (parentId) {
+    const parent = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(parentId), "edit");
+    assertParentFolder(project.id, parent.doc, chain.length);
+  }
+  const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, { ...input, parentId, order: input.order ?? order[0]?.next ?? 0 });
+  await ctx.db.batch(statements);
+  emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+  return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+}

@@ -1,0 +1,137 @@
+/**
+ * Changing a document: metadata and moves (PATCH), soft delete with its subtree (DELETE), restore, publish.
+ * Each loads access (and, for If-Match, the current representation) in one read batch, then writes in one batch:
+ * 2 D1 round trips (API.md §17).
+ */
+import { eq, sql } from "drizzle-orm";
+import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement, type DocumentAccess } from "../../auth/access";
+import { documentCollaborators, documents, type Emoji, type Icon } from "../../db/schema";
+import { conflict } from "../../errors";
+import { assertIfMatch } from "../../lib/etag";
+import { read, type ServiceContext } from "../context";
+import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
+import { collaboratorsStatement, documentDto, groupCollaborators } from "./serialize";
+import { ancestorsStatement, subtreeHeightStatement } from "./tree";
+
+type DocumentRow = typeof documents.$inferSelect;
+
+export interface DocumentPatch {
+  name?: string;
+  description?: string;
+  reference?: string;
+  order?: number;
+  /** A folder id moves the document there; null moves it to the project root. */
+  parentId?: string | null;
+  icon?: Icon | null;
+  emoji?: Emoji | null;
+}
+
+/** What E10 returns for the document: the representation an If-Match tag is computed from. */
+function representation(doc: DocumentRow, collaborators: (typeof documentCollaborators.$inferSelect)[]) {
+  return { data: documentDto(doc, collaborators.map((c) => ({ userId: c.userId, role: c.role }))) };
+}
+
+/** The written row and its collaborators, read back in the write's own batch. */
+async function writeAndReload(ctx: ServiceContext, documentId: string, set: Partial<DocumentRow>) {
+  const [[row], collaborators] = await ctx.db.batch([
+    ctx.db.update(documents).set(set).where(eq(documents.id, documentId)).returning(),
+    collaboratorsStatement(ctx.db, [documentId]),
+  ]);
+  return documentDto(row!, groupCollaborators(collaborators).get(documentId) ?? []);
+}
+
+/**
+ * Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the
+ * workspace editor role); a move into its own subtree is 409. If-Match is checked against E10's representation.
+ */
+export async function updateDocument(ctx: ServiceContext, input: { documentId: string; patch: DocumentPatch; ifMatch?: string }) {
+  const { documentId, patch } = input;
+  const target = patch.parentId;
+  const [docs, wsRoles, docRoles, collaborators, chain, height, projectRows] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, target ? [documentId, target] : [documentId]),
+    collaboratorsStatement(ctx.db, [documentId]),
+    // Only a move needs these; "" matches nothing, so the batch keeps one shape.
+    ancestorsStatement(ctx.db, target ?? ""),
+    subtreeHeightStatement(ctx.db, target ? documentId : ""),
+    projectAccessStatement(ctx.db, ctx.user.ref, target === null ? sql`(SELECT d.project_id FROM documents d WHERE d.id = ${documentId})` : ""),
+  ]);
+  const access = assembleDocumentsAccess([docs, wsRoles, docRoles]);
+  const { doc } = checkDocumentAccess(access.get(documentId), "edit");
+  await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));
+  const moving = target !== undefined && target !== doc.parentId;
+  if (moving) {
+    if (target) {
+      const parent = checkDocumentAccess(access.get(target), "edit");
+      assertParentFolder(doc.projectId, parent.doc, chain.length);
+      assertMove(doc, chain.map((c) => c.id), height[0]?.height ?? 0);
+    } else {
+      checkProjectAccess(projectRows[0], "write");
+    }
+  }
+  return writeAndReload(ctx, documentId, {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.description !== undefined && { description: patch.description }),
+    ...(patch.reference !== undefined && { reference: patch.reference }),
+    ...(patch.order !== undefined && { order: patch.order }),
+    ...(moving && { parentId: target ?? null }),
+    ...(patch.icon !== undefined && { icon: patch.icon }),
+    ...(patch.emoji !== undefined && { emoji: patch.emoji }),
+    updatedAt: ctx.now,
+  });
+}
+
+/** Access (edit) and the current representation, for the writes below that take no other input. */
+async function loadForEdit(ctx: ServiceContext, documentId: string, opts: { includeDeleted?: boolean; ifMatch?: string } = {}): Promise<DocumentAccess> {
+  const [docs, wsRoles, docRoles, collaborators] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    collaboratorsStatement(ctx.db, [documentId]),
+  ]);
+  const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", { includeDeleted: opts.includeDeleted });
+  await assertIfMatch(opts.ifMatch, () => representation(access.doc, collaborators));
+  return access;
+}
+
+/** Soft-deletes the document and its live subtree (edit access); returns how many documents were deleted. */
+export async function deleteDocument(ctx: ServiceContext, input: { documentId: string; ifMatch?: string }) {
+  await loadForEdit(ctx, input.documentId, { ifMatch: input.ifMatch });
+  return { deletedDocuments: await softDeleteSubtree(ctx.db, input.documentId) };
+}
+
+/**
+ * Restores a soft-deleted document with the subtree deleted along with it (edit access). A document whose parent
+ * folder is still deleted is 409: restore the folder first.
+ */
+export async function restoreDocument(ctx: ServiceContext, documentId: string) {
+  const [docs, wsRoles, docRoles, parent, collaborators] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    ctx.db
+      .select({ isDeleted: documents.isDeleted })
+      .from(documents)
+      .where(eq(documents.id, sql`(SELECT d.parent_id FROM documents d WHERE d.id = ${documentId})`)),
+    collaboratorsStatement(ctx.db, [documentId]),
+  ]);
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", { includeDeleted: true });
+  if (parent[0]?.isDeleted) throw conflict("The parent folder is deleted; restore it first");
+  if (!doc.isDeleted) return { ...representation(doc, collaborators).data, restoredDocuments: 0 };
+  const [restored, [row]] = await ctx.db.batch([
+    restoreSubtreeStatement(ctx.db, doc, ctx.now),
+    ctx.db.select().from(documents).where(eq(documents.id, documentId)),
+  ]);
+  return { ...representation(row!, collaborators).data, restoredDocuments: restored.length };
+}
+
+/** Publishes the document (edit access) with the given styling and domain slug. */
+export async function publishDocument(ctx: ServiceContext, input: { documentId: string; styling?: Record<string, unknown>; domainSlug?: string }) {
+  await loadForEdit(ctx, input.documentId);
+  return writeAndReload(ctx, input.documentId, {
+    isPublished: true,
+    publishedSettings: { publishedById: ctx.user.id, publishedAt: ctx.now, styling: input.styling ?? {}, domainSlug: input.domainSlug ?? "" },
+    updatedAt: ctx.now,
+  });
+}
+
+/** Withdraws a publication (edit access). */
+export async function unpublishDocument(ctx: ServiceContext, documentId: string) {
+  await loadForEdit(ctx, documentId);
+  return writeAndReload(ctx, documentId, { isPublished: false, publishedSettings: null, updatedAt: ctx.now });
+}

@@ -1,0 +1,100 @@
+/**
+ * Projects (API.md §5): reads in one D1 round trip (authentication, access and data in one batch), writes in two
+ * (the access batch, then the write).
+ */
+import { and, eq, or, sql } from "drizzle-orm";
+import { checkProjectAccess, checkWorkspaceAccess, projectAccessStatement, viaDocumentGrant, workspaceAccessStatement, workspaceRoleStatement } from "../../auth/access";
+import { projects, type Emoji, type Icon } from "../../db/schema";
+import { notFound } from "../../errors";
+import { assertIfMatch } from "../../lib/etag";
+import { newId } from "../../lib/ids";
+import { read, type ServiceContext } from "../context";
+import { projectDto } from "../workspaces/serialize";
+
+export type ProjectDto = ReturnType<typeof projectDto>;
+
+/** A project the caller can read (through its workspace or a document grant); else 404. */
+export async function getProject(ctx: ServiceContext, projectId: string): Promise<ProjectDto> {
+  const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, projectId)]);
+  return projectDto(checkProjectAccess(rows[0], "read").project);
+}
+
+/**
+ * E12: every project of the workspace for its collaborators; for others, the projects in which a document grant
+ * reaches a live document. A workspace the caller can see nothing of is 404.
+ */
+export async function listProjects(ctx: ServiceContext, workspaceId: string): Promise<ProjectDto[]> {
+  const [role, rows] = await read(ctx, [
+    workspaceRoleStatement(ctx.db, ctx.user.ref, workspaceId),
+    ctx.db
+      .select()
+      .from(projects)
+      .where(
+        and(
+          eq(projects.workspaceId, workspaceId),
+          or(
+            sql`EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${workspaceId} AND wc.user_id = ${ctx.user.ref})`,
+            viaDocumentGrant(ctx.user.ref, sql`"projects"."id"`),
+          ),
+        ),
+      )
+      .orderBy(projects.createdAt),
+  ]);
+  if (role.length === 0 && rows.length === 0) throw notFound("Workspace");
+  return rows.map(projectDto);
+}
+
+export interface ProjectFields {
+  name?: string;
+  description?: string;
+  reference?: string;
+  icon?: Icon | null;
+  emoji?: Emoji | null;
+}
+
+/** Creates a project in a workspace where the caller is owner, admin or editor. */
+export async function createProject(ctx: ServiceContext, input: ProjectFields & { workspaceId: string; name: string }): Promise<ProjectDto> {
+  const [ws] = await read(ctx, [workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId)]);
+  checkWorkspaceAccess(ws[0], "edit");
+  const [row] = await ctx.db
+    .insert(projects)
+    .values({
+      id: newId(),
+      workspaceId: input.workspaceId,
+      userId: ctx.user.id,
+      name: input.name,
+      description: input.description ?? "",
+      reference: input.reference ?? "",
+      icon: input.icon ?? null,
+      emoji: input.emoji ?? null,
+      published: [],
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning();
+  return projectDto(row!);
+}
+
+/**
+ * Updates a project (workspace owner, admin or editor). With `ifMatch`, the project's current representation (what
+ * its GET returns) must carry that ETag, else 412 and nothing changes.
+ */
+export async function updateProject(ctx: ServiceContext, input: { projectId: string; patch: ProjectFields; ifMatch?: string }): Promise<ProjectDto> {
+  const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, input.projectId)]);
+  const { project } = checkProjectAccess(rows[0], "write");
+  await assertIfMatch(input.ifMatch, () => ({ data: projectDto(project) }));
+  const { name, description, reference, icon, emoji } = input.patch;
+  const [row] = await ctx.db
+    .update(projects)
+    .set({
+      ...(name !== undefined && { name }),
+      ...(description !== undefined && { description }),
+      ...(reference !== undefined && { reference }),
+      ...(icon !== undefined && { icon }),
+      ...(emoji !== undefined && { emoji }),
+      updatedAt: ctx.now,
+    })
+    .where(eq(projects.id, input.projectId))
+    .returning();
+  return projectDto(row!);
+}

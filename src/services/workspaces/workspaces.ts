@@ -1,0 +1,149 @@
+/**
+ * Workspaces (API.md §4, §5): reads in one D1 round trip (authentication, access and data in one batch), writes in
+ * two (the access batch, then one write batch that also reads back what the response needs).
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { checkOrganizationAccess, checkWorkspaceAccess, organizationAccessStatement, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
+import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
+import { conflict, notFound } from "../../errors";
+import { assertIfMatch } from "../../lib/etag";
+import { newId } from "../../lib/ids";
+import { read, type ServiceContext } from "../context";
+import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
+
+export type WorkspaceDto = ReturnType<typeof workspaceDto>;
+
+function dtoOf(workspace: WorkspaceRow, collaborators: (typeof workspaceCollaborators.$inferSelect)[]) {
+  return workspaceDto(workspace, groupWorkspaceCollaborators(collaborators).get(workspace.id) ?? []);
+}
+
+/** A workspace the caller collaborates on; else 404. */
+export async function getWorkspace(ctx: ServiceContext, workspaceId: string): Promise<WorkspaceDto> {
+  const [rows, collaborators] = await read(ctx, [
+    workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId),
+    workspaceCollaboratorsStatement(ctx.db, [workspaceId]),
+  ]);
+  return dtoOf(checkWorkspaceAccess(rows[0], "read").workspace, collaborators);
+}
+
+/** E17: the organization's workspaces the caller collaborates on, if the caller is a member; else `[]`. */
+export async function listWorkspaces(ctx: ServiceContext, organizationId: string): Promise<WorkspaceDto[]> {
+  const [rows, collaborators] = await read(ctx, [
+    ctx.db
+      .select()
+      .from(workspaces)
+      .where(
+        and(
+          eq(workspaces.organizationId, organizationId),
+          sql`EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = "workspaces"."id" AND wc.user_id = ${ctx.user.ref})`,
+          sql`EXISTS (SELECT 1 FROM organization_members om WHERE om.organization_id = ${organizationId} AND om.user_id = ${ctx.user.ref})`,
+        ),
+      )
+      .orderBy(workspaces.createdAt),
+    workspaceCollaboratorsStatement(ctx.db, sql`SELECT w.id FROM workspaces w WHERE w.organization_id = ${organizationId}`),
+  ]);
+  const byWorkspace = groupWorkspaceCollaborators(collaborators);
+  return rows.map((w) => workspaceDto(w, byWorkspace.get(w.id) ?? []));
+}
+
+/** Creates a workspace in an organization the caller belongs to; the caller becomes its owner. */
+export async function createWorkspace(ctx: ServiceContext, input: { organizationId: string; name: string; description?: string; isShared?: boolean }): Promise<WorkspaceDto> {
+  const [org] = await read(ctx, [organizationAccessStatement(ctx.db, ctx.user.ref, input.organizationId)]);
+  checkOrganizationAccess(org[0], "read");
+  const ws: WorkspaceRow = {
+    id: newId(),
+    organizationId: input.organizationId,
+    name: input.name,
+    description: input.description ?? "",
+    isDefault: false,
+    isShared: input.isShared ?? false,
+    ownerId: ctx.user.id,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  await ctx.db.batch([
+    ctx.db.insert(workspaces).values(ws),
+    ctx.db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
+  ]);
+  return workspaceDto(ws, [{ userId: ctx.user.id, role: "owner" }]);
+}
+
+/**
+ * Updates a workspace (owner or admin). With `ifMatch`, the workspace's current representation (what its GET
+ * returns) must carry that ETag, else 412 and nothing changes.
+ */
+export async function updateWorkspace(
+  ctx: ServiceContext,
+  input: { workspaceId: string; patch: { name?: string; description?: string; isShared?: boolean }; ifMatch?: string },
+): Promise<WorkspaceDto> {
+  const [rows, collaborators] = await read(ctx, [
+    workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId),
+    workspaceCollaboratorsStatement(ctx.db, [input.workspaceId]),
+  ]);
+  const { workspace } = checkWorkspaceAccess(rows[0], "admin");
+  await assertIfMatch(input.ifMatch, () => ({ data: dtoOf(workspace, collaborators) }));
+  const { name, description, isShared } = input.patch;
+  const [updated] = await ctx.db
+    .update(workspaces)
+    .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: ctx.now })
+    .where(eq(workspaces.id, input.workspaceId))
+    .returning();
+  return dtoOf(updated!, collaborators);
+}
+
+/**
+ * Adds a collaborator by email or changes their role (owner or admin). The user also becomes a member of the
+ * workspace's organization, so E17 lists the workspace for them. The owner's role is fixed (409).
+ */
+export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" }): Promise<WorkspaceDto> {
+  const { workspaceId, role } = input;
+  const [rows, target] = await read(ctx, [
+    workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId),
+    ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email.toLowerCase())),
+  ]);
+  const { workspace } = checkWorkspaceAccess(rows[0], "admin");
+  const targetId = target[0]?.id;
+  if (!targetId) throw notFound("User with this email");
+  if (targetId === workspace.ownerId) throw conflict("The workspace owner's role cannot be changed");
+  const [, , collaborators] = await ctx.db.batch([
+    ctx.db
+      .insert(workspaceCollaborators)
+      .values({ workspaceId, userId: targetId, role, createdAt: ctx.now })
+      .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
+    ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now }).onConflictDoNothing(),
+    workspaceCollaboratorsStatement(ctx.db, [workspaceId]),
+  ]);
+  return dtoOf(workspace, collaborators);
+}
+
+/**
+ * Removes a collaborator (owner or admin; anyone may remove themselves); the owner cannot be removed (409), a
+ * non-collaborator is 404. Their document grants in the workspace end too.
+ */
+export async function removeWorkspaceCollaborator(ctx: ServiceContext, input: { workspaceId: string; userId: string }): Promise<WorkspaceDto> {
+  const { workspaceId, userId } = input;
+  const [rows] = await read(ctx, [workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId)]);
+  const { workspace } = checkWorkspaceAccess(rows[0], userId === ctx.user.id ? "read" : "admin");
+  if (userId === workspace.ownerId) throw conflict("The workspace owner cannot be removed");
+  // Leaving a workspace also ends the document grants held in it (every document a member created carries
+  // an owner grant, which would otherwise keep the documents and, through them, the project readable).
+  // The grants go first: the EXISTS keeps a document-only guest's grants when the user is no collaborator.
+  const [, removed, collaborators] = await ctx.db.batch([
+    ctx.db
+      .delete(documentCollaborators)
+      .where(
+        and(
+          eq(documentCollaborators.userId, userId),
+          sql`${documentCollaborators.documentId} IN (SELECT id FROM documents WHERE workspace_id = ${workspaceId})`,
+          sql`EXISTS (SELECT 1 FROM workspace_collaborators WHERE workspace_id = ${workspaceId} AND user_id = ${userId})`,
+        ),
+      ),
+    ctx.db
+      .delete(workspaceCollaborators)
+      .where(and(eq(workspaceCollaborators.workspaceId, workspaceId), eq(workspaceCollaborators.userId, userId)))
+      .returning(),
+    workspaceCollaboratorsStatement(ctx.db, [workspaceId]),
+  ]);
+  if (removed.length === 0) throw notFound("Collaborator");
+  return dtoOf(workspace, collaborators);
+}
