@@ -2,7 +2,11 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+// wrangler.toml's [assets] directory must exist before the pool reads the configuration.
+import { buildAssets } from "./scripts/build-assets.mjs";
+
 export default defineConfig(async () => {
+  buildAssets();
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     plugins: [

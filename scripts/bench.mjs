@@ -1,4 +1,5 @@
-// npm run bench -- <name> [...]: runs scripts/bench/<name>.mjs (all of them when no name is given).
+// npm run bench -- <name> [...]: runs scripts/bench/<name>.mjs; `all` (or no name) runs every bench in sequence,
+// one at a time (each starts its own local API).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./lib/proc.mjs";
@@ -6,7 +7,7 @@ import { ROOT } from "./lib/proc.mjs";
 const dir = path.join(ROOT, "scripts", "bench");
 const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !["lib.mjs", "requestpath.mjs"].includes(f)).map((f) => f.replace(/\.mjs$/, ""));
 const wanted = process.argv.slice(2);
-const names = wanted.length ? wanted : available;
+const names = wanted.length === 0 || wanted.includes("all") ? available : wanted;
 for (const name of names) {
   if (!available.includes(name)) {
     console.error(`unknown benchmark "${name}"; available: ${available.join(", ")}`);

@@ -172,6 +172,35 @@ export const checks = [
       await axeCheck(axePage, "password form");
     },
   },
+  {
+    // API.md §16: /docs works offline. Every request to another origin is refused, so a page that needed a CDN,
+    // web fonts or telemetry would stay blank or show up in `elsewhere`.
+    name: "/docs renders the API reference with every other origin blocked, without CSP violations",
+    async run({ base, newPage }) {
+      const page = await newPage();
+      const origin = new URL(base).origin;
+      const elsewhere = [];
+      const problems = [];
+      await page.setRequestInterception(true);
+      page.on("request", (req) => {
+        const url = req.url();
+        if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === origin) return req.continue();
+        elsewhere.push(url);
+        return req.abort("blockedbyclient");
+      });
+      page.on("console", (m) => /Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text()));
+      page.on("pageerror", (e) => problems.push(String(e)));
+      const res = await page.goto(`${base}/docs`, { waitUntil: "networkidle0", timeout: 60_000 });
+      assert(res.status() === 200, `/docs answered ${res.status()}`);
+      // Rendered from /openapi.json: the title and an operation's summary are on the page.
+      await page.waitForFunction(
+        () => document.body.innerText.includes("Collaborative Workspace Service") && document.body.innerText.includes("Issue a personal access token"),
+        { timeout: 60_000 },
+      );
+      assert(elsewhere.length === 0, `/docs asked for other origins: ${[...new Set(elsewhere)].join(", ")}`);
+      assert(problems.length === 0, `/docs console errors (CSP or script): ${problems.join(" | ")}`);
+    },
+  },
 ];
 
 /** Starts the service, seeds, runs every check (or those whose name includes `only`); throws when any fails. */

@@ -1,14 +1,32 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { requestId } from "hono/request-id";
 import type { HonoEnv } from "./env";
 import { ApiError, errorBody, type ErrorDetail } from "./errors";
+import { declaredTags } from "./openapi";
 import { d1Session } from "./http/session";
 import { renderError } from "./http/errors";
 import { authenticateNow, publicPaths } from "./http/route";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
 import { portalHostMiddleware, registerSite } from "./site/handler";
+import { apiReferencePage } from "./routes/discovery/docs";
+
+/** The top-level members of /openapi.json (API.md §16); `tags` are those the registered operations use. */
+export function documentConfig(tags: string[], environment = "production") {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Collaborative Workspace Service",
+      version: "current",
+      description: "HTTP/JSON API for organizations, workspaces, projects, documents, tables and more.",
+    },
+    // Relative: every operation lives on the origin that served this document, whatever the deployment's host.
+    // x-internal: false — a public API (OWASP API9 asks each server to name its audience and environment).
+    servers: [{ url: "/", description: `This service's ${environment} deployment: the origin that served this document`, "x-internal": false }],
+    tags: declaredTags(tags),
+    security: [{ bearer: [] }],
+  };
+}
 
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
@@ -47,12 +65,9 @@ export function buildApp() {
 
   registerHealth(app);
   describeDiscoveryRoutes(app);
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "Collaborative Workspace Service", version: "current", description: "HTTP/JSON API for organizations, workspaces, projects, documents, tables and more." },
-    security: [{ bearer: [] }],
-  });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Collaborative Workspace Service API" }));
+  const usedTags = app.openAPIRegistry.definitions.flatMap((d) => ("route" in d ? (d.route.tags ?? []) : []));
+  app.doc31("/openapi.json", (c) => documentConfig(usedTags, c.env.ENVIRONMENT));
+  app.get("/docs", apiReferencePage);
 
   const routePatterns = app.routes.map((r) => ({ method: r.method, path: r.path, re: pathToRegex(r.path) }));
   const publicRoutingPaths = new Set([...publicPaths].map((p) => p.replaceAll(/\/{(.+?)}/g, "/:$1")));

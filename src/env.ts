@@ -7,6 +7,8 @@ import type { DocumentRoom } from "./durable/DocumentRoom";
 export interface Env {
   DB: D1Database;
   BLOBS: R2Bucket;
+  /** Static assets (public/, e.g. /docs/scalar.js); normally served before the Worker runs, bound for tests. */
+  ASSETS?: Fetcher;
   /** One formula coordinator per table (idFromName(tableId)); see src/durable/TableFormulaCoordinator.ts. */
   TABLE_FORMULA: DurableObjectNamespace<TableFormulaCoordinator>;
   /** One collaborative room per document (idFromName(documentId)); see src/durable/DocumentRoom.ts. */

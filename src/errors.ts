@@ -85,8 +85,22 @@ const descriptions: Record<ErrorCode, string> = {
   ServiceUnavailableError: "A dependency is down or timed out",
 };
 
+/** Sent with 429 (and with 503 when a dependency names a time): when a retry may succeed (RFC 9110 §10.2.3). */
+const retryAfterHeader = {
+  "Retry-After": {
+    description: "Seconds to wait before retrying",
+    schema: { type: "integer" as const, minimum: 0, maximum: 86_400 },
+  },
+};
+
 function errorResponse(code: ErrorCode) {
-  return { description: descriptions[code], content: { "application/json": { schema: ErrorBodySchema } } };
+  const response = { description: descriptions[code], content: { "application/json": { schema: ErrorBodySchema } } };
+  return code === "RateLimitedError" ? { ...response, headers: retryAfterHeader } : response;
+}
+
+/** What every authenticated operation can answer whatever it does: 401 and, over the per-token rate, 429. */
+export function authErrorResponses() {
+  return onlyErrorResponses("UnauthorizedError", "RateLimitedError");
 }
 
 const defaultCodes: ErrorCode[] = ["ValidationError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RateLimitedError", "InternalError"];

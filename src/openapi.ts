@@ -6,6 +6,37 @@ export { errorResponses, onlyErrorResponses } from "./errors";
 
 export const security = [{ bearer: [] as string[] }];
 
+/**
+ * The top-level tags of /openapi.json (API.md §16: every tag declared, with a description). Tags used by a route
+ * but missing here are still declared (see declaredTags), with a generic description until one is written here.
+ */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Identity: "Users, personal access tokens and the caller's own profile",
+  Organizations: "Organizations and their members",
+  Workspaces: "Workspaces of an organization and their collaborators",
+  Projects: "Projects of a workspace",
+  Documents: "Documents and folders: the tree, sharing, publishing, trash and access checks",
+  DOCX: "Documents held as DOCX files: upload, new versions and export",
+  References: "Table references and clause references between documents and tables",
+  Tables: "Tables of a project",
+  Columns: "Table columns, their types and computed (formula) columns",
+  Rows: "Table rows, one at a time or in bulk, and paging",
+  Cells: "Single table cells",
+  Content: "A document's block content and its settings",
+  Media: "Audio recordings and their signed stream URLs",
+  Snapshots: "Named versions of a document's content, and restoring them",
+  Notifications: "The caller's notifications",
+  Export: "Document data export and PDF conversion",
+  Portals: "Published portals: a project's documents as a public or password-protected reader site",
+  Automations: "Scheduled and event-driven automations and their runs",
+  Discovery: "This OpenAPI document, the interactive reference and liveness",
+};
+
+/** Every tag used by an operation, in first-use order, with its description. */
+export function declaredTags(used: Iterable<string>) {
+  return [...new Set(used)].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations` }));
+}
+
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 
 export function jsonResponse<T extends z.ZodType>(schema: T, description = "OK") {

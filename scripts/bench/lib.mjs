@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BIN, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
+import { buildAssets } from "../build-assets.mjs";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
@@ -19,6 +20,7 @@ export function freshState() {
  * `vars` become Worker vars (e.g. CONVERTER_URL).
  */
 export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) {
+  buildAssets();
   const dir = existingDir ?? freshState();
   const port = await freePort();
   const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
@@ -55,6 +57,17 @@ export async function seedUser(api, name = "Bench") {
   const token = reg.data.token.token;
   const project = await api.call("POST", "/project", { token, body: { workspaceId: reg.data.workspace._id, name: "Bench project" } });
   return { token, workspaceId: reg.data.workspace._id, projectId: project.data._id, userId: reg.data.user._id };
+}
+
+/**
+ * `n` tokens of one user (its own first): a setup of more than 300 requests per minute spreads its calls over them,
+ * so it stays within the per-token rate limit (API.md §12) instead of lifting it.
+ */
+export async function tokensFor(api, token, n) {
+  const out = [token];
+  for (let i = 1; i < n; i++) out.push((await api.call("POST", "/token", { token, body: { name: `bench-${i}` } })).data.token);
+  let next = 0;
+  return { all: out, next: () => out[next++ % out.length] };
 }
 
 /**

@@ -11,6 +11,7 @@ import { StartError } from "./errors.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
 import { isConverterHealth, isWorkspaceHealth, waitForHealth } from "./health.mjs";
 import { seedDemo } from "../seed.mjs";
+import { buildAssets } from "../build-assets.mjs";
 
 // wrangler runs on the Node pinned in devDependencies (node_modules/.bin first on PATH), quietly and offline.
 const QUIET_WRANGLER = {
@@ -130,6 +131,8 @@ export function wranglerDevArgs(settings, vars, extraArgs = []) {
 
 /** wrangler dev (and its workerd); resolves with the base URL once OUR /health answers. */
 export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) {
+  // wrangler.toml's [assets] (the /docs bundle) must be in place before wrangler dev reads it.
+  buildAssets();
   const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, vars, extraArgs), { env: QUIET_WRANGLER });
   const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
   await waitForHealth(`${base}/health`, {

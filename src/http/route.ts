@@ -18,7 +18,7 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, authErrorResponses } from "../errors";
 import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
 import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext } from "../services/context";
 import { idempotencyRequest, runIdempotent } from "./idempotency";
@@ -63,6 +63,8 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   middleware.push(...use);
   return createRoute({
     ...route,
+    // Every authenticated operation can answer 401 and 429 (with Retry-After), whatever its own list says.
+    responses: auth === "public" ? route.responses : { ...authErrorResponses(), ...route.responses },
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
     "x-d1-round-trips": budget,
     middleware,

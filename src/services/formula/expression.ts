@@ -38,7 +38,8 @@ const OpExpr = z.object({
   kind: z.literal("op"),
   op: z.enum(BINARY_OPS),
   get args() {
-    return z.tuple([ExprSchema, ExprSchema]);
+    // A 2-tuple; its size stated for OpenAPI too (JSON Schema's prefixItems alone does not bound it).
+    return z.tuple([ExprSchema, ExprSchema]).openapi({ minItems: 2, maxItems: 2 });
   },
 });
 const NegExpr = z.object({

@@ -1,0 +1,49 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "./harness";
+
+/** API.md §16's document-wide rules that Spectral/Redocly (npm run lint:openapi) would also flag. */
+describe("/openapi.json for client developers", () => {
+  let doc: any;
+  const operations: { where: string; op: any }[] = [];
+  beforeAll(async () => {
+    doc = (await call("GET", "/openapi.json")).body;
+    for (const [path, item] of Object.entries<any>(doc.paths)) for (const [m, op] of Object.entries<any>(item)) operations.push({ where: `${m.toUpperCase()} ${path}`, op });
+  });
+
+  it("declares every tag an operation uses, each with a description", () => {
+    const declared = new Map<string, string>(doc.tags.map((t: any) => [t.name, t.description]));
+    for (const { where, op } of operations) {
+      expect(op.tags?.length, where).toBeGreaterThan(0);
+      for (const tag of op.tags) expect(declared.get(tag), `${where}: tag ${tag}`).toMatch(/\w/);
+    }
+  });
+
+  it("names its servers", () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: "/", description: expect.stringMatching(/development|production/) })]);
+  });
+
+  it("every operation has a unique camelCase operationId", () => {
+    const ids = operations.map((o) => o.op.operationId);
+    for (const { where, op } of operations) expect(op.operationId, where).toMatch(/^[a-z][a-zA-Z0-9]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("every authenticated operation documents 401 and 429 with Retry-After", () => {
+    for (const { where, op } of operations) {
+      if (Array.isArray(op.security) && op.security.length === 0) continue;
+      expect(op.responses["401"], where).toBeDefined();
+      expect(op.responses["429"]?.headers?.["Retry-After"], where).toBeDefined();
+    }
+  });
+
+  it("path ids are bounded", () => {
+    for (const { where, op } of operations) {
+      for (const p of op.parameters ?? []) {
+        if (p.in !== "path" || p.schema?.type !== "string") continue;
+        // E17 answers any orgId with 200 and [] (never 400), so it carries no maxLength (see .spectral.yaml).
+        if (where === "GET /workspace/all/{orgId}") continue;
+        expect(p.schema.maxLength ?? p.schema.enum, `${where} ${p.name}`).toBeDefined();
+      }
+    }
+  });
+});
