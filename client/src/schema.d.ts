@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/collab/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inspect a collaborative room (deployment admin token)
+         * @description Operator diagnostics and the collab benchmark: the room's stored bytes and update count, optionally after changing its compaction interval or compacting it now, and the time a restarted room takes to load its stored state (measured around the call, so an upper bound).
+         */
+        post: operations["inspectCollaborationRoom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -372,6 +392,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document/{documentId}/collab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the document's collaborative room (WebSocket)
+         * @description Upgrades to a WebSocket speaking the y-websocket sync and awareness protocol (y-protocols), so standard Yjs providers connect unchanged. The shared document holds the blocks in the XmlFragment `document-store` (BlockNote's layout). Authenticate with `Authorization: Bearer …` or with `?ticket=` from `POST /document/{documentId}/collab/ticket` (single use, 60 s). Read access connects; without edit access the socket receives updates but its document updates are refused with a y-protocols permission-denied message. A request without `Upgrade: websocket` is 400. Close codes: 1003 unparseable message (only that socket), 1009 the document would pass 32 MiB, 4403 access removed.
+         */
+        get: operations["connectCollaboration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/{documentId}/collab/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a single-use ticket for the collaborative room
+         * @description Read access. For browsers, which cannot send Authorization on a WebSocket: connect with `GET /document/{documentId}/collab?ticket=…` within 60 s. A ticket opens one connection, for this document only.
+         */
+        post: operations["createCollaborationTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/document/{documentId}/content": {
         parameters: {
             query?: never;
@@ -381,12 +441,12 @@ export interface paths {
         };
         /**
          * Read a document's block content
-         * @description Read access to the document. A document never written answers version 0 and blocks `[]`.
+         * @description Read access to the document. A document never written answers version 0 and blocks `[]`. Carries a strong ETag (one per version); If-None-Match answers 304, and `If-Match` on PUT means the same as `baseVersion`.
          */
         get: operations["getContent"];
         /**
          * Replace a document's block content
-         * @description Edit access to the document. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. Without it the write always lands on top of the newest version.
+         * @description Edit access to the document. On a document with a collaborative room the write goes through the room and reaches connected editors as one Yjs transaction. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. `If-Match` with the ETag of GET means the same (else 412 and nothing is written). Without either the write always lands on top of the newest version. The response carries the new version's ETag.
          */
         put: operations["putContent"];
         post?: never;
@@ -721,7 +781,7 @@ export interface paths {
         };
         /**
          * Stream audio bytes through a signed URL
-         * @description Needs no bearer token: the `expires` (ms) and `signature` query parameters issued in an audio record's `url` authorize it. Expired or tampered: 403. Honours a single `Range: bytes=…` (206 with Content-Range; unsatisfiable: 416).
+         * @description Needs no bearer token: the `expires` (ms) and `signature` query parameters issued in an audio record's `url` authorize it. Expired or tampered: 403. Honours a single `Range: bytes=…` (206 with Content-Range; unsatisfiable: 416) and `If-None-Match` with the file's ETag (304).
          */
         get: operations["streamAudio"];
         put?: never;
@@ -1048,18 +1108,18 @@ export interface paths {
         };
         /**
          * Read a snapshot with its frozen blocks
-         * @description Read access to the snapshot's document. Unlike the list, the single record carries the frozen `blocks`.
+         * @description Read access to the snapshot's document. Unlike the list, the single record carries the frozen `blocks`. Carries a strong ETag; If-None-Match answers 304; PUT and DELETE accept If-Match.
          */
         get: operations["getSnapshot"];
         /**
          * E8. Update a snapshot
-         * @description Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document.
+         * @description Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document. `If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing changed when the snapshot changed since.
          */
         put: operations["updateSnapshot"];
         post?: never;
         /**
          * Delete a snapshot (hard delete)
-         * @description Edit access to its document. Its frozen content is deleted from storage unless the current content or another snapshot still shares it.
+         * @description Edit access to its document. Its frozen content is deleted from storage unless the current content or another snapshot still shares it. `If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing deleted when the snapshot changed since.
          */
         delete: operations["deleteSnapshot"];
         options?: never;
@@ -1078,7 +1138,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a snapshot
-         * @description Edit access to its document. First snapshots the current state as "Before restore" (so nothing is lost), then writes the frozen blocks as a new content version and, for a DOCX snapshot, stores the frozen DOCX as a new newest version. A content write racing the restore makes it 409 (retry).
+         * @description Edit access to its document. In one transaction, snapshots the current state as "Before restore" (so nothing is lost), writes the frozen blocks as a new content version and, for a DOCX snapshot, stores the frozen DOCX as a new newest version.
          */
         post: operations["restoreSnapshot"];
         delete?: never;
@@ -1134,17 +1194,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a table */
+        /**
+         * Retrieve a table
+         * @description Carries a strong ETag; If-None-Match answers 304. Missing, deleted and unreadable tables are 404 alike.
+         */
         get: operations["getTable"];
         put?: never;
         post?: never;
-        /** Soft-delete a table; its columns, rows and cells vanish with it */
+        /**
+         * Soft-delete a table; its columns, rows and cells vanish with it
+         * @description `If-Match` with the table's ETag (from its GET): a mismatch is 412 and nothing changes.
+         */
         delete: operations["deleteTable"];
         options?: never;
         head?: never;
         /**
          * Rename a table
-         * @description Table references show the new name at once (names are resolved at read time).
+         * @description Table references show the new name at once (names are resolved at read time). `If-Match` with the table's ETag (from its GET): a mismatch is 412 and nothing changes. The response carries the new ETag.
          */
         patch: operations["updateTable"];
         trace?: never;
@@ -1160,7 +1226,7 @@ export interface paths {
         put?: never;
         /**
          * Add a column
-         * @description `data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. `slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details.
+         * @description `data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. `slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details. The response's ETag is the column's, for If-Match on its PATCH/DELETE.
          */
         post: operations["createColumn"];
         delete?: never;
@@ -1180,7 +1246,7 @@ export interface paths {
         put?: never;
         /**
          * Add a row
-         * @description Each value is checked against its column's type (400 with a detail per problem; a computed column is 409). `cells` in the response are the row's stored Cell records after formula recalculation.
+         * @description Each value is checked against its column's type (400 with a detail per problem; a computed column is 409). `cells` in the response are the row's stored Cell records, ordered by column id: the values given and the formula cells computed in this same request (a formula that evaluates to blank stores no cell).
          */
         post: operations["createRow"];
         delete?: never;
@@ -1204,7 +1270,7 @@ export interface paths {
         put?: never;
         /**
          * Add 1–1000 rows, all or nothing
-         * @description Every value of every row is checked first (400 listing the problems with paths `rows.<i>.cells.<columnId>`; a computed column is 409); then all rows and cells are written in one atomic D1 batch. The response lists the new rows in request order, each with `cells`: the values this call stored, by column id (empty and computed columns are absent; GET …/rows returns every column).
+         * @description Every value of every row is checked first (400 listing the problems with paths `rows.<i>.cells.<columnId>`; a computed column is 409); then all rows and cells are written in one atomic D1 batch. The response lists the new rows in request order, each with `cells`: the values this call stored and the row's formula cells as computed in this request (null when blank), by column id (empty and oneMany columns are absent; GET …/rows returns every column).
          */
         post: operations["bulkCreateRows"];
         delete?: never;
@@ -1242,7 +1308,7 @@ export interface paths {
         };
         /**
          * E15. Retrieve a cell
-         * @description 404 when the cell does not exist (or its row, column or table is deleted) and when the caller lacks access: the two are not distinguished.
+         * @description 404 when the cell does not exist (or its row, column or table is deleted) and when the caller lacks access: the two are not distinguished. Carries a strong ETag; If-None-Match answers 304.
          */
         get: operations["getCell"];
         put?: never;
@@ -1263,13 +1329,16 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Soft-delete a column (its cells vanish); the identifier column cannot be deleted (409) */
+        /**
+         * Soft-delete a column (its cells vanish); the identifier column cannot be deleted (409)
+         * @description `If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.
+         */
         delete: operations["deleteColumn"];
         options?: never;
         head?: never;
         /**
          * Update a column: name (slug re-derived), description, data
-         * @description `data` replaces the type and options whole. Changing the type is allowed, except to or from `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula.
+         * @description `data` replaces the type and options whole. Changing the type is allowed, except to or from `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula. `If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.
          */
         patch: operations["updateColumn"];
         trace?: never;
@@ -1303,7 +1372,7 @@ export interface paths {
         };
         /**
          * E11. List columns in a table
-         * @description Non-deleted columns in creation order, with their types and type-specific options. Needs project read access (else 404).
+         * @description Non-deleted columns in creation order, with their types and type-specific options. Needs project read access (else 404). Carries a strong ETag (If-None-Match answers 304); PATCH/DELETE of a column accept it as If-Match.
          */
         get: operations["listColumns"];
         put?: never;
@@ -1364,12 +1433,15 @@ export interface paths {
         };
         /**
          * E16. Retrieve a row
-         * @description 404 when the row does not exist (or is deleted, or its table is) and when the caller lacks access: the two are not distinguished.
+         * @description 404 when the row does not exist (or is deleted, or its table is) and when the caller lacks access: the two are not distinguished. Carries a strong ETag; If-None-Match answers 304.
          */
         get: operations["getRow"];
         put?: never;
         post?: never;
-        /** Soft-delete a row (its cells vanish) */
+        /**
+         * Soft-delete a row (its cells vanish)
+         * @description `If-Match` with the row's ETag (from E16): a mismatch is 412 and nothing changes.
+         */
         delete: operations["deleteRow"];
         options?: never;
         head?: never;
@@ -1386,7 +1458,7 @@ export interface paths {
         get?: never;
         /**
          * Write one cell (null clears it)
-         * @description Values by column type: text-like → string; number → finite number; checkbox → boolean; date → ms number; select → an item id; multiSelect → array of item ids; url → absolute http(s) URL; email → e-mail address. A wrong value is 400; a computed cell (oneMany, formula) is 409. The value is checked after access, since what is valid depends on the column. Formula cells of the row are recomputed in the same request.
+         * @description Values by column type: text-like → string; number → finite number; checkbox → boolean; date → ms number; select → an item id; multiSelect → array of item ids; url → absolute http(s) URL; email → e-mail address. A wrong value is 400; a computed cell (oneMany, formula) is 409. The value is checked after access, since what is valid depends on the column. Formula cells of the row are recomputed in the same request and returned beside the cell as `formulaCells` (`{ [columnId]: value }`, null when blank). `If-Match` with the cell's ETag (from E15): a mismatch — or no cell yet — is 412 and nothing changes. The response's ETag is the cell's.
          */
         put: operations["upsertCell"];
         post?: never;
@@ -1809,6 +1881,26 @@ export interface components {
             originId: string;
             updatedAt: number;
             workspaceId: string;
+        };
+        CollaborationRoomInspection: {
+            reloadMatches: boolean;
+            reloadMs: number;
+            stats: components["schemas"]["CollaborationRoomStats"];
+        };
+        CollaborationRoomStats: {
+            connections: number;
+            dirty: boolean;
+            documentId: string | null;
+            stateBytes: number;
+            stateChunks: number;
+            storedBytes: number;
+            updateCount: number;
+        };
+        CollaborationTicket: {
+            /** @description Milliseconds since the epoch; 60 s after issue */
+            expiresAt: number;
+            /** @description Opaque, single use */
+            ticket: string;
         };
         Collaborator: {
             /** @example owner */
@@ -2395,6 +2487,13 @@ export interface components {
             webhookSecret?: unknown;
             workspaceId?: string;
         };
+        UpsertedCell: {
+            data: components["schemas"]["Cell"];
+            /** @description The row's formula cells as computed in this request */
+            formulaCells: {
+                [key: string]: unknown;
+            };
+        };
         User: {
             _id: string;
             createdAt: number;
@@ -2459,6 +2558,95 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: boolean;
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inspectCollaborationRoom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Compact the room's updates into one state first */
+                    compact?: boolean;
+                    /** @description Updates between compactions (null: the default 2 000) */
+                    compactEvery?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CollaborationRoomInspection"];
                     };
                 };
             };
@@ -4422,6 +4610,165 @@ export interface operations {
             };
         };
     };
+    connectCollaboration: {
+        parameters: {
+            query?: {
+                /** @description A ticket from POST /document/{documentId}/collab/ticket */
+                ticket?: string;
+            };
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching protocols: the WebSocket of the room */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCollaborationTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CollaborationTicket"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getContent: {
         parameters: {
             query?: never;
@@ -4443,6 +4790,13 @@ export interface operations {
                         data: components["schemas"]["DocumentContent"];
                     };
                 };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body, query or path failed validation */
             400: {
@@ -4585,6 +4939,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6286,6 +6649,13 @@ export interface operations {
                     "audio/x-m4a": string;
                     "audio/x-wav": string;
                 };
+            };
+            /** @description Not modified (If-None-Match matched the file's ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body, query or path failed validation */
             400: {
@@ -7999,6 +8369,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -8141,6 +8518,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -8217,6 +8603,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8539,6 +8934,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -8655,6 +9057,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -8752,6 +9163,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9316,6 +9736,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -9425,6 +9852,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9544,6 +9980,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9694,6 +10139,13 @@ export interface operations {
                         data: components["schemas"]["Column"][];
                     };
                 };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body, query or path failed validation */
             400: {
@@ -10040,6 +10492,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -10147,6 +10606,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -10214,9 +10682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Cell"];
-                    };
+                    "application/json": components["schemas"]["UpsertedCell"];
                 };
             };
             /** @description The body, query or path failed validation */
@@ -10257,6 +10723,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
