@@ -4,7 +4,7 @@ import { ignored, maxJsonBytes, NameSchema } from "../openapi";
 import { IdSchema } from "../lib/ids";
 import { FILTER_OPS } from "./tables";
 
-export const EVENTS = ["row.created", "row.updated", "row.deleted", "document.created"] as const;
+export const EVENTS = ["row.created", "row.updated", "row.deleted", "document.created", "document.updated"] as const;
 export type AutomationEvent = (typeof EVENTS)[number];
 
 /** Budget defaults and bounds (API.md §14); outside them is 400. */

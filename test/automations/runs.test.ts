@@ -121,6 +121,21 @@ describe("event runs", () => {
   });
 });
 
+describe("document.updated", () => {
+  it("runs when a document's content is replaced, narrowed by its document filter", async () => {
+    const a = await automation(t.owner.token, {
+      triggers: [{ event: "document.updated", filter: { documentId: t.docId } }],
+      actions: [{ spec: { kind: "notify", title: "Edited" } }],
+    });
+    await ok("PUT", `/document/${t.doc2Id}/content`, { token: t.owner.token, body: { blocks: [{ id: "x", type: "paragraph", content: [] }] } });
+    await ok("PUT", `/document/${t.docId}/content`, { token: t.owner.token, body: { blocks: [{ id: "y", type: "paragraph", content: [] }] } });
+    const [run] = await finishedRuns(t.owner.token, a._id);
+    expect(run.trigger).toMatchObject({ event: "document.updated", documentId: t.docId });
+    await sleep(1000);
+    expect(await runs(t.owner.token, a._id)).toHaveLength(1);
+  });
+});
+
 describe("budgets, failures and rights", () => {
   it("maxAffectedRows stops the run at the first excess and names the budget; earlier writes stay", async () => {
     const target = await makeTable(t.owner.token, t.projectId, "Budget");

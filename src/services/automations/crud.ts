@@ -2,6 +2,7 @@
  * Automation records (API.md §14, E2): create, change, read, list, delete, secret rotation, manual runs and
  * retries, run and delivery listings, redelivery. Access through src/auth/access.ts (requireAutomation).
  */
+import { assertIfMatch } from "../../lib/etag";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
 import {
@@ -188,8 +189,10 @@ export async function listAutomations(ctx: ServiceCtx, projectId: string) {
 }
 
 /** E2: members given replace the stored ones; `triggers` and `actions` are replaced whole. */
-export async function updateAutomation(ctx: ServiceCtx, id: string, input: UpdateAutomationValue) {
+export async function updateAutomation(ctx: ServiceCtx, id: string, input: UpdateAutomationValue, ifMatch?: string) {
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
+  // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
+  await assertIfMatch(ifMatch, () => ({ data: automationDto(current, { canChange: true }) }));
   if (input.projectId !== undefined && input.projectId !== current.projectId) {
     throw unprocessable("An automation cannot move to another project", [{ path: "projectId", message: "not this automation's project" }]);
   }
@@ -239,8 +242,9 @@ export async function updateAutomation(ctx: ServiceCtx, id: string, input: Updat
   return automationDto(next, { canChange: true });
 }
 
-export async function deleteAutomation(ctx: ServiceCtx, id: string) {
-  await requireAutomation(ctx.db, ctx.user, id, "change");
+export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: string) {
+  const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
+  await assertIfMatch(ifMatch, () => ({ data: automationDto(current, { canChange: true }) }));
   await ctx.db.batch([
     ctx.db.update(automations).set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now }).where(eq(automations.id, id)),
     ctx.db.delete(automationEventTriggers).where(eq(automationEventTriggers.automationId, id)),

@@ -113,6 +113,11 @@ export function documentCreatedEvent(doc: { id: string; projectId: string; paren
   return { event: "document.created", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
 }
 
+/** A document's content changed (PUT content, or the collaborative room's write-back, at most every 2 s). */
+export function documentUpdatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
+  return { event: "document.updated", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
+}
+
 /** For request handlers: emission runs after the response (waitUntil) and never changes its D1 round-trip count. */
 export function emitAfterResponse(waitUntil: (p: Promise<unknown>) => void, env: Env, events: readonly EventInput[]): void {
   if (events.length) waitUntil(emitEvents(env, events));

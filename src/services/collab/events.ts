@@ -1,12 +1,11 @@
 /**
- * `document.updated` for automations (API.md §14/§18). The collaborative room calls this after each content
- * write-back, so it fires at most once per 2 s per document while the document is being edited (the room's alarm is
- * the debounce). It is a no-op hook until the automations area has a `document.updated` event: then the body becomes
- * `emitEvents(env, [{ event: "document.updated", projectId, documentId, documentIds: [parentId] }])` from
- * src/services/automations/events.ts (the project and parent come from one read of the document), keeping the
- * signature, so the room needs no change.
+ * `document.updated` for automations (API.md §14/§18) from the collaborative room: it calls this after each content
+ * write-back, so the event fires at most once per 2 s per document while the document is being edited (the room's
+ * alarm is the debounce). One uncounted read finds the document's project and parent; never throws.
  */
 import type { Env } from "../../env";
+import { uncountedD1 } from "../../db/instrument";
+import { documentUpdatedEvent, emitEvents } from "../automations/events";
 
 export interface DocumentUpdatedEvent {
   /** The content version the edits were written back as. */
@@ -17,8 +16,14 @@ export interface DocumentUpdatedEvent {
   source: "collab";
 }
 
-export async function emitDocumentUpdated(env: Env, documentId: string, event: DocumentUpdatedEvent): Promise<void> {
-  void env;
-  void documentId;
-  void event;
+export async function emitDocumentUpdated(env: Env, documentId: string, _event: DocumentUpdatedEvent): Promise<void> {
+  try {
+    const doc = await uncountedD1(env.DB)
+      .prepare("SELECT id, project_id AS projectId, parent_id AS parentId FROM documents WHERE id = ?1 AND is_deleted = 0")
+      .bind(documentId)
+      .first<{ id: string; projectId: string; parentId: string | null }>();
+    if (doc) await emitEvents(env, [documentUpdatedEvent(doc)]);
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "document.updated emission failed", error: String(err) }));
+  }
 }

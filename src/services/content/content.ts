@@ -5,6 +5,7 @@
  * Content carries a version-derived strong ETag: a version names exactly one stored JSON object, so the tag can be
  * compared (304, If-Match) without reading the blocks, and If-Match means the same as `baseVersion` (API.md §17).
  */
+import { documentUpdatedEvent, emitAfterResponse } from "../automations/events";
 import { eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentLevel } from "../../auth/access";
 import { documentContents, documentSettings } from "../../db/schema";
@@ -29,8 +30,8 @@ async function accessWithContentMetaAndRoom(ctx: ServiceContext, documentId: str
       .where(eq(documentContents.documentId, documentId)),
     roomStateStatement(ctx.db, documentId),
   ]);
-  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), level);
-  return { meta: (metas[0] as ContentMeta | undefined) ?? null, hasRoom: rooms.length > 0 };
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), level);
+  return { doc, meta: (metas[0] as ContentMeta | undefined) ?? null, hasRoom: rooms.length > 0 };
 }
 
 export interface ContentRead {
@@ -73,7 +74,7 @@ export interface PutContentInput {
  * shared document as one Yjs transaction that connected editors receive.
  */
 export async function putContent(ctx: ServiceContext, input: PutContentInput): Promise<{ version: number; etag: string }> {
-  const { meta, hasRoom } = await accessWithContentMetaAndRoom(ctx, input.documentId, "edit");
+  const { doc, meta, hasRoom } = await accessWithContentMetaAndRoom(ctx, input.documentId, "edit");
   let baseVersion = input.baseVersion;
   if (input.ifMatch !== undefined) {
     const current = meta?.version ?? 0;
@@ -88,6 +89,7 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     const { version } = hasRoom
       ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
       : await writeContent(ctx.db, ctx.env.BLOBS, write);
+    emitAfterResponse(ctx.waitUntil, ctx.env, [documentUpdatedEvent(doc)]);
     return { version, etag: contentEtag(version) };
   } catch (err) {
     // The version named by If-Match was replaced between the check and the write: a failed precondition, not a 409.
