@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute } from "../../http/route";
-import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { ProjectSchema } from "../../schemas/core";
 import { putBranding } from "../../services/portals/entries";
 import { BrandingBodySchema } from "./schemas";
@@ -9,17 +9,17 @@ const route = defineRoute({
   method: "put",
   path: "/project/{id}/branding",
   operationId: "putProjectBranding",
+  auth: "batched",
   tags: ["Portals"],
   summary: "Set the branding of a project's portals (project admin)",
   description: "Replaces the branding E13 returns. Links are stored as given; the reader site emits only http, https and mailto ones.",
-  security,
   request: { params: z.object({ id: pathId("id") }), ...jsonBody(BrandingBodySchema) },
   responses: { ...okData(ProjectSchema), ...errorResponses() },
 });
 
 export function registerPutBranding(app: Router) {
   app.openapi(route, async (c) => {
-    const data = await putBranding({ db: c.get("db"), user: c.get("user"), now: Date.now() }, c.req.valid("param").id, c.req.valid("json"));
+    const data = await putBranding(ctxOf(c), c.req.valid("param").id, c.req.valid("json"));
     return c.json({ data }, 200);
   });
 }

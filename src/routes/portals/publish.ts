@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute } from "../../http/route";
-import { errorResponses, jsonBody, okData, pathId, security, type Router } from "../../openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { ProjectSchema } from "../../schemas/core";
 import { unprocessable } from "../../errors";
 import { publishProject, unpublishProject, updatePublishedEntry } from "../../services/portals/entries";
@@ -11,14 +11,11 @@ const publishRoute = defineRoute({
   method: "post",
   path: "/project/{id}/publish",
   operationId: "publishProject",
-  // authentication, access and homepage check (concurrent), the batch
-  roundTrips: 4,
   tags: ["Portals"],
   summary: "Publish a project as a portal (project admin)",
   description:
     "Adds a published entry. The slug is unique across the service (409), as is the domain. A password is stored as a PBKDF2 hash; " +
     "`published[].password` then reads `********`. Answers the project.",
-  security,
   request: {
     params: z.object({ id: pathId("id") }),
     ...jsonBody(
@@ -41,11 +38,10 @@ const updateRoute = defineRoute({
   method: "patch",
   path: "/project/{id}/publish/{slug}",
   operationId: "updatePublishedEntry",
-  roundTrips: 4,
+  auth: "batched",
   tags: ["Portals"],
   summary: "Change a published entry (project admin)",
   description: "`password: \"\"` or `null` removes the password; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.",
-  security,
   request: {
     params: slugParams,
     ...jsonBody(
@@ -67,10 +63,9 @@ const deleteRoute = defineRoute({
   method: "delete",
   path: "/project/{id}/publish/{slug}",
   operationId: "unpublishProject",
-  roundTrips: 4,
+  auth: "batched",
   tags: ["Portals"],
   summary: "Remove a published entry (project admin)",
-  security,
   request: { params: slugParams },
   responses: { ...okData(ProjectSchema), ...errorResponses() },
 });
@@ -86,19 +81,19 @@ export function registerPublishRoutes(app: Router) {
   app.openapi(publishRoute, async (c) => {
     const body = c.req.valid("json");
     refuseOwnHost(body.domain, new URL(c.req.url).host);
-    const data = await publishProject({ db: c.get("db"), user: c.get("user"), now: Date.now() }, c.req.valid("param").id, body);
+    const data = await publishProject(ctxOf(c), c.req.valid("param").id, body);
     return c.json({ data }, 200);
   });
   app.openapi(updateRoute, async (c) => {
     const { id, slug } = c.req.valid("param");
     const body = c.req.valid("json");
     refuseOwnHost(body.domain, new URL(c.req.url).host);
-    const data = await updatePublishedEntry({ db: c.get("db"), user: c.get("user"), now: Date.now() }, id, slug.toLowerCase(), body);
+    const data = await updatePublishedEntry(ctxOf(c), id, slug.toLowerCase(), body);
     return c.json({ data }, 200);
   });
   app.openapi(deleteRoute, async (c) => {
     const { id, slug } = c.req.valid("param");
-    const data = await unpublishProject({ db: c.get("db"), user: c.get("user"), now: Date.now() }, id, slug.toLowerCase());
+    const data = await unpublishProject(ctxOf(c), id, slug.toLowerCase());
     return c.json({ data }, 200);
   });
 }

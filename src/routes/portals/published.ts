@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute } from "../../http/route";
+import { ctxOf, defineRoute } from "../../http/route";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
 import { ApiError, errorResponses, onlyErrorResponses } from "../../errors";
@@ -69,7 +69,8 @@ const loginRoute = defineRoute({
 });
 
 function readerCtx(c: Context<HonoEnv>) {
-  return { db: c.get("db"), now: Date.now(), secret: c.env.SIGNING_SECRET };
+  const ctx = ctxOf(c);
+  return { db: ctx.db, now: ctx.now, secret: c.env.SIGNING_SECRET };
 }
 
 /** The period of the PORTAL_LOGIN_LIMITER binding (wrangler.toml). */

@@ -6,18 +6,13 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { documents, projects, publishedEntries, type PublishedBranding } from "../../db/schema";
-import type { AuthUser, Db } from "../../env";
+import type { Db } from "../../env";
 import { conflict, notFound, unprocessable } from "../../errors";
-import { requireProject } from "../../auth/access";
+import { checkProjectAccess, projectAccessStatement } from "../../auth/access";
+import { read, type ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
-
-export interface PortalWriteCtx {
-  db: Db;
-  user: AuthUser;
-  now: number;
-}
 
 export interface PublishInput {
   slug: string;
@@ -46,13 +41,43 @@ function mirror(projectId: string) {
     FROM published_entries WHERE project_id = ${projectId} ORDER BY created_at, slug))`;
 }
 
-async function homepageProblem(db: Db, projectId: string, homepage: string | undefined): Promise<string | null> {
-  if (!homepage) return null;
-  const [row] = await db
+/** Batchable: the homepage document when it is a live document of the project (no row otherwise). */
+function homepageStatement(db: Db, projectId: string, homepage: string | undefined) {
+  return db
     .select({ id: documents.id })
     .from(documents)
-    .where(and(eq(documents.id, homepage), eq(documents.projectId, projectId), eq(documents.isDeleted, false)));
-  return row ? null : "homepage must be the id of a document of this project";
+    .where(and(eq(documents.id, homepage ?? ""), eq(documents.projectId, projectId), eq(documents.isDeleted, false)));
+}
+
+function checkHomepage(homepage: string | undefined, found: readonly unknown[]) {
+  if (homepage && found.length === 0) {
+    const problem = "homepage must be the id of a document of this project";
+    throw unprocessable(problem, [{ path: "homepage", message: problem }]);
+  }
+}
+
+function entryStatement(db: Db, projectId: string, slug: string) {
+  return db
+    .select({ slug: publishedEntries.slug })
+    .from(publishedEntries)
+    .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId)));
+}
+
+/**
+ * Project admin, the entry (when named) and the homepage in one read batch (with the request's authentication when it
+ * is folded in). Failures answer in the order of API.md §1: no project access (404), no such entry (404), role (403),
+ * then the homepage's meaning (422).
+ */
+async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined) {
+  const [[projectRow], entries, homepageRows] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, projectId),
+    entryStatement(ctx.db, projectId, slug ?? ""),
+    homepageStatement(ctx.db, projectId, homepage),
+  ]);
+  checkProjectAccess(projectRow, "read");
+  if (slug !== null && entries.length === 0) throw notFound("Published entry");
+  checkProjectAccess(projectRow, "admin");
+  checkHomepage(homepage, homepageRows);
 }
 
 function uniqueFailure(err: unknown): never {
@@ -61,7 +86,7 @@ function uniqueFailure(err: unknown): never {
   throw err;
 }
 
-async function refreshMirror(ctx: PortalWriteCtx, projectId: string, write: Parameters<Db["batch"]>[0][number]) {
+async function refreshMirror(ctx: ServiceContext, projectId: string, write: Parameters<Db["batch"]>[0][number]) {
   const { db } = ctx;
   try {
     const [, rows] = await db.batch([
@@ -74,10 +99,9 @@ async function refreshMirror(ctx: PortalWriteCtx, projectId: string, write: Para
   }
 }
 
-export async function publishProject(ctx: PortalWriteCtx, projectId: string, input: PublishInput) {
+export async function publishProject(ctx: ServiceContext, projectId: string, input: PublishInput) {
   const { db } = ctx;
-  const [, problem] = await Promise.all([requireProject(db, ctx.user, projectId, "admin"), homepageProblem(db, projectId, input.homepage)]);
-  if (problem) throw unprocessable(problem, [{ path: "homepage", message: problem }]);
+  await loadForWrite(ctx, projectId, null, input.homepage);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return refreshMirror(
     ctx,
@@ -97,29 +121,9 @@ export async function publishProject(ctx: PortalWriteCtx, projectId: string, inp
   );
 }
 
-/**
- * The project admin check and the entry lookup run concurrently; their failures answer in the order of API.md §1:
- * no project access (404), then no such entry (404), then the role (403).
- */
-async function requireAdminAndEntry(db: Db, user: AuthUser, projectId: string, slug: string) {
-  const [project, entry] = await Promise.allSettled([requireProject(db, user, projectId, "admin"), requireEntry(db, projectId, slug)]);
-  if (project.status === "rejected" && (project.reason as { code?: string }).code === "NotFoundError") throw project.reason;
-  if (entry.status === "rejected") throw entry.reason;
-  if (project.status === "rejected") throw project.reason;
-}
-
-async function requireEntry(db: Db, projectId: string, slug: string) {
-  const [row] = await db
-    .select({ slug: publishedEntries.slug })
-    .from(publishedEntries)
-    .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId)));
-  if (!row) throw notFound("Published entry");
-}
-
-export async function updatePublishedEntry(ctx: PortalWriteCtx, projectId: string, slug: string, patch: EntryPatch) {
+export async function updatePublishedEntry(ctx: ServiceContext, projectId: string, slug: string, patch: EntryPatch) {
   const { db } = ctx;
-  const [, problem] = await Promise.all([requireAdminAndEntry(db, ctx.user, projectId, slug), homepageProblem(db, projectId, patch.homepage)]);
-  if (problem) throw unprocessable(problem, [{ path: "homepage", message: problem }]);
+  await loadForWrite(ctx, projectId, slug, patch.homepage);
   const passwordHash = patch.password === undefined ? undefined : patch.password ? await hashPassword(patch.password) : null;
   return refreshMirror(
     ctx,
@@ -139,15 +143,15 @@ export async function updatePublishedEntry(ctx: PortalWriteCtx, projectId: strin
   );
 }
 
-export async function unpublishProject(ctx: PortalWriteCtx, projectId: string, slug: string) {
+export async function unpublishProject(ctx: ServiceContext, projectId: string, slug: string) {
   const { db } = ctx;
-  await requireAdminAndEntry(db, ctx.user, projectId, slug);
+  await loadForWrite(ctx, projectId, slug, undefined);
   return refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
 }
 
-export async function putBranding(ctx: PortalWriteCtx, projectId: string, branding: PublishedBranding) {
+export async function putBranding(ctx: ServiceContext, projectId: string, branding: PublishedBranding) {
   const { db } = ctx;
-  await requireProject(db, ctx.user, projectId, "admin");
+  await loadForWrite(ctx, projectId, null, undefined);
   const [row] = await db.update(projects).set({ publishedBranding: branding, updatedAt: ctx.now }).where(eq(projects.id, projectId)).returning();
   return projectDto(row!);
 }
