@@ -93,21 +93,21 @@ export interface paths {
         };
         /**
          * Retrieve an automation
-         * @description Readable with project read. `webhookSecret` is included only for the owner and project admins.
+         * @description Readable with project read. `webhookSecret` is included only for the owner and project admins. Strong ETag; If-None-Match answers 304.
          */
         get: operations["getAutomation"];
         put?: never;
         post?: never;
         /**
          * Delete an automation
-         * @description Owner or project admin. It stops running at once; its runs and deliveries stay readable for their retention period through nothing else.
+         * @description Owner or project admin. It stops running at once; its runs and deliveries stay readable for their retention period through nothing else. `If-Match` with the ETag of GET /automation/{id}: a mismatch is 412 and nothing changes.
          */
         delete: operations["deleteAutomation"];
         options?: never;
         head?: never;
         /**
          * E2. Update an automation
-         * @description Owner or project admin only (a run executes with the owner's credentials): anyone else who can read the project gets 403, anyone who cannot gets 404. Members given replace the stored ones (`triggers` and `actions` whole); a trigger's `event` is honoured. Members the response carries but a client cannot set (ids, timestamps, owner, counters, a trigger's `type`/`mode`/`provider`) are accepted and ignored. `nextRunAt` is recomputed when triggers or `enabled` change.
+         * @description Owner or project admin only (a run executes with the owner's credentials): anyone else who can read the project gets 403, anyone who cannot gets 404. Members given replace the stored ones (`triggers` and `actions` whole); a trigger's `event` is honoured. Members the response carries but a client cannot set (ids, timestamps, owner, counters, a trigger's `type`/`mode`/`provider`) are accepted and ignored. `nextRunAt` is recomputed when triggers or `enabled` change. `If-Match` with the ETag of GET /automation/{id}: a mismatch is 412 and nothing changes.
          */
         patch: operations["updateAutomation"];
         trace?: never;
@@ -1829,7 +1829,7 @@ export interface components {
             cron?: string | null;
             dataPrompt?: string;
             /** @enum {string|null} */
-            event?: "row.created" | "row.updated" | "row.deleted" | "document.created" | null;
+            event?: "row.created" | "row.updated" | "row.deleted" | "document.created" | "document.updated" | null;
             filter?: {
                 columnId?: string | null;
                 documentId?: string | null;
@@ -2921,6 +2921,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -3040,6 +3047,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -3117,6 +3133,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
