@@ -16,19 +16,28 @@ export interface CreateDocumentInput extends Omit<NewDocument, "external" | "id"
  */
 export async function createDocument(ctx: ServiceContext, input: CreateDocumentInput) {
   const parentId = input.parentId ?? null;
+  const { project, order } = await placeNewDocument(ctx, input.projectId, parentId);
+  const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, { ...input, parentId, order: input.order ?? order });
+  await ctx.db.batch(statements);
+  emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+  return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+}
+
+/**
+ * Where a new document (folder, rich text or DOCX) may go, in one read batch: the project (write at its root, read
+ * inside a folder), edit access to the parent folder with its depth, and the next free sibling `order`.
+ */
+export async function placeNewDocument(ctx: ServiceContext, projectId: string, parentId: string | null) {
   const [projectRows, docs, wsRoles, docRoles, chain, order] = await read(ctx, [
-    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
+    projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, parentId ? [parentId] : []),
     ancestorsStatement(ctx.db, parentId ?? ""),
-    nextOrderStatement(ctx.db, input.projectId, parentId),
+    nextOrderStatement(ctx.db, projectId, parentId),
   ]);
   const { project } = checkProjectAccess(projectRows[0], parentId ? "read" : "write");
   if (parentId) {
     const parent = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(parentId), "edit");
     assertParentFolder(project.id, parent.doc, chain.length);
   }
-  const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, { ...input, parentId, order: input.order ?? order[0]?.next ?? 0 });
-  await ctx.db.batch(statements);
-  emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
-  return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+  return { project, order: order[0]?.next ?? 0 };
 }

@@ -4,16 +4,16 @@
  * length and stream; src/http/upload.ts checked the headers).
  */
 import { desc, eq } from "drizzle-orm";
-import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements } from "../../auth/access";
 import { docxVersions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
-import { assertParentFolder, nextOrderStatement, prepareCreateDocument } from "../documents/mutations";
+import { prepareCreateDocument } from "../documents/mutations";
+import { placeNewDocument } from "../documents/create";
 import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
 import { documentDto } from "../documents/serialize";
-import { ancestorsStatement } from "../documents/tree";
 import { readExactly } from "../media/upload";
 import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";
 
@@ -25,17 +25,7 @@ export interface RawBody {
 /** POST /document/docx: an EXTERNAL DOCX document from raw bytes. Two D1 round trips. */
 export async function createDocx(ctx: ServiceContext, input: { projectId: string; name: string; parentId?: string; upload: RawBody }) {
   const parentId = input.parentId ?? null;
-  const [projectRows, docs, wsRoles, docRoles, chain, order] = await read(ctx, [
-    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
-    ...documentsAccessStatements(ctx.db, ctx.user.ref, parentId ? [parentId] : []),
-    ancestorsStatement(ctx.db, parentId ?? ""),
-    nextOrderStatement(ctx.db, input.projectId, parentId),
-  ]);
-  const { project } = checkProjectAccess(projectRows[0], parentId ? "read" : "write");
-  if (parentId) {
-    const parent = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(parentId), "edit");
-    assertParentFolder(project.id, parent.doc, chain.length);
-  }
+  const { project, order } = await placeNewDocument(ctx, input.projectId, parentId);
   const bytes = await readExactly(input.upload.body, input.upload.length);
   checkDocxBytes(bytes);
 
@@ -48,7 +38,7 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
       name: input.name,
       type: "EXTERNAL",
       external: docxExternal(documentId, blob.blobId),
-      order: order[0]?.next ?? 0,
+      order,
     });
     await ctx.db.batch([...statements, firstDocxVersion(ctx.db, documentId, blob, ctx.user.id)]);
     emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);

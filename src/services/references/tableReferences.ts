@@ -157,20 +157,7 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
     updatedAt: t,
   };
   try {
-    await db.insert(tableReferences).values({
-      id,
-      documentId: doc.id,
-      workspaceId: doc.workspaceId,
-      tableId: table.id,
-      columnId: input.columnId,
-      relatedRowId: input.relatedRowId,
-      rowId: input.rowId ?? null,
-      oneToManyColumnId: input.oneToManyColumnId ?? null,
-      oneToManyInstanceIds: input.oneToManyInstanceIds ?? [],
-      type: input.type,
-      createdAt: t,
-      updatedAt: t,
-    });
+    await db.insert(tableReferences).values(ref);
   } catch (err) {
     if (isUniqueViolation(err, "table_references.id")) throw conflict(`A table reference with _id ${id} already exists`);
     throw err;
