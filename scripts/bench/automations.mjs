@@ -8,7 +8,7 @@
 //     batch, asserted by test/automations/schedules.test.ts), so the time should grow far less than tenfold.
 //   npm run bench -- automations
 import { monotonicFactory } from "ulidx";
-import { ADMIN_TOKEN, freshState, openD1, printTable, rawD1, seedUser, startApi } from "./lib.mjs";
+import { ADMIN_TOKEN, freshState, openD1, printTable, rawD1, seedRawTable, seedUser, startApi } from "./lib.mjs";
 
 const EVENTS = Number(process.env.BENCH_AUTO_EVENTS) || 100;
 const QUEUED = 1000;
@@ -80,16 +80,8 @@ async function rawInsertsPerSec() {
   const raw = await rawD1();
   const ulid = monotonicFactory();
   try {
-    const t = Date.now();
-    const ids = { user: ulid(), org: ulid(), ws: ulid(), project: ulid(), table: ulid() };
     const db = raw.db;
-    await db.batch([
-      db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?)").bind(ids.user, `raw-${t}@bench.test`, t, t),
-      db.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Raw', ?, ?, ?)").bind(ids.org, ids.user, t, t),
-      db.prepare("INSERT INTO workspaces (id, organization_id, name, owner_id, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?, ?)").bind(ids.ws, ids.org, ids.user, t, t),
-      db.prepare("INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Raw', ?, ?)").bind(ids.project, ids.ws, ids.user, t, t),
-      db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Raw', ?, ?)").bind(ids.table, ids.project, ids.ws, ids.user, t, t),
-    ]);
+    const ids = await seedRawTable(db, ulid);
     const insert = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
       VALUES (?1, ?2, ?3, ?4, ?5, '', (SELECT COALESCE(MAX(seq), 0) + 1 FROM rows WHERE table_id = ?2), 0, ?6, ?6)`;
     const t0 = performance.now();

@@ -111,3 +111,21 @@ export function printTable(title, rows) {
   console.log(`\n${title}`);
   console.table(rows);
 }
+
+/**
+ * A user, organization, workspace, project and table written straight into a raw D1 (for baselines that insert rows
+ * without the API), plus `columnStatements(ids, t)` of the caller's own columns in the same batch.
+ */
+export async function seedRawTable(db, ulid, columnStatements = () => []) {
+  const t = Date.now();
+  const ids = { user: ulid(), org: ulid(), ws: ulid(), project: ulid(), table: ulid() };
+  await db.batch([
+    db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?)").bind(ids.user, `raw-${t}-${ids.user}@bench.test`, t, t),
+    db.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Raw', ?, ?, ?)").bind(ids.org, ids.user, t, t),
+    db.prepare("INSERT INTO workspaces (id, organization_id, name, owner_id, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?, ?)").bind(ids.ws, ids.org, ids.user, t, t),
+    db.prepare("INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Raw', ?, ?)").bind(ids.project, ids.ws, ids.user, t, t),
+    db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Raw', ?, ?)").bind(ids.table, ids.project, ids.ws, ids.user, t, t),
+    ...columnStatements(ids, t),
+  ]);
+  return ids;
+}

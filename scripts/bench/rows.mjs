@@ -3,7 +3,7 @@
 // same SQL shape (src/services/tables/rows.ts) on the same local engine, in the same run.
 //   npm run bench -- rows        (BENCH_ROWS_CALLS, BENCH_ROWS_PAGES, BENCH_ROWS_PASSES override the defaults)
 import { monotonicFactory } from "ulidx";
-import { median, printTable, rawD1, seedUser, startApi, time } from "./lib.mjs";
+import { median, printTable, rawD1, seedRawTable, seedUser, startApi, time } from "./lib.mjs";
 
 const ROWS_PER_CALL = 1000;
 
@@ -29,21 +29,14 @@ const PAGE = `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) F
   FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND (r.seq, r.id) > (?2, ?3) ORDER BY r.seq, r.id LIMIT ?4`;
 
 async function seedRaw(db, ulid) {
-  const t = Date.now();
-  const ids = { user: ulid(), org: ulid(), ws: ulid(), project: ulid(), table: ulid() };
   const columns = Array.from({ length: 5 }, () => ulid());
-  await db.batch([
-    db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?)").bind(ids.user, `raw-${t}@bench.test`, t, t),
-    db.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Raw', ?, ?, ?)").bind(ids.org, ids.user, t, t),
-    db.prepare("INSERT INTO workspaces (id, organization_id, name, owner_id, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?, ?)").bind(ids.ws, ids.org, ids.user, t, t),
-    db.prepare("INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Raw', ?, ?)").bind(ids.project, ids.ws, ids.user, t, t),
-    db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Raw', ?, ?)").bind(ids.table, ids.project, ids.ws, ids.user, t, t),
-    ...columns.map((id, i) =>
+  const ids = await seedRawTable(db, ulid, (ids, t) =>
+    columns.map((id, i) =>
       db
         .prepare("INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(id, ids.table, ids.project, ids.ws, `c${i}`, `c${i}`, i === 0 ? 1 : 0, JSON.stringify({ type: ["identifier", "text", "number", "checkbox", "date"][i] }), t, t),
     ),
-  ]);
+  );
   return { ...ids, columns };
 }
 
