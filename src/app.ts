@@ -51,8 +51,10 @@ export function buildApp() {
   app.use("*", requestId());
   app.use("*", d1Session);
   // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (API.md §15);
-  // API paths are never taken over (routesFor is filled in once every route is registered).
-  app.use("*", portalHostMiddleware((path) => routesFor(path).length > 0));
+  // API paths are never taken over. The middleware only looks at single-segment paths, so the API's single-segment
+  // routes (filled in once every route is registered) answer it with one Set lookup instead of a scan of every route.
+  const singleSegmentApiPaths = new Set<string>();
+  app.use("*", portalHostMiddleware((path) => singleSegmentApiPaths.has(path) || (singleSegmentApiPaths.has("*") && routesFor(path).length > 0)));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -70,6 +72,11 @@ export function buildApp() {
   app.get("/docs", apiReferencePage);
 
   const routePatterns = app.routes.map((r) => ({ method: r.method, path: r.path, re: pathToRegex(r.path) }));
+  for (const r of routePatterns) {
+    if (r.method === "ALL" || !/^\/[^/]*$/.test(r.path)) continue;
+    // A single-segment route with a parameter would match any such path: fall back to the scan.
+    singleSegmentApiPaths.add(r.path.includes(":") || r.path.includes("*") ? "*" : r.path);
+  }
   const publicRoutingPaths = new Set([...publicPaths].map((p) => p.replaceAll(/\/{(.+?)}/g, "/:$1")));
   function routesFor(path: string) {
     return routePatterns.filter((r) => r.method !== "ALL" && r.re.test(path));

@@ -33,6 +33,8 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
   return {
     url,
+    /** The process group of wrangler dev and everything it started (workerd, esbuild). */
+    pgid: child.pid,
     async call(method, p, { token, body, raw, headers = {} } = {}) {
       const h = { ...headers };
       if (token) h.authorization = `Bearer ${token}`;

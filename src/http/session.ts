@@ -23,9 +23,19 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await Promise.allSettled(c.get("background") ?? []);
   // A WebSocket upgrade (101) cannot be re-wrapped; it carries no D1 figures.
   if (c.res.status === 101) return;
-  const res = new Response(c.res.body, c.res);
-  res.headers.set("x-d1-round-trips", String(counter.count));
   const latest = session.getBookmark() ?? bookmark;
-  if (latest) res.headers.set("x-d1-bookmark", latest);
-  c.res = res;
+  const stamp = (headers: Headers) => {
+    headers.set("x-d1-round-trips", String(counter.count));
+    if (latest) headers.set("x-d1-bookmark", latest);
+  };
+  try {
+    // Most responses are built here and their headers are mutable: no copy of the response.
+    stamp(c.res.headers);
+  } catch {
+    // Headers of a response passed through (e.g. from fetch) are immutable: re-wrap it once.
+    const res = new Response(c.res.body, c.res);
+    stamp(res.headers);
+    c.res = undefined;
+    c.res = res;
+  }
 };
