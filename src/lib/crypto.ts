@@ -5,9 +5,12 @@ export async function sha256Hex(input: string): Promise<string> {
   return toHex(new Uint8Array(digest));
 }
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** Lower-case hex; a table lookup per byte (every request hashes its token and most hash an ETag). */
 export function toHex(bytes: Uint8Array): string {
   let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  for (let i = 0; i < bytes.length; i++) out += HEX_BYTES[bytes[i]!];
   return out;
 }
 

@@ -95,6 +95,30 @@ describe("collaborative room", () => {
     viewerSocket.close();
   });
 
+  it("disconnects everyone from a document when it, or a folder above it, is deleted; restored, it opens again", async () => {
+    const folder = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Doomed folder", type: "FOLDER" } });
+    const inside = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: folder.data._id, name: "Inside", type: "DOCUMENT" } });
+    const docId = inside.data._id as string;
+    const owner = await connect(docId, { token: t.owner.token });
+    const editor = await connect(docId, { token: t.editor.token });
+    owner.write([para("d1", "before the delete")]);
+    await editor.until(() => editor.blocks().length === 1, "the editor to receive the block");
+    const other = await connect(t.docId, { token: t.editor.token });
+    await ok("DELETE", `/document/${folder.data._id}`, { token: t.owner.token });
+    await owner.until(() => owner.closed !== null, "the owner to be disconnected");
+    await editor.until(() => editor.closed !== null, "the editor to be disconnected");
+    expect(owner.closed!.code).toBe(4403);
+    expect(editor.closed!.code).toBe(4403);
+    // A room outside the deleted subtree is untouched.
+    expect(other.closed).toBeNull();
+    expect((await openSocket(docId, { token: t.owner.token })).status).toBe(404);
+    await ok("POST", `/document/${folder.data._id}/restore`, { token: t.owner.token });
+    const back = await connect(docId, { token: t.editor.token });
+    await back.until(() => JSON.stringify(back.blocks()).includes("before the delete"), "the restored document's state");
+    back.close();
+    other.close();
+  });
+
   it("lets a document viewer edit at once when an invitation raises them to editor", async () => {
     const docId = await newDoc();
     const guest = await registerUser("Guest");

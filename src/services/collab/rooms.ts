@@ -7,6 +7,8 @@ import type { Db, Env } from "../../env";
 import { collabRooms } from "../../db/schema";
 import { ApiError } from "../../errors";
 import { mapConcurrent } from "../../lib/concurrency";
+import { inJson } from "../../db/sql";
+import { inSubtree } from "../documents/tree";
 import type { RoomResult } from "../../durable/DocumentRoom";
 
 export function roomOf(env: Env, documentId: string) {
@@ -32,14 +34,16 @@ export function unwrapRoom<T>(result: RoomResult<T>): T {
 const REVALIDATE_CONCURRENCY = 6;
 
 /**
- * For a write batch: the documents among `scope` (by id, or every document of a workspace) whose room has sockets
+ * For a batch: the documents among `scope` (by id, every document of a workspace, or a document's subtree) whose room has sockets
  * connected. Riding in the batch that changes access costs no extra D1 round trip.
  */
-export function liveRoomsStatement(db: Db, scope: { documentIds: readonly string[] } | { workspaceId: string }) {
+export function liveRoomsStatement(db: Db, scope: { documentIds: readonly string[] } | { workspaceId: string } | { subtreeOf: string }) {
   const where =
     "workspaceId" in scope
       ? sql`${collabRooms.documentId} IN (SELECT id FROM documents WHERE workspace_id = ${scope.workspaceId})`
-      : sql`${collabRooms.documentId} IN (SELECT value FROM json_each(${JSON.stringify(scope.documentIds)}))`;
+      : "subtreeOf" in scope
+        ? inSubtree(collabRooms.documentId, scope.subtreeOf)
+        : inJson(collabRooms.documentId, scope.documentIds);
   return db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(sql`${collabRooms.live} = 1 AND ${where}`);
 }
 

@@ -104,13 +104,13 @@ export function assertMove(doc: DocumentRow, chain: readonly string[], height: n
  * The stamp is kept above every earlier deletion in the subtree: a child deleted in the same millisecond
  * would otherwise share it and come back when only the parent is restored.
  */
-export async function softDeleteSubtree(db: Db, rootId: string) {
+export async function softDeleteSubtree(db: Db, rootId: string): Promise<string[]> {
   const t = now();
   const rows = await db.all<{ id: string }>(sql`${subtreeSql(rootId)},
     stamp(at) AS (SELECT MAX(${t}, COALESCE(MAX(deleted_at) + 1, 0)) FROM documents WHERE id IN (SELECT id FROM sub))
     UPDATE documents SET is_deleted = 1, deleted_at = (SELECT at FROM stamp), updated_at = ${t}
     WHERE id IN (SELECT id FROM sub) AND is_deleted = 0 RETURNING id`);
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -12,6 +12,7 @@ import { read, type ServiceContext } from "../context";
 import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
 import { collaboratorsStatement, documentDto, groupCollaborators } from "./serialize";
 import { ancestorsStatement, subtreeHeightStatement } from "./tree";
+import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -91,10 +92,24 @@ async function loadForEdit(ctx: ServiceContext, documentId: string, opts: { incl
   return access;
 }
 
-/** Soft-deletes the document and its live subtree (edit access); returns how many documents were deleted. */
+/**
+ * Soft-deletes the document and its live subtree (edit access); returns how many documents were deleted. Editors
+ * still connected to a deleted document's room are disconnected (its rooms with sockets are found in the access
+ * batch, so this costs no extra D1 round trip).
+ */
 export async function deleteDocument(ctx: ServiceContext, input: { documentId: string; ifMatch?: string }) {
-  await loadForEdit(ctx, input.documentId, { ifMatch: input.ifMatch });
-  return { deletedDocuments: await softDeleteSubtree(ctx.db, input.documentId) };
+  const { documentId } = input;
+  const [docs, wsRoles, docRoles, collaborators, live] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
+    collaboratorsStatement(ctx.db, [documentId]),
+    liveRoomsStatement(ctx.db, { subtreeOf: documentId }),
+  ]);
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
+  await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));
+  const deleted = await softDeleteSubtree(ctx.db, documentId);
+  const gone = new Set(deleted);
+  await revalidateRooms(ctx.env, live.filter((r) => gone.has(r.documentId)));
+  return { deletedDocuments: deleted.length };
 }
 
 /**
