@@ -48,18 +48,22 @@ const DOC_ID = /^[A-Za-z0-9_-]{1,64}$/;
  */
 const MEMO_MAX_ENTRIES = 200;
 const MEMO_MAX_BYTES = 8 * 1024 * 1024;
-const memo = new Map<string, string>();
+/** Whole pages (DOCTYPE included) as UTF-8 bytes: a hit neither joins nor encodes a string again. */
+const memo = new Map<string, Uint8Array>();
 let memoBytes = 0;
+const utf8 = new TextEncoder();
 
-function remember(key: string, body: string) {
-  if (body.length > MEMO_MAX_BYTES / 4 || memo.has(key)) return;
-  memo.set(key, body);
-  memoBytes += body.length;
+function remember(key: string, page: string | Uint8Array): Uint8Array {
+  const bytes = typeof page === "string" ? utf8.encode(page) : page;
+  if (bytes.byteLength > MEMO_MAX_BYTES / 4 || memo.has(key)) return bytes;
+  memo.set(key, bytes);
+  memoBytes += bytes.byteLength;
   for (const [k, v] of memo) {
     if (memo.size <= MEMO_MAX_ENTRIES && memoBytes <= MEMO_MAX_BYTES) break;
     memo.delete(k);
-    memoBytes -= v.length;
+    memoBytes -= v.byteLength;
   }
+  return bytes;
 }
 const SLUG = /^[a-z0-9-]{1,63}$/;
 
@@ -86,8 +90,8 @@ function safeNext(m: Mount, next: unknown): string {
   return re.test(next) ? next : links.home;
 }
 
-function html(status: number, body: Child | string, headers: Record<string, string>): Response {
-  return new Response(`<!DOCTYPE html>${String(body)}`, {
+function html(status: number, body: Child | string | Uint8Array, headers: Record<string, string>): Response {
+  return new Response(body instanceof Uint8Array ? body : `<!DOCTYPE html>${String(body)}`, {
     status,
     headers: { "Content-Type": "text/html; charset=UTF-8", ...SECURITY_HEADERS, ...headers },
   });
@@ -189,15 +193,14 @@ async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, m
   const key = new Request(`${origin}/__portal-cache/${pageVersion}`);
   const cached = await cache?.match(key);
   if (cached) {
-    const text = (await cached.text()).replace(/^<!DOCTYPE html>/, "");
-    remember(memoKey, text);
-    return html(200, text, { ...headers, "x-portal-cache": "hit" });
+    const page = remember(memoKey, new Uint8Array(await cached.arrayBuffer()));
+    return html(200, page, { ...headers, "x-portal-cache": "hit" });
   }
   const body = await renderPage(c, portal, mount, docId);
-  remember(memoKey, body);
-  const res = html(200, body, { ...headers, "x-portal-cache": "miss" });
+  const page = remember(memoKey, `<!DOCTYPE html>${body}`);
+  const res = html(200, page, { ...headers, "x-portal-cache": "miss" });
   if (cache) {
-    const stored = html(200, body, { ...headers, "Cache-Control": STORED_CACHE_CONTROL });
+    const stored = html(200, page, { ...headers, "Cache-Control": STORED_CACHE_CONTROL });
     await cache.put(key, stored).catch(() => undefined);
   }
   return res;
