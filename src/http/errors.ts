@@ -2,8 +2,11 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../env";
 import { ApiError, errorBody } from "../errors";
+import { IdempotentReplay, replayResponse } from "./idempotency";
 
 export function renderError(err: Error, c: Context<HonoEnv>): Response {
+  // Not an error: the Idempotency-Key already holds this request's response (src/http/idempotency.ts).
+  if (err instanceof IdempotentReplay) return replayResponse(err.response);
   if (err instanceof ApiError) {
     const headers: Record<string, string> = {};
     if (err.retryAfterSeconds !== undefined) headers["Retry-After"] = String(err.retryAfterSeconds);

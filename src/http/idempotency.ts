@@ -10,8 +10,7 @@ import type { HonoEnv } from "../env";
 import { validation } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import type { ServiceContext } from "../services/context";
-import { newClaim, releaseIdempotencyKey, rememberResponse, settleClaim, type ClaimRequest } from "../services/idempotency";
-import type { idempotencyKeys } from "../db/schema";
+import { newClaim, releaseIdempotencyKey, rememberResponse, settleClaim, type ClaimRequest, type IdempotencyRecord, type StoredResponse } from "../services/idempotency";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** Responses larger than this are not kept (a repeat then runs again; its first run's key is released). */
@@ -30,15 +29,34 @@ export async function idempotencyRequest(c: Context<HonoEnv>): Promise<ClaimRequ
   return newClaim(key, await sha256Hex(`${c.req.method} ${url.pathname}?${url.searchParams.toString()}\n${bodyPart}`));
 }
 
+/** The stored response of a finished request with the same key, sent again. */
+export function replayResponse({ status, contentType, body }: StoredResponse): Response {
+  return new Response(body, { status, headers: { ...(contentType && { "content-type": contentType }), "idempotent-replayed": "true" } });
+}
+
+/**
+ * Thrown from the batch that claimed the key when the key already holds a finished response: it stops the handler
+ * before it writes anything (only reads rode in that batch), and `app.onError` answers with the stored response.
+ */
+export class IdempotentReplay extends Error {
+  constructor(readonly response: StoredResponse) {
+    super("Idempotent replay");
+  }
+}
+
 /** Runs the request under its claimed key: replays a finished one, else runs it and remembers what it answered. */
-export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: typeof idempotencyKeys.$inferSelect | undefined) {
+export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined) {
   const claimed = settleClaim(req, row);
   if (claimed.kind === "replay") {
-    const { status, contentType, body } = claimed.response;
-    c.res = new Response(body, { status, headers: { ...(contentType && { "content-type": contentType }), "idempotent-replayed": "true" } });
+    c.res = replayResponse(claimed.response);
     return;
   }
   await next();
+  await rememberOrRelease(c, ctx, req);
+}
+
+/** After the request that owns the key: keep its response (not a 5xx, not too large), else free the key for a retry. */
+export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext, req: ClaimRequest) {
   const res = c.res;
   const text = res.status < 500 ? await res.clone().text() : null;
   if (text === null || text.length > MAX_STORED_BODY) {

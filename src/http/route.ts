@@ -8,10 +8,12 @@
  *   app.openapi(route, async (c) => c.json({ data: await getDocument(ctxOf(c), c.req.valid("param")) }, 200));
  *
  * Auth modes:
- * - "token" (default): the bearer token is checked before validation (one D1 round trip).
- * - "batched": the token's statement rides in the handler's first `read()` batch (single-record reads: one round
- *   trip for authentication, access and data). The handler must read through `read()` first; if it never does,
- *   authentication completes on its own before the response leaves.
+ * - "token" (default except on POST): the bearer token is checked before validation (one D1 round trip; on a
+ *   POST the Idempotency-Key is claimed in it).
+ * - "batched" (default on POST): the token's statement rides in the handler's first `read()` batch (single-record
+ *   reads: one round trip for authentication, access and data; creates: 2 in all), and on a POST the
+ *   Idempotency-Key claim too. The handler must read through `read()` first (any other query before it is refused
+ *   with a 500 that tests catch); if it never reads, authentication completes on its own before the response leaves.
  * - "public": no bearer token (health, discovery, signed URLs, the reader site, admin bootstrap).
  */
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
@@ -20,9 +22,9 @@ import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
 import { ApiError, authErrorResponses } from "../errors";
 import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
-import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext } from "../services/context";
-import { idempotencyRequest, runIdempotent } from "./idempotency";
-import { claimStatements } from "../services/idempotency";
+import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext, type TokenRow } from "../services/context";
+import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent } from "./idempotency";
+import { claimStatements, settleClaim, type IdempotencyRecord } from "../services/idempotency";
 
 export const MiB = 1024 * 1024;
 /** JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 in their services. */
@@ -54,12 +56,12 @@ const bearerSecurity = [{ bearer: [] as string[] }];
 export const publicPaths = new Set<string>();
 
 export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(config: R & RouteSettings): Defined<R> {
-  const { auth = "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, ...route } = config;
+  const { auth = config.method === "post" ? "batched" : "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, ...route } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth === "public") publicPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
-  if (auth === "batched") middleware.push(authenticateInFirstRead);
+  if (auth === "batched") middleware.push(route.method === "post" ? authenticateIdempotentInFirstRead : authenticateInFirstRead);
   middleware.push(...use);
   return createRoute({
     ...route,
@@ -141,12 +143,43 @@ const authenticateInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const rate = spendRateLimit(c.env, hash);
   c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
   deferAuthentication(ctx, {
-    statement: (db) => tokenStatement(db, hash),
-    complete: async (rows) => track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch),
+    statements: (db) => [tokenStatement(db, hash)],
+    complete: async ([rows]) => track(c, (await completeAuthentication(ctx.db, principal, rows as TokenRow[], rate, ctx.now)).touch),
   });
   await next();
   // A handler that answered without reading still authenticates before anything leaves.
   if (!principal.resolved) {
     await ensureAuthenticated(ctx);
   }
+};
+
+/**
+ * A POST whose service reads first: the token statement and the Idempotency-Key claim (API.md §17) both ride in
+ * that first read batch, so a keyed create costs what an unkeyed one does plus remembering its response. A key that
+ * already holds a finished response stops the handler at that batch (nothing has been written) and is replayed.
+ */
+const authenticateIdempotentInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
+  const hash = await bearerHash(c.req.header("authorization"));
+  const claim = await idempotencyRequest(c);
+  if (!claim) return authenticateInFirstRead(c, next);
+  const ctx = ctxOf(c);
+  const principal = new Principal(hash);
+  ctx.user = principal;
+  c.set("user", principal);
+  const rate = spendRateLimit(c.env, hash);
+  c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
+  let owned = false;
+  deferAuthentication(ctx, {
+    statements: (db) => [tokenStatement(db, hash), ...claimStatements(db, hash, claim, ctx.now)],
+    complete: async ([rows, , records]) => {
+      track(c, (await completeAuthentication(ctx.db, principal, rows as TokenRow[], rate, ctx.now)).touch);
+      const settled = settleClaim(claim, (records as IdempotencyRecord[])[0]);
+      if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
+      owned = true;
+    },
+  });
+  await next();
+  // A handler that answered without reading (a refused body) still authenticates and claims before anything leaves.
+  if (!principal.resolved) await ensureAuthenticated(ctx);
+  if (owned) await rememberOrRelease(c, ctx, claim);
 };

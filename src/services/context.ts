@@ -109,9 +109,11 @@ export class Principal implements AuthUser {
  * (src/http/route.ts); services only call `read()`.
  */
 export interface PendingAuthentication {
-  statement: (db: Db) => BatchItem<"sqlite">;
-  complete: (rows: TokenRow[]) => Promise<void> | void;
-  /** True while `read()` runs the batch that carries the token statement. */
+  /** The statements that ride first in the batch: the token's, and on a keyed POST the Idempotency-Key claim's. */
+  statements: (db: Db) => BatchItem<"sqlite">[];
+  /** Checks their results (throws 401, 429, 409…) before any other result of the batch is returned. */
+  complete: (results: unknown[]) => Promise<void> | void;
+  /** True while `read()` runs the batch that carries the statements. */
   running?: boolean;
 }
 
@@ -133,32 +135,30 @@ export function authenticationPending(ctx: ServiceContext) {
 export async function read<const T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(ctx: ServiceContext, queries: T): Promise<BatchResponse<T>> {
   const auth = pending.get(ctx);
   if (!auth) return (await ctx.db.batch(queries as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as BatchResponse<T>;
-  auth.running = true;
-  let results: unknown[];
-  try {
-    results = (await ctx.db.batch([auth.statement(ctx.db), ...queries] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
-  } finally {
-    auth.running = false;
-  }
-  pending.delete(ctx);
-  const [tokenRows, ...rest] = results;
-  await auth.complete(tokenRows as TokenRow[]);
+  const [, rest] = await runPending(ctx, auth, queries);
   return rest as BatchResponse<T>;
 }
 
 /** Completes a pending authentication on its own (a route that turned out to need no read first). */
 export async function ensureAuthenticated(ctx: ServiceContext) {
   const auth = pending.get(ctx);
-  if (!auth) return;
+  if (auth) await runPending(ctx, auth, []);
+}
+
+/** One batch: the pending statements, then `queries`; the pending ones are completed before anything returns. */
+async function runPending(ctx: ServiceContext, auth: PendingAuthentication, queries: readonly BatchItem<"sqlite">[]): Promise<[unknown[], unknown[]]> {
+  const statements = auth.statements(ctx.db);
   auth.running = true;
-  let tokenRows: unknown;
+  let results: unknown[];
   try {
-    [tokenRows] = (await ctx.db.batch([auth.statement(ctx.db)])) as unknown[];
+    results = (await ctx.db.batch([...statements, ...queries] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
   } finally {
     auth.running = false;
   }
   pending.delete(ctx);
-  await auth.complete(tokenRows as TokenRow[]);
+  const own = results.slice(0, statements.length);
+  await auth.complete(own);
+  return [own, results.slice(statements.length)];
 }
 
 /**

@@ -17,6 +17,9 @@ export interface StoredResponse {
   body: string | null;
 }
 
+/** A (caller, key) record as stored. */
+export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;
+
 export type Claim = { kind: "owned"; claim: string } | { kind: "replay"; response: StoredResponse };
 
 export interface ClaimRequest {
@@ -69,7 +72,7 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
  * What the claim's record says: this request owns the key, or the stored response is replayed. The same key held by
  * a running request is 409; a finished one with a different request is 422.
  */
-export function settleClaim(req: ClaimRequest, row: typeof idempotencyKeys.$inferSelect | undefined): Claim {
+export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefined): Claim {
   const { claim, requestHash } = req;
   if (!row) throw conflict("The Idempotency-Key could not be claimed; retry");
   if (row.claim === claim) return { kind: "owned", claim };

@@ -8,6 +8,8 @@ const route = defineRoute({
   operationId: "markNotificationRead",
   method: "post",
   path: "/notification/{id}/read",
+  // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
+  auth: "token",
   tags: ["Notifications"],
   summary: "Mark a notification read",
   request: { params: z.object({ id: pathId("id") }) },

@@ -8,6 +8,8 @@ const route = defineRoute({
   operationId: "createOrganization",
   method: "post",
   path: "/organization",
+  // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
+  auth: "token",
   tags: ["Organizations"],
   summary: "Create an organization (the caller becomes its owner)",
   request: jsonBody(z.strictObject({ name: NameSchema, ...ignored("_id", "ownerId", "role", "createdAt", "updatedAt") })),

@@ -56,6 +56,8 @@ const projectRoute = defineRoute({
 const loginRoute = defineRoute({
   method: "post",
   path: "/published/{publishedId}/login",
+  // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
+  auth: "token",
   operationId: "loginPublishedProject",
   tags: ["Portals"],
   summary: "Exchange a portal password for a user-published-token (valid 24 hours)",

@@ -9,6 +9,8 @@ const route = defineRoute({
   // Eager authentication: the new token's expiry is bounded by the caller's, known before the insert.
   method: "post",
   path: "/token",
+  // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
+  auth: "token",
   tags: ["Identity"],
   summary: "Issue a personal access token",
   description: "The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.",
