@@ -398,11 +398,14 @@ async function ownerView(cases: SecurityCase[], token: string) {
  * for instance) has finished: two views a moment apart that agree.
  */
 async function settledOwnerView(cases: SecurityCase[], token: string) {
+  // A queued run or a delivery still waiting for the Queue consumer can look unchanged across two views (the
+  // consumer's batch window is longer than the pause), so work in flight counts as unsettled too.
+  const inFlight = (v: unknown) => /"status":"(pending|queued|running)"/.test(JSON.stringify(v));
   let view = await ownerView(cases, token);
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 40; i++) {
     await new Promise((r) => setTimeout(r, 500));
     const next = await ownerView(cases, token);
-    if (JSON.stringify(next) === JSON.stringify(view)) return next;
+    if (JSON.stringify(next) === JSON.stringify(view) && !inFlight(next)) return next;
     view = next;
   }
   return view;
