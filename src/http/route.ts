@@ -24,7 +24,7 @@ import { ApiError, authErrorResponses } from "../errors";
 import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
 import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent } from "./idempotency";
-import { claimStatements, settleClaim, type IdempotencyRecord } from "../services/idempotency";
+import { claimStatements, releaseRefusedClaim, settleClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
 export const MiB = 1024 * 1024;
 /** JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 in their services. */
@@ -119,6 +119,24 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await next();
 };
 
+/** Completes authentication of a batch that also claimed a key; a refused request frees the key it claimed. */
+async function authenticateClaimed(
+  c: Context<HonoEnv>,
+  principal: Principal,
+  rows: TokenRow[],
+  rate: ReturnType<typeof spendRateLimit>,
+  claim: ClaimRequest,
+  record: IdempotencyRecord | undefined,
+) {
+  const ctx = ctxOf(c);
+  try {
+    track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch);
+  } catch (err) {
+    if (rows[0]) await releaseRefusedClaim(ctx.db, rows[0].userId, claim, record);
+    throw err;
+  }
+}
+
 /** POST: the Idempotency-Key (API.md §17) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const hash = await bearerHash(c.req.header("authorization"));
@@ -129,7 +147,7 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   ctx.user = principal;
   const rate = spendRateLimit(c.env, hash);
   const [rows, , [record]] = await ctx.db.batch([tokenStatement(ctx.db, hash), ...claimStatements(ctx.db, hash, claim, ctx.now)]);
-  track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch);
+  await authenticateClaimed(c, principal, rows, rate, claim, record);
   c.set("user", principal);
   await runIdempotent(c, next, ctx, claim, record);
 };
@@ -172,8 +190,9 @@ const authenticateIdempotentInFirstRead: MiddlewareHandler<HonoEnv> = async (c, 
   deferAuthentication(ctx, {
     statements: (db) => [tokenStatement(db, hash), ...claimStatements(db, hash, claim, ctx.now)],
     complete: async ([rows, , records]) => {
-      track(c, (await completeAuthentication(ctx.db, principal, rows as TokenRow[], rate, ctx.now)).touch);
-      const settled = settleClaim(claim, (records as IdempotencyRecord[])[0]);
+      const record = (records as IdempotencyRecord[])[0];
+      await authenticateClaimed(c, principal, rows as TokenRow[], rate, claim, record);
+      const settled = settleClaim(claim, record);
       if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
       owned = true;
     },

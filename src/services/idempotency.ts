@@ -90,6 +90,16 @@ export async function rememberResponse(ctx: ServiceContext, key: string, claim: 
     .where(and(eq(idempotencyKeys.userId, ctx.user.id), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
 }
 
+/**
+ * Frees a key this request claimed in its authentication batch when authentication then refused the request (an
+ * expired token, the rate limit): the caller is not settled yet, so the user comes from the token row. Without
+ * this, a retry with the same key would see "still in progress" for 24 hours.
+ */
+export async function releaseRefusedClaim(db: Db, userId: string, req: ClaimRequest, record: IdempotencyRecord | undefined) {
+  if (record?.claim !== req.claim) return;
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
+}
+
 export async function releaseIdempotencyKey(ctx: ServiceContext, key: string, claim: string) {
   await ctx.db
     .delete(idempotencyKeys)

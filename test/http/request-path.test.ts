@@ -100,6 +100,24 @@ describe("request path", () => {
       expect(trips(keyed.headers)).toBe(3);
     });
 
+    it("a request refused at authentication (an expired token) frees the key it claimed: the user's retry with another token runs", async () => {
+      const brief = await ok("POST", "/token", { token: t.owner.token, body: { name: "brief", expiresAt: Date.now() + 1000 } });
+      await new Promise((r) => setTimeout(r, 1300));
+      // A batched POST (the claim rides in the service's first read) and an eagerly authenticated one.
+      const requests = [
+        { path: "/document", body: { projectId: t.projectId, name: `Refused ${crypto.randomUUID()}`, type: "DOCUMENT" } },
+        { path: "/organization", body: { name: `Refused org ${crypto.randomUUID()}` } },
+      ];
+      for (const { path, body } of requests) {
+        const key = `k-${crypto.randomUUID()}`;
+        const refused = await call("POST", path, { token: brief.data.token, headers: { "idempotency-key": key }, body });
+        expect(refused.status).toBe(401);
+        const retried = await call("POST", path, { token: t.owner.token, headers: { "idempotency-key": key }, body });
+        expect(retried.status).toBe(200);
+        expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      }
+    });
+
     it("a malformed key is 400", async () => {
       const res = await post("\u0001bad", "X");
       expect(res.status).toBe(400);
