@@ -61,7 +61,7 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   if (auth === "public") publicPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
-  if (auth === "batched") middleware.push(route.method === "post" ? authenticateIdempotentInFirstRead : authenticateInFirstRead);
+  if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
   middleware.push(...use);
   return createRoute({
     ...route,
@@ -152,53 +152,37 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await runIdempotent(c, next, ctx, claim, record);
 };
 
-const authenticateInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const hash = await bearerHash(c.req.header("authorization"));
-  const ctx = ctxOf(c);
-  const principal = new Principal(hash);
-  ctx.user = principal;
-  c.set("user", principal);
-  const rate = spendRateLimit(c.env, hash);
-  c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
-  deferAuthentication(ctx, {
-    statements: (db) => [tokenStatement(db, hash)],
-    complete: async ([rows]) => track(c, (await completeAuthentication(ctx.db, principal, rows as TokenRow[], rate, ctx.now)).touch),
-  });
-  await next();
-  // A handler that answered without reading still authenticates before anything leaves.
-  if (!principal.resolved) {
-    await ensureAuthenticated(ctx);
-  }
-};
-
 /**
- * A POST whose service reads first: the token statement and the Idempotency-Key claim (API.md §17) both ride in
- * that first read batch, so a keyed create costs what an unkeyed one does plus remembering its response. A key that
- * already holds a finished response stops the handler at that batch (nothing has been written) and is replayed.
+ * Authentication folded into the handler's first `read()` batch. On a POST (`claims`), the Idempotency-Key claim
+ * (API.md §17) rides in that batch too, so a keyed create costs what an unkeyed one does plus remembering its
+ * response; a key that already holds a finished response stops the handler at that batch (only reads have run)
+ * and is replayed.
  */
-const authenticateIdempotentInFirstRead: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const hash = await bearerHash(c.req.header("authorization"));
-  const claim = await idempotencyRequest(c);
-  if (!claim) return authenticateInFirstRead(c, next);
-  const ctx = ctxOf(c);
-  const principal = new Principal(hash);
-  ctx.user = principal;
-  c.set("user", principal);
-  const rate = spendRateLimit(c.env, hash);
-  c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
-  let owned = false;
-  deferAuthentication(ctx, {
-    statements: (db) => [tokenStatement(db, hash), ...claimStatements(db, hash, claim, ctx.now)],
-    complete: async ([rows, , records]) => {
-      const record = (records as IdempotencyRecord[])[0];
-      await authenticateClaimed(c, principal, rows as TokenRow[], rate, claim, record);
-      const settled = settleClaim(claim, record);
-      if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
-      owned = true;
-    },
-  });
-  await next();
-  // A handler that answered without reading (a refused body) still authenticates and claims before anything leaves.
-  if (!principal.resolved) await ensureAuthenticated(ctx);
-  if (owned) await rememberOrRelease(c, ctx, claim);
-};
+function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
+  return async (c, next) => {
+    const hash = await bearerHash(c.req.header("authorization"));
+    const claim = claims ? await idempotencyRequest(c) : null;
+    const ctx = ctxOf(c);
+    const principal = new Principal(hash);
+    ctx.user = principal;
+    c.set("user", principal);
+    const rate = spendRateLimit(c.env, hash);
+    c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
+    let owned = false;
+    deferAuthentication(ctx, {
+      statements: (db) => [tokenStatement(db, hash), ...(claim ? claimStatements(db, hash, claim, ctx.now) : [])],
+      complete: async ([rows, , records]) => {
+        if (!claim) return track(c, (await completeAuthentication(ctx.db, principal, rows as TokenRow[], rate, ctx.now)).touch);
+        const record = (records as IdempotencyRecord[])[0];
+        await authenticateClaimed(c, principal, rows as TokenRow[], rate, claim, record);
+        const settled = settleClaim(claim, record);
+        if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
+        owned = true;
+      },
+    });
+    await next();
+    // A handler that answered without reading (a refused body) still authenticates, and claims, before anything leaves.
+    if (!principal.resolved) await ensureAuthenticated(ctx);
+    if (claim && owned) await rememberOrRelease(c, ctx, claim);
+  };
+}
