@@ -32,7 +32,8 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
     // Most responses are built here and their headers are mutable: no copy of the response.
     stamp(c.res.headers);
   } catch {
-    // Headers of a response passed through (e.g. from fetch) are immutable: re-wrap it once.
+    // Headers of a response passed through (e.g. from fetch) are immutable: re-wrap it once. Clearing c.res first
+    // keeps Hono's setter from copying the old response's headers onto the new one a second time.
     const res = new Response(c.res.body, c.res);
     stamp(res.headers);
     c.res = undefined;
