@@ -21,5 +21,13 @@ describe("per-token rate limit (API.md §12)", () => {
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another token of the same user has its own budget.
     expect((await call("GET", "/me", { token: other.data.token })).status).toBe(200);
+    // A keyed POST refused by the limit leaves its Idempotency-Key free: the same request from the other token runs.
+    const key = `k-${crypto.randomUUID()}`;
+    const body = { name: "Limited org" };
+    const refused = await call("POST", "/organization", { token: u.token, headers: { "idempotency-key": key }, body });
+    expectError(refused, 429, "RateLimitedError");
+    const retried = await call("POST", "/organization", { token: other.data.token, headers: { "idempotency-key": key }, body });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
   });
 });
