@@ -340,6 +340,13 @@ export interface PageQuery {
   status?: string;
 }
 
+/** A page of rows read with `limit + 1` (newest first): the extra row only says another page follows. */
+function newestFirstPage<R extends { id: string }, D>(rows: R[], limit: number, dto: (row: R) => D) {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  return { data: page.map(dto), nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
+}
+
 /** Runs newest first, keyset-paged on the (time-sortable) id. */
 export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQuery) {
   const before = q.cursor ? decodeIdCursor(q.cursor) : null;
@@ -359,9 +366,7 @@ export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQue
     .limit(q.limit + 1),
   ]);
   checkAutomationAccess(ctx.user, access, "read");
-  const more = rows.length > q.limit;
-  const page = more ? rows.slice(0, q.limit) : rows;
-  return { data: page.map(runDto), nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
+  return newestFirstPage(rows, q.limit, runDto);
 }
 
 export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: PageQuery) {
@@ -382,9 +387,7 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
     .limit(q.limit + 1),
   ]);
   checkAutomationAccess(ctx.user, access, "read");
-  const more = rows.length > q.limit;
-  const page = more ? rows.slice(0, q.limit) : rows;
-  return { data: page.map(deliveryDto), nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
+  return newestFirstPage(rows, q.limit, deliveryDto);
 }
 
 /** `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. */

@@ -27,6 +27,7 @@ import { emitEvents, type EventInput } from "./events";
 import { enqueueAll } from "./messages";
 import type { ActionRecord, RunRow } from "./serialize";
 import { systemContext } from "../context";
+import { notifyAutomationOwner } from "./notify";
 
 export const DISABLE_AFTER_FAILURES = 5;
 
@@ -484,16 +485,11 @@ export async function failRunForGood(env: Env, runId: string, reason: string): P
     .where(and(eq(automationRuns.id, runId), sql`${automationRuns.status} IN ('queued', 'running')`))
     .returning();
   if (!run) return;
-  const [a] = await db.select({ ownerId: automations.ownerId, name: automations.name }).from(automations).where(eq(automations.id, run.automationId));
-  if (a) {
-    await db.insert(notifications).values({
-      id: newId(),
-      userId: a.ownerId,
-      kind: "automation.run.failed",
-      title: `Automation "${a.name}" could not run`,
-      body: reason,
-      data: { automationId: run.automationId, runId },
-      createdAt: t,
-    });
-  }
+  await notifyAutomationOwner(db, run.automationId, {
+    kind: "automation.run.failed",
+    title: (name) => `Automation "${name}" could not run`,
+    body: reason,
+    data: { automationId: run.automationId, runId },
+    at: t,
+  });
 }

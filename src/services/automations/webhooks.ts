@@ -11,6 +11,7 @@ import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { refuseAtSendTime } from "./ssrf";
+import { notifyAutomationOwner } from "./notify";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
@@ -128,16 +129,11 @@ export async function failDeliveryForGood(env: Env, deliveryId: string, reason: 
     .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending")))
     .returning();
   if (!d) return;
-  const [a] = await db.select({ ownerId: automations.ownerId, name: automations.name }).from(automations).where(eq(automations.id, d.automationId));
-  if (a) {
-    await db.insert(notifications).values({
-      id: newId(),
-      userId: a.ownerId,
-      kind: "automation.webhook.failed",
-      title: `A webhook of "${a.name}" failed`,
-      body: reason,
-      data: { automationId: d.automationId, runId: d.runId, deliveryId },
-      createdAt: t,
-    });
-  }
+  await notifyAutomationOwner(db, d.automationId, {
+    kind: "automation.webhook.failed",
+    title: (name) => `A webhook of "${name}" failed`,
+    body: reason,
+    data: { automationId: d.automationId, runId: d.runId, deliveryId },
+    at: t,
+  });
 }

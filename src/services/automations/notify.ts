@@ -1,0 +1,32 @@
+/**
+ * In-app notices to an automation's owner about work no request is waiting on (a run or a delivery that the
+ * dead-letter queue gave up on).
+ */
+import { eq } from "drizzle-orm";
+import { automations, notifications } from "../../db/schema";
+import type { Db } from "../../env";
+import { newId } from "../../lib/ids";
+
+export interface OwnerNotice {
+  kind: string;
+  /** The title, given the automation's name. */
+  title: (automationName: string) => string;
+  body: string;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+/** Notifies the owner of `automationId`; nothing when the automation is gone. */
+export async function notifyAutomationOwner(db: Db, automationId: string, notice: OwnerNotice): Promise<void> {
+  const [a] = await db.select({ ownerId: automations.ownerId, name: automations.name }).from(automations).where(eq(automations.id, automationId));
+  if (!a) return;
+  await db.insert(notifications).values({
+    id: newId(),
+    userId: a.ownerId,
+    kind: notice.kind,
+    title: notice.title(a.name),
+    body: notice.body,
+    data: notice.data,
+    createdAt: notice.at,
+  });
+}
