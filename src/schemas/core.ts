@@ -48,7 +48,13 @@ export const ProjectSchema = z
     icon: IconSchema.nullable(),
     emoji: EmojiSchema.nullable(),
     published: z.array(z.object({ slug: z.string(), domain: z.string(), homepage: z.string(), password: z.string(), disabled: z.boolean() })),
-    publishedBranding: z.unknown().nullable(),
+    publishedBranding: z
+      .object({
+        company: z.object({ name: z.string(), logo: z.string(), url: z.string() }),
+        callToAction: z.object({ icon: z.object({ name: z.string(), color: z.string() }), text: z.string(), url: z.string() }),
+      })
+      .nullable()
+      .openapi("ProjectBranding", { description: "Set through PUT /project/{id}/branding; null until then. E13 returns the fuller PublishedBranding." }),
   })
   .openapi("Project");
 

@@ -188,6 +188,28 @@ describe("projects", () => {
       expect(await ok("GET", `/project/all/${ws.data._id}`, { token: owner.token })).toEqual({ data: [] });
     });
 
+    it("publishedBranding has the specification's Project shape: company and callToAction, every leaf a string", async () => {
+      const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "Branded" } })).data;
+      await ok("PUT", `/project/${project._id}/branding`, {
+        token: owner.token,
+        body: {
+          company: { name: "Acme", logo: "https://acme.test/logo.png", url: "https://acme.test" },
+          callToAction: { enabled: true, icon: { name: "star", color: "#fff" }, text: "Join", url: "https://acme.test/join" },
+          socials: [{ platform: "x", handle: "acme" }],
+        },
+      });
+      // E13 keeps its own shape (enabled, socials); the Project record's member has only string leaves.
+      const want = {
+        company: { name: "Acme", logo: "https://acme.test/logo.png", url: "https://acme.test" },
+        callToAction: { icon: { name: "star", color: "#fff" }, text: "Join", url: "https://acme.test/join" },
+      };
+      const listed = (await ok("GET", `/project/all/${wsId}`, { token: viewer.token })).data.find((p: any) => p._id === project._id);
+      expect(listed.publishedBranding).toEqual(want);
+      expect((await ok("GET", `/project/${project._id}`, { token: viewer.token })).data.publishedBranding).toEqual(want);
+      const leaves = (v: unknown): unknown[] => (v !== null && typeof v === "object" ? Object.values(v).flatMap(leaves) : [v]);
+      for (const leaf of leaves(listed.publishedBranding)) expect(typeof leaf).toBe("string");
+    });
+
     it("a grant on a soft-deleted document no longer reveals the project", async () => {
       const lonely = await registerUser("Lonely guest");
       const doc = await ok("POST", "/document", { token: owner.token, body: { projectId: p3._id, name: "Temp", type: "DOCUMENT" } });

@@ -148,6 +148,17 @@ export function brandingDto(b: PublishedBranding | null) {
   };
 }
 
+/**
+ * The Project record's `publishedBranding` (specification, Project): company and call to action with every leaf a
+ * string. E13's own members (`callToAction.enabled`, `socials`) belong to that endpoint's shape, not this one.
+ */
+export function projectBrandingDto(b: PublishedBranding | null) {
+  const full = brandingDto(b);
+  if (!full) return null;
+  const { enabled: _enabled, ...callToAction } = full.callToAction;
+  return { company: full.company, callToAction };
+}
+
 export function projectDataOf(p: PortalState) {
   return {
     name: p.project.name,

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
-import { brandingDto } from "../portals/state";
+import { projectBrandingDto } from "../portals/state";
 
 type Collaborator = { userId: string; role: string };
 
@@ -68,6 +68,6 @@ export function projectDto(row: typeof projects.$inferSelect) {
       disabled: p.disabled || (p.expiresAt != null && p.expiresAt <= now),
     })),
     // Every member present (all leaves strings), as the specification's Project shape has them.
-    publishedBranding: brandingDto(row.publishedBranding ?? null),
+    publishedBranding: projectBrandingDto(row.publishedBranding ?? null),
   };
 }
