@@ -88,6 +88,24 @@ describe("automation CRUD and E2", () => {
     expect(back.data.webhookSecret).toBe(a.webhookSecret);
   });
 
+  it("E2 returns each Condition with its returned-only members kind and conjunction", async () => {
+    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Filtered" } })).data;
+    const columnId = (await ok("GET", `/table/columns/${tableId}`, { token: t.owner.token })).data[0]._id;
+    const predicates = [{ columnId, op: "eq", value: "x" }];
+    const group = { predicates: [{ columnId, op: "isEmpty" }] };
+    const res = await ok("PATCH", `/automation/${a._id}`, {
+      token: t.owner.token,
+      body: { conditions: { group, predicates }, actions: [{ id: "n", spec: { kind: "notify", title: "Hi" }, condition: { predicates } }] },
+    });
+    const want = { kind: "rowFilter", conjunction: "and", group, predicates };
+    expect(res.data.conditions).toEqual(want);
+    expect(res.data.actions[0].condition).toEqual({ kind: "rowFilter", conjunction: "and", predicates });
+    expect((await ok("GET", `/automation/${a._id}`, { token: t.viewer.token })).data.conditions).toEqual(want);
+    // What was returned is accepted back unchanged, and an explicit conjunction is kept.
+    const back = await ok("PATCH", `/automation/${a._id}`, { token: t.owner.token, body: { conditions: { ...res.data.conditions, conjunction: "or" } } });
+    expect(back.data.conditions).toEqual({ ...want, conjunction: "or" });
+  });
+
   it("400 for unknown members, bad kinds and budgets outside their bounds", async () => {
     const base = { projectId: t.projectId, name: "B" };
     for (const body of [

@@ -30,13 +30,22 @@ export function triggerDto(t: StoredTrigger) {
   } as const;
 }
 
+/**
+ * A returned Condition carries `kind` and `conjunction` (the specification marks them "returned only"): stored as
+ * sent, so they are filled with what evaluation assumes when absent (`rowFilter`, `and`). Sent back, they mean
+ * the same thing.
+ */
+function conditionDto(c: Record<string, unknown>) {
+  return { ...c, kind: c.kind ?? "rowFilter", conjunction: c.conjunction ?? "and" };
+}
+
 /** Webhook header values may hold a receiver's credentials: only those who may change the automation see them. */
 function actionDto(a: StoredAction, canChange: boolean) {
   let spec = a.spec;
   if (!canChange && spec.kind === "webhook" && spec.headers && typeof spec.headers === "object") {
     spec = { ...spec, headers: Object.fromEntries(Object.keys(spec.headers as object).map((k) => [k, "********"])) };
   }
-  return { id: a.id, spec, continueOnError: a.continueOnError ?? false, ...(a.condition ? { condition: a.condition as Record<string, unknown> } : {}) };
+  return { id: a.id, spec, continueOnError: a.continueOnError ?? false, ...(a.condition ? { condition: conditionDto(a.condition as Record<string, unknown>) } : {}) };
 }
 
 export function automationDto(a: AutomationRow, opts: { canChange: boolean }) {
@@ -55,7 +64,7 @@ export function automationDto(a: AutomationRow, opts: { canChange: boolean }) {
     icon: a.icon ?? null,
     triggers: a.triggers.map(triggerDto),
     actions: a.actions.map((x) => actionDto(x, opts.canChange)),
-    conditions: a.conditions ?? null,
+    conditions: a.conditions ? conditionDto(a.conditions) : null,
     references: a.references,
     onMissingReference: a.onMissingReference,
     behavior: a.behavior,
