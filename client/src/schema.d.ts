@@ -2280,12 +2280,28 @@ export interface components {
                 password: string;
                 slug: string;
             }[];
-            publishedBranding?: unknown;
+            publishedBranding: components["schemas"]["ProjectBranding"];
             reference: string;
             updatedAt: number;
             userId: string;
             workspaceId: string;
         };
+        /** @description Set through PUT /project/{id}/branding; null until then. E13 returns the fuller PublishedBranding. */
+        ProjectBranding: {
+            callToAction: {
+                icon: {
+                    color: string;
+                    name: string;
+                };
+                text: string;
+                url: string;
+            };
+            company: {
+                logo: string;
+                name: string;
+                url: string;
+            };
+        } | null;
         PublishedBranding: {
             callToAction: {
                 enabled: boolean;
