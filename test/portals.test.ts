@@ -498,6 +498,21 @@ describe("reader site", () => {
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("sends the safety headers on the login redirect too", async () => {
+    const p = await seedPortal({ password: "redirect-pw" });
+    const res = await page(`/site/${p.slug}/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": "10.7.0.1" },
+      body: new URLSearchParams({ password: "redirect-pw", next: `/site/${p.slug}/${p.doc}` }).toString(),
+    });
+    expect(res.status).toBe(303);
+    const csp = res.headers.get("content-security-policy");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
   it("on its own domain the login cookie is scoped to /", async () => {
     const domain = `${uniqueSlug("c")}.docs.test`;
     const p = await seedPortal({ domain, password: "pw-domain" });

@@ -255,6 +255,8 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
     sameSite: "Lax",
     maxAge: Math.floor((issued.expiresAt - Date.now()) / 1000),
   });
+  // The redirect is a site response like any page: it carries the safety headers too (API.md §15).
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   return c.redirect(next, 303);
 }
 
