@@ -190,6 +190,18 @@ describe("E14 project data", () => {
     expectError(await call("GET", `/published/${p.projectId}/project`), 401, "UnauthorizedError");
   });
 
+  it("keeps the password when PATCH sends back the \"********\" it read", async () => {
+    const p = await seedPortal({ password: "keep me" });
+    const entry = p.project.published[0];
+    expect(entry.password).toBe("********");
+    // A client sends back the entry it read (API.md §1): the masked password means "unchanged".
+    const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { ...entry, homepage: p.doc } });
+    expect(patched.data.published[0].password).toBe("********");
+    const headers = { "cf-connecting-ip": "10.5.0.1" };
+    expect((await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "keep me" }, headers })).status).toBe(200);
+    expectError(await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "********" }, headers }), 401, "UnauthorizedError");
+  });
+
   it("limits logins to 10 a minute per client address and portal (429 with Retry-After)", async () => {
     const p = await seedPortal({ password: "pw" });
     let limited = null;
