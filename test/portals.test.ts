@@ -190,6 +190,49 @@ describe("E14 project data", () => {
     expectError(await call("GET", `/published/${p.projectId}/project`), 401, "UnauthorizedError");
   });
 
+  it("keeps the password when PATCH sends back the \"********\" it read", async () => {
+    const p = await seedPortal({ password: "keep me" });
+    const entry = p.project.published[0];
+    expect(entry.password).toBe("********");
+    // A client sends back the entry it read (API.md §1): the masked password means "unchanged".
+    const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { ...entry, homepage: p.doc } });
+    expect(patched.data.published[0].password).toBe("********");
+    const headers = { "cf-connecting-ip": "10.5.0.1" };
+    expect((await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "keep me" }, headers })).status).toBe(200);
+    expectError(await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "********" }, headers }), 401, "UnauthorizedError");
+  });
+
+  it("counts login attempts per portal however the request names it (case, project id, home, the site form)", async () => {
+    const p = await seedPortal({ password: "pw" });
+    const ip = "10.6.0.1";
+    const attempts = [
+      () => call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "nope" }, headers: { "cf-connecting-ip": ip } }),
+      () => call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "nope" }, query: { slug: p.slug.toUpperCase() }, headers: { "cf-connecting-ip": ip } }),
+      () => call("POST", `/published/home/login`, { token: t.outsider.token, body: { password: "nope" }, query: { slug: p.slug }, headers: { "cf-connecting-ip": ip } }),
+      () => call("POST", `/published/home/login`, { token: t.outsider.token, body: { password: "nope" }, query: { slug: p.slug.replace(/^./, (ch) => ch.toUpperCase()) }, headers: { "cf-connecting-ip": ip } }),
+      async () => {
+        const r = await SELF.fetch(`${BASE}/site/${p.slug}/login`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": ip },
+          body: new URLSearchParams({ password: "nope" }).toString(),
+        });
+        await r.arrayBuffer();
+        return { status: r.status, headers: r.headers };
+      },
+    ];
+    // One budget of 10 a minute for the portal: even a run straddling a window boundary (twice the budget) sees a
+    // 429 by the 21st attempt, which spread over five spellings would each stay far below 10.
+    let limited = null;
+    for (let i = 0; i < 21 && !limited; i++) {
+      const res = await attempts[i % attempts.length]!();
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(401);
+    }
+    expect(limited, "no 429 within 21 attempts spread over the ways of naming the portal").not.toBeNull();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("limits logins to 10 a minute per client address and portal (429 with Retry-After)", async () => {
     const p = await seedPortal({ password: "pw" });
     let limited = null;
@@ -496,6 +539,21 @@ describe("reader site", () => {
     }
     expect(limited, "no 429 within 25 attempts").not.toBeNull();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("sends the safety headers on the login redirect too", async () => {
+    const p = await seedPortal({ password: "redirect-pw" });
+    const res = await page(`/site/${p.slug}/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": "10.7.0.1" },
+      body: new URLSearchParams({ password: "redirect-pw", next: `/site/${p.slug}/${p.doc}` }).toString(),
+    });
+    expect(res.status).toBe(303);
+    const csp = res.headers.get("content-security-policy");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
   });
 
   it("on its own domain the login cookie is scoped to /", async () => {

@@ -994,7 +994,7 @@ export interface paths {
         head?: never;
         /**
          * Change a published entry (project admin)
-         * @description `password: ""` or `null` removes the password; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.
+         * @description `password: ""` or `null` removes the password, `"********"` (as read) keeps it; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.
          */
         patch: operations["updatePublishedEntry"];
         trace?: never;

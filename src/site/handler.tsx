@@ -17,7 +17,7 @@ import { isActive, isIndexable, loadPortals, type PortalDocument, type PortalSta
 import { loginPortal, readerMayOpen } from "../services/portals/reader";
 import { readContentJson } from "../services/content/store";
 import { sha256Hex } from "../lib/crypto";
-import { clientAddress, ifNoneMatchHits, requestHost, strongEtag } from "../http/portalHeaders";
+import { ifNoneMatchHits, loginAttemptKey, requestHost, strongEtag } from "../http/portalHeaders";
 import { SITE_CSS } from "./css";
 import { CSS_PATH, CSS_VERSION } from "./assets";
 import { describe, document, DocumentArticle, HomeArticle, PasswordGate, Problem, Shell, type Links, type PageMeta } from "./pages";
@@ -233,7 +233,7 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
   if (Number(c.req.header("content-length") ?? 0) > MAX_LOGIN_BODY) return problemPage(413, "Request too large", "The form sent too much data.");
   const limiter = c.env.PORTAL_LOGIN_LIMITER;
   if (limiter) {
-    const { success } = await limiter.limit({ key: `${clientAddress(c.req.header("cf-connecting-ip"))}|site:${portal.slug}` });
+    const { success } = await limiter.limit({ key: loginAttemptKey(c.req.header("cf-connecting-ip"), portal.slug) });
     if (!success) {
       return problemPage(429, "Too many attempts", "Too many password attempts. Wait a minute and try again.", { "Retry-After": String(LOGIN_PERIOD_SECONDS) });
     }
@@ -255,6 +255,8 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
     sameSite: "Lax",
     maxAge: Math.floor((issued.expiresAt - Date.now()) / 1000),
   });
+  // The redirect is a site response like any page: it carries the safety headers too (API.md §15).
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   return c.redirect(next, 303);
 }
 

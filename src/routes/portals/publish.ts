@@ -41,7 +41,9 @@ const updateRoute = defineRoute({
   auth: "batched",
   tags: ["Portals"],
   summary: "Change a published entry (project admin)",
-  description: "`password: \"\"` or `null` removes the password; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.",
+  description:
+    "`password: \"\"` or `null` removes the password, `\"********\"` (as read) keeps it; `expiresAt: null` removes the expiry. " +
+    "An entry past `expiresAt` answers as disabled.",
   request: {
     params: slugParams,
     ...jsonBody(

@@ -5,7 +5,7 @@ import type { HonoEnv } from "../../env";
 import { ApiError, errorResponses, onlyErrorResponses } from "../../errors";
 import { dataOf, jsonBody, security, type Router } from "../../openapi";
 import { getPublishedBranding, getPublishedProject, loginPublished } from "../../services/portals/reader";
-import { clientAddress, ifNoneMatchHits, requestHost, strongEtag } from "../../http/portalHeaders";
+import { ifNoneMatchHits, loginAttemptKey, requestHost, strongEtag } from "../../http/portalHeaders";
 import { BrandingSchema, PortalQuery, PublishedIdParam, PublishedProjectSchema } from "./schemas";
 
 /** Bearer-authenticated reads: a browser may keep them but no shared cache may, and each use revalidates. */
@@ -78,11 +78,11 @@ function readerCtx(c: Context<HonoEnv>) {
 /** The period of the PORTAL_LOGIN_LIMITER binding (wrangler.toml). */
 const LOGIN_PERIOD_SECONDS = 60;
 
-/** 10 password attempts per minute per client address and portal (API.md §15); over it, 429 with Retry-After. */
-export async function spendLoginAttempt(c: Context<HonoEnv>, portalKey: string) {
+/** 10 password attempts per minute per client address and portal entry (API.md §15); over it, 429 with Retry-After. */
+export async function spendLoginAttempt(c: Context<HonoEnv>, entrySlug: string) {
   const limiter = c.env.PORTAL_LOGIN_LIMITER;
   if (!limiter) return;
-  const { success } = await limiter.limit({ key: `${clientAddress(c.req.header("cf-connecting-ip"))}|${portalKey}` });
+  const { success } = await limiter.limit({ key: loginAttemptKey(c.req.header("cf-connecting-ip"), entrySlug) });
   if (!success) {
     throw new ApiError("RateLimitedError", "Too many password attempts for this portal; retry after the period in Retry-After", { retryAfterSeconds: LOGIN_PERIOD_SECONDS });
   }
@@ -109,8 +109,8 @@ export function registerPublishedRoutes(app: Router) {
   app.openapi(loginRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const { slug } = c.req.valid("query");
-    await spendLoginAttempt(c, `api:${publishedId}:${slug ?? ""}`);
-    const data = await loginPublished(readerCtx(c), { publishedId, host: requestHost(new URL(c.req.url).host), slug }, c.req.valid("json").password);
+    const addr = { publishedId, host: requestHost(new URL(c.req.url).host), slug };
+    const data = await loginPublished(readerCtx(c), addr, c.req.valid("json").password, (entrySlug) => spendLoginAttempt(c, entrySlug));
     return c.json({ data }, 200);
   });
 }

@@ -23,6 +23,9 @@ export interface PublishInput {
   allowIndexing?: boolean;
 }
 
+/** What `published[].password` shows for an entry with a password (services/workspaces/serialize.ts). */
+export const MASKED_PASSWORD = "********";
+
 export interface EntryPatch {
   domain?: string;
   homepage?: string;
@@ -124,7 +127,10 @@ export async function publishProject(ctx: ServiceContext, projectId: string, inp
 export async function updatePublishedEntry(ctx: ServiceContext, projectId: string, slug: string, patch: EntryPatch) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, slug, patch.homepage);
-  const passwordHash = patch.password === undefined ? undefined : patch.password ? await hashPassword(patch.password) : null;
+  // "********" is how `published[].password` reads when a password is set: a client sending back what it read
+  // (API.md §1) keeps the password rather than setting it to the mask.
+  const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
+  const passwordHash = password === undefined ? undefined : password ? await hashPassword(password) : null;
   return refreshMirror(
     ctx,
     projectId,

@@ -69,11 +69,16 @@ export async function getPublishedProject(ctx: ReaderCtx, addr: PortalAddress, r
   return { projectId: entry.projectId, projectData: projectDataOf(entry), version: entry.version, slug: entry.slug };
 }
 
-/** A reader token for the first active entry whose password matches (a public entry needs none). */
-export async function loginPublished(ctx: ReaderCtx, addr: PortalAddress, password: string) {
+/**
+ * A reader token for the first active entry whose password matches (a public entry needs none). Each entry tried
+ * first spends a login attempt of that entry (`spendAttempt` throws the 429), so the limit is per entry however the
+ * request named it.
+ */
+export async function loginPublished(ctx: ReaderCtx, addr: PortalAddress, password: string, spendAttempt: (entrySlug: string) => Promise<void>) {
   const active = activeOrThrow(await resolveEntries(ctx.db, addr), ctx.now);
   const secret = requireSecret(ctx.secret);
   for (const p of active) {
+    if (p.passwordHash !== null) await spendAttempt(p.slug);
     if (p.passwordHash === null || (await verifyPassword(password, p.passwordHash))) {
       return signPortalToken(secret, p.slug, p.passwordHash ?? "", ctx.now);
     }
