@@ -323,8 +323,8 @@ describe("reader site", () => {
     expect(doc.status).toBe(200);
     const h = doc.text;
     for (const frag of [
-      "<h2>Section one</h2>",
-      "<h4>Deep</h4>",
+      "<h1>Section one</h1>",
+      "<h3>Deep</h3>",
       "<strong>bold</strong>",
       "<em>ital</em>",
       "<u>under</u>",

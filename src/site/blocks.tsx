@@ -125,8 +125,8 @@ function Block({ block, depth }: { block: Json; depth: number }): Child {
     case "heading": {
       const level = Math.min(Math.max(Number(props.level) || 1, 1), 3);
       const inner = <Inline content={block.content} />;
-      // The page title is the h1, so document headings start at h2.
-      const h = level === 1 ? <h2 class={cls}>{inner}</h2> : level === 2 ? <h3 class={cls}>{inner}</h3> : <h4 class={cls}>{inner}</h4>;
+      // A heading of level n is <hn>, as the document's author chose it (HTML allows more than one h1 per page).
+      const h = level === 1 ? <h1 class={cls}>{inner}</h1> : level === 2 ? <h2 class={cls}>{inner}</h2> : <h3 class={cls}>{inner}</h3>;
       return (
         <>
           {h}
