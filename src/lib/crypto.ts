@@ -47,3 +47,57 @@ export function base64UrlEncode(bytes: Uint8Array): string {
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+export function base64UrlDecode(text: string): Uint8Array {
+  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+}
+
+/**
+ * Secrets the service must be able to read back (a webhook's signing secret, shown to its owner and used to sign)
+ * are kept sealed at rest: AES-256-GCM under a key derived (HKDF-SHA-256) from the deployment's SIGNING_SECRET,
+ * bound to the record they belong to (`context`, the additional data), so a copied column is neither readable nor
+ * movable to another record. Stored as `sealed:v1:<iv>.<ciphertext>` (base64url).
+ */
+const SEALED_PREFIX = "sealed:v1:";
+const sealingKeys = new Map<string, Promise<CryptoKey>>();
+
+function sealingKey(secret: string): Promise<CryptoKey> {
+  let key = sealingKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle
+      .importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
+      .then((base) =>
+        crypto.subtle.deriveKey(
+          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("workspace-edge sealed secrets v1") },
+          base,
+          { name: "AES-GCM", length: 256 },
+          false,
+          ["encrypt", "decrypt"],
+        ),
+      );
+    sealingKeys.set(secret, key);
+  }
+  return key;
+}
+
+/** Seals `plaintext` for the record `context`; without a SIGNING_SECRET the value is kept as given. */
+export async function sealSecret(secret: string | undefined, plaintext: string, context: string): Promise<string> {
+  if (!secret) return plaintext;
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, await sealingKey(secret), encoder.encode(plaintext));
+  return `${SEALED_PREFIX}${base64UrlEncode(iv)}.${base64UrlEncode(new Uint8Array(sealed))}`;
+}
+
+/** The plaintext of a stored value from sealSecret (a value stored before sealing existed is returned as is). */
+export async function openSecret(secret: string | undefined, stored: string, context: string): Promise<string> {
+  if (!stored.startsWith(SEALED_PREFIX)) return stored;
+  if (!secret) throw new Error("A sealed secret cannot be opened: SIGNING_SECRET is not configured");
+  const [iv, data] = stored.slice(SEALED_PREFIX.length).split(".");
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: base64UrlDecode(iv ?? ""), additionalData: encoder.encode(context) },
+    await sealingKey(secret),
+    base64UrlDecode(data ?? ""),
+  );
+  return new TextDecoder().decode(plain);
+}

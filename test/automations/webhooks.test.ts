@@ -48,6 +48,25 @@ describe("webhooks", () => {
     expect(run.externalWrites).toBe(1);
   });
 
+  it("the webhook secret is sealed at rest, bound to its automation, and readable by its owner", async () => {
+    const a = await webhookAutomation(hookUrl(key("sealed")));
+    expect(a.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const stored = await env.DB.prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
+    expect(stored!.s).toMatch(/^sealed:v1:/);
+    expect(stored!.s).not.toContain(a.webhookSecret.slice(6, 30));
+    expect((await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.webhookSecret).toBe(a.webhookSecret);
+    const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data.webhookSecret;
+    const after = await env.DB.prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
+    expect(after!.s).toMatch(/^sealed:v1:/);
+    expect(after!.s).not.toBe(stored!.s);
+    const [listed] = (await ok("GET", `/automation/all/${t.projectId}`, { token: t.owner.token })).data.filter((x: any) => x._id === a._id);
+    expect(listed.webhookSecret).toBe(rotated);
+    // A sealed value copied onto another automation opens for neither reader nor signer there.
+    const other = await webhookAutomation(hookUrl(key("sealed-other")));
+    await env.DB.prepare("UPDATE automations SET webhook_secret = ?1 WHERE id = ?2").bind(after!.s, other._id).run();
+    expect((await ok("GET", `/automation/${other._id}`, { token: t.owner.token })).data.webhookSecret).toBe("");
+  });
+
   it("503 is retried after 5 s with the same webhook-id; a later attempt succeeds", async () => {
     const k = key("retry");
     const a = await webhookAutomation(hookUrl(k, { statuses: "503,200" }));

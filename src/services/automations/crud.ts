@@ -18,13 +18,27 @@ import {
 import { read } from "../context";
 import { notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";
-import { randomBase62 } from "../../lib/crypto";
+import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceCtx } from "./context";
 import { enqueueAll } from "./messages";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
 import { automationDto, deliveryDto, runDto, type RunRow } from "./serialize";
+
+/**
+ * The automation as its owner reads it: the webhook secret opened (it is sealed at rest, lib/crypto sealSecret).
+ * One sealed under another SIGNING_SECRET reads as "" (its deliveries fail saying so) until it is rotated.
+ */
+async function withOpenSecret(ctx: ServiceCtx, a: AutomationRow): Promise<AutomationRow> {
+  const webhookSecret = await openSecret(ctx.env.SIGNING_SECRET, a.webhookSecret, a.id).catch(() => "");
+  return { ...a, webhookSecret };
+}
+
+/** The view of an automation for a caller who may change it (the one that carries the secret). */
+async function ownerView(ctx: ServiceCtx, a: AutomationRow) {
+  return automationDto(await withOpenSecret(ctx, a), { canChange: true });
+}
 
 export function newWebhookSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -127,8 +141,10 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
   const actions = normalizeActions(input.actions ?? []);
   await checkMeaning(ctx, project.id, triggers, actions);
   const enabled = input.enabled ?? true;
+  const id = newId();
+  const webhookSecret = newWebhookSecret();
   const row: AutomationRow = {
-    id: newId(),
+    id,
     publicId: randomBase62(12),
     projectId: project.id,
     workspaceId: project.workspaceId,
@@ -149,7 +165,7 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
     notify: { inApp: input.notify?.inApp ?? false, email: input.notify?.email ?? false },
     enabled,
     runFromButton: input.runFromButton ?? false,
-    webhookSecret: newWebhookSecret(),
+    webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id),
     consecutiveFailures: 0,
     lastRunAt: null,
     nextRunAt: nextRunOnSave(triggers, enabled, ctx.now),
@@ -162,14 +178,14 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
   const eventRows = eventTriggerRows(row, triggers);
   if (eventRows.length) await ctx.db.batch([ctx.db.insert(automations).values(row), ctx.db.insert(automationEventTriggers).values(eventRows)]);
   else await ctx.db.insert(automations).values(row);
-  return automationDto(row, { canChange: true });
+  return automationDto({ ...row, webhookSecret }, { canChange: true });
 }
 
 /** One D1 round trip with the caller's authentication folded in. */
 export async function getAutomation(ctx: ServiceCtx, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation, canChange } = checkAutomationAccess(ctx.user, row, "read");
-  return automationDto(automation, { canChange });
+  return canChange ? ownerView(ctx, automation) : automationDto(automation, { canChange });
 }
 
 /** One D1 round trip: access and the list in one batch (the list is dropped unless the project is readable). */
@@ -185,14 +201,14 @@ export async function listAutomations(ctx: ServiceCtx, projectId: string) {
   ]);
   const { workspaceRole } = checkProjectAccess(access, "read");
   const admin = workspaceRole === "owner" || workspaceRole === "admin";
-  return rows.map((a) => automationDto(a, { canChange: admin || a.ownerId === ctx.user._id }));
+  return Promise.all(rows.map((a) => (admin || a.ownerId === ctx.user._id ? ownerView(ctx, a) : automationDto(a, { canChange: false }))));
 }
 
 /** E2: members given replace the stored ones; `triggers` and `actions` are replaced whole. */
 export async function updateAutomation(ctx: ServiceCtx, id: string, input: UpdateAutomationValue, ifMatch?: string) {
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
   // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
-  await assertIfMatch(ifMatch, () => ({ data: automationDto(current, { canChange: true }) }));
+  await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
   if (input.projectId !== undefined && input.projectId !== current.projectId) {
     throw unprocessable("An automation cannot move to another project", [{ path: "projectId", message: "not this automation's project" }]);
   }
@@ -239,12 +255,12 @@ export async function updateAutomation(ctx: ServiceCtx, id: string, input: Updat
   } else {
     await ctx.db.batch(statements);
   }
-  return automationDto(next, { canChange: true });
+  return ownerView(ctx, next);
 }
 
 export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: string) {
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
-  await assertIfMatch(ifMatch, () => ({ data: automationDto(current, { canChange: true }) }));
+  await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
   await ctx.db.batch([
     ctx.db.update(automations).set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now }).where(eq(automations.id, id)),
     ctx.db.delete(automationEventTriggers).where(eq(automationEventTriggers.automationId, id)),
@@ -255,7 +271,7 @@ export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: st
 export async function rotateWebhookSecret(ctx: ServiceCtx, id: string) {
   await requireAutomation(ctx.db, ctx.user, id, "change");
   const webhookSecret = newWebhookSecret();
-  await ctx.db.update(automations).set({ webhookSecret, updatedAt: ctx.now }).where(eq(automations.id, id));
+  await ctx.db.update(automations).set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now }).where(eq(automations.id, id));
   return { webhookSecret };
 }
 

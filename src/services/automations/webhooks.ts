@@ -10,6 +10,7 @@ import { automationDeliveries, automations, notifications, type DeliveryAttempt 
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { newId } from "../../lib/ids";
+import { openSecret } from "../../lib/crypto";
 import { refuseAtSendTime } from "./ssrf";
 import { notifyAutomationOwner } from "./notify";
 
@@ -62,8 +63,12 @@ export async function attemptDelivery(env: Env, deliveryId: string): Promise<Del
   let retryable = false;
   let retryAfter: number | null = null;
   const refused = await refuseAtSendTime(d.url, env);
+  // A secret sealed under another SIGNING_SECRET cannot sign: the delivery fails (not retried) and says why.
+  const secret = refused ? null : await openSecret(env.SIGNING_SECRET, found.secret, d.automationId).catch(() => null);
   if (refused) {
     attempt.error = refused;
+  } else if (secret === null) {
+    attempt.error = "the automation's webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret";
   } else {
     const timestamp = Math.floor(started / 1000);
     const hasBody = d.method !== "GET";
@@ -72,7 +77,7 @@ export async function attemptDelivery(env: Env, deliveryId: string): Promise<Del
     headers.set("user-agent", "workspace-edge-webhooks/1");
     headers.set("webhook-id", d.id);
     headers.set("webhook-timestamp", String(timestamp));
-    headers.set("webhook-signature", await signWebhook(found.secret, d.id, timestamp, hasBody ? d.body : ""));
+    headers.set("webhook-signature", await signWebhook(secret, d.id, timestamp, hasBody ? d.body : ""));
     try {
       // Redirects are not followed: a 3xx could point anywhere, including addresses the URL rules refuse.
       const res = await fetch(d.url, { method: d.method, headers, body: hasBody ? d.body : undefined, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });

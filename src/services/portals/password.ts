@@ -3,7 +3,7 @@
  * 100 000 iterations is the most the Workers runtime allows for PBKDF2. Stored as
  * `pbkdf2-sha256$<iterations>$<salt base64url>$<hash base64url>`, so the iteration count can rise later.
  */
-import { base64UrlEncode } from "../../lib/crypto";
+import { base64UrlDecode, base64UrlEncode } from "../../lib/crypto";
 
 const ITERATIONS = 100_000;
 const encoder = new TextEncoder();
@@ -12,11 +12,6 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
   const key = await crypto.subtle.importKey("raw", encoder.encode(password), "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
   return new Uint8Array(bits);
-}
-
-function base64UrlDecode(text: string): Uint8Array {
-  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
 }
 
 export async function hashPassword(password: string): Promise<string> {
