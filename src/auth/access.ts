@@ -254,19 +254,24 @@ export async function requireProject(db: Db, user: AuthUser, id: string, level: 
   return checkProjectAccess(row, level);
 }
 
-/** Projects among `ids` the user can read (requireProject's rule), in one query whatever their number. */
-export async function readableProjectIds(db: Db, userId: string, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const found = await db
+/** The statement behind readableProjectIds, for folding into a read batch (`user` may be the caller's SQL reference). */
+export function readableProjectsStatement(db: Db, user: UserRef, ids: readonly string[]) {
+  return db
     .select({ id: projects.id })
     .from(projects)
     .where(
       and(
         inJson(projects.id, ids),
-        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${userId})
-          OR ${viaDocumentGrant(userId, projects.id)})`,
+        sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})
+          OR ${viaDocumentGrant(user, projects.id)})`,
       ),
     );
+}
+
+/** Projects among `ids` the user can read (requireProject's rule), in one query whatever their number. */
+export async function readableProjectIds(db: Db, userId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const found = await readableProjectsStatement(db, userId, ids);
   return new Set(found.map((f) => f.id));
 }
 

@@ -44,3 +44,38 @@ describe("automation ETags", () => {
     expect((await call("GET", `/automation/${a._id}`, { token: t.owner.token })).status).toBe(404);
   });
 });
+
+describe("automation writes fold authentication into their first read", () => {
+  it("create, run, retry and rotate cost 2 D1 round trips (3 with an Idempotency-Key), and still refuse what they refused", async () => {
+    const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
+    await ok("GET", "/me", { token: t.owner.token });
+    const body = { projectId: t.projectId, name: "Two trips", actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] };
+    const created = await call("POST", "/automation", { token: t.owner.token, body });
+    expect(created.status).toBe(200);
+    expect(trips(created)).toBe(2);
+    const keyed = await call("POST", "/automation", { token: t.owner.token, body, headers: { "idempotency-key": `auto-${Date.now()}` } });
+    expect(keyed.status).toBe(200);
+    expect(trips(keyed)).toBe(3);
+    const id = created.body.data._id;
+    const run = await call("POST", `/automation/${id}/run`, { token: t.owner.token });
+    expect(run.status).toBe(200);
+    expect(trips(run)).toBe(2);
+    const retried = await call("POST", `/automation/run/${run.body.data._id}/retry`, { token: t.owner.token });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.retryOf).toBe(run.body.data._id);
+    expect(trips(retried)).toBe(2);
+    const rotated = await call("POST", `/automation/${id}/webhook-secret/rotate`, { token: t.owner.token });
+    expect(rotated.status).toBe(200);
+    expect(trips(rotated)).toBe(2);
+    // A trigger watching a project the caller cannot read is as absent as any other (read in the same batch).
+    const other = await seedTenant();
+    const hidden = await call("POST", "/automation", { token: t.owner.token, body: { ...body, triggers: [{ event: "row.created", projectId: other.projectId }] } });
+    expect(hidden.status).toBe(404);
+    expect(trips(hidden)).toBe(1);
+    // An outsider learns nothing, and a bad token is 401 before anything.
+    expect((await call("POST", `/automation/${id}/run`, { token: other.owner.token })).status).toBe(404);
+    expect((await call("POST", `/automation/${id}/webhook-secret/rotate`, { token: other.owner.token })).status).toBe(404);
+    expect((await call("POST", "/automation", { token: other.owner.token, body })).status).toBe(404);
+    expect((await call("POST", `/automation/${id}/run`, { token: "nope" })).status).toBe(401);
+  });
+});

