@@ -13,6 +13,11 @@ import type { ServiceContext } from "../services/context";
 import { newClaim, releaseIdempotencyKey, rememberResponse, settleClaim, type ClaimRequest, type IdempotencyRecord, type StoredResponse } from "../services/idempotency";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+/**
+ * Bodies hashed whole: JSON (`+json` too), forms and text, matched on the media type itself (the DOCX type's name
+ * contains "form", yet a DOCX is a raw upload whose stream its service reads).
+ */
+const HASHED_BODY_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|application\/x-www-form-urlencoded|multipart\/form-data|text\/[\w.+-]+)$/i;
 /** Responses larger than this are not kept (a repeat then runs again; its first run's key is released). */
 const MAX_STORED_BODY = 1024 * 1024;
 
@@ -25,7 +30,7 @@ export async function idempotencyRequest(c: Context<HonoEnv>): Promise<ClaimRequ
   }
   const url = new URL(c.req.url);
   const type = c.req.header("content-type") ?? "";
-  const bodyPart = /json|form|text/i.test(type) ? await sha256Hex(await c.req.text()) : `${type};${c.req.header("content-length") ?? ""}`;
+  const bodyPart = HASHED_BODY_TYPE.test(type.split(";")[0]!.trim()) ? await sha256Hex(await c.req.text()) : `${type};${c.req.header("content-length") ?? ""}`;
   return newClaim(key, await sha256Hex(`${c.req.method} ${url.pathname}?${url.searchParams.toString()}\n${bodyPart}`));
 }
 
