@@ -71,6 +71,14 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
     expectError(await get(snapshotId), 404, "NotFoundError");
   });
 
+  it("compares If-Match strongly: the current tag marked weak (W/) is 412 on PUT and DELETE", async () => {
+    const { snapshotId } = await snapshotOf(["w"]);
+    const etag = (await get(snapshotId)).headers.get("etag")!;
+    expectError(await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Weak" }, headers: { "if-match": `W/${etag}` } }), 412, "PreconditionFailedError");
+    expectError(await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": `W/${etag}` } }), 412, "PreconditionFailedError");
+    expect((await get(snapshotId)).body.data.name).toBe("S");
+  });
+
   it("checks access before the precondition", async () => {
     const { snapshotId } = await snapshotOf(["c"]);
     expectError(await call("PUT", `/snapshot/${snapshotId}`, { token: t.viewer.token, body: { name: "x" }, headers: { "if-match": '"x"' } }), 403, "ForbiddenError");

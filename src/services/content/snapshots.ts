@@ -14,7 +14,7 @@ import { roomOf, unwrapRoom } from "../collab/rooms";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { notFound, preconditionFailed, validation } from "../../errors";
-import { etagListMatches, etagOf } from "../../lib/etag";
+import { etagOf, ifMatchListMatches } from "../../lib/etag";
 import { newId, now } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
@@ -85,7 +85,7 @@ async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: Docu
 
 /** The If-Match check of a snapshot write (412, nothing changed). */
 async function assertSnapshotIfMatch(ifMatch: string | undefined, snapshot: SnapshotRow) {
-  if (ifMatch !== undefined && !etagListMatches(ifMatch, await snapshotEtag(snapshot))) throw preconditionFailed();
+  if (ifMatch !== undefined && !ifMatchListMatches(ifMatch, await snapshotEtag(snapshot))) throw preconditionFailed();
 }
 
 /** POST /snapshot: edit access to the document. Two D1 round trips. */
