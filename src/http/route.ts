@@ -52,13 +52,16 @@ type Defined<R> = R & { operationId: string; middleware: MiddlewareHandler<HonoE
 
 const bearerSecurity = [{ bearer: [] as string[] }];
 
-/** OpenAPI paths of public routes: a wrong method on any other known path still authenticates first (401 before 405). */
-export const publicPaths = new Set<string>();
+/**
+ * OpenAPI paths of routes that take a user's bearer token: a wrong method on one of them still authenticates first
+ * (401 before 405). Every other known path (public routes, discovery, the reader site) answers 405 without a token.
+ */
+export const authenticatedPaths = new Set<string>();
 
 export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(config: R & RouteSettings): Defined<R> {
   const { auth = config.method === "post" ? "batched" : "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, ...route } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
-  if (auth === "public") publicPaths.add(route.path);
+  if (auth !== "public") authenticatedPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
   if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
