@@ -58,6 +58,18 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
     expect((await get(snapshotId)).body.data.name).toBe("One");
   });
 
+  it("answers with the snapshot's new ETag, the one a following GET returns, so writes can chain on If-Match", async () => {
+    const { snapshotId } = await snapshotOf(["e"]);
+    const etag = (await get(snapshotId)).headers.get("etag")!;
+    const renamed = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Chained" }, headers: { "if-match": etag } });
+    expect(renamed.status).toBe(200);
+    const fresh = await get(snapshotId);
+    expect(renamed.headers.get("etag")).toBe(fresh.headers.get("etag"));
+    expect(renamed.headers.get("etag")).not.toBe(etag);
+    const again = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { description: "next" }, headers: { "if-match": renamed.headers.get("etag")! } });
+    expect(again.status).toBe(200);
+  });
+
   it("refuses a stale DELETE with 412 and keeps the snapshot and its content; the current ETag deletes it", async () => {
     const { snapshotId } = await snapshotOf(["b"]);
     const stale = (await get(snapshotId)).headers.get("etag")!;
