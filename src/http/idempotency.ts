@@ -49,24 +49,27 @@ export class IdempotentReplay extends Error {
   }
 }
 
-/** Runs the request under its claimed key: replays a finished one, else runs it and remembers what it answered. */
-export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined) {
+/**
+ * Runs the request under its claimed key: replays a finished one, else runs it and remembers what it answered.
+ * `callerId` is the key's owner when it is not the authenticated user (the deployment admin).
+ */
+export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId?: string) {
   const claimed = settleClaim(req, row);
   if (claimed.kind === "replay") {
     c.res = replayResponse(claimed.response);
     return;
   }
   await next();
-  await rememberOrRelease(c, ctx, req);
+  await rememberOrRelease(c, ctx, req, callerId);
 }
 
 /** After the request that owns the key: keep its response (not a 5xx, not too large), else free the key for a retry. */
-export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext, req: ClaimRequest) {
+export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext, req: ClaimRequest, callerId = ctx.user.id) {
   const res = c.res;
   const text = res.status < 500 ? await res.clone().text() : null;
   if (text === null || text.length > MAX_STORED_BODY) {
-    await releaseIdempotencyKey(ctx, req.key, req.claim);
+    await releaseIdempotencyKey(ctx, req.key, req.claim, callerId);
     return;
   }
-  await rememberResponse(ctx, req.key, req.claim, { status: res.status, contentType: res.headers.get("content-type"), body: text });
+  await rememberResponse(ctx, req.key, req.claim, { status: res.status, contentType: res.headers.get("content-type"), body: text }, callerId);
 }
