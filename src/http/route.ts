@@ -122,6 +122,19 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * The request's Idempotency-Key claim (null without a key). A malformed key is 400 only once the token has been
+ * checked: authentication answers first (API.md §1), so a bad token with a bad key is 401.
+ */
+async function claimAfterAuthenticating(c: Context<HonoEnv>): Promise<ClaimRequest | null> {
+  try {
+    return await idempotencyRequest(c);
+  } catch (err) {
+    await authenticateNow(c, async () => undefined);
+    throw err;
+  }
+}
+
 /** Completes authentication of a batch that also claimed a key; a refused request frees the key it claimed. */
 async function authenticateClaimed(
   c: Context<HonoEnv>,
@@ -143,7 +156,7 @@ async function authenticateClaimed(
 /** POST: the Idempotency-Key (API.md §17) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const hash = await bearerHash(c.req.header("authorization"));
-  const claim = await idempotencyRequest(c);
+  const claim = await claimAfterAuthenticating(c);
   if (!claim) return authenticateNow(c, next);
   const ctx = ctxOf(c);
   const principal = new Principal(hash);
@@ -164,7 +177,7 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
 function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     const hash = await bearerHash(c.req.header("authorization"));
-    const claim = claims ? await idempotencyRequest(c) : null;
+    const claim = claims ? await claimAfterAuthenticating(c) : null;
     const ctx = ctxOf(c);
     const principal = new Principal(hash);
     ctx.user = principal;

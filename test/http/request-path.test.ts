@@ -137,6 +137,19 @@ describe("request path", () => {
       }
     });
 
+    it("a bad token with a malformed key is 401: authentication is checked before the key (API.md §1)", async () => {
+      const bad = "x".repeat(256);
+      // A batched POST (the claim rides in the service's first read) and an eagerly authenticated one.
+      for (const [path, body] of [
+        ["/document", { projectId: t.projectId, name: "Bad token", type: "DOCUMENT" }],
+        ["/organization", { name: "Bad token" }],
+      ] as const) {
+        const res = await call("POST", path, { token: "cws_bogus0000000000000000000000000000000000", headers: { "idempotency-key": bad }, body });
+        expect(res.status, path).toBe(401);
+        expect(res.body.error).toBe("UnauthorizedError");
+      }
+    });
+
     it("a malformed key is 400", async () => {
       const res = await post("\u0001bad", "X");
       expect(res.status).toBe(400);
