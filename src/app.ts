@@ -5,7 +5,7 @@ import { ApiError, errorBody, type ErrorDetail } from "./errors";
 import { declaredTags } from "./openapi";
 import { d1Session } from "./http/session";
 import { renderError } from "./http/errors";
-import { authenticateNow, publicPaths } from "./http/route";
+import { authenticateNow, authenticatedPaths } from "./http/route";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
 import { portalHostMiddleware, registerSite } from "./site/handler";
@@ -77,7 +77,7 @@ export function buildApp() {
     // A single-segment route with a parameter would match any such path: fall back to the scan.
     singleSegmentApiPaths.add(r.path.includes(":") || r.path.includes("*") ? "*" : r.path);
   }
-  const publicRoutingPaths = new Set([...publicPaths].map((p) => p.replaceAll(/\/{(.+?)}/g, "/:$1")));
+  const authenticatedRoutingPaths = new Set([...authenticatedPaths].map((p) => p.replaceAll(/\/{(.+?)}/g, "/:$1")));
   function routesFor(path: string) {
     return routePatterns.filter((r) => r.method !== "ALL" && r.re.test(path));
   }
@@ -87,7 +87,7 @@ export function buildApp() {
     const methods = new Set(matching.map((r) => r.method));
     if (methods.size > 0) {
       // Authentication comes first on a known path of an authenticated resource (401 before 405).
-      if (matching.some((r) => !publicRoutingPaths.has(r.path))) await authenticateNow(c, async () => undefined);
+      if (matching.some((r) => authenticatedRoutingPaths.has(r.path))) await authenticateNow(c, async () => undefined);
       return c.json(errorBody("MethodNotAllowedError", `${c.req.method} is not allowed on ${c.req.path}`), 405, { Allow: [...methods].join(", ") });
     }
     return c.json(errorBody("NotFoundError", `No route for ${c.req.method} ${c.req.path}`), 404);

@@ -4,13 +4,26 @@ import type { HonoEnv } from "../env";
 import { ApiError } from "../errors";
 import { readBearer } from "../auth/authenticate";
 import { timingSafeEqualStrings } from "../lib/crypto";
+import { callerClaimStatements } from "../services/idempotency";
+import { idempotencyRequest, runIdempotent } from "./idempotency";
+import { ctxOf } from "./route";
 
-/** Route middleware (declared with `use` on the route, so it runs before body validation: 401 before 400). */
+/** The caller an admin route's Idempotency-Key belongs to (never a generated user id: those are upper-case ULIDs). */
+export const ADMIN_CALLER = "deployment-admin";
+
+/**
+ * Route middleware (declared with `use` on the route, so it runs before body validation: 401 before 400). On a POST it
+ * then claims the Idempotency-Key (API.md §17) for the deployment admin, as user routes do for their user.
+ */
 export const requireAdminToken: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const presented = readBearer(c.req.header("authorization"));
   const expected = c.env.ADMIN_TOKEN;
   if (!presented || !expected || !(await timingSafeEqualStrings(presented, expected))) {
     throw new ApiError("UnauthorizedError", "This route needs the deployment's ADMIN_TOKEN as bearer token");
   }
-  await next();
+  const claim = c.req.method === "POST" ? await idempotencyRequest(c) : null;
+  if (!claim) return next();
+  const ctx = ctxOf(c);
+  const [, [record]] = await ctx.db.batch(callerClaimStatements(ctx.db, ADMIN_CALLER, claim, ctx.now));
+  await runIdempotent(c, next, ctx, claim, record, ADMIN_CALLER);
 };

@@ -13,6 +13,11 @@ import type { ServiceContext } from "../services/context";
 import { newClaim, releaseIdempotencyKey, rememberResponse, settleClaim, type ClaimRequest, type IdempotencyRecord, type StoredResponse } from "../services/idempotency";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+/**
+ * Bodies hashed whole: JSON (`+json` too), forms and text, matched on the media type itself (the DOCX type's name
+ * contains "form", yet a DOCX is a raw upload whose stream its service reads).
+ */
+const HASHED_BODY_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|application\/x-www-form-urlencoded|multipart\/form-data|text\/[\w.+-]+)$/i;
 /** Responses larger than this are not kept (a repeat then runs again; its first run's key is released). */
 const MAX_STORED_BODY = 1024 * 1024;
 
@@ -25,7 +30,7 @@ export async function idempotencyRequest(c: Context<HonoEnv>): Promise<ClaimRequ
   }
   const url = new URL(c.req.url);
   const type = c.req.header("content-type") ?? "";
-  const bodyPart = /json|form|text/i.test(type) ? await sha256Hex(await c.req.text()) : `${type};${c.req.header("content-length") ?? ""}`;
+  const bodyPart = HASHED_BODY_TYPE.test(type.split(";")[0]!.trim()) ? await sha256Hex(await c.req.text()) : `${type};${c.req.header("content-length") ?? ""}`;
   return newClaim(key, await sha256Hex(`${c.req.method} ${url.pathname}?${url.searchParams.toString()}\n${bodyPart}`));
 }
 
@@ -44,24 +49,27 @@ export class IdempotentReplay extends Error {
   }
 }
 
-/** Runs the request under its claimed key: replays a finished one, else runs it and remembers what it answered. */
-export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined) {
+/**
+ * Runs the request under its claimed key: replays a finished one, else runs it and remembers what it answered.
+ * `callerId` is the key's owner when it is not the authenticated user (the deployment admin).
+ */
+export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId?: string) {
   const claimed = settleClaim(req, row);
   if (claimed.kind === "replay") {
     c.res = replayResponse(claimed.response);
     return;
   }
   await next();
-  await rememberOrRelease(c, ctx, req);
+  await rememberOrRelease(c, ctx, req, callerId);
 }
 
 /** After the request that owns the key: keep its response (not a 5xx, not too large), else free the key for a retry. */
-export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext, req: ClaimRequest) {
+export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext, req: ClaimRequest, callerId = ctx.user.id) {
   const res = c.res;
   const text = res.status < 500 ? await res.clone().text() : null;
   if (text === null || text.length > MAX_STORED_BODY) {
-    await releaseIdempotencyKey(ctx, req.key, req.claim);
+    await releaseIdempotencyKey(ctx, req.key, req.claim, callerId);
     return;
   }
-  await rememberResponse(ctx, req.key, req.claim, { status: res.status, contentType: res.headers.get("content-type"), body: text });
+  await rememberResponse(ctx, req.key, req.claim, { status: res.status, contentType: res.headers.get("content-type"), body: text }, callerId);
 }

@@ -52,13 +52,16 @@ type Defined<R> = R & { operationId: string; middleware: MiddlewareHandler<HonoE
 
 const bearerSecurity = [{ bearer: [] as string[] }];
 
-/** OpenAPI paths of public routes: a wrong method on any other known path still authenticates first (401 before 405). */
-export const publicPaths = new Set<string>();
+/**
+ * OpenAPI paths of routes that take a user's bearer token: a wrong method on one of them still authenticates first
+ * (401 before 405). Every other known path (public routes, discovery, the reader site) answers 405 without a token.
+ */
+export const authenticatedPaths = new Set<string>();
 
 export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(config: R & RouteSettings): Defined<R> {
   const { auth = config.method === "post" ? "batched" : "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, ...route } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
-  if (auth === "public") publicPaths.add(route.path);
+  if (auth !== "public") authenticatedPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
   if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
@@ -119,6 +122,19 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * The request's Idempotency-Key claim (null without a key). A malformed key is 400 only once the token has been
+ * checked: authentication answers first (API.md §1), so a bad token with a bad key is 401.
+ */
+async function claimAfterAuthenticating(c: Context<HonoEnv>): Promise<ClaimRequest | null> {
+  try {
+    return await idempotencyRequest(c);
+  } catch (err) {
+    await authenticateNow(c, async () => undefined);
+    throw err;
+  }
+}
+
 /** Completes authentication of a batch that also claimed a key; a refused request frees the key it claimed. */
 async function authenticateClaimed(
   c: Context<HonoEnv>,
@@ -140,7 +156,7 @@ async function authenticateClaimed(
 /** POST: the Idempotency-Key (API.md §17) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const hash = await bearerHash(c.req.header("authorization"));
-  const claim = await idempotencyRequest(c);
+  const claim = await claimAfterAuthenticating(c);
   if (!claim) return authenticateNow(c, next);
   const ctx = ctxOf(c);
   const principal = new Principal(hash);
@@ -161,7 +177,7 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
 function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     const hash = await bearerHash(c.req.header("authorization"));
-    const claim = claims ? await idempotencyRequest(c) : null;
+    const claim = claims ? await claimAfterAuthenticating(c) : null;
     const ctx = ctxOf(c);
     const principal = new Principal(hash);
     ctx.user = principal;

@@ -11,6 +11,13 @@ import { countingD1 } from "../db/instrument";
 /** D1 bookmarks are opaque, but short and of a known alphabet; anything else is ignored rather than failing the request. */
 const BOOKMARK_PATTERN = /^[0-9a-zA-Z-]{1,200}$/;
 
+/**
+ * The newest bookmark a session of this isolate has seen. A response that ran no query (a 401 without a token, an
+ * unknown path, /health) has no bookmark of its own; it carries this one, a real position of the same database, so
+ * every response has `x-d1-bookmark` (API.md §17) and sending it back never asks for less than the response saw.
+ */
+let latestSeen: string | undefined;
+
 export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const presented = c.req.header("x-d1-bookmark");
   const bookmark = presented && BOOKMARK_PATTERN.test(presented) ? presented : undefined;
@@ -23,7 +30,10 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await Promise.allSettled(c.get("background") ?? []);
   // A WebSocket upgrade (101) cannot be re-wrapped; it carries no D1 figures.
   if (c.res.status === 101) return;
-  const latest = session.getBookmark() ?? bookmark;
+  const own = session.getBookmark() ?? undefined;
+  // Bookmarks sort oldest to newest.
+  if (own && (!latestSeen || own > latestSeen)) latestSeen = own;
+  const latest = own ?? bookmark ?? latestSeen;
   const stamp = (headers: Headers) => {
     headers.set("x-d1-round-trips", String(counter.count));
     if (latest) headers.set("x-d1-bookmark", latest);

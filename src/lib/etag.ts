@@ -7,10 +7,21 @@ export async function etagOf(representation: unknown): Promise<string> {
   return `"${(await sha256Hex(text)).slice(0, 32)}"`;
 }
 
-/** Whether an `If-Match` / `If-None-Match` list names `etag` (`*` matches any current record). */
+/**
+ * Whether an `If-None-Match` list names `etag` by the weak comparison RFC 9110 §13.1.2 asks for (`W/` ignored; `*` matches
+ * any current record).
+ */
 export function etagListMatches(header: string, etag: string): boolean {
   const bare = (t: string) => t.trim().replace(/^W\//, "");
   return header.split(",").some((t) => t.trim() === "*" || bare(t) === bare(etag));
+}
+
+/**
+ * Whether an `If-Match` list names `etag` by the strong comparison RFC 9110 §13.1.1 requires: a weak tag (`W/…`)
+ * never matches, so only the exact current representation lets a write through (`*` matches any current record).
+ */
+export function ifMatchListMatches(header: string, etag: string): boolean {
+  return header.split(",").some((t) => t.trim() === "*" || t.trim() === etag);
 }
 
 /**
@@ -21,5 +32,5 @@ export async function assertIfMatch(ifMatch: string | undefined, currentRepresen
   if (ifMatch === undefined) return;
   const current = await currentRepresentation();
   if (current === undefined || current === null) throw preconditionFailed();
-  if (!etagListMatches(ifMatch, await etagOf(current))) throw preconditionFailed();
+  if (!ifMatchListMatches(ifMatch, await etagOf(current))) throw preconditionFailed();
 }

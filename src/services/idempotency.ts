@@ -69,6 +69,24 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
 }
 
 /**
+ * The two statements that claim a key for a caller known without a token (the deployment admin, see
+ * src/http/admin.ts), for one D1 batch: the insert (taking over a record past its 24 hours) and the read.
+ */
+export function callerClaimStatements(db: Db, callerId: string, req: ClaimRequest, at: number) {
+  return [
+    db
+      .insert(idempotencyKeys)
+      .values({ userId: callerId, key: req.key, claim: req.claim, requestHash: req.requestHash, createdAt: at })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.key],
+        set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
+        setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS}`,
+      }),
+    db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, req.key))),
+  ] as const;
+}
+
+/**
  * What the claim's record says: this request owns the key, or the stored response is replayed. The same key held by
  * a running request is 409; a finished one with a different request is 422.
  */
@@ -83,11 +101,12 @@ export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefine
   return { kind: "replay", response: { status: row.status, contentType: row.contentType, body: row.body } };
 }
 
-export async function rememberResponse(ctx: ServiceContext, key: string, claim: string, response: StoredResponse) {
+/** Keeps the response of the request that owns the key; `callerId` defaults to the authenticated user. */
+export async function rememberResponse(ctx: ServiceContext, key: string, claim: string, response: StoredResponse, callerId = ctx.user.id) {
   await ctx.db
     .update(idempotencyKeys)
     .set(response)
-    .where(and(eq(idempotencyKeys.userId, ctx.user.id), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
+    .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
 }
 
 /**
@@ -100,8 +119,8 @@ export async function releaseRefusedClaim(db: Db, userId: string, req: ClaimRequ
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
 }
 
-export async function releaseIdempotencyKey(ctx: ServiceContext, key: string, claim: string) {
+export async function releaseIdempotencyKey(ctx: ServiceContext, key: string, claim: string, callerId = ctx.user.id) {
   await ctx.db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, ctx.user.id), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
+    .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
 }

@@ -43,6 +43,22 @@ describe("error model", () => {
     expectError(await call("PUT", "/me"), 401, "UnauthorizedError");
   });
 
+  it("a wrong method on a public path (discovery, the reader site) is 405 without a token, not a demand for one", async () => {
+    for (const [method, path, allow] of [
+      ["POST", "/openapi.json", "GET"],
+      ["DELETE", "/docs", "GET"],
+      ["POST", "/health", "GET"],
+      ["PUT", "/site/some-portal", "GET"],
+      ["DELETE", "/site/some-portal/some-document", "GET"],
+      ["PUT", "/site/some-portal/login", "POST"],
+    ] as const) {
+      const res = await call(method, path);
+      expectError(res, 405, "MethodNotAllowedError");
+      expect(Object.keys(res.body).sort(), `${method} ${path}`).toEqual(["error", "message"]);
+      expect(res.headers.get("allow"), `${method} ${path}`).toContain(allow);
+    }
+  });
+
   it("malformed JSON is 400 ValidationError", async () => {
     const res = await call("POST", "/organization", { token: u.token, raw: '{"name": "x"', headers: { "content-type": "application/json" } });
     expectError(res, 400, "ValidationError");

@@ -90,6 +90,25 @@ describe("POST /admin/users", () => {
     expectError(await call("POST", "/admin/users", { raw: "{not json", headers: { "content-type": "application/json" } }), 401, "UnauthorizedError");
   });
 
+  it("honours Idempotency-Key (API.md §17): a retry is replayed, not 409; another request under the key is 422; a bad key 400", async () => {
+    const email = uniqueEmail("keyed");
+    const key = `reg-${crypto.randomUUID()}`;
+    const register = (body: unknown, headers: Record<string, string> = { "idempotency-key": key }) => call("POST", "/admin/users", { token: ADMIN_TOKEN, body, headers });
+    const first = await register({ email, name: "Keyed" });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await register({ email, name: "Keyed" });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    // The replayed token is the one issued: it works.
+    await ok("GET", "/me", { token: again.body.data.token.token });
+    expectError(await register({ email: uniqueEmail("other"), name: "Other" }), 422, "UnprocessableEntityError");
+    expectError(await register({ email: uniqueEmail("bad"), name: "Bad" }, { "idempotency-key": "x".repeat(256) }), 400, "ValidationError");
+    // The admin token is still checked first.
+    const unauthorized = await call("POST", "/admin/users", { token: "wrong", body: { email, name: "Keyed" }, headers: { "idempotency-key": "x".repeat(256) } });
+    expectError(unauthorized, 401, "UnauthorizedError");
+  });
+
   it("answers 400 with details for a bad email, a missing name and an unknown member", async () => {
     const badEmail = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: "not-an-email", name: "X" } });
     expectError(badEmail, 400, "ValidationError");

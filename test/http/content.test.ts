@@ -67,6 +67,13 @@ describe("PUT /document/{id}/content If-Match", () => {
     expect((await get(id)).body.data).toMatchObject({ version: 3, blocks: ["c"] });
   });
 
+  it("compares If-Match strongly: the current tag marked weak (W/) is 412 and writes nothing", async () => {
+    const id = await newDoc("Weak");
+    const v0 = (await get(id)).headers.get("etag")!;
+    expectError(await put(id, { blocks: ["weak"] }, { "if-match": `W/${v0}` }), 412, "PreconditionFailedError");
+    expect((await get(id)).body).toEqual({ data: { documentId: id, version: 0, blocks: [] } });
+  });
+
   it("lets exactly one of two concurrent writes with the same If-Match win; the other is 412", async () => {
     const id = await newDoc("Race");
     const etag = (await put(id, { blocks: ["base"] })).headers.get("etag")!;

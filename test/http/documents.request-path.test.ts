@@ -108,6 +108,16 @@ describe("documents on the request path", () => {
       expect((await call("GET", `/document/${id}`, { token: t.owner.token })).status).toBe(404);
     });
 
+    it("If-Match uses the strong comparison (RFC 9110 §13.1.1): the current tag marked weak is 412, nothing changed", async () => {
+      const etag = (await call("GET", `/document/${t.docId}`, { token: t.owner.token })).headers.get("etag")!;
+      for (const [method, body] of [["PATCH", { name: "Weakly matched" }], ["DELETE", undefined]] as const) {
+        expectError(await call(method, `/document/${t.docId}`, { token: t.owner.token, headers: { "if-match": `W/${etag}` }, body }), 412, "PreconditionFailedError");
+      }
+      const after = await call("GET", `/document/${t.docId}`, { token: t.owner.token });
+      expect(after.status).toBe(200);
+      expect(after.headers.get("etag")).toBe(etag);
+    });
+
     it("If-Match on a document the caller cannot see is 404, not 412", async () => {
       const res = await call("PATCH", `/document/${t.docId}`, { token: t.outsider.token, headers: { "if-match": '"0"' }, body: { name: "x" } });
       expectError(res, 404, "NotFoundError");

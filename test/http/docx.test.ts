@@ -48,6 +48,27 @@ describe("DOCX round trips", () => {
   });
 });
 
+describe("Idempotency-Key on a DOCX upload (API.md §17)", () => {
+  it("runs once and is replayed, whatever the DOCX media type's name contains (never read as text to be hashed)", async () => {
+    const key = `docx-${crypto.randomUUID()}`;
+    const send = () =>
+      call("POST", "/document/docx", {
+        token: t.owner.token,
+        raw: docxBytes(),
+        query: { projectId: t.projectId, name: "Keyed upload" },
+        headers: { "content-type": DOCX_TYPE, "idempotency-key": key },
+      });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    const list = await call("GET", `/document/all/${t.projectId}`, { token: t.owner.token });
+    expect(list.body.data.filter((d: { name: string }) => d.name === "Keyed upload")).toHaveLength(1);
+  });
+});
+
 describe("E21 conditional export", () => {
   it("streams in one round trip with the blob's ETag and answers 304 when If-None-Match lists it", async () => {
     const id = (await create({ projectId: t.projectId, name: "Export" })).body.data._id;

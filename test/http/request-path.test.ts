@@ -38,6 +38,25 @@ describe("request path", () => {
     expect(garbage.status).toBe(200);
   });
 
+  it("a response that needed no D1 query still carries x-d1-bookmark (401 without a token, 404, 405, /health, /openapi.json)", async () => {
+    for (const [method, path, token] of [
+      ["GET", `/document/${t.docId}`, null],
+      ["GET", "/no/such/route", null],
+      ["PUT", "/openapi.json", null],
+      ["GET", "/health", null],
+      ["GET", "/openapi.json", null],
+    ] as const) {
+      const res = await SELF.fetch(`${BASE}${path}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      await res.arrayBuffer();
+      expect(res.headers.get("x-d1-bookmark"), `${method} ${path} (${res.status})`).toBeTruthy();
+      expect(res.headers.get("x-d1-round-trips"), `${method} ${path}`).toBe("0");
+    }
+    // A bookmark the client sent is answered back as it is.
+    const sent = (await call("GET", `/document/${t.docId}`, { token: t.owner.token })).headers.get("x-d1-bookmark")!;
+    const echoed = await SELF.fetch(`${BASE}/health`, { headers: { "x-d1-bookmark": sent } });
+    expect(echoed.headers.get("x-d1-bookmark")).toBe(sent);
+  });
+
   it("E10 carries a strong ETag and answers 304 on If-None-Match", async () => {
     const res = await call("GET", `/document/${t.docId}`, { token: t.owner.token });
     const etag = res.headers.get("etag")!;
@@ -115,6 +134,19 @@ describe("request path", () => {
         const retried = await call("POST", path, { token: t.owner.token, headers: { "idempotency-key": key }, body });
         expect(retried.status).toBe(200);
         expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      }
+    });
+
+    it("a bad token with a malformed key is 401: authentication is checked before the key (API.md §1)", async () => {
+      const bad = "x".repeat(256);
+      // A batched POST (the claim rides in the service's first read) and an eagerly authenticated one.
+      for (const [path, body] of [
+        ["/document", { projectId: t.projectId, name: "Bad token", type: "DOCUMENT" }],
+        ["/organization", { name: "Bad token" }],
+      ] as const) {
+        const res = await call("POST", path, { token: "cws_bogus0000000000000000000000000000000000", headers: { "idempotency-key": bad }, body });
+        expect(res.status, path).toBe(401);
+        expect(res.body.error).toBe("UnauthorizedError");
       }
     });
 

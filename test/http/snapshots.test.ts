@@ -58,6 +58,18 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
     expect((await get(snapshotId)).body.data.name).toBe("One");
   });
 
+  it("answers with the snapshot's new ETag, the one a following GET returns, so writes can chain on If-Match", async () => {
+    const { snapshotId } = await snapshotOf(["e"]);
+    const etag = (await get(snapshotId)).headers.get("etag")!;
+    const renamed = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Chained" }, headers: { "if-match": etag } });
+    expect(renamed.status).toBe(200);
+    const fresh = await get(snapshotId);
+    expect(renamed.headers.get("etag")).toBe(fresh.headers.get("etag"));
+    expect(renamed.headers.get("etag")).not.toBe(etag);
+    const again = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { description: "next" }, headers: { "if-match": renamed.headers.get("etag")! } });
+    expect(again.status).toBe(200);
+  });
+
   it("refuses a stale DELETE with 412 and keeps the snapshot and its content; the current ETag deletes it", async () => {
     const { snapshotId } = await snapshotOf(["b"]);
     const stale = (await get(snapshotId)).headers.get("etag")!;
@@ -69,6 +81,14 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
     expect(deleted.status).toBe(200);
     expect(trips(deleted)).toBeLessThanOrEqual(3);
     expectError(await get(snapshotId), 404, "NotFoundError");
+  });
+
+  it("compares If-Match strongly: the current tag marked weak (W/) is 412 on PUT and DELETE", async () => {
+    const { snapshotId } = await snapshotOf(["w"]);
+    const etag = (await get(snapshotId)).headers.get("etag")!;
+    expectError(await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Weak" }, headers: { "if-match": `W/${etag}` } }), 412, "PreconditionFailedError");
+    expectError(await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": `W/${etag}` } }), 412, "PreconditionFailedError");
+    expect((await get(snapshotId)).body.data.name).toBe("S");
   });
 
   it("checks access before the precondition", async () => {

@@ -126,6 +126,27 @@ describe("table routes on the request path", () => {
       expect((await ok("GET", `/table/columns/${id}`, { token: tok })).data.map((c: any) => c.name)).toEqual(["Name"]);
     });
 
+    it("If-Match compares strongly: each record's current tag marked weak (W/) is 412, nothing changed", async () => {
+      const { tableId: id, nameColumnId } = await makeTable(tok, t.projectId, "Weak");
+      const row = await addRow(tok, id, { [nameColumnId]: "w" });
+      const cellId = row.cells.find((c: any) => c.columnId === nameColumnId)._id;
+      const tag = async (p: string) => (await call("GET", p, { token: tok })).headers.get("etag")!;
+      const weak = async (p: string) => ({ "if-match": `W/${await tag(p)}` });
+      const writes: [string, string, string, unknown][] = [
+        [`/table/${id}`, "PATCH", `/table/${id}`, { name: "Changed" }],
+        [`/table/${id}`, "DELETE", `/table/${id}`, undefined],
+        [`/table/columns/${id}`, "PATCH", `/table/column/${nameColumnId}`, { name: "Changed" }],
+        [`/table/row/${row.row._id}`, "DELETE", `/table/row/${row.row._id}`, undefined],
+        [`/table/cell/${cellId}`, "PUT", `/table/row/${row.row._id}/cell/${nameColumnId}`, { data: "Changed" }],
+      ];
+      for (const [getPath, method, path, body] of writes) {
+        const before = await tag(getPath);
+        const res = await call(method, path, { token: tok, body, headers: await weak(getPath) });
+        expect(res.status, `${method} ${path}`).toBe(412);
+        expect(await tag(getPath), `${method} ${path}`).toBe(before);
+      }
+    });
+
     it("DELETE row", async () => {
       const row = (await addRow(tok, tableId, { [nameCol]: "Doomed" })).row;
       const get = await call("GET", `/table/row/${row._id}`, { token: tok });

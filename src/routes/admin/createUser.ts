@@ -10,6 +10,9 @@ const route = defineRoute({
   // No user token: the deployment's ADMIN_TOKEN, checked before the body is validated.
   auth: "public",
   use: [requireAdminToken],
+  // Registration costs 3 (email check, the writes, pending invitations); a keyed call adds its Idempotency-Key claim
+  // and the stored response (no token batch to ride in): 5.
+  roundTrips: 5,
   method: "post",
   path: "/admin/users",
   tags: ["Identity"],

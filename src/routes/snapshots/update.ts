@@ -13,7 +13,8 @@ const route = defineRoute({
   summary: "E8. Update a snapshot",
   description:
     "Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document. " +
-    "`If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing changed when the snapshot changed since.",
+    "`If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing changed when the snapshot changed since. " +
+    "The response carries the snapshot's new `ETag`.",
   request: {
     params: z.object({ snapshotId: pathId("snapshotId") }),
     ...jsonBody(
@@ -31,7 +32,7 @@ export function registerUpdateSnapshot(app: Router) {
   app.openapi(route, async (c) => {
     const { snapshotId } = c.req.valid("param");
     const { name, description } = c.req.valid("json");
-    await updateSnapshot(ctxOf(c), snapshotId, { name, description }, ifMatchOf(c));
-    return c.json({ data: { success: true as const } }, 200);
+    const { etag } = await updateSnapshot(ctxOf(c), snapshotId, { name, description }, ifMatchOf(c));
+    return c.json({ data: { success: true as const } }, 200, { ETag: etag });
   });
 }

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentLevel } from "../../auth/access";
 import { documentContents, documentSettings } from "../../db/schema";
 import { ApiError, preconditionFailed } from "../../errors";
-import { etagListMatches } from "../../lib/etag";
+import { ifMatchListMatches } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { EMPTY_SETTINGS, readCurrentText, writeContent, writeSettings, type ContentMeta, type DocumentSettings } from "./store";
 import { roomOf, roomStateStatement, unwrapRoom } from "../collab/rooms";
@@ -78,7 +78,7 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
   let baseVersion = input.baseVersion;
   if (input.ifMatch !== undefined) {
     const current = meta?.version ?? 0;
-    if (!etagListMatches(input.ifMatch, contentEtag(current))) throw preconditionFailed();
+    if (!ifMatchListMatches(input.ifMatch, contentEtag(current))) throw preconditionFailed();
     if (baseVersion !== undefined && baseVersion !== current) {
       throw new ApiError("ConflictError", `The content changed: baseVersion ${baseVersion} is not the current version ${current}`);
     }

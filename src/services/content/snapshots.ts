@@ -14,7 +14,7 @@ import { roomOf, unwrapRoom } from "../collab/rooms";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { notFound, preconditionFailed, validation } from "../../errors";
-import { etagListMatches, etagOf } from "../../lib/etag";
+import { etagOf, ifMatchListMatches } from "../../lib/etag";
 import { newId, now } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
@@ -85,7 +85,7 @@ async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: Docu
 
 /** The If-Match check of a snapshot write (412, nothing changed). */
 async function assertSnapshotIfMatch(ifMatch: string | undefined, snapshot: SnapshotRow) {
-  if (ifMatch !== undefined && !etagListMatches(ifMatch, await snapshotEtag(snapshot))) throw preconditionFailed();
+  if (ifMatch !== undefined && !ifMatchListMatches(ifMatch, await snapshotEtag(snapshot))) throw preconditionFailed();
 }
 
 /** POST /snapshot: edit access to the document. Two D1 round trips. */
@@ -137,14 +137,15 @@ export async function snapshotBlocksJson(r2: R2Bucket, row: SnapshotRow): Promis
 
 /**
  * E8 PUT /snapshot/{id}: renames or re-describes (at least one, else 400); edit access. With If-Match the update is
- * conditional on the record it checked, so a concurrent change makes it 412 instead of being overwritten.
+ * conditional on the record it checked, so a concurrent change makes it 412 instead of being overwritten. Returns the
+ * updated snapshot's ETag (the one its GET now answers), so a client can chain the next If-Match on it.
  */
 export async function updateSnapshot(
   ctx: ServiceContext,
   snapshotId: string,
   patch: { name?: string; description?: string },
   ifMatch?: string,
-): Promise<void> {
+): Promise<{ etag: string }> {
   if (patch.name === undefined && patch.description === undefined) {
     throw validation("Provide at least one of name and description", [{ path: "body", message: "name or description is required" }]);
   }
@@ -158,8 +159,9 @@ export async function updateSnapshot(
       updatedAt: Math.max(ctx.now, snapshot.updatedAt + 1),
     })
     .where(and(eq(snapshots.id, snapshotId), ...(ifMatch !== undefined ? unchanged(snapshot) : [])))
-    .returning({ id: snapshots.id });
-  if (updated.length === 0) throw ifMatch !== undefined ? preconditionFailed() : notFound("Snapshot");
+    .returning();
+  if (!updated[0]) throw ifMatch !== undefined ? preconditionFailed() : notFound("Snapshot");
+  return { etag: await snapshotEtag(updated[0]) };
 }
 
 /** Conditions that hold while the snapshot is still the record an If-Match was checked against. */

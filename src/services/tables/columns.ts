@@ -8,7 +8,7 @@ import { columns, tables } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
 import { newId } from "../../lib/ids";
-import { etagListMatches, etagOf } from "../../lib/etag";
+import { etagOf, ifMatchListMatches } from "../../lib/etag";
 import { isUniqueViolation } from "../../db/errors";
 import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -94,7 +94,7 @@ export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data:
 async function assertColumnIfMatch(ifMatch: string | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
   if (ifMatch === undefined) return;
   const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column) })]);
-  if (!tags.some((t) => etagListMatches(ifMatch, t))) throw preconditionFailed();
+  if (!tags.some((t) => ifMatchListMatches(ifMatch, t))) throw preconditionFailed();
 }
 
 /** What a oneMany check needs, for the same batch as the access check (empty reads when `data` is not oneMany). */
