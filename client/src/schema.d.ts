@@ -1113,7 +1113,7 @@ export interface paths {
         get: operations["getSnapshot"];
         /**
          * E8. Update a snapshot
-         * @description Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document. `If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing changed when the snapshot changed since.
+         * @description Renames or re-describes a snapshot; at least one of `name` and `description` (else 400). Edit access to its document. `If-Match` with the ETag of GET /snapshot/{id}: 412 and nothing changed when the snapshot changed since. The response carries the snapshot's new `ETag`.
          */
         put: operations["updateSnapshot"];
         post?: never;
