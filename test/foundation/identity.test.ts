@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, registerUser, uniqueEmail, type RegisteredUser } from "../harness";
 import { expectMsTimestamp, expectWorkspaceShape, TOKEN_PATTERN, USER_KEYS } from "./shapes";
@@ -62,6 +63,22 @@ describe("POST /admin/users", () => {
     expectError(same, 409, "ConflictError");
     const upper = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@EXAMPLE.com`.toUpperCase(), name: "Again" } });
     expectError(upper, 409, "ConflictError");
+  });
+
+  it("costs 2 D1 round trips (4 with an Idempotency-Key); a taken email is 409 with nothing written", async () => {
+    const email = uniqueEmail("trips");
+    const first = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: "Trips" } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-d1-round-trips")).toBe("2");
+    const taken = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: "Again" } });
+    expectError(taken, 409, "ConflictError");
+    expect(Number(taken.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(2);
+    // The refused registration's batch wrote nothing: still one user and one organization for the email.
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?1").bind(email).first<{ n: number }>())!.n).toBe(1);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM organizations o JOIN users u ON u.id = o.owner_id WHERE u.email = ?1").bind(email).first<{ n: number }>())!.n).toBe(1);
+    const keyed = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail("trips-keyed"), name: "Keyed" }, headers: { "idempotency-key": `trips-${crypto.randomUUID()}` } });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get("x-d1-round-trips")).toBe("4");
   });
 
   it("two concurrent registrations of one email: exactly one wins, the other is 409", async () => {

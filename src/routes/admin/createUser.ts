@@ -10,9 +10,9 @@ const route = defineRoute({
   // No user token: the deployment's ADMIN_TOKEN, checked before the body is validated.
   auth: "public",
   use: [requireAdminToken],
-  // Registration costs 3 (email check, the writes, pending invitations); a keyed call adds its Idempotency-Key claim
-  // and the stored response (no token batch to ride in): 5.
-  roundTrips: 5,
+  // Registration costs 2 (the writes, pending invitations); a keyed call adds its Idempotency-Key claim and the
+  // stored response (no token batch to ride in): 4. Each pending invitation adds the read of its subtree.
+  roundTrips: 4,
   method: "post",
   path: "/admin/users",
   tags: ["Identity"],

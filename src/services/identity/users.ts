@@ -19,11 +19,10 @@ export function organizationDto(row: typeof organizations.$inferSelect, role?: s
 
 /**
  * Registration: the user, a personal organization with a default workspace they own, and a first token,
- * written in one batch; then pending invitations for the email are applied.
+ * written in one batch (a taken email fails it on the unique index: 409, nothing written); then pending
+ * invitations for the email are applied. Two D1 round trips when none are pending.
  */
 export async function registerUser(db: Db, input: { email: string; name: string }) {
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-  if (existing) throw conflict("A user with this email is already registered");
   const t = now();
   const user = { id: newId(), email: input.email, name: input.name, createdAt: t, updatedAt: t };
   const org = { id: newId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
@@ -49,7 +48,7 @@ export async function registerUser(db: Db, input: { email: string; name: string 
       insertToken,
     ]);
   } catch (err) {
-    // Two registrations racing for one email: the unique index decides.
+    // A taken email, or two registrations racing for one: the unique index decides.
     if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
     throw err;
   }
