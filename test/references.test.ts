@@ -97,6 +97,8 @@ describe("table references", () => {
     expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ documentId: "01NOPE" }) }), 404, "NotFoundError");
     expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: "01NOPE" }) }), 404, "NotFoundError");
     expectError(await call("POST", "/table/reference", { token: t.viewer.token, body: refBody() }), 403, "ForbiddenError");
+    // Existence and read access come before the role (API.md §1): a viewer naming a missing table gets 404, not 403.
+    expectError(await call("POST", "/table/reference", { token: t.viewer.token, body: refBody({ tableId: "01NOPE" }) }), 404, "NotFoundError");
     expectError(await call("POST", "/table/reference", { token: t.outsider.token, body: refBody() }), 404, "NotFoundError");
     const ref = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody() });
     expectError(await call("GET", `/table/reference/${ref.data._id}`, { token: t.outsider.token }), 404, "NotFoundError");

@@ -325,6 +325,11 @@ describe("documents", () => {
         const target = await create({ name: "Nope", type: "FOLDER" });
         expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: target._id } }), 403, "ForbiddenError");
       });
+
+      it("a viewer moving into a missing or unreadable folder gets 404: existence is checked before the role (API.md §1)", async () => {
+        expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: "no-such-folder" } }), 404, "NotFoundError");
+        expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: outsiderFolderId } }), 404, "NotFoundError");
+      });
     });
   });
 

@@ -57,9 +57,12 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     projectAccessStatement(ctx.db, ctx.user.ref, target === null ? sql`(SELECT d.project_id FROM documents d WHERE d.id = ${documentId})` : ""),
   ]);
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]);
-  const { doc } = checkDocumentAccess(access.get(documentId), "edit");
+  const own = checkDocumentAccess(access.get(documentId), "read");
+  const moving = target !== undefined && target !== own.doc.parentId;
+  // Existence and read access of the destination before any role (API.md §1): a viewer naming a missing folder gets 404.
+  if (moving && target) checkDocumentAccess(access.get(target), "read");
+  const { doc } = checkDocumentAccess(own, "edit");
   await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));
-  const moving = target !== undefined && target !== doc.parentId;
   if (moving) {
     if (target) {
       const parent = checkDocumentAccess(access.get(target), "edit");

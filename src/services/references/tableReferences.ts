@@ -124,8 +124,10 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
         ),
       ),
   ]);
-  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+  // Existence and read access of both records before the role (API.md §1): a viewer naming a missing table gets 404.
+  const docAccess = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "read");
   const { table } = checkTableAccess(tableRow, "read");
+  const { doc } = checkDocumentAccess(docAccess, "edit");
   const liveRows = new Set(projectRows.map((r) => r.id));
   const live = new Set(cols.map((c) => c.id));
   const details: ErrorDetail[] = [];

@@ -62,8 +62,10 @@ export async function upsertCell(
     ctx.db.select().from(cells).where(and(eq(cells.rowId, input.rowId), eq(cells.columnId, input.columnId), eq(cells.isDeleted, false))),
   ]);
   if (!row) throw notFound("Row");
-  const { table } = checkTableAccess(tableRow, "write", { as: "Row" });
+  // Existence of the row and the column before the role (API.md §1): a viewer naming a missing column gets 404.
+  const { table } = checkTableAccess(tableRow, "read", { as: "Row" });
   if (!column || column.tableId !== table.id) throw notFound("Column");
+  checkTableAccess(tableRow, "write", { as: "Row" });
   await assertIfMatch(input.ifMatch, () => (current ? cellRepresentation(current) : undefined));
   checkCellWrite(column, input.data);
   const t = ctx.now;

@@ -35,11 +35,11 @@ export async function createTable(ctx: ServiceContext, input: { projectId: strin
     projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, input.documentId ? [input.documentId] : []),
   ]);
-  const { project } = checkProjectAccess(projectRows[0], "write");
-  if (input.documentId) {
-    const { doc } = checkDocumentAccess(assembleDocumentsAccess(docResults).get(input.documentId), "read");
-    if (doc.projectId !== project.id) throw validation("The document must belong to the table's project", [{ path: "documentId", message: "not in this project" }]);
-  }
+  // Existence and read access of both records before the role (API.md §1): a viewer naming a missing document gets 404.
+  const { project } = checkProjectAccess(projectRows[0], "read");
+  const doc = input.documentId ? checkDocumentAccess(assembleDocumentsAccess(docResults).get(input.documentId), "read").doc : null;
+  checkProjectAccess(projectRows[0], "write");
+  if (doc && doc.projectId !== project.id) throw validation("The document must belong to the table's project", [{ path: "documentId", message: "not in this project" }]);
   const table: TableRow = {
     id: newId(),
     projectId: project.id,
