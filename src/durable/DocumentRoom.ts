@@ -65,6 +65,8 @@ export interface CollabSession {
   kind: "DOCUMENT" | "DOCX";
   /** E18's `seededAt` of a DOCX document (null: not seeded for the newest DOCX version). */
   seededAt: number | null;
+  /** The newest DOCX blob of a DOCX document (`external.resourceId`): the room's state belongs to the blob it was seeded from. */
+  docxResourceId?: string | null;
 }
 
 interface Attachment {
@@ -282,16 +284,23 @@ export class DocumentRoom extends DurableObject<Env> {
   /**
    * The first time a room opens it records its document and, for an ordinary document, starts from the current
    * content (so the editor shows what GET content shows). A DOCX document's room starts empty until a client seeds it
-   * (E18); when the DOCX was replaced since (its `seededAt` cleared), the old seeded state is dropped.
+   * (E18); when the DOCX was replaced since (its `seededAt` cleared), the old seeded state is dropped. The room
+   * records the DOCX blob it is opened for, so a replaced DOCX is noticed even when nobody opened the room between
+   * mark-seeded and the new version (mark-seeded does not reach the room).
    */
-  private async initialize(session: Pick<CollabSession, "documentId" | "userId" | "kind" | "seededAt">) {
+  private async initialize(session: Pick<CollabSession, "documentId" | "userId" | "kind" | "seededAt" | "docxResourceId">) {
     while (this.initializing) await this.initializing;
     const known = this.meta("documentId");
     if (known && known !== session.documentId) throw new ApiError("InternalError", "Room opened for another document");
     if (session.kind === "DOCX") {
+      const empty = this.ctx.getWebSockets().length === 0;
       const recorded = this.meta("seededAt");
-      if (session.seededAt === null && recorded !== null && this.ctx.getWebSockets().length === 0) this.reset();
+      const blob = session.docxResourceId ?? null;
+      const recordedBlob = this.meta("docxResourceId");
+      const replaced = blob !== null && recordedBlob !== null && recordedBlob !== blob;
+      if (session.seededAt === null && (recorded !== null || replaced) && empty) this.reset();
       if (session.seededAt !== null) this.setMeta("seededAt", String(session.seededAt));
+      if (blob !== null && (empty || session.seededAt !== null || recordedBlob === null)) this.setMeta("docxResourceId", blob);
     }
     if (known) return;
     this.initializing = (async () => {

@@ -355,6 +355,28 @@ describe("E18 and the room", () => {
     expect(c.blocks()).toEqual([]);
     c.close();
   });
+
+  it("a new DOCX version starts over even when no one opened the room between mark-seeded and the new version", async () => {
+    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
+    const created = await ok("POST", "/document/docx", {
+      token: t.owner.token,
+      raw: docxBytes(),
+      query: { projectId: t.projectId, name: "Seeded once", parentId: t.folderId },
+      headers: { "content-type": DOCX_TYPE },
+    });
+    const docId = created.data._id as string;
+    const a = await connect(docId, { token: t.owner.token });
+    a.write([para("d1", "converted from the first DOCX")]);
+    await until(() => blocksOf(docId), (b) => b.length === 1, "the seed to arrive");
+    // Marked while the seeding client is still connected (what a client does right after seeding).
+    await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
+    a.close();
+    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty");
+    await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
+    const b = await connect(docId, { token: t.owner.token });
+    expect(b.blocks()).toEqual([]);
+    b.close();
+  });
 });
 
 
