@@ -119,6 +119,23 @@ describe("collaborative room", () => {
     other.close();
   });
 
+  it("drops a guest whose access came from a folder the document is moved out of", async () => {
+    const folder = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Shared folder", type: "FOLDER" } });
+    const guest = await registerUser("Folder guest");
+    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: folder.data._id, role: "editor" } });
+    // Created after the invitation: the guest reads it only as a collaborator of the folder above it.
+    const inside = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: folder.data._id, name: "Moved", type: "DOCUMENT" } });
+    const docId = inside.data._id as string;
+    const owner = await connect(docId, { token: t.owner.token });
+    const g = await connect(docId, { token: guest.token });
+    await ok("PATCH", `/document/${docId}`, { token: t.owner.token, body: { parentId: null } });
+    await g.until(() => g.closed !== null, "the guest to be disconnected after the move");
+    expect(g.closed!.code).toBe(4403);
+    expect(owner.closed).toBeNull();
+    expect((await openSocket(docId, { token: guest.token })).status).toBe(404);
+    owner.close();
+  });
+
   it("lets a document viewer edit at once when an invitation raises them to editor", async () => {
     const docId = await newDoc();
     const guest = await registerUser("Guest");
