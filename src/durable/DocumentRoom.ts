@@ -202,13 +202,27 @@ export class DocumentRoom extends DurableObject<Env> {
     this.inbox = [];
     this.inboxBytes = 0;
     const collected: { origin: unknown; update: Uint8Array }[] = [];
+    /** Sockets whose update decoded but could not be applied: closed with 1003 once the batch is stored. */
+    const broken = new Set<WebSocket>();
     this.collecting = collected;
     try {
-      for (const { ws, update } of batch) Y.applyUpdate(this.doc, update, ws);
+      for (const { ws, update } of batch) {
+        if (broken.has(ws)) continue;
+        try {
+          Y.applyUpdate(this.doc, update, ws);
+        } catch (err) {
+          // Whatever Yjs integrated before throwing came through onUpdate, so it is stored below like any edit.
+          console.warn("collab: closing a socket whose update could not be applied", err instanceof Error ? err.message : err);
+          broken.add(ws);
+        }
+      }
     } finally {
       this.collecting = null;
     }
-    if (collected.length === 0) return;
+    if (collected.length === 0) {
+      for (const ws of broken) this.closeSocket(ws, CLOSE.unparseable, "Unparseable message");
+      return;
+    }
     const updates = collected.map((c) => c.update);
     const merged = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
     this.store(merged, updates.length);
@@ -218,6 +232,7 @@ export class DocumentRoom extends DurableObject<Env> {
     const soleOrigin = collected.every((c) => c.origin === collected[0]!.origin) ? collected[0]!.origin : null;
     for (const ws of this.ctx.getWebSockets()) if (ws !== soleOrigin) this.send(ws, message);
     this.markDirty(collected[collected.length - 1]!.origin);
+    for (const ws of broken) this.closeSocket(ws, CLOSE.unparseable, "Unparseable message");
     if (this.updateCount >= this.limit.compactEvery) this.compact();
   }
 

@@ -10,6 +10,8 @@ import { connect, openSocket, para, Peer } from "./peer";
 import { EVERY_BLOCK } from "./fixtures";
 import { COMPACT_EVERY, type DocumentRoom } from "../../src/durable/DocumentRoom";
 import type { Block } from "../../src/services/collab/blocks";
+import * as encoding from "lib0/encoding";
+import * as syncProtocol from "y-protocols/sync";
 
 const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
 /** The blocks the room holds (typed as plain block JSON; RPC typing wraps it). */
@@ -238,6 +240,30 @@ describe("collaborative room", () => {
     good.write([para("p1", "still fine")]);
     const later = await connect(docId, { token: t.editor.token });
     expect(json(later.blocks())).toEqual([para("p1", "still fine")]);
+    expect(good.closed).toBeNull();
+    good.close();
+    later.close();
+  });
+
+  it("closes with 1003 a socket whose update decodes but cannot be applied; the room and the others carry on", async () => {
+    const docId = await newDoc();
+    const good = await connect(docId, { token: t.owner.token });
+    const bad = await connect(docId, { token: t.editor.token });
+    // A Yjs update that Y.decodeUpdate reads but Y.applyUpdate throws on (found by mutating a valid update).
+    const update = Uint8Array.from(
+      "0106010007010e646f63756d656e742d73746f7265030970617261677261706807000164060600010104626f6c64027b7d8401020b68656c6c6f20776f726c6486010d04626f6c64046e756c6c2801016d016b017d0100"
+        .match(/../g)!
+        .map((h) => parseInt(h, 16)),
+    );
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 0);
+    syncProtocol.writeUpdate(e, update);
+    bad.send(encoding.toUint8Array(e));
+    await bad.until(() => bad.closed !== null, "the socket to be closed");
+    expect(bad.closed!.code).toBe(1003);
+    good.write([para("p1", "still editing")]);
+    const later = await connect(docId, { token: t.editor.token });
+    expect(json(later.blocks())).toEqual([para("p1", "still editing")]);
     expect(good.closed).toBeNull();
     good.close();
     later.close();
