@@ -1801,6 +1801,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            updatedAt: number;
         };
         AutomationTrigger: {
             askForData: boolean;
@@ -2220,6 +2221,8 @@ export interface components {
             kind: string;
             readAt: number | null;
             title: string;
+            /** @description When it was last changed: `readAt` once read, else `createdAt` */
+            updatedAt: number;
         };
         NumberOptions: {
             /** @enum {string} */
@@ -2532,6 +2535,7 @@ export interface components {
             runId: string;
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
+            updatedAt: number;
             url: string;
         };
         Workspace: {

@@ -65,6 +65,8 @@ export interface CollabSession {
   kind: "DOCUMENT" | "DOCX";
   /** E18's `seededAt` of a DOCX document (null: not seeded for the newest DOCX version). */
   seededAt: number | null;
+  /** The newest DOCX blob of a DOCX document (`external.resourceId`): the room's state belongs to the blob it was seeded from. */
+  docxResourceId?: string | null;
 }
 
 interface Attachment {
@@ -200,13 +202,27 @@ export class DocumentRoom extends DurableObject<Env> {
     this.inbox = [];
     this.inboxBytes = 0;
     const collected: { origin: unknown; update: Uint8Array }[] = [];
+    /** Sockets whose update decoded but could not be applied: closed with 1003 once the batch is stored. */
+    const broken = new Set<WebSocket>();
     this.collecting = collected;
     try {
-      for (const { ws, update } of batch) Y.applyUpdate(this.doc, update, ws);
+      for (const { ws, update } of batch) {
+        if (broken.has(ws)) continue;
+        try {
+          Y.applyUpdate(this.doc, update, ws);
+        } catch (err) {
+          // Whatever Yjs integrated before throwing came through onUpdate, so it is stored below like any edit.
+          console.warn("collab: closing a socket whose update could not be applied", err instanceof Error ? err.message : err);
+          broken.add(ws);
+        }
+      }
     } finally {
       this.collecting = null;
     }
-    if (collected.length === 0) return;
+    if (collected.length === 0) {
+      for (const ws of broken) this.closeSocket(ws, CLOSE.unparseable, "Unparseable message");
+      return;
+    }
     const updates = collected.map((c) => c.update);
     const merged = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
     this.store(merged, updates.length);
@@ -216,6 +232,7 @@ export class DocumentRoom extends DurableObject<Env> {
     const soleOrigin = collected.every((c) => c.origin === collected[0]!.origin) ? collected[0]!.origin : null;
     for (const ws of this.ctx.getWebSockets()) if (ws !== soleOrigin) this.send(ws, message);
     this.markDirty(collected[collected.length - 1]!.origin);
+    for (const ws of broken) this.closeSocket(ws, CLOSE.unparseable, "Unparseable message");
     if (this.updateCount >= this.limit.compactEvery) this.compact();
   }
 
@@ -282,16 +299,23 @@ export class DocumentRoom extends DurableObject<Env> {
   /**
    * The first time a room opens it records its document and, for an ordinary document, starts from the current
    * content (so the editor shows what GET content shows). A DOCX document's room starts empty until a client seeds it
-   * (E18); when the DOCX was replaced since (its `seededAt` cleared), the old seeded state is dropped.
+   * (E18); when the DOCX was replaced since (its `seededAt` cleared), the old seeded state is dropped. The room
+   * records the DOCX blob it is opened for, so a replaced DOCX is noticed even when nobody opened the room between
+   * mark-seeded and the new version (mark-seeded does not reach the room).
    */
-  private async initialize(session: Pick<CollabSession, "documentId" | "userId" | "kind" | "seededAt">) {
+  private async initialize(session: Pick<CollabSession, "documentId" | "userId" | "kind" | "seededAt" | "docxResourceId">) {
     while (this.initializing) await this.initializing;
     const known = this.meta("documentId");
     if (known && known !== session.documentId) throw new ApiError("InternalError", "Room opened for another document");
     if (session.kind === "DOCX") {
+      const empty = this.ctx.getWebSockets().length === 0;
       const recorded = this.meta("seededAt");
-      if (session.seededAt === null && recorded !== null && this.ctx.getWebSockets().length === 0) this.reset();
+      const blob = session.docxResourceId ?? null;
+      const recordedBlob = this.meta("docxResourceId");
+      const replaced = blob !== null && recordedBlob !== null && recordedBlob !== blob;
+      if (session.seededAt === null && (recorded !== null || replaced) && empty) this.reset();
       if (session.seededAt !== null) this.setMeta("seededAt", String(session.seededAt));
+      if (blob !== null && (empty || session.seededAt !== null || recordedBlob === null)) this.setMeta("docxResourceId", blob);
     }
     if (known) return;
     this.initializing = (async () => {

@@ -296,6 +296,7 @@ export const RunSchema = z
     ),
     deliveryIds: z.array(z.string()),
     createdAt: z.number(),
+    updatedAt: z.number(),
   })
   .openapi("AutomationRun");
 
@@ -311,6 +312,7 @@ export const DeliverySchema = z
     attempts: z.array(z.object({ at: z.number(), durationMs: z.number(), httpStatus: z.number().optional(), error: z.string().optional() })),
     nextAttemptAt: z.number().nullable(),
     createdAt: z.number(),
+    updatedAt: z.number(),
   })
   .openapi("WebhookDelivery");
 

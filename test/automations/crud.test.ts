@@ -128,7 +128,7 @@ describe("automation CRUD and E2", () => {
 
   it("422 for a bad cron or time zone and for webhook URLs that are not https or point inward", async () => {
     const base = { projectId: t.projectId, name: "M" };
-    for (const trigger of [{ cron: "61 * * * *" }, { cron: "* * * *" }, { cron: "* * * * * *" }, { cron: "0 9 * * 1", timezone: "Mars/Olympus" }, { runAt: Date.now() + 1000, timezone: "Nowhere/Land" }]) {
+    for (const trigger of [{ cron: "61 * * * *" }, { cron: "* * * *" }, { cron: "* * * * * *" }, { cron: "0 9 * * 1", timezone: "Mars/Olympus" }, { runAt: Date.now() + 1000, timezone: "Nowhere/Land" }, { cron: "0 9 * * 1", timezone: "+05:00" }, { cron: "0 9 * * 1", timezone: "-0300" }]) {
       expectError(await create(t.owner.token, { ...base, triggers: [trigger] }), 422, "UnprocessableEntityError");
     }
     const bad = [

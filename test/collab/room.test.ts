@@ -10,6 +10,8 @@ import { connect, openSocket, para, Peer } from "./peer";
 import { EVERY_BLOCK } from "./fixtures";
 import { COMPACT_EVERY, type DocumentRoom } from "../../src/durable/DocumentRoom";
 import type { Block } from "../../src/services/collab/blocks";
+import * as encoding from "lib0/encoding";
+import * as syncProtocol from "y-protocols/sync";
 
 const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
 /** The blocks the room holds (typed as plain block JSON; RPC typing wraps it). */
@@ -119,6 +121,23 @@ describe("collaborative room", () => {
     other.close();
   });
 
+  it("drops a guest whose access came from a folder the document is moved out of", async () => {
+    const folder = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Shared folder", type: "FOLDER" } });
+    const guest = await registerUser("Folder guest");
+    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: folder.data._id, role: "editor" } });
+    // Created after the invitation: the guest reads it only as a collaborator of the folder above it.
+    const inside = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: folder.data._id, name: "Moved", type: "DOCUMENT" } });
+    const docId = inside.data._id as string;
+    const owner = await connect(docId, { token: t.owner.token });
+    const g = await connect(docId, { token: guest.token });
+    await ok("PATCH", `/document/${docId}`, { token: t.owner.token, body: { parentId: null } });
+    await g.until(() => g.closed !== null, "the guest to be disconnected after the move");
+    expect(g.closed!.code).toBe(4403);
+    expect(owner.closed).toBeNull();
+    expect((await openSocket(docId, { token: guest.token })).status).toBe(404);
+    owner.close();
+  });
+
   it("lets a document viewer edit at once when an invitation raises them to editor", async () => {
     const docId = await newDoc();
     const guest = await registerUser("Guest");
@@ -221,6 +240,30 @@ describe("collaborative room", () => {
     good.write([para("p1", "still fine")]);
     const later = await connect(docId, { token: t.editor.token });
     expect(json(later.blocks())).toEqual([para("p1", "still fine")]);
+    expect(good.closed).toBeNull();
+    good.close();
+    later.close();
+  });
+
+  it("closes with 1003 a socket whose update decodes but cannot be applied; the room and the others carry on", async () => {
+    const docId = await newDoc();
+    const good = await connect(docId, { token: t.owner.token });
+    const bad = await connect(docId, { token: t.editor.token });
+    // A Yjs update that Y.decodeUpdate reads but Y.applyUpdate throws on (found by mutating a valid update).
+    const update = Uint8Array.from(
+      "0106010007010e646f63756d656e742d73746f7265030970617261677261706807000164060600010104626f6c64027b7d8401020b68656c6c6f20776f726c6486010d04626f6c64046e756c6c2801016d016b017d0100"
+        .match(/../g)!
+        .map((h) => parseInt(h, 16)),
+    );
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 0);
+    syncProtocol.writeUpdate(e, update);
+    bad.send(encoding.toUint8Array(e));
+    await bad.until(() => bad.closed !== null, "the socket to be closed");
+    expect(bad.closed!.code).toBe(1003);
+    good.write([para("p1", "still editing")]);
+    const later = await connect(docId, { token: t.editor.token });
+    expect(json(later.blocks())).toEqual([para("p1", "still editing")]);
     expect(good.closed).toBeNull();
     good.close();
     later.close();
@@ -354,6 +397,28 @@ describe("E18 and the room", () => {
     const c = await connect(docId, { token: t.owner.token });
     expect(c.blocks()).toEqual([]);
     c.close();
+  });
+
+  it("a new DOCX version starts over even when no one opened the room between mark-seeded and the new version", async () => {
+    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
+    const created = await ok("POST", "/document/docx", {
+      token: t.owner.token,
+      raw: docxBytes(),
+      query: { projectId: t.projectId, name: "Seeded once", parentId: t.folderId },
+      headers: { "content-type": DOCX_TYPE },
+    });
+    const docId = created.data._id as string;
+    const a = await connect(docId, { token: t.owner.token });
+    a.write([para("d1", "converted from the first DOCX")]);
+    await until(() => blocksOf(docId), (b) => b.length === 1, "the seed to arrive");
+    // Marked while the seeding client is still connected (what a client does right after seeding).
+    await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
+    a.close();
+    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty");
+    await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
+    const b = await connect(docId, { token: t.owner.token });
+    expect(b.blocks()).toEqual([]);
+    b.close();
   });
 });
 

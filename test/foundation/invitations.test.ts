@@ -56,10 +56,11 @@ describe("E7 POST /document/invite-user", () => {
       isRead: false,
       readAt: null,
       createdAt: expect.any(Number),
+      updatedAt: note.createdAt,
     });
 
     const read = await ok("POST", `/notification/${note._id}/read`, { token: guest.token });
-    expect(read.data).toEqual({ ...note, isRead: true, readAt: expect.any(Number) });
+    expect(read.data).toEqual({ ...note, isRead: true, readAt: expect.any(Number), updatedAt: read.data.readAt });
     const again = await ok("POST", `/notification/${note._id}/read`, { token: guest.token });
     expect(again.data.readAt).toBe(read.data.readAt);
     expect((await ok("GET", "/notification/all", { token: guest.token })).data).toEqual([read.data]);

@@ -10,5 +10,6 @@ export const NotificationSchema = z
     isRead: z.boolean(),
     readAt: z.number().nullable(),
     createdAt: z.number(),
+    updatedAt: z.number().openapi({ description: "When it was last changed: `readAt` once read, else `createdAt`" }),
   })
   .openapi("Notification");

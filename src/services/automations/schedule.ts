@@ -12,6 +12,8 @@ export const DEFAULT_TIMEZONE = "UTC";
 export const RUN_AT_GRACE_MS = 60_000;
 
 export function validTimezone(tz: string): boolean {
+  // Intl also takes UTC offsets ("+05:00", "-0300"), which are not IANA names and do not follow DST.
+  if (/^[+-]/.test(tz.trim())) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
     return true;

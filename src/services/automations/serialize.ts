@@ -112,6 +112,7 @@ export function runDto(r: RunRow) {
     actions: r.actions as unknown as ActionRecord[],
     deliveryIds: r.deliveryIds,
     createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -127,5 +128,6 @@ export function deliveryDto(d: DeliveryRow) {
     attempts: d.attempts,
     nextAttemptAt: d.nextAttemptAt,
     createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
   };
 }

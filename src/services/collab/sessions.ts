@@ -24,6 +24,7 @@ export async function collabSession(ctx: ServiceContext, documentId: string, use
     canEdit: access.canEdit,
     kind: isDocx ? "DOCX" : "DOCUMENT",
     seededAt: isDocx && typeof doc.external?.seededAt === "number" ? doc.external.seededAt : null,
+    docxResourceId: isDocx && typeof doc.external?.resourceId === "string" ? doc.external.resourceId : null,
   };
 }
 

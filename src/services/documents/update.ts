@@ -48,13 +48,15 @@ async function writeAndReload(ctx: ServiceContext, documentId: string, set: Part
 export async function updateDocument(ctx: ServiceContext, input: { documentId: string; patch: DocumentPatch; ifMatch?: string }) {
   const { documentId, patch } = input;
   const target = patch.parentId;
-  const [docs, wsRoles, docRoles, collaborators, chain, height, projectRows] = await read(ctx, [
+  const [docs, wsRoles, docRoles, collaborators, chain, height, projectRows, live] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, target ? [documentId, target] : [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
     // Only a move needs these; "" matches nothing, so the batch keeps one shape.
     ancestorsStatement(ctx.db, target ?? ""),
     subtreeHeightStatement(ctx.db, target ? documentId : ""),
     projectAccessStatement(ctx.db, ctx.user.ref, target === null ? sql`(SELECT d.project_id FROM documents d WHERE d.id = ${documentId})` : ""),
+    // A move changes what ancestor folders grant (API.md §4): the subtree's rooms with sockets re-check their users.
+    liveRoomsStatement(ctx.db, { subtreeOf: target !== undefined ? documentId : "" }),
   ]);
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]);
   const own = checkDocumentAccess(access.get(documentId), "read");
@@ -72,7 +74,7 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
       checkProjectAccess(projectRows[0], "write");
     }
   }
-  return writeAndReload(ctx, documentId, {
+  const updated = await writeAndReload(ctx, documentId, {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.description !== undefined && { description: patch.description }),
     ...(patch.reference !== undefined && { reference: patch.reference }),
@@ -82,6 +84,9 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     ...(patch.emoji !== undefined && { emoji: patch.emoji }),
     updatedAt: ctx.now,
   });
+  // Guests whose access came from the folder left behind are disconnected now, not at their next connect (§18).
+  if (moving && live.length) await revalidateRooms(ctx.env, live);
+  return updated;
 }
 
 /** Access (edit) and the current representation, for the writes below that take no other input. */

@@ -16,6 +16,8 @@ export function notificationDto(row: typeof notifications.$inferSelect) {
     isRead: row.readAt !== null,
     readAt: row.readAt,
     createdAt: row.createdAt,
+    // Reading is the only change a notification undergoes (API.md §1: every record has updatedAt).
+    updatedAt: row.readAt ?? row.createdAt,
   };
 }
 
