@@ -72,6 +72,9 @@ describe("automation writes fold authentication into their first read", () => {
     const hidden = await call("POST", "/automation", { token: t.owner.token, body: { ...body, triggers: [{ event: "row.created", projectId: other.projectId }] } });
     expect(hidden.status).toBe(404);
     expect(trips(hidden)).toBe(1);
+    // Existence before meaning (API.md §1): the unreadable project answers, not the bad schedule beside it.
+    const both = await call("POST", "/automation", { token: t.owner.token, body: { ...body, triggers: [{ event: "row.created", projectId: other.projectId }, { cron: "not a cron" }] } });
+    expect(both.status).toBe(404);
     // An outsider learns nothing, and a bad token is 401 before anything.
     expect((await call("POST", `/automation/${id}/run`, { token: other.owner.token })).status).toBe(404);
     expect((await call("POST", `/automation/${id}/webhook-secret/rotate`, { token: other.owner.token })).status).toBe(404);

@@ -103,21 +103,21 @@ function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): str
 }
 
 /**
- * The checks of meaning (422): schedules, webhook URLs; then trigger projects the caller cannot read (404), from
- * `readable` when the caller's first read already fetched them, else with one query.
+ * Trigger projects the caller cannot read (404, from `readable` when the caller's first read already fetched them,
+ * else with one query), then the checks of meaning (422): schedules, webhook URLs. API.md §1: existence before meaning.
  */
 async function checkMeaning(ctx: ServiceCtx, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
+  const others = otherTriggerProjects(projectId, triggers);
+  if (others.length) {
+    const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, others));
+    if (others.some((p) => !known.has(p))) throw notFound("Project");
+  }
   triggers.forEach((t, i) => {
     if (t.cron !== null || t.timezone !== null) checkSchedule({ cron: t.cron as string | null, timezone: t.timezone as string | null }, `triggers.${i}`);
   });
   actions.forEach((a, i) => {
     if (a.spec.kind === "webhook") requireWebhookUrl(String(a.spec.url), ctx.env, `actions.${i}.spec.url`);
   });
-  const others = otherTriggerProjects(projectId, triggers);
-  if (others.length) {
-    const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, others));
-    if (others.some((p) => !known.has(p))) throw notFound("Project");
-  }
 }
 
 function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: StoredTrigger[]) {
