@@ -32,6 +32,15 @@ export function newClaim(key: string, requestHash: string): ClaimRequest {
   return { key, requestHash, claim: newId() };
 }
 
+/** On a key already held: the claim takes it over only when its record is past its 24 hours. */
+function takeOverExpired(req: ClaimRequest, at: number) {
+  return {
+    target: [idempotencyKeys.userId, idempotencyKeys.key],
+    set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
+    setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS}`,
+  };
+}
+
 /**
  * The two statements that claim a key, for a D1 batch: an insert (taking over a record past its 24 hours) for the
  * token's user, and a read of the record. Written against the token hash, so they can ride in the authentication
@@ -56,11 +65,7 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
           .from(accessTokens)
           .where(eq(accessTokens.tokenHash, tokenHash)),
       )
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
-        setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS}`,
-      }),
+      .onConflictDoUpdate(takeOverExpired(req, at)),
     db
       .select()
       .from(idempotencyKeys)
@@ -77,11 +82,7 @@ export function callerClaimStatements(db: Db, callerId: string, req: ClaimReques
     db
       .insert(idempotencyKeys)
       .values({ userId: callerId, key: req.key, claim: req.claim, requestHash: req.requestHash, createdAt: at })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
-        setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS}`,
-      }),
+      .onConflictDoUpdate(takeOverExpired(req, at)),
     db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, req.key))),
   ] as const;
 }
