@@ -13,6 +13,7 @@ import { read, type ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
+import { MASKED_PASSWORD } from "./state";
 
 export interface PublishInput {
   slug: string;
@@ -22,9 +23,6 @@ export interface PublishInput {
   expiresAt?: number | null;
   allowIndexing?: boolean;
 }
-
-/** What `published[].password` shows for an entry with a password (services/workspaces/serialize.ts). */
-export const MASKED_PASSWORD = "********";
 
 export interface EntryPatch {
   domain?: string;

@@ -152,6 +152,9 @@ export function brandingDto(b: PublishedBranding | null) {
  * The Project record's `publishedBranding` (specification, Project): company and call to action with every leaf a
  * string. E13's own members (`callToAction.enabled`, `socials`) belong to that endpoint's shape, not this one.
  */
+/** What `published[].password` shows for an entry with a password; sent back on a PATCH it keeps the password. */
+export const MASKED_PASSWORD = "********";
+
 export function projectBrandingDto(b: PublishedBranding | null) {
   const full = brandingDto(b);
   if (!full) return null;

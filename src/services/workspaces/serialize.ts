@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
-import { projectBrandingDto } from "../portals/state";
+import { MASKED_PASSWORD, projectBrandingDto } from "../portals/state";
 
 type Collaborator = { userId: string; role: string };
 
@@ -64,7 +64,7 @@ export function projectDto(row: typeof projects.$inferSelect) {
       slug: p.slug,
       domain: p.domain,
       homepage: p.homepage,
-      password: p.passwordHash ? "********" : "",
+      password: p.passwordHash ? MASKED_PASSWORD : "",
       disabled: p.disabled || (p.expiresAt != null && p.expiresAt <= now),
     })),
     // Every member present (all leaves strings), as the specification's Project shape has them.
