@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../harness";
 import { connect, openSocket, para, Peer } from "./peer";
 import { EVERY_BLOCK } from "./fixtures";
+import { docxBytes, DOCX_TYPE } from "../content-fixtures";
 import { COMPACT_EVERY, type DocumentRoom } from "../../src/durable/DocumentRoom";
 import type { Block } from "../../src/services/collab/blocks";
 import * as encoding from "lib0/encoding";
@@ -369,16 +370,20 @@ describe("collaborative room", () => {
   });
 });
 
+/** A DOCX document (a fresh fixture DOCX) in the tenant's folder, owned by its owner. */
+async function newDocxDocument(name: string): Promise<string> {
+  const created = await ok("POST", "/document/docx", {
+    token: t.owner.token,
+    raw: docxBytes(),
+    query: { projectId: t.projectId, name, parentId: t.folderId },
+    headers: { "content-type": DOCX_TYPE },
+  });
+  return created.data._id as string;
+}
+
 describe("E18 and the room", () => {
   it("a DOCX document's room starts empty until seeded; after mark-seeded later opens load the room's state; a new DOCX version starts over", async () => {
-    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
-    const created = await ok("POST", "/document/docx", {
-      token: t.owner.token,
-      raw: docxBytes(),
-      query: { projectId: t.projectId, name: "Seeded", parentId: t.folderId },
-      headers: { "content-type": DOCX_TYPE },
-    });
-    const docId = created.data._id as string;
+    const docId = await newDocxDocument("Seeded");
     const a = await connect(docId, { token: t.owner.token });
     expect(a.blocks()).toEqual([]);
     // The client converts the DOCX and seeds the room, then marks it seeded.
@@ -400,14 +405,7 @@ describe("E18 and the room", () => {
   });
 
   it("a new DOCX version starts over even when no one opened the room between mark-seeded and the new version", async () => {
-    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
-    const created = await ok("POST", "/document/docx", {
-      token: t.owner.token,
-      raw: docxBytes(),
-      query: { projectId: t.projectId, name: "Seeded once", parentId: t.folderId },
-      headers: { "content-type": DOCX_TYPE },
-    });
-    const docId = created.data._id as string;
+    const docId = await newDocxDocument("Seeded once");
     const a = await connect(docId, { token: t.owner.token });
     a.write([para("d1", "converted from the first DOCX")]);
     await until(() => blocksOf(docId), (b) => b.length === 1, "the seed to arrive");
