@@ -18,6 +18,14 @@ export interface ConverterOptions {
   queueTimeoutMs: number;
   /** Max request body. Env CONVERTER_MAX_BODY_BYTES, default 64 MiB. */
   maxBodyBytes: number;
+  /** Max sum of the DOCX's declared inflated entry sizes (else 413). Env CONVERTER_MAX_INFLATED_BYTES, default 100 MiB. */
+  maxInflatedBytes: number;
+  /** Max inflated:compressed ratio of one entry over 1 MiB (else 413). Env CONVERTER_MAX_INFLATE_RATIO, default 100. */
+  maxInflateRatio: number;
+  /** Address-space limit of each office process (RLIMIT_AS via prlimit); 0 = none. Env CONVERTER_OFFICE_MEMORY_MB, default 2048. */
+  officeMemoryBytes: number;
+  /** util-linux prlimit, used to start office processes under `officeMemoryBytes`. Env CONVERTER_PRLIMIT, default "prlimit". */
+  prlimitPath: string;
   /** Base conversion timeout. Env CONVERTER_TIMEOUT_MS, default 20000. */
   timeoutMs: number;
   /** Extra timeout per MiB of input. Env CONVERTER_TIMEOUT_PER_MIB_MS, default 10000. */
@@ -69,6 +77,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ConverterO
     queueLimit: int(env, "CONVERTER_QUEUE_LIMIT", 16),
     queueTimeoutMs: int(env, "CONVERTER_QUEUE_TIMEOUT_MS", 60_000, 1),
     maxBodyBytes: int(env, "CONVERTER_MAX_BODY_BYTES", 64 * MiB, 1),
+    maxInflatedBytes: int(env, "CONVERTER_MAX_INFLATED_BYTES", 100 * MiB, 1),
+    maxInflateRatio: int(env, "CONVERTER_MAX_INFLATE_RATIO", 100, 1),
+    officeMemoryBytes: int(env, "CONVERTER_OFFICE_MEMORY_MB", 2048) * MiB,
+    prlimitPath: str(env, "CONVERTER_PRLIMIT", "prlimit"),
     timeoutMs: int(env, "CONVERTER_TIMEOUT_MS", 20_000, 1),
     timeoutPerMiBMs: int(env, "CONVERTER_TIMEOUT_PER_MIB_MS", 10_000),
     maxConversions: int(env, "CONVERTER_MAX_CONVERSIONS", 200, 1),

@@ -41,6 +41,9 @@ export interface SlotSettings {
   unoWorkerPath: string;
   startTimeoutMs: number;
   maxConversions: number;
+  /** RLIMIT_AS of the office process (and its launcher), set through `prlimitPath`; 0 = no limit. */
+  officeMemoryBytes: number;
+  prlimitPath: string;
   profilesDir: string;
   log: (line: string) => void;
   /** Called whenever the slot becomes idle (ready after start, or done with a job). */
@@ -202,11 +205,15 @@ export class OfficeSlot {
     const pipeName = `converter-${tag}`;
     const accept = `pipe,name=${pipeName};urp;StarOffice.ComponentContext`;
     const userInstallation = pathToFileURL(profileDir).href;
-    const office = spawn(
-      this.settings.sofficePath,
-      [...OFFICE_FLAGS, `-env:UserInstallation=${userInstallation}`, `--accept=${accept}`],
-      { detached: true, stdio: "ignore" },
-    );
+    const officeArgs = [...OFFICE_FLAGS, `-env:UserInstallation=${userInstallation}`, `--accept=${accept}`];
+    // Under a memory limit, a document that makes the office allocate without bound (a ZIP bomb that got past the
+    // checks) ends that one process (the slot restarts it) instead of the machine. prlimit execs soffice in place,
+    // so the process group and the PIDs stay the same; soffice.bin inherits the limit from its launcher.
+    const memory = this.settings.officeMemoryBytes;
+    const office =
+      memory > 0
+        ? spawn(this.settings.prlimitPath, [`--as=${memory}`, this.settings.sofficePath, ...officeArgs], { detached: true, stdio: "ignore" })
+        : spawn(this.settings.sofficePath, officeArgs, { detached: true, stdio: "ignore" });
     const helper = spawn(
       this.settings.pythonPath,
       [this.settings.unoWorkerPath, accept, String(Math.ceil(this.settings.startTimeoutMs / 1000))],

@@ -2,8 +2,8 @@
 import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { timeoutFor, type ConverterOptions } from "./config.ts";
-import { checkDocx } from "./docx.ts";
+import { MiB, timeoutFor, type ConverterOptions } from "./config.ts";
+import { checkInflatedSizes, inspectDocx } from "./docx.ts";
 import { HttpError, internal, unavailable, unprocessable } from "./errors.ts";
 import { ConversionError, OfficeSlot, type SlotInfo } from "./office.ts";
 
@@ -15,6 +15,10 @@ export type PoolOptions = Pick<
   | "timeoutMs"
   | "timeoutPerMiBMs"
   | "maxConversions"
+  | "maxInflatedBytes"
+  | "maxInflateRatio"
+  | "officeMemoryBytes"
+  | "prlimitPath"
   | "startTimeoutMs"
   | "sofficePath"
   | "pythonPath"
@@ -82,6 +86,8 @@ export class OfficePool {
           unoWorkerPath: options.unoWorkerPath,
           startTimeoutMs: options.startTimeoutMs,
           maxConversions: options.maxConversions,
+          officeMemoryBytes: options.officeMemoryBytes,
+          prlimitPath: options.prlimitPath,
           profilesDir,
           log,
           onIdle: () => this.dispatch(),
@@ -138,8 +144,12 @@ export class OfficePool {
 
   /** Converts DOCX bytes to PDF bytes. Throws HttpError (422/500/503). */
   async convert(input: Uint8Array, signal?: AbortSignal): Promise<ConversionResult> {
-    const invalid = checkDocx(input);
-    if (invalid) throw invalid;
+    // Size before work: the archive's declared sizes, then what it really inflates to, before an office sees it.
+    const bounds = { maxTotalInflated: this.options.maxInflatedBytes, maxRatio: this.options.maxInflateRatio, ratioGraceBytes: MiB };
+    const inspected = inspectDocx(input, bounds);
+    if ("error" in inspected) throw inspected.error;
+    const lie = await checkInflatedSizes(input, inspected.entries);
+    if (lie) throw lie;
     const queuedAt = performance.now();
     const slotPromise = this.acquire(signal); // throws synchronously when the queue is full
     slotPromise.catch(() => {});

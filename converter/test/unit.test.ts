@@ -1,8 +1,18 @@
 // Fast checks that need no LibreOffice.
 import { describe, expect, it } from "vitest";
 import { MiB, optionsFromEnv, timeoutFor } from "../src/config.ts";
-import { checkDocx } from "../src/docx.ts";
-import { buildDocx, buildDocxWithBrokenXml, buildRandomBytes, buildZipWithoutDocument } from "./fixtures.ts";
+import { crc32, deflateRawSync } from "node:zlib";
+import { checkDocx, checkInflatedSizes, inspectDocx } from "../src/docx.ts";
+import { DOCX_BOUNDS, inspectZip } from "../src/zip.ts";
+import {
+  buildDocx,
+  buildDocxBomb,
+  buildDocxWithBrokenXml,
+  buildRandomBytes,
+  buildZipWithoutDocument,
+  writeZip,
+  type RawZipEntry,
+} from "./fixtures.ts";
 
 describe("configuration", () => {
   it("uses the documented defaults", () => {
@@ -57,5 +67,100 @@ describe("DOCX pre-check", () => {
       expect(err?.code).toBe(code);
       expect(err?.toJSON()).toMatchObject({ error: "UnprocessableEntityError" });
     }
+  });
+});
+
+function entry(name: string, text: string, method: 0 | 8 = 8): RawZipEntry {
+  const bytes = new TextEncoder().encode(text);
+  return { name, method, crc: crc32(bytes), data: method === 8 ? deflateRawSync(bytes) : bytes, inflatedSize: bytes.length };
+}
+
+const smallDocx = [
+  entry("[Content_Types].xml", "<Types/>"),
+  entry("word/document.xml", "<w:document><w:body><w:p/></w:body></w:document>"),
+  entry("readme.txt", "stored, not deflated", 0),
+];
+
+describe("ZIP bounds (read from the central directory, zip64 included)", () => {
+  it("accepts real DOCX files, in plain and in zip64 form", () => {
+    for (const bytes of [buildDocx(), buildDocx({ pages: 3000 }), writeZip(smallDocx), writeZip(smallDocx, { zip64: true })]) {
+      const zip = inspectZip(bytes);
+      expect(zip.ok, JSON.stringify(zip)).toBe(true);
+    }
+    const zip64 = inspectZip(writeZip(smallDocx, { zip64: true }));
+    expect(zip64.ok && zip64.entries.map((e) => [e.name, e.inflatedSize])).toEqual(smallDocx.map((e) => [e.name, e.inflatedSize]));
+  });
+
+  it("refuses the 650 MB bomb by its declared sizes, plain or zip64, without inflating it", () => {
+    for (const zip64 of [false, true]) {
+      const bomb = buildDocxBomb({ zip64 });
+      expect(bomb.length).toBeLessThan(3 * 1024 * 1024);
+      const started = performance.now();
+      const zip = inspectZip(bomb);
+      expect(performance.now() - started).toBeLessThan(100);
+      expect(zip).toMatchObject({ ok: false, kind: "too-large" });
+      expect(!zip.ok && zip.reason).toMatch(/word\/document\.xml.*past the 100:1 limit/);
+      expect(checkDocx(bomb)).toMatchObject({ status: 413, code: "INFLATED_TOO_LARGE" });
+    }
+  });
+
+  it("refuses archives that inflate past 100 MiB in all, whatever the ratio", () => {
+    const bomb = buildDocxBomb({ inflatedBytes: 150 * MiB });
+    const zip = inspectZip(bomb, { ...DOCX_BOUNDS, maxRatio: 10_000 });
+    expect(zip).toMatchObject({ ok: false, kind: "too-large" });
+    expect(!zip.ok && zip.reason).toMatch(/past the limit of 104857600 bytes/);
+  });
+
+  it("refuses archives whose records contradict each other", () => {
+    const saturated = writeZip(smallDocx);
+    new DataView(saturated.buffer).setUint16(saturated.length - 12, 0xffff, true); // EOCD entry count, no zip64 record
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      ["central directory lies about the inflated size", buildDocxBomb({ lie: "central" }), /disagree on its sizes/],
+      ["two entries with one name", writeZip([...smallDocx, smallDocx[1]!]), /two entries are named/],
+      ["saturated end record without zip64", saturated, /disagree|saturated end record/],
+      ["truncated", buildDocx().subarray(0, 1500), /no end-of-central-directory/],
+      ["stored entry with two sizes", writeZip([entry("a.txt", "abc", 0)], { centralSize: { "a.txt": 4 }, localSize: { "a.txt": 4 } }), /stored but its two sizes differ/],
+    ];
+    for (const [name, bytes, reason] of cases) {
+      const zip = inspectZip(bytes);
+      expect(zip, name).toMatchObject({ ok: false, kind: "malformed" });
+      expect(!zip.ok && zip.reason, name).toMatch(reason);
+      expect(checkDocx(bytes)?.status, name).toBe(422);
+    }
+  });
+
+  it("refuses entries that overlap (one archive byte range counted twice)", () => {
+    const inner = writeZip([entry("word/document.xml", "<w:document/>")]);
+    const innerLocal = inner.subarray(0, 30 + "word/document.xml".length + deflateRawSync(new TextEncoder().encode("<w:document/>")).length);
+    // Entry "outer" stores the inner entry's local header and data; a second directory entry points inside it.
+    const outer: RawZipEntry = { name: "outer.bin", method: 0, crc: crc32(innerLocal), data: innerLocal, inflatedSize: innerLocal.length };
+    const two = writeZip([outer, entry("word/document.xml", "<w:document/>")]);
+    const view = new DataView(two.buffer);
+    const cdOffset = view.getUint32(two.length - 6, true);
+    const secondCd = cdOffset + 46 + "outer.bin".length;
+    view.setUint32(secondCd + 42, 30 + "outer.bin".length, true); // point the second entry into the first one's data
+    const zip = inspectZip(two);
+    expect(zip).toMatchObject({ ok: false, kind: "malformed" });
+    expect(!zip.ok && zip.reason).toMatch(/overlaps/);
+  });
+
+  it("inflates each entry (bounded by its declared size) and refuses one that gives more, or a wrong CRC", async () => {
+    const docx = buildDocx({ pages: 3 });
+    const ok = inspectDocx(docx);
+    expect("entries" in ok && (await checkInflatedSizes(docx, ok.entries))).toBeUndefined();
+
+    const liar = buildDocxBomb({ lie: "both" });
+    const inspected = inspectDocx(liar);
+    expect("entries" in inspected).toBe(true); // consistent headers, within the bounds: only inflating shows the lie
+    const started = performance.now();
+    const err = "entries" in inspected ? await checkInflatedSizes(liar, inspected.entries) : undefined;
+    expect(err).toMatchObject({ status: 422, code: "INVALID_DOCX" });
+    expect(err?.message).toMatch(/word\/document\.xml" inflates past the \d+ bytes its headers declare/);
+    expect(performance.now() - started).toBeLessThan(5000);
+
+    const badCrc = writeZip([{ ...smallDocx[1]!, crc: smallDocx[1]!.crc ^ 1 }]);
+    const crcInspected = inspectDocx(badCrc);
+    const crcErr = "entries" in crcInspected ? await checkInflatedSizes(badCrc, crcInspected.entries) : undefined;
+    expect(crcErr?.message).toMatch(/CRC-32/);
   });
 });
