@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "./harness";
 import { docxBytes, DOCX_TYPE, plainZipBytes, streamOf } from "./content-fixtures";
+import { buildDocxBomb } from "../converter/test/fixtures";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -64,6 +65,20 @@ describe("POST /document/docx", () => {
     expectError(short, 400, "ValidationError");
     const docs = await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token });
     expect(docs.data.filter((d: any) => d.name === "Bad")).toEqual([]);
+  });
+
+  it("refuses a DOCX zip bomb with 413 (plain, zip64) and a ZIP whose headers disagree with 415, storing nothing", async () => {
+    const query = { projectId: t.projectId, name: "Bomb" };
+    for (const zip64 of [false, true]) {
+      const bomb = await createDocx(buildDocxBomb({ zip64 }), query);
+      expectError(bomb, 413, "PayloadTooLargeError");
+      expect(bomb.body.message).toMatch(/word\/document\.xml" inflates \d+:1/);
+    }
+    expectError(await createDocx(buildDocxBomb({ lie: "central" }), query), 415, "UnsupportedMediaTypeError");
+    const doc = await newDocx("Target");
+    expectError(await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: buildDocxBomb({ zip64: true }) }), 413, "PayloadTooLargeError");
+    const docs = await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token });
+    expect(docs.data.filter((d: any) => d.name === "Bomb")).toEqual([]);
   });
 
   it("checks the query and access like POST /document", async () => {

@@ -1,14 +1,16 @@
 import { env } from "cloudflare:test";
+import { unzipSync, zipSync } from "fflate";
 import { PDFDocument } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, buildDocxWithBrokenXml, buildRandomBytes, buildZipWithoutDocument } from "../converter/test/fixtures";
+import { buildDocx, buildDocxBomb, buildDocxWithBrokenXml, buildRandomBytes, buildZipWithoutDocument } from "../converter/test/fixtures";
 import { convertDocxToPdf } from "../src/services/converter/client";
 import { ApiError } from "../src/errors";
 import { call, expectError, seedTenant, type Tenant } from "./harness";
 
 function b64(bytes: Uint8Array) {
   let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) bin += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
   return btoa(bin);
 }
 function unb64(s: string) {
@@ -52,6 +54,59 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
     }
     expectError(await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [] } }), 400, "ValidationError");
     expectError(await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: {} }), 400, "ValidationError");
+  });
+
+  it("answers 413 before any conversion for a DOCX whose document.xml inflates to 650 MB, plain or zip64, sent three times", async () => {
+    for (const zip64 of [false, true]) {
+      const docx = b64(buildDocxBomb({ zip64 }));
+      const started = Date.now();
+      const res = await call("POST", "/export/doc-to-pdf", {
+        token: t.owner.token,
+        body: { data: [0, 1, 2].map(() => ({ documentId: t.docId, docx })) },
+      });
+      expectError(res, 413, "PayloadTooLargeError");
+      // The Worker's own refusal (it names the body member), not the converter's.
+      expect(res.body.message).toMatch(/^data\.0\.docx is refused before conversion: "word\/document\.xml" inflates \d+:1/);
+      expect(res.body.details).toEqual([{ path: "data.0.docx", message: expect.stringMatching(/past the 100:1 limit/) }]);
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+  });
+
+  it("answers 400 for an archive whose central directory lies about the inflated size, 422 when both headers lie", async () => {
+    const central = await call("POST", "/export/doc-to-pdf", {
+      token: t.owner.token,
+      body: { data: [{ documentId: t.docId, docx: b64(buildDocxBomb({ lie: "central" })) }] },
+    });
+    expectError(central, 400, "ValidationError");
+    expect(central.body.message).toMatch(/disagree on its sizes/);
+    // Consistent headers within the bounds: only inflating shows the lie, which the converter does before LibreOffice.
+    const both = await call("POST", "/export/doc-to-pdf", {
+      token: t.owner.token,
+      body: { data: [{ documentId: t.docId, docx: b64(buildDocxBomb({ lie: "both", zip64: true })) }] },
+    });
+    expectError(both, 422, "UnprocessableEntityError");
+    expect(both.body.message).toMatch(/inflates past the \d+ bytes its headers declare/);
+  });
+
+  it("decodes base64 bodies far past 4 MB: a 10 MB DOCX converts", async () => {
+    const parts = unzipSync(buildDocx({ pages: 2 }));
+    const big = zipSync({ ...parts, "word/media/filler.bin": [buildRandomBytes(10 * 1024 * 1024), { level: 0 }] });
+    expect(big.length).toBeGreaterThan(10 * 1024 * 1024);
+    const docx = b64(big);
+    // Line-wrapped base64 (as MIME tools write it) decodes the same.
+    const wrapped = docx.slice(0, 76) + "\r\n" + docx.slice(76);
+    const res = await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx: wrapped }] } });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    const pdf = unb64(res.body.pdfDocuments[0].pdf);
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(2);
+    // Bad base64 stays 400, whatever its size: a stray character deep inside, or missing padding.
+    for (const bad of [`${docx.slice(0, 8_000_000)}!${docx.slice(8_000_001)}`, docx.replace(/=+$/, "") + "A"]) {
+      expectError(
+        await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx: bad }] } }),
+        400,
+        "ValidationError",
+      );
+    }
   });
 
   it("answers 403 with nothing converted when any document is unreadable or missing", async () => {

@@ -1,7 +1,8 @@
 /**
  * The Worker's side of the PDF converter (API.md §13). Locally and in tests the converter is a process at
  * CONVERTER_URL; in production it is a Cloudflare Container bound as PDF_CONVERTER. Either way a failure to
- * get a PDF back is a 503, except an unreadable document, which is the caller's (422).
+ * get a PDF back is a 503, except an unreadable document (422) or one whose ZIP entries inflate past the bounds
+ * (413), which are the caller's.
  */
 import { getRandom } from "@cloudflare/containers";
 import type { Env } from "../../env";
@@ -48,6 +49,9 @@ export async function convertDocxToPdf(env: Env, docx: Uint8Array, cancel?: Abor
   }
   if (res.ok) return new Uint8Array(await res.arrayBuffer());
   const detail = await res.json<{ message?: string }>().catch(() => null);
+  if (res.status === 413) {
+    throw new ApiError("PayloadTooLargeError", `The DOCX was refused by the converter: ${detail?.message ?? "it inflates past the size limits"}`);
+  }
   if (res.status === 422) {
     throw new ApiError("UnprocessableEntityError", `The DOCX could not be read by the office suite: ${detail?.message ?? "unreadable document"}`);
   }

@@ -15,10 +15,11 @@ import { toHex } from "../../lib/crypto";
 
 export { DOCX_MEDIA_TYPE };
 
-/** 415 unless `bytes` is a ZIP archive holding `word/document.xml`. */
+/** 415 unless `bytes` is a consistent ZIP archive holding `word/document.xml`; 413 if its entries inflate past the bounds. */
 export function checkDocxBytes(bytes: Uint8Array) {
   const problem = docxProblem(bytes);
-  if (problem) throw new ApiError("UnsupportedMediaTypeError", `The body is not a DOCX file (${problem})`);
+  if (problem?.kind === "too-large") throw new ApiError("PayloadTooLargeError", `The DOCX is refused: ${problem.reason}`);
+  if (problem) throw new ApiError("UnsupportedMediaTypeError", `The body is not a DOCX file (${problem.reason})`);
 }
 
 export interface StoredBlob {

@@ -4,31 +4,15 @@
  */
 import { checkReadableDocuments, documentsAccess } from "../../auth/access";
 import { ApiError } from "../../errors";
+import { decodeBase64, encodeBase64 } from "../../lib/base64";
 import { docxProblem } from "../../lib/docx";
 import { mapConcurrent } from "../../lib/concurrency";
 import { convertDocxToPdf } from "../converter/client";
 import type { ServiceContext } from "../context";
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-function decodeBase64(value: string): Uint8Array | null {
-  const clean = value.replace(/\s+/g, "");
-  if (!BASE64.test(clean)) return null;
-  const bin = atob(clean);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-function encodeBase64(bytes: Uint8Array): string {
-  let bin = "";
-  const CHUNK = 0x8000;
-  for (let i = 0; i < bytes.length; i += CHUNK) bin += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
-  return btoa(bin);
-}
-
 /**
- * Bad base64 or bytes that are not a DOCX: 400; a DOCX the office suite cannot read: 422; converter down: 503.
+ * Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past the bounds: 413, before any file
+ * goes to the converter; a DOCX the office suite cannot read: 422; converter down: 503.
  * The access check (one D1 round trip) and the conversions run side by side: a failed check cancels the
  * conversions and wins over any of their errors. The caller must already be authenticated.
  */
@@ -37,7 +21,14 @@ export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly
     const bytes = decodeBase64(item.docx);
     if (!bytes) throw new ApiError("ValidationError", `data.${i}.docx is not valid base64`, { details: [{ path: `data.${i}.docx`, message: "not valid base64" }] });
     const problem = docxProblem(bytes);
-    if (problem) throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file: ${problem}`, { details: [{ path: `data.${i}.docx`, message: problem }] });
+    if (problem?.kind === "too-large") {
+      throw new ApiError("PayloadTooLargeError", `data.${i}.docx is refused before conversion: ${problem.reason}`, {
+        details: [{ path: `data.${i}.docx`, message: problem.reason }],
+      });
+    }
+    if (problem) {
+      throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file: ${problem.reason}`, { details: [{ path: `data.${i}.docx`, message: problem.reason }] });
+    }
     return { documentId: item.documentId, bytes };
   });
   const cancel = new AbortController();
