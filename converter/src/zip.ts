@@ -229,9 +229,10 @@ function checkLocalHeader(
   } else {
     zip64Extra(view, at + 30 + nameLength, extraLength, [], what); // the extra fields must at least be well formed
   }
-  // With a data descriptor (flag bit 3) the local header may leave the CRC and sizes at zero.
-  const deferred = (flags & 0x0008) !== 0 && crc32 === 0 && compressedSize === 0 && inflatedSize === 0;
-  if (!deferred && (crc32 !== cd.crc32 || compressedSize !== cd.compressedSize || inflatedSize !== cd.inflatedSize)) {
+  // With a data descriptor (flag bit 3) the local header may leave the CRC and sizes at zero, each on its own.
+  const deferred = (flags & 0x0008) !== 0;
+  const agrees = (local: number, central: number) => local === central || (deferred && local === 0);
+  if (!agrees(crc32, cd.crc32) || !agrees(compressedSize, cd.compressedSize) || !agrees(inflatedSize, cd.inflatedSize)) {
     fail(`${what} and the central directory disagree on its sizes or checksum`);
   }
   const dataOffset = at + 30 + nameLength + extraLength;

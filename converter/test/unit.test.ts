@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { MiB, optionsFromEnv, timeoutFor } from "../src/config.ts";
 import { crc32, deflateRawSync } from "node:zlib";
+import { strToU8, Zip, ZipDeflate } from "fflate";
 import { checkDocx, checkInflatedSizes, inspectDocx } from "../src/docx.ts";
 import { DOCX_BOUNDS, inspectZip } from "../src/zip.ts";
 import {
@@ -82,11 +83,29 @@ const smallDocx = [
 ];
 
 describe("ZIP bounds (read from the central directory, zip64 included)", () => {
-  it("accepts real DOCX files, in plain and in zip64 form", () => {
+  it("accepts real DOCX files, in plain and in zip64 form, with or without data descriptors", async () => {
     for (const bytes of [buildDocx(), buildDocx({ pages: 3000 }), writeZip(smallDocx), writeZip(smallDocx, { zip64: true })]) {
       const zip = inspectZip(bytes);
       expect(zip.ok, JSON.stringify(zip)).toBe(true);
     }
+    // Streaming writers leave the local CRC and sizes at zero and put them in a data descriptor (flag bit 3).
+    const streamed: Uint8Array[] = [];
+    const writer = new Zip((err, chunk) => {
+      if (err) throw err;
+      streamed.push(chunk);
+    });
+    for (const e of smallDocx) {
+      const file = new ZipDeflate(e.name, { level: 6 });
+      writer.add(file);
+      file.push(strToU8(e.name), true);
+    }
+    writer.end();
+    const withDescriptors = new Uint8Array(Buffer.concat(streamed));
+    expect(new DataView(withDescriptors.buffer).getUint16(6, true) & 0x0008).toBe(0x0008);
+    expect(inspectZip(withDescriptors).ok).toBe(true);
+    const described = inspectDocx(withDescriptors);
+    expect("entries" in described && (await checkInflatedSizes(withDescriptors, described.entries))).toBeUndefined();
+
     const zip64 = inspectZip(writeZip(smallDocx, { zip64: true }));
     expect(zip64.ok && zip64.entries.map((e) => [e.name, e.inflatedSize])).toEqual(smallDocx.map((e) => [e.name, e.inflatedSize]));
   });
