@@ -3,6 +3,7 @@
  * two tokens both take effect; of concurrent PATCHes that carry the same If-Match exactly one wins (the others 412);
  * nothing created under a parent that is being deleted stays live under it.
  */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addWorkspaceCollaborator, call, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "./harness";
 import { addColumn, makeTable } from "./tableHarness";
@@ -138,4 +139,51 @@ describe("If-Match is a compare-and-set: of concurrent PATCHes with the same ETa
     const column = await addColumn(t.owner.token, table.tableId, "Price", { type: "number" });
     await casRace(`/table/column/${column._id}`, `/table/columns/${table.tableId}`, [t.owner.token, t.editor.token, t.owner.token], (i) => ({ description: `D ${i}` }));
   });
+});
+
+describe("no orphans: creates racing the delete of their parent", () => {
+  let t: Tenant;
+
+  beforeAll(async () => {
+    t = await seedTenant();
+  });
+
+  it("documents created in a folder being deleted are refused (404, nothing written) or deleted with it", async () => {
+    let created = 0;
+    for (let round = 0; round < 10; round++) {
+      const folder = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: `F${round}`, type: "FOLDER" } })).data._id as string;
+      const creates = Array.from({ length: 20 }, (_, i) =>
+        call("POST", "/document", { token: i % 2 ? t.editor.token : t.owner.token, body: { projectId: t.projectId, parentId: folder, name: `Child ${i}`, type: "DOCUMENT" } }),
+      );
+      const [deleted, ...answers] = await Promise.all([call("DELETE", `/document/${folder}`, { token: t.owner.token }), ...creates]);
+      expect(deleted.status).toBe(200);
+      for (const a of answers) expect([200, 404], JSON.stringify(a.body)).toContain(a.status);
+      const ok200 = answers.filter((a) => a.status === 200);
+      created += ok200.length;
+      const rows = await env.DB.prepare("SELECT id, is_deleted FROM documents WHERE parent_id = ?").bind(folder).all<{ id: string; is_deleted: number }>();
+      expect(rows.results.filter((r) => !r.is_deleted).map((r) => r.id), "live documents under a deleted folder").toEqual([]);
+      // A create that answered an error wrote nothing: every stored child is one that answered 200.
+      expect(rows.results.map((r) => r.id).sort()).toEqual(ok200.map((a) => a.body.data._id).sort());
+      const collaborators = await env.DB.prepare("SELECT COUNT(*) AS n FROM document_collaborators WHERE document_id IN (SELECT id FROM documents WHERE parent_id = ?)").bind(folder).first<{ n: number }>();
+      expect(collaborators!.n).toBe(ok200.length);
+      const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data as any[];
+      expect(listed.filter((d) => d.parentId === folder)).toEqual([]);
+    }
+    expect(created).toBeLessThan(200);
+  }, 120_000);
+
+  it("rows created in a table being deleted are refused (404, nothing written) or vanish with it", async () => {
+    for (let round = 0; round < 5; round++) {
+      const table = await makeTable(t.owner.token, t.projectId, `Doomed ${round}`);
+      const creates = Array.from({ length: 20 }, (_, i) => call("POST", `/table/${table.tableId}/row`, { token: t.owner.token, body: { cells: { [table.nameColumnId]: `r${i}` } } }));
+      const [deleted, ...answers] = await Promise.all([call("DELETE", `/table/${table.tableId}`, { token: t.owner.token }), ...creates]);
+      expect(deleted.status).toBe(200);
+      for (const a of answers) expect([200, 201, 404], JSON.stringify(a.body)).toContain(a.status);
+      const succeeded = answers.filter((a) => a.status !== 404).length;
+      const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM rows WHERE table_id = ?").bind(table.tableId).first<{ n: number }>();
+      expect(stored!.n, "rows stored against rows answered").toBe(succeeded);
+      const cells = await env.DB.prepare("SELECT COUNT(*) AS n FROM cells WHERE table_id = ?").bind(table.tableId).first<{ n: number }>();
+      expect(cells!.n).toBe(succeeded);
+    }
+  }, 120_000);
 });

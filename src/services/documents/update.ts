@@ -6,7 +6,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement, type DocumentAccess } from "../../auth/access";
 import { documentCollaborators, documents, type Emoji, type Icon } from "../../db/schema";
-import { conflict, preconditionFailed } from "../../errors";
+import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertIfMatch } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
@@ -38,15 +38,24 @@ function representation(doc: DocumentRow, collaborators: (typeof documentCollabo
  * between makes it change nothing, and the answer is 412 (docs/api-guide.md, "HTTP semantics").
  */
 async function writeAndReload(ctx: ServiceContext, documentId: string, set: Partial<DocumentRow>, unchangedSince?: number) {
+  // A move into a folder names the folder's liveness in the same statement, so a document never lands in a folder
+  // deleted meanwhile (nothing is written; 404, as when the folder was already gone).
+  const into = set.parentId;
   const [[row], collaborators] = await ctx.db.batch([
     ctx.db
       .update(documents)
       .set(set)
-      .where(and(eq(documents.id, documentId), unchangedSince === undefined ? undefined : eq(documents.updatedAt, unchangedSince)))
+      .where(
+        and(
+          eq(documents.id, documentId),
+          unchangedSince === undefined ? undefined : eq(documents.updatedAt, unchangedSince),
+          into ? sql`EXISTS (SELECT 1 FROM ${documents} p WHERE p.id = ${into} AND p.is_deleted = 0)` : undefined,
+        ),
+      )
       .returning(),
     collaboratorsStatement(ctx.db, [documentId]),
   ]);
-  if (!row) throw preconditionFailed();
+  if (!row) throw unchangedSince === undefined && into ? notFound("Folder") : preconditionFailed();
   return documentDto(row, groupCollaborators(collaborators).get(documentId) ?? []);
 }
 
