@@ -108,4 +108,52 @@ describe("E5 POST /export/get-documents-data", () => {
       expectError(await call("POST", "/export/get-documents-data", { token: t.owner.token, body }), 400, "ValidationError");
     }
   });
+
+  describe("bounds: one request cannot multiply its answer", () => {
+    const fakeId = (i: number) => `01BOUND${String(i).padStart(18, "0")}`;
+    /** Status and error class only: a failing answer here may be hundreds of megabytes. */
+    const expectRefused = (res: { status: number; body: any }, status: number, error: string) => {
+      expect({ status: res.status, error: res.body?.error }).toEqual({ status, error });
+    };
+
+    it("refuses a repeated id (400) and more than 100 ids (400)", async () => {
+      const repeated = Array.from({ length: 500 }, () => t.docId);
+      const res = await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: repeated } });
+      expectRefused(res, 400, "ValidationError");
+      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: [t.docId, t.doc2Id, t.docId] } }), 400, "ValidationError");
+      const tooMany = Array.from({ length: 101 }, (_, i) => fakeId(i));
+      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: tooMany } }), 400, "ValidationError");
+    });
+
+    it("answers 422 when the answer would pass 64 MiB: large contents", async () => {
+      const big = "x".repeat(9.5 * 1024 * 1024);
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const id = await newDocument(`Big ${i}`);
+        await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: [{ id: "b", type: "paragraph", text: big }] } });
+        ids.push(id);
+      }
+      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: ids } }), 422, "UnprocessableEntityError");
+      // Fewer documents fit, and the answer is streamed (no Content-Length computed from a whole string).
+      // With an Idempotency-Key too: an answer too large to keep is not buffered whole to find that out.
+      const res = await call("POST", "/export/get-documents-data", {
+        token: t.owner.token,
+        headers: { "idempotency-key": `big-${ids[0]}` },
+        body: { projectId: t.projectId, documentIds: ids.slice(0, 2) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.exportData.map((d: any) => d.documentId)).toEqual(ids.slice(0, 2));
+      expect(res.body.exportData[1].blocks[0].text.length).toBe(big.length);
+    }, 120_000);
+
+    it("answers 422 when resolved clause blocks would pass 64 MiB: one large block referenced many times", async () => {
+      const target = await newDocument("Target");
+      await ok("PUT", `/document/${target}/content`, { token: t.owner.token, body: { blocks: [{ id: "huge", type: "clause", text: "y".repeat(1024 * 1024) }] } });
+      const id = await newDocument("Referrer");
+      for (let i = 0; i < 66; i++) {
+        await ok("POST", "/clause-reference", { token: t.owner.token, body: { _id: `big-${i}-${id}`, blockId: "p1", documentId: id, hierarchy: `${target}/huge` } });
+      }
+      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: [id] } }), 422, "UnprocessableEntityError");
+    }, 120_000);
+  });
 });

@@ -1,5 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getTableColumns, SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 
 /**
@@ -18,4 +18,21 @@ export function inJson(column: SQLiteColumn | SQL, values: readonly string[]): S
 export function rawSelect<T extends object>(db: { select: Db["select"] }, columns: readonly (keyof T & string)[], query: SQL) {
   const fields = Object.fromEntries(columns.map((c) => [c, sql.raw(`"raw"."${c}"`)])) as { [K in keyof T]: SQL<T[K]> };
   return db.select(fields).from(sql`(${query}) AS raw`);
+}
+
+/**
+ * `INSERT INTO table SELECT <row> WHERE condition`: one complete row (every column given), inserted only when
+ * `condition` holds when the statement runs. A create under a parent names the parent's liveness here, so a delete
+ * of the parent either runs first (nothing inserted) or finds the new row in the subtree it deletes: D1 runs
+ * statements one at a time, and a check in an earlier read would leave the gap between the two.
+ */
+export function insertWhere<T extends SQLiteTable>(db: Db, table: T, row: T["$inferInsert"], condition: SQL) {
+  const values = Object.entries(getTableColumns(table)).map(([key, column]) => {
+    let value = (row as Record<string, unknown>)[key];
+    // A column left out takes its plain default, as a VALUES insert would; SQL defaults must be given.
+    if (value === undefined && column.hasDefault && column.default !== undefined && !(column.default instanceof SQL)) value = column.default;
+    if (value === undefined && column.notNull) throw new Error(`insertWhere: ${key} is required`);
+    return value === undefined || value === null ? sql`NULL` : sql`${column.mapToDriverValue(value)}`;
+  });
+  return db.insert(table).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE ${condition}`);
 }

@@ -66,10 +66,38 @@ export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: Servic
 /** After the request that owns the key: keep its response (not a 5xx, not too large), else free the key for a retry. */
 export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext, req: ClaimRequest, callerId = ctx.user.id) {
   const res = c.res;
-  const text = res.status < 500 ? await res.clone().text() : null;
-  if (text === null || text.length > MAX_STORED_BODY) {
+  const text = res.status < 500 ? await textUpTo(res.clone(), MAX_STORED_BODY) : null;
+  if (text === null) {
     await releaseIdempotencyKey(ctx, req.key, req.claim, callerId);
     return;
   }
   await rememberResponse(ctx, req.key, req.claim, { status: res.status, contentType: res.headers.get("content-type"), body: text }, callerId);
+}
+
+/**
+ * The body as text when it fits in `limit` bytes, else null. Reads the clone only that far and cancels it, so a
+ * large streamed answer (E5) is not buffered whole just to find it is too large to keep.
+ */
+async function textUpTo(res: Response, limit: number): Promise<string | null> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }

@@ -1,10 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, IdSchemaBody, jsonBody, jsonResponse, type Router } from "../../openapi";
-import { getDocumentsData } from "../../services/export/documentsData";
-
-/** Enough for a project-sized export; each document adds R2 reads, not D1 round trips. */
-const MAX_DOCUMENTS = 500;
+import { getDocumentsData, MAX_EXPORT_DOCUMENTS } from "../../services/export/documentsData";
 
 const ExportPayloadSchema = z
   .object({
@@ -28,17 +25,28 @@ const route = defineRoute({
   tags: ["Export"],
   summary: "E5. Retrieve export data for documents",
   description:
-    "For each listed document, in request order: its blocks, settings, clause references with `resolved` blocks (null where the target is missing or unreadable), and table references with their names and every referenced row with its cells. Every document must be readable and belong to `projectId`, else 403 and nothing is returned.",
-  request: jsonBody(z.strictObject({ projectId: IdSchemaBody, documentIds: z.array(IdSchemaBody).min(1).max(MAX_DOCUMENTS) })),
+    "For each listed document, in request order: its blocks, settings, clause references with `resolved` blocks (null where the target is missing or unreadable), and table references with their names and every referenced row with its cells. Every document must be readable and belong to `projectId`, else 403 and nothing is returned. `documentIds` are distinct (a repeated id is 400), at most 100; an answer that would pass 64 MiB is 422 (ask for fewer documents). The answer is streamed.",
+  request: jsonBody(
+    z.strictObject({
+      projectId: IdSchemaBody,
+      documentIds: z
+        .array(IdSchemaBody)
+        .min(1)
+        .max(MAX_EXPORT_DOCUMENTS)
+        .refine((ids) => new Set(ids).size === ids.length, "documentIds must be distinct"),
+    }),
+  ),
   responses: {
     200: jsonResponse(z.object({ exportData: z.array(ExportPayloadSchema) }).openapi("ExportData")),
-    ...errorResponses(),
+    ...errorResponses("UnprocessableEntityError"),
   },
 });
 
 export function registerGetDocumentsData(app: Router) {
   app.openapi(route, async (c) => {
     const { projectId, documentIds } = c.req.valid("json");
-    return c.json({ exportData: await getDocumentsData(ctxOf(c), { projectId, documentIds }) }, 200);
+    // Streamed: the documents' contents are piped from R2, never stringified whole (the service bounds the size).
+    const stream = await getDocumentsData(ctxOf(c), { projectId, documentIds });
+    return c.body(stream, 200, { "content-type": "application/json; charset=UTF-8" }) as never;
   });
 }

@@ -2,7 +2,7 @@
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
-import { assertParentFolder, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
+import { assertDocumentInserted, assertParentFolder, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
 import { documentDto } from "./serialize";
 import { ancestorsStatement } from "./tree";
 
@@ -18,7 +18,8 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
   const parentId = input.parentId ?? null;
   const { project, order } = await placeNewDocument(ctx, input.projectId, parentId);
   const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, { ...input, parentId, order: input.order ?? order });
-  await ctx.db.batch(statements);
+  const [inserted] = await ctx.db.batch(statements);
+  assertDocumentInserted(inserted);
   emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
   return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
 }

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { documentCollaborators, documents, type DocumentType } from "../../db/schema";
 import type { Db } from "../../env";
+import { insertWhere } from "../../db/sql";
 import { conflict, notFound, validation } from "../../errors";
 import { newId, now } from "../../lib/ids";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
@@ -81,11 +82,27 @@ export async function prepareCreateDocument(db: Db, userId: string, project: Pro
     createdAt: t,
     updatedAt: t,
   };
+  // Under a folder, the insert names the folder's liveness in the same statement, and the owner grant names the
+  // new document: a delete of the folder either comes first (nothing is written, the caller answers 404) or finds
+  // the new document in the subtree it deletes (docs/api-guide.md, "HTTP semantics").
+  const parentLive = parentId
+    ? sql`EXISTS (SELECT 1 FROM ${documents} p WHERE p.id = ${parentId} AND p.is_deleted = 0 AND p.type = 'FOLDER')`
+    : sql`1`;
   const statements = [
-    db.insert(documents).values(row),
-    db.insert(documentCollaborators).values({ documentId: row.id, userId, role: "owner", createdAt: t }),
+    insertWhere(db, documents, row, parentLive).returning({ id: documents.id }),
+    insertWhere(db, documentCollaborators, { documentId: row.id, userId, role: "owner", createdAt: t }, documentExists(row.id)),
   ] as const;
   return { row, statements };
+}
+
+/** For statements batched after `prepareCreateDocument`'s: true when the document was in fact inserted. */
+export function documentExists(documentId: string) {
+  return sql`EXISTS (SELECT 1 FROM ${documents} d WHERE d.id = ${documentId})`;
+}
+
+/** The create batch's first result: the parent was deleted meanwhile, so nothing was written (404). */
+export function assertDocumentInserted(inserted: readonly unknown[]) {
+  if (inserted.length === 0) throw notFound("Parent folder");
 }
 
 /**

@@ -3,10 +3,10 @@
  * Each loads access (and, for If-Match, the current representation) in one read batch, then writes in one batch:
  * 2 D1 round trips (API.md §17).
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement, type DocumentAccess } from "../../auth/access";
 import { documentCollaborators, documents, type Emoji, type Icon } from "../../db/schema";
-import { conflict } from "../../errors";
+import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertIfMatch } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
@@ -32,13 +32,31 @@ function representation(doc: DocumentRow, collaborators: (typeof documentCollabo
   return { data: documentDto(doc, collaborators.map((c) => ({ userId: c.userId, role: c.role }))) };
 }
 
-/** The written row and its collaborators, read back in the write's own batch. */
-async function writeAndReload(ctx: ServiceContext, documentId: string, set: Partial<DocumentRow>) {
+/**
+ * The written row and its collaborators, read back in the write's own batch. With `unchangedSince` (an If-Match
+ * was checked against the row as read) the write is a compare-and-set on `updatedAt`: a concurrent write in
+ * between makes it change nothing, and the answer is 412 (docs/api-guide.md, "HTTP semantics").
+ */
+async function writeAndReload(ctx: ServiceContext, documentId: string, set: Partial<DocumentRow>, unchangedSince?: number) {
+  // A move into a folder names the folder's liveness in the same statement, so a document never lands in a folder
+  // deleted meanwhile (nothing is written; 404, as when the folder was already gone).
+  const into = set.parentId;
   const [[row], collaborators] = await ctx.db.batch([
-    ctx.db.update(documents).set(set).where(eq(documents.id, documentId)).returning(),
+    ctx.db
+      .update(documents)
+      .set(set)
+      .where(
+        and(
+          eq(documents.id, documentId),
+          unchangedSince === undefined ? undefined : eq(documents.updatedAt, unchangedSince),
+          into ? sql`EXISTS (SELECT 1 FROM ${documents} p WHERE p.id = ${into} AND p.is_deleted = 0)` : undefined,
+        ),
+      )
+      .returning(),
     collaboratorsStatement(ctx.db, [documentId]),
   ]);
-  return documentDto(row!, groupCollaborators(collaborators).get(documentId) ?? []);
+  if (!row) throw unchangedSince === undefined && into ? notFound("Folder") : preconditionFailed();
+  return documentDto(row, groupCollaborators(collaborators).get(documentId) ?? []);
 }
 
 /**
@@ -83,7 +101,7 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     ...(patch.icon !== undefined && { icon: patch.icon }),
     ...(patch.emoji !== undefined && { emoji: patch.emoji }),
     updatedAt: ctx.now,
-  });
+  }, input.ifMatch === undefined ? undefined : doc.updatedAt);
   // Guests whose access came from the folder left behind are disconnected now, not at their next connect (§18).
   if (moving && live.length) await revalidateRooms(ctx.env, live);
   return updated;

@@ -10,7 +10,7 @@ import { notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
-import { prepareCreateDocument } from "../documents/mutations";
+import { assertDocumentInserted, prepareCreateDocument } from "../documents/mutations";
 import { placeNewDocument } from "../documents/create";
 import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
 import { documentDto } from "../documents/serialize";
@@ -40,7 +40,8 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
       external: docxExternal(documentId, blob.blobId),
       order,
     });
-    await ctx.db.batch([...statements, firstDocxVersion(ctx.db, documentId, blob, ctx.user.id)]);
+    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx.db, documentId, blob, ctx.user.id)]);
+    assertDocumentInserted(inserted);
     emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
     return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
   } catch (err) {

@@ -4,7 +4,8 @@
  * (`resourceId`) and the path that streams it (`resourcePath`); `seededAt` belongs to that blob and is cleared when
  * a new version is stored.
  */
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
+import { insertWhere } from "../../db/sql";
 import { DOCX_MEDIA_TYPE, docxProblem } from "../../lib/docx";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
 import { d1Of } from "../../db/d1";
@@ -57,16 +58,13 @@ export function requireDocx(doc: typeof documents.$inferSelect) {
 
 /** The row statement that records version 1 of a new DOCX document (run in the document's create batch). */
 export function firstDocxVersion(db: Db, documentId: string, blob: StoredBlob, userId: string) {
-  return db.insert(docxVersions).values({
-    documentId,
-    version: 1,
-    r2Key: blob.r2Key,
-    size: blob.size,
-    sha256: blob.sha256,
-    etag: blob.etag,
-    createdBy: userId,
-    createdAt: now(),
-  });
+  // Batched after the document's own insert, which is conditional on its folder being live: only with it.
+  return insertWhere(
+    db,
+    docxVersions,
+    { documentId, version: 1, r2Key: blob.r2Key, size: blob.size, sha256: blob.sha256, etag: blob.etag, createdBy: userId, createdAt: now() },
+    sql`EXISTS (SELECT 1 FROM ${documents} d WHERE d.id = ${documentId})`,
+  );
 }
 
 /**

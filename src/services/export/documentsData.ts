@@ -1,14 +1,21 @@
 /**
  * E5: everything a client needs to export documents, gathered with a fixed number of D1 round trips however
  * many documents are listed (every read below is one query over all of them, or one batch).
+ *
+ * The answer is bounded and streamed (docs/api-guide.md, "Export"): ids are distinct and at most 100, its size is
+ * known before the first byte is sent (content sizes from D1, resolved clause blocks measured once each), an answer
+ * past 64 MiB is 422, and each document's content is piped from R2 into the response rather than parsed and
+ * stringified with the rest: a block referenced by many clauses is held once, however many times it is written.
  */
 import { and, asc, eq } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
 import { assembleDocumentsAccess, checkReadableDocuments, documentsAccess, documentsAccessStatements, readableProjectIds } from "../../auth/access";
 import { inJson } from "../../db/sql";
-import { ApiError } from "../../errors";
+import { ApiError, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
-import { contentMetasQuery, readContents, readContentsOf, settingsOf, settingsQuery } from "../content/store";
+import { contentMetasQuery, EMPTY_BLOCKS_JSON, readContentMeta, readCurrentText, settingsOf, settingsQuery, type ContentMeta } from "../content/store";
+import { mapConcurrent } from "../../lib/concurrency";
+import type { Db } from "../../env";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
 import { readRowsAcrossTables } from "../tables/rows";
@@ -42,16 +49,45 @@ function findBlock(blocks: unknown, blockId: string, depth = 0): Block | null {
   return null;
 }
 
+/** API.md-level bounds of E5, documented in docs/api-guide.md. */
+export const MAX_EXPORT_DOCUMENTS = 100;
+export const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+const byteLength = (s: string) => encoder.encode(s).byteLength;
+
+function tooLarge(): ApiError {
+  return unprocessable(`The export would pass ${MAX_EXPORT_BYTES / (1024 * 1024)} MiB; ask for fewer documents`);
+}
+
+/**
+ * One piece of the answer: short text written as is, a resolved block's JSON (shared by every clause that resolves
+ * to it, its size measured once), or a document's stored content piped from R2.
+ */
+type SharedText = { json: string; bytes: number };
+type Piece = string | SharedText | { content: string; meta: ContentMeta | undefined };
+
+/**
+ * `JSON.stringify(value)` with one more member whose value is given as pieces of serialized JSON text: a shared
+ * block's text is pushed by reference, never copied per use.
+ */
+function withMember(value: Record<string, unknown>, name: string, json: readonly Piece[]): Piece[] {
+  const text = JSON.stringify(value);
+  return [`${text.length > 2 ? `${text.slice(0, -1)},` : "{"}${JSON.stringify(name)}:`, ...json, "}"];
+}
+
 /**
  * E5: every listed document must be readable and in `projectId` (else 403, nothing returned). Authentication,
  * access, clause references, content metadata and settings come in one D1 batch, the table references in a second;
  * resolving references (their target documents' access and content, the referenced rows) adds reads only when
- * there are references.
+ * there are references. Answers the stream of `{ "exportData": [...] }`, or throws before anything is sent.
  */
-export async function getDocumentsData(ctx: ServiceContext, input: { projectId: string; documentIds: readonly string[] }) {
+export async function getDocumentsData(ctx: ServiceContext, input: { projectId: string; documentIds: readonly string[] }): Promise<ReadableStream<Uint8Array>> {
   const { db } = ctx;
   const { documentIds } = input;
   const ids = [...new Set(documentIds)];
+  if (ids.length !== documentIds.length) throw new ApiError("ValidationError", "documentIds must be distinct");
+  if (ids.length > MAX_EXPORT_DOCUMENTS) throw new ApiError("ValidationError", `At most ${MAX_EXPORT_DOCUMENTS} documentIds`);
   const [docs, wsRoles, docRoles, clauses, contentMetas, settingRows] = await read(ctx, [
     ...documentsAccessStatements(db, ctx.user.ref, ids),
     db
@@ -66,10 +102,15 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   for (const id of documentIds) {
     if (access.get(id)!.doc.projectId !== input.projectId) throw new ApiError("ForbiddenError", `Document ${id} is not in project ${input.projectId}`);
   }
+  const metas = new Map(contentMetas.map(({ documentId, ...meta }) => [documentId, meta]));
+  // Size before work: the stored contents alone may already be too much.
+  let total = ids.reduce((sum, id) => sum + (metas.get(id)?.size ?? EMPTY_BLOCKS_JSON.length), 0);
+  if (total > MAX_EXPORT_BYTES) throw tooLarge();
+
   const user = ctx.user;
   const r2 = ctx.env.BLOBS;
   const settings = settingsOf(ids, settingRows);
-  const [tableRefs, contents] = await Promise.all([tableReferencesOfDocuments(db, ids), readContentsOf(db, r2, ids, contentMetas)]);
+  const tableRefs = await tableReferencesOfDocuments(db, ids);
 
   // Clause targets: resolved only where the caller can read the referenced document.
   const targets = new Map(clauses.map((c) => [c.id, parseHierarchy(c.hierarchy)]));
@@ -86,34 +127,129 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   );
   const visibleRefs = tableRefs.filter((r) => readableProjects.has(r.tableProjectId));
   const referencedRowIds = visibleRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x);
-  const missingTargets = [...readableTargets].filter((id) => !contents.has(id));
-  const [targetContents, rowsById] = await Promise.all([readContents(db, r2, missingTargets), readRowsAcrossTables(db, referencedRowIds)]);
-  const blocksOf = (id: string) => (contents.get(id) ?? targetContents.get(id))?.blocks;
+  const [resolvedBlocks, rowsById] = await Promise.all([
+    resolveClauseBlocks(db, r2, clauses, targets, readableTargets),
+    readRowsAcrossTables(db, referencedRowIds),
+  ]);
 
-  return documentIds.map((documentId) => {
+  // Every piece but the contents is text now; its size is summed (a shared block counted once per use) before
+  // the answer starts, so a 422 is still possible and nothing past the bound is ever sent.
+  const pieces: Piece[] = ['{"exportData":['];
+  documentIds.forEach((documentId, index) => {
     const docRefs = visibleRefs.filter((r) => r.ref.documentId === documentId);
     const rowIds = new Set(docRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x));
-    return {
-      documentId,
-      references: {
-        clauses: clauses
-          .filter((c) => c.documentId === documentId)
-          .map((c) => {
-            const target = targets.get(c.id);
-            const block = target && readableTargets.has(target.documentId) ? findBlock(blocksOf(target.documentId), target.blockId) : null;
-            return { ...clauseReferenceDto(c), resolved: target && block ? { documentId: target.documentId, blockId: target.blockId, block } : null };
-          }),
-        tables: {
-          // Only rows of the referencing table's project: that is what the reader was shown to be able to read.
-          referenceRow: [...rowIds].flatMap((id) => {
-            const row = rowsById.get(id);
-            return row && docRefs.some((r) => r.tableProjectId === row.projectId) ? [row] : [];
-          }),
-          references: docRefs.map(tableReferenceDto),
-        },
-      },
-      settings: settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" },
-      blocks: contents.get(documentId)?.blocks ?? [],
+    const tables = {
+      // Only rows of the referencing table's project: that is what the reader was shown to be able to read.
+      referenceRow: [...rowIds].flatMap((id) => {
+        const row = rowsById.get(id);
+        return row && docRefs.some((r) => r.tableProjectId === row.projectId) ? [row] : [];
+      }),
+      references: docRefs.map(tableReferenceDto),
     };
+    pieces.push(`${index ? "," : ""}{"documentId":${JSON.stringify(documentId)},"references":{"clauses":[`);
+    clauses
+      .filter((c) => c.documentId === documentId)
+      .forEach((c, i) => {
+        const target = targets.get(c.id);
+        const block = target ? resolvedBlocks.get(`${target.documentId}/${target.blockId}`) : undefined;
+        const resolved = target && block ? withMember({ documentId: target.documentId, blockId: target.blockId }, "block", [block]) : ["null"];
+        if (i) pieces.push(",");
+        pieces.push(...withMember(clauseReferenceDto(c), "resolved", resolved));
+      });
+    pieces.push(`],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`);
+    pieces.push({ content: documentId, meta: metas.get(documentId) });
+    pieces.push("}");
   });
+  pieces.push("]}");
+  for (const piece of pieces) {
+    if (typeof piece === "string") total += byteLength(piece);
+    else if ("json" in piece) total += piece.bytes;
+  }
+  if (total > MAX_EXPORT_BYTES) throw tooLarge();
+  return streamPieces(db, r2, pieces);
+}
+
+/**
+ * The JSON text and size of every block that a clause resolves to, each read once: target documents are read one
+ * or two at a time and dropped once their referenced blocks are taken out. Stops with 422 as soon as the distinct
+ * blocks alone pass the bound (each is written at least once).
+ */
+async function resolveClauseBlocks(
+  db: Db,
+  r2: R2Bucket,
+  clauses: readonly { hierarchy: string }[],
+  targets: ReadonlyMap<string, { documentId: string; blockId: string } | null>,
+  readableTargets: ReadonlySet<string>,
+): Promise<Map<string, SharedText>> {
+  const wanted = new Map<string, Set<string>>();
+  for (const t of targets.values()) {
+    if (!t || !readableTargets.has(t.documentId)) continue;
+    let set = wanted.get(t.documentId);
+    if (!set) wanted.set(t.documentId, (set = new Set()));
+    set.add(t.blockId);
+  }
+  const out = new Map<string, SharedText>();
+  if (clauses.length === 0 || wanted.size === 0) return out;
+  let held = 0;
+  await mapConcurrent([...wanted], 2, async ([documentId, blockIds]) => {
+    const { blocksJson } = await readCurrentText(db, r2, documentId, await readContentMeta(db, documentId));
+    const blocks: unknown = JSON.parse(blocksJson);
+    for (const blockId of blockIds) {
+      const block = findBlock(blocks, blockId);
+      if (!block) continue;
+      const json = JSON.stringify(block);
+      const bytes = byteLength(json);
+      held += bytes;
+      if (held > MAX_EXPORT_BYTES) throw tooLarge();
+      out.set(`${documentId}/${blockId}`, { json, bytes });
+    }
+  });
+  return out;
+}
+
+/** Writes the pieces in order, piping each document's stored content from R2 (never parsed, never whole in a string). */
+function streamPieces(db: Db, r2: R2Bucket, pieces: Piece[]): ReadableStream<Uint8Array> {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const pump = async () => {
+    const writer = writable.getWriter();
+    try {
+      for (const piece of pieces) {
+        if (typeof piece === "string" || "json" in piece) {
+          await writer.write(encoder.encode(typeof piece === "string" ? piece : piece.json));
+          continue;
+        }
+        const body = await openContent(db, r2, piece.content, piece.meta ?? null);
+        if (typeof body === "string") {
+          await writer.write(encoder.encode(body));
+          continue;
+        }
+        const reader = body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          await writer.write(value);
+        }
+      }
+      await writer.close();
+    } catch (err) {
+      await writer.abort(err);
+    }
+  };
+  // The response is returned before the pump finishes; its backpressure paces the R2 reads.
+  void pump();
+  return readable;
+}
+
+/**
+ * The current content's object body, following a concurrent write to its new key as `readCurrentText` does; a
+ * document never written is `[]`.
+ */
+async function openContent(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<ReadableStream<Uint8Array> | string> {
+  for (let attempt = 0; attempt < 5 && meta; attempt++) {
+    const obj = await r2.get(meta.r2Key);
+    if (obj) return obj.body;
+    meta = await readContentMeta(db, documentId);
+  }
+  if (!meta) return EMPTY_BLOCKS_JSON;
+  throw new Error(`content object ${meta.r2Key} of ${documentId} is missing`);
 }

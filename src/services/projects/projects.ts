@@ -5,7 +5,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import { checkProjectAccess, checkWorkspaceAccess, projectAccessStatement, viaDocumentGrant, workspaceAccessStatement, workspaceRoleStatement } from "../../auth/access";
 import { projects, type Emoji, type Icon } from "../../db/schema";
-import { notFound } from "../../errors";
+import { notFound, preconditionFailed } from "../../errors";
 import { assertIfMatch } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
@@ -94,7 +94,9 @@ export async function updateProject(ctx: ServiceContext, input: { projectId: str
       ...(emoji !== undefined && { emoji }),
       updatedAt: ctx.now,
     })
-    .where(eq(projects.id, input.projectId))
+    // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
+    .where(and(eq(projects.id, input.projectId), input.ifMatch === undefined ? undefined : eq(projects.updatedAt, project.updatedAt)))
     .returning();
-  return projectDto(row!);
+  if (!row) throw preconditionFailed();
+  return projectDto(row);
 }

@@ -255,9 +255,11 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
     const [row] = await ctx.db
       .update(columns)
       .set({ ...set, ...(slug !== undefined && { name: patch.name!, slug }) })
-      .where(eq(columns.id, column.id))
+      // With If-Match, a compare-and-set on the column as checked: a concurrent write in between makes this a 412.
+      .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
       .returning();
-    return row!;
+    if (!row) throw preconditionFailed();
+    return row;
   };
   const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx.db, table.id, patch.name, taken, column.id, write) : await write();
   return columnDto(row);

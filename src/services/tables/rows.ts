@@ -7,7 +7,7 @@ import { emitAfterResponse, rowEvent } from "../automations/events";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { notFound, validation } from "../../errors";
+import { ApiError, notFound, validation } from "../../errors";
 import { ID_PATTERN, newId, now } from "../../lib/ids";
 import { assertIfMatch } from "../../lib/etag";
 import { d1Of } from "../../db/d1";
@@ -29,11 +29,17 @@ const CELL_CHUNK_BYTES = 1_000_000;
 
 const INSERT_ROWS = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
   SELECT j.value, ?1, ?2, ?3, ?4, '', (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, 0, ?5, ?5
-  FROM json_each(?6) j`;
+  FROM json_each(?6) j
+  WHERE EXISTS (SELECT 1 FROM tables t WHERE t.id = ?1 AND t.is_deleted = 0)`;
 
 const INSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
   SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3, j.value -> 4, 0, ?3, ?3
-  FROM json_each(?4) j`;
+  FROM json_each(?4) j
+  WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1)`;
+
+/** Undoes a create whose table was deleted before its formulas were computed (the rows were never shown). */
+const DELETE_CREATED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (SELECT value FROM json_each(?2))`;
+const DELETE_CREATED_ROWS = `DELETE FROM rows WHERE table_id = ?1 AND id IN (SELECT value FROM json_each(?2))`;
 
 export interface CreatedRows {
   rows: RowRow[];
@@ -96,8 +102,22 @@ export async function createRows(
     d1.prepare(INSERT_ROWS).bind(table.id, table.projectId, table.workspaceId, ownerId, t, JSON.stringify(newRows.map((r) => r.id))),
     ...cellChunks(cellRecords.flat()).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
   ];
-  await d1.batch(statements);
-  const computed = await recalculateFormulasAfterWrite(env, table.id, newRows.map((r) => r.id), { returnCells: opts.returnCells });
+  // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
+  // a delete of the table that ran first leaves nothing written, and the answer is 404.
+  const [insertedRows] = await d1.batch(statements);
+  if (newRows.length > 0 && (insertedRows?.meta.changes ?? 0) === 0) throw notFound("Table");
+  const rowIds = newRows.map((r) => r.id);
+  let computed: Awaited<ReturnType<typeof recalculateFormulasAfterWrite>>;
+  try {
+    computed = await recalculateFormulasAfterWrite(env, table.id, rowIds, { returnCells: opts.returnCells });
+  } catch (err) {
+    // The table was deleted between the insert and the recomputation: a create that answers an error leaves
+    // nothing behind, so the rows it inserted go again (they were never visible: every read joins the live table).
+    if (err instanceof ApiError && err.code === "NotFoundError") {
+      await d1.batch([d1.prepare(DELETE_CREATED_CELLS).bind(table.id, JSON.stringify(rowIds)), d1.prepare(DELETE_CREATED_ROWS).bind(table.id, JSON.stringify(rowIds))]);
+    }
+    throw err;
+  }
   return {
     rows: newRows,
     written: writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value]))),

@@ -16,7 +16,7 @@ import {
   projectAccessStatement,
   tableAccessStatement,
 } from "../../auth/access";
-import { validation } from "../../errors";
+import { preconditionFailed, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { identifierColumnRow } from "./columns";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
@@ -67,8 +67,14 @@ export async function updateTable(ctx: ServiceContext, input: { tableId: string;
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
   await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
-  const [updated] = await ctx.db.update(tables).set({ name: input.name, updatedAt: ctx.now }).where(eq(tables.id, table.id)).returning();
-  return tableDto(updated!);
+  // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
+  const [updated] = await ctx.db
+    .update(tables)
+    .set({ name: input.name, updatedAt: ctx.now })
+    .where(and(eq(tables.id, table.id), input.ifMatch === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
+    .returning();
+  if (!updated) throw preconditionFailed();
+  return tableDto(updated);
 }
 
 /** Its columns, rows and cells vanish with it: every read joins through the table. If-Match as for update. */

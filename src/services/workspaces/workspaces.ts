@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, checkWorkspaceAccess, organizationAccessStatement, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
-import { conflict, notFound } from "../../errors";
+import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertIfMatch } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
@@ -87,9 +87,11 @@ export async function updateWorkspace(
   const [updated] = await ctx.db
     .update(workspaces)
     .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: ctx.now })
-    .where(eq(workspaces.id, input.workspaceId))
+    // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
+    .where(and(eq(workspaces.id, input.workspaceId), input.ifMatch === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt)))
     .returning();
-  return dtoOf(updated!, collaborators);
+  if (!updated) throw preconditionFailed();
+  return dtoOf(updated, collaborators);
 }
 
 /**
