@@ -14,6 +14,8 @@ export const MAX_FORMULA_DEPTH = 64;
 /** Spreadsheets cap a function at 255 arguments and a text value at 32,767 characters; so do we. */
 export const MAX_CALL_ARGS = 255;
 export const MAX_TEXT_LENGTH = 32_767;
+/** Characters in one formula's text (spreadsheets allow 8,192). */
+export const MAX_FORMULA_TEXT = 16_384;
 /** Nodes in one tree; bounds evaluation work per row (checked as a meaning problem, 422). */
 export const MAX_FORMULA_NODES = 1_000;
 
@@ -151,8 +153,20 @@ export const DescriptionSchema = z.array(DescriptionItemSchema).max(5_000);
 
 /** The E3 body. */
 export const ApplyFormulaBodySchema = z
-  .strictObject({ description: DescriptionSchema, expression: ExpressionSchema })
-  .openapi("ApplyFormulaBody");
+  .strictObject({
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_FORMULA_TEXT)
+      .optional()
+      .openapi({ description: "The formula as typed, e.g. `{Price} * {Qty}`; when given it wins over `expression`", example: "{Price} * {Qty}" }),
+    description: DescriptionSchema.optional(),
+    expression: ExpressionSchema.optional(),
+  })
+  .refine((b) => b.text !== undefined || b.expression !== undefined, { message: "the formula's text (or its compiled expression) is required", path: ["text"] })
+  .openapi("ApplyFormulaBody", {
+    description: "The formula: its `text` (what people type), or the compiled `expression` with its `description` (the specification's form).",
+  });
 
 /** What a formula column persists in `columns.formula`. */
 export interface StoredFormula {

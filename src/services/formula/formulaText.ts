@@ -3,14 +3,13 @@
  * line, column, message, suggestions), and any stored tree → its text and result type for the column record.
  */
 import { unprocessable, type ErrorDetail } from "../../errors";
-import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, measureTree, type DescriptionItem, type Expr } from "./expression";
+import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, MAX_FORMULA_TEXT, measureTree, type DescriptionItem, type Expr } from "./expression";
 import { findCycle, formulaTrees, referencedColumns, type TableColumn } from "./graph";
 import { printFormula } from "./print";
 import { inferResultType, type ResultType } from "./resultType";
 import { FormulaSyntaxError, parseFormula, positionAt, type FormulaProblem } from "./text";
 
-/** Characters in one formula's text (spreadsheets allow 8,192). */
-export const MAX_FORMULA_TEXT = 16_384;
+export { MAX_FORMULA_TEXT };
 
 export interface CompiledText {
   expression: Expr;
