@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Expr } from "../../src/services/formula/expression";
 import { FUNCTION_CATALOG } from "../../src/services/formula/functions";
+import { compileFormula } from "../../src/services/formula/evaluate";
+import { valueToCell } from "../../src/services/formula/values";
 import { printFormula } from "../../src/services/formula/print";
 import { FormulaSyntaxError, parseFormula, type FormulaProblem } from "../../src/services/formula/text";
 import { col, fn, lit, neg, op } from "./expr";
@@ -208,5 +210,21 @@ describe("formula text: printing", () => {
         expect(print(parse(once))).toBe(once);
       }),
     );
+  });
+});
+
+describe("formula text: array constants evaluate as ranges", () => {
+  const value = (text: string) => valueToCell(compileFormula(parse(text))(() => null));
+  it("feeds list and matrix functions", () => {
+    expect(value("SUM({1,2;3,4})")).toBe(10);
+    expect(value("AVERAGE({1,2,3,4})")).toBe(2.5);
+    expect(value("MAX({1,-7;30,4})")).toBe(30);
+    expect(value("LARGE({5,1,9}, 2)")).toBe(5);
+    expect(value("COUNT({1,\"a\",TRUE,4})")).toBe(2);
+    expect(value("MATCH(9, {5,1,9}, 0)")).toBe(3);
+    expect(value("INDEX({1,2;3,4}, 2, 1)")).toBe(3);
+    expect(value("SUMPRODUCT({1,2,3}, {4,5,6})")).toBe(32);
+    expect(value("TEXTJOIN(\"-\", TRUE, {\"a\",\"b\",\"c\"})")).toBe("a-b-c");
+    expect(value("{1,2;3,4}")).toEqual([[1, 2], [3, 4]]);
   });
 });
