@@ -28,6 +28,10 @@ export type ErrorCode = keyof typeof errorCodes;
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** Where in a formula's text the problem is (1-based), and names that may have been meant. */
+  line?: number;
+  column?: number;
+  suggestions?: string[];
 }
 
 /** A transport-neutral domain error: a class from the catalogue, a message, details, and when to retry. */
@@ -63,7 +67,17 @@ export const ErrorBodySchema = z
   .object({
     error: z.string().openapi({ example: "NotFoundError" }),
     message: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z
+      .array(
+        z.object({
+          path: z.string(),
+          message: z.string(),
+          line: z.number().int().optional().openapi({ description: "Formula problems: the 1-based line in the formula's text" }),
+          column: z.number().int().optional().openapi({ description: "Formula problems: the 1-based column in the formula's text" }),
+          suggestions: z.array(z.string()).optional().openapi({ description: "Formula problems: the nearest column or function names" }),
+        }),
+      )
+      .optional(),
   })
   .openapi("Error");
 

@@ -695,6 +695,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/formula/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a typed formula against a table
+         * @description Parses a formula as people type it (`{Price} * {Qty}`, `ROUND({Total} * 7%, 2)`; docs/api-guide.md, Formulas as text) against the table's columns and answers its compiled tree (the form E3 stores), canonical text, the columns it reads and its result type. Nothing is written. Problems are 422 with `details: [{ line, column, message, suggestions? }]` (1-based): unknown columns and functions with the nearest names, wrong argument counts with the signature, unbalanced brackets, and, when `columnId` names the column the formula is for, a reference cycle with its path. Needs read access to the table (else 404).
+         */
+        post: operations["parseFormula"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1353,8 +1373,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * E3. Apply a compiled formula to every row
-         * @description Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values.
+         * E3. Apply a formula to every row
+         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values.
          */
         post: operations["applyComputedColumn"];
         delete?: never;
@@ -1624,9 +1644,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The formula: its `text` (what people type), or the compiled `expression` with its `description` (the specification's form). */
         ApplyFormulaBody: {
-            description: components["schemas"]["FormulaDescriptionItem"][];
-            expression: components["schemas"]["FormulaExpr"];
+            description?: components["schemas"]["FormulaDescriptionItem"][];
+            expression?: components["schemas"]["FormulaExpr"];
+            /**
+             * @description The formula as typed, e.g. `{Price} * {Qty}`; when given it wins over `expression`
+             * @example {Price} * {Qty}
+             */
+            text?: string;
         };
         ApplyFormulaResult: {
             updatedRows: number;
@@ -1913,8 +1939,7 @@ export interface components {
             createdAt: number;
             data: components["schemas"]["ColumnData"];
             description: string;
-            /** @description The persisted compiled formula of a formula column (E3) */
-            formula?: unknown;
+            formula?: components["schemas"]["ColumnFormula"];
             isDeleted: boolean;
             isIdentifier: boolean;
             name: string;
@@ -1926,6 +1951,12 @@ export interface components {
             workspaceId: string;
         };
         ColumnData: {
+            /** @description A formula column's formula: its canonical text (columns by their current names), its tree, its result type */
+            formula?: {
+                expression?: unknown;
+                resultType: components["schemas"]["FormulaResultType"];
+                text: string;
+            };
             number?: components["schemas"]["NumberOptions"];
             oneMany?: components["schemas"]["OneManyOptions"];
             selectItems?: components["schemas"]["SelectItem"][];
@@ -1990,12 +2021,20 @@ export interface components {
             type: "oneMany";
         } & {
             [key: string]: unknown;
-        }) | ({
+        }) | {
+            formula?: components["schemas"]["FormulaInput"];
+            number?: components["schemas"]["NumberOptions"];
             /** @enum {string} */
             type: "formula";
-        } & {
-            [key: string]: unknown;
-        });
+        };
+        /** @description The persisted formula of a formula column: text, tree (E3), description, result type */
+        ColumnFormula: {
+            description: components["schemas"]["FormulaDescriptionItem"][];
+            expression?: components["schemas"]["FormulaExpr"];
+            resultType: components["schemas"]["FormulaResultType"];
+            /** @description The canonical text, columns by their current names */
+            text: string;
+        };
         CreateAutomationInput: {
             /** @description Read-only; ignored when sent */
             _id?: unknown;
@@ -2124,8 +2163,14 @@ export interface components {
         } | null;
         Error: {
             details?: {
+                /** @description Formula problems: the 1-based column in the formula's text */
+                column?: number;
+                /** @description Formula problems: the 1-based line in the formula's text */
+                line?: number;
                 message: string;
                 path: string;
+                /** @description Formula problems: the nearest column or function names */
+                suggestions?: string[];
             }[];
             /** @example NotFoundError */
             error: string;
@@ -2166,11 +2211,15 @@ export interface components {
             kind: "column";
             text: string;
         };
-        /** @description A compiled formula tree: literal | column | op (binary operator) | neg (unary minus) | call (spreadsheet function, any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^` coerce (blank → 0, "3" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics (a − b·INT(a/b), the sign of the divisor: -3 % 5 = 2). At most 64 levels deep and 1,000 nodes. */
+        /** @description A compiled formula tree: literal | array (an array constant: rows of constants, `{1, 2; 3, 4}` in text) | column | op (binary operator) | neg (unary minus) | call (spreadsheet function, any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^` coerce (blank → 0, "3" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics (a − b·INT(a/b), the sign of the divisor: -3 % 5 = 2). At most 64 levels deep and 1,000 nodes. */
         FormulaExpr: {
             /** @enum {string} */
             kind: "literal";
             value: string | number | boolean | null;
+        } | {
+            /** @enum {string} */
+            kind: "array";
+            rows: (string | number | boolean)[][];
         } | {
             columnId: string;
             /** @enum {string} */
@@ -2194,6 +2243,23 @@ export interface components {
             /** @enum {string} */
             kind: "call";
         };
+        /** @description `text` first; when both are given, `text` wins. */
+        FormulaInput: {
+            description?: components["schemas"]["FormulaDescriptionItem"][];
+            expression?: components["schemas"]["FormulaExpr"];
+            /** @description Ignored: read-only */
+            resultType?: string;
+            /**
+             * @description The formula as typed, e.g. `{Price} * {Qty}` (docs/api-guide.md, Formulas as text)
+             * @example ROUND({Price} * {Qty}, 2)
+             */
+            text?: string;
+        };
+        /**
+         * @description The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data
+         * @enum {string}
+         */
+        FormulaResultType: "number" | "text" | "boolean" | "date" | "array" | "error" | "unknown";
         Icon: {
             color: string;
             name: string;
@@ -2260,6 +2326,14 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "member";
             userId: string;
+        };
+        ParsedFormula: {
+            /** @description Ids of the columns the formula reads, in order of first mention */
+            references: string[];
+            resultType: components["schemas"]["FormulaResultType"];
+            /** @description The canonical text: normalized spacing, function names as the catalogue spells them */
+            text: string;
+            tree?: components["schemas"]["FormulaExpr"];
         };
         PdfExport: {
             pdfDocuments: {
@@ -6291,6 +6365,106 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    parseFormula: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The column the formula is for, to check reference cycles through it */
+                    columnId?: string;
+                    tableId: string;
+                    /**
+                     * @description The formula as typed, e.g. `{Price} * {Qty}` (docs/api-guide.md, Formulas as text)
+                     * @example ROUND({Price} * {Qty}, 2)
+                     */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParsedFormula"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,7 @@ import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
+import { registerParseFormula } from "./formulas/parse";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -44,6 +45,7 @@ export function registerRoutes(app: Router) {
   registerColumnRoutes(app);
   registerCellRoutes(app);
   registerRowRoutes(app);
+  registerParseFormula(app);
 
   registerClauseReferenceRoutes(app);
   registerContentRoutes(app);

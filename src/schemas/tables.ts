@@ -2,6 +2,9 @@
 import { z } from "@hono/zod-openapi";
 import { maxJsonBytes } from "../openapi";
 import { IdSchema } from "../lib/ids";
+import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "../services/formula/expression";
+import { MAX_FORMULA_TEXT } from "../services/formula/formulaText";
+import { RESULT_TYPES } from "../services/formula/resultType";
 
 export const COLUMN_TYPES = ["identifier", "text", "number", "checkbox", "date", "select", "multiSelect", "url", "email", "oneMany", "formula"] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
@@ -62,6 +65,31 @@ export const OneManyOptions = z
   .openapi("OneManyOptions");
 export type OneManyOptions = z.infer<typeof OneManyOptions>;
 
+export const FormulaTextSchema = z
+  .string()
+  .min(1)
+  .max(MAX_FORMULA_TEXT)
+  .openapi({ description: "The formula as typed, e.g. `{Price} * {Qty}` (docs/api-guide.md, Formulas as text)", example: "ROUND({Price} * {Qty}, 2)" });
+
+/**
+ * A formula as a column write gives it: its text (what people type), or the compiled tree (E3's form).
+ * `resultType` is read-only (what the column answers with) and ignored, so a client can send back what it read.
+ */
+export const FormulaInputSchema = z
+  .strictObject({
+    text: FormulaTextSchema.optional(),
+    expression: ExpressionSchema.optional(),
+    description: DescriptionSchema.optional(),
+    resultType: z.string().max(32).optional().openapi({ description: "Ignored: read-only" }),
+  })
+  .refine((f) => f.text !== undefined || f.expression !== undefined, { message: "a formula needs its text (or its expression)" })
+  .openapi("FormulaInput", { description: "`text` first; when both are given, `text` wins." });
+export type FormulaInput = z.infer<typeof FormulaInputSchema>;
+
+export const ResultTypeSchema = z.enum(RESULT_TYPES).openapi("FormulaResultType", {
+  description: "The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data",
+});
+
 /**
  * `data` of a column: the type plus its options. `data` is typed object by the specification, so members this
  * service does not interpret (display options, say) are kept and returned as sent.
@@ -78,7 +106,8 @@ export const ColumnDataInput = z
     z.looseObject({ type: z.literal("url") }),
     z.looseObject({ type: z.literal("email") }),
     z.looseObject({ type: z.literal("oneMany"), oneMany: OneManyOptions }),
-    z.looseObject({ type: z.literal("formula") }),
+    // A formula column's data is closed: a member this service would not act on (a misspelt `formula`) is 400, not dropped.
+    z.strictObject({ type: z.literal("formula"), formula: FormulaInputSchema.optional(), number: NumberOptions.optional() }),
   ])
   .refine(...maxJsonBytes(256 * 1024))
   .openapi("ColumnDataInput");
@@ -104,8 +133,21 @@ export const ColumnDataSchema = z
     selectItems: z.array(SelectItem).optional(),
     number: NumberOptions.optional(),
     oneMany: OneManyOptions.optional(),
+    formula: z
+      .object({ text: z.string(), expression: z.unknown(), resultType: ResultTypeSchema })
+      .optional()
+      .openapi({ description: "A formula column's formula: its canonical text (columns by their current names), its tree, its result type" }),
   })
   .openapi("ColumnData");
+
+export const ColumnFormulaSchema = z
+  .object({
+    text: z.string().openapi({ description: "The canonical text, columns by their current names" }),
+    expression: z.unknown().openapi({ allOf: [{ $ref: "#/components/schemas/FormulaExpr" }] } as object),
+    description: z.array(DescriptionItemSchema),
+    resultType: ResultTypeSchema,
+  })
+  .openapi("ColumnFormula");
 
 export const ColumnSchema = z
   .object({
@@ -119,7 +161,7 @@ export const ColumnSchema = z
     description: z.string(),
     isIdentifier: z.boolean(),
     data: ColumnDataSchema,
-    formula: z.unknown().optional().openapi({ description: "The persisted compiled formula of a formula column (E3)" }),
+    formula: ColumnFormulaSchema.optional().openapi({ description: "The persisted formula of a formula column: text, tree (E3), description, result type" }),
     createdAt: z.number(),
     updatedAt: z.number(),
     isDeleted: z.boolean(),

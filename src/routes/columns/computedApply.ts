@@ -9,8 +9,10 @@ const route = defineRoute({
   method: "post",
   path: "/table/column/{columnId}/computed/apply",
   tags: ["Tables"],
-  summary: "E3. Apply a compiled formula to every row",
+  summary: "E3. Apply a formula to every row",
   description: [
+    "Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree",
+    "(`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`.",
     "Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: \"formula\"`),",
     "and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose",
     "stored value changed. Applications to one table are serialized. Write access to the project is needed",
@@ -32,8 +34,8 @@ export function registerApplyComputedColumn(app: Router) {
   app.openAPIRegistry.register("FormulaExpr", ExprSchema);
   app.openapi(route, async (c) => {
     const { columnId } = c.req.valid("param");
-    const { description, expression } = c.req.valid("json");
-    const result = await applyComputedColumn(ctxOf(c), { columnId, description, expression });
+    const { description, expression, text } = c.req.valid("json");
+    const result = await applyComputedColumn(ctxOf(c), { columnId, description, expression, text });
     return c.json({ updatedRows: result.updatedRows }, 200);
   });
 }

@@ -93,6 +93,11 @@ export function compileFormula(expr: Expr): CompiledFormula {
       const v = expr.value;
       return () => v;
     }
+    case "array": {
+      // Rows of constants, as the library takes a range (SUM flattens it, MMULT reads it as a matrix).
+      const rows = expr.rows;
+      return () => rows.map((r) => [...r]);
+    }
     case "column": {
       const id = expr.columnId;
       return (get) => get(id);
@@ -290,6 +295,7 @@ function toLibraryArgument(v: FormulaValue, passDates: boolean): unknown {
 export function expressionYieldsDate(expr: Expr, columnYieldsDate: (columnId: string) => boolean): boolean {
   switch (expr.kind) {
     case "literal":
+    case "array":
       return false;
     case "column":
       return columnYieldsDate(expr.columnId);

@@ -14,14 +14,22 @@ export const MAX_FORMULA_DEPTH = 64;
 /** Spreadsheets cap a function at 255 arguments and a text value at 32,767 characters; so do we. */
 export const MAX_CALL_ARGS = 255;
 export const MAX_TEXT_LENGTH = 32_767;
+/** Characters in one formula's text (spreadsheets allow 8,192). */
+export const MAX_FORMULA_TEXT = 16_384;
 /** Nodes in one tree; bounds evaluation work per row (checked as a meaning problem, 422). */
 export const MAX_FORMULA_NODES = 1_000;
 
 export const BINARY_OPS = ["+", "-", "*", "/", "%", "^", "&", "=", "<>", "<", "<=", ">", ">="] as const;
 export type BinaryOp = (typeof BINARY_OPS)[number];
 
+/** An item of an array constant: spreadsheets allow only constants there. */
+export type ArrayItem = string | number | boolean;
+/** Items in one array constant (`{1, 2; 3, 4}` has 4). */
+export const MAX_ARRAY_ITEMS = 10_000;
+
 export type Expr =
   | { kind: "literal"; value: string | number | boolean | null }
+  | { kind: "array"; rows: ArrayItem[][] }
   | { kind: "column"; columnId: string }
   | { kind: "op"; op: BinaryOp; args: [Expr, Expr] }
   | { kind: "neg"; arg: Expr }
@@ -33,6 +41,17 @@ const LiteralExpr = z.object({
   kind: z.literal("literal"),
   value: z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean(), z.null()]),
 });
+const ArrayExpr = z
+  .object({
+    kind: z.literal("array"),
+    rows: z.array(z.array(z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()])).min(1).max(MAX_ARRAY_ITEMS)).min(1).max(MAX_ARRAY_ITEMS),
+  })
+  .superRefine((node, ctx) => {
+    const width = node.rows[0]?.length ?? 0;
+    if (node.rows.some((r) => r.length !== width)) ctx.addIssue({ code: "custom", path: ["rows"], message: "every row of an array constant has the same length" });
+    else if (width * node.rows.length > MAX_ARRAY_ITEMS) ctx.addIssue({ code: "custom", path: ["rows"], message: `at most ${MAX_ARRAY_ITEMS} items` });
+    else if (width * node.rows.length < 2) ctx.addIssue({ code: "custom", path: ["rows"], message: "an array constant has at least two items (one value is a literal)" });
+  });
 const ColumnExpr = z.object({ kind: z.literal("column"), columnId: IdSchema });
 const OpExpr = z.object({
   kind: z.literal("op"),
@@ -61,10 +80,11 @@ const CallExpr = z.object({
 });
 
 export const ExprSchema: z.ZodType<Expr> = z
-  .discriminatedUnion("kind", [LiteralExpr, ColumnExpr, OpExpr, NegExpr, CallExpr])
+  .discriminatedUnion("kind", [LiteralExpr, ArrayExpr, ColumnExpr, OpExpr, NegExpr, CallExpr])
   .openapi("FormulaExpr", {
     description: [
-      "A compiled formula tree: literal | column | op (binary operator) | neg (unary minus) | call (spreadsheet function,",
+      "A compiled formula tree: literal | array (an array constant: rows of constants, `{1, 2; 3, 4}` in text) | column |",
+      "op (binary operator) | neg (unary minus) | call (spreadsheet function,",
       "any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet",
       "semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^`",
       "coerce (blank → 0, \"3\" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics",
@@ -133,8 +153,20 @@ export const DescriptionSchema = z.array(DescriptionItemSchema).max(5_000);
 
 /** The E3 body. */
 export const ApplyFormulaBodySchema = z
-  .strictObject({ description: DescriptionSchema, expression: ExpressionSchema })
-  .openapi("ApplyFormulaBody");
+  .strictObject({
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_FORMULA_TEXT)
+      .optional()
+      .openapi({ description: "The formula as typed, e.g. `{Price} * {Qty}`; when given it wins over `expression`", example: "{Price} * {Qty}" }),
+    description: DescriptionSchema.optional(),
+    expression: ExpressionSchema.optional(),
+  })
+  .refine((b) => b.text !== undefined || b.expression !== undefined, { message: "the formula's text (or its compiled expression) is required", path: ["text"] })
+  .openapi("ApplyFormulaBody", {
+    description: "The formula: its `text` (what people type), or the compiled `expression` with its `description` (the specification's form).",
+  });
 
 /** What a formula column persists in `columns.formula`. */
 export interface StoredFormula {

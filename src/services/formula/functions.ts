@@ -146,3 +146,24 @@ export function arityProblem(spec: FunctionSpec, count: number): string | null {
   if (spec.pairs && (count - spec.min) % 2 !== 0) return `${spec.name} takes its arguments in condition/value pairs, got ${count}`;
   return null;
 }
+
+/** Parameter names as the library declares them (`function ROUND(number, num_digits)`), or [] when unreadable. */
+function declaredParameters(impl: LibraryFunction): string[] {
+  const m = /^[^(]*\(([^)]*)\)/.exec(Function.prototype.toString.call(impl));
+  if (!m) return [];
+  const names = m[1]!.split(",").map((p) => p.replace(/=.*$/, "").replace(/^\.\.\./, "").trim()).filter(Boolean);
+  return names.every((n) => /^[A-Za-z_$][\w$]*$/.test(n)) ? names : [];
+}
+
+/** How a function is called, for messages: `ROUND(number, num_digits)`, `IF(logical_test, value_if_true, [value_if_false])`, `SUM(value1, …)`. */
+export function signatureOf(spec: FunctionSpec): string {
+  const declared = declaredParameters(spec.impl);
+  const shown = spec.max === MANY ? Math.max(spec.min, 1) : spec.max;
+  const params: string[] = [];
+  for (let i = 0; i < shown; i++) {
+    const name = declared[i] ?? (spec.max === MANY ? `value${i + 1}` : `arg${i + 1}`);
+    params.push(i < spec.min ? name : `[${name}]`);
+  }
+  if (spec.max === MANY) params.push("…");
+  return `${spec.name}(${params.join(", ")})`;
+}

@@ -37,6 +37,7 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
   const walk = (e: Expr, path: string) => {
     switch (e.kind) {
       case "literal":
+      case "array":
         return;
       case "column":
         return checkColumn(e.columnId, `${path}.columnId`);

@@ -12,11 +12,15 @@ import { etagOf, ifMatchListMatches } from "../../lib/etag";
 import { isUniqueViolation } from "../../db/errors";
 import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
-import type { ColumnDataInput } from "../../schemas/tables";
+import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { applyFormulaThroughCoordinator } from "../formula/coordinator";
-import { MAX_FORMULA_DEPTH, type DescriptionItem, type ParsedExpression } from "../formula/expression";
-import { columnDto, type ColumnRow, type TableRow } from "./serialize";
+import { MAX_FORMULA_DEPTH, type DescriptionItem, type Expr, type ParsedExpression } from "../formula/expression";
+import { compileFormulaText } from "../formula/formulaText";
+import type { TableColumn } from "../formula/graph";
+import { printFormula } from "../formula/print";
+import { validateFormula } from "../formula/validate";
+import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
 
 const MAX_SLUG_LENGTH = 64;
 const SLUG_ATTEMPTS = 5;
@@ -84,7 +88,7 @@ function liveColumnQuery(db: Db, columnId: string) {
 }
 
 /** The body E11 answers with: its ETag, and one of the two an If-Match on a column may name (see columnIfMatch). */
-export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data: list.map(columnDto) });
+export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data: list.map((c) => columnDto(c, list)) });
 
 /**
  * If-Match on PATCH/DELETE of a column (API.md §17): the column's GET is E11, so the column list's ETag is accepted;
@@ -93,7 +97,7 @@ export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data:
  */
 async function assertColumnIfMatch(ifMatch: string | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
   if (ifMatch === undefined) return;
-  const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column) })]);
+  const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column, list) })]);
   if (!tags.some((t) => ifMatchListMatches(ifMatch, t))) throw preconditionFailed();
 }
 
@@ -137,9 +141,40 @@ function checkOneManyReferences(
   if (details.length) throw validation(`Invalid oneMany filter: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
 }
 
-/** The stored form of `data`: what the client sent, with defaults zod filled in. */
+/** The stored form of `data`: what the client sent, with defaults zod filled in; a formula is kept on the column, not in `data`. */
 function storedData(data: ColumnDataInput): ColumnRow["data"] {
+  if (data.type === "formula") {
+    const { formula: _formula, ...rest } = data;
+    return rest as ColumnRow["data"];
+  }
   return data as ColumnRow["data"];
+}
+
+interface CompiledColumnFormula {
+  expression: Expr;
+  description: DescriptionItem[];
+}
+
+/**
+ * A formula given with a column write, checked against its table (`columns`, the column itself among them):
+ * text is parsed (422 with line, column and suggestions), a tree is validated as E3 validates it.
+ */
+function compileColumnFormula(formula: FormulaInput, columnId: string, columns: readonly TableColumn[]): CompiledColumnFormula {
+  if (formula.text !== undefined) {
+    const compiled = compileFormulaText(formula.text, columns, { columnId, path: "data.formula.text" });
+    return { expression: compiled.expression, description: compiled.description };
+  }
+  const parsed = formula.expression!;
+  if (parsed.tooDeep) {
+    throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "data.formula.expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
+  }
+  const expression = validateFormula({ columnId, expression: parsed, description: formula.description ?? [] }, columns);
+  return { expression, description: formula.description ?? printFormula(expression, columns).description };
+}
+
+/** The column as the formula checks see it, with the type and name a write gives it. */
+function columnAfterWrite(base: Omit<TableColumn, "type" | "data" | "formula">, data: ColumnRow["data"]): TableColumn {
+  return { ...base, type: data.type, data, formula: null };
 }
 
 export interface NewColumn {
@@ -172,24 +207,35 @@ export function identifierColumnRow(table: TableRow): ColumnRow {
 export async function listColumns(ctx: ServiceContext, tableId: string): Promise<ColumnDto[]> {
   const [[table], list] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), liveColumnsQuery(ctx.db, tableId)]);
   checkTableAccess(table, "read");
-  return list.map(columnDto);
+  return list.map((c) => columnDto(c, list));
 }
 
 /** Adds a column. A table has exactly one identifier column, made with the table; another is 409. */
 export async function createColumn(ctx: ServiceContext, input: NewColumn & { tableId: string }): Promise<ColumnDto> {
-  const [[tableRow], targets, cols, taken] = await read(ctx, [
+  const [[tableRow], targets, cols, taken, list] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
     ...oneManyStatements(ctx.db, input.data),
     takenSlugsQuery(ctx.db, input.tableId, slugify(input.name)),
+    liveColumnsQuery(ctx.db, input.tableId),
   ]);
   const { table } = checkTableAccess(tableRow, "write");
   if (input.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
   checkOneManyReferences(table, input.data, [targets, cols]);
+  const columnId = newId();
+  const data = storedData(input.data);
+  // The new column is among the columns its formula may name, so naming itself is a cycle, not an unknown name.
+  const formula =
+    input.data.type === "formula" && input.data.formula
+      ? compileColumnFormula(input.data.formula, columnId, [
+          ...list.map(asTableColumn),
+          columnAfterWrite({ id: columnId, name: input.name, isIdentifier: false, isDeleted: false }, data),
+        ])
+      : null;
   const row = await withFreeSlug(ctx.db, table.id, input.name, taken, undefined, async (slug) => {
     const [inserted] = await ctx.db
       .insert(columns)
       .values({
-        id: newId(),
+        id: columnId,
         tableId: table.id,
         projectId: table.projectId,
         workspaceId: table.workspaceId,
@@ -197,14 +243,23 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
         slug,
         description: input.description ?? "",
         isIdentifier: false,
-        data: storedData(input.data),
+        data,
         createdAt: ctx.now,
         updatedAt: ctx.now,
       })
       .returning();
     return inserted!;
   });
-  return columnDto(row);
+  if (!formula) return columnDto(row, list);
+  return applyColumnFormula(ctx, table.id, row, formula, list);
+}
+
+/** Persists and computes a column write's formula through the table's coordinator (as E3 does), then reads the column back. */
+async function applyColumnFormula(ctx: ServiceContext, tableId: string, row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[]): Promise<ColumnDto> {
+  await applyFormulaThroughCoordinator(ctx.env, { tableId, columnId: row.id, description: formula.description, expression: formula.expression });
+  const [stored] = await liveColumnQuery(ctx.db, row.id);
+  const after = stored ?? { ...row, formula };
+  return columnDto(after, [...list.filter((c) => c.id !== row.id), after]);
 }
 
 /** A non-deleted column (the caller checks its table); 404 when missing or deleted. */
@@ -245,9 +300,17 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
     if (!column.isIdentifier && patch.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
     checkOneManyReferences(table, patch.data, [targets, cols]);
   }
+  const data = patch.data ? storedData(patch.data) : undefined;
+  const formula =
+    patch.data?.type === "formula" && patch.data.formula
+      ? compileColumnFormula(patch.data.formula, column.id, [
+          ...list.filter((c) => c.id !== column.id).map(asTableColumn),
+          columnAfterWrite({ id: column.id, name: patch.name ?? column.name, isIdentifier: column.isIdentifier, isDeleted: false }, data!),
+        ])
+      : null;
   const set = {
     ...(patch.description !== undefined && { description: patch.description }),
-    ...(patch.data && { data: storedData(patch.data) }),
+    ...(data && { data }),
     ...(patch.data && patch.data.type !== "formula" && { formula: null }),
     updatedAt: ctx.now,
   };
@@ -262,7 +325,9 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
     return row;
   };
   const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx.db, table.id, patch.name, taken, column.id, write) : await write();
-  return columnDto(row);
+  const others = list.filter((c) => c.id !== row.id);
+  if (!formula) return columnDto(row, [...others, row]);
+  return applyColumnFormula(ctx, table.id, row, formula, others);
 }
 
 /** Soft-deletes a column (its cells vanish); the identifier column cannot be deleted (409). If-Match as for update. */
@@ -285,18 +350,31 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
  */
 export async function applyComputedColumn(
   ctx: ServiceContext,
-  input: { columnId: string; description: DescriptionItem[]; expression: ParsedExpression },
+  input: { columnId: string; description?: DescriptionItem[]; expression?: ParsedExpression; text?: string },
 ): Promise<{ updatedRows: number }> {
-  const [[column], [tableRow]] = await read(ctx, [
+  const [[column], [tableRow], list] = await read(ctx, [
     liveColumnQuery(ctx.db, input.columnId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
+    liveColumnsQuery(ctx.db, tableOfColumn(input.columnId)),
   ]);
   if (!column) throw notFound("Column");
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
   if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
-  if (input.expression.tooDeep) {
-    throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
+  let expression: Expr;
+  let description: DescriptionItem[];
+  if (input.text !== undefined) {
+    // The typed form: parsed here, where the column names are at hand; the coordinator validates the tree again.
+    const compiled = compileFormulaText(input.text, list.map(asTableColumn), { columnId: column.id, path: "text" });
+    expression = compiled.expression;
+    description = input.description ?? compiled.description;
+  } else {
+    const parsed = input.expression!;
+    if (parsed.tooDeep) {
+      throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
+    }
+    expression = parsed.expr;
+    description = input.description ?? printFormula(expression, list.map(asTableColumn)).description;
   }
-  const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description: input.description, expression: input.expression.expr });
+  const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
   return { updatedRows: result.updatedRows };
 }

@@ -1,6 +1,10 @@
 /** Database rows → the published records (specification: Column, Row, Cell; Table per API.md §7). */
 import type { cells, columns, rows, tables } from "../../db/schema";
 import type { ColumnType } from "../../schemas/tables";
+import type { DescriptionItem, Expr } from "../formula/expression";
+import { describeFormula } from "../formula/formulaText";
+import type { TableColumn } from "../formula/graph";
+import type { ResultType } from "../formula/resultType";
 
 export type TableRow = typeof tables.$inferSelect;
 export type ColumnRow = typeof columns.$inferSelect;
@@ -21,7 +25,39 @@ export function tableDto(t: TableRow) {
   };
 }
 
-export function columnDto(c: ColumnRow) {
+/** A column row as the formula engine sees it. */
+export function asTableColumn(c: ColumnRow): TableColumn {
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.data.type,
+    isIdentifier: c.isIdentifier,
+    isDeleted: c.isDeleted,
+    data: c.data,
+    formula: (c.formula as TableColumn["formula"]) ?? null,
+  };
+}
+
+export interface ColumnFormulaDto {
+  text: string;
+  expression: Expr;
+  description: DescriptionItem[];
+  resultType: ResultType;
+}
+
+/**
+ * A column record. A formula column's formula comes with its canonical text and result type, printed with the
+ * current names of `tableColumns` (its table's columns; the column itself when not given) so a rename shows.
+ */
+export function columnDto(c: ColumnRow, tableColumns?: readonly ColumnRow[]) {
+  const stored = c.formula as { expression?: Expr; description?: DescriptionItem[] } | null;
+  let formula: ColumnFormulaDto | undefined;
+  if (stored?.expression) {
+    const columns = (tableColumns ?? [c]).map(asTableColumn);
+    const described = describeFormula(stored.expression, columns);
+    formula = { text: described.text, expression: stored.expression, description: stored.description ?? described.description, resultType: described.resultType };
+  }
+  const data = c.data as ColumnRow["data"] & { type: ColumnType };
   return {
     _id: c.id,
     projectId: c.projectId,
@@ -32,8 +68,10 @@ export function columnDto(c: ColumnRow) {
     originId: c.originId,
     description: c.description,
     isIdentifier: c.isIdentifier,
-    data: c.data as ColumnRow["data"] & { type: ColumnType },
-    ...(c.formula != null && { formula: c.formula }),
+    data: (formula && data.type === "formula"
+      ? { ...data, formula: { text: formula.text, expression: formula.expression, resultType: formula.resultType } }
+      : data) as ColumnRow["data"] & { type: ColumnType },
+    ...(formula && { formula }),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     isDeleted: c.isDeleted,

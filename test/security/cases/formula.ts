@@ -1,7 +1,7 @@
 import type { CaseFactory } from "../types";
 import { seedTable } from "../../formula/seed";
 
-/** E3: an outsider gets 404 (no access looks like absence), a workspace viewer 403. */
+/** E3: an outsider gets 404 (no access looks like absence), a workspace viewer 403. Parsing a formula is a read: an outsider gets 404. */
 export const formulaCases: CaseFactory = async (t) => {
   const table = await seedTable(t, [{ name: "Amount", type: "number" }, { name: "Computed", type: "text" }]);
   const body = {
@@ -15,6 +15,12 @@ export const formulaCases: CaseFactory = async (t) => {
       path: `/table/column/${table.col.Computed}/computed/apply`,
       body,
       viewerForbidden: true,
+    },
+    {
+      name: "POST /formula/parse",
+      method: "POST",
+      path: "/formula/parse",
+      body: { tableId: table.tableId, text: "{Amount} * 2" },
     },
   ];
 };

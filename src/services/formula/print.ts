@@ -1,0 +1,134 @@
+/**
+ * Any formula tree back to its canonical text (docs/api-guide.md, "Formulas as text"): operators spaced,
+ * function names as the catalogue spells them, parentheses only where precedence needs them, columns by their
+ * current name (by id, `{#id}`, when the name is missing or shared). Parsing the printed text gives a tree that
+ * prints to the same text again.
+ *
+ * Trees from E3 may hold what the text has no spelling for; they print as their meaning: the `%` operator
+ * (modulo in the tree) as MOD(a, b), a blank literal as BLANK().
+ */
+import type { ArrayItem, BinaryOp, DescriptionItem, Expr } from "./expression";
+import { lookupFunction } from "./functions";
+import { looksLikeArrayConstant, type NamedColumn } from "./text";
+
+/** Binding strength, loosest first, as the parser reads it. */
+const LEVEL = { compare: 1, concat: 2, additive: 3, multiplicative: 4, power: 5, unary: 6, primary: 8 } as const;
+
+function opLevel(op: BinaryOp): number {
+  switch (op) {
+    case "&": return LEVEL.concat;
+    case "+": case "-": return LEVEL.additive;
+    case "*": case "/": return LEVEL.multiplicative;
+    case "^": return LEVEL.power;
+    case "%": return LEVEL.primary; // printed as MOD(…)
+    default: return LEVEL.compare;
+  }
+}
+
+export function numberText(n: number): string {
+  return String(n);
+}
+
+function stringText(s: string): string {
+  return `"${s.replaceAll('"', '""')}"`;
+}
+
+function itemText(v: ArrayItem): string {
+  if (typeof v === "string") return stringText(v);
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  return numberText(v);
+}
+
+/** `{Name}` with `\` and `}` escaped; a name that would read as an array constant or an id gets its first character escaped. */
+export function columnRefText(name: string): string {
+  let inner = name.replace(/[\\}]/g, (c) => `\\${c}`);
+  if (inner.startsWith("#") || looksLikeArrayConstant(inner)) inner = `\\${inner}`;
+  return `{${inner}}`;
+}
+
+export interface PrintedFormula {
+  text: string;
+  /** The same text as description items: text runs and a chip per column reference (E3's `description`). */
+  description: DescriptionItem[];
+}
+
+/** The canonical text of `expr`, naming columns from `columns` (the table's live columns). */
+export function printFormula(expr: Expr, columns: readonly NamedColumn[]): PrintedFormula {
+  const nameCount = new Map<string, number>();
+  for (const c of columns) nameCount.set(c.name, (nameCount.get(c.name) ?? 0) + 1);
+  const nameOf = new Map(columns.map((c) => [c.id, c.name]));
+  const items: DescriptionItem[] = [];
+  const emit = (text: string) => {
+    const last = items.at(-1);
+    if (last && last.kind === "text") last.text += text;
+    else items.push({ kind: "text", text });
+  };
+  const emitColumn = (columnId: string) => {
+    const name = nameOf.get(columnId);
+    const byName = name !== undefined && nameCount.get(name) === 1 && name.trim() === name && name !== "";
+    const text = byName ? columnRefText(name) : `{#${columnId}}`;
+    items.push({ kind: "column", text, columnId });
+  };
+
+  /** Prints `e`, parenthesised when it binds looser than `min`. */
+  const print = (e: Expr, min: number): void => {
+    const level = levelOf(e);
+    const paren = level < min;
+    if (paren) emit("(");
+    printBare(e);
+    if (paren) emit(")");
+  };
+
+  const printBare = (e: Expr): void => {
+    switch (e.kind) {
+      case "literal":
+        if (e.value === null) return emit("BLANK()");
+        if (typeof e.value === "string") return emit(stringText(e.value));
+        if (typeof e.value === "boolean") return emit(e.value ? "TRUE" : "FALSE");
+        return emit(numberText(e.value));
+      case "array":
+        return emit(`{${e.rows.map((r) => r.map(itemText).join(", ")).join("; ")}}`);
+      case "column":
+        return emitColumn(e.columnId);
+      case "neg":
+        emit("-");
+        return print(e.arg, LEVEL.unary);
+      case "op": {
+        if (e.op === "%") return printCall("MOD", e.args);
+        const level = opLevel(e.op);
+        print(e.args[0], level);
+        emit(` ${e.op} `);
+        // Operators bind left: a right operand of the same level needs parentheses.
+        return print(e.args[1], level + 1);
+      }
+      case "call":
+        return printCall(lookupFunction(e.fn)?.name ?? e.fn.toUpperCase(), e.args);
+    }
+  };
+
+  const printCall = (name: string, args: readonly Expr[]) => {
+    emit(`${name}(`);
+    args.forEach((a, i) => {
+      if (i > 0) emit(", ");
+      print(a, LEVEL.compare);
+    });
+    emit(")");
+  };
+
+  print(expr, LEVEL.compare);
+  return { text: items.map((i) => i.text).join(""), description: items };
+}
+
+function levelOf(e: Expr): number {
+  switch (e.kind) {
+    case "op":
+      return opLevel(e.op);
+    case "neg":
+      return LEVEL.unary;
+    case "literal":
+      // A negative number prints with its minus sign: it reads back as a negation.
+      return typeof e.value === "number" && (e.value < 0 || Object.is(e.value, -0)) ? LEVEL.unary : LEVEL.primary;
+    default:
+      return LEVEL.primary;
+  }
+}
