@@ -15,6 +15,8 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
+            // wrangler.toml ships "production"; the tests run as the local service does.
+            ENVIRONMENT: "development",
             ADMIN_TOKEN: "test-admin-token",
             SIGNING_SECRET: "test-signing-secret",
             CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",

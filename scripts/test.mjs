@@ -16,6 +16,8 @@ buildAssets();
 const vitest = path.join(BIN, "vitest");
 const extra = process.argv.slice(2);
 try {
+  console.log("\n▶ script tests (deploy:check, npm start's process tree; node --test scripts/test/)");
+  run(process.execPath, ["--test", path.join(ROOT, "scripts", "test")]);
   console.log("\n▶ converter tests (real LibreOffice)");
   run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]);
   console.log("\n▶ Worker tests (workerd, D1, R2, Durable Objects, Queues)");

@@ -28,6 +28,16 @@ export function documentConfig(tags: string[], environment = "production") {
   };
 }
 
+/** Where a validated value came from, as a client reads it in a message ("Invalid request body: name: …"). */
+const TARGET_LABEL: Record<string, string> = {
+  json: "request body",
+  form: "request body",
+  query: "query parameters",
+  param: "path parameters",
+  header: "headers",
+  cookie: "cookies",
+};
+
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
   return new OpenAPIHono<HonoEnv>({
@@ -37,9 +47,10 @@ export function createRouter() {
         const details: ErrorDetail[] = result.error.issues.flatMap((issue) =>
           issue.code === "unrecognized_keys"
             ? issue.keys.map((key) => ({ path: [...issue.path, key].map(String).join("."), message: "Unknown field" }))
-            : [{ path: issue.path.map(String).join(".") || result.target, message: issue.message }],
+            : [{ path: issue.path.map(String).join(".") || (result.target === "json" ? "body" : result.target), message: issue.message }],
         );
-        throw new ApiError("ValidationError", `Invalid ${result.target}: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
+        const where = TARGET_LABEL[result.target] ?? result.target;
+        throw new ApiError("ValidationError", `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
       }
     },
   });

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { BIN, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
 import { buildAssets } from "../build-assets.mjs";
+import { varArgs as devVarArgs } from "../lib/devvars.mjs";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
@@ -23,7 +24,8 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   buildAssets();
   const dir = existingDir ?? freshState();
   const port = await freePort();
-  const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // Secrets through a file in the state directory (not the command line); the rest as --var.
+  const varArgs = devVarArgs({ ENVIRONMENT: "development", ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }, path.join(dir, "wrangler-dev.vars"));
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],

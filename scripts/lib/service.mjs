@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { BIN, ROOT } from "./proc.mjs";
-import { readDevVars, secret, writeDevVars } from "./devvars.mjs";
+import { readDevVars, secret, varArgs, writeDevVars } from "./devvars.mjs";
 import { ensureLibreOffice } from "./libreoffice.mjs";
 import { StartError } from "./errors.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
@@ -64,6 +64,8 @@ export function loadSecrets(settings, env = process.env) {
   }
   fill.SIGNING_SECRET ||= secret("sig_");
   fill.CONVERTER_SECRET ||= secret("cnv_");
+  // wrangler.toml ships production; `npm run dev` (plain wrangler dev) reads this file and runs as development.
+  fill.ENVIRONMENT ||= "development";
   if (JSON.stringify(fill) !== JSON.stringify(fileVars)) writeDevVars(settings.devVarsFile, fill);
   const adminToken = env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
   const adminSource = env.ADMIN_TOKEN ? "your environment (ADMIN_TOKEN)" : generated ? ".dev.vars (generated now)" : ".dev.vars";
@@ -115,9 +117,13 @@ export async function startConverter(sup, settings, secrets, { log = console.log
   return url;
 }
 
-/** Arguments of `wrangler dev`; `extraArgs` for features that need more (e.g. --test-scheduled). */
+/**
+ * Arguments of `wrangler dev`; `extraArgs` for features that need more (e.g. --test-scheduled). The local
+ * service runs as development (wrangler.toml's [vars] say production); the secrets go through a 0600 file in
+ * the state directory, not the command line.
+ */
 export function wranglerDevArgs(settings, vars, extraArgs = []) {
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const args = varArgs({ ...vars, ENVIRONMENT: "development" }, path.join(settings.persistTo, "wrangler-dev.vars"));
   return [
     "dev",
     "--port", String(settings.port),
@@ -125,7 +131,7 @@ export function wranglerDevArgs(settings, vars, extraArgs = []) {
     "--persist-to", settings.persistTo,
     "--show-interactive-dev-session=false",
     ...extraArgs,
-    ...varArgs,
+    ...args,
   ];
 }
 

@@ -16,7 +16,14 @@ export function renderError(err: Error, c: Context<HonoEnv>): Response {
   const status = (err as { status?: number }).status;
   if (typeof status === "number" && status >= 400 && status < 500) {
     const code = status === 413 ? "PayloadTooLargeError" : status === 415 ? "UnsupportedMediaTypeError" : "ValidationError";
-    const message = status === 400 ? "The request body is not valid JSON" : err.message;
+    // The only 415 Hono raises is the OpenAPI body gate of a route with a JSON body (raw uploads answer their own).
+    const contentType = c.req.header("content-type")?.split(";")[0]?.trim();
+    const message =
+      status === 400
+        ? "The request body is not valid JSON"
+        : status === 415
+          ? `This operation accepts a JSON body: send it with Content-Type: application/json (the request had ${contentType ? `Content-Type: ${contentType}` : "no Content-Type"})`
+          : err.message;
     return c.json(errorBody(code, message), code === "ValidationError" ? 400 : (status as 413 | 415));
   }
   console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }));

@@ -90,6 +90,28 @@ describe("error model", () => {
     await ok("POST", "/organization", { token: u.token, raw: JSON.stringify({ name: "Org" }), headers: { "content-type": "application/json; charset=utf-8" } });
   });
 
+  it("a 415 names the media type the operation accepts, and what came instead", async () => {
+    // Bytes without any Content-Type (a Uint8Array body gets none), and with a wrong one.
+    const bare = await call("POST", "/organization", { token: u.token, raw: new TextEncoder().encode(JSON.stringify({ name: "Org" })) });
+    expectError(bare, 415, "UnsupportedMediaTypeError");
+    expect(bare.body.message).toContain("application/json");
+    expect(bare.body.message).toMatch(/no Content-Type/);
+    const text = await call("POST", "/organization", { token: u.token, raw: JSON.stringify({ name: "Org" }), headers: { "content-type": "text/plain" } });
+    expectError(text, 415, "UnsupportedMediaTypeError");
+    expect(text.body.message).toContain("application/json");
+    expect(text.body.message).toContain("text/plain");
+  });
+
+  it("a schema failure on a well-formed body or parameter names its location and the field path", async () => {
+    const body = await call("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId } });
+    expectError(body, 400, "ValidationError");
+    expect(body.body.message).toMatch(/^Invalid request body: name: /);
+    expect(body.body.details.map((d: any) => d.path)).toEqual(["name"]);
+    const query = await call("GET", "/table/some-table/rows", { token: u.token, query: { limit: "many" } });
+    expectError(query, 400, "ValidationError");
+    expect(query.body.message).toMatch(/^Invalid query parameters: limit: /);
+  });
+
   it("an unknown body member is 400 with a detail naming its path", async () => {
     const res = await call("POST", "/organization", { token: u.token, body: { name: "x", color: "red", size: 1 } });
     expectError(res, 400, "ValidationError");
