@@ -141,6 +141,34 @@ describe("E13 branding", () => {
   });
 });
 
+describe("branding URLs", () => {
+  it("accepts only http(s) links on write (400 otherwise) and never returns a stored non-http(s) link from /published/*", async () => {
+    const p = await seedPortal();
+    const put = (body: unknown) => call("PUT", `/project/${p.projectId}/branding`, { token: t.owner.token, body });
+    for (const bad of ["javascript:alert(document.domain)", "JaVa\tScRiPt:alert(1)", " javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x", "mailto:a@b.test", "/relative/logo.png", "not a url"]) {
+      expectError(await put({ company: { logo: bad } }), 400, "ValidationError");
+      expectError(await put({ company: { url: bad } }), 400, "ValidationError");
+      expectError(await put({ callToAction: { enabled: true, url: bad } }), 400, "ValidationError");
+    }
+    expectError(await put({ socials: [{ platform: "x", handle: "javascript:alert(1)" }] }), 400, "ValidationError");
+    expectError(await put({ socials: [{ platform: "mastodon", handle: "data:text/html,hi" }] }), 400, "ValidationError");
+    await ok("PUT", `/project/${p.projectId}/branding`, {
+      token: t.owner.token,
+      body: { company: { logo: "https://acme.test/l.png", url: "" }, callToAction: { enabled: true, url: "http://acme.test/go" }, socials: [{ platform: "x", handle: "@acme" }, { platform: "mastodon", handle: "https://social.test/@acme" }] },
+    });
+    // A link stored before these rules (written here straight into D1) is returned as "".
+    const legacy = { company: { name: "Old", logo: "javascript:alert(1)", url: "java\tscript:alert(2)" }, callToAction: { enabled: true, text: "Go", url: "data:text/html,x" }, socials: [{ platform: "mastodon", handle: "javascript:alert(3)" }, { platform: "x", handle: "acme" }] };
+    await env.DB.prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
+    const read = await ok("GET", `/published/${p.projectId}/branding`, { token: t.outsider.token });
+    expect(read.data).toEqual({
+      company: { name: "Old", logo: "", url: "" },
+      callToAction: { enabled: true, icon: { name: "", color: "" }, text: "Go", url: "" },
+      socials: [{ platform: "mastodon", handle: "" }, { platform: "x", handle: "acme" }],
+    });
+    expect(JSON.stringify(await ok("GET", `/project/${p.projectId}`, { token: t.owner.token }))).not.toMatch(/javascript|data:/i);
+  });
+});
+
 describe("E14 project data", () => {
   it("lists only published, non-deleted documents to any bearer, with ETag and 304", async () => {
     const p = await seedPortal();
@@ -296,12 +324,15 @@ describe("reader site", () => {
     const p = await seedPortal({ name: `<script>alert("project")</script>`, docName: `<img src=x onerror=alert("doc")>` });
     await ok("PUT", `/project/${p.projectId}/branding`, {
       token: t.owner.token,
-      body: {
-        company: { name: `Acme <b onmouseover="x">`, logo: "javascript:alert(6)", url: "javascript:alert(7)" },
-        callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
-        socials: [{ platform: "x", handle: "acme" }, { platform: "evil", handle: "javascript:alert(8)" }],
-      },
+      body: { company: { name: `Acme <b onmouseover="x">` }, callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" } },
     });
+    // Links the API now refuses (400) but that a database from before the rule may hold: the site must not emit them.
+    const legacy = {
+      company: { name: `Acme <b onmouseover="x">`, logo: "javascript:alert(6)", url: "javascript:alert(7)" },
+      callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
+      socials: [{ platform: "x", handle: "acme" }, { platform: "evil", handle: "javascript:alert(8)" }],
+    };
+    await env.DB.prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
     await putContent(p.doc, ALL_BLOCKS);
     const home = await page(`/site/${p.slug}`);
     expect(home.status).toBe(200);
@@ -356,8 +387,8 @@ describe("reader site", () => {
       expect(text).not.toMatch(/(href|src|content)="\s*(javascript|data):/i);
       expect(text).not.toMatch(/<script|<img[^>]*onerror|<b onmouseover/i);
     }
-    // An unusable social handle is plain text, not a link.
-    expect(h).toContain("<li>evil: javascript:alert(8)</li>");
+    // A stored handle that is a non-http(s) URL is not shown at all.
+    expect(h).not.toContain("alert(8)");
     expect(h).toContain("&lt;img src=x onerror=alert(&quot;doc&quot;)&gt;");
     expect(h).toContain("&lt;script&gt;alert(&quot;project&quot;)&lt;/script&gt;");
     // Safety headers.
