@@ -15,9 +15,10 @@ let n = 0;
 const uniqueSlug = (p = "p") => `${p}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
 
 /** A fresh project of the tenant with published documents (folder → doc, plus an unpublished and a deleted one). */
-async function seedPortal(opts: { slug?: string; domain?: string; password?: string; expiresAt?: number; allowIndexing?: boolean; name?: string; docName?: string } = {}) {
-  const tok = t.owner.token;
-  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: t.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" } })).data;
+async function seedPortal(opts: { slug?: string; domain?: string; password?: string; expiresAt?: number; allowIndexing?: boolean; name?: string; docName?: string; tenant?: Tenant } = {}) {
+  const tenant = opts.tenant ?? t;
+  const tok = tenant.owner.token;
+  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: tenant.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" } })).data;
   const mk = async (name: string, type: "FOLDER" | "DOCUMENT", parentId?: string) =>
     (await ok("POST", "/document", { token: tok, body: { projectId: project._id, name, type, ...(parentId && { parentId }) } })).data._id as string;
   const folder = await mk("Policies", "FOLDER");
@@ -259,6 +260,36 @@ describe("E14 project data", () => {
     }
     expect(limited, "no 429 within 21 attempts spread over the ways of naming the portal").not.toBeNull();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("limits logins to 100 a minute per portal across all client addresses, so rotating CF-Connecting-IP does not escape it", async () => {
+    // A tenant of its own: these 100-odd requests must not spend the shared tenant's per-token request budget.
+    const own = await seedTenant();
+    const p = await seedPortal({ password: "pw", tenant: own });
+    const other = await seedPortal({ password: "pw", tenant: own });
+    let limited = null;
+    let tries = 0;
+    // A fresh address per attempt: each stays far below its own 10; the portal's 100 (twice that when a run straddles
+    // a window boundary) must still answer 429. Half the attempts use the site form, which shares the budget.
+    for (let i = 0; i < 205 && !limited; i++, tries++) {
+      const ip = `10.${100 + (i >> 8)}.${i & 255}.7`;
+      const res =
+        i % 2
+          ? await call("POST", `/published/${p.projectId}/login`, { token: own.outsider.token, body: { password: "nope" }, headers: { "cf-connecting-ip": ip } })
+          : await SELF.fetch(`${BASE}/site/${p.slug}/login`, {
+              method: "POST",
+              redirect: "manual",
+              headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": ip },
+              body: new URLSearchParams({ password: "nope" }).toString(),
+            }).then(async (r) => (await r.arrayBuffer(), { status: r.status, headers: r.headers }));
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(401);
+    }
+    expect(limited, `no 429 within ${tries} attempts from rotating addresses`).not.toBeNull();
+    expect(tries).toBeGreaterThan(50);
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another portal's budget is its own.
+    expect((await call("POST", `/published/${other.projectId}/login`, { token: own.outsider.token, body: { password: "pw" }, headers: { "cf-connecting-ip": "10.99.0.1" } })).status).toBe(200);
   });
 
   it("limits logins to 10 a minute per client address and portal (429 with Retry-After)", async () => {
