@@ -32,6 +32,8 @@ export interface Env {
   WEBHOOK_ALLOWED_ORIGINS?: string;
   /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
   PORTAL_LOGIN_LIMITER?: RateLimit;
+  /** Portal password attempts: 100 per 60 s per portal across all client addresses (API.md §12). */
+  PORTAL_LOGIN_PORTAL_LIMITER?: RateLimit;
 }
 
 export type Db = DrizzleD1Database<typeof schema>;

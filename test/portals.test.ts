@@ -15,9 +15,10 @@ let n = 0;
 const uniqueSlug = (p = "p") => `${p}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
 
 /** A fresh project of the tenant with published documents (folder → doc, plus an unpublished and a deleted one). */
-async function seedPortal(opts: { slug?: string; domain?: string; password?: string; expiresAt?: number; allowIndexing?: boolean; name?: string; docName?: string } = {}) {
-  const tok = t.owner.token;
-  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: t.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" } })).data;
+async function seedPortal(opts: { slug?: string; domain?: string; password?: string; expiresAt?: number; allowIndexing?: boolean; name?: string; docName?: string; tenant?: Tenant } = {}) {
+  const tenant = opts.tenant ?? t;
+  const tok = tenant.owner.token;
+  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: tenant.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" } })).data;
   const mk = async (name: string, type: "FOLDER" | "DOCUMENT", parentId?: string) =>
     (await ok("POST", "/document", { token: tok, body: { projectId: project._id, name, type, ...(parentId && { parentId }) } })).data._id as string;
   const folder = await mk("Policies", "FOLDER");
@@ -141,6 +142,34 @@ describe("E13 branding", () => {
   });
 });
 
+describe("branding URLs", () => {
+  it("accepts only http(s) links on write (400 otherwise) and never returns a stored non-http(s) link from /published/*", async () => {
+    const p = await seedPortal();
+    const put = (body: unknown) => call("PUT", `/project/${p.projectId}/branding`, { token: t.owner.token, body });
+    for (const bad of ["javascript:alert(document.domain)", "JaVa\tScRiPt:alert(1)", " javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x", "mailto:a@b.test", "/relative/logo.png", "not a url"]) {
+      expectError(await put({ company: { logo: bad } }), 400, "ValidationError");
+      expectError(await put({ company: { url: bad } }), 400, "ValidationError");
+      expectError(await put({ callToAction: { enabled: true, url: bad } }), 400, "ValidationError");
+    }
+    expectError(await put({ socials: [{ platform: "x", handle: "javascript:alert(1)" }] }), 400, "ValidationError");
+    expectError(await put({ socials: [{ platform: "mastodon", handle: "data:text/html,hi" }] }), 400, "ValidationError");
+    await ok("PUT", `/project/${p.projectId}/branding`, {
+      token: t.owner.token,
+      body: { company: { logo: "https://acme.test/l.png", url: "" }, callToAction: { enabled: true, url: "http://acme.test/go" }, socials: [{ platform: "x", handle: "@acme" }, { platform: "mastodon", handle: "https://social.test/@acme" }] },
+    });
+    // A link stored before these rules (written here straight into D1) is returned as "".
+    const legacy = { company: { name: "Old", logo: "javascript:alert(1)", url: "java\tscript:alert(2)" }, callToAction: { enabled: true, text: "Go", url: "data:text/html,x" }, socials: [{ platform: "mastodon", handle: "javascript:alert(3)" }, { platform: "x", handle: "acme" }] };
+    await env.DB.prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
+    const read = await ok("GET", `/published/${p.projectId}/branding`, { token: t.outsider.token });
+    expect(read.data).toEqual({
+      company: { name: "Old", logo: "", url: "" },
+      callToAction: { enabled: true, icon: { name: "", color: "" }, text: "Go", url: "" },
+      socials: [{ platform: "mastodon", handle: "" }, { platform: "x", handle: "acme" }],
+    });
+    expect(JSON.stringify(await ok("GET", `/project/${p.projectId}`, { token: t.owner.token }))).not.toMatch(/javascript|data:/i);
+  });
+});
+
 describe("E14 project data", () => {
   it("lists only published, non-deleted documents to any bearer, with ETag and 304", async () => {
     const p = await seedPortal();
@@ -233,6 +262,36 @@ describe("E14 project data", () => {
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("limits logins to 100 a minute per portal across all client addresses, so rotating CF-Connecting-IP does not escape it", async () => {
+    // A tenant of its own: these 100-odd requests must not spend the shared tenant's per-token request budget.
+    const own = await seedTenant();
+    const p = await seedPortal({ password: "pw", tenant: own });
+    const other = await seedPortal({ password: "pw", tenant: own });
+    let limited = null;
+    let tries = 0;
+    // A fresh address per attempt: each stays far below its own 10; the portal's 100 (twice that when a run straddles
+    // a window boundary) must still answer 429. Half the attempts use the site form, which shares the budget.
+    for (let i = 0; i < 205 && !limited; i++, tries++) {
+      const ip = `10.${100 + (i >> 8)}.${i & 255}.7`;
+      const res =
+        i % 2
+          ? await call("POST", `/published/${p.projectId}/login`, { token: own.outsider.token, body: { password: "nope" }, headers: { "cf-connecting-ip": ip } })
+          : await SELF.fetch(`${BASE}/site/${p.slug}/login`, {
+              method: "POST",
+              redirect: "manual",
+              headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": ip },
+              body: new URLSearchParams({ password: "nope" }).toString(),
+            }).then(async (r) => (await r.arrayBuffer(), { status: r.status, headers: r.headers }));
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(401);
+    }
+    expect(limited, `no 429 within ${tries} attempts from rotating addresses`).not.toBeNull();
+    expect(tries).toBeGreaterThan(50);
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another portal's budget is its own.
+    expect((await call("POST", `/published/${other.projectId}/login`, { token: own.outsider.token, body: { password: "pw" }, headers: { "cf-connecting-ip": "10.99.0.1" } })).status).toBe(200);
+  });
+
   it("limits logins to 10 a minute per client address and portal (429 with Retry-After)", async () => {
     const p = await seedPortal({ password: "pw" });
     let limited = null;
@@ -296,12 +355,15 @@ describe("reader site", () => {
     const p = await seedPortal({ name: `<script>alert("project")</script>`, docName: `<img src=x onerror=alert("doc")>` });
     await ok("PUT", `/project/${p.projectId}/branding`, {
       token: t.owner.token,
-      body: {
-        company: { name: `Acme <b onmouseover="x">`, logo: "javascript:alert(6)", url: "javascript:alert(7)" },
-        callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
-        socials: [{ platform: "x", handle: "acme" }, { platform: "evil", handle: "javascript:alert(8)" }],
-      },
+      body: { company: { name: `Acme <b onmouseover="x">` }, callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" } },
     });
+    // Links the API now refuses (400) but that a database from before the rule may hold: the site must not emit them.
+    const legacy = {
+      company: { name: `Acme <b onmouseover="x">`, logo: "javascript:alert(6)", url: "javascript:alert(7)" },
+      callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
+      socials: [{ platform: "x", handle: "acme" }, { platform: "evil", handle: "javascript:alert(8)" }],
+    };
+    await env.DB.prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
     await putContent(p.doc, ALL_BLOCKS);
     const home = await page(`/site/${p.slug}`);
     expect(home.status).toBe(200);
@@ -356,8 +418,8 @@ describe("reader site", () => {
       expect(text).not.toMatch(/(href|src|content)="\s*(javascript|data):/i);
       expect(text).not.toMatch(/<script|<img[^>]*onerror|<b onmouseover/i);
     }
-    // An unusable social handle is plain text, not a link.
-    expect(h).toContain("<li>evil: javascript:alert(8)</li>");
+    // A stored handle that is a non-http(s) URL is not shown at all.
+    expect(h).not.toContain("alert(8)");
     expect(h).toContain("&lt;img src=x onerror=alert(&quot;doc&quot;)&gt;");
     expect(h).toContain("&lt;script&gt;alert(&quot;project&quot;)&lt;/script&gt;");
     // Safety headers.

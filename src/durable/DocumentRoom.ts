@@ -19,7 +19,8 @@
  *
  * Presence is relayed, not interpreted: the room keeps each client's last awareness entry (also in the socket's
  * attachment, so it survives hibernation) without y-protocols' Awareness class, whose interval timer would keep an
- * idle room awake.
+ * idle room awake. Each connection owns the client ids it introduced (at most 4, each state at most 8 KB; see
+ * `receiveAwareness`), so no one can forge or overwrite another's presence, and its entries leave with it.
  */
 import { DurableObject } from "cloudflare:workers";
 import * as Y from "yjs";
@@ -52,6 +53,10 @@ export const WRITE_BACK_MS = 2000;
 const FLUSH_DELAY_MS = 2;
 /** serializeAttachment holds at most 2 KiB; presence larger than this is kept in memory only. */
 const MAX_ATTACHMENT_PRESENCE = 1500;
+
+/** API.md §18 presence bounds: client ids one connection may introduce, and bytes of one client's JSON state. */
+export const MAX_AWARENESS_CLIENTS = 4;
+export const MAX_AWARENESS_STATE_BYTES = 8 * 1024;
 
 /** Close codes sent to clients. */
 export const CLOSE = { unparseable: 1003, tooLarge: 1009, accessRevoked: 4403, reset: 4409 } as const;
@@ -88,6 +93,21 @@ export interface RoomStats {
   updateCount: number;
   connections: number;
   dirty: boolean;
+}
+
+/** UTF-8 length of a string without encoding it. */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 const toBuffer = (u: Uint8Array): ArrayBuffer => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
@@ -447,25 +467,41 @@ export class DocumentRoom extends DurableObject<Env> {
     this.enqueue(ws, update);
   }
 
-  /** y-protocols' awareness update: count, then per client its id, clock and JSON state ("null" when it left). */
+  /**
+   * y-protocols' awareness update: count, then per client its id, clock and JSON state ("null" when it left).
+   * The whole message is decoded and checked before any entry is applied, so a message refused part-way (closed
+   * with 1003, or 1009 for a state past 8 KB) leaves nothing behind. Each connection owns the client ids it
+   * introduced, at most 4: an entry for an id another connection owns, or for a fifth id, is dropped.
+   */
   private receiveAwareness(ws: WebSocket, update: Uint8Array) {
     const d = decoding.createDecoder(update);
     const count = decoding.readVarUint(d);
-    const att = ws.deserializeAttachment() as Attachment;
-    const changed: number[] = [];
+    const entries: [clientId: number, clock: number, state: string | null][] = [];
+    let oversized = false;
     for (let i = 0; i < count; i++) {
       const clientId = decoding.readVarUint(d);
       const clock = decoding.readVarUint(d);
       const json = decoding.readVarString(d);
-      JSON.parse(json);
-      const state = json === "null" ? null : json;
+      if (json.length > MAX_AWARENESS_STATE_BYTES || utf8Length(json) > MAX_AWARENESS_STATE_BYTES) oversized = true;
+      else JSON.parse(json);
+      entries.push([clientId, clock, json === "null" ? null : json]);
+    }
+    if (decoding.hasContent(d)) throw new Unparseable("trailing bytes in awareness update");
+    if (oversized) {
+      this.closeSocket(ws, CLOSE.tooLarge, `Refused: a presence state may not pass ${MAX_AWARENESS_STATE_BYTES} bytes`);
+      return;
+    }
+    const att = ws.deserializeAttachment() as Attachment;
+    const changed: number[] = [];
+    for (const [clientId, clock, state] of entries) {
+      const own = Object.hasOwn(att.presence, String(clientId));
+      if (!own && (this.presence.has(clientId) || Object.keys(att.presence).length >= MAX_AWARENESS_CLIENTS)) continue;
       const current = this.presence.get(clientId);
       if (current && current[0] > clock) continue;
       this.presence.set(clientId, [clock, state]);
       att.presence[clientId] = [clock, state];
-      changed.push(clientId);
+      if (!changed.includes(clientId)) changed.push(clientId);
     }
-    if (decoding.hasContent(d)) throw new Unparseable("trailing bytes in awareness update");
     this.keepPresence(ws, att);
     if (changed.length === 0) return;
     const message = this.awarenessMessage(changed);

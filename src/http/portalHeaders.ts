@@ -23,12 +23,3 @@ export function requestHost(hostHeader: string | undefined | null): string | nul
 export function clientAddress(header: string | undefined | null): string {
   return header?.trim().slice(0, 64) || "unknown";
 }
-
-/**
- * The login-limit key of one portal entry for one client (API.md §15: 10 attempts a minute per client address and
- * portal). Keyed by the entry's own slug, whichever route or spelling named it, so the site form and E14's login
- * share one budget.
- */
-export function loginAttemptKey(connectingIp: string | undefined | null, entrySlug: string): string {
-  return `${clientAddress(connectingIp)}|portal:${entrySlug}`;
-}

@@ -17,7 +17,8 @@ import { isActive, isIndexable, loadPortals, type PortalDocument, type PortalSta
 import { loginPortal, readerMayOpen } from "../services/portals/reader";
 import { readContentJson } from "../services/content/store";
 import { sha256Hex } from "../lib/crypto";
-import { ifNoneMatchHits, loginAttemptKey, requestHost, strongEtag } from "../http/portalHeaders";
+import { ifNoneMatchHits, requestHost, strongEtag } from "../http/portalHeaders";
+import { LOGIN_PERIOD_SECONDS, spendPortalLogin } from "../http/portalLogin";
 import { SITE_CSS } from "./css";
 import { CSS_PATH, CSS_VERSION } from "./assets";
 import { describe, document, DocumentArticle, HomeArticle, PasswordGate, Problem, Shell, type Links, type PageMeta } from "./pages";
@@ -29,7 +30,6 @@ const PRIVATE_CACHE_CONTROL = "private, no-store";
 /** How long a rendered page may sit in the Cache API: its key carries the portal version, so it never goes stale. */
 const STORED_CACHE_CONTROL = "public, max-age=86400";
 const COOKIE_NAME = "portal_token";
-const LOGIN_PERIOD_SECONDS = 60;
 const MAX_LOGIN_BODY = 8 * 1024;
 
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -231,12 +231,8 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
   if (!isActive(portal, Date.now())) return disabledPage();
   const mount: Mount = { slug: portal.slug, ownDomain: portal.domain !== "" && requestHost(new URL(c.req.url).host) === portal.domain };
   if (Number(c.req.header("content-length") ?? 0) > MAX_LOGIN_BODY) return problemPage(413, "Request too large", "The form sent too much data.");
-  const limiter = c.env.PORTAL_LOGIN_LIMITER;
-  if (limiter) {
-    const { success } = await limiter.limit({ key: loginAttemptKey(c.req.header("cf-connecting-ip"), portal.slug) });
-    if (!success) {
-      return problemPage(429, "Too many attempts", "Too many password attempts. Wait a minute and try again.", { "Retry-After": String(LOGIN_PERIOD_SECONDS) });
-    }
+  if (!(await spendPortalLogin(c.env, c.req.raw, portal.slug))) {
+    return problemPage(429, "Too many attempts", "Too many password attempts. Wait a minute and try again.", { "Retry-After": String(LOGIN_PERIOD_SECONDS) });
   }
   let form: Record<string, unknown> = {};
   try {

@@ -5,7 +5,8 @@ import type { HonoEnv } from "../../env";
 import { ApiError, errorResponses, onlyErrorResponses } from "../../errors";
 import { dataOf, jsonBody, security, type Router } from "../../openapi";
 import { getPublishedBranding, getPublishedProject, loginPublished } from "../../services/portals/reader";
-import { ifNoneMatchHits, loginAttemptKey, requestHost, strongEtag } from "../../http/portalHeaders";
+import { ifNoneMatchHits, requestHost, strongEtag } from "../../http/portalHeaders";
+import { LOGIN_PERIOD_SECONDS, spendPortalLogin } from "../../http/portalLogin";
 import { BrandingSchema, PortalQuery, PublishedIdParam, PublishedProjectSchema } from "./schemas";
 
 /** Bearer-authenticated reads: a browser may keep them but no shared cache may, and each use revalidates. */
@@ -61,7 +62,7 @@ const loginRoute = defineRoute({
   operationId: "loginPublishedProject",
   tags: ["Portals"],
   summary: "Exchange a portal password for a user-published-token (valid 24 hours)",
-  description: "10 attempts per minute per client address and portal, then 429 with Retry-After.",
+  description: "10 attempts per minute per client address and portal, and 100 per portal across all addresses; then 429 with Retry-After.",
   security,
   request: { params, query: PortalQuery, ...jsonBody(z.strictObject({ password: z.string().max(200) })) },
   responses: {
@@ -75,15 +76,9 @@ function readerCtx(c: Context<HonoEnv>) {
   return { db: ctx.db, now: ctx.now, secret: c.env.SIGNING_SECRET };
 }
 
-/** The period of the PORTAL_LOGIN_LIMITER binding (wrangler.toml). */
-const LOGIN_PERIOD_SECONDS = 60;
-
-/** 10 password attempts per minute per client address and portal entry (API.md §15); over it, 429 with Retry-After. */
+/** 10 password attempts per minute per client address and portal entry, 100 per entry (src/http/portalLogin.ts); over it, 429 with Retry-After. */
 export async function spendLoginAttempt(c: Context<HonoEnv>, entrySlug: string) {
-  const limiter = c.env.PORTAL_LOGIN_LIMITER;
-  if (!limiter) return;
-  const { success } = await limiter.limit({ key: loginAttemptKey(c.req.header("cf-connecting-ip"), entrySlug) });
-  if (!success) {
+  if (!(await spendPortalLogin(c.env, c.req.raw, entrySlug))) {
     throw new ApiError("RateLimitedError", "Too many password attempts for this portal; retry after the period in Retry-After", { retryAfterSeconds: LOGIN_PERIOD_SECONDS });
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isHttpUrl, looksLikeUrl } from "../../lib/httpUrl";
 
 /** Slugs name portals in URLs (/site/{slug}): lower-case letters, digits and inner hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -36,19 +37,23 @@ export const PasswordSchema = z.string().max(200);
 export const ExpiresAtSchema = z.number().int().min(0).max(8_640_000_000_000_000);
 
 const Str = (max: number) => z.string().max(max);
+/** A link readers follow: "" (none) or an absolute http(s) URL (docs/api-guide.md, "Published portals"). */
+const LinkStr = Str(2048).refine((s) => s === "" || isHttpUrl(s), "must be an http or https URL");
+/** A social handle ("acme", "@acme") or an http(s) URL to the profile; no other scheme. */
+const HandleStr = Str(200).refine((s) => !looksLikeUrl(s) || isHttpUrl(s), "must be a handle or an http or https URL");
 
 export const BrandingBodySchema = z.strictObject({
-  company: z.strictObject({ name: Str(500), logo: Str(2048), url: Str(2048) }).partial().optional(),
+  company: z.strictObject({ name: Str(500), logo: LinkStr, url: LinkStr }).partial().optional(),
   callToAction: z
     .strictObject({
       enabled: z.boolean(),
       icon: z.strictObject({ name: Str(200), color: Str(200) }).partial(),
       text: Str(500),
-      url: Str(2048),
+      url: LinkStr,
     })
     .partial()
     .optional(),
-  socials: z.array(z.strictObject({ platform: Str(50), handle: Str(200) })).max(20).optional(),
+  socials: z.array(z.strictObject({ platform: Str(50), handle: HandleStr })).max(20).optional(),
 });
 
 export const BrandingSchema = z

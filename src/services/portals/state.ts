@@ -10,6 +10,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
+import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";
 
 export interface PortalDocument {
   _id: string;
@@ -133,18 +134,21 @@ export function isIndexable(p: PortalState): boolean {
   return p.allowIndexing && p.passwordHash === null && p.expiresAt === null;
 }
 
-/** E13's shape: the stored branding with every member present, or null when none was ever set. */
+/**
+ * E13's shape: the stored branding with every member present, or null when none was ever set. Links are returned
+ * only when they are http(s) (a value stored before that rule reads as ""), so no reader is handed a `javascript:` URL.
+ */
 export function brandingDto(b: PublishedBranding | null) {
   if (!b) return null;
   return {
-    company: { name: b.company?.name ?? "", logo: b.company?.logo ?? "", url: b.company?.url ?? "" },
+    company: { name: b.company?.name ?? "", logo: httpUrlOrEmpty(b.company?.logo), url: httpUrlOrEmpty(b.company?.url) },
     callToAction: {
       enabled: b.callToAction?.enabled ?? false,
       icon: { name: b.callToAction?.icon?.name ?? "", color: b.callToAction?.icon?.color ?? "" },
       text: b.callToAction?.text ?? "",
-      url: b.callToAction?.url ?? "",
+      url: httpUrlOrEmpty(b.callToAction?.url),
     },
-    socials: (b.socials ?? []).map((s) => ({ platform: s.platform, handle: s.handle })),
+    socials: (b.socials ?? []).map((s) => ({ platform: s.platform, handle: socialHandleOrEmpty(s.handle) })),
   };
 }
 
