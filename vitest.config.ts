@@ -19,6 +19,8 @@ export default defineConfig(async () => {
             ENVIRONMENT: "development",
             ADMIN_TOKEN: "test-admin-token",
             SIGNING_SECRET: "test-signing-secret",
+            // Tests act as clients behind Cloudflare's edge: CF-Connecting-IP names the client (test/harness.ts).
+            TRUST_CF_CONNECTING_IP: "true",
             CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",
             CONVERTER_SECRET: (inject as (key: string) => unknown)("converterSecret") ?? "",
             WEBHOOK_ALLOWED_ORIGINS: (inject as (key: string) => unknown)("webhookReceiverUrl") ?? "",

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
+import type { MiddlewareHandler } from "hono";
 import type { HonoEnv } from "./env";
 import { ApiError, errorBody, type ErrorDetail } from "./errors";
 import { declaredTags } from "./openapi";
@@ -38,6 +39,23 @@ const TARGET_LABEL: Record<string, string> = {
   cookie: "cookies",
 };
 
+/**
+ * Every response says `X-Content-Type-Options: nosniff` (docs/api-guide.md, "Media"): a browser then never runs
+ * stored bytes (an audio file, a DOCX, a PDF) as anything but the type they are served as. A WebSocket upgrade (101)
+ * is left as it is; a response with immutable headers (a passed-through fetch) is copied first.
+ */
+const noSniff: MiddlewareHandler<HonoEnv> = async (c, next) => {
+  await next();
+  if (c.res.status === 101) return;
+  try {
+    c.res.headers.set("x-content-type-options", "nosniff");
+  } catch {
+    const copy = new Response(c.res.body, c.res);
+    copy.headers.set("x-content-type-options", "nosniff");
+    c.res = copy;
+  }
+};
+
 /** zod failures anywhere (body, query, path) become 400 ValidationError with one detail per problem. */
 export function createRouter() {
   return new OpenAPIHono<HonoEnv>({
@@ -60,6 +78,7 @@ export function buildApp() {
   const app = createRouter();
 
   app.use("*", requestId());
+  app.use("*", noSniff);
   app.use("*", d1Session);
   // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (API.md §15);
   // API paths are never taken over. The middleware only looks at single-segment paths, so the API's single-segment

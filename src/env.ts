@@ -24,8 +24,15 @@ export interface Env {
   PDF_CONVERTER?: DurableObjectNamespace<import("./services/converter/container").PdfConverterContainer>;
   /** How many DOCX files one E6 request converts at once (default 2, the converter's pool size here). */
   CONVERTER_CONCURRENCY?: string;
-  /** Per-token request budget (Workers Rate Limiting binding; 300 per 60 s in wrangler.toml). */
+  /** Per-user request budget, all of the user's tokens together (Workers Rate Limiting binding; 300 per 60 s in wrangler.toml). */
   RATE_LIMITER?: RateLimit;
+  /** Failed authentications per client address (60 per 60 s in wrangler.toml). */
+  AUTH_FAILURE_LIMITER?: RateLimit;
+  /**
+   * "true" when the deployment sits behind Cloudflare's edge, which sets CF-Connecting-IP itself; otherwise that
+   * header is ignored (src/http/clientAddress.ts).
+   */
+  TRUST_CF_CONNECTING_IP?: string;
   /** Automation runs and webhook deliveries (producer and consumer; see src/services/automations/queue.ts). */
   AUTOMATION_QUEUE: Queue<import("./services/automations/messages").AutomationMessage>;
   /** Comma-separated origins exempt from the webhook https/private-address rules (local receivers). */

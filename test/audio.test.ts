@@ -22,6 +22,11 @@ async function audioObjects() {
   return (await env.BLOBS.list({ prefix: `audio/${t.workspaceId}/` })).objects;
 }
 
+/** The bytes as a stream of small chunks, so a check past the first chunk is exercised. */
+function streamOfBytes(bytes: Uint8Array) {
+  return streamOf(bytes, 16 * 1024);
+}
+
 /** Fetch a signed URL without any bearer token. */
 async function fetchSigned(url: string, headers: Record<string, string> = {}) {
   const res = await SELF.fetch(url, { headers });
@@ -50,6 +55,47 @@ describe("E9 POST /media/audio", () => {
       expect(content.headers.get("accept-ranges")).toBe("bytes");
       expect(content.body).toEqual(bytes);
     }
+  });
+
+  it("checks an ID3-tagged mp3 past its tag: HTML behind an ID3 header is 415 and nothing is stored", async () => {
+    const frame = [0xff, 0xfb, 0x90, 0x64];
+    const id3 = (size: number, flags = 0) => [0x49, 0x44, 0x33, 0x04, 0x00, flags, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f];
+    const html = [..."<html><script>alert(document.cookie)</script></html>"].map((c) => c.charCodeAt(0));
+    const file = (...parts: number[][]) => Uint8Array.from(parts.flat());
+    const before = (await audioObjects()).length;
+    for (const [name, bytes] of [
+      ["an empty tag, then HTML", file(id3(0), html)],
+      ["a 300-byte tag, then HTML", file(id3(300), new Array(300).fill(0x41), html)],
+      ["a 200 KB tag streamed in chunks, then HTML", file(id3(200_000), new Array(200_000).fill(0x41), html, new Array(70_000).fill(0x20))],
+      ["a tag and nothing after it", file(id3(20), new Array(20).fill(0x41))],
+      ["a tag whose size is not syncsafe", file([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80], frame, new Array(50).fill(1))],
+    ] as const) {
+      expectError(await upload(streamOfBytes(bytes), {}, { headers: { "content-length": String(bytes.length) } }), 415, "UnsupportedMediaTypeError");
+      expect((await audioObjects()).length, name).toBe(before);
+    }
+    for (const [name, bytes] of [
+      ["an empty tag, then a frame", file(id3(0), frame, new Array(100).fill(7))],
+      ["a 200 KB tag, zero padding, then a frame", file(id3(200_000), new Array(200_000).fill(0x41), new Array(500).fill(0), frame, new Array(70_000).fill(7))],
+      ["a tag with a footer, then a frame", file(id3(30, 0x10), new Array(40).fill(0x41), frame, new Array(10).fill(7))],
+      ["two tags, then a frame", file(id3(5), new Array(5).fill(0x41), id3(3), new Array(3).fill(0x42), frame)],
+    ] as const) {
+      const res = await upload(streamOfBytes(bytes), {}, { headers: { "content-length": String(bytes.length) } });
+      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+  });
+
+  it("serves every blob with X-Content-Type-Options: nosniff (whole file, range, 304)", async () => {
+    const res = await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 1000));
+    const url = res.body.data.url as string;
+    const whole = await fetchSigned(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("x-content-type-options")).toBe("nosniff");
+    const part = await fetchSigned(url, { range: "bytes=0-9" });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("x-content-type-options")).toBe("nosniff");
+    const unchanged = await fetchSigned(url, { "if-none-match": whole.headers.get("etag")! });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("accepts an MPEG frame sync as mp3", async () => {

@@ -19,7 +19,8 @@ export function bytesWithHead(head: number[] | string, n: number): Uint8Array {
 }
 
 export const AUDIO_HEADS: Record<string, number[]> = {
-  "audio/mpeg": [0x49, 0x44, 0x33, 0x04, 0x00],
+  // An empty ID3v2.4 tag, then an MPEG-1 Layer III frame header: uploads are checked past the tag.
+  "audio/mpeg": [0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xfb, 0x90, 0x64],
   "audio/wav": [...asciiBytes("RIFF"), 0x24, 0, 0, 0, ...asciiBytes("WAVE")],
   "audio/x-wav": [...asciiBytes("RIFF"), 0x24, 0, 0, 0, ...asciiBytes("WAVE")],
   "audio/mp4": [0, 0, 0, 0x20, ...asciiBytes("ftypM4A ")],

@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SELF } from "cloudflare:test";
-import { ADMIN_TOKEN, BASE, call, ok, seedTenant, type Tenant } from "./harness";
+import { ADMIN_TOKEN, BASE, call, ok, registerUser, seedTenant, type Tenant } from "./harness";
 import { caseFactories } from "./security/registry";
 import type { SecurityCase } from "./security/types";
 
@@ -23,7 +23,8 @@ const CASES = 8;
 const CASES_FOR: Record<string, number> = { docToPdf: 6, getOpenApiDocument: 2, getApiReference: 2, health: 2 };
 /** Requests of one operation in flight at once (D1 and R2 waits overlap; order within an operation is not relied on). */
 const CONCURRENCY = 4;
-const TOKENS_PER_USER = 8;
+/** Users acting in each role: the rate limit is per user across tokens (300 / 60 s), so the run is spread over several. */
+const USERS_PER_ROLE = 5;
 
 type Schema = Record<string, any>;
 interface Operation {
@@ -300,10 +301,25 @@ async function tenantWithCases(ops: Operation[]): Promise<{ t: Tenant; cases: Se
   return { t, cases, pools };
 }
 
-/** Extra tokens for one user, so the run stays under the per-token rate limit (300 / 60 s) without lifting it. */
-async function tokensOf(token: string): Promise<string[]> {
-  const out = [token];
-  for (let i = 1; i < TOKENS_PER_USER; i++) out.push((await ok("POST", "/token", { token, body: { name: `fuzz-${i}` } })).data.token);
+/**
+ * The owner's token and those of co-admins (workspace and organization admins of the tenant), so the run stays
+ * under the per-user rate limit (300 / 60 s, all of a user's tokens together) without lifting it.
+ */
+async function ownerTokens(t: Tenant): Promise<string[]> {
+  const out = [t.owner.token];
+  for (let i = 1; i < USERS_PER_ROLE; i++) {
+    const co = await registerUser(`Co-admin ${i}`);
+    await ok("POST", `/workspace/${t.workspaceId}/collaborator`, { token: t.owner.token, body: { email: co.email, role: "admin" } });
+    await ok("POST", `/organization/${t.organizationId}/member`, { token: t.owner.token, body: { email: co.email, role: "admin" } });
+    out.push(co.token);
+  }
+  return out;
+}
+
+/** The outsider's token and those of other users outside the tenant (the rate limit is per user). */
+async function outsiderTokens(t: Tenant): Promise<string[]> {
+  const out = [t.outsider.token];
+  for (let i = 1; i < USERS_PER_ROLE; i++) out.push((await registerUser(`Outsider ${i}`)).token);
   return out;
 }
 
@@ -429,14 +445,14 @@ describe("fuzzing every operation of /openapi.json", () => {
 
   it("as the owner on the owner's own records: no 5xx, the standard error body on every 4xx", { timeout: 180_000 }, async () => {
     const { t, pools } = await tenantWithCases(ops);
-    const tokens = await tokensOf(t.owner.token);
+    const tokens = await ownerTokens(t);
     const findings = await fuzz(doc, ops, pools, tokens, "owner");
     expect(findings).toEqual([]);
   });
 
   it("as an outsider on another tenant's records: no 5xx, standard errors, nothing the owner sees changes", { timeout: 180_000 }, async () => {
     const { t, cases, pools } = await tenantWithCases(ops);
-    const tokens = await tokensOf(t.outsider.token);
+    const tokens = await outsiderTokens(t);
     const before = await settledOwnerView(cases, t.owner.token);
     const findings = await fuzz(doc, ops, pools, tokens, "outsider");
     const after = await settledOwnerView(cases, t.owner.token);

@@ -22,8 +22,18 @@ export interface CallOptions {
   query?: Record<string, string | number | undefined>;
 }
 
+/**
+ * A client address of its own for a call that names none (the test Worker trusts CF-Connecting-IP as behind the
+ * edge): per-address limits such as failed authentication then count each call apart, as distinct clients.
+ */
+function testClientAddress() {
+  const b = crypto.getRandomValues(new Uint8Array(3));
+  return `100.${64 + (b[0]! & 63)}.${b[1]}.${b[2]}`;
+}
+
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === "cf-connecting-ip")) headers["cf-connecting-ip"] = testClientAddress();
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined = opts.raw;
   if (opts.body !== undefined) {

@@ -66,6 +66,8 @@ export function loadSecrets(settings, env = process.env) {
   fill.CONVERTER_SECRET ||= secret("cnv_");
   // wrangler.toml ships production; `npm run dev` (plain wrangler dev) reads this file and runs as development.
   fill.ENVIRONMENT ||= "development";
+  // Locally no edge overwrites CF-Connecting-IP, so a client could invent it: per-address limits ignore it.
+  fill.TRUST_CF_CONNECTING_IP ||= "false";
   if (JSON.stringify(fill) !== JSON.stringify(fileVars)) writeDevVars(settings.devVarsFile, fill);
   const adminToken = env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
   const adminSource = env.ADMIN_TOKEN ? "your environment (ADMIN_TOKEN)" : generated ? ".dev.vars (generated now)" : ".dev.vars";
@@ -123,7 +125,7 @@ export async function startConverter(sup, settings, secrets, { log = console.log
  * the state directory, not the command line.
  */
 export function wranglerDevArgs(settings, vars, extraArgs = []) {
-  const args = varArgs({ ...vars, ENVIRONMENT: "development" }, path.join(settings.persistTo, "wrangler-dev.vars"));
+  const args = varArgs({ ...vars, ENVIRONMENT: "development", TRUST_CF_CONNECTING_IP: "false" }, path.join(settings.persistTo, "wrangler-dev.vars"));
   return [
     "dev",
     "--port", String(settings.port),

@@ -18,17 +18,76 @@ export const LAST_USED_GRANULARITY_MS = 60_000;
 /** The period of the RATE_LIMITER binding (wrangler.toml): waiting one full period always clears the budget. */
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
+/** The period of the AUTH_FAILURE_LIMITER binding (wrangler.toml: 60 failed authentications a minute per client address). */
+export const AUTH_FAILURE_PERIOD_SECONDS = 60;
+
+/**
+ * The shapes a personal access token can have (docs/api-guide.md, "Tokens"): `cws_` and 40 base62 characters,
+ * optionally with the user's id between them. Anything else cannot be a token, so it is refused without a lookup.
+ */
+const TOKEN_SHAPE = /^cws_(?:[A-Za-z0-9-]{1,64}_)?[A-Za-z0-9]{40}$/;
+
+/**
+ * Token hashes this isolate has found unknown (or expired) recently: a client repeating one bogus token is refused
+ * without a D1 lookup. Bounded; the oldest entries go first. A token cannot become valid after being presented
+ * (its secret is random and shown only when issued), so remembering a miss never refuses a good token.
+ */
+const knownBad = new Map<string, number>();
+const KNOWN_BAD_MS = 10 * 60_000;
+const KNOWN_BAD_MAX = 10_000;
+
+function rememberBad(hash: string, at: number) {
+  knownBad.delete(hash);
+  knownBad.set(hash, at + KNOWN_BAD_MS);
+  while (knownBad.size > KNOWN_BAD_MAX) knownBad.delete(knownBad.keys().next().value!);
+}
+
+function knownBadNow(hash: string, at: number): boolean {
+  const until = knownBad.get(hash);
+  if (until === undefined) return false;
+  if (until > at) return true;
+  knownBad.delete(hash);
+  return false;
+}
+
+/** Who is authenticating: the bindings and the client address (src/http/clientAddress.ts) the failure limit counts by. */
+export interface AuthAttempt {
+  env: Env;
+  address: string;
+}
+
+/**
+ * A failed authentication: counted against the client address (60 a minute), then 429 with Retry-After past the
+ * limit, else 401 with `message`.
+ */
+export async function refuseCredential(attempt: AuthAttempt, message: string): Promise<never> {
+  const limiter = attempt.env.AUTH_FAILURE_LIMITER;
+  const outcome = limiter ? await limiter.limit({ key: `auth-failure|${attempt.address}` }) : undefined;
+  if (outcome && !outcome.success) {
+    throw new ApiError("RateLimitedError", "Too many failed authentications from this client address; retry after the period in Retry-After", {
+      retryAfterSeconds: AUTH_FAILURE_PERIOD_SECONDS,
+    });
+  }
+  throw new ApiError("UnauthorizedError", message);
+}
+
 export function readBearer(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
 }
 
-/** The hash of the presented bearer token; 401 when there is none. */
-export async function bearerHash(header: string | undefined): Promise<string> {
+/**
+ * The hash of the presented bearer token; 401 when there is none. A value that cannot be a token, or one this
+ * isolate already found unknown, is a failed authentication decided here, before any D1 lookup.
+ */
+export async function bearerHash(header: string | undefined, attempt: AuthAttempt, at = Date.now()): Promise<string> {
   const token = readBearer(header);
   if (!token) throw new ApiError("UnauthorizedError", "A bearer token is required: Authorization: Bearer <token>");
-  return sha256Hex(token);
+  if (!TOKEN_SHAPE.test(token)) return refuseCredential(attempt, "The bearer token is unknown or revoked");
+  const hash = await sha256Hex(token);
+  if (knownBadNow(hash, at)) return refuseCredential(attempt, "The bearer token is unknown or revoked");
+  return hash;
 }
 
 /** The authentication statement: token and user, every member aliased (D1 batches return rows as objects). */
@@ -38,28 +97,40 @@ export function tokenStatement(db: Db, tokenHash: string) {
     FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ${tokenHash} LIMIT 1`);
 }
 
-/** The per-token budget, keyed by the token's hash so it can be spent before the token is known to be valid. */
-export function spendRateLimit(env: Env, tokenHash: string): Promise<{ success: boolean } | undefined> {
-  return env.RATE_LIMITER ? env.RATE_LIMITER.limit({ key: tokenHash }) : Promise.resolve(undefined);
+/**
+ * The user's request budget, shared by all of the user's tokens (300 a minute): keyed by the user id, so it is
+ * spent once the token is known to be valid — a bogus token spends no one's budget (it counts as a failed
+ * authentication instead).
+ */
+export function spendRateLimit(env: Env, userId: string): Promise<{ success: boolean } | undefined> {
+  return env.RATE_LIMITER ? env.RATE_LIMITER.limit({ key: `user|${userId}` }) : Promise.resolve(undefined);
 }
 
 /**
- * Checks the token row (401 unknown/revoked/expired), then the rate (429), settles the principal, and returns the
- * lastUsedAt write when it is due (the caller awaits it before answering; it runs beside the rest of the request).
+ * Checks the token row (401 unknown/revoked/expired, counted as a failed authentication of the client address),
+ * then the user's rate (429), settles the principal, and returns the lastUsedAt write when it is due (the caller
+ * awaits it before answering; it runs beside the rest of the request).
  */
 export async function completeAuthentication(
   db: Db,
+  attempt: AuthAttempt,
   principal: Principal,
   rows: TokenRow[],
-  rate: Promise<{ success: boolean } | undefined>,
   at: number,
 ): Promise<{ touch: Promise<unknown> | null }> {
   const row = rows[0];
-  if (!row) throw new ApiError("UnauthorizedError", "The bearer token is unknown or revoked");
-  if (row.expiresAt !== null && row.expiresAt <= at) throw new ApiError("UnauthorizedError", "The bearer token has expired");
-  const limit = await rate;
+  const hash = principal.tokenHash;
+  if (!row) {
+    if (hash) rememberBad(hash, at);
+    return refuseCredential(attempt, "The bearer token is unknown or revoked");
+  }
+  if (row.expiresAt !== null && row.expiresAt <= at) {
+    if (hash) rememberBad(hash, at);
+    return refuseCredential(attempt, "The bearer token has expired");
+  }
+  const limit = await spendRateLimit(attempt.env, row.userId);
   if (limit && !limit.success) {
-    throw new ApiError("RateLimitedError", "Too many requests for this token; retry after the period in Retry-After", {
+    throw new ApiError("RateLimitedError", "Too many requests for this user (all of its tokens together); retry after the period in Retry-After", {
       retryAfterSeconds: RATE_LIMIT_PERIOD_SECONDS,
     });
   }

@@ -21,7 +21,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
 import { ApiError, authErrorResponses } from "../errors";
-import { bearerHash, completeAuthentication, spendRateLimit, tokenStatement } from "../auth/authenticate";
+import { bearerHash, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
+import { clientAddress } from "./clientAddress";
 import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent } from "./idempotency";
 import { claimStatements, releaseRefusedClaim, settleClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
@@ -110,14 +111,19 @@ function track(c: Context<HonoEnv>, work: Promise<unknown> | null | undefined) {
   if (work) c.set("background", [...(c.get("background") ?? []), work]);
 }
 
+/** The bindings and client address a request authenticates with (failed attempts are limited per address). */
+function attemptOf(c: Context<HonoEnv>): AuthAttempt {
+  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env) };
+}
+
 export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const hash = await bearerHash(c.req.header("authorization"));
+  const attempt = attemptOf(c);
+  const hash = await bearerHash(c.req.header("authorization"), attempt);
   const ctx = ctxOf(c);
   const principal = new Principal(hash);
   ctx.user = principal;
-  const rate = spendRateLimit(c.env, hash);
   const rows = await tokenStatement(ctx.db, hash);
-  track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch);
+  track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
   c.set("user", principal);
   await next();
 };
@@ -138,15 +144,15 @@ async function claimAfterAuthenticating(c: Context<HonoEnv>): Promise<ClaimReque
 /** Completes authentication of a batch that also claimed a key; a refused request frees the key it claimed. */
 async function authenticateClaimed(
   c: Context<HonoEnv>,
+  attempt: AuthAttempt,
   principal: Principal,
   rows: TokenRow[],
-  rate: ReturnType<typeof spendRateLimit>,
   claim: ClaimRequest,
   record: IdempotencyRecord | undefined,
 ) {
   const ctx = ctxOf(c);
   try {
-    track(c, (await completeAuthentication(ctx.db, principal, rows, rate, ctx.now)).touch);
+    track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
   } catch (err) {
     if (rows[0]) await releaseRefusedClaim(ctx.db, rows[0].userId, claim, record);
     throw err;
@@ -155,15 +161,15 @@ async function authenticateClaimed(
 
 /** POST: the Idempotency-Key (API.md §17) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const hash = await bearerHash(c.req.header("authorization"));
+  const attempt = attemptOf(c);
+  const hash = await bearerHash(c.req.header("authorization"), attempt);
   const claim = await claimAfterAuthenticating(c);
   if (!claim) return authenticateNow(c, next);
   const ctx = ctxOf(c);
   const principal = new Principal(hash);
   ctx.user = principal;
-  const rate = spendRateLimit(c.env, hash);
   const [rows, , [record]] = await ctx.db.batch([tokenStatement(ctx.db, hash), ...claimStatements(ctx.db, hash, claim, ctx.now)]);
-  await authenticateClaimed(c, principal, rows, rate, claim, record);
+  await authenticateClaimed(c, attempt, principal, rows, claim, record);
   c.set("user", principal);
   await runIdempotent(c, next, ctx, claim, record);
 };
@@ -176,21 +182,21 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
  */
 function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    const hash = await bearerHash(c.req.header("authorization"));
+    const attempt = attemptOf(c);
+    const hash = await bearerHash(c.req.header("authorization"), attempt);
     const claim = claims ? await claimAfterAuthenticating(c) : null;
     const ctx = ctxOf(c);
     const principal = new Principal(hash);
     ctx.user = principal;
     c.set("user", principal);
-    const rate = spendRateLimit(c.env, hash);
     c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
     let owned = false;
     deferAuthentication(ctx, {
       statements: (db) => [tokenStatement(db, hash), ...(claim ? claimStatements(db, hash, claim, ctx.now) : [])],
       complete: async ([rows, , records]) => {
-        if (!claim) return track(c, (await completeAuthentication(ctx.db, principal, rows as TokenRow[], rate, ctx.now)).touch);
+        if (!claim) return track(c, (await completeAuthentication(ctx.db, attempt, principal, rows as TokenRow[], ctx.now)).touch);
         const record = (records as IdempotencyRecord[])[0];
-        await authenticateClaimed(c, principal, rows as TokenRow[], rate, claim, record);
+        await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
         const settled = settleClaim(claim, record);
         if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
         owned = true;

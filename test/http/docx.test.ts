@@ -75,6 +75,8 @@ describe("E21 conditional export", () => {
     const full = await exportDocx(id);
     expect(full.status).toBe(200);
     expect(trips(full)).toBe(1);
+    // A blob is never sniffed into something a browser would run.
+    expect(full.headers.get("x-content-type-options")).toBe("nosniff");
     const etag = full.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]+"$/);
     const cached = await exportDocx(id, { "if-none-match": `"stale", ${etag}` });

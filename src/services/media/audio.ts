@@ -8,7 +8,7 @@ import { newId } from "../../lib/ids";
 import { base64UrlEncode, hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
 import type { ByteRange } from "../../http/range";
 import { read, type ServiceContext } from "../context";
-import { readPrefix, streamToR2 } from "./upload";
+import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { hasBody } from "../../lib/r2";
 
 export const AUDIO_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/aac"] as const;
@@ -52,6 +52,102 @@ export function matchesAudioFormat(mimeType: AudioMimeType, head: Uint8Array): b
     case "audio/aac":
       return isAdts(head);
   }
+}
+
+/** Zero padding tolerated after an ID3 tag before the first MPEG frame. */
+const ID3_PADDING_MAX = 64 * 1024;
+/** ID3 tags tolerated one after another before the first frame. */
+const ID3_TAGS_MAX = 4;
+
+/**
+ * Checks an `audio/mpeg` upload that starts with an ID3v2 tag past that tag (docs/api-guide.md, "Media"): what follows
+ * the tag (and any zero padding, and any further ID3 tag) must be an MPEG audio frame, else 415 — an ID3 header is
+ * no licence for HTML or anything else behind it. Fed the bytes as they stream to R2, so nothing is held whole.
+ */
+export class Id3Verifier {
+  private offset = 0;
+  /** Where the current tag ends (bytes before it are skipped), or null while reading a header. */
+  private tagEnd: number | null = null;
+  private pending: number[] = [];
+  private padding = 0;
+  private tags = 0;
+  private decided = false;
+
+  constructor(private readonly mimeType: string) {}
+
+  push(chunk: Uint8Array) {
+    let i = 0;
+    while (i < chunk.length && !this.decided) {
+      if (this.tagEnd !== null && this.offset < this.tagEnd) {
+        const skip = Math.min(chunk.length - i, this.tagEnd - this.offset);
+        i += skip;
+        this.offset += skip;
+        continue;
+      }
+      const byte = chunk[i]!;
+      i += 1;
+      this.offset += 1;
+      this.step(byte);
+    }
+  }
+
+  /** The end of the stream: an ID3 tag with no audio frame after it is refused too. */
+  end() {
+    if (!this.decided) this.refuse();
+  }
+
+  private step(byte: number) {
+    if (this.tagEnd === null) {
+      // Reading a 10-byte ID3v2 header: "ID3", version (2), flags, size (4 syncsafe bytes).
+      this.pending.push(byte);
+      if (this.pending.length < 10) return;
+      const h = this.pending;
+      if (h[0] !== 0x49 || h[1] !== 0x44 || h[2] !== 0x33 || h[3] === 0xff || h[4] === 0xff || h.slice(6).some((b) => b >= 0x80)) this.refuse();
+      const size = (h[6]! << 21) | (h[7]! << 14) | (h[8]! << 7) | h[9]!;
+      const footer = (h[5]! & 0x10) !== 0 ? 10 : 0;
+      this.tags += 1;
+      this.tagEnd = this.offset + size + footer;
+      this.pending = [];
+      this.padding = 0;
+      return;
+    }
+    // After a tag: zero padding, another tag, or the first frame header.
+    if (this.pending.length === 0 && byte === 0) {
+      if (++this.padding > ID3_PADDING_MAX) this.refuse();
+      return;
+    }
+    this.pending.push(byte);
+    if (this.pending.length < 4) return;
+    const head = Uint8Array.from(this.pending);
+    if (ascii(head, 0, "ID3") && this.tags < ID3_TAGS_MAX) {
+      this.tagEnd = null; // the 4 bytes read so far are the start of the next header
+      return;
+    }
+    if (!isMpegFrame(head)) this.refuse();
+    this.decided = true;
+  }
+
+  private refuse(): never {
+    this.decided = true;
+    throw new ApiError("UnsupportedMediaTypeError", `The bytes after the ID3 tag are not ${this.mimeType} audio`);
+  }
+}
+
+/** The reader the upload streams from, with every byte (the prefix already read included) passed through `verifier`. */
+function verifiedReader(reader: ReadableStreamDefaultReader<Uint8Array>, prefix: Prefix, verifier: Id3Verifier): ReadableStreamDefaultReader<Uint8Array> {
+  for (const chunk of prefix.chunks) verifier.push(chunk);
+  if (prefix.done) verifier.end();
+  return {
+    read: async () => {
+      const r = await reader.read();
+      if (r.done) verifier.end();
+      else verifier.push(r.value);
+      return r;
+    },
+    cancel: (reason?: unknown) => reader.cancel(reason),
+    releaseLock: () => reader.releaseLock(),
+    closed: reader.closed,
+  } as ReadableStreamDefaultReader<Uint8Array>;
 }
 
 export function requireSigningSecret(secret: string | undefined): string {
@@ -123,9 +219,18 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
     throw new ApiError("UnsupportedMediaTypeError", `The bytes are not ${input.mimeType} audio`);
   }
 
+  let source = reader;
+  if (input.mimeType === "audio/mpeg" && ascii(prefix.head, 0, "ID3")) {
+    try {
+      source = verifiedReader(reader, prefix, new Id3Verifier(input.mimeType));
+    } catch (err) {
+      await reader.cancel().catch(() => {});
+      throw err;
+    }
+  }
   const id = newId();
   const r2Key = `audio/${doc.workspaceId}/${id}`;
-  const stored = await streamToR2(ctx.env.BLOBS, r2Key, input.upload.length, prefix, reader, {
+  const stored = await streamToR2(ctx.env.BLOBS, r2Key, input.upload.length, prefix, source, {
     httpMetadata: { contentType: input.mimeType },
     customMetadata: { documentId: doc.id },
   });
