@@ -41,6 +41,8 @@ export const automations = sqliteTable("automations", {
   nextRunAt: integer("next_run_at"),
   claimedFor: integer("claimed_for"),
   claimToken: text("claim_token"),
+  /** Compare-and-set version: a PATCH writes only the members it names, where the version is still the one it read. */
+  version: integer("version").notNull().default(0),
   isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
@@ -78,6 +80,8 @@ export const automationRuns = sqliteTable("automation_runs", {
   eventKey: text("event_key"),
   trigger: text("trigger", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   depth: integer("depth").notNull().default(0),
+  /** The cascade (automation_cascades) this run belongs to: everything one cause sets off shares it. */
+  cascadeId: text("cascade_id"),
   status: text("status", { enum: ["queued", "running", "succeeded", "failed", "skipped"] }).notNull(),
   retryOf: text("retry_of"),
   startedAt: integer("started_at"),
@@ -114,9 +118,35 @@ export const automationDeliveries = sqliteTable("automation_deliveries", {
   /** Failed attempts since the delivery was (re)queued: the position in the retry schedule. */
   retryIndex: integer("retry_index").notNull().default(0),
   nextAttemptAt: integer("next_attempt_at"),
+  /** One attempt at a time: an attempt (or a redelivery) claims the delivery until `claimedUntil` before sending. */
+  claimToken: text("claim_token"),
+  claimedUntil: integer("claimed_until"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 }, (t) => [
   index("automation_deliveries_list_idx").on(t.automationId, t.id),
   index("automation_deliveries_created_idx").on(t.createdAt),
 ]);
+
+/**
+ * One row per cause (a person's write, a manual run, a retry's original cause, one scheduled firing): what every
+ * run it set off has used of the cascade budget (docs/api-guide.md, automations). Created on first use; kept 90 days.
+ * `lastGrant` is scratch space for the statement that hands out run slots (SET sees the old values).
+ */
+export const automationCascades = sqliteTable("automation_cascades", {
+  id: text("id").primaryKey(),
+  projectId: text("project_id").notNull(),
+  writes: integer("writes").notNull().default(0),
+  deliveries: integer("deliveries").notNull().default(0),
+  runs: integer("runs").notNull().default(0),
+  lastGrant: integer("last_grant").notNull().default(0),
+  createdAt: integer("created_at").notNull(),
+}, (t) => [index("automation_cascades_created_idx").on(t.createdAt)]);
+
+/** Automation runs started per project and UTC day, against the daily cap; `notified` once the owner was told. */
+export const automationProjectDays = sqliteTable("automation_project_days", {
+  projectId: text("project_id").notNull(),
+  day: text("day").notNull(),
+  runs: integer("runs").notNull().default(0),
+  notified: integer("notified", { mode: "boolean" }).notNull().default(false),
+}, (t) => [uniqueIndex("automation_project_days_pk").on(t.projectId, t.day)]);

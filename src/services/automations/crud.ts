@@ -16,7 +16,7 @@ import {
   type AutomationRow,
 } from "../../auth/access";
 import { read } from "../context";
-import { notFound, unprocessable, validation } from "../../errors";
+import { conflict, notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";
 import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
@@ -185,6 +185,7 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
     nextRunAt: nextRunOnSave(triggers, enabled, ctx.now),
     claimedFor: null,
     claimToken: null,
+    version: 0,
     isDeleted: false,
     createdAt: ctx.now,
     updatedAt: ctx.now,
@@ -291,14 +292,20 @@ export async function rotateWebhookSecret(ctx: ServiceCtx, id: string) {
   return { webhookSecret };
 }
 
-function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<string, unknown>, now: number, opts: { depth?: number; retryOf?: string | null; eventKey?: string | null } = {}): RunRow {
+/**
+ * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;
+ * a retry keeps its original's depth and cascade (docs/api-guide.md, automations).
+ */
+function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<string, unknown>, now: number, opts: { depth?: number; retryOf?: string | null; eventKey?: string | null; cascadeId?: string } = {}): RunRow {
+  const id = newId();
   return {
-    id: newId(),
+    id,
     automationId: a.id,
     projectId: a.projectId,
     eventKey: opts.eventKey ?? null,
     trigger,
-    depth: opts.depth ?? 0,
+    depth: opts.depth ?? 1,
+    cascadeId: opts.cascadeId ?? id,
     status: "queued",
     retryOf: opts.retryOf ?? null,
     startedAt: null,
@@ -318,6 +325,7 @@ function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<s
 export async function runAutomationNow(ctx: ServiceCtx, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation } = checkAutomationAccess(ctx.user, row, "run");
+  if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
   const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now);
   await ctx.db.insert(automationRuns).values(run);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
@@ -346,7 +354,9 @@ export async function retryRun(ctx: ServiceCtx, runId: string) {
   ]);
   if (!old) throw notFound("Run");
   const { automation } = checkAutomationAccess(ctx.user, access, "run", "Run");
-  const run = newRunRow(automation, old.trigger, ctx.now, { depth: old.depth, retryOf: old.id });
+  if (!automation.enabled) throw conflict("The automation is disabled: enable it to retry its runs");
+  // Bound to its cause: the retry spends what is left of the original run's cascade, at the original's depth.
+  const run = newRunRow(automation, old.trigger, ctx.now, { depth: Math.max(1, old.depth), retryOf: old.id, cascadeId: old.cascadeId ?? old.id });
   await ctx.db.insert(automationRuns).values(run);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
   return runDto(run);

@@ -3,13 +3,15 @@
  * triggers of the project for those event names (index on (project_id, event)), filters are matched here, the
  * runs are inserted in one statement (the unique (automation_id, event_key) makes an event produce at most one
  * run per automation, whoever emits it twice), and the runs are handed to the Queue with sendBatch.
- * Writes made by a run carry its depth; a run deeper than MAX_DEPTH is never created (no loops).
+ * Writes made by a run carry its depth and cascade; a run deeper than MAX_DEPTH is never created (no loops), nor
+ * one past its cascade's budget (cascade.ts).
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { AutomationEvent } from "../../schemas/automations";
 import { enqueueAll } from "./messages";
+import { grantRunsStatement } from "./cascade";
 
 export const MAX_DEPTH = 3;
 
@@ -49,7 +51,7 @@ function matches(t: TriggerRow, e: EventInput): boolean {
  * Creates and enqueues the runs these events cause. `depth` is the depth of the run whose writes caused them
  * (0 for a person's request). Never throws: a failure is logged (the write it follows has already succeeded).
  */
-export async function emitEvents(env: Env, events: readonly EventInput[], depth = 0): Promise<number> {
+export async function emitEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
   try {
     const d1 = uncountedD1(env.DB);
@@ -82,17 +84,22 @@ export async function emitEvents(env: Env, events: readonly EventInput[], depth 
       }
     });
     if (!runs.length) return 0;
-    const inserted = await d1
-      .prepare(
-        `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
-         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, ?2, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
-         FROM json_each(?1) j WHERE true
-         ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
-      )
-      .bind(JSON.stringify(runs), depth + 1, now)
-      .all<{ id: string }>();
-    await enqueueAll(env.AUTOMATION_QUEUE, inserted.results.map((r) => ({ kind: "run" as const, runId: r.id })));
-    return inserted.results.length;
+    // A person's write starts a cascade; a run's writes continue its own. The runs take slots of the cascade
+    // (none once it is exhausted), in the same transaction that inserts them.
+    const cascade = cascadeId ?? newId();
+    const [, inserted] = await d1.batch<{ id: string }>([
+      grantRunsStatement(d1, cascade, events[0]!.projectId, runs.length, now),
+      d1
+        .prepare(
+          `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, ?2, ?4, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
+           FROM json_each(?1) j WHERE j.key < (SELECT last_grant FROM automation_cascades WHERE id = ?4)
+           ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
+        )
+        .bind(JSON.stringify(runs), depth + 1, now, cascade),
+    ]);
+    await enqueueAll(env.AUTOMATION_QUEUE, inserted!.results.map((r) => ({ kind: "run" as const, runId: r.id })));
+    return inserted!.results.length;
   } catch (err) {
     console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", error: String(err) }));
     return 0;

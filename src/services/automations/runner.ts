@@ -28,6 +28,7 @@ import { enqueueAll } from "./messages";
 import type { ActionRecord, RunRow } from "./serialize";
 import { systemContext } from "../context";
 import { notifyAutomationOwner } from "./notify";
+import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, reserveCascade } from "./cascade";
 
 export const DISABLE_AFTER_FAILURES = 5;
 
@@ -79,7 +80,7 @@ function budgetedD1(d1: D1Database, budget: Budget): D1Database {
 }
 
 export function errorInfo(err: unknown): Record<string, unknown> {
-  if (err instanceof BudgetExceeded) return err.toJSON();
+  if (err instanceof BudgetExceeded || err instanceof CascadeBudgetExceeded) return err.toJSON();
   if (err instanceof ApiError) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
   return { code: "InternalError", message: "The action failed unexpectedly" };
 }
@@ -112,6 +113,12 @@ interface RunContext {
   selected: RowWithCells[] | null;
   deliveryIds: string[];
   events: EventInput[];
+  /** The cascade this run belongs to (cascade.ts): writes and deliveries are reserved there before they happen. */
+  cascadeId: string;
+}
+
+function reserveWrites(rc: RunContext, n: number) {
+  return reserveCascade(rc.env, rc.cascadeId, rc.automation.projectId, "writes", n);
 }
 
 /** Rows a row-scoped action works on: those `conditions` selected, else the triggering row. */
@@ -139,6 +146,7 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
       if (!gateOpen) return { affectedRows: 0, skipped: true };
       const { table } = await requireTable(rc.db, rc.owner, String(spec.tableId), "write");
       rc.budget.reserveRows(1);
+      await reserveWrites(rc, 1);
       const { rows } = await createRows(rc.db, rc.actionEnv, table, rc.owner._id, [(spec.cells as Record<string, unknown>) ?? {}], { pathOf: () => "spec.cells" });
       const written = Object.keys((spec.cells as Record<string, unknown>) ?? {});
       rc.events.push(...rows.map((r) => ({ event: "row.created" as const, projectId: table.projectId, tableId: table.id, rowId: r.id, columnIds: written, documentIds: table.documentId ? [table.documentId] : [] })));
@@ -152,6 +160,7 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
       const tables = new Map<string, Awaited<ReturnType<typeof requireTable>>["table"]>();
       for (const id of tableIds) tables.set(id, (await requireTable(rc.db, rc.owner, id, "write")).table);
       rc.budget.reserveRows(targets.length);
+      await reserveWrites(rc, targets.length);
       if (spec.kind === "row.delete") {
         const ids = targets.map((r) => r.id);
         await rc.db.update(rowsTable).set({ isDeleted: true, updatedAt: Date.now() }).where(sql`${rowsTable.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
@@ -208,6 +217,8 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
         expression: column.formula.expression as never,
       });
       rc.budget.reserveRows(result.updatedRows);
+      // The apply's row count is known only afterwards: charged to the cascade then (an exhausted cascade stops here).
+      await reserveWrites(rc, result.updatedRows);
       return { affectedRows: result.updatedRows };
     }
     case "document.create": {
@@ -219,6 +230,7 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
         const parent = await requireDocument(rc.db, rc.owner, parentId, "edit");
         await checkParentFolder(rc.db, project.id, parent.doc, parentId);
       }
+      await reserveWrites(rc, 1);
       // Not the request service (createDocument): a run's events carry its depth and go out with the run's.
       const { row: doc, statements } = await prepareCreateDocument(rc.db, rc.owner._id, project, { name: String(spec.name), type: (spec.type as "FOLDER" | "DOCUMENT" | undefined) ?? "DOCUMENT", parentId });
       await rc.db.batch(statements);
@@ -227,6 +239,7 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
     }
     case "notify": {
       if (!gateOpen) return { affectedRows: 0, skipped: true };
+      await reserveWrites(rc, 1);
       await rc.db.insert(notifications).values({
         id: newId(),
         userId: rc.owner._id,
@@ -241,6 +254,7 @@ async function runAction(rc: RunContext, action: StoredAction): Promise<ActionOu
     case "webhook": {
       if (!gateOpen) return { affectedRows: 0, skipped: true };
       rc.budget.reserveExternal(1);
+      await reserveCascade(rc.env, rc.cascadeId, rc.automation.projectId, "deliveries", 1);
       const id = newId();
       const payload =
         spec.body !== undefined
@@ -322,8 +336,16 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
     const [exists] = await db.select({ id: automationRuns.id }).from(automationRuns).where(eq(automationRuns.id, runId));
     return exists ? "duplicate" : "missing";
   }
-  const [found] = await db.select({ automation: automations, owner: users }).from(automations).leftJoin(users, eq(users.id, automations.ownerId)).where(eq(automations.id, run.automationId));
+  const cascadeId = run.cascadeId ?? run.id;
+  // The automation and its owner; the project's runs today (this one counted) and the cascade's state.
+  const [foundRows, [dayRows, cascadeRows]] = await Promise.all([
+    db.select({ automation: automations, owner: users }).from(automations).leftJoin(users, eq(users.id, automations.ownerId)).where(eq(automations.id, run.automationId)),
+    env.DB.batch<{ runs?: number; exhausted?: number }>([dayRunStatement(env.DB, run.projectId, startedAt), exhaustedStatement(env.DB, cascadeId)]),
+  ]);
+  const found = foundRows[0];
   const automation = found?.automation;
+  const dayRuns = Number(dayRows!.results[0]?.runs ?? 0);
+  const cascadeExhausted = Boolean(cascadeRows!.results[0]?.exhausted);
   const records: ActionRecord[] = (automation?.actions ?? []).map((a) => ({
     id: a.id,
     kind: a.spec.kind,
@@ -343,9 +365,26 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
   if (!automation || automation.isDeleted || !found?.owner) {
     status = "failed";
     error = { code: "AutomationDeleted", message: "The automation no longer exists" };
-  } else if (!automation.enabled && run.trigger.type !== "manual" && run.retryOf === null) {
+  } else if (!automation.enabled) {
+    // Disabled means never run: not by an event, a schedule, a person or a retry queued before it was disabled.
     status = "skipped";
     error = { code: "Disabled", message: "The automation was disabled before this run started" };
+  } else if (dayRuns > DAILY_RUNS) {
+    status = "skipped";
+    error = { code: "DailyRunLimitExceeded", message: `The project has started ${DAILY_RUNS} automation runs today (UTC)`, limit: DAILY_RUNS };
+    const [first] = (await env.DB.batch([claimDayNoticeStatement(env.DB, run.projectId, startedAt)]))[0]!.results as unknown[];
+    if (first) {
+      await notifyAutomationOwner(db, automation.id, {
+        kind: "automation.dailyLimit",
+        title: () => "Automations paused for today",
+        body: `This project started ${DAILY_RUNS} automation runs today (UTC); further runs are skipped until midnight UTC.`,
+        data: { automationId: automation.id, runId: run.id, projectId: run.projectId },
+        at: startedAt,
+      });
+    }
+  } else if (cascadeExhausted) {
+    status = "skipped";
+    error = { code: "CascadeBudgetExceeded", message: "The cascade this run belongs to has used its budget for its cause" };
   } else {
     const owner: AuthUser = { _id: found.owner.id, email: found.owner.email, name: found.owner.name, tokenId: `automation:${automation.id}`, tokenExpiresAt: null };
     const budgeted = budgetedD1(env.DB, budget);
@@ -361,6 +400,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
       selected: null,
       deliveryIds,
       events,
+      cascadeId,
     };
     try {
       // The owner's rights as they are now: an owner removed from the project makes the run fail, not act.
@@ -401,6 +441,12 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
         } catch (err) {
           record.status = "failed";
           record.error = errorInfo(err);
+          if (err instanceof CascadeBudgetExceeded) {
+            // The cause's budget, not this automation's fault: the run ends skipped (no failure counted).
+            status = "skipped";
+            error = record.error;
+            break;
+          }
           if (err instanceof BudgetExceeded || !action.continueOnError) {
             status = "failed";
             error = record.error;
@@ -471,7 +517,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
   if (notes.length) await db.insert(notifications).values(notes);
   // Writes made by this run carry its depth (the run's service context); past MAX_DEPTH nothing is enqueued.
   const runCtx = systemContext(env, db, null, { depth: run.depth });
-  if (events.length) await emitEvents(runCtx.env, events, runCtx.depth);
+  if (events.length) await emitEvents(runCtx.env, events, runCtx.depth, cascadeId);
   return "executed";
 }
 

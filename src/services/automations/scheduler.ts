@@ -8,6 +8,7 @@
  *   2. next instants are computed here (croner), then one batch writes them back through json_each (only where
  *      this invocation's claim still holds) and inserts the runs, whose (automation_id, event_key =
  *      schedule:<instant>) key keeps a re-claimed instant from running twice.
+ *      Each scheduled run is its own cause: it starts at depth 1 with a cascade of its own (cascade.ts).
  *   3. the runs go to the Queue with sendBatch, 100 per call, in parallel.
  * The same tick also sweeps: runs and deliveries older than 90 days are deleted, runs stuck in `running` past
  * the longest possible run are failed, and runs still `queued` after 15 minutes are enqueued again.
@@ -78,8 +79,8 @@ export async function claimAndEnqueue(env: Env, now: number): Promise<TickResult
     statements.push(
       d1
         .prepare(
-          `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, 0, 'queued', 0, 0, 0, '[]', '[]', ?2, ?2
+          `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, 1, j.value ->> 0, 'queued', 0, 0, 0, '[]', '[]', ?2, ?2
            FROM json_each(?1) j WHERE true
            ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
         )
@@ -103,6 +104,8 @@ export async function sweep(env: Env, now: number): Promise<void> {
     d1.prepare(`DELETE FROM automation_deliveries WHERE id IN (SELECT id FROM automation_deliveries WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
     d1.prepare(`SELECT id FROM automation_runs WHERE status = 'running' AND started_at < ?1 LIMIT 100`).bind(now - STALE_RUNNING_MS),
     d1.prepare(`SELECT id FROM automation_runs WHERE status = 'queued' AND created_at < ?1 LIMIT 1000`).bind(now - STALE_QUEUED_MS),
+    d1.prepare(`DELETE FROM automation_cascades WHERE id IN (SELECT id FROM automation_cascades WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
+    d1.prepare(`DELETE FROM automation_project_days WHERE day < ?1`).bind(new Date(now - 2 * 86_400_000).toISOString().slice(0, 10)),
   ]);
   for (const r of stale!.results) await failRunForGood(env, r.id, "The run was interrupted and did not finish");
   await enqueueAll(env.AUTOMATION_QUEUE, queued!.results.map((r): AutomationMessage => ({ kind: "run", runId: r.id })));
