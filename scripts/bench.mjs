@@ -6,7 +6,9 @@ import { ROOT } from "./lib/proc.mjs";
 
 const dir = path.join(ROOT, "scripts", "bench");
 const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !["lib.mjs", "requestpath.mjs"].includes(f)).map((f) => f.replace(/\.mjs$/, ""));
-const wanted = process.argv.slice(2);
+// Names come first; anything from the first `--option` on is passed to the bench (`formula-bounds --top 40`).
+const firstOption = process.argv.slice(2).findIndex((a) => a.startsWith("--"));
+const wanted = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 + firstOption);
 const names = wanted.length === 0 || wanted.includes("all") ? available : wanted;
 for (const name of names) {
   if (!available.includes(name)) {

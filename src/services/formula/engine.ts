@@ -8,9 +8,10 @@
  * whose stored text differs (store.ts), and their change counts (or RETURNING row ids, when dependents are
  * recomputed too) give `updatedRows`. That keeps a whole-table apply to one read of its inputs and one write.
  */
-import { conflict, notFound } from "../../errors";
+import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
-import { compileFormula, type CompiledFormula } from "./evaluate";
+import { compileFormula, evaluateCellText, LIMIT_TEXT, type CompiledFormula } from "./evaluate";
+import { formulaLimits } from "./limits";
 import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
 import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type RowPage } from "./store";
 import { d1Of, type DbLike } from "../../db/d1";
@@ -113,6 +114,9 @@ export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput):
   const plan = planComputation(columns, trees, targets, { readTargets: false });
 
   const writes: CellUpsert[] = [];
+  // Past the run's budget the apply is refused (422) before anything is written.
+  const run = runBudget("refuse");
+  let rowsBefore = 0;
   let page = readRowPage(d1, table.id, "", ROW_PAGE_SIZE, plan.readColumns);
   for (;;) {
     const current = await page;
@@ -120,7 +124,8 @@ export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput):
     const more = current.rowIds.length === ROW_PAGE_SIZE && last !== undefined;
     // Fetch the next page while this one is evaluated.
     if (more) page = readRowPage(d1, table.id, last, ROW_PAGE_SIZE, plan.readColumns);
-    evaluateRows(plan, current, writes, { compare: false });
+    await evaluateRows(plan, current, writes, { compare: false, run, rowsBefore });
+    rowsBefore += current.rowIds.length;
     if (!more) break;
   }
 
@@ -181,7 +186,8 @@ export async function recomputeRowFormulas(
   }
 
   // The page is small: old values were read, so changes are found here and only those are written.
-  const updatedRows = plan.order.length > 0 ? evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true }) : 0;
+  // Past the run's budget the remaining cells are #LIMIT!: the write itself is never refused for a formula.
+  const updatedRows = plan.order.length > 0 ? await evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true, run: runBudget("limit") }) : 0;
   // The stored formula cells, when asked, are read in the same batch as the writes (after them).
   const readBack =
     opts.returnCells && plan.order.length > 0 ? d1.prepare(SELECT_FORMULA_CELLS).bind(JSON.stringify(page.rowIds), JSON.stringify(plan.order)) : null;
@@ -237,13 +243,48 @@ export function planComputation(
 }
 
 /**
+ * The budget of one table computation (docs/api-guide.md, "Resource bounds"): evaluation time (where the clock
+ * advances), work units and bytes of computed values. An apply past it is refused (422, nothing persisted); a
+ * row write's recalculation stores #LIMIT! in the cells it could not compute.
+ */
+export interface RunBudget {
+  ms: number;
+  units: number;
+  bytes: number;
+  onSpent: "refuse" | "limit";
+  spent: boolean;
+}
+
+export function runBudget(onSpent: RunBudget["onSpent"]): RunBudget {
+  return { ms: formulaLimits.runMs, units: formulaLimits.runUnits, bytes: formulaLimits.runBytes, onSpent, spent: false };
+}
+
+function spend(run: RunBudget, rows: number): void {
+  if (run.ms > 0 && run.units > 0 && run.bytes >= 0) return;
+  run.spent = true;
+  if (run.onSpent === "refuse") {
+    const why = run.bytes < 0 ? `${Math.round(formulaLimits.runBytes / 1024 / 1024)} MiB of values` : `${formulaLimits.runMs / 1000} s of evaluation`;
+    throw unprocessable(`Computing this formula for every row of the table takes more than ${why} (stopped after ${rows} rows); nothing was changed`, [
+      { path: "expression", message: `past the table computation budget of ${why}` },
+    ]);
+  }
+}
+
+/** Lets other requests of the isolate run between slices of a long computation. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
  * Evaluates the plan's formulas for each row of the page, in order. With `compare`, only cells whose value
  * differs from the page's (old) text are queued and the number of rows with a change is returned; without,
  * every result is queued (the write statements skip unchanged cells themselves). Each result is stored in
  * the page and read back through its cell form, so a formula reading another formula sees exactly what a
  * later run would read from D1. Cells are addressed by slot (index in the page's columns, then the targets).
+ *
+ * Each cell is evaluated within its own budget (#LIMIT! past it) and charged to the run's; the work is done in
+ * slices of about `formulaLimits.sliceMs` with a yield to the event loop between them.
  */
-export function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean }): number {
+export async function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean; run: RunBudget; rowsBefore?: number }): Promise<number> {
+  const run = opts.run;
   const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id))];
   const slotOf = new Map(slotIds.map((id, k) => [id, k]));
   const metaBySlot = slotIds.map((id) => plan.metas.get(id));
@@ -264,13 +305,23 @@ export function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpse
   };
 
   let changedRows = 0;
+  let sliceStart = performance.now();
+  let sliceUnits = 0;
   for (let i = 0; i < page.rowIds.length; i++) {
     texts = page.texts[i]!;
     decoded.fill(UNSET);
     let changed = false;
+    const rowStart = performance.now();
     for (const target of targets) {
-      const result = valueToCell(target.compiled(get));
-      const next = result === null ? null : JSON.stringify(result);
+      let next: string | null;
+      if (run.spent) next = LIMIT_TEXT;
+      else {
+        const cell = evaluateCellText(target.compiled, get, run.units);
+        next = cell.text;
+        run.units -= cell.units;
+        sliceUnits += cell.units;
+      }
+      run.bytes -= next === null ? 0 : next.length;
       if (!opts.compare) out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
       else {
         const before = texts[target.slot] ?? null;
@@ -283,6 +334,14 @@ export function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpse
       decoded[target.slot] = UNSET;
     }
     if (changed) changedRows += 1;
+    const now = performance.now();
+    run.ms -= now - rowStart;
+    if (!run.spent) spend(run, (opts.rowsBefore ?? 0) + i + 1);
+    if (now - sliceStart > formulaLimits.sliceMs || sliceUnits > formulaLimits.sliceUnits) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+      sliceUnits = 0;
+    }
   }
   return changedRows;
 }

@@ -22,15 +22,15 @@ import {
   toBoolean,
   toNumber,
   toText,
+  valueToCell,
   type FormulaValue,
 } from "./values";
 import * as formulajs from "@formulajs/formulajs";
+import { argumentBoundError, formulaLimits, hasArgumentBounds, MAX_TEXT } from "./limits";
 
 /** Reads one column of the current row as an evaluator value. */
 export type ValueSource = (columnId: string) => FormulaValue;
 export type CompiledFormula = (get: ValueSource) => FormulaValue;
-
-const MAX_TEXT = 32_767;
 
 /** Functions that receive dates as Date objects (the library's date form); elsewhere a date is its serial number. */
 const DATE_ARGUMENT_FUNCTIONS = new Set([
@@ -48,43 +48,81 @@ const ERROR_AWARE_FUNCTIONS = new Set([
   "COUNT", "COUNTA", "COUNTBLANK", "AGGREGATE",
 ]);
 
+// ---- the per-cell budget ----------------------------------------------------------------------------------
+
 /**
- * Arguments that would make a library function loop or allocate without bound; answered like a spreadsheet
- * would (#VALUE! for text past 32,767 characters, #NUM! for absurd spans) before the library runs.
+ * Thrown through the evaluator when a cell's budget is spent, so no lazy function (IFERROR) can catch it;
+ * `evaluateCell` turns it into #LIMIT!.
  */
-const ARGUMENT_GUARDS: Record<string, (args: FormulaValue[]) => FormulaValue | undefined> = {
-  REPT: ([text, times]) => {
-    const t = toText(text ?? null);
-    const n = toNumber(times ?? null);
-    if (t instanceof Error || n instanceof Error) return undefined;
-    return n < 0 || t.length * n > MAX_TEXT ? Errors.value : undefined;
-  },
-  ...Object.fromEntries(["WORKDAY", "WORKDAY.INTL", "WORKDAYINTL"].map((f) => [f, spanGuard(1)])),
-  ...Object.fromEntries(["NETWORKDAYS", "NETWORKDAYS.INTL", "NETWORKDAYSINTL"].map((f) => [f, endGuard])),
-  ...Object.fromEntries(["POISSON", "POISSONDIST", "POISSON.DIST", "NEGBINOMDIST", "NEGBINOM.DIST"].map((f) => [f, magnitudeGuard])),
-};
+class BudgetSpent {}
+const SPENT = new BudgetSpent();
 
-const MAX_DAY_SPAN = 100_000;
+interface Budget {
+  /** Work left (evaluator steps, array elements, estimated library cost). */
+  units: number;
+  /** performance.now() past which the cell stops. */
+  deadline: number;
+}
+let budget: Budget | null = null;
 
-function spanGuard(index: number) {
-  return (args: FormulaValue[]) => {
-    const n = toNumber(args[index] ?? null);
-    return typeof n === "number" && Math.abs(n) > MAX_DAY_SPAN ? Errors.num : undefined;
-  };
+/**
+ * Counts `units` of work against the current cell's budget, and with `clock` also looks at the time. The clock
+ * only advances during execution in some runtimes (Workers freeze it between I/O), so the count of work is
+ * what bounds a cell everywhere; the clock bounds it sooner where it runs.
+ */
+function charge(units: number, clock: boolean): void {
+  const b = budget;
+  if (!b) return;
+  b.units -= units;
+  if (b.units < 0 || (clock && performance.now() > b.deadline)) throw SPENT;
 }
 
-function endGuard(args: FormulaValue[]) {
-  const a = toNumber(args[0] ?? null);
-  const b = toNumber(args[1] ?? null);
-  return typeof a === "number" && typeof b === "number" && Math.abs(a - b) > MAX_DAY_SPAN ? Errors.num : undefined;
+/** Elements of a value (1 for a scalar), and #LIMIT! past the array cap. */
+function elements(v: FormulaValue): number {
+  if (!Array.isArray(v)) return 1;
+  if (v.length > formulaLimits.arrayElements) throw SPENT;
+  return v.length;
 }
 
-function magnitudeGuard(args: FormulaValue[]) {
-  for (const v of args.slice(0, 2)) {
-    const n = toNumber(v);
-    if (typeof n === "number" && Math.abs(n) > 1e6) return Errors.num;
+export const LIMIT_CELL = Object.freeze({ error: "#LIMIT!" });
+export const LIMIT_TEXT = JSON.stringify(LIMIT_CELL);
+
+export interface CellEvaluation {
+  /** The stored JSON text of the cell, or null for blank. */
+  text: string | null;
+  /** Work the cell used (for the run's budget). */
+  units: number;
+}
+
+/**
+ * Evaluates one cell within the per-cell budget (docs/api-guide.md, "Resource bounds"): past its time or work,
+ * or with a stored value past its size, the cell is `{ "error": "#LIMIT!" }`. `maxUnits` lowers the work budget
+ * (a run's remaining budget).
+ */
+export function evaluateCellText(f: CompiledFormula, get: ValueSource, maxUnits = formulaLimits.cellUnits): CellEvaluation {
+  const units = Math.min(maxUnits, formulaLimits.cellUnits);
+  const outer = budget;
+  const mine: Budget = { units, deadline: performance.now() + formulaLimits.cellMs };
+  budget = mine;
+  try {
+    const value = f(get);
+    elements(value);
+    const cell = valueToCell(value);
+    const text = cell === null ? null : JSON.stringify(cell);
+    if (text !== null && text.length > formulaLimits.cellBytes) return { text: LIMIT_TEXT, units: units - mine.units };
+    return { text, units: units - mine.units };
+  } catch (err) {
+    if (err === SPENT) return { text: LIMIT_TEXT, units: units - mine.units };
+    throw err;
+  } finally {
+    budget = outer;
   }
-  return undefined;
+}
+
+/** One cell's stored value (parsed), within the per-cell budget. */
+export function evaluateCell(f: CompiledFormula, get: ValueSource): unknown {
+  const { text } = evaluateCellText(f, get);
+  return text === null ? null : JSON.parse(text);
 }
 
 export function compileFormula(expr: Expr): CompiledFormula {
@@ -100,11 +138,16 @@ export function compileFormula(expr: Expr): CompiledFormula {
     }
     case "column": {
       const id = expr.columnId;
-      return (get) => get(id);
+      return (get) => {
+        const v = get(id);
+        charge(elements(v), false);
+        return v;
+      };
     }
     case "neg": {
       const arg = compileFormula(expr.arg);
       return (get) => {
+        charge(1, false);
         const n = toNumber(arg(get));
         return n instanceof Error ? n : normalizeResult(-n);
       };
@@ -124,6 +167,7 @@ function compileOperator(op: string, left: CompiledFormula, right: CompiledFormu
         if (a instanceof Error) return a;
         const b = toText(right(get));
         if (b instanceof Error) return b;
+        charge(1 + (a.length + b.length) / 64, false);
         return a.length + b.length > MAX_TEXT ? Errors.value : a + b;
       };
     case "=":
@@ -133,6 +177,7 @@ function compileOperator(op: string, left: CompiledFormula, right: CompiledFormu
     case ">":
     case ">=":
       return (get) => {
+        charge(1, false);
         const c = compareValues(left(get), right(get));
         if (c instanceof Error) return c;
         switch (op) {
@@ -145,7 +190,10 @@ function compileOperator(op: string, left: CompiledFormula, right: CompiledFormu
         }
       };
     default:
-      return (get) => arithmetic(op, left(get), right(get));
+      return (get) => {
+        charge(1, false);
+        return arithmetic(op, left(get), right(get));
+      };
   }
 }
 
@@ -254,14 +302,21 @@ function compileCall(name: string, args: CompiledFormula[]): CompiledFormula {
   if (!spec) return () => Errors.name;
   if (arityProblem(spec, args.length)) return () => Errors.value;
   const lazy = LAZY[spec.name];
-  if (lazy) return (get) => lazy(args, get);
+  if (lazy)
+    return (get) => {
+      charge(1, false);
+      return lazy(args, get);
+    };
   return compileLibraryCall(spec, args);
 }
+
+/** Work units of one library call besides its inputs and output (one unit is roughly one evaluator step). */
+const CALL_UNITS = 20;
 
 function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): CompiledFormula {
   const passDates = DATE_ARGUMENT_FUNCTIONS.has(spec.name);
   const errorAware = ERROR_AWARE_FUNCTIONS.has(spec.name);
-  const guard = ARGUMENT_GUARDS[spec.name];
+  const bounded = hasArgumentBounds(spec.name);
   const impl = spec.impl;
   return (get) => {
     const values = args.map((a) => a(get));
@@ -271,13 +326,23 @@ function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): Compil
         if (Array.isArray(v)) for (const item of v) if (item instanceof Error) return item;
       }
     }
-    const guarded = guard?.(values);
-    if (guarded !== undefined) return guarded;
+    if (bounded) {
+      const past = argumentBoundError(spec.name, values);
+      if (past) return past;
+    }
+    // A library call costs its fixed overhead and its inputs; the clock is looked at before it runs.
+    let cost = CALL_UNITS;
+    for (const v of values) cost += elements(v);
+    charge(cost, true);
+    let result: FormulaValue;
     try {
-      return normalizeResult(impl(...values.map((v) => toLibraryArgument(v, passDates))));
+      result = normalizeResult(impl(...values.map((v) => toLibraryArgument(v, passDates))));
     } catch {
       return Errors.value;
     }
+    // ... and its output, after it ran (a slow call shows on the clock).
+    charge(Array.isArray(result) ? elements(result) : 0, true);
+    return result;
   };
 }
 

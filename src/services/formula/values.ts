@@ -12,8 +12,8 @@ export type FormulaValue = number | string | boolean | null | Date | Error | For
 
 const libraryErrors = formulajs.utils.errors as unknown as Record<string, Error>;
 
-/** The spreadsheet error codes a cell can hold. */
-export const ERROR_CODES = ["#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#NULL!", "#CALC!", "#ERROR!"] as const;
+/** The spreadsheet error codes a cell can hold; #LIMIT! is a cell past its resource budget (docs/api-guide.md). */
+export const ERROR_CODES = ["#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#NULL!", "#CALC!", "#ERROR!", "#LIMIT!"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The library's own error instances, so its functions recognize an error we pass in (they test identity). */
