@@ -666,7 +666,7 @@ export interface paths {
         put?: never;
         /**
          * E6. Export to PDF
-         * @description Converts each base64 DOCX to PDF through the office-suite converter, in parallel up to its pool size, answering in request order. Every `documentId` must be readable (else 403, nothing converted). Bad base64 or bytes that are not a DOCX: 400; a DOCX the office suite cannot read: 422; converter down or timed out: 503. Bodies up to 64 MiB.
+         * @description Converts each base64 DOCX to PDF through the office-suite converter, in parallel up to its pool size, answering in request order. Every `documentId` must be readable (else 403, nothing converted). Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past 100 MiB in all or 100:1 each (a ZIP bomb): 413, before any conversion; a DOCX the office suite cannot read: 422; converter down or timed out: 503. Bodies up to 64 MiB.
          */
         post: operations["docToPdf"];
         delete?: never;

@@ -163,6 +163,30 @@ describe("ZIP bounds (read from the central directory, zip64 included)", () => {
     expect(!zip.ok && zip.reason).toMatch(/overlaps/);
   });
 
+  it("never throws on damaged archives: every mutation gets a verdict", async () => {
+    const seeds = [buildDocx({ withTable: true }), writeZip(smallDocx, { zip64: true })];
+    let x = 12345;
+    const rand = (n: number) => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) % n;
+    };
+    const kinds = new Set<string>();
+    for (let round = 0; round < 3000; round++) {
+      const bytes = seeds[round % 2]!.slice();
+      // Damage the records rather than the compressed data: most rounds hit the tail (central directory, end records).
+      for (let k = 1 + rand(4); k > 0; k--) {
+        const at = rand(2) ? bytes.length - 1 - rand(Math.min(bytes.length, 400)) : rand(bytes.length);
+        bytes[at] = rand(3) === 0 ? 0xff : rand(256);
+      }
+      const inspected = inspectDocx(bytes);
+      kinds.add("error" in inspected ? String(inspected.error.status) : "ok");
+      if ("entries" in inspected) await checkInflatedSizes(bytes, inspected.entries);
+    }
+    expect(kinds.has("422")).toBe(true);
+  });
+
   it("inflates each entry (bounded by its declared size) and refuses one that gives more, or a wrong CRC", async () => {
     const docx = buildDocx({ pages: 3 });
     const ok = inspectDocx(docx);
