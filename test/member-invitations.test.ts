@@ -28,6 +28,9 @@ describe("members and collaborators by email answer the same whether the email i
     expect(registered.status).toBe(200);
     expect(shape(unregistered, ghost)).toEqual(shape(registered, known.email));
     expect(registered.body.data).toEqual({ organizationId: owner.organizationId, email: known.email.toLowerCase(), role: "member" });
+    // The one added is told who added them, and where.
+    const notes = (await ok("GET", "/notification/all", { token: known.token })).data as any[];
+    expect(notes.find((n) => n.kind === "organization.member_added")?.data).toMatchObject({ organizationId: owner.organizationId, invitedBy: owner.id });
   });
 
   it("POST /workspace/{id}/collaborator", async () => {

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/access";
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
-import { assertInvitationRoom, pendingInvitationsStatement, pendingInvitationStatement, tooManyPendingInvitations } from "./invitations";
+import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { organizationDto } from "../identity/users";
@@ -76,10 +76,22 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   }
   assertInvitationRoom(pending);
   if (member) {
-    await ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
-      target: [organizationMembers.organizationId, organizationMembers.userId],
-      set: { role },
-    });
+    // The new member is told (within the per-sender notification limit) and may leave as any member can.
+    await ctx.db.batch([
+      ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
+        target: [organizationMembers.organizationId, organizationMembers.userId],
+        set: { role },
+      }),
+      ...limitedNotificationStatements(ctx.db, {
+        recipient: member.id,
+        senderId: ctx.user.id,
+        kind: "organization.member_added",
+        title: `${ctx.user.name} added you to "${shortName(org.name)}"`,
+        body: `You are now ${role === "admin" ? "an admin" : `a ${role}`} of this organization.`,
+        data: { organizationId, role },
+        at: ctx.now,
+      }),
+    ]);
   } else {
     const [stored] = await pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now });
     if (!stored) tooManyPendingInvitations();
