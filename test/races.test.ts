@@ -134,6 +134,25 @@ describe("If-Match is a compare-and-set: of concurrent PATCHes with the same ETa
     await casRace(`/table/${table.tableId}`, `/table/${table.tableId}`, [t.owner.token, t.editor.token, t.owner.token], (i) => ({ name: `T ${i}` }));
   });
 
+  it("a PATCH and a DELETE of a table or column with the same ETag: one wins, the other is 412", async () => {
+    for (let trial = 0; trial < 5; trial++) {
+      const table = await makeTable(t.owner.token, t.projectId, `CAS delete ${trial}`);
+      const column = await addColumn(t.owner.token, table.tableId, "Qty", { type: "number" });
+      const columnTag = (await call("GET", `/table/columns/${table.tableId}`, { token: t.owner.token })).headers.get("etag")!;
+      const columnRace = await Promise.all([
+        call("PATCH", `/table/column/${column._id}`, { token: t.owner.token, body: { description: "x" }, headers: { "if-match": columnTag } }),
+        call("DELETE", `/table/column/${column._id}`, { token: t.editor.token, headers: { "if-match": columnTag } }),
+      ]);
+      expect(columnRace.map((r) => r.status).sort()).toEqual([200, 412]);
+      const tableTag = (await call("GET", `/table/${table.tableId}`, { token: t.owner.token })).headers.get("etag")!;
+      const tableRace = await Promise.all([
+        call("PATCH", `/table/${table.tableId}`, { token: t.owner.token, body: { name: "Renamed" }, headers: { "if-match": tableTag } }),
+        call("DELETE", `/table/${table.tableId}`, { token: t.editor.token, headers: { "if-match": tableTag } }),
+      ]);
+      expect(tableRace.map((r) => r.status).sort()).toEqual([200, 412]);
+    }
+  });
+
   it("columns", async () => {
     const table = await makeTable(t.owner.token, t.projectId, "CAS columns");
     const column = await addColumn(t.owner.token, table.tableId, "Price", { type: "number" });

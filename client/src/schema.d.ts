@@ -686,7 +686,7 @@ export interface paths {
         put?: never;
         /**
          * E5. Retrieve export data for documents
-         * @description For each listed document, in request order: its blocks, settings, clause references with `resolved` blocks (null where the target is missing or unreadable), and table references with their names and every referenced row with its cells. Every document must be readable and belong to `projectId`, else 403 and nothing is returned.
+         * @description For each listed document, in request order: its blocks, settings, clause references with `resolved` blocks (null where the target is missing or unreadable), and table references with their names and every referenced row with its cells. Every document must be readable and belong to `projectId`, else 403 and nothing is returned. `documentIds` are distinct (a repeated id is 400), at most 100; an answer that would pass 64 MiB is 422 (ask for fewer documents). The answer is streamed.
          */
         post: operations["getDocumentsData"];
         delete?: never;
@@ -891,7 +891,7 @@ export interface paths {
         put?: never;
         /**
          * Add (or change the role of) a member by email
-         * @description Needs the organization owner or admin role; only an owner can make or change another owner; the organization owner's own role is fixed (409). The email must belong to a registered user.
+         * @description Needs the organization owner or admin role; only an owner can make or change another owner; the organization owner's own role is fixed (409). A registered user becomes a member at once; an unregistered email gets a pending invitation, applied when it registers. The answer is the same either way. An organization holds at most 200 pending invitations (409 past that).
          */
         post: operations["addOrganizationMember"];
         delete?: never;
@@ -1594,7 +1594,7 @@ export interface paths {
         put?: never;
         /**
          * Add a collaborator by email, or change their role (owner or admin)
-         * @description The user also becomes a member of the workspace's organization, so E17 lists the workspace for them.
+         * @description A registered user becomes a collaborator at once and a member of the workspace's organization, so E17 lists the workspace for them; an unregistered email gets a pending invitation, applied when it registers. The answer is the same either way. An organization holds at most 200 pending invitations (409 past that).
          */
         post: operations["addWorkspaceCollaborator"];
         delete?: never;
@@ -2322,10 +2322,10 @@ export interface components {
             updatedAt: number;
         };
         OrganizationMember: {
+            email: string;
             organizationId: string;
             /** @enum {string} */
             role: "owner" | "admin" | "member";
-            userId: string;
         };
         ParsedFormula: {
             /** @description Ids of the columns the formula reads, in order of first mention */
@@ -2623,6 +2623,12 @@ export interface components {
             organizationId: string;
             ownerId: string;
             updatedAt: number;
+        };
+        WorkspaceCollaboratorAdded: {
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "viewer";
+            workspaceId: string;
         };
     };
     responses: never;
@@ -6365,6 +6371,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11550,7 +11565,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Workspace"];
+                        data: components["schemas"]["WorkspaceCollaboratorAdded"];
                     };
                 };
             };

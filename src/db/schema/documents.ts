@@ -47,4 +47,8 @@ export const invitations = sqliteTable("invitations", {
   invitedBy: text("invited_by").notNull().references(() => users.id),
   createdAt: integer("created_at").notNull(),
   acceptedAt: integer("accepted_at"),
-}, (t) => [index("invitations_email_idx").on(t.email, t.acceptedAt)]);
+}, (t) => [
+  index("invitations_email_idx").on(t.email, t.acceptedAt),
+  // Counting an organization's pending invitations walks its documents to these.
+  index("invitations_document_idx").on(t.documentId, t.acceptedAt),
+]);

@@ -43,3 +43,23 @@ export const notifications = sqliteTable("notifications", {
   readAt: integer("read_at"),
   createdAt: integer("created_at").notNull(),
 }, (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)]);
+
+/**
+ * An organization membership or workspace collaboration offered to an email without an account (docs/api-guide.md,
+ * "Organizations and workspaces"): applied when that email registers. `workspaceId` is "" for an organization
+ * membership. One row per (organization, workspace, email); offering it again changes the role.
+ */
+export const memberInvitations = sqliteTable("member_invitations", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull().references(() => organizations.id),
+  workspaceId: text("workspace_id").notNull().default(""),
+  email: text("email").notNull(),
+  role: text("role", { enum: ["owner", "admin", "member", "editor", "viewer"] }).notNull(),
+  invitedBy: text("invited_by").notNull().references(() => users.id),
+  createdAt: integer("created_at").notNull(),
+  acceptedAt: integer("accepted_at"),
+}, (t) => [
+  uniqueIndex("member_invitations_target_idx").on(t.organizationId, t.workspaceId, t.email),
+  index("member_invitations_email_idx").on(t.email, t.acceptedAt),
+  index("member_invitations_org_idx").on(t.organizationId, t.acceptedAt),
+]);

@@ -3,7 +3,8 @@ import { ctxOf, defineRoute } from "../../http/route";
 import { EmailSchema, errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { addOrganizationMember } from "../../services/organizations/organizations";
 
-const MemberSchema = z.object({ organizationId: z.string(), userId: z.string(), role: z.enum(["owner", "admin", "member"]) }).openapi("OrganizationMember");
+// The same answer whether the email has an account or becomes a pending invitation: no user id in it.
+const MemberSchema = z.object({ organizationId: z.string(), email: z.string(), role: z.enum(["owner", "admin", "member"]) }).openapi("OrganizationMember");
 
 const route = defineRoute({
   operationId: "addOrganizationMember",
@@ -12,7 +13,8 @@ const route = defineRoute({
   path: "/organization/{orgId}/member",
   tags: ["Organizations"],
   summary: "Add (or change the role of) a member by email",
-  description: "Needs the organization owner or admin role; only an owner can make or change another owner; the organization owner's own role is fixed (409). The email must belong to a registered user.",
+  description:
+    "Needs the organization owner or admin role; only an owner can make or change another owner; the organization owner's own role is fixed (409). A registered user becomes a member at once; an unregistered email gets a pending invitation, applied when it registers. The answer is the same either way. An organization holds at most 200 pending invitations (409 past that).",
   request: {
     params: z.object({ orgId: pathId("orgId") }),
     ...jsonBody(z.strictObject({ email: EmailSchema, role: z.enum(["owner", "admin", "member"]).default("member") })),

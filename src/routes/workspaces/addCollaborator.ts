@@ -2,7 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { EmailSchema, errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { addWorkspaceCollaborator } from "../../services/workspaces/workspaces";
-import { WorkspaceSchema } from "../../schemas/core";
+
+// The same answer whether the email has an account or becomes a pending invitation (no user id, no member list).
+const CollaboratorInvitationSchema = z
+  .object({ workspaceId: z.string(), email: z.string(), role: z.enum(["admin", "editor", "viewer"]) })
+  .openapi("WorkspaceCollaboratorAdded");
 
 const route = defineRoute({
   operationId: "addWorkspaceCollaborator",
@@ -11,12 +15,13 @@ const route = defineRoute({
   path: "/workspace/{id}/collaborator",
   tags: ["Workspaces"],
   summary: "Add a collaborator by email, or change their role (owner or admin)",
-  description: "The user also becomes a member of the workspace's organization, so E17 lists the workspace for them.",
+  description:
+    "A registered user becomes a collaborator at once and a member of the workspace's organization, so E17 lists the workspace for them; an unregistered email gets a pending invitation, applied when it registers. The answer is the same either way. An organization holds at most 200 pending invitations (409 past that).",
   request: {
     params: z.object({ id: pathId("id") }),
     ...jsonBody(z.strictObject({ email: EmailSchema, role: z.enum(["admin", "editor", "viewer"]) })),
   },
-  responses: { ...okData(WorkspaceSchema), ...errorResponses("ConflictError") },
+  responses: { ...okData(CollaboratorInvitationSchema), ...errorResponses("ConflictError") },
 });
 
 export function registerAddWorkspaceCollaborator(app: Router) {

@@ -4,6 +4,7 @@ import type { Db } from "../../env";
 import { newId, now } from "../../lib/ids";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
 import { forbidden } from "../../errors";
+import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, shortName } from "../organizations/invitations";
 import { read, type ServiceContext } from "../context";
 import { liveSubtreeStatement, subtreeIds } from "./tree";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
@@ -42,10 +43,14 @@ export interface InviteResult {
  * the covered documents) and one write batch.
  */
 export async function inviteUser(ctx: ServiceContext, input: { documentId: string; email: string; role: DocumentRole }): Promise<InviteResult> {
-  const [docs, wsRoles, docRoles, invitee, covered] = await read(ctx, [
+  const [docs, wsRoles, docRoles, invitee, covered, pending] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
     ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email.toLowerCase())),
     liveSubtreeStatement(ctx.db, input.documentId),
+    pendingInvitationsStatement(
+      ctx.db,
+      sql`(SELECT w.organization_id FROM workspaces w JOIN documents d ON d.workspace_id = w.id WHERE d.id = ${input.documentId})`,
+    ),
   ]);
   const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
   if (input.role === "owner" && !access.isOwner) throw forbidden("Only an owner can grant the owner role");
@@ -62,35 +67,43 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
     acceptedAt: existingUserId ? t : null,
   };
   if (existingUserId) {
-    const [, , , live] = await ctx.db.batch([
+    // E7's documented answer tells whether the user exists; the notification it sends is limited per sender and
+    // recipient, later ones folded into the newest, so one sender cannot bury a recipient in them.
+    const [, , , , live] = await ctx.db.batch([
       ctx.db.insert(invitations).values(invitation),
       grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
-      ctx.db.insert(notifications).values({
-        id: newId(),
-        userId: existingUserId,
+      ...limitedNotificationStatements(ctx.db, {
+        recipient: existingUserId,
+        senderId: ctx.user.id,
         kind: "document.invited",
-        title: `${ctx.user.name} shared "${access.doc.name}" with you`,
+        title: `${ctx.user.name} shared "${shortName(access.doc.name)}" with you`,
         body: `You were given the ${input.role} role on ${coveredIds.length} document(s).`,
-        data: { documentId: input.documentId, role: input.role, invitedBy: ctx.user.id },
-        createdAt: t,
+        data: { documentId: input.documentId, role: input.role },
+        at: t,
       }),
       liveRoomsStatement(ctx.db, { documentIds: coveredIds }),
     ]);
     // A raised role takes effect in live collaborative rooms at once (a viewer who became editor may now edit).
     await revalidateRooms(ctx.env, live, [existingUserId]);
   } else {
+    // A pending invitation counts against the organization's bound (docs/api-guide.md).
+    assertInvitationRoom(pending);
     await ctx.db.insert(invitations).values(invitation);
   }
   return { invitationsSent: 1, documentsInvited: coveredIds.length, usersInvited: existingUserId ? 1 : 0 };
 }
 
-/** At registration: every pending invitation for the email becomes grants over the documents it covers now. */
-export async function applyPendingInvitations(db: Db, user: { id: string; email: string }) {
-  const pending = await db
+/** Batchable: the pending document invitations of an email, oldest first. */
+export function pendingInvitationsOf(db: Db, email: string) {
+  return db
     .select()
     .from(invitations)
-    .where(and(eq(invitations.email, user.email), isNull(invitations.acceptedAt)))
+    .where(and(eq(invitations.email, email), isNull(invitations.acceptedAt)))
     .orderBy(invitations.createdAt);
+}
+
+/** At registration: every pending invitation for the email becomes grants over the documents it covers now. */
+export async function applyPendingInvitations(db: Db, user: { id: string; email: string }, pending: (typeof invitations.$inferSelect)[]) {
   if (pending.length === 0) return 0;
   const t = now();
   const statements = [];

@@ -190,9 +190,11 @@ async function resolveClauseBlocks(
   }
   const out = new Map<string, SharedText>();
   if (clauses.length === 0 || wanted.size === 0) return out;
+  // One D1 query for every target's content metadata, however many targets there are.
+  const metas = new Map((await contentMetasQuery(db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]));
   let held = 0;
   await mapConcurrent([...wanted], 2, async ([documentId, blockIds]) => {
-    const { blocksJson } = await readCurrentText(db, r2, documentId, await readContentMeta(db, documentId));
+    const { blocksJson } = await readCurrentText(db, r2, documentId, metas.get(documentId) ?? null);
     const blocks: unknown = JSON.parse(blocksJson);
     for (const blockId of blockIds) {
       const block = findBlock(blocks, blockId);

@@ -5,7 +5,8 @@ import { conflict } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
 import { newId, now } from "../../lib/ids";
 import { prepareToken } from "./tokens";
-import { applyPendingInvitations } from "../documents/invitations";
+import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invitations";
+import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
 import type { ServiceContext } from "../context";
 
@@ -52,7 +53,10 @@ export async function registerUser(db: Db, input: { email: string; name: string 
     if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
     throw err;
   }
-  await applyPendingInvitations(db, { id: user.id, email: user.email });
+  // Both kinds of pending invitation in one read; each kind applied only when there is one.
+  const [documentInvitations, memberships] = await db.batch([pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
+  await applyPendingInvitations(db, { id: user.id, email: user.email }, documentInvitations);
+  await applyPendingMemberInvitations(db, { id: user.id, email: user.email }, memberships);
   return {
     user: userDto(user),
     organization: organizationDto(org),

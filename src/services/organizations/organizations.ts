@@ -1,8 +1,9 @@
 /** Organizations and their members (API.md §4): the list in one round trip with authentication, writes in two. */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/access";
 import { organizationMembers, organizations, users } from "../../db/schema";
-import { conflict, forbidden, notFound } from "../../errors";
+import { conflict, forbidden } from "../../errors";
+import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { organizationDto } from "../identity/users";
@@ -41,12 +42,15 @@ export async function createOrganization(ctx: ServiceContext, input: { name: str
 }
 
 /**
- * Adds (or changes the role of) a registered user by email. Needs the owner or admin role; only an owner can make
- * or change another owner; the organization owner's own role is fixed (409).
+ * Adds (or changes the role of) a member by email. Needs the owner or admin role; only an owner can make or change
+ * another owner; the organization owner's own role is fixed (409). A registered user is added at once, an
+ * unregistered email gets a pending invitation applied when it registers; the answer is the same either way, and
+ * so is the refusal once the organization holds MAX_PENDING_INVITATIONS pending invitations.
  */
 export async function addOrganizationMember(ctx: ServiceContext, input: { organizationId: string; email: string; role: OrganizationRole }) {
   const { organizationId, role } = input;
-  const [orgRows, target] = await read(ctx, [
+  const email = input.email.toLowerCase();
+  const [orgRows, target, pending] = await read(ctx, [
     organizationAccessStatement(ctx.db, ctx.user.ref, organizationId),
     ctx.db
       .select({
@@ -54,18 +58,43 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
         memberRole: sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = ${organizationId} AND om.user_id = "users"."id")`.as("member_role"),
       })
       .from(users)
-      .where(eq(users.email, input.email.toLowerCase())),
+      .where(eq(users.email, email)),
+    pendingInvitationsStatement(ctx.db, organizationId),
   ]);
   const org = checkOrganizationAccess(orgRows[0], "admin");
   if (role === "owner" && org.callerRole !== "owner") throw forbidden("Only an owner can add another owner");
   const member = target[0];
-  if (!member) throw notFound("User with this email");
-  // Without these checks an admin could demote an owner, and anyone could leave the organization ownerless.
-  if (org.callerRole !== "owner" && member.memberRole === "owner") throw forbidden("Only an owner can change another owner's role");
-  if (member.id === org.ownerId && role !== "owner") throw conflict("The organization owner's role cannot be changed");
-  await ctx.db
-    .insert(organizationMembers)
-    .values({ organizationId, userId: member.id, role, createdAt: ctx.now })
-    .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role } });
-  return { organizationId, userId: member.id, role };
+  // Without these checks an admin could demote an owner, and anyone could leave the organization ownerless (the
+  // admin knows who the members are, so these tell nothing about accounts).
+  if (member && org.callerRole !== "owner" && member.memberRole === "owner") throw forbidden("Only an owner can change another owner's role");
+  if (member && member.id === org.ownerId && role !== "owner") throw conflict("The organization owner's role cannot be changed");
+  const answer = { organizationId, email, role };
+  // A role change of an existing member is not an invitation; anything else waits for room, registered or not.
+  if (member?.memberRole) {
+    await ctx.db.update(organizationMembers).set({ role }).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id)));
+    return answer;
+  }
+  assertInvitationRoom(pending);
+  if (member) {
+    // The new member is told (within the per-sender notification limit) and may leave as any member can.
+    await ctx.db.batch([
+      ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
+        target: [organizationMembers.organizationId, organizationMembers.userId],
+        set: { role },
+      }),
+      ...limitedNotificationStatements(ctx.db, {
+        recipient: member.id,
+        senderId: ctx.user.id,
+        kind: "organization.member_added",
+        title: `${ctx.user.name} added you to "${shortName(org.name)}"`,
+        body: `You are now ${role === "admin" ? "an admin" : `a ${role}`} of this organization.`,
+        data: { organizationId, role },
+        at: ctx.now,
+      }),
+    ]);
+  } else {
+    const [stored] = await pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now });
+    if (!stored) tooManyPendingInvitations();
+  }
+  return answer;
 }

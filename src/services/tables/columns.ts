@@ -341,7 +341,12 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
   checkTableAccess(tableRow, "write", { as: "Column" });
   await assertColumnIfMatch(input.ifMatch, column, list);
   if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
-  await ctx.db.update(columns).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(columns.id, column.id));
+  const deleted = await ctx.db
+    .update(columns)
+    .set({ isDeleted: true, updatedAt: ctx.now })
+    .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+    .returning({ id: columns.id });
+  if (deleted.length === 0) throw preconditionFailed();
 }
 
 /**

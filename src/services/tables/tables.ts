@@ -82,7 +82,12 @@ export async function deleteTable(ctx: ServiceContext, input: { tableId: string;
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
   await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
-  await ctx.db.update(tables).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tables.id, table.id));
+  const deleted = await ctx.db
+    .update(tables)
+    .set({ isDeleted: true, updatedAt: ctx.now })
+    .where(and(eq(tables.id, table.id), input.ifMatch === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
+    .returning({ id: tables.id });
+  if (deleted.length === 0) throw preconditionFailed();
 }
 
 /** E19: ids of the project's live tables, newest first (ids are time-ordered), with project read access (else 404). */

@@ -6,6 +6,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, checkWorkspaceAccess, organizationAccessStatement, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
+import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
 import { assertIfMatch } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
@@ -95,31 +96,59 @@ export async function updateWorkspace(
 }
 
 /**
- * Adds a collaborator by email or changes their role (owner or admin). The user also becomes a member of the
- * workspace's organization, so E17 lists the workspace for them. The owner's role is fixed (409).
+ * Adds a collaborator by email or changes their role (owner or admin). A registered user is added at once and also
+ * becomes a member of the workspace's organization, so E17 lists the workspace for them; an unregistered email gets
+ * a pending invitation applied when it registers. The answer is the same either way (so is the refusal at the
+ * organization's bound on pending invitations). The owner's role is fixed (409).
  */
-export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" }): Promise<WorkspaceDto> {
+export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" }) {
   const { workspaceId, role } = input;
-  const [rows, target] = await read(ctx, [
+  const email = input.email.toLowerCase();
+  const [rows, target, pending] = await read(ctx, [
     workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId),
-    ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email.toLowerCase())),
+    ctx.db
+      .select({
+        id: users.id,
+        collaboratorRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = ${workspaceId} AND wc.user_id = "users"."id")`.as("collaborator_role"),
+      })
+      .from(users)
+      .where(eq(users.email, email)),
+    pendingInvitationsStatement(ctx.db, sql`(SELECT w.organization_id FROM workspaces w WHERE w.id = ${workspaceId})`),
   ]);
   const { workspace } = checkWorkspaceAccess(rows[0], "admin");
   const targetId = target[0]?.id;
-  if (!targetId) throw notFound("User with this email");
+  const answer = { workspaceId, email, role };
   if (targetId === workspace.ownerId) throw conflict("The workspace owner's role cannot be changed");
-  const [, , collaborators, live] = await ctx.db.batch([
+  // A role change of an existing collaborator is not an invitation; anything else waits for room, registered or not.
+  if (!target[0]?.collaboratorRole) assertInvitationRoom(pending);
+  if (!targetId) {
+    const [stored] = await pendingInvitationStatement(ctx.db, { organizationId: workspace.organizationId, workspaceId, email, role, invitedBy: ctx.user.id, at: ctx.now });
+    if (!stored) tooManyPendingInvitations();
+    return answer;
+  }
+  const [, , live] = await ctx.db.batch([
     ctx.db
       .insert(workspaceCollaborators)
       .values({ workspaceId, userId: targetId, role, createdAt: ctx.now })
       .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
     ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now }).onConflictDoNothing(),
-    workspaceCollaboratorsStatement(ctx.db, [workspaceId]),
     liveRoomsStatement(ctx.db, { workspaceId }),
+    // A newcomer is told (within the per-sender notification limit) and may leave: DELETE of their own collaboration.
+    ...(target[0]?.collaboratorRole
+      ? []
+      : limitedNotificationStatements(ctx.db, {
+          recipient: targetId,
+          senderId: ctx.user.id,
+          kind: "workspace.shared",
+          title: `${ctx.user.name} shared the workspace "${shortName(workspace.name)}" with you`,
+          body: `You were given the ${role} role.`,
+          data: { workspaceId, role },
+          at: ctx.now,
+        })),
   ]);
   // A changed role (editor → viewer) takes effect in the workspace's live collaborative rooms at once.
   await revalidateRooms(ctx.env, live, [targetId]);
-  return dtoOf(workspace, collaborators);
+  return answer;
 }
 
 /**

@@ -1,0 +1,17 @@
+CREATE TABLE `member_invitations` (
+	`id` text PRIMARY KEY NOT NULL,
+	`organization_id` text NOT NULL,
+	`workspace_id` text DEFAULT '' NOT NULL,
+	`email` text NOT NULL,
+	`role` text NOT NULL,
+	`invited_by` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`accepted_at` integer,
+	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`invited_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `member_invitations_target_idx` ON `member_invitations` (`organization_id`,`workspace_id`,`email`);--> statement-breakpoint
+CREATE INDEX `member_invitations_email_idx` ON `member_invitations` (`email`,`accepted_at`);--> statement-breakpoint
+CREATE INDEX `member_invitations_org_idx` ON `member_invitations` (`organization_id`,`accepted_at`);--> statement-breakpoint
+CREATE INDEX `invitations_document_idx` ON `invitations` (`document_id`,`accepted_at`);

@@ -1,0 +1,168 @@
+/**
+ * Offering membership by email without telling whether the email has an account (docs/api-guide.md,
+ * "Organizations and workspaces"): a registered user is added at once, an unregistered email gets a pending
+ * invitation applied when it registers, and both answer alike. Pending invitations per organization are bounded
+ * (checked before the email is looked at, so the bound is no oracle either), and in-app notifications from one
+ * sender to one recipient are limited per hour, later ones folded into the newest.
+ */
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { memberInvitations, notifications, organizationMembers, workspaceCollaborators } from "../../db/schema";
+import { insertWhere, rawSelect } from "../../db/sql";
+import type { Db } from "../../env";
+import { conflict } from "../../errors";
+import { newId, now } from "../../lib/ids";
+
+/** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
+export const MAX_PENDING_INVITATIONS = 200;
+/** In-app notifications one sender may put on one recipient per hour; later ones are folded into the newest. */
+export const NOTIFICATIONS_PER_SENDER_PER_HOUR = 20;
+const HOUR_MS = 60 * 60 * 1000;
+
+export type InvitationRole = (typeof memberInvitations.$inferSelect)["role"];
+
+/**
+ * Batchable: `{ n }`, the organization's pending invitations of every kind. `organizationId` may be SQL (a subquery
+ * naming the organization of a document, for E7).
+ */
+export function pendingInvitationsStatement(db: Db, organizationId: string | SQL) {
+  return rawSelect<{ n: number }>(
+    db,
+    ["n"],
+    sql`SELECT
+      (SELECT COUNT(*) FROM member_invitations mi WHERE mi.organization_id = ${organizationId} AND mi.accepted_at IS NULL)
+      + (SELECT COUNT(*) FROM workspaces w JOIN documents d ON d.workspace_id = w.id
+           JOIN invitations i ON i.document_id = d.id AND i.accepted_at IS NULL
+         WHERE w.organization_id = ${organizationId}) AS n`,
+  );
+}
+
+export function tooManyPendingInvitations(): never {
+  throw conflict(`This organization has ${MAX_PENDING_INVITATIONS} pending invitations; more can be sent once some are accepted`);
+}
+
+/** The read side of `pendingInvitationsStatement`: 409 at the bound. */
+export function assertInvitationRoom(rows: readonly { n: number }[]) {
+  if ((rows[0]?.n ?? 0) >= MAX_PENDING_INVITATIONS) tooManyPendingInvitations();
+}
+
+/**
+ * The statement that stores (or re-roles) a pending invitation, inserted only while the organization is under the
+ * bound, so concurrent invitations cannot pass it: `RETURNING id` is empty when refused (or re-roled at the bound).
+ */
+export function pendingInvitationStatement(
+  db: Db,
+  input: { organizationId: string; workspaceId?: string; email: string; role: InvitationRole; invitedBy: string; at: number },
+) {
+  const row = {
+    id: newId(),
+    organizationId: input.organizationId,
+    workspaceId: input.workspaceId ?? "",
+    email: input.email.toLowerCase(),
+    role: input.role,
+    invitedBy: input.invitedBy,
+    createdAt: input.at,
+    acceptedAt: null,
+  };
+  return insertWhere(
+    db,
+    memberInvitations,
+    row,
+    sql`(SELECT COUNT(*) FROM member_invitations mi WHERE mi.organization_id = ${input.organizationId} AND mi.accepted_at IS NULL) < ${MAX_PENDING_INVITATIONS}
+      OR EXISTS (SELECT 1 FROM member_invitations mi WHERE mi.organization_id = ${input.organizationId} AND mi.workspace_id = ${row.workspaceId} AND mi.email = ${row.email})`,
+  )
+    .onConflictDoUpdate({
+      target: [memberInvitations.organizationId, memberInvitations.workspaceId, memberInvitations.email],
+      set: { role: row.role, invitedBy: row.invitedBy, acceptedAt: null },
+    })
+    .returning({ id: memberInvitations.id });
+}
+
+/**
+ * Two batchable statements that notify `recipient` from `senderId` (recorded as `data.invitedBy`): the first folds
+ * into the newest such notification (`data.folded` counts what it stands for) once the sender has put
+ * NOTIFICATIONS_PER_SENDER_PER_HOUR on the recipient within the hour; the second inserts only below that count.
+ * Exactly one of them changes a row. Run them in this order in one batch.
+ */
+export function limitedNotificationStatements(
+  db: Db,
+  input: { recipient: string; senderId: string; kind: string; title: string; body: string; data: Record<string, unknown>; at: number },
+) {
+  const recent = sql`(SELECT COUNT(*) FROM notifications n WHERE n.user_id = ${input.recipient}
+    AND json_extract(n.data, '$.invitedBy') = ${input.senderId} AND n.created_at > ${input.at - HOUR_MS})`;
+  const fold = db
+    .update(notifications)
+    .set({ data: sql`json_set(coalesce(${notifications.data}, '{}'), '$.folded', coalesce(json_extract(${notifications.data}, '$.folded'), 0) + 1)` })
+    .where(
+      and(
+        eq(
+          notifications.id,
+          sql`(SELECT n.id FROM notifications n WHERE n.user_id = ${input.recipient} AND json_extract(n.data, '$.invitedBy') = ${input.senderId}
+            AND n.created_at > ${input.at - HOUR_MS} ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
+        ),
+        sql`${recent} >= ${NOTIFICATIONS_PER_SENDER_PER_HOUR}`,
+      ),
+    );
+  const insert = insertWhere(
+    db,
+    notifications,
+    {
+      id: newId(),
+      userId: input.recipient,
+      kind: input.kind,
+      title: input.title,
+      body: input.body,
+      data: { ...input.data, invitedBy: input.senderId },
+      readAt: null,
+      createdAt: input.at,
+    },
+    sql`${recent} < ${NOTIFICATIONS_PER_SENDER_PER_HOUR}`,
+  );
+  return [fold, insert] as const;
+}
+
+/** A name the sender chose, shortened for a notification's title. */
+export function shortName(name: string, max = 80) {
+  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+}
+
+/** Batchable: the pending memberships and collaborations of an email, organization memberships first. */
+export function pendingMemberInvitationsOf(db: Db, email: string) {
+  return db
+    .select()
+    .from(memberInvitations)
+    .where(and(eq(memberInvitations.email, email.toLowerCase()), isNull(memberInvitations.acceptedAt)))
+    .orderBy(memberInvitations.workspaceId, memberInvitations.createdAt);
+}
+
+/**
+ * At registration: every pending membership and collaboration for the email takes effect (organization
+ * memberships first, so a workspace invitation does not lower an organization role).
+ */
+export async function applyPendingMemberInvitations(db: Db, user: { id: string; email: string }, pending: (typeof memberInvitations.$inferSelect)[]) {
+  if (pending.length === 0) return 0;
+  const t = now();
+  const statements = [];
+  for (const inv of pending) {
+    if (inv.workspaceId === "") {
+      const role = inv.role as "owner" | "admin" | "member";
+      statements.push(
+        db
+          .insert(organizationMembers)
+          .values({ organizationId: inv.organizationId, userId: user.id, role, createdAt: t })
+          .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role } }),
+      );
+    } else {
+      const role = inv.role as "admin" | "editor" | "viewer";
+      statements.push(
+        db
+          .insert(workspaceCollaborators)
+          .values({ workspaceId: inv.workspaceId, userId: user.id, role, createdAt: t })
+          .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
+        db.insert(organizationMembers).values({ organizationId: inv.organizationId, userId: user.id, role: "member", createdAt: t }).onConflictDoNothing(),
+      );
+    }
+    statements.push(db.update(memberInvitations).set({ acceptedAt: t }).where(eq(memberInvitations.id, inv.id)));
+  }
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  return pending.length;
+}
