@@ -16,10 +16,9 @@ import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { applyFormulaThroughCoordinator } from "../formula/coordinator";
 import { MAX_FORMULA_DEPTH, type DescriptionItem, type Expr, type ParsedExpression } from "../formula/expression";
-import { compileFormulaText } from "../formula/formulaText";
+import { compileFormulaText, locateTreeProblems, validateTree } from "../formula/formulaText";
 import type { TableColumn } from "../formula/graph";
 import { printFormula } from "../formula/print";
-import { validateFormula } from "../formula/validate";
 import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
 
 const MAX_SLUG_LENGTH = 64;
@@ -168,7 +167,7 @@ function compileColumnFormula(formula: FormulaInput, columnId: string, columns: 
   if (parsed.tooDeep) {
     throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "data.formula.expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
   }
-  const expression = validateFormula({ columnId, expression: parsed, description: formula.description ?? [] }, columns);
+  const expression = validateTree({ columnId, expression: parsed, description: formula.description ?? [] }, columns);
   return { expression, description: formula.description ?? printFormula(expression, columns).description };
 }
 
@@ -373,6 +372,11 @@ export async function applyComputedColumn(
     expression = parsed.expr;
     description = input.description ?? printFormula(expression, list.map(asTableColumn)).description;
   }
-  const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
-  return { updatedRows: result.updatedRows };
+  try {
+    const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
+    return { updatedRows: result.updatedRows };
+  } catch (err) {
+    // The coordinator validates; its problems get their place in the formula's canonical text.
+    throw locateTreeProblems(err, expression, list.map(asTableColumn));
+  }
 }
