@@ -4,6 +4,8 @@ import type { Expr } from "../../src/services/formula/expression";
 import { FUNCTION_CATALOG } from "../../src/services/formula/functions";
 import { compileFormula } from "../../src/services/formula/evaluate";
 import { valueToCell } from "../../src/services/formula/values";
+import { compileFormulaText } from "../../src/services/formula/formulaText";
+import { ApiError } from "../../src/errors";
 import { printFormula } from "../../src/services/formula/print";
 import { FormulaSyntaxError, parseFormula, type FormulaProblem } from "../../src/services/formula/text";
 import { col, fn, lit, neg, op } from "./expr";
@@ -228,5 +230,26 @@ describe("formula text: array constants evaluate as ranges", () => {
     expect(value("SUMPRODUCT({1,2,3}, {4,5,6})")).toBe(32);
     expect(value("TEXTJOIN(\"-\", TRUE, {\"a\",\"b\",\"c\"})")).toBe("a-b-c");
     expect(value("{1,2;3,4}")).toEqual([[1, 2], [3, 4]]);
+  });
+});
+
+describe("formula text: bounds", () => {
+  const columns = COLUMNS.map((c) => ({ ...c, type: "number", isIdentifier: false, isDeleted: false, data: { type: "number" }, formula: null }));
+  const status = (text: string) => {
+    try {
+      compileFormulaText(text, columns, { path: "text" });
+      return 200;
+    } catch (err) {
+      return err instanceof ApiError ? err.status : 500;
+    }
+  };
+  it("refuses formulas too deep or too long with 422, never a crash", () => {
+    expect(status(Array.from({ length: 8000 }, () => "1").join("+"))).toBe(422);
+    expect(status(`${"(".repeat(5000)}1${")".repeat(5000)}`)).toBe(422);
+    expect(status(`${"-".repeat(10_000)}1`)).toBe(422);
+    expect(status(`${"SUM(".repeat(3000)}1${")".repeat(3000)}`)).toBe(422);
+    expect(status("x".repeat(20_000))).toBe(422);
+    expect(status(`{${"a".repeat(16_000)}}`)).toBe(422);
+    expect(status("“Price”")).toBe(422);
   });
 });

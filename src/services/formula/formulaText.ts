@@ -78,6 +78,8 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
     parsed = parseFormula(text, cols);
   } catch (err) {
     if (err instanceof FormulaSyntaxError) formulaError(err.problems, opts.path);
+    // The bounds above keep the recursive passes shallow; should one still run out of stack, it is the formula's size.
+    if (err instanceof RangeError) formulaError([{ line: 1, column: 1, message: "The formula is too large or nests too deeply" }], opts.path);
     throw err;
   }
   const { expr, referencePositions } = parsed;
