@@ -101,6 +101,7 @@ describe("formulas as text over HTTP", () => {
     expect(current.data.formula.text).toBe("{Price} * {Qty}");
     const sentBack = await call("PATCH", `/table/column/${column._id}`, { token: t.owner.token, body: { data: current.data } });
     expect(sentBack.status, JSON.stringify(sentBack.body)).toBe(200);
+    expect(sentBack.body.data.formula).toEqual(current.formula);
   });
 
   it("changes a column's formula by PATCH with text or with the tree", async () => {

@@ -323,7 +323,9 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
   };
   const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx.db, table.id, patch.name, taken, column.id, write) : await write();
   const others = list.filter((c) => c.id !== row.id);
-  if (!formula) return columnDto(row, [...others, row]);
+  // Sending back the formula a column already has (a client returning what it read) recomputes nothing.
+  const unchanged = formula && column.data.type === "formula" && JSON.stringify(column.formula?.expression) === JSON.stringify(formula.expression);
+  if (!formula || unchanged) return columnDto(row, [...others, row]);
   return applyColumnFormula(ctx, table.id, row, formula, others);
 }
 
