@@ -110,6 +110,8 @@ export const ColumnDataInput = z
     z.strictObject({ type: z.literal("formula"), formula: FormulaInputSchema.optional(), number: NumberOptions.optional() }),
   ])
   .refine(...maxJsonBytes(256 * 1024))
+  // A formula given with another type would be kept as an inert member; say so instead.
+  .refine((d) => d.type === "formula" || !("formula" in d), { message: "formula is for formula columns: set type to formula", path: ["formula"] })
   .openapi("ColumnDataInput");
 export type ColumnDataInput = z.infer<typeof ColumnDataInput>;
 

@@ -203,7 +203,8 @@ describe("E3 errors", () => {
 
     it("an unknown function", async () => {
       const res = await expect422(fn("NOSUCHFN", lit(1)), [], undefined, /Unknown function NOSUCHFN/);
-      expect(res.body.details).toEqual([{ path: "expression.fn", message: "Unknown function NOSUCHFN" }]);
+      // Where it is in the tree's canonical text, NOSUCHFN(1), as a typed formula's problems are.
+      expect(res.body.details).toEqual([{ path: "expression.fn", message: "Unknown function NOSUCHFN", line: 1, column: 1 }]);
     });
 
     it("a wrong number of arguments", async () => {

@@ -101,6 +101,7 @@ describe("formulas as text over HTTP", () => {
     expect(current.data.formula.text).toBe("{Price} * {Qty}");
     const sentBack = await call("PATCH", `/table/column/${column._id}`, { token: t.owner.token, body: { data: current.data } });
     expect(sentBack.status, JSON.stringify(sentBack.body)).toBe(200);
+    expect(sentBack.body.data.formula).toEqual(current.formula);
   });
 
   it("changes a column's formula by PATCH with text or with the tree", async () => {
@@ -118,6 +119,8 @@ describe("formulas as text over HTTP", () => {
     expect(bad.body.details[0]).toMatchObject({ path: "data.formula.text", line: 1, column: 1 });
     const typo = await call("POST", `/table/${tableId}/column`, { token: t.owner.token, body: { name: "Typo", data: { type: "formula", fromula: { text: "1" } } } });
     expectError(typo, 400, "ValidationError");
+    const wrongType = await call("POST", `/table/${tableId}/column`, { token: t.owner.token, body: { name: "Wrong", data: { type: "number", formula: { text: "1" } } } });
+    expectError(wrongType, 400, "ValidationError");
     const empty = await call("POST", `/table/${tableId}/column`, { token: t.owner.token, body: { name: "Empty", data: { type: "formula", formula: {} } } });
     expectError(empty, 400, "ValidationError");
     const self = await call("POST", `/table/${tableId}/column`, { token: t.owner.token, body: { name: "Self", data: { type: "formula", formula: { text: "{Self} + 1" } } } });
@@ -125,6 +128,7 @@ describe("formulas as text over HTTP", () => {
     const names = (await ok("GET", `/table/columns/${tableId}`, { token: t.owner.token })).data.map((c: any) => c.name);
     expect(names).not.toContain("Bad");
     expect(names).not.toContain("Typo");
+    expect(names).not.toContain("Wrong");
     expect(names).not.toContain("Self");
   });
 
@@ -141,6 +145,17 @@ describe("formulas as text over HTTP", () => {
     expect(bad.body.details[0]).toMatchObject({ path: "text", line: 1, column: 10 });
     const neither = await call("POST", `/table/column/${column._id}/computed/apply`, { token: t.editor.token, body: {} });
     expectError(neither, 400, "ValidationError");
+  });
+
+  it("gives a tree's problems their place in its canonical text", async () => {
+    const column = await addColumn(t.owner.token, tableId, "Tree", { type: "number" });
+    const res = await call("POST", `/table/column/${column._id}/computed/apply`, {
+      token: t.editor.token,
+      body: { description: [], expression: op("+", col(price), { kind: "call", fn: "ROUND", args: [col(qty)] }) },
+    });
+    expectError(res, 422, "UnprocessableEntityError");
+    expect(res.body.details[0]).toMatchObject({ path: "expression.args.1.args", line: 1, column: 11 });
+    expect(res.body.message).toContain("{Price} + ROUND({Qty})");
   });
 
   it("sums an array constant", async () => {

@@ -2,8 +2,9 @@
  * Formulas as people type them, against a table: text → checked tree (with 422 details a person can act on:
  * line, column, message, suggestions), and any stored tree → its text and result type for the column record.
  */
-import { unprocessable, type ErrorDetail } from "../../errors";
-import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, MAX_FORMULA_TEXT, measureTree, type DescriptionItem, type Expr } from "./expression";
+import { ApiError, unprocessable, type ErrorDetail } from "../../errors";
+import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, MAX_FORMULA_TEXT, measureTree, type DescriptionItem, type Expr, type ParsedExpression } from "./expression";
+import { validateFormula } from "./validate";
 import { findCycle, formulaTrees, referencedColumns, type TableColumn } from "./graph";
 import { printFormula } from "./print";
 import { inferResultType, type ResultType } from "./resultType";
@@ -77,6 +78,8 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
     parsed = parseFormula(text, cols);
   } catch (err) {
     if (err instanceof FormulaSyntaxError) formulaError(err.problems, opts.path);
+    // The bounds above keep the recursive passes shallow; should one still run out of stack, it is the formula's size.
+    if (err instanceof RangeError) formulaError([{ line: 1, column: 1, message: "The formula is too large or nests too deeply" }], opts.path);
     throw err;
   }
   const { expr, referencePositions } = parsed;
@@ -112,4 +115,38 @@ export function describeFormula(expr: Expr, columns: readonly TableColumn[]): { 
 /** Column ids a tree reads, for the parse answer. */
 export function referencesOf(expr: Expr): string[] {
   return [...referencedColumns(expr)];
+}
+
+/** The node path ("args.1") a validation detail path ("expression.args.1.fn") points at, or null. */
+function nodePathOf(detailPath: string): string | null {
+  if (detailPath !== "expression" && !detailPath.startsWith("expression.")) return null;
+  const parts = detailPath.split(".").slice(1);
+  const last = parts.at(-1);
+  if (last === "fn" || last === "columnId" || last === "args") parts.pop();
+  return parts.join(".");
+}
+
+/**
+ * A tree's 422 (from validateFormula, here or in the table's coordinator) with each problem's line and column in
+ * the tree's canonical text (what the column will show), so a tree write answers like a text write.
+ */
+export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly TableColumn[]): unknown {
+  if (!(err instanceof ApiError) || err.code !== "UnprocessableEntityError" || !err.details) return err;
+  const printed = printFormula(expr, live(columns));
+  const details = err.details.map((d) => {
+    const nodePath = nodePathOf(d.path);
+    const offset = nodePath === null ? undefined : printed.offsets.get(nodePath);
+    return offset === undefined ? d : { ...d, ...positionAt(printed.text, offset) };
+  });
+  const shown = printed.text.length > 200 ? `${printed.text.slice(0, 200)}…` : printed.text;
+  return new ApiError(err.code, `${err.message} (in ${shown})`, { details });
+}
+
+/** validateFormula for a tree given as such, its problems located (locateTreeProblems). */
+export function validateTree(input: { columnId: string; expression: ParsedExpression; description: DescriptionItem[] }, columns: readonly TableColumn[]): Expr {
+  try {
+    return validateFormula(input, columns);
+  } catch (err) {
+    throw input.expression.tooDeep ? err : locateTreeProblems(err, input.expression.expr, columns);
+  }
 }

@@ -50,6 +50,8 @@ export interface PrintedFormula {
   text: string;
   /** The same text as description items: text runs and a chip per column reference (E3's `description`). */
   description: DescriptionItem[];
+  /** Where each node starts in `text` (a character offset), by its path in the tree: "", "args.0", "args.1.arg", … */
+  offsets: Map<string, number>;
 }
 
 /** The canonical text of `expr`, naming columns from `columns` (the table's live columns). */
@@ -58,7 +60,10 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[]): Print
   for (const c of columns) nameCount.set(c.name, (nameCount.get(c.name) ?? 0) + 1);
   const nameOf = new Map(columns.map((c) => [c.id, c.name]));
   const items: DescriptionItem[] = [];
+  const offsets = new Map<string, number>();
+  let length = 0;
   const emit = (text: string) => {
+    length += text.length;
     const last = items.at(-1);
     if (last && last.kind === "text") last.text += text;
     else items.push({ kind: "text", text });
@@ -68,18 +73,21 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[]): Print
     const byName = name !== undefined && nameCount.get(name) === 1 && name.trim() === name && name !== "";
     const text = byName ? columnRefText(name) : `{#${columnId}}`;
     items.push({ kind: "column", text, columnId });
+    length += text.length;
   };
+  const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
   /** Prints `e`, parenthesised when it binds looser than `min`. */
-  const print = (e: Expr, min: number): void => {
+  const print = (e: Expr, min: number, path: string): void => {
     const level = levelOf(e);
     const paren = level < min;
     if (paren) emit("(");
-    printBare(e);
+    offsets.set(path, length);
+    printBare(e, path);
     if (paren) emit(")");
   };
 
-  const printBare = (e: Expr): void => {
+  const printBare = (e: Expr, path: string): void => {
     switch (e.kind) {
       case "literal":
         if (e.value === null) return emit("BLANK()");
@@ -92,31 +100,31 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[]): Print
         return emitColumn(e.columnId);
       case "neg":
         emit("-");
-        return print(e.arg, LEVEL.unary);
+        return print(e.arg, LEVEL.unary, child(path, "arg"));
       case "op": {
-        if (e.op === "%") return printCall("MOD", e.args);
+        if (e.op === "%") return printCall("MOD", e.args, path);
         const level = opLevel(e.op);
-        print(e.args[0], level);
+        print(e.args[0], level, child(path, "args.0"));
         emit(` ${e.op} `);
         // Operators bind left: a right operand of the same level needs parentheses.
-        return print(e.args[1], level + 1);
+        return print(e.args[1], level + 1, child(path, "args.1"));
       }
       case "call":
-        return printCall(lookupFunction(e.fn)?.name ?? e.fn.toUpperCase(), e.args);
+        return printCall(lookupFunction(e.fn)?.name ?? e.fn.toUpperCase(), e.args, path);
     }
   };
 
-  const printCall = (name: string, args: readonly Expr[]) => {
+  const printCall = (name: string, args: readonly Expr[], path: string) => {
     emit(`${name}(`);
     args.forEach((a, i) => {
       if (i > 0) emit(", ");
-      print(a, LEVEL.compare);
+      print(a, LEVEL.compare, child(path, `args.${i}`));
     });
     emit(")");
   };
 
-  print(expr, LEVEL.compare);
-  return { text: items.map((i) => i.text).join(""), description: items };
+  print(expr, LEVEL.compare, "");
+  return { text: items.map((i) => i.text).join(""), description: items, offsets };
 }
 
 function levelOf(e: Expr): number {

@@ -13,7 +13,7 @@
  */
 import { createToken, EmbeddedActionsParser, Lexer, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { ArrayItem, BinaryOp, Expr } from "./expression";
-import { MAX_ARRAY_ITEMS } from "./expression";
+import { MAX_ARRAY_ITEMS, MAX_FORMULA_NODES } from "./expression";
 import { arityProblem, FUNCTION_CATALOG, lookupFunction, signatureOf } from "./functions";
 import { nearest } from "./suggest";
 
@@ -71,6 +71,8 @@ const TOKENS: TokenType[] = [
   WhiteSpace, ArrayConstant, ColumnRef, StringLit, NumberLit, Name, LParen, RParen, Comma, CompareOp, Amp, Plus, Minus, Star,
   Slash, Caret, Percent,
 ];
+
+const VALUE_TOKENS = new Set<TokenType>([ArrayConstant, ColumnRef, StringLit, NumberLit, Name]);
 
 const lexer = new Lexer(TOKENS, { positionTracking: "full", ensureOptimizations: false });
 
@@ -301,6 +303,12 @@ export function parseSyntax(text: string): Syntax {
   if (text.trim() === "") throw new FormulaSyntaxError([{ line: 1, column: 1, message: "The formula is empty" }]);
   const lexed = lexer.tokenize(text);
   if (lexed.errors.length > 0) throw new FormulaSyntaxError([lexingProblem(text, lexed.errors[0]!.offset)]);
+  // Each value is a node of the tree: past the node bound the formula is refused before it is parsed, which
+  // also keeps the parse and the passes over its tree shallow.
+  const values = lexed.tokens.filter((t) => VALUE_TOKENS.has(t.tokenType));
+  if (values.length > MAX_FORMULA_NODES) {
+    throw new FormulaSyntaxError([{ ...at(values[MAX_FORMULA_NODES]!), message: `The formula has more than ${MAX_FORMULA_NODES} parts` }]);
+  }
   const p = parser();
   p.openParens = [];
   p.input = lexed.tokens;
@@ -316,6 +324,7 @@ function lexingProblem(text: string, offset: number): FormulaProblem {
   if (ch === "{") return { ...pos, message: `Unbalanced braces: the { at line ${pos.line}, column ${pos.column} is never closed by }` };
   if (ch === "}") return { ...pos, message: `Unbalanced braces: the } at line ${pos.line}, column ${pos.column} has no matching {` };
   if (ch === "[" || ch === "]") return { ...pos, message: `Unexpected ${ch}: a column is written in braces, {Column name}` };
+  if ("“”„‟″".includes(ch)) return { ...pos, message: `Unexpected ${ch}: text is written in straight double quotes, "like this"` };
   if (ch === "'") return { ...pos, message: `Unexpected ': text is written in double quotes, "like this"` };
   if (ch === ";") return { ...pos, message: "Unexpected ;: arguments are separated by commas" };
   return { ...pos, message: `Unexpected character ${JSON.stringify(ch)}` };

@@ -16,10 +16,9 @@ import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { applyFormulaThroughCoordinator } from "../formula/coordinator";
 import { MAX_FORMULA_DEPTH, type DescriptionItem, type Expr, type ParsedExpression } from "../formula/expression";
-import { compileFormulaText } from "../formula/formulaText";
+import { compileFormulaText, locateTreeProblems, validateTree } from "../formula/formulaText";
 import type { TableColumn } from "../formula/graph";
 import { printFormula } from "../formula/print";
-import { validateFormula } from "../formula/validate";
 import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
 
 const MAX_SLUG_LENGTH = 64;
@@ -168,7 +167,7 @@ function compileColumnFormula(formula: FormulaInput, columnId: string, columns: 
   if (parsed.tooDeep) {
     throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "data.formula.expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
   }
-  const expression = validateFormula({ columnId, expression: parsed, description: formula.description ?? [] }, columns);
+  const expression = validateTree({ columnId, expression: parsed, description: formula.description ?? [] }, columns);
   return { expression, description: formula.description ?? printFormula(expression, columns).description };
 }
 
@@ -326,7 +325,9 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
   };
   const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx.db, table.id, patch.name, taken, column.id, write) : await write();
   const others = list.filter((c) => c.id !== row.id);
-  if (!formula) return columnDto(row, [...others, row]);
+  // Sending back the formula a column already has (a client returning what it read) recomputes nothing.
+  const unchanged = formula && column.data.type === "formula" && JSON.stringify(column.formula?.expression) === JSON.stringify(formula.expression);
+  if (!formula || unchanged) return columnDto(row, [...others, row]);
   return applyColumnFormula(ctx, table.id, row, formula, others);
 }
 
@@ -380,6 +381,11 @@ export async function applyComputedColumn(
     expression = parsed.expr;
     description = input.description ?? printFormula(expression, list.map(asTableColumn)).description;
   }
-  const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
-  return { updatedRows: result.updatedRows };
+  try {
+    const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
+    return { updatedRows: result.updatedRows };
+  } catch (err) {
+    // The coordinator validates; its problems get their place in the formula's canonical text.
+    throw locateTreeProblems(err, expression, list.map(asTableColumn));
+  }
 }
