@@ -1,6 +1,7 @@
 // npm start: check the ports, apply the local D1 migrations, start the PDF converter and wrangler dev, seed
 // the demo tenant, print (and write to .dev/env.sh) the export lines the README tour uses. Any failure stops
 // every child; an expected failure (taken port, …) is one line and exit code 1. Steps: scripts/lib/service.mjs.
+// However this script ends (Ctrl-C, SIGTERM, a closed terminal, even SIGKILL) its children end with it.
 import path from "node:path";
 import { runMain } from "./lib/errors.mjs";
 import { createSupervisor } from "./lib/children.mjs";
@@ -17,6 +18,12 @@ async function stopAndExit(code) {
 process.on("SIGINT", () => void stopAndExit(130));
 process.on("SIGTERM", () => void stopAndExit(143));
 process.on("SIGHUP", () => void stopAndExit(129));
+// npm itself killed (SIGKILL): this script is re-parented; stop too rather than run on unseen. (If this script
+// is killed, the supervisor's watchdog stops the children: scripts/lib/children.mjs.)
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) void stopAndExit(129);
+}, 1000).unref();
 
 async function main() {
   const settings = readSettings();
