@@ -8,12 +8,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import puppeteer from "puppeteer-core";
 import { ROOT } from "./lib/proc.mjs";
+import { importTool, toolPath } from "./lib/tools.mjs";
 import { CHROMIUM, chromiumArgs, ensureChromium } from "./lib/chromium.mjs";
 import { ADMIN_TOKEN, startApi } from "./bench/lib.mjs";
 
-const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
 export const SCREENSHOT = path.join(ROOT, "docs", "portal-screenshot.png");
 
 function assert(cond, message) {
@@ -96,7 +95,7 @@ async function seed(api) {
 
 /** axe-core on the page as it is; throws listing serious or critical violations. */
 async function axeCheck(page, label) {
-  await page.addScriptTag({ path: AXE });
+  await page.addScriptTag({ path: toolPath("axe-core/axe.min.js") });
   const result = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
     const r = await axe.run(document, { resultTypes: ["violations"] });
@@ -213,6 +212,7 @@ export async function runBrowserTests({ only, log = console.log } = {}) {
   const failures = [];
   try {
     const s = await seed(api);
+    const puppeteer = await importTool("puppeteer-core"); // tools/node_modules (scripts/lib/tools.mjs)
     browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: chromiumArgs(userDataDir) });
     for (const check of checks.filter((c) => !only || c.name.includes(only))) {
       const context = await browser.createBrowserContext();

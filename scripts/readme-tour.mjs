@@ -11,8 +11,10 @@
 //   3. The session starts in a scratch directory that mirrors the repository's top level (symlinks), so paths
 //      like docs/examples/contract.docx work and files the tour writes land in the scratch directory; its
 //      .dev/env.sh is the fresh service's. Only these variables come from npm start (via `source .dev/env.sh`):
-//      BASE TOKEN ADMIN_TOKEN ORG_ID WS_ID PROJECT_ID FOLDER_ID DOC_ID TABLE_ID. Everything else is assigned
-//      in the tour from an earlier response (the first block defines `json`, e.g. `… | json .data._id`).
+//      BASE TOKEN ADMIN_TOKEN ORG_ID WS_ID PROJECT_ID FOLDER_ID DOC_ID TABLE_ID WEBHOOK_INBOX. Everything else is
+//      assigned in the tour from an earlier response (the first block defines `json`, e.g. `… | json .data._id`).
+//      The first block also defines `curl() { command curl -w … }`, which prints each call's status for a reader;
+//      here that one line is replaced by the runner's own curl function, which prints the same status line.
 //   4. Every curl is `curl -sS --fail-with-body …` (a reader's paste stops on an error too). The runner checks
 //      each call's status: anything but 2xx fails the tour.
 //   5. A call that is expected to fail is written WITHOUT --fail-with-body, on the line right after a comment
@@ -74,6 +76,8 @@ function logicalLines(block) {
 }
 
 const CURL = /(^|[\s|;&(]|\$\()curl\s/;
+/** The README's own `curl() { … }` (status printing for readers); the runner's function takes its place. */
+const CURL_FUNCTION = /^\s*curl\(\)\s*\{.*\}\s*$/;
 
 /** Rule 4 and 5 checks; returns problems as "README.md:<line>: …". */
 export function lint(blocks) {
@@ -82,6 +86,7 @@ export function lint(blocks) {
     const logical = logicalLines(b);
     for (let k = 0; k < logical.length; k++) {
       const { line, text } = logical[k];
+      if (CURL_FUNCTION.test(text)) continue;
       const expect = /^\s*#\s*expect:\s*(\S+)\s*$/.exec(text);
       if (expect) {
         const next = logical[k + 1];
@@ -112,6 +117,7 @@ curl() {
   command curl "$@" -w '%{stderr}__TOUR_HTTP_STATUS__ %{http_code}\n' 2>"$__tour_status_file" || rc=$?
   status=$(sed -n 's/^.*__TOUR_HTTP_STATUS__ //p' "$__tour_status_file" | tail -n 1)
   sed 's/__TOUR_HTTP_STATUS__ [0-9]*$//' "$__tour_status_file" | grep -v '^$' >&2 || true
+  printf '\n   → HTTP %s\n' "${"${"}status:-none}" >&2
   if [ -n "$want" ]; then
     if [ "$status" = "$want" ]; then printf '\n   [tour] HTTP %s, as the README expects\n' "$status" >&2; return 0; fi
     printf '\n   [tour] expected HTTP %s, got %s\n' "$want" "${"${"}status:-no response (curl exit $rc)}" >&2
@@ -133,7 +139,9 @@ function buildScript(blocks) {
     const lines = b.code.split("\n");
     for (let j = 0; j < lines.length; j++) {
       const m = /^\s*#\s*expect:\s*(\d{3})\s*$/.exec(lines[j]);
-      if (m && j + 1 < lines.length) {
+      if (CURL_FUNCTION.test(lines[j])) {
+        parts.push("# (the README's curl() is replaced by the runner's checking curl, which prints the same status line)");
+      } else if (m && j + 1 < lines.length) {
         parts.push(lines[j]);
         parts.push(lines[j + 1].replace(/^(\s*)curl\s/, `$1__EXPECT=${m[1]} curl `));
         j++;

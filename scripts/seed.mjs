@@ -92,7 +92,21 @@ async function seedNew(base, adminToken, email) {
   await must(base, "PUT", `/document/${welcome._id}/content`, t, {
     blocks: [
       { id: "b1", type: "heading", props: { level: 1 }, content: text("Welcome to the workspace service"), children: [] },
-      { id: "b2", type: "paragraph", props: {}, content: text("This document was seeded by npm start."), children: [] },
+      { id: "b2", type: "paragraph", props: {}, content: text("This document was seeded by npm start. The README tour publishes it as a portal page."), children: [] },
+      { id: "b3", type: "heading", props: { level: 2 }, content: text("What is in this project"), children: [] },
+      { id: "b4", type: "bulletListItem", props: {}, content: text("a folder with this page and a roadmap"), children: [] },
+      { id: "b5", type: "bulletListItem", props: {}, content: text("the table Prices, with a formula column Total"), children: [] },
+      {
+        id: "b6",
+        type: "paragraph",
+        props: {},
+        content: [
+          { type: "text", text: "Every call is described in ", styles: {} },
+          { type: "text", text: "the API guide", styles: { bold: true } },
+          { type: "text", text: " and in the interactive reference at /docs.", styles: {} },
+        ],
+        children: [],
+      },
     ],
   });
   return {

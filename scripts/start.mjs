@@ -1,11 +1,13 @@
 // npm start: check the ports, apply the local D1 migrations, start the PDF converter and wrangler dev, seed
 // the demo tenant, print (and write to .dev/env.sh) the export lines the README tour uses. Any failure stops
 // every child; an expected failure (taken port, …) is one line and exit code 1. Steps: scripts/lib/service.mjs.
+// However this script ends (Ctrl-C, SIGTERM, a closed terminal, even SIGKILL) its children end with it.
 import path from "node:path";
 import { runMain } from "./lib/errors.mjs";
 import { createSupervisor } from "./lib/children.mjs";
 import { exportLines, tourVariables, writeEnvFile } from "./lib/envfile.mjs";
 import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
+import { startInbox } from "./lib/inbox.mjs";
 import { applyMigrations, checkPorts, loadSecrets, readSettings, seed, startConverter, startWorker } from "./lib/service.mjs";
 
 const sup = createSupervisor();
@@ -17,6 +19,12 @@ async function stopAndExit(code) {
 process.on("SIGINT", () => void stopAndExit(130));
 process.on("SIGTERM", () => void stopAndExit(143));
 process.on("SIGHUP", () => void stopAndExit(129));
+// npm itself killed (SIGKILL): this script is re-parented; stop too rather than run on unseen. (If this script
+// is killed, the supervisor's watchdog stops the children: scripts/lib/children.mjs.)
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) void stopAndExit(129);
+}, 1000).unref();
 
 async function main() {
   const settings = readSettings();
@@ -26,7 +34,11 @@ async function main() {
 
   // The converter first: E6 should work as soon as the API answers.
   const converterUrl = await startConverter(sup, settings, secrets);
-  const vars = { ...secrets.vars, ...(converterUrl && { CONVERTER_URL: converterUrl }) };
+  // The local webhook inbox (scripts/lib/inbox.mjs), exempt from the webhook address rules like any origin
+  // listed in WEBHOOK_ALLOWED_ORIGINS of your environment.
+  const inbox = await startInbox({ port: settings.inboxPort });
+  const origins = [process.env.WEBHOOK_ALLOWED_ORIGINS, inbox.url].filter(Boolean).join(",");
+  const vars = { ...secrets.vars, WEBHOOK_ALLOWED_ORIGINS: origins, ...(converterUrl && { CONVERTER_URL: converterUrl }) };
   const worker = await startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() });
   // Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
   startScheduler(worker.base);
@@ -39,7 +51,7 @@ async function main() {
     void stopAndExit(1);
   });
 
-  const vars2 = tourVariables({ base: worker.base, adminToken: secrets.adminToken, demo });
+  const vars2 = tourVariables({ base: worker.base, adminToken: secrets.adminToken, demo, inbox: inbox.url });
   writeEnvFile(settings.envFile, vars2);
   const rel = path.relative(process.cwd(), settings.envFile);
   const envFileShown = rel && !rel.startsWith("..") ? rel : settings.envFile;
@@ -47,6 +59,7 @@ async function main() {
     [
       "",
       `Workspace service running on ${worker.base}   (API reference: ${worker.base}/docs)`,
+      `Webhook inbox on ${inbox.url} (allowed as a webhook origin; GET ${inbox.url}/received lists what arrived)`,
       `Demo user ${demo.email ?? "demo@example.com"} ${demo.created ? "created" : "already seeded"}; token: ${demo.token}`,
       `ADMIN_TOKEN (registers users with POST /admin/users) is kept in ${secrets.adminSource}.`,
       "",

@@ -1,9 +1,10 @@
-// npm test: the converter's own tests against real LibreOffice, then every Worker test inside workerd
-// (whose global setup starts the real converter too), then the README tour against a fresh service. LibreOffice is installed when missing and possible.
+// npm test: the script tests, the converter's own tests against real LibreOffice, every Worker test inside workerd
+// (whose global setup starts the real converter too), the browser tests (SKIP_BROWSER_TESTS=1 skips them), the
+// README tour against a fresh service, typecheck, OpenAPI lint and the typed client. LibreOffice (and, for the
+// browser stage, Chromium) is installed with apt-get when missing and possible; each stage prints its time.
 import path from "node:path";
 import { BIN, ROOT, run } from "./lib/proc.mjs";
 import { ensureLibreOffice } from "./lib/libreoffice.mjs";
-import { runBrowserTests } from "./browser-test.mjs";
 import { buildAssets } from "./build-assets.mjs";
 
 const problem = ensureLibreOffice();
@@ -15,27 +16,45 @@ if (problem) {
 buildAssets();
 const vitest = path.join(BIN, "vitest");
 const extra = process.argv.slice(2);
+const skipBrowser = /^(1|true|yes)$/i.test(process.env.SKIP_BROWSER_TESTS ?? "");
+const timings = [];
+/** One stage: its title, then its time (the README's table of stages quotes these). */
+async function stage(title, fn) {
+  console.log(`\n▶ ${title}`);
+  const t0 = Date.now();
+  await fn();
+  const s = ((Date.now() - t0) / 1000).toFixed(0);
+  timings.push(`${title.split(" (")[0]}: ${s} s`);
+  console.log(`  (${s} s)`);
+}
 try {
-  console.log("\n▶ script tests (deploy:check, npm start's process tree; node --test scripts/test/)");
-  run(process.execPath, ["--test", path.join(ROOT, "scripts", "test")]);
-  console.log("\n▶ converter tests (real LibreOffice)");
-  run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]);
-  console.log("\n▶ Worker tests (workerd, D1, R2, Durable Objects, Queues)");
-  run(vitest, ["run", ...extra]);
-  console.log("\n▶ reader site and /docs (offline) in a real browser (Chromium, puppeteer-core, axe-core)");
-  await runBrowserTests();
-  console.log("\n▶ README tour (a fresh service like npm start, every ```sh block of README.md)");
-  run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]);
-  console.log("\n▶ typecheck");
-  run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
-  run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
-  console.log("\n▶ OpenAPI lint (Spectral: spectral:oas + OWASP; Redocly: recommended) of the served document");
-  run(process.execPath, [path.join(ROOT, "scripts", "openapi-lint.mjs")]);
-  console.log("\n▶ typed client: generated types match the served /openapi.json, and typecheck");
-  run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
-  run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
-  console.log("\n▶ the typed client's tour against a running service");
-  run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]);
+  await stage("script tests (deploy:check, npm start's process tree; node --test scripts/test/)", () =>
+    run(process.execPath, ["--test", path.join(ROOT, "scripts", "test")]),
+  );
+  await stage("converter tests (real LibreOffice)", () => run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]));
+  await stage("Worker tests (workerd, D1, R2, Durable Objects, Queues)", () => run(vitest, ["run", ...extra]));
+  if (skipBrowser) console.log("\n▶ reader site and /docs in a real browser: skipped (SKIP_BROWSER_TESTS)");
+  else {
+    // Imported here, so a run without the browser stage never loads puppeteer-core.
+    const { runBrowserTests } = await import("./browser-test.mjs");
+    await stage("reader site and /docs (offline) in a real browser (Chromium, puppeteer-core, axe-core)", () => runBrowserTests());
+  }
+  await stage("README tour (a fresh service like npm start, every ```sh block of README.md)", () =>
+    run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]),
+  );
+  await stage("typecheck", () => {
+    run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
+    run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
+  });
+  await stage("OpenAPI lint (Spectral: spectral:oas + OWASP; Redocly: recommended) of the served document", () =>
+    run(process.execPath, [path.join(ROOT, "scripts", "openapi-lint.mjs")]),
+  );
+  await stage("typed client: generated types match the served /openapi.json, and typecheck", () => {
+    run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
+    run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
+  });
+  await stage("the typed client's tour against a running service", () => run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]));
+  console.log(`\n✓ npm test passed. ${timings.join("; ")}`);
 } catch (err) {
   console.error(`\n${err.message}`);
   process.exit(1);

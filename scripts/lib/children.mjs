@@ -6,8 +6,17 @@
 // descendant's process group, asks the children politely (SIGTERM to their groups; the converter then closes
 // its pool), and after they are gone (or a grace period) SIGKILLs whatever of the recorded groups is still
 // there. Nothing started here outlives the script.
+//
+// Not even when the script cannot clean up (SIGKILL, an out-of-memory kill, a crash of node itself): the first
+// spawn also starts a watchdog (scripts/lib/watchdog.mjs) in its own session, told each child's pid over a pipe
+// from this process. When that pipe closes — which the kernel does however this process ends — the watchdog
+// runs the same stop sequence on the children and exits. A normal stop leaves it nothing to do.
 import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ROOT } from "./proc.mjs";
+
+const WATCHDOG = path.join(path.dirname(fileURLToPath(import.meta.url)), "watchdog.mjs");
 
 /** pid → { ppid, pgid } for every process, via ps (Linux and macOS). */
 function processTable() {
@@ -22,7 +31,7 @@ function processTable() {
 }
 
 /** Process groups of `rootPid` and all its descendants. */
-function descendantGroups(rootPid) {
+export function descendantGroups(rootPid) {
   const table = processTable();
   const groups = new Set([rootPid]);
   const pids = new Set([rootPid]);
@@ -40,7 +49,7 @@ function descendantGroups(rootPid) {
   return groups;
 }
 
-function groupAlive(pgid) {
+export function groupAlive(pgid) {
   try {
     process.kill(-pgid, 0);
     return true;
@@ -49,7 +58,7 @@ function groupAlive(pgid) {
   }
 }
 
-function signalGroup(pgid, signal) {
+export function signalGroup(pgid, signal) {
   try {
     process.kill(-pgid, signal);
   } catch {}
@@ -57,9 +66,36 @@ function signalGroup(pgid, signal) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export function createSupervisor() {
+/**
+ * Stops the children `own` (pids, each leading its process group) and every descendant's group: SIGTERM to the
+ * children's groups, then SIGKILL after `graceMs` to whatever of the recorded groups is still there.
+ */
+export async function stopGroups(own, { graceMs = 5000 } = {}) {
+  const all = new Set(own);
+  for (const pid of own) for (const g of descendantGroups(pid)) all.add(g);
+  // Polite first, to the children only: the converter then closes its own office processes.
+  for (const g of own) signalGroup(g, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && own.some(groupAlive)) await sleep(100);
+  await sleep(200);
+  // Whatever is left of any group seen (a child that ignored SIGTERM, an office process it left behind).
+  for (const g of all) if (groupAlive(g)) signalGroup(g, "SIGKILL");
+}
+
+/** The watchdog: a separate process that stops `pid`s written to its stdin once this process is gone. */
+function startWatchdog() {
+  const dog = spawn(process.execPath, [WATCHDOG, String(process.pid)], { stdio: ["pipe", "ignore", "inherit"], detached: true });
+  dog.on("error", () => {});
+  dog.stdin.on("error", () => {});
+  dog.unref();
+  dog.stdin.unref?.();
+  return dog;
+}
+
+export function createSupervisor({ watchdog = true } = {}) {
   const children = [];
   let stopping = null;
+  let dog = null;
 
   return {
     children,
@@ -72,6 +108,10 @@ export function createSupervisor() {
         detached: true,
       });
       child.on("error", () => {}); // reported through exitCode/waitForExit by the caller
+      if (watchdog && child.pid) {
+        dog ??= startWatchdog();
+        dog.stdin.write(`${child.pid}\n`);
+      }
       const entry = { name, child };
       children.push(entry);
       return entry;
@@ -81,18 +121,7 @@ export function createSupervisor() {
     },
     /** Stops every child and its descendants: SIGTERM, then SIGKILL after `graceMs`. Safe to call twice. */
     stopAll({ graceMs = 5000 } = {}) {
-      stopping ??= (async () => {
-        const own = children.map(({ child }) => child.pid).filter(Boolean);
-        const all = new Set(own);
-        for (const pid of own) for (const g of descendantGroups(pid)) all.add(g);
-        // Polite first, to the children only: the converter then closes its own office processes.
-        for (const g of own) signalGroup(g, "SIGTERM");
-        const deadline = Date.now() + graceMs;
-        while (Date.now() < deadline && own.some(groupAlive)) await sleep(100);
-        await sleep(200);
-        // Whatever is left of any group seen (a child that ignored SIGTERM, an office process it left behind).
-        for (const g of all) if (groupAlive(g)) signalGroup(g, "SIGKILL");
-      })();
+      stopping ??= stopGroups(children.map(({ child }) => child.pid).filter(Boolean), { graceMs });
       return stopping;
     },
   };

@@ -5,8 +5,8 @@ import path from "node:path";
 
 const shellQuote = (v) => (/^[A-Za-z0-9_./:@%+=,-]*$/.test(v) ? v : `'${String(v).replaceAll("'", "'\\''")}'`);
 
-/** [name, value] pairs in a fixed order: BASE TOKEN ADMIN_TOKEN ORG_ID WS_ID PROJECT_ID FOLDER_ID DOC_ID TABLE_ID. */
-export function tourVariables({ base, adminToken, demo }) {
+/** [name, value] pairs in a fixed order: BASE TOKEN ADMIN_TOKEN ORG_ID WS_ID PROJECT_ID FOLDER_ID DOC_ID TABLE_ID WEBHOOK_INBOX. */
+export function tourVariables({ base, adminToken, demo, inbox }) {
   return [
     ["BASE", base],
     ["TOKEN", demo.token],
@@ -17,6 +17,7 @@ export function tourVariables({ base, adminToken, demo }) {
     ["FOLDER_ID", demo.folderId],
     ["DOC_ID", demo.documentId],
     ["TABLE_ID", demo.tableId],
+    ["WEBHOOK_INBOX", inbox ?? ""],
   ];
 }
 

@@ -1,11 +1,9 @@
 // npm start: fire the Worker's scheduled handler once a minute, as the Cron Trigger does in production.
 // wrangler dev runs with --test-scheduled, which exposes GET /__scheduled?cron=… on the dev server.
 
-/** Extra wrangler dev arguments: the test-scheduled route, and WEBHOOK_ALLOWED_ORIGINS from the environment. */
-export function schedulerDevArgs(env = process.env) {
-  const args = ["--test-scheduled"];
-  if (env.WEBHOOK_ALLOWED_ORIGINS) args.push("--var", `WEBHOOK_ALLOWED_ORIGINS:${env.WEBHOOK_ALLOWED_ORIGINS}`);
-  return args;
+/** Extra wrangler dev arguments: the test-scheduled route. */
+export function schedulerDevArgs() {
+  return ["--test-scheduled"];
 }
 
 /**

@@ -26,7 +26,8 @@ const NODE = existsSync(path.join(BIN, "node")) ? path.join(BIN, "node") : proce
 
 /**
  * Settings from the environment:
- *   PORT (8787), HOST (127.0.0.1), CONVERTER_PORT (any free port), PERSIST_TO (.wrangler/state: the local D1,
+ *   PORT (8787), HOST (127.0.0.1), CONVERTER_PORT (any free port), WEBHOOK_INBOX_PORT (any free port),
+ *   PERSIST_TO (.wrangler/state: the local D1,
  *   R2 and Durable Object data), ENV_FILE (.dev/env.sh: the export lines for the README tour).
  */
 export function readSettings(env = process.env) {
@@ -35,6 +36,7 @@ export function readSettings(env = process.env) {
     port: parsePort(env.PORT, 8787, "PORT"),
     host: env.HOST || "127.0.0.1",
     converterPort: parsePort(env.CONVERTER_PORT, undefined, "CONVERTER_PORT"),
+    inboxPort: parsePort(env.WEBHOOK_INBOX_PORT, 0, "WEBHOOK_INBOX_PORT"),
     persistTo,
     envFile: path.resolve(ROOT, env.ENV_FILE || path.join(".dev", "env.sh")),
     devVarsFile: path.join(ROOT, ".dev.vars"),
