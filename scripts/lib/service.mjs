@@ -70,6 +70,20 @@ export function loadSecrets(settings, env = process.env) {
   return { vars: { ...fill, ADMIN_TOKEN: adminToken }, adminToken, adminSource };
 }
 
+/**
+ * Portal domain settings of the local service (docs/api-guide.md, "Published portals"): SERVICE_HOSTNAMES is the
+ * names it listens on (no portal may claim them), unless the environment sets it; DOMAIN_VERIFICATION is passed on
+ * from the environment (`off` verifies portal domains at once, for local use and acceptance runs).
+ */
+export function portalDomainVars(settings, env = process.env) {
+  const names = new Set(["127.0.0.1", "localhost"]);
+  if (settings.host && settings.host !== "0.0.0.0" && settings.host !== "::") names.add(settings.host);
+  return {
+    SERVICE_HOSTNAMES: env.SERVICE_HOSTNAMES || [...names].join(","),
+    ...(env.DOMAIN_VERIFICATION && { DOMAIN_VERIFICATION: env.DOMAIN_VERIFICATION }),
+  };
+}
+
 export function applyMigrations(settings, { log = console.log } = {}) {
   log("• Applying D1 migrations to the local database");
   const res = spawnSync(
