@@ -6,7 +6,7 @@ import { runMain } from "./lib/errors.mjs";
 import { createSupervisor } from "./lib/children.mjs";
 import { exportLines, tourVariables, writeEnvFile } from "./lib/envfile.mjs";
 import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
-import { applyMigrations, checkPorts, loadSecrets, portalDomainVars, readSettings, seed, startConverter, startWorker } from "./lib/service.mjs";
+import { applyMigrations, checkPorts, loadSecrets, readSettings, seed, startConverter, startWorker } from "./lib/service.mjs";
 
 const sup = createSupervisor();
 
@@ -26,7 +26,7 @@ async function main() {
 
   // The converter first: E6 should work as soon as the API answers.
   const converterUrl = await startConverter(sup, settings, secrets);
-  const vars = { ...secrets.vars, ...portalDomainVars(settings), ...(converterUrl && { CONVERTER_URL: converterUrl }) };
+  const vars = { ...secrets.vars, ...(converterUrl && { CONVERTER_URL: converterUrl }) };
   const worker = await startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() });
   // Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
   startScheduler(worker.base);

@@ -147,7 +147,7 @@ export function wranglerDevArgs(settings, vars, extraArgs = []) {
 export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) {
   // wrangler.toml's [assets] (the /docs bundle) must be in place before wrangler dev reads it.
   buildAssets();
-  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, vars, extraArgs), { env: QUIET_WRANGLER });
+  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, { ...portalDomainVars(settings), ...vars }, extraArgs), { env: QUIET_WRANGLER });
   const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
   await waitForHealth(`${base}/health`, {
     name: "wrangler dev",
