@@ -41,7 +41,7 @@ export interface Env {
   DOH_URL?: string;
   /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
   PORTAL_LOGIN_LIMITER?: RateLimit;
-  /** Portal password attempts: 100 per 60 s per portal across all client addresses (API.md §12). */
+  /** Portal password attempts: 100 per 60 s per portal across all client addresses (docs/api-guide.md, "Limits"). */
   PORTAL_LOGIN_PORTAL_LIMITER?: RateLimit;
 }
 
