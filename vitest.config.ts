@@ -24,6 +24,9 @@ export default defineConfig(async () => {
             CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",
             CONVERTER_SECRET: (inject as (key: string) => unknown)("converterSecret") ?? "",
             WEBHOOK_ALLOWED_ORIGINS: (inject as (key: string) => unknown)("webhookReceiverUrl") ?? "",
+            // Portal domains: the service's own names (BASE in test/harness.ts), checked through a loopback resolver.
+            SERVICE_HOSTNAMES: "api.test,127.0.0.1,localhost",
+            DOH_URL: `${(inject as (key: string) => unknown)("dohUrl") ?? "http://127.0.0.1:9"}/dns-query`,
           },
         },
       })),

@@ -37,9 +37,18 @@ export interface Env {
   AUTOMATION_QUEUE: Queue<import("./services/automations/messages").AutomationMessage>;
   /** Comma-separated origins exempt from the webhook https/private-address rules (local receivers). */
   WEBHOOK_ALLOWED_ORIGINS?: string;
+  /**
+   * The service's own host names, comma-separated (ports ignored): no portal may claim one as its domain, whatever a
+   * request's Host says. `npm start` sets the names it listens on; a deployment sets its API's host names.
+   */
+  SERVICE_HOSTNAMES?: string;
+  /** "off" verifies portal domains at once (local use and acceptance runs only); anything else requires the TXT record. */
+  DOMAIN_VERIFICATION?: string;
+  /** The DNS-over-HTTPS resolver (JSON API) that domain ownership checks ask; default https://cloudflare-dns.com/dns-query. */
+  DOH_URL?: string;
   /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
   PORTAL_LOGIN_LIMITER?: RateLimit;
-  /** Portal password attempts: 100 per 60 s per portal across all client addresses (API.md §12). */
+  /** Portal password attempts: 100 per 60 s per portal across all client addresses (docs/api-guide.md, "Limits"). */
   PORTAL_LOGIN_PORTAL_LIMITER?: RateLimit;
 }
 

@@ -13,5 +13,6 @@ declare module "vitest" {
     converterUrl: string;
     converterSecret: string;
     webhookReceiverUrl: string;
+    dohUrl: string;
   }
 }

@@ -5,6 +5,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, call, expectError, ok, registerUser, seedTenant, type Tenant } from "./harness";
+import { verifyDomain } from "./portalDomains";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -38,7 +39,9 @@ async function seedPortal(opts: { slug?: string; domain?: string; password?: str
       ...(opts.allowIndexing !== undefined && { allowIndexing: opts.allowIndexing }),
     },
   });
-  return { projectId: project._id as string, folder, doc, hidden, gone, slug, project: published.data };
+  // A domain is served once its owner proves it (TXT record on the tests' resolver, then verify-domain).
+  const record = opts.domain ? await verifyDomain(tok, project._id, slug) : published.data;
+  return { projectId: project._id as string, folder, doc, hidden, gone, slug, project: record };
 }
 
 async function page(path: string, init: RequestInit & { host?: string } = {}) {

@@ -968,7 +968,7 @@ export interface paths {
         get?: never;
         /**
          * Set the branding of a project's portals (project admin)
-         * @description Replaces the branding E13 returns. Links are stored as given; the reader site emits only http, https and mailto ones.
+         * @description Replaces the branding E13 returns. Links (logo, company and call-to-action URLs, socials given as URLs) must be absolute http(s) URLs or "" (400 otherwise); E13 never returns any other.
          */
         put: operations["putProjectBranding"];
         post?: never;
@@ -989,7 +989,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a project as a portal (project admin)
-         * @description Adds a published entry. The slug is unique across the service (409), as is the domain. A password is stored as a PBKDF2 hash; `published[].password` then reads `********`. Answers the project.
+         * @description Adds a published entry. The slug is unique across the service (409), as is a verified domain. A `domain` may not be one of the service's own host names (422) and is served only once verified (`domainVerification`, then verify-domain). A password is stored as a PBKDF2 hash; `published[].password` then reads `********`. Answers the project.
          */
         post: operations["publishProject"];
         delete?: never;
@@ -1014,9 +1014,29 @@ export interface paths {
         head?: never;
         /**
          * Change a published entry (project admin)
-         * @description `password: ""` or `null` removes the password, `"********"` (as read) keeps it; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.
+         * @description A changed `domain` starts a new, pending verification. `password: ""` or `null` removes the password, `"********"` (as read) keeps it; `expiresAt: null` removes the expiry. An entry past `expiresAt` answers as disabled.
          */
         patch: operations["updatePublishedEntry"];
+        trace?: never;
+    };
+    "/project/{id}/publish/{slug}/verify-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify ownership of a published entry's domain (project admin)
+         * @description Looks up the TXT record named by the entry's `domainVerification.txtName` through DNS over HTTPS; when it holds `txtValue`, the domain is verified and from then on served. 422 while the record does not hold it (or the entry has no domain); 409 when another portal verified the domain first; 503 when the resolver cannot be reached. Answers the project.
+         */
+        post: operations["verifyPublishedDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/project/all/{workspaceId}": {
@@ -1070,7 +1090,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a portal password for a user-published-token (valid 24 hours)
-         * @description 10 attempts per minute per client address and portal, then 429 with Retry-After.
+         * @description 10 attempts per minute per client address and portal, and 100 per portal across all addresses; then 429 with Retry-After.
          */
         post: operations["loginPublishedProject"];
         delete?: never;
@@ -2353,6 +2373,13 @@ export interface components {
             published: {
                 disabled: boolean;
                 domain: string;
+                /** @description Present when the entry has a domain: the TXT record that proves ownership, and whether it has been verified (only a verified domain is served) */
+                domainVerification?: {
+                    /** @enum {string} */
+                    status: "pending" | "verified";
+                    txtName: string;
+                    txtValue: string;
+                };
                 homepage: string;
                 password: string;
                 slug: string;
@@ -8113,6 +8140,114 @@ export interface operations {
             };
             /** @description Unexpected failure */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyPublishedDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is down or timed out */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -76,6 +76,20 @@ export function loadSecrets(settings, env = process.env) {
   return { vars: { ...fill, ADMIN_TOKEN: adminToken }, adminToken, adminSource };
 }
 
+/**
+ * Portal domain settings of the local service (docs/api-guide.md, "Published portals"): SERVICE_HOSTNAMES is the
+ * names it listens on (no portal may claim them), unless the environment sets it; DOMAIN_VERIFICATION is passed on
+ * from the environment (`off` verifies portal domains at once, for local use and acceptance runs).
+ */
+export function portalDomainVars(settings, env = process.env) {
+  const names = new Set(["127.0.0.1", "localhost"]);
+  if (settings.host && settings.host !== "0.0.0.0" && settings.host !== "::") names.add(settings.host);
+  return {
+    SERVICE_HOSTNAMES: env.SERVICE_HOSTNAMES || [...names].join(","),
+    ...(env.DOMAIN_VERIFICATION && { DOMAIN_VERIFICATION: env.DOMAIN_VERIFICATION }),
+  };
+}
+
 export function applyMigrations(settings, { log = console.log } = {}) {
   log("• Applying D1 migrations to the local database");
   const res = spawnSync(
@@ -143,7 +157,7 @@ export function wranglerDevArgs(settings, vars, extraArgs = []) {
 export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) {
   // wrangler.toml's [assets] (the /docs bundle) must be in place before wrangler dev reads it.
   buildAssets();
-  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, vars, extraArgs), { env: QUIET_WRANGLER });
+  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, { ...portalDomainVars(settings), ...vars }, extraArgs), { env: QUIET_WRANGLER });
   const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
   await waitForHealth(`${base}/health`, {
     name: "wrangler dev",

@@ -54,7 +54,7 @@ const FLUSH_DELAY_MS = 2;
 /** serializeAttachment holds at most 2 KiB; presence larger than this is kept in memory only. */
 const MAX_ATTACHMENT_PRESENCE = 1500;
 
-/** API.md §18 presence bounds: client ids one connection may introduce, and bytes of one client's JSON state. */
+/** Presence bounds (docs/api-guide.md, "Collaborative editing"): client ids one connection may introduce, and bytes of one client's JSON state. */
 export const MAX_AWARENESS_CLIENTS = 4;
 export const MAX_AWARENESS_STATE_BYTES = 8 * 1024;
 

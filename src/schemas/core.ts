@@ -47,7 +47,19 @@ export const ProjectSchema = z
     updatedAt: z.number(),
     icon: IconSchema.nullable(),
     emoji: EmojiSchema.nullable(),
-    published: z.array(z.object({ slug: z.string(), domain: z.string(), homepage: z.string(), password: z.string(), disabled: z.boolean() })),
+    published: z.array(
+      z.object({
+        slug: z.string(),
+        domain: z.string(),
+        homepage: z.string(),
+        password: z.string(),
+        disabled: z.boolean(),
+        domainVerification: z
+          .object({ status: z.enum(["pending", "verified"]), txtName: z.string(), txtValue: z.string() })
+          .optional()
+          .openapi({ description: "Present when the entry has a domain: the TXT record that proves ownership, and whether it has been verified (only a verified domain is served)" }),
+      }),
+    ),
     publishedBranding: z
       .object({
         company: z.object({ name: z.string(), logo: z.string(), url: z.string() }),

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { startConverter } from "../../converter/src/index.ts";
 import { startWebhookReceiver } from "./webhook-receiver.ts";
+import { startDohServer } from "./doh-server.ts";
 
 /**
  * Runs in Node before the workerd pool starts: the real PDF converter (warm LibreOffice processes) on a
@@ -14,7 +15,11 @@ export default async function setup(project: TestProject) {
   // Automation tests: a loopback webhook receiver, exempted through WEBHOOK_ALLOWED_ORIGINS (vitest.config.ts).
   const receiver = await startWebhookReceiver();
   project.provide("webhookReceiverUrl", receiver.url);
+  // Portal domain tests: the DNS-over-HTTPS resolver that ownership checks ask (DOH_URL in vitest.config.ts).
+  const doh = await startDohServer();
+  project.provide("dohUrl", doh.url);
   return async () => {
+    await doh.close();
     await receiver.close();
     await converter.close();
   };

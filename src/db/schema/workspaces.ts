@@ -32,6 +32,10 @@ export type PublishedEntry = {
   disabled: boolean;
   expiresAt?: number | null;
   allowIndexing?: boolean;
+  /** TXT token of `domain` (src/services/portals/domains.ts); absent in mirrors written before domain checks. */
+  domainToken?: string | null;
+  /** When `domain` was verified (null: pending). */
+  domainVerifiedAt?: number | null;
 };
 export type PublishedBranding = {
   company?: { name?: string; logo?: string; url?: string };

@@ -2,9 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { ProjectSchema } from "../../schemas/core";
-import { unprocessable } from "../../errors";
-import { publishProject, unpublishProject, updatePublishedEntry } from "../../services/portals/entries";
-import { requestHost } from "../../http/portalHeaders";
+import { publishProject, unpublishProject, updatePublishedEntry, verifyEntryDomain } from "../../services/portals/entries";
+import { refuseOwnHost } from "../../services/portals/domains";
 import { DomainSchema, ExpiresAtSchema, HomepageSchema, PasswordSchema, SlugParam, SlugSchema } from "./schemas";
 
 const publishRoute = defineRoute({
@@ -14,7 +13,8 @@ const publishRoute = defineRoute({
   tags: ["Portals"],
   summary: "Publish a project as a portal (project admin)",
   description:
-    "Adds a published entry. The slug is unique across the service (409), as is the domain. A password is stored as a PBKDF2 hash; " +
+    "Adds a published entry. The slug is unique across the service (409), as is a verified domain. A `domain` may not be one of the " +
+    "service's own host names (422) and is served only once verified (`domainVerification`, then verify-domain). A password is stored as a PBKDF2 hash; " +
     "`published[].password` then reads `********`. Answers the project.",
   request: {
     params: z.object({ id: pathId("id") }),
@@ -42,7 +42,7 @@ const updateRoute = defineRoute({
   tags: ["Portals"],
   summary: "Change a published entry (project admin)",
   description:
-    "`password: \"\"` or `null` removes the password, `\"********\"` (as read) keeps it; `expiresAt: null` removes the expiry. " +
+    "A changed `domain` starts a new, pending verification. `password: \"\"` or `null` removes the password, `\"********\"` (as read) keeps it; `expiresAt: null` removes the expiry. " +
     "An entry past `expiresAt` answers as disabled.",
   request: {
     params: slugParams,
@@ -72,25 +72,37 @@ const deleteRoute = defineRoute({
   responses: { ...okData(ProjectSchema), ...errorResponses() },
 });
 
-/** A portal domain equal to the API's own host would shadow the API's routes on it. */
-function refuseOwnHost(domain: string | undefined, host: string) {
-  if (domain && domain === requestHost(host)) {
-    throw unprocessable("domain must not be this service's own host", [{ path: "domain", message: "is this service's own host" }]);
-  }
-}
+const verifyRoute = defineRoute({
+  method: "post",
+  path: "/project/{id}/publish/{slug}/verify-domain",
+  operationId: "verifyPublishedDomain",
+  tags: ["Portals"],
+  summary: "Verify ownership of a published entry's domain (project admin)",
+  description:
+    "Looks up the TXT record named by the entry's `domainVerification.txtName` through DNS over HTTPS; when it holds `txtValue`, the domain " +
+    "is verified and from then on served. 422 while the record does not hold it (or the entry has no domain); 409 when another portal " +
+    "verified the domain first; 503 when the resolver cannot be reached. Answers the project.",
+  request: { params: slugParams },
+  responses: { ...okData(ProjectSchema), ...errorResponses("ConflictError", "UnprocessableEntityError", "ServiceUnavailableError") },
+});
 
 export function registerPublishRoutes(app: Router) {
   app.openapi(publishRoute, async (c) => {
     const body = c.req.valid("json");
-    refuseOwnHost(body.domain, new URL(c.req.url).host);
+    refuseOwnHost(body.domain, c.env, c.req.url);
     const data = await publishProject(ctxOf(c), c.req.valid("param").id, body);
     return c.json({ data }, 200);
   });
   app.openapi(updateRoute, async (c) => {
     const { id, slug } = c.req.valid("param");
     const body = c.req.valid("json");
-    refuseOwnHost(body.domain, new URL(c.req.url).host);
+    refuseOwnHost(body.domain, c.env, c.req.url);
     const data = await updatePublishedEntry(ctxOf(c), id, slug.toLowerCase(), body);
+    return c.json({ data }, 200);
+  });
+  app.openapi(verifyRoute, async (c) => {
+    const { id, slug } = c.req.valid("param");
+    const data = await verifyEntryDomain(ctxOf(c), id, slug.toLowerCase());
     return c.json({ data }, 200);
   });
   app.openapi(deleteRoute, async (c) => {

@@ -1,10 +1,11 @@
 /**
  * Publishing a project (API.md §15): entries with a slug unique across the service (and an optional domain, also
- * unique), homepage, PBKDF2-hashed password, disabled flag, expiry and indexing switch; and the portal branding.
+ * unique once verified; ./domains.ts), homepage, PBKDF2-hashed password, disabled flag, expiry and indexing switch;
+ * and the portal branding.
  * Project admins (workspace owner/admin) only. Each write is one D1 batch that changes `published_entries` and
  * rewrites the project's `published` JSON mirror from it, so the two never disagree.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { documents, projects, publishedEntries, type PublishedBranding } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, unprocessable } from "../../errors";
@@ -14,6 +15,7 @@ import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
 import { MASKED_PASSWORD } from "./state";
+import { newDomainToken, txtName, txtRecordProves, txtValue, verificationOff } from "./domains";
 
 export interface PublishInput {
   slug: string;
@@ -38,7 +40,8 @@ function mirror(projectId: string) {
   return sql`(SELECT json_group_array(json(x)) FROM (
     SELECT json_object('slug', slug, 'domain', coalesce(domain, ''), 'homepage', homepage, 'passwordHash', password_hash,
       'disabled', json(CASE WHEN disabled THEN 'true' ELSE 'false' END), 'expiresAt', expires_at,
-      'allowIndexing', json(CASE WHEN allow_indexing THEN 'true' ELSE 'false' END)) AS x
+      'allowIndexing', json(CASE WHEN allow_indexing THEN 'true' ELSE 'false' END),
+      'domainToken', domain_token, 'domainVerifiedAt', domain_verified_at) AS x
     FROM published_entries WHERE project_id = ${projectId} ORDER BY created_at, slug))`;
 }
 
@@ -59,26 +62,49 @@ function checkHomepage(homepage: string | undefined, found: readonly unknown[]) 
 
 function entryStatement(db: Db, projectId: string, slug: string) {
   return db
-    .select({ slug: publishedEntries.slug })
+    .select({ slug: publishedEntries.slug, domain: publishedEntries.domain, domainToken: publishedEntries.domainToken, domainVerifiedAt: publishedEntries.domainVerifiedAt })
     .from(publishedEntries)
     .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId)));
 }
 
 /**
- * Project admin, the entry (when named) and the homepage in one read batch (with the request's authentication when it
- * is folded in). Failures answer in the order of API.md §1: no project access (404), no such entry (404), role (403),
- * then the homepage's meaning (422).
+ * Batchable: another entry that holds `domain` verified (no row otherwise). `domain` "entry's own" compares with the
+ * named entry's current domain (what verify-domain is about to mark verified).
  */
-async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined) {
-  const [[projectRow], entries, homepageRows] = await read(ctx, [
+function verifiedDomainStatement(db: Db, domain: string | undefined | typeof ENTRY_DOMAIN, slug: string | null) {
+  const target = domain === ENTRY_DOMAIN ? sql`(SELECT domain FROM published_entries WHERE slug = ${slug ?? ""})` : domain || "\u0000";
+  return db
+    .select({ slug: publishedEntries.slug })
+    .from(publishedEntries)
+    .where(and(sql`${publishedEntries.domain} = ${target}`, isNotNull(publishedEntries.domainVerifiedAt), ne(publishedEntries.slug, slug ?? "")));
+}
+
+const ENTRY_DOMAIN = Symbol("the entry's own domain");
+
+/**
+ * Project admin, the entry (when named), the homepage and whether another portal holds the domain verified, in one
+ * read batch (with the request's authentication when it is folded in). Failures answer in the order of API.md §1: no
+ * project access (404), no such entry (404), role (403), then the homepage's meaning (422), then the domain (409).
+ */
+async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined, domain?: string | typeof ENTRY_DOMAIN) {
+  const [[projectRow], entries, homepageRows, domainHolders] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     entryStatement(ctx.db, projectId, slug ?? ""),
     homepageStatement(ctx.db, projectId, homepage),
+    verifiedDomainStatement(ctx.db, domain, slug),
   ]);
   checkProjectAccess(projectRow, "read");
   if (slug !== null && entries.length === 0) throw notFound("Published entry");
   checkProjectAccess(projectRow, "admin");
   checkHomepage(homepage, homepageRows);
+  if (domain && domainHolders.length > 0) throw conflict("This domain is already used by another portal");
+  return entries[0];
+}
+
+/** The domain columns of a claim of `domain`: a fresh TXT token, verified at once only with DOMAIN_VERIFICATION=off. */
+function claimColumns(ctx: ServiceContext, domain: string) {
+  if (!domain) return { domain: null, domainToken: null, domainVerifiedAt: null };
+  return { domain, domainToken: newDomainToken(), domainVerifiedAt: verificationOff(ctx.env) ? ctx.now : null };
 }
 
 function uniqueFailure(err: unknown): never {
@@ -102,7 +128,7 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
 
 export async function publishProject(ctx: ServiceContext, projectId: string, input: PublishInput) {
   const { db } = ctx;
-  await loadForWrite(ctx, projectId, null, input.homepage);
+  await loadForWrite(ctx, projectId, null, input.homepage, input.domain);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return refreshMirror(
     ctx,
@@ -110,7 +136,7 @@ export async function publishProject(ctx: ServiceContext, projectId: string, inp
     db.insert(publishedEntries).values({
       slug: input.slug,
       projectId,
-      domain: input.domain || null,
+      ...claimColumns(ctx, input.domain ?? ""),
       homepage: input.homepage ?? "",
       passwordHash,
       disabled: false,
@@ -124,7 +150,9 @@ export async function publishProject(ctx: ServiceContext, projectId: string, inp
 
 export async function updatePublishedEntry(ctx: ServiceContext, projectId: string, slug: string, patch: EntryPatch) {
   const { db } = ctx;
-  await loadForWrite(ctx, projectId, slug, patch.homepage);
+  const current = await loadForWrite(ctx, projectId, slug, patch.homepage, patch.domain);
+  // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
+  const domainChanged = patch.domain !== undefined && (patch.domain || null) !== (current?.domain ?? null);
   // "********" is how `published[].password` reads when a password is set: a client sending back what it read
   // (API.md §1) keeps the password rather than setting it to the mask.
   const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
@@ -135,7 +163,7 @@ export async function updatePublishedEntry(ctx: ServiceContext, projectId: strin
     db
       .update(publishedEntries)
       .set({
-        ...(patch.domain !== undefined && { domain: patch.domain || null }),
+        ...(domainChanged && claimColumns(ctx, patch.domain ?? "")),
         ...(patch.homepage !== undefined && { homepage: patch.homepage }),
         ...(passwordHash !== undefined && { passwordHash }),
         ...(patch.disabled !== undefined && { disabled: patch.disabled }),
@@ -151,6 +179,31 @@ export async function unpublishProject(ctx: ServiceContext, projectId: string, s
   const { db } = ctx;
   await loadForWrite(ctx, projectId, slug, undefined);
   return refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
+}
+
+/**
+ * Checks the TXT record of the entry's domain and marks the domain verified when it holds the entry's token (422
+ * when it does not, or the entry has no domain; 409 when another portal verified the domain first).
+ */
+export async function verifyEntryDomain(ctx: ServiceContext, projectId: string, slug: string) {
+  const { db } = ctx;
+  const entry = (await loadForWrite(ctx, projectId, slug, undefined, ENTRY_DOMAIN))!;
+  if (!entry.domain) throw unprocessable("This entry has no domain to verify", [{ path: "domain", message: "is not set" }]);
+  if (!entry.domainVerifiedAt) {
+    const proven = verificationOff(ctx.env) || (entry.domainToken !== null && (await txtRecordProves(ctx.env, entry.domain, entry.domainToken)));
+    if (!proven) {
+      const problem = `The TXT record ${txtName(entry.domain)} does not hold ${txtValue(entry.domainToken ?? "")} yet (DNS changes can take a few minutes)`;
+      throw unprocessable(problem, [{ path: "domain", message: "ownership is not proven by its TXT record" }]);
+    }
+  }
+  return refreshMirror(
+    ctx,
+    projectId,
+    db
+      .update(publishedEntries)
+      .set({ domainVerifiedAt: entry.domainVerifiedAt ?? ctx.now, updatedAt: ctx.now })
+      .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId), eq(publishedEntries.domain, entry.domain))),
+  );
 }
 
 export async function putBranding(ctx: ServiceContext, projectId: string, branding: PublishedBranding) {

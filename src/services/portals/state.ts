@@ -30,6 +30,7 @@ export interface PortalDocument {
 export interface PortalState {
   slug: string;
   projectId: string;
+  /** The entry's domain once verified; "" otherwise (a pending domain is never served). */
   domain: string;
   homepage: string;
   passwordHash: string | null;
@@ -65,14 +66,15 @@ type Raw = {
 
 function where(sel: PortalSelector): SQL {
   if ("slug" in sel) return sql`e.slug = ${sel.slug}`;
-  if ("domain" in sel) return sql`e.domain = ${sel.domain}`;
+  // Only a verified domain is served (./domains.ts).
+  if ("domain" in sel) return sql`e.domain = ${sel.domain} AND e.domain_verified_at IS NOT NULL`;
   return sql`e.project_id = ${sel.projectId}`;
 }
 
 /** Entries matching the selector (several only for a project id), oldest first, in one D1 round trip. */
 export async function loadPortals(db: Db, sel: PortalSelector): Promise<PortalState[]> {
   const rows = await db.all<Raw>(sql`
-    SELECT e.slug, e.project_id AS projectId, e.domain, e.homepage, e.password_hash AS passwordHash, e.disabled,
+    SELECT e.slug, e.project_id AS projectId, CASE WHEN e.domain_verified_at IS NOT NULL THEN e.domain END AS domain, e.homepage, e.password_hash AS passwordHash, e.disabled,
       e.expires_at AS expiresAt, e.allow_indexing AS allowIndexing, e.updated_at AS entryUpdatedAt,
       p.name, p.description, p.icon, p.emoji, p.published_branding AS branding, p.updated_at AS projectUpdatedAt,
       (SELECT json_group_array(json(x)) FROM (

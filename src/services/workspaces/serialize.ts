@@ -3,6 +3,7 @@ import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
 import { MASKED_PASSWORD, projectBrandingDto } from "../portals/state";
+import { domainVerificationDto } from "../portals/domains";
 
 type Collaborator = { userId: string; role: string };
 
@@ -66,6 +67,7 @@ export function projectDto(row: typeof projects.$inferSelect) {
       homepage: p.homepage,
       password: p.passwordHash ? MASKED_PASSWORD : "",
       disabled: p.disabled || (p.expiresAt != null && p.expiresAt <= now),
+      ...(p.domain && { domainVerification: domainVerificationDto(p) }),
     })),
     // Every member present (all leaves strings), as the specification's Project shape has them.
     publishedBranding: projectBrandingDto(row.publishedBranding ?? null),
