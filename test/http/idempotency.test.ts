@@ -31,6 +31,22 @@ describe("secrets sealed in kept responses (docs/api-guide.md, HTTP semantics)",
     expect(again.body.data.token).toBe(secret);
   });
 
+  it("keeps a keyed POST /automation's answer (with its webhook secret) sealed at rest", async () => {
+    const u = await registerUser("Automator");
+    const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Hooks" } });
+    const key = `seal-automation-${crypto.randomUUID()}`;
+    const body = { projectId: project.data._id, name: "Notify", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] };
+    const first = await ok("POST", "/automation", { token: u.token, headers: { "idempotency-key": key }, body });
+    const secret = first.data.webhookSecret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const record = await kept(u.id, key);
+    expect(record?.status).toBe(200);
+    expect(record!.body).not.toContain(secret.slice(6, 30));
+    const again = await call("POST", "/automation", { token: u.token, headers: { "idempotency-key": key }, body });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.webhookSecret).toBe(secret);
+  });
+
   it("keeps a keyed admin user creation's answer (with the first token) sealed at rest", async () => {
     const key = `seal-admin-${crypto.randomUUID()}`;
     const body = { email: uniqueEmail("sealed"), name: "Sealed" };
