@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, ROOT } from "./lib/proc.mjs";
+import { isWorkspaceHealth } from "./lib/health.mjs";
 
 const RUNS = Number(process.env.CRASH_RUNS ?? 1);
 const WRITERS = Number(process.env.CRASH_WRITERS ?? 25);
@@ -77,7 +78,8 @@ async function startService(port, persistTo) {
     if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}) before ${base}/health answered`);
     try {
       const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) });
-      if (res.ok) return { child, base };
+      // Only our own service counts (another server on the port would answer something else).
+      if (res.ok && isWorkspaceHealth(await res.json().catch(() => null))) return { child, base };
     } catch {}
     await sleep(300);
   }

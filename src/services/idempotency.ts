@@ -169,6 +169,19 @@ export async function releaseRefusedClaim(db: Db, userId: string, req: ClaimRequ
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
 }
 
+/** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */
+export async function keptAnswerUpdates(ctx: ServiceContext, payload: unknown, status = 200) {
+  const owned = ctx.idempotencyClaim;
+  if (!owned) return [];
+  const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
+  return [
+    ctx.db
+      .update(idempotencyKeys)
+      .set({ status, contentType: "application/json", body })
+      .where(and(eq(idempotencyKeys.userId, owned.callerId), eq(idempotencyKeys.key, owned.key), eq(idempotencyKeys.claim, owned.claim))),
+  ];
+}
+
 /**
  * Frees a key whose request failed on our side, so a retry runs again — unless the request's write already kept
  * an answer with its data (`keptAnswerStatements`): running again would write twice, so that answer stays.
