@@ -23,7 +23,7 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   buildAssets();
   const dir = existingDir ?? freshState();
   const port = await freePort();
-  const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const varArgs = Object.entries({ ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", TRUST_CF_CONNECTING_IP: "false", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],

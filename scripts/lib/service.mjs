@@ -117,7 +117,8 @@ export async function startConverter(sup, settings, secrets, { log = console.log
 
 /** Arguments of `wrangler dev`; `extraArgs` for features that need more (e.g. --test-scheduled). */
 export function wranglerDevArgs(settings, vars, extraArgs = []) {
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // Locally nothing stands between the client and the Worker: CF-Connecting-IP is whatever the client sent.
+  const varArgs = Object.entries({ TRUST_CF_CONNECTING_IP: "false", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   return [
     "dev",
     "--port", String(settings.port),
