@@ -57,6 +57,8 @@ describe("failed-authentication limit per client address (docs/api-guide.md, Lim
     // One bogus token repeated, and values that cannot be tokens, are limited the same way.
     expectError(await call("GET", "/me", { token: "cws_bogus", headers: { "cf-connecting-ip": ip } }), 429, "RateLimitedError");
     expectError(await call("POST", "/token", { token: randomToken(), body: { name: "x" }, headers: { "cf-connecting-ip": ip } }), 429, "RateLimitedError");
+    // A wrong ADMIN_TOKEN counts the same.
+    expectError(await call("POST", "/admin/users", { token: "not-the-admin-token", body: { email: "x@example.com", name: "X" }, headers: { "cf-connecting-ip": ip } }), 429, "RateLimitedError");
     // A valid token from the same address is not a failed authentication: it still works.
     const u = await registerUser("Neighbour");
     expect((await call("GET", "/me", { token: u.token, headers: { "cf-connecting-ip": ip } })).status).toBe(200);

@@ -25,7 +25,7 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   const dir = existingDir ?? freshState();
   const port = await freePort();
   // Secrets through a file in the state directory (not the command line); the rest as --var.
-  const varArgs = devVarArgs({ ENVIRONMENT: "development", ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", CONVERTER_SECRET: "bench-converter-secret", ...vars }, path.join(dir, "wrangler-dev.vars"));
+  const varArgs = devVarArgs({ ENVIRONMENT: "development", TRUST_CF_CONNECTING_IP: "false", ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", CONVERTER_SECRET: "bench-converter-secret", ...vars }, path.join(dir, "wrangler-dev.vars"));
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],

@@ -2,7 +2,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { HonoEnv } from "../env";
 import { ApiError } from "../errors";
-import { readBearer } from "../auth/authenticate";
+import { readBearer, refuseCredential } from "../auth/authenticate";
+import { clientAddress } from "./clientAddress";
 import { timingSafeEqualStrings } from "../lib/crypto";
 import { callerClaimStatements } from "../services/idempotency";
 import { idempotencyRequest, runIdempotent } from "./idempotency";
@@ -18,8 +19,11 @@ export const ADMIN_CALLER = "deployment-admin";
 export const requireAdminToken: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const presented = readBearer(c.req.header("authorization"));
   const expected = c.env.ADMIN_TOKEN;
-  if (!presented || !expected || !(await timingSafeEqualStrings(presented, expected))) {
-    throw new ApiError("UnauthorizedError", "This route needs the deployment's ADMIN_TOKEN as bearer token");
+  const message = "This route needs the deployment's ADMIN_TOKEN as bearer token";
+  if (!presented) throw new ApiError("UnauthorizedError", message);
+  if (!expected || !(await timingSafeEqualStrings(presented, expected))) {
+    // A wrong admin token is a failed authentication like any other: limited per client address.
+    return refuseCredential({ env: c.env, address: clientAddress(c.req.raw.headers, c.env) }, message);
   }
   const claim = c.req.method === "POST" ? await idempotencyRequest(c) : null;
   if (!claim) return next();

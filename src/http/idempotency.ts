@@ -10,7 +10,7 @@ import type { HonoEnv } from "../env";
 import { validation } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import type { ServiceContext } from "../services/context";
-import { newClaim, releaseIdempotencyKey, rememberResponse, settleClaim, type ClaimRequest, type IdempotencyRecord, type StoredResponse } from "../services/idempotency";
+import { newClaim, openStoredResponse, releaseIdempotencyKey, rememberResponse, settleClaim, type Claim, type ClaimRequest, type IdempotencyRecord, type StoredResponse } from "../services/idempotency";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /**
@@ -54,13 +54,24 @@ export class IdempotentReplay extends Error {
  * `callerId` is the key's owner when it is not the authenticated user (the deployment admin).
  */
 export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId?: string) {
-  const claimed = settleClaim(req, row);
+  const claimed = await settleOwnedClaim(ctx, req, row, callerId);
   if (claimed.kind === "replay") {
     c.res = replayResponse(claimed.response);
     return;
   }
   await next();
   await rememberOrRelease(c, ctx, req, callerId);
+}
+
+/**
+ * What the claim's record says (see settleClaim), with a kept response opened for replay; when this request owns
+ * the key, the service context learns it, so a write can keep its answer in its own batch.
+ */
+export async function settleOwnedClaim(ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId = ctx.user.id): Promise<Claim> {
+  const claimed = settleClaim(req, row);
+  if (claimed.kind === "replay") return { kind: "replay", response: await openStoredResponse(ctx.env, row!, claimed.response) };
+  ctx.idempotencyClaim = { callerId, key: req.key, claim: req.claim };
+  return claimed;
 }
 
 /** After the request that owns the key: keep its response (not a 5xx, not too large), else free the key for a retry. */

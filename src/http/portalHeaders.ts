@@ -19,7 +19,3 @@ export function requestHost(hostHeader: string | undefined | null): string | nul
   return h.length > 0 && h.length <= 260 ? h : null;
 }
 
-/** The client address the edge reports (CF-Connecting-IP), for per-client limits. */
-export function clientAddress(header: string | undefined | null): string {
-  return header?.trim().slice(0, 64) || "unknown";
-}

@@ -4,17 +4,14 @@
  * and the reader site's form, keyed by the entry's own slug however the request named it.
  */
 import type { Env } from "../env";
-import { clientAddress } from "./portalHeaders";
+import { clientAddress } from "./clientAddress";
 
 /** The period of both PORTAL_LOGIN_* bindings (wrangler.toml); what Retry-After says. */
 export const LOGIN_PERIOD_SECONDS = 60;
 
-/**
- * The client address the per-address limit is keyed by. The one place the portal logins read it, so the service's
- * shared rule for client addresses (which headers are trusted, IPv6 by /64) is swapped in here alone.
- */
-export function loginClientAddress(request: Request, _env: Env): string {
-  return clientAddress(request.headers.get("cf-connecting-ip"));
+/** The client address the per-address limit is keyed by: the service's one rule (src/http/clientAddress.ts). */
+export function loginClientAddress(request: Request, env: Env): string {
+  return clientAddress(request.headers, env);
 }
 
 /**

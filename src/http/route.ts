@@ -24,8 +24,8 @@ import { ApiError, authErrorResponses } from "../errors";
 import { bearerHash, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
 import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext, type TokenRow } from "../services/context";
-import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent } from "./idempotency";
-import { claimStatements, releaseRefusedClaim, settleClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
+import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
+import { claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
 export const MiB = 1024 * 1024;
 /** JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 in their services. */
@@ -197,7 +197,7 @@ function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
         if (!claim) return track(c, (await completeAuthentication(ctx.db, attempt, principal, rows as TokenRow[], ctx.now)).touch);
         const record = (records as IdempotencyRecord[])[0];
         await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
-        const settled = settleClaim(claim, record);
+        const settled = await settleOwnedClaim(ctx, claim, record);
         if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
         owned = true;
       },

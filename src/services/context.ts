@@ -18,6 +18,8 @@ export interface ServiceContext {
   waitUntil(promise: Promise<unknown>): void;
   /** Automation depth of the write that caused this request (0 for a client's request). */
   depth: number;
+  /** The Idempotency-Key this request owns (a keyed POST), under which a write keeps its answer. */
+  idempotencyClaim?: import("./idempotency").OwnedClaim;
 }
 
 /** A context for work outside a client request (queue consumers, scheduled runs, Durable Objects). */

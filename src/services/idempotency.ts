@@ -1,15 +1,46 @@
 /**
- * Idempotency-Key bookkeeping (API.md §17), transport-neutral: claim a (caller, key) for one request, remember its
- * response, release it when the request failed on our side so a retry can run.
+ * Idempotency-Key bookkeeping (docs/api-guide.md, "HTTP semantics"), transport-neutral: claim a (caller, key) for
+ * one request, remember its response, release it when the request failed on our side so a retry can run.
+ *
+ * Crash safety: a claim is a lease. A claim with no response yet is taken over by a retry once it is older than
+ * IDEMPOTENCY_LEASE_MS (longer than any request may run), so a request that died never strands its key. A create
+ * that keeps its answer (`keptAnswerStatements`) writes that answer in the same D1 batch as its data, so a crash
+ * after the write leaves the answer behind for the retry instead of an empty claim the retry would run again.
+ *
+ * Kept bodies are sealed at rest (lib/crypto sealSecret, bound to the caller and key): a kept token or webhook
+ * secret is no more readable in the table than the secrets themselves.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { accessTokens, idempotencyKeys } from "../db/schema";
-import type { Db } from "../env";
+import type { Db, Env } from "../env";
 import { newId } from "../lib/ids";
+import { openSecret, sealSecret } from "../lib/crypto";
 import type { ServiceContext } from "./context";
 import { conflict, unprocessable } from "../errors";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A claim whose request has not answered within this long is taken over by a retry (no request runs this long). */
+export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
+
+/** The key a request owns once its claim is settled: what `keptAnswerStatements` writes under. */
+export interface OwnedClaim {
+  callerId: string;
+  key: string;
+  claim: string;
+}
+
+const sealContext = (callerId: string, key: string) => `idempotency\n${callerId}\n${key}`;
+
+/** A response body as kept at rest: sealed for (caller, key). */
+export function sealBody(env: Env, callerId: string, key: string, body: string): Promise<string> {
+  return sealSecret(env.SIGNING_SECRET, body, sealContext(callerId, key));
+}
+
+/** A kept response with its body opened again for replay. */
+export async function openStoredResponse(env: Env, record: IdempotencyRecord, response: StoredResponse): Promise<StoredResponse> {
+  if (response.body === null) return response;
+  return { ...response, body: await openSecret(env.SIGNING_SECRET, response.body, sealContext(record.userId, record.key)) };
+}
 
 export interface StoredResponse {
   status: number;
@@ -32,12 +63,15 @@ export function newClaim(key: string, requestHash: string): ClaimRequest {
   return { key, requestHash, claim: newId() };
 }
 
-/** On a key already held: the claim takes it over only when its record is past its 24 hours. */
+/**
+ * On a key already held: the claim takes it over when its record is past its 24 hours, or when it is a claim with
+ * no response whose lease has run out (its request died: a crash, an evicted isolate).
+ */
 function takeOverExpired(req: ClaimRequest, at: number) {
   return {
     target: [idempotencyKeys.userId, idempotencyKeys.key],
     set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
-    setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS}`,
+    setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS} OR (${idempotencyKeys.status} IS NULL AND ${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_LEASE_MS})`,
   };
 }
 
@@ -102,12 +136,27 @@ export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefine
   return { kind: "replay", response: { status: row.status, contentType: row.contentType, body: row.body } };
 }
 
-/** Keeps the response of the request that owns the key; `callerId` defaults to the authenticated user. */
+/** Keeps the response (sealed) of the request that owns the key; `callerId` defaults to the authenticated user. */
 export async function rememberResponse(ctx: ServiceContext, key: string, claim: string, response: StoredResponse, callerId = ctx.user.id) {
+  const body = response.body === null ? null : await sealBody(ctx.env, callerId, key, response.body);
   await ctx.db
     .update(idempotencyKeys)
-    .set(response)
+    .set({ ...response, body })
     .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
+}
+
+const KEEP_ANSWER = "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE user_id = ? AND key = ? AND claim = ?";
+
+/**
+ * For a write's own D1 batch: the statement that keeps `payload` (JSON, `status`) as the answer of the request's
+ * Idempotency-Key, so the data and its answer commit together (none without an owned key). The request's final
+ * answer replaces it when the request completes; a crash in between leaves this one for the retry.
+ */
+export async function keptAnswerStatements(ctx: ServiceContext, d1: D1Database, payload: unknown, status = 200): Promise<D1PreparedStatement[]> {
+  const owned = ctx.idempotencyClaim;
+  if (!owned) return [];
+  const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
+  return [d1.prepare(KEEP_ANSWER).bind(status, "application/json", body, owned.callerId, owned.key, owned.claim)];
 }
 
 /**
@@ -120,8 +169,25 @@ export async function releaseRefusedClaim(db: Db, userId: string, req: ClaimRequ
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
 }
 
+/** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */
+export async function keptAnswerUpdates(ctx: ServiceContext, payload: unknown, status = 200, when?: SQL) {
+  const owned = ctx.idempotencyClaim;
+  if (!owned) return [];
+  const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
+  return [
+    ctx.db
+      .update(idempotencyKeys)
+      .set({ status, contentType: "application/json", body })
+      .where(and(eq(idempotencyKeys.userId, owned.callerId), eq(idempotencyKeys.key, owned.key), eq(idempotencyKeys.claim, owned.claim), when)),
+  ];
+}
+
+/**
+ * Frees a key whose request failed on our side, so a retry runs again — unless the request's write already kept
+ * an answer with its data (`keptAnswerStatements`): running again would write twice, so that answer stays.
+ */
 export async function releaseIdempotencyKey(ctx: ServiceContext, key: string, claim: string, callerId = ctx.user.id) {
   await ctx.db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
+    .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim), isNull(idempotencyKeys.status)));
 }

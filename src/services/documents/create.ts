@@ -1,6 +1,8 @@
 /** Creating a folder or rich-text document: one read batch (authentication, access, parent, order), one write batch. */
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
+import { sql } from "drizzle-orm";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
 import { assertDocumentInserted, assertParentFolder, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
 import { documentDto } from "./serialize";
@@ -18,10 +20,14 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
   const parentId = input.parentId ?? null;
   const { project, order } = await placeNewDocument(ctx, input.projectId, parentId);
   const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, { ...input, parentId, order: input.order ?? order });
-  const [inserted] = await ctx.db.batch(statements);
+  const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+  // A keyed request's answer commits with the document (services/idempotency.ts), so a crash cannot part them; it is
+  // kept only if the document was written (a parent deleted meanwhile writes nothing and answers 404).
+  const kept = await keptAnswerUpdates(ctx, { data: dto }, 200, sql`exists (select 1 from documents where id = ${row.id})`);
+  const [inserted] = await ctx.db.batch([...statements, ...kept]);
   assertDocumentInserted(inserted);
   emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
-  return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+  return dto;
 }
 
 /**

@@ -2,6 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { accessTokens } from "../../db/schema";
 import { notFound, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerStatements } from "../idempotency";
+import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { randomBase62, sha256Hex } from "../../lib/crypto";
 import { newId, now } from "../../lib/ids";
@@ -51,7 +53,15 @@ export async function createToken(ctx: ServiceContext, input: { name: string; ex
   const limit = ctx.user.tokenExpiresAt;
   const effective = limit === null ? (expiresAt ?? null) : Math.min(expiresAt ?? limit, limit);
   const { record, insert } = await prepareToken(ctx.db, ctx.user.id, input.name, effective);
-  await insert;
+  // A keyed request keeps its answer (sealed) in the same batch as the token, so a crash cannot separate them.
+  const d1 = d1Of(ctx.db);
+  const kept = await keptAnswerStatements(ctx, d1, { data: record });
+  if (kept.length === 0) {
+    await insert;
+    return record;
+  }
+  const { sql, params } = insert.toSQL();
+  await d1.batch([d1.prepare(sql).bind(...params), ...kept]);
   return record;
 }
 

@@ -14,6 +14,7 @@ import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerStatements } from "../idempotency";
 import type { StoredCell } from "../formula/engine";
 import { checkCellWrites, columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
@@ -63,7 +64,13 @@ export async function createRows(
   table: TableRow,
   ownerId: string,
   inputs: readonly (Record<string, unknown> | undefined)[],
-  opts: { pathOf?: (index: number) => string; columns?: ColumnRow[]; returnCells?: boolean } = {},
+  opts: {
+    pathOf?: (index: number) => string;
+    columns?: ColumnRow[];
+    returnCells?: boolean;
+    /** Statements that commit with the rows (a keyed request's answer, services/idempotency.ts keptAnswerStatements). */
+    keep?: (created: { rows: RowRow[]; cells: CellRow[][]; written: Record<string, unknown>[] }, d1: D1Database) => Promise<D1PreparedStatement[]>;
+  } = {},
 ): Promise<CreatedRows> {
   const columnList = opts.columns ?? (await liveColumnsQuery(db, table.id));
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
@@ -98,9 +105,11 @@ export async function createRows(
   );
   // The request's own D1 session (counted, bookmarked) — the same database the Drizzle client reaches.
   const d1 = d1Of(db);
+  const written = writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value])));
   const statements = [
     d1.prepare(INSERT_ROWS).bind(table.id, table.projectId, table.workspaceId, ownerId, t, JSON.stringify(newRows.map((r) => r.id))),
     ...cellChunks(cellRecords.flat()).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
+    ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
   // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
   // a delete of the table that ran first leaves nothing written, and the answer is 404.
@@ -120,7 +129,7 @@ export async function createRows(
   }
   return {
     rows: newRows,
-    written: writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value]))),
+    written,
     cells: cellRecords,
     formulaCells: computed.formulaCells,
     formulaCellRecords: computed.formulaCellRecords ?? [],
@@ -355,6 +364,10 @@ async function writableTableWithColumns(ctx: ServiceContext, tableId: string) {
   return { table: checkTableAccess(tableRow, "write").table, columns: columnList };
 }
 
+function sortByColumn<T extends { columnId: string }>(list: T[]): T[] {
+  return list.sort((a, b) => (a.columnId < b.columnId ? -1 : a.columnId > b.columnId ? 1 : 0));
+}
+
 /**
  * POST /table/{tableId}/row: the row and the Cell records stored for it — the client's values and the formula
  * cells computed in this request (issue 14), by column id. Three D1 round trips with authentication; the
@@ -362,10 +375,16 @@ async function writableTableWithColumns(ctx: ServiceContext, tableId: string) {
  */
 export async function createRow(ctx: ServiceContext, input: { tableId: string; cells?: Record<string, unknown> }) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, [input.cells], { pathOf: () => "cells", columns: columnList, returnCells: true });
+  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, [input.cells], {
+    pathOf: () => "cells",
+    columns: columnList,
+    returnCells: true,
+    // A crash before the answer leaves this one (the row and the values given; formula cells come with the final answer).
+    keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { row: rowDto(c.rows[0]!), cells: sortByColumn(c.cells[0]!).map(cellDto) } }),
+  });
   const row = created.rows[0]!;
   emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.created", table, row.id, Object.keys(input.cells ?? {}))]);
-  const stored = [...created.cells[0]!, ...created.formulaCellRecords.filter((c) => c.rowId === row.id)].sort((a, b) => (a.columnId < b.columnId ? -1 : a.columnId > b.columnId ? 1 : 0));
+  const stored = sortByColumn([...created.cells[0]!, ...created.formulaCellRecords.filter((c) => c.rowId === row.id)]);
   return { table, row: rowDto(row), cells: stored.map(cellDto) };
 }
 
@@ -375,7 +394,11 @@ export async function createRow(ctx: ServiceContext, input: { tableId: string; c
  */
 export async function bulkCreateRows(ctx: ServiceContext, input: { tableId: string; rows: readonly (Record<string, unknown> | undefined)[] }) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, input.rows, { columns: columnList });
+  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, input.rows, {
+    columns: columnList,
+    // A crash before the answer leaves this one (the values given; formula values come with the final answer).
+    keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { rows: c.rows.map((r, i) => ({ ...rowDto(r), cells: c.written[i]! })) } }),
+  });
   emitAfterResponse(ctx.waitUntil, ctx.env, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
   return {
     table,

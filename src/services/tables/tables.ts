@@ -18,6 +18,7 @@ import {
 } from "../../auth/access";
 import { preconditionFailed, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
 
@@ -52,8 +53,10 @@ export async function createTable(ctx: ServiceContext, input: { projectId: strin
     updatedAt: ctx.now,
   };
   const identifier: ColumnRow = identifierColumnRow(table);
-  await ctx.db.batch([ctx.db.insert(tables).values(table), ctx.db.insert(columns).values(identifier)]);
-  return { ...tableDto(table), columns: [columnDto(identifier)] };
+  const dto = { ...tableDto(table), columns: [columnDto(identifier)] };
+  // A keyed request's answer commits with the table (services/idempotency.ts), so a crash cannot part them.
+  await ctx.db.batch([ctx.db.insert(tables).values(table), ctx.db.insert(columns).values(identifier), ...(await keptAnswerUpdates(ctx, { data: dto }))]);
+  return dto;
 }
 
 /** A table the caller may read (404 when missing, deleted or unreadable): one D1 round trip with authentication. */
