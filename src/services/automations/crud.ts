@@ -4,7 +4,7 @@
  */
 import { assertIfMatch } from "../../lib/etag";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
+import { automationCascades, automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
 import {
   automationAccessQuery,
   checkAutomationAccess,
@@ -22,6 +22,8 @@ import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceCtx } from "./context";
 import { enqueueAll } from "./messages";
+import { CLAIM_MS, claimCondition } from "./webhooks";
+import { CASCADE_DELIVERIES } from "./cascade";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
 import { automationDto, deliveryDto, runDto, type RunRow } from "./serialize";
@@ -433,7 +435,12 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
   return newestFirstPage(rows, q.limit, deliveryDto);
 }
 
-/** `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. */
+/**
+ * `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. One attempt
+ * at a time: the delivery is claimed here, before anything is queued or sent (a concurrent redelivery, or one
+ * while an attempt is in flight, is 409), and the attempt counts against the run's `externalWriteBudget` and its
+ * cascade's deliveries — claim and counts in one D1 transaction.
+ */
 export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
@@ -441,12 +448,32 @@ export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
   ]);
   if (!delivery) throw notFound("Delivery");
   checkAutomationAccess(ctx.user, access, "change", "Delivery");
-  const [updated] = await ctx.db
-    .update(automationDeliveries)
-    .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, updatedAt: ctx.now })
-    .where(eq(automationDeliveries.id, deliveryId))
-    .returning();
-  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId }]);
-  return deliveryDto(updated!);
+  const token = newId();
+  const d = automationDeliveries;
+  const runOf = sql`(SELECT r.id FROM automation_runs r WHERE r.id = ${d.runId})`;
+  const cascadeOf = sql`(SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${d.runId})`;
+  const withinBudgets = sql`(SELECT r.external_writes FROM automation_runs r WHERE r.id = ${d.runId})
+      < (SELECT json_extract(a.behavior, '$.externalWriteBudget') FROM automations a WHERE a.id = ${d.automationId})
+    AND COALESCE((SELECT c.deliveries FROM automation_cascades c WHERE c.id = ${cascadeOf}), 0) < ${CASCADE_DELIVERIES}`;
+  const claimedHere = sql`(SELECT x.run_id FROM automation_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
+  const [claimed] = await ctx.db.batch([
+    ctx.db
+      .update(d)
+      .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, claimToken: token, claimedUntil: ctx.now + CLAIM_MS, updatedAt: ctx.now })
+      .where(and(eq(d.id, deliveryId), claimCondition(ctx.now), withinBudgets, sql`${runOf} IS NOT NULL`))
+      .returning(),
+    ctx.db.update(automationRuns).set({ externalWrites: sql`${automationRuns.externalWrites} + 1` }).where(sql`${automationRuns.id} = ${claimedHere}`),
+    ctx.db
+      .update(automationCascades)
+      .set({ deliveries: sql`${automationCascades.deliveries} + 1` })
+      .where(sql`${automationCascades.id} = (SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${claimedHere})`),
+  ]);
+  const updated = claimed[0];
+  if (!updated) {
+    const [now] = await ctx.db.select({ claimedUntil: d.claimedUntil }).from(d).where(eq(d.id, deliveryId));
+    if (now?.claimedUntil != null && now.claimedUntil >= ctx.now) throw conflict("An attempt of this delivery is in progress: try again when it has finished");
+    throw conflict("The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent");
+  }
+  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId, claimToken: token }]);
+  return deliveryDto(updated);
 }
-
