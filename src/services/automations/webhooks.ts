@@ -11,7 +11,7 @@ import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { openSecret } from "../../lib/crypto";
-import { refuseAtSendTime } from "./ssrf";
+import { sendTimeCheck } from "./ssrf";
 import { notifyAutomationOwner } from "./notify";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
@@ -83,11 +83,14 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
   const attempt: DeliveryAttempt = { at: started, durationMs: 0 };
   let retryable = false;
   let retryAfter: number | null = null;
-  const refused = await refuseAtSendTime(d.url, env);
+  const refusal = await sendTimeCheck(d.url, env);
+  const refused = refusal?.reason ?? null;
   // A secret sealed under another SIGNING_SECRET cannot sign: the delivery fails (not retried) and says why.
   const secret = refused ? null : await openSecret(env.SIGNING_SECRET, found.secret, d.automationId).catch(() => null);
   if (refused) {
     attempt.error = refused;
+    // A DNS lookup that failed is tried again like a network error; an address refused is final.
+    retryable = refusal!.retryable;
   } else if (secret === null) {
     attempt.error = "the automation's webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret";
   } else {
