@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../harness";
 import { addRow, bulkRows, makeTable } from "../tableHarness";
-import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, sleep } from "./helpers";
+import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, receiverLog, sleep } from "./helpers";
 import { CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS } from "../../src/services/automations/cascade";
 
 let owner: RegisteredUser;
@@ -155,5 +155,46 @@ describe("cascade budget", () => {
     const notes = (await ok("GET", "/notification/all", { token: other.token })).data;
     expect(notes.filter((n: any) => n.kind === "automation.notify")).toHaveLength(0);
     expect(notes.filter((n: any) => n.kind === "automation.dailyLimit")).toHaveLength(1);
+  });
+});
+
+describe("redelivery", () => {
+  async function failedDelivery(key: string, budget: number) {
+    const auto = await automation({ behavior: { externalWriteBudget: budget }, actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(key, { statuses: "410,200" }) } }] });
+    await ok("POST", `/automation/${auto._id}/run`, { token: owner.token });
+    const failed = await eventually(async () => {
+      const d = await env.DB.prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`).bind(auto._id).first<{ id: string; status: string }>();
+      return d?.status === "failed" ? d : null;
+    });
+    return { auto, deliveryId: failed.id };
+  }
+
+  it("20 concurrent redeliveries of one delivery: one is claimed and sent, the others are 409; every send is an attempt", async () => {
+    const key = `redeliver-race-${Date.now()}`;
+    const { auto, deliveryId } = await failedDelivery(key, 100);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of answers.filter((x) => x.status !== 200)) expectError(r, 409, "ConflictError");
+    const done = await eventually(async () => {
+      const d = (await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0];
+      return d.status === "delivered" ? d : null;
+    });
+    await sleep(1500);
+    const log = await receiverLog(key);
+    expect(log).toHaveLength(2);
+    expect(done.attempts.map((a: any) => a.httpStatus)).toEqual([410, 200]);
+    // Finished, the delivery can be sent again (one attempt at a time, not one ever).
+    expect((await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })).status).toBe(200);
+  });
+
+  it("a redelivery counts against the run's externalWriteBudget: past it, 409 and nothing is sent", async () => {
+    const key = `redeliver-budget-${Date.now()}`;
+    const { deliveryId } = await failedDelivery(key, 1);
+    expectError(await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }), 409, "ConflictError");
+    await sleep(1500);
+    expect(await receiverLog(key)).toHaveLength(1);
+    const d = await env.DB.prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`).bind(deliveryId).first<{ status: string; attempts: string }>();
+    expect(d!.status).toBe("failed");
+    expect(JSON.parse(d!.attempts)).toHaveLength(1);
   });
 });

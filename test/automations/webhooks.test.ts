@@ -161,7 +161,7 @@ describe("webhooks", () => {
     expectError(await call("GET", `/automation/${a._id}/deliveries`, { token: t.outsider.token }), 404, "NotFoundError");
   });
 
-  it("send time: the literal is checked again and names resolving to private addresses are refused (production)", async () => {
+  it("send time: the literal is checked again and names resolving to private addresses are refused (every environment)", async () => {
     expect(isPrivateAddress("10.0.0.1")).toBe(true);
     expect(isPrivateAddress("fd12::1")).toBe(true);
     expect(isPrivateAddress("8.8.8.8")).toBe(false);
@@ -171,7 +171,8 @@ describe("webhooks", () => {
         const type = u.searchParams.get("type")!;
         return Response.json({ Answer: (answers[type] ?? []).map((data) => ({ type: type === "A" ? 1 : 28, data })) });
       }) as typeof fetch;
-    const prod = { ENVIRONMENT: "production" };
+    // The same in every environment: no ENVIRONMENT switch turns the lookup off.
+    const prod = { ENVIRONMENT: "development" } as { WEBHOOK_ALLOWED_ORIGINS?: string };
     expect(await refuseAtSendTime("https://internal.example/x", prod, doh({ A: ["10.1.2.3"] }))).toMatch(/private/);
     expect(await refuseAtSendTime("https://v6.example/x", prod, doh({ AAAA: ["::ffff:127.0.0.1"] }))).toMatch(/private/);
     expect(await refuseAtSendTime("https://public.example/x", prod, doh({ A: ["93.184.216.34"] }))).toBeNull();

@@ -10,9 +10,10 @@ const route = defineRoute({
   operationId: "redeliverWebhook",
   tags: ["Automations"],
   summary: "Send a webhook delivery again",
-  description: "A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin.",
+  description:
+    "A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin. One attempt at a time: a redelivery while another attempt of the delivery is in flight is 409; it counts against the run's `externalWriteBudget` and its cascade's deliveries (409 when used up).",
   request: { params: z.object({ id: pathId("id") }) },
-  responses: { ...okData(DeliverySchema), ...errorResponses() },
+  responses: { ...okData(DeliverySchema), ...errorResponses("ConflictError") },
 });
 
 export function registerRedeliverWebhook(app: Router) {

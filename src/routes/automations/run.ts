@@ -12,9 +12,9 @@ const route = defineRoute({
   summary: "Run an automation now",
   description:
     "Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, " +
-    "and for workspace editors when `runFromButton` is set. A disabled automation can still be run by hand.",
+    "and for workspace editors when `runFromButton` is set. A disabled automation is not run (409); the run starts a cascade of its own at depth 1.",
   request: { params: z.object({ id: pathId("id") }) },
-  responses: { ...okData(RunSchema), ...errorResponses() },
+  responses: { ...okData(RunSchema), ...errorResponses("ConflictError") },
 });
 
 export function registerRunAutomation(app: Router) {

@@ -3,8 +3,9 @@
  * retries, run and delivery listings, redelivery. Access through src/auth/access.ts (requireAutomation).
  */
 import { assertIfMatch } from "../../lib/etag";
-import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
+import { d1Of } from "../../db/d1";
+import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { automationCascades, automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
 import {
   automationAccessQuery,
   checkAutomationAccess,
@@ -22,6 +23,8 @@ import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceCtx } from "./context";
 import { enqueueAll } from "./messages";
+import { CLAIM_MS, claimCondition } from "./webhooks";
+import { CASCADE_DELIVERIES } from "./cascade";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
 import { automationDto, deliveryDto, runDto, type RunRow } from "./serialize";
@@ -203,74 +206,105 @@ export async function getAutomation(ctx: ServiceCtx, id: string) {
   return canChange ? ownerView(ctx, automation) : automationDto(automation, { canChange });
 }
 
-/** One D1 round trip: access and the list in one batch (the list is dropped unless the project is readable). */
-export async function listAutomations(ctx: ServiceCtx, projectId: string) {
+/**
+ * One D1 round trip: access and the page in one batch (the page is dropped unless the project is readable).
+ * Creation order, keyset-paged on the (time-sortable) id: `nextCursor` while more follow.
+ */
+export async function listAutomations(ctx: ServiceCtx, projectId: string, q: { limit: number; cursor?: string } = { limit: 1000 }) {
+  const after = q.cursor ? decodeIdCursor(q.cursor) : null;
   const [[access], rows] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ctx.db
       .select()
       .from(automations)
-      .where(and(eq(automations.projectId, projectId), eq(automations.isDeleted, false)))
+      .where(and(eq(automations.projectId, projectId), eq(automations.isDeleted, false), after ? gt(automations.id, after) : undefined))
       .orderBy(automations.id)
-      .limit(1000),
+      .limit(q.limit + 1),
   ]);
   const { workspaceRole } = checkProjectAccess(access, "read");
   const admin = workspaceRole === "owner" || workspaceRole === "admin";
-  return Promise.all(rows.map((a) => (admin || a.ownerId === ctx.user._id ? ownerView(ctx, a) : automationDto(a, { canChange: false }))));
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  const data = await Promise.all(page.map((a) => (admin || a.ownerId === ctx.user._id ? ownerView(ctx, a) : automationDto(a, { canChange: false }))));
+  return { data, nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
 }
 
-/** E2: members given replace the stored ones; `triggers` and `actions` are replaced whole. */
+/** Compare-and-set attempts of a PATCH before it answers 409 (each re-reads the automation). */
+const PATCH_ATTEMPTS = 5;
+
+/**
+ * E2: members given replace the stored ones; `triggers` and `actions` are replaced whole. No lost updates
+ * (docs/api-guide.md): only the members named (and what they decide: the schedule, the failure count) are
+ * written, in one conditional UPDATE on the version read, together with the event-trigger rows in one D1
+ * transaction. A concurrent PATCH that moved the version first makes this one read again and retry, so two
+ * PATCHes of different members both take effect; `If-Match` is checked against each read (412 once it no longer
+ * holds).
+ */
 export async function updateAutomation(ctx: ServiceCtx, id: string, input: UpdateAutomationValue, ifMatch?: string) {
-  const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
-  // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
-  await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
-  if (input.projectId !== undefined && input.projectId !== current.projectId) {
-    throw unprocessable("An automation cannot move to another project", [{ path: "projectId", message: "not this automation's project" }]);
+  for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
+    const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
+    // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
+    await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
+    if (input.projectId !== undefined && input.projectId !== current.projectId) {
+      throw unprocessable("An automation cannot move to another project", [{ path: "projectId", message: "not this automation's project" }]);
+    }
+    if (input.workspaceId !== undefined && input.workspaceId !== current.workspaceId) {
+      throw unprocessable("An automation cannot move to another workspace", [{ path: "workspaceId", message: "not this automation's workspace" }]);
+    }
+    const triggers = input.triggers ? input.triggers.map(normalizeTrigger) : current.triggers;
+    const actions = input.actions ? normalizeActions(input.actions) : current.actions;
+    await checkMeaning(ctx, current.projectId, input.triggers ? triggers : [], input.actions ? actions : []);
+    const set: Partial<AutomationRow> = {};
+    if (input.name !== undefined) set.name = input.name;
+    if (input.description !== undefined) set.description = input.description;
+    if (input.prompt !== undefined) set.prompt = input.prompt;
+    if (input.promptDoc !== undefined) set.promptDoc = input.promptDoc;
+    if (input.icon !== undefined) set.icon = (input.icon as Record<string, unknown> | null) ?? null;
+    if (input.scope !== undefined) set.scope = input.scope;
+    if (input.triggers) set.triggers = triggers;
+    if (input.actions) set.actions = actions;
+    if (input.conditions !== undefined) set.conditions = (input.conditions as Record<string, unknown> | null) ?? null;
+    if (input.references !== undefined) set.references = input.references;
+    if (input.onMissingReference !== undefined) set.onMissingReference = input.onMissingReference;
+    if (input.behavior !== undefined) set.behavior = normalizeBehavior(input.behavior, current.behavior);
+    if (input.notify !== undefined) set.notify = { inApp: input.notify.inApp ?? current.notify.inApp, email: input.notify.email ?? current.notify.email };
+    if (input.runFromButton !== undefined) set.runFromButton = input.runFromButton;
+    const enabled = input.enabled ?? current.enabled;
+    if (input.enabled !== undefined) set.enabled = enabled;
+    if (enabled && !current.enabled) set.consecutiveFailures = 0;
+    if (input.triggers !== undefined || enabled !== current.enabled) {
+      set.nextRunAt = nextRunOnSave(triggers, enabled, ctx.now);
+      set.claimToken = null;
+    }
+    const version = current.version + 1;
+    const next: AutomationRow = { ...current, ...set, version, updatedAt: ctx.now };
+    const d1 = d1Of(ctx.db);
+    const update = ctx.db
+      .update(automations)
+      .set({ ...set, version, updatedAt: ctx.now })
+      .where(and(eq(automations.id, id), eq(automations.version, current.version)))
+      .returning({ id: automations.id })
+      .toSQL();
+    const statements = [d1.prepare(update.sql).bind(...update.params)];
+    if (input.triggers) {
+      // Only when this PATCH's write is the one that holds (the version it set, the triggers it wrote).
+      const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
+      const rows = eventTriggerRows(next, triggers).map((r) => [r.automationId, r.position, r.projectId, r.event, r.tableId, r.columnId, r.documentIds]);
+      statements.push(
+        d1.prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`).bind(id, version, JSON.stringify(triggers)),
+        d1
+          .prepare(
+            `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
+             SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
+             FROM json_each(?4) j WHERE ${mine}`,
+          )
+          .bind(id, version, JSON.stringify(triggers), JSON.stringify(rows)),
+      );
+    }
+    const [written] = await d1.batch(statements);
+    if (written!.results.length) return ownerView(ctx, next);
   }
-  if (input.workspaceId !== undefined && input.workspaceId !== current.workspaceId) {
-    throw unprocessable("An automation cannot move to another workspace", [{ path: "workspaceId", message: "not this automation's workspace" }]);
-  }
-  const triggers = input.triggers ? input.triggers.map(normalizeTrigger) : current.triggers;
-  const actions = input.actions ? normalizeActions(input.actions) : current.actions;
-  await checkMeaning(ctx, current.projectId, input.triggers ? triggers : [], input.actions ? actions : []);
-  const enabled = input.enabled ?? current.enabled;
-  const reenabled = enabled && !current.enabled;
-  const scheduleChanged = input.triggers !== undefined || enabled !== current.enabled;
-  const next: AutomationRow = {
-    ...current,
-    name: input.name ?? current.name,
-    description: input.description ?? current.description,
-    prompt: input.prompt ?? current.prompt,
-    promptDoc: input.promptDoc !== undefined ? input.promptDoc : current.promptDoc,
-    icon: input.icon !== undefined ? ((input.icon as Record<string, unknown> | null) ?? null) : current.icon,
-    scope: input.scope ?? current.scope,
-    triggers,
-    actions,
-    conditions: input.conditions !== undefined ? ((input.conditions as Record<string, unknown> | null) ?? null) : current.conditions,
-    references: input.references ?? current.references,
-    onMissingReference: input.onMissingReference ?? current.onMissingReference,
-    behavior: normalizeBehavior(input.behavior, current.behavior),
-    notify: { inApp: input.notify?.inApp ?? current.notify.inApp, email: input.notify?.email ?? current.notify.email },
-    enabled,
-    runFromButton: input.runFromButton ?? current.runFromButton,
-    consecutiveFailures: reenabled ? 0 : current.consecutiveFailures,
-    nextRunAt: scheduleChanged ? nextRunOnSave(triggers, enabled, ctx.now) : current.nextRunAt,
-    claimToken: scheduleChanged ? null : current.claimToken,
-    updatedAt: ctx.now,
-  };
-  const { id: _id, createdAt: _c, ...set } = next;
-  const statements = [ctx.db.update(automations).set(set).where(eq(automations.id, id))] as const;
-  if (input.triggers) {
-    const rows = eventTriggerRows(next, triggers);
-    await ctx.db.batch([
-      ...statements,
-      ctx.db.delete(automationEventTriggers).where(eq(automationEventTriggers.automationId, id)),
-      ...(rows.length ? [ctx.db.insert(automationEventTriggers).values(rows)] : []),
-    ]);
-  } else {
-    await ctx.db.batch(statements);
-  }
-  return ownerView(ctx, next);
+  throw conflict("The automation kept changing while this change was applied: read it again and retry");
 }
 
 export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: string) {
@@ -429,11 +463,16 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
     .orderBy(desc(automationDeliveries.id))
     .limit(q.limit + 1),
   ]);
-  checkAutomationAccess(ctx.user, access, "read");
-  return newestFirstPage(rows, q.limit, deliveryDto);
+  const { canChange } = checkAutomationAccess(ctx.user, access, "read");
+  return newestFirstPage(rows, q.limit, (d) => deliveryDto(d, { canChange }));
 }
 
-/** `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. */
+/**
+ * `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. One attempt
+ * at a time: the delivery is claimed here, before anything is queued or sent (a concurrent redelivery, or one
+ * while an attempt is in flight, is 409), and the attempt counts against the run's `externalWriteBudget` and its
+ * cascade's deliveries — claim and counts in one D1 transaction.
+ */
 export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
@@ -441,12 +480,32 @@ export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
   ]);
   if (!delivery) throw notFound("Delivery");
   checkAutomationAccess(ctx.user, access, "change", "Delivery");
-  const [updated] = await ctx.db
-    .update(automationDeliveries)
-    .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, updatedAt: ctx.now })
-    .where(eq(automationDeliveries.id, deliveryId))
-    .returning();
-  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId }]);
-  return deliveryDto(updated!);
+  const token = newId();
+  const d = automationDeliveries;
+  const runOf = sql`(SELECT r.id FROM automation_runs r WHERE r.id = ${d.runId})`;
+  const cascadeOf = sql`(SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${d.runId})`;
+  const withinBudgets = sql`(SELECT r.external_writes FROM automation_runs r WHERE r.id = ${d.runId})
+      < (SELECT json_extract(a.behavior, '$.externalWriteBudget') FROM automations a WHERE a.id = ${d.automationId})
+    AND COALESCE((SELECT c.deliveries FROM automation_cascades c WHERE c.id = ${cascadeOf}), 0) < ${CASCADE_DELIVERIES}`;
+  const claimedHere = sql`(SELECT x.run_id FROM automation_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
+  const [claimed] = await ctx.db.batch([
+    ctx.db
+      .update(d)
+      .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, claimToken: token, claimedUntil: ctx.now + CLAIM_MS, updatedAt: ctx.now })
+      .where(and(eq(d.id, deliveryId), claimCondition(ctx.now), withinBudgets, sql`${runOf} IS NOT NULL`))
+      .returning(),
+    ctx.db.update(automationRuns).set({ externalWrites: sql`${automationRuns.externalWrites} + 1` }).where(sql`${automationRuns.id} = ${claimedHere}`),
+    ctx.db
+      .update(automationCascades)
+      .set({ deliveries: sql`${automationCascades.deliveries} + 1` })
+      .where(sql`${automationCascades.id} = (SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${claimedHere})`),
+  ]);
+  const updated = claimed[0];
+  if (!updated) {
+    const [now] = await ctx.db.select({ claimedUntil: d.claimedUntil }).from(d).where(eq(d.id, deliveryId));
+    if (now?.claimedUntil != null && now.claimedUntil >= ctx.now) throw conflict("An attempt of this delivery is in progress: try again when it has finished");
+    throw conflict("The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent");
+  }
+  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId, claimToken: token }]);
+  return deliveryDto(updated);
 }
-

@@ -3,7 +3,8 @@ import { z } from "zod";
 
 export const AutomationMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("run"), runId: z.string().min(1).max(64) }),
-  z.object({ kind: z.literal("delivery"), deliveryId: z.string().min(1).max(64) }),
+  /** `claimToken`: the claim a redelivery took before queueing its attempt (webhooks.ts). */
+  z.object({ kind: z.literal("delivery"), deliveryId: z.string().min(1).max(64), claimToken: z.string().min(1).max(64).optional() }),
 ]);
 export type AutomationMessage = z.infer<typeof AutomationMessageSchema>;
 

@@ -34,7 +34,7 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
       await executeRun(env, body.runId);
       message.ack();
     } else {
-      const outcome = await attemptDelivery(env, body.deliveryId);
+      const outcome = await attemptDelivery(env, body.deliveryId, body.claimToken);
       if (outcome.state === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
       else message.ack();
     }

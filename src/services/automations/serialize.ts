@@ -39,11 +39,25 @@ function conditionDto(c: Record<string, unknown>) {
   return { ...c, kind: c.kind ?? "rowFilter", conjunction: c.conjunction ?? "and" };
 }
 
-/** Webhook header values may hold a receiver's credentials: only those who may change the automation see them. */
+/** What a reader who cannot change the automation sees of a webhook URL: its origin (paths and queries often carry secrets). */
+export function webhookUrlForReader(url: string): string {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? "" : origin;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * A webhook's URL and header values may hold a receiver's credentials: only those who may change the automation
+ * see them; other readers see the URL's origin and the header names.
+ */
 function actionDto(a: StoredAction, canChange: boolean) {
   let spec = a.spec;
-  if (!canChange && spec.kind === "webhook" && spec.headers && typeof spec.headers === "object") {
-    spec = { ...spec, headers: Object.fromEntries(Object.keys(spec.headers as object).map((k) => [k, "********"])) };
+  if (!canChange && spec.kind === "webhook") {
+    spec = { ...spec, url: webhookUrlForReader(String(spec.url ?? "")) };
+    if (spec.headers && typeof spec.headers === "object") spec.headers = Object.fromEntries(Object.keys(spec.headers as object).map((k) => [k, "********"]));
   }
   return { id: a.id, spec, continueOnError: a.continueOnError ?? false, ...(a.condition ? { condition: conditionDto(a.condition as Record<string, unknown>) } : {}) };
 }
@@ -116,13 +130,13 @@ export function runDto(r: RunRow) {
   };
 }
 
-export function deliveryDto(d: DeliveryRow) {
+export function deliveryDto(d: DeliveryRow, opts: { canChange: boolean } = { canChange: true }) {
   return {
     _id: d.id,
     automationId: d.automationId,
     runId: d.runId,
     actionId: d.actionId,
-    url: d.url,
+    url: opts.canChange ? d.url : webhookUrlForReader(d.url),
     method: d.method,
     status: d.status,
     attempts: d.attempts,

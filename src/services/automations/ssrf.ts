@@ -1,13 +1,18 @@
 /**
- * Where a webhook may go (API.md §14): https only; no localhost, 0.0.0.0, private, loopback, link-local,
- * unique-local, multicast or reserved addresses in any notation. The WHATWG URL parser already turns decimal,
- * hex, octal and short IPv4 forms (`http://2130706433`, `0x7f.1`) into dotted quads and compresses IPv6, so the
- * checks below see canonical forms; IPv4-mapped, IPv4-compatible, NAT64 and 6to4 IPv6 addresses are judged by
- * the IPv4 address they carry. Origins listed in WEBHOOK_ALLOWED_ORIGINS are exempt (local receivers).
+ * Where a webhook may go (docs/api-guide.md, "Webhook targets"): https only, no localhost, and no address in any
+ * range of SPECIAL_RANGES — one table, built from the IANA IPv4 and IPv6 Special-Purpose Address Registries plus
+ * multicast, the deprecated IPv4-compatible and site-local blocks and every IPv6 form that carries an IPv4
+ * address (mapped, translated, NAT64, Teredo, 6to4), refused whole rather than judged by the address they carry.
+ * The same table judges a literal at save time and every resolved address at send time.
  *
- * At send time the literal is checked again and, outside development/test, a host name is resolved over
- * DNS-over-HTTPS (cloudflare-dns.com) and refused when any A/AAAA answer is private: a name pointing at an
- * internal address cannot be used to reach it. (Locally there is no outside network, so names are not resolved.)
+ * The WHATWG URL parser already turns decimal, hex, octal and short IPv4 forms (`https://2130706433`, `0x7f.1`)
+ * into dotted quads and writes IPv6 in its canonical form, so the checks below see canonical forms. Origins
+ * listed in WEBHOOK_ALLOWED_ORIGINS are exempt (local receivers, intranet targets a deployment trusts).
+ *
+ * At send time the literal is checked again and a host name is resolved over DNS-over-HTTPS (cloudflare-dns.com),
+ * in every environment: the delivery is refused when any A/AAAA answer falls in the table. Limits: the name is
+ * resolved again by the runtime when it connects, so a name that changes its answer between the two (DNS
+ * rebinding) is not caught here; docs/api-guide.md says what covers that.
  */
 import { unprocessable } from "../../errors";
 
@@ -25,30 +30,57 @@ export function allowedOrigins(env: { WEBHOOK_ALLOWED_ORIGINS?: string }): Set<s
   return out;
 }
 
+/** Every range a webhook may not reach: [CIDR, what it is]. */
+export const SPECIAL_RANGES: readonly (readonly [string, string])[] = [
+  // IPv4 Special-Purpose Address Registry (RFC 6890 and updates)
+  ["0.0.0.0/8", "this network"],
+  ["10.0.0.0/8", "private use"],
+  ["100.64.0.0/10", "shared address space (carrier-grade NAT)"],
+  ["127.0.0.0/8", "loopback"],
+  ["169.254.0.0/16", "link local"],
+  ["172.16.0.0/12", "private use"],
+  ["192.0.0.0/24", "IETF protocol assignments"],
+  ["192.0.2.0/24", "documentation (TEST-NET-1)"],
+  ["192.31.196.0/24", "AS112-v4"],
+  ["192.52.193.0/24", "AMT"],
+  ["192.88.99.0/24", "6to4 relay anycast (deprecated)"],
+  ["192.168.0.0/16", "private use"],
+  ["192.175.48.0/24", "direct delegation AS112 service"],
+  ["198.18.0.0/15", "benchmarking"],
+  ["198.51.100.0/24", "documentation (TEST-NET-2)"],
+  ["203.0.113.0/24", "documentation (TEST-NET-3)"],
+  ["224.0.0.0/4", "multicast"],
+  ["240.0.0.0/4", "reserved"],
+  ["255.255.255.255/32", "limited broadcast"],
+  // IPv6 Special-Purpose Address Registry (RFC 6890 and updates)
+  ["::/128", "unspecified"],
+  ["::1/128", "loopback"],
+  ["::/96", "IPv4-compatible (deprecated)"],
+  ["::ffff:0:0/96", "IPv4-mapped"],
+  ["::ffff:0:0:0/96", "IPv4-translated"],
+  ["64:ff9b::/96", "IPv4/IPv6 translation (NAT64)"],
+  ["64:ff9b:1::/48", "IPv4/IPv6 translation (local-use NAT64)"],
+  ["100::/64", "discard-only"],
+  ["100:0:0:1::/64", "dummy IPv6 prefix"],
+  ["2001::/23", "IETF protocol assignments"],
+  ["2001::/32", "Teredo"],
+  ["2001:2::/48", "benchmarking"],
+  ["2001:db8::/32", "documentation"],
+  ["2002::/16", "6to4"],
+  ["2620:4f:8000::/48", "direct delegation AS112 service"],
+  ["3fff::/20", "documentation"],
+  ["5f00::/16", "segment routing (SRv6) SIDs"],
+  ["fc00::/7", "unique local"],
+  ["fe80::/10", "link-local unicast"],
+  ["fec0::/10", "site-local (deprecated)"],
+  ["ff00::/8", "multicast"],
+];
+
 function ipv4Parts(host: string): number[] | null {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (!m) return null;
   const parts = m.slice(1).map(Number);
   return parts.every((p) => p <= 255) ? parts : null;
-}
-
-export function isPrivateIpv4(parts: readonly number[]): boolean {
-  const [a, b] = parts as [number, number, number, number];
-  return (
-    a === 0 || // "this network", 0.0.0.0
-    a === 10 ||
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    a === 127 ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 0 && parts[2] === 0) ||
-    (a === 192 && b === 0 && parts[2] === 2) || // documentation
-    (a === 192 && b === 168) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    (a === 198 && b === 51 && parts[2] === 100) ||
-    (a === 203 && b === 0 && parts[2] === 113) ||
-    a >= 224 // multicast, reserved, broadcast
-  );
 }
 
 /** Eight 16-bit groups of an IPv6 literal (without brackets), or null when it is not one. */
@@ -58,6 +90,7 @@ function ipv6Groups(host: string): number[] | null {
   if (zone >= 0) text = text.slice(0, zone);
   let tail: number[] = [];
   const lastColon = text.lastIndexOf(":");
+  if (lastColon < 0) return null;
   const v4 = ipv4Parts(text.slice(lastColon + 1));
   if (v4) {
     tail = [(v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!];
@@ -76,32 +109,44 @@ function ipv6Groups(host: string): number[] | null {
   return groups;
 }
 
-export function isPrivateIpv6(g: readonly number[]): boolean {
-  const embedded = () => [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255];
-  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zero(0, 8)) return true; // ::
-  if (zero(0, 7) && g[7] === 1) return true; // ::1
-  if (zero(0, 5) && g[5] === 0xffff) return isPrivateIpv4(embedded()); // ::ffff:a.b.c.d
-  if (zero(0, 6)) return isPrivateIpv4(embedded()); // ::a.b.c.d (IPv4-compatible)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return isPrivateIpv4(embedded()); // NAT64
-  if (g[0] === 0x2002) return isPrivateIpv4([g[1]! >> 8, g[1]! & 255, g[2]! >> 8, g[2]! & 255]); // 6to4
-  const first = g[0]!;
-  return (
-    (first & 0xfe00) === 0xfc00 || // unique-local fc00::/7
-    (first & 0xffc0) === 0xfe80 || // link-local fe80::/10
-    (first & 0xffc0) === 0xfec0 || // site-local (deprecated)
-    (first & 0xff00) === 0xff00 || // multicast
-    (first === 0x2001 && g[1] === 0x0db8) || // documentation
-    (first === 0x0100 && zero(1, 4)) // discard-only
-  );
+type Parsed = { v: 4 | 6; n: bigint };
+
+function parseAddress(address: string): Parsed | null {
+  const v4 = ipv4Parts(address);
+  if (v4) return { v: 4, n: v4.reduce((acc, p) => (acc << 8n) | BigInt(p), 0n) };
+  const v6 = ipv6Groups(address);
+  if (v6) return { v: 6, n: v6.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n) };
+  return null;
 }
 
-/** True when the address literal (IPv4 dotted quad or IPv6 without brackets) is not a public address. */
+interface Range {
+  v: 4 | 6;
+  base: bigint;
+  mask: bigint;
+  cidr: string;
+  name: string;
+}
+
+const RANGES: Range[] = SPECIAL_RANGES.map(([cidr, name]) => {
+  const [addr, len] = cidr.split("/") as [string, string];
+  const parsed = parseAddress(addr);
+  if (!parsed) throw new Error(`bad range ${cidr}`);
+  const bits = parsed.v === 4 ? 32n : 128n;
+  const mask = ((1n << bits) - 1n) ^ ((1n << (bits - BigInt(len))) - 1n);
+  return { v: parsed.v, base: parsed.n & mask, mask, cidr, name };
+});
+
+/** The special-purpose range an address literal (IPv4 dotted quad, or IPv6 without brackets) falls in, or null. */
+export function specialRange(address: string): { cidr: string; name: string } | null {
+  const a = parseAddress(address.replace(/^\[|\]$/g, ""));
+  if (!a) return null;
+  const hit = RANGES.find((r) => r.v === a.v && (a.n & r.mask) === r.base);
+  return hit ? { cidr: hit.cidr, name: hit.name } : null;
+}
+
+/** True when the address literal is in a special-purpose range (not a public unicast address). */
 export function isPrivateAddress(address: string): boolean {
-  const v4 = ipv4Parts(address);
-  if (v4) return isPrivateIpv4(v4);
-  const v6 = ipv6Groups(address);
-  return v6 ? isPrivateIpv6(v6) : false;
+  return specialRange(address) !== null;
 }
 
 export type UrlVerdict = { ok: true; url: URL; exempt: boolean; literal: boolean } | { ok: false; reason: string };
@@ -122,7 +167,8 @@ export function checkWebhookUrl(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: st
   if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
   if (host === "localhost" || host.endsWith(".localhost") || host === "") return { ok: false, reason: "must not point at localhost" };
   const literal = ipv4Parts(host) !== null || ipv6Groups(host) !== null;
-  if (literal && isPrivateAddress(host)) return { ok: false, reason: "must not point at a private, loopback, link-local or reserved address" };
+  const range = literal ? specialRange(host) : null;
+  if (range) return { ok: false, reason: `must not point at a private, loopback, link-local or reserved address (${range.cidr}, ${range.name})` };
   // Any remaining all-numeric or hex-looking host the parser did not normalise is refused rather than guessed at.
   if (!literal && /^[0-9.]+$/.test(host)) return { ok: false, reason: "is not a valid host" };
   return { ok: true, url, exempt: false, literal };
@@ -137,32 +183,43 @@ interface DohAnswer {
   Answer?: { type: number; data: string }[];
 }
 
+export type SendRefusal = { reason: string; retryable: boolean };
+
 /**
- * The send-time rule: the literal check again, then (production only) every A/AAAA answer of the host name must
- * be public. Returns a reason to refuse, or null.
+ * The send-time rule, in every environment: the literal check again, then every A/AAAA answer of the host name
+ * must be outside SPECIAL_RANGES. A lookup that fails is a reason to try later (like a network error), not to
+ * send unchecked. Only origins in WEBHOOK_ALLOWED_ORIGINS skip the lookup (the local loopback receiver).
  */
-export async function refuseAtSendTime(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: string; ENVIRONMENT?: string }, fetcher: typeof fetch = fetch): Promise<string | null> {
+export async function sendTimeCheck(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: string }, fetcher: typeof fetch = fetch): Promise<SendRefusal | null> {
   const verdict = checkWebhookUrl(raw, env);
-  if (!verdict.ok) return `The webhook URL ${verdict.reason}`;
+  if (!verdict.ok) return { reason: `The webhook URL ${verdict.reason}`, retryable: false };
   if (verdict.exempt || verdict.literal) return null;
-  const env_ = (env.ENVIRONMENT ?? "").toLowerCase();
-  if (env_ === "development" || env_ === "test") return null;
   const host = verdict.url.hostname.replace(/\.$/, "");
-  for (const type of ["A", "AAAA"]) {
-    let answer: DohAnswer;
-    try {
-      const res = await fetcher(`https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(host)}&type=${type}`, {
-        headers: { accept: "application/dns-json" },
-        signal: AbortSignal.timeout(5_000),
-      });
-      if (!res.ok) return `DNS lookup of ${host} failed (${res.status})`;
-      answer = (await res.json()) as DohAnswer;
-    } catch (err) {
-      return `DNS lookup of ${host} failed (${(err as Error).message})`;
-    }
-    for (const a of answer.Answer ?? []) {
-      if ((a.type === 1 || a.type === 28) && isPrivateAddress(a.data)) return `${host} resolves to a private address`;
+  const lookups = await Promise.all(
+    (["A", "AAAA"] as const).map(async (type): Promise<SendRefusal | DohAnswer> => {
+      try {
+        const res = await fetcher(`https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(host)}&type=${type}`, {
+          headers: { accept: "application/dns-json" },
+          signal: AbortSignal.timeout(5_000),
+        });
+        if (!res.ok) return { reason: `DNS lookup of ${host} failed (${res.status})`, retryable: true };
+        return (await res.json()) as DohAnswer;
+      } catch (err) {
+        return { reason: `DNS lookup of ${host} failed (${(err as Error).message})`, retryable: true };
+      }
+    }),
+  );
+  for (const l of lookups) {
+    if ("reason" in l) return l;
+    for (const a of l.Answer ?? []) {
+      const range = (a.type === 1 || a.type === 28) ? specialRange(a.data) : null;
+      if (range) return { reason: `${host} resolves to a private or special-purpose address (${range.cidr}, ${range.name})`, retryable: false };
     }
   }
   return null;
+}
+
+/** `sendTimeCheck`'s reason alone (null: the URL may be sent to). */
+export async function refuseAtSendTime(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: string }, fetcher: typeof fetch = fetch): Promise<string | null> {
+  return (await sendTimeCheck(raw, env, fetcher))?.reason ?? null;
 }

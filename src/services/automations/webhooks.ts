@@ -5,13 +5,13 @@
  * decoded bytes of the automation's `whsec_` secret. A network error, 408, 429 or 5xx is retried on the schedule
  * below (a longer Retry-After wins) through the Queue's delaySeconds; anything else is final.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { automationDeliveries, automations, notifications, type DeliveryAttempt } from "../../db/schema";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { openSecret } from "../../lib/crypto";
-import { refuseAtSendTime } from "./ssrf";
+import { sendTimeCheck } from "./ssrf";
 import { notifyAutomationOwner } from "./notify";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
@@ -48,25 +48,49 @@ function retryAfterSeconds(value: string | null, now: number): number | null {
 
 export type DeliveryOutcome = { state: "delivered" | "failed" | "gone" } | { state: "retry"; delaySeconds: number };
 
-/** One attempt of a pending delivery; records it and says whether (and when) to try again. */
-export async function attemptDelivery(env: Env, deliveryId: string): Promise<DeliveryOutcome> {
+/** How long a claim holds a delivery: past the send timeout and the DNS check, so a dead attempt frees it. */
+export const CLAIM_MS = 60_000;
+
+/**
+ * The claim that makes a delivery one attempt at a time: one conditional UPDATE, true for one caller only.
+ * A pending delivery whose claim is free (or has lapsed) is taken; `token` lets a redelivery's queued attempt
+ * use the claim the redelivery took.
+ */
+export function claimCondition(now: number, token?: string) {
+  const free = sql`(${automationDeliveries.claimedUntil} IS NULL OR ${automationDeliveries.claimedUntil} < ${now})`;
+  return token ? sql`(${free} OR ${automationDeliveries.claimToken} = ${token})` : free;
+}
+
+/** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
+export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
   const db = createDb(env.DB);
+  const token = newId();
+  const now = Date.now();
+  const [claimed] = await db
+    .update(automationDeliveries)
+    .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
+    .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending"), claimCondition(now, claimToken)))
+    .returning({ id: automationDeliveries.id });
+  if (!claimed) return { state: "gone" };
   const [found] = await db
     .select({ delivery: automationDeliveries, secret: automations.webhookSecret, ownerId: automations.ownerId, name: automations.name })
     .from(automationDeliveries)
     .innerJoin(automations, eq(automations.id, automationDeliveries.automationId))
     .where(eq(automationDeliveries.id, deliveryId));
-  if (!found || found.delivery.status !== "pending") return { state: "gone" };
+  if (!found || found.delivery.claimToken !== token) return { state: "gone" };
   const d = found.delivery;
   const started = Date.now();
   const attempt: DeliveryAttempt = { at: started, durationMs: 0 };
   let retryable = false;
   let retryAfter: number | null = null;
-  const refused = await refuseAtSendTime(d.url, env);
+  const refusal = await sendTimeCheck(d.url, env);
+  const refused = refusal?.reason ?? null;
   // A secret sealed under another SIGNING_SECRET cannot sign: the delivery fails (not retried) and says why.
   const secret = refused ? null : await openSecret(env.SIGNING_SECRET, found.secret, d.automationId).catch(() => null);
   if (refused) {
     attempt.error = refused;
+    // A DNS lookup that failed is tried again like a network error; an address refused is final.
+    retryable = refusal!.retryable;
   } else if (secret === null) {
     attempt.error = "the automation's webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret";
   } else {
@@ -104,9 +128,11 @@ export async function attemptDelivery(env: Env, deliveryId: string): Promise<Del
         attempts: [...d.attempts, attempt].slice(-50),
         retryIndex: canRetry ? d.retryIndex + 1 : d.retryIndex,
         nextAttemptAt: canRetry ? t + delaySeconds * 1000 : null,
+        claimToken: null,
+        claimedUntil: null,
         updatedAt: t,
       })
-      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.status, "pending"))),
+      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token))),
     ...(status === "failed"
       ? [
           db.insert(notifications).values({
