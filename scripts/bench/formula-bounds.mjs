@@ -196,6 +196,13 @@ export default async function (argv = []) {
           if (!r) {
             r = await runner.run(spec.name, args);
             tasks += 1;
+            // A slow answer is measured again and the fastest kept: on a shared machine one run can include a
+            // pause of the process or a garbage collection that is not the function's.
+            for (let k = 0; k < 2 && r.ms > 5 && Number.isFinite(r.ms); k++) {
+              const again = await runner.run(spec.name, args);
+              tasks += 1;
+              if (again.ms < r.ms) r = again;
+            }
             seen.set(key, r);
           }
           row.results.push(r);
@@ -219,7 +226,7 @@ export default async function (argv = []) {
     Object.fromEntries([["call", label(w)], ...SIZES.map((s, i) => [`N=${sizeName(s)} ([N]=${sizeName(ARRAY_SIZES[i] ?? ARRAY_SIZES.at(-1))})`, i < (w.array ? ARRAY_SIZES : SIZES).length ? fmt(w.results[i]) : ""])]),
   );
   console.log(`\n${worst.length} functions, ${tasks} evaluations in ${((performance.now() - started) / 1000).toFixed(0)} s; watchdog ${timeoutMs} ms, heap ${HEAP_MB} MB per worker.`);
-  console.log(`Slowest ${top} functions: one cell's time in ms at each N (with its error value, or its stored size past 1 KB); the worst growth pattern of each function.`);
+  console.log(`Slowest ${top} functions: one cell's time in ms (fastest of 3 when over 5 ms) at each N (with its error value, or its stored size past 1 KB); the worst growth pattern of each function.`);
   console.table(rows);
   const oversize = worst.filter((w) => w.peakBytes > 100_000).map((w) => `${label(w)} ${Math.round(w.peakBytes / 1000)} KB`);
   if (oversize.length) console.log(`Results past 100 KB: ${oversize.join("; ")}`);

@@ -26,7 +26,7 @@ import {
   type FormulaValue,
 } from "./values";
 import * as formulajs from "@formulajs/formulajs";
-import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, formulaLimits, hasArgumentBounds, MAX_TEXT } from "./limits";
+import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, formulaLimits, hasArgumentBounds, MAX_TEXT, THROW_UNITS } from "./limits";
 
 /** Reads one column of the current row as an evaluator value. */
 export type ValueSource = (columnId: string) => FormulaValue;
@@ -342,6 +342,8 @@ function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): Compil
     try {
       result = normalizeResult(impl(...values.map((v) => toLibraryArgument(v, passDates))));
     } catch {
+      // A library call that throws (mostly a recursion past the stack) cost far more than its count said.
+      charge(THROW_UNITS, true);
       return Errors.value;
     }
     // ... and its output, after it ran (a slow call shows on the clock).

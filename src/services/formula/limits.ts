@@ -33,7 +33,9 @@ export const formulaLimits = {
 export const MAX_TEXT = 32_767;
 
 /** Work units charged per array element a library call receives or returns (one unit is about 25 ns). */
-export const ELEMENT_UNITS = 8;
+export const ELEMENT_UNITS = 16;
+/** Work units charged when a library call throws (a stack overflow in its recursion costs tens of milliseconds). */
+export const THROW_UNITS = 800_000;
 /** Work units of one library call besides its elements. */
 export const CALL_UNITS = 20;
 
@@ -60,6 +62,12 @@ export interface ArgumentBound {
 
 const abs = (v: number | undefined) => (v === undefined ? 0 : Math.abs(v));
 const over = (limit: number, ...indexes: number[]) => (num: Num) => indexes.some((i) => !(abs(num(i)) <= limit));
+/** Whether any of the arguments lies outside [lo, hi] (NaN included). */
+const outside = (lo: number, hi: number, ...indexes: number[]) => (num: Num) =>
+  indexes.some((i) => {
+    const v = num(i);
+    return v !== undefined && !(v >= lo && v <= hi);
+  });
 /** The largest magnitude among the arguments (bounded ones, so the product stays finite). */
 const largest = (num: Num, ...indexes: number[]) => Math.max(0, ...indexes.map((i) => abs(num(i))));
 
@@ -116,11 +124,43 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
     exceeds: over(255, 2),
     example: { inside: [7, 2, 255], past: [7, 2, 256] },
   },
+  // The library's factorial recurses once per unit with no floor: past 170 the result overflows anyway, and a
+  // negative argument (or difference) recurses until the stack overflows, tens of milliseconds per call.
   {
     functions: ["FACT"],
-    rule: "at most 170 (past it the result overflows; the library recurses once per unit)",
-    exceeds: over(170, 0),
+    rule: "0 to 170 (the result overflows past it)",
+    exceeds: outside(0, 170, 0),
     example: { inside: [170], past: [171] },
+  },
+  {
+    functions: ["COMBIN", "PERMUT"],
+    rule: "number and number chosen 0 to 170, number chosen at most number",
+    exceeds: (num) => outside(0, 170, 0, 1)(num) || (num(1) ?? 0) > (num(0) ?? 0),
+    example: { inside: [170, 3], past: [171, 3] },
+  },
+  {
+    functions: ["COMBINA"],
+    rule: "number and number chosen 0 to 170, together at most 171",
+    exceeds: (num) => outside(0, 170, 0, 1)(num) || (num(0) ?? 0) + (num(1) ?? 0) > 171,
+    example: { inside: [100, 3], past: [170, 3] },
+  },
+  {
+    functions: ["MULTINOMIAL"],
+    rule: "each number 0 to 170, their sum at most 170",
+    exceeds: (_num, args) => {
+      let sum = 0;
+      const items: FormulaValue[] = [];
+      const collect = (v: FormulaValue) => (Array.isArray(v) ? v.forEach(collect) : items.push(v));
+      args.forEach(collect);
+      for (const v of items) {
+        const n = toNumber(v);
+        if (typeof n !== "number") continue;
+        if (!(n >= 0 && n <= 170)) return true;
+        sum += n;
+      }
+      return sum > 170;
+    },
+    example: { inside: [100, 70], past: [100, 71] },
   },
   {
     functions: ["FACTDOUBLE"],
@@ -151,10 +191,10 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
   },
   {
     functions: ["BINOM.DIST.RANGE"],
-    rule: "trials and successes at most 10,000",
-    exceeds: over(1e4, 0, 2, 3),
-    cost: (num) => largest(num, 0) * 20,
-    example: { inside: [100, 0.5, 40, 60], past: [10_001, 0.5, 40, 60] },
+    rule: "trials and successes 0 to 170 (the library's binomial coefficients overflow past it)",
+    exceeds: (num) => outside(0, 170, 0, 2, 3)(num) || (num(2) ?? 0) > (num(0) ?? 0) || (num(3) ?? num(2) ?? 0) > (num(0) ?? 0),
+    cost: (num) => largest(num, 0) * 200,
+    example: { inside: [100, 0.5, 40, 60], past: [171, 0.5, 40, 60] },
   },
   {
     functions: ["POISSON.DIST", "POISSONDIST"],
@@ -172,10 +212,13 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
   },
   {
     functions: ["HYPGEOM.DIST", "HYPGEOMDIST"],
-    rule: "sample and population sizes at most 10,000",
-    exceeds: over(1e4, 0, 1, 2, 3),
-    cost: (num) => largest(num, 0, 1) * 200,
-    example: { inside: [1, 4, 8, 20, true], past: [1, 4, 8, 10_001, true] },
+    rule: "sizes 0 to 170, each sample part at most its population part (the library's binomial coefficients)",
+    exceeds: (num) => {
+      const [s_, n, m, pop] = [num(0) ?? 0, num(1) ?? 0, num(2) ?? 0, num(3) ?? 0];
+      return outside(0, 170, 0, 1, 2, 3)(num) || s_ > n || s_ > m || n > pop || m > pop || n - s_ > pop - m;
+    },
+    cost: (num) => largest(num, 0) * 2_000,
+    example: { inside: [1, 4, 8, 20, true], past: [1, 4, 8, 171, true] },
   },
   {
     functions: ["CHIDISTRT", "CHISQ.DIST.RT"],
