@@ -18,7 +18,9 @@ const route = defineRoute({
     "stored value changed. Applications to one table are serialized. Write access to the project is needed",
     "(workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or",
     `functions, a wrong number of arguments, a tree deeper than ${MAX_FORMULA_DEPTH} or a cycle through other formula`,
-    "columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ \"error\": \"#DIV/0!\" }`-style values.",
+    "columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ \"error\": \"#DIV/0!\" }`-style values;",
+    "a cell past its budget (50 ms, a 100 KB value) stores `#LIMIT!`, a call past its function's argument bounds `#NUM!`, and an",
+    "apply past the table computation budget is 422 with nothing persisted (docs/api-guide.md, Resource bounds).",
   ].join(" "),
   request: {
     params: z.object({ columnId: pathId("columnId") }),

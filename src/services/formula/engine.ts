@@ -260,7 +260,10 @@ export function runBudget(onSpent: RunBudget["onSpent"]): RunBudget {
 }
 
 function spend(run: RunBudget, rows: number): void {
-  if (run.ms > 0 && run.units > 0 && run.bytes >= 0) return;
+  // The clock counts only once a real share of the work was done (see the cell budget: a wall clock also runs
+  // while the process waits), so a cheap formula over a big table is never refused for the machine's load.
+  const clockSpent = run.ms <= 0 && formulaLimits.runUnits - run.units > formulaLimits.runUnits / 10;
+  if (!clockSpent && run.units > 0 && run.bytes >= 0) return;
   run.spent = true;
   if (run.onSpent === "refuse") {
     const why = run.bytes < 0 ? `${Math.round(formulaLimits.runBytes / 1024 / 1024)} MiB of values` : `${formulaLimits.runMs / 1000} s of evaluation`;

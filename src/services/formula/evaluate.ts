@@ -26,7 +26,7 @@ import {
   type FormulaValue,
 } from "./values";
 import * as formulajs from "@formulajs/formulajs";
-import { argumentBoundError, formulaLimits, hasArgumentBounds, MAX_TEXT } from "./limits";
+import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, formulaLimits, hasArgumentBounds, MAX_TEXT, THROW_UNITS } from "./limits";
 
 /** Reads one column of the current row as an evaluator value. */
 export type ValueSource = (columnId: string) => FormulaValue;
@@ -60,21 +60,30 @@ const SPENT = new BudgetSpent();
 interface Budget {
   /** Work left (evaluator steps, array elements, estimated library cost). */
   units: number;
-  /** performance.now() past which the cell stops. */
+  /** Work the cell started with. */
+  start: number;
+  /** performance.now() past which a cell doing real work stops, and past which any cell stops. */
   deadline: number;
+  hardDeadline: number;
 }
 let budget: Budget | null = null;
 
 /**
- * Counts `units` of work against the current cell's budget, and with `clock` also looks at the time. The clock
- * only advances during execution in some runtimes (Workers freeze it between I/O), so the count of work is
- * what bounds a cell everywhere; the clock bounds it sooner where it runs.
+ * Counts `units` of work against the current cell's budget, and with `clock` also looks at the time. The count
+ * of work is what bounds a cell everywhere (Workers freeze the clock while code runs) and is deterministic; the
+ * clock stops sooner a cell whose calls cost more than their count says. A wall clock also runs while the
+ * process is descheduled or collecting garbage, so a cell that did little work is only stopped by the clock at
+ * four times the budget, and a cheap formula's value never depends on the machine's load.
  */
 function charge(units: number, clock: boolean): void {
   const b = budget;
   if (!b) return;
   b.units -= units;
-  if (b.units < 0 || (clock && performance.now() > b.deadline)) throw SPENT;
+  if (b.units < 0) throw SPENT;
+  if (clock) {
+    const now = performance.now();
+    if (now > b.deadline && (b.start - b.units > b.start / 20 || now > b.hardDeadline)) throw SPENT;
+  }
 }
 
 /** Elements of a value (1 for a scalar), and #LIMIT! past the array cap. */
@@ -102,7 +111,8 @@ export interface CellEvaluation {
 export function evaluateCellText(f: CompiledFormula, get: ValueSource, maxUnits = formulaLimits.cellUnits): CellEvaluation {
   const units = Math.min(maxUnits, formulaLimits.cellUnits);
   const outer = budget;
-  const mine: Budget = { units, deadline: performance.now() + formulaLimits.cellMs };
+  const now = performance.now();
+  const mine: Budget = { units, start: units, deadline: now + formulaLimits.cellMs, hardDeadline: now + 4 * formulaLimits.cellMs };
   budget = mine;
   try {
     const value = f(get);
@@ -310,9 +320,6 @@ function compileCall(name: string, args: CompiledFormula[]): CompiledFormula {
   return compileLibraryCall(spec, args);
 }
 
-/** Work units of one library call besides its inputs and output (one unit is roughly one evaluator step). */
-const CALL_UNITS = 20;
-
 function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): CompiledFormula {
   const passDates = DATE_ARGUMENT_FUNCTIONS.has(spec.name);
   const errorAware = ERROR_AWARE_FUNCTIONS.has(spec.name);
@@ -330,18 +337,22 @@ function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): Compil
       const past = argumentBoundError(spec.name, values);
       if (past) return past;
     }
-    // A library call costs its fixed overhead and its inputs; the clock is looked at before it runs.
+    // A library call costs its fixed overhead, its inputs and its own estimate (loops over an argument's value):
+    // charged before it runs, so a call the cell cannot afford never starts; the clock is looked at too.
     let cost = CALL_UNITS;
-    for (const v of values) cost += elements(v);
+    for (const v of values) cost += elements(v) * ELEMENT_UNITS;
+    if (bounded) cost += argumentCost(spec.name, values) ?? 0;
     charge(cost, true);
     let result: FormulaValue;
     try {
       result = normalizeResult(impl(...values.map((v) => toLibraryArgument(v, passDates))));
     } catch {
+      // A library call that throws (mostly a recursion past the stack) cost far more than its count said.
+      charge(THROW_UNITS, true);
       return Errors.value;
     }
     // ... and its output, after it ran (a slow call shows on the clock).
-    charge(Array.isArray(result) ? elements(result) : 0, true);
+    charge(Array.isArray(result) ? elements(result) * ELEMENT_UNITS : 0, true);
     return result;
   };
 }

@@ -16,10 +16,10 @@ export const formulaLimits = {
   cellUnits: 2_000_000,
   /** ... and the size of its stored JSON value. */
   cellBytes: 100_000,
-  /** Array elements any one step of a formula may produce or hold (a 100 KB value holds far fewer). */
-  arrayElements: 50_000,
+  /** Array elements any one step of a formula may produce or receive (a LOOKUP over more linked rows is #LIMIT!). */
+  arrayElements: 10_000,
   /** One table computation (an apply, or a row write's recalculation): evaluation time, ... */
-  runMs: 15_000,
+  runMs: 20_000,
   /** ... work, ... */
   runUnits: 600_000_000,
   /** ... and bytes of computed values held for its one atomic write. */
@@ -32,23 +32,48 @@ export const formulaLimits = {
 /** Spreadsheet text limit; REPT and `&` refuse longer results. */
 export const MAX_TEXT = 32_767;
 
+/** Work units charged per array element a library call receives or returns (one unit is about 25 ns). */
+export const ELEMENT_UNITS = 16;
+/** Work units charged when a library call throws (a stack overflow in its recursion costs tens of milliseconds). */
+export const THROW_UNITS = 800_000;
+/** Work units of one library call besides its elements. */
+export const CALL_UNITS = 20;
+
+type Num = (index: number) => number | undefined;
+type Size = (index: number) => number;
+
 export interface ArgumentBound {
   functions: readonly string[];
-  /** The rule in words, as docs/api-guide.md lists it. */
-  rule: string;
+  /** The rule in words, as docs/api-guide.md lists it; absent for a cost estimate alone. */
+  rule?: string;
   /** Whether the call's arguments pass the bound (numbers read as arithmetic does; text and lists are not numbers). */
-  exceeds: (num: (index: number) => number | undefined, args: readonly FormulaValue[]) => boolean;
+  exceeds?: (num: Num, args: readonly FormulaValue[]) => boolean;
   /** The error past the bound (default #NUM!). */
   error?: "#VALUE!";
+  /**
+   * The call's work in units, charged before it runs when the function's cost grows faster than its inputs'
+   * size (a loop over an argument's value, a product of two lists): a call the cell cannot afford is #LIMIT!
+   * without running. Measured with `npm run bench -- formula-bounds --units`.
+   */
+  cost?: (num: Num, size: Size, count: number) => number;
   /** A call inside the bound and one just past it (the tests evaluate both). */
-  example: { inside: Array<number | string | boolean>; past: Array<number | string | boolean> };
+  example?: { inside: Array<number | string | boolean>; past: Array<number | string | boolean> };
 }
 
 const abs = (v: number | undefined) => (v === undefined ? 0 : Math.abs(v));
-const over = (limit: number, ...indexes: number[]) => (num: (i: number) => number | undefined) => indexes.some((i) => abs(num(i)) > limit);
+const over = (limit: number, ...indexes: number[]) => (num: Num) => indexes.some((i) => !(abs(num(i)) <= limit));
+/** Whether any of the arguments lies outside [lo, hi] (NaN included). */
+const outside = (lo: number, hi: number, ...indexes: number[]) => (num: Num) =>
+  indexes.some((i) => {
+    const v = num(i);
+    return v !== undefined && !(v >= lo && v <= hi);
+  });
+/** The largest magnitude among the arguments (bounded ones, so the product stays finite). */
+const largest = (num: Num, ...indexes: number[]) => Math.max(0, ...indexes.map((i) => abs(num(i))));
 
-/** Every argument bound, one row per rule. */
+/** Every argument bound and cost estimate, one row per rule. */
 export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
+  // ---- text and lists --------------------------------------------------------------------------------------
   {
     functions: ["REPT"],
     rule: "the result's length (text length × count) at most 32,767 characters; a negative count is #VALUE!",
@@ -61,11 +86,89 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
     example: { inside: ["ab", 16_000], past: ["ab", 16_384] },
   },
   {
+    functions: ["TEXTJOIN"],
+    rule: "the delimiters alone (delimiter length × number of items) at most 32,767 characters",
+    exceeds: (_num, args) => {
+      const d = toText(args[0] ?? null);
+      let items = 0;
+      for (const a of args.slice(2)) items += Array.isArray(a) ? a.length : 1;
+      return typeof d === "string" && d.length * Math.max(0, items - 1) > MAX_TEXT;
+    },
+    error: "#VALUE!",
+    example: { inside: ["; ", true, "a", "b"], past: ["-".repeat(16_384), true, "a", "b", "c"] },
+  },
+  {
     functions: ["MUNIT"],
     rule: "dimension at most 100 (10,000 elements)",
     exceeds: over(100, 0),
+    cost: (num) => largest(num, 0) ** 2 * ELEMENT_UNITS,
     example: { inside: [100], past: [101] },
   },
+  {
+    functions: ["FREQUENCY", "CHOOSEROWS", "CHOOSECOLS"],
+    cost: (_num, size) => size(0) * size(1) * 4,
+  },
+  {
+    functions: ["LCM", "GCD"],
+    cost: (_num, size, count) => Array.from({ length: count }, (_, i) => size(i)).reduce((a, b) => a + b, 0) * 150,
+  },
+  {
+    functions: ["DEC2BIN", "DEC2HEX", "DEC2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX", "BIN2HEX", "BIN2OCT"],
+    rule: "places at most 10 (as spreadsheets define it)",
+    exceeds: over(10, 1),
+    example: { inside: [1, 10], past: [1, 11] },
+  },
+  {
+    functions: ["BASE"],
+    rule: "minimum length at most 255 (as spreadsheets define it)",
+    exceeds: over(255, 2),
+    example: { inside: [7, 2, 255], past: [7, 2, 256] },
+  },
+  // The library's factorial recurses once per unit with no floor: past 170 the result overflows anyway, and a
+  // negative argument (or difference) recurses until the stack overflows, tens of milliseconds per call.
+  {
+    functions: ["FACT"],
+    rule: "0 to 170 (the result overflows past it)",
+    exceeds: outside(0, 170, 0),
+    example: { inside: [170], past: [171] },
+  },
+  {
+    functions: ["COMBIN", "PERMUT"],
+    rule: "number and number chosen 0 to 170, number chosen at most number",
+    exceeds: (num) => outside(0, 170, 0, 1)(num) || (num(1) ?? 0) > (num(0) ?? 0),
+    example: { inside: [170, 3], past: [171, 3] },
+  },
+  {
+    functions: ["COMBINA"],
+    rule: "number and number chosen 0 to 170, together at most 171",
+    exceeds: (num) => outside(0, 170, 0, 1)(num) || (num(0) ?? 0) + (num(1) ?? 0) > 171,
+    example: { inside: [100, 3], past: [170, 3] },
+  },
+  {
+    functions: ["MULTINOMIAL"],
+    rule: "each number 0 to 170, their sum at most 170",
+    exceeds: (_num, args) => {
+      let sum = 0;
+      const items: FormulaValue[] = [];
+      const collect = (v: FormulaValue) => (Array.isArray(v) ? v.forEach(collect) : items.push(v));
+      args.forEach(collect);
+      for (const v of items) {
+        const n = toNumber(v);
+        if (typeof n !== "number") continue;
+        if (!(n >= 0 && n <= 170)) return true;
+        sum += n;
+      }
+      return sum > 170;
+    },
+    example: { inside: [100, 70], past: [100, 71] },
+  },
+  {
+    functions: ["FACTDOUBLE"],
+    rule: "at most 300 (past it the result overflows; the library recurses once per two units)",
+    exceeds: over(300, 0),
+    example: { inside: [300], past: [301] },
+  },
+  // ---- dates -----------------------------------------------------------------------------------------------
   {
     functions: ["WORKDAY", "WORKDAY.INTL", "WORKDAYINTL"],
     rule: "days at most 100,000",
@@ -75,32 +178,111 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
   {
     functions: ["NETWORKDAYS", "NETWORKDAYS.INTL", "NETWORKDAYSINTL"],
     rule: "start and end at most 100,000 days apart",
-    exceeds: (num) => abs((num(0) ?? 0) - (num(1) ?? 0)) > 100_000,
+    exceeds: (num) => !(abs((num(0) ?? 0) - (num(1) ?? 0)) <= 100_000),
     example: { inside: [45_000, 46_000], past: [45_000, 145_001] },
+  },
+  // ---- iterative statistics --------------------------------------------------------------------------------
+  {
+    functions: ["CRITBINOM", "BINOM.INV"],
+    rule: "trials at most 1,000",
+    exceeds: over(1e3, 0),
+    cost: (num) => largest(num, 0) * 800,
+    example: { inside: [1_000, 0.5, 0.99], past: [1_001, 0.5, 0.99] },
+  },
+  {
+    functions: ["BINOM.DIST.RANGE"],
+    rule: "trials and successes 0 to 170 (the library's binomial coefficients overflow past it)",
+    exceeds: (num) => outside(0, 170, 0, 2, 3)(num) || (num(2) ?? 0) > (num(0) ?? 0) || (num(3) ?? num(2) ?? 0) > (num(0) ?? 0),
+    cost: (num) => largest(num, 0) * 200,
+    example: { inside: [100, 0.5, 40, 60], past: [171, 0.5, 40, 60] },
   },
   {
     functions: ["POISSON.DIST", "POISSONDIST"],
-    rule: "x and mean at most 1,000,000",
-    exceeds: over(1e6, 0, 1),
-    example: { inside: [10, 5, true], past: [1_000_001, 5, true] },
+    rule: "x and mean at most 5,000",
+    exceeds: over(5e3, 0, 1),
+    cost: (num) => largest(num, 0, 1) ** 2 / 50,
+    example: { inside: [100, 90, true], past: [5_001, 4_900, true] },
   },
   {
     functions: ["NEGBINOM.DIST", "NEGBINOMDIST"],
-    rule: "failures and successes at most 1,000,000",
-    exceeds: over(1e6, 0, 1),
-    example: { inside: [10, 5, 0.5, true], past: [10, 1_000_001, 0.5, true] },
+    rule: "failures and successes at most 1,000",
+    exceeds: over(1e3, 0, 1),
+    cost: (num) => largest(num, 0, 1) * 400,
+    example: { inside: [1_000, 5, 0.5, true], past: [10, 1_001, 0.5, true] },
   },
   {
-    functions: ["CRITBINOM", "BINOM.INV"],
-    rule: "trials at most 10,000",
-    exceeds: over(1e4, 0),
-    example: { inside: [10_000, 0.5, 0.99], past: [10_001, 0.5, 0.99] },
+    functions: ["HYPGEOM.DIST", "HYPGEOMDIST"],
+    rule: "sizes 0 to 170, each sample part at most its population part (the library's binomial coefficients)",
+    exceeds: (num) => {
+      const [s_, n, m, pop] = [num(0) ?? 0, num(1) ?? 0, num(2) ?? 0, num(3) ?? 0];
+      return outside(0, 170, 0, 1, 2, 3)(num) || s_ > n || s_ > m || n > pop || m > pop || n - s_ > pop - m;
+    },
+    cost: (num) => largest(num, 0) * 2_000,
+    example: { inside: [1, 4, 8, 20, true], past: [1, 4, 8, 171, true] },
   },
   {
-    functions: ["DB", "DDB"],
+    functions: ["CHIDISTRT", "CHISQ.DIST.RT"],
+    rule: "degrees of freedom at most 100,000",
+    exceeds: over(1e5, 1),
+    cost: (num) => largest(num, 1) / 4,
+    example: { inside: [100_000, 100_000], past: [0.5, 100_001] },
+  },
+  {
+    functions: ["CHIINV", "CHIINVRT", "CHISQ.INV", "CHISQ.INV.RT"],
+    rule: "degrees of freedom at most 100,000",
+    exceeds: over(1e5, 1),
+    cost: (num) => largest(num, 1) / 4,
+    example: { inside: [0.5, 100_000], past: [0.5, 100_001] },
+  },
+  {
+    functions: ["CHIDIST", "CHISQ.DIST"],
+    rule: "degrees of freedom at most 100,000",
+    exceeds: over(1e5, 1),
+    cost: (num) => largest(num, 1) / 4,
+    example: { inside: [100_000, 100_000, true], past: [0.5, 100_001, true] },
+  },
+  {
+    functions: ["GAMMA.DIST", "GAMMADIST"],
+    rule: "alpha at most 100,000",
+    exceeds: over(1e5, 1),
+    cost: (num) => largest(num, 1) / 4,
+    example: { inside: [100_000, 100_000, 1, true], past: [0.5, 100_001, 1, true] },
+  },
+  {
+    functions: ["GAMMA.INV", "GAMMAINV"],
+    rule: "alpha at most 100,000",
+    exceeds: over(1e5, 1),
+    cost: (num) => largest(num, 1) / 4,
+    example: { inside: [0.5, 100_000, 1], past: [0.5, 100_001, 1] },
+  },
+  {
+    functions: ["BESSELI", "BESSELJ", "BESSELK", "BESSELY"],
+    rule: "order at most 1,000",
+    exceeds: over(1e3, 1),
+    cost: (num) => largest(num, 1) * 2,
+    example: { inside: [2, 10], past: [2, 1_001] },
+  },
+  // ---- financial -------------------------------------------------------------------------------------------
+  {
+    functions: ["DB"],
     rule: "life and period at most 10,000",
     exceeds: over(1e4, 2, 3),
+    cost: (num) => largest(num, 2, 3) * 4,
     example: { inside: [1e6, 1, 10_000, 10_000, 12], past: [1e6, 1, 10_001, 10_000, 12] },
+  },
+  {
+    functions: ["DDB"],
+    rule: "life and period at most 1,000",
+    exceeds: over(1e3, 2, 3),
+    cost: (num) => largest(num, 2, 3) * 100,
+    example: { inside: [1e6, 1, 1_000, 1_000, 2], past: [1e6, 1, 1_001, 1_000, 2] },
+  },
+  {
+    functions: ["CUMIPMT", "CUMPRINC"],
+    rule: "periods (number, start and end) at most 1,000",
+    exceeds: over(1e3, 1, 3, 4),
+    cost: (num) => largest(num, 3, 4) * 300,
+    example: { inside: [0.01, 1_000, 1_000, 1, 1_000, 0], past: [0.01, 1_001, 1_000, 1, 1_000, 0] },
   },
 ];
 
@@ -113,17 +295,35 @@ for (const bound of ARGUMENT_BOUNDS) {
 export function argumentBoundError(name: string, args: readonly FormulaValue[]): Error | undefined {
   const bounds = BOUNDS_BY_FUNCTION.get(name);
   if (!bounds) return undefined;
-  const num = (i: number): number | undefined => {
-    const v = args[i];
-    if (v === undefined || Array.isArray(v)) return undefined;
-    const n = toNumber(v);
-    return typeof n === "number" && !Number.isNaN(n) ? n : undefined;
-  };
-  for (const b of bounds) if (b.exceeds(num, args)) return b.error === "#VALUE!" ? Errors.value : Errors.num;
+  const num = numbersOf(args);
+  for (const b of bounds) if (b.exceeds?.(num, args)) return b.error === "#VALUE!" ? Errors.value : Errors.num;
   return undefined;
 }
 
-/** Whether a function has argument bounds (so its calls are checked). */
+/** The estimated work of a call (after its bounds passed), when its function has an estimate; else undefined. */
+export function argumentCost(name: string, args: readonly FormulaValue[]): number | undefined {
+  const bounds = BOUNDS_BY_FUNCTION.get(name);
+  if (!bounds) return undefined;
+  const num = numbersOf(args);
+  const size = (i: number) => {
+    const v = args[i];
+    return v === undefined ? 0 : Array.isArray(v) ? v.length : 1;
+  };
+  let total: number | undefined;
+  for (const b of bounds) if (b.cost) total = (total ?? 0) + b.cost(num, size, args.length);
+  return total;
+}
+
+function numbersOf(args: readonly FormulaValue[]): Num {
+  return (i) => {
+    const v = args[i];
+    if (v === undefined || Array.isArray(v)) return undefined;
+    const n = toNumber(v);
+    return typeof n === "number" ? n : undefined;
+  };
+}
+
+/** Whether a function has argument bounds or a cost estimate (so its calls are checked). */
 export function hasArgumentBounds(name: string): boolean {
   return BOUNDS_BY_FUNCTION.has(name);
 }
