@@ -14,4 +14,10 @@ CREATE TABLE `member_invitations` (
 CREATE UNIQUE INDEX `member_invitations_target_idx` ON `member_invitations` (`organization_id`,`workspace_id`,`email`);--> statement-breakpoint
 CREATE INDEX `member_invitations_email_idx` ON `member_invitations` (`email`,`accepted_at`);--> statement-breakpoint
 CREATE INDEX `member_invitations_org_idx` ON `member_invitations` (`organization_id`,`accepted_at`);--> statement-breakpoint
-CREATE INDEX `invitations_document_idx` ON `invitations` (`document_id`,`accepted_at`);
+CREATE INDEX `invitations_document_idx` ON `invitations` (`document_id`,`accepted_at`);--> statement-breakpoint
+-- Domains claimed before ownership checks start pending (never served until verified), each with its own TXT token.
+DROP INDEX `published_entries_domain_uq`;--> statement-breakpoint
+ALTER TABLE `published_entries` ADD `domain_token` text;--> statement-breakpoint
+ALTER TABLE `published_entries` ADD `domain_verified_at` integer;--> statement-breakpoint
+CREATE UNIQUE INDEX `published_entries_verified_domain_uq` ON `published_entries` (`domain`) WHERE domain_verified_at IS NOT NULL;--> statement-breakpoint
+UPDATE `published_entries` SET `domain_token` = lower(hex(randomblob(16))) WHERE `domain` IS NOT NULL;
