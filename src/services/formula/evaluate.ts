@@ -165,7 +165,7 @@ export function compileFormula(expr: Expr): CompiledFormula {
     case "op":
       return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]));
     case "call":
-      return compileCall(expr.fn.toUpperCase(), expr.args.map(compileFormula));
+      return compileCall(expr.fn.toUpperCase(), expr.args.map(compileFormula), expr.args);
   }
 }
 
@@ -236,7 +236,7 @@ function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue 
   }
 }
 
-type LazyImpl = (args: CompiledFormula[], get: ValueSource) => FormulaValue;
+type LazyImpl = (args: CompiledFormula[], get: ValueSource, exprs: readonly Expr[]) => FormulaValue;
 
 const LAZY: Record<string, LazyImpl> = {
   IF: ([cond, yes, no], get) => {
@@ -261,8 +261,8 @@ const LAZY: Record<string, LazyImpl> = {
     const v = value!(get);
     return v instanceof Error && v.message === "#N/A" ? alt!(get) : v;
   },
-  AND: (args, get) => logical(args, get, false),
-  OR: (args, get) => logical(args, get, true),
+  AND: (args, get, exprs) => logical(args, get, false, exprs),
+  OR: (args, get, exprs) => logical(args, get, true, exprs),
   SWITCH: ([subject, ...rest], get) => {
     const s = subject!(get);
     if (s instanceof Error) return s;
@@ -282,11 +282,20 @@ const LAZY: Record<string, LazyImpl> = {
   },
 };
 
-/** AND/OR: text and blanks are ignored, a list counts element by element; none logical at all is #VALUE!. */
-function logical(args: CompiledFormula[], get: ValueSource, stopAt: boolean): FormulaValue {
+/**
+ * AND/OR: in a column (a reference) or a list, text and blanks are ignored and a list counts element by element;
+ * text typed as an argument must read as TRUE or FALSE (else #VALUE!, as in Excel); none logical at all is #VALUE!.
+ */
+function logical(args: CompiledFormula[], get: ValueSource, stopAt: boolean, exprs: readonly Expr[]): FormulaValue {
   let seen = false;
-  const consider = (v: FormulaValue): boolean | Error | undefined => {
+  const consider = (v: FormulaValue, typed = false): boolean | Error | undefined => {
     if (v instanceof Error) return v;
+    if (typed && typeof v === "string") {
+      const b = toBoolean(v);
+      if (b instanceof Error || v.trim() === "") return Errors.value;
+      seen = true;
+      return b === stopAt ? stopAt : undefined;
+    }
     if (v === null || typeof v === "string") return undefined;
     if (Array.isArray(v)) {
       for (const item of v) {
@@ -299,14 +308,14 @@ function logical(args: CompiledFormula[], get: ValueSource, stopAt: boolean): Fo
     const b = v instanceof Date ? true : typeof v === "number" ? v !== 0 : v;
     return b === stopAt ? stopAt : undefined;
   };
-  for (const arg of args) {
-    const r = consider(arg(get));
+  for (let i = 0; i < args.length; i++) {
+    const r = consider(args[i]!(get), exprs[i]?.kind !== "column");
     if (r !== undefined) return r;
   }
   return seen ? !stopAt : Errors.value;
 }
 
-function compileCall(name: string, args: CompiledFormula[]): CompiledFormula {
+function compileCall(name: string, args: CompiledFormula[], argExprs: readonly Expr[]): CompiledFormula {
   const spec = lookupFunction(name);
   // A persisted tree was validated when applied; a function that has since vanished reads like a spreadsheet.
   if (!spec) return () => Errors.name;
@@ -315,14 +324,24 @@ function compileCall(name: string, args: CompiledFormula[]): CompiledFormula {
   if (lazy)
     return (get) => {
       charge(1, false);
-      return lazy(args, get);
+      return lazy(args, get, argExprs);
     };
-  return compileLibraryCall(spec, args);
+  return compileLibraryCall(spec, args, argExprs);
 }
 
-function compileLibraryCall(spec: FunctionSpec, args: CompiledFormula[]): CompiledFormula {
+function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], argExprs: readonly Expr[]): CompiledFormula {
   const passDates = DATE_ARGUMENT_FUNCTIONS.has(spec.name);
-  const errorAware = ERROR_AWARE_FUNCTIONS.has(spec.name);
+  const errorAware = spec.errorAware || ERROR_AWARE_FUNCTIONS.has(spec.name);
+  // A column read is a cell reference: functions that tell references from typed values see it as a range.
+  const args = spec.references
+    ? compiled.map((a, i) => {
+        if (argExprs[i]?.kind !== "column") return a;
+        return (get: ValueSource) => {
+          const v = a(get);
+          return Array.isArray(v) || v instanceof Error ? v : [v];
+        };
+      })
+    : compiled;
   const bounded = hasArgumentBounds(spec.name);
   const impl = spec.impl;
   return (get) => {

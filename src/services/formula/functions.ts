@@ -11,6 +11,7 @@
  */
 import * as formulajs from "@formulajs/formulajs";
 import { Errors, toNumber, type FormulaValue } from "./values";
+import { EXCEL_FUNCTIONS } from "./excel";
 
 export type LibraryFunction = (...args: unknown[]) => unknown;
 
@@ -21,6 +22,10 @@ export interface FunctionSpec {
   max: number;
   /** Arguments must come in pairs after `min` (IFS). */
   pairs?: boolean;
+  /** Column reads arrive as one-item arrays, as cell references do in a spreadsheet (excel.ts). */
+  references?: boolean;
+  /** Errors arrive as arguments instead of failing the call first. */
+  errorAware?: boolean;
 }
 
 /** Declared with no parameters but taking none (the rest read `arguments`). */
@@ -122,6 +127,10 @@ function buildCatalog(): Map<string, FunctionSpec> {
   for (const [name, impl] of libraryFunctions()) {
     const [min, max] = arityOf(name, impl);
     catalog.set(name, { name, impl: CORRECTIONS[name] ?? impl, min, max, ...(name === "IFS" && { pairs: true }) });
+  }
+  // Excel's semantics where the library departs from them, and the common functions it lacks (excel.ts).
+  for (const [name, f] of Object.entries(EXCEL_FUNCTIONS)) {
+    catalog.set(name, { name, impl: f.impl, min: f.min, max: f.max, ...(f.references && { references: true }), ...(f.errorAware && { errorAware: true }) });
   }
   return catalog;
 }

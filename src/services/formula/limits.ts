@@ -55,7 +55,7 @@ export interface ArgumentBound {
    * size (a loop over an argument's value, a product of two lists): a call the cell cannot afford is #LIMIT!
    * without running. Measured with `npm run bench -- formula-bounds --units`.
    */
-  cost?: (num: Num, size: Size, count: number) => number;
+  cost?: (num: Num, size: Size, count: number, args: readonly FormulaValue[]) => number;
   /** A call inside the bound and one just past it (the tests evaluate both). */
   example?: { inside: Array<number | string | boolean>; past: Array<number | string | boolean> };
 }
@@ -70,6 +70,16 @@ const outside = (lo: number, hi: number, ...indexes: number[]) => (num: Num) =>
   });
 /** The largest magnitude among the arguments (bounded ones, so the product stays finite). */
 const largest = (num: Num, ...indexes: number[]) => Math.max(0, ...indexes.map((i) => abs(num(i))));
+
+/** Characters of an argument read as text (a list: all its items), for costs that grow with text length. */
+const textLength = (v: FormulaValue | undefined): number => {
+  if (v === undefined || v === null || v instanceof Error) return 0;
+  if (Array.isArray(v)) return v.reduce<number>((n, x) => n + textLength(x), 0);
+  const t = toText(v);
+  return typeof t === "string" ? t.length : 0;
+};
+/** Items of an argument (1 for a scalar, nested lists counted through). */
+const itemCount = (v: FormulaValue | undefined): number => (v === undefined ? 0 : Array.isArray(v) ? v.reduce<number>((n, x) => n + itemCount(x), 0) : 1);
 
 /** Every argument bound and cost estimate, one row per rule. */
 export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
@@ -167,6 +177,31 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
     rule: "at most 300 (past it the result overflows; the library recurses once per two units)",
     exceeds: over(300, 0),
     example: { inside: [300], past: [301] },
+  },
+  // The library's conditional aggregates compare every cell with every item of a criteria list.
+  {
+    functions: ["MINIFS", "MAXIFS", "SUMIFS", "AVERAGEIFS"],
+    cost: (_num, size, count) => {
+      let criteria = 0;
+      for (let i = 2; i < count; i += 2) criteria += size(i);
+      return size(0) * Math.max(1, criteria) * 10;
+    },
+  },
+  // Matching text against text: every position of the text against every delimiter (or pattern character).
+  {
+    functions: ["TEXTBEFORE", "TEXTAFTER", "TEXTSPLIT"],
+    cost: (_num, _size, _count, args) => textLength(args[0]) * (itemCount(args[1]) + itemCount(args[2] ?? null)),
+  },
+  {
+    functions: ["SEARCH"],
+    cost: (_num, _size, _count, args) => (textLength(args[0]) * textLength(args[1])) / 8,
+  },
+  {
+    functions: ["SEQUENCE"],
+    rule: "rows × columns at most 10,000 (the array cap)",
+    exceeds: (num) => !(abs(num(0)) * (num(1) === undefined ? 1 : abs(num(1))) <= 10_000),
+    cost: (num) => abs(num(0)) * (num(1) === undefined ? 1 : abs(num(1))) * ELEMENT_UNITS,
+    example: { inside: [100, 100], past: [100, 101] },
   },
   // ---- dates -----------------------------------------------------------------------------------------------
   {
@@ -278,6 +313,22 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
     example: { inside: [1e6, 1, 1_000, 1_000, 2], past: [1e6, 1, 1_001, 1_000, 2] },
   },
   {
+    functions: ["VDB"],
+    rule: "life at most 10,000 periods",
+    exceeds: over(1e4, 2),
+    cost: (num) => largest(num, 2) * 4,
+    example: { inside: [2_400, 300, 10_000, 0, 1], past: [2_400, 300, 10_001, 0, 1] },
+  },
+  // Bonds: one step per coupon (at most 4 a year) between settlement and maturity; YIELD iterates PRICE.
+  {
+    functions: ["PRICE", "DURATION"],
+    cost: (num) => (abs((num(1) ?? 0) - (num(0) ?? 0)) / 365) * 4 * 4,
+  },
+  {
+    functions: ["YIELD"],
+    cost: (num) => (abs((num(1) ?? 0) - (num(0) ?? 0)) / 365) * 4 * 400,
+  },
+  {
     functions: ["CUMIPMT", "CUMPRINC"],
     rule: "periods (number, start and end) at most 1,000",
     exceeds: over(1e3, 1, 3, 4),
@@ -310,7 +361,7 @@ export function argumentCost(name: string, args: readonly FormulaValue[]): numbe
     return v === undefined ? 0 : Array.isArray(v) ? v.length : 1;
   };
   let total: number | undefined;
-  for (const b of bounds) if (b.cost) total = (total ?? 0) + b.cost(num, size, args.length);
+  for (const b of bounds) if (b.cost) total = (total ?? 0) + b.cost(num, size, args.length, args);
   return total;
 }
 

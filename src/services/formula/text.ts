@@ -430,10 +430,12 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
         if (upper === "TRUE" || upper === "FALSE") return { kind: "literal", value: upper === "TRUE" };
         const isFunction = lookupFunction(s.name);
         const columnHint = nearest(s.name, columns.map((c) => c.name));
+        // A column may share its name with a function (a "Price" column and PRICE): name both readings.
+        const sameColumn = columns.find((c) => c.name.toUpperCase() === upper);
         problems.push({
           ...s.at,
           message: isFunction
-            ? `${isFunction.name} is a function: call it with parentheses, ${signatureOf(isFunction)}`
+            ? `${isFunction.name} is a function: call it with parentheses, ${signatureOf(isFunction)}${sameColumn ? `; the column is written in braces, {${sameColumn.name}}` : ""}`
             : `Unknown name ${s.name}: a column is written in braces, {${columnHint[0] ?? s.name}}, and text in double quotes, "${s.name}"`,
           ...(columnHint.length && !isFunction && { suggestions: columnHint.map((n) => `{${n}}`) }),
         });

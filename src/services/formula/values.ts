@@ -7,6 +7,7 @@
  * In a cell, a date is a ms number and an error is `{ "error": "#DIV/0!" }` (API.md §7, §8).
  */
 import * as formulajs from "@formulajs/formulajs";
+import { parseNumberText } from "./parseText";
 
 export type FormulaValue = number | string | boolean | null | Date | Error | FormulaValue[];
 
@@ -68,18 +69,15 @@ export function dateText(d: Date): string {
 
 // ---- coercions with spreadsheet semantics ----------------------------------------------------------------
 
-const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/** For arithmetic: blank → 0, TRUE → 1, "3" → 3, a date → its serial number; other text is #VALUE!. */
+/**
+ * For arithmetic: blank → 0, TRUE → 1, a date → its serial number, text that reads as a number ("3", "1,000",
+ * "50%", "$5", a date) → that number; other text, "" included, is #VALUE! (as in Excel: `"" + 1` is #VALUE!).
+ */
 export function toNumber(v: FormulaValue): number | Error {
   if (v === null) return 0;
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "string") {
-    const s = v.trim();
-    if (s === "") return 0;
-    return NUMERIC_TEXT.test(s) ? Number(s) : Errors.value;
-  }
+  if (typeof v === "string") return parseNumberText(v) ?? Errors.value;
   if (v instanceof Date) return dateToSerial(v);
   if (v instanceof Error) return v;
   return Errors.value;
@@ -146,9 +144,14 @@ export function compareValues(a: FormulaValue, b: FormulaValue): number | Error 
     const r = (y as string).toLowerCase();
     return l < r ? -1 : l > r ? 1 : 0;
   }
-  const l = Number(x);
-  const r = Number(y);
+  // Numbers compare to 15 significant digits, as Excel's `=` does (0.1 + 0.2 = 0.3 is TRUE).
+  const l = to15(Number(x));
+  const r = to15(Number(y));
   return l < r ? -1 : l > r ? 1 : 0;
+}
+
+function to15(n: number): number {
+  return Number.isFinite(n) ? Number(n.toPrecision(15)) : n;
 }
 
 function blankLike(other: number | string | boolean | null): number | string | boolean {
@@ -185,6 +188,8 @@ export interface ColumnMeta {
 /** A stored cell's JSON value → the evaluator's value for that column type. */
 export function cellToValue(data: unknown, col: ColumnMeta): FormulaValue {
   if (data === null || data === undefined) return null;
+  // An empty text cell is an empty cell (0 in arithmetic); a formula's "" result stays text, as in a spreadsheet.
+  if (data === "" && col.type !== "formula") return null;
   if (typeof data === "object" && !Array.isArray(data)) {
     const code = (data as { error?: unknown }).error;
     return typeof code === "string" ? formulaError((ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : "#VALUE!") : Errors.value;
