@@ -26,6 +26,7 @@ export default defineConfig(async () => {
             WEBHOOK_ALLOWED_ORIGINS: (inject as (key: string) => unknown)("webhookReceiverUrl") ?? "",
             // Portal domains: the service's own names (BASE in test/harness.ts), checked through a loopback resolver.
             SERVICE_HOSTNAMES: "api.test,127.0.0.1,localhost",
+            CALC_ORACLE_URL: (inject as (key: string) => unknown)("calcOracleUrl") ?? "",
             DOH_URL: `${(inject as (key: string) => unknown)("dohUrl") ?? "http://127.0.0.1:9"}/dns-query`,
           },
         },

@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends AppEnv {
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+      /** LibreOffice Calc as a formula oracle (test/setup/calc-oracle.ts). */
+      CALC_ORACLE_URL: string;
     }
   }
 }
@@ -14,5 +16,6 @@ declare module "vitest" {
     converterSecret: string;
     webhookReceiverUrl: string;
     dohUrl: string;
+    calcOracleUrl: string;
   }
 }

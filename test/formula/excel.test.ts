@@ -6,32 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import corpus from "./corpus/excel.json";
+import { evaluateText, sameValue, type CorpusCase } from "./corpus";
 import { compileFormula, evaluateCell } from "../../src/services/formula/evaluate";
 import { parseFormula } from "../../src/services/formula/text";
 import { lookupFunction } from "../../src/services/formula/functions";
-import { cellToValue, dateToSerial, valueToCell, type ColumnMeta, type FormulaValue } from "../../src/services/formula/values";
-
-export interface CorpusCase {
-  f: string;
-  excel: unknown;
-}
-
-/** A result as the corpus writes it: dates as serial numbers, errors as `{ error }`, an array by its first item. */
-export function corpusValue(v: FormulaValue): unknown {
-  if (Array.isArray(v)) return v.length ? corpusValue(v.flat(Infinity as 1)[0] as FormulaValue) : null;
-  if (v instanceof Date) return dateToSerial(v);
-  return valueToCell(v);
-}
-
-export function sameValue(got: unknown, want: unknown): boolean {
-  if (typeof got === "number" && typeof want === "number") return Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want));
-  return JSON.stringify(got) === JSON.stringify(want);
-}
-
-export function evaluateText(text: string): unknown {
-  const { expr } = parseFormula(text, []);
-  return corpusValue(compileFormula(expr)(() => null));
-}
+import { cellToValue, type ColumnMeta } from "../../src/services/formula/values";
 
 describe("the Excel corpus", () => {
   const cases = (corpus as { cases: CorpusCase[] }).cases;

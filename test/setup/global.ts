@@ -2,6 +2,7 @@ import type { TestProject } from "vitest/node";
 import { startConverter } from "../../converter/src/index.ts";
 import { startWebhookReceiver } from "./webhook-receiver.ts";
 import { startDohServer } from "./doh-server.ts";
+import { startCalcOracle } from "./calc-oracle.ts";
 
 /**
  * Runs in Node before the workerd pool starts: the real PDF converter (warm LibreOffice processes) on a
@@ -18,7 +19,11 @@ export default async function setup(project: TestProject) {
   // Portal domain tests: the DNS-over-HTTPS resolver that ownership checks ask (DOH_URL in vitest.config.ts).
   const doh = await startDohServer();
   project.provide("dohUrl", doh.url);
+  // Formula tests: LibreOffice Calc as a differential oracle (started on the first request only).
+  const calc = await startCalcOracle();
+  project.provide("calcOracleUrl", calc.url);
   return async () => {
+    await calc.close();
     await doh.close();
     await receiver.close();
     await converter.close();
