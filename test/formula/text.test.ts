@@ -50,6 +50,7 @@ describe("formula text: parsing", () => {
     expect(parse("TRUE()")).toEqual(lit(true));
     expect(parse("FALSE()")).toEqual(lit(false));
     expect(parse("BLANK()")).toEqual(lit(null));
+    expect(parse(" =1 = 1")).toEqual(op("=", lit(1), lit(1)));
   });
 
   it("applies spreadsheet precedence: comparison < & < + - < * / < ^ < unary minus < percent", () => {
@@ -109,6 +110,8 @@ describe("formula text: errors a person can fix", () => {
     expect(problems('"abc')[0]).toMatchObject({ line: 1, column: 1, message: expect.stringMatching(/Unbalanced quotes/) });
     expect(problems("1 + {Price")[0]).toMatchObject({ line: 1, column: 5, message: expect.stringMatching(/Unbalanced braces/) });
     expect(problems("1 +")[0]!.message).toMatch(/ends too soon/);
+    expect(problems("=")[0]!.message).toMatch(/empty/);
+    expect(problems("={Nope}")[0]).toMatchObject({ line: 1, column: 2 });
     expect(problems("1 2")[0]).toMatchObject({ line: 1, column: 3 });
   });
 

@@ -300,8 +300,10 @@ export function positionAt(text: string, offset: number): Position {
 
 /** The text as a positioned syntax tree, or throws FormulaSyntaxError with the first syntax problem. */
 export function parseSyntax(text: string): Syntax {
-  if (text.trim() === "") throw new FormulaSyntaxError([{ line: 1, column: 1, message: "The formula is empty" }]);
-  const lexed = lexer.tokenize(text);
+  // A leading = (as typed in a spreadsheet cell) is accepted and means nothing; blanked so positions stay put.
+  const source = text.replace(/^(\s*)=/, "$1 ");
+  if (source.trim() === "") throw new FormulaSyntaxError([{ line: 1, column: 1, message: "The formula is empty" }]);
+  const lexed = lexer.tokenize(source);
   if (lexed.errors.length > 0) throw new FormulaSyntaxError([lexingProblem(text, lexed.errors[0]!.offset)]);
   // Each value is a node of the tree: past the node bound the formula is refused before it is parsed, which
   // also keeps the parse and the passes over its tree shallow.
