@@ -132,7 +132,7 @@ function nodePathOf(detailPath: string): string | null {
  */
 export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly TableColumn[]): unknown {
   if (!(err instanceof ApiError) || err.code !== "UnprocessableEntityError" || !err.details) return err;
-  const printed = printFormula(expr, live(columns));
+  const printed = printFormula(expr, live(columns), { withOffsets: true });
   const details = err.details.map((d) => {
     const nodePath = nodePathOf(d.path);
     const offset = nodePath === null ? undefined : printed.offsets.get(nodePath);

@@ -94,8 +94,9 @@ class FormulaParser extends EmbeddedActionsParser {
   /** Open parentheses not yet closed, for "unbalanced" messages. */
   openParens: IToken[] = [];
 
-  constructor() {
-    super(TOKENS, { recoveryEnabled: false, maxLookahead: 2 });
+  /** `validate`: run Chevrotain's grammar self-checks (the tests do; in service they would only cost each isolate's first parse). */
+  constructor(validate = false) {
+    super(TOKENS, { recoveryEnabled: false, maxLookahead: 2, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 
@@ -277,6 +278,11 @@ function columnRefSyntax(t: IToken): Syntax {
   const inner = t.image.slice(1, -1);
   if (inner.startsWith("#")) return { kind: "ref", id: inner.slice(1).trim(), at: at(t) };
   return { kind: "ref", name: unescapeName(inner), at: at(t) };
+}
+
+/** Builds the parser with Chevrotain's grammar checks on: throws if the grammar is ambiguous or malformed. */
+export function checkGrammar(): void {
+  new FormulaParser(true);
 }
 
 let parserInstance: FormulaParser | undefined;
