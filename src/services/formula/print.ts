@@ -25,7 +25,8 @@ function opLevel(op: BinaryOp): number {
   }
 }
 
-export function numberText(n: number): string {
+/** JavaScript's shortest round-trip spelling (1e+21, 1e-7 included), which the number syntax reads back exactly. */
+function numberText(n: number): string {
   return String(n);
 }
 
