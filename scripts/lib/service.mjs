@@ -91,7 +91,17 @@ export function applyMigrations(settings, { log = console.log } = {}) {
  * The PDF converter as a local process. Returns its URL, or null when it cannot run here (E6 then answers
  * 503; everything else works), after saying why.
  */
-export async function startConverter(sup, settings, secrets, { log = console.log, warn = console.warn } = {}) {
+export async function startConverter(sup, settings, secrets, opts = {}) {
+  const converter = await launchConverter(sup, settings, secrets, opts);
+  return converter ? converter.ready : null;
+}
+
+/**
+ * Starts the converter without waiting for it: { url, ready } where `ready` resolves with the URL once it
+ * answers (or null, after saying why, when it did not start), so wrangler dev can start meanwhile. null when
+ * LibreOffice cannot run here.
+ */
+export async function launchConverter(sup, settings, secrets, { log = console.log, warn = console.warn } = {}) {
   const officeProblem = ensureLibreOffice({ log });
   if (officeProblem) {
     warn(`! PDF export (E6) will answer 503: ${officeProblem}`);
@@ -102,21 +112,24 @@ export async function startConverter(sup, settings, secrets, { log = console.log
     env: { PORT: String(port), HOST: "127.0.0.1", CONVERTER_SECRET: secrets.vars.CONVERTER_SECRET },
   });
   const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(`${url}/health`, {
-      name: "the PDF converter",
-      child,
-      isOurs: isConverterHealth,
-      timeoutMs: 90_000,
-      hint: "Pick another converter port: CONVERTER_PORT=<free port> npm start",
-    });
-  } catch (err) {
-    if (settings.converterPort !== undefined) throw err; // the user chose the port: say so and stop
-    warn(`! The PDF converter did not start; E6 will answer 503. ${err.message}`);
-    return null;
-  }
-  log(`• PDF converter ready on ${url}`);
-  return url;
+  const ready = waitForHealth(`${url}/health`, {
+    name: "the PDF converter",
+    child,
+    isOurs: isConverterHealth,
+    timeoutMs: 90_000,
+    hint: "Pick another converter port: CONVERTER_PORT=<free port> npm start",
+  }).then(
+    () => {
+      log(`• PDF converter ready on ${url}`);
+      return url;
+    },
+    (err) => {
+      if (settings.converterPort !== undefined) throw err; // the user chose the port: say so and stop
+      warn(`! The PDF converter did not start; E6 will answer 503. ${err.message}`);
+      return null;
+    },
+  );
+  return { url, ready };
 }
 
 /**
