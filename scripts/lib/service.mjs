@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { BIN, ROOT } from "./proc.mjs";
-import { readDevVars, secret, varArgs, writeDevVars } from "./devvars.mjs";
+import { readDevVars, SECRET_NAMES, secret, varArgs, writeDevVars } from "./devvars.mjs";
 import { ensureLibreOffice } from "./libreoffice.mjs";
 import { StartError } from "./errors.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
@@ -154,7 +154,11 @@ export function wranglerDevArgs(settings, vars, extraArgs = []) {
 export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) {
   // wrangler.toml's [assets] (the /docs bundle) must be in place before wrangler dev reads it.
   buildAssets();
-  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, vars, extraArgs), { env: QUIET_WRANGLER });
+  // wrangler also reads the declared vars and secrets from its own environment (over --var and --env-file): the
+  // caller's ENVIRONMENT must not turn the local service into a production one, and the secrets come only from
+  // the file (an undefined value leaves the variable out of the child's environment).
+  const env = { ...QUIET_WRANGLER, ENVIRONMENT: "development", ...Object.fromEntries(SECRET_NAMES.map((k) => [k, undefined])) };
+  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, vars, extraArgs), { env });
   const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
   await waitForHealth(`${base}/health`, {
     name: "wrangler dev",
