@@ -149,13 +149,18 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     expect(await rowCount(table.tableId)).toBe(before + 1);
   });
 
-  it("does the same for document and table creates: the answer kept with the record is replayed, nothing is created twice", async () => {
+  it("does the same for document, table and automation creates: the answer kept with the record is replayed, nothing is created twice", async () => {
     const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
     const projectId = project.data._id as string;
     const count = async (sqlText: string) => (await env.DB.prepare(sqlText).bind(projectId).first<{ n: number }>())!.n;
     for (const [path, body, countSql] of [
       ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?"],
       ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?"],
+      [
+        "/automation",
+        { projectId, name: "Kept", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] },
+        "SELECT COUNT(*) AS n FROM automations WHERE project_id = ?",
+      ],
     ] as const) {
       const key = `after-write-${path.slice(1)}-${crypto.randomUUID()}`;
       await env.DB.prepare(
