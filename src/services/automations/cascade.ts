@@ -46,19 +46,20 @@ export async function reserveCascade(env: Pick<Env, "DB">, cascadeId: string, pr
   if (!row) throw new CascadeBudgetExceeded(kind, kind === "writes" ? CASCADE_WRITES : CASCADE_DELIVERIES);
 }
 
-/** True when the cascade can do nothing more (its writes or deliveries are used up). */
+/** True when the cascade can do nothing more (its writes and its deliveries are both used up). */
 export function exhaustedStatement(d1: D1Database, cascadeId: string): D1PreparedStatement {
   return d1
-    .prepare(`SELECT writes >= ${CASCADE_WRITES} OR deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`)
+    .prepare(`SELECT writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`)
     .bind(cascadeId);
 }
 
 /**
- * Grants up to `n` run slots of the cascade (fewer when it nears CASCADE_RUNS, none when it is exhausted); the
+ * Grants up to `n` run slots of the cascade (fewer when it nears CASCADE_RUNS, none when both its writes and its
+ * deliveries are used up — a run that needs the one that is left can still do it); the
  * statement that follows in the same batch reads the grant from `last_grant`.
  */
 export function grantRunsStatement(d1: D1Database, cascadeId: string, projectId: string, n: number, now: number): D1PreparedStatement {
-  const grant = `CASE WHEN writes >= ${CASCADE_WRITES} OR deliveries >= ${CASCADE_DELIVERIES} THEN 0 ELSE MAX(0, MIN(${CASCADE_RUNS} - runs, ?3)) END`;
+  const grant = `CASE WHEN writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} THEN 0 ELSE MAX(0, MIN(${CASCADE_RUNS} - runs, ?3)) END`;
   return d1
     .prepare(
       `INSERT INTO automation_cascades (id, project_id, writes, deliveries, runs, last_grant, created_at)
