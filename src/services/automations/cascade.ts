@@ -69,6 +69,26 @@ export function grantRunsStatement(d1: D1Database, cascadeId: string, projectId:
     .bind(cascadeId, projectId, n, now);
 }
 
+/**
+ * Once a cascade's budget runs out, its queued runs that could only spend what is used up (automations whose every
+ * action writes, once the writes are gone; whose every action is a webhook, once the deliveries are) end `skipped`
+ * at once, in one statement, instead of each taking its turn on the Queue to find out.
+ */
+export function skipQueuedRunsStatement(d1: D1Database, cascadeId: string, now: number): D1PreparedStatement {
+  const error = JSON.stringify({ code: "CascadeBudgetExceeded", message: "The cascade this run belongs to has used its budget for its cause" });
+  return d1
+    .prepare(
+      `WITH c AS (SELECT writes < ${CASCADE_WRITES} AS wl, deliveries < ${CASCADE_DELIVERIES} AS dl FROM automation_cascades WHERE id = ?1)
+       UPDATE automation_runs SET status = 'skipped', started_at = ?2, finished_at = ?2, updated_at = ?2, error = ?3
+       WHERE cascade_id = ?1 AND status = 'queued' AND automation_id IN (
+         SELECT a.id FROM automations a
+         WHERE a.id IN (SELECT automation_id FROM automation_runs WHERE cascade_id = ?1 AND status = 'queued')
+           AND NOT EXISTS (SELECT 1 FROM json_each(a.actions) x, c
+                           WHERE (x.value ->> '$.spec.kind' = 'webhook' AND c.dl) OR (x.value ->> '$.spec.kind' <> 'webhook' AND c.wl)))`,
+    )
+    .bind(cascadeId, now, error);
+}
+
 export const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Counts one run against the project's day; RETURNING the count (past DAILY_RUNS the run is skipped). */

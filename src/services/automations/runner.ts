@@ -28,7 +28,7 @@ import { enqueueAll } from "./messages";
 import type { ActionRecord, RunRow } from "./serialize";
 import { systemContext } from "../context";
 import { notifyAutomationOwner } from "./notify";
-import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, reserveCascade } from "./cascade";
+import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, reserveCascade, skipQueuedRunsStatement } from "./cascade";
 
 export const DISABLE_AFTER_FAILURES = 5;
 export const PACE_MAX_MS = 250;
@@ -465,6 +465,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
     }
   }
 
+  if (error?.code === "CascadeBudgetExceeded") await env.DB.batch([skipQueuedRunsStatement(env.DB, cascadeId, Date.now())]);
   const finishedAt = Date.now();
   const failed = status === "failed";
   const counted = status !== "skipped";
