@@ -245,6 +245,22 @@ describe("E3 and row writes", () => {
     expect((await cellValues(table.col.F!)).size).toBe(0);
   });
 
+  it("a whole-table apply whose values pass the run's bytes is 422 and persists nothing", async () => {
+    const table = await seedTable(t, [{ name: "F", type: "text" }]);
+    await seedRows(table, Array.from({ length: 20 }, (_, i) => ({ Name: `r${i}` })));
+    const saved = formulaLimits.runBytes;
+    formulaLimits.runBytes = 5_000;
+    try {
+      const res = await apply(table.col.F!, call_("REPT", "x", 500));
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.message).toMatch(/MiB of values/);
+    } finally {
+      formulaLimits.runBytes = saved;
+    }
+    expect((await cellValues(table.col.F!)).size).toBe(0);
+    expect((await apply(table.col.F!, call_("REPT", "x", 500))).status).toBe(200);
+  });
+
   it("a bulk row write past the run budget stores its rows, with #LIMIT! in the cells left uncomputed", async () => {
     const table = await makeTable(t.owner.token, t.projectId, "Bulk");
     const f = (await addColumn(t.owner.token, table.tableId, "F", { type: "text" }))._id;
