@@ -21,7 +21,7 @@ export const formulaLimits = {
   /** One table computation (an apply, or a row write's recalculation): evaluation time, ... */
   runMs: 20_000,
   /** ... work, ... */
-  runUnits: 600_000_000,
+  runUnits: 400_000_000,
   /** ... and bytes of computed values held for its one atomic write. */
   runBytes: 32 * 1024 * 1024,
   /** Evaluation between two yields to the event loop, so other requests in the isolate are served meanwhile. */
