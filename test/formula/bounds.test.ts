@@ -98,7 +98,7 @@ describe("every function of the catalogue", () => {
   const scalars = [0, 1, 2, 0.5, -1, 10, 100, 1e3, 1e4, 1e6, 1e9, 1e15, "a", "", true];
   /** Functions that allocate by the value of one argument (its index). */
   const ALLOCATING = new Map<string, number>([
-    ["MUNIT", 0], ["REPT", 1], ["BASE", 2],
+    ["MUNIT", 0], ["REPT", 1], ["BASE", 2], ["ROMAN", 0],
     ...["DEC2BIN", "DEC2HEX", "DEC2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX", "BIN2HEX", "BIN2OCT"].map((f) => [f, 1] as [string, number]),
   ]);
   const names = [...FUNCTION_CATALOG.values()].filter((f) => !["NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY"].includes(f.name));
