@@ -10,6 +10,7 @@ import { assertInvitationRoom, limitedNotificationStatements, pendingInvitations
 import { assertIfMatch } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
@@ -63,11 +64,14 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+  const dto = workspaceDto(ws, [{ userId: ctx.user.id, role: "owner" }]);
+  // A keyed request's answer commits with the workspace (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
     ctx.db.insert(workspaces).values(ws),
     ctx.db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
+    ...(await keptAnswerUpdates(ctx, { data: dto })),
   ]);
-  return workspaceDto(ws, [{ userId: ctx.user.id, role: "owner" }]);
+  return dto;
 }
 
 /**
