@@ -989,9 +989,27 @@ function duration(settlement: V, maturity: V, coupon: V, yld: V, frequency: V, b
   return weighted / total / f;
 }
 
+/**
+ * ACCRINT: par × rate × the year fraction from issue (or, with calc_method FALSE and settlement past the first
+ * interest date, from first_interest) to settlement, in the day count of `basis`.
+ */
+function accrint(issue: V, first: V, settlement: V, rate: V, par: V, frequency: V, basis: V, calcMethod: V): V {
+  const nums = [issue, first, settlement, rate, par, frequency].map(argNumber);
+  for (const x of nums) if (isErr(x)) return x;
+  const [is, fi, st, r, p, f] = nums as number[];
+  const b = optNumber(basis, 0);
+  if (isErr(b)) return b;
+  if (r! <= 0 || p! <= 0 || ![1, 2, 4].includes(f!) || b < 0 || b > 4 || st! <= is!) return Errors.num;
+  const fromIssue = calcMethod === undefined || calcMethod === null || calcMethod === true || (typeof calcMethod === "number" && calcMethod !== 0);
+  const start = !fromIssue && st! > fi! ? fi! : is!;
+  const frac = lib.YEARFRAC!(Math.trunc(start), Math.trunc(st!), Math.trunc(b));
+  return typeof frac === "number" ? p! * r! * frac : frac;
+}
+
 // ---- the table ------------------------------------------------------------------------------------------------
 
-const lib = formulajs as unknown as Record<string, Record<string, (...a: unknown[]) => unknown>> & Record<string, (...a: unknown[]) => unknown>;
+type LibFn = ((...a: unknown[]) => unknown) & { [name: string]: LibFn | undefined };
+const lib = formulajs as unknown as Record<string, LibFn | undefined>;
 
 const datedif = (start: V, end: V, unit: V): V => {
   if (start instanceof Date && end instanceof Date && start.getTime() > end.getTime()) return Errors.num;
@@ -1139,6 +1157,27 @@ export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
     impl: (z: V) => {
       const x = argNumber(z);
       return isErr(x) ? x : (formulajs as unknown as { NORM: { S: { DIST: (z: number, c: boolean) => number } } }).NORM.S.DIST(x, true);
+    },
+  },
+  // Legacy names with Excel's legacy meaning (the library aliases them to the newer functions' signatures).
+  // (A trailing argument the library's alias declared, such as `cumulative`, stays accepted: formulas saved with
+  // it keep working; it defaults to the legacy meaning.)
+  FDIST: { min: 3, max: 4, impl: (x: V, a: V, b: V) => lib.F!.DIST!.RT!(x, a, b) },
+  CHIDIST: { min: 2, max: 3, impl: (x: V, d: V) => lib.CHISQ!.DIST!.RT!(x, d) },
+  LOGNORMDIST: { min: 3, max: 4, impl: (x: V, m: V, sd: V, c: V) => lib.LOGNORM!.DIST!(x, m, sd, c ?? true) },
+  NEGBINOMDIST: { min: 3, max: 4, impl: (f: V, s: V, p: V, c: V) => lib.NEGBINOM!.DIST!(f, s, p, c ?? false) },
+  HYPGEOMDIST: { min: 4, max: 5, impl: (s: V, n: V, m: V, N: V, c: V) => lib.HYPGEOM!.DIST!(s, n, m, N, c ?? false) },
+  BETADIST: { min: 3, max: 5, impl: (x: V, a: V, b: V, lo: V, hi: V) => lib.BETA!.DIST!(x, a, b, true, lo ?? 0, hi ?? 1) },
+  BETAINV: { min: 3, max: 5, impl: (p: V, a: V, b: V, lo: V, hi: V) => lib.BETA!.INV!(p, a, b, lo ?? 0, hi ?? 1) },
+  CONFIDENCE: { min: 3, max: 3, impl: (a: V, sd: V, n: V) => lib.CONFIDENCE!.NORM!(a, sd, n) },
+  PERCENTRANK: { min: 2, max: 3, impl: (a: V, x: V, sig: V) => lib.PERCENTRANK!.INC!(a, x, sig ?? 3) },
+  ACCRINT: { min: 6, max: 8, impl: accrint },
+  TREND: {
+    min: 1, max: 3,
+    impl: (ys: V, xs: V, nx: V) => {
+      const y = flat(ys);
+      const x = xs === undefined || xs === null ? y.map((_, i) => i + 1) : flat(xs);
+      return lib.TREND!(y, x, nx === undefined || nx === null ? x : flat(nx));
     },
   },
   "T.TEST": { min: 4, max: 4, impl: tTest },

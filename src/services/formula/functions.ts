@@ -64,6 +64,12 @@ const ARITY: Record<string, [number, number]> = {
   WORKDAYINTL: [2, 4], YEARFRAC: [2, 3],
   // statistics and lists
   LARGE: [2, 2], SMALL: [2, 2], SORT: [1, 4], UNIQUE: [1, 3],
+  // Excel's optional trailing arguments of functions the library declares with all parameters
+  ACCRINT: [6, 8], "BETA.DIST": [4, 6], "BETA.INV": [3, 5], COMPLEX: [2, 3], COUPDAYS: [3, 4], DELTA: [1, 2], GESTEP: [1, 2],
+  DEC2BIN: [1, 2], DEC2HEX: [1, 2], DEC2OCT: [1, 2], HEX2BIN: [1, 2], HEX2OCT: [1, 2], OCT2BIN: [1, 2], OCT2HEX: [1, 2],
+  BIN2HEX: [1, 2], BIN2OCT: [1, 2], DISC: [4, 5], PRICEDISC: [4, 5], DROP: [2, 3], TAKE: [2, 3], EXPAND: [2, 4],
+  TREND: [1, 3], LINEST: [1, 2], LOGEST: [1, 2], GROWTH: [1, 4], "PERCENTRANK.INC": [2, 3], "PERCENTRANK.EXC": [2, 3],
+  PROB: [3, 4], "RANK.AVG": [2, 3], XIRR: [2, 3], SUBTOTAL: [2, MANY], AGGREGATE: [3, MANY],
   // financial
   PMT: [3, 5], FV: [3, 5], PV: [3, 5], NPER: [3, 5], RATE: [3, 6], IPMT: [4, 6], PPMT: [4, 6], NPV: [2, MANY],
   IRR: [1, 2], SLN: [3, 3], SYD: [4, 4], DB: [4, 5], DDB: [4, 5], EFFECT: [2, 2], NOMINAL: [2, 2],
