@@ -10,6 +10,9 @@ import { evaluateText, sameValue, type CorpusCase } from "./corpus";
 import { compileFormula, evaluateCell } from "../../src/services/formula/evaluate";
 import { parseFormula } from "../../src/services/formula/text";
 import { lookupFunction } from "../../src/services/formula/functions";
+import { printFormula } from "../../src/services/formula/print";
+import type { Expr } from "../../src/services/formula/expression";
+import { validateFormula } from "../../src/services/formula/validate";
 import { cellToValue, type ColumnMeta } from "../../src/services/formula/values";
 
 describe("the Excel corpus", () => {
@@ -43,6 +46,31 @@ describe("Excel's optional arguments are accepted", () => {
       "TEXTBEFORE", "TEXTAFTER", "TEXTSPLIT", "FORECAST.LINEAR", "VDB", "PRICE", "YIELD", "DURATION"]) {
       expect(lookupFunction(name), name).toBeDefined();
     }
+  });
+});
+
+describe("LET", () => {
+  it("binds names for the values after them and the calculation, and prints back canonically", () => {
+    const { expr } = parseFormula("let(x, 2, y, x + 1, x * y)", []);
+    expect(expr).toEqual({
+      kind: "call", fn: "LET",
+      args: [{ kind: "name", name: "X" }, { kind: "literal", value: 2 }, { kind: "name", name: "Y" },
+        { kind: "op", op: "+", args: [{ kind: "name", name: "X" }, { kind: "literal", value: 1 }] },
+        { kind: "op", op: "*", args: [{ kind: "name", name: "X" }, { kind: "name", name: "Y" }] }],
+    });
+    expect(printFormula(expr, []).text).toBe("LET(X, 2, Y, X + 1, X * Y)");
+    expect(evaluateText("LET(X, 2, Y, X + 1, X * Y)")).toBe(6);
+  });
+
+  it("refuses a name used outside its LET, and a value where a name belongs, with positions", () => {
+    expect(() => parseFormula("LET(x, 1, x) + x", [])).toThrow(/Unknown name x/);
+    expect(() => parseFormula("LET(1, 2, 3)", [])).toThrow(/LET takes a name here/);
+    expect(() => parseFormula("LET(x, 1)", [])).toThrow(/LET takes 3 to 253 arguments/);
+  });
+
+  it("refuses a stored tree whose name is not bound by a LET around it", () => {
+    const tree: Expr = { kind: "op", op: "+", args: [{ kind: "name", name: "X" }, { kind: "literal", value: 1 }] };
+    expect(() => validateFormula({ columnId: "f", expression: { tooDeep: false, expr: tree }, description: [] }, [])).toThrow(/Unknown name X/);
   });
 });
 

@@ -162,6 +162,13 @@ export function compileFormula(expr: Expr): CompiledFormula {
         return n instanceof Error ? n : normalizeResult(-n);
       };
     }
+    case "name": {
+      const name = expr.name.toUpperCase();
+      return () => {
+        for (let i = bindings.length - 1; i >= 0; i--) if (bindings[i]![0] === name) return bindings[i]![1];
+        return Errors.name;
+      };
+    }
     case "op":
       return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]));
     case "call":
@@ -238,6 +245,9 @@ function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue 
 
 type LazyImpl = (args: CompiledFormula[], get: ValueSource, exprs: readonly Expr[]) => FormulaValue;
 
+/** The names LET has bound around the node being evaluated (innermost last); evaluation is synchronous. */
+const bindings: Array<[string, FormulaValue]> = [];
+
 const LAZY: Record<string, LazyImpl> = {
   IF: ([cond, yes, no], get) => {
     const c = toBoolean(cond!(get));
@@ -260,6 +270,19 @@ const LAZY: Record<string, LazyImpl> = {
   IFNA: ([value, alt], get) => {
     const v = value!(get);
     return v instanceof Error && v.message === "#N/A" ? alt!(get) : v;
+  },
+  LET: (args, get, exprs) => {
+    const before = bindings.length;
+    try {
+      for (let i = 0; i + 1 < args.length; i += 2) {
+        const name = exprs[i];
+        if (name?.kind !== "name") return Errors.value;
+        bindings.push([name.name.toUpperCase(), args[i + 1]!(get)]);
+      }
+      return args[args.length - 1]!(get);
+    } finally {
+      bindings.length = before;
+    }
   },
   AND: (args, get, exprs) => logical(args, get, false, exprs),
   OR: (args, get, exprs) => logical(args, get, true, exprs),
@@ -391,6 +414,7 @@ export function expressionYieldsDate(expr: Expr, columnYieldsDate: (columnId: st
   switch (expr.kind) {
     case "literal":
     case "array":
+    case "name":
       return false;
     case "column":
       return columnYieldsDate(expr.columnId);

@@ -23,6 +23,8 @@ export interface ExcelFunction {
   references?: boolean;
   /** Errors arrive as arguments instead of failing the call first. */
   errorAware?: boolean;
+  /** Arguments come in pairs after `min` (LET's name/value pairs). */
+  pairs?: boolean;
 }
 
 const MANY = Number.POSITIVE_INFINITY;
@@ -1128,6 +1130,8 @@ export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
     },
   },
   COLUMN: { min: 0, max: 1, impl: () => 1 },
+  // Evaluated by the evaluator (it binds names); never called as a library function.
+  LET: { min: 3, max: 253, pairs: true, impl: () => Errors.value },
   ROW: { min: 0, max: 1, impl: () => 1 },
   FILTER: { min: 2, max: 3, impl: filterFn },
   SORTBY: { min: 2, max: 253, impl: sortBy },

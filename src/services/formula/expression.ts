@@ -33,7 +33,12 @@ export type Expr =
   | { kind: "column"; columnId: string }
   | { kind: "op"; op: BinaryOp; args: [Expr, Expr] }
   | { kind: "neg"; arg: Expr }
-  | { kind: "call"; fn: string; args: Expr[] };
+  | { kind: "call"; fn: string; args: Expr[] }
+  /** A name bound by LET (`LET(x, 2, x * x)`): in LET's name positions, and in its values and calculation. */
+  | { kind: "name"; name: string };
+
+/** A LET name: letters, digits, `_` and `.`, starting with a letter or `_` (stored in capitals). */
+export const LET_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 // Nodes are z.object (not strict): `expression` is typed `any` by the specification, so members we do not
 // know are dropped rather than rejected (API.md §1).
@@ -53,6 +58,7 @@ const ArrayExpr = z
     else if (width * node.rows.length < 2) ctx.addIssue({ code: "custom", path: ["rows"], message: "an array constant has at least two items (one value is a literal)" });
   });
 const ColumnExpr = z.object({ kind: z.literal("column"), columnId: IdSchema });
+const NameExpr = z.object({ kind: z.literal("name"), name: z.string().min(1).max(255).regex(LET_NAME, "must be a name such as x or total_2") });
 const OpExpr = z.object({
   kind: z.literal("op"),
   op: z.enum(BINARY_OPS),
@@ -80,11 +86,11 @@ const CallExpr = z.object({
 });
 
 export const ExprSchema: z.ZodType<Expr> = z
-  .discriminatedUnion("kind", [LiteralExpr, ArrayExpr, ColumnExpr, OpExpr, NegExpr, CallExpr])
+  .discriminatedUnion("kind", [LiteralExpr, ArrayExpr, ColumnExpr, OpExpr, NegExpr, CallExpr, NameExpr])
   .openapi("FormulaExpr", {
     description: [
       "A compiled formula tree: literal | array (an array constant: rows of constants, `{1, 2; 3, 4}` in text) | column |",
-      "op (binary operator) | neg (unary minus) | call (spreadsheet function,",
+      "op (binary operator) | neg (unary minus) | name (a name bound by LET: LET(name, value, …, calculation)) | call (spreadsheet function,",
       "any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet",
       "semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^`",
       "coerce (blank → 0, \"3\" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics",

@@ -136,7 +136,7 @@ function buildCatalog(): Map<string, FunctionSpec> {
   }
   // Excel's semantics where the library departs from them, and the common functions it lacks (excel.ts).
   for (const [name, f] of Object.entries(EXCEL_FUNCTIONS)) {
-    catalog.set(name, { name, impl: f.impl, min: f.min, max: f.max, ...(f.references && { references: true }), ...(f.errorAware && { errorAware: true }) });
+    catalog.set(name, { name, impl: f.impl, min: f.min, max: f.max, ...(f.references && { references: true }), ...(f.errorAware && { errorAware: true }), ...(f.pairs && { pairs: true }) });
   }
   return catalog;
 }

@@ -101,6 +101,8 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[], opts: 
         return emit(`{${e.rows.map((r) => r.map(itemText).join(", ")).join("; ")}}`);
       case "column":
         return emitColumn(e.columnId);
+      case "name":
+        return emit(e.name);
       case "neg":
         emit("-");
         return print(e.arg, LEVEL.unary, child(path, "arg"));

@@ -99,6 +99,8 @@ export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): Re
         return "array";
       case "column":
         return ofColumn(e.columnId);
+      case "name":
+        return "unknown";
       case "neg":
         return infer(e.arg) === "error" ? "error" : "number";
       case "op": {
@@ -124,6 +126,8 @@ export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): Re
             return unify(e.args.map(infer));
           case "CHOOSE":
             return unify(e.args.slice(1).map(infer));
+          case "LET":
+            return e.args.length > 0 && e.args.at(-1)!.kind !== "name" ? infer(e.args.at(-1)!) : "unknown";
           case "SWITCH": {
             const rest = e.args.slice(1);
             const results = rest.filter((_, i) => i % 2 === 1);

@@ -13,7 +13,7 @@
  */
 import { createToken, EmbeddedActionsParser, Lexer, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import type { ArrayItem, BinaryOp, Expr } from "./expression";
-import { MAX_ARRAY_ITEMS, MAX_FORMULA_NODES } from "./expression";
+import { LET_NAME, MAX_ARRAY_ITEMS, MAX_FORMULA_NODES } from "./expression";
 import { arityProblem, FUNCTION_CATALOG, lookupFunction, signatureOf } from "./functions";
 import { nearest } from "./suggest";
 
@@ -414,6 +414,28 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
     return undefined;
   };
 
+  // Names bound by the LET calls around the syntax being resolved.
+  const scope: string[] = [];
+  /** LET(name1, value1, …, calculation): each name is bound for the values after it and for the calculation. */
+  const resolveLet = (s: Extract<Syntax, { kind: "call" }>): Expr => {
+    const spec = lookupFunction("LET")!;
+    const arity = arityProblem(spec, s.args.length);
+    if (arity) problems.push({ ...s.at, message: `${arity}: LET(name1, value1, [name2, value2, …], calculation)` });
+    const before = scope.length;
+    const args = s.args.map((a, i): Expr => {
+      if (i % 2 === 1 || i === s.args.length - 1) return resolve(a);
+      const upper = a.kind === "name" ? a.name.toUpperCase() : "";
+      if (a.kind !== "name" || upper === "TRUE" || upper === "FALSE" || !LET_NAME.test(a.name)) {
+        problems.push({ ...a.at, message: "LET takes a name here, such as x or total (letters, digits and _)" });
+        return { kind: "literal", value: null };
+      }
+      scope.push(upper);
+      return { kind: "name", name: upper };
+    });
+    scope.length = before;
+    return { kind: "call", fn: "LET", args };
+  };
+
   const resolve = (s: Syntax): Expr => {
     switch (s.kind) {
       case "literal":
@@ -436,6 +458,7 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
       case "name": {
         const upper = s.name.toUpperCase();
         if (upper === "TRUE" || upper === "FALSE") return { kind: "literal", value: upper === "TRUE" };
+        if (scope.includes(upper)) return { kind: "name", name: upper };
         const isFunction = lookupFunction(s.name);
         const columnHint = nearest(s.name, columns.map((c) => c.name));
         // A column may share its name with a function (a "Price" column and PRICE): name both readings.
@@ -451,6 +474,7 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
       }
       case "call": {
         const upper = s.name.toUpperCase();
+        if (upper === "LET") return resolveLet(s);
         const args = s.args.map(resolve);
         // TRUE() and FALSE() are the literals; BLANK() is the empty value (an omitted argument).
         if ((upper === "TRUE" || upper === "FALSE") && args.length === 0) return { kind: "literal", value: upper === "TRUE" };

@@ -34,10 +34,15 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
     else if (col.isDeleted) problems.push({ path, message: `Column "${col.name}" (${columnId}) is deleted` });
   };
 
+  // Names bound by the LET calls around the node being walked.
+  const scope: string[] = [];
   const walk = (e: Expr, path: string) => {
     switch (e.kind) {
       case "literal":
       case "array":
+        return;
+      case "name":
+        if (!scope.includes(e.name.toUpperCase())) problems.push({ path, message: `Unknown name ${e.name}: only LET binds names` });
         return;
       case "column":
         return checkColumn(e.columnId, `${path}.columnId`);
@@ -51,6 +56,18 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
         else {
           const arity = arityProblem(spec, e.args.length);
           if (arity) problems.push({ path: `${path}.args`, message: arity });
+        }
+        if (spec?.name === "LET") {
+          // LET(name1, value1, …, calculation): each name is bound for the values after it and the calculation.
+          const before = scope.length;
+          e.args.forEach((a, i) => {
+            const isName = i % 2 === 0 && i < e.args.length - 1;
+            if (!isName) return walk(a, `${path}.args.${i}`);
+            if (a.kind !== "name") problems.push({ path: `${path}.args.${i}`, message: "LET takes a name here, such as x" });
+            else scope.push(a.name.toUpperCase());
+          });
+          scope.length = before;
+          return;
         }
         return e.args.forEach((a, i) => walk(a, `${path}.args.${i}`));
       }
