@@ -19,6 +19,7 @@ import {
   daysBetween,
   Errors,
   normalizeResult,
+  numberText,
   toBoolean,
   toNumber,
   toText,
@@ -26,6 +27,7 @@ import {
   type FormulaValue,
 } from "./values";
 import * as formulajs from "@formulajs/formulajs";
+import { parseNumberText } from "./parseText";
 import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, formulaLimits, hasArgumentBounds, MAX_TEXT, THROW_UNITS } from "./limits";
 
 /** Reads one column of the current row as an evaluator value. */
@@ -38,6 +40,18 @@ const DATE_ARGUMENT_FUNCTIONS = new Set([
   "MONTH", "NETWORKDAYS", "NETWORKDAYS.INTL", "NETWORKDAYSINTL", "SECOND", "TIMEVALUE", "WEEKDAY", "WEEKNUM",
   "WORKDAY", "WORKDAY.INTL", "WORKDAYINTL", "YEAR", "YEARFRAC", "TEXT",
 ]);
+
+/** Functions that read their arguments as text themselves: date text stays text for them. */
+const TEXT_DATE_FUNCTIONS = new Set(["DATEVALUE", "TIMEVALUE", "TEXT"]);
+
+/**
+ * Argument positions that a function reads as text ("*": all): a number there becomes its text as a spreadsheet
+ * shows it (15 significant digits: LEN(1/3) is 17), not JavaScript's 17-digit form.
+ */
+const TEXT_ARGUMENTS: Record<string, number[] | "*"> = {
+  LEN: [0], LEFT: [0], RIGHT: [0], MID: [0], UPPER: [0], LOWER: [0], TRIM: [0], CLEAN: [0], SUBSTITUTE: [0, 1, 2],
+  REPLACE: [0, 3], FIND: [0, 1], EXACT: [0, 1], REPT: [0], CONCATENATE: "*", CONCAT: "*", TEXTJOIN: "*", CODE: [0], UNICODE: [0],
+};
 
 /** Functions whose results are dates: used to read a formula column's stored ms back as dates. */
 export const DATE_RESULT_FUNCTIONS = new Set(["DATE", "DATEVALUE", "EDATE", "EOMONTH", "TODAY", "NOW", "WORKDAY", "WORKDAY.INTL", "WORKDAYINTL"]);
@@ -367,6 +381,8 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
     : compiled;
   const bounded = hasArgumentBounds(spec.name);
   const impl = spec.impl;
+  const textAt = TEXT_ARGUMENTS[spec.name];
+  const dateText = passDates && !TEXT_DATE_FUNCTIONS.has(spec.name);
   return (get) => {
     const values = args.map((a) => a(get));
     if (!errorAware) {
@@ -387,7 +403,15 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
     charge(cost, true);
     let result: FormulaValue;
     try {
-      result = normalizeResult(impl(...values.map((v) => toLibraryArgument(v, passDates))));
+      result = normalizeResult(impl(...values.map((v, i) => {
+        if (textAt && (textAt === "*" || textAt.includes(i))) v = numbersAsText(v);
+        // Date functions read date and time text as Excel does (HOUR("14:30") is 14).
+        if (dateText && typeof v === "string") {
+          const serial = parseNumberText(v);
+          if (serial !== undefined) return new Date(Math.round((serial - 25_569) * 86_400_000));
+        }
+        return toLibraryArgument(v, passDates);
+      })));
     } catch {
       // A library call that throws (mostly a recursion past the stack) cost far more than its count said.
       charge(THROW_UNITS, true);
@@ -397,6 +421,13 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
     charge(Array.isArray(result) ? elements(result) * ELEMENT_UNITS : 0, true);
     return result;
   };
+}
+
+/** Numbers (and the numbers of a list) as the text a spreadsheet shows for them. */
+function numbersAsText(v: FormulaValue): FormulaValue {
+  if (typeof v === "number") return numberText(v);
+  if (Array.isArray(v)) return v.map(numbersAsText);
+  return v;
 }
 
 /** Dates as the library expects them; lists copied, since some library functions parse arrays in place. */

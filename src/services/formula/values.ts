@@ -114,7 +114,8 @@ export function toBoolean(v: FormulaValue): boolean | Error {
   if (typeof v === "string") {
     const s = v.trim().toUpperCase();
     if (s === "TRUE") return true;
-    if (s === "FALSE" || s === "") return false;
+    if (s === "FALSE") return false;
+    // "" is text, not a truth value (Excel: IF("", …) is #VALUE!); an empty cell is blank, and FALSE.
     return Errors.value;
   }
   if (v instanceof Date) return true;
