@@ -2256,6 +2256,7 @@ export interface components {
             updatedAt: number;
         };
         OrganizationMember: {
+            /** Format: email */
             email: string;
             organizationId: string;
             /** @enum {string} */
@@ -2551,6 +2552,7 @@ export interface components {
             updatedAt: number;
         };
         WorkspaceCollaboratorAdded: {
+            /** Format: email */
             email: string;
             /** @enum {string} */
             role: "admin" | "editor" | "viewer";
