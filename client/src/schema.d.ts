@@ -2342,6 +2342,7 @@ export interface components {
             updatedAt: number;
         };
         OrganizationMember: {
+            /** Format: email */
             email: string;
             organizationId: string;
             /** @enum {string} */
@@ -2652,6 +2653,7 @@ export interface components {
             updatedAt: number;
         };
         WorkspaceCollaboratorAdded: {
+            /** Format: email */
             email: string;
             /** @enum {string} */
             role: "admin" | "editor" | "viewer";
