@@ -2346,6 +2346,7 @@ export interface components {
             updatedAt: number;
         };
         OrganizationMember: {
+            /** Format: email */
             email: string;
             organizationId: string;
             /** @enum {string} */
@@ -2656,6 +2657,7 @@ export interface components {
             updatedAt: number;
         };
         WorkspaceCollaboratorAdded: {
+            /** Format: email */
             email: string;
             /** @enum {string} */
             role: "admin" | "editor" | "viewer";

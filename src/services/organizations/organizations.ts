@@ -80,7 +80,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   }
   assertInvitationRoom(pending);
   if (member) {
-    // The new member is told (within the per-sender notification limit) and may leave as any member can.
+    // The new member is told who added them, within the per-sender notification limit.
     await ctx.db.batch([
       ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
         target: [organizationMembers.organizationId, organizationMembers.userId],
@@ -91,7 +91,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
         senderId: ctx.user.id,
         kind: "organization.member_added",
         title: `${ctx.user.name} added you to "${shortName(org.name)}"`,
-        body: `You are now ${role === "admin" ? "an admin" : `a ${role}`} of this organization.`,
+        body: `You are now ${role === "member" ? "a member" : `an ${role}`} of this organization.`,
         data: { organizationId, role },
         at: ctx.now,
       }),

@@ -3,6 +3,7 @@
  * two (the access batch, then one write batch that also reads back what the response needs).
  */
 import { and, eq, sql } from "drizzle-orm";
+import { nextUpdatedAt } from "../../db/sql";
 import { checkOrganizationAccess, checkWorkspaceAccess, organizationAccessStatement, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
@@ -91,7 +92,7 @@ export async function updateWorkspace(
   const { name, description, isShared } = input.patch;
   const [updated] = await ctx.db
     .update(workspaces)
-    .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: ctx.now })
+    .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: nextUpdatedAt(workspaces.updatedAt, ctx.now) })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
     .where(and(eq(workspaces.id, input.workspaceId), input.ifMatch === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt)))
     .returning();
