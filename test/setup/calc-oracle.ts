@@ -126,11 +126,11 @@ function cellValue(field: string): unknown {
 function formattedNumber(field: string): unknown {
   const pct = /^(-?[\d.]+(?:E[+-]?\d+)?)%$/i.exec(field);
   if (pct) return Number(pct[1]) / 100;
-  const m = /^(?:(\d{2})\/(\d{2})\/(\d{4}))?\s*(?:(\d{1,2}):(\d{2}):(\d{2})\s*([AP]M))?$/.exec(field);
+  const m = /^(?:(\d{2})\/(\d{2})\/(\d{4}))?\s*(?:(\d{1,2}):(\d{2}):(\d{2})\s*([AP]M)?)?$/.exec(field);
   if (!m || (!m[1] && !m[4])) return field;
   let serial = 0;
   if (m[1]) serial = Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2])) / 86_400_000 + 25_569;
-  if (m[4]) serial += ((Number(m[4]) % 12) + (m[7] === "PM" ? 12 : 0)) / 24 + Number(m[5]) / 1_440 + Number(m[6]) / 86_400;
+  if (m[4]) serial += ((m[7] ? Number(m[4]) % 12 : Number(m[4])) + (m[7] === "PM" ? 12 : 0)) / 24 + Number(m[5]) / 1_440 + Number(m[6]) / 86_400;
   return serial;
 }
 

@@ -524,7 +524,7 @@ function formatNumber(n: number, pieces: Piece[], signed: boolean): string {
       i++;
     } else break;
   }
-  while (last + 1 < pieces.length && "code" in pieces[last + 1]! && /[0#?]/.test((pieces[last + 1] as { code: string }).code)) last++;
+  while (last + 1 < pieces.length && "code" in pieces[last + 1]! && /[0#?,]/.test((pieces[last + 1] as { code: string }).code)) last++;
   const pattern = pieces.slice(first, last + 1).map((p) => ("code" in p ? p.code : "")).join("");
   // Trailing commas scale by thousands.
   let body = pattern;
@@ -602,6 +602,10 @@ export function formatText(v: V, fmt: V): V {
     signed = false;
   } else if (x === 0 && sections.length >= 3) section = sections[2]!;
   const pieces = tokenize(section);
+  if (pieces.some((p) => "code" in p && p.code === "@")) {
+    const shown = typeof v === "string" ? v : numberText(x);
+    return pieces.map((p) => ("lit" in p ? p.lit : p.code === "@" ? shown : p.code)).join("");
+  }
   if (isDateSection(pieces)) return formatDate(x, pieces);
   return formatNumber(x, pieces, signed);
 }
@@ -1122,6 +1126,65 @@ function dollar(n: V, decimals: V): V {
   return x < 0 && r !== 0 ? `($${body})` : `$${body}`;
 }
 
+function quartile(a: V, q: V): V {
+  const k = argNumber(q);
+  if (isErr(k)) return k;
+  const quart = Math.trunc(k);
+  if (quart < 0 || quart > 4) return Errors.num;
+  const xs = flat(a).filter((x): x is number => typeof x === "number");
+  if (!xs.length) return Errors.num;
+  return lib.PERCENTILE!.INC!(xs, quart / 4);
+}
+
+/** F.TEST: the two-tailed probability that the variances of the two samples are not different. */
+function fTest(a: V, b: V): V {
+  const xs = flat(a).filter((x): x is number => typeof x === "number");
+  const ys = flat(b).filter((x): x is number => typeof x === "number");
+  const vx = variance(xs, true);
+  const vy = variance(ys, true);
+  if (isErr(vx) || isErr(vy) || vx === 0 || vy === 0) return Errors.div0;
+  const right = lib.F!.DIST!.RT!(vx / vy, xs.length - 1, ys.length - 1);
+  return typeof right === "number" ? 2 * Math.min(right, 1 - right) : right;
+}
+
+function chiTest(actual: V, expected: V): V {
+  const o = rowsOf(actual);
+  const e = rowsOf(expected);
+  const fo = flat(actual);
+  const fe = flat(expected);
+  if (fo.length !== fe.length || fo.length < 2) return Errors.na;
+  let x = 0;
+  for (let i = 0; i < fo.length; i++) {
+    const a = fo[i];
+    const b = fe[i];
+    if (typeof a !== "number" || typeof b !== "number") continue;
+    if (b === 0) return Errors.div0;
+    x += (a - b) ** 2 / b;
+  }
+  const r = o.length;
+  const c = o[0]!.length;
+  const df = r > 1 && c > 1 ? (r - 1) * (c - 1) : fo.length - 1;
+  void e;
+  return lib.CHISQ!.DIST!.RT!(x, df);
+}
+
+function yearFrac(a: V, b: V, basis: V): number | Error {
+  const x = argNumber(a);
+  const y = argNumber(b);
+  const bs = optNumber(basis, 0);
+  if (isErr(x)) return x;
+  if (isErr(y)) return y;
+  if (isErr(bs)) return bs;
+  if (Math.trunc(y) <= Math.trunc(x) || bs < 0 || bs > 4) return Errors.num;
+  const f = lib.YEARFRAC!(Math.trunc(x), Math.trunc(y), Math.trunc(bs));
+  return typeof f === "number" ? f : Errors.num;
+}
+
+function withBond(s: V, m: V, f: V, b: V, then: (bond: Bond) => V): V {
+  const bond = readBond(s, m, f, b);
+  return isErr(bond) ? bond : then(bond);
+}
+
 function tbillDays(settlement: V, maturity: V): number | Error {
   const s = argNumber(settlement);
   const m = argNumber(maturity);
@@ -1290,7 +1353,6 @@ export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
   "RANK.EQ": { min: 2, max: 3, impl: rank },
   RANK: { min: 2, max: 3, impl: rank },
   PERCENTILE: { min: 2, max: 2, impl: lib.PERCENTILE!.INC! },
-  QUARTILE: { min: 2, max: 2, impl: lib.QUARTILE!.INC! },
   INTERCEPT: { min: 2, max: 2, impl: (ys: V, xs: V) => lib.INTERCEPT!(flat(ys), flat(xs)) },
   "FORECAST.LINEAR": { min: 3, max: 3, impl: lib.FORECAST as (...a: unknown[]) => unknown },
   LARGE: { min: 2, max: 2, impl: kth(true) },
@@ -1371,6 +1433,59 @@ export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
     const b = days / 365;
     const c = (price - 100) / price;
     return (-b + Math.sqrt(b * b - 4 * a * c)) / (2 * a);
+  } },
+  QUARTILE: { min: 2, max: 2, impl: (a: V, q: V) => quartile(a, q) },
+  "QUARTILE.INC": { min: 2, max: 2, impl: (a: V, q: V) => quartile(a, q) },
+  "F.TEST": { min: 2, max: 2, impl: fTest },
+  FTEST: { min: 2, max: 2, impl: fTest },
+  "CHISQ.TEST": { min: 2, max: 2, impl: chiTest },
+  CHITEST: { min: 2, max: 2, impl: chiTest },
+  TIME: { min: 3, max: 3, impl: (h: V, m: V, sec: V) => {
+    const parts = [h, m, sec].map(argNumber);
+    for (const x of parts) if (isErr(x)) return x;
+    const [hh, mm, ss] = (parts as number[]).map(Math.trunc);
+    if ([hh, mm, ss].some((x) => x! > 32_767)) return Errors.num;
+    const total = hh! * 3600 + mm! * 60 + ss!;
+    return total < 0 ? Errors.num : (total % 86_400) / 86_400;
+  } },
+  MDURATION: { min: 5, max: 6, impl: (s: V, m: V, c: V, y: V, f: V, b: V) => {
+    const d = duration(s, m, c, y, f, b);
+    const yy = argNumber(y);
+    const ff = argNumber(f);
+    return isErr(d) || isErr(yy) || isErr(ff) ? (isErr(d) ? d : Errors.value) : (d as number) / (1 + yy / ff);
+  } },
+  COUPNUM: { min: 3, max: 4, impl: (s: V, m: V, f: V, b: V) => withBond(s, m, f, b, (bond) => coupons(bond).n) },
+  COUPNCD: { min: 3, max: 4, impl: (s: V, m: V, f: V, b: V) => withBond(s, m, f, b, (bond) => serialToDate(coupons(bond).ncd)) },
+  COUPPCD: { min: 3, max: 4, impl: (s: V, m: V, f: V, b: V) => withBond(s, m, f, b, (bond) => serialToDate(coupons(bond).pcd)) },
+  COUPDAYBS: { min: 3, max: 4, impl: (s: V, m: V, f: V, b: V) => withBond(s, m, f, b, (bond) => couponDays(bond).A) },
+  COUPDAYSNC: { min: 3, max: 4, impl: (s: V, m: V, f: V, b: V) => withBond(s, m, f, b, (bond) => couponDays(bond).DSC) },
+  ACCRINTM: { min: 4, max: 5, impl: (issue: V, settle: V, rate: V, par: V, basis: V) => {
+    const frac = yearFrac(issue, settle, basis);
+    const r = argNumber(rate);
+    const p = argNumber(par);
+    if (isErr(frac)) return frac;
+    if (isErr(r)) return r;
+    if (isErr(p)) return p;
+    return r <= 0 || p <= 0 ? Errors.num : p * r * frac;
+  } },
+  INTRATE: { min: 4, max: 5, impl: (s: V, m: V, inv: V, red: V, basis: V) => {
+    const frac = yearFrac(s, m, basis);
+    const i = argNumber(inv);
+    const r = argNumber(red);
+    if (isErr(frac)) return frac;
+    if (isErr(i)) return i;
+    if (isErr(r)) return r;
+    return i <= 0 || r <= 0 ? Errors.num : (r - i) / i / frac;
+  } },
+  RECEIVED: { min: 4, max: 5, impl: (s: V, m: V, inv: V, disc: V, basis: V) => {
+    const frac = yearFrac(s, m, basis);
+    const i = argNumber(inv);
+    const d = argNumber(disc);
+    if (isErr(frac)) return frac;
+    if (isErr(i)) return i;
+    if (isErr(d)) return d;
+    const q = 1 - d * frac;
+    return i <= 0 || d <= 0 || q <= 0 ? Errors.num : i / q;
   } },
   // Text.
   DOLLAR: { min: 1, max: 2, impl: dollar },

@@ -445,7 +445,14 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
         if (s.id !== undefined) {
           if (byId.has(s.id)) id = s.id;
           else problems.push({ ...s.at, message: `Unknown column id {#${s.id}}: no column of this table has that id` });
-        } else id = resolveName(s.name!, s.at);
+        } else {
+          // `{5}` with no column of that name is Excel's one-item array constant: its one value.
+          const single = new RegExp(`^\\s*(?:${CONSTANT})\\s*$`);
+          if (single.test(s.name!) && !columns.some((c) => c.name.trim().toLowerCase() === s.name!.trim().toLowerCase())) {
+            return { kind: "literal", value: constantValue(s.name!.trim()) };
+          }
+          id = resolveName(s.name!, s.at);
+        }
         if (id && !referencePositions.has(id)) referencePositions.set(id, s.at);
         return { kind: "column", columnId: id ?? "" };
       }
