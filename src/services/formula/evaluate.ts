@@ -170,10 +170,16 @@ export function compileFormula(expr: Expr): CompiledFormula {
     }
     case "neg": {
       const arg = compileFormula(expr.arg);
+      const negate = (v: FormulaValue): FormulaValue => {
+        if (Array.isArray(v)) return v.map(negate);
+        const n = toNumber(v);
+        return n instanceof Error ? n : normalizeResult(-n);
+      };
       return (get) => {
         charge(1, false);
-        const n = toNumber(arg(get));
-        return n instanceof Error ? n : normalizeResult(-n);
+        const v = arg(get);
+        if (Array.isArray(v)) charge(elements(v), false);
+        return negate(v);
       };
     }
     case "name": {
@@ -184,13 +190,18 @@ export function compileFormula(expr: Expr): CompiledFormula {
       };
     }
     case "op":
-      return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]));
+      return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]), expr.args[0].kind === "column" || expr.args[1].kind === "column");
     case "call":
       return compileCall(expr.fn.toUpperCase(), expr.args.map(compileFormula), expr.args);
   }
 }
 
-function compileOperator(op: string, left: CompiledFormula, right: CompiledFormula): CompiledFormula {
+/**
+ * `columnOperand`: a column's list (multiSelect labels, linked rows) is one value to an operator, not an array to
+ * go through element by element, so `{Tags} + 1` stays #VALUE!; array constants and function results broadcast.
+ */
+function compileOperator(op: string, left: CompiledFormula, right: CompiledFormula, columnOperand = false): CompiledFormula {
+  const elementwise = columnOperand ? (a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue) => f(a, b) : broadcast;
   switch (op) {
     case "&":
       return (get) => {
@@ -209,23 +220,51 @@ function compileOperator(op: string, left: CompiledFormula, right: CompiledFormu
     case ">=":
       return (get) => {
         charge(1, false);
-        const c = compareValues(left(get), right(get));
-        if (c instanceof Error) return c;
-        switch (op) {
-          case "=": return c === 0;
-          case "<>": return c !== 0;
-          case "<": return c < 0;
-          case "<=": return c <= 0;
-          case ">": return c > 0;
-          default: return c >= 0;
-        }
+        return elementwise(left(get), right(get), (a, b) => {
+          const c = compareValues(a, b);
+          if (c instanceof Error) return c;
+          switch (op) {
+            case "=": return c === 0;
+            case "<>": return c !== 0;
+            case "<": return c < 0;
+            case "<=": return c <= 0;
+            case ">": return c > 0;
+            default: return c >= 0;
+          }
+        });
       };
     default:
       return (get) => {
         charge(1, false);
-        return arithmetic(op, left(get), right(get));
+        return elementwise(left(get), right(get), (a, b) => arithmetic(op, a, b));
       };
   }
+}
+
+/**
+ * An operator over arrays, as Excel's array arithmetic: element by element (`{1,2} * {3,4}` is {3,8}), a single
+ * value or one-item array against each element, and #N/A where one array is shorter than the other.
+ */
+function broadcast(a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue): FormulaValue {
+  if (!Array.isArray(a) && !Array.isArray(b)) return f(a, b);
+  if (a instanceof Error) return a;
+  if (b instanceof Error) return b;
+  // Every element produced is counted: a row against a column makes their product, past the list cap #LIMIT!.
+  let produced = 0;
+  const leaf = (x: FormulaValue, y: FormulaValue) => {
+    if (++produced > formulaLimits.arrayElements) throw SPENT;
+    charge(1, false);
+    return f(x, y);
+  };
+  const zip = (x: FormulaValue, y: FormulaValue): FormulaValue => {
+    if (!Array.isArray(x) && !Array.isArray(y)) return leaf(x, y);
+    if (!Array.isArray(x)) return (y as FormulaValue[]).map((v) => zip(x, v));
+    if (!Array.isArray(y)) return x.map((v) => zip(v, y));
+    if (x.length === 1 && y.length !== 1) return y.map((v) => zip(x[0]!, v));
+    if (y.length === 1 && x.length !== 1) return x.map((v) => zip(v, y[0]!));
+    return Array.from({ length: Math.max(x.length, y.length) }, (_, i) => (i < x.length && i < y.length ? zip(x[i]!, y[i]!) : Errors.na));
+  };
+  return zip(a, b);
 }
 
 function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue {
