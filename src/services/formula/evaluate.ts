@@ -422,6 +422,8 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
   const impl = spec.impl;
   const textAt = TEXT_ARGUMENTS[spec.name];
   const dateText = passDates && !TEXT_DATE_FUNCTIONS.has(spec.name);
+  // The .INTL functions' third argument is a weekend mask such as "0000011", not a date.
+  const intl = spec.name.includes("INTL");
   return (get) => {
     const values = args.map((a) => a(get));
     if (!errorAware) {
@@ -445,7 +447,7 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
       result = normalizeResult(impl(...values.map((v, i) => {
         if (textAt && (textAt === "*" || textAt.includes(i))) v = numbersAsText(v);
         // Date functions read date and time text as Excel does (HOUR("14:30") is 14).
-        if (dateText && typeof v === "string") {
+        if (dateText && typeof v === "string" && !(intl && i === 2)) {
           const serial = parseNumberText(v);
           if (serial !== undefined) return new Date(Math.round((serial - 25_569) * 86_400_000));
         }

@@ -1036,6 +1036,8 @@ function criteriaTest(criteria: V): (v: V) => boolean {
   }
   if (num !== undefined) {
     return (v) => {
+      // Text that reads as the number matches it too (COUNTIF({"1", 1}, "1") is 2).
+      if (typeof v === "string" && (op === "=" || op === "<>")) return (parseNumberText(v) === num) === (op === "=");
       if (typeof v !== "number") return op === "<>" ? true : false;
       switch (op) {
         case "=": return v === num;
@@ -1184,6 +1186,63 @@ function withBond(s: V, m: V, f: V, b: V, then: (bond: Bond) => V): V {
   const bond = readBond(s, m, f, b);
   return isErr(bond) ? bond : then(bond);
 }
+
+/** Weekend masks ("0000011": Monday first, 1 = weekend) as the library's weekend numbers. */
+const WEEKEND_MASKS: Record<string, number> = {
+  "0000011": 1, "1000001": 2, "1100000": 3, "0110000": 4, "0011000": 5, "0001100": 6, "0000110": 7,
+  "0000001": 11, "1000000": 12, "0100000": 13, "0010000": 14, "0001000": 15, "0000100": 16, "0000010": 17,
+};
+const weekend = (w: V) => (typeof w === "string" && w in WEEKEND_MASKS ? WEEKEND_MASKS[w] : w);
+
+/** A square matrix of numbers from rows, or an error. */
+function squareMatrix(v: V): number[][] | Error {
+  const rows = rowsOf(v);
+  const n = rows.length;
+  if (rows.some((r) => r.length !== n)) return Errors.value;
+  if (rows.some((r) => r.some((x) => typeof x !== "number"))) return Errors.value;
+  return rows.map((r) => [...(r as number[])]);
+}
+
+/** Gauss-Jordan elimination with partial pivoting: the determinant, and the inverse when asked. */
+function eliminate(m: number[][], invert: boolean): { det: number; inverse?: number[][] } {
+  const n = m.length;
+  const a = m.map((r) => [...r]);
+  const inv = invert ? a.map((_, i) => a.map((__, j) => (i === j ? 1 : 0))) : [];
+  let det = 1;
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[p]![c]!)) p = r;
+    if (a[p]![c] === 0) return { det: 0 };
+    if (p !== c) {
+      [a[p], a[c]] = [a[c]!, a[p]!];
+      if (invert) [inv[p], inv[c]] = [inv[c]!, inv[p]!];
+      det = -det;
+    }
+    const pivot = a[c]![c]!;
+    det *= pivot;
+    for (let j = 0; j < n; j++) {
+      a[c]![j]! /= pivot;
+      if (invert) inv[c]![j]! /= pivot;
+    }
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = a[r]![c]!;
+      if (f === 0) continue;
+      for (let j = 0; j < n; j++) {
+        a[r]![j]! -= f * a[c]![j]!;
+        if (invert) inv[r]![j]! -= f * inv[c]![j]!;
+      }
+    }
+  }
+  return invert ? { det, inverse: inv } : { det };
+}
+
+const TEMPERATURE: Record<string, [(x: number) => number, (k: number) => number]> = {
+  C: [(x) => x + 273.15, (k) => k - 273.15], cel: [(x) => x + 273.15, (k) => k - 273.15],
+  F: [(x) => ((x - 32) * 5) / 9 + 273.15, (k) => ((k - 273.15) * 9) / 5 + 32], fah: [(x) => ((x - 32) * 5) / 9 + 273.15, (k) => ((k - 273.15) * 9) / 5 + 32],
+  K: [(x) => x, (k) => k], kel: [(x) => x, (k) => k],
+  Rank: [(x) => (x * 5) / 9, (k) => (k * 9) / 5], Reau: [(x) => x * 1.25 + 273.15, (k) => (k - 273.15) * 0.8],
+};
 
 function tbillDays(settlement: V, maturity: V): number | Error {
   const s = argNumber(settlement);
@@ -1486,6 +1545,53 @@ export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
     if (isErr(d)) return d;
     const q = 1 - d * frac;
     return i <= 0 || d <= 0 || q <= 0 ? Errors.num : i / q;
+  } },
+  "NETWORKDAYS.INTL": { min: 2, max: 4, impl: (s: V, e: V, w: V, h: V) => lib.NETWORKDAYS!.INTL!(s, e, weekend(w), h) },
+  NETWORKDAYSINTL: { min: 2, max: 4, impl: (s: V, e: V, w: V, h: V) => lib.NETWORKDAYS!.INTL!(s, e, weekend(w), h) },
+  "WORKDAY.INTL": { min: 2, max: 4, impl: (s: V, d: V, w: V, h: V) => lib.WORKDAY!.INTL!(s, d, weekend(w), h) },
+  WORKDAYINTL: { min: 2, max: 4, impl: (s: V, d: V, w: V, h: V) => lib.WORKDAY!.INTL!(s, d, weekend(w), h) },
+  "ERF.PRECISE": { min: 1, max: 1, impl: (x: V) => {
+    const n = argNumber(x);
+    return isErr(n) ? n : erf(n);
+  } },
+  "ERFC.PRECISE": { min: 1, max: 1, impl: (x: V) => {
+    const n = argNumber(x);
+    return isErr(n) ? n : 1 - erf(n);
+  } },
+  MDETERM: { min: 1, max: 1, impl: (m: V) => {
+    const a = squareMatrix(m);
+    return isErr(a) ? a : eliminate(a, false).det;
+  } },
+  MINVERSE: { min: 1, max: 1, impl: (m: V) => {
+    const a = squareMatrix(m);
+    if (isErr(a)) return a;
+    const { det, inverse } = eliminate(a, true);
+    return det === 0 || !inverse ? Errors.num : inverse;
+  } },
+  CONVERT: { min: 3, max: 3, impl: (x: V, from: V, to: V) => {
+    const t = typeof from === "string" && typeof to === "string" ? [TEMPERATURE[from], TEMPERATURE[to]] : [];
+    if (t[0] && t[1]) {
+      const n = argNumber(x);
+      return isErr(n) ? n : t[1][1](t[0][0](n));
+    }
+    return lib.CONVERT!(x, from, to);
+  } },
+  FIXED: { min: 1, max: 3, impl: (x: V, d: V, noCommas: V) => {
+    const n = argNumber(x);
+    const dd = optNumber(d, 2);
+    if (isErr(n)) return n;
+    if (isErr(dd)) return dd;
+    const places = Math.max(-15, Math.min(127, Math.trunc(dd)));
+    const f = 10 ** places;
+    const shown = Number(Math.abs(n).toPrecision(15));
+    const r = Math.round(shown * f) / f;
+    const plain = noCommas === true || (typeof noCommas === "number" && noCommas !== 0);
+    const body = formatText(r, `${plain ? "0" : "#,##0"}${places > 0 ? "." + "0".repeat(places) : ""}`) as string;
+    return n < 0 && r !== 0 ? `-${body}` : body;
+  } },
+  TRIM: { min: 1, max: 1, impl: (t: V) => {
+    const s = toText((t ?? null) as FormulaValue);
+    return isErr(s) ? s : s.replace(/ +/g, " ").replace(/^ | $/g, "");
   } },
   // Text.
   DOLLAR: { min: 1, max: 2, impl: dollar },
