@@ -143,7 +143,7 @@ export interface paths {
         put?: never;
         /**
          * Run an automation now
-         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation can still be run by hand.
+         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation is not run (409); the run starts a cascade of its own at depth 1.
          */
         post: operations["runAutomation"];
         delete?: never;
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * List a project's automations
-         * @description Live automations of the project in creation order (at most 1000). A project the caller cannot read is 404.
+         * @description Live automations of the project in creation order, paged: `limit` 1–1000 (default 1000), `cursor` from the previous page's `nextCursor` (null on the last page; a cursor this listing did not issue is 400). A project the caller cannot read is 404. Readers who cannot change an automation see its webhook URLs as their origin only.
          */
         get: operations["listAutomations"];
         put?: never;
@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook delivery again
-         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin.
+         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin. One attempt at a time: a redelivery while another attempt of the delivery is in flight is 409; it counts against the run's `externalWriteBudget` and its cascade's deliveries (409 when used up).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -263,7 +263,7 @@ export interface paths {
         put?: never;
         /**
          * Run a run's trigger again
-         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run.
+         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run. It spends what is left of the original run's cascade budget, at its depth; a disabled automation is not retried (409).
          */
         post: operations["retryAutomationRun"];
         delete?: never;
@@ -1394,7 +1394,7 @@ export interface paths {
         put?: never;
         /**
          * E3. Apply a formula to every row
-         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values.
+         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values; a cell past its budget (50 ms, a 100 KB value) stores `#LIMIT!`, a call past its function's argument bounds `#NUM!`, and an apply past the table computation budget is 422 with nothing persisted (docs/api-guide.md, Resource bounds).
          */
         post: operations["applyComputedColumn"];
         delete?: never;
@@ -3269,6 +3269,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
@@ -3445,6 +3454,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3643,7 +3661,10 @@ export interface operations {
     };
     listAutomations: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path: {
                 projectId: string;
@@ -3660,6 +3681,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Automation"][];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -3772,6 +3794,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3932,6 +3963,15 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
