@@ -113,7 +113,10 @@ function track(c: Context<HonoEnv>, work: Promise<unknown> | null | undefined) {
 
 /** The bindings and client address a request authenticates with (failed attempts are limited per address). */
 function attemptOf(c: Context<HonoEnv>): AuthAttempt {
-  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env) };
+  // Reads may look the token up on a read replica that has not yet seen a token just issued (docs/api-guide.md,
+  // "HTTP semantics"): only a miss on the primary is remembered as a bad token.
+  const onPrimary = c.req.method !== "GET" && c.req.method !== "HEAD";
+  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary };
 }
 
 export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
