@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "./harness";
+import { call, registerUser } from "./harness";
 
 /** API.md §16's document-wide rules that Spectral/Redocly (npm run lint:openapi) would also flag. */
 describe("/openapi.json for client developers", () => {
@@ -34,6 +34,29 @@ describe("/openapi.json for client developers", () => {
       expect(op.responses["401"], where).toBeDefined();
       expect(op.responses["429"]?.headers?.["Retry-After"], where).toBeDefined();
     }
+  });
+
+  // The statuses a route answers because of how it is declared (src/http/route.ts, centralResponses).
+  it("every operation with a JSON body lists 400, 413 and 415; every credentialed POST lists 409 and 422 (Idempotency-Key)", () => {
+    for (const { where, op } of operations) {
+      if (op.requestBody?.content?.["application/json"]) for (const status of ["400", "413", "415"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      const credentialed = !(Array.isArray(op.security) && op.security.length === 0);
+      if (where.startsWith("POST ") && credentialed) for (const status of ["400", "409", "422"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+    }
+  });
+
+  it("POST /project without Content-Type answers 415 and POST /document a reused Idempotency-Key 422, both listed", async () => {
+    const user = await registerUser();
+    const noType = await call("POST", "/project", { token: user.token, raw: JSON.stringify({ workspaceId: user.workspaceId, name: "P" }) });
+    expect(noType.status).toBe(415);
+    expect(doc.paths["/project"].post.responses["415"]).toBeDefined();
+    const project = await call("POST", "/project", { token: user.token, body: { workspaceId: user.workspaceId, name: "P" } });
+    const key = { "idempotency-key": `reuse-${crypto.randomUUID()}` };
+    const first = await call("POST", "/document", { token: user.token, headers: key, body: { projectId: project.body.data._id, name: "A", type: "DOCUMENT" } });
+    expect(first.status).toBe(200);
+    const reused = await call("POST", "/document", { token: user.token, headers: key, body: { projectId: project.body.data._id, name: "B", type: "DOCUMENT" } });
+    expect(reused.status).toBe(422);
+    expect(doc.paths["/document"].post.responses["422"]).toBeDefined();
   });
 
   it("path ids are bounded", () => {
