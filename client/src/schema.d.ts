@@ -143,7 +143,7 @@ export interface paths {
         put?: never;
         /**
          * Run an automation now
-         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation can still be run by hand.
+         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation is not run (409); the run starts a cascade of its own at depth 1.
          */
         post: operations["runAutomation"];
         delete?: never;
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * List a project's automations
-         * @description Live automations of the project in creation order (at most 1000). A project the caller cannot read is 404.
+         * @description Live automations of the project in creation order, paged: `limit` 1–1000 (default 1000), `cursor` from the previous page's `nextCursor` (null on the last page; a cursor this listing did not issue is 400). A project the caller cannot read is 404. Readers who cannot change an automation see its webhook URLs as their origin only.
          */
         get: operations["listAutomations"];
         put?: never;
@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook delivery again
-         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin.
+         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin. One attempt at a time: a redelivery while another attempt of the delivery is in flight is 409; it counts against the run's `externalWriteBudget` and its cascade's deliveries (409 when used up).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -263,7 +263,7 @@ export interface paths {
         put?: never;
         /**
          * Run a run's trigger again
-         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run.
+         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run. It spends what is left of the original run's cascade budget, at its depth; a disabled automation is not retried (409).
          */
         post: operations["retryAutomationRun"];
         delete?: never;
@@ -299,11 +299,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a clause reference (read access to its document) */
+        /**
+         * Retrieve a clause reference (read access to its document)
+         * @description One clause reference; readable by whoever can read its document (404 otherwise).
+         */
         get: operations["getClauseReference"];
         put?: never;
         post?: never;
-        /** Soft-delete a clause reference (edit access to its document) */
+        /**
+         * Soft-delete a clause reference (edit access to its document)
+         * @description Marks the clause reference deleted; it no longer appears in its document's list. Needs edit access to its document.
+         */
         delete: operations["deleteClauseReference"];
         options?: never;
         head?: never;
@@ -317,7 +323,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive API reference over /openapi.json (no token needed) */
+        /**
+         * Interactive API reference over /openapi.json (no token needed)
+         * @description An HTML page rendering this document as an interactive reference; it loads nothing from other origins.
+         */
         get: operations["getApiReference"];
         put?: never;
         post?: never;
@@ -382,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A document's clause references, oldest first */
+        /**
+         * A document's clause references, oldest first
+         * @description The live clause references of a document the caller can read, oldest first.
+         */
         get: operations["listClauseReferences"];
         put?: never;
         post?: never;
@@ -465,9 +477,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a document (edit access) */
+        /**
+         * Publish a document (edit access)
+         * @description Marks the document published so a project portal can show it, with optional styling and domain slug. Needs edit access.
+         */
         post: operations["publishDocument"];
-        /** Unpublish a document (edit access) */
+        /**
+         * Unpublish a document (edit access)
+         * @description Marks the document unpublished: portals stop showing it. Needs edit access.
+         */
         delete: operations["unpublishDocument"];
         options?: never;
         head?: never;
@@ -545,7 +563,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's document tree: readable, non-deleted documents ordered by parentId, order */
+        /**
+         * The project's document tree: readable, non-deleted documents ordered by parentId, order
+         * @description The documents and folders of a project the caller can read, without deleted ones, ordered by parentId and then order, so a client can build the tree in one pass.
+         */
         get: operations["listDocuments"];
         put?: never;
         post?: never;
@@ -742,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated user */
+        /**
+         * The authenticated user
+         * @description The user the bearer token belongs to.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -821,7 +845,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a notification read */
+        /**
+         * Mark a notification read
+         * @description Sets the notification's read time; only the caller's own notifications can be marked (404 otherwise).
+         */
         post: operations["markNotificationRead"];
         delete?: never;
         options?: never;
@@ -836,7 +863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's in-app notifications, newest first (at most 200) */
+        /**
+         * The caller's in-app notifications, newest first (at most 200)
+         * @description The caller's own in-app notifications (automation results and the like), newest first, at most 200.
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -853,7 +883,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1.0 document (no token needed) */
+        /**
+         * This OpenAPI 3.1.0 document (no token needed)
+         * @description The OpenAPI 3.1.0 description of every operation, built from the same definitions that validate requests; public, not rate limited.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -872,7 +905,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an organization (the caller becomes its owner) */
+        /**
+         * Create an organization (the caller becomes its owner)
+         * @description Creates the organization with the caller as its owner and answers the new record.
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -907,7 +943,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Organizations the caller belongs to, with the caller's role */
+        /**
+         * Organizations the caller belongs to, with the caller's role
+         * @description Every organization the caller is a member of, each with the caller's role in it.
+         */
         get: operations["listOrganizations"];
         put?: never;
         post?: never;
@@ -926,7 +965,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a project (workspace owner, admin or editor) */
+        /**
+         * Create a project (workspace owner, admin or editor)
+         * @description Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -1008,7 +1050,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a published entry (project admin) */
+        /**
+         * Remove a published entry (project admin)
+         * @description Removes the published entry named by its slug; its portal stops being served. Answers the project with its remaining entries.
+         */
         delete: operations["unpublishProject"];
         options?: never;
         head?: never;
@@ -1394,7 +1439,7 @@ export interface paths {
         put?: never;
         /**
          * E3. Apply a formula to every row
-         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values.
+         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values; a cell past its budget (50 ms, a 100 KB value) stores `#LIMIT!`, a call past its function's argument bounds `#NUM!`, and an apply past the table computation budget is 422 with nothing persisted (docs/api-guide.md, Resource bounds).
          */
         post: operations["applyComputedColumn"];
         delete?: never;
@@ -1457,7 +1502,10 @@ export interface paths {
         get: operations["getTableReference"];
         put?: never;
         post?: never;
-        /** Delete a table reference (edit access to its document) */
+        /**
+         * Delete a table reference (edit access to its document)
+         * @description Deletes the reference between a document and a table; the table itself is untouched. Needs edit access to the referencing document.
+         */
         delete: operations["deleteTableReference"];
         options?: never;
         head?: never;
@@ -1538,7 +1586,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a token at once */
+        /**
+         * Revoke a token at once
+         * @description The token stops authenticating with the next request. Only the caller's own tokens can be revoked; another user's token id is 404.
+         */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -1552,7 +1603,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's tokens (without secrets) */
+        /**
+         * List the caller's tokens (without secrets)
+         * @description Every token the caller holds, with its name, creation time, expiry and last use; a token's secret is shown only once, by POST /token.
+         */
         get: operations["listTokens"];
         put?: never;
         post?: never;
@@ -1571,7 +1625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a workspace in an organization the caller belongs to (the caller becomes owner) */
+        /**
+         * Create a workspace in an organization the caller belongs to (the caller becomes owner)
+         * @description Creates a workspace in the given organization; the caller must be a member of it (404 otherwise) and becomes the workspace's owner.
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -1633,7 +1690,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too */
+        /**
+         * Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too
+         * @description Owners and admins may remove any collaborator but the owner; any collaborator may remove themselves. The removed user's document grants inside the workspace end with it.
+         */
         delete: operations["removeWorkspaceCollaborator"];
         options?: never;
         head?: never;
@@ -1687,8 +1747,10 @@ export interface components {
         Automation: {
             _id: string;
             actions: {
-                /** @description A rowFilter condition (see the request schema) */
-                condition?: Record<string, never>;
+                /** @description A rowFilter condition (see the request schema), or null */
+                condition?: {
+                    [key: string]: unknown;
+                } | null;
                 continueOnError: boolean;
                 id: string;
                 spec: {
@@ -1704,8 +1766,10 @@ export interface components {
                 maxDurationMs: number;
                 operationBudget: number;
             };
-            /** @description A rowFilter condition (see the request schema) */
-            conditions: Record<string, never>;
+            /** @description A rowFilter condition (see the request schema), or null */
+            conditions: {
+                [key: string]: unknown;
+            } | null;
             consecutiveFailures: number;
             createdAt: number;
             createdBy: string;
@@ -1818,8 +1882,10 @@ export interface components {
             _id: string;
             actions: {
                 affectedRows: number;
-                /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
-                error: Record<string, never>;
+                /** @description null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+                error: {
+                    [key: string]: unknown;
+                } | null;
                 finishedAt: number | null;
                 id: string;
                 kind: string;
@@ -1833,8 +1899,10 @@ export interface components {
             createdAt: number;
             deliveryIds: string[];
             depth: number;
-            /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
-            error: Record<string, never>;
+            /** @description null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+            error: {
+                [key: string]: unknown;
+            } | null;
             externalWrites: number;
             finishedAt: number | null;
             operations: number;
@@ -2813,6 +2881,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -2913,6 +3017,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -2988,6 +3119,33 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3267,8 +3425,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3450,6 +3635,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -3617,6 +3820,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -3641,7 +3862,10 @@ export interface operations {
     };
     listAutomations: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path: {
                 projectId: string;
@@ -3658,6 +3882,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Automation"][];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -3770,6 +3995,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3937,6 +4180,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -4037,6 +4298,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4339,6 +4627,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4660,6 +4984,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -4899,6 +5241,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -5116,6 +5476,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -5198,6 +5567,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5376,6 +5781,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -5538,6 +5952,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5793,6 +6225,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Content-Length is required */
             411: {
                 headers: {
@@ -5813,6 +6254,15 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6115,6 +6565,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -6199,6 +6658,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6295,8 +6790,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body over its size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6405,6 +6918,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
@@ -6498,6 +7038,33 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6714,6 +7281,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Content-Length is required */
             411: {
                 headers: {
@@ -6734,6 +7310,15 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7032,6 +7617,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7235,6 +7838,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7329,6 +7968,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7510,6 +8176,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7719,6 +8421,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7822,6 +8542,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7917,6 +8655,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8111,6 +8867,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8491,6 +9265,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -8687,6 +9497,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8896,6 +9742,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9070,6 +9934,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9252,6 +10125,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9548,6 +10457,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9667,6 +10594,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9776,6 +10730,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9983,6 +10964,24 @@ export interface operations {
             };
             /** @description Body over its size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10365,6 +11364,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -10449,6 +11466,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10650,6 +11685,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11108,6 +12170,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11186,6 +12266,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11453,6 +12569,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11651,6 +12803,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11742,6 +12912,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
