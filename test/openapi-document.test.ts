@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, registerUser } from "./harness";
+import { SELF } from "cloudflare:test";
+import { BASE, call, registerUser } from "./harness";
+import { undescribed } from "./openapi-check";
 
 /** API.md §16's document-wide rules that Spectral/Redocly (npm run lint:openapi) would also flag. */
 describe("/openapi.json for client developers", () => {
@@ -57,6 +59,24 @@ describe("/openapi.json for client developers", () => {
     const reused = await call("POST", "/document", { token: user.token, headers: key, body: { projectId: project.body.data._id, name: "B", type: "DOCUMENT" } });
     expect(reused.status).toBe(422);
     expect(doc.paths["/document"].post.responses["422"]).toBeDefined();
+  });
+
+  // The check every answer of the suite goes through (test/setup/openapi-responses.ts) finds what it must.
+  it("the answer checker refuses an unlisted status and a body off its schema, and passes a real answer", async () => {
+    const fetch = SELF.fetch.bind(SELF);
+    const me = new URL("/me", BASE);
+    const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    expect(await undescribed(fetch, "GET", me, json({ error: "Teapot", message: "no" }, 418))).toEqual([expect.stringContaining("status not listed")]);
+    expect(await undescribed(fetch, "GET", me, json({ data: { _id: 1 } }, 200))).toEqual([expect.stringContaining("does not match the schema")]);
+    expect(await undescribed(fetch, "GET", me, new Response("<p>hi</p>", { status: 200, headers: { "content-type": "text/html" } }))).toEqual([
+      expect.stringContaining("content type text/html not listed"),
+    ]);
+    const user = await registerUser();
+    const real = await SELF.fetch(me, { headers: { authorization: `Bearer ${user.token}` } });
+    expect(real.status).toBe(200);
+    expect(await undescribed(fetch, "GET", me, real)).toEqual([]);
+    // The router's own answers for what the document does not name are not an operation's.
+    expect(await undescribed(fetch, "GET", new URL("/no-such-path", BASE), json({}, 404))).toEqual([]);
   });
 
   it("path ids are bounded", () => {

@@ -1,148 +1,22 @@
 /**
- * Every answer the suite sees is checked against the served /openapi.json (docs/api-guide.md, "The OpenAPI
- * document"): whatever a test sends through SELF.fetch (test/harness.ts's call() included), the answer's status
- * must be listed for the operation its method and path name, and a JSON body must match that status's schema.
- * A test whose calls met an answer the document does not describe fails in its afterEach with the list.
- *
- * Only answers of documented operations are checked: an unknown path or method is the router's 404/405, not an
- * operation's answer. Bodies that are not JSON are checked for their media type only.
+ * Every answer the suite sees is checked against the served /openapi.json (docs/api-guide.md, "Discovery"):
+ * whatever a test sends through SELF.fetch (test/harness.ts's call() included) is answered as usual, and a copy of
+ * the answer goes to test/openapi-check.ts. A test whose calls met an answer the document does not describe fails
+ * in its afterEach with the list.
  */
 import { exports } from "cloudflare:workers";
-import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import { afterAll, afterEach } from "vitest";
+import { undescribed, type FetchFn } from "../openapi-check";
 
 /** Set to false to only print what the document does not describe (while bringing a document up to date). */
 const ENFORCE = false;
 
-const DOC_URL = "http://api.test/openapi.json";
-
-interface Operation {
-  method: string;
-  template: string;
-  /** Each path segment: a literal, or null for a parameter. */
-  segments: (string | null)[];
-  responses: Record<string, any>;
-}
-
-interface DocIndex {
-  doc: any;
-  operations: Operation[];
-  validators: Map<string, Validator>;
-}
-
-type FetchFn = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-
+// SELF (cloudflare:test) reads exports.default on every access, so wrapping its fetch here covers every caller.
 const target = (exports as unknown as { default: { fetch: FetchFn } }).default;
 const originalFetch: FetchFn = target.fetch.bind(target);
 
-let index: Promise<DocIndex> | undefined;
 const pending: Promise<void>[] = [];
 const violations: string[] = [];
-
-function loadIndex(): Promise<DocIndex> {
-  index ??= (async () => {
-    const res = await originalFetch(DOC_URL, { headers: { "cf-connecting-ip": "100.64.0.1" } });
-    if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
-    const doc: any = await res.json();
-    const operations: Operation[] = [];
-    for (const [template, item] of Object.entries<any>(doc.paths ?? {})) {
-      const segments = template.split("/").slice(1).map((s) => (/^\{.+\}$/.test(s) ? null : s));
-      for (const [method, op] of Object.entries<any>(item)) {
-        if (!op || typeof op !== "object" || !op.responses) continue;
-        operations.push({ method: method.toUpperCase(), template, segments, responses: op.responses });
-      }
-    }
-    return { doc, operations, validators: new Map() };
-  })();
-  return index;
-}
-
-/** The operation Hono would route to: literal segments win over parameters, left to right. */
-function findOperation(ops: Operation[], method: string, pathname: string): Operation | undefined {
-  const parts = pathname.split("/").slice(1);
-  let best: Operation | undefined;
-  for (const op of ops) {
-    if (op.method !== method || op.segments.length !== parts.length) continue;
-    if (!op.segments.every((s, i) => s === null ? parts[i] !== "" : s === parts[i])) continue;
-    if (!best || moreSpecific(op, best)) best = op;
-  }
-  return best;
-}
-
-function moreSpecific(a: Operation, b: Operation) {
-  for (let i = 0; i < a.segments.length; i++) {
-    const la = a.segments[i] !== null;
-    const lb = b.segments[i] !== null;
-    if (la !== lb) return la;
-  }
-  return false;
-}
-
-function responseFor(responses: Record<string, any>, status: number) {
-  const key = [String(status), `${String(status)[0]}XX`, "default"].find((k) => responses[k] !== undefined);
-  return key === undefined ? undefined : { key, response: responses[key] };
-}
-
-function mediaMatch(content: Record<string, any>, type: string) {
-  const [major] = type.split("/");
-  return content[type] ?? content[`${major}/*`] ?? content["*/*"];
-}
-
-function validatorFor(idx: DocIndex, cacheKey: string, schema: any) {
-  let v = idx.validators.get(cacheKey);
-  if (!v) {
-    // Response schemas $ref "#/components/schemas/…": carried along so those pointers resolve from the root.
-    v = new Validator({ ...schema, components: idx.doc.components }, "2020-12", false);
-    idx.validators.set(cacheKey, v);
-  }
-  return v;
-}
-
-function describeErrors(errors: OutputUnit[]) {
-  // The deepest errors say what is wrong; the enclosing anyOf/$ref/properties ones only repeat where.
-  const leaves = errors.filter((e) => !["properties", "$ref", "allOf", "items", "anyOf", "oneOf", "additionalProperties", "prefixItems"].includes(e.keyword));
-  return (leaves.length ? leaves : errors).slice(0, 6).map((e) => `${e.instanceLocation}: ${e.error}`).join("; ");
-}
-
-async function check(method: string, url: URL, res: Response) {
-  if (url.pathname === "/openapi.json" && method === "GET") return checkDocument(res);
-  const idx = await loadIndex();
-  const op = findOperation(idx.operations, method === "HEAD" ? "GET" : method, url.pathname);
-  if (!op) return; // the router's own 404/405 for something the document does not name
-  const where = `${method} ${url.pathname} (${op.method} ${op.template})`;
-  if (res.status === 101) return void res.body?.cancel();
-  const found = responseFor(op.responses, res.status);
-  if (!found) {
-    const body = await res.text().catch(() => "");
-    violations.push(`${where} → ${res.status}: status not listed (lists ${Object.keys(op.responses).join(", ")}) ${body.slice(0, 200)}`);
-    return;
-  }
-  const content = found.response.content as Record<string, any> | undefined;
-  const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (method === "HEAD" || res.status === 204 || res.status === 304 || !content || !type) return void res.body?.cancel();
-  const media = mediaMatch(content, type);
-  if (!media) {
-    violations.push(`${where} → ${res.status}: content type ${type} not listed (lists ${Object.keys(content).join(", ")})`);
-    return void res.body?.cancel();
-  }
-  if (type === "text/event-stream" || !/[/+]json$/.test(type)) return void res.body?.cancel();
-  if (!media.schema) return void res.body?.cancel();
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    violations.push(`${where} → ${res.status}: body is not JSON: ${text.slice(0, 120)}`);
-    return;
-  }
-  const result = validatorFor(idx, `${op.method} ${op.template} ${found.key} ${type}`, media.schema).validate(body);
-  if (!result.valid) violations.push(`${where} → ${res.status}: body does not match the schema: ${describeErrors(result.errors)}`);
-}
-
-/** /openapi.json itself is the reference, not an operation checked against itself. */
-async function checkDocument(res: Response) {
-  await res.body?.cancel();
-}
 
 function requestMethod(input: RequestInfo | URL, init?: RequestInit) {
   return (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
@@ -155,7 +29,12 @@ target.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   // A WebSocket upgrade or a body already streamed elsewhere cannot be read twice.
   if (res.webSocket || res.status === 101) return res;
   const copy = res.clone();
-  pending.push(check(method, url, copy).catch((err) => void violations.push(`${method} ${url.pathname}: checker failed: ${err}`)));
+  pending.push(
+    undescribed(originalFetch, method, url, copy).then(
+      (found) => void violations.push(...found),
+      (err) => void violations.push(`${method} ${url.pathname}: checker failed: ${err}`),
+    ),
+  );
   return res;
 };
 
