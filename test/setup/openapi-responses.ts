@@ -9,7 +9,7 @@ import { afterAll, afterEach } from "vitest";
 import { undescribed, type FetchFn } from "../openapi-check";
 
 /** Set to false to only print what the document does not describe (while bringing a document up to date). */
-const ENFORCE = false;
+const ENFORCE = true;
 
 // SELF (cloudflare:test) reads exports.default on every access, so wrapping its fetch here covers every caller.
 const target = (exports as unknown as { default: { fetch: FetchFn } }).default;
