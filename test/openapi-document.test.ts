@@ -39,11 +39,13 @@ describe("/openapi.json for client developers", () => {
   });
 
   // The statuses a route answers because of how it is declared (src/http/route.ts, centralResponses).
-  it("every operation with a JSON body lists 400, 413 and 415; every credentialed POST lists 409 and 422 (Idempotency-Key)", () => {
+  it("every operation with a JSON body lists 400, 413 and 415; every credentialed POST documents its Idempotency-Key header and lists 409 and 422", () => {
     for (const { where, op } of operations) {
       if (op.requestBody?.content?.["application/json"]) for (const status of ["400", "413", "415"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
       const credentialed = !(Array.isArray(op.security) && op.security.length === 0);
-      if (where.startsWith("POST ") && credentialed) for (const status of ["400", "409", "422"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      if (!where.startsWith("POST ") || !credentialed) continue;
+      for (const status of ["400", "409", "422"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      expect(op.parameters, where).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header", schema: expect.objectContaining({ maxLength: 255 }) }));
     }
   });
 

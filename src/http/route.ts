@@ -70,6 +70,8 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   return createRoute({
     ...route,
     responses: { ...centralResponses(route, auth), ...route.responses },
+    // Documentation only: src/http/idempotency.ts checks the header (400) before any validation runs.
+    ...(claimsIdempotencyKey(route, auth) ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] } : {}),
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
     "x-d1-round-trips": budget,
     middleware,
@@ -87,13 +89,27 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
  *   Content-Type: application/json.
  * Whether a path or query parameter can fail its schema (400) is the route's own to say: some accept anything.
  */
+/** A POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts) claims its Idempotency-Key. */
+function claimsIdempotencyKey(route: Omit<RouteConfig, "middleware">, auth: AuthMode) {
+  return route.method === "post" && (auth !== "public" || (route.security?.length ?? 0) > 0);
+}
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; " +
+    "the key reused with a different request is 422, while its first request still runs 409.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+};
+
 function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode): RouteConfig["responses"] {
   const request = route.request;
   const jsonBody = request?.body?.content && "application/json" in request.body.content;
-  const credentialed = auth !== "public" || (route.security?.length ?? 0) > 0;
   return {
     ...(jsonBody ? onlyErrorResponses("ValidationError", "PayloadTooLargeError", "UnsupportedMediaTypeError") : {}),
-    ...(route.method === "post" && credentialed ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError") : {}),
+    ...(claimsIdempotencyKey(route, auth) ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError") : {}),
     ...(auth !== "public" ? authErrorResponses() : {}),
   };
 }
