@@ -20,4 +20,5 @@ CREATE UNIQUE INDEX `automation_project_days_pk` ON `automation_project_days` (`
 ALTER TABLE `automation_deliveries` ADD `claim_token` text;--> statement-breakpoint
 ALTER TABLE `automation_deliveries` ADD `claimed_until` integer;--> statement-breakpoint
 ALTER TABLE `automation_runs` ADD `cascade_id` text;--> statement-breakpoint
+CREATE INDEX `automation_runs_cascade_idx` ON `automation_runs` (`cascade_id`,`status`);--> statement-breakpoint
 ALTER TABLE `automations` ADD `version` integer DEFAULT 0 NOT NULL;

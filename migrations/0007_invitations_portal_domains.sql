@@ -14,7 +14,9 @@ CREATE TABLE `member_invitations` (
 CREATE UNIQUE INDEX `member_invitations_target_idx` ON `member_invitations` (`organization_id`,`workspace_id`,`email`);--> statement-breakpoint
 CREATE INDEX `member_invitations_email_idx` ON `member_invitations` (`email`,`accepted_at`);--> statement-breakpoint
 CREATE INDEX `member_invitations_org_idx` ON `member_invitations` (`organization_id`,`accepted_at`);--> statement-breakpoint
-CREATE INDEX `invitations_document_idx` ON `invitations` (`document_id`,`accepted_at`);--> statement-breakpoint
+ALTER TABLE `invitations` ADD `organization_id` text;--> statement-breakpoint
+CREATE INDEX `invitations_org_idx` ON `invitations` (`organization_id`,`accepted_at`);--> statement-breakpoint
+UPDATE `invitations` SET `organization_id` = (SELECT w.`organization_id` FROM `documents` d JOIN `workspaces` w ON w.`id` = d.`workspace_id` WHERE d.`id` = `invitations`.`document_id`);--> statement-breakpoint
 -- Domains claimed before ownership checks start pending (never served until verified), each with its own TXT token.
 DROP INDEX `published_entries_domain_uq`;--> statement-breakpoint
 ALTER TABLE `published_entries` ADD `domain_token` text;--> statement-breakpoint

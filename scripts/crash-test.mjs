@@ -64,26 +64,35 @@ const alive = (pid) => {
   }
 };
 
-/** `npm start` (scripts/start.mjs) on `port` and `persistTo`; resolves once /health answers. */
+/**
+ * `npm start` (scripts/start.mjs) on `port` and `persistTo`; resolves once it says it is running (its own line on its
+ * own stdout: a /health answer alone could come from another server that took the port first).
+ */
 async function startService(port, persistTo) {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), PERSIST_TO: persistTo, ENV_FILE: path.join(persistTo, "env.sh"), ADMIN_TOKEN },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
     detached: true,
   });
   const base = `http://127.0.0.1:${port}`;
+  let ready = false;
+  let out = "";
+  child.stdout.on("data", (chunk) => {
+    if (ready) return;
+    out += chunk.toString();
+    if (out.includes(`Workspace service running on ${base}`)) ready = true;
+  });
   const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}) before ${base}/health answered`);
-    try {
-      const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) });
-      // Only our own service counts (another server on the port would answer something else).
-      if (res.ok && isWorkspaceHealth(await res.json().catch(() => null))) return { child, base };
-    } catch {}
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${out.slice(-2000)}`);
+    if (ready) {
+      const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).catch(() => null);
+      if (res?.ok && isWorkspaceHealth(await res.json().catch(() => null))) return { child, base };
+    }
     await sleep(300);
   }
-  throw new Error(`npm start did not answer ${base}/health within 240 s`);
+  throw new Error(`npm start was not ready on ${base} within 240 s`);
 }
 
 /** SIGKILL to every process of the service at once (the start script, wrangler, workerd, the converter and its office processes). */

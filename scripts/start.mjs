@@ -8,7 +8,7 @@ import { createSupervisor } from "./lib/children.mjs";
 import { exportLines, tourVariables, writeEnvFile } from "./lib/envfile.mjs";
 import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
 import { startInbox } from "./lib/inbox.mjs";
-import { applyMigrations, checkPorts, loadSecrets, readSettings, seed, startConverter, startWorker } from "./lib/service.mjs";
+import { applyMigrations, checkPorts, launchConverter, loadSecrets, readSettings, seed, startWorker } from "./lib/service.mjs";
 
 const sup = createSupervisor();
 
@@ -30,16 +30,17 @@ async function main() {
   const settings = readSettings();
   await checkPorts(settings);
   const secrets = loadSecrets(settings);
+  // The converter boots (LibreOffice, a few seconds) while the migrations apply and wrangler dev starts: its URL
+  // is known before it answers, and both are ready before the demo is seeded and the service announced, so E6
+  // works from the first call.
+  const converter = await launchConverter(sup, settings, secrets);
   applyMigrations(settings);
-
-  // The converter first: E6 should work as soon as the API answers.
-  const converterUrl = await startConverter(sup, settings, secrets);
   // The local webhook inbox (scripts/lib/inbox.mjs), exempt from the webhook address rules like any origin
   // listed in WEBHOOK_ALLOWED_ORIGINS of your environment.
   const inbox = await startInbox({ port: settings.inboxPort });
   const origins = [process.env.WEBHOOK_ALLOWED_ORIGINS, inbox.url].filter(Boolean).join(",");
-  const vars = { ...secrets.vars, WEBHOOK_ALLOWED_ORIGINS: origins, ...(converterUrl && { CONVERTER_URL: converterUrl }) };
-  const worker = await startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() });
+  const vars = { ...secrets.vars, WEBHOOK_ALLOWED_ORIGINS: origins, ...(converter && { CONVERTER_URL: converter.url }) };
+  const [worker] = await Promise.all([startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() }), converter?.ready]);
   // Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
   startScheduler(worker.base);
   const demo = await seed(worker.base, secrets, settings);

@@ -112,7 +112,7 @@ function errorResponse(code: ErrorCode) {
   return code === "RateLimitedError" ? { ...response, headers: retryAfterHeader } : response;
 }
 
-/** What every authenticated operation can answer whatever it does: 401 and, over the per-token rate, 429. */
+/** What every authenticated operation can answer whatever it does: 401 and 429 (over the user's rate, or too many failed authentications). */
 export function authErrorResponses() {
   return onlyErrorResponses("UnauthorizedError", "RateLimitedError");
 }

@@ -142,6 +142,8 @@ describe("E5 POST /export/get-documents-data", () => {
         body: { projectId: t.projectId, documentIds: ids.slice(0, 2) },
       });
       expect(res.status).toBe(200);
+      // Streamed: no length known up front, as there would be for a body stringified whole.
+      expect(res.headers.get("content-length")).toBeNull();
       expect(res.body.exportData.map((d: any) => d.documentId)).toEqual(ids.slice(0, 2));
       expect(res.body.exportData[1].blocks[0].text.length).toBe(big.length);
     }, 120_000);

@@ -1311,7 +1311,7 @@ export interface paths {
         put?: never;
         /**
          * Add a column
-         * @description `data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. `slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details. The response's ETag is the column's, for If-Match on its PATCH/DELETE.
+         * @description `data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. A formula column takes its formula as typed, `data: { type: "formula", formula: { text: "{Price} * {Qty}" } }` (or the compiled `formula: { expression }`); it is checked against the table (422 with the line and column of each problem in `details`) and computed for every row before the answer, which carries `formula: { text, expression, description, resultType }`. `slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details. The response's ETag is the column's, for If-Match on its PATCH/DELETE.
          */
         post: operations["createColumn"];
         delete?: never;
@@ -1423,7 +1423,7 @@ export interface paths {
         head?: never;
         /**
          * Update a column: name (slug re-derived), description, data
-         * @description `data` replaces the type and options whole. Changing the type is allowed, except to or from `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula. `If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.
+         * @description `data` replaces the type and options whole. Changing the type is allowed, except to or from `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula. `data: { type: "formula", formula: { text } }` sets a formula as typed (or `formula: { expression }`, the compiled tree), checked and computed for every row as on create (422 with line and column). `If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.
          */
         patch: operations["updateColumn"];
         trace?: never;
@@ -2410,6 +2410,7 @@ export interface components {
             updatedAt: number;
         };
         OrganizationMember: {
+            /** Format: email */
             email: string;
             organizationId: string;
             /** @enum {string} */
@@ -2720,6 +2721,7 @@ export interface components {
             updatedAt: number;
         };
         WorkspaceCollaboratorAdded: {
+            /** Format: email */
             email: string;
             /** @enum {string} */
             role: "admin" | "editor" | "viewer";

@@ -7,8 +7,8 @@ export default async function () {
   const rows = [];
   try {
     const u = await seedUser(api);
-    // The setup sends ~500 requests within a minute: spread over 4 tokens of the same user (300/60 s each).
-    const tokens = await tokensFor(api, u.token, 4);
+    // The setup sends ~500 requests within a minute: spread over 4 users of the workspace (300/60 s each).
+    const tokens = await tokensFor(api, u, 4);
     const table = await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Prices" } });
     const nameCol = table.data.columns[0]._id;
     const created = await api.call("POST", `/table/${table.data._id}/rows`, {

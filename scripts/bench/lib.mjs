@@ -29,7 +29,7 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],
-    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"] },
+    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ENVIRONMENT: "development" }, stdio: ["ignore", "ignore", "inherit"] },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
@@ -64,12 +64,18 @@ export async function seedUser(api, name = "Bench") {
 }
 
 /**
- * `n` tokens of one user (its own first): a setup of more than 300 requests per minute spreads its calls over them,
- * so it stays within the per-token rate limit (API.md §12) instead of lifting it.
+ * Tokens of `n` users who may all write in `u`'s workspace (`u`'s own first, then admins of its workspace): a setup of
+ * more than 300 requests per minute spreads its calls over them, so it stays within the per-user rate limit (all of
+ * a user's tokens together, docs/api-guide.md) instead of lifting it.
  */
-export async function tokensFor(api, token, n) {
-  const out = [token];
-  for (let i = 1; i < n; i++) out.push((await api.call("POST", "/token", { token, body: { name: `bench-${i}` } })).data.token);
+export async function tokensFor(api, u, n) {
+  const out = [u.token];
+  for (let i = 1; i < n; i++) {
+    const email = `bench-helper-${i}-${Date.now()}@bench.test`;
+    const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: `Bench helper ${i}` } });
+    await api.call("POST", `/workspace/${u.workspaceId}/collaborator`, { token: u.token, body: { email, role: "admin" } });
+    out.push(reg.data.token.token);
+  }
   let next = 0;
   return { all: out, next: () => out[next++ % out.length] };
 }

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { BIN, ROOT } from "./proc.mjs";
-import { readDevVars, secret, varArgs, writeDevVars } from "./devvars.mjs";
+import { readDevVars, SECRET_NAMES, secret, varArgs, writeDevVars } from "./devvars.mjs";
 import { ensureLibreOffice } from "./libreoffice.mjs";
 import { StartError } from "./errors.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
@@ -107,7 +107,17 @@ export function applyMigrations(settings, { log = console.log } = {}) {
  * The PDF converter as a local process. Returns its URL, or null when it cannot run here (E6 then answers
  * 503; everything else works), after saying why.
  */
-export async function startConverter(sup, settings, secrets, { log = console.log, warn = console.warn } = {}) {
+export async function startConverter(sup, settings, secrets, opts = {}) {
+  const converter = await launchConverter(sup, settings, secrets, opts);
+  return converter ? converter.ready : null;
+}
+
+/**
+ * Starts the converter without waiting for it: { url, ready } where `ready` resolves with the URL once it
+ * answers (or null, after saying why, when it did not start), so wrangler dev can start meanwhile. null when
+ * LibreOffice cannot run here.
+ */
+export async function launchConverter(sup, settings, secrets, { log = console.log, warn = console.warn } = {}) {
   const officeProblem = ensureLibreOffice({ log });
   if (officeProblem) {
     warn(`! PDF export (E6) will answer 503: ${officeProblem}`);
@@ -118,21 +128,24 @@ export async function startConverter(sup, settings, secrets, { log = console.log
     env: { PORT: String(port), HOST: "127.0.0.1", CONVERTER_SECRET: secrets.vars.CONVERTER_SECRET },
   });
   const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(`${url}/health`, {
-      name: "the PDF converter",
-      child,
-      isOurs: isConverterHealth,
-      timeoutMs: 90_000,
-      hint: "Pick another converter port: CONVERTER_PORT=<free port> npm start",
-    });
-  } catch (err) {
-    if (settings.converterPort !== undefined) throw err; // the user chose the port: say so and stop
-    warn(`! The PDF converter did not start; E6 will answer 503. ${err.message}`);
-    return null;
-  }
-  log(`• PDF converter ready on ${url}`);
-  return url;
+  const ready = waitForHealth(`${url}/health`, {
+    name: "the PDF converter",
+    child,
+    isOurs: isConverterHealth,
+    timeoutMs: 90_000,
+    hint: "Pick another converter port: CONVERTER_PORT=<free port> npm start",
+  }).then(
+    () => {
+      log(`• PDF converter ready on ${url}`);
+      return url;
+    },
+    (err) => {
+      if (settings.converterPort !== undefined) throw err; // the user chose the port: say so and stop
+      warn(`! The PDF converter did not start; E6 will answer 503. ${err.message}`);
+      return null;
+    },
+  );
+  return { url, ready };
 }
 
 /**
@@ -157,7 +170,11 @@ export function wranglerDevArgs(settings, vars, extraArgs = []) {
 export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) {
   // wrangler.toml's [assets] (the /docs bundle) must be in place before wrangler dev reads it.
   buildAssets();
-  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, { ...portalDomainVars(settings), ...vars }, extraArgs), { env: QUIET_WRANGLER });
+  // wrangler also reads the declared vars and secrets from its own environment (over --var and --env-file): the
+  // caller's ENVIRONMENT must not turn the local service into a production one, and the secrets come only from
+  // the file (an undefined value leaves the variable out of the child's environment).
+  const env = { ...QUIET_WRANGLER, ENVIRONMENT: "development", ...Object.fromEntries(SECRET_NAMES.map((k) => [k, undefined])) };
+  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, { ...portalDomainVars(settings), ...vars }, extraArgs), { env });
   const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
   await waitForHealth(`${base}/health`, {
     name: "wrangler dev",

@@ -1,9 +1,10 @@
 // npm start killed hard (SIGKILL, no chance to clean up) leaves nothing running: wrangler dev, its workerd
-// processes, the PDF converter and its LibreOffice processes all end, and the port is free again.
+// processes, the PDF converter and its LibreOffice processes all end, and the port is free again. While it runs,
+// no process argument carries the admin token.
 // node --test scripts/test/ (npm test runs it in its "scripts" stage). Takes about a minute: a real start.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -67,6 +68,10 @@ test("SIGKILL of npm start stops wrangler dev, workerd, the converter and LibreO
       assert.ok(office, "LibreOffice runs");
     }
     assert.ok(await portTaken(port), "the API port is taken while it runs");
+    // The secrets reach wrangler dev through a file, never as process arguments (`ps` shows them to every user).
+    const adminToken = /^export ADMIN_TOKEN=(.*)$/m.exec(readFileSync(envFile, "utf8"))?.[1]?.replace(/^'|'$/g, "");
+    assert.ok(adminToken && adminToken.length > 10, "env.sh holds the admin token");
+    assert.deepEqual([...tree.values()].filter((args) => args.includes(adminToken)), [], "no process argument carries ADMIN_TOKEN");
 
     child.kill("SIGKILL");
     const until = Date.now() + 20_000;

@@ -21,6 +21,14 @@ export function rawSelect<T extends object>(db: { select: Db["select"] }, column
 }
 
 /**
+ * The `updatedAt` a write sets: now, but always past the value it replaces, so an If-Match compare-and-set on
+ * `updatedAt` never mistakes a write in the same millisecond for no write at all.
+ */
+export function nextUpdatedAt(column: SQLiteColumn, at: number): SQL<number> {
+  return sql<number>`MAX(${at}, ${column} + 1)`;
+}
+
+/**
  * `INSERT INTO table SELECT <row> WHERE condition`: one complete row (every column given), inserted only when
  * `condition` holds when the statement runs. A create under a parent names the parent's liveness here, so a delete
  * of the parent either runs first (nothing inserted) or finds the new row in the subtree it deletes: D1 runs

@@ -3,7 +3,8 @@
  * table: E3 applies and row/cell writes with their recalculation. RPC calls into a Durable Object interleave
  * at every await (D1 calls do not close the input gate), so the methods queue on an explicit promise chain:
  * each run reads, evaluates and writes before the next one reads. Different tables are different instances
- * and run in parallel.
+ * and run in parallel. A run's work is bounded and done in slices that yield to the event loop (engine.ts), so a
+ * costly formula neither passes the Worker's CPU and memory limits nor holds other requests of the isolate.
  */
 import { DurableObject } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";

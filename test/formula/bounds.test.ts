@@ -98,7 +98,7 @@ describe("every function of the catalogue", () => {
   const scalars = [0, 1, 2, 0.5, -1, 10, 100, 1e3, 1e4, 1e6, 1e9, 1e15, "a", "", true];
   /** Functions that allocate by the value of one argument (its index). */
   const ALLOCATING = new Map<string, number>([
-    ["MUNIT", 0], ["REPT", 1], ["BASE", 2],
+    ["MUNIT", 0], ["REPT", 1], ["BASE", 2], ["ROMAN", 0],
     ...["DEC2BIN", "DEC2HEX", "DEC2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX", "BIN2HEX", "BIN2OCT"].map((f) => [f, 1] as [string, number]),
   ]);
   const names = [...FUNCTION_CATALOG.values()].filter((f) => !["NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY"].includes(f.name));
@@ -243,6 +243,22 @@ describe("E3 and row writes", () => {
     }
     expect((await columnRecord(table.col.F!))!.data.type).toBe("text");
     expect((await cellValues(table.col.F!)).size).toBe(0);
+  });
+
+  it("a whole-table apply whose values pass the run's bytes is 422 and persists nothing", async () => {
+    const table = await seedTable(t, [{ name: "F", type: "text" }]);
+    await seedRows(table, Array.from({ length: 20 }, (_, i) => ({ Name: `r${i}` })));
+    const saved = formulaLimits.runBytes;
+    formulaLimits.runBytes = 5_000;
+    try {
+      const res = await apply(table.col.F!, call_("REPT", "x", 500));
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.message).toMatch(/MiB of values/);
+    } finally {
+      formulaLimits.runBytes = saved;
+    }
+    expect((await cellValues(table.col.F!)).size).toBe(0);
+    expect((await apply(table.col.F!, call_("REPT", "x", 500))).status).toBe(200);
   });
 
   it("a bulk row write past the run budget stores its rows, with #LIMIT! in the cells left uncomputed", async () => {

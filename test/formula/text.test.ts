@@ -7,7 +7,7 @@ import { valueToCell } from "../../src/services/formula/values";
 import { compileFormulaText } from "../../src/services/formula/formulaText";
 import { ApiError } from "../../src/errors";
 import { printFormula } from "../../src/services/formula/print";
-import { FormulaSyntaxError, parseFormula, type FormulaProblem } from "../../src/services/formula/text";
+import { checkGrammar, FormulaSyntaxError, parseFormula, type FormulaProblem } from "../../src/services/formula/text";
 import { col, fn, lit, neg, op } from "./expr";
 
 const COLUMNS = [
@@ -36,6 +36,10 @@ function problems(text: string): FormulaProblem[] {
 }
 
 describe("formula text: parsing", () => {
+  it("has a grammar that passes Chevrotain's own checks (skipped in service)", () => {
+    expect(() => checkGrammar()).not.toThrow();
+  });
+
   it("reads column references by name and by id, numbers, strings and booleans", () => {
     expect(parse("{Price} * {Qty}")).toEqual(op("*", col("c_price"), col("c_qty")));
     expect(parse("{#c_unit}")).toEqual(col("c_unit"));
@@ -50,6 +54,7 @@ describe("formula text: parsing", () => {
     expect(parse("TRUE()")).toEqual(lit(true));
     expect(parse("FALSE()")).toEqual(lit(false));
     expect(parse("BLANK()")).toEqual(lit(null));
+    expect(parse(" =1 = 1")).toEqual(op("=", lit(1), lit(1)));
   });
 
   it("applies spreadsheet precedence: comparison < & < + - < * / < ^ < unary minus < percent", () => {
@@ -109,6 +114,8 @@ describe("formula text: errors a person can fix", () => {
     expect(problems('"abc')[0]).toMatchObject({ line: 1, column: 1, message: expect.stringMatching(/Unbalanced quotes/) });
     expect(problems("1 + {Price")[0]).toMatchObject({ line: 1, column: 5, message: expect.stringMatching(/Unbalanced braces/) });
     expect(problems("1 +")[0]!.message).toMatch(/ends too soon/);
+    expect(problems("=")[0]!.message).toMatch(/empty/);
+    expect(problems("={Nope}")[0]).toMatchObject({ line: 1, column: 2 });
     expect(problems("1 2")[0]).toMatchObject({ line: 1, column: 3 });
   });
 

@@ -149,31 +149,39 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     expect(await rowCount(table.tableId)).toBe(before + 1);
   });
 
-  it("does the same for document and table creates: the answer kept with the record is replayed, nothing is created twice", async () => {
+  it("does the same for document, table, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
     const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
     const projectId = project.data._id as string;
-    const count = async (sqlText: string) => (await env.DB.prepare(sqlText).bind(projectId).first<{ n: number }>())!.n;
-    for (const [path, body, countSql] of [
-      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?"],
-      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?"],
+    const count = async (sqlText: string, bound: string) => (await env.DB.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
+    for (const [path, body, countSql, bound] of [
+      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId],
+      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId],
+      [
+        "/automation",
+        { projectId, name: "Kept", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] },
+        "SELECT COUNT(*) AS n FROM automations WHERE project_id = ?",
+        projectId,
+      ],
+      ["/workspace", { organizationId: u.organizationId, name: "Kept" }, "SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?", u.organizationId],
+      ["/organization", { name: "Kept" }, "SELECT COUNT(*) AS n FROM organizations WHERE owner_id = ?", u.id],
     ] as const) {
       const key = `after-write-${path.slice(1)}-${crypto.randomUUID()}`;
       await env.DB.prepare(
         `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
          WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
       ).run();
-      const before = await count(countSql);
+      const before = await count(countSql, bound);
       try {
         expect((await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body })).status, path).toBe(500);
       } finally {
         await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
       }
-      expect(await count(countSql), path).toBe(before + 1);
+      expect(await count(countSql, bound), path).toBe(before + 1);
       const retried = await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body });
       expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
       expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
       expect(retried.body.data.name, path).toBe("Kept");
-      expect(await count(countSql), path).toBe(before + 1);
+      expect(await count(countSql, bound), path).toBe(before + 1);
     }
   });
 });

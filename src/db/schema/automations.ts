@@ -99,6 +99,7 @@ export const automationRuns = sqliteTable("automation_runs", {
   index("automation_runs_list_idx").on(t.automationId, t.id),
   index("automation_runs_created_idx").on(t.createdAt),
   index("automation_runs_status_idx").on(t.status, t.startedAt),
+  index("automation_runs_cascade_idx").on(t.cascadeId, t.status),
 ]);
 
 export type DeliveryAttempt = { at: number; durationMs: number; httpStatus?: number; error?: string };

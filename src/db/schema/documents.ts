@@ -47,8 +47,9 @@ export const invitations = sqliteTable("invitations", {
   invitedBy: text("invited_by").notNull().references(() => users.id),
   createdAt: integer("created_at").notNull(),
   acceptedAt: integer("accepted_at"),
+  /** The document's organization, so its pending invitations are counted by index (0006 fills older rows). */
+  organizationId: text("organization_id"),
 }, (t) => [
   index("invitations_email_idx").on(t.email, t.acceptedAt),
-  // Counting an organization's pending invitations walks its documents to these.
-  index("invitations_document_idx").on(t.documentId, t.acceptedAt),
+  index("invitations_org_idx").on(t.organizationId, t.acceptedAt),
 ]);

@@ -13,6 +13,9 @@ const route = defineRoute({
   summary: "Add a column",
   description:
     "`data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. " +
+    "A formula column takes its formula as typed, `data: { type: \"formula\", formula: { text: \"{Price} * {Qty}\" } }` (or the compiled " +
+    "`formula: { expression }`); it is checked against the table (422 with the line and column of each problem in `details`) and computed " +
+    "for every row before the answer, which carries `formula: { text, expression, description, resultType }`. " +
     "`slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. " +
     "oneMany references that do not resolve (target table of another project, unknown columns) are 400 with details. " +
     "The response's ETag is the column's, for If-Match on its PATCH/DELETE.",

@@ -14,6 +14,8 @@ const route = defineRoute({
   description:
     "`data` replaces the type and options whole. Changing the type is allowed, except to or from `identifier` (409); " +
     "existing cells keep their stored values and reads return them as stored. Leaving type `formula` drops the persisted formula. " +
+    "`data: { type: \"formula\", formula: { text } }` sets a formula as typed (or `formula: { expression }`, the compiled tree), checked and " +
+    "computed for every row as on create (422 with line and column). " +
     "`If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.",
   auth: "batched",
   request: {

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { EmailSchema, errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
+import { EmailSchema, errorResponses, IdSchemaBody, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { addOrganizationMember } from "../../services/organizations/organizations";
 
 // The same answer whether the email has an account or becomes a pending invitation: no user id in it.
-const MemberSchema = z.object({ organizationId: z.string(), email: z.string(), role: z.enum(["owner", "admin", "member"]) }).openapi("OrganizationMember");
+const MemberSchema = z.object({ organizationId: IdSchemaBody, email: z.email().max(320), role: z.enum(["owner", "admin", "member"]) }).openapi("OrganizationMember");
 
 const route = defineRoute({
   operationId: "addOrganizationMember",

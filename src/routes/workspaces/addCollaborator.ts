@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { EmailSchema, errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
+import { EmailSchema, errorResponses, IdSchemaBody, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { addWorkspaceCollaborator } from "../../services/workspaces/workspaces";
 
 // The same answer whether the email has an account or becomes a pending invitation (no user id, no member list).
 const CollaboratorInvitationSchema = z
-  .object({ workspaceId: z.string(), email: z.string(), role: z.enum(["admin", "editor", "viewer"]) })
+  .object({ workspaceId: IdSchemaBody, email: z.email().max(320), role: z.enum(["admin", "editor", "viewer"]) })
   .openapi("WorkspaceCollaboratorAdded");
 
 const route = defineRoute({

@@ -46,19 +46,20 @@ export async function reserveCascade(env: Pick<Env, "DB">, cascadeId: string, pr
   if (!row) throw new CascadeBudgetExceeded(kind, kind === "writes" ? CASCADE_WRITES : CASCADE_DELIVERIES);
 }
 
-/** True when the cascade can do nothing more (its writes or deliveries are used up). */
+/** True when the cascade can do nothing more (its writes and its deliveries are both used up). */
 export function exhaustedStatement(d1: D1Database, cascadeId: string): D1PreparedStatement {
   return d1
-    .prepare(`SELECT writes >= ${CASCADE_WRITES} OR deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`)
+    .prepare(`SELECT writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`)
     .bind(cascadeId);
 }
 
 /**
- * Grants up to `n` run slots of the cascade (fewer when it nears CASCADE_RUNS, none when it is exhausted); the
+ * Grants up to `n` run slots of the cascade (fewer when it nears CASCADE_RUNS, none when both its writes and its
+ * deliveries are used up — a run that needs the one that is left can still do it); the
  * statement that follows in the same batch reads the grant from `last_grant`.
  */
 export function grantRunsStatement(d1: D1Database, cascadeId: string, projectId: string, n: number, now: number): D1PreparedStatement {
-  const grant = `CASE WHEN writes >= ${CASCADE_WRITES} OR deliveries >= ${CASCADE_DELIVERIES} THEN 0 ELSE MAX(0, MIN(${CASCADE_RUNS} - runs, ?3)) END`;
+  const grant = `CASE WHEN writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} THEN 0 ELSE MAX(0, MIN(${CASCADE_RUNS} - runs, ?3)) END`;
   return d1
     .prepare(
       `INSERT INTO automation_cascades (id, project_id, writes, deliveries, runs, last_grant, created_at)
@@ -66,6 +67,26 @@ export function grantRunsStatement(d1: D1Database, cascadeId: string, projectId:
        ON CONFLICT (id) DO UPDATE SET last_grant = ${grant}, runs = runs + ${grant}`,
     )
     .bind(cascadeId, projectId, n, now);
+}
+
+/**
+ * Once a cascade's budget runs out, its queued runs that could only spend what is used up (automations whose every
+ * action writes, once the writes are gone; whose every action is a webhook, once the deliveries are) end `skipped`
+ * at once, in one statement, instead of each taking its turn on the Queue to find out.
+ */
+export function skipQueuedRunsStatement(d1: D1Database, cascadeId: string, now: number): D1PreparedStatement {
+  const error = JSON.stringify({ code: "CascadeBudgetExceeded", message: "The cascade this run belongs to has used its budget for its cause" });
+  return d1
+    .prepare(
+      `WITH c AS (SELECT writes < ${CASCADE_WRITES} AS wl, deliveries < ${CASCADE_DELIVERIES} AS dl FROM automation_cascades WHERE id = ?1)
+       UPDATE automation_runs SET status = 'skipped', started_at = ?2, finished_at = ?2, updated_at = ?2, error = ?3
+       WHERE cascade_id = ?1 AND status = 'queued' AND automation_id IN (
+         SELECT a.id FROM automations a
+         WHERE a.id IN (SELECT automation_id FROM automation_runs WHERE cascade_id = ?1 AND status = 'queued')
+           AND NOT EXISTS (SELECT 1 FROM json_each(a.actions) x, c
+                           WHERE (x.value ->> '$.spec.kind' = 'webhook' AND c.dl) OR (x.value ->> '$.spec.kind' <> 'webhook' AND c.wl)))`,
+    )
+    .bind(cascadeId, now, error);
 }
 
 export const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);

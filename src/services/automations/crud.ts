@@ -20,6 +20,7 @@ import { read } from "../context";
 import { conflict, notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";
 import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
+import { keptAnswerUpdates } from "../idempotency";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceCtx } from "./context";
 import { enqueueAll } from "./messages";
@@ -194,9 +195,14 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
     updatedAt: ctx.now,
   };
   const eventRows = eventTriggerRows(row, triggers);
-  if (eventRows.length) await ctx.db.batch([ctx.db.insert(automations).values(row), ctx.db.insert(automationEventTriggers).values(eventRows)]);
-  else await ctx.db.insert(automations).values(row);
-  return automationDto({ ...row, webhookSecret }, { canChange: true });
+  const dto = automationDto({ ...row, webhookSecret }, { canChange: true });
+  // A keyed request's answer (sealed: it shows the webhook secret) commits with the automation (services/idempotency.ts).
+  await ctx.db.batch([
+    ctx.db.insert(automations).values(row),
+    ...(eventRows.length ? [ctx.db.insert(automationEventTriggers).values(eventRows)] : []),
+    ...(await keptAnswerUpdates(ctx, { data: dto })),
+  ]);
+  return dto;
 }
 
 /** One D1 round trip with the caller's authentication folded in. */

@@ -11,7 +11,7 @@ import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { AutomationEvent } from "../../schemas/automations";
 import { enqueueAll } from "./messages";
-import { grantRunsStatement } from "./cascade";
+import { CASCADE_DELIVERIES, CASCADE_WRITES, grantRunsStatement } from "./cascade";
 
 export const MAX_DEPTH = 3;
 
@@ -29,6 +29,8 @@ export interface EventInput {
 
 interface TriggerRow {
   automation_id: string;
+  /** The automation's action kinds, comma-separated: what it needs of a cascade (writes, deliveries). */
+  kinds: string | null;
   position: number;
   event: string;
   table_id: string | null;
@@ -60,13 +62,27 @@ export async function emitEvents(env: Env, events: readonly EventInput[], depth 
     const lookups = [...byProject.entries()].map(([projectId, list]) =>
       d1
         .prepare(
-          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids FROM automation_event_triggers t
+          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+             (SELECT group_concat(DISTINCT x.value ->> '$.spec.kind') FROM json_each(a.actions) x) AS kinds
+           FROM automation_event_triggers t
            JOIN automations a ON a.id = t.automation_id
            WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
         )
         .bind(projectId, JSON.stringify([...new Set(list.map((e) => e.event))])),
     );
-    const results = lookups.length === 1 ? [await lookups[0]!.all<TriggerRow>()] : await d1.batch<TriggerRow>(lookups);
+    // A run's events: what its cascade has left decides which automations may still run (one that only writes
+    // does not start once the writes are used up, one that only sends webhooks once the deliveries are).
+    const cascadeState = cascadeId ? d1.prepare(`SELECT writes, deliveries FROM automation_cascades WHERE id = ?1`).bind(cascadeId) : null;
+    const answers = await d1.batch<TriggerRow>(cascadeState ? [...lookups, cascadeState] : lookups);
+    const results = answers.slice(0, lookups.length);
+    const state = cascadeState ? (answers[lookups.length]!.results[0] as unknown as { writes: number; deliveries: number } | undefined) : undefined;
+    const writesLeft = !state || state.writes < CASCADE_WRITES;
+    const deliveriesLeft = !state || state.deliveries < CASCADE_DELIVERIES;
+    const canStillAct = (t: TriggerRow) => {
+      const kinds = (t.kinds ?? "").split(",").filter(Boolean);
+      if (kinds.length === 0) return writesLeft;
+      return kinds.some((k) => (k === "webhook" ? deliveriesLeft : writesLeft));
+    };
     const now = Date.now();
     const runs: unknown[][] = [];
     [...byProject.values()].forEach((list, i) => {
@@ -76,7 +92,7 @@ export async function emitEvents(env: Env, events: readonly EventInput[], depth 
         const eventId = newId();
         const seen = new Set<string>();
         for (const t of triggers) {
-          if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
+          if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e) || !canStillAct(t)) continue;
           seen.add(t.automation_id);
           const trigger = { type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId };
           runs.push([newId(), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger)]);

@@ -44,7 +44,29 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
   }
 }
 
+/**
+ * Runs of one batch executed at the same time. Runs share the one D1 database with every tenant's requests: a
+ * batch of 25 runs at once (a cascade's fan-out) held other tenants' requests for seconds, so runs take turns on
+ * RUN_CONCURRENCY lanes (each run paces its own actions, runner.ts) while deliveries (waiting on the network, not on D1) all go at once.
+ */
+export const RUN_CONCURRENCY = 2;
+
+async function inLanes<T>(items: readonly T[], lanes: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
 export async function handleAutomationBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const deadLetter = batch.queue === DEAD_LETTER_QUEUE;
-  await Promise.all(batch.messages.map((m) => handleOne(m, env, deadLetter)));
+  const isRun = (m: Message<unknown>) => !deadLetter && (m.body as { kind?: unknown } | null)?.kind === "run";
+  const runs = batch.messages.filter(isRun);
+  const others = batch.messages.filter((m) => !isRun(m));
+  await Promise.all([inLanes(runs, RUN_CONCURRENCY, (m) => handleOne(m, env, deadLetter)), ...others.map((m) => handleOne(m, env, deadLetter))]);
 }

@@ -28,9 +28,10 @@ import { enqueueAll } from "./messages";
 import type { ActionRecord, RunRow } from "./serialize";
 import { systemContext } from "../context";
 import { notifyAutomationOwner } from "./notify";
-import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, reserveCascade } from "./cascade";
+import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, reserveCascade, skipQueuedRunsStatement } from "./cascade";
 
 export const DISABLE_AFTER_FAILURES = 5;
+export const PACE_MAX_MS = 250;
 
 export class BudgetExceeded extends Error {
   constructor(readonly budget: keyof StoredBehavior, readonly limit: number, readonly used: number) {
@@ -456,11 +457,15 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
           record.operations = budget.operations - opsBefore;
           record.affectedRows = budget.affectedRows - rowsBefore;
         }
-        if (status === "failed") break;
+        if (status !== "succeeded") break;
+        // Paced: between actions the run rests as long as the last one took (at most PACE_MAX_MS), so a run — and
+        // a cascade of them — uses at most half of the database's time and other tenants' requests go between.
+        if (i < automation.actions.length - 1) await new Promise((r) => setTimeout(r, Math.min(PACE_MAX_MS, record.finishedAt! - record.startedAt!)));
       }
     }
   }
 
+  if (error?.code === "CascadeBudgetExceeded") await env.DB.batch([skipQueuedRunsStatement(env.DB, cascadeId, Date.now())]);
   const finishedAt = Date.now();
   const failed = status === "failed";
   const counted = status !== "skipped";

@@ -65,6 +65,8 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
     invitedBy: ctx.user.id,
     createdAt: t,
     acceptedAt: existingUserId ? t : null,
+    // Counted against the organization's bound on pending invitations.
+    organizationId: sql<string>`(SELECT w.organization_id FROM workspaces w WHERE w.id = ${access.doc.workspaceId})`,
   };
   if (existingUserId) {
     // E7's documented answer tells whether the user exists; the notification it sends is limited per sender and

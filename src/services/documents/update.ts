@@ -4,6 +4,8 @@
  * 2 D1 round trips (API.md §17).
  */
 import { and, eq, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { nextUpdatedAt } from "../../db/sql";
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement, type DocumentAccess } from "../../auth/access";
 import { documentCollaborators, documents, type Emoji, type Icon } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
@@ -37,10 +39,10 @@ function representation(doc: DocumentRow, collaborators: (typeof documentCollabo
  * was checked against the row as read) the write is a compare-and-set on `updatedAt`: a concurrent write in
  * between makes it change nothing, and the answer is 412 (docs/api-guide.md, "HTTP semantics").
  */
-async function writeAndReload(ctx: ServiceContext, documentId: string, set: Partial<DocumentRow>, unchangedSince?: number) {
+async function writeAndReload(ctx: ServiceContext, documentId: string, set: SQLiteUpdateSetSource<typeof documents>, unchangedSince?: number) {
   // A move into a folder names the folder's liveness in the same statement, so a document never lands in a folder
   // deleted meanwhile (nothing is written; 404, as when the folder was already gone).
-  const into = set.parentId;
+  const into = typeof set.parentId === "string" ? set.parentId : null;
   const [[row], collaborators] = await ctx.db.batch([
     ctx.db
       .update(documents)
@@ -100,7 +102,7 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     ...(moving && { parentId: target ?? null }),
     ...(patch.icon !== undefined && { icon: patch.icon }),
     ...(patch.emoji !== undefined && { emoji: patch.emoji }),
-    updatedAt: ctx.now,
+    updatedAt: nextUpdatedAt(documents.updatedAt, ctx.now),
   }, input.ifMatch === undefined ? undefined : doc.updatedAt);
   // Guests whose access came from the folder left behind are disconnected now, not at their next connect (§18).
   if (moving && live.length) await revalidateRooms(ctx.env, live);

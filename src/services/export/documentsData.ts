@@ -132,9 +132,18 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
     readRowsAcrossTables(db, referencedRowIds),
   ]);
 
-  // Every piece but the contents is text now; its size is summed (a shared block counted once per use) before
-  // the answer starts, so a 422 is still possible and nothing past the bound is ever sent.
-  const pieces: Piece[] = ['{"exportData":['];
+  // Every piece but the contents is text now; its size is summed as it is made (a shared block counted once per
+  // use, never copied), so past the bound this stops with 422 before more is built, and before the answer starts.
+  const pieces: Piece[] = [];
+  const push = (...more: Piece[]) => {
+    for (const piece of more) {
+      if (typeof piece === "string") total += byteLength(piece);
+      else if ("json" in piece) total += piece.bytes;
+      if (total > MAX_EXPORT_BYTES) throw tooLarge();
+      pieces.push(piece);
+    }
+  };
+  push('{"exportData":[');
   documentIds.forEach((documentId, index) => {
     const docRefs = visibleRefs.filter((r) => r.ref.documentId === documentId);
     const rowIds = new Set(docRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x));
@@ -146,26 +155,22 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
       }),
       references: docRefs.map(tableReferenceDto),
     };
-    pieces.push(`${index ? "," : ""}{"documentId":${JSON.stringify(documentId)},"references":{"clauses":[`);
+    push(`${index ? "," : ""}{"documentId":${JSON.stringify(documentId)},"references":{"clauses":[`);
     clauses
       .filter((c) => c.documentId === documentId)
       .forEach((c, i) => {
         const target = targets.get(c.id);
         const block = target ? resolvedBlocks.get(`${target.documentId}/${target.blockId}`) : undefined;
         const resolved = target && block ? withMember({ documentId: target.documentId, blockId: target.blockId }, "block", [block]) : ["null"];
-        if (i) pieces.push(",");
-        pieces.push(...withMember(clauseReferenceDto(c), "resolved", resolved));
+        if (i) push(",");
+        push(...withMember(clauseReferenceDto(c), "resolved", resolved));
       });
-    pieces.push(`],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`);
+    push(`],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`);
+    // The content's size was counted at the start, from D1.
     pieces.push({ content: documentId, meta: metas.get(documentId) });
-    pieces.push("}");
+    push("}");
   });
-  pieces.push("]}");
-  for (const piece of pieces) {
-    if (typeof piece === "string") total += byteLength(piece);
-    else if ("json" in piece) total += piece.bytes;
-  }
-  if (total > MAX_EXPORT_BYTES) throw tooLarge();
+  push("]}");
   return streamPieces(db, r2, pieces);
 }
 

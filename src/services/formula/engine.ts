@@ -7,6 +7,11 @@
  * An apply does not read the old values of the cells it computes: the write statements only touch cells
  * whose stored text differs (store.ts), and their change counts (or RETURNING row ids, when dependents are
  * recomputed too) give `updatedRows`. That keeps a whole-table apply to one read of its inputs and one write.
+ *
+ * Every run is bounded (docs/api-guide.md, "Resource bounds"): each cell within its own budget (#LIMIT!), the run
+ * within a budget of evaluation, work and bytes (an apply past it is 422 with nothing written; a row write's
+ * recalculation stores #LIMIT! in the cells left), evaluated in slices with a yield to the event loop between
+ * them so other requests in the isolate are served.
  */
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";

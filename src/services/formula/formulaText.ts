@@ -5,7 +5,7 @@
 import { ApiError, unprocessable, type ErrorDetail } from "../../errors";
 import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, MAX_FORMULA_TEXT, measureTree, type DescriptionItem, type Expr, type ParsedExpression } from "./expression";
 import { validateFormula } from "./validate";
-import { findCycle, formulaTrees, referencedColumns, type TableColumn } from "./graph";
+import { findCycle, formulaTrees, type TableColumn } from "./graph";
 import { printFormula } from "./print";
 import { inferResultType, type ResultType } from "./resultType";
 import { FormulaSyntaxError, parseFormula, positionAt, type FormulaProblem } from "./text";
@@ -112,10 +112,6 @@ export function describeFormula(expr: Expr, columns: readonly TableColumn[]): { 
   return { ...printed, resultType };
 }
 
-/** Column ids a tree reads, for the parse answer. */
-export function referencesOf(expr: Expr): string[] {
-  return [...referencedColumns(expr)];
-}
 
 /** The node path ("args.1") a validation detail path ("expression.args.1.fn") points at, or null. */
 function nodePathOf(detailPath: string): string | null {
@@ -132,7 +128,7 @@ function nodePathOf(detailPath: string): string | null {
  */
 export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly TableColumn[]): unknown {
   if (!(err instanceof ApiError) || err.code !== "UnprocessableEntityError" || !err.details) return err;
-  const printed = printFormula(expr, live(columns));
+  const printed = printFormula(expr, live(columns), { withOffsets: true });
   const details = err.details.map((d) => {
     const nodePath = nodePathOf(d.path);
     const offset = nodePath === null ? undefined : printed.offsets.get(nodePath);

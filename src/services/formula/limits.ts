@@ -21,7 +21,7 @@ export const formulaLimits = {
   /** One table computation (an apply, or a row write's recalculation): evaluation time, ... */
   runMs: 20_000,
   /** ... work, ... */
-  runUnits: 600_000_000,
+  runUnits: 400_000_000,
   /** ... and bytes of computed values held for its one atomic write. */
   runBytes: 32 * 1024 * 1024,
   /** Evaluation between two yields to the event loop, so other requests in the isolate are served meanwhile. */
@@ -96,6 +96,25 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
     },
     error: "#VALUE!",
     example: { inside: ["; ", true, "a", "b"], past: ["-".repeat(16_384), true, "a", "b", "c"] },
+  },
+  {
+    functions: ["SUBSTITUTE"],
+    rule: "the result at most 32,767 characters",
+    exceeds: (_num, args) => {
+      const [text, old, repl] = args.slice(0, 3).map((v) => toText(v ?? null));
+      if (typeof text !== "string" || typeof old !== "string" || typeof repl !== "string" || old === "" || args[3] !== undefined) return false;
+      const occurrences = text.split(old).length - 1;
+      return text.length + occurrences * (repl.length - old.length) > MAX_TEXT;
+    },
+    error: "#VALUE!",
+    example: { inside: ["aaaa", "a", "-".repeat(8_000)], past: ["aaaa", "a", "-".repeat(8_192)] },
+  },
+  {
+    functions: ["ROMAN"],
+    rule: "0 to 3,999 (as spreadsheets define it; the library writes one M per thousand)",
+    exceeds: outside(0, 3_999, 0),
+    error: "#VALUE!",
+    example: { inside: [3_999], past: [4_000] },
   },
   {
     functions: ["MUNIT"],

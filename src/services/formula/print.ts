@@ -25,7 +25,8 @@ function opLevel(op: BinaryOp): number {
   }
 }
 
-export function numberText(n: number): string {
+/** JavaScript's shortest round-trip spelling (1e+21, 1e-7 included), which the number syntax reads back exactly. */
+function numberText(n: number): string {
   return String(n);
 }
 
@@ -50,12 +51,13 @@ export interface PrintedFormula {
   text: string;
   /** The same text as description items: text runs and a chip per column reference (E3's `description`). */
   description: DescriptionItem[];
-  /** Where each node starts in `text` (a character offset), by its path in the tree: "", "args.0", "args.1.arg", … */
+  /** With `withOffsets`: where each node starts in `text` (a character offset), by its path in the tree: "", "args.0", "args.1.arg", … */
   offsets: Map<string, number>;
 }
 
 /** The canonical text of `expr`, naming columns from `columns` (the table's live columns). */
-export function printFormula(expr: Expr, columns: readonly NamedColumn[]): PrintedFormula {
+export function printFormula(expr: Expr, columns: readonly NamedColumn[], opts: { withOffsets?: boolean } = {}): PrintedFormula {
+  const withOffsets = opts.withOffsets ?? false;
   const nameCount = new Map<string, number>();
   for (const c of columns) nameCount.set(c.name, (nameCount.get(c.name) ?? 0) + 1);
   const nameOf = new Map(columns.map((c) => [c.id, c.name]));
@@ -75,14 +77,15 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[]): Print
     items.push({ kind: "column", text, columnId });
     length += text.length;
   };
-  const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  // Paths grow with depth (quadratic work over a deep tree), so they are only built when asked for.
+  const child = (path: string, key: string) => (!withOffsets ? "" : path ? `${path}.${key}` : key);
 
   /** Prints `e`, parenthesised when it binds looser than `min`. */
   const print = (e: Expr, min: number, path: string): void => {
     const level = levelOf(e);
     const paren = level < min;
     if (paren) emit("(");
-    offsets.set(path, length);
+    if (withOffsets) offsets.set(path, length);
     printBare(e, path);
     if (paren) emit(")");
   };

@@ -94,8 +94,9 @@ class FormulaParser extends EmbeddedActionsParser {
   /** Open parentheses not yet closed, for "unbalanced" messages. */
   openParens: IToken[] = [];
 
-  constructor() {
-    super(TOKENS, { recoveryEnabled: false, maxLookahead: 2 });
+  /** `validate`: run Chevrotain's grammar self-checks (the tests do; in service they would only cost each isolate's first parse). */
+  constructor(validate = false) {
+    super(TOKENS, { recoveryEnabled: false, maxLookahead: 2, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 
@@ -279,6 +280,11 @@ function columnRefSyntax(t: IToken): Syntax {
   return { kind: "ref", name: unescapeName(inner), at: at(t) };
 }
 
+/** Builds the parser with Chevrotain's grammar checks on: throws if the grammar is ambiguous or malformed. */
+export function checkGrammar(): void {
+  new FormulaParser(true);
+}
+
 let parserInstance: FormulaParser | undefined;
 function parser(): FormulaParser {
   parserInstance ??= new FormulaParser();
@@ -300,8 +306,10 @@ export function positionAt(text: string, offset: number): Position {
 
 /** The text as a positioned syntax tree, or throws FormulaSyntaxError with the first syntax problem. */
 export function parseSyntax(text: string): Syntax {
-  if (text.trim() === "") throw new FormulaSyntaxError([{ line: 1, column: 1, message: "The formula is empty" }]);
-  const lexed = lexer.tokenize(text);
+  // A leading = (as typed in a spreadsheet cell) is accepted and means nothing; blanked so positions stay put.
+  const source = text.replace(/^(\s*)=/, "$1 ");
+  if (source.trim() === "") throw new FormulaSyntaxError([{ line: 1, column: 1, message: "The formula is empty" }]);
+  const lexed = lexer.tokenize(source);
   if (lexed.errors.length > 0) throw new FormulaSyntaxError([lexingProblem(text, lexed.errors[0]!.offset)]);
   // Each value is a node of the tree: past the node bound the formula is refused before it is parsed, which
   // also keeps the parse and the passes over its tree shallow.

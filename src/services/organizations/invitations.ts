@@ -30,9 +30,7 @@ export function pendingInvitationsStatement(db: Db, organizationId: string | SQL
     ["n"],
     sql`SELECT
       (SELECT COUNT(*) FROM member_invitations mi WHERE mi.organization_id = ${organizationId} AND mi.accepted_at IS NULL)
-      + (SELECT COUNT(*) FROM workspaces w JOIN documents d ON d.workspace_id = w.id
-           JOIN invitations i ON i.document_id = d.id AND i.accepted_at IS NULL
-         WHERE w.organization_id = ${organizationId}) AS n`,
+      + (SELECT COUNT(*) FROM invitations i WHERE i.organization_id = ${organizationId} AND i.accepted_at IS NULL) AS n`,
   );
 }
 

@@ -6,6 +6,7 @@ import { conflict, forbidden } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 
 // The join's result keeps one member per name in a D1 batch: the organization's columns under their own names,
@@ -34,11 +35,14 @@ export async function listOrganizations(ctx: ServiceContext) {
 /** Creates an organization; the caller becomes its owner. */
 export async function createOrganization(ctx: ServiceContext, input: { name: string }) {
   const org = { id: newId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
+  const dto = organizationDto(org, "owner");
+  // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
     ctx.db.insert(organizations).values(org),
     ctx.db.insert(organizationMembers).values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
+    ...(await keptAnswerUpdates(ctx, { data: dto })),
   ]);
-  return organizationDto(org, "owner");
+  return dto;
 }
 
 /**
@@ -76,7 +80,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   }
   assertInvitationRoom(pending);
   if (member) {
-    // The new member is told (within the per-sender notification limit) and may leave as any member can.
+    // The new member is told who added them, within the per-sender notification limit.
     await ctx.db.batch([
       ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
         target: [organizationMembers.organizationId, organizationMembers.userId],
@@ -87,7 +91,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
         senderId: ctx.user.id,
         kind: "organization.member_added",
         title: `${ctx.user.name} added you to "${shortName(org.name)}"`,
-        body: `You are now ${role === "admin" ? "an admin" : `a ${role}`} of this organization.`,
+        body: `You are now ${role === "member" ? "a member" : `an ${role}`} of this organization.`,
         data: { organizationId, role },
         at: ctx.now,
       }),

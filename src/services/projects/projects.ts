@@ -3,6 +3,7 @@
  * (the access batch, then the write).
  */
 import { and, eq, or, sql } from "drizzle-orm";
+import { nextUpdatedAt } from "../../db/sql";
 import { checkProjectAccess, checkWorkspaceAccess, projectAccessStatement, viaDocumentGrant, workspaceAccessStatement, workspaceRoleStatement } from "../../auth/access";
 import { projects, type Emoji, type Icon } from "../../db/schema";
 import { notFound, preconditionFailed } from "../../errors";
@@ -92,7 +93,7 @@ export async function updateProject(ctx: ServiceContext, input: { projectId: str
       ...(reference !== undefined && { reference }),
       ...(icon !== undefined && { icon }),
       ...(emoji !== undefined && { emoji }),
-      updatedAt: ctx.now,
+      updatedAt: nextUpdatedAt(projects.updatedAt, ctx.now),
     })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
     .where(and(eq(projects.id, input.projectId), input.ifMatch === undefined ? undefined : eq(projects.updatedAt, project.updatedAt)))

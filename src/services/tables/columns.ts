@@ -10,7 +10,7 @@ import { conflict, notFound, preconditionFailed, unprocessable, validation, type
 import { newId } from "../../lib/ids";
 import { etagOf, ifMatchListMatches } from "../../lib/etag";
 import { isUniqueViolation } from "../../db/errors";
-import { inJson } from "../../db/sql";
+import { inJson, nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
@@ -311,7 +311,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
     ...(patch.description !== undefined && { description: patch.description }),
     ...(data && { data }),
     ...(patch.data && patch.data.type !== "formula" && { formula: null }),
-    updatedAt: ctx.now,
+    updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now),
   };
   const write = async (slug?: string) => {
     const [row] = await ctx.db
@@ -344,7 +344,7 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
   if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
   const deleted = await ctx.db
     .update(columns)
-    .set({ isDeleted: true, updatedAt: ctx.now })
+    .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
     .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
     .returning({ id: columns.id });
   if (deleted.length === 0) throw preconditionFailed();

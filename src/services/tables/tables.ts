@@ -4,6 +4,7 @@
  * authentication and a write is that batch plus its own.
  */
 import { and, desc, eq } from "drizzle-orm";
+import { nextUpdatedAt } from "../../db/sql";
 import { columns, tables } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { assertIfMatch } from "../../lib/etag";
@@ -73,7 +74,7 @@ export async function updateTable(ctx: ServiceContext, input: { tableId: string;
   // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
   const [updated] = await ctx.db
     .update(tables)
-    .set({ name: input.name, updatedAt: ctx.now })
+    .set({ name: input.name, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
     .where(and(eq(tables.id, table.id), input.ifMatch === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
     .returning();
   if (!updated) throw preconditionFailed();
@@ -87,7 +88,7 @@ export async function deleteTable(ctx: ServiceContext, input: { tableId: string;
   await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
   const deleted = await ctx.db
     .update(tables)
-    .set({ isDeleted: true, updatedAt: ctx.now })
+    .set({ isDeleted: true, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
     .where(and(eq(tables.id, table.id), input.ifMatch === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
     .returning({ id: tables.id });
   if (deleted.length === 0) throw preconditionFailed();

@@ -3,6 +3,7 @@
  * two (the access batch, then one write batch that also reads back what the response needs).
  */
 import { and, eq, sql } from "drizzle-orm";
+import { nextUpdatedAt } from "../../db/sql";
 import { checkOrganizationAccess, checkWorkspaceAccess, organizationAccessStatement, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
@@ -10,6 +11,7 @@ import { assertInvitationRoom, limitedNotificationStatements, pendingInvitations
 import { assertIfMatch } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
@@ -63,11 +65,14 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+  const dto = workspaceDto(ws, [{ userId: ctx.user.id, role: "owner" }]);
+  // A keyed request's answer commits with the workspace (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
     ctx.db.insert(workspaces).values(ws),
     ctx.db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
+    ...(await keptAnswerUpdates(ctx, { data: dto })),
   ]);
-  return workspaceDto(ws, [{ userId: ctx.user.id, role: "owner" }]);
+  return dto;
 }
 
 /**
@@ -87,7 +92,7 @@ export async function updateWorkspace(
   const { name, description, isShared } = input.patch;
   const [updated] = await ctx.db
     .update(workspaces)
-    .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: ctx.now })
+    .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: nextUpdatedAt(workspaces.updatedAt, ctx.now) })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
     .where(and(eq(workspaces.id, input.workspaceId), input.ifMatch === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt)))
     .returning();
