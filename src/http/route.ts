@@ -78,17 +78,6 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   } as unknown as RouteConfig) as unknown as Defined<R>;
 }
 
-/**
- * The error statuses a route answers because of how it is declared rather than what it does, so the document lists
- * them on every operation they apply to (a route's own entry for the same status, with its own wording, wins):
- * - authenticated: 401 and 429 (with Retry-After);
- * - a POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts), which claims its
- *   Idempotency-Key (docs/api-guide.md): 400 for a malformed key, 409 while the key's first
- *   request is in progress, 422 for a key reused with a different request;
- * - a JSON body: 400 (not JSON, or not the schema), 413 over the route's body limit, 415 without
- *   Content-Type: application/json.
- * Whether a path or query parameter can fail its schema (400) is the route's own to say: some accept anything.
- */
 /** A POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts) claims its Idempotency-Key. */
 function claimsIdempotencyKey(route: Omit<RouteConfig, "middleware">, auth: AuthMode) {
   return route.method === "post" && (auth !== "public" || (route.security?.length ?? 0) > 0);
@@ -104,6 +93,17 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
 };
 
+/**
+ * The error statuses a route answers because of how it is declared rather than what it does, so the document lists
+ * them on every operation they apply to (a route's own entry for the same status, with its own wording, wins):
+ * - authenticated: 401 and 429 (with Retry-After);
+ * - a POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts), which claims its
+ *   Idempotency-Key (docs/api-guide.md): 400 for a malformed key, 409 while the key's first
+ *   request is in progress, 422 for a key reused with a different request;
+ * - a JSON body: 400 (not JSON, or not the schema), 413 over the route's body limit, 415 without
+ *   Content-Type: application/json.
+ * Whether a path or query parameter can fail its schema (400) is the route's own to say: some accept anything.
+ */
 function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode): RouteConfig["responses"] {
   const request = route.request;
   const jsonBody = request?.body?.content && "application/json" in request.body.content;
