@@ -299,11 +299,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a clause reference (read access to its document) */
+        /**
+         * Retrieve a clause reference (read access to its document)
+         * @description One clause reference; readable by whoever can read its document (404 otherwise).
+         */
         get: operations["getClauseReference"];
         put?: never;
         post?: never;
-        /** Soft-delete a clause reference (edit access to its document) */
+        /**
+         * Soft-delete a clause reference (edit access to its document)
+         * @description Marks the clause reference deleted; it no longer appears in its document's list. Needs edit access to its document.
+         */
         delete: operations["deleteClauseReference"];
         options?: never;
         head?: never;
@@ -317,7 +323,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive API reference over /openapi.json (no token needed) */
+        /**
+         * Interactive API reference over /openapi.json (no token needed)
+         * @description An HTML page rendering this document as an interactive reference; it loads nothing from other origins.
+         */
         get: operations["getApiReference"];
         put?: never;
         post?: never;
@@ -382,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A document's clause references, oldest first */
+        /**
+         * A document's clause references, oldest first
+         * @description The live clause references of a document the caller can read, oldest first.
+         */
         get: operations["listClauseReferences"];
         put?: never;
         post?: never;
@@ -465,9 +477,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a document (edit access) */
+        /**
+         * Publish a document (edit access)
+         * @description Marks the document published so a project portal can show it, with optional styling and domain slug. Needs edit access.
+         */
         post: operations["publishDocument"];
-        /** Unpublish a document (edit access) */
+        /**
+         * Unpublish a document (edit access)
+         * @description Marks the document unpublished: portals stop showing it. Needs edit access.
+         */
         delete: operations["unpublishDocument"];
         options?: never;
         head?: never;
@@ -545,7 +563,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's document tree: readable, non-deleted documents ordered by parentId, order */
+        /**
+         * The project's document tree: readable, non-deleted documents ordered by parentId, order
+         * @description The documents and folders of a project the caller can read, without deleted ones, ordered by parentId and then order, so a client can build the tree in one pass.
+         */
         get: operations["listDocuments"];
         put?: never;
         post?: never;
@@ -742,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated user */
+        /**
+         * The authenticated user
+         * @description The user the bearer token belongs to.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -821,7 +845,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a notification read */
+        /**
+         * Mark a notification read
+         * @description Sets the notification's read time; only the caller's own notifications can be marked (404 otherwise).
+         */
         post: operations["markNotificationRead"];
         delete?: never;
         options?: never;
@@ -836,7 +863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's in-app notifications, newest first (at most 200) */
+        /**
+         * The caller's in-app notifications, newest first (at most 200)
+         * @description The caller's own in-app notifications (automation results and the like), newest first, at most 200.
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -853,7 +883,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1.0 document (no token needed) */
+        /**
+         * This OpenAPI 3.1.0 document (no token needed)
+         * @description The OpenAPI 3.1.0 description of every operation, built from the same definitions that validate requests; public, not rate limited.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -872,7 +905,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an organization (the caller becomes its owner) */
+        /**
+         * Create an organization (the caller becomes its owner)
+         * @description Creates the organization with the caller as its owner and answers the new record.
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -907,7 +943,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Organizations the caller belongs to, with the caller's role */
+        /**
+         * Organizations the caller belongs to, with the caller's role
+         * @description Every organization the caller is a member of, each with the caller's role in it.
+         */
         get: operations["listOrganizations"];
         put?: never;
         post?: never;
@@ -926,7 +965,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a project (workspace owner, admin or editor) */
+        /**
+         * Create a project (workspace owner, admin or editor)
+         * @description Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -1008,7 +1050,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a published entry (project admin) */
+        /**
+         * Remove a published entry (project admin)
+         * @description Removes the published entry named by its slug; its portal stops being served. Answers the project with its remaining entries.
+         */
         delete: operations["unpublishProject"];
         options?: never;
         head?: never;
@@ -1457,7 +1502,10 @@ export interface paths {
         get: operations["getTableReference"];
         put?: never;
         post?: never;
-        /** Delete a table reference (edit access to its document) */
+        /**
+         * Delete a table reference (edit access to its document)
+         * @description Deletes the reference between a document and a table; the table itself is untouched. Needs edit access to the referencing document.
+         */
         delete: operations["deleteTableReference"];
         options?: never;
         head?: never;
@@ -1538,7 +1586,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a token at once */
+        /**
+         * Revoke a token at once
+         * @description The token stops authenticating with the next request. Only the caller's own tokens can be revoked; another user's token id is 404.
+         */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -1552,7 +1603,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's tokens (without secrets) */
+        /**
+         * List the caller's tokens (without secrets)
+         * @description Every token the caller holds, with its name, creation time, expiry and last use; a token's secret is shown only once, by POST /token.
+         */
         get: operations["listTokens"];
         put?: never;
         post?: never;
@@ -1571,7 +1625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a workspace in an organization the caller belongs to (the caller becomes owner) */
+        /**
+         * Create a workspace in an organization the caller belongs to (the caller becomes owner)
+         * @description Creates a workspace in the given organization; the caller must be a member of it (404 otherwise) and becomes the workspace's owner.
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -1633,7 +1690,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too */
+        /**
+         * Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too
+         * @description Owners and admins may remove any collaborator but the owner; any collaborator may remove themselves. The removed user's document grants inside the workspace end with it.
+         */
         delete: operations["removeWorkspaceCollaborator"];
         options?: never;
         head?: never;
@@ -1687,8 +1747,10 @@ export interface components {
         Automation: {
             _id: string;
             actions: {
-                /** @description A rowFilter condition (see the request schema) */
-                condition?: Record<string, never>;
+                /** @description A rowFilter condition (see the request schema), or null */
+                condition?: {
+                    [key: string]: unknown;
+                } | null;
                 continueOnError: boolean;
                 id: string;
                 spec: {
@@ -1704,8 +1766,10 @@ export interface components {
                 maxDurationMs: number;
                 operationBudget: number;
             };
-            /** @description A rowFilter condition (see the request schema) */
-            conditions: Record<string, never>;
+            /** @description A rowFilter condition (see the request schema), or null */
+            conditions: {
+                [key: string]: unknown;
+            } | null;
             consecutiveFailures: number;
             createdAt: number;
             createdBy: string;
@@ -1818,8 +1882,10 @@ export interface components {
             _id: string;
             actions: {
                 affectedRows: number;
-                /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
-                error: Record<string, never>;
+                /** @description null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+                error: {
+                    [key: string]: unknown;
+                } | null;
                 finishedAt: number | null;
                 id: string;
                 kind: string;
@@ -1833,8 +1899,10 @@ export interface components {
             createdAt: number;
             deliveryIds: string[];
             depth: number;
-            /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
-            error: Record<string, never>;
+            /** @description null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+            error: {
+                [key: string]: unknown;
+            } | null;
             externalWrites: number;
             finishedAt: number | null;
             operations: number;
@@ -2755,7 +2823,10 @@ export interface operations {
     inspectCollaborationRoom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -2819,6 +2890,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -2844,7 +2951,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2919,6 +3029,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -2944,7 +3081,10 @@ export interface operations {
     createAutomation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2994,6 +3134,33 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3291,6 +3458,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
@@ -3410,7 +3595,10 @@ export interface operations {
     runAutomation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3467,6 +3655,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3584,7 +3781,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3634,6 +3834,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3750,7 +3968,10 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3807,6 +4028,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3919,7 +4149,10 @@ export interface operations {
     retryAutomationRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 runId: string;
             };
@@ -3983,6 +4216,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -4008,7 +4250,10 @@ export interface operations {
     createClauseReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4083,6 +4328,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4304,7 +4576,10 @@ export interface operations {
     createDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4385,6 +4660,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4706,6 +5017,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -4890,7 +5219,10 @@ export interface operations {
     createCollaborationTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -4938,6 +5270,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5162,6 +5512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -5187,7 +5546,10 @@ export interface operations {
     publishDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -5244,6 +5606,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5356,7 +5754,10 @@ export interface operations {
     restoreDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -5415,6 +5816,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5584,6 +5994,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5780,7 +6208,10 @@ export interface operations {
                 parentId?: string;
                 projectId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5839,6 +6270,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Content-Length is required */
             411: {
                 headers: {
@@ -5859,6 +6299,15 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6104,7 +6553,10 @@ export interface operations {
     markDocxSeeded: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -6161,6 +6613,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -6186,7 +6647,10 @@ export interface operations {
     inviteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6252,6 +6716,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -6277,7 +6777,10 @@ export interface operations {
     docToPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6341,8 +6844,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body over its size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6393,7 +6914,10 @@ export interface operations {
     getDocumentsData: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6451,6 +6975,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
@@ -6485,7 +7036,10 @@ export interface operations {
     parseFormula: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6544,6 +7098,33 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6702,7 +7283,10 @@ export interface operations {
                 mimeType: "audio/mpeg" | "audio/wav" | "audio/x-wav" | "audio/mp4" | "audio/x-m4a" | "audio/ogg" | "audio/aac";
                 workspaceId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6760,6 +7344,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Content-Length is required */
             411: {
                 headers: {
@@ -6780,6 +7373,15 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7023,7 +7625,10 @@ export interface operations {
     markNotificationRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7071,6 +7676,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7212,7 +7835,10 @@ export interface operations {
     createOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7281,6 +7907,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7306,7 +7968,10 @@ export interface operations {
     addOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -7375,6 +8040,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7485,7 +8177,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7556,6 +8251,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7765,6 +8496,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7868,6 +8617,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7893,7 +8660,10 @@ export interface operations {
     publishProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7963,6 +8733,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8164,6 +8952,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
@@ -8198,7 +9004,10 @@ export interface operations {
     verifyPublishedDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 slug: string;
@@ -8472,7 +9281,10 @@ export interface operations {
                 /** @description Selects one entry (and resolves `home` when the Host matches none) */
                 slug?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A project id, or `home` for the portal of the Host header (else `?slug=`) */
                 publishedId: string;
@@ -8530,6 +9342,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8665,7 +9513,10 @@ export interface operations {
     createSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8733,6 +9584,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8942,6 +9829,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9059,7 +9964,10 @@ export interface operations {
     restoreSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 snapshotId: string;
             };
@@ -9116,6 +10024,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9228,7 +10145,10 @@ export interface operations {
     createTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9298,6 +10218,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9594,6 +10550,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9619,7 +10593,10 @@ export interface operations {
     createColumn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tableId: string;
             };
@@ -9713,6 +10690,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9738,7 +10742,10 @@ export interface operations {
     createRow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tableId: string;
             };
@@ -9822,6 +10829,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9935,7 +10969,10 @@ export interface operations {
     bulkCreateRows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tableId: string;
             };
@@ -10029,6 +11066,24 @@ export interface operations {
             };
             /** @description Body over its size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10411,6 +11466,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -10436,7 +11518,10 @@ export interface operations {
     applyComputedColumn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 columnId: string;
             };
@@ -10495,6 +11580,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10614,7 +11717,10 @@ export interface operations {
     createTableReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10696,6 +11802,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11154,6 +12287,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11179,7 +12330,10 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11232,6 +12386,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11425,7 +12615,10 @@ export interface operations {
     createWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11492,6 +12685,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11697,6 +12926,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11722,7 +12969,10 @@ export interface operations {
     addWorkspaceCollaborator: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11788,6 +13038,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
