@@ -146,8 +146,13 @@ export function compareValues(a: FormulaValue, b: FormulaValue): number | Error 
     return l < r ? -1 : l > r ? 1 : 0;
   }
   // Numbers compare to 15 significant digits, as Excel's `=` does (0.1 + 0.2 = 0.3 is TRUE).
-  const l = to15(Number(x));
-  const r = to15(Number(y));
+  let l = Number(x);
+  let r = Number(y);
+  // Only numbers within one part in 10^14 can meet at 15 digits: the rounding (slow) is kept for them.
+  if (l !== r && Math.abs(l - r) <= 1e-14 * Math.max(Math.abs(l), Math.abs(r))) {
+    l = to15(l);
+    r = to15(r);
+  }
   return l < r ? -1 : l > r ? 1 : 0;
 }
 
