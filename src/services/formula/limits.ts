@@ -340,7 +340,7 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
   },
   // Bonds: one step per coupon (at most 4 a year) between settlement and maturity; YIELD iterates PRICE.
   {
-    functions: ["PRICE", "DURATION"],
+    functions: ["PRICE", "DURATION", "MDURATION", "COUPNUM", "COUPNCD", "COUPPCD", "COUPDAYBS", "COUPDAYSNC"],
     cost: (num) => (abs((num(1) ?? 0) - (num(0) ?? 0)) / 365) * 4 * 4,
   },
   {
