@@ -10,6 +10,7 @@ import type { Db, Env } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
 import { ID_PATTERN, newId, now } from "../../lib/ids";
 import { assertIfMatch } from "../../lib/etag";
+import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -194,18 +195,12 @@ export interface RowsPage {
 
 /** Opaque to clients: the (seq, id) of the last row of the page, base64url. */
 export function encodeCursor(seq: number, id: string): string {
-  return btoa(`${seq}:${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return textToBase64Url(`${seq}:${id}`);
 }
 
 export function decodeCursor(cursor: string): { seq: number; id: string } {
   const bad = () => validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
-  let text: string;
-  try {
-    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    throw bad();
-  }
-  const m = /^(\d{1,15}):(.+)$/.exec(text);
+  const m = /^(\d{1,15}):(.+)$/.exec(textFromBase64Url(cursor) ?? "");
   if (!m || !ID_PATTERN.test(m[2]!)) throw bad();
   return { seq: Number(m[1]), id: m[2]! };
 }
