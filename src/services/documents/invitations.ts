@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { documentCollaborators, invitations, notifications, users } from "../../db/schema";
+import { documentCollaborators, invitations, users } from "../../db/schema";
 import type { Db } from "../../env";
 import { newId, now } from "../../lib/ids";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
