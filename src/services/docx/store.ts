@@ -4,13 +4,13 @@
  * (`resourceId`) and the path that streams it (`resourcePath`); `seededAt` belongs to that blob and is cleared when
  * a new version is stored.
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { insertWhere } from "../../db/sql";
 import { DOCX_MEDIA_TYPE, docxProblem } from "../../lib/docx";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
-import { ApiError, conflict, notFound } from "../../errors";
+import { ApiError, conflict } from "../../errors";
 import { newId, now } from "../../lib/ids";
 import { toHex } from "../../lib/crypto";
 
@@ -90,13 +90,6 @@ export async function addDocxVersion(db: Db, documentId: string, blob: StoredBlo
   return inserted!.results[0]!.version;
 }
 
-export type DocxVersionRow = typeof docxVersions.$inferSelect;
-
-export async function newestDocxVersion(db: Db, documentId: string): Promise<DocxVersionRow | null> {
-  const [row] = await db.select().from(docxVersions).where(eq(docxVersions.documentId, documentId)).orderBy(desc(docxVersions.version)).limit(1);
-  return row ?? null;
-}
-
 /**
  * E18: stamps `seededAt` on the document's current DOCX blob unless it already carries one, and answers the
  * stamp in force. The update is conditional on the blob it read, so a version stored meanwhile is never marked.
@@ -117,10 +110,4 @@ export async function markSeeded(db: Db, doc: typeof documents.$inferSelect): Pr
     if (res.meta.changes === 1) return t;
   }
   throw conflict("The DOCX changed while it was being marked; try again");
-}
-
-export async function requireNewestDocx(db: Db, documentId: string) {
-  const version = await newestDocxVersion(db, documentId);
-  if (!version) throw notFound("DOCX version");
-  return version;
 }

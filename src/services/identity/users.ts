@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
@@ -68,9 +67,4 @@ export async function registerUser(db: Db, input: { email: string; name: string 
 /** POST /admin/users: registration on the request's database (the route checks the admin token). */
 export function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
   return registerUser(ctx.db, input);
-}
-
-export async function findUserByEmail(db: Db, email: string) {
-  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
-  return row ?? null;
 }
