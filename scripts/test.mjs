@@ -29,7 +29,7 @@ async function stage(title, fn) {
 }
 try {
   await stage("script tests (deploy:check, npm start's process tree; node --test scripts/test/)", () =>
-    run(process.execPath, ["--test", path.join(ROOT, "scripts", "test")]),
+    run(process.execPath, ["--test", path.join(ROOT, "scripts", "test", "*.test.mjs")]),
   );
   await stage("converter tests (real LibreOffice)", () => run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]));
   await stage("Worker tests (workerd, D1, R2, Durable Objects, Queues)", () => run(vitest, ["run", ...extra]));
