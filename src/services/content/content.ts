@@ -117,7 +117,7 @@ export async function updateDocumentSettings(
 ): Promise<DocumentSettings> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
-  return writeSettings(ctx.db, documentId, {
+  return writeSettings(ctx, documentId, {
     ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId ?? "" }),
     ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId ?? "" }),
   });

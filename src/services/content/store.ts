@@ -14,6 +14,7 @@ import { inJson } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
 import { newId, now } from "../../lib/ids";
+import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
 
 export interface DocumentContent {
@@ -202,9 +203,9 @@ export function settingsOf(documentIds: readonly string[], rows: readonly (typeo
 }
 
 /** Sets the given members (others keep their value) in one upsert; returns the resulting settings. */
-export async function writeSettings(db: Db, documentId: string, patch: Partial<DocumentSettings>): Promise<DocumentSettings> {
-  const t = now();
-  const [row] = await db
+export async function writeSettings(ctx: ServiceContext, documentId: string, patch: Partial<DocumentSettings>): Promise<DocumentSettings> {
+  const t = ctx.now;
+  const [row] = await ctx.db
     .insert(documentSettings)
     .values({ documentId, listTemplateId: patch.listTemplateId ?? "", importedTermId: patch.importedTermId ?? "", updatedAt: t })
     .onConflictDoUpdate({
