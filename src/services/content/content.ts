@@ -5,7 +5,7 @@
  * Content carries a version-derived strong ETag: a version names exactly one stored JSON object, so the tag can be
  * compared (304, If-Match) without reading the blocks, and If-Match means the same as `baseVersion` (API.md §17).
  */
-import { documentUpdatedEvent, emitAfterResponse } from "../automations/events";
+import { documentUpdatedEvent, emitAfterResponse } from "../events/events";
 import { eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentLevel } from "../../auth/access";
 import { documentContents, documentSettings } from "../../db/schema";

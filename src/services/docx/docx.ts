@@ -12,7 +12,7 @@ import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
 import { assertDocumentInserted, prepareCreateDocument } from "../documents/mutations";
 import { placeNewDocument } from "../documents/create";
-import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
+import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";

@@ -1,4 +1,4 @@
-import { emitAfterResponse, rowEvent } from "../automations/events";
+import { emitAfterResponse, rowEvent } from "../events/events";
 /** Single cells: E15 and the upsert with per-type checks (cellValues.ts), each with its access in one batch. */
 import { and, eq, sql } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";

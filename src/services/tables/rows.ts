@@ -1,4 +1,4 @@
-import { emitAfterResponse, rowEvent } from "../automations/events";
+import { emitAfterResponse, rowEvent } from "../events/events";
 /**
  * Rows and their cell values. Writes of many rows are one D1 batch of a few statements (rows, then cells in
  * chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) — never a statement per cell —
