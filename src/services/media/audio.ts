@@ -7,10 +7,9 @@ import { ApiError, notFound, validation } from "../../errors";
 import { newId } from "../../lib/ids";
 import { hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
 import { base64UrlEncode } from "../../lib/base64";
-import type { ByteRange } from "../../http/range";
 import { read, type ServiceContext } from "../context";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
-import { hasBody } from "../../lib/r2";
+import { hasBody, type ByteRange } from "../../lib/r2";
 
 export const AUDIO_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/aac"] as const;
 export type AudioMimeType = (typeof AUDIO_MIME_TYPES)[number];
