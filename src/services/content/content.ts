@@ -88,7 +88,7 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson: input.blocksJson, baseVersion };
     const { version } = hasRoom
       ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
-      : await writeContent(ctx.db, ctx.env.BLOBS, write);
+      : await writeContent(ctx, write);
     emitAfterResponse(ctx.waitUntil, ctx.env, [documentUpdatedEvent(doc)]);
     return { version, etag: contentEtag(version) };
   } catch (err) {

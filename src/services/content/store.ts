@@ -13,7 +13,7 @@ import { documentContents, documentSettings } from "../../db/schema";
 import { inJson } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
 
@@ -112,13 +112,14 @@ export interface WriteContentInput {
  * whether a snapshot shares it, and bumps the version: with `baseVersion` only if it is still current, without it
  * unconditionally (an upsert), so concurrent unconditional writes serialize into distinct versions.
  */
-export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInput): Promise<{ version: number }> {
+export async function writeContent(ctx: ServiceContext, input: WriteContentInput): Promise<{ version: number }> {
   const { documentId, userId, baseVersion } = input;
+  const r2 = ctx.env.BLOBS;
   const key = contentObjectKey(documentId);
   const size = new TextEncoder().encode(input.blocksJson).byteLength;
   await r2.put(key, input.blocksJson, { httpMetadata: { contentType: "application/json" } });
-  const d1 = d1Of(db);
-  const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: now(), baseVersion });
+  const d1 = d1Of(ctx.db);
+  const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: ctx.now, baseVersion });
   try {
     // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
     const previous = d1

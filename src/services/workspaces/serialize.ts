@@ -41,9 +41,8 @@ export function groupWorkspaceCollaborators(rows: (typeof workspaceCollaborators
   return out;
 }
 
-/** `now` decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
-export function projectDto(row: typeof projects.$inferSelect) {
-  const now = Date.now();
+/** `now` (the request's clock) decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
+export function projectDto(row: typeof projects.$inferSelect, now: number) {
   return {
     _id: row.id,
     userId: row.userId,
