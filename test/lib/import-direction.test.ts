@@ -66,4 +66,18 @@ describe("import direction", () => {
       );
     expect(offenders).toEqual([]);
   });
+
+  // One clock: a service reads the request's ctx.now. The context itself starts the clock; block ids only use the
+  // time as a unique prefix. Pending (the automation runner still calls them db-first): createRows and
+  // softDeleteRow (tables/rows.ts), prepareCreateDocument (documents/mutations.ts).
+  const CLOCK_OWNERS = ["src/services/context.ts", "src/services/collab/blocks.ts"];
+  const PENDING_CLOCK = ["src/services/tables/rows.ts", "src/services/documents/mutations.ts"];
+
+  it("services outside automations/ and formula/ read ctx.now, not Date.now() or lib/ids now()", () => {
+    const offenders = services
+      .filter((f) => !/^src\/services\/(automations|formula)\//.test(f.path) && !CLOCK_OWNERS.includes(f.path) && !PENDING_CLOCK.includes(f.path))
+      .filter((f) => /\bDate\.now\(\)/.test(f.text) || /import\s*\{[^}]*\bnow\b[^}]*\}\s*from\s*["'][./]*lib\/ids["']/.test(f.text))
+      .map((f) => f.path);
+    expect(offenders).toEqual([]);
+  });
 });
