@@ -2,12 +2,17 @@ import { buildApp } from "./app";
 import type { Env } from "./env";
 import { handleScheduled } from "./services/automations/scheduler";
 import { handleAutomationBatch } from "./services/automations/queue";
+import { runsForEvents } from "./services/automations/events";
+import { subscribe } from "./services/events/events";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
 export { TableFormulaCoordinator } from "./durable/TableFormulaCoordinator";
 
 export { DocumentRoom } from "./durable/DocumentRoom";
+
+// Writers emit events without knowing who listens; the automations turn them into runs.
+subscribe(runsForEvents);
 
 const app = buildApp();
 

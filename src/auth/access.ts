@@ -6,7 +6,7 @@
 import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
-import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizationMembers, organizations } from "../db/schema";
+import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizations } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 
@@ -138,11 +138,6 @@ export async function requireDocument(
   return checkDocumentAccess(await documentAccess(db, user._id, id), level, opts);
 }
 
-/** Every listed document readable (and not deleted), else 403 with nothing returned (E5, E6). */
-export async function requireReadableDocuments(db: Db, user: AuthUser, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  return checkReadableDocuments(await documentsAccess(db, user._id, ids), ids);
-}
-
 /** `requireReadableDocuments`' rule on an access map already loaded (in a larger batch). */
 export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids: readonly string[]): Map<string, DocumentAccess> {
   for (const id of ids) {
@@ -150,14 +145,6 @@ export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids:
     if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);
   }
   return access;
-}
-
-export async function workspaceRole(db: Db, userId: string, workspaceId: string): Promise<WorkspaceRole | null> {
-  const [row] = await db
-    .select({ role: workspaceCollaborators.role })
-    .from(workspaceCollaborators)
-    .where(and(eq(workspaceCollaborators.workspaceId, workspaceId), eq(workspaceCollaborators.userId, userId)));
-  return (row?.role as WorkspaceRole | undefined) ?? null;
 }
 
 export type WorkspaceLevel = "read" | "edit" | "admin";
@@ -195,11 +182,6 @@ export function checkWorkspaceAccess(row: WorkspaceAccessRow | undefined, level:
   const role = callerRole as WorkspaceRole;
   checkWorkspaceLevel(role, level);
   return { workspace, role };
-}
-
-export async function requireWorkspace(db: Db, user: AuthUser, id: string, level: WorkspaceLevel): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
-  const [row] = await workspaceAccessStatement(db, user._id, id);
-  return checkWorkspaceAccess(row, level);
 }
 
 export interface ProjectAccess {
@@ -372,12 +354,6 @@ export function documentIdsGrantedInProjectStatement(db: Db, user: UserRef, proj
     SELECT DISTINCT id AS id FROM granted`);
 }
 
-/** Ids of the documents in a project the user can read through document grants (self or ancestor). */
-export async function documentIdsGrantedInProject(db: Db, userId: UserRef, projectId: string): Promise<Set<string>> {
-  const rows = await documentIdsGrantedInProjectStatement(db, userId, projectId);
-  return new Set(rows.map((r) => r.id));
-}
-
 /** Batchable: the caller's workspace role (one row, or none when not a collaborator). */
 export function workspaceRoleStatement(db: Db, user: UserRef, workspaceId: string) {
   return db
@@ -404,14 +380,6 @@ export function checkOrganizationAccess<R extends { callerRole: OrganizationRole
   if (!row || row.callerRole === null) throw notFound("Organization");
   if (level === "admin" && row.callerRole === "member") throw forbidden("This operation needs the organization owner or admin role");
   return row as R & { callerRole: OrganizationRole };
-}
-
-export async function organizationRole(db: Db, userId: string, organizationId: string): Promise<"owner" | "admin" | "member" | null> {
-  const [row] = await db
-    .select({ role: organizationMembers.role })
-    .from(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
-  return row?.role ?? null;
 }
 
 /**

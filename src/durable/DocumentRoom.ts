@@ -33,8 +33,11 @@ import { createDb } from "../db/client";
 import { ApiError, type ErrorCode } from "../errors";
 import { FRAGMENT_NAME, isBlockArray, readBlocks, writeBlocks } from "../services/collab/blocks";
 import { readContentJson, writeContent } from "../services/content/store";
+import { systemContext } from "../services/context";
 import { documentsAccess } from "../auth/access";
 import { emitDocumentUpdated } from "../services/collab/events";
+import { sha256Hex } from "../lib/crypto";
+import { base64UrlEncode } from "../lib/base64";
 
 const MESSAGE_SYNC = 0;
 const MESSAGE_AWARENESS = 1;
@@ -620,7 +623,7 @@ export class DocumentRoom extends DurableObject<Env> {
     this.setMeta("dirty", null);
     const blocksJson = JSON.stringify(readBlocks(this.fragment));
     try {
-      const { version } = await writeContent(createDb(this.env.DB), this.env.BLOBS, { documentId, userId, blocksJson });
+      const { version } = await writeContent(systemContext(this.env, createDb(this.env.DB), null), { documentId, userId, blocksJson });
       await emitDocumentUpdated(this.env, documentId, { version, userId, source: "collab" });
       return version;
     } catch (err) {
@@ -644,7 +647,7 @@ export class DocumentRoom extends DurableObject<Env> {
       let version: number | null = null;
       if (input.store) {
         await this.writeBack();
-        ({ version } = await writeContent(createDb(this.env.DB), this.env.BLOBS, {
+        ({ version } = await writeContent(systemContext(this.env, createDb(this.env.DB), null), {
           documentId: input.documentId,
           userId: input.userId,
           blocksJson: input.blocksJson,
@@ -716,12 +719,11 @@ export class DocumentRoom extends DurableObject<Env> {
   /** A single-use connection ticket for `userId`, valid `ttlMs` (stored hashed; redeemed by `redeemTicket`). */
   async issueTicket(documentId: string, userId: string, ttlMs: number): Promise<{ ticket: string; expiresAt: number }> {
     void documentId;
-    const bytes = crypto.getRandomValues(new Uint8Array(32));
-    const ticket = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const ticket = base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
     const expiresAt = Date.now() + ttlMs;
     const now = Date.now();
     this.sql.exec("DELETE FROM tickets WHERE expires_at <= ?", now);
-    this.sql.exec("INSERT INTO tickets (hash, user_id, expires_at) VALUES (?, ?, ?)", await sha256(ticket), userId, expiresAt);
+    this.sql.exec("INSERT INTO tickets (hash, user_id, expires_at) VALUES (?, ?, ?)", await sha256Hex(ticket), userId, expiresAt);
     return { ticket, expiresAt };
   }
 
@@ -730,7 +732,7 @@ export class DocumentRoom extends DurableObject<Env> {
    * synchronous statement, so of two concurrent redemptions exactly one gets the user.
    */
   async redeemTicket(ticket: string): Promise<string | null> {
-    const hash = await sha256(ticket);
+    const hash = await sha256Hex(ticket);
     const row = this.sql.exec<{ user_id: string; expires_at: number }>("DELETE FROM tickets WHERE hash = ? RETURNING user_id, expires_at", hash).toArray()[0];
     if (!row || row.expires_at <= Date.now()) return null;
     return row.user_id;
@@ -738,7 +740,7 @@ export class DocumentRoom extends DurableObject<Env> {
 
   /** Whether a ticket would be accepted now, without using it up (a plain GET must not burn it). */
   async ticketValid(ticket: string): Promise<boolean> {
-    const row = this.sql.exec<{ expires_at: number }>("SELECT expires_at FROM tickets WHERE hash = ?", await sha256(ticket)).toArray()[0];
+    const row = this.sql.exec<{ expires_at: number }>("SELECT expires_at FROM tickets WHERE hash = ?", await sha256Hex(ticket)).toArray()[0];
     return !!row && row.expires_at > Date.now();
   }
 
@@ -786,9 +788,4 @@ function encodeSync(write: (e: encoding.Encoder) => void) {
   encoding.writeVarUint(e, MESSAGE_SYNC);
   write(e);
   return encoding.toUint8Array(e);
-}
-
-async function sha256(text: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

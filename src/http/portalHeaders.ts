@@ -1,4 +1,5 @@
 /** Strong ETags and If-None-Match (RFC 9110 §13.1.2) for responses whose version is known before rendering. */
+import { etagListMatches } from "../lib/etag";
 
 export function strongEtag(version: string): string {
   return `"${version}"`;
@@ -6,10 +7,7 @@ export function strongEtag(version: string): string {
 
 /** Whether If-None-Match names this ETag (or is `*`); weak comparison, as If-None-Match requires. */
 export function ifNoneMatchHits(header: string | undefined | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === bare);
+  return !!header && etagListMatches(header, etag);
 }
 
 /** The request's host (as in its URL, which the runtime builds from Host) without a trailing dot, lower-case, as portal domains are stored. */

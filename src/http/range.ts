@@ -6,8 +6,7 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../env";
 import { errorBody } from "../errors";
-
-export type ByteRange = { offset: number; length: number };
+import type { ByteRange } from "../lib/r2";
 
 /**
  * A single `bytes=` range of a `size`-byte object: `null` when the header is absent, malformed or asks for several

@@ -1,3 +1,5 @@
+import { base64UrlDecode, base64UrlEncode } from "./base64";
+
 const encoder = new TextEncoder();
 
 export async function sha256Hex(input: string): Promise<string> {
@@ -42,17 +44,6 @@ export async function hmacSha256(secret: string, message: string): Promise<Uint8
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
-export function base64UrlEncode(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-export function base64UrlDecode(text: string): Uint8Array {
-  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-}
-
 /**
  * Secrets the service must be able to read back (a webhook's signing secret, shown to its owner and used to sign)
  * are kept sealed at rest: AES-256-GCM under a key derived (HKDF-SHA-256) from the deployment's SIGNING_SECRET,
@@ -93,11 +84,10 @@ export async function sealSecret(secret: string | undefined, plaintext: string, 
 export async function openSecret(secret: string | undefined, stored: string, context: string): Promise<string> {
   if (!stored.startsWith(SEALED_PREFIX)) return stored;
   if (!secret) throw new Error("A sealed secret cannot be opened: SIGNING_SECRET is not configured");
-  const [iv, data] = stored.slice(SEALED_PREFIX.length).split(".");
-  const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: base64UrlDecode(iv ?? ""), additionalData: encoder.encode(context) },
-    await sealingKey(secret),
-    base64UrlDecode(data ?? ""),
-  );
+  const [ivText, dataText] = stored.slice(SEALED_PREFIX.length).split(".");
+  const iv = base64UrlDecode(ivText ?? "");
+  const data = base64UrlDecode(dataText ?? "");
+  if (!iv || !data) throw new Error("A sealed secret is not base64url");
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, await sealingKey(secret), data);
   return new TextDecoder().decode(plain);
 }

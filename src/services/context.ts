@@ -6,6 +6,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AuthUser, Db, Env } from "../env";
 import { ApiError } from "../errors";
+import type { OwnedClaim } from "./idempotency";
 
 export interface ServiceContext {
   /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
@@ -19,7 +20,7 @@ export interface ServiceContext {
   /** Automation depth of the write that caused this request (0 for a client's request). */
   depth: number;
   /** The Idempotency-Key this request owns (a keyed POST), under which a write keeps its answer. */
-  idempotencyClaim?: import("./idempotency").OwnedClaim;
+  idempotencyClaim?: OwnedClaim;
 }
 
 /** A context for work outside a client request (queue consumers, scheduled runs, Durable Objects). */
@@ -123,10 +124,6 @@ const pending = new WeakMap<ServiceContext, PendingAuthentication>();
 
 export function deferAuthentication(ctx: ServiceContext, auth: PendingAuthentication) {
   pending.set(ctx, auth);
-}
-
-export function authenticationPending(ctx: ServiceContext) {
-  return pending.has(ctx);
 }
 
 /**

@@ -3,7 +3,7 @@
  * addresses at send time, in every environment. A test per range: an address inside it is refused both ways.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../harness";
 import { SPECIAL_RANGES, checkWebhookUrl, refuseAtSendTime, specialRange } from "../../src/services/automations/ssrf";
 import { eventually } from "./helpers";

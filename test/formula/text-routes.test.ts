@@ -11,7 +11,6 @@ describe("formulas as text over HTTP", () => {
   let price: string;
   let qty: string;
   let when: string;
-  let done: string;
 
   beforeAll(async () => {
     t = await seedTenant();
@@ -21,7 +20,7 @@ describe("formulas as text over HTTP", () => {
     price = (await addColumn(t.owner.token, tableId, "Price", { type: "number" }))._id;
     qty = (await addColumn(t.owner.token, tableId, "Qty", { type: "number" }))._id;
     when = (await addColumn(t.owner.token, tableId, "Ordered on", { type: "date" }))._id;
-    done = (await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" }))._id;
+    await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" });
     await bulkRows(t.owner.token, tableId, [
       { [nameCol]: "Pens", [price]: 1.25, [qty]: 4, [when]: Date.UTC(2024, 0, 31) },
       { [nameCol]: "Ink", [price]: 10, [qty]: 2 },

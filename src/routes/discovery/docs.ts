@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
+import { encodeBase64 } from "../../lib/base64";
 
 const TITLE = "Collaborative Workspace Service API";
 
@@ -21,8 +22,7 @@ const configuration = {
 };
 
 function nonce() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes));
+  return encodeBase64(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 export function apiReferencePage(c: Context<HonoEnv>) {

@@ -20,6 +20,7 @@ import { read } from "../context";
 import { conflict, notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";
 import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
+import { encodeBase64, textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { keptAnswerUpdates } from "../idempotency";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceCtx } from "./context";
@@ -45,10 +46,7 @@ async function ownerView(ctx: ServiceCtx, a: AutomationRow) {
 }
 
 export function newWebhookSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return `whsec_${btoa(bin)}`;
+  return `whsec_${encodeBase64(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
 function normalizeTrigger(t: TriggerInputValue): StoredTrigger {
@@ -403,16 +401,11 @@ export async function retryRun(ctx: ServiceCtx, runId: string) {
 }
 
 export function encodeIdCursor(id: string) {
-  return btoa(id).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return textToBase64Url(id);
 }
 
 export function decodeIdCursor(cursor: string): string {
-  let id = "";
-  try {
-    id = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    // fall through
-  }
+  const id = textFromBase64Url(cursor) ?? "";
   if (!ID_PATTERN.test(id)) throw validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
   return id;
 }

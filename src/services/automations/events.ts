@@ -1,5 +1,6 @@
 /**
- * Events → runs (API.md §14). A write calls `emitEvents` through waitUntil: one query finds the enabled event
+ * Events → runs (API.md §14): the automations' consumer of the event bus (services/events), subscribed in
+ * src/index.ts. A write emits its events through waitUntil; here one query finds the enabled event
  * triggers of the project for those event names (index on (project_id, event)), filters are matched here, the
  * runs are inserted in one statement (the unique (automation_id, event_key) makes an event produce at most one
  * run per automation, whoever emits it twice), and the runs are handed to the Queue with sendBatch.
@@ -9,23 +10,14 @@
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
-import type { AutomationEvent } from "../../schemas/automations";
+import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
 import { CASCADE_DELIVERIES, CASCADE_WRITES, grantRunsStatement } from "./cascade";
 
 export const MAX_DEPTH = 3;
 
-export interface EventInput {
-  event: AutomationEvent;
-  projectId: string;
-  tableId?: string;
-  rowId?: string;
-  /** Columns written (row.updated: the changed ones; row.created: those given a value). */
-  columnIds?: readonly string[];
-  documentId?: string;
-  /** Document ids the event is "in": the document itself, its parent folder, the table's document. */
-  documentIds?: readonly string[];
-}
+// The runner emits its writes' events through the bus as every writer does.
+export { emitEvents, type EventInput } from "../events/events";
 
 interface TriggerRow {
   automation_id: string;
@@ -53,7 +45,7 @@ function matches(t: TriggerRow, e: EventInput): boolean {
  * Creates and enqueues the runs these events cause. `depth` is the depth of the run whose writes caused them
  * (0 for a person's request). Never throws: a failure is logged (the write it follows has already succeeded).
  */
-export async function emitEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
+export async function runsForEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
   try {
     const d1 = uncountedD1(env.DB);
@@ -120,28 +112,4 @@ export async function emitEvents(env: Env, events: readonly EventInput[], depth 
     console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", error: String(err) }));
     return 0;
   }
-}
-
-/** A row event of `table` (its document, if any, counts for document filters). */
-export function rowEvent(
-  event: "row.created" | "row.updated" | "row.deleted",
-  table: { id: string; projectId: string; documentId: string | null },
-  rowId: string,
-  columnIds: readonly string[] = [],
-): EventInput {
-  return { event, projectId: table.projectId, tableId: table.id, rowId, columnIds, documentIds: table.documentId ? [table.documentId] : [] };
-}
-
-export function documentCreatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
-  return { event: "document.created", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
-}
-
-/** A document's content changed (PUT content, or the collaborative room's write-back, at most every 2 s). */
-export function documentUpdatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
-  return { event: "document.updated", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
-}
-
-/** For request handlers: emission runs after the response (waitUntil) and never changes its D1 round-trip count. */
-export function emitAfterResponse(waitUntil: (p: Promise<unknown>) => void, env: Env, events: readonly EventInput[]): void {
-  if (events.length) waitUntil(emitEvents(env, events));
 }

@@ -15,7 +15,7 @@ import { countingD1 } from "../../db/instrument";
 import { ApiError, notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { requireColumnForWrite, requireDocument, requireProject, requireTable, type AutomationRow } from "../../auth/access";
-import { createRows, listRows, softDeleteRow } from "../../services/tables/rows";
+import { createRows, listRows } from "../../services/tables/rows";
 import { checkCellWrite } from "../../services/tables/cellValues";
 import { recalculateFormulasAfterWrite } from "../../services/tables/recompute";
 import { checkParentFolder, prepareCreateDocument } from "../../services/documents/mutations";

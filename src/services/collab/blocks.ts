@@ -432,11 +432,3 @@ export function readBlocks(fragment: Y.XmlFragment): Block[] {
   }
   return out;
 }
-
-/** Normalizes block JSON the way a trip through the shared document does (string content → text items, defaults). */
-export function normalizeBlocks(blocks: Block[]): Block[] {
-  const doc = new Y.Doc();
-  const fragment = doc.getXmlFragment(FRAGMENT_NAME);
-  writeBlocks(fragment, blocks);
-  return readBlocks(fragment);
-}

@@ -5,7 +5,7 @@
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
-import { documentUpdatedEvent, emitEvents } from "../automations/events";
+import { documentUpdatedEvent, emitEvents } from "../events/events";
 
 export interface DocumentUpdatedEvent {
   /** The content version the edits were written back as. */

@@ -20,10 +20,6 @@ export function roomStateStatement(db: Db, documentId: string) {
   return db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(eq(collabRooms.documentId, documentId));
 }
 
-export async function roomHasState(db: Db, documentId: string): Promise<boolean> {
-  return (await roomStateStatement(db, documentId)).length > 0;
-}
-
 /** A room's answer, with its error rethrown as the ApiError it was (errors cross the RPC boundary as data). */
 export function unwrapRoom<T>(result: RoomResult<T>): T {
   if (!result.ok) throw new ApiError(result.error.code, result.error.message);

@@ -5,7 +5,7 @@
  * Content carries a version-derived strong ETag: a version names exactly one stored JSON object, so the tag can be
  * compared (304, If-Match) without reading the blocks, and If-Match means the same as `baseVersion` (API.md §17).
  */
-import { documentUpdatedEvent, emitAfterResponse } from "../automations/events";
+import { documentUpdatedEvent, emitAfterResponse } from "../events/events";
 import { eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentLevel } from "../../auth/access";
 import { documentContents, documentSettings } from "../../db/schema";
@@ -88,7 +88,7 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson: input.blocksJson, baseVersion };
     const { version } = hasRoom
       ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
-      : await writeContent(ctx.db, ctx.env.BLOBS, write);
+      : await writeContent(ctx, write);
     emitAfterResponse(ctx.waitUntil, ctx.env, [documentUpdatedEvent(doc)]);
     return { version, etag: contentEtag(version) };
   } catch (err) {
@@ -117,7 +117,7 @@ export async function updateDocumentSettings(
 ): Promise<DocumentSettings> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
-  return writeSettings(ctx.db, documentId, {
+  return writeSettings(ctx, documentId, {
     ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId ?? "" }),
     ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId ?? "" }),
   });

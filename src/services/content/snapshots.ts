@@ -15,7 +15,7 @@ import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { notFound, preconditionFailed, validation } from "../../errors";
 import { etagOf, ifMatchListMatches } from "../../lib/etag";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
@@ -92,13 +92,13 @@ async function assertSnapshotIfMatch(ifMatch: string | undefined, snapshot: Snap
 export async function createSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string }): Promise<SnapshotDto> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]));
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
-  return snapshotDto(await takeSnapshot(ctx.db, { ...input, userId: ctx.user.id }));
+  return snapshotDto(await takeSnapshot(ctx, { ...input, userId: ctx.user.id }));
 }
 
 /** Freezes the document's current state as a new snapshot (one D1 round trip); the document must exist. */
-export async function takeSnapshot(db: Db, input: { documentId: string; name: string; description?: string; userId: string }): Promise<SnapshotRow> {
-  const t = now();
-  const row = await snapshotInsertStatement(d1Of(db), { id: newId(), documentId: input.documentId, name: input.name, description: input.description ?? "", userId: input.userId, at: t }).first<SnapshotRow>();
+export async function takeSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string; userId: string }): Promise<SnapshotRow> {
+  const t = ctx.now;
+  const row = await snapshotInsertStatement(d1Of(ctx.db), { id: newId(), documentId: input.documentId, name: input.name, description: input.description ?? "", userId: input.userId, at: t }).first<SnapshotRow>();
   if (!row) throw notFound("Document");
   return row;
 }

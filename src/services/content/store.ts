@@ -13,7 +13,8 @@ import { documentContents, documentSettings } from "../../db/schema";
 import { inJson } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
+import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
 
 export interface DocumentContent {
@@ -111,13 +112,14 @@ export interface WriteContentInput {
  * whether a snapshot shares it, and bumps the version: with `baseVersion` only if it is still current, without it
  * unconditionally (an upsert), so concurrent unconditional writes serialize into distinct versions.
  */
-export async function writeContent(db: Db, r2: R2Bucket, input: WriteContentInput): Promise<{ version: number }> {
+export async function writeContent(ctx: ServiceContext, input: WriteContentInput): Promise<{ version: number }> {
   const { documentId, userId, baseVersion } = input;
+  const r2 = ctx.env.BLOBS;
   const key = contentObjectKey(documentId);
   const size = new TextEncoder().encode(input.blocksJson).byteLength;
   await r2.put(key, input.blocksJson, { httpMetadata: { contentType: "application/json" } });
-  const d1 = d1Of(db);
-  const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: now(), baseVersion });
+  const d1 = d1Of(ctx.db);
+  const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: ctx.now, baseVersion });
   try {
     // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
     const previous = d1
@@ -202,9 +204,9 @@ export function settingsOf(documentIds: readonly string[], rows: readonly (typeo
 }
 
 /** Sets the given members (others keep their value) in one upsert; returns the resulting settings. */
-export async function writeSettings(db: Db, documentId: string, patch: Partial<DocumentSettings>): Promise<DocumentSettings> {
-  const t = now();
-  const [row] = await db
+export async function writeSettings(ctx: ServiceContext, documentId: string, patch: Partial<DocumentSettings>): Promise<DocumentSettings> {
+  const t = ctx.now;
+  const [row] = await ctx.db
     .insert(documentSettings)
     .values({ documentId, listTemplateId: patch.listTemplateId ?? "", importedTermId: patch.importedTermId ?? "", updatedAt: t })
     .onConflictDoUpdate({

@@ -14,7 +14,7 @@ const CONTAINER_INSTANCES = 3;
 const BASE_TIMEOUT_MS = 60_000;
 const PER_MIB_TIMEOUT_MS = 15_000;
 
-export const SECRET_HEADER = "x-converter-secret";
+const SECRET_HEADER = "x-converter-secret";
 
 function unavailable(reason: string) {
   return new ApiError("ServiceUnavailableError", `The PDF converter is unavailable: ${reason}`, { retryAfterSeconds: 5 });

@@ -3,7 +3,7 @@ import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, docum
 import { sql } from "drizzle-orm";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
+import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import { assertDocumentInserted, assertParentFolder, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
 import { documentDto } from "./serialize";
 import { ancestorsStatement } from "./tree";

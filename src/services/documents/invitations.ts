@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { documentCollaborators, invitations, notifications, users } from "../../db/schema";
+import { documentCollaborators, invitations, users } from "../../db/schema";
 import type { Db } from "../../env";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
 import { forbidden } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, shortName } from "../organizations/invitations";
@@ -105,9 +105,9 @@ export function pendingInvitationsOf(db: Db, email: string) {
 }
 
 /** At registration: every pending invitation for the email becomes grants over the documents it covers now. */
-export async function applyPendingInvitations(db: Db, user: { id: string; email: string }, pending: (typeof invitations.$inferSelect)[]) {
+export async function applyPendingInvitations(ctx: ServiceContext, user: { id: string; email: string }, pending: (typeof invitations.$inferSelect)[]) {
   if (pending.length === 0) return 0;
-  const t = now();
+  const { db, now: t } = ctx;
   const statements = [];
   for (const inv of pending) {
     const covered = await subtreeIds(db, inv.documentId, { onlyLive: true });

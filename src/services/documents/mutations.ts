@@ -4,6 +4,7 @@ import type { Db } from "../../env";
 import { insertWhere } from "../../db/sql";
 import { conflict, notFound, validation } from "../../errors";
 import { newId, now } from "../../lib/ids";
+import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
 import { ancestorIds, inSubtree, subtreeSql } from "./tree";
@@ -121,9 +122,9 @@ export function assertMove(doc: DocumentRow, chain: readonly string[], height: n
  * The stamp is kept above every earlier deletion in the subtree: a child deleted in the same millisecond
  * would otherwise share it and come back when only the parent is restored.
  */
-export async function softDeleteSubtree(db: Db, rootId: string): Promise<string[]> {
-  const t = now();
-  const rows = await db.all<{ id: string }>(sql`${subtreeSql(rootId)},
+export async function softDeleteSubtree(ctx: ServiceContext, rootId: string): Promise<string[]> {
+  const t = ctx.now;
+  const rows = await ctx.db.all<{ id: string }>(sql`${subtreeSql(rootId)},
     stamp(at) AS (SELECT MAX(${t}, COALESCE(MAX(deleted_at) + 1, 0)) FROM documents WHERE id IN (SELECT id FROM sub))
     UPDATE documents SET is_deleted = 1, deleted_at = (SELECT at FROM stamp), updated_at = ${t}
     WHERE id IN (SELECT id FROM sub) AND is_deleted = 0 RETURNING id`);

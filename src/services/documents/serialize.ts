@@ -47,13 +47,3 @@ export function groupCollaborators(rows: (typeof documentCollaborators.$inferSel
   }
   return out;
 }
-
-export async function documentCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
-  if (ids.length === 0) return new Map();
-  return groupCollaborators(await collaboratorsStatement(db, ids));
-}
-
-export async function documentsWithCollaborators(db: Db, rows: (typeof documents.$inferSelect)[]) {
-  const collabs = await documentCollaboratorsOf(db, rows.map((r) => r.id));
-  return rows.map((r) => documentDto(r, collabs.get(r.id) ?? []));
-}

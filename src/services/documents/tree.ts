@@ -31,12 +31,6 @@ export async function ancestorIds(db: Db, id: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Depth of the deepest document below (0 for a leaf). */
-export async function subtreeHeight(db: Db, rootId: string): Promise<number> {
-  const [row] = await db.all<{ h: number }>(sql`${subtreeSql(rootId)} SELECT MAX(depth) AS h FROM sub`);
-  return row?.h ?? 0;
-}
-
 /*
  * The same walks as batchable statements (rawSelect), so a service can put them in the batch that checks access.
  * An empty id ("") matches nothing: services pass it when a walk is not needed, keeping the batch's shape fixed.

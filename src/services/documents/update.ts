@@ -134,7 +134,7 @@ export async function deleteDocument(ctx: ServiceContext, input: { documentId: s
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
   await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));
-  const deleted = await softDeleteSubtree(ctx.db, documentId);
+  const deleted = await softDeleteSubtree(ctx, documentId);
   const gone = new Set(deleted);
   await revalidateRooms(ctx.env, live.filter((r) => gone.has(r.documentId)));
   return { deletedDocuments: deleted.length };

@@ -12,7 +12,7 @@ import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
 import { assertDocumentInserted, prepareCreateDocument } from "../documents/mutations";
 import { placeNewDocument } from "../documents/create";
-import { documentCreatedEvent, emitAfterResponse } from "../automations/events";
+import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";
@@ -40,7 +40,7 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
       external: docxExternal(documentId, blob.blobId),
       order,
     });
-    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx.db, documentId, blob, ctx.user.id)]);
+    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, documentId, blob, ctx.user.id)]);
     assertDocumentInserted(inserted);
     emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
     return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
@@ -63,7 +63,7 @@ export async function putDocxVersion(ctx: ServiceContext, documentId: string, up
   checkDocxBytes(bytes);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
-    const version = await addDocxVersion(ctx.db, documentId, blob, ctx.user.id);
+    const version = await addDocxVersion(ctx, documentId, blob, ctx.user.id);
     return { documentId, version, size: blob.size, etag: blob.etag };
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);
@@ -74,7 +74,7 @@ export async function putDocxVersion(ctx: ServiceContext, documentId: string, up
 /** E18: stamps `seededAt` on the current DOCX blob once (read access). Two D1 round trips. */
 export async function markDocxSeeded(ctx: ServiceContext, documentId: string): Promise<number> {
   const { doc } = await docxAccess(ctx, documentId, "read");
-  return markSeeded(ctx.db, doc);
+  return markSeeded(ctx, doc);
 }
 
 export type DocxExport =

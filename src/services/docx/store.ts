@@ -4,14 +4,14 @@
  * (`resourceId`) and the path that streams it (`resourcePath`); `seededAt` belongs to that blob and is cleared when
  * a new version is stored.
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { insertWhere } from "../../db/sql";
 import { DOCX_MEDIA_TYPE, docxProblem } from "../../lib/docx";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
 import { d1Of } from "../../db/d1";
-import type { Db } from "../../env";
-import { ApiError, conflict, notFound } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import { ApiError, conflict } from "../../errors";
+import { newId } from "../../lib/ids";
+import type { ServiceContext } from "../context";
 import { toHex } from "../../lib/crypto";
 
 export { DOCX_MEDIA_TYPE };
@@ -57,12 +57,12 @@ export function requireDocx(doc: typeof documents.$inferSelect) {
 }
 
 /** The row statement that records version 1 of a new DOCX document (run in the document's create batch). */
-export function firstDocxVersion(db: Db, documentId: string, blob: StoredBlob, userId: string) {
+export function firstDocxVersion(ctx: ServiceContext, documentId: string, blob: StoredBlob, userId: string) {
   // Batched after the document's own insert, which is conditional on its folder being live: only with it.
   return insertWhere(
-    db,
+    ctx.db,
     docxVersions,
-    { documentId, version: 1, r2Key: blob.r2Key, size: blob.size, sha256: blob.sha256, etag: blob.etag, createdBy: userId, createdAt: now() },
+    { documentId, version: 1, r2Key: blob.r2Key, size: blob.size, sha256: blob.sha256, etag: blob.etag, createdBy: userId, createdAt: ctx.now },
     sql`EXISTS (SELECT 1 FROM ${documents} d WHERE d.id = ${documentId})`,
   );
 }
@@ -71,9 +71,9 @@ export function firstDocxVersion(db: Db, documentId: string, blob: StoredBlob, u
  * Records `blob` as the newest version and points the document at it, clearing `seededAt`, in one atomic batch.
  * The version number is computed inside the statement, so concurrent writers get distinct numbers.
  */
-export async function addDocxVersion(db: Db, documentId: string, blob: StoredBlob, userId: string): Promise<number> {
-  const d1 = d1Of(db);
-  const t = now();
+export async function addDocxVersion(ctx: ServiceContext, documentId: string, blob: StoredBlob, userId: string): Promise<number> {
+  const d1 = d1Of(ctx.db);
+  const t = ctx.now;
   const external = docxExternal(documentId, blob.blobId);
   const [inserted] = await d1.batch<{ version: number }>([
     d1
@@ -90,23 +90,17 @@ export async function addDocxVersion(db: Db, documentId: string, blob: StoredBlo
   return inserted!.results[0]!.version;
 }
 
-export type DocxVersionRow = typeof docxVersions.$inferSelect;
-
-export async function newestDocxVersion(db: Db, documentId: string): Promise<DocxVersionRow | null> {
-  const [row] = await db.select().from(docxVersions).where(eq(docxVersions.documentId, documentId)).orderBy(desc(docxVersions.version)).limit(1);
-  return row ?? null;
-}
-
 /**
  * E18: stamps `seededAt` on the document's current DOCX blob unless it already carries one, and answers the
  * stamp in force. The update is conditional on the blob it read, so a version stored meanwhile is never marked.
  */
-export async function markSeeded(db: Db, doc: typeof documents.$inferSelect): Promise<number> {
+export async function markSeeded(ctx: ServiceContext, doc: typeof documents.$inferSelect): Promise<number> {
+  const db = ctx.db;
   for (let attempt = 0; attempt < 3; attempt++) {
     const external = attempt === 0 ? doc.external : (await db.select({ external: documents.external }).from(documents).where(eq(documents.id, doc.id)))[0]?.external;
     if (!external || external.type !== "DOCX") throw conflict("The document is not an EXTERNAL DOCX document");
     if (typeof external.seededAt === "number") return external.seededAt;
-    const t = now();
+    const t = ctx.now;
     const res = await d1Of(db)
       .prepare(
         `UPDATE documents SET external = json_set(external, '$.seededAt', ?)
@@ -117,10 +111,4 @@ export async function markSeeded(db: Db, doc: typeof documents.$inferSelect): Pr
     if (res.meta.changes === 1) return t;
   }
   throw conflict("The DOCX changed while it was being marked; try again");
-}
-
-export async function requireNewestDocx(db: Db, documentId: string) {
-  const version = await newestDocxVersion(db, documentId);
-  if (!version) throw notFound("DOCX version");
-  return version;
 }

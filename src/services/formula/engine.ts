@@ -21,7 +21,7 @@ import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDepende
 import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type RowPage } from "./store";
 import { d1Of, type DbLike } from "../../db/d1";
 import { validateFormula } from "./validate";
-import { cellToValue, Errors, valueToCell, type ColumnMeta, type FormulaValue } from "./values";
+import { cellToValue, Errors, type ColumnMeta, type FormulaValue } from "./values";
 
 /** Rows read and evaluated per keyset page. */
 export const ROW_PAGE_SIZE = 5_000;

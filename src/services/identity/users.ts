@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
-import type { Db } from "../../env";
 import { conflict } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
 import { prepareToken } from "./tokens";
 import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invitations";
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
@@ -23,8 +21,8 @@ export function organizationDto(row: typeof organizations.$inferSelect, role?: s
  * written in one batch (a taken email fails it on the unique index: 409, nothing written); then pending
  * invitations for the email are applied. Two D1 round trips when none are pending.
  */
-export async function registerUser(db: Db, input: { email: string; name: string }) {
-  const t = now();
+export async function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
+  const { db, now: t } = ctx;
   const user = { id: newId(), email: input.email, name: input.name, createdAt: t, updatedAt: t };
   const org = { id: newId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
   const ws = {
@@ -38,7 +36,7 @@ export async function registerUser(db: Db, input: { email: string; name: string 
     createdAt: t,
     updatedAt: t,
   };
-  const { record: token, insert: insertToken } = await prepareToken(db, user.id, "default", null);
+  const { record: token, insert: insertToken } = await prepareToken(ctx, user.id, "default", null);
   try {
     await db.batch([
       db.insert(users).values(user),
@@ -55,22 +53,12 @@ export async function registerUser(db: Db, input: { email: string; name: string 
   }
   // Both kinds of pending invitation in one read; each kind applied only when there is one.
   const [documentInvitations, memberships] = await db.batch([pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
-  await applyPendingInvitations(db, { id: user.id, email: user.email }, documentInvitations);
-  await applyPendingMemberInvitations(db, { id: user.id, email: user.email }, memberships);
+  await applyPendingInvitations(ctx, { id: user.id, email: user.email }, documentInvitations);
+  await applyPendingMemberInvitations(ctx, { id: user.id, email: user.email }, memberships);
   return {
     user: userDto(user),
     organization: organizationDto(org),
     workspace: workspaceDto(ws, [{ userId: user.id, role: "owner" }]),
     token,
   };
-}
-
-/** POST /admin/users: registration on the request's database (the route checks the admin token). */
-export function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
-  return registerUser(ctx.db, input);
-}
-
-export async function findUserByEmail(db: Db, email: string) {
-  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
-  return row ?? null;
 }

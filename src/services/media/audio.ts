@@ -5,11 +5,11 @@ import { audioMedia, documents } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
 import { newId } from "../../lib/ids";
-import { base64UrlEncode, hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
-import type { ByteRange } from "../../http/range";
+import { hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
+import { base64UrlEncode } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
-import { hasBody } from "../../lib/r2";
+import { hasBody, type ByteRange } from "../../lib/r2";
 
 export const AUDIO_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/aac"] as const;
 export type AudioMimeType = (typeof AUDIO_MIME_TYPES)[number];
@@ -157,19 +157,19 @@ export function requireSigningSecret(secret: string | undefined): string {
 
 const signedMessage = (id: string, expires: number) => `audio:${id}:${expires}`;
 
-export async function signAudioUrl(origin: string, id: string, secret: string, at = Date.now()): Promise<string> {
+export async function signAudioUrl(origin: string, id: string, secret: string, at: number): Promise<string> {
   const expires = at + AUDIO_URL_TTL_MS;
   const signature = base64UrlEncode(await hmacSha256(secret, signedMessage(id, expires)));
   return `${origin}/media/audio/${encodeURIComponent(id)}/content?expires=${expires}&signature=${signature}`;
 }
 
 /** 403 unless `expires` is in the future and `signature` is this deployment's signature of id and expiry. */
-export async function verifyAudioSignature(id: string, expires: string | undefined, signature: string | undefined, secret: string) {
+async function verifyAudioSignature(id: string, expires: string | undefined, signature: string | undefined, secret: string, at: number) {
   const denied = (why: string) => new ApiError("ForbiddenError", `This audio link is ${why}`);
   if (!expires || !signature || !/^\d{1,16}$/.test(expires)) throw denied("not validly signed");
   const expected = base64UrlEncode(await hmacSha256(secret, signedMessage(id, Number(expires))));
   if (!(await timingSafeEqualStrings(expected, signature))) throw denied("not validly signed");
-  if (Number(expires) <= Date.now()) throw denied("expired");
+  if (Number(expires) <= at) throw denied("expired");
 }
 
 export type AudioRow = typeof audioMedia.$inferSelect;
@@ -184,8 +184,8 @@ export async function findAudio(db: Db, id: string): Promise<(AudioRow & { docum
   return row ? { ...row.audio, documentDeleted: row.documentDeleted } : null;
 }
 
-export async function audioRecord(origin: string, row: AudioRow, secret: string) {
-  return { _id: row.id, url: await signAudioUrl(origin, row.id, secret), mimeType: row.mimeType as AudioMimeType };
+async function audioRecord(origin: string, row: AudioRow, secret: string, at: number) {
+  return { _id: row.id, url: await signAudioUrl(origin, row.id, secret, at), mimeType: row.mimeType as AudioMimeType };
 }
 
 export interface UploadAudioInput {
@@ -252,7 +252,7 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
     await ctx.env.BLOBS.delete(r2Key);
     throw err;
   }
-  return audioRecord(input.origin, row, secret);
+  return audioRecord(input.origin, row, secret, ctx.now);
 }
 
 /** GET /media/audio/{id}: a fresh record (new signed URL) with read access to its document. One D1 round trip. */
@@ -265,7 +265,7 @@ export async function getAudio(ctx: ServiceContext, audioId: string, origin: str
   const audio = found[0];
   if (!audio) throw notFound("Audio");
   await notFoundAs("Audio", Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), "read")));
-  return audioRecord(origin, audio, secret);
+  return audioRecord(origin, audio, secret, ctx.now);
 }
 
 export type AudioStream =
@@ -287,7 +287,7 @@ export async function streamAudio(
     onlyIf?: Headers | R2Conditional;
   },
 ): Promise<AudioStream> {
-  await verifyAudioSignature(input.audioId, input.expires, input.signature, requireSigningSecret(ctx.env.SIGNING_SECRET));
+  await verifyAudioSignature(input.audioId, input.expires, input.signature, requireSigningSecret(ctx.env.SIGNING_SECRET), ctx.now);
   const audio = await findAudio(ctx.db, input.audioId);
   if (!audio || audio.documentDeleted) throw notFound("Audio");
   const range = input.rangeFor(audio.size);

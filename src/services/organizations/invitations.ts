@@ -10,7 +10,8 @@ import { memberInvitations, notifications, organizationMembers, workspaceCollabo
 import { insertWhere, rawSelect } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
+import type { ServiceContext } from "../context";
 
 /** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
 export const MAX_PENDING_INVITATIONS = 200;
@@ -136,9 +137,9 @@ export function pendingMemberInvitationsOf(db: Db, email: string) {
  * At registration: every pending membership and collaboration for the email takes effect (organization
  * memberships first, so a workspace invitation does not lower an organization role).
  */
-export async function applyPendingMemberInvitations(db: Db, user: { id: string; email: string }, pending: (typeof memberInvitations.$inferSelect)[]) {
+export async function applyPendingMemberInvitations(ctx: ServiceContext, user: { id: string; email: string }, pending: (typeof memberInvitations.$inferSelect)[]) {
   if (pending.length === 0) return 0;
-  const t = now();
+  const { db, now: t } = ctx;
   const statements = [];
   for (const inv of pending) {
     if (inv.workspaceId === "") {

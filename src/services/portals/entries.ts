@@ -120,7 +120,7 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
       write,
       db.update(projects).set({ published: mirror(projectId) as never, updatedAt: ctx.now }).where(eq(projects.id, projectId)).returning(),
     ]);
-    return projectDto((rows as (typeof projects.$inferSelect)[])[0]!);
+    return projectDto((rows as (typeof projects.$inferSelect)[])[0]!, ctx.now);
   } catch (err) {
     uniqueFailure(err);
   }
@@ -210,5 +210,5 @@ export async function putBranding(ctx: ServiceContext, projectId: string, brandi
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, undefined);
   const [row] = await db.update(projects).set({ publishedBranding: branding, updatedAt: ctx.now }).where(eq(projects.id, projectId)).returning();
-  return projectDto(row!);
+  return projectDto(row!, ctx.now);
 }

@@ -3,7 +3,7 @@
  * 100 000 iterations is the most the Workers runtime allows for PBKDF2. Stored as
  * `pbkdf2-sha256$<iterations>$<salt base64url>$<hash base64url>`, so the iteration count can rise later.
  */
-import { base64UrlDecode, base64UrlEncode } from "../../lib/crypto";
+import { base64UrlDecode, base64UrlEncode } from "../../lib/base64";
 
 const ITERATIONS = 100_000;
 const encoder = new TextEncoder();
@@ -25,6 +25,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const iterations = Number(iter);
   if (scheme !== "pbkdf2-sha256" || !Number.isInteger(iterations) || iterations < 1 || !saltText || !hashText) return false;
   const expected = base64UrlDecode(hashText);
-  const actual = await derive(password, base64UrlDecode(saltText), iterations);
+  const salt = base64UrlDecode(saltText);
+  if (!expected || !salt) return false;
+  const actual = await derive(password, salt, iterations);
   return expected.byteLength === actual.byteLength && crypto.subtle.timingSafeEqual(expected, actual);
 }

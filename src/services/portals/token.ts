@@ -4,7 +4,8 @@
  * SIGNING_SECRET over the slug, the expiry and the entry's current password hash, so changing or removing the
  * password invalidates every token issued under the old one.
  */
-import { base64UrlEncode, hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
+import { hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
+import { base64UrlEncode } from "../../lib/base64";
 
 export const PORTAL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 

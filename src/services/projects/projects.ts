@@ -17,7 +17,7 @@ export type ProjectDto = ReturnType<typeof projectDto>;
 /** A project the caller can read (through its workspace or a document grant); else 404. */
 export async function getProject(ctx: ServiceContext, projectId: string): Promise<ProjectDto> {
   const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, projectId)]);
-  return projectDto(checkProjectAccess(rows[0], "read").project);
+  return projectDto(checkProjectAccess(rows[0], "read").project, ctx.now);
 }
 
 /**
@@ -42,7 +42,7 @@ export async function listProjects(ctx: ServiceContext, workspaceId: string): Pr
       .orderBy(projects.createdAt),
   ]);
   if (role.length === 0 && rows.length === 0) throw notFound("Workspace");
-  return rows.map(projectDto);
+  return rows.map((r) => projectDto(r, ctx.now));
 }
 
 export interface ProjectFields {
@@ -73,7 +73,7 @@ export async function createProject(ctx: ServiceContext, input: ProjectFields & 
       updatedAt: ctx.now,
     })
     .returning();
-  return projectDto(row!);
+  return projectDto(row!, ctx.now);
 }
 
 /**
@@ -83,7 +83,7 @@ export async function createProject(ctx: ServiceContext, input: ProjectFields & 
 export async function updateProject(ctx: ServiceContext, input: { projectId: string; patch: ProjectFields; ifMatch?: string }): Promise<ProjectDto> {
   const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, input.projectId)]);
   const { project } = checkProjectAccess(rows[0], "write");
-  await assertIfMatch(input.ifMatch, () => ({ data: projectDto(project) }));
+  await assertIfMatch(input.ifMatch, () => ({ data: projectDto(project, ctx.now) }));
   const { name, description, reference, icon, emoji } = input.patch;
   const [row] = await ctx.db
     .update(projects)
@@ -99,5 +99,5 @@ export async function updateProject(ctx: ServiceContext, input: { projectId: str
     .where(and(eq(projects.id, input.projectId), input.ifMatch === undefined ? undefined : eq(projects.updatedAt, project.updatedAt)))
     .returning();
   if (!row) throw preconditionFailed();
-  return projectDto(row);
+  return projectDto(row, ctx.now);
 }

@@ -3,7 +3,7 @@
  * never stored: every read joins the current column and table, so a rename shows at once.
  */
 import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { columns, rows, tableReferences, tables } from "../../db/schema";
+import { columns, rows, tableReferences } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, conflict, forbidden, notFound, validation, type ErrorDetail } from "../../errors";
 import { newId } from "../../lib/ids";

@@ -1,8 +1,7 @@
-import { emitAfterResponse, rowEvent } from "../automations/events";
+import { emitAfterResponse, rowEvent } from "../events/events";
 /** Single cells: E15 and the upsert with per-type checks (cellValues.ts), each with its access in one batch. */
 import { and, eq, sql } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
-import type { Db } from "../../env";
 import { notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { assertIfMatch } from "../../lib/etag";
@@ -37,12 +36,6 @@ export async function getCell(ctx: ServiceContext, cellId: string): Promise<Cell
   if (!cell) throw notFound("Cell");
   checkTableAccess(tableRow, "read", { as: "Cell" });
   return cellDto(cell);
-}
-
-/** A cell whose row and column are live; null otherwise (the caller checks its table). */
-export async function findLiveCell(db: Db, cellId: string): Promise<CellRow | null> {
-  const [found] = await db.select().from(cells).where(liveCellWhere(eq(cells.id, cellId)));
-  return found ?? null;
 }
 
 /**

@@ -71,11 +71,6 @@ async function withFreeSlug<T>(db: Db, tableId: string, name: string, taken: rea
   }
 }
 
-/** Non-deleted columns of a table in creation order (ids are time-ordered ULIDs). */
-export async function liveColumns(db: Db, tableId: string): Promise<ColumnRow[]> {
-  return liveColumnsQuery(db, tableId);
-}
-
 /** liveColumns as a query builder, to run inside a batch; `tableId` may be SQL (a subquery in the same batch). */
 export function liveColumnsQuery(db: Db, tableId: string | SQL) {
   return db.select().from(columns).where(and(eq(columns.tableId, tableId), eq(columns.isDeleted, false))).orderBy(asc(columns.id));
@@ -259,13 +254,6 @@ async function applyColumnFormula(ctx: ServiceContext, tableId: string, row: Col
   const [stored] = await liveColumnQuery(ctx.db, row.id);
   const after = stored ?? { ...row, formula };
   return columnDto(after, [...list.filter((c) => c.id !== row.id), after]);
-}
-
-/** A non-deleted column (the caller checks its table); 404 when missing or deleted. */
-export async function findLiveColumn(db: Db, columnId: string): Promise<ColumnRow> {
-  const [row] = await liveColumnQuery(db, columnId);
-  if (!row) throw notFound("Column");
-  return row;
 }
 
 export interface ColumnPatch {

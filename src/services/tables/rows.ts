@@ -1,15 +1,16 @@
-import { emitAfterResponse, rowEvent } from "../automations/events";
+import { emitAfterResponse, rowEvent } from "../events/events";
 /**
  * Rows and their cell values. Writes of many rows are one D1 batch of a few statements (rows, then cells in
  * chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) — never a statement per cell —
  * so 1000 rows commit or fail together. Reads return values by column id for every live column.
  */
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
-import { cells, columns, rows } from "../../db/schema";
+import { columns, rows } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
 import { ID_PATTERN, newId, now } from "../../lib/ids";
 import { assertIfMatch } from "../../lib/etag";
+import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -157,15 +158,6 @@ function cellChunks(records: readonly CellRow[]): string[] {
   return chunks;
 }
 
-/** Stored cells of one row, limited to live columns (cells of deleted columns vanish). */
-export async function storedCellsOfRow(db: Db, rowId: string): Promise<CellRow[]> {
-  return db
-    .select()
-    .from(cells)
-    .where(and(eq(cells.rowId, rowId), sql`${cells.columnId} IN (SELECT id FROM columns WHERE table_id = ${cells.tableId} AND is_deleted = 0)`))
-    .orderBy(cells.columnId);
-}
-
 /** The row's stored values as one JSON object, computed in the query (one row per row, not per cell). */
 const cellsJson = sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id")`;
 
@@ -194,18 +186,12 @@ export interface RowsPage {
 
 /** Opaque to clients: the (seq, id) of the last row of the page, base64url. */
 export function encodeCursor(seq: number, id: string): string {
-  return btoa(`${seq}:${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return textToBase64Url(`${seq}:${id}`);
 }
 
 export function decodeCursor(cursor: string): { seq: number; id: string } {
   const bad = () => validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
-  let text: string;
-  try {
-    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    throw bad();
-  }
-  const m = /^(\d{1,15}):(.+)$/.exec(text);
+  const m = /^(\d{1,15}):(.+)$/.exec(textFromBase64Url(cursor) ?? "");
   if (!m || !ID_PATTERN.test(m[2]!)) throw bad();
   return { seq: Number(m[1]), id: m[2]! };
 }
@@ -255,30 +241,6 @@ async function assemblePage(db: Db, columnList: ColumnRow[], page: { row: RowRow
     data: pageRows.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! })),
     nextCursor: more && last ? encodeCursor(last.row.seq, last.row.id) : null,
   };
-}
-
-/**
- * Live rows of a table by id with `{ [columnId]: value }` (oneMany computed), in listing order; ids that are not
- * live rows of the table are left out. For export (E5) and other readers of whole rows.
- */
-export async function readRowsWithValues(db: Db, table: TableRow, rowIds: readonly string[]) {
-  if (rowIds.length === 0) return [];
-  const [columnList, found] = await db.batch([
-    liveColumnsQuery(db, table.id),
-    db
-      .select({ row: rows, cells: cellsJson })
-      .from(rows)
-      .where(and(eq(rows.tableId, table.id), eq(rows.isDeleted, false), inJson(rows.id, [...new Set(rowIds)])))
-      .orderBy(rows.seq, rows.id),
-  ]);
-  const values = await cellValuesOfRows(db, columnList, found.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
-  return found.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! }));
-}
-
-/** A live row (its table is the caller's to check); null when missing or deleted. */
-export async function findLiveRow(db: Db, rowId: string): Promise<RowRow | null> {
-  const [row] = await db.select().from(rows).where(and(eq(rows.id, rowId), eq(rows.isDeleted, false)));
-  return row ?? null;
 }
 
 export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {

@@ -41,14 +41,8 @@ export function groupWorkspaceCollaborators(rows: (typeof workspaceCollaborators
   return out;
 }
 
-export async function workspaceCollaboratorsOf(db: Db, ids: string[]): Promise<Map<string, Collaborator[]>> {
-  if (ids.length === 0) return new Map();
-  return groupWorkspaceCollaborators(await workspaceCollaboratorsStatement(db, ids));
-}
-
-/** `now` decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
-export function projectDto(row: typeof projects.$inferSelect) {
-  const now = Date.now();
+/** `now` (the request's clock) decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
+export function projectDto(row: typeof projects.$inferSelect, now: number) {
   return {
     _id: row.id,
     userId: row.userId,

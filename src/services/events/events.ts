@@ -1,0 +1,68 @@
+/**
+ * The event bus of writes (API.md §14). Tables, content and documents describe what changed with the shapes below
+ * and emit it; consumers subscribe once where the Worker is assembled (src/index.ts: the automations turn events
+ * into runs). Dependencies run one way: writers import this module, never the automations
+ * (test/lib/import-direction.test.ts).
+ */
+import type { Env } from "../../env";
+import type { AutomationEvent } from "../../schemas/automations";
+
+export interface EventInput {
+  event: AutomationEvent;
+  projectId: string;
+  tableId?: string;
+  rowId?: string;
+  /** Columns written (row.updated: the changed ones; row.created: those given a value). */
+  columnIds?: readonly string[];
+  documentId?: string;
+  /** Document ids the event is "in": the document itself, its parent folder, the table's document. */
+  documentIds?: readonly string[];
+}
+
+/**
+ * A consumer of events: `depth` is the depth of the run whose writes caused them (0 for a person's request),
+ * `cascadeId` the cascade they continue. Answers how many runs (or other effects) it started; never throws.
+ */
+export type EventConsumer = (env: Env, events: readonly EventInput[], depth: number, cascadeId: string | null) => Promise<number>;
+
+const consumers: EventConsumer[] = [];
+
+/** Adds a consumer (once; subscribing the same function again changes nothing). */
+export function subscribe(consumer: EventConsumer): void {
+  if (!consumers.includes(consumer)) consumers.push(consumer);
+}
+
+/** Hands `events` to every consumer; the sum of what they started. Never throws. */
+export async function emitEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
+  if (events.length === 0) return 0;
+  if (consumers.length === 0) {
+    console.error(JSON.stringify({ level: "error", msg: "events emitted with no consumer subscribed", events: events.length }));
+    return 0;
+  }
+  const counts = await Promise.all(consumers.map((c) => c(env, events, depth, cascadeId).catch(() => 0)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** A row event of `table` (its document, if any, counts for document filters). */
+export function rowEvent(
+  event: "row.created" | "row.updated" | "row.deleted",
+  table: { id: string; projectId: string; documentId: string | null },
+  rowId: string,
+  columnIds: readonly string[] = [],
+): EventInput {
+  return { event, projectId: table.projectId, tableId: table.id, rowId, columnIds, documentIds: table.documentId ? [table.documentId] : [] };
+}
+
+export function documentCreatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
+  return { event: "document.created", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
+}
+
+/** A document's content changed (PUT content, or the collaborative room's write-back, at most every 2 s). */
+export function documentUpdatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
+  return { event: "document.updated", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
+}
+
+/** For request handlers: emission runs after the response (waitUntil) and never changes its D1 round-trip count. */
+export function emitAfterResponse(waitUntil: (p: Promise<unknown>) => void, env: Env, events: readonly EventInput[]): void {
+  if (events.length) waitUntil(emitEvents(env, events));
+}
