@@ -31,7 +31,9 @@ describe("one base64 helper", () => {
     expect(Object.keys(srcFiles).length).toBeGreaterThan(100);
     const offenders = Object.entries(srcFiles)
       .filter(([path]) => !path.includes("/src/lib/") && !PENDING.some((p) => path.endsWith(p)))
-      .filter(([, text]) => /\b(btoa|atob)\(|String\.fromCharCode\(/.test(text))
+      // String.fromCharCode of bytes (spread, indexed or accumulated) is a base64 loop; of one code (the CHAR
+      // function) it is not.
+      .filter(([, text]) => /\b(btoa|atob)\(|String\.fromCharCode\((\.\.\.|[^)]*\[)|\+=\s*String\.fromCharCode\(/.test(text))
       .map(([path]) => path);
     expect(offenders).toEqual([]);
   });
