@@ -141,6 +141,9 @@ export const automationCascades = sqliteTable("automation_cascades", {
   deliveries: integer("deliveries").notNull().default(0),
   runs: integer("runs").notNull().default(0),
   lastGrant: integer("last_grant").notNull().default(0),
+  /** Writes and deliveries the runs created so far could spend (their actions), reserved when they are created. */
+  plannedWrites: integer("planned_writes").notNull().default(0),
+  plannedDeliveries: integer("planned_deliveries").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 }, (t) => [index("automation_cascades_created_idx").on(t.createdAt)]);
 
