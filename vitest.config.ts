@@ -33,7 +33,7 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/**/*.test.ts"],
-      setupFiles: ["./test/setup/apply-migrations.ts"],
+      setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/openapi-responses.ts"],
       globalSetup: ["./test/setup/global.ts"],
       testTimeout: 60_000,
       hookTimeout: 120_000,

@@ -186,7 +186,7 @@ describe("OpenAPI", () => {
       expect(paths[p], p).toBeDefined();
     }
     expect(paths["/media/audio"].post.requestBody.content["application/octet-stream"].schema).toMatchObject({ type: "string", format: "binary" });
-    expect(paths["/media/audio"].post.parameters.map((p: any) => p.name).sort()).toEqual(["documentId", "fileName", "mimeType", "workspaceId"]);
+    expect(paths["/media/audio"].post.parameters.map((p: any) => p.name).sort()).toEqual(["Idempotency-Key", "documentId", "fileName", "mimeType", "workspaceId"]);
     expect(paths["/document/docx"].post.requestBody.content[DOCX]).toBeDefined();
     expect(paths["/document/docx/{documentId}/export"].get.responses["200"].content[DOCX].schema).toMatchObject({ format: "binary" });
     expect(paths["/media/audio/{audioId}/content"].get.security).toEqual([]);

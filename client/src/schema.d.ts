@@ -143,7 +143,7 @@ export interface paths {
         put?: never;
         /**
          * Run an automation now
-         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation can still be run by hand.
+         * @description Queues a manual run and answers it (status `queued`); poll `GET /automation/run/{runId}`. Allowed for the owner and project admins, and for workspace editors when `runFromButton` is set. A disabled automation is not run (409); the run starts a cascade of its own at depth 1.
          */
         post: operations["runAutomation"];
         delete?: never;
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * List a project's automations
-         * @description Live automations of the project in creation order (at most 1000). A project the caller cannot read is 404.
+         * @description Live automations of the project in creation order, paged: `limit` 1–1000 (default 1000), `cursor` from the previous page's `nextCursor` (null on the last page; a cursor this listing did not issue is 400). A project the caller cannot read is 404. Readers who cannot change an automation see its webhook URLs as their origin only.
          */
         get: operations["listAutomations"];
         put?: never;
@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook delivery again
-         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin.
+         * @description A new attempt (same `webhook-id`), with the retry schedule started afresh. Owner or project admin. One attempt at a time: a redelivery while another attempt of the delivery is in flight is 409; it counts against the run's `externalWriteBudget` and its cascade's deliveries (409 when used up).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -263,7 +263,7 @@ export interface paths {
         put?: never;
         /**
          * Run a run's trigger again
-         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run.
+         * @description Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run. It spends what is left of the original run's cascade budget, at its depth; a disabled automation is not retried (409).
          */
         post: operations["retryAutomationRun"];
         delete?: never;
@@ -299,11 +299,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a clause reference (read access to its document) */
+        /**
+         * Retrieve a clause reference (read access to its document)
+         * @description One clause reference; readable by whoever can read its document (404 otherwise).
+         */
         get: operations["getClauseReference"];
         put?: never;
         post?: never;
-        /** Soft-delete a clause reference (edit access to its document) */
+        /**
+         * Soft-delete a clause reference (edit access to its document)
+         * @description Marks the clause reference deleted; it no longer appears in its document's list. Needs edit access to its document.
+         */
         delete: operations["deleteClauseReference"];
         options?: never;
         head?: never;
@@ -317,7 +323,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive API reference over /openapi.json (no token needed) */
+        /**
+         * Interactive API reference over /openapi.json (no token needed)
+         * @description An HTML page rendering this document as an interactive reference; it loads nothing from other origins.
+         */
         get: operations["getApiReference"];
         put?: never;
         post?: never;
@@ -382,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A document's clause references, oldest first */
+        /**
+         * A document's clause references, oldest first
+         * @description The live clause references of a document the caller can read, oldest first.
+         */
         get: operations["listClauseReferences"];
         put?: never;
         post?: never;
@@ -465,9 +477,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a document (edit access) */
+        /**
+         * Publish a document (edit access)
+         * @description Marks the document published so a project portal can show it, with optional styling and domain slug. Needs edit access.
+         */
         post: operations["publishDocument"];
-        /** Unpublish a document (edit access) */
+        /**
+         * Unpublish a document (edit access)
+         * @description Marks the document unpublished: portals stop showing it. Needs edit access.
+         */
         delete: operations["unpublishDocument"];
         options?: never;
         head?: never;
@@ -545,7 +563,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's document tree: readable, non-deleted documents ordered by parentId, order */
+        /**
+         * The project's document tree: readable, non-deleted documents ordered by parentId, order
+         * @description The documents and folders of a project the caller can read, without deleted ones, ordered by parentId and then order, so a client can build the tree in one pass.
+         */
         get: operations["listDocuments"];
         put?: never;
         post?: never;
@@ -742,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated user */
+        /**
+         * The authenticated user
+         * @description The user the bearer token belongs to.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -821,7 +845,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a notification read */
+        /**
+         * Mark a notification read
+         * @description Sets the notification's read time; only the caller's own notifications can be marked (404 otherwise).
+         */
         post: operations["markNotificationRead"];
         delete?: never;
         options?: never;
@@ -836,7 +863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's in-app notifications, newest first (at most 200) */
+        /**
+         * The caller's in-app notifications, newest first (at most 200)
+         * @description The caller's own in-app notifications (automation results and the like), newest first, at most 200.
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -853,7 +883,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1.0 document (no token needed) */
+        /**
+         * This OpenAPI 3.1.0 document (no token needed)
+         * @description The OpenAPI 3.1.0 description of every operation, built from the same definitions that validate requests; public, not rate limited.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -872,7 +905,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an organization (the caller becomes its owner) */
+        /**
+         * Create an organization (the caller becomes its owner)
+         * @description Creates the organization with the caller as its owner and answers the new record.
+         */
         post: operations["createOrganization"];
         delete?: never;
         options?: never;
@@ -907,7 +943,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Organizations the caller belongs to, with the caller's role */
+        /**
+         * Organizations the caller belongs to, with the caller's role
+         * @description Every organization the caller is a member of, each with the caller's role in it.
+         */
         get: operations["listOrganizations"];
         put?: never;
         post?: never;
@@ -926,7 +965,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a project (workspace owner, admin or editor) */
+        /**
+         * Create a project (workspace owner, admin or editor)
+         * @description Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -1008,7 +1050,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a published entry (project admin) */
+        /**
+         * Remove a published entry (project admin)
+         * @description Removes the published entry named by its slug; its portal stops being served. Answers the project with its remaining entries.
+         */
         delete: operations["unpublishProject"];
         options?: never;
         head?: never;
@@ -1394,7 +1439,7 @@ export interface paths {
         put?: never;
         /**
          * E3. Apply a formula to every row
-         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values.
+         * @description Takes the formula as typed (`text`, e.g. `{Price} * {Qty}`; docs/api-guide.md, Formulas as text) or as its compiled tree (`expression` with its `description`). Text errors are 422 with the 1-based line and column of each problem in `details`. Validates the formula tree against the column's table, persists it on the column (which becomes `data.type: "formula"`), and computes it — and every formula column that depends on it — for every live row. `updatedRows` counts rows whose stored value changed. Applications to one table are serialized. Write access to the project is needed (workspace owner, admin or editor). The identifier column cannot become a formula (409). Unknown columns or functions, a wrong number of arguments, a tree deeper than 64 or a cycle through other formula columns are 422 and nothing is persisted. A row whose evaluation fails stores `{ "error": "#DIV/0!" }`-style values; a cell past its budget (50 ms, a 100 KB value) stores `#LIMIT!`, a call past its function's argument bounds `#NUM!`, and an apply past the table computation budget is 422 with nothing persisted (docs/api-guide.md, Resource bounds).
          */
         post: operations["applyComputedColumn"];
         delete?: never;
@@ -1457,7 +1502,10 @@ export interface paths {
         get: operations["getTableReference"];
         put?: never;
         post?: never;
-        /** Delete a table reference (edit access to its document) */
+        /**
+         * Delete a table reference (edit access to its document)
+         * @description Deletes the reference between a document and a table; the table itself is untouched. Needs edit access to the referencing document.
+         */
         delete: operations["deleteTableReference"];
         options?: never;
         head?: never;
@@ -1538,7 +1586,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a token at once */
+        /**
+         * Revoke a token at once
+         * @description The token stops authenticating with the next request. Only the caller's own tokens can be revoked; another user's token id is 404.
+         */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -1552,7 +1603,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's tokens (without secrets) */
+        /**
+         * List the caller's tokens (without secrets)
+         * @description Every token the caller holds, with its name, creation time, expiry and last use; a token's secret is shown only once, by POST /token.
+         */
         get: operations["listTokens"];
         put?: never;
         post?: never;
@@ -1571,7 +1625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a workspace in an organization the caller belongs to (the caller becomes owner) */
+        /**
+         * Create a workspace in an organization the caller belongs to (the caller becomes owner)
+         * @description Creates a workspace in the given organization; the caller must be a member of it (404 otherwise) and becomes the workspace's owner.
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -1633,7 +1690,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too */
+        /**
+         * Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too
+         * @description Owners and admins may remove any collaborator but the owner; any collaborator may remove themselves. The removed user's document grants inside the workspace end with it.
+         */
         delete: operations["removeWorkspaceCollaborator"];
         options?: never;
         head?: never;
@@ -1687,8 +1747,10 @@ export interface components {
         Automation: {
             _id: string;
             actions: {
-                /** @description A rowFilter condition (see the request schema) */
-                condition?: Record<string, never>;
+                /** @description A rowFilter condition (see the request schema), or null */
+                condition?: {
+                    [key: string]: unknown;
+                } | null;
                 continueOnError: boolean;
                 id: string;
                 spec: {
@@ -1704,8 +1766,10 @@ export interface components {
                 maxDurationMs: number;
                 operationBudget: number;
             };
-            /** @description A rowFilter condition (see the request schema) */
-            conditions: Record<string, never>;
+            /** @description A rowFilter condition (see the request schema), or null */
+            conditions: {
+                [key: string]: unknown;
+            } | null;
             consecutiveFailures: number;
             createdAt: number;
             createdBy: string;
@@ -1818,8 +1882,10 @@ export interface components {
             _id: string;
             actions: {
                 affectedRows: number;
-                /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
-                error: Record<string, never>;
+                /** @description null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+                error: {
+                    [key: string]: unknown;
+                } | null;
                 finishedAt: number | null;
                 id: string;
                 kind: string;
@@ -1833,8 +1899,10 @@ export interface components {
             createdAt: number;
             deliveryIds: string[];
             depth: number;
-            /** @description `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
-            error: Record<string, never>;
+            /** @description null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }` */
+            error: {
+                [key: string]: unknown;
+            } | null;
             externalWrites: number;
             finishedAt: number | null;
             operations: number;
@@ -2751,7 +2819,10 @@ export interface operations {
     inspectCollaborationRoom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -2815,6 +2886,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -2840,7 +2947,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2915,6 +3025,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -2940,7 +3077,10 @@ export interface operations {
     createAutomation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2990,6 +3130,33 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3269,8 +3436,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3397,7 +3591,10 @@ export interface operations {
     runAutomation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3445,6 +3642,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3562,7 +3777,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3619,6 +3837,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -3643,7 +3879,10 @@ export interface operations {
     };
     listAutomations: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path: {
                 projectId: string;
@@ -3660,6 +3899,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Automation"][];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -3724,7 +3964,10 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3772,6 +4015,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3884,7 +4145,10 @@ export interface operations {
     retryAutomationRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 runId: string;
             };
@@ -3939,6 +4203,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -3964,7 +4246,10 @@ export interface operations {
     createClauseReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4039,6 +4324,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4260,7 +4572,10 @@ export interface operations {
     createDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4341,6 +4656,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4662,6 +5013,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -4846,7 +5215,10 @@ export interface operations {
     createCollaborationTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -4894,6 +5266,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5118,6 +5508,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -5143,7 +5542,10 @@ export interface operations {
     publishDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -5200,6 +5602,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5312,7 +5750,10 @@ export interface operations {
     restoreDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -5371,6 +5812,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5540,6 +5990,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5736,7 +6204,10 @@ export interface operations {
                 parentId?: string;
                 projectId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5795,6 +6266,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Content-Length is required */
             411: {
                 headers: {
@@ -5815,6 +6295,15 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6060,7 +6549,10 @@ export interface operations {
     markDocxSeeded: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 documentId: string;
             };
@@ -6117,6 +6609,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -6142,7 +6643,10 @@ export interface operations {
     inviteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6208,6 +6712,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -6233,7 +6773,10 @@ export interface operations {
     docToPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6297,8 +6840,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body over its size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6349,7 +6910,10 @@ export interface operations {
     getDocumentsData: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6407,6 +6971,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
@@ -6441,7 +7032,10 @@ export interface operations {
     parseFormula: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6500,6 +7094,33 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6658,7 +7279,10 @@ export interface operations {
                 mimeType: "audio/mpeg" | "audio/wav" | "audio/x-wav" | "audio/mp4" | "audio/x-m4a" | "audio/ogg" | "audio/aac";
                 workspaceId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6716,6 +7340,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Content-Length is required */
             411: {
                 headers: {
@@ -6736,6 +7369,15 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6979,7 +7621,10 @@ export interface operations {
     markNotificationRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7027,6 +7672,24 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7168,7 +7831,10 @@ export interface operations {
     createOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7237,6 +7903,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7262,7 +7964,10 @@ export interface operations {
     addOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -7331,6 +8036,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7441,7 +8173,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7512,6 +8247,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7721,6 +8492,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7824,6 +8613,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -7849,7 +8656,10 @@ export interface operations {
     publishProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7919,6 +8729,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8120,6 +8948,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
@@ -8154,7 +9000,10 @@ export interface operations {
     verifyPublishedDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 slug: string;
@@ -8428,7 +9277,10 @@ export interface operations {
                 /** @description Selects one entry (and resolves `home` when the Host matches none) */
                 slug?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A project id, or `home` for the portal of the Host header (else `?slug=`) */
                 publishedId: string;
@@ -8486,6 +9338,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8621,7 +9509,10 @@ export interface operations {
     createSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8689,6 +9580,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8898,6 +9825,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9015,7 +9960,10 @@ export interface operations {
     restoreSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 snapshotId: string;
             };
@@ -9072,6 +10020,15 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9184,7 +10141,10 @@ export interface operations {
     createTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9254,6 +10214,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9550,6 +10546,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9575,7 +10589,10 @@ export interface operations {
     createColumn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tableId: string;
             };
@@ -9669,6 +10686,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -9694,7 +10738,10 @@ export interface operations {
     createRow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tableId: string;
             };
@@ -9778,6 +10825,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9891,7 +10965,10 @@ export interface operations {
     bulkCreateRows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tableId: string;
             };
@@ -9985,6 +11062,24 @@ export interface operations {
             };
             /** @description Body over its size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10367,6 +11462,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -10392,7 +11514,10 @@ export interface operations {
     applyComputedColumn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 columnId: string;
             };
@@ -10451,6 +11576,24 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10570,7 +11713,10 @@ export interface operations {
     createTableReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10652,6 +11798,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11110,6 +12283,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11135,7 +12326,10 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11188,6 +12382,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11381,7 +12611,10 @@ export interface operations {
     createWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11448,6 +12681,42 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11653,6 +12922,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -11678,7 +12965,10 @@ export interface operations {
     addWorkspaceCollaborator: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11744,6 +13034,33 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

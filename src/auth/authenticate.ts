@@ -54,6 +54,8 @@ function knownBadNow(hash: string, at: number): boolean {
 export interface AuthAttempt {
   env: Env;
   address: string;
+  /** Whether the token lookup runs on the primary database, so a miss there means the token does not exist. */
+  onPrimary?: boolean;
 }
 
 /**
@@ -121,7 +123,7 @@ export async function completeAuthentication(
   const row = rows[0];
   const hash = principal.tokenHash;
   if (!row) {
-    if (hash) rememberBad(hash, at);
+    if (hash && attempt.onPrimary) rememberBad(hash, at);
     return refuseCredential(attempt, "The bearer token is unknown or revoked");
   }
   if (row.expiresAt !== null && row.expiresAt <= at) {

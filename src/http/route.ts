@@ -20,7 +20,7 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
-import { ApiError, authErrorResponses } from "../errors";
+import { ApiError, authErrorResponses, onlyErrorResponses } from "../errors";
 import { bearerHash, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
 import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext, type TokenRow } from "../services/context";
@@ -69,12 +69,49 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   middleware.push(...use);
   return createRoute({
     ...route,
-    // Every authenticated operation can answer 401 and 429 (with Retry-After), whatever its own list says.
-    responses: auth === "public" ? route.responses : { ...authErrorResponses(), ...route.responses },
+    responses: { ...centralResponses(route, auth), ...route.responses },
+    // Documentation only: src/http/idempotency.ts checks the header (400) before any validation runs.
+    ...(claimsIdempotencyKey(route, auth) ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] } : {}),
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
     "x-d1-round-trips": budget,
     middleware,
   } as unknown as RouteConfig) as unknown as Defined<R>;
+}
+
+/** A POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts) claims its Idempotency-Key. */
+function claimsIdempotencyKey(route: Omit<RouteConfig, "middleware">, auth: AuthMode) {
+  return route.method === "post" && (auth !== "public" || (route.security?.length ?? 0) > 0);
+}
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; " +
+    "the key reused with a different request is 422, while its first request still runs 409.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+};
+
+/**
+ * The error statuses a route answers because of how it is declared rather than what it does, so the document lists
+ * them on every operation they apply to (a route's own entry for the same status, with its own wording, wins):
+ * - authenticated: 401 and 429 (with Retry-After);
+ * - a POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts), which claims its
+ *   Idempotency-Key (docs/api-guide.md): 400 for a malformed key, 409 while the key's first
+ *   request is in progress, 422 for a key reused with a different request;
+ * - a JSON body: 400 (not JSON, or not the schema), 413 over the route's body limit, 415 without
+ *   Content-Type: application/json.
+ * Whether a path or query parameter can fail its schema (400) is the route's own to say: some accept anything.
+ */
+function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode): RouteConfig["responses"] {
+  const request = route.request;
+  const jsonBody = request?.body?.content && "application/json" in request.body.content;
+  return {
+    ...(jsonBody ? onlyErrorResponses("ValidationError", "PayloadTooLargeError", "UnsupportedMediaTypeError") : {}),
+    ...(claimsIdempotencyKey(route, auth) ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError") : {}),
+    ...(auth !== "public" ? authErrorResponses() : {}),
+  };
 }
 
 /** The service context of this request. */
@@ -113,7 +150,10 @@ function track(c: Context<HonoEnv>, work: Promise<unknown> | null | undefined) {
 
 /** The bindings and client address a request authenticates with (failed attempts are limited per address). */
 function attemptOf(c: Context<HonoEnv>): AuthAttempt {
-  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env) };
+  // Reads may look the token up on a read replica that has not yet seen a token just issued (docs/api-guide.md,
+  // "HTTP semantics"): only a miss on the primary is remembered as a bad token.
+  const onPrimary = c.req.method !== "GET" && c.req.method !== "HEAD";
+  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary };
 }
 
 export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {

@@ -220,7 +220,8 @@ const TriggerSchema = z
   })
   .openapi("AutomationTrigger");
 
-const ConditionSchema = z.record(z.string(), z.unknown()).nullable().openapi({ type: "object", description: "A rowFilter condition (see the request schema)" });
+// null when there is none: the schema says so (a `type: "object"` override here once hid the null from clients).
+const ConditionSchema = z.record(z.string(), z.unknown()).nullable().openapi({ description: "A rowFilter condition (see the request schema), or null" });
 
 export const AutomationSchema = z
   .object({
@@ -264,8 +265,7 @@ export const AutomationSchema = z
   .openapi("Automation");
 
 const ErrorInfo = z.record(z.string(), z.unknown()).nullable().openapi({
-  type: "object",
-  description: "`{ code, message, ... }`; a budget excess is `{ code: \"BudgetExceeded\", budget, limit, used }`",
+  description: "null, or `{ code, message, ... }`; a budget excess is `{ code: \"BudgetExceeded\", budget, limit, used }`",
 });
 
 export const RunSchema = z

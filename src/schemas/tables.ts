@@ -145,7 +145,7 @@ export const ColumnDataSchema = z
 export const ColumnFormulaSchema = z
   .object({
     text: z.string().openapi({ description: "The canonical text, columns by their current names" }),
-    expression: z.unknown().openapi({ allOf: [{ $ref: "#/components/schemas/FormulaExpr" }] } as object),
+    expression: z.unknown().openapi({ $ref: "#/components/schemas/FormulaExpr" } as object),
     description: z.array(DescriptionItemSchema),
     resultType: ResultTypeSchema,
   })

@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/clause-reference/{referenceId}",
   tags: ["References"],
   summary: "Retrieve a clause reference (read access to its document)",
+  description: "One clause reference; readable by whoever can read its document (404 otherwise).",
   request: { params: z.object({ referenceId: pathId("referenceId") }) },
   responses: { ...okData(ClauseReferenceSchema), ...errorResponses() },
 });

@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/document/{documentId}/clause-references",
   tags: ["References"],
   summary: "A document's clause references, oldest first",
+  description: "The live clause references of a document the caller can read, oldest first.",
   request: { params: z.object({ documentId: pathId("documentId") }) },
   responses: { ...okData(z.array(ClauseReferenceSchema)), ...errorResponses() },
 });

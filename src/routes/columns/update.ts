@@ -29,7 +29,8 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(ColumnSchema), ...errorResponses("ConflictError", "PreconditionFailedError") },
+  // 422: a formula that does not compile, nests too deep, or takes too long to compute for the whole table.
+  responses: { ...okData(ColumnSchema), ...errorResponses("ConflictError", "PreconditionFailedError", "UnprocessableEntityError") },
 });
 
 export function registerUpdateColumn(app: Router) {

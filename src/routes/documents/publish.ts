@@ -13,6 +13,7 @@ const publishRoute = defineRoute({
   path: "/document/{documentId}/publish",
   tags: ["Documents"],
   summary: "Publish a document (edit access)",
+  description: "Marks the document published so a project portal can show it, with optional styling and domain slug. Needs edit access.",
   request: {
     params,
     ...jsonBody(z.strictObject({ styling: z.record(z.string(), z.unknown()).refine(...maxJsonBytes(64 * 1024)).optional(), domainSlug: z.string().max(200).optional() })),
@@ -27,6 +28,7 @@ const unpublishRoute = defineRoute({
   path: "/document/{documentId}/publish",
   tags: ["Documents"],
   summary: "Unpublish a document (edit access)",
+  description: "Marks the document unpublished: portals stop showing it. Needs edit access.",
   request: { params },
   responses: { ...okData(DocumentSchema), ...errorResponses() },
 });

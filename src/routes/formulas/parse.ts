@@ -7,7 +7,7 @@ import { parseFormulaForTable } from "../../services/tables/formulaParse";
 
 const ParsedFormulaSchema = z
   .object({
-    tree: z.unknown().openapi({ allOf: [{ $ref: "#/components/schemas/FormulaExpr" }] } as object),
+    tree: z.unknown().openapi({ $ref: "#/components/schemas/FormulaExpr" } as object),
     text: z.string().openapi({ description: "The canonical text: normalized spacing, function names as the catalogue spells them" }),
     references: z.array(z.string()).openapi({ description: "Ids of the columns the formula reads, in order of first mention" }),
     resultType: ResultTypeSchema,

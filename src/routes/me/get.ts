@@ -10,6 +10,7 @@ const route = defineRoute({
   path: "/me",
   tags: ["Identity"],
   summary: "The authenticated user",
+  description: "The user the bearer token belongs to.",
   responses: { ...okData(UserSchema), ...errorResponses() },
 });
 

@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/notification/all",
   tags: ["Notifications"],
   summary: "The caller's in-app notifications, newest first (at most 200)",
+  description: "The caller's own in-app notifications (automation results and the like), newest first, at most 200.",
   responses: { ...okData(z.array(NotificationSchema)), ...errorResponses() },
 });
 

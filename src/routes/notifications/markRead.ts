@@ -12,6 +12,7 @@ const route = defineRoute({
   auth: "token",
   tags: ["Notifications"],
   summary: "Mark a notification read",
+  description: "Sets the notification's read time; only the caller's own notifications can be marked (404 otherwise).",
   request: { params: z.object({ id: pathId("id") }) },
   responses: { ...okData(NotificationSchema), ...errorResponses() },
 });

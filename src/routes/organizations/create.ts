@@ -12,6 +12,7 @@ const route = defineRoute({
   auth: "token",
   tags: ["Organizations"],
   summary: "Create an organization (the caller becomes its owner)",
+  description: "Creates the organization with the caller as its owner and answers the new record.",
   request: jsonBody(z.strictObject({ name: NameSchema, ...ignored("_id", "ownerId", "role", "createdAt", "updatedAt") })),
   responses: { ...okData(OrganizationSchema), ...errorResponses() },
 });

@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/organization/all",
   tags: ["Organizations"],
   summary: "Organizations the caller belongs to, with the caller's role",
+  description: "Every organization the caller is a member of, each with the caller's role in it.",
   responses: { ...okData(z.array(OrganizationSchema)), ...errorResponses() },
 });
 

@@ -68,6 +68,7 @@ const deleteRoute = defineRoute({
   auth: "batched",
   tags: ["Portals"],
   summary: "Remove a published entry (project admin)",
+  description: "Removes the published entry named by its slug; its portal stops being served. Answers the project with its remaining entries.",
   request: { params: slugParams },
   responses: { ...okData(ProjectSchema), ...errorResponses() },
 });

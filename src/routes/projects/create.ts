@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/project",
   tags: ["Projects"],
   summary: "Create a project (workspace owner, admin or editor)",
+  description: "Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).",
   request: jsonBody(
     z.strictObject({
       workspaceId: IdSchemaBody,

@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/token/all",
   tags: ["Identity"],
   summary: "List the caller's tokens (without secrets)",
+  description: "Every token the caller holds, with its name, creation time, expiry and last use; a token's secret is shown only once, by POST /token.",
   responses: { ...okData(z.array(TokenInfoSchema)), ...errorResponses() },
 });
 

@@ -11,6 +11,7 @@ const route = defineRoute({
   path: "/workspace/{id}/collaborator/{userId}",
   tags: ["Workspaces"],
   summary: "Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too",
+  description: "Owners and admins may remove any collaborator but the owner; any collaborator may remove themselves. The removed user's document grants inside the workspace end with it.",
   request: { params: z.object({ id: pathId("id"), userId: pathId("userId") }) },
   responses: { ...okData(WorkspaceSchema), ...errorResponses("ConflictError") },
 });

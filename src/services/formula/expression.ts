@@ -137,7 +137,7 @@ export const ExpressionSchema = z
     }
     return { tooDeep: false, expr: parsed.data };
   })
-  .openapi({ allOf: [{ $ref: "#/components/schemas/FormulaExpr" }] } as object);
+  .openapi({ $ref: "#/components/schemas/FormulaExpr" } as object);
 
 export const DescriptionItemSchema = z
   .discriminatedUnion("kind", [
