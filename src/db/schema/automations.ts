@@ -132,7 +132,8 @@ export const automationDeliveries = sqliteTable("automation_deliveries", {
 /**
  * One row per cause (a person's write, a manual run, a retry's original cause, one scheduled firing): what every
  * run it set off has used of the cascade budget (docs/api-guide.md, automations). Created on first use; kept 90 days.
- * `lastGrant` is scratch space for the statement that hands out run slots (SET sees the old values).
+ * `lastGrant` is no longer read (runs are now granted against `plannedWrites`/`plannedDeliveries`); kept so the
+ * migrations stay additive.
  */
 export const automationCascades = sqliteTable("automation_cascades", {
   id: text("id").primaryKey(),
