@@ -5,11 +5,15 @@
 //    (externalWriteBudget 100) to a local receiver (WEBHOOK_ALLOWED_ORIGINS);
 //  - tenant B's requests (a row write and GET /me, alternating) are timed first with nothing running (idle), then
 //    while A's one POST /table/{id}/row cascades;
-//  - printed: rows, runs and deliveries that one write caused, B's p95 idle and during the cascade, and the
-//    targets (≤ 1 000 writes and ≤ 100 deliveries per cause, B's p95 during ≤ 2× idle).
+//  - the floor: B's same requests again while the machine makes as many raw D1 row inserts as the cascade wrote,
+//    spread over as long as the cascade took, through a second local D1 of the same engine (getPlatformProxy) with
+//    no application code — what the machine's share of the slowdown is, beside the part that is ours;
+//  - printed: rows, runs and deliveries that one write caused, B's p95 idle, during the cascade and during the raw
+//    writes, and the targets (≤ 1 000 writes and ≤ 100 deliveries per cause, B's p95 during ≤ 2× idle).
 //   npm run bench -- cascade
 import http from "node:http";
-import { printTable, seedUser, startApi } from "./lib.mjs";
+import { monotonicFactory } from "ulidx";
+import { printTable, rawD1, seedRawTable, seedUser, startApi } from "./lib.mjs";
 
 const SAMPLES = Number(process.env.BENCH_CASCADE_SAMPLES) || 100;
 // ~3 requests/s per tenant: under the 300 per 60 s rate limit for the whole run.
@@ -58,6 +62,24 @@ async function sampleTenant(api, b, tableId, { max, until = () => false }) {
     await sleep(GAP_MS);
   }
   return times;
+}
+
+/** `n` raw row inserts, one statement each, evenly over `ms` (as fast as they go if slower), in two lanes like the consumer's runs. */
+async function rawWrites(db, ids, ulid, n, ms) {
+  const insert = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
+    VALUES (?1, ?2, ?3, ?4, ?5, '', (SELECT COALESCE(MAX(seq), 0) + 1 FROM rows WHERE table_id = ?2), 0, ?6, ?6)`;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (next < n) {
+        const i = next++;
+        const due = t0 + (i * ms) / n;
+        if (due > performance.now()) await sleep(due - performance.now());
+        await db.prepare(insert).bind(ulid(), ids.table, ids.project, ids.ws, ids.user, Date.now()).run();
+      }
+    }),
+  );
 }
 
 export default async function main() {
@@ -130,7 +152,21 @@ export default async function main() {
       skipped += list.filter((r) => r.status === "skipped").length;
       deliveries += (await pageAll(api, a.token, `/automation/${auto._id}/deliveries`)).length;
     }
+    // The floor: the same requests while a second local D1 takes as many raw inserts over the same time.
+    const raw = await rawD1();
+    let floor;
+    try {
+      const ulid = monotonicFactory();
+      const ids = await seedRawTable(raw.db, ulid);
+      let done = false;
+      const writer = rawWrites(raw.db, ids, ulid, rows - 1, cascadeMs).finally(() => (done = true));
+      floor = await sampleTenant(api, b, bTable._id, { max: 2_000, until: () => done });
+      await writer;
+    } finally {
+      await raw.dispose();
+    }
     const idleP95 = pct(idle, 95);
+    const floorP95 = pct(floor, 95);
     const duringP95 = pct(during, 95);
     printTable("One write under the worst allowed cascade", [
       { measure: "rows written by automations (besides the 1 written by the person)", value: rows - 1, target: "≤ 1000" },
@@ -140,6 +176,9 @@ export default async function main() {
       { measure: `other tenant p95, idle (${idle.length} requests)`, value: `${idleP95.toFixed(1)} ms`, target: "" },
       { measure: `other tenant p95, during the cascade (${during.length} requests)`, value: `${duringP95.toFixed(1)} ms`, target: "≤ 2× idle" },
       { measure: "p95 during ÷ idle", value: (duringP95 / idleP95).toFixed(2), target: "≤ 2" },
+      { measure: `floor: other tenant p95 during ${rows - 1} raw D1 inserts over the same time, no app code (${floor.length} requests)`, value: `${floorP95.toFixed(1)} ms`, target: "" },
+      { measure: "floor ÷ idle (the machine's share)", value: (floorP95 / idleP95).toFixed(2), target: "" },
+      { measure: "during ÷ floor (our share)", value: (duringP95 / floorP95).toFixed(2), target: "" },
     ]);
   } finally {
     await api.stop();

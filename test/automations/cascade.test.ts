@@ -68,8 +68,10 @@ describe("cascade budget", () => {
     expect(cascades.results).toHaveLength(1);
     const cascade = await env.DB.prepare(`SELECT writes, deliveries, runs FROM automation_cascades WHERE id = ?1`).bind(cascades.results[0]!.c).first<any>();
     expect(cascade.writes).toBe(CASCADE_WRITES);
-    const skipped = await env.DB.prepare(`SELECT error FROM automation_runs WHERE automation_id = ?1 AND status = 'skipped' LIMIT 1`).bind(auto._id).first<{ error: string }>();
-    expect(JSON.parse(skipped!.error)).toMatchObject({ code: "CascadeBudgetExceeded" });
+    // Runs are created only while the budget can pay for them (each reserves its 50 writes when created): 1 run
+    // at depth 1, 19 at depth 2, none at depth 3 — no run is queued just to be skipped.
+    expect(runs).toBe(CASCADE_WRITES / k);
+    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status = 'skipped'`, auto._id)).toBe(0);
     // Skipped for the cause's budget is no failure of the automation: it stays enabled.
     expect((await ok("GET", `/automation/${auto._id}`, { token: owner.token })).data).toMatchObject({ enabled: true, consecutiveFailures: 0 });
     // A retry of a run in that cascade spends the same, exhausted budget: it writes nothing.
@@ -84,6 +86,43 @@ describe("cascade budget", () => {
     expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId)).toBe(1 + CASCADE_WRITES);
   });
 
+  it("the worst fan-out (2 × 50 row writes, 50 webhooks): runs created per cause stay within what the budget can pay for", { timeout: 300_000 }, async () => {
+    const t = await makeTable(owner.token, projectId, "Worst");
+    const key = `cascade-worst-${Date.now()}`;
+    const trigger = [{ event: "row.created", filter: { tableId: t.tableId } }];
+    const writers = [];
+    for (const name of ["W1", "W2"]) {
+      writers.push(
+        await automation({
+          name,
+          triggers: trigger,
+          behavior: { maxDurationMs: 900_000, operationBudget: 100_000, maxAffectedRows: 100_000 },
+          actions: Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: t.tableId } })),
+        }),
+      );
+    }
+    const hooks = await automation({
+      name: "H",
+      triggers: trigger,
+      behavior: { externalWriteBudget: 100 },
+      actions: Array.from({ length: 50 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(key) } })),
+    });
+    await addRow(owner.token, t.tableId);
+    let runs = 0;
+    for (const a of [...writers, hooks]) runs += await settled(a._id);
+    // Without the reservation some 1,000 runs were created (most of them only to be skipped): now the writers'
+    // runs are those 1,000 writes pay for at 50 each, the webhook runs those 100 deliveries pay for at 50 each.
+    const writerRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id IN (?1, ?2)`, writers[0]._id, writers[1]._id);
+    const hookRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, hooks._id);
+    expect(writerRuns).toBeLessThanOrEqual(CASCADE_WRITES / 50);
+    expect(hookRuns).toBeLessThanOrEqual(CASCADE_DELIVERIES / 50);
+    expect(runs).toBe(writerRuns + hookRuns);
+    expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, t.tableId)).toBe(1 + CASCADE_WRITES);
+    expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, hooks._id)).toBe(CASCADE_DELIVERIES);
+    const cascade = await env.DB.prepare(`SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`).bind(hooks._id).first<any>();
+    expect(cascade).toEqual({ runs, pw: CASCADE_WRITES, pd: CASCADE_DELIVERIES });
+  });
+
   it("webhook fan-out: one write causes at most 100 deliveries across all its runs", async () => {
     const src = await makeTable(owner.token, projectId, "Hooks");
     const key = `cascade-hooks-${Date.now()}`;
@@ -95,7 +134,8 @@ describe("cascade budget", () => {
     // One request, 20 rows: 20 runs × 10 webhooks would be 200 deliveries.
     await bulkRows(owner.token, src.tableId, Array.from({ length: 20 }, () => ({})));
     await settled(auto._id);
-    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, auto._id)).toBe(20);
+    // Each run reserves its 10 deliveries when it is created: 10 runs are created, the other 10 events cause none.
+    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, auto._id)).toBe(CASCADE_DELIVERIES / 10);
     expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, auto._id)).toBe(CASCADE_DELIVERIES);
   });
 

@@ -132,7 +132,8 @@ export const automationDeliveries = sqliteTable("automation_deliveries", {
 /**
  * One row per cause (a person's write, a manual run, a retry's original cause, one scheduled firing): what every
  * run it set off has used of the cascade budget (docs/api-guide.md, automations). Created on first use; kept 90 days.
- * `lastGrant` is scratch space for the statement that hands out run slots (SET sees the old values).
+ * `lastGrant` is no longer read (runs are now granted against `plannedWrites`/`plannedDeliveries`); kept so the
+ * migrations stay additive.
  */
 export const automationCascades = sqliteTable("automation_cascades", {
   id: text("id").primaryKey(),
@@ -141,6 +142,9 @@ export const automationCascades = sqliteTable("automation_cascades", {
   deliveries: integer("deliveries").notNull().default(0),
   runs: integer("runs").notNull().default(0),
   lastGrant: integer("last_grant").notNull().default(0),
+  /** Writes and deliveries the runs created so far could spend (their actions), reserved when they are created. */
+  plannedWrites: integer("planned_writes").notNull().default(0),
+  plannedDeliveries: integer("planned_deliveries").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 }, (t) => [index("automation_cascades_created_idx").on(t.createdAt)]);
 

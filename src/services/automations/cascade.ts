@@ -54,19 +54,46 @@ export function exhaustedStatement(d1: D1Database, cascadeId: string): D1Prepare
 }
 
 /**
- * Grants up to `n` run slots of the cascade (fewer when it nears CASCADE_RUNS, none when both its writes and its
- * deliveries are used up — a run that needs the one that is left can still do it); the
- * statement that follows in the same batch reads the grant from `last_grant`.
+ * Creating runs reserves what they could spend (docs/api-guide.md, "Cascades are bounded as a whole"): each run
+ * plans one write per non-webhook action and one delivery per webhook action, and a run is only created while
+ * what the cascade has planned so far (or spent, if more) leaves some of the budget it needs — so once the runs
+ * already queued could use up the writes, the runs the next events would cause are not created at all instead of
+ * being queued and skipped. Three statements for one batch (one transaction): the cascade's row, the runs
+ * (RETURNING the ids created), the reservation of what the created ones planned.
+ *
+ * `runs` is a JSON array of [id, automationId, projectId, eventKey, trigger, plannedWrites, plannedDeliveries].
  */
-export function grantRunsStatement(d1: D1Database, cascadeId: string, projectId: string, n: number, now: number): D1PreparedStatement {
-  const grant = `CASE WHEN writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} THEN 0 ELSE MAX(0, MIN(${CASCADE_RUNS} - runs, ?3)) END`;
-  return d1
-    .prepare(
-      `INSERT INTO automation_cascades (id, project_id, writes, deliveries, runs, last_grant, created_at)
-       VALUES (?1, ?2, 0, 0, MIN(?3, ${CASCADE_RUNS}), MIN(?3, ${CASCADE_RUNS}), ?4)
-       ON CONFLICT (id) DO UPDATE SET last_grant = ${grant}, runs = runs + ${grant}`,
-    )
-    .bind(cascadeId, projectId, n, now);
+export function createRunsStatements(d1: D1Database, cascadeId: string, projectId: string, runs: readonly unknown[][], depth: number, now: number): D1PreparedStatement[] {
+  const json = JSON.stringify(runs);
+  return [
+    d1.prepare(`INSERT INTO automation_cascades (id, project_id, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING`).bind(cascadeId, projectId, now),
+    d1
+      .prepare(
+        `WITH j AS (SELECT key AS k, value ->> 0 AS id, value ->> 1 AS automation_id, value ->> 2 AS project_id, value ->> 3 AS event_key,
+                      value ->> 4 AS trig, value ->> 5 AS w, value ->> 6 AS d FROM json_each(?1)),
+              c AS (SELECT runs, writes, MAX(writes, planned_writes) AS pw, MAX(deliveries, planned_deliveries) AS pd FROM automation_cascades WHERE id = ?4),
+              r AS (SELECT j.*, ROW_NUMBER() OVER (ORDER BY k) AS n,
+                      SUM(w) OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) - w AS w_before,
+                      SUM(d) OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) - d AS d_before FROM j)
+         INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
+         SELECT r.id, r.automation_id, r.project_id, r.event_key, r.trig, ?2, ?4, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
+         FROM r, c
+         WHERE c.runs + r.n <= ${CASCADE_RUNS}
+           AND ((r.w > 0 AND c.pw + r.w_before < ${CASCADE_WRITES}) OR (r.d > 0 AND c.pd + r.d_before < ${CASCADE_DELIVERIES})
+                OR (r.w = 0 AND r.d = 0 AND c.writes < ${CASCADE_WRITES}))
+         ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
+      )
+      .bind(json, depth, now, cascadeId),
+    d1
+      .prepare(
+        `WITH made AS (SELECT j.value ->> 5 AS w, j.value ->> 6 AS d FROM json_each(?1) j JOIN automation_runs r ON r.id = j.value ->> 0)
+         UPDATE automation_cascades SET runs = runs + (SELECT count(*) FROM made),
+           planned_writes = MAX(writes, planned_writes) + (SELECT COALESCE(SUM(w), 0) FROM made),
+           planned_deliveries = MAX(deliveries, planned_deliveries) + (SELECT COALESCE(SUM(d), 0) FROM made)
+         WHERE id = ?2`,
+      )
+      .bind(json, cascadeId),
+  ];
 }
 
 /**

@@ -5,14 +5,14 @@
  * runs are inserted in one statement (the unique (automation_id, event_key) makes an event produce at most one
  * run per automation, whoever emits it twice), and the runs are handed to the Queue with sendBatch.
  * Writes made by a run carry its depth and cascade; a run deeper than MAX_DEPTH is never created (no loops), nor
- * one past its cascade's budget (cascade.ts).
+ * one its cascade's budget cannot pay for (cascade.ts).
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
-import { CASCADE_DELIVERIES, CASCADE_WRITES, grantRunsStatement } from "./cascade";
+import { createRunsStatements } from "./cascade";
 
 export const MAX_DEPTH = 3;
 
@@ -21,8 +21,9 @@ export { emitEvents, type EventInput } from "../events/events";
 
 interface TriggerRow {
   automation_id: string;
-  /** The automation's action kinds, comma-separated: what it needs of a cascade (writes, deliveries). */
-  kinds: string | null;
+  /** What one run of the automation could spend of its cascade: its non-webhook actions, its webhook actions. */
+  planned_writes: number;
+  planned_deliveries: number;
   position: number;
   event: string;
   table_id: string | null;
@@ -55,26 +56,15 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
       d1
         .prepare(
           `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
-             (SELECT group_concat(DISTINCT x.value ->> '$.spec.kind') FROM json_each(a.actions) x) AS kinds
+             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
+             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
            FROM automation_event_triggers t
            JOIN automations a ON a.id = t.automation_id
            WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
         )
         .bind(projectId, JSON.stringify([...new Set(list.map((e) => e.event))])),
     );
-    // A run's events: what its cascade has left decides which automations may still run (one that only writes
-    // does not start once the writes are used up, one that only sends webhooks once the deliveries are).
-    const cascadeState = cascadeId ? d1.prepare(`SELECT writes, deliveries FROM automation_cascades WHERE id = ?1`).bind(cascadeId) : null;
-    const answers = await d1.batch<TriggerRow>(cascadeState ? [...lookups, cascadeState] : lookups);
-    const results = answers.slice(0, lookups.length);
-    const state = cascadeState ? (answers[lookups.length]!.results[0] as unknown as { writes: number; deliveries: number } | undefined) : undefined;
-    const writesLeft = !state || state.writes < CASCADE_WRITES;
-    const deliveriesLeft = !state || state.deliveries < CASCADE_DELIVERIES;
-    const canStillAct = (t: TriggerRow) => {
-      const kinds = (t.kinds ?? "").split(",").filter(Boolean);
-      if (kinds.length === 0) return writesLeft;
-      return kinds.some((k) => (k === "webhook" ? deliveriesLeft : writesLeft));
-    };
+    const results = await d1.batch<TriggerRow>(lookups);
     const now = Date.now();
     const runs: unknown[][] = [];
     [...byProject.values()].forEach((list, i) => {
@@ -84,28 +74,18 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
         const eventId = newId();
         const seen = new Set<string>();
         for (const t of triggers) {
-          if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e) || !canStillAct(t)) continue;
+          if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
           seen.add(t.automation_id);
           const trigger = { type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId };
-          runs.push([newId(), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger)]);
+          runs.push([newId(), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger), t.planned_writes, t.planned_deliveries]);
         }
       }
     });
     if (!runs.length) return 0;
-    // A person's write starts a cascade; a run's writes continue its own. The runs take slots of the cascade
-    // (none once it is exhausted), in the same transaction that inserts them.
+    // A person's write starts a cascade; a run's writes continue its own. Only the runs the cascade can still pay
+    // for are created, reserving what they could spend, in the same transaction (cascade.ts).
     const cascade = cascadeId ?? newId();
-    const [, inserted] = await d1.batch<{ id: string }>([
-      grantRunsStatement(d1, cascade, events[0]!.projectId, runs.length, now),
-      d1
-        .prepare(
-          `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, ?2, ?4, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
-           FROM json_each(?1) j WHERE j.key < (SELECT last_grant FROM automation_cascades WHERE id = ?4)
-           ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
-        )
-        .bind(JSON.stringify(runs), depth + 1, now, cascade),
-    ]);
+    const [, inserted] = await d1.batch<{ id: string }>(createRunsStatements(d1, cascade, events[0]!.projectId, runs, depth + 1, now));
     await enqueueAll(env.AUTOMATION_QUEUE, inserted!.results.map((r) => ({ kind: "run" as const, runId: r.id })));
     return inserted!.results.length;
   } catch (err) {
