@@ -381,3 +381,62 @@ describe("rate-limit bypass", () => {
   }, 120_000);
 });
 
+
+describe("more portal and replay attempts", () => {
+  it("attack-portal-reflect: HTML in a path or in the login form's next is never reflected as markup", async () => {
+    const p = await portal({ password: "pw-reflect" });
+    for (const path of [`/site/${p.slug}/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E`, `/site/${p.slug}/x"><script>alert(1)</script>`, `/site/${p.slug}?next=%22%3E%3Cscript%3Ealert(1)%3C/script%3E`]) {
+      const r = await page(path);
+      expect([401, 404], path).toContain(r.status);
+      const type = r.headers.get("content-type") ?? "";
+      // An unknown path is answered as a JSON error (the path appears in its message, as data, never as HTML).
+      if (r.text.includes("<script>alert")) expect(type, path).toMatch(/^application\/json/);
+      else expect(r.text).not.toMatch(/<script>alert/);
+      expect(r.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    const wrong = await page(`/site/${p.slug}/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": "10.78.0.1" },
+      body: new URLSearchParams({ password: "no", next: `/site/${p.slug}/"><script>alert(9)</script>` }).toString(),
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).not.toContain("<script>alert(9)");
+    expect(wrong.text).toContain(`name="next" value="/site/${p.slug}"`);
+  });
+
+  it("attack-portal-etag-probe: a stranger's If-None-Match on a protected portal's E14 is 401, not 304; the token's answer varies on it", async () => {
+    const p = await portal({ password: "pw-etag" });
+    const cookie = await login(p.slug, "pw-etag");
+    const api = await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": decodeURIComponent(cookie.split("=")[1]!) } });
+    expect(api.status).toBe(200);
+    expect(api.headers.get("vary") ?? "").toMatch(/user-published-token/i);
+    expect(api.headers.get("cache-control")).toMatch(/^private/);
+    const probe = await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "if-none-match": api.headers.get("etag")! } });
+    expectError(probe, 401, "UnauthorizedError");
+  });
+
+  it("attack-idem-cross-endpoint: a key used on one endpoint is not replayed on another (422), nor with another body", async () => {
+    const a = await registerUser("Idem");
+    const key = `k-${crypto.randomUUID()}`;
+    expect((await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } })).status).toBe(200);
+    const org = await call("POST", "/organization", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    expectError(org, 422, "UnprocessableEntityError");
+    expect(JSON.stringify(org.body)).not.toMatch(/"token"/);
+    expectError(await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "other" } }), 422, "UnprocessableEntityError");
+  });
+
+  it("attack-webhook-header-injection: an action's Host, CF-Connecting-IP, Transfer-Encoding and Connection headers do not reach the target as given", async () => {
+    const key = `atk-host-${crypto.randomUUID()}`;
+    const headers = { Host: "metadata.google.internal", "CF-Connecting-IP": "127.0.0.1", "Transfer-Encoding": "chunked", Connection: "close" };
+    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Host", actions: [webhookAction(hookUrl(key), { headers })] } })).data;
+    await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
+    const [req] = await eventually(async () => {
+      const l = await receiverLog(key);
+      return l.length ? l : null;
+    });
+    expect(req!.headers.host).toBe(new URL(hookUrl(key)).host);
+    expect(req!.headers["cf-connecting-ip"]).toBeUndefined();
+    expect(req!.headers["transfer-encoding"]).toBeUndefined();
+    expect(req!.headers["content-length"]).toBe(String(Buffer.byteLength(req!.body)));
+  });
+});
