@@ -441,3 +441,38 @@ describe("more portal and replay attempts", () => {
     expect(req!.headers["content-length"]).toBe(String(Buffer.byteLength(req!.body)));
   });
 });
+
+describe("portal tokens and download names", () => {
+  it("attack-portal-token-after-password-change: a login token dies when the password changes, even if it is changed back", async () => {
+    const p = await portal({ docName: "Rotated", password: "old-pw" });
+    const cookie = await login(p.slug, "old-pw");
+    const token = decodeURIComponent(cookie.split("=")[1]!);
+    expect((await page(`/site/${p.slug}/${p.doc}`, { headers: { cookie } })).status).toBe(200);
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "new-pw" } });
+    const site = await page(`/site/${p.slug}/${p.doc}`, { headers: { cookie } });
+    expect(site.status).toBe(401);
+    expect(site.text).not.toContain("Rotated");
+    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": token } }), 401, "UnauthorizedError");
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "" } });
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "old-pw" } });
+    expect((await page(`/site/${p.slug}/${p.doc}`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("attack-disposition-injection: quotes, CR LF, parameters and path segments in a DOCX name stay inside Content-Disposition", async () => {
+    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
+    const cases: [string, string][] = [
+      ['evil".html', `attachment; filename="evil_.html.docx"; filename*=UTF-8''evil%22.html.docx`],
+      ["a\r\nSet-Cookie: x=1", `attachment; filename="a__Set-Cookie: x=1.docx"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1.docx`],
+      ['évil";filename=x.html', `attachment; filename="_vil__filename=x.html.docx"; filename*=UTF-8''%C3%A9vil%22%3Bfilename%3Dx.html.docx`],
+      ["../../etc/passwd", `attachment; filename=".._.._etc_passwd.docx"; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd.docx`],
+    ];
+    for (const [name, disposition] of cases) {
+      const created = await ok("POST", "/document/docx", { token: t.owner.token, raw: docxBytes(), query: { projectId: t.projectId, name }, headers: { "content-type": DOCX_TYPE } });
+      const res = await SELF.fetch(`${BASE}/document/docx/${created.data._id}/export`, { headers: { authorization: `Bearer ${t.owner.token}` } });
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition"), JSON.stringify(name)).toBe(disposition);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+});
