@@ -476,3 +476,42 @@ describe("portal tokens and download names", () => {
     }
   });
 });
+
+describe("credential guessing", () => {
+  const tally = (statuses: number[]) => statuses.indexOf(429);
+
+  it("attack-ratelimit-ticket-guessing: guessed collaboration tickets count as failed authentications (429 after 60 a minute per address)", async () => {
+    // FINDING (fixed): unknown tickets were answered 401 without limit, each one waking the document's room.
+    const ip = `100.96.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const statuses: number[] = [];
+    const shaped = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    for (let i = 0; i < 120 && !statuses.includes(429); i++) {
+      const res = await openSocket(t.docId, { ticket: i % 2 ? `guess-${i}` : shaped(), headers: { "cf-connecting-ip": ip } });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    const first = tally(statuses);
+    expect(first, `no 429 within 120 guesses: ${statuses.join(",")}`).toBeGreaterThanOrEqual(55);
+    expect(first).toBeLessThanOrEqual(61);
+    expect(statuses.slice(0, first).every((s) => s === 401)).toBe(true);
+    // A plain GET with a guessed ticket counts too.
+    const plain = await call("GET", `/document/${t.docId}/collab`, { query: { ticket: shaped() }, headers: { "cf-connecting-ip": ip } });
+    expectError(plain, 429, "RateLimitedError");
+    // Another address is unaffected, and a real ticket still connects from it.
+    const issued = await ok("POST", `/document/${t.docId}/collab/ticket`, { token: t.owner.token });
+    const res = await openSocket(t.docId, { ticket: issued.data.ticket, headers: { "cf-connecting-ip": "100.95.0.1" } });
+    expect(res.status).toBe(101);
+    res.webSocket!.accept();
+    res.webSocket!.close(1000, "bye");
+  });
+
+  it("attack-ratelimit-admin-guessing: wrong admin tokens are limited per address (429 after 60)", async () => {
+    const ip = `100.94.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 120 && !statuses.includes(429); i++) {
+      statuses.push((await call("POST", "/admin/users", { token: `wrong-admin-${i}`, body: { email: `x${i}@example.com`, name: "x" }, headers: { "cf-connecting-ip": ip } })).status);
+    }
+    expect(tally(statuses)).toBeGreaterThanOrEqual(55);
+    expect(tally(statuses)).toBeLessThanOrEqual(61);
+  });
+});
