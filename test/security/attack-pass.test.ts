@@ -515,3 +515,18 @@ describe("credential guessing", () => {
     expect(tally(statuses)).toBeLessThanOrEqual(61);
   });
 });
+
+describe("webhook SSRF, IPv6 and numeric spellings (save-time rule)", () => {
+  it("attack-ssrf-ipv6-forms: IPv4-compatible, mapped, NAT64, 6to4 and Teredo wrappings of loopback or metadata, and numeric IPv4 spellings, are refused", async () => {
+    const { checkWebhookUrl } = await import("../../src/services/automations/ssrf");
+    const refused = [
+      "[::127.0.0.1]", "[::7f00:1]", "[0::ffff:7f00:1]", "[::ffff:7f00:1]", "[::ffff:127.1]", "[64:ff9b::127.0.0.1]", "[64:ff9b::a9fe:a9fe]",
+      "[2002:7f00:1::]", "[2002:a9fe:a9fe::1]", "[::ffff:0a00:0001]", "[fec0::1]", "[ff02::1]", "[100::1]", "[2001:db8::1]",
+      "[::ffff:ffff:ffff]", "[0:0:0:0:0:0:0:1]", "[0000:0000:0000:0000:0000:0000:0000:0001]", "[::0:1]",
+      "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "0x7f.1", "127.000.000.001", "0x7F.0.0.1", "017700000001",
+    ];
+    for (const h of refused) expect(checkWebhookUrl(`https://${h}/`, {}).ok, h).toBe(false);
+    // Names are judged at send time by their DNS answers (test/automations/ssrf.test.ts), not by how they look.
+    expect(checkWebhookUrl("https://10.0.0.1.nip.io/", {}).ok).toBe(true);
+  });
+});
