@@ -121,6 +121,28 @@ describe("portal XSS and cache mixing", () => {
   });
 });
 
+describe("portal link schemes", () => {
+  it("attack-portal-link-schemes: obfuscated script URLs in content links and images are never emitted as href or src", async () => {
+    const p = await portal({ docName: "Links" });
+    const hrefs = ["\u0000javascript:alert(1)", "  JAVASCRIPT:alert(2)", "javascript&colon;alert(3)", "&#106;avascript:alert(4)", "vbscript:msgbox(5)",
+      "java\nscript:alert(6)", "https://ok.test/\" onmouseover=\"alert(7)", "\\\\evil.test\\x", "jav&#x09;ascript:alert(8)", "data:image/svg+xml,<svg onload=alert(9)>"];
+    const blocks = [
+      ...hrefs.map((href, i) => ({ id: `l${i}`, type: "paragraph", props: {}, content: [{ type: "link", href, content: [{ type: "text", text: `link ${i}`, styles: {} }] }], children: [] })),
+      ...hrefs.map((url, i) => ({ id: `i${i}`, type: "image", props: { url, caption: `image ${i}` }, children: [] })),
+    ];
+    await ok("PUT", `/document/${p.doc}/content`, { token: t.owner.token, body: { blocks } });
+    const res = await page(`/site/${p.slug}/${p.doc}`);
+    expect(res.status).toBe(200);
+    for (const m of res.text.matchAll(/\s(?:href|src)="([^"]*)"/gi)) {
+      expect(m[1]!, m[0]).toMatch(/^(https?:\/\/|mailto:|\/(?!\/)|#)/i);
+    }
+    // A quote in a URL is percent-encoded inside the attribute, so no attribute of the attacker's can start.
+    expect(res.text).not.toMatch(/\sonmouseover=|<svg/i);
+    expect(res.text).toContain('href="https://ok.test/%22%20onmouseover=%22alert(7)"');
+    expect(res.text).toContain("link 0");
+  });
+});
+
 describe("webhook SSRF", () => {
   const save = (url: string) =>
     call("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "SSRF", actions: [{ spec: { kind: "webhook", url } }] } });
