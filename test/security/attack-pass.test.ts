@@ -552,3 +552,15 @@ describe("webhook SSRF, IPv6 and numeric spellings (save-time rule)", () => {
     expect(checkWebhookUrl("https://10.0.0.1.nip.io/", {}).ok).toBe(true);
   });
 });
+
+describe("Idempotency-Key shapes", () => {
+  it("attack-idem-key-shapes: over-long, empty, blank and control-character keys are 400 and store nothing", async () => {
+    const u = await registerUser("Keys");
+    for (const key of ["a".repeat(256), "a".repeat(5000), "", " ", "a\tb"]) {
+      const res = await call("POST", "/organization", { token: u.token, headers: { "idempotency-key": key }, body: { name: "k" } });
+      expectError(res, 400, "ValidationError");
+    }
+    // Only the personal organization exists.
+    expect((await ok("GET", "/organization/all", { token: u.token })).data.map((o: any) => o._id)).toEqual([u.organizationId]);
+  });
+});
