@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 /**
  * A loopback webhook receiver for the automation tests (the Worker under test reaches it because its origin is in
  * WEBHOOK_ALLOWED_ORIGINS). `/hook/<key>?statuses=503,200&retryAfter=N` records each request under `key` and
- * answers the n-th one with the n-th status (the last repeats; default 200); `GET /log/<key>` lists them.
+ * answers the n-th one with the n-th status (the last repeats; default 200; `&location=` adds that header); `GET /log/<key>` lists them.
  */
 export async function startWebhookReceiver(): Promise<{ url: string; close: () => Promise<void> }> {
   const log = new Map<string, { method: string; headers: Record<string, string>; body: string; at: number }[]>();
@@ -30,6 +30,7 @@ export async function startWebhookReceiver(): Promise<{ url: string; close: () =
       const status = statuses[Math.min(list.length - 1, statuses.length - 1)] ?? 200;
       const headers: Record<string, string> = { "content-type": "text/plain" };
       if (url.searchParams.get("retryAfter")) headers["retry-after"] = url.searchParams.get("retryAfter")!;
+      if (url.searchParams.get("location")) headers.location = url.searchParams.get("location")!;
       res.writeHead(status, headers).end("ok");
     });
   });

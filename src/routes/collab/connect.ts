@@ -4,6 +4,11 @@ import { errorResponses, pathId, security, type Router } from "../../openapi";
 import { ApiError } from "../../errors";
 import { checkCollabTicket, collabSession, redeemCollabTicket } from "../../services/collab/sessions";
 import { roomOf } from "../../services/collab/rooms";
+import { refuseCredential } from "../../auth/authenticate";
+import { clientAddress } from "../../http/clientAddress";
+
+/** The shape of an issued ticket (32 random bytes, base64url): anything else is refused without waking the room. */
+const TICKET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 const route = defineRoute({
   operationId: "connectCollaboration",
@@ -42,11 +47,18 @@ export function registerConnectCollaboration(app: Router) {
     let userId: string;
     if (ticket && !c.req.header("authorization")) {
       // Authentication first (401), but a plain GET never uses a ticket up.
+      // A wrong ticket is a failed authentication like a wrong token: counted per client address (429 past the limit).
+      const attempt = { env: c.env, address: clientAddress(c.req.raw.headers, c.env) };
+      const refuse = (err: unknown): never => {
+        if (err instanceof ApiError && err.code === "UnauthorizedError") return refuseCredential(attempt, err.message) as never;
+        throw err;
+      };
+      if (!TICKET_SHAPE.test(ticket)) await refuseCredential(attempt, "The collaboration ticket is unknown, expired or already used");
       if (!upgrade) {
-        await checkCollabTicket(ctx, documentId, ticket);
+        await checkCollabTicket(ctx, documentId, ticket).catch(refuse);
         throw notUpgrade();
       }
-      userId = await redeemCollabTicket(ctx, documentId, ticket);
+      userId = await redeemCollabTicket(ctx, documentId, ticket).catch(refuse);
     } else {
       await authenticateNow(c, async () => undefined);
       userId = ctx.user.id;
