@@ -1,4 +1,4 @@
-// The reader site in a real browser (API.md §15): Debian's Chromium driven by puppeteer-core against the Worker
+// The reader site in a real browser (docs/api-guide.md › Automations, published portals, collaborative editing): Debian's Chromium driven by puppeteer-core against the Worker
 // served by wrangler dev (as npm start serves it). Seeds portals through the API, follows the navigation, logs in
 // through the password form, checks accessibility with axe-core, and saves docs/portal-screenshot.png.
 //
@@ -172,7 +172,7 @@ export const checks = [
     },
   },
   {
-    // API.md §16: /docs works offline. Every request to another origin is refused, so a page that needed a CDN,
+    // docs/api-guide.md › Discovery: /docs works offline. Every request to another origin is refused, so a page that needed a CDN,
     // web fonts or telemetry would stay blank or show up in `elsewhere`.
     name: "/docs renders the API reference with every other origin blocked, without CSP violations",
     async run({ base, newPage }) {

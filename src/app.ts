@@ -12,7 +12,7 @@ import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/heal
 import { portalHostMiddleware, registerSite } from "./site/handler";
 import { apiReferencePage } from "./routes/discovery/docs";
 
-/** The top-level members of /openapi.json (API.md §16); `tags` are those the registered operations use. */
+/** The top-level members of /openapi.json (docs/api-guide.md › Discovery); `tags` are those the registered operations use. */
 export function documentConfig(tags: string[], environment = "production") {
   return {
     openapi: "3.1.0",
@@ -80,7 +80,7 @@ export function buildApp() {
   app.use("*", requestId());
   app.use("*", noSniff);
   app.use("*", d1Session);
-  // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (API.md §15);
+  // A request whose Host is a portal's own domain gets the reader site at / and /{documentId} (docs/api-guide.md › Automations, published portals, collaborative editing);
   // API paths are never taken over. The middleware only looks at single-segment paths, so the API's single-segment
   // routes (filled in once every route is registered) answer it with one Set lookup instead of a scan of every route.
   const singleSegmentApiPaths = new Set<string>();

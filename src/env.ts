@@ -46,7 +46,7 @@ export interface Env {
   DOMAIN_VERIFICATION?: string;
   /** The DNS-over-HTTPS resolver (JSON API) that domain ownership checks ask; default https://cloudflare-dns.com/dns-query. */
   DOH_URL?: string;
-  /** Portal password attempts: 10 per 60 s per client address and portal (API.md §15). */
+  /** Portal password attempts: 10 per 60 s per client address and portal (docs/api-guide.md › Automations, published portals, collaborative editing). */
   PORTAL_LOGIN_LIMITER?: RateLimit;
   /** Portal password attempts: 100 per 60 s per portal across all client addresses (docs/api-guide.md, "Limits"). */
   PORTAL_LOGIN_PORTAL_LIMITER?: RateLimit;

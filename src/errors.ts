@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
- * The closed catalogue of error classes (API.md §2). Services throw them without knowing about HTTP; the status
+ * The closed catalogue of error classes (docs/api-guide.md › Errors). Services throw them without knowing about HTTP; the status
  * each one answers with is applied once, by `app.onError` (src/http/errors.ts), from this table.
  */
 export const errorCodes = {

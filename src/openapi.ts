@@ -7,7 +7,7 @@ export { errorResponses, onlyErrorResponses } from "./errors";
 export const security = [{ bearer: [] as string[] }];
 
 /**
- * The top-level tags of /openapi.json (API.md §16: every tag declared, with a description). Tags used by a route
+ * The top-level tags of /openapi.json (docs/api-guide.md › Discovery: every tag declared, with a description). Tags used by a route
  * but missing here are still declared (see declaredTags), with a generic description until one is written here.
  */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -51,7 +51,7 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { body: { required: true, content: { "application/json": { schema } } } };
 }
 
-/** A path parameter in the id pattern of API.md §1. */
+/** A path parameter in the id pattern of docs/api-guide.md › Conventions. */
 export function pathId(name: string) {
   return IdSchema.openapi({ param: { name, in: "path" }, example: "01JD5Y7X9Q0000000000000000" });
 }

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BASE } from "./harness";
 
-/** API.md §16: /docs works offline — the page and the reference UI's bundle both come from this service. */
+/** docs/api-guide.md › Discovery: /docs works offline — the page and the reference UI's bundle both come from this service. */
 describe("/docs offline", () => {
   it("the page references no other origin and forbids one by its Content-Security-Policy", async () => {
     const res = await SELF.fetch(`${BASE}/docs`);

@@ -3,7 +3,7 @@ import { SELF } from "cloudflare:test";
 import { BASE, call, registerUser } from "./harness";
 import { undescribed } from "./openapi-check";
 
-/** API.md §16's document-wide rules that Spectral/Redocly (npm run lint:openapi) would also flag. */
+/** docs/api-guide.md › Discovery's document-wide rules that Spectral/Redocly (npm run lint:openapi) would also flag. */
 describe("/openapi.json for client developers", () => {
   let doc: any;
   const operations: { where: string; op: any }[] = [];

@@ -1,5 +1,5 @@
 /**
- * Published portals (API.md §15, E13, E14): the publishing API, the bearer reads, and the reader site with its
+ * Published portals (docs/api-guide.md › Automations, published portals, collaborative editing, E13, E14): the publishing API, the bearer reads, and the reader site with its
  * caching, safety, findability and password rules — all through the real Worker in workerd.
  */
 import { env, SELF } from "cloudflare:test";
@@ -226,7 +226,7 @@ describe("E14 project data", () => {
     const p = await seedPortal({ password: "keep me" });
     const entry = p.project.published[0];
     expect(entry.password).toBe("********");
-    // A client sends back the entry it read (API.md §1): the masked password means "unchanged".
+    // A client sends back the entry it read (docs/api-guide.md › Conventions): the masked password means "unchanged".
     const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { ...entry, homepage: p.doc } });
     expect(patched.data.published[0].password).toBe("********");
     const headers = { "cf-connecting-ip": "10.5.0.1" };

@@ -97,7 +97,7 @@ describe("table references", () => {
     expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ documentId: "01NOPE" }) }), 404, "NotFoundError");
     expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: "01NOPE" }) }), 404, "NotFoundError");
     expectError(await call("POST", "/table/reference", { token: t.viewer.token, body: refBody() }), 403, "ForbiddenError");
-    // Existence and read access come before the role (API.md §1): a viewer naming a missing table gets 404, not 403.
+    // Existence and read access come before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404, not 403.
     expectError(await call("POST", "/table/reference", { token: t.viewer.token, body: refBody({ tableId: "01NOPE" }) }), 404, "NotFoundError");
     expectError(await call("POST", "/table/reference", { token: t.outsider.token, body: refBody() }), 404, "NotFoundError");
     const ref = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody() });

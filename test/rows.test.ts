@@ -170,7 +170,7 @@ describe("rows and cells", () => {
     expectError(await call("PUT", `/table/row/${row._id}/cell/${other.nameColumnId}`, { token: t.owner.token, body: { data: "x" } }), 404, "NotFoundError");
     expectError(await call("PUT", `/table/row/01NOPE/cell/${col.text}`, { token: t.owner.token, body: { data: "x" } }), 404, "NotFoundError");
     expectError(await call("PUT", `/table/row/${row._id}/cell/01NOPE`, { token: t.owner.token, body: { data: "x" } }), 404, "NotFoundError");
-    // Existence comes before the role (API.md §1): a viewer writing a missing column, or one of another table, gets 404, not 403.
+    // Existence comes before the role (docs/api-guide.md › Conventions): a viewer writing a missing column, or one of another table, gets 404, not 403.
     expectError(await call("PUT", `/table/row/${row._id}/cell/01NOPE`, { token: t.viewer.token, body: { data: "x" } }), 404, "NotFoundError");
     expectError(await call("PUT", `/table/row/${row._id}/cell/${other.nameColumnId}`, { token: t.viewer.token, body: { data: "x" } }), 404, "NotFoundError");
     expectError(await call("POST", "/table/01NOPE/row", { token: t.owner.token, body: {} }), 404, "NotFoundError");

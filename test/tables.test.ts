@@ -56,7 +56,7 @@ describe("tables", () => {
     expectError(await call("POST", "/table", { token: t.viewer.token, body: { projectId: t.projectId, name: "x" } }), 403, "ForbiddenError");
     expectError(await call("POST", "/table", { token: t.outsider.token, body: { projectId: t.projectId, name: "x" } }), 404, "NotFoundError");
     expectError(await call("POST", "/table", { token: t.owner.token, body: { projectId: t.projectId, name: "x", documentId: "01NOPE" } }), 404, "NotFoundError");
-    // Existence and read access come before the role (API.md §1): a viewer naming a missing document gets 404, not 403.
+    // Existence and read access come before the role (docs/api-guide.md › Conventions): a viewer naming a missing document gets 404, not 403.
     expectError(await call("POST", "/table", { token: t.viewer.token, body: { projectId: t.projectId, name: "x", documentId: "01NOPE" } }), 404, "NotFoundError");
     const other = await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Other" } });
     const otherDoc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: other.data._id, name: "D", type: "DOCUMENT" } });

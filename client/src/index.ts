@@ -21,7 +21,7 @@ export type ErrorDetail = NonNullable<ErrorBody["details"]>[number];
 /** A non-2xx answer of the service: its status and its error body. */
 export class ApiError extends Error {
   readonly status: number;
-  /** The error class (API.md §2), e.g. "NotFoundError"; `HTTP <status>` when the body is not the standard one. */
+  /** The error class (docs/api-guide.md › Errors), e.g. "NotFoundError"; `HTTP <status>` when the body is not the standard one. */
   readonly error: string;
   readonly details: ErrorDetail[];
   /** The parsed body as sent (E10's not-found shape, for instance, is not the standard error body). */

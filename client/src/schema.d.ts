@@ -1968,7 +1968,7 @@ export interface components {
             _id: string;
             columnId: string;
             createdAt: number;
-            /** @description The typed value (API.md §7) */
+            /** @description The typed value (docs/api-guide.md › Tables, columns, rows, cells) */
             data?: unknown;
             isDeleted: boolean;
             isIdentifier: boolean;

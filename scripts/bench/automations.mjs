@@ -1,4 +1,4 @@
-// Automations (API.md §14) under wrangler dev (the same local runtime npm start uses), in one run:
+// Automations (docs/api-guide.md › Automations, published portals, collaborative editing) under wrangler dev (the same local runtime npm start uses), in one run:
 //  1. event → run finished latency of a one-action automation (row.created → notify), p50/p99 over BENCH_AUTO_EVENTS
 //     rows, from the row's createdAt to the run's finishedAt (both server clocks);
 //  2. runs/s with 1 000 queued runs (a bulk insert of 1 000 rows fires a row.create automation 1 000 times), beside

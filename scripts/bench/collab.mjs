@@ -1,4 +1,4 @@
-// npm run bench -- collab: the collaborative room (API.md §18) under a local wrangler dev, with real Yjs clients
+// npm run bench -- collab: the collaborative room (docs/api-guide.md › Automations, published portals, collaborative editing) under a local wrangler dev, with real Yjs clients
 // over WebSockets (`ws` + yjs + y-protocols' wire format, what y-websocket's provider sends).
 //   1. fan-out: one editor's update to 50 other connected editors, p50/p99 receipt latency (target p99 ≤ 100 ms)
 //   2. throughput: updates per second one room integrates, stores and broadcasts with 10 writers at once

@@ -1,4 +1,4 @@
-// npm run bench -- portal: the reader site under wrangler dev (API.md §15).
+// npm run bench -- portal: the reader site under wrangler dev (docs/api-guide.md › Automations, published portals, collaborative editing).
 // 1. Throughput and p99 of a cached public page beside GET /health on the same server (target ≥ 0.8× /health).
 // 2. An uncached render of a 200-block document: a password-protected page (never cached, rendered on every request)
 //    and the first view after an edit (a real cache miss). Target p99 ≤ 50 ms.

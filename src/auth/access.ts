@@ -1,5 +1,5 @@
 /**
- * Every access rule of API.md §4 lives here; routes call these next to the data they protect.
+ * Every access rule of docs/api-guide.md › Concepts lives here; routes call these next to the data they protect.
  * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
  */
@@ -190,7 +190,7 @@ export interface ProjectAccess {
   workspaceRole: WorkspaceRole | null;
 }
 
-/** SQL: the user reaches the project through a grant on one of its live documents (API.md §4). */
+/** SQL: the user reaches the project through a grant on one of its live documents (docs/api-guide.md › Concepts). */
 export function viaDocumentGrant(userId: UserRef, projectId: SQL | SQLiteColumn) {
   return sql<number>`EXISTS (SELECT 1 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
         WHERE dc.user_id = ${userId} AND d.project_id = ${projectId} AND d.is_deleted = 0)`;
@@ -262,7 +262,7 @@ export interface TableAccess extends ProjectAccess {
 }
 
 /**
- * Tables (and their columns, rows and cells) follow their project (API.md §4): `read` with project read,
+ * Tables (and their columns, rows and cells) follow their project (docs/api-guide.md › Concepts): `read` with project read,
  * `write` with workspace owner/admin/editor. One D1 query. A missing, soft-deleted or unreadable table is
  * NotFoundError labelled `as` (default "Table"), so a row or cell lookup answers exactly as its absence would.
  */
@@ -406,7 +406,7 @@ export interface AutomationAccess {
 }
 
 /**
- * Automations (API.md §4, §14): readable with project read (else 404, like a missing one); changed only by
+ * Automations (docs/api-guide.md › Concepts; Automations, published portals, collaborative editing): readable with project read (else 404, like a missing one); changed only by
  * their owner or a project admin (403 for anyone else who can read); run by hand by those, or by a workspace
  * owner/admin/editor when `runFromButton` is set. One D1 query.
  */

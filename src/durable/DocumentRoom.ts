@@ -1,5 +1,5 @@
 /**
- * One collaborative room per document (`idFromName(documentId)`), API.md §18: a Yjs document served over the
+ * One collaborative room per document (`idFromName(documentId)`), docs/api-guide.md › Automations, published portals, collaborative editing: a Yjs document served over the
  * y-websocket protocol (sync + awareness, y-protocols' wire format) with the WebSocket Hibernation API, so an idle
  * room costs nothing and wakes with its sockets intact.
  *
@@ -44,7 +44,7 @@ const MESSAGE_AWARENESS = 1;
 const MESSAGE_AUTH = 2;
 const MESSAGE_QUERY_AWARENESS = 3;
 
-/** API.md §18: a document's encoded state may not pass 32 MiB. */
+/** docs/api-guide.md › Automations, published portals, collaborative editing: a document's encoded state may not pass 32 MiB. */
 export const MAX_STATE_BYTES = 32 * 1024 * 1024;
 /** Updates between compactions. */
 export const COMPACT_EVERY = 2000;
@@ -775,7 +775,7 @@ export class DocumentRoom extends DurableObject<Env> {
     return { ms, matches };
   }
 
-  /** Lowers the state cap or the compaction interval (tests; null restores API.md's 32 MiB and 2 000 updates). */
+  /** Lowers the state cap or the compaction interval (tests; null restores docs/api-guide.md's 32 MiB and 2 000 updates). */
   async setLimits(limits: { maxStateBytes?: number | null; compactEvery?: number | null }) {
     if (limits.maxStateBytes !== undefined) this.setMeta("maxStateBytes", limits.maxStateBytes === null ? null : String(limits.maxStateBytes));
     if (limits.compactEvery !== undefined) this.setMeta("compactEvery", limits.compactEvery === null ? null : String(limits.compactEvery));

@@ -14,7 +14,7 @@ export const ADMIN_CALLER = "deployment-admin";
 
 /**
  * Route middleware (declared with `use` on the route, so it runs before body validation: 401 before 400). On a POST it
- * then claims the Idempotency-Key (API.md §17) for the deployment admin, as user routes do for their user.
+ * then claims the Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas) for the deployment admin, as user routes do for their user.
  */
 export const requireAdminToken: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const presented = readBearer(c.req.header("authorization"));

@@ -1,5 +1,5 @@
 /**
- * Conditional requests (API.md §17). GETs of single records answer with a strong ETag and 304 on a matching
+ * Conditional requests (docs/api-guide.md › HTTP semantics: retries, caching, replicas). GETs of single records answer with a strong ETag and 304 on a matching
  * `If-None-Match`; writes pass `If-Match` to their service, which compares it with the record's current ETag
  * (`assertIfMatch`) before changing anything.
  */

@@ -1,4 +1,4 @@
-/** The one place domain errors become HTTP responses (API.md §2). */
+/** The one place domain errors become HTTP responses (docs/api-guide.md › Errors). */
 import type { Context } from "hono";
 import type { HonoEnv } from "../env";
 import { ApiError, errorBody } from "../errors";

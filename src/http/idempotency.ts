@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST routes (API.md §17): the first response (status and body) is kept 24 hours under
+ * `Idempotency-Key` on POST routes (docs/api-guide.md › HTTP semantics: retries, caching, replicas): the first response (status and body) is kept 24 hours under
  * (caller, key); a repeat of the same request gets it again with `Idempotent-Replayed: true`. The request is
  * identified by method, path, query and a SHA-256 of its body (for raw uploads: their declared type and length,
  * so a 50 MiB upload is never buffered just to be hashed). The key is claimed in the authentication batch, so it

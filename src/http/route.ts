@@ -1,5 +1,5 @@
 /**
- * How a route is declared (ARCHITECTURE.md, "The request path"): an OpenAPI route definition plus its own
+ * How a route is declared: an OpenAPI route definition plus its own
  * settings — who may call it, how its caller is authenticated, how large its body may be — turned into route-level
  * middleware here, so no global middleware keeps per-route knowledge.
  *
@@ -28,19 +28,19 @@ import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent,
 import { claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
 export const MiB = 1024 * 1024;
-/** JSON bodies are capped (API.md §12); raw uploads enforce their own limits with 411/413 in their services. */
+/** JSON bodies are capped (docs/api-guide.md › Limits); raw uploads enforce their own limits with 411/413 in their services. */
 export const DEFAULT_JSON_LIMIT = 10 * MiB;
 
 export type AuthMode = "token" | "batched" | "public";
 
 export interface RouteSettings {
-  /** Unique camelCase verb + noun, e.g. `getTableReference` (API.md §16). */
+  /** Unique camelCase verb + noun, e.g. `getTableReference` (docs/api-guide.md › Discovery). */
   operationId: string;
   auth?: AuthMode;
   /** Largest JSON body in bytes (default 10 MiB). */
   bodyLimit?: number;
   /**
-   * Most D1 round trips a call may cost (API.md §17; plus 1 when the token's lastUsedAt is due). Default: 1 for a
+   * Most D1 round trips a call may cost (docs/api-guide.md › HTTP semantics: retries, caching, replicas; plus 1 when the token's lastUsedAt is due). Default: 1 for a
    * read whose authentication rides in its batch, 2 for other reads, 3 for writes. Published in the OpenAPI
    * document as `x-d1-round-trips`, and asserted for every operation by test/http/round-trips.test.ts.
    */
@@ -170,7 +170,7 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
 
 /**
  * The request's Idempotency-Key claim (null without a key). A malformed key is 400 only once the token has been
- * checked: authentication answers first (API.md §1), so a bad token with a bad key is 401.
+ * checked: authentication answers first (docs/api-guide.md › Conventions), so a bad token with a bad key is 401.
  */
 async function claimAfterAuthenticating(c: Context<HonoEnv>): Promise<ClaimRequest | null> {
   try {
@@ -199,7 +199,7 @@ async function authenticateClaimed(
   }
 }
 
-/** POST: the Idempotency-Key (API.md §17) is claimed in the same batch as the token statement. */
+/** POST: the Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const attempt = attemptOf(c);
   const hash = await bearerHash(c.req.header("authorization"), attempt);
@@ -216,7 +216,7 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
 
 /**
  * Authentication folded into the handler's first `read()` batch. On a POST (`claims`), the Idempotency-Key claim
- * (API.md §17) rides in that batch too, so a keyed create costs what an unkeyed one does plus remembering its
+ * (docs/api-guide.md › HTTP semantics: retries, caching, replicas) rides in that batch too, so a keyed create costs what an unkeyed one does plus remembering its
  * response; a key that already holds a finished response stops the handler at that batch (only reads have run)
  * and is replayed.
  */

@@ -1,5 +1,5 @@
 /**
- * D1 through the Sessions API (API.md §17): reads may be served by a read replica, writes go to the primary, and a
+ * D1 through the Sessions API (docs/api-guide.md › HTTP semantics: retries, caching, replicas): reads may be served by a read replica, writes go to the primary, and a
  * client that sends back `x-d1-bookmark` reads data at least as fresh as the response that carried it. Every D1
  * round trip of the request is counted for `x-d1-round-trips`.
  */
@@ -14,7 +14,7 @@ const BOOKMARK_PATTERN = /^[0-9a-zA-Z-]{1,200}$/;
 /**
  * The newest bookmark a session of this isolate has seen. A response that ran no query (a 401 without a token, an
  * unknown path, /health) has no bookmark of its own; it carries this one, a real position of the same database, so
- * every response has `x-d1-bookmark` (API.md §17) and sending it back never asks for less than the response saw.
+ * every response has `x-d1-bookmark` (docs/api-guide.md › HTTP semantics: retries, caching, replicas) and sending it back never asks for less than the response saw.
  */
 let latestSeen: string | undefined;
 

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../env";
 import { ApiError, validation } from "../errors";
 
-/** API.md §12: audio and DOCX bodies are capped at 50 MiB. */
+/** docs/api-guide.md › Limits: audio and DOCX bodies are capped at 50 MiB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export interface RawUpload {

@@ -1,4 +1,4 @@
-/** Strong entity tags (API.md §17) computed from a representation, so the same bytes always carry the same tag. */
+/** Strong entity tags (docs/api-guide.md › HTTP semantics: retries, caching, replicas) computed from a representation, so the same bytes always carry the same tag. */
 import { sha256Hex } from "./crypto";
 import { preconditionFailed } from "../errors";
 

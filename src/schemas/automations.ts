@@ -1,4 +1,4 @@
-/** Request and response schemas of automations, runs and deliveries (specification E2, API.md §14). */
+/** Request and response schemas of automations, runs and deliveries (specification E2, docs/api-guide.md › Automations, published portals, collaborative editing). */
 import { z } from "@hono/zod-openapi";
 import { ignored, maxJsonBytes, NameSchema } from "../openapi";
 import { IdSchema } from "../lib/ids";
@@ -7,7 +7,7 @@ import { FILTER_OPS } from "./tables";
 export const EVENTS = ["row.created", "row.updated", "row.deleted", "document.created", "document.updated"] as const;
 export type AutomationEvent = (typeof EVENTS)[number];
 
-/** Budget defaults and bounds (API.md §14); outside them is 400. */
+/** Budget defaults and bounds (docs/api-guide.md › Automations, published portals, collaborative editing); outside them is 400. */
 export const BUDGETS = {
   maxDurationMs: { default: 30_000, min: 1_000, max: 900_000 },
   operationBudget: { default: 1_000, min: 1, max: 100_000 },
@@ -186,7 +186,7 @@ export const CreateAutomationInput = z
   .strictObject({ projectId: IdSchema, ...members, ...readOnly })
   .openapi("CreateAutomationInput");
 
-/** E2: every member optional; a trigger's `event` is honoured (API.md §14). */
+/** E2: every member optional; a trigger's `event` is honoured (docs/api-guide.md › Automations, published portals, collaborative editing). */
 export const UpdateAutomationInput = z
   .strictObject({
     projectId: IdSchema.optional(),

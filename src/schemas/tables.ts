@@ -1,4 +1,4 @@
-/** Request and response schemas of tables, columns, rows, cells and references (API.md §7, §9). */
+/** Request and response schemas of tables, columns, rows, cells and references (docs/api-guide.md › Tables, columns, rows, cells; Content, snapshots and references). */
 import { z } from "@hono/zod-openapi";
 import { maxJsonBytes } from "../openapi";
 import { IdSchema } from "../lib/ids";
@@ -193,7 +193,7 @@ export const CellSchema = z
     workspaceId: z.string(),
     originId: z.string(),
     isIdentifier: z.boolean(),
-    data: z.unknown().openapi({ description: "The typed value (API.md §7)" }),
+    data: z.unknown().openapi({ description: "The typed value (docs/api-guide.md › Tables, columns, rows, cells)" }),
     createdAt: z.number(),
     updatedAt: z.number(),
     isDeleted: z.boolean(),

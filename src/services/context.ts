@@ -128,7 +128,7 @@ export function deferAuthentication(ctx: ServiceContext, auth: PendingAuthentica
 
 /**
  * One D1 round trip for `queries`. When the request's authentication is still pending, its statement rides in the
- * same batch (API.md §17: authentication, access check and data in one batch) and is checked before any result is
+ * same batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas: authentication, access check and data in one batch) and is checked before any result is
  * returned, so data never reaches a caller whose token fails.
  */
 export async function read<const T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(ctx: ServiceContext, queries: T): Promise<BatchResponse<T>> {

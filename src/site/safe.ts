@@ -1,4 +1,4 @@
-/** URL rules of the reader site (API.md §15): only http, https and mailto links are ever emitted. */
+/** URL rules of the reader site (docs/api-guide.md › Automations, published portals, collaborative editing): only http, https and mailto links are ever emitted. */
 
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 const IMAGE_PROTOCOLS = new Set(["http:", "https:"]);

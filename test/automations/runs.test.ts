@@ -248,7 +248,7 @@ describe("budgets, failures and rights", () => {
     expect(notes.filter((n: any) => n.kind === "automation.run.succeeded" && n.data.automationId === a._id)).toHaveLength(2);
   });
 
-  it("runs, deliveries and notifications carry createdAt and updatedAt like every record (API.md §1)", async () => {
+  it("runs, deliveries and notifications carry createdAt and updatedAt like every record (docs/api-guide.md › Conventions)", async () => {
     const a = await automation(t.owner.token, { notify: { inApp: true }, actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(`stamps-${Date.now()}`) } }] });
     const queued = (await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token })).data;
     expect(queued.updatedAt).toBe(queued.createdAt);

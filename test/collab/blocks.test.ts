@@ -1,5 +1,5 @@
 /**
- * The document-store converter (src/services/collab/blocks.ts): every block type of API.md §18 survives
+ * The document-store converter (src/services/collab/blocks.ts): every block type of docs/api-guide.md › Automations, published portals, collaborative editing survives
  * JSON → Yjs → JSON, also when the Yjs state travels as an update into another document, and the Yjs side has
  * BlockNote's layout (what y-prosemirror produces for BlockNote's schema), so real BlockNote clients read it.
  */
@@ -18,7 +18,7 @@ function roundTrip(blocks: Block[]) {
 }
 
 describe("document-store converter", () => {
-  it("round-trips every block type of API.md §18", () => {
+  it("round-trips every block type of docs/api-guide.md › Automations, published portals, collaborative editing", () => {
     const { blocks } = roundTrip(EVERY_BLOCK);
     expect(JSON.parse(JSON.stringify(blocks))).toEqual(JSON.parse(JSON.stringify(EVERY_BLOCK)));
   });

@@ -1,5 +1,5 @@
 /**
- * BlockNote JSON holding every block type of API.md §18, with every style and a link (converter and room tests).
+ * BlockNote JSON holding every block type of docs/api-guide.md › Automations, published portals, collaborative editing, with every style and a link (converter and room tests).
  */
 import type { Block } from "../../src/services/collab/blocks";
 

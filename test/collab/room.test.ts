@@ -1,5 +1,5 @@
 /**
- * The collaborative room (API.md §18) with real Yjs clients over the pool's WebSockets: convergence, viewers refused,
+ * The collaborative room (docs/api-guide.md › Automations, published portals, collaborative editing) with real Yjs clients over the pool's WebSockets: convergence, viewers refused,
  * access removal, eviction and reload, compaction, the state cap, malformed messages, tickets, and one document
  * everywhere (content GET, E5, PUT content and snapshot restore through the room).
  */

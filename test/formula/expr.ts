@@ -1,4 +1,4 @@
-/** Builders for formula trees (API.md §8) used by the formula tests. */
+/** Builders for formula trees (docs/api-guide.md › Formulas) used by the formula tests. */
 import type { Expr } from "../../src/services/formula/expression";
 
 type Op = Extract<Expr, { kind: "op" }>["op"];

@@ -3,7 +3,7 @@ import { call, expectError, ok, registerUser, seedTenant, type RegisteredUser, t
 import { expectDocumentShape, notFoundShape } from "./shapes";
 
 /**
- * Document-level grants (API.md §4): a collaborator of a folder reads (or edits) everything below it and
+ * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
  * nothing beside it; E10 and E20 agree with each other everywhere.
  */
 describe("document-level access", () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../harness";
 
-/** API.md §16: /openapi.json, /docs and /health. */
+/** docs/api-guide.md › Discovery: /openapi.json, /docs and /health. */
 const FOUNDATION_OPERATIONS: [method: string, path: string][] = [
   ["post", "/admin/users"],
   ["post", "/token"],

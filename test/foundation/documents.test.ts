@@ -326,7 +326,7 @@ describe("documents", () => {
         expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: target._id } }), 403, "ForbiddenError");
       });
 
-      it("a viewer moving into a missing or unreadable folder gets 404: existence is checked before the role (API.md §1)", async () => {
+      it("a viewer moving into a missing or unreadable folder gets 404: existence is checked before the role (docs/api-guide.md › Conventions)", async () => {
         expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: "no-such-folder" } }), 404, "NotFoundError");
         expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: outsiderFolderId } }), 404, "NotFoundError");
       });

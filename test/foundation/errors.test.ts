@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../harness";
 import { notFoundShape } from "./shapes";
 
-/** API.md §1–2: the error model every route shares. */
+/** docs/api-guide.md › Conventions; Errors: the error model every route shares. */
 describe("error model", () => {
   let u: RegisteredUser;
   beforeAll(async () => {

@@ -107,7 +107,7 @@ describe("POST /admin/users", () => {
     expectError(await call("POST", "/admin/users", { raw: "{not json", headers: { "content-type": "application/json" } }), 401, "UnauthorizedError");
   });
 
-  it("honours Idempotency-Key (API.md §17): a retry is replayed, not 409; another request under the key is 422; a bad key 400", async () => {
+  it("honours Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas): a retry is replayed, not 409; another request under the key is 422; a bad key 400", async () => {
     const email = uniqueEmail("keyed");
     const key = `reg-${crypto.randomUUID()}`;
     const register = (body: unknown, headers: Record<string, string> = { "idempotency-key": key }) => call("POST", "/admin/users", { token: ADMIN_TOKEN, body, headers });

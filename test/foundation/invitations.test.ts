@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../harness";
 
-/** E7 and the notifications it produces (API.md §6, §14). */
+/** E7 and the notifications it produces (docs/api-guide.md › Organizations and workspaces; Automations, published portals, collaborative editing). */
 describe("E7 POST /document/invite-user", () => {
   let t: Tenant;
 

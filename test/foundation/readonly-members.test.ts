@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ok, seedTenant } from "../harness";
 
-/** API.md §1: members a record's response carries are accepted on writes and ignored, so clients can send back what they read. */
+/** docs/api-guide.md › Conventions: members a record's response carries are accepted on writes and ignored, so clients can send back what they read. */
 describe("response-only members on create and write bodies", () => {
   it("accepts and ignores them, never applying them", async () => {
     const t = await seedTenant();

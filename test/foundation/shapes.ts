@@ -1,5 +1,5 @@
 /**
- * Exact record shapes of the specification (Document, Workspace, Project) and API.md §3 (User, token), so a
+ * Exact record shapes of the specification (Document, Workspace, Project) and docs/api-guide.md › Authentication (User, token), so a
  * test can insist that every member is present with its type, and nothing else is.
  */
 import { expect } from "vitest";
@@ -51,7 +51,7 @@ const isObjectOrNull = (v: unknown) => v === null || (typeof v === "object" && !
 
 export function expectMsTimestamp(v: unknown) {
   expect(typeof v).toBe("number");
-  // Milliseconds since the epoch (API.md §1): after 2020, not in seconds.
+  // Milliseconds since the epoch (docs/api-guide.md › Conventions): after 2020, not in seconds.
   expect(v as number).toBeGreaterThan(1_577_836_800_000);
   expect(v as number).toBeLessThan(Date.now() + 60_000);
 }

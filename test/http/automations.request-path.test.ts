@@ -1,4 +1,4 @@
-/** Conditional requests on automations (API.md §17): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
+/** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, ok, seedTenant, type Tenant } from "../harness";
 
@@ -72,7 +72,7 @@ describe("automation writes fold authentication into their first read", () => {
     const hidden = await call("POST", "/automation", { token: t.owner.token, body: { ...body, triggers: [{ event: "row.created", projectId: other.projectId }] } });
     expect(hidden.status).toBe(404);
     expect(trips(hidden)).toBe(1);
-    // Existence before meaning (API.md §1): the unreadable project answers, not the bad schedule beside it.
+    // Existence before meaning (docs/api-guide.md › Conventions): the unreadable project answers, not the bad schedule beside it.
     const both = await call("POST", "/automation", { token: t.owner.token, body: { ...body, triggers: [{ event: "row.created", projectId: other.projectId }, { cron: "not a cron" }] } });
     expect(both.status).toBe(404);
     // An outsider learns nothing, and a bad token is 401 before anything.

@@ -1,5 +1,5 @@
 /**
- * Document routes on the request path (API.md §17): E10/E20/the tree list in one D1 round trip, writes in at most 3,
+ * Document routes on the request path (docs/api-guide.md › HTTP semantics: retries, caching, replicas): E10/E20/the tree list in one D1 round trip, writes in at most 3,
  * E10's ETag answered with 304, and If-Match on PATCH/DELETE with 412 leaving the document unchanged.
  */
 import { beforeAll, describe, expect, it } from "vitest";

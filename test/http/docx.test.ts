@@ -48,7 +48,7 @@ describe("DOCX round trips", () => {
   });
 });
 
-describe("Idempotency-Key on a DOCX upload (API.md §17)", () => {
+describe("Idempotency-Key on a DOCX upload (docs/api-guide.md › HTTP semantics: retries, caching, replicas)", () => {
   it("runs once and is replayed, whatever the DOCX media type's name contains (never read as text to be hashed)", async () => {
     const key = `docx-${crypto.randomUUID()}`;
     const send = () =>

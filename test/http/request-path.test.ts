@@ -1,4 +1,4 @@
-/** The request path of API.md §17 through the real Worker: round trips, bookmarks, ETags, Idempotency-Key. */
+/** The request path of docs/api-guide.md › HTTP semantics: retries, caching, replicas through the real Worker: round trips, bookmarks, ETags, Idempotency-Key. */
 import { describe, expect, it, beforeAll } from "vitest";
 import { SELF } from "cloudflare:test";
 import { BASE, call, ok, seedTenant, type Tenant } from "../harness";
@@ -137,7 +137,7 @@ describe("request path", () => {
       }
     });
 
-    it("a bad token with a malformed key is 401: authentication is checked before the key (API.md §1)", async () => {
+    it("a bad token with a malformed key is 401: authentication is checked before the key (docs/api-guide.md › Conventions)", async () => {
       const bad = "x".repeat(256);
       // A batched POST (the claim rides in the service's first read) and an eagerly authenticated one.
       for (const [path, body] of [

@@ -1,5 +1,5 @@
 /**
- * API.md §17's round-trip budget for every operation in the OpenAPI document: each operation has cases in the shared
+ * docs/api-guide.md › HTTP semantics: retries, caching, replicas's round-trip budget for every operation in the OpenAPI document: each operation has cases in the shared
  * security registry (so no route can skip them), and each case sent as the tenant's owner costs at most the
  * operation's `x-d1-round-trips` (1 single-record read, 2 list or dependent read, 3 write).
  */

@@ -1,5 +1,5 @@
 /**
- * The table routes on the request path (issue 9, API.md §17) and issue 14's computed cells: strong ETags with 304
+ * The table routes on the request path (issue 9, docs/api-guide.md › HTTP semantics: retries, caching, replicas) and issue 14's computed cells: strong ETags with 304
  * on table GET, E11, E16 and E15; If-Match with 412 and nothing changed on the writes of those records; the round
  * trips of E1, E11, E15, E16 and E19 asserted one by one; and row creation (single, bulk) and cell upserts
  * answering with the formula cells computed in that same request.

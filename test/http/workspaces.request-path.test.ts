@@ -1,4 +1,4 @@
-/** Workspace routes on the request path (API.md §17): GET and E17 in one round trip, ETag/304, If-Match/412. */
+/** Workspace routes on the request path (docs/api-guide.md › HTTP semantics: retries, caching, replicas): GET and E17 in one round trip, ETag/304, If-Match/412. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../harness";
 

@@ -8,7 +8,7 @@ export type StoredAction = { id: string; spec: { kind: string } & Record<string,
 export type StoredBehavior = { maxDurationMs: number; operationBudget: number; maxAffectedRows: number; externalWriteBudget: number; allowDocumentWrites: boolean };
 
 /**
- * API.md §14. `nextRunAt` is the next instant any schedule trigger fires (null: no schedule, disabled or done).
+ * docs/api-guide.md › Automations, published portals, collaborative editing. `nextRunAt` is the next instant any schedule trigger fires (null: no schedule, disabled or done).
  * The scheduled handler claims due rows with one conditional UPDATE that moves `next_run_at` to a lease in the
  * future and stamps `claim_token`; `claimed_for` keeps the due instant the claim was for.
  */

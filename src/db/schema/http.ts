@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, primaryKey, index } from "drizzle-orm/sqlite-core";
 
 /**
- * Idempotency-Key records (API.md §17): the first response to a (caller, key) kept 24 hours. `claim` is the id of
+ * Idempotency-Key records (docs/api-guide.md › HTTP semantics: retries, caching, replicas): the first response to a (caller, key) kept 24 hours. `claim` is the id of
  * the request that holds the key; `status` is null while that request is still running.
  */
 export const idempotencyKeys = sqliteTable("idempotency_keys", {

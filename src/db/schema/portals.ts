@@ -3,7 +3,7 @@ import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqli
 import { projects } from "./workspaces";
 
 /**
- * Published portal entries (API.md §15). The source of truth for slugs and domains: the database enforces that a
+ * Published portal entries (docs/api-guide.md › Automations, published portals, collaborative editing). The source of truth for slugs and domains: the database enforces that a
  * slug and a verified domain each name one portal across the service (a pending claim does not hold a domain, so
  * no one can squat a domain before its owner proves it; src/services/portals/domains.ts). `projects.published` is a JSON mirror of these rows,
  * rewritten in the same batch as every change, so project reads keep rendering `published` without a join.

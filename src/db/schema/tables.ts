@@ -15,7 +15,7 @@ export const tables = sqliteTable("tables", {
   updatedAt: integer("updated_at").notNull(),
 }, (t) => [index("tables_project_idx").on(t.projectId, t.isDeleted, t.id)]);
 
-/** `data` holds the type and its options (API.md §7); `formula` the validated compiled tree of a formula column (§8). */
+/** `data` holds the type and its options (docs/api-guide.md › Tables, columns, rows, cells); `formula` the validated compiled tree of a formula column (§8). */
 export const columns = sqliteTable("columns", {
   id: text("id").primaryKey(),
   tableId: text("table_id").notNull().references(() => tables.id),
@@ -89,7 +89,7 @@ export const tableReferences = sqliteTable("table_references", {
   oneToManyColumnId: text("one_to_many_column_id"),
   oneToManyInstanceIds: text("one_to_many_instance_ids", { mode: "json" }).$type<string[]>(),
   type: text("type", { enum: ["relation", "reference", "global"] }).notNull(),
-  /** Internal: the published record has no isDeleted, but nothing a user deletes is hard-deleted (API.md §1). */
+  /** Internal: the published record has no isDeleted, but nothing a user deletes is hard-deleted (docs/api-guide.md › Conventions). */
   isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),

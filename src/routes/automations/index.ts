@@ -12,7 +12,7 @@ import { registerListWebhookDeliveries } from "./listDeliveries";
 import { registerRedeliverWebhook } from "./redeliver";
 import { registerRotateWebhookSecret } from "./rotateSecret";
 
-/** Automations (E2, API.md §14). Static segments (`all`, `run`, `delivery`) before `/automation/{id}/…`. */
+/** Automations (E2, docs/api-guide.md › Automations, published portals, collaborative editing). Static segments (`all`, `run`, `delivery`) before `/automation/{id}/…`. */
 export function registerAutomations(app: Router) {
   registerCreateAutomation(app);
   registerListAutomations(app);

@@ -4,7 +4,7 @@ import { errorResponses, IdSchemaBody, ignored, jsonBody, okData, type Router } 
 import { createClauseReference } from "../../services/references/clauseReferences";
 import { ClauseReferenceSchema } from "../../schemas/tables";
 
-/** `documentId/blockId[/…]`: at least two parts, none empty (API.md §9). */
+/** `documentId/blockId[/…]`: at least two parts, none empty (docs/api-guide.md › Content, snapshots and references). */
 export const HierarchySchema = z
   .string()
   .max(2000)

@@ -4,7 +4,7 @@ import { registerCreateClauseReference } from "./create";
 import { registerGetClauseReference } from "./get";
 import { registerDeleteClauseReference } from "./delete";
 
-/** Clause references (API.md §9, E4). */
+/** Clause references (docs/api-guide.md › Content, snapshots and references, E4). */
 export function registerClauseReferenceRoutes(app: Router) {
   registerListClauseReferences(app);
   registerCreateClauseReference(app);

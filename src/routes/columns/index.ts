@@ -5,7 +5,7 @@ import { registerDeleteColumn } from "./delete";
 import { registerApplyComputedColumn } from "./computedApply";
 import { registerCreateColumn } from "./create";
 
-/** Columns (API.md §7, E11, E3): the static `/table/columns/…` and `/table/column/…` paths before `/table/{tableId}/column`. */
+/** Columns (docs/api-guide.md › Tables, columns, rows, cells, E11, E3): the static `/table/columns/…` and `/table/column/…` paths before `/table/{tableId}/column`. */
 export function registerColumnRoutes(app: Router) {
   registerListColumns(app);
   registerUpdateColumn(app);

@@ -1,5 +1,5 @@
 /**
- * GET /docs: the interactive API reference, served entirely by this Worker (API.md §16). The page loads Scalar's
+ * GET /docs: the interactive API reference, served entirely by this Worker (docs/api-guide.md › Discovery). The page loads Scalar's
  * standalone bundle from the Worker's static assets (/docs/scalar.js, copied into public/ by scripts/build-assets.mjs)
  * and reads /openapi.json; the configuration turns off everything that would reach another origin (web fonts,
  * telemetry, the AI agent, the request proxy), and the Content-Security-Policy forbids any other origin anyway.

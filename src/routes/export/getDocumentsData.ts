@@ -17,7 +17,7 @@ const ExportPayloadSchema = z
 
 const route = defineRoute({
   operationId: "getDocumentsData",
-  // A POST authenticates eagerly (its Idempotency-Key is claimed in that batch, API.md §17), then a dependent read
+  // A POST authenticates eagerly (its Idempotency-Key is claimed in that batch, docs/api-guide.md › HTTP semantics: retries, caching, replicas), then a dependent read
   // (access, clause references, content and settings in one batch, table references in a second): 1 + 2.
   roundTrips: 3,
   method: "post",

@@ -6,7 +6,7 @@ import { registerBulkCreateRows } from "./bulkCreate";
 import { registerListRows } from "./list";
 
 /**
- * Rows (API.md §7, E16): the static `/table/row/{rowId}` paths first, then `/table/{tableId}/row(s)`. Registered
+ * Rows (docs/api-guide.md › Tables, columns, rows, cells, E16): the static `/table/row/{rowId}` paths first, then `/table/{tableId}/row(s)`. Registered
  * after every other `/table/<static>/…` folder, since GET `/table/{tableId}/rows` would otherwise shadow them.
  */
 export function registerRowRoutes(app: Router) {

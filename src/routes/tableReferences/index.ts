@@ -4,7 +4,7 @@ import { registerCreateTableReference } from "./create";
 import { registerGetTableReference } from "./get";
 import { registerDeleteTableReference } from "./delete";
 
-/** Table references (API.md §9, E1): `/table/reference…` are static `/table/<static>/…` paths, registered before `/table/{tableId}/…`. */
+/** Table references (docs/api-guide.md › Content, snapshots and references, E1): `/table/reference…` are static `/table/<static>/…` paths, registered before `/table/{tableId}/…`. */
 export function registerTableReferenceRoutes(app: Router) {
   registerListTableReferences(app);
   registerCreateTableReference(app);

@@ -5,7 +5,7 @@ import { registerGetTable } from "./get";
 import { registerUpdateTable } from "./update";
 import { registerDeleteTable } from "./delete";
 
-/** Tables (API.md §7): the static `/table/all/…` path before `/table/{tableId}`. */
+/** Tables (docs/api-guide.md › Tables, columns, rows, cells): the static `/table/all/…` path before `/table/{tableId}`. */
 export function registerTableRoutes(app: Router) {
   registerListTableIds(app);
   registerCreateTable(app);

@@ -1,4 +1,4 @@
-/** `rowFilter` conditions (API.md §14): predicates over a row's cells, combined by `conjunction`, nested by `group`. */
+/** `rowFilter` conditions (docs/api-guide.md › Automations, published portals, collaborative editing): predicates over a row's cells, combined by `conjunction`, nested by `group`. */
 import type { ConditionValue } from "../../schemas/automations";
 
 type Cells = Record<string, unknown>;

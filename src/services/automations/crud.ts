@@ -1,5 +1,5 @@
 /**
- * Automation records (API.md §14, E2): create, change, read, list, delete, secret rotation, manual runs and
+ * Automation records (docs/api-guide.md › Automations, published portals, collaborative editing, E2): create, change, read, list, delete, secret rotation, manual runs and
  * retries, run and delivery listings, redelivery. Access through src/auth/access.ts (requireAutomation).
  */
 import { assertIfMatch } from "../../lib/etag";
@@ -106,7 +106,7 @@ function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): str
 
 /**
  * Trigger projects the caller cannot read (404, from `readable` when the caller's first read already fetched them,
- * else with one query), then the checks of meaning (422): schedules, webhook URLs. API.md §1: existence before meaning.
+ * else with one query), then the checks of meaning (422): schedules, webhook URLs. docs/api-guide.md › Conventions: existence before meaning.
  */
 async function checkMeaning(ctx: ServiceCtx, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
   const others = otherTriggerProjects(projectId, triggers);

@@ -1,5 +1,5 @@
 /**
- * Events → runs (API.md §14): the automations' consumer of the event bus (services/events), subscribed in
+ * Events → runs (docs/api-guide.md › Automations, published portals, collaborative editing): the automations' consumer of the event bus (services/events), subscribed in
  * src/index.ts. A write emits its events through waitUntil; here one query finds the enabled event
  * triggers of the project for those event names (index on (project_id, event)), filters are matched here, the
  * runs are inserted in one statement (the unique (automation_id, event_key) makes an event produce at most one

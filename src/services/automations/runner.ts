@@ -1,5 +1,5 @@
 /**
- * The run executor (API.md §14), called by the Queue consumer with a run id. A run is claimed with a
+ * The run executor (docs/api-guide.md › Automations, published portals, collaborative editing), called by the Queue consumer with a run id. A run is claimed with a
  * conditional UPDATE (queued → running), so a redelivered message never executes it twice. It then acts with the
  * owner's rights as they are now (src/auth/access.ts with the owner as the user), evaluates `conditions`,
  * executes the actions in order through the same services the HTTP routes use, and enforces the budgets while

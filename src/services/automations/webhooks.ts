@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries (API.md §14): the outbox rows written by webhook actions, sent by the Queue consumer.
+ * Webhook deliveries (docs/api-guide.md › Automations, published portals, collaborative editing): the outbox rows written by webhook actions, sent by the Queue consumer.
  * Signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every attempt), `webhook-timestamp`
  * (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the
  * decoded bytes of the automation's `whsec_` secret. A network error, 408, 429 or 5xx is retried on the schedule

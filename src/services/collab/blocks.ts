@@ -1,5 +1,5 @@
 /**
- * BlockNote block JSON ↔ the Yjs `XmlFragment` BlockNote's collaboration binding edits (API.md §18), over plain Yjs
+ * BlockNote block JSON ↔ the Yjs `XmlFragment` BlockNote's collaboration binding edits (docs/api-guide.md › Automations, published portals, collaborative editing), over plain Yjs
  * types (no DOM, no ProseMirror). The layout is y-prosemirror's mapping of BlockNote's ProseMirror schema:
  *
  *   XmlFragment "document-store"

@@ -1,5 +1,5 @@
 /**
- * Who may open a document's collaborative room, and as what (API.md §18): read access connects, edit access may
+ * Who may open a document's collaborative room, and as what (docs/api-guide.md › Automations, published portals, collaborative editing): read access connects, edit access may
  * change the document. Browsers, which cannot set an Authorization header on a WebSocket, use a single-use ticket
  * valid 60 s, stored hashed in the document's room (one synchronous delete-returning statement redeems it, so of
  * concurrent redemptions exactly one wins).

@@ -3,7 +3,7 @@
  * D1 round trip to authenticate, check access and read, and one more to write.
  *
  * Content carries a version-derived strong ETag: a version names exactly one stored JSON object, so the tag can be
- * compared (304, If-Match) without reading the blocks, and If-Match means the same as `baseVersion` (API.md §17).
+ * compared (304, If-Match) without reading the blocks, and If-Match means the same as `baseVersion` (docs/api-guide.md › HTTP semantics: retries, caching, replicas).
  */
 import { documentUpdatedEvent, emitAfterResponse } from "../events/events";
 import { eq } from "drizzle-orm";
@@ -69,7 +69,7 @@ export interface PutContentInput {
  * name the current version) both make the write conditional on the version; of two concurrent conditional writes
  * exactly one lands. Two D1 round trips (access and version in one, the write in the other).
  *
- * A document whose collaborative room holds state (API.md §18) is written through the room: it writes its pending
+ * A document whose collaborative room holds state (docs/api-guide.md › Automations, published portals, collaborative editing) is written through the room: it writes its pending
  * live edits back first (so a `baseVersion` older than them is a 409), stores the blocks, and applies them to the
  * shared document as one Yjs transaction that connected editors receive.
  */

@@ -218,7 +218,7 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
   const r2 = ctx.env.BLOBS;
   const blocksJson = await snapshotBlocksJson(r2, snapshot);
   const documentId = snapshot.documentId;
-  // A document with a collaborative room (API.md §18): its live edits are written back first, so "Before restore"
+  // A document with a collaborative room (docs/api-guide.md › Automations, published portals, collaborative editing): its live edits are written back first, so "Before restore"
   // holds them, and after the restore the room applies the restored blocks as one transaction editors receive.
   const room = hasRoom ? roomOf(ctx.env, documentId) : null;
   if (room) await room.flush();

@@ -1,5 +1,5 @@
 /**
- * The Worker's side of the PDF converter (API.md §13). Locally and in tests the converter is a process at
+ * The Worker's side of the PDF converter (docs/api-guide.md › Files, export and media). Locally and in tests the converter is a process at
  * CONVERTER_URL; in production it is a Cloudflare Container bound as PDF_CONVERTER. Either way a failure to
  * get a PDF back is a 503, except an unreadable document (422) or one whose ZIP entries inflate past the bounds
  * (413), which are the caller's.

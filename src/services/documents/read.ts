@@ -1,6 +1,6 @@
 /**
  * Document reads, each in one D1 round trip: authentication (when the route folds it in), access and data in one
- * batch (API.md §17).
+ * batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas).
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { assembleDocumentsAccess, checkProjectAccess, documentIdsGrantedInProjectStatement, documentsAccessStatements, projectAccessStatement } from "../../auth/access";

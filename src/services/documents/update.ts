@@ -1,7 +1,7 @@
 /**
  * Changing a document: metadata and moves (PATCH), soft delete with its subtree (DELETE), restore, publish.
  * Each loads access (and, for If-Match, the current representation) in one read batch, then writes in one batch:
- * 2 D1 round trips (API.md §17).
+ * 2 D1 round trips (docs/api-guide.md › HTTP semantics: retries, caching, replicas).
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
@@ -75,13 +75,13 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     ancestorsStatement(ctx.db, target ?? ""),
     subtreeHeightStatement(ctx.db, target ? documentId : ""),
     projectAccessStatement(ctx.db, ctx.user.ref, target === null ? sql`(SELECT d.project_id FROM documents d WHERE d.id = ${documentId})` : ""),
-    // A move changes what ancestor folders grant (API.md §4): the subtree's rooms with sockets re-check their users.
+    // A move changes what ancestor folders grant (docs/api-guide.md › Concepts): the subtree's rooms with sockets re-check their users.
     liveRoomsStatement(ctx.db, { subtreeOf: target !== undefined ? documentId : "" }),
   ]);
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]);
   const own = checkDocumentAccess(access.get(documentId), "read");
   const moving = target !== undefined && target !== own.doc.parentId;
-  // Existence and read access of the destination before any role (API.md §1): a viewer naming a missing folder gets 404.
+  // Existence and read access of the destination before any role (docs/api-guide.md › Conventions): a viewer naming a missing folder gets 404.
   if (moving && target) checkDocumentAccess(access.get(target), "read");
   const { doc } = checkDocumentAccess(own, "edit");
   await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));

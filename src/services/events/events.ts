@@ -1,5 +1,5 @@
 /**
- * The event bus of writes (API.md §14). Tables, content and documents describe what changed with the shapes below
+ * The event bus of writes (docs/api-guide.md › Automations, published portals, collaborative editing). Tables, content and documents describe what changed with the shapes below
  * and emit it; consumers subscribe once where the Worker is assembled (src/index.ts: the automations turn events
  * into runs). Dependencies run one way: writers import this module, never the automations
  * (test/lib/import-direction.test.ts).

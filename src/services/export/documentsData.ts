@@ -22,7 +22,7 @@ import { readRowsAcrossTables } from "../tables/rows";
 
 type Block = Record<string, unknown>;
 
-/** `hierarchy` is `/`-separated; its first two parts name the referenced document and block (API.md §9). */
+/** `hierarchy` is `/`-separated; its first two parts name the referenced document and block (docs/api-guide.md › Content, snapshots and references). */
 function parseHierarchy(hierarchy: string): { documentId: string; blockId: string } | null {
   const [documentId, blockId] = hierarchy.split("/");
   return documentId && blockId ? { documentId, blockId } : null;
@@ -49,7 +49,7 @@ function findBlock(blocks: unknown, blockId: string, depth = 0): Block | null {
   return null;
 }
 
-/** API.md-level bounds of E5, documented in docs/api-guide.md. */
+/** docs/api-guide.md-level bounds of E5, documented in docs/api-guide.md. */
 export const MAX_EXPORT_DOCUMENTS = 100;
 export const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * The compiled formula tree of API.md §8 and the E3 body, as zod schemas.
+ * The compiled formula tree of docs/api-guide.md › Formulas and the E3 body, as zod schemas.
  *
  * Shape problems are 400 (ValidationError); meaning problems (unknown column or function, arity, depth, cycles)
  * are 422 and are checked later against the table (validate.ts). The one overlap is depth: a tree deeper than
@@ -41,7 +41,7 @@ export type Expr =
 export const LET_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 // Nodes are z.object (not strict): `expression` is typed `any` by the specification, so members we do not
-// know are dropped rather than rejected (API.md §1).
+// know are dropped rather than rejected (docs/api-guide.md › Conventions).
 const LiteralExpr = z.object({
   kind: z.literal("literal"),
   value: z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean(), z.null()]),

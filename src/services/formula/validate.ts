@@ -1,5 +1,5 @@
 /**
- * Meaning checks of a formula against its table (API.md §8): every problem is 422 UnprocessableEntityError,
+ * Meaning checks of a formula against its table (docs/api-guide.md › Formulas): every problem is 422 UnprocessableEntityError,
  * and nothing is persisted. The shape was checked by zod already (400).
  */
 import { unprocessable, type ErrorDetail } from "../../errors";

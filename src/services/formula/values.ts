@@ -4,7 +4,7 @@
  * Inside, a value is what the spreadsheet library understands: number, string, boolean, null (blank),
  * Date (a date column; the library's date form), an Error whose message is a spreadsheet error code
  * (`#DIV/0!`, the library's own error objects), or an array (multiSelect labels, oneMany row ids).
- * In a cell, a date is a ms number and an error is `{ "error": "#DIV/0!" }` (API.md §7, §8).
+ * In a cell, a date is a ms number and an error is `{ "error": "#DIV/0!" }` (docs/api-guide.md › Tables, columns, rows, cells; Formulas).
  */
 import * as formulajs from "@formulajs/formulajs";
 import { parseNumberText } from "./parseText";

@@ -36,7 +36,7 @@ function isAdts(h: Uint8Array) {
   return h.length >= 2 && h[0] === 0xff && (h[1]! & 0xf6) === 0xf0;
 }
 
-/** Whether the first bytes are what the declared MIME type promises (API.md §11). */
+/** Whether the first bytes are what the declared MIME type promises (docs/api-guide.md › Files, export and media). */
 export function matchesAudioFormat(mimeType: AudioMimeType, head: Uint8Array): boolean {
   switch (mimeType) {
     case "audio/mpeg":

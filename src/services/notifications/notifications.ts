@@ -1,4 +1,4 @@
-/** The caller's in-app notifications (API.md §6): the list in one round trip with authentication. */
+/** The caller's in-app notifications (docs/api-guide.md › Organizations and workspaces): the list in one round trip with authentication. */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { notifications } from "../../db/schema";
 import { notFound } from "../../errors";
@@ -16,7 +16,7 @@ export function notificationDto(row: typeof notifications.$inferSelect) {
     isRead: row.readAt !== null,
     readAt: row.readAt,
     createdAt: row.createdAt,
-    // Reading is the only change a notification undergoes (API.md §1: every record has updatedAt).
+    // Reading is the only change a notification undergoes (docs/api-guide.md › Conventions: every record has updatedAt).
     updatedAt: row.readAt ?? row.createdAt,
   };
 }

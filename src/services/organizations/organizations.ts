@@ -1,4 +1,4 @@
-/** Organizations and their members (API.md §4): the list in one round trip with authentication, writes in two. */
+/** Organizations and their members (docs/api-guide.md › Concepts): the list in one round trip with authentication, writes in two. */
 import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/access";
 import { organizationMembers, organizations, users } from "../../db/schema";

@@ -1,5 +1,5 @@
 /**
- * Publishing a project (API.md §15): entries with a slug unique across the service (and an optional domain, also
+ * Publishing a project (docs/api-guide.md › Automations, published portals, collaborative editing): entries with a slug unique across the service (and an optional domain, also
  * unique once verified; ./domains.ts), homepage, PBKDF2-hashed password, disabled flag, expiry and indexing switch;
  * and the portal branding.
  * Project admins (workspace owner/admin) only. Each write is one D1 batch that changes `published_entries` and
@@ -83,7 +83,7 @@ const ENTRY_DOMAIN = Symbol("the entry's own domain");
 
 /**
  * Project admin, the entry (when named), the homepage and whether another portal holds the domain verified, in one
- * read batch (with the request's authentication when it is folded in). Failures answer in the order of API.md §1: no
+ * read batch (with the request's authentication when it is folded in). Failures answer in the order of docs/api-guide.md › Conventions: no
  * project access (404), no such entry (404), role (403), then the homepage's meaning (422), then the domain (409).
  */
 async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined, domain?: string | typeof ENTRY_DOMAIN) {
@@ -154,7 +154,7 @@ export async function updatePublishedEntry(ctx: ServiceContext, projectId: strin
   // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
   const domainChanged = patch.domain !== undefined && (patch.domain || null) !== (current?.domain ?? null);
   // "********" is how `published[].password` reads when a password is set: a client sending back what it read
-  // (API.md §1) keeps the password rather than setting it to the mask.
+  // (docs/api-guide.md › Conventions) keeps the password rather than setting it to the mask.
   const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
   const passwordHash = password === undefined ? undefined : password ? await hashPassword(password) : null;
   return refreshMirror(

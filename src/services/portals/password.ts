@@ -1,5 +1,5 @@
 /**
- * Portal passwords (API.md §15): PBKDF2-HMAC-SHA-256 through Web Crypto with a random 16-byte salt.
+ * Portal passwords (docs/api-guide.md › Automations, published portals, collaborative editing): PBKDF2-HMAC-SHA-256 through Web Crypto with a random 16-byte salt.
  * 100 000 iterations is the most the Workers runtime allows for PBKDF2. Stored as
  * `pbkdf2-sha256$<iterations>$<salt base64url>$<hash base64url>`, so the iteration count can rise later.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading published portals through the API (E13, E14 and the login of API.md §15). Any valid bearer token may
+ * Reading published portals through the API (E13, E14 and the login of docs/api-guide.md › Automations, published portals, collaborative editing). Any valid bearer token may
  * read; what decides is the entry: none is 404, none active (disabled or past `expiresAt`) is 403, and a
  * password-protected one needs a valid reader token (401 otherwise).
  */

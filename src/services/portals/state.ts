@@ -1,5 +1,5 @@
 /**
- * Everything a portal shows except document bodies, read in ONE D1 query (API.md §15, §17): the entry, the
+ * Everything a portal shows except document bodies, read in ONE D1 query (docs/api-guide.md › Automations, published portals, collaborative editing; HTTP semantics: retries, caching, replicas): the entry, the
  * project's name, description, icon, emoji and branding, and every published, non-deleted document with its content
  * version. The portal `version` is a SHA-256 digest of that row, so it changes whenever anything shown changes —
  * an entry or branding write, a published document's metadata, its publication or deletion, or its content (each

@@ -1,5 +1,5 @@
 /**
- * The portal reader token (API.md §15): what `POST /published/{id}/login` returns for the `user-published-token`
+ * The portal reader token (docs/api-guide.md › Automations, published portals, collaborative editing): what `POST /published/{id}/login` returns for the `user-published-token`
  * header and what `POST /site/{slug}/login` puts in the portal cookie. `<slug>.<expiresAt>.<HMAC>` signed with
  * SIGNING_SECRET over the slug, the expiry and the entry's current password hash, so changing or removing the
  * password invalidates every token issued under the old one.

@@ -1,5 +1,5 @@
 /**
- * Projects (API.md §5): reads in one D1 round trip (authentication, access and data in one batch), writes in two
+ * Projects (docs/api-guide.md › Projects and documents): reads in one D1 round trip (authentication, access and data in one batch), writes in two
  * (the access batch, then the write).
  */
 import { and, eq, or, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Clause references (E4, API.md §9): a block's link to a clause elsewhere, addressed by a `hierarchy` path. Each
+ * Clause references (E4, docs/api-guide.md › Content, snapshots and references): a block's link to a clause elsewhere, addressed by a `hierarchy` path. Each
  * operation reads the reference (or the id check) with its document's access in one D1 batch.
  */
 import { and, asc, eq, sql } from "drizzle-orm";

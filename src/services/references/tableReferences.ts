@@ -1,5 +1,5 @@
 /**
- * Table references (API.md §9): a document's link to a table column (and row). `columnName` and `tableName` are
+ * Table references (docs/api-guide.md › Content, snapshots and references): a document's link to a table column (and row). `columnName` and `tableName` are
  * never stored: every read joins the current column and table, so a rename shows at once.
  */
 import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
@@ -124,7 +124,7 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
         ),
       ),
   ]);
-  // Existence and read access of both records before the role (API.md §1): a viewer naming a missing table gets 404.
+  // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404.
   const docAccess = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "read");
   const { table } = checkTableAccess(tableRow, "read");
   const { doc } = checkDocumentAccess(docAccess, "edit");

@@ -1,5 +1,5 @@
 /**
- * What a cell may hold, per column type (API.md §7). Shared by row create, bulk create and cell upsert, and
+ * What a cell may hold, per column type (docs/api-guide.md › Tables, columns, rows, cells). Shared by row create, bulk create and cell upsert, and
  * meant for reuse by the formula engine and export: nothing here touches the database.
  */
 import { ApiError, conflict, validation, type ErrorDetail } from "../../errors";

@@ -55,7 +55,7 @@ export async function upsertCell(
     ctx.db.select().from(cells).where(and(eq(cells.rowId, input.rowId), eq(cells.columnId, input.columnId), eq(cells.isDeleted, false))),
   ]);
   if (!row) throw notFound("Row");
-  // Existence of the row and the column before the role (API.md §1): a viewer naming a missing column gets 404.
+  // Existence of the row and the column before the role (docs/api-guide.md › Conventions): a viewer naming a missing column gets 404.
   const { table } = checkTableAccess(tableRow, "read", { as: "Row" });
   if (!column || column.tableId !== table.id) throw notFound("Column");
   checkTableAccess(tableRow, "write", { as: "Row" });

@@ -1,5 +1,5 @@
 /**
- * Columns: derived slugs, type options that reference other records, and the identifier column's rules (API.md §7).
+ * Columns: derived slugs, type options that reference other records, and the identifier column's rules (docs/api-guide.md › Tables, columns, rows, cells).
  * Every operation loads access, the column (or table) and what its checks need — oneMany targets, taken slugs, the
  * column list its If-Match is compared with — in one D1 batch (`read`), then writes once.
  */
@@ -85,7 +85,7 @@ function liveColumnQuery(db: Db, columnId: string) {
 export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data: list.map((c) => columnDto(c, list)) });
 
 /**
- * If-Match on PATCH/DELETE of a column (API.md §17): the column's GET is E11, so the column list's ETag is accepted;
+ * If-Match on PATCH/DELETE of a column (docs/api-guide.md › HTTP semantics: retries, caching, replicas): the column's GET is E11, so the column list's ETag is accepted;
  * so is the ETag of the column's own `{ data: column }` (what POST/PATCH column answer with, and their ETag header).
  * Anything else — or a column already changed — is 412.
  */
@@ -177,7 +177,7 @@ export interface NewColumn {
   data: ColumnDataInput;
 }
 
-/** The identifier column every table starts with (API.md §7), to insert with the table. */
+/** The identifier column every table starts with (docs/api-guide.md › Tables, columns, rows, cells), to insert with the table. */
 export function identifierColumnRow(table: TableRow): ColumnRow {
   return {
     id: newId(),

@@ -1,5 +1,5 @@
 /**
- * oneMany cells are computed at read time from the column's filter (API.md §7): a target row is related when its
+ * oneMany cells are computed at read time from the column's filter (docs/api-guide.md › Tables, columns, rows, cells): a target row is related when its
  * cell compares (`op`) with a literal `value` or with the source row's `sourceColumnId` cell; items combine with
  * `filterConjunction`. For a page of source rows each target table is loaded once (one statement per target
  * table, all in one D1 batch); `eq` items are answered through a hash index built once per request.

@@ -1,4 +1,4 @@
-/** Database rows → the published records (specification: Column, Row, Cell; Table per API.md §7). */
+/** Database rows → the published records (specification: Column, Row, Cell; Table per docs/api-guide.md › Tables, columns, rows, cells). */
 import type { cells, columns, rows, tables } from "../../db/schema";
 import type { ColumnType } from "../../schemas/tables";
 import type { DescriptionItem, Expr } from "../formula/expression";

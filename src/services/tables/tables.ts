@@ -1,5 +1,5 @@
 /**
- * Tables: create with their identifier column, read, rename, soft-delete, list ids (API.md §7, E19). Each
+ * Tables: create with their identifier column, read, rename, soft-delete, list ids (docs/api-guide.md › Tables, columns, rows, cells, E19). Each
  * function loads access and data in one D1 batch (`read`), so a single-record read is one round trip with its
  * authentication and a write is that batch plus its own.
  */
@@ -37,7 +37,7 @@ export async function createTable(ctx: ServiceContext, input: { projectId: strin
     projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, input.documentId ? [input.documentId] : []),
   ]);
-  // Existence and read access of both records before the role (API.md §1): a viewer naming a missing document gets 404.
+  // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing document gets 404.
   const { project } = checkProjectAccess(projectRows[0], "read");
   const doc = input.documentId ? checkDocumentAccess(assembleDocumentsAccess(docResults).get(input.documentId), "read").doc : null;
   checkProjectAccess(projectRows[0], "write");

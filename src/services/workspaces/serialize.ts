@@ -41,7 +41,7 @@ export function groupWorkspaceCollaborators(rows: (typeof workspaceCollaborators
   return out;
 }
 
-/** `now` (the request's clock) decides whether an entry past its `expiresAt` answers as disabled (API.md §15). */
+/** `now` (the request's clock) decides whether an entry past its `expiresAt` answers as disabled (docs/api-guide.md › Automations, published portals, collaborative editing). */
 export function projectDto(row: typeof projects.$inferSelect, now: number) {
   return {
     _id: row.id,

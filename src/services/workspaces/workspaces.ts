@@ -1,5 +1,5 @@
 /**
- * Workspaces (API.md §4, §5): reads in one D1 round trip (authentication, access and data in one batch), writes in
+ * Workspaces (docs/api-guide.md › Concepts; Projects and documents): reads in one D1 round trip (authentication, access and data in one batch), writes in
  * two (the access batch, then one write batch that also reads back what the response needs).
  */
 import { and, eq, sql } from "drizzle-orm";

@@ -2,7 +2,7 @@ import type { CaseFactory } from "../types";
 import { ok } from "../../harness";
 import { eventually, hookUrl } from "../../automations/helpers";
 
-/** Every automation route (E2, API.md §14): outsiders get 404, workspace viewers 403 on every change and on runs. */
+/** Every automation route (E2, docs/api-guide.md › Automations, published portals, collaborative editing): outsiders get 404, workspace viewers 403 on every change and on runs. */
 export const automationCases: CaseFactory = async (t) => {
   const tok = t.owner.token;
   const a = (

@@ -2,7 +2,7 @@ import type { CaseFactory, SecurityCase } from "../types";
 import { ok } from "../../harness";
 
 /**
- * Portal routes (API.md §15). Publishing needs a project admin (viewer 403, outsider 404); E13/E14 and the login are
+ * Portal routes (docs/api-guide.md › Automations, published portals, collaborative editing). Publishing needs a project admin (viewer 403, outsider 404); E13/E14 and the login are
  * readable by any valid bearer token, so an outsider gets what everyone gets.
  */
 export const portalCases: CaseFactory = async (t): Promise<SecurityCase[]> => {

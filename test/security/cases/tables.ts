@@ -1,7 +1,7 @@
 import type { CaseFactory } from "../types";
 import { ok } from "../../harness";
 
-/** Every table, column, row, cell, table-reference and clause-reference route (API.md §7, §9). */
+/** Every table, column, row, cell, table-reference and clause-reference route (docs/api-guide.md › Tables, columns, rows, cells; Content, snapshots and references). */
 export const tableCases: CaseFactory = async (t) => {
   const tok = t.owner.token;
   const table = await ok("POST", "/table", { token: tok, body: { projectId: t.projectId, name: "Sec" } });
