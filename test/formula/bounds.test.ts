@@ -282,7 +282,8 @@ describe("E3 and row writes", () => {
 
   it("a long apply on one table lets a request on another table through", async () => {
     const big = await seedTable(t, [{ name: "F", type: "text" }]);
-    await seedRows(big, Array.from({ length: 400 }, (_, i) => ({ Name: `r${i}` })));
+    // Enough rows that the apply outlasts a one-row read on a fast, quiet machine too.
+    await seedRows(big, Array.from({ length: 2_000 }, (_, i) => ({ Name: `r${i}` })));
     const other = await seedTable(t, [{ name: "X", type: "number" }]);
     await seedRows(other, [{ Name: "x", X: 1 }]);
     // this test is about yielding, not the run's budget
@@ -301,8 +302,7 @@ describe("E3 and row writes", () => {
     const res = await applying;
     formulaLimits.runUnits = saved;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    // The apply took a while; the other table's read did not wait for it.
-    expect(applyDone - t0).toBeGreaterThan(1_000);
+    // The other table's read did not wait for the apply (whose length depends on the machine).
     expect(listedAt).toBeLessThan(applyDone);
   });
 });
