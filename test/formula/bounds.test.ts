@@ -289,7 +289,6 @@ describe("E3 and row writes", () => {
     // this test is about yielding, not the run's budget
     const saved = formulaLimits.runUnits;
     formulaLimits.runUnits = Number.POSITIVE_INFINITY;
-    const t0 = Date.now();
     let applyDone = 0;
     const applying = apply(big.col.F!, wideFormula(8)).then((r) => {
       applyDone = Date.now();
