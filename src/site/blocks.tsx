@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /**
- * BlockNote block JSON (API.md §18) → HTML through hono/jsx, which escapes every text and attribute value.
+ * BlockNote block JSON (docs/api-guide.md › Automations, published portals, collaborative editing) → HTML through hono/jsx, which escapes every text and attribute value.
  * Paragraphs, headings 1–3, bullet/numbered/check list items, quotes, code blocks, tables and images; bold, italic,
  * underline, strike and code styles; links only to http, https and mailto. Anything else renders its plain text.
  */

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /**
- * The reader site (API.md §15): public HTML pages of published portals at /site/{slug}[/{documentId}], and the same
+ * The reader site (docs/api-guide.md › Automations, published portals, collaborative editing): public HTML pages of published portals at /site/{slug}[/{documentId}], and the same
  * pages at /[{documentId}] for requests whose Host is an entry's domain. No bearer token; no client JavaScript.
  *
  * Caching: every page request first reads the portal's state in one D1 query (services/portals/state.ts), whose
@@ -251,7 +251,7 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
     sameSite: "Lax",
     maxAge: Math.floor((issued.expiresAt - Date.now()) / 1000),
   });
-  // The redirect is a site response like any page: it carries the safety headers too (API.md §15).
+  // The redirect is a site response like any page: it carries the safety headers too (docs/api-guide.md › Automations, published portals, collaborative editing).
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   return c.redirect(next, 303);
 }

@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-/** Reader-site pages (API.md §15): layout with branding, navigation tree, document page, password form, 404/403. */
+/** Reader-site pages (docs/api-guide.md › Automations, published portals, collaborative editing): layout with branding, navigation tree, document page, password form, 404/403. */
 import type { Child } from "hono/jsx";
 import type { PortalDocument, PortalState } from "../services/portals/state";
 import { brandingDto } from "../services/portals/state";
