@@ -33,7 +33,7 @@ import { createDb } from "../db/client";
 import { ApiError, type ErrorCode } from "../errors";
 import { FRAGMENT_NAME, isBlockArray, readBlocks, writeBlocks } from "../services/collab/blocks";
 import { readContentJson, writeContent } from "../services/content/store";
-import { systemContext } from "../services/context";
+import { serviceContext, workerActor } from "../services/context";
 import { documentsAccess } from "../auth/access";
 import { emitDocumentUpdated } from "../services/collab/events";
 import { sha256Hex } from "../lib/crypto";
@@ -623,7 +623,7 @@ export class DocumentRoom extends DurableObject<Env> {
     this.setMeta("dirty", null);
     const blocksJson = JSON.stringify(readBlocks(this.fragment));
     try {
-      const { version } = await writeContent(systemContext(this.env, createDb(this.env.DB), null), { documentId, userId, blocksJson });
+      const { version } = await writeContent(serviceContext(this.env, createDb(this.env.DB), workerActor), { documentId, userId, blocksJson });
       await emitDocumentUpdated(this.env, documentId, { version, userId, source: "collab" });
       return version;
     } catch (err) {
@@ -647,7 +647,7 @@ export class DocumentRoom extends DurableObject<Env> {
       let version: number | null = null;
       if (input.store) {
         await this.writeBack();
-        ({ version } = await writeContent(systemContext(this.env, createDb(this.env.DB), null), {
+        ({ version } = await writeContent(serviceContext(this.env, createDb(this.env.DB), workerActor), {
           documentId: input.documentId,
           userId: input.userId,
           blocksJson: input.blocksJson,

@@ -24,6 +24,12 @@ import { CSS_PATH, CSS_VERSION } from "./assets";
 import { describe, document, DocumentArticle, HomeArticle, PasswordGate, Problem, Shell, type Links, type PageMeta } from "./pages";
 import { safeImageSrc } from "./safe";
 import { brandingDto } from "../services/portals/state";
+import { serviceContext } from "../services/context";
+
+/** A portal reader's service context: no account, the portal and its reader token decide. */
+function readerContext(c: Context<HonoEnv>, now: number) {
+  return serviceContext(c.env, c.get("db"), { type: "reader" }, { now, waitUntil: (p) => c.executionCtx.waitUntil(p) });
+}
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=600";
 const PRIVATE_CACHE_CONTROL = "private, no-store";
@@ -172,7 +178,7 @@ async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, m
   const path = docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
 
   if (portal.passwordHash !== null) {
-    const ok = await readerMayOpen({ db: c.get("db"), now, secret: c.env.SIGNING_SECRET }, portal, getCookie(c, COOKIE_NAME) ?? null);
+    const ok = await readerMayOpen(readerContext(c, now), portal, getCookie(c, COOKIE_NAME) ?? null);
     if (!ok) return gate(portal, mount, path, false);
     if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
     return html(200, await renderPage(c, portal, mount, docId), { "Cache-Control": PRIVATE_CACHE_CONTROL, ...indexHeaders(portal) });
@@ -242,7 +248,7 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
   }
   const next = safeNext(mount, form.next);
   const password = typeof form.password === "string" ? form.password.slice(0, 200) : "";
-  const issued = await loginPortal({ db: c.get("db"), now: Date.now(), secret: c.env.SIGNING_SECRET }, portal, password);
+  const issued = await loginPortal(readerContext(c, Date.now()), portal, password);
   if (!issued) return gate(portal, mount, next, true);
   setCookie(c, COOKIE_NAME, issued.token, {
     path: cookiePath(mount),

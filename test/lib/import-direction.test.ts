@@ -68,10 +68,9 @@ describe("import direction", () => {
   });
 
   // One clock: a service reads the request's ctx.now. The context itself starts the clock; block ids only use the
-  // time as a unique prefix. Pending (the automation runner still calls them db-first): createRows and
-  // softDeleteRow (tables/rows.ts), prepareCreateDocument (documents/mutations.ts).
+  // time as a unique prefix. Pending: prepareCreateDocument (documents/mutations.ts), still db-first.
   const CLOCK_OWNERS = ["src/services/context.ts", "src/services/collab/blocks.ts"];
-  const PENDING_CLOCK = ["src/services/tables/rows.ts", "src/services/documents/mutations.ts"];
+  const PENDING_CLOCK = ["src/services/documents/mutations.ts"];
 
   it("services outside automations/ and formula/ read ctx.now, not Date.now() or lib/ids now()", () => {
     const offenders = services

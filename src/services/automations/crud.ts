@@ -23,7 +23,7 @@ import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { encodeBase64, textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { keptAnswerUpdates } from "../idempotency";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
-import type { ServiceCtx } from "./context";
+import type { ServiceContext } from "../context";
 import { enqueueAll } from "./messages";
 import { CLAIM_MS, claimCondition } from "./webhooks";
 import { CASCADE_DELIVERIES } from "./cascade";
@@ -35,13 +35,13 @@ import { automationDto, deliveryDto, runDto, type RunRow } from "./serialize";
  * The automation as its owner reads it: the webhook secret opened (it is sealed at rest, lib/crypto sealSecret).
  * One sealed under another SIGNING_SECRET reads as "" (its deliveries fail saying so) until it is rotated.
  */
-async function withOpenSecret(ctx: ServiceCtx, a: AutomationRow): Promise<AutomationRow> {
+async function withOpenSecret(ctx: ServiceContext, a: AutomationRow): Promise<AutomationRow> {
   const webhookSecret = await openSecret(ctx.env.SIGNING_SECRET, a.webhookSecret, a.id).catch(() => "");
   return { ...a, webhookSecret };
 }
 
 /** The view of an automation for a caller who may change it (the one that carries the secret). */
-async function ownerView(ctx: ServiceCtx, a: AutomationRow) {
+async function ownerView(ctx: ServiceContext, a: AutomationRow) {
   return automationDto(await withOpenSecret(ctx, a), { canChange: true });
 }
 
@@ -108,7 +108,7 @@ function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): str
  * Trigger projects the caller cannot read (404, from `readable` when the caller's first read already fetched them,
  * else with one query), then the checks of meaning (422): schedules, webhook URLs. docs/api-guide.md › Conventions: existence before meaning.
  */
-async function checkMeaning(ctx: ServiceCtx, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
+async function checkMeaning(ctx: ServiceContext, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
   const others = otherTriggerProjects(projectId, triggers);
   if (others.length) {
     const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, others));
@@ -142,7 +142,7 @@ function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: 
 }
 
 /** Two D1 round trips: authentication, the project's access and the other trigger projects in one batch; the insert. */
-export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationValue) {
+export async function createAutomation(ctx: ServiceContext, input: CreateAutomationValue) {
   const triggers = (input.triggers ?? []).map(normalizeTrigger);
   const actions = normalizeActions(input.actions ?? []);
   const others = otherTriggerProjects(input.projectId, triggers);
@@ -204,7 +204,7 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
 }
 
 /** One D1 round trip with the caller's authentication folded in. */
-export async function getAutomation(ctx: ServiceCtx, id: string) {
+export async function getAutomation(ctx: ServiceContext, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation, canChange } = checkAutomationAccess(ctx.user, row, "read");
   return canChange ? ownerView(ctx, automation) : automationDto(automation, { canChange });
@@ -214,7 +214,7 @@ export async function getAutomation(ctx: ServiceCtx, id: string) {
  * One D1 round trip: access and the page in one batch (the page is dropped unless the project is readable).
  * Creation order, keyset-paged on the (time-sortable) id: `nextCursor` while more follow.
  */
-export async function listAutomations(ctx: ServiceCtx, projectId: string, q: { limit: number; cursor?: string } = { limit: 1000 }) {
+export async function listAutomations(ctx: ServiceContext, projectId: string, q: { limit: number; cursor?: string } = { limit: 1000 }) {
   const after = q.cursor ? decodeIdCursor(q.cursor) : null;
   const [[access], rows] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
@@ -244,7 +244,7 @@ const PATCH_ATTEMPTS = 5;
  * PATCHes of different members both take effect; `If-Match` is checked against each read (412 once it no longer
  * holds).
  */
-export async function updateAutomation(ctx: ServiceCtx, id: string, input: UpdateAutomationValue, ifMatch?: string) {
+export async function updateAutomation(ctx: ServiceContext, id: string, input: UpdateAutomationValue, ifMatch?: string) {
   for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
     const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
     // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
@@ -311,7 +311,7 @@ export async function updateAutomation(ctx: ServiceCtx, id: string, input: Updat
   throw conflict("The automation kept changing while this change was applied: read it again and retry");
 }
 
-export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: string) {
+export async function deleteAutomation(ctx: ServiceContext, id: string, ifMatch?: string) {
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
   await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
   await ctx.db.batch([
@@ -322,7 +322,7 @@ export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: st
 }
 
 /** Two D1 round trips: authentication and access in one batch; the update. */
-export async function rotateWebhookSecret(ctx: ServiceCtx, id: string) {
+export async function rotateWebhookSecret(ctx: ServiceContext, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   checkAutomationAccess(ctx.user, row, "change");
   const webhookSecret = newWebhookSecret();
@@ -360,7 +360,7 @@ function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<s
 }
 
 /** Manual run: recorded as queued and handed to the Queue consumer (`POST /automation/{id}/run`). */
-export async function runAutomationNow(ctx: ServiceCtx, id: string) {
+export async function runAutomationNow(ctx: ServiceContext, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation } = checkAutomationAccess(ctx.user, row, "run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
@@ -374,7 +374,7 @@ const automationOfRun = (runId: string) => sql`(SELECT automation_id FROM automa
 const automationOfDelivery = (deliveryId: string) => sql`(SELECT automation_id FROM automation_deliveries WHERE id = ${deliveryId})`;
 
 /** One D1 round trip: the run and its automation's access together; an unreadable run is as absent as a missing one. */
-export async function getRun(ctx: ServiceCtx, runId: string) {
+export async function getRun(ctx: ServiceContext, runId: string) {
   const [[run], [access]] = await read(ctx, [
     ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
@@ -385,7 +385,7 @@ export async function getRun(ctx: ServiceCtx, runId: string) {
 }
 
 /** `POST /automation/run/{runId}/retry`: the same trigger again as a new run carrying `retryOf`. */
-export async function retryRun(ctx: ServiceCtx, runId: string) {
+export async function retryRun(ctx: ServiceContext, runId: string) {
   const [[old], [access]] = await read(ctx, [
     ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
@@ -424,7 +424,7 @@ function newestFirstPage<R extends { id: string }, D>(rows: R[], limit: number, 
 }
 
 /** Runs newest first, keyset-paged on the (time-sortable) id. */
-export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQuery) {
+export async function listRuns(ctx: ServiceContext, automationId: string, q: PageQuery) {
   const before = q.cursor ? decodeIdCursor(q.cursor) : null;
   const [[access], rows] = await read(ctx, [
     automationAccessQuery(ctx.db, ctx.user.ref, automationId),
@@ -445,7 +445,7 @@ export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQue
   return newestFirstPage(rows, q.limit, runDto);
 }
 
-export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: PageQuery) {
+export async function listDeliveries(ctx: ServiceContext, automationId: string, q: PageQuery) {
   const before = q.cursor ? decodeIdCursor(q.cursor) : null;
   const [[access], rows] = await read(ctx, [
     automationAccessQuery(ctx.db, ctx.user.ref, automationId),
@@ -472,7 +472,7 @@ export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: P
  * while an attempt is in flight, is 409), and the attempt counts against the run's `externalWriteBudget` and its
  * cascade's deliveries — claim and counts in one D1 transaction.
  */
-export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
+export async function redeliver(ctx: ServiceContext, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfDelivery(deliveryId)),

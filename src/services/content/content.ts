@@ -89,7 +89,7 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     const { version } = hasRoom
       ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
       : await writeContent(ctx, write);
-    emitAfterResponse(ctx.waitUntil, ctx.env, [documentUpdatedEvent(doc)]);
+    emitAfterResponse(ctx, [documentUpdatedEvent(doc)]);
     return { version, etag: contentEtag(version) };
   } catch (err) {
     // The version named by If-Match was replaced between the check and the write: a failed precondition, not a 409.

@@ -26,7 +26,7 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
   const kept = await keptAnswerUpdates(ctx, { data: dto }, 200, sql`exists (select 1 from documents where id = ${row.id})`);
   const [inserted] = await ctx.db.batch([...statements, ...kept]);
   assertDocumentInserted(inserted);
-  emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+  emitAfterResponse(ctx, [documentCreatedEvent(row)]);
   return dto;
 }
 

@@ -42,7 +42,7 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
     });
     const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, documentId, blob, ctx.user.id)]);
     assertDocumentInserted(inserted);
-    emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+    emitAfterResponse(ctx, [documentCreatedEvent(row)]);
     return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);

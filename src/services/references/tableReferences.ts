@@ -201,7 +201,7 @@ export async function deleteTableReference(ctx: ServiceContext, id: string): Pro
   await ctx.db.update(tableReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tableReferences.id, id));
 }
 
-/** SQL: the user can read the project of the reference's table (requireProject's rule). */
+/** SQL: the user can read the project of the reference's table (the project read rule of src/auth/access.ts). */
 function referencedProjectReadable(user: UserRef) {
   const projectId = sql`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`;
   return sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id

@@ -340,7 +340,8 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
 
 /**
  * E3: the column (live, of a table the caller may write) is checked in one batch with authentication's access;
- * validation, persistence and computation run in the table's formula coordinator (its own D1 work).
+ * validation, persistence and computation run in the table's formula coordinator (its own D1 work). Without
+ * `text` or `expression`, the column's stored formula is applied again (422 when it has none).
  */
 export async function applyComputedColumn(
   ctx: ServiceContext,
@@ -353,10 +354,16 @@ export async function applyComputedColumn(
   ]);
   if (!column) throw notFound("Column");
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
+  const reapply = input.text === undefined && input.expression === undefined;
+  if (reapply && !column.formula) throw unprocessable("The column has no formula to apply");
   if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
   let expression: Expr;
   let description: DescriptionItem[];
-  if (input.text !== undefined) {
+  if (reapply) {
+    // Neither form given (an automation's formula.apply): the column's stored formula, computed again.
+    expression = column.formula!.expression as Expr;
+    description = input.description ?? (column.formula!.description as DescriptionItem[]);
+  } else if (input.text !== undefined) {
     // The typed form: parsed here, where the column names are at hand; the coordinator validates the tree again.
     const compiled = compileFormulaText(input.text, list.map(asTableColumn), { columnId: column.id, path: "text" });
     expression = compiled.expression;
