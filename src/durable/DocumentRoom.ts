@@ -344,7 +344,7 @@ export class DocumentRoom extends DurableObject<Env> {
     this.initializing = (async () => {
       const db = createDb(this.env.DB);
       if (session.kind === "DOCUMENT") {
-        const { blocksJson } = await readContentJson(db, this.env.BLOBS, session.documentId);
+        const { blocksJson } = await readContentJson(serviceContext(this.env, db, workerActor), session.documentId);
         const blocks: unknown = JSON.parse(blocksJson);
         if (isBlockArray(blocks) && blocks.length > 0) this.doc.transact(() => writeBlocks(this.fragment, blocks), "seed");
       }

@@ -20,7 +20,8 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
-import { ApiError, authErrorResponses, onlyErrorResponses } from "../errors";
+import { ApiError } from "../errors";
+import { authErrorResponses, onlyErrorResponses } from "./errors";
 import { bearerHash, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
 import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
@@ -188,7 +189,7 @@ async function authenticateClaimed(
   try {
     track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
   } catch (err) {
-    if (rows[0]) await releaseRefusedClaim(ctx.db, rows[0].userId, claim, record);
+    if (rows[0]) await releaseRefusedClaim(ctx, rows[0].userId, claim, record);
     throw err;
   }
 }

@@ -34,7 +34,7 @@ const services = files.filter((f) => f.path.startsWith("src/services/"));
 describe("import direction", () => {
   it("sees the source tree", () => {
     expect(services.length).toBeGreaterThan(50);
-    expect(importsOf(`import { a } from "../automations/events";\nexport { b } from "../lib/x";\nconst c = import("../y");`)).toEqual(["../automations/events", "./x", "../y"]);
+    expect(importsOf(`import { a } from "../automations/events";\nexport { b } from "../lib/x";\nconst c = import("../y");`)).toEqual(["../automations/events", "../lib/x", "../y"]);
   });
 
   it("no service outside services/automations imports it (writers emit through services/events)", () => {
@@ -67,14 +67,35 @@ describe("import direction", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the service error (src/errors.ts) is transport-neutral: no hono, @hono/* or http/, and no HTTP status", () => {
+    const errors = files.find((f) => f.path === "src/errors.ts")!;
+    const transport = importsOf(errors.text).filter((s) => {
+      const r = resolve(errors.path, s);
+      return r.startsWith("src/http/") || r === "hono" || r.startsWith("hono/") || r.startsWith("@hono/");
+    });
+    expect(transport).toEqual([]);
+    // No status table or getter: each class's status is src/http/errors.ts's to give.
+    expect(errors.text).not.toMatch(/get status\(|:\s*[45]\d\d\b/);
+  });
+
+  // Pending: the formula engine and store run inside the table's formula coordinator (a Durable Object) on its own D1
+  // binding; they move with the formula work.
+  const PENDING_DB_FIRST = ["src/services/formula/engine.ts", "src/services/formula/store.ts"];
+
+  it("every exported async service takes the service context first: no db-first twins (statement builders excepted)", () => {
+    const offenders = services
+      .filter((f) => !PENDING_DB_FIRST.includes(f.path))
+      .flatMap((f) => [...f.text.matchAll(/export async function (\w+)(?:<[^>]*>)?\(\s*(?:db|d1)\s*:/g)].map((m) => `${f.path}: ${m[1]}`));
+    expect(offenders).toEqual([]);
+  });
+
   // One clock: a service reads the request's ctx.now. The context itself starts the clock; block ids only use the
-  // time as a unique prefix. Pending: prepareCreateDocument (documents/mutations.ts), still db-first.
+  // time as a unique prefix.
   const CLOCK_OWNERS = ["src/services/context.ts", "src/services/collab/blocks.ts"];
-  const PENDING_CLOCK = ["src/services/documents/mutations.ts"];
 
   it("services outside automations/ and formula/ read ctx.now, not Date.now() or lib/ids now()", () => {
     const offenders = services
-      .filter((f) => !/^src\/services\/(automations|formula)\//.test(f.path) && !CLOCK_OWNERS.includes(f.path) && !PENDING_CLOCK.includes(f.path))
+      .filter((f) => !/^src\/services\/(automations|formula)\//.test(f.path) && !CLOCK_OWNERS.includes(f.path))
       .filter((f) => /\bDate\.now\(\)/.test(f.text) || /import\s*\{[^}]*\bnow\b[^}]*\}\s*from\s*["'][./]*lib\/ids["']/.test(f.text))
       .map((f) => f.path);
     expect(offenders).toEqual([]);

@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
-import { ApiError, errorResponses, onlyErrorResponses } from "../../errors";
+import { ApiError } from "../../errors";
+import { errorResponses, onlyErrorResponses } from "../../http/errors";
 import { dataOf, jsonBody, security, type Router } from "../../openapi";
 import { getPublishedBranding, getPublishedProject, loginPublished } from "../../services/portals/reader";
 import { ifNoneMatchHits, requestHost, strongEtag } from "../../http/portalHeaders";
@@ -93,14 +94,14 @@ export function registerPublishedRoutes(app: Router) {
   app.openapi(projectRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const token = c.req.valid("header")["user-published-token"] ?? null;
-    const out = await getPublishedProject(ctxOf(c), { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug }, token);
+    const out = await getPublishedProject(ctxOf(c), { address: { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug }, readerToken: token });
     return conditionalJson(c, strongEtag(`p-${out.version}-${out.slug}`), { data: { projectId: out.projectId, projectData: out.projectData } }) as never;
   });
   app.openapi(loginRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const { slug } = c.req.valid("query");
     const addr = { publishedId, host: requestHost(new URL(c.req.url).host), slug };
-    const data = await loginPublished(ctxOf(c), addr, c.req.valid("json").password, (entrySlug) => spendLoginAttempt(c, entrySlug));
+    const data = await loginPublished(ctxOf(c), { address: addr, password: c.req.valid("json").password, spendAttempt: (entrySlug) => spendLoginAttempt(c, entrySlug) });
     return c.json({ data }, 200);
   });
 }

@@ -15,7 +15,7 @@ import { ApiError } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { automationActor, cascadeOf, depthOf, serviceContext, type Actor } from "../context";
+import { automationActor, cascadeOf, depthOf, serviceContext, workerActor, type Actor } from "../context";
 import { emitEvents, type EventInput } from "../events/events";
 import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
@@ -84,7 +84,8 @@ async function refusal(env: Env, db: Db, run: RunRow, inputs: RunInputs, started
   if (inputs.dayRuns > DAILY_RUNS) {
     const [first] = (await env.DB.batch([claimDayNoticeStatement(env.DB, run.projectId, startedAt)]))[0]!.results as unknown[];
     if (first) {
-      await notifyAutomationOwner(db, automation.id, {
+      await notifyAutomationOwner(serviceContext(env, db, workerActor, { now: startedAt }), {
+        automationId: automation.id,
         kind: "automation.dailyLimit",
         title: () => "Automations paused for today",
         body: `This project started ${DAILY_RUNS} automation runs today (UTC); further runs are skipped until midnight UTC.`,
@@ -296,7 +297,8 @@ export async function failRunForGood(env: Env, runId: string, reason: string): P
     .where(and(eq(automationRuns.id, runId), sql`${automationRuns.status} IN ('queued', 'running')`))
     .returning();
   if (!run) return;
-  await notifyAutomationOwner(db, run.automationId, {
+  await notifyAutomationOwner(serviceContext(env, db, workerActor, { now: t }), {
+    automationId: run.automationId,
     kind: "automation.run.failed",
     title: (name) => `Automation "${name}" could not run`,
     body: reason,

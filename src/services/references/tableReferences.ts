@@ -222,7 +222,7 @@ export async function listTableReferences(ctx: ServiceContext, documentId: strin
 }
 
 /** Live references (with live names) of many documents in one query, oldest first; access is the caller's. */
-export async function tableReferencesOfDocuments(db: Db, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
-  return (await referencesWithNames(db, inJson(tableReferences.documentId, documentIds))).map(withNames);
+export async function tableReferencesOfDocuments(ctx: ServiceContext, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
+  return (await referencesWithNames(ctx.db, inJson(tableReferences.documentId, documentIds))).map(withNames);
 }
 

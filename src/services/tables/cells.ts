@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
 import { notFound } from "../../errors";
 import { newId } from "../../lib/ids";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
@@ -40,14 +40,14 @@ export async function getCell(ctx: ServiceContext, cellId: string): Promise<Cell
 }
 
 /**
- * PUT /table/row/{rowId}/cell/{columnId}: row, access, column and the current cell in one batch; `ifMatch` is
+ * PUT /table/row/{rowId}/cell/{columnId}: row, access, column and the current cell in one batch; `expected` is
  * compared with the current cell's E15 representation (412, nothing changed; no cell yet never matches); the
  * value is checked against the column (409 computed, 400 wrong type); cell and the row's updatedAt are written in
  * one batch; then the row's formula cells are recomputed in the table's coordinator and returned as computed.
  */
 export async function upsertCell(
   ctx: ServiceContext,
-  input: { rowId: string; columnId: string; data: unknown; ifMatch?: string },
+  input: { rowId: string; columnId: string; data: unknown; expected?: ExpectedVersion },
 ): Promise<{ cell: CellDto; formulaCells: Record<string, unknown>; table: TableRow; row: RowRow }> {
   const [[row], [tableRow], [column], [current]] = await read(ctx, [
     liveRowQuery(ctx.db, input.rowId),
@@ -60,7 +60,7 @@ export async function upsertCell(
   const { table } = checkTableAccess(tableRow, "read", { as: "Row" });
   if (!column || column.tableId !== table.id) throw notFound("Column");
   checkTableAccess(tableRow, "write", { as: "Row" });
-  await assertIfMatch(input.ifMatch, () => (current ? cellRepresentation(current) : undefined));
+  await assertExpectedVersion(input.expected, () => (current ? cellRepresentation(current) : undefined));
   checkCellWrite(column, input.data);
   const [[cell]] = await ctx.db.batch([
     cellUpsertStatement(ctx, table, row.id, column, input.data).returning(),

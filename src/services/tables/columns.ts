@@ -8,7 +8,7 @@ import { columns, tables } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
 import { newId } from "../../lib/ids";
-import { etagOf, ifMatchListMatches } from "../../lib/etag";
+import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { isUniqueViolation } from "../../db/errors";
 import { inJson, nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -89,10 +89,10 @@ export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data:
  * so is the ETag of the column's own `{ data: column }` (what POST/PATCH column answer with, and their ETag header).
  * Anything else — or a column already changed — is 412.
  */
-async function assertColumnIfMatch(ifMatch: string | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
-  if (ifMatch === undefined) return;
+async function assertColumnIfMatch(expected: ExpectedVersion | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
+  if (expected === undefined) return;
   const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column, list) })]);
-  if (!tags.some((t) => ifMatchListMatches(ifMatch, t))) throw preconditionFailed();
+  if (!tags.some((t) => versionMatches(expected, t))) throw preconditionFailed();
 }
 
 /** What a oneMany check needs, for the same batch as the access check (empty reads when `data` is not oneMany). */
@@ -270,7 +270,7 @@ const tableOfColumn = (columnId: string) => sql`(SELECT table_id FROM columns WH
  * `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving `formula`
  * drops the persisted formula. If-Match: see assertColumnIfMatch.
  */
-export async function updateColumn(ctx: ServiceContext, input: { columnId: string; patch: ColumnPatch; ifMatch?: string }): Promise<ColumnDto> {
+export async function updateColumn(ctx: ServiceContext, input: { columnId: string; patch: ColumnPatch; expected?: ExpectedVersion }): Promise<ColumnDto> {
   const { columnId, patch } = input;
   const [[column], [tableRow], list, targets, cols, taken] = await read(ctx, [
     liveColumnQuery(ctx.db, columnId),
@@ -281,7 +281,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
   ]);
   if (!column) throw notFound("Column");
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
-  await assertColumnIfMatch(input.ifMatch, column, list);
+  await assertColumnIfMatch(input.expected, column, list);
   if (patch.data) {
     if (column.isIdentifier && patch.data.type !== "identifier") throw conflict("The identifier column keeps type identifier");
     if (!column.isIdentifier && patch.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
@@ -306,7 +306,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
       .update(columns)
       .set({ ...set, ...(slug !== undefined && { name: patch.name!, slug }) })
       // With If-Match, a compare-and-set on the column as checked: a concurrent write in between makes this a 412.
-      .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+      .where(and(eq(columns.id, column.id), input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
       .returning();
     if (!row) throw preconditionFailed();
     return row;
@@ -320,7 +320,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
 }
 
 /** Soft-deletes a column (its cells vanish); the identifier column cannot be deleted (409). If-Match as for update. */
-export async function deleteColumn(ctx: ServiceContext, input: { columnId: string; ifMatch?: string }): Promise<void> {
+export async function deleteColumn(ctx: ServiceContext, input: { columnId: string; expected?: ExpectedVersion }): Promise<void> {
   const [[column], [tableRow], list] = await read(ctx, [
     liveColumnQuery(ctx.db, input.columnId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
@@ -328,12 +328,12 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
   ]);
   if (!column) throw notFound("Column");
   checkTableAccess(tableRow, "write", { as: "Column" });
-  await assertColumnIfMatch(input.ifMatch, column, list);
+  await assertColumnIfMatch(input.expected, column, list);
   if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
   const deleted = await ctx.db
     .update(columns)
     .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
-    .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+    .where(and(eq(columns.id, column.id), input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
     .returning({ id: columns.id });
   if (deleted.length === 0) throw preconditionFailed();
 }

@@ -9,7 +9,7 @@ import { columns, rows } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
@@ -170,13 +170,13 @@ function parseCells(json: string | null): Record<string, unknown> {
  * `{ [columnId]: value }` for every live column, in column order: the stored value (null when none) or, for
  * oneMany columns, the computed related row ids. Mutates nothing it was given.
  */
-export async function cellValuesOfRows(db: Db, columnList: readonly ColumnRow[], stored: readonly RowValues[]): Promise<Record<string, unknown>[]> {
+async function cellValuesOfRows(ctx: ServiceContext, columnList: readonly ColumnRow[], stored: readonly RowValues[]): Promise<Record<string, unknown>[]> {
   const out: RowValues[] = stored.map((r) => {
     const cells: Record<string, unknown> = {};
     for (const col of columnList) cells[col.id] = columnType(col) === "oneMany" ? [] : (r.cells[col.id] ?? null);
     return { id: r.id, cells };
   });
-  await fillOneManyValues(db, columnList.filter((c) => columnType(c) === "oneMany"), out);
+  await fillOneManyValues(ctx, { columns: columnList.filter((c) => columnType(c) === "oneMany"), rows: out });
   return out.map((r) => r.cells);
 }
 
@@ -221,13 +221,13 @@ export async function listRowsOfTable(ctx: ServiceContext, input: { tableId: str
     rowPageQuery(ctx.db, input.tableId, after, input.limit),
   ]);
   checkTableAccess(tableRow, "read");
-  return assemblePage(ctx.db, columnList, page, input.limit);
+  return assemblePage(ctx, columnList, page, input.limit);
 }
 
-async function assemblePage(db: Db, columnList: ColumnRow[], page: { row: RowRow; cells: string | null }[], limit: number): Promise<RowsPage> {
+async function assemblePage(ctx: ServiceContext, columnList: ColumnRow[], page: { row: RowRow; cells: string | null }[], limit: number): Promise<RowsPage> {
   const more = page.length > limit;
   const pageRows = more ? page.slice(0, limit) : page;
-  const values = await cellValuesOfRows(db, columnList, pageRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+  const values = await cellValuesOfRows(ctx, columnList, pageRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
   const last = pageRows[pageRows.length - 1];
   return {
     data: pageRows.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! })),
@@ -241,7 +241,8 @@ async function assemblePage(db: Db, columnList: ColumnRow[], page: { row: RowRow
  * batch, then one oneMany resolution per table that has oneMany columns. Missing or deleted rows, and rows of
  * deleted tables, are left out.
  */
-export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
+export async function readRowsAcrossTables(ctx: ServiceContext, rowIds: readonly string[]) {
+  const { db } = ctx;
   if (rowIds.length === 0) return new Map<string, ReturnType<typeof rowDto> & { cells: Record<string, unknown> }>();
   const ids = [...new Set(rowIds)];
   const [found, columnList] = await db.batch([
@@ -272,7 +273,7 @@ export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
   for (const f of found) byTable.set(f.row.tableId, [...(byTable.get(f.row.tableId) ?? []), f]);
   for (const [tableId, tableRows] of byTable) {
     const tableColumns = columnList.filter((c) => c.tableId === tableId);
-    const values = await cellValuesOfRows(db, tableColumns, tableRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+    const values = await cellValuesOfRows(ctx, tableColumns, tableRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
     tableRows.forEach((p, i) => out.set(p.row.id, { ...rowDto(p.row), cells: values[i]! }));
   }
   return out;
@@ -297,12 +298,12 @@ export async function getRow(ctx: ServiceContext, rowId: string) {
   return rowDto(row);
 }
 
-/** Soft-deletes a row (its cells vanish); `ifMatch` is compared with the row's E16 representation (412, nothing changed). */
-export async function deleteRow(ctx: ServiceContext, input: { rowId: string; ifMatch?: string }): Promise<{ row: RowRow; table: TableRow }> {
+/** Soft-deletes a row (its cells vanish); `expected` is compared with the row's E16 representation (412, nothing changed). */
+export async function deleteRow(ctx: ServiceContext, input: { rowId: string; expected?: ExpectedVersion }): Promise<{ row: RowRow; table: TableRow }> {
   const [[row], [tableRow]] = await read(ctx, [liveRowQuery(ctx.db, input.rowId), tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(input.rowId))]);
   if (!row) throw notFound("Row");
   const { table } = checkTableAccess(tableRow, "write", { as: "Row" });
-  await assertIfMatch(input.ifMatch, () => rowRepresentation(row));
+  await assertExpectedVersion(input.expected, () => rowRepresentation(row));
   await softDeleteRows(ctx, table, [row.id]);
   return { row, table };
 }
