@@ -19,6 +19,7 @@ import { registerClauseReferenceRoutes } from "./clauseReferences";
 import { registerColumnRoutes } from "./columns";
 import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
+import { registerTableCsvRoutes } from "./tableCsv";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
@@ -45,6 +46,7 @@ export function registerRoutes(app: Router) {
   registerColumnRoutes(app);
   registerCellRoutes(app);
   registerRowRoutes(app);
+  registerTableCsvRoutes(app);
   registerParseFormula(app);
 
   registerClauseReferenceRoutes(app);
