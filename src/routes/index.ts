@@ -10,6 +10,7 @@ import { registerPortalRoutes } from "./portals";
 import { registerDocumentRoutes } from "./documents";
 import { registerContentRoutes } from "./content";
 import { registerDocxRoutes } from "./docx";
+import { registerMarkdownRoutes } from "./markdown";
 import { registerMediaRoutes } from "./media";
 import { registerExportRoutes } from "./export";
 import { registerSnapshotRoutes } from "./snapshots";
@@ -38,6 +39,7 @@ export function registerRoutes(app: Router) {
 
   // /document/docx/… before /document/{documentId}/…
   registerDocxRoutes(app);
+  registerMarkdownRoutes(app);
   registerDocumentRoutes(app);
 
   // Every /table/<static>/… route before /table/{tableId}/…
