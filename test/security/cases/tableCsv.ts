@@ -1,5 +1,5 @@
 import type { CaseFactory } from "../types";
-import { ok } from "../../harness";
+import { ok } from "../../support/harness";
 
 /** CSV import and export of a table (docs/api-guide.md › CSV import and export). */
 export const tableCsvCases: CaseFactory = async (t) => {

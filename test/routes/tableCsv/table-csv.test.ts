@@ -1,7 +1,7 @@
 /** CSV import and export of tables (docs/api-guide.md › CSV import and export), through the public API. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, seedTenant, type Tenant } from "./harness";
-import { addColumn, allRows, bulkRows, makeTable } from "./tableHarness";
+import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { addColumn, allRows, bulkRows, makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
 beforeAll(async () => {

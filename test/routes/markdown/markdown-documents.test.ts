@@ -1,7 +1,7 @@
 /** Documents as Markdown through the API (docs/api-guide.md › Markdown import and export). */
 import { unzipSync, strFromU8 } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type Tenant } from "./harness";
+import { addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 
 let t: Tenant;
 beforeAll(async () => {
