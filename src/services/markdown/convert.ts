@@ -138,8 +138,11 @@ function tableBlock(t: Table): Block {
   return block("table", { textColor: "default" }, content);
 }
 
+/** A text run; its styles in a fixed key order, so equal styles are equal JSON however the marks were nested. */
 function text(value: string, styles: Styles): StyledText {
-  return { type: "text", text: value, styles: { ...styles } };
+  const sorted: Styles = {};
+  for (const k of Object.keys(styles).sort()) sorted[k] = styles[k]!;
+  return { type: "text", text: value, styles: sorted };
 }
 
 function sameStyles(a: Styles, b: Styles) {
@@ -148,7 +151,7 @@ function sameStyles(a: Styles, b: Styles) {
 }
 
 /** Inline content with neighbouring runs of the same styles merged (what BlockNote itself stores). */
-function inlineOf(nodes: readonly PhrasingContent[]): InlineContent[] {
+function inlineOf(nodes: readonly PhrasingContent[], base: Styles = {}): InlineContent[] {
   const out: InlineContent[] = [];
   const push = (item: StyledText | Link) => {
     const last = out[out.length - 1];
@@ -183,14 +186,17 @@ function inlineOf(nodes: readonly PhrasingContent[]): InlineContent[] {
           push(text("\n", styles));
           break;
         case "link": {
-          const inner = inlineOf(n.children).filter((c): c is StyledText => c.type === "text");
-          for (const c of inner) c.styles = { ...styles, ...c.styles };
+          // The link's text carries the styles around it, merged like any other run.
+          const inner = inlineOf(n.children, styles).filter((c): c is StyledText => c.type === "text");
+          // `[]()` says nothing; `[](url)` shows its URL.
+          if (inner.length === 0 && n.url === "") break;
           push({ type: "link", href: n.url, content: inner.length ? inner : [text(n.url, styles)] });
           break;
         }
         case "image":
-          // An image inside a link or a table cell: its text stands in for it.
-          push(text(n.alt ?? n.url, styles));
+          // An image where blocks cannot go (a list item's or heading's text, a table cell): a link to it.
+          if (n.url) push({ type: "link", href: n.url, content: [text(n.alt || n.url, styles)] });
+          else if (n.alt) push(text(n.alt, styles));
           break;
         case "html":
           push(text(n.value, styles));
@@ -201,7 +207,7 @@ function inlineOf(nodes: readonly PhrasingContent[]): InlineContent[] {
       }
     }
   };
-  walk(nodes, {});
+  walk(nodes, base);
   return out;
 }
 
@@ -245,17 +251,20 @@ function blocksToFlow(blocks: readonly Block[]): Flow[] {
   for (const b of blocks) {
     const k = listKind(String(b.type));
     if (k) {
-      if (!list || kind !== k) {
-        const start = k === "ordered" && typeof b.props?.start === "number" ? (b.props.start as number) : undefined;
+      const start = k === "ordered" && typeof b.props?.start === "number" ? (b.props.start as number) : undefined;
+      // A numbered item with its own start begins a new list (it was one when imported).
+      if (!list || kind !== k || start !== undefined) {
         list = { type: "list", ordered: k === "ordered", spread: false, ...(start !== undefined && { start }), children: [] };
         kind = k;
         out.push(list);
       }
+      const content = phrasingOf(b.content);
       const item: ListItem = {
         type: "listItem",
         spread: false,
         checked: k === "check" ? b.props?.checked === true : null,
-        children: [{ type: "paragraph", children: phrasingOf(b.content) }, ...(blocksToFlow(childrenOf(b)) as ListItem["children"])],
+        // An item with no text of its own holds its nested blocks directly ("1. - a"), not an empty first paragraph.
+        children: [...(content.length ? [{ type: "paragraph" as const, children: content }] : []), ...(blocksToFlow(childrenOf(b)) as ListItem["children"])],
       };
       list.children.push(item);
       continue;
@@ -420,6 +429,7 @@ function piecesOf(content: unknown, inTable: boolean): Piece[] {
       out.push(...textPieces(item.text, isObject(item.styles) ? (item.styles as Styles) : {}, inTable));
     } else if (item.type === "link" && typeof item.href === "string") {
       const children = nestMarks(piecesOf(item.content, inTable).filter((p) => p.node.type !== "break"));
+      if (children.length === 0 && item.href === "") continue;
       out.push({ node: { type: "link", url: item.href, children: children.length ? (children as never) : [{ type: "text", value: item.href }] }, styles: {} });
     } else if (item.content !== undefined) {
       // A custom inline (a mention, a reference): its own text.
