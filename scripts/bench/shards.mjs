@@ -1,0 +1,285 @@
+// npm run bench -- shards [--orgs N] [--databases P] [--seed S] [--total-gb G] [--qps Q] [--query-ms T]:
+// the capacity model of docs/scaling.md as a simulation. A heavy-tailed (Zipf) population of organizations is
+// placed on logical shards by the Worker's own rule (src/db/shards.ts: placeOrganization, the default
+// logical → physical ranges), and the per-database storage and query share is printed; then the hottest logical
+// shards are moved greedily (rebalance below) and the table is printed again.
+//
+// Done when (checked by scripts/test/shards-bench.test.mjs on a small population, and printed here): after the
+// moves, every database above 2× the mean query load holds one logical shard alone (the unit no move can split)
+// and no database passes 10 GB. Deterministic (a seeded PRNG) and pure computation: no Worker, no D1.
+import { DEFAULT_LOGICAL_SHARD, LOGICAL_SHARDS, physicalIndexOf, placeOrganization } from "../../src/db/shards.ts";
+
+const GB = 1e9;
+/** D1's published ceiling per database. */
+export const DATABASE_BYTES = 10 * GB;
+
+/**
+ * The population the bench simulates (docs/scaling.md "Assumptions"). Organization k (rank k + 1) has a storage
+ * weight (k+1)^-storageZipf and a query weight (k+1)^-loadZipf, each times a lognormal factor, so the big are
+ * usually also the busy but not in lockstep. Storage is capped at the per-organization quota (the design's answer
+ * to one organization outgrowing a database).
+ */
+export const DEFAULTS = {
+  orgs: 100_000,
+  databases: 96,
+  seed: 1,
+  totalGb: 300,
+  storageZipf: 0.8,
+  loadZipf: 1.0,
+  storageSigma: 0.3,
+  loadSigma: 0.5,
+  orgQuotaGb: 5,
+  /** Moves keep a database below this fill, leaving room to grow and to receive a shard. */
+  fillTarget: 0.8,
+  qps: 20_000,
+  queryMs: 0.5,
+};
+
+/** sfc32: small, fast, good enough for a simulation, and the same sequence on every machine. */
+export function prng(seed) {
+  let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+  const next = () => {
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+  for (let i = 0; i < 15; i++) next();
+  return next;
+}
+
+/** Standard normal by Box–Muller. */
+function gaussian(random) {
+  const u = Math.max(random(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+/** The organizations: storage in bytes, query share (sums to 1), and the logical shard the placement rule gave. */
+export function population(opts) {
+  const o = { ...DEFAULTS, ...opts };
+  const random = prng(o.seed);
+  const storageW = new Float64Array(o.orgs);
+  const loadW = new Float64Array(o.orgs);
+  let sumS = 0, sumL = 0;
+  for (let k = 0; k < o.orgs; k++) {
+    storageW[k] = (k + 1) ** -o.storageZipf * Math.exp(o.storageSigma * gaussian(random));
+    loadW[k] = (k + 1) ** -o.loadZipf * Math.exp(o.loadSigma * gaussian(random));
+    sumS += storageW[k];
+    sumL += loadW[k];
+  }
+  const quota = o.orgQuotaGb * GB;
+  const storage = new Float64Array(o.orgs);
+  const load = new Float64Array(o.orgs);
+  const logical = new Int32Array(o.orgs);
+  let capped = 0;
+  for (let k = 0; k < o.orgs; k++) {
+    const bytes = (storageW[k] / sumS) * o.totalGb * GB;
+    if (bytes > quota) capped++;
+    storage[k] = Math.min(bytes, quota);
+    load[k] = loadW[k] / sumL;
+    // The map has no closed shards yet: every logical shard is open to the first organizations.
+    logical[k] = placeOrganization(random, { physical: o.databases, moved: {}, closed: [] });
+  }
+  return { storage, load, logical, capped };
+}
+
+/** Per logical shard totals. */
+export function logicalTotals(pop) {
+  const storage = new Float64Array(LOGICAL_SHARDS);
+  const load = new Float64Array(LOGICAL_SHARDS);
+  const orgs = new Int32Array(LOGICAL_SHARDS);
+  for (let k = 0; k < pop.logical.length; k++) {
+    const l = pop.logical[k];
+    storage[l] += pop.storage[k];
+    load[l] += pop.load[k];
+    orgs[l]++;
+  }
+  return { storage, load, orgs };
+}
+
+/** The databases' contents under `placement` (logical → physical index). */
+export function databases(totals, placement, count) {
+  const dbs = Array.from({ length: count }, (_, index) => ({ index, storage: 0, load: 0, shards: [] }));
+  for (let l = 0; l < LOGICAL_SHARDS; l++) {
+    const db = dbs[placement[l]];
+    db.storage += totals.storage[l];
+    db.load += totals.load[l];
+    db.shards.push(l);
+  }
+  return dbs;
+}
+
+/**
+ * Greedy moves. While a database holding more than one logical shard is above `limit` (2× the mean query load),
+ * keep its hottest logical shard and move the next hottest to the least-loaded database that stays within the
+ * limit and the fill target; while a database is above the fill target, move the smallest of its logical shards
+ * that brings it under (else its largest) to the database with the most free room. Each move is one
+ * `npm run shard:move` (docs/scaling.md "Plan"). Returns the new placement and the moves.
+ */
+export function rebalance(totals, placement, count, { fillBytes, limit }) {
+  const next = Int32Array.from(placement);
+  const moves = [];
+  const dbs = databases(totals, next, count);
+  const move = (l, from, to, why) => {
+    const a = dbs[from], b = dbs[to];
+    a.shards.splice(a.shards.indexOf(l), 1);
+    a.storage -= totals.storage[l];
+    a.load -= totals.load[l];
+    b.shards.push(l);
+    b.storage += totals.storage[l];
+    b.load += totals.load[l];
+    next[l] = to;
+    moves.push({ logical: l, from, to, bytes: totals.storage[l], why });
+  };
+  const target = (l, from, prefer) => {
+    const fits = dbs.filter((d) => d.index !== from && d.storage + totals.storage[l] <= fillBytes);
+    const within = fits.filter((d) => d.load + totals.load[l] <= limit);
+    const pool = within.length > 0 ? within : fits;
+    if (pool.length === 0) return null;
+    return pool.reduce((best, d) => (prefer(d) < prefer(best) ? d : best));
+  };
+  for (let guard = 0; guard < 10 * LOGICAL_SHARDS; guard++) {
+    const hot = dbs.filter((d) => d.shards.length > 1 && d.load > limit).sort((x, y) => y.load - x.load)[0];
+    if (hot) {
+      const [, second] = [...hot.shards].sort((x, y) => totals.load[y] - totals.load[x]);
+      const to = target(second, hot.index, (d) => d.load);
+      if (to) {
+        move(second, hot.index, to.index, "load");
+        continue;
+      }
+    }
+    const full = dbs.filter((d) => d.shards.length > 1 && d.storage > fillBytes).sort((x, y) => y.storage - x.storage)[0];
+    if (full) {
+      const excess = full.storage - fillBytes;
+      const bySize = [...full.shards].sort((x, y) => totals.storage[x] - totals.storage[y]);
+      const l = bySize.find((s) => totals.storage[s] >= excess) ?? bySize[bySize.length - 1];
+      const to = target(l, full.index, (d) => d.storage);
+      if (to) {
+        move(l, full.index, to.index, "storage");
+        continue;
+      }
+    }
+    break;
+  }
+  return { placement: next, moves };
+}
+
+/** Linear interpolation between closest ranks (so p99 of 96 databases is not simply the maximum). */
+function quantile(sorted, q) {
+  const at = q * (sorted.length - 1);
+  const lo = Math.floor(at);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo);
+}
+
+/** min / p50 / p99 / max of one measure over the databases, and how many are above 2× the mean. */
+export function spread(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
+  return {
+    min: sorted[0],
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    max: sorted[sorted.length - 1],
+    mean,
+    above2x: sorted.filter((v) => v > 2 * mean).length,
+  };
+}
+
+/** The done-when checks on a set of databases. */
+export function violations(dbs, limit) {
+  const out = [];
+  for (const d of dbs) {
+    if (d.load > limit && d.shards.length !== 1) out.push(`SHARD_${d.index}: ${(d.load * 100).toFixed(2)}% of queries on ${d.shards.length} logical shards`);
+    if (d.storage > DATABASE_BYTES) out.push(`SHARD_${d.index}: ${(d.storage / GB).toFixed(2)} GB`);
+  }
+  return out;
+}
+
+/** The whole simulation: population, placement, balance before, greedy moves, balance after. */
+export function simulate(opts = {}) {
+  const o = { ...DEFAULTS, ...opts };
+  const pop = population(o);
+  const totals = logicalTotals(pop);
+  const map = { physical: o.databases, moved: {}, closed: [] };
+  const placement = Int32Array.from({ length: LOGICAL_SHARDS }, (_, l) => physicalIndexOf(l, map));
+  const before = databases(totals, placement, o.databases);
+  const limit = 2 / o.databases; // query shares sum to 1
+  const { placement: after, moves } = rebalance(totals, placement, o.databases, { fillBytes: o.fillTarget * DATABASE_BYTES, limit });
+  const afterDbs = databases(totals, after, o.databases);
+  // Logical shards left alone on a database above the limit are closed to new organizations.
+  const closed = afterDbs.filter((d) => d.shards.length === 1 && d.load > limit).map((d) => d.shards[0]);
+  return { options: o, pop, totals, before, after: afterDbs, moves, closed, limit, violationsBefore: violations(before, limit), violationsAfter: violations(afterDbs, limit) };
+}
+
+const pct = (x) => `${(x * 100).toFixed(2)}%`;
+const gb = (x) => `${(x / GB).toFixed(2)} GB`;
+
+function balanceRows(dbs) {
+  const s = spread(dbs.map((d) => d.storage));
+  const q = spread(dbs.map((d) => d.load));
+  return [
+    { measure: "storage", min: gb(s.min), p50: gb(s.p50), p99: gb(s.p99), max: gb(s.max), "max ÷ mean": (s.max / s.mean).toFixed(2), "DBs > 2× mean": s.above2x, "DBs > 10 GB": dbs.filter((d) => d.storage > DATABASE_BYTES).length },
+    { measure: "query share", min: pct(q.min), p50: pct(q.p50), p99: pct(q.p99), max: pct(q.max), "max ÷ mean": (q.max / q.mean).toFixed(2), "DBs > 2× mean": q.above2x, "DBs > 10 GB": "" },
+  ];
+}
+
+function parseArgs(args) {
+  const opts = {};
+  const names = { "--orgs": "orgs", "--databases": "databases", "--seed": "seed", "--total-gb": "totalGb", "--qps": "qps", "--query-ms": "queryMs" };
+  for (let i = 0; i < args.length; i++) {
+    const key = names[args[i]];
+    if (!key) continue;
+    const value = Number(args[++i]);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${args[i - 1]} needs a positive number`);
+    opts[key] = value;
+  }
+  return opts;
+}
+
+export default async function shards(args = []) {
+  const t0 = performance.now();
+  const r = simulate(parseArgs(args));
+  const o = r.options;
+  const ms = performance.now() - t0;
+  const totalBytes = r.before.reduce((s, d) => s + d.storage, 0);
+  console.log(
+    `${o.orgs.toLocaleString("en")} organizations (Zipf storage s=${o.storageZipf}, load s=${o.loadZipf}; ${o.totalGb} GB in all, ` +
+      `quota ${o.orgQuotaGb} GB per organization, ${r.pop.capped} capped) on ${LOGICAL_SHARDS} logical shards over ${o.databases} databases; seed ${o.seed}.`,
+  );
+  const topOrg = Math.max(...r.pop.load);
+  const topShard = Math.max(...r.totals.load);
+  console.log(
+    `hottest organization ${pct(topOrg)} of all queries, hottest logical shard ${pct(topShard)}; mean per database ${pct(1 / o.databases)} ` +
+      `(2× = ${pct(r.limit)}); ${gb(totalBytes)} stored, mean ${gb(totalBytes / o.databases)} per database.`,
+  );
+  console.log("\nbefore moves (placement rule only):");
+  console.table(balanceRows(r.before));
+  const bytesMoved = r.moves.reduce((s, m) => s + m.bytes, 0);
+  const byWhy = (w) => r.moves.filter((m) => m.why === w).length;
+  console.log(`\nafter ${r.moves.length} greedy moves of logical shards (${byWhy("load")} for load, ${byWhy("storage")} for storage; ${gb(bytesMoved)} copied):`);
+  console.table(balanceRows(r.after));
+  const hot = r.after.filter((d) => d.load > r.limit).sort((a, b) => b.load - a.load);
+  console.log(
+    `databases above 2× the mean query load after the moves: ${hot.length}, each holding one logical shard alone ` +
+      `(${hot.map((d) => `SHARD_${d.index}=${d.shards[0]}:${pct(d.load)}`).join(", ") || "none"}); closed to new organizations: ${r.closed.length}.`,
+  );
+  const qMax = (ds) => Math.max(...ds.map((d) => d.load));
+  const sMax = (ds) => Math.max(...ds.map((d) => d.storage));
+  const capacity = 1000 / o.queryMs;
+  console.log(
+    `at ${o.qps.toLocaleString("en")} queries/s for the whole population and ${o.queryMs} ms per query (≤ ${capacity.toFixed(0)} queries/s per database), ` +
+      `the busiest database needs ${(qMax(r.before) * o.qps).toFixed(0)} → ${(qMax(r.after) * o.qps).toFixed(0)} queries/s before → after the moves.`,
+  );
+  const ok = r.violationsAfter.length === 0;
+  console.log(
+    `\nspread: busiest database ${(qMax(r.before) * o.databases).toFixed(2)}× → ${(qMax(r.after) * o.databases).toFixed(2)}× the mean query load, ` +
+      `fullest ${gb(sMax(r.before))} → ${gb(sMax(r.after))} (mean ${gb(totalBytes / o.databases)}). ` +
+      `${ok ? "✓ done-when holds" : `✗ ${r.violationsAfter.length} violations: ${r.violationsAfter.join("; ")}`} (${ms.toFixed(0)} ms; default logical shard of pre-shard ids: ${DEFAULT_LOGICAL_SHARD}).`,
+  );
+  if (!ok) process.exitCode = 1;
+}
