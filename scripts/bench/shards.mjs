@@ -1,4 +1,4 @@
-// npm run bench -- shards [--orgs N] [--databases P] [--seed S] [--total-gb G] [--qps Q] [--query-ms T]:
+// npm run bench -- shards [--orgs N] [--databases P] [--seed S] [--total-gb G] [--qps Q] [--query-ms T] [--measure]:
 // the capacity model of docs/scaling.md as a simulation. A heavy-tailed (Zipf) population of organizations is
 // placed on logical shards by the Worker's own rule (src/db/shards.ts: placeOrganization, the default
 // logical → physical ranges), and the per-database storage and query share is printed; then the hottest logical
@@ -7,6 +7,9 @@
 // Done when (checked by scripts/test/shards-bench.test.mjs on a small population, and printed here): after the
 // moves, every database above 2× the mean query load holds one logical shard alone (the unit no move can split)
 // and no database passes 10 GB. Deterministic (a seeded PRNG) and pure computation: no Worker, no D1.
+//
+// --measure first times our typical statements on a local D1 (a table of 10,000 rows × 5 cells) and uses the slowest
+// median of the single-record statements as the query time of the capacity lines.
 import { DEFAULT_LOGICAL_SHARD, LOGICAL_SHARDS, physicalIndexOf, placeOrganization } from "../../src/db/shards.ts";
 
 const GB = 1e9;
@@ -228,8 +231,91 @@ function balanceRows(dbs) {
   ];
 }
 
+// The statements below mirror the shapes of src/services/tables/rows.ts (as scripts/bench/rows.mjs does); they are
+// timed, not used to change data the service reads.
+const INSERT_ROWS = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
+  SELECT j.value, ?1, ?2, ?3, ?4, '', (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, 0, ?5, ?5
+  FROM json_each(?6) j`;
+const INSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
+  SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3, j.value -> 4, 0, ?3, ?3
+  FROM json_each(?4) j`;
+const ROW_WITH_CELLS = `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells
+  FROM rows r WHERE r.id = ?1 AND r.is_deleted = 0`;
+const PAGE = `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells
+  FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND (r.seq, r.id) > (?2, ?3) ORDER BY r.seq, r.id LIMIT ?4`;
+const TOKEN = "SELECT t.user_id, t.expires_at, u.email FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?1";
+const UPDATE_CELL = "UPDATE cells SET data = ?1, updated_at = ?2 WHERE row_id = ?3 AND column_id = ?4";
+
+/** Time (ms) per statement of our typical statements on a local D1: median, min and max of 5 tries. */
+export async function measureQueryTimes(n = 100) {
+  const { monotonicFactory } = await import("ulidx");
+  const { rawD1, seedRawTable } = await import("./lib.mjs");
+  const ulid = monotonicFactory();
+  const raw = await rawD1();
+  try {
+    const db = raw.db;
+    const columns = Array.from({ length: 5 }, () => ulid());
+    const ids = await seedRawTable(db, ulid, (ids, t) =>
+      columns.map((id, i) =>
+        db
+          .prepare("INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          .bind(id, ids.table, ids.project, ids.ws, `c${i}`, `c${i}`, i === 0 ? 1 : 0, JSON.stringify({ type: "text" }), t, t),
+      ),
+    );
+    const rowIds = [];
+    for (let b = 0; b < 10; b++) {
+      const t = Date.now();
+      const batch = Array.from({ length: 1000 }, () => ulid());
+      const cells = batch.flatMap((rowId, i) => columns.map((c, k) => JSON.stringify([ulid(), rowId, c, k === 0 ? 1 : 0, `value ${b * 1000 + i}/${k}`])));
+      await db.batch([db.prepare(INSERT_ROWS).bind(ids.table, ids.project, ids.ws, ids.user, t, JSON.stringify(batch)), db.prepare(INSERT_CELLS).bind(ids.table, ids.ws, t, `[${cells.join(",")}]`)]);
+      rowIds.push(...batch);
+    }
+    await db.prepare("INSERT INTO access_tokens (id, user_id, name, token_hash, created_at) VALUES (?, ?, 'bench', 'bench-hash', ?)").bind(ulid(), ids.user, Date.now()).run();
+    const random = prng(99);
+    const pick = () => rowIds[Math.floor(random() * rowIds.length)];
+    const kinds = {
+      "token check (directory)": () => [db.prepare(TOKEN).bind("bench-hash")],
+      "one row with its cells": () => [db.prepare(ROW_WITH_CELLS).bind(pick())],
+      "page of 100 rows with cells": () => [db.prepare(PAGE).bind(ids.table, Math.floor(random() * 9000), "", 100)],
+      "update one cell": () => [db.prepare(UPDATE_CELL).bind(JSON.stringify("x"), Date.now(), pick(), columns[1])],
+      "insert one row + 5 cells": () => {
+        const rowId = ulid();
+        const t = Date.now();
+        const cells = columns.map((c, k) => JSON.stringify([ulid(), rowId, c, k === 0 ? 1 : 0, "new"]));
+        return [db.prepare(INSERT_ROWS).bind(ids.table, ids.project, ids.ws, ids.user, t, JSON.stringify([rowId])), db.prepare(INSERT_CELLS).bind(ids.table, ids.ws, t, `[${cells.join(",")}]`)];
+      },
+    };
+    // Locally meta.duration counts whole milliseconds, too coarse for sub-millisecond statements; so each kind runs
+    // as batches of n and 2n statements (executed back to back inside the database, as D1 runs them), and the time
+    // per statement is the slope, (batch of 2n − batch of n) / n in wall time (n = 100; 10 for pages), which drops the
+    // fixed cost of a call; the median of 5 tries.
+    const out = {};
+    for (const [name, make] of Object.entries(kinds)) {
+      const per = [];
+      const count = name.startsWith("page") ? Math.max(2, Math.round(n / 10)) : n;
+      const timed = async (k) => {
+        const stmts = Array.from({ length: k }, make).flat();
+        const t0 = performance.now();
+        await db.batch(stmts);
+        return performance.now() - t0;
+      };
+      for (let round = 0; round < 5; round++) {
+        const single = await timed(count);
+        const double = await timed(2 * count);
+        per.push((double - single) / count);
+      }
+      per.sort((a, b) => a - b);
+      out[name] = { median: quantile(per, 0.5), min: per[0], max: per[per.length - 1] };
+    }
+    return out;
+  } finally {
+    await raw.dispose();
+  }
+}
+
 function parseArgs(args) {
   const opts = {};
+  if (args.includes("--measure")) opts.measure = true;
   const names = { "--orgs": "orgs", "--databases": "databases", "--seed": "seed", "--total-gb": "totalGb", "--qps": "qps", "--query-ms": "queryMs" };
   for (let i = 0; i < args.length; i++) {
     const key = names[args[i]];
@@ -242,8 +328,17 @@ function parseArgs(args) {
 }
 
 export default async function shards(args = []) {
+  const opts = parseArgs(args);
+  if (opts.measure) {
+    const times = await measureQueryTimes();
+    console.log("time per statement on a local D1 (slope between batches of 100 and 200, pages 10 and 20; table of 10,000 rows × 5 cells):");
+    console.table(Object.entries(times).map(([statement, t]) => ({ statement, "median ms": t.median.toFixed(3), "min ms": t.min.toFixed(3), "max ms": t.max.toFixed(3) })));
+    // The capacity lines use the slowest median of the single-record statements a request typically makes.
+    opts.queryMs = Math.max(times["one row with its cells"].median, times["update one cell"].median, times["token check (directory)"].median);
+    delete opts.measure;
+  }
   const t0 = performance.now();
-  const r = simulate(parseArgs(args));
+  const r = simulate(opts);
   const o = r.options;
   const ms = performance.now() - t0;
   const totalBytes = r.before.reduce((s, d) => s + d.storage, 0);
