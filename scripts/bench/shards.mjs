@@ -370,9 +370,11 @@ export default async function shards(args = []) {
     `at ${o.qps.toLocaleString("en")} queries/s for the whole population and ${o.queryMs} ms per query (≤ ${capacity.toFixed(0)} queries/s per database), ` +
       `the busiest database needs ${(qMax(r.before) * o.qps).toFixed(0)} → ${(qMax(r.after) * o.qps).toFixed(0)} queries/s before → after the moves.`,
   );
+  const shared = (ds) => Math.max(0, ...ds.filter((d) => d.shards.length > 1).map((d) => d.load)) * o.databases;
   const ok = r.violationsAfter.length === 0;
   console.log(
     `\nspread: busiest database ${(qMax(r.before) * o.databases).toFixed(2)}× → ${(qMax(r.after) * o.databases).toFixed(2)}× the mean query load, ` +
+      `busiest database holding more than one logical shard ${shared(r.before).toFixed(2)}× → ${shared(r.after).toFixed(2)}×, ` +
       `fullest ${gb(sMax(r.before))} → ${gb(sMax(r.after))} (mean ${gb(totalBytes / o.databases)}). ` +
       `${ok ? "✓ done-when holds" : `✗ ${r.violationsAfter.length} violations: ${r.violationsAfter.join("; ")}`} (${ms.toFixed(0)} ms; default logical shard of pre-shard ids: ${DEFAULT_LOGICAL_SHARD}).`,
   );
