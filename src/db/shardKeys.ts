@@ -4,7 +4,8 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as shardSchema from "./schema/shard";
-import { DEFAULT_LOGICAL_SHARD, isLogicalShard } from "./shards";
+import { DEFAULT_LOGICAL_SHARD } from "./shards";
+import { shardSuffix } from "../lib/ids";
 
 /**
  * For each shard table, a column holding an organization-scoped id (so its last two characters name the logical
@@ -40,17 +41,14 @@ export const SHARD_KEY_COLUMNS = {
 
 export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
 /**
  * A SQL condition true for the rows of `column` on logical shard `logical`, with its parameters: the id's two last
  * characters for the 28-character form, and for the default shard also every 26-character id (the ids issued
  * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId.
  */
 export function shardCondition(column: string, logical: number): { sql: string; params: string[] } {
-  if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
+  const digits = shardSuffix(logical);
   if (!/^[a-z][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${column}`);
-  const digits = CROCKFORD[logical >> 5]! + CROCKFORD[logical & 31]!;
   const sharded = `(length(${column}) = 28 AND substr(${column}, 27, 2) = ?)`;
   return logical === DEFAULT_LOGICAL_SHARD ? { sql: `(length(${column}) = 26 OR ${sharded})`, params: [digits] } : { sql: sharded, params: [digits] };
 }

@@ -20,9 +20,14 @@ const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const ULID_FORM = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const SHARDED_FORM = /^[0-7][0-9A-HJKMNP-TV-Z]{25}[0-9A-HJKMNP-TV-Z]{2}$/;
 
-export function newShardedId(logicalShard: number): string {
+/** The two characters that end the ids of a logical shard ("0F" for 15). */
+export function shardSuffix(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);
-  return ulid() + CROCKFORD[logicalShard >> 5]! + CROCKFORD[logicalShard & 31]!;
+  return CROCKFORD[logicalShard >> 5]! + CROCKFORD[logicalShard & 31]!;
+}
+
+export function newShardedId(logicalShard: number): string {
+  return ulid() + shardSuffix(logicalShard);
 }
 
 /**
