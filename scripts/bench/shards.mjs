@@ -145,28 +145,34 @@ export function rebalance(totals, placement, count, { fillBytes, limit }) {
     if (pool.length === 0) return null;
     return pool.reduce((best, d) => (prefer(d) < prefer(best) ? d : best));
   };
+  // One move per pass: the first that fits, trying the hottest database first and, in it, its next hottest shards
+  // in turn (a shard too big for any database's room gives way to a smaller one); stop when no move is possible.
+  const firstMove = () => {
+    const hot = dbs.filter((d) => d.shards.length > 1 && d.load > limit).sort((x, y) => y.load - x.load);
+    for (const d of hot) {
+      const [, ...rest] = [...d.shards].sort((x, y) => totals.load[y] - totals.load[x]);
+      for (const l of rest) {
+        const to = target(l, d.index, (t) => t.load);
+        if (to) return () => move(l, d.index, to.index, "load");
+      }
+    }
+    const full = dbs.filter((d) => d.shards.length > 1 && d.storage > fillBytes).sort((x, y) => y.storage - x.storage);
+    for (const d of full) {
+      const excess = d.storage - fillBytes;
+      const bySize = [...d.shards].sort((x, y) => totals.storage[x] - totals.storage[y]);
+      const first = bySize.findIndex((s) => totals.storage[s] >= excess);
+      const candidates = first < 0 ? bySize.reverse() : [...bySize.slice(first), ...bySize.slice(0, first).reverse()];
+      for (const l of candidates) {
+        const to = target(l, d.index, (t) => t.storage);
+        if (to) return () => move(l, d.index, to.index, "storage");
+      }
+    }
+    return null;
+  };
   for (let guard = 0; guard < 10 * LOGICAL_SHARDS; guard++) {
-    const hot = dbs.filter((d) => d.shards.length > 1 && d.load > limit).sort((x, y) => y.load - x.load)[0];
-    if (hot) {
-      const [, second] = [...hot.shards].sort((x, y) => totals.load[y] - totals.load[x]);
-      const to = target(second, hot.index, (d) => d.load);
-      if (to) {
-        move(second, hot.index, to.index, "load");
-        continue;
-      }
-    }
-    const full = dbs.filter((d) => d.shards.length > 1 && d.storage > fillBytes).sort((x, y) => y.storage - x.storage)[0];
-    if (full) {
-      const excess = full.storage - fillBytes;
-      const bySize = [...full.shards].sort((x, y) => totals.storage[x] - totals.storage[y]);
-      const l = bySize.find((s) => totals.storage[s] >= excess) ?? bySize[bySize.length - 1];
-      const to = target(l, full.index, (d) => d.storage);
-      if (to) {
-        move(l, full.index, to.index, "storage");
-        continue;
-      }
-    }
-    break;
+    const step = firstMove();
+    if (!step) break;
+    step();
   }
   return { placement: next, moves };
 }
