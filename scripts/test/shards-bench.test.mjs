@@ -48,6 +48,10 @@ describe("shards bench", { concurrency: true }, () => {
     for (const m of r.moves) assert.notEqual(m.from, m.to);
   });
 
+  test("a database count that does not divide the 480 logical shards is refused", () => {
+    assert.throws(() => simulate({ ...SMALL, databases: 7 }), /must divide 480/);
+  });
+
   test("deterministic: the same seed gives the same population, placement and moves; another seed does not", () => {
     const a = simulate({ ...SMALL, seed: 11 });
     const b = simulate({ ...SMALL, seed: 11 });
