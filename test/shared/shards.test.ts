@@ -15,6 +15,7 @@ import {
   type ShardMap,
 } from "../../src/db/shards";
 import { ID_PATTERN, logicalShardOfId, newId, newShardedId } from "../../src/lib/ids";
+import { call, registerUser } from "../support/harness";
 
 const map = (physical: number, extra: Partial<ShardMap> = {}): ShardMap => ({ physical, moved: {}, closed: [], ...extra });
 
@@ -124,5 +125,17 @@ describe("ids that carry their logical shard", () => {
     const b = newShardedId(0);
     const c = newShardedId(200);
     expect([c, older, b, a].sort()).toEqual([older, a, b, c]);
+  });
+});
+
+describe("the API already takes sharded ids", () => {
+  // The wiring step switches the services to newShardedId (docs/scaling.md "Plan", step 3); clients must see no
+  // difference but the length. An unknown id of the new form is an unknown id (404), never a malformed one (400).
+  it("an unknown 28-character id answers 404 on the routes that take an id", async () => {
+    const user = await registerUser();
+    for (const path of ["/document/", "/table/", "/project/", "/workspace/", "/snapshot/", "/automation/"]) {
+      const res = await call("GET", `${path}${newShardedId(137)}`, { token: user.token });
+      expect(res.status, path).toBe(404);
+    }
   });
 });
