@@ -87,6 +87,15 @@ export default tseslint.config(
   ...layerBlocks,
   ...exceptionBlocks,
   {
+    // One base64 helper (src/lib/base64.ts); test/shared/base64.test.ts also looks for byte-to-char loops.
+    name: "base64 only in lib",
+    files: ["src/**"],
+    ignores: ["src/lib/**"],
+    rules: {
+      "no-restricted-globals": ["error", ...["btoa", "atob"].map((name) => ({ name, message: "Use src/lib/base64.ts (one base64 helper)." }))],
+    },
+  },
+  {
     name: "tests",
     files: ["test/**"],
     rules: {

@@ -12,10 +12,10 @@ before(async () => {
   eslint = new ESLint({ cwd: ROOT });
 });
 
-/** Whether `line`, in a file at `file` (relative to the repository), breaks an import-direction rule. */
-async function restricted(file, line) {
+/** Whether `line`, in a file at `file` (relative to the repository), breaks an import-direction rule (or `rule`). */
+async function restricted(file, line, rule = "no-restricted-imports") {
   const [result] = await eslint.lintText(`${line}\nexport {};\n`, { filePath: `${ROOT}/${file}` });
-  return result.messages.some((m) => m.ruleId === "no-restricted-imports");
+  return result.messages.some((m) => m.ruleId === rule);
 }
 
 const cases = [
@@ -59,6 +59,14 @@ describe("eslint.config.mjs: import direction", { concurrency: true }, () => {
   for (const [file, line, expected] of cases) {
     test(`${file}: ${line} is ${expected ? "refused" : "allowed"}`, async () => {
       assert.equal(await restricted(file, line), expected);
+    });
+  }
+});
+
+describe("eslint.config.mjs: base64 only in src/lib", { concurrency: true }, () => {
+  for (const [file, expected] of [["src/services/media/audio.ts", true], ["src/site/handler.tsx", true], ["src/lib/base64.ts", false]]) {
+    test(`btoa in ${file} is ${expected ? "refused" : "allowed"}`, async () => {
+      assert.equal(await restricted(file, "export const x = btoa(\"a\") + atob(\"YQ==\");", "no-restricted-globals"), expected);
     });
   }
 });
