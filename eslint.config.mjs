@@ -47,13 +47,13 @@ const layers = [
 
 /** Files allowed one named restriction of their layer, each with its reason. */
 const exceptions = [
-  // Pending (issue 21, item 2): the formula expression schema is an OpenAPI schema (it is part of the column
+  // Pending (services and lib free of HTTP, under way): the formula expression schema is an OpenAPI schema (it is part of the column
   // request body); it moves to plain zod with the route/OpenAPI schema work.
   { file: "src/services/formula/expression.ts", lifts: "hono" },
-  // Pending (issue 21, item 2): the If-Match / If-None-Match helpers throw the API's 412; they move to http/
+  // Pending (services and lib free of HTTP, under way): the If-Match / If-None-Match helpers throw the API's 412; they move to http/
   // (services get an expected version) with the service-error work, and this file keeps only the comparisons.
   { file: "src/lib/etag.ts", lifts: "leaveLib" },
-  // Pending (issue 21, item 2): IdSchema is built with @hono/zod-openapi's z although it calls no .openapi();
+  // Pending (services and lib free of HTTP, under way): IdSchema is built with @hono/zod-openapi's z although it calls no .openapi();
   // plain zod would do. Left to the route/OpenAPI schema work, so the schemas derived from it change together.
   { file: "src/lib/ids.ts", lifts: "hono" },
 ];
