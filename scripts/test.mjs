@@ -49,8 +49,8 @@ try {
   await stage("lint (ESLint + typescript-eslint, eslint.config.mjs: import direction of the layers)", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "eslint", "--max-warnings", "0", "src", "test"]),
   );
-  await stage("unused files, exports and types (knip, knip.jsonc)", () =>
-    run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "knip", "--include", "files,exports,types", "--no-progress"]),
+  await stage("unused files, exports, types and dependencies (knip, knip.jsonc)", () =>
+    run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "knip", "--no-progress"]),
   );
   await stage("OpenAPI lint (Spectral: spectral:oas + OWASP; Redocly: recommended) of the served document", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "openapi-lint.mjs")]),
