@@ -59,7 +59,7 @@ try {
     run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
     run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
   });
-  await stage("the typed client's tour against a running service", () => run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]));
+  await stage("the typed client's tour and the README's y-websocket examples against a running service", () => run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]));
   console.log(`\n✓ npm test passed. ${timings.join("; ")}`);
 } catch (err) {
   console.error(`\n${err.message}`);
