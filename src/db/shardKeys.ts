@@ -4,7 +4,7 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as shardSchema from "./schema/shard";
-import { DEFAULT_LOGICAL_SHARD } from "./shards";
+import { DEFAULT_LOGICAL_SHARD, isLogicalShard } from "./shards";
 import { shardSuffix } from "../lib/ids";
 
 /**
@@ -44,9 +44,10 @@ export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
 /**
  * A SQL condition true for the rows of `column` on logical shard `logical`, with its parameters: the id's two last
  * characters for the 28-character form, and for the default shard also every 26-character id (the ids issued
- * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId.
+ * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId (./shardIds).
  */
 export function shardCondition(column: string, logical: number): { sql: string; params: string[] } {
+  if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
   const digits = shardSuffix(logical);
   if (!/^[a-z][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${column}`);
   const sharded = `(length(${column}) = 28 AND substr(${column}, 27, 2) = ?)`;
@@ -58,7 +59,7 @@ export function shardCondition(column: string, logical: number): { sql: string; 
  * inserts parents first; a delete of the old copy runs in the reverse order.
  */
 export function shardTablesInCopyOrder(): ShardTable[] {
-  const tables = Object.values(shardSchema as Record<string, unknown>).filter((v): v is SQLiteTable => is(v, SQLiteTable));
+  const tables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable));
   const parents = new Map<string, Set<string>>();
   for (const t of tables) {
     const config = getTableConfig(t);

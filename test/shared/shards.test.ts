@@ -14,7 +14,8 @@ import {
   shardMapProblems,
   type ShardMap,
 } from "../../src/db/shards";
-import { ID_PATTERN, logicalShardOfId, newId, newShardedId } from "../../src/lib/ids";
+import { logicalShardOfId, newOrganizationScopedId } from "../../src/db/shardIds";
+import { ID_PATTERN, newId, newShardedId, SHARD_NUMBERS, shardNumberOfId } from "../../src/lib/ids";
 import { call, registerUser } from "../support/harness";
 
 const map = (physical: number, extra: Partial<ShardMap> = {}): ShardMap => ({ physical, moved: {}, closed: [], ...extra });
@@ -96,15 +97,20 @@ describe("logical shards", () => {
 describe("ids that carry their logical shard", () => {
   it("a sharded id is a ULID plus two base-32 digits, valid wherever ids are, and decodes to its shard", () => {
     for (const shard of [0, 1, 15, 31, 32, 255, 256, 479]) {
-      const id = newShardedId(shard);
+      const id = newOrganizationScopedId(shard);
       expect(id).toHaveLength(28);
       expect(ID_PATTERN.test(id)).toBe(true);
       expect(logicalShardOfId(id)).toBe(shard);
     }
-    expect(newShardedId(15).slice(26)).toBe("0F");
-    expect(newShardedId(479).slice(26)).toBe("EZ");
-    expect(() => newShardedId(480)).toThrow(RangeError);
-    expect(() => newShardedId(1.5)).toThrow(RangeError);
+    expect(newOrganizationScopedId(15).slice(26)).toBe("0F");
+    expect(newOrganizationScopedId(479).slice(26)).toBe("EZ");
+    // Shard numbers past the logical shards fit the format but are not issued, and decode to no shard.
+    expect(() => newOrganizationScopedId(480)).toThrow(RangeError);
+    expect(() => newOrganizationScopedId(1.5)).toThrow(RangeError);
+    expect(shardNumberOfId(newShardedId(1023))).toBe(1023);
+    expect(logicalShardOfId(newShardedId(480))).toBeNull();
+    expect(() => newShardedId(SHARD_NUMBERS)).toThrow(RangeError);
+    expect(() => newShardedId(-1)).toThrow(RangeError);
   });
 
   it("ids issued before (plain ULIDs) decode to the default logical shard", () => {
@@ -113,7 +119,7 @@ describe("ids that carry their logical shard", () => {
   });
 
   it("anything else names no shard: other lengths, lower case, letters outside Crockford's, shards not issued", () => {
-    const id = newShardedId(5);
+    const id = newOrganizationScopedId(5);
     for (const bad of ["", "abc", id.toLowerCase(), `${id}0`, id.slice(0, 27), `${id.slice(0, 26)}F0`, `${id.slice(0, 26)}ZZ`, `${id.slice(0, 26)}0U`, `8${id.slice(1)}`, `${id.slice(0, 26)}-5`]) {
       expect(logicalShardOfId(bad), bad).toBeNull();
     }
@@ -121,9 +127,9 @@ describe("ids that carry their logical shard", () => {
 
   it("sharded ids keep time order with each other and with the older form", () => {
     const older = newId();
-    const a = newShardedId(479);
-    const b = newShardedId(0);
-    const c = newShardedId(200);
+    const a = newOrganizationScopedId(479);
+    const b = newOrganizationScopedId(0);
+    const c = newOrganizationScopedId(200);
     expect([c, older, b, a].sort()).toEqual([older, a, b, c]);
   });
 });
@@ -134,7 +140,7 @@ describe("the API already takes sharded ids", () => {
   it("an unknown 28-character id answers 404 on the routes that take an id", async () => {
     const user = await registerUser();
     for (const path of ["/document/", "/table/", "/project/", "/workspace/", "/snapshot/", "/automation/"]) {
-      const res = await call("GET", `${path}${newShardedId(137)}`, { token: user.token });
+      const res = await call("GET", `${path}${newOrganizationScopedId(137)}`, { token: user.token });
       expect(res.status, path).toBe(404);
     }
   });
