@@ -1,0 +1,30 @@
+// npm start's reading of CORS_ALLOWED_ORIGINS (scripts/lib/cors-origins.mjs): exact origins pass through to the
+// Worker; `*` or a malformed entry stops npm start before anything starts, with one line saying why.
+// node --test scripts/test/ (npm test runs it in its "scripts" stage).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { ROOT } from "../lib/proc.mjs";
+import { parseCorsOrigins } from "../lib/cors-origins.mjs";
+
+describe("CORS_ALLOWED_ORIGINS for npm start", () => {
+  test("exact origins are kept (a trailing slash dropped); `*`, paths, other schemes and upper case are problems", () => {
+    assert.deepEqual(parseCorsOrigins(" http://localhost:5173/ , https://app.example.com:8443"), { origins: ["http://localhost:5173", "https://app.example.com:8443"], problems: [] });
+    assert.deepEqual(parseCorsOrigins(undefined), { origins: [], problems: [] });
+    assert.deepEqual(parseCorsOrigins("*,https://a.example/app,ftp://b.example,https://C.example,null").problems, ["*", "https://a.example/app", "ftp://b.example", "https://C.example", "null"]);
+  });
+
+  test("npm start refuses `*` before starting anything", () => {
+    const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { ...process.env, CORS_ALLOWED_ORIGINS: "http://localhost:5173,*", PORT: "1" },
+    });
+    assert.equal(res.status, 1, `${res.stdout}${res.stderr}`);
+    assert.match(res.stderr, /✗ CORS_ALLOWED_ORIGINS: "\*" is not an exact origin/);
+    assert.match(res.stderr, /never `\*`/);
+    // Nothing was started: no wrangler, no migration output.
+    assert.doesNotMatch(`${res.stdout}${res.stderr}`, /wrangler|migrations/i);
+  });
+});
