@@ -7,13 +7,15 @@
 //   docs/cors-screenshot.png of the page's checklist.
 // - app.html on the other origin: the same first call is refused by the browser (fetch rejects; Chromium logs the
 //   CORS refusal), and so is a simple GET /health.
-// - collab.html on the allowed origin: the collaboration ticket (a cross-origin POST), then the WebSocket with it:
-//   the room's Yjs sync answer carries the document's seeded text.
+// - collab.html on the allowed origin: the collaboration ticket (a cross-origin POST), then y-websocket's provider
+//   with it; the page reads the seeded paragraph from the synced Yjs document and adds one, which the API's
+//   GET /document/{id}/content then shows; saves docs/cors-collab-screenshot.png.
 import http from "node:http";
 import path from "node:path";
 import { ROOT } from "./lib/proc.mjs";
 
 export const CORS_SCREENSHOT = path.join(ROOT, "docs", "cors-screenshot.png");
+const COLLAB_SCREENSHOT = path.join(ROOT, "docs", "cors-collab-screenshot.png");
 
 function assert(cond, message) {
   if (!cond) throw new Error(message);
@@ -83,35 +85,32 @@ document.body.dataset.state = results.every((r) => r.ok) ? "done" : "failed";
 window.results = results;
 </script></body></html>`;
 
-// Yjs sync over the room's WebSocket (y-protocols): [0 messageSync, 0 step1, state vector] asks for everything; the
-// room answers [0, 1 step2, update], whose bytes hold the document's text as UTF-8.
-const COLLAB_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Collaboration from another origin</title>${STYLE}</head>
-<body data-state="running"><h1>Opening a collaboration room cross-origin</h1><p class="origin" id="where"></p><ul id="log"></ul>
+// The collaboration page runs the editor's own stack: a Yjs document synced by y-websocket's WebsocketProvider, and
+// the service's block mapping (src/services/collab/blocks.ts), bundled for the browser by esbuild (collabBundle below).
+const COLLAB_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Collaboration from another origin</title>${STYLE}
+<script src="/collab.js"></script></head>
+<body data-state="running"><h1>Editing a document together, from another origin</h1><p class="origin" id="where"></p><ul id="log"></ul>
 <script type="module">${LOG_JS}
+const { Y, WebsocketProvider, readBlocks, writeBlocks, FRAGMENT_NAME } = window.Collab;
+const plain = (b) => (Array.isArray(b.content) ? b.content.map((c) => c.text ?? "").join("") : "");
 try {
   const res = await fetch(api + "/document/" + docId + "/collab/ticket", { method: "POST", headers: { authorization: "Bearer " + token } });
   const ticket = (await res.json()).data.ticket;
-  line(res.ok && !!ticket, "<code>POST /document/…/collab/ticket</code> → " + res.status + ", single-use ticket received");
-  const socket = new WebSocket(api.replace(/^http/, "ws") + "/document/" + docId + "/collab?ticket=" + encodeURIComponent(ticket));
-  socket.binaryType = "arraybuffer";
-  const text = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no sync answer within 10 s")), 10000);
-    socket.onerror = () => reject(new Error("WebSocket error"));
-    socket.onopen = () => {
-      line(true, "WebSocket open with the ticket (no token in the page's URL bar, none in a header)");
-      socket.send(new Uint8Array([0, 0, 1, 0]));
-    };
-    socket.onmessage = (m) => {
-      const bytes = new Uint8Array(m.data);
-      if (bytes[0] === 0 && bytes[1] === 1) {
-        clearTimeout(timer);
-        resolve(new TextDecoder().decode(bytes));
-      }
-    };
+  line(res.ok && !!ticket, "<code>POST /document/…/collab/ticket</code> → " + res.status + ", a single-use ticket");
+  const doc = new Y.Doc();
+  const provider = new WebsocketProvider(api.replace(/^http/, "ws") + "/document/" + docId, "collab", doc, { params: { ticket }, disableBc: true });
+  window.provider = provider;
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("not synced within 10 s")), 10000);
+    provider.on("sync", (synced) => synced && (clearTimeout(timer), resolve()));
   });
+  line(true, "y-websocket connected with the ticket and synced (no token on the socket)");
+  const fragment = doc.getXmlFragment(FRAGMENT_NAME);
+  const blocks = readBlocks(fragment);
   const expected = q.get("expect");
-  line(text.includes(expected), "the room's sync answer carries the document's text: <b>" + (text.includes(expected) ? expected : "(missing)") + "</b>");
-  socket.close(1000, "done");
+  line(blocks.some((b) => plain(b) === expected), "the room's document: " + blocks.map((b) => "<b>" + plain(b) + "</b>").join(" · "));
+  doc.transact(() => writeBlocks(fragment, [...blocks, { id: "browser-1", type: "paragraph", props: {}, content: [{ type: "text", text: q.get("edit"), styles: {} }], children: [] }]));
+  line(readBlocks(fragment).length === blocks.length + 1, "added a paragraph in the page: <b>" + q.get("edit") + "</b>");
 } catch (e) {
   line(false, "failed: " + e);
 }
@@ -119,11 +118,36 @@ document.body.dataset.state = results.every((r) => r.ok) ? "done" : "failed";
 window.results = results;
 </script></body></html>`;
 
+/** yjs, y-websocket's provider and the service's block mapping as one browser script (window.Collab). */
+async function collabBundle() {
+  const { build } = await import("esbuild");
+  const out = await build({
+    stdin: {
+      contents: 'export * as Y from "yjs"; export { WebsocketProvider } from "y-websocket"; export { FRAGMENT_NAME, readBlocks, writeBlocks } from "./src/services/collab/blocks.ts";',
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "iife",
+    globalName: "Collab",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "error",
+  });
+  return out.outputFiles[0].text;
+}
+
 /** A page server on 127.0.0.1 (its own port, so its own origin) serving the pages above. */
-async function pageServer() {
+async function pageServer(script) {
   const pages = { "/app.html": APP_HTML, "/refused.html": REFUSED_HTML, "/collab.html": COLLAB_HTML };
   const server = http.createServer((req, res) => {
-    const page = pages[new URL(req.url, "http://x").pathname];
+    const name = new URL(req.url, "http://x").pathname;
+    if (name === "/collab.js") {
+      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
+      return res.end(script);
+    }
+    const page = pages[name];
     res.writeHead(page ? 200 : 404, { "content-type": page ? "text/html; charset=utf-8" : "text/plain" });
     res.end(page ?? "not found");
   });
@@ -133,7 +157,8 @@ async function pageServer() {
 
 /** The allowed and the refused origin; `vars` go to the service (startApi). */
 export async function startPageOrigins() {
-  const [allowed, refused] = await Promise.all([pageServer(), pageServer()]);
+  const script = await collabBundle();
+  const [allowed, refused] = await Promise.all([pageServer(script), pageServer(script)]);
   return {
     allowed: allowed.origin,
     refused: refused.origin,
@@ -143,6 +168,7 @@ export async function startPageOrigins() {
 }
 
 const TEXT = "Drafted together across origins";
+const EDIT = "Added from a page on another origin";
 
 async function seedCors(api, seed) {
   const call = (method, p, body) => api.call(method, p, { token: seed.token, body });
@@ -189,12 +215,24 @@ export const corsChecks = [
     },
   },
   {
-    name: "CORS: a page on a listed origin opens a collaboration room through the ticket flow",
+    name: "CORS: a page on a listed origin opens a collaboration room through the ticket flow (yjs + y-websocket) and edits; the API reads the edit",
     async run({ base, api, seed, origins, newPage }) {
       const s = await seedCors(api, seed);
       const page = await newPage();
-      const { state, results } = await pageResults(page, `${origins.allowed}/collab.html?${query(base, seed, { doc: s.docId, expect: TEXT })}`);
+      const { state, results } = await pageResults(page, `${origins.allowed}/collab.html?${query(base, seed, { doc: s.docId, expect: TEXT, edit: EDIT })}`);
       assert(state === "done", `the collaboration page: ${JSON.stringify(results)}`);
+      // The room writes its document back as content at most every 2 s: the page's paragraph reaches the API.
+      let texts = [];
+      for (let i = 0; i < 40; i++) {
+        const content = await api.call("GET", `/document/${s.docId}/content`, { token: seed.token });
+        texts = content.data.blocks.map((b) => (b.content ?? []).map((c) => c.text ?? "").join(""));
+        if (texts.includes(EDIT)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      assert(texts.includes(TEXT) && texts.includes(EDIT), `the API's content after the page's edit: ${JSON.stringify(texts)}`);
+      await page.setViewport({ width: 1000, height: 420 });
+      await page.screenshot({ path: COLLAB_SCREENSHOT });
+      await page.evaluate(() => window.provider.destroy());
     },
   },
 ];
