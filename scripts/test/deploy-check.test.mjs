@@ -33,6 +33,8 @@ describe("deploy:check", { concurrency: true }, () => {
       assert.match(out, new RegExp(`✓ ${name.replace(/[[\]]/g, "\\$&")}:`), `check "${name}" listed as passed:\n${out}`);
     }
     assert.match(out, /ENVIRONMENT: "production"/);
+    // Production allows no browser origin unless the deployment lists some.
+    assert.match(out, /✓ CORS_ALLOWED_ORIGINS: empty: no browser origin may call the API cross-origin/);
   });
 
   test('ENVIRONMENT = "development" is refused', () => {

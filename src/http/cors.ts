@@ -55,6 +55,9 @@ export function allowedCorsOrigins(env: { CORS_ALLOWED_ORIGINS?: string }): Set<
   if (value !== parsedFrom) {
     parsed = new Set(splitList(value).flatMap((entry) => exactOrigin(entry) ?? []));
     parsedFrom = value;
+    const ignored = corsOriginProblems(value);
+    // Once per isolate and value, so `wrangler tail` shows why a listed app is still refused.
+    if (ignored.length) console.warn(`CORS_ALLOWED_ORIGINS: ignoring ${ignored.map((e) => JSON.stringify(e)).join(", ")} (not an exact origin; "*" is never allowed)`);
   }
   return parsed;
 }
