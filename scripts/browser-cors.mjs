@@ -3,8 +3,8 @@
 // CORS_ALLOWED_ORIGINS; the second is not listed. Pages get the API's address and a token in their query string.
 //
 // - app.html on the allowed origin: GET /me, a keyed JSON POST (preflighted), a content read whose ETag it reads
-//   and sends back in If-Match, and an error answer (404) whose body and x-d1-bookmark it reads; saves
-//   docs/cors-screenshot.png of the page's checklist.
+//   and sends back in If-Match, an error answer (404) whose body and x-d1-bookmark it reads, and the typed client
+//   (client/src, bundled) creating a project and throwing ApiError; saves docs/cors-screenshot.png of the checklist.
 // - app.html on the other origin: the same first call is refused by the browser (fetch rejects; Chromium logs the
 //   CORS refusal), and so is a simple GET /health.
 // - collab.html on the allowed origin: the collaboration ticket (a cross-origin POST), then y-websocket's provider
@@ -40,7 +40,8 @@ function line(ok, text) {
 document.getElementById("where").textContent = location.origin + " → " + api;
 `;
 
-const APP_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Browser app on another origin</title>${STYLE}</head>
+const APP_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Browser app on another origin</title>${STYLE}
+<script src="/lib.js"></script></head>
 <body data-state="running"><h1>A browser app calling the workspace API cross-origin</h1><p class="origin" id="where"></p><ul id="log"></ul>
 <script type="module">${LOG_JS}
 const auth = { authorization: "Bearer " + token };
@@ -63,6 +64,13 @@ try {
   const missing = await fetch(api + "/project/00000000000000000000000000", { headers: auth });
   const err = await missing.json();
   line(missing.status === 404 && err.error === "NotFoundError" && !!missing.headers.get("x-d1-bookmark"), "an error answer is readable too: " + missing.status + " " + err.error + ", <code>x-d1-bookmark</code> " + (missing.headers.get("x-d1-bookmark") ? "exposed" : "hidden"));
+  // The typed client (client/, @workspace-edge/client) in the page: its POST carries an Idempotency-Key; its errors are ApiError.
+  const { createApiClient, unwrap, ApiError } = window.Lib;
+  const client = createApiClient({ baseUrl: api, token });
+  const viaClient = await unwrap(client.POST("/project", { body: { workspaceId: q.get("workspace"), name: "Made with the typed client" } }));
+  let clientError = null;
+  try { await client.GET("/project/{id}", { params: { path: { id: "00000000000000000000000000" } } }); } catch (e) { clientError = e; }
+  line(!!viaClient.data._id && clientError instanceof ApiError && clientError.status === 404, "the typed client in the page: project <b>" + viaClient.data.name + "</b>, then <code>ApiError</code> " + clientError?.status + " " + clientError?.error);
 } catch (e) {
   line(false, "refused: " + e);
 }
@@ -86,12 +94,12 @@ window.results = results;
 </script></body></html>`;
 
 // The collaboration page runs the editor's own stack: a Yjs document synced by y-websocket's WebsocketProvider, and
-// the service's block mapping (src/services/collab/blocks.ts), bundled for the browser by esbuild (collabBundle below).
+// the service's block mapping (src/services/collab/blocks.ts), bundled for the browser by esbuild (pageLibrary below).
 const COLLAB_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Collaboration from another origin</title>${STYLE}
-<script src="/collab.js"></script></head>
+<script src="/lib.js"></script></head>
 <body data-state="running"><h1>Editing a document together, from another origin</h1><p class="origin" id="where"></p><ul id="log"></ul>
 <script type="module">${LOG_JS}
-const { Y, WebsocketProvider, readBlocks, writeBlocks, FRAGMENT_NAME } = window.Collab;
+const { Y, WebsocketProvider, readBlocks, writeBlocks, FRAGMENT_NAME } = window.Lib;
 const plain = (b) => (Array.isArray(b.content) ? b.content.map((c) => c.text ?? "").join("") : "");
 try {
   const res = await fetch(api + "/document/" + docId + "/collab/ticket", { method: "POST", headers: { authorization: "Bearer " + token } });
@@ -118,18 +126,23 @@ document.body.dataset.state = results.every((r) => r.ok) ? "done" : "failed";
 window.results = results;
 </script></body></html>`;
 
-/** yjs, y-websocket's provider and the service's block mapping as one browser script (window.Collab). */
-async function collabBundle() {
+/** yjs, y-websocket's provider, the service's block mapping and the typed client as one browser script (window.Lib). */
+async function pageLibrary() {
   const { build } = await import("esbuild");
   const out = await build({
     stdin: {
-      contents: 'export * as Y from "yjs"; export { WebsocketProvider } from "y-websocket"; export { FRAGMENT_NAME, readBlocks, writeBlocks } from "./src/services/collab/blocks.ts";',
+      contents: [
+        'export * as Y from "yjs";',
+        'export { WebsocketProvider } from "y-websocket";',
+        'export { FRAGMENT_NAME, readBlocks, writeBlocks } from "./src/services/collab/blocks.ts";',
+        'export { ApiError, createApiClient, unwrap } from "./client/src/index.ts";',
+      ].join("\n"),
       resolveDir: ROOT,
       loader: "ts",
     },
     bundle: true,
     format: "iife",
-    globalName: "Collab",
+    globalName: "Lib",
     platform: "browser",
     target: "es2022",
     write: false,
@@ -143,7 +156,7 @@ async function pageServer(script) {
   const pages = { "/app.html": APP_HTML, "/refused.html": REFUSED_HTML, "/collab.html": COLLAB_HTML };
   const server = http.createServer((req, res) => {
     const name = new URL(req.url, "http://x").pathname;
-    if (name === "/collab.js") {
+    if (name === "/lib.js") {
       res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
       return res.end(script);
     }
@@ -157,7 +170,7 @@ async function pageServer(script) {
 
 /** The allowed and the refused origin; `vars` go to the service (startApi). */
 export async function startPageOrigins() {
-  const script = await collabBundle();
+  const script = await pageLibrary();
   const [allowed, refused] = await Promise.all([pageServer(script), pageServer(script)]);
   return {
     allowed: allowed.origin,
@@ -190,13 +203,13 @@ const query = (base, seed, extra = {}) => new URLSearchParams({ api: base, token
 
 export const corsChecks = [
   {
-    name: "CORS: a page on a listed origin calls the API (preflighted writes, ETag/If-Match, a readable error); screenshot",
+    name: "CORS: a page on a listed origin calls the API (preflighted writes, ETag/If-Match, a readable error, the typed client); screenshot",
     async run({ base, api, seed, origins, newPage }) {
       const s = await seedCors(api, seed);
       const page = await newPage();
       const { state, results } = await pageResults(page, `${origins.allowed}/app.html?${query(base, seed, { doc: s.docId })}`);
       assert(state === "done", `the allowed page's calls: ${JSON.stringify(results)}`);
-      assert(results.length === 6 && results[0].text.includes(s.email), `the page shows the caller: ${JSON.stringify(results)}`);
+      assert(results.length === 7 && results[0].text.includes(s.email), `the page shows the caller: ${JSON.stringify(results)}`);
       await page.setViewport({ width: 1000, height: 520 });
       await page.screenshot({ path: CORS_SCREENSHOT });
     },
