@@ -15,6 +15,24 @@ describe("CORS_ALLOWED_ORIGINS for npm start", () => {
     assert.deepEqual(parseCorsOrigins("*,https://a.example/app,ftp://b.example,https://C.example,null").problems, ["*", "https://a.example/app", "ftp://b.example", "https://C.example", "null"]);
   });
 
+  test("npm start and deploy:check read the list as the Worker does (src/http/cors.ts)", async () => {
+    // Node 22 (the pinned `node` of npm test) strips the types of the Worker's module.
+    const worker = await import("../../src/http/cors.ts");
+    const samples = [
+      "",
+      "*",
+      "https://app.example.com",
+      " http://localhost:5173/ , https://app.example.com:8443",
+      "https://a.example/app,ftp://b.example,https://C.example,null,http://[::1]:3000",
+      "https://app.example.com?x=1,https://user@app.example.com,https://app.example.com#f",
+    ];
+    for (const value of samples) {
+      const { origins, problems } = parseCorsOrigins(value);
+      assert.deepEqual([...worker.allowedCorsOrigins({ CORS_ALLOWED_ORIGINS: value })], origins, `allowed origins of ${JSON.stringify(value)}`);
+      assert.deepEqual(worker.corsOriginProblems(value), problems, `problems of ${JSON.stringify(value)}`);
+    }
+  });
+
   test("npm start refuses `*` before starting anything", () => {
     const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
       encoding: "utf8",
