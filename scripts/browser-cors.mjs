@@ -37,7 +37,8 @@ function line(ok, text) {
   document.getElementById("log").append(li);
   results.push({ ok, text: li.textContent });
 }
-document.getElementById("where").textContent = location.origin + " → " + api;
+// Ports and e-mail addresses change from run to run; the page names neither, so its screenshot stays the same.
+document.getElementById("where").textContent = q.get("where") ?? "";
 `;
 
 const APP_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Browser app on another origin</title>${STYLE}
@@ -48,7 +49,7 @@ const auth = { authorization: "Bearer " + token };
 try {
   const me = await fetch(api + "/me", { headers: auth });
   const body = await me.json();
-  line(me.ok, "<code>GET /me</code> → " + me.status + ": signed in as <b>" + body.data.email + "</b>");
+  line(me.ok, "<code>GET /me</code> → " + me.status + ": signed in as <b>" + body.data.name + "</b>");
   const key = crypto.randomUUID();
   const created = await fetch(api + "/project", { method: "POST", headers: { ...auth, "content-type": "application/json", "idempotency-key": key }, body: JSON.stringify({ workspaceId: q.get("workspace"), name: "Made in a browser" }) });
   const project = await created.json();
@@ -94,7 +95,7 @@ window.results = results;
 </script></body></html>`;
 
 // The collaboration page runs the editor's own stack: a Yjs document synced by y-websocket's WebsocketProvider, and
-// the service's block mapping (src/services/collab/blocks.ts), bundled for the browser by esbuild (pageLibrary below).
+// the service's block mapping (src/services/collab/blocks.ts, readBlocks.ts), bundled for the browser by esbuild (pageLibrary below).
 const COLLAB_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Collaboration from another origin</title>${STYLE}
 <script src="/lib.js"></script></head>
 <body data-state="running"><h1>Editing a document together, from another origin</h1><p class="origin" id="where"></p><ul id="log"></ul>
@@ -134,7 +135,8 @@ async function pageLibrary() {
       contents: [
         'export * as Y from "yjs";',
         'export { WebsocketProvider } from "y-websocket";',
-        'export { FRAGMENT_NAME, readBlocks, writeBlocks } from "./src/services/collab/blocks.ts";',
+        'export { FRAGMENT_NAME, writeBlocks } from "./src/services/collab/blocks.ts";',
+        'export { readBlocks } from "./src/services/collab/readBlocks.ts";',
         'export { ApiError, createApiClient, unwrap } from "./client/src/index.ts";',
       ].join("\n"),
       resolveDir: ROOT,
@@ -189,7 +191,7 @@ async function seedCors(api, seed) {
   const project = (await call("POST", "/project", { workspaceId: seed.workspaceId, name: "Cross-origin" })).data;
   const doc = (await call("POST", "/document", { projectId: project._id, name: "Shared draft", type: "DOCUMENT" })).data;
   await call("PUT", `/document/${doc._id}/content`, { blocks: [{ id: "c1", type: "paragraph", props: {}, content: [{ type: "text", text: TEXT, styles: {} }], children: [] }] });
-  return { email: me.data.email, docId: doc._id };
+  return { name: me.data.name, docId: doc._id };
 }
 
 async function pageResults(page, url, { consoleLines } = {}) {
@@ -207,9 +209,10 @@ export const corsChecks = [
     async run({ base, api, seed, origins, newPage }) {
       const s = await seedCors(api, seed);
       const page = await newPage();
-      const { state, results } = await pageResults(page, `${origins.allowed}/app.html?${query(base, seed, { doc: s.docId })}`);
+      const where = "This page is served from a second local origin, listed in CORS_ALLOWED_ORIGINS; the API runs on its own.";
+      const { state, results } = await pageResults(page, `${origins.allowed}/app.html?${query(base, seed, { doc: s.docId, where })}`);
       assert(state === "done", `the allowed page's calls: ${JSON.stringify(results)}`);
-      assert(results.length === 7 && results[0].text.includes(s.email), `the page shows the caller: ${JSON.stringify(results)}`);
+      assert(results.length === 7 && results[0].text.includes(s.name), `the page shows the caller: ${JSON.stringify(results)}`);
       await page.setViewport({ width: 1000, height: 520 });
       await page.screenshot({ path: CORS_SCREENSHOT });
     },
@@ -219,7 +222,8 @@ export const corsChecks = [
     async run({ base, seed, origins, newPage }) {
       const page = await newPage();
       const consoleLines = [];
-      const { state, results } = await pageResults(page, `${origins.refused}/refused.html?${query(base, seed)}`, { consoleLines });
+      const where = "This page is served from a third local origin, not listed in CORS_ALLOWED_ORIGINS.";
+      const { state, results } = await pageResults(page, `${origins.refused}/refused.html?${query(base, seed, { where })}`, { consoleLines });
       assert(state === "done", `the unlisted page's calls: ${JSON.stringify(results)}`);
       assert(
         consoleLines.some((l) => /blocked by CORS policy/i.test(l) && l.includes(origins.refused)),
@@ -232,7 +236,8 @@ export const corsChecks = [
     async run({ base, api, seed, origins, newPage }) {
       const s = await seedCors(api, seed);
       const page = await newPage();
-      const { state, results } = await pageResults(page, `${origins.allowed}/collab.html?${query(base, seed, { doc: s.docId, expect: TEXT, edit: EDIT })}`);
+      const where = "This page is served from a second local origin, listed in CORS_ALLOWED_ORIGINS.";
+      const { state, results } = await pageResults(page, `${origins.allowed}/collab.html?${query(base, seed, { doc: s.docId, expect: TEXT, edit: EDIT, where })}`);
       assert(state === "done", `the collaboration page: ${JSON.stringify(results)}`);
       // The room writes its document back as content at most every 2 s: the page's paragraph reaches the API.
       let texts = [];
