@@ -33,6 +33,13 @@ describe("CORS_ALLOWED_ORIGINS for npm start", () => {
     }
   });
 
+  test("npm start's settings carry the list, normalised, for wrangler dev's CORS_ALLOWED_ORIGINS", async () => {
+    const { readSettings } = await import("../lib/service.mjs");
+    assert.equal(readSettings({ CORS_ALLOWED_ORIGINS: "http://localhost:5173/, https://app.example.com" }).corsAllowedOrigins, "http://localhost:5173,https://app.example.com");
+    assert.equal(readSettings({}).corsAllowedOrigins, "");
+    assert.throws(() => readSettings({ CORS_ALLOWED_ORIGINS: "*" }), /CORS_ALLOWED_ORIGINS: "\*" is not an exact origin/);
+  });
+
   test("npm start refuses `*` before starting anything", () => {
     const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
       encoding: "utf8",
