@@ -143,6 +143,23 @@ describe("CSV import", () => {
     expect([413, 400]).toContain(huge.status);
   });
 
+  it("adds select items for labels first seen after the sample, and reads a BOM and another delimiter", async () => {
+    const { tableId } = await makeTable(t.owner.token, t.projectId, "Late labels");
+    const lines = ["\ufeffName;Stage"];
+    for (let i = 0; i < 1500; i++) lines.push(`r${i};${i < 1200 ? (i % 2 ? "Open" : "Closed") : "Late"}`);
+    const res = await importCsv(tableId, lines.join("\n"), { delimiter: ";" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ imported: 1500, failed: 0 });
+    const stage = res.body.data.columns.find((c: any) => c.header === "Stage");
+    expect(stage).toMatchObject({ created: true, type: "select" });
+    const items = (await columnsOf(tableId)).find((c) => c._id === stage.columnId).data.selectItems;
+    expect(items.map((i: any) => i.label)).toEqual(["Closed", "Open", "Late"]);
+    const rows = await allRows(t.owner.token, tableId);
+    expect(rows).toHaveLength(1500);
+    expect(rows[1499].cells[stage.columnId]).toBe(items[2].id);
+    expect((await exportCsv(tableId)).text.split("\r\n")[1500]).toBe("r1499,Late");
+  });
+
   it("accepts a multipart upload", async () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Multipart");
     const form = new FormData();
