@@ -33,7 +33,12 @@ export async function exportCsv(ctx: ServiceContext, input: { tableId: string; h
   const { table } = checkTableAccess(tableRow, "read");
   const columns: ColumnRow[] = columnList;
   const formatters = columns.map((c) => exportFormatter(c, c.data.type === "formula" ? columnDto(c, columns).formula?.resultType : undefined));
-  const fetchPage = (cursor?: string) => listRows(ctx.db, table, { limit: MAX_PAGE_SIZE, cursor });
+  const fetchPage = (cursor?: string) => {
+    const page = listRows(ctx.db, table, { limit: MAX_PAGE_SIZE, cursor });
+    // Awaited by the next pull; a client that stops reading first must not leave it an unhandled rejection.
+    page.catch(() => undefined);
+    return page;
+  };
   let next: Promise<RowsPage> | null = fetchPage();
   await next;
   const encoder = new TextEncoder();
@@ -57,6 +62,9 @@ export async function exportCsv(ctx: ServiceContext, input: { tableId: string; h
       if (page.data.length === 0) return;
       const records = page.data.map((r) => columns.map((c, i) => formatters[i]!(r.cells[c.id])));
       controller.enqueue(encoder.encode(stringify(records, STRINGIFY_OPTIONS)));
+    },
+    cancel() {
+      next = null;
     },
   });
   return { table, body };
