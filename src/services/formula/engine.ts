@@ -18,10 +18,12 @@ import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { compileFormula, evaluateCellText, LIMIT_TEXT, type CompiledFormula } from "./evaluate";
 import { formulaLimits } from "./limits";
 import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type RowPage } from "./store";
+import { cellWriteStatements, loadTable, persistFormulaStatement, readLinkedRows, readRowPage, readRows, type CellUpsert, type RowPage } from "./store";
 import { d1Of, type DbLike } from "../../db/d1";
 import { validateFormula } from "./validate";
 import { cellToValue, Errors, type ColumnMeta, type FormulaValue } from "./values";
+import { lookupDependentColumns, linkedRows, lookupSlotId, lookupValue, relationLookups, relationTest, withLookupReads, type LinkedColumns, type LinkedRelation, type RelationLookup } from "./lookups";
+import type { OneManyOptions } from "../../schemas/tables";
 
 /** Rows read and evaluated per keyset page. */
 export const ROW_PAGE_SIZE = 5_000;
@@ -36,6 +38,8 @@ export interface ApplyFormulaInput {
 export interface ApplyFormulaResult {
   /** Rows where any recomputed cell (the column's or a dependent formula's) changed. */
   updatedRows: number;
+  /** Tables whose lookups read this one: the caller recomputes them (recomputeLookupColumns) before answering. */
+  dependentTables?: string[];
 }
 
 /** A cell value to store before recomputing (a row or cell route's write). `data` is the JSON value. */
@@ -51,6 +55,8 @@ export interface RecomputeResult {
   formulaCells: Record<string, Record<string, unknown>>;
   /** With `returnCells`: the stored formula Cell records of those rows after the run (blank cells never created are absent). */
   formulaCellRecords?: StoredCell[];
+  /** As ApplyFormulaResult's. */
+  dependentTables?: string[];
 }
 
 /** A stored cell as D1 holds it after a run (the record a row route answers with). */
@@ -107,45 +113,104 @@ function storedCell(r: StoredCellRaw): StoredCell {
  */
 export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput): Promise<ApplyFormulaResult> {
   const d1 = d1Of(db);
-  const { table, columns } = await loadTable(d1, input.tableId);
+  const { table, columns, linked, dependentTables } = await loadTable(d1, input.tableId);
   if (!table || table.isDeleted) throw notFound("Table");
   const column = columns.find((c) => c.id === input.columnId);
   if (!column || column.isDeleted) throw notFound("Column");
   if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
-  const expression = validateFormula(input, columns);
+  const expression = validateFormula(input, columns, linked);
 
   const trees = formulaTrees(columns, { columnId: column.id, expression });
+  await assertNotLookedUpDeeper(d1, { columns, trees, dependentTables });
   const targets = new Set(withDependents(column.id, trees));
   const plan = planComputation(columns, trees, targets, { readTargets: false });
+  await readLinkedData(d1, plan, columns, linked);
 
-  const writes: CellUpsert[] = [];
   // Past the run's budget the apply is refused (422) before anything is written.
-  const run = runBudget("refuse");
+  const writes = await evaluateAllRows(d1, table.id, plan, runBudget("refuse"));
+  const updatedRows = await writeAllRows(d1, table, plan, writes, [
+    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, Date.now()),
+  ]);
+  return { updatedRows, dependentTables };
+}
+
+/** Every live row of the table evaluated for the plan, page by page; the cells to write. */
+async function evaluateAllRows(d1: D1Database, tableId: string, plan: ComputationPlan, run: RunBudget): Promise<CellUpsert[]> {
+  const writes: CellUpsert[] = [];
   let rowsBefore = 0;
-  let page = readRowPage(d1, table.id, "", ROW_PAGE_SIZE, plan.readColumns);
+  let page = readRowPage(d1, tableId, "", ROW_PAGE_SIZE, plan.readColumns);
   for (;;) {
     const current = await page;
     const last = current.rowIds.at(-1);
     const more = current.rowIds.length === ROW_PAGE_SIZE && last !== undefined;
     // Fetch the next page while this one is evaluated.
-    if (more) page = readRowPage(d1, table.id, last, ROW_PAGE_SIZE, plan.readColumns);
+    if (more) page = readRowPage(d1, tableId, last, ROW_PAGE_SIZE, plan.readColumns);
     await evaluateRows(plan, current, writes, { compare: false, run, rowsBefore });
     rowsBefore += current.rowIds.length;
     if (!more) break;
   }
+  return writes;
+}
 
-  const now = Date.now();
+/** Writes a whole-table run's cells (only those that differ) with `extra` statements in one batch; the rows changed. */
+async function writeAllRows(d1: D1Database, table: { id: string; workspaceId: string }, plan: ComputationPlan, writes: CellUpsert[], extra: D1PreparedStatement[]): Promise<number> {
   const withDependentsToo = plan.order.length > 1;
-  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now, returning: withDependentsToo }, writes);
-  const results = await d1.batch<{ row_id: string }>([
-    ...cellStatements,
-    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, now),
-  ]);
+  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), returning: withDependentsToo }, writes);
+  if (cellStatements.length + extra.length === 0) return 0;
+  const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
   const cellResults = results.slice(0, cellStatements.length);
-  const updatedRows = withDependentsToo
+  return withDependentsToo
     ? new Set(cellResults.flatMap((r) => r.results.map((x) => x.row_id))).size
     : cellResults.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
-  return { updatedRows };
+}
+
+/**
+ * After a change to a table another table looks into (`fromTableId`; every linked table when absent): recomputes
+ * this table's formula columns that use a relation lookup into it, and their dependents, for every row. Never
+ * refused: cells past the run's budget store #LIMIT!. Lookups are one level deep, so this changes nothing
+ * another table looks up.
+ */
+export async function recomputeLookupColumns(db: DbLike, tableId: string, opts: { fromTableId?: string; relationId?: string } = {}): Promise<ApplyFormulaResult> {
+  const d1 = d1Of(db);
+  const { table, columns, linked } = await loadTable(d1, tableId);
+  if (!table || table.isDeleted) return { updatedRows: 0 };
+  const trees = formulaTrees(columns);
+  const isRelation = relationTest(columns);
+  const relationTable = (relationId: string) => (columns.find((c) => c.id === relationId)?.data.oneMany as OneManyOptions | undefined)?.tableId;
+  const targets = new Set<string>();
+  for (const [id, expr] of trees) {
+    const uses = relationLookups(expr, isRelation).some(
+      (l) => (opts.relationId === undefined || l.relationId === opts.relationId) && (opts.fromTableId === undefined || relationTable(l.relationId) === opts.fromTableId),
+    );
+    if (uses) for (const t of withDependents(id, trees)) targets.add(t);
+  }
+  if (targets.size === 0) return { updatedRows: 0 };
+  const plan = planComputation(columns, trees, targets, { readTargets: false });
+  await readLinkedData(d1, plan, columns, linked);
+  const writes = await evaluateAllRows(d1, table.id, plan, runBudget("limit"));
+  return { updatedRows: await writeAllRows(d1, table, plan, writes, []) };
+}
+
+/**
+ * Lookups are one level deep: when this table's formulas (`trees`, after the write) make a column depend on a
+ * lookup, no other table may look that column up (422 naming who does).
+ */
+async function assertNotLookedUpDeeper(d1: D1Database, input: { columns: TableColumn[]; trees: ReadonlyMap<string, Expr>; dependentTables: string[] }): Promise<void> {
+  if (input.dependentTables.length === 0) return;
+  const deep = [...lookupDependentColumns(input.columns, input.trees)];
+  if (deep.length === 0) return;
+  const { results } = await d1
+    .prepare(
+      `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
+        AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE instr(c.formula, '"' || j.value || '"') > 0)`,
+    )
+    .bind(JSON.stringify(input.dependentTables), JSON.stringify(deep))
+    .all<{ name: string; table_name: string; formula: string }>();
+  if (results.length === 0) return;
+  const hit = results[0]!;
+  const col = input.columns.find((c) => deep.some((id) => id === c.id && hit.formula.includes(`"${id}"`)));
+  const message = `{${col?.name ?? "this column"}} is looked up by {${hit.name}} of table "${hit.table_name}": a looked-up column cannot use a lookup itself (lookups are one level deep)`;
+  throw unprocessable(message, [{ path: "expression", message }]);
 }
 
 /**
@@ -161,7 +226,7 @@ export async function recomputeRowFormulas(
   opts: { writes?: readonly CellWrite[]; returnCells?: boolean } = {},
 ): Promise<RecomputeResult> {
   const d1 = d1Of(db);
-  const { table, columns } = await loadTable(d1, tableId);
+  const { table, columns, linked, dependentTables } = await loadTable(d1, tableId);
   if (!table || table.isDeleted) throw notFound("Table");
   const writes = opts.writes ?? [];
   const byId = new Map(columns.map((c) => [c.id, c]));
@@ -174,7 +239,8 @@ export async function recomputeRowFormulas(
   const trees = formulaTrees(columns);
   const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
-  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
+  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }), ...(dependentTables.length > 0 && { dependentTables }) };
+  await readLinkedData(d1, plan, columns, linked);
   // Written columns are read too, so the write can be applied to the page before evaluation.
   const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
   const page = await readRows(d1, table.id, allRowIds, readColumns);
@@ -213,7 +279,7 @@ export async function recomputeRowFormulas(
     }
     formulaCells[rowId] = out;
   });
-  return { updatedRows, formulaCells, ...(formulaCellRecords && { formulaCellRecords }) };
+  return { updatedRows, formulaCells, ...(formulaCellRecords && { formulaCellRecords }), ...(dependentTables.length > 0 && { dependentTables }) };
 }
 
 interface ComputationPlan {
@@ -223,6 +289,10 @@ interface ComputationPlan {
   metas: Map<string, ColumnMeta>;
   /** Every column whose cells are read: inputs of the targets, and the targets' own (old) values if asked. */
   readColumns: string[];
+  /** The relation lookups the targets read, by the id the evaluator reads them under (lookupSlotId). */
+  lookups: Map<string, RelationLookup>;
+  /** Filled by readLinkedData: each relation's options and linked rows. */
+  relations: Map<string, LinkedRelation>;
 }
 
 export function planComputation(
@@ -235,16 +305,50 @@ export function planComputation(
   const metas = columnMetas(columns, trees);
   const compiled = new Map<string, CompiledFormula>();
   const read = new Set<string>();
+  const isRelation = relationTest(columns);
+  const lookups = new Map<string, RelationLookup>();
   const computeOrderOfTargets = [...order.filter((id) => targets.has(id)), ...cyclic.filter((id) => targets.has(id))];
   for (const id of computeOrderOfTargets) {
     const expr = trees.get(id)!;
     // A cycle can only come from corrupt data (apply refuses one); its cells read as #REF!.
-    compiled.set(id, cyclic.includes(id) ? () => Errors.ref : compileFormula(expr));
+    compiled.set(id, cyclic.includes(id) ? () => Errors.ref : compileFormula(withLookupReads(expr, isRelation)));
     if (opts.readTargets) read.add(id);
+    const inputs = referencedColumns(expr);
+    for (const l of relationLookups(expr, isRelation)) {
+      lookups.set(lookupSlotId(l), l);
+      // The relation's filter compares linked cells with this row's cells: those are inputs too.
+      const options = columns.find((c) => c.id === l.relationId)?.data.oneMany as OneManyOptions | undefined;
+      for (const item of options?.filter ?? []) if (item.sourceColumnId) inputs.add(item.sourceColumnId);
+    }
     // A target read by a later target comes from this run's evaluation, not from D1.
-    for (const ref of referencedColumns(expr)) if (metas.has(ref) && (opts.readTargets || !targets.has(ref))) read.add(ref);
+    for (const ref of inputs) if (metas.has(ref) && (opts.readTargets || !targets.has(ref))) read.add(ref);
   }
-  return { order: computeOrderOfTargets, compiled, metas, readColumns: [...read] };
+  return { order: computeOrderOfTargets, compiled, metas, readColumns: [...read], lookups, relations: new Map() };
+}
+
+/** Reads the linked rows the plan's lookups need (one query per linked table, one round trip), into `plan.relations`. */
+export async function readLinkedData(d1: D1Database, plan: ComputationPlan, columns: readonly TableColumn[], linked: LinkedColumns): Promise<void> {
+  if (plan.lookups.size === 0) return;
+  const tableOf = new Map<string, { tableId: string; options: OneManyOptions }>();
+  const wanted = new Map<string, Set<string>>();
+  for (const l of plan.lookups.values()) {
+    const options = columns.find((c) => c.id === l.relationId)?.data.oneMany as OneManyOptions | undefined;
+    if (!options || !linked.has(l.relationId)) continue;
+    tableOf.set(l.relationId, { tableId: options.tableId, options });
+    const set = wanted.get(options.tableId) ?? new Set<string>();
+    set.add(l.columnId);
+    for (const item of options.filter) set.add(item.targetColumnId);
+    wanted.set(options.tableId, set);
+  }
+  const rows = await readLinkedRows(d1, new Map([...wanted].map(([t, set]) => [t, [...set]])));
+  const shared = new Map<string, ReturnType<typeof linkedRows>>();
+  for (const [relationId, { tableId, options }] of tableOf) {
+    const read = rows.get(tableId);
+    if (!read) continue;
+    let linkedTable = shared.get(tableId);
+    if (!linkedTable) shared.set(tableId, (linkedTable = linkedRows(read.ids, read.values, linked.get(relationId)!)));
+    plan.relations.set(relationId, { options, rows: linkedTable });
+  }
 }
 
 /**
@@ -293,9 +397,15 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  */
 export async function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean; run: RunBudget; rowsBefore?: number }): Promise<number> {
   const run = opts.run;
-  const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id))];
+  const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id)), ...plan.lookups.keys()];
   const slotOf = new Map(slotIds.map((id, k) => [id, k]));
   const metaBySlot = slotIds.map((id) => plan.metas.get(id));
+  const lookupBySlot = slotIds.map((id) => plan.lookups.get(id));
+  let rowId = "";
+  const rawOf = (columnId: string): unknown => {
+    const text = texts[slotOf.get(columnId) ?? -1];
+    return text === null || text === undefined ? null : safeParse(text);
+  };
   const targets = plan.order.map((id) => ({ id, slot: slotOf.get(id)!, compiled: plan.compiled.get(id)! }));
   const UNSET = Symbol("unset");
   const decoded: Array<FormulaValue | typeof UNSET> = new Array(slotIds.length).fill(UNSET);
@@ -305,6 +415,13 @@ export async function evaluateRows(plan: ComputationPlan, page: RowPage, out: Ce
     if (k === undefined) return Errors.ref;
     const hit = decoded[k]!;
     if (hit !== UNSET) return hit;
+    const lookup = lookupBySlot[k];
+    if (lookup) {
+      const relation = plan.relations.get(lookup.relationId);
+      const list = relation ? lookupValue(relation, lookup.columnId, rowId, rawOf) : Errors.ref;
+      decoded[k] = list;
+      return list;
+    }
     const meta = metaBySlot[k];
     const text = texts[k];
     const value = !meta ? Errors.ref : text === null || text === undefined ? null : cellToValue(safeParse(text), meta);
@@ -317,6 +434,7 @@ export async function evaluateRows(plan: ComputationPlan, page: RowPage, out: Ce
   let sliceUnits = 0;
   for (let i = 0; i < page.rowIds.length; i++) {
     texts = page.texts[i]!;
+    rowId = page.rowIds[i]!;
     decoded.fill(UNSET);
     let changed = false;
     const rowStart = performance.now();

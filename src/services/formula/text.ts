@@ -385,7 +385,7 @@ export interface ParsedFormula {
  * The text as a tree for a table with `columns`: throws FormulaSyntaxError listing every problem with its
  * position (unknown columns and functions with the nearest names, argument counts with the signature).
  */
-export function parseFormula(text: string, columns: readonly NamedColumn[]): ParsedFormula {
+export function parseFormula(text: string, columns: readonly NamedColumn[], linked: ReadonlyMap<string, readonly NamedColumn[]> = new Map()): ParsedFormula {
   const syntax = parseSyntax(text);
   const problems: FormulaProblem[] = [];
   const byId = new Map(columns.map((c) => [c.id, c]));
@@ -394,21 +394,21 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
   const referencePositions = new Map<string, Position>();
   const functionNames = [...FUNCTION_CATALOG.keys()];
 
-  const resolveName = (name: string, pos: Position): string | undefined => {
-    let found = byName.get(name);
-    if (!found) {
+  const resolveName = (name: string, pos: Position, among: readonly NamedColumn[] = columns): string | undefined => {
+    let found = among === columns ? byName.get(name) : among.filter((c) => c.name === name);
+    if (!found || found.length === 0) {
       const folded = name.trim().toLowerCase();
-      found = columns.filter((c) => c.name.trim().toLowerCase() === folded);
+      found = among.filter((c) => c.name.trim().toLowerCase() === folded);
     }
     if (found.length === 1) return found[0]!.id;
     if (found.length > 1) {
       problems.push({ ...pos, message: `More than one column is named "${name}": refer to one by id, ${found.map((c) => `{#${c.id}}`).join(" or ")}`, suggestions: found.map((c) => `{#${c.id}}`) });
       return undefined;
     }
-    const suggestions = nearest(name, columns.map((c) => c.name));
+    const suggestions = nearest(name, among.map((c) => c.name));
     problems.push({
       ...pos,
-      message: `Unknown column {${name}}${suggestions.length ? `; did you mean ${suggestions.map((s) => `{${s}}`).join(", ")}?` : ""}`,
+      message: `Unknown column {${name}}${among === columns ? "" : " in the linked table"}${suggestions.length ? `; did you mean ${suggestions.map((s) => `{${s}}`).join(", ")}?` : ""}`,
       ...(suggestions.length && { suggestions }),
     });
     return undefined;
@@ -482,7 +482,11 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
       case "call": {
         const upper = s.name.toUpperCase();
         if (upper === "LET") return resolveLet(s);
-        const args = s.args.map(resolve);
+        // The first argument of a LOOKUP, resolved once: a relation makes it a lookup over linked rows.
+        const first = upper === "LOOKUP" && s.args[0]?.kind === "ref" ? resolve(s.args[0]) : undefined;
+        const lookup = first && resolveRelationLookup(s, first);
+        if (lookup) return lookup;
+        const args = s.args.map((a, i) => (i === 0 && first ? first : resolve(a)));
         // TRUE() and FALSE() are the literals; BLANK() is the empty value (an omitted argument).
         if ((upper === "TRUE" || upper === "FALSE") && args.length === 0) return { kind: "literal", value: upper === "TRUE" };
         if (upper === "BLANK" && args.length === 0) return { kind: "literal", value: null };
@@ -501,6 +505,24 @@ export function parseFormula(text: string, columns: readonly NamedColumn[]): Par
         return { kind: "call", fn: spec.name, args };
       }
     }
+  };
+
+  /** LOOKUP({Relation}, {Column}): `{Column}` is named among the linked table's columns (docs/api-guide.md › Formulas). */
+  const resolveRelationLookup = (s: Extract<Syntax, { kind: "call" }>, relationExpr: Expr): Expr | null => {
+    const target = s.args[1];
+    const relationId = relationExpr.kind === "column" ? relationExpr.columnId : "";
+    const among = linked.get(relationId);
+    if (!among) return null;
+    if (s.args.length !== 2 || target?.kind !== "ref") {
+      problems.push({ ...s.at, message: "A lookup over a relation takes the relation and a column of the linked table: LOOKUP({Relation}, {Column})" });
+      return { kind: "literal", value: null };
+    }
+    let id: string | undefined;
+    if (target.id !== undefined) {
+      if (among.some((c) => c.id === target.id)) id = target.id;
+      else problems.push({ ...target.at, message: `Unknown column id {#${target.id}}: no column of the linked table has that id` });
+    } else id = resolveName(target.name!, target.at, among);
+    return { kind: "call", fn: "LOOKUP", args: [relationExpr, { kind: "column", columnId: id ?? "" }] };
   };
 
   const expr = resolve(syntax);

@@ -19,3 +19,8 @@ export async function recalculateFormulasAfterWrite(
   if (rowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
   return recomputeRowsThroughCoordinator(env, { tableId, rowIds: [...rowIds], ...(opts.returnCells && { returnCells: true }) });
 }
+
+/** After rows of `tableId` were deleted: the tables whose lookups read it recompute them (through its coordinator, which knows them). */
+export async function recalculateLookupsAfterDelete(env: Env, tableId: string): Promise<void> {
+  await recomputeRowsThroughCoordinator(env, { tableId, rowIds: [] });
+}
