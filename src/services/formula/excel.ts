@@ -1633,6 +1633,20 @@ export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
   TEXTBEFORE: { min: 2, max: 6, impl: textAround(false) },
   TEXTAFTER: { min: 2, max: 6, impl: textAround(true) },
   TEXTSPLIT: { min: 2, max: 6, impl: textSplit },
+  /** ARRAYJOIN(list, [separator]): a list (a lookup, say) as text, blanks left out; ", " by default (Airtable's). */
+  ARRAYJOIN: { min: 1, max: 2, impl: (list: V, separator: V) => {
+    const sep = separator === undefined ? ", " : toText((separator ?? null) as FormulaValue);
+    if (isErr(sep)) return sep;
+    const parts: string[] = [];
+    for (const item of flat(list)) {
+      if (item === null || item === undefined || item === "") continue;
+      const text = toText(item as FormulaValue);
+      if (isErr(text)) return text;
+      parts.push(text);
+    }
+    const joined = parts.join(sep);
+    return joined.length > 32_767 ? Errors.value : joined;
+  } },
   // Dates.
   DATEDIF: { min: 3, max: 3, impl: datedif },
   // Financial.

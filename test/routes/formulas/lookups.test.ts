@@ -52,8 +52,9 @@ describe("lookups and rollups across linked tables", () => {
     const total = await formula("Total", "sum(lookup({Items}, {Price}))");
     expect(total.formula).toMatchObject({ text: "SUM(LOOKUP({Items}, {Price}))", resultType: "number" });
     expect(total.formula.expression).toEqual({ kind: "call", fn: "SUM", args: [{ kind: "call", fn: "LOOKUP", args: [col(items), col(price)] }] });
-    const names = await formula("Names", 'TEXTJOIN(", ", TRUE, LOOKUP({Items}, {Name}))');
+    const names = await formula("Names", "ARRAYJOIN(LOOKUP({Items}, {Name}))");
     const count = await formula("Count", "COUNTA(LOOKUP({Items}, {Name}))");
+    const sum = await formula("Sum text", 'ARRAYJOIN(LOOKUP({Items}, {Price}), " + ")');
     const stats = await formula("Stats", 'AVERAGE(LOOKUP({Items}, {Price})) & "/" & MIN(LOOKUP({Items}, {Price})) & "/" & MAX(LOOKUP({Items}, {Price}))');
     const rows = await cellsByName(orders);
     expect(rows.A![total._id]).toBe(42);
@@ -62,6 +63,8 @@ describe("lookups and rollups across linked tables", () => {
     expect(rows.A![names._id]).toBe("Hammer, Saw");
     expect(rows.B![names._id]).toBe("Yo-yo, Kite");
     expect(rows.B![count._id]).toBe(2);
+    expect(rows.A![sum._id]).toBe("12 + 30");
+    expect(rows.B![sum._id]).toBe("3");
     expect(rows.A![stats._id]).toBe("21/12/30");
 
     const parsed = await ok("POST", "/formula/parse", { token: t.viewer.token, body: { tableId: orders.tableId, text: "LOOKUP({Items}, {Category})" } });
