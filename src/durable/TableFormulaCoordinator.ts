@@ -11,7 +11,7 @@ import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../lib/ids";
-import { DescriptionSchema, ExpressionSchema } from "../services/formula/expression";
+import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";
 import { applyFormulaToTable, recomputeLookupColumns, recomputeRowFormulas, type ApplyFormulaResult, type RecomputeResult } from "../services/formula/engine";
 
 export const ApplyFormulaPayload = z.strictObject({

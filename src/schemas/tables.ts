@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { maxJsonBytes } from "../openapi";
 import { IdSchema } from "../lib/ids";
-import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "../services/formula/expression";
+import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "./formula";
 import { MAX_FORMULA_TEXT } from "../services/formula/formulaText";
 import { RESULT_TYPES } from "../services/formula/resultType";
 
