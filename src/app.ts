@@ -40,7 +40,7 @@ const TARGET_LABEL: Record<string, string> = {
 };
 
 /**
- * Every response says `X-Content-Type-Options: nosniff` (docs/api-guide.md, "Media"): a browser then never runs
+ * Every response says `X-Content-Type-Options: nosniff` (docs/api-guide.md › Files, export and media): a browser then never runs
  * stored bytes (an audio file, a DOCX, a PDF) as anything but the type they are served as. A WebSocket upgrade (101)
  * is left as it is; a response with immutable headers (a passed-through fetch) is copied first.
  */
