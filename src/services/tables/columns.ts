@@ -16,6 +16,7 @@ import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { applyFormulaThroughCoordinator, recomputeLookupsThroughCoordinator } from "../formula/coordinator";
 import { linkedColumnsOf, linkedColumnsQuery, type LinkedColumns } from "./linked";
+import { recalculateLookupsReading } from "./recompute";
 import { MAX_FORMULA_DEPTH, type DescriptionItem, type Expr, type ParsedExpression } from "../formula/expression";
 import { compileFormulaText, locateTreeProblems, validateTree } from "../formula/formulaText";
 import type { TableColumn } from "../formula/graph";
@@ -325,6 +326,8 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
   if (column.data.type === "oneMany" && patch.data && JSON.stringify(patch.data) !== JSON.stringify(column.data)) {
     await recomputeLookupsThroughCoordinator(ctx.env, { tableId: table.id, relationId: column.id });
   }
+  // Lookups in other tables that read this column see its new options (a select's labels, a type change).
+  if (patch.data && !formula) await recalculateLookupsReading(ctx.env, table.id);
   if (!formula || unchanged) return columnDto(row, [...others, row], linked);
   return applyColumnFormula(ctx, table.id, row, formula, others, linked);
 }
@@ -337,7 +340,7 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
     liveColumnsQuery(ctx.db, tableOfColumn(input.columnId)),
   ]);
   if (!column) throw notFound("Column");
-  checkTableAccess(tableRow, "write", { as: "Column" });
+  const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
   await assertColumnIfMatch(input.ifMatch, column, list);
   if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
   const deleted = await ctx.db
@@ -346,6 +349,8 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
     .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
     .returning({ id: columns.id });
   if (deleted.length === 0) throw preconditionFailed();
+  // A lookup of the deleted column (or through a relation filtering on it) is recomputed: it reads #REF! or fewer rows now.
+  await recalculateLookupsReading(ctx.env, table.id);
 }
 
 /**

@@ -117,6 +117,14 @@ describe("lookups and rollups across linked tables", () => {
       body: { data: { type: "oneMany", oneMany: { tableId: products.tableId, filter: [{ targetColumnId: category, op: "eq", sourceColumnId: wants }] } } },
     });
     expect(await totalOf("A")).toBe(20);
+
+    // The looked-up column deleted: the lookup reads an error, not the old sum.
+    const cost = (await addColumn(t.owner.token, products.tableId, "Cost", { type: "number" }))._id;
+    await ok("PUT", `/table/row/${product.Hammer}/cell/${cost}`, { token: t.editor.token, body: { data: 5 } });
+    const costs = await formula("Costs", "SUM(LOOKUP({Items}, {Cost}))");
+    expect((await cellsByName(orders)).A![costs._id]).toBe(5);
+    await ok("DELETE", `/table/column/${cost}`, { token: t.owner.token });
+    expect((await cellsByName(orders)).A![costs._id]).toEqual({ error: "#REF!" });
   });
 
   it("refuses unknown linked columns, relations of relations and lookups of lookups (422, one level deep)", async () => {
