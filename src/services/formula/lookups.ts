@@ -17,6 +17,7 @@ import { relatedRowIds } from "../tables/relations";
 import type { Expr } from "./expression";
 import { columnMetas, formulaTrees, type TableColumn } from "./graph";
 import { formulaLimits } from "./limits";
+import { SPENT } from "./cellBudget";
 import { cellToValue, formulaError, type ColumnMeta, type FormulaValue } from "./values";
 
 /** For each oneMany column of a table (by id): the live columns of the table it links to. */
@@ -160,7 +161,8 @@ export function lookupValue(relation: LinkedRelation, columnId: string, rowId: s
   const cells: Record<string, unknown> = {};
   for (const item of relation.options.filter) if (item.sourceColumnId) cells[item.sourceColumnId] = sourceCell(item.sourceColumnId);
   const ids = relatedRowIds(relation.options, relation.rows, { id: rowId, cells });
-  if (ids.length > formulaLimits.arrayElements) return formulaError("#LIMIT!");
+  // Past the list cap the whole cell is #LIMIT! (as any list past it is), not an error value a COUNTA would count.
+  if (ids.length > formulaLimits.arrayElements) throw SPENT;
   const meta = relation.rows.metas.get(columnId);
   if (!meta) return formulaError("#REF!");
   return ids.map((id) => cellToValue(relation.rows.values[relation.rows.positionOf.get(id)!]![columnId], meta));

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, addRow, allRows, bulkRows, makeTable, type TestTable } from "../../support/tableHarness";
 import { col } from "../../support/formula/expr";
+import { formulaLimits } from "../../../src/services/formula/limits";
 
 /**
  * Lookups and rollups over relations (docs/api-guide.md › Formulas, "Lookups and rollups"): LOOKUP({Relation},
@@ -173,5 +174,25 @@ describe("lookups and rollups across linked tables", () => {
     expect(viewerWrite.status).toBe(403);
     const outsider = await call("POST", "/formula/parse", { token: t.outsider.token, body: { tableId: orders.tableId, text: "SUM(LOOKUP({Items}, {Price}))" } });
     expect(outsider.status).toBe(404);
+  });
+
+  it("a lookup past the list cap is #LIMIT!, within it the list", async () => {
+    const all = (
+      await addColumn(t.owner.token, orders.tableId, "All products", {
+        type: "oneMany",
+        oneMany: { tableId: products.tableId, filter: [{ targetColumnId: products.nameColumnId, op: "isNotEmpty" }] },
+      })
+    )._id;
+    const saved = formulaLimits.arrayElements;
+    formulaLimits.arrayElements = 2;
+    try {
+      const capped = await formula("Capped", "COUNTA(LOOKUP({All products}, {Name}))");
+      expect((await cellsByName(orders)).A![capped._id]).toEqual({ error: "#LIMIT!" });
+    } finally {
+      formulaLimits.arrayElements = saved;
+    }
+    const counted = await formula("Counted", "COUNTA(LOOKUP({All products}, {Name}))");
+    expect((await cellsByName(orders)).A![counted._id]).toBe(4);
+    expect(all).toBeTruthy();
   });
 });
