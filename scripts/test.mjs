@@ -28,7 +28,7 @@ async function stage(title, fn) {
   console.log(`  (${s} s)`);
 }
 try {
-  await stage("script tests (deploy:check, npm start's process tree; node --test scripts/test/)", () =>
+  await stage("script tests (deploy:check, npm start's process tree, the packed client; node --test scripts/test/)", () =>
     run(process.execPath, ["--test", path.join(ROOT, "scripts", "test", "*.test.mjs")]),
   );
   await stage("converter tests (real LibreOffice)", () => run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]));
@@ -37,7 +37,7 @@ try {
   else {
     // Imported here, so a run without the browser stage never loads puppeteer-core.
     const { runBrowserTests } = await import("./browser-test.mjs");
-    await stage("reader site and /docs (offline) in a real browser (Chromium, puppeteer-core, axe-core)", () => runBrowserTests());
+    await stage("reader site, /docs (offline) and CORS from other origins in a real browser (Chromium, puppeteer-core, axe-core)", () => runBrowserTests());
   }
   await stage("README tour (a fresh service like npm start, every ```sh block of README.md)", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]),
