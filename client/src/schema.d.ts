@@ -2470,7 +2470,7 @@ export interface components {
             text?: string;
         };
         /**
-         * @description The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data
+         * @description The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data. It is the shape of the column's cell values: number → a JSON number; text → a string; boolean → true/false; date → milliseconds since 1970 (a number, as date columns hold); array → a JSON array (a lookup's list, SEQUENCE…); error → `{ "error": "#DIV/0!" }`-style; any formula cell may also hold an error object or null (blank).
          * @enum {string}
          */
         FormulaResultType: "number" | "text" | "boolean" | "date" | "array" | "error" | "unknown";

@@ -49,9 +49,8 @@ describe("import direction", () => {
     for (const dir of ["tables", "content", "documents"]) expect(users.some((p) => p.startsWith(`src/services/${dir}/`))).toBe(true);
   });
 
-  // Pending (issue 21, item 2): the formula expression schema is an OpenAPI schema; it moves with the route/OpenAPI
-  // schema work.
-  const PENDING_TRANSPORT = ["src/services/formula/expression.ts"];
+  // No pending exceptions: the formula tree's zod/OpenAPI schemas live in src/schemas/formula.ts.
+  const PENDING_TRANSPORT: string[] = [];
 
   it("no service imports http/, hono or @hono/* (other than the pending exceptions)", () => {
     const offenders = services

@@ -19,7 +19,7 @@ import { keptAnswerStatements } from "../idempotency";
 import type { StoredCell } from "../formula/engine";
 import { checkCellWrites, columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
-import { recalculateFormulasAfterWrite } from "./recompute";
+import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 
@@ -316,6 +316,8 @@ export async function deleteRow(ctx: ServiceContext, input: { rowId: string; ifM
   const { table } = checkTableAccess(tableRow, "write", { as: "Row" });
   await assertIfMatch(input.ifMatch, () => rowRepresentation(row));
   await ctx.db.update(rows).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(rows.id, row.id));
+  // Lookups in other tables that listed this row are recomputed before the answer.
+  await recalculateLookupsReading(ctx.env, table.id);
   emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.deleted", table, row.id)]);
   return { row, table };
 }

@@ -7,7 +7,8 @@ import { valueToCell } from "../../../src/services/formula/values";
 import { compileFormulaText } from "../../../src/services/formula/formulaText";
 import { ApiError } from "../../../src/errors";
 import { printFormula } from "../../../src/services/formula/print";
-import { checkGrammar, FormulaSyntaxError, parseFormula, type FormulaProblem } from "../../../src/services/formula/text";
+import { checkGrammar, FormulaSyntaxError, type FormulaProblem } from "../../../src/services/formula/text";
+import { parseFormula } from "../../../src/services/formula/resolve";
 import { col, fn, lit, neg, op } from "../../support/formula/expr";
 
 const COLUMNS = [
