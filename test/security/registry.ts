@@ -7,6 +7,8 @@ import { formulaCases } from "./cases/formula";
 import { automationCases } from "./cases/automations";
 import { portalCases } from "./cases/portals";
 import { collabCases } from "./cases/collab";
+import { tableCsvCases } from "./cases/tableCsv";
+import { markdownCases } from "./cases/markdown";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -19,4 +21,6 @@ export const caseFactories: Record<string, CaseFactory> = {
   automations: automationCases,
   portals: portalCases,
   collab: collabCases,
+  tableCsv: tableCsvCases,
+  markdown: markdownCases,
 };

@@ -1,22 +1,20 @@
 /**
  * Automation records (docs/api-guide.md › Automations, published portals, collaborative editing, E2): create,
  * change, read, list, delete, secret rotation. Their runs and deliveries: runs.ts. Access through
- * src/auth/access.ts (requireAutomation).
+ * src/auth/automationAccess.ts (requireAutomation).
  */
 import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { d1Of } from "../../db/d1";
 import { and, eq, gt } from "drizzle-orm";
 import { automationEventTriggers, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
 import {
-  automationAccessQuery,
-  checkAutomationAccess,
   checkProjectAccess,
   projectAccessStatement,
   readableProjectIds,
   readableProjectsStatement,
-  requireAutomation,
   type AutomationRow,
 } from "../../auth/access";
+import { automationAccessQuery, checkAutomationAccess, requireAutomation } from "../../auth/automationAccess";
 import { read } from "../context";
 import { conflict, notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";

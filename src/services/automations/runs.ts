@@ -4,7 +4,8 @@
  */
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { automationCascades, automationDeliveries, automationRuns } from "../../db/schema";
-import { automationAccessQuery, checkAutomationAccess, type AutomationRow } from "../../auth/access";
+import type { AutomationRow } from "../../auth/access";
+import { automationAccessQuery, checkAutomationAccess } from "../../auth/automationAccess";
 import { conflict, notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";

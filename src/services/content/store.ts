@@ -86,7 +86,7 @@ export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
 }
 
 /** `readContents` from metadata already read (`contentMetasQuery` in a larger batch): only R2 reads. */
-async function readContentsOf(
+export async function readContentsOf(
   ctx: ServiceContext,
   documentIds: readonly string[],
   rows: readonly ({ documentId: string } & ContentMeta)[],

@@ -19,7 +19,7 @@ import { keptAnswerStatements } from "../idempotency";
 import type { StoredCell } from "../formula/engine";
 import { checkCellWrites, columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
-import { recalculateFormulasAfterWrite } from "./recompute";
+import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 
@@ -59,7 +59,7 @@ export interface CreatedRows {
  * Validates every row's cells (400 listing the problems, 409 for computed columns: nothing is written), then
  * writes all rows and cells in one atomic D1 batch and runs the formula hook for the new rows.
  */
-async function insertRows(
+export async function insertRows(
   ctx: ServiceContext,
   table: TableRow,
   inputs: readonly (Record<string, unknown> | undefined)[],
@@ -207,6 +207,13 @@ function rowPageQuery(db: Db, tableId: string, after: { seq: number; id: string 
     .limit(limit + 1);
 }
 
+/** One page as listRowsOfTable gives it, for a caller that checked read access already (a CSV export's pages). */
+export async function readRowsPage(ctx: ServiceContext, input: { table: TableRow; limit: number; cursor?: string }): Promise<RowsPage> {
+  const after = input.cursor ? decodeCursor(input.cursor) : { seq: -1, id: "" };
+  const [columnList, page] = await ctx.db.batch([liveColumnsQuery(ctx.db, input.table.id), rowPageQuery(ctx.db, input.table.id, after, input.limit)]);
+  return assemblePage(ctx, columnList, page, input.limit);
+}
+
 /**
  * GET /table/{tableId}/rows: one page of live rows in commit order, keyset-paged on (seq, id): rows added while a
  * client pages land after every cursor already handed out, so nothing is skipped or repeated. Access, columns and
@@ -319,6 +326,8 @@ export async function deleteRows(ctx: ServiceContext, input: { tableId: string; 
 async function softDeleteRows(ctx: ServiceContext, table: TableRow, rowIds: readonly string[]) {
   if (rowIds.length === 0) return;
   await ctx.db.update(rows).set({ isDeleted: true, updatedAt: ctx.now }).where(and(eq(rows.tableId, table.id), inJson(rows.id, rowIds)));
+  // Lookups in other tables that listed these rows are recomputed before the answer.
+  await recalculateLookupsReading(ctx.env, table.id);
   emitAfterResponse(ctx, rowIds.map((id) => rowEvent("row.deleted", table, id)));
 }
 

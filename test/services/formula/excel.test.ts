@@ -1,5 +1,5 @@
 /**
- * Spreadsheet-correct (docs/api-guide.md, "Formula functions"): every formula of the corpus
+ * Spreadsheet-correct (docs/api-guide.md › Formulas): every formula of the corpus
  * (test/support/formula/corpus/excel.json, Excel's documented results with edge cases per function) typed as text,
  * parsed, evaluated, and compared with Excel's answer. Also the rules that need a row: a column is a cell
  * reference, so aggregates count only its numbers while values typed as arguments are coerced.
@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import corpus from "../../support/formula/corpus/excel.json";
 import { evaluateText, sameValue, type CorpusCase } from "../../support/formula/corpus";
 import { compileFormula, evaluateCell } from "../../../src/services/formula/evaluate";
-import { parseFormula } from "../../../src/services/formula/text";
+import { parseFormula } from "../../../src/services/formula/resolve";
 import { lookupFunction } from "../../../src/services/formula/functions";
 import { printFormula } from "../../../src/services/formula/print";
 import type { Expr } from "../../../src/services/formula/expression";
