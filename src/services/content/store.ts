@@ -74,7 +74,7 @@ export async function readContentJson(ctx: ServiceContext, documentId: string): 
  */
 export async function readContents(ctx: ServiceContext, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
   if (documentIds.length === 0) return new Map();
-  return readContentsOf(ctx, documentIds, await contentMetasQuery(ctx.db, documentIds));
+  return readContentsOf(ctx, { documentIds, metas: await contentMetasQuery(ctx.db, documentIds) });
 }
 
 /** The content metadata of many documents, batchable (see `readContentsOf`). */
@@ -88,8 +88,7 @@ export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
 /** `readContents` from metadata already read (`contentMetasQuery` in a larger batch): only R2 reads. */
 export async function readContentsOf(
   ctx: ServiceContext,
-  documentIds: readonly string[],
-  rows: readonly ({ documentId: string } & ContentMeta)[],
+  { documentIds, metas: rows }: { documentIds: readonly string[]; metas: readonly ({ documentId: string } & ContentMeta)[] },
 ): Promise<Map<string, DocumentContent>> {
   const out = new Map<string, DocumentContent>();
   for (const id of new Set(documentIds)) out.set(id, { documentId: id, version: 0, blocks: [] });

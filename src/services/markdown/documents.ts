@@ -49,7 +49,7 @@ export async function exportMarkdownDocument(ctx: ServiceContext, documentId: st
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
   assertRichText(doc);
-  const contents = await readContentsOf(ctx, [documentId], metas);
+  const contents = await readContentsOf(ctx, { documentIds: [documentId], metas });
   return { name: doc.name, markdown: blocksToMarkdown(contents.get(documentId)?.blocks) };
 }
 
@@ -122,7 +122,7 @@ export async function exportFolderZip(ctx: ServiceContext, folderId: string): Pr
   const bytes = rows.reduce((n, m) => n + m.size, 0);
   if (bytes > MAX_ZIP_CONTENT_BYTES) throw unprocessable(`The folder's documents hold ${bytes} bytes of content; a ZIP export takes at most ${MAX_ZIP_CONTENT_BYTES}: export its subfolders`);
 
-  const contents = await readContentsOf(ctx, [...wanted], rows);
+  const contents = await readContentsOf(ctx, { documentIds: [...wanted], metas: rows });
   const entries: Zippable = {};
   for (const dir of dirs) entries[dir] = new Uint8Array(0);
   for (const f of files) entries[f.path] = strToU8(blocksToMarkdown(contents.get(f.id)?.blocks));

@@ -271,7 +271,7 @@ class Writer {
       });
       return cellsOf;
     });
-    this.pending = insertRows(this.ctx, this.table, inputs, { columns }).then((created) => {
+    this.pending = insertRows(this.ctx, { table: this.table, rows: inputs, columns }).then((created) => {
       this.imported += created.rows.length;
       if (this.keepIds) for (const r of created.rows) this.createdIds.push(r.id);
       emitAfterResponse(this.ctx, created.rows.map((r, i) => rowEvent("row.created", this.table, r.id, Object.keys(created.written[i] ?? {}))));

@@ -61,16 +61,18 @@ export interface CreatedRows {
  */
 export async function insertRows(
   ctx: ServiceContext,
-  table: TableRow,
-  inputs: readonly (Record<string, unknown> | undefined)[],
   opts: {
+    /** A table the caller may write (checked in the caller's batch), and each row's values by column id. */
+    table: TableRow;
+    rows: readonly (Record<string, unknown> | undefined)[];
     pathOf?: (index: number) => string;
     columns?: ColumnRow[];
     returnCells?: boolean;
     /** Statements that commit with the rows (a keyed request's answer, services/idempotency.ts keptAnswerStatements). */
     keep?: (created: { rows: RowRow[]; cells: CellRow[][]; written: Record<string, unknown>[] }, d1: D1Database) => Promise<D1PreparedStatement[]>;
-  } = {},
+  },
 ): Promise<CreatedRows> {
+  const { table, rows: inputs } = opts;
   const columnList = opts.columns ?? (await liveColumnsQuery(ctx.db, table.id));
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
   const writes = checkCellWrites(columnsById, inputs, opts.pathOf ?? ((i) => `rows.${i}.cells`));
@@ -365,10 +367,9 @@ export async function createRow(
   input: { tableId: string; cells?: Record<string, unknown>; /** Where `cells` is in the caller's input, for error details. */ cellsPath?: string },
 ) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const created = await insertRows(ctx, table, [input.cells], {
+  const created = await insertRows(ctx, {
+    table, rows: [input.cells], columns: columnList, returnCells: true,
     pathOf: () => input.cellsPath ?? "cells",
-    columns: columnList,
-    returnCells: true,
     // A crash before the answer leaves this one (the row and the values given; formula cells come with the final answer).
     keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { row: rowDto(c.rows[0]!), cells: sortByColumn(c.cells[0]!).map(cellDto) } }),
   });
@@ -384,8 +385,8 @@ export async function createRow(
  */
 export async function bulkCreateRows(ctx: ServiceContext, input: { tableId: string; rows: readonly (Record<string, unknown> | undefined)[] }) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const created = await insertRows(ctx, table, input.rows, {
-    columns: columnList,
+  const created = await insertRows(ctx, {
+    table, rows: input.rows, columns: columnList,
     // A crash before the answer leaves this one (the values given; formula values come with the final answer).
     keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { rows: c.rows.map((r, i) => ({ ...rowDto(r), cells: c.written[i]! })) } }),
   });
