@@ -19,10 +19,18 @@ const route = defineRoute({
     "Every live row in creation order as RFC 4180 CSV (UTF-8, CRLF line ends), streamed. The first line names the columns " +
     "(`header=name`, the default) or gives their ids (`header=id`). Select and multiSelect cells are written as their labels " +
     "(several joined by `, `), dates as ISO 8601 (`YYYY-MM-DD` at midnight UTC), checkboxes as `true`/`false`, formula cells as " +
-    "their computed values, oneMany cells as the related row ids. What it writes, POST /table/{tableId}/import reads back.",
+    "their computed values, oneMany cells as the related row ids. Text that a spreadsheet would run as a formula (starting with " +
+    "`=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading `'` (CSV injection; `formulas=keep` writes it as " +
+    "stored). What it writes, POST /table/{tableId}/import reads back (it takes that `'` off again).",
   request: {
     params: z.object({ tableId: pathId("tableId") }),
-    query: z.object({ header: z.enum(["name", "id"]).default("name").openapi({ param: { name: "header", in: "query" } }) }),
+    query: z.object({
+      header: z.enum(["name", "id"]).default("name").openapi({ param: { name: "header", in: "query" } }),
+      formulas: z
+        .enum(["escape", "keep"])
+        .default("escape")
+        .openapi({ param: { name: "formulas", in: "query" }, description: "`escape` (the default) prefixes formula-like text with `'`; `keep` writes it as stored" }),
+    }),
   },
   responses: {
     200: binaryResponse("text/csv", "The CSV file", {
@@ -34,7 +42,8 @@ const route = defineRoute({
 
 export function registerExportTableCsv(app: Router) {
   app.openapi(route, async (c) => {
-    const { table, body } = await exportCsv(ctxOf(c), { tableId: c.req.valid("param").tableId, header: c.req.valid("query").header });
+    const query = c.req.valid("query");
+    const { table, body } = await exportCsv(ctxOf(c), { tableId: c.req.valid("param").tableId, header: query.header, keepFormulas: query.formulas === "keep" });
     return new Response(body, {
       status: 200,
       headers: {

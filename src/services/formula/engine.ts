@@ -226,7 +226,11 @@ export async function recomputeRowFormulas(
 ): Promise<RecomputeResult> {
   const d1 = d1Of(db);
   const { table, columns, linked, dependentTables } = await loadTable(d1, tableId);
-  if (!table || table.isDeleted) throw notFound("Table");
+  if (!table || table.isDeleted) {
+    // A deleted table recomputes nothing of its own, but the tables looking into it still learn of it.
+    if (rowIds.length === 0 && (opts.writes ?? []).length === 0 && table) return { updatedRows: 0, formulaCells: {}, ...(dependentTables.length > 0 && { dependentTables }) };
+    throw notFound("Table");
+  }
   const writes = opts.writes ?? [];
   const byId = new Map(columns.map((c) => [c.id, c]));
   for (const w of writes) {

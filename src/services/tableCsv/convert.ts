@@ -134,7 +134,8 @@ export class ImportColumn {
   }
 
   /** The stored value of `text` (undefined: the cell stays empty), or a problem. */
-  read(text: string): { value?: unknown; problem?: string } {
+  read(field: string): { value?: unknown; problem?: string } {
+    const text = unescapeFormulaText(field);
     if (text === "") return {};
     switch (this.type) {
       case "identifier":
@@ -182,8 +183,34 @@ function clip(text: string) {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** Writes stored cell values of one column back as CSV text. */
-export function exportFormatter(column: ColumnRow, formulaResultType?: string): (value: unknown) => string {
+/**
+ * CSV injection (docs/api-guide.md › CSV import and export): a spreadsheet opening the file runs a field that
+ * starts with `=`, `+`, `-`, `@`, a tab or a carriage return as a formula, so the export writes such text with a
+ * leading `'` (OWASP's advice) and the import takes that quote off again. Numbers, dates and checkboxes are
+ * written from their values and never escaped (`-5` stays a number).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const ESCAPED_FORMULA_START = /^'[=+\-@\t\r]/;
+
+export function escapeFormulaText(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+function unescapeFormulaText(text: string): string {
+  return ESCAPED_FORMULA_START.test(text) ? text.slice(1) : text;
+}
+
+/** Writes stored cell values of one column back as CSV text; text values escaped against CSV injection unless `keepFormulas`. */
+export function exportFormatter(column: ColumnRow, formulaResultType?: string, keepFormulas = false): (value: unknown) => string {
+  const format = valueFormatter(column, formulaResultType);
+  if (keepFormulas) return format;
+  return (v) => {
+    const text = format(v);
+    return typeof v === "number" || typeof v === "boolean" ? text : escapeFormulaText(text);
+  };
+}
+
+function valueFormatter(column: ColumnRow, formulaResultType?: string): (value: unknown) => string {
   const type = columnType(column);
   const labels = new Map(((column.data as { selectItems?: SelectItem[] }).selectItems ?? []).map((i) => [i.id, i.label]));
   const label = (id: unknown) => labels.get(String(id)) ?? String(id);

@@ -3,7 +3,7 @@
  * 4180 CSV (CRLF line ends, fields quoted when they hold a comma, quote or line break), streamed a page at a
  * time through the same listing as GET /table/{tableId}/rows, so memory stays flat however many rows there are.
  * Values are written as the import reads them back: select items by label, dates as ISO 8601, formula cells as
- * their computed values.
+ * their computed values; text a spreadsheet would run as a formula starts with `'` unless `keepFormulas`.
  */
 import { stringify } from "csv-stringify/sync";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -28,11 +28,11 @@ const STRINGIFY_OPTIONS = { record_delimiter: "windows", quoted_match: /[\r\n]/ 
  * failure is still an error status); later pages are read as the client consumes the stream, the next one
  * fetched while the current one is written.
  */
-export async function exportCsv(ctx: ServiceContext, input: { tableId: string; header: CsvHeader }): Promise<CsvExport> {
+export async function exportCsv(ctx: ServiceContext, input: { tableId: string; header: CsvHeader; keepFormulas?: boolean }): Promise<CsvExport> {
   const [[tableRow], columnList] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId), liveColumnsQuery(ctx.db, input.tableId)]);
   const { table } = checkTableAccess(tableRow, "read");
   const columns: ColumnRow[] = columnList;
-  const formatters = columns.map((c) => exportFormatter(c, c.data.type === "formula" ? columnDto(c, columns).formula?.resultType : undefined));
+  const formatters = columns.map((c) => exportFormatter(c, c.data.type === "formula" ? columnDto(c, columns).formula?.resultType : undefined, input.keepFormulas));
   const fetchPage = (cursor?: string) => {
     const page = readRowsPage(ctx, { table, limit: MAX_PAGE_SIZE, cursor });
     // Awaited by the next pull; a client that stops reading first must not leave it an unhandled rejection.

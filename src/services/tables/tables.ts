@@ -21,6 +21,7 @@ import { preconditionFailed, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
+import { recalculateLookupsReading } from "./recompute";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
 
 export type TableDto = ReturnType<typeof tableDto>;
@@ -92,6 +93,8 @@ export async function deleteTable(ctx: ServiceContext, input: { tableId: string;
     .where(and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
     .returning({ id: tables.id });
   if (deleted.length === 0) throw preconditionFailed();
+  // Lookups in other tables that read this one now read #REF!.
+  await recalculateLookupsReading(ctx.env, table.id);
 }
 
 /** E19: ids of the project's live tables, newest first (ids are time-ordered), with project read access (else 404). */

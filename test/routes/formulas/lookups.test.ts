@@ -195,4 +195,20 @@ describe("lookups and rollups across linked tables", () => {
     expect((await cellsByName(orders)).A![counted._id]).toBe(4);
     expect(all).toBeTruthy();
   });
+
+  it("a deleted linked table turns its lookups into #REF! when the delete answers", async () => {
+    const suppliers = await makeTable(t.owner.token, t.projectId, "Suppliers");
+    const rating = (await addColumn(t.owner.token, suppliers.tableId, "Rating", { type: "number" }))._id;
+    await bulkRows(t.owner.token, suppliers.tableId, [{ [suppliers.nameColumnId]: "Acme", [rating]: 4 }]);
+    const buyers = await makeTable(t.owner.token, t.projectId, "Buyers");
+    await addColumn(t.owner.token, buyers.tableId, "Suppliers", {
+      type: "oneMany",
+      oneMany: { tableId: suppliers.tableId, filter: [{ targetColumnId: rating, op: "gt", value: 1 }] },
+    });
+    await bulkRows(t.owner.token, buyers.tableId, [{ [buyers.nameColumnId]: "Bea" }]);
+    const best = await formula("Best", "MAX(LOOKUP({Suppliers}, {Rating}))", buyers);
+    expect((await cellsByName(buyers)).Bea![best._id]).toBe(4);
+    await ok("DELETE", `/table/${suppliers.tableId}`, { token: t.owner.token });
+    expect((await cellsByName(buyers)).Bea![best._id]).toEqual({ error: "#REF!" });
+  });
 });

@@ -216,6 +216,41 @@ describe("CSV export", () => {
     expect(again.text).toBe(res.text);
   });
 
+  it("escapes text that a spreadsheet would run as a formula (CSV injection), reads it back unescaped, and keeps it raw on request", async () => {
+    const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Injection");
+    const n = await addColumn(t.owner.token, tableId, "N", { type: "number" });
+    const s = await addColumn(t.owner.token, tableId, "State", { type: "select", selectItems: [{ id: "x", label: "@SUM(A1)", color: "" }] });
+    await bulkRows(t.owner.token, tableId, [
+      { [nameColumnId]: '=HYPERLINK("http://evil.example","x")', [n._id]: -5, [s._id]: "x" },
+      { [nameColumnId]: "+1", [n._id]: 2 },
+      { [nameColumnId]: "-2 apples" },
+      { [nameColumnId]: "\tcmd" },
+      { [nameColumnId]: "a=b, plain" },
+    ]);
+    const res = await exportCsv(tableId);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(
+      "Name,N,State\r\n" +
+        `"'=HYPERLINK(""http://evil.example"",""x"")",-5,'@SUM(A1)\r\n` +
+        "'+1,2,\r\n" +
+        "'-2 apples,,\r\n" +
+        "'\tcmd,,\r\n" +
+        '"a=b, plain",,\r\n',
+    );
+    // The import takes the escaping quote off again: the round trip is exact.
+    const copy = await makeTable(t.owner.token, t.projectId, "Injection copy");
+    const imported = await importCsv(copy.tableId, res.text, { types: JSON.stringify({ State: "select" }) });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect((await exportCsv(copy.tableId)).text).toBe(res.text);
+    const rows = (await ok("GET", `/table/${copy.tableId}/rows`, { token: t.owner.token })).data as any[];
+    const copyName = (await columnsOf(copy.tableId)).find((c) => c.name === "Name")._id;
+    expect(rows.map((r) => r.cells[copyName])).toEqual(['=HYPERLINK("http://evil.example","x")', "+1", "-2 apples", "\tcmd", "a=b, plain"]);
+    // formulas=keep writes the text as stored, for programs that are not spreadsheets.
+    const raw = await exportCsv(tableId, { formulas: "keep" });
+    expect(raw.text.split("\r\n")[2]).toBe("+1,2,");
+    expect((await exportCsv(tableId, { formulas: "run" })).status).toBe(400);
+  });
+
   it("exports an empty table as its header line, and a table of more rows than a page", async () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Pages");
     expect((await exportCsv(tableId)).text).toBe("Name\r\n");
