@@ -70,3 +70,32 @@ describe("eslint.config.mjs: base64 only in src/lib", { concurrency: true }, () 
     });
   }
 });
+
+/** Whether `text`, linted as if it were the file `file`, breaks `rule`. */
+async function breaks(file, text, rule) {
+  const [result] = await eslint.lintText(text, { filePath: `${ROOT}/${file}` });
+  return result.messages.some((m) => m.ruleId === rule);
+}
+
+/** A function of `n` lines of code (its braces included), with a comment and a blank line after each step. */
+const fnOf = (n) => `export function f(): number {\n  let x = 0;\n${"  x++;\n  // a step\n\n".repeat(n - 4)}  return x;\n}\n`;
+
+describe("eslint.config.mjs: sizes", { concurrency: true }, () => {
+  test("a file under src/ over 400 lines (comments and blank lines count) is refused; 400 pass", async () => {
+    const lines = (n) => Array.from({ length: n }, (_, i) => (i % 2 ? "// a comment" : `export const x${i} = ${i};`)).join("\n") + "\n";
+    assert.equal(await breaks("src/services/tables/rows.ts", lines(401), "max-lines"), true);
+    assert.equal(await breaks("src/services/tables/rows.ts", lines(400), "max-lines"), false);
+    assert.equal(await breaks("test/services/big.test.ts", lines(401), "max-lines"), false);
+  });
+
+  for (const file of ["src/services/automations/runner.ts", "src/services/automations/actions.ts", "src/durable/DocumentRoom.ts", "src/durable/room/writeBack.ts"]) {
+    test(`${file}: a function over 60 lines (blank lines and comments not counted) is refused`, async () => {
+      assert.equal(await breaks(file, fnOf(61), "max-lines-per-function"), true);
+      assert.equal(await breaks(file, fnOf(60), "max-lines-per-function"), false);
+    });
+  }
+
+  test("other files may hold longer functions", async () => {
+    assert.equal(await breaks("src/services/tables/rows.ts", fnOf(61), "max-lines-per-function"), false);
+  });
+});

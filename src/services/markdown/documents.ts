@@ -14,7 +14,8 @@ import { putContent } from "../content/content";
 import { readContentsOf } from "../content/store";
 import { createDocument } from "../documents/create";
 import { inSubtree, subtreeSql } from "../documents/tree";
-import { blocksToMarkdown, markdownToBlocks } from "./convert";
+import { markdownToBlocks } from "./convert";
+import { blocksToMarkdown } from "./toMarkdown";
 
 /** docs/api-guide.md › Limits: a Markdown file to import is at most 5 MiB. */
 export const MAX_MARKDOWN_BYTES = 5 * 1024 * 1024;

@@ -1,15 +1,14 @@
 /**
- * Columns: derived slugs, type options that reference other records, and the identifier column's rules (docs/api-guide.md › Tables, columns, rows, cells).
+ * Columns: derived slugs (./columnSlugs.ts), type options that reference other records, and the identifier column's rules (docs/api-guide.md › Tables, columns, rows, cells).
  * Every operation loads access, the column (or table) and what its checks need — oneMany targets, taken slugs, the
  * column list its If-Match is compared with — in one D1 batch (`read`), then writes once.
  */
-import { and, asc, eq, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { columns, tables } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
 import { newId } from "../../lib/ids";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
-import { isUniqueViolation } from "../../db/errors";
 import { inJson, nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
@@ -22,56 +21,9 @@ import { compileFormulaText, locateTreeProblems, validateTree } from "../formula
 import type { TableColumn } from "../formula/graph";
 import { printFormula } from "../formula/print";
 import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
-
-const MAX_SLUG_LENGTH = 64;
-const SLUG_ATTEMPTS = 5;
+import { slugify, takenSlugsQuery, withFreeSlug } from "./columnSlugs";
 
 export type ColumnDto = ReturnType<typeof columnDto>;
-
-/** Lowercase ASCII words joined by "-"; accents are folded, everything else separates words. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+/, "")
-    .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/, "");
-  return slug || "column";
-}
-
-/** The table's slugs that `base` could clash with (deleted columns' included: a slug never comes to mean another column). */
-function takenSlugsQuery(db: Db, tableId: string | SQL, base: string, exceptColumnId?: string) {
-  return db
-    .select({ slug: columns.slug })
-    .from(columns)
-    .where(and(eq(columns.tableId, tableId), or(eq(columns.slug, base), sql`${columns.slug} LIKE ${`${base}-%`}`), exceptColumnId ? ne(columns.id, exceptColumnId) : undefined));
-}
-
-/** `base`, or `base-2`, `base-3`, … whichever is first free. */
-function firstFreeSlug(taken: readonly { slug: string }[], base: string): string {
-  const set = new Set(taken.map((t) => t.slug));
-  if (!set.has(base)) return base;
-  for (let n = 2; ; n++) if (!set.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-/**
- * Runs `write` with the slug chosen from the batch's `taken` slugs, retrying with a fresh lookup (one more round
- * trip, only on the rare race) when a concurrent write took the same slug first.
- */
-async function withFreeSlug<T>(db: Db, tableId: string, name: string, taken: readonly { slug: string }[], exceptColumnId: string | undefined, write: (slug: string) => Promise<T>): Promise<T> {
-  const base = slugify(name);
-  let slug = firstFreeSlug(taken, base);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write(slug);
-    } catch (err) {
-      if (!isUniqueViolation(err, "columns.table_id, columns.slug") || attempt >= SLUG_ATTEMPTS) throw err;
-      slug = firstFreeSlug(await takenSlugsQuery(db, tableId, base, exceptColumnId), base);
-    }
-  }
-}
 
 /** liveColumns as a query builder, to run inside a batch; `tableId` may be SQL (a subquery in the same batch). */
 export function liveColumnsQuery(db: Db, tableId: string | SQL) {

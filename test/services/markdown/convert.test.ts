@@ -1,7 +1,8 @@
 /** Markdown ⇄ blocks (docs/api-guide.md › Markdown import and export): each construct, and round trips property-tested. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { blocksToMarkdown, markdownToBlocks } from "../../../src/services/markdown/convert";
+import { markdownToBlocks } from "../../../src/services/markdown/convert";
+import { blocksToMarkdown } from "../../../src/services/markdown/toMarkdown";
 
 /** Blocks without their ids (fresh on every import). */
 function shape(blocks: unknown): unknown {
