@@ -45,18 +45,13 @@ const layers = [
   { name: "auth, http, durable, schemas", files: ["src/auth/**", "src/http/**", "src/durable/**", "src/schemas/**"], rules: ["routes", "site"] },
 ];
 
-/** Files allowed one named restriction of their layer, each with its reason. */
-const exceptions = [
-  // Pending (services and lib free of HTTP, under way): the formula expression schema is an OpenAPI schema (it is part of the column
-  // request body); it moves to plain zod with the route/OpenAPI schema work.
-  { file: "src/services/formula/expression.ts", lifts: "hono" },
-  // Pending (services and lib free of HTTP, under way): the If-Match / If-None-Match helpers throw the API's 412; they move to http/
-  // (services get an expected version) with the service-error work, and this file keeps only the comparisons.
-  { file: "src/lib/etag.ts", lifts: "leaveLib" },
-  // Pending (services and lib free of HTTP, under way): IdSchema is built with @hono/zod-openapi's z although it calls no .openapi();
-  // plain zod would do. Left to the route/OpenAPI schema work, so the schemas derived from it change together.
-  { file: "src/lib/ids.ts", lifts: "hono" },
-];
+/**
+ * Files allowed one named restriction of their layer, each with its reason: { file, lifts: "<restriction>" }.
+ * None now: IdSchema (OpenAPI zod) lives in src/schemas/ids.ts, the If-Match check that throws the service's 412
+ * in src/services/preconditions.ts, and the formula expression types import nothing.
+ * @type {{ file: string, lifts: keyof typeof R }[]}
+ */
+const exceptions = [];
 
 const restrict = (names) => ["error", { patterns: names.map((n) => ({ regex: R[n].regex, caseSensitive: true, message: R[n].message })) }];
 const layerBlocks = layers.map((l) => ({ name: `layer: ${l.name}`, files: l.files, ...(l.ignores ? { ignores: l.ignores } : {}), rules: { "no-restricted-imports": restrict(l.rules) } }));

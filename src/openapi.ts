@@ -1,6 +1,6 @@
 /** Small builders shared by every route definition, so each route file states only what is its own. */
 import { z } from "@hono/zod-openapi";
-import { IdSchema } from "./lib/ids";
+import { IdSchema } from "./schemas/ids";
 
 export { errorResponses, onlyErrorResponses } from "./http/errors";
 
@@ -80,4 +80,4 @@ import type { HonoEnv } from "./env";
 export type Router = OpenAPIHono<HonoEnv>;
 
 /** An id carried in a body (same pattern as path ids). */
-export { IdSchema as IdSchemaBody } from "./lib/ids";
+export { IdSchema as IdSchemaBody } from "./schemas/ids";

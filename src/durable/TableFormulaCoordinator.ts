@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
-import { IdSchema } from "../lib/ids";
+import { IdSchema } from "../schemas/ids";
 import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";
 import { applyFormulaToTable, recomputeLookupColumns, recomputeRowFormulas, type ApplyFormulaResult, type RecomputeResult } from "../services/formula/engine";
 

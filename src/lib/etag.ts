@@ -1,6 +1,5 @@
 /** Strong entity tags (docs/api-guide.md › HTTP semantics: retries, caching, replicas) computed from a representation, so the same bytes always carry the same tag. */
 import { sha256Hex } from "./crypto";
-import { preconditionFailed } from "../errors";
 
 export async function etagOf(representation: unknown): Promise<string> {
   const text = typeof representation === "string" ? representation : JSON.stringify(representation);
@@ -26,15 +25,4 @@ export type ExpectedVersion = "any" | readonly string[];
 /** Whether `version` (the record's current one) is what the write expects. */
 export function versionMatches(expected: ExpectedVersion, version: string): boolean {
   return expected === "any" || expected.includes(version);
-}
-
-/**
- * A write's precondition: the record's current representation (the one its GET returns; undefined when there is
- * no record) must be at an expected version, else 412 and nothing changes. No expectation: no precondition.
- */
-export async function assertExpectedVersion(expected: ExpectedVersion | undefined, currentRepresentation: () => unknown | Promise<unknown>) {
-  if (expected === undefined) return;
-  const current = await currentRepresentation();
-  if (current === undefined || current === null) throw preconditionFailed();
-  if (!versionMatches(expected, await etagOf(current))) throw preconditionFailed();
 }

@@ -1,7 +1,7 @@
 /** Request and response schemas of automations, runs and deliveries (specification E2, docs/api-guide.md › Automations, published portals, collaborative editing). */
 import { z } from "@hono/zod-openapi";
 import { ignored, maxJsonBytes, NameSchema } from "../openapi";
-import { IdSchema } from "../lib/ids";
+import { IdSchema } from "./ids";
 import { FILTER_OPS } from "./tables";
 
 export const EVENTS = ["row.created", "row.updated", "row.deleted", "document.created", "document.updated"] as const;

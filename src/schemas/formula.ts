@@ -8,7 +8,7 @@
  * first, and only a tree within the limit is shape-checked; a deeper one passes through marked `tooDeep` for the 422.
  */
 import { z } from "@hono/zod-openapi";
-import { IdSchema } from "../lib/ids";
+import { IdSchema } from "./ids";
 import {
   BINARY_OPS,
   LET_NAME,

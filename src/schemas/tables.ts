@@ -1,7 +1,7 @@
 /** Request and response schemas of tables, columns, rows, cells and references (docs/api-guide.md › Tables, columns, rows, cells; Content, snapshots and references). */
 import { z } from "@hono/zod-openapi";
 import { maxJsonBytes } from "../openapi";
-import { IdSchema } from "../lib/ids";
+import { IdSchema } from "./ids";
 import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "./formula";
 import { MAX_FORMULA_TEXT } from "../services/formula/formulaText";
 import { RESULT_TYPES } from "../services/formula/resultType";

@@ -1,7 +1,7 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, okData, type Router } from "../../openapi";
-import { IdSchema } from "../../lib/ids";
+import { IdSchema } from "../../schemas/ids";
 import { FormulaTextSchema, ResultTypeSchema } from "../../schemas/tables";
 import { parseFormulaForTable } from "../../services/tables/formulaParse";
 

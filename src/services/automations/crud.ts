@@ -3,7 +3,8 @@
  * change, read, list, delete, secret rotation. Their runs and deliveries: runs.ts. Access through
  * src/auth/automationAccess.ts (requireAutomation).
  */
-import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
+import type { ExpectedVersion } from "../../lib/etag";
+import { assertExpectedVersion } from "../preconditions";
 import { d1Of } from "../../db/d1";
 import { and, eq, gt } from "drizzle-orm";
 import { automationEventTriggers, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";

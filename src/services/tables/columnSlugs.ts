@@ -6,6 +6,7 @@ import { and, eq, ne, or, sql, type SQL } from "drizzle-orm";
 import { columns } from "../../db/schema";
 import type { Db } from "../../env";
 import { isUniqueViolation } from "../../db/errors";
+import type { ServiceContext } from "../context";
 
 const MAX_SLUG_LENGTH = 64;
 const SLUG_ATTEMPTS = 5;
@@ -42,7 +43,12 @@ function firstFreeSlug(taken: readonly { slug: string }[], base: string): string
  * Runs `write` with the slug chosen from the batch's `taken` slugs, retrying with a fresh lookup (one more round
  * trip, only on the rare race) when a concurrent write took the same slug first.
  */
-export async function withFreeSlug<T>(db: Db, tableId: string, name: string, taken: readonly { slug: string }[], exceptColumnId: string | undefined, write: (slug: string) => Promise<T>): Promise<T> {
+export async function withFreeSlug<T>(
+  ctx: ServiceContext,
+  input: { tableId: string; name: string; taken: readonly { slug: string }[]; exceptColumnId?: string },
+  write: (slug: string) => Promise<T>,
+): Promise<T> {
+  const { tableId, name, taken, exceptColumnId } = input;
   const base = slugify(name);
   let slug = firstFreeSlug(taken, base);
   for (let attempt = 1; ; attempt++) {
@@ -50,7 +56,7 @@ export async function withFreeSlug<T>(db: Db, tableId: string, name: string, tak
       return await write(slug);
     } catch (err) {
       if (!isUniqueViolation(err, "columns.table_id, columns.slug") || attempt >= SLUG_ATTEMPTS) throw err;
-      slug = firstFreeSlug(await takenSlugsQuery(db, tableId, base, exceptColumnId), base);
+      slug = firstFreeSlug(await takenSlugsQuery(ctx.db, tableId, base, exceptColumnId), base);
     }
   }
 }

@@ -182,7 +182,7 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
           columnAfterWrite({ id: columnId, name: input.name, isIdentifier: false, isDeleted: false }, data),
         ], linked)
       : null;
-  const row = await withFreeSlug(ctx.db, table.id, input.name, taken, undefined, async (slug) => {
+  const row = await withFreeSlug(ctx, { tableId: table.id, name: input.name, taken }, async (slug) => {
     const [inserted] = await ctx.db
       .insert(columns)
       .values({
@@ -270,7 +270,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
     if (!row) throw preconditionFailed();
     return row;
   };
-  const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx.db, table.id, patch.name, taken, column.id, write) : await write();
+  const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx, { tableId: table.id, name: patch.name, taken, exceptColumnId: column.id }, write) : await write();
   const others = list.filter((c) => c.id !== row.id);
   // Sending back the formula a column already has (a client returning what it read) recomputes nothing.
   const unchanged = formula && column.data.type === "formula" && JSON.stringify(column.formula?.expression) === JSON.stringify(formula.expression);

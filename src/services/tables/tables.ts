@@ -7,7 +7,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { nextUpdatedAt } from "../../db/sql";
 import { columns, tables } from "../../db/schema";
 import { newId } from "../../lib/ids";
-import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
+import type { ExpectedVersion } from "../../lib/etag";
+import { assertExpectedVersion } from "../preconditions";
 import {
   assembleDocumentsAccess,
   checkDocumentAccess,

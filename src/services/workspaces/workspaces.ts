@@ -9,7 +9,8 @@ import { checkOrganizationAccess, organizationAccessStatement } from "../../auth
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
-import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
+import type { ExpectedVersion } from "../../lib/etag";
+import { assertExpectedVersion } from "../preconditions";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
