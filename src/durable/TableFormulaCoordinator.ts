@@ -9,6 +9,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
+import { createDb } from "../db/client";
+import { serviceContext, workerActor, type ServiceContext } from "../services/context";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../schemas/ids";
 import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";
@@ -48,8 +50,8 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
 
   /** E3 for this table: validate, persist the formula, compute the column and its dependents for every row. */
   async applyFormula(payload: ApplyFormulaPayload): Promise<CoordinatorResult<ApplyFormulaResult>> {
-    return this.run(ApplyFormulaPayload, payload, (input) =>
-      applyFormulaToTable(this.env.DB, {
+    return this.run(ApplyFormulaPayload, payload, (ctx, input) =>
+      applyFormulaToTable(ctx, {
         tableId: input.tableId,
         columnId: input.columnId,
         expression: input.expression,
@@ -60,15 +62,15 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
 
   /** Store `writes` (if any) and recompute every formula cell of `rowIds` (and the written rows). */
   async recomputeRows(payload: RecomputeRowsPayload): Promise<CoordinatorResult<RecomputeResult>> {
-    return this.run(RecomputeRowsPayload, payload, (input) => recomputeRowFormulas(this.env.DB, input.tableId, input.rowIds, { writes: input.writes, returnCells: input.returnCells }));
+    return this.run(RecomputeRowsPayload, payload, (ctx, input) => recomputeRowFormulas(ctx, { tableId: input.tableId, rowIds: input.rowIds, writes: input.writes, returnCells: input.returnCells }));
   }
 
   /** Recompute this table's lookups into a linked table that changed (docs/api-guide.md › Formulas, "Lookups and rollups"). */
   async recomputeLookups(payload: RecomputeLookupsPayload): Promise<CoordinatorResult<ApplyFormulaResult>> {
-    return this.run(RecomputeLookupsPayload, payload, (input) => recomputeLookupColumns(this.env.DB, input.tableId, { fromTableId: input.fromTableId, relationId: input.relationId }));
+    return this.run(RecomputeLookupsPayload, payload, (ctx, input) => recomputeLookupColumns(ctx, { tableId: input.tableId, fromTableId: input.fromTableId, relationId: input.relationId }));
   }
 
-  private run<S extends z.ZodType, T>(schema: S, payload: unknown, work: (input: z.output<S>) => Promise<T>): Promise<CoordinatorResult<T>> {
+  private run<S extends z.ZodType, T>(schema: S, payload: unknown, work: (ctx: ServiceContext, input: z.output<S>) => Promise<T>): Promise<CoordinatorResult<T>> {
     const parsed = schema.safeParse(payload);
     if (!parsed.success) {
       const details = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
@@ -76,7 +78,9 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
     }
     const next = this.queue.then(async (): Promise<CoordinatorResult<T>> => {
       try {
-        return { ok: true, value: await work(parsed.data) };
+        // The system acting on its own (no user: the caller checked access), on the Worker's D1 binding.
+        const ctx = serviceContext(this.env, createDb(this.env.DB), workerActor, { waitUntil: (p) => this.ctx.waitUntil(p) });
+        return { ok: true, value: await work(ctx, parsed.data) };
       } catch (err) {
         if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, ...(err.details && { details: err.details }) } };
         throw err;

@@ -77,13 +77,10 @@ describe("import direction", () => {
     expect(errors.text).not.toMatch(/get status\(|:\s*[45]\d\d\b/);
   });
 
-  // Pending: the formula engine, plan and store run inside the table's formula coordinator (a Durable Object) on its
-  // own D1 binding; they move with the formula work.
-  const PENDING_DB_FIRST = "src/services/formula/";
-
+  // No exception: the formula engine, plan and store too take the context the formula coordinator (a Durable Object)
+  // builds for the system actor.
   it("every exported async service takes the service context first: no db-first twins (statement builders excepted)", () => {
     const offenders = services
-      .filter((f) => !f.path.startsWith(PENDING_DB_FIRST))
       .flatMap((f) => [...f.text.matchAll(/export async function (\w+)(?:<[^>]*>)?\(\s*(?:db|d1)\s*:/g)].map((m) => `${f.path}: ${m[1]}`));
     expect(offenders).toEqual([]);
   });

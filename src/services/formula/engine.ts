@@ -17,7 +17,8 @@ import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
 import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert } from "./store";
-import { d1Of, type DbLike } from "../../db/d1";
+import { d1Of } from "../../db/d1";
+import type { ServiceContext } from "../context";
 import { validateFormula } from "./validate";
 import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
 import { evaluateRows, planComputation, readLinkedData, runBudget, safeParse, type ComputationPlan, type RunBudget } from "./plan";
@@ -110,9 +111,9 @@ function storedCell(r: StoredCellRaw): StoredCell {
  * E3: validates the formula against the table (404 / 409 / 422), makes the column a formula column, and
  * computes it — and every formula column that depends on it — for every live row.
  */
-export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput): Promise<ApplyFormulaResult> {
-  const d1 = d1Of(db);
-  const { table, columns, linked, dependentTables } = await loadTable(d1, input.tableId);
+export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormulaInput): Promise<ApplyFormulaResult> {
+  const d1 = d1Of(ctx.db);
+  const { table, columns, linked, dependentTables } = await loadTable(ctx, input.tableId);
   if (!table || table.isDeleted) throw notFound("Table");
   const column = columns.find((c) => c.id === input.columnId);
   if (!column || column.isDeleted) throw notFound("Column");
@@ -123,7 +124,7 @@ export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput):
   await assertNotLookedUpDeeper(d1, { columns, trees, dependentTables });
   const targets = new Set(withDependents(column.id, trees));
   const plan = planComputation(columns, trees, targets, { readTargets: false });
-  await readLinkedData(d1, plan, columns, linked);
+  await readLinkedData(ctx, { plan, columns, linked });
 
   // Past the run's budget the apply is refused (422) before anything is written.
   const writes = await evaluateAllRows(d1, table.id, plan, runBudget("refuse"));
@@ -169,9 +170,10 @@ async function writeAllRows(d1: D1Database, table: { id: string; workspaceId: st
  * refused: cells past the run's budget store #LIMIT!. Lookups are one level deep, so this changes nothing
  * another table looks up.
  */
-export async function recomputeLookupColumns(db: DbLike, tableId: string, opts: { fromTableId?: string; relationId?: string } = {}): Promise<ApplyFormulaResult> {
-  const d1 = d1Of(db);
-  const { table, columns, linked } = await loadTable(d1, tableId);
+export async function recomputeLookupColumns(ctx: ServiceContext, input: { tableId: string; fromTableId?: string; relationId?: string }): Promise<ApplyFormulaResult> {
+  const { tableId, ...opts } = input;
+  const d1 = d1Of(ctx.db);
+  const { table, columns, linked } = await loadTable(ctx, tableId);
   if (!table || table.isDeleted) return { updatedRows: 0 };
   const trees = formulaTrees(columns);
   const isRelation = relationTest(columns);
@@ -185,7 +187,7 @@ export async function recomputeLookupColumns(db: DbLike, tableId: string, opts: 
   }
   if (targets.size === 0) return { updatedRows: 0 };
   const plan = planComputation(columns, trees, targets, { readTargets: false });
-  await readLinkedData(d1, plan, columns, linked);
+  await readLinkedData(ctx, { plan, columns, linked });
   const writes = await evaluateAllRows(d1, table.id, plan, runBudget("limit"));
   return { updatedRows: await writeAllRows(d1, table, plan, writes, []) };
 }
@@ -219,13 +221,12 @@ async function assertNotLookedUpDeeper(d1: D1Database, input: { columns: TableCo
  * read-only to clients but computed by the table service, which may store them here.)
  */
 export async function recomputeRowFormulas(
-  db: DbLike,
-  tableId: string,
-  rowIds: readonly string[],
-  opts: { writes?: readonly CellWrite[]; returnCells?: boolean } = {},
+  ctx: ServiceContext,
+  input: { tableId: string; rowIds: readonly string[]; writes?: readonly CellWrite[]; returnCells?: boolean },
 ): Promise<RecomputeResult> {
-  const d1 = d1Of(db);
-  const { table, columns, linked, dependentTables } = await loadTable(d1, tableId);
+  const { tableId, rowIds, ...opts } = input;
+  const d1 = d1Of(ctx.db);
+  const { table, columns, linked, dependentTables } = await loadTable(ctx, tableId);
   if (!table || table.isDeleted) {
     // A deleted table recomputes nothing of its own, but the tables looking into it still learn of it.
     if (rowIds.length === 0 && (opts.writes ?? []).length === 0 && table) return { updatedRows: 0, formulaCells: {}, ...(dependentTables.length > 0 && { dependentTables }) };
@@ -243,7 +244,7 @@ export async function recomputeRowFormulas(
   const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
   if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }), ...(dependentTables.length > 0 && { dependentTables }) };
-  await readLinkedData(d1, plan, columns, linked);
+  await readLinkedData(ctx, { plan, columns, linked });
   // Written columns are read too, so the write can be applied to the page before evaluation.
   const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
   const page = await readRows(d1, table.id, allRowIds, readColumns);

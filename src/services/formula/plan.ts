@@ -12,6 +12,7 @@ import { readLinkedRows, type CellUpsert, type RowPage } from "./store";
 import { cellToValue, Errors, type ColumnMeta, type FormulaValue } from "./values";
 import { linkedRows, lookupSlotId, lookupValue, relationLookups, relationTest, withLookupReads, type LinkedColumns, type LinkedRelation, type RelationLookup } from "./lookups";
 import type { OneManyOptions } from "../../schemas/tables";
+import type { ServiceContext } from "../context";
 
 export interface ComputationPlan {
   /** Formula columns to compute, in dependency order. */
@@ -58,7 +59,8 @@ export function planComputation(
 }
 
 /** Reads the linked rows the plan's lookups need (one query per linked table, one round trip), into `plan.relations`. */
-export async function readLinkedData(d1: D1Database, plan: ComputationPlan, columns: readonly TableColumn[], linked: LinkedColumns): Promise<void> {
+export async function readLinkedData(ctx: ServiceContext, input: { plan: ComputationPlan; columns: readonly TableColumn[]; linked: LinkedColumns }): Promise<void> {
+  const { plan, columns, linked } = input;
   if (plan.lookups.size === 0) return;
   const tableOf = new Map<string, { tableId: string; options: OneManyOptions }>();
   const wanted = new Map<string, Set<string>>();
@@ -71,7 +73,7 @@ export async function readLinkedData(d1: D1Database, plan: ComputationPlan, colu
     for (const item of options.filter) set.add(item.targetColumnId);
     wanted.set(options.tableId, set);
   }
-  const rows = await readLinkedRows(d1, new Map([...wanted].map(([t, set]) => [t, [...set]])));
+  const rows = await readLinkedRows(ctx, new Map([...wanted].map(([t, set]) => [t, [...set]])));
   const shared = new Map<string, ReturnType<typeof linkedRows>>();
   for (const [relationId, { tableId, options }] of tableOf) {
     const read = rows.get(tableId);

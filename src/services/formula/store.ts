@@ -6,6 +6,8 @@
 import { newId } from "../../lib/ids";
 import type { StoredFormula } from "./expression";
 import type { TableColumn } from "./graph";
+import { d1Of } from "../../db/d1";
+import type { ServiceContext } from "../context";
 
 export interface TableInfo {
   id: string;
@@ -50,7 +52,8 @@ function tableColumn(c: Record<string, unknown>): TableColumn {
 }
 
 /** The table, its columns, its relations' linked columns and the tables that look into it: one round trip. */
-export async function loadTable(d1: D1Database, tableId: string): Promise<LoadedTable> {
+export async function loadTable(ctx: ServiceContext, tableId: string): Promise<LoadedTable> {
+  const d1 = d1Of(ctx.db);
   const [tables, columns, linkedColumns, dependents] = await d1.batch<Record<string, unknown>>([
     d1.prepare("SELECT id, workspace_id, project_id, is_deleted FROM tables WHERE id = ?").bind(tableId),
     d1.prepare(`SELECT ${COLUMN_FIELDS} FROM columns WHERE table_id = ? ORDER BY created_at, id`).bind(tableId),
@@ -83,7 +86,8 @@ export async function loadTable(d1: D1Database, tableId: string): Promise<Loaded
  * A linked table's live rows in listing order (seq, id) with the raw values of `columnIds`, for lookups: one
  * query per table, all in one batch.
  */
-export async function readLinkedRows(d1: D1Database, wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, { ids: string[]; values: Record<string, unknown>[] }>> {
+export async function readLinkedRows(ctx: ServiceContext, wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, { ids: string[]; values: Record<string, unknown>[] }>> {
+  const d1 = d1Of(ctx.db);
   const entries = [...wanted.entries()];
   const out = new Map<string, { ids: string[]; values: Record<string, unknown>[] }>();
   if (entries.length === 0) return out;
