@@ -22,6 +22,7 @@ import { registerRowRoutes } from "./rows";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
+import { registerSearchRoutes } from "./search";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -58,4 +59,6 @@ export function registerRoutes(app: Router) {
   registerExportRoutes(app);
 
   registerAutomations(app);
+
+  registerSearchRoutes(app);
 }

@@ -7,6 +7,7 @@ import { formulaCases } from "./cases/formula";
 import { automationCases } from "./cases/automations";
 import { portalCases } from "./cases/portals";
 import { collabCases } from "./cases/collab";
+import { searchCases } from "./cases/search";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -19,4 +20,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   automations: automationCases,
   portals: portalCases,
   collab: collabCases,
+  search: searchCases,
 };

@@ -19,6 +19,7 @@ import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
+import { contentBodyStatement } from "../search/index";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;
@@ -241,6 +242,7 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
     }),
     contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
     ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
+    contentBodyStatement(d1, documentId, key, blocksJson),
   ];
   let results: D1Result<{ version: number }>[];
   try {

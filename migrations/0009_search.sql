@@ -1,0 +1,73 @@
+-- Full-text search (docs/api-guide.md › Search). Everything here is derived data: `npm run search:reindex`
+-- rebuilds it from documents, content objects, DOCX blobs and cells, so backups copy the real tables only.
+-- drizzle-kit cannot express virtual tables or triggers: this is a custom migration (drizzle-kit generate --custom),
+-- and these tables stay out of src/db/schema on purpose.
+--
+-- search_entries holds one row per searchable record (a document or folder, an uploaded file, a table row):
+-- its title (document name / row identifier) and body (rich-text content / DOCX text / other text cells).
+-- search_fts is an external-content FTS5 index over it, kept in step by the triggers below.
+CREATE TABLE `search_entries` (
+	`id` integer PRIMARY KEY,
+	`record_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`title` text DEFAULT '' NOT NULL,
+	`body` text DEFAULT '' NOT NULL
+);--> statement-breakpoint
+CREATE UNIQUE INDEX `search_entries_record_uq` ON `search_entries` (`record_id`);--> statement-breakpoint
+CREATE VIRTUAL TABLE `search_fts` USING fts5(title, body, content='search_entries', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3');--> statement-breakpoint
+CREATE TRIGGER `search_entries_ai` AFTER INSERT ON `search_entries` BEGIN
+  INSERT INTO search_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
+END;--> statement-breakpoint
+CREATE TRIGGER `search_entries_ad` AFTER DELETE ON `search_entries` BEGIN
+  INSERT INTO search_fts (search_fts, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+END;--> statement-breakpoint
+CREATE TRIGGER `search_entries_au` AFTER UPDATE OF title, body ON `search_entries`
+WHEN old.title IS NOT new.title OR old.body IS NOT new.body BEGIN
+  INSERT INTO search_fts (search_fts, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+  INSERT INTO search_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
+END;--> statement-breakpoint
+-- Documents: the name is the title, in the same statement as the document's own write.
+CREATE TRIGGER `search_documents_ai` AFTER INSERT ON `documents` BEGIN
+  INSERT INTO search_entries (record_id, kind, title) VALUES (new.id, CASE WHEN new.type = 'EXTERNAL' THEN 'file' ELSE 'document' END, new.name)
+  ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, kind = excluded.kind;
+END;--> statement-breakpoint
+CREATE TRIGGER `search_documents_au` AFTER UPDATE OF name ON `documents` WHEN old.name IS NOT new.name BEGIN
+  UPDATE search_entries SET title = new.name WHERE record_id = new.id;
+END;--> statement-breakpoint
+-- Rows: the identifier cell is the title, the other live text, URL and email cells the body, recomputed whenever one
+-- of the row's cells is written.
+CREATE TRIGGER `search_cells_ai` AFTER INSERT ON `cells` BEGIN
+  INSERT INTO search_entries (record_id, kind, title, body)
+  SELECT new.row_id, 'row',
+    COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c
+      WHERE c.row_id = new.row_id AND c.is_identifier = 1 AND c.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
+    COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
+      WHERE c.row_id = new.row_id AND c.is_identifier = 0 AND c.is_deleted = 0 AND json_type(c.data) = 'text'
+        AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')
+  WHERE true
+  ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body;
+END;--> statement-breakpoint
+CREATE TRIGGER `search_cells_au` AFTER UPDATE OF data, is_deleted, is_identifier ON `cells` BEGIN
+  INSERT INTO search_entries (record_id, kind, title, body)
+  SELECT new.row_id, 'row',
+    COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c
+      WHERE c.row_id = new.row_id AND c.is_identifier = 1 AND c.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
+    COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
+      WHERE c.row_id = new.row_id AND c.is_identifier = 0 AND c.is_deleted = 0 AND json_type(c.data) = 'text'
+        AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')
+  WHERE true
+  ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body;
+END;--> statement-breakpoint
+-- Existing records: names and cells now; document bodies and DOCX text come from R2 (npm run search:reindex).
+INSERT INTO search_entries (record_id, kind, title)
+SELECT id, CASE WHEN type = 'EXTERNAL' THEN 'file' ELSE 'document' END, name FROM documents WHERE true
+ON CONFLICT (record_id) DO NOTHING;--> statement-breakpoint
+INSERT INTO search_entries (record_id, kind, title, body)
+SELECT r.id, 'row',
+  COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c
+    WHERE c.row_id = r.id AND c.is_identifier = 1 AND c.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
+  COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
+    WHERE c.row_id = r.id AND c.is_identifier = 0 AND c.is_deleted = 0 AND json_type(c.data) = 'text'
+      AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')
+FROM rows r WHERE true
+ON CONFLICT (record_id) DO NOTHING;
