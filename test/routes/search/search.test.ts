@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../harness";
+import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../harness";
 import { addColumn, addRow, makeTable } from "../../tableHarness";
 import { docxBytes, DOCX_TYPE } from "../../content-fixtures";
 import { connect, para } from "../../collab/peer";
@@ -218,5 +218,28 @@ describe("GET /search", () => {
     await ok("POST", `/snapshot/${snap.data._id}/restore`, { token: t.owner.token });
     expect(await ids(t.owner.token, w1)).toEqual([doc]);
     expect(await ids(t.owner.token, w2)).toEqual([]);
+  });
+});
+
+describe("POST /admin/search/reindex", () => {
+  it("rebuilds the index from the real tables and objects, a page at a time", async () => {
+    const w = word("reidx");
+    const doc = await mkDoc(`Reindexed ${w}`);
+    await putText(doc, `body ${w}body`);
+    // Simulate a lost index: the derived table emptied behind the application's back.
+    await env.DB.prepare("DELETE FROM search_entries WHERE record_id = ?").bind(doc).run();
+    expect(await ids(t.owner.token, w)).toEqual([]);
+    expectError(await call("POST", "/admin/search/reindex", { token: t.owner.token, body: {} }), 401, "UnauthorizedError");
+    let cursor: string | null = null;
+    let calls = 0;
+    do {
+      const page: any = await ok("POST", "/admin/search/reindex", { token: ADMIN_TOKEN, body: { cursor } });
+      cursor = page.data.nextCursor;
+      calls++;
+    } while (cursor && calls < 10_000);
+    expect(await ids(t.owner.token, w)).toEqual([doc]);
+    expect(await ids(t.owner.token, `${w}body`)).toEqual([doc]);
+    const integrity = await env.DB.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+    expect(integrity.success).toBe(true);
   });
 });

@@ -10,4 +10,6 @@ export const searchCases: CaseFactory = async (t): Promise<SecurityCase[]> => [
     query: { q: "Doc", workspaceId: t.workspaceId },
     outsider: { status: 200, body: { data: [], nextCursor: null } },
   },
+  // The deployment admin's route: a user's token (any user) is a failed admin authentication.
+  { name: "POST /admin/search/reindex", method: "POST", path: "/admin/search/reindex", body: {}, outsider: { status: 401, error: "UnauthorizedError" } },
 ];
