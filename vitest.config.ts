@@ -19,12 +19,12 @@ export default defineConfig(async () => {
             ENVIRONMENT: "development",
             ADMIN_TOKEN: "test-admin-token",
             SIGNING_SECRET: "test-signing-secret",
-            // Tests act as clients behind Cloudflare's edge: CF-Connecting-IP names the client (test/harness.ts).
+            // Tests act as clients behind Cloudflare's edge: CF-Connecting-IP names the client (test/support/harness.ts).
             TRUST_CF_CONNECTING_IP: "true",
             CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",
             CONVERTER_SECRET: (inject as (key: string) => unknown)("converterSecret") ?? "",
             WEBHOOK_ALLOWED_ORIGINS: (inject as (key: string) => unknown)("webhookReceiverUrl") ?? "",
-            // Portal domains: the service's own names (BASE in test/harness.ts), checked through a loopback resolver.
+            // Portal domains: the service's own names (BASE in test/support/harness.ts), checked through a loopback resolver.
             SERVICE_HOSTNAMES: "api.test,127.0.0.1,localhost",
             CALC_ORACLE_URL: (inject as (key: string) => unknown)("calcOracleUrl") ?? "",
             DOH_URL: `${(inject as (key: string) => unknown)("dohUrl") ?? "http://127.0.0.1:9"}/dns-query`,

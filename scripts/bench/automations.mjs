@@ -5,7 +5,7 @@
 //     1 000 raw single-row INSERTs on raw D1 of the same local engine;
 //  3. the scheduled handler claiming and enqueueing 10 000 due automations (GET /__scheduled of --test-scheduled),
 //     and 1 000 for comparison: its D1 round trips do not depend on the count (one claim UPDATE … RETURNING and one
-//     batch, asserted by test/automations/schedules.test.ts), so the time should grow far less than tenfold.
+//     batch, asserted by test/routes/automations/schedules.test.ts), so the time should grow far less than tenfold.
 //   npm run bench -- automations
 import { monotonicFactory } from "ulidx";
 import { ADMIN_TOKEN, freshState, openD1, printTable, rawD1, seedRawTable, seedUser, startApi } from "./lib.mjs";

@@ -42,7 +42,7 @@ export interface RouteSettings {
   /**
    * Most D1 round trips a call may cost (docs/api-guide.md › HTTP semantics: retries, caching, replicas; plus 1 when the token's lastUsedAt is due). Default: 1 for a
    * read whose authentication rides in its batch, 2 for other reads, 3 for writes. Published in the OpenAPI
-   * document as `x-d1-round-trips`, and asserted for every operation by test/http/round-trips.test.ts.
+   * document as `x-d1-round-trips`, and asserted for every operation by test/shared/round-trips.test.ts.
    */
   roundTrips?: number;
   /** Extra route-level middleware, run after authentication and before validation. */

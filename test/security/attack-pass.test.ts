@@ -5,11 +5,11 @@
  */
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../harness";
-import { connect, openSocket, para } from "../collab/peer";
-import { AUDIO_HEADS, bytesWithHead } from "../content-fixtures";
-import { eventually, hookUrl, receiverLog, webhookAction } from "../automations/helpers";
-import { makeTable } from "../tableHarness";
+import { BASE, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../support/harness";
+import { connect, openSocket, para } from "../support/collab-peer";
+import { AUDIO_HEADS, bytesWithHead } from "../support/content-fixtures";
+import { eventually, hookUrl, receiverLog, webhookAction } from "../support/automations";
+import { makeTable } from "../support/tableHarness";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -481,7 +481,7 @@ describe("portal tokens and download names", () => {
   });
 
   it("attack-disposition-injection: quotes, CR LF, parameters and path segments in a DOCX name stay inside Content-Disposition", async () => {
-    const { docxBytes, DOCX_TYPE } = await import("../content-fixtures");
+    const { docxBytes, DOCX_TYPE } = await import("../support/content-fixtures");
     const cases: [string, string][] = [
       ['evil".html', `attachment; filename="evil_.html.docx"; filename*=UTF-8''evil%22.html.docx`],
       ["a\r\nSet-Cookie: x=1", `attachment; filename="a__Set-Cookie: x=1.docx"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1.docx`],
@@ -548,7 +548,7 @@ describe("webhook SSRF, IPv6 and numeric spellings (save-time rule)", () => {
       "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "0x7f.1", "127.000.000.001", "0x7F.0.0.1", "017700000001",
     ];
     for (const h of refused) expect(checkWebhookUrl(`https://${h}/`, {}).ok, h).toBe(false);
-    // Names are judged at send time by their DNS answers (test/automations/ssrf.test.ts), not by how they look.
+    // Names are judged at send time by their DNS answers (test/routes/automations/ssrf.test.ts), not by how they look.
     expect(checkWebhookUrl("https://10.0.0.1.nip.io/", {}).ok).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { Tenant } from "../harness";
+import type { Tenant } from "../support/harness";
 
 /**
  * One route as the shared security suite exercises it. The suite sends it with no token, a bogus token and a

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 
 /**
- * LibreOffice Calc as a differential oracle for the formula engine (test/formula/calc-oracle.test.ts): a loopback
+ * LibreOffice Calc as a differential oracle for the formula engine (test/services/formula/calc-oracle.test.ts): a loopback
  * server whose `POST /evaluate` `{ formulas: string[] }` (Excel syntax, without the leading `=`) answers
  * `{ values }`, each a number, text, boolean or `{ error }`, in order.
  *

@@ -1,12 +1,12 @@
 /**
  * Every answer the suite sees is checked against the served /openapi.json (docs/api-guide.md, "Discovery"):
- * whatever a test sends through SELF.fetch (test/harness.ts's call() included) is answered as usual, and a copy of
- * the answer goes to test/openapi-check.ts. A test whose calls met an answer the document does not describe fails
+ * whatever a test sends through SELF.fetch (test/support/harness.ts's call() included) is answered as usual, and a copy of
+ * the answer goes to test/support/openapi-check.ts. A test whose calls met an answer the document does not describe fails
  * in its afterEach with the list.
  */
 import { exports } from "cloudflare:workers";
 import { afterAll, afterEach } from "vitest";
-import { undescribed, type FetchFn } from "../openapi-check";
+import { undescribed, type FetchFn } from "../support/openapi-check";
 
 /** Set to false to only print what the document does not describe (while bringing a document up to date). */
 const ENFORCE = true;

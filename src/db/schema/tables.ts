@@ -15,7 +15,7 @@ export const tables = sqliteTable("tables", {
   updatedAt: integer("updated_at").notNull(),
 }, (t) => [index("tables_project_idx").on(t.projectId, t.isDeleted, t.id)]);
 
-/** `data` holds the type and its options (docs/api-guide.md › Tables, columns, rows, cells); `formula` the validated compiled tree of a formula column (§8). */
+/** `data` holds the type and its options (docs/api-guide.md › Tables, columns, rows, cells); `formula` the validated compiled tree of a formula column (docs/api-guide.md › Formulas). */
 export const columns = sqliteTable("columns", {
   id: text("id").primaryKey(),
   tableId: text("table_id").notNull().references(() => tables.id),

@@ -1,7 +1,7 @@
 /**
  * The automation Queue consumer. Messages are parsed with zod; each is acknowledged or retried on its own.
  * Runs: executed (a redelivered message finds its run already claimed and is acknowledged). Deliveries: one
- * attempt each; a retryable failure is retried with the §14 delay. An unexpected failure (D1 unavailable…) is
+ * attempt each; a retryable failure is retried with the delay of webhooks.ts' retry schedule. An unexpected failure (D1 unavailable…) is
  * retried with backoff; what exhausts max_retries lands on the dead-letter queue, whose consumer fails the
  * run or delivery for good and tells the owner — nothing is dropped silently.
  */

@@ -1,5 +1,5 @@
 /**
- * `document.updated` for automations (docs/api-guide.md › Automations, published portals, collaborative editing/§18) from the collaborative room: it calls this after each content
+ * `document.updated` for automations (docs/api-guide.md › Automations, published portals, collaborative editing) from the collaborative room: it calls this after each content
  * write-back, so the event fires at most once per 2 s per document while the document is being edited (the room's
  * alarm is the debounce). One uncounted read finds the document's project and parent; never throws.
  */

@@ -104,7 +104,7 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     ...(patch.emoji !== undefined && { emoji: patch.emoji }),
     updatedAt: nextUpdatedAt(documents.updatedAt, ctx.now),
   }, input.ifMatch === undefined ? undefined : doc.updatedAt);
-  // Guests whose access came from the folder left behind are disconnected now, not at their next connect (§18).
+  // Guests whose access came from the folder left behind are disconnected now, not at their next connect (docs/api-guide.md › Automations, published portals, collaborative editing).
   if (moving && live.length) await revalidateRooms(ctx.env, live);
   return updated;
 }

@@ -2,7 +2,7 @@
  * The event bus of writes (docs/api-guide.md › Automations, published portals, collaborative editing). Tables, content and documents describe what changed with the shapes below
  * and emit it; consumers subscribe once where the Worker is assembled (src/index.ts: the automations turn events
  * into runs). Dependencies run one way: writers import this module, never the automations
- * (test/lib/import-direction.test.ts).
+ * (test/shared/import-direction.test.ts).
  */
 import type { Env } from "../../env";
 import type { AutomationEvent } from "../../schemas/automations";

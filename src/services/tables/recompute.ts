@@ -4,7 +4,7 @@ import type { RecomputeResult } from "../formula/engine";
 
 /**
  * Formula recalculation after a row or cell write (docs/api-guide.md › Tables, columns, rows, cells "Formula cells of the row are recomputed in the
- * same request", §8). Called, and awaited, by row create, bulk row create and cell upsert once their batch has
+ * same request"; › Formulas). Called, and awaited, by row create, bulk row create and cell upsert once their batch has
  * committed, and returns what the run computed (the rows' formula values; with `returnCells` their stored Cell
  * records too) so the response can carry them (issue 14). It runs inside the table's formula coordinator even when the table has no formula column yet:
  * skipping it on a check made outside the coordinator could miss a column an in-flight E3 apply is creating,

@@ -1,6 +1,6 @@
 import type { CaseFactory } from "../types";
-import { ok } from "../../harness";
-import { eventually, hookUrl } from "../../automations/helpers";
+import { ok } from "../../support/harness";
+import { eventually, hookUrl } from "../../support/automations";
 
 /** Every automation route (E2, docs/api-guide.md › Automations, published portals, collaborative editing): outsiders get 404, workspace viewers 403 on every change and on runs. */
 export const automationCases: CaseFactory = async (t) => {

@@ -1,6 +1,6 @@
 import type { CaseFactory, SecurityCase } from "../types";
-import { call, ok } from "../../harness";
-import { AUDIO_HEADS, bytesWithHead, docxBytes, DOCX_TYPE } from "../../content-fixtures";
+import { call, ok } from "../../support/harness";
+import { AUDIO_HEADS, bytesWithHead, docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 
 export const contentCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
   const docx = await call("POST", "/document/docx", {

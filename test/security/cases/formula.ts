@@ -1,5 +1,5 @@
 import type { CaseFactory } from "../types";
-import { seedTable } from "../../formula/seed";
+import { seedTable } from "../../support/formula/seed";
 
 /** E3: an outsider gets 404 (no access looks like absence), a workspace viewer 403. Parsing a formula is a read: an outsider gets 404. */
 export const formulaCases: CaseFactory = async (t) => {

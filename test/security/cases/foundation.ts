@@ -1,5 +1,5 @@
 import type { CaseFactory } from "../types";
-import { ok } from "../../harness";
+import { ok } from "../../support/harness";
 
 export const foundationCases: CaseFactory = async (t) => {
   const subfolder = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name: "Sub", type: "FOLDER" } });

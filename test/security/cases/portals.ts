@@ -1,5 +1,5 @@
 import type { CaseFactory, SecurityCase } from "../types";
-import { ok } from "../../harness";
+import { ok } from "../../support/harness";
 
 /**
  * Portal routes (docs/api-guide.md › Automations, published portals, collaborative editing). Publishing needs a project admin (viewer 403, outsider 404); E13/E14 and the login are

@@ -1,5 +1,5 @@
 import type { CaseFactory } from "../types";
-import { ok } from "../../harness";
+import { ok } from "../../support/harness";
 
 /** Every table, column, row, cell, table-reference and clause-reference route (docs/api-guide.md › Tables, columns, rows, cells; Content, snapshots and references). */
 export const tableCases: CaseFactory = async (t) => {

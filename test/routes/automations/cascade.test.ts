@@ -1,0 +1,240 @@
+/**
+ * Cascades are bounded as a whole (docs/api-guide.md, automations): everything one cause sets off shares one budget
+ * of writes and deliveries, every start counts depth the same, retries stay in their cascade, disabled automations
+ * never run, and a project runs a bounded number of automations a day. These tests count rows, runs and
+ * deliveries per cause; none measures time.
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
+import { addRow, bulkRows, makeTable } from "../../support/tableHarness";
+import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, receiverLog, sleep } from "../../support/automations";
+import { CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS } from "../../../src/services/automations/cascade";
+
+let owner: RegisteredUser;
+let projectId: string;
+
+beforeAll(async () => {
+  owner = await registerUser("Cascade owner");
+  projectId = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Cascades" } })).data._id;
+});
+
+async function automation(body: Record<string, unknown>, token = owner.token, project = projectId) {
+  return (await ok("POST", "/automation", { token, body: { projectId: project, name: "A", ...body } })).data;
+}
+
+async function count(sql: string, ...binds: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(sql).bind(...binds).first<{ n: number }>();
+  return Number(row?.n ?? 0);
+}
+
+/** Waits until the automation has no queued or running run and its run count has stopped changing. */
+async function settled(automationId: string, timeoutMs = 240_000): Promise<number> {
+  let last = -1;
+  return eventually(
+    async () => {
+      const open = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status IN ('queued', 'running')`, automationId);
+      const all = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, automationId);
+      const stable = open === 0 && all === last;
+      last = all;
+      if (stable) await sleep(500);
+      return stable ? all : null;
+    },
+    timeoutMs,
+    `the cascade of ${automationId} to settle`,
+  );
+}
+
+describe("cascade budget", () => {
+  it("on row created in A, create 50 rows in A: one write causes at most 1,000 automation writes", { timeout: 300_000 }, async () => {
+    const a = await makeTable(owner.token, projectId, "Fan-out");
+    const k = 50;
+    const auto = await automation({
+      triggers: [{ event: "row.created", filter: { tableId: a.tableId } }],
+      // The longest time budget, so that only the cascade budget stops the runs (50 run at once here).
+      behavior: { maxDurationMs: 900_000 },
+      actions: Array.from({ length: k }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: a.tableId } })),
+    });
+    await addRow(owner.token, a.tableId);
+    const runs = await settled(auto._id);
+    const rows = await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId);
+    // Without the budget: 1 + 50 + 50² + 50³ = 127,551 rows.
+    // Each write is reserved before it is made: the person's row plus at most the budget (a write that fails
+    // after its reservation leaves the count a little under it).
+    expect(rows).toBeLessThanOrEqual(1 + CASCADE_WRITES);
+    expect(rows).toBeGreaterThan(CASCADE_WRITES - k);
+    expect(runs).toBeLessThanOrEqual(1 + CASCADE_RUNS);
+    const cascades = await env.DB.prepare(`SELECT DISTINCT cascade_id AS c FROM automation_runs WHERE automation_id = ?1`).bind(auto._id).all<{ c: string }>();
+    expect(cascades.results).toHaveLength(1);
+    const cascade = await env.DB.prepare(`SELECT writes, deliveries, runs FROM automation_cascades WHERE id = ?1`).bind(cascades.results[0]!.c).first<any>();
+    expect(cascade.writes).toBe(CASCADE_WRITES);
+    // Runs are created only while the budget can pay for them (each reserves its 50 writes when created): 1 run
+    // at depth 1, 19 at depth 2, none at depth 3 — no run is queued just to be skipped.
+    expect(runs).toBe(CASCADE_WRITES / k);
+    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status = 'skipped'`, auto._id)).toBe(0);
+    // Skipped for the cause's budget is no failure of the automation: it stays enabled.
+    expect((await ok("GET", `/automation/${auto._id}`, { token: owner.token })).data).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+    // A retry of a run in that cascade spends the same, exhausted budget: it writes nothing.
+    const [firstRun] = (await env.DB.prepare(`SELECT id FROM automation_runs WHERE automation_id = ?1 AND depth = 1`).bind(auto._id).all<{ id: string }>()).results;
+    const retry = (await ok("POST", `/automation/run/${firstRun!.id}/retry`, { token: owner.token })).data;
+    expect(retry.depth).toBe(1);
+    const done = await eventually(async () => {
+      const r = (await ok("GET", `/automation/run/${retry._id}`, { token: owner.token })).data;
+      return r.status !== "queued" && r.status !== "running" ? r : null;
+    });
+    expect(done).toMatchObject({ status: "skipped", error: { code: "CascadeBudgetExceeded" } });
+    expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId)).toBe(1 + CASCADE_WRITES);
+  });
+
+  it("the worst fan-out (2 × 50 row writes, 50 webhooks): runs created per cause stay within what the budget can pay for", { timeout: 300_000 }, async () => {
+    const t = await makeTable(owner.token, projectId, "Worst");
+    const key = `cascade-worst-${Date.now()}`;
+    const trigger = [{ event: "row.created", filter: { tableId: t.tableId } }];
+    const writers = [];
+    for (const name of ["W1", "W2"]) {
+      writers.push(
+        await automation({
+          name,
+          triggers: trigger,
+          behavior: { maxDurationMs: 900_000, operationBudget: 100_000, maxAffectedRows: 100_000 },
+          actions: Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: t.tableId } })),
+        }),
+      );
+    }
+    const hooks = await automation({
+      name: "H",
+      triggers: trigger,
+      behavior: { externalWriteBudget: 100 },
+      actions: Array.from({ length: 50 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(key) } })),
+    });
+    await addRow(owner.token, t.tableId);
+    let runs = 0;
+    for (const a of [...writers, hooks]) runs += await settled(a._id);
+    // Without the reservation some 1,000 runs were created (most of them only to be skipped): now the writers'
+    // runs are those 1,000 writes pay for at 50 each, the webhook runs those 100 deliveries pay for at 50 each.
+    const writerRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id IN (?1, ?2)`, writers[0]._id, writers[1]._id);
+    const hookRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, hooks._id);
+    expect(writerRuns).toBeLessThanOrEqual(CASCADE_WRITES / 50);
+    expect(hookRuns).toBeLessThanOrEqual(CASCADE_DELIVERIES / 50);
+    expect(runs).toBe(writerRuns + hookRuns);
+    expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, t.tableId)).toBe(1 + CASCADE_WRITES);
+    expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, hooks._id)).toBe(CASCADE_DELIVERIES);
+    const cascade = await env.DB.prepare(`SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`).bind(hooks._id).first<any>();
+    expect(cascade).toEqual({ runs, pw: CASCADE_WRITES, pd: CASCADE_DELIVERIES });
+  });
+
+  it("webhook fan-out: one write causes at most 100 deliveries across all its runs", async () => {
+    const src = await makeTable(owner.token, projectId, "Hooks");
+    const key = `cascade-hooks-${Date.now()}`;
+    const auto = await automation({
+      triggers: [{ event: "row.created", filter: { tableId: src.tableId } }],
+      behavior: { externalWriteBudget: 10 },
+      actions: Array.from({ length: 10 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(key) } })),
+    });
+    // One request, 20 rows: 20 runs × 10 webhooks would be 200 deliveries.
+    await bulkRows(owner.token, src.tableId, Array.from({ length: 20 }, () => ({})));
+    await settled(auto._id);
+    // Each run reserves its 10 deliveries when it is created: 10 runs are created, the other 10 events cause none.
+    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, auto._id)).toBe(CASCADE_DELIVERIES / 10);
+    expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, auto._id)).toBe(CASCADE_DELIVERIES);
+  });
+
+  it("manual, retried and scheduled runs start at depth 1, like a run caused by a person's write", async () => {
+    const loop = await makeTable(owner.token, projectId, "Loop by hand");
+    const auto = await automation({
+      triggers: [{ event: "row.created", filter: { tableId: loop.tableId } }],
+      actions: [{ spec: { kind: "row.create", tableId: loop.tableId } }],
+    });
+    const manual = (await ok("POST", `/automation/${auto._id}/run`, { token: owner.token })).data;
+    expect(manual.depth).toBe(1);
+    await settled(auto._id);
+    const depths = (await env.DB.prepare(`SELECT depth FROM automation_runs WHERE automation_id = ?1 ORDER BY depth`).bind(auto._id).all<{ depth: number }>()).results;
+    expect(depths.map((d) => d.depth)).toEqual([1, 2, 3]);
+    // Three runs, three rows: the same as a person's write (whose own row makes the fourth).
+    expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1`, loop.tableId)).toBe(3);
+
+    const sched = await automation({ triggers: [{ cron: "* * * * *" }], actions: [] });
+    const due = (await ok("GET", `/automation/${sched._id}`, { token: owner.token })).data.nextRunAt;
+    await callScheduled(due);
+    const [run] = await finishedRuns(owner.token, sched._id);
+    expect(run.depth).toBe(1);
+  });
+
+  it("a disabled automation is neither run nor retried (409), and a run queued before it was disabled is skipped", async () => {
+    const auto = await automation({ actions: [{ spec: { kind: "notify", title: "x" } }] });
+    const queued = (await ok("POST", `/automation/${auto._id}/run`, { token: owner.token })).data;
+    await finishedRuns(owner.token, auto._id);
+    await ok("PATCH", `/automation/${auto._id}`, { token: owner.token, body: { enabled: false } });
+    expectError(await call("POST", `/automation/${auto._id}/run`, { token: owner.token }), 409, "ConflictError");
+    expectError(await call("POST", `/automation/run/${queued._id}/retry`, { token: owner.token }), 409, "ConflictError");
+    // A run already queued (a retry, a manual run) when the automation was disabled does not act.
+    const lateId = `late-${Date.now()}`;
+    await env.DB.prepare(
+      `INSERT INTO automation_runs (id, automation_id, project_id, "trigger", depth, cascade_id, status, retry_of, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
+       VALUES (?1, ?2, ?3, '{"type":"manual"}', 1, ?1, 'queued', ?4, 0, 0, 0, '[]', '[]', 1, 1)`,
+    )
+      .bind(lateId, auto._id, projectId, queued._id)
+      .run();
+    await callQueue("automation-runs", [{ kind: "run", runId: lateId }]);
+    const after = await env.DB.prepare(`SELECT status, error FROM automation_runs WHERE id = ?1`).bind(lateId).first<any>();
+    expect(after.status).toBe("skipped");
+    expect(JSON.parse(after.error)).toMatchObject({ code: "Disabled" });
+    expect(await count(`SELECT count(*) AS n FROM notifications WHERE kind = 'automation.notify' AND json_extract(data, '$.automationId') = ?1`, auto._id)).toBe(1);
+  });
+
+  it("a project starts at most 10,000 runs a day; past it runs are skipped and the owner is told once", async () => {
+    const other = await registerUser("Busy project owner");
+    const busy = (await ok("POST", "/project", { token: other.token, body: { workspaceId: other.workspaceId, name: "Busy" } })).data._id;
+    const auto = await automation({ actions: [{ spec: { kind: "notify", title: "x" } }] }, other.token, busy);
+    const day = new Date().toISOString().slice(0, 10);
+    await env.DB.prepare(`INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, ?3, 0)`).bind(busy, day, DAILY_RUNS).run();
+    await ok("POST", `/automation/${auto._id}/run`, { token: other.token });
+    await ok("POST", `/automation/${auto._id}/run`, { token: other.token });
+    const done = await finishedRuns(other.token, auto._id, 2);
+    for (const r of done) expect(r).toMatchObject({ status: "skipped", error: { code: "DailyRunLimitExceeded" } });
+    const notes = (await ok("GET", "/notification/all", { token: other.token })).data;
+    expect(notes.filter((n: any) => n.kind === "automation.notify")).toHaveLength(0);
+    expect(notes.filter((n: any) => n.kind === "automation.dailyLimit")).toHaveLength(1);
+  });
+});
+
+describe("redelivery", () => {
+  async function failedDelivery(key: string, budget: number) {
+    const auto = await automation({ behavior: { externalWriteBudget: budget }, actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(key, { statuses: "410,200" }) } }] });
+    await ok("POST", `/automation/${auto._id}/run`, { token: owner.token });
+    const failed = await eventually(async () => {
+      const d = await env.DB.prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`).bind(auto._id).first<{ id: string; status: string }>();
+      return d?.status === "failed" ? d : null;
+    });
+    return { auto, deliveryId: failed.id };
+  }
+
+  it("20 concurrent redeliveries of one delivery: one is claimed and sent, the others are 409; every send is an attempt", async () => {
+    const key = `redeliver-race-${Date.now()}`;
+    const { auto, deliveryId } = await failedDelivery(key, 100);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of answers.filter((x) => x.status !== 200)) expectError(r, 409, "ConflictError");
+    const done = await eventually(async () => {
+      const d = (await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0];
+      return d.status === "delivered" ? d : null;
+    });
+    await sleep(1500);
+    const log = await receiverLog(key);
+    expect(log).toHaveLength(2);
+    expect(done.attempts.map((a: any) => a.httpStatus)).toEqual([410, 200]);
+    // Finished, the delivery can be sent again (one attempt at a time, not one ever).
+    expect((await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })).status).toBe(200);
+  });
+
+  it("a redelivery counts against the run's externalWriteBudget: past it, 409 and nothing is sent", async () => {
+    const key = `redeliver-budget-${Date.now()}`;
+    const { deliveryId } = await failedDelivery(key, 1);
+    expectError(await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }), 409, "ConflictError");
+    await sleep(1500);
+    expect(await receiverLog(key)).toHaveLength(1);
+    const d = await env.DB.prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`).bind(deliveryId).first<{ status: string; attempts: string }>();
+    expect(d!.status).toBe("failed");
+    expect(JSON.parse(d!.attempts)).toHaveLength(1);
+  });
+});

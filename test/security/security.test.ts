@@ -1,0 +1,58 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, ok, registerUser, seedTenant, type Tenant } from "../support/harness";
+import { caseFactories } from "./registry";
+import type { SecurityCase } from "./types";
+
+/**
+ * The shared security suite: every route, every way of not being allowed. No token, a bogus token and a
+ * revoked token are 401; another tenant's valid token gets what the contract names (never 200 with data,
+ * never 500); a viewer writing gets 403.
+ */
+for (const [area, factory] of Object.entries(caseFactories)) {
+  describe(`security: ${area}`, () => {
+    let t: Tenant;
+    let cases: SecurityCase[] = [];
+    let revokedToken: string;
+
+    beforeAll(async () => {
+      t = await seedTenant();
+      cases = await factory(t);
+      const extra = await registerUser("Revoked");
+      const issued = await ok("POST", "/token", { token: extra.token, body: { name: "temp" } });
+      await ok("DELETE", `/token/${issued.data._id}`, { token: extra.token });
+      revokedToken = issued.data.token;
+    });
+
+    const send = (c: SecurityCase, token: string | null) =>
+      call(c.method, c.path, { token, body: c.body, raw: c.raw?.(), query: c.query, headers: c.headers });
+
+    it("answers 401 without a token, with a bogus token and with a revoked token", async () => {
+      expect(cases.length).toBeGreaterThan(0);
+      for (const c of cases) {
+        for (const token of [null, "cws_bogus0000000000000000000000000000000000", revokedToken]) {
+          const res = await send(c, token);
+          expect(res.status, `${c.name} with token ${token}`).toBe(401);
+          expect(res.body.error, c.name).toBe("UnauthorizedError");
+        }
+      }
+    });
+
+    it("answers another tenant's user as the contract says", async () => {
+      for (const c of cases) {
+        const res = await send(c, t.outsider.token);
+        const want = c.outsider ?? { status: 404, error: "NotFoundError" };
+        expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(want.status);
+        if (want.error) expect(res.body.error, c.name).toBe(want.error);
+        if (want.body !== undefined) expect(res.body, c.name).toEqual(want.body);
+      }
+    });
+
+    it("forbids a workspace viewer to write", async () => {
+      for (const c of cases.filter((x) => x.viewerForbidden)) {
+        const res = await send(c, t.viewer.token);
+        expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(403);
+        expect(res.body.error, c.name).toBe("ForbiddenError");
+      }
+    });
+  });
+}

@@ -1,0 +1,187 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, call, expectError, ok, registerUser, uniqueEmail, type RegisteredUser } from "../support/harness";
+import { makeTable, type TestTable } from "../support/tableHarness";
+
+/** The kept record of (caller, key), read straight from D1 (what someone with the database would see). */
+async function kept(callerId: string, key: string) {
+  return env.DB.prepare("SELECT claim, status, body, created_at AS createdAt FROM idempotency_keys WHERE user_id = ? AND key = ?")
+    .bind(callerId, key)
+    .first<{ claim: string; status: number | null; body: string | null; createdAt: number }>();
+}
+
+async function rowCount(tableId: string) {
+  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM rows WHERE table_id = ? AND is_deleted = 0").bind(tableId).first<{ n: number }>())!.n;
+}
+
+describe("secrets sealed in kept responses (docs/api-guide.md, HTTP semantics)", () => {
+  it("keeps a keyed POST /token's answer sealed at rest, and replays the secret to its caller", async () => {
+    const u = await registerUser("Sealer");
+    const key = `seal-${crypto.randomUUID()}`;
+    const first = await ok("POST", "/token", { token: u.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    const secret = first.data.token as string;
+    const record = await kept(u.id, key);
+    expect(record?.status).toBe(200);
+    expect(record!.body).not.toContain(secret);
+    expect(record!.body).not.toContain(secret.slice(4, 24));
+    expect(record!.body).toMatch(/^sealed:v1:/);
+    const again = await call("POST", "/token", { token: u.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.token).toBe(secret);
+  });
+
+  it("keeps a keyed POST /automation's answer (with its webhook secret) sealed at rest", async () => {
+    const u = await registerUser("Automator");
+    const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Hooks" } });
+    const key = `seal-automation-${crypto.randomUUID()}`;
+    const body = { projectId: project.data._id, name: "Notify", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] };
+    const first = await ok("POST", "/automation", { token: u.token, headers: { "idempotency-key": key }, body });
+    const secret = first.data.webhookSecret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const record = await kept(u.id, key);
+    expect(record?.status).toBe(200);
+    expect(record!.body).not.toContain(secret.slice(6, 30));
+    const again = await call("POST", "/automation", { token: u.token, headers: { "idempotency-key": key }, body });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.webhookSecret).toBe(secret);
+  });
+
+  it("keeps a keyed admin user creation's answer (with the first token) sealed at rest", async () => {
+    const key = `seal-admin-${crypto.randomUUID()}`;
+    const body = { email: uniqueEmail("sealed"), name: "Sealed" };
+    const first = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, headers: { "idempotency-key": key }, body });
+    const secret = first.data.token.token as string;
+    const record = await kept("deployment-admin", key);
+    expect(record?.status).toBe(200);
+    expect(record!.body).not.toContain(secret);
+    expect(record!.body).not.toContain(body.email);
+    const again = await call("POST", "/admin/users", { token: ADMIN_TOKEN, headers: { "idempotency-key": key }, body });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.token.token).toBe(secret);
+  });
+});
+
+describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semantics)", () => {
+  let u: RegisteredUser;
+  let table: TestTable;
+  beforeAll(async () => {
+    u = await registerUser("Crasher");
+    const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash" } });
+    table = await makeTable(u.token, project.data._id);
+  });
+
+  const addRow = (key: string, name: string) =>
+    call("POST", `/table/${table.tableId}/row`, { token: u.token, headers: { "idempotency-key": key }, body: { cells: { [table.nameColumnId]: name } } });
+
+  it("takes over a claim whose request died once its 60 s lease has run out, and not before", async () => {
+    const key = `lease-${crypto.randomUUID()}`;
+    // A request that claimed the key and died before writing: its claim is all that is left.
+    const first = await addRow(key, "lease");
+    expect(first.status).toBe(200);
+    await env.DB.prepare("DELETE FROM cells WHERE row_id = ?").bind(first.body.data.row._id).run();
+    await env.DB.prepare("DELETE FROM rows WHERE id = ?").bind(first.body.data.row._id).run();
+    const strand = (ageMs: number) =>
+      env.DB.prepare("UPDATE idempotency_keys SET claim = 'died', status = NULL, content_type = NULL, body = NULL, created_at = ? WHERE user_id = ? AND key = ?")
+        .bind(Date.now() - ageMs, u.id, key)
+        .run();
+    const before = await rowCount(table.tableId);
+
+    await strand(20_000);
+    expectError(await addRow(key, "lease"), 409, "ConflictError");
+    expect(await rowCount(table.tableId)).toBe(before);
+
+    await strand(61_000);
+    const retried = await addRow(key, "lease");
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect(await rowCount(table.tableId)).toBe(before + 1);
+    const replay = await addRow(key, "lease");
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.data.row._id).toBe(retried.body.data.row._id);
+    expect(await rowCount(table.tableId)).toBe(before + 1);
+  });
+
+  it("commits a row and its kept answer together: when the answer cannot be kept, the row is not written either", async () => {
+    const key = `atomic-${crypto.randomUUID()}`;
+    // The database refuses to keep any answer under this key: the request dies between its write and its answer
+    // as far as the key can tell (as a crash would leave it).
+    await env.DB.prepare(
+      `CREATE TRIGGER IF NOT EXISTS test_refuse_kept_answer BEFORE UPDATE OF status ON idempotency_keys
+       WHEN NEW.key = '${key}' AND NEW.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash before the answer is kept'); END`,
+    ).run();
+    const before = await rowCount(table.tableId);
+    try {
+      const cut = await addRow(key, "atomic");
+      expect(cut.status).toBe(500);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_kept_answer").run();
+    }
+    // No row without its answer: the data rode in the batch that failed.
+    expect(await rowCount(table.tableId)).toBe(before);
+    // Whatever is left of the claim, a retry after its lease gets one execution, never a 409 or a second row.
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ? AND status IS NULL")
+      .bind(Date.now() - 61_000, u.id, key)
+      .run();
+    const retried = await addRow(key, "atomic");
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(await rowCount(table.tableId)).toBe(before + 1);
+  });
+
+  it("keeps the answer written with the row when the request dies after its write: the retry gets it, no second row", async () => {
+    const key = `after-write-${crypto.randomUUID()}`;
+    // Only the final answer (replacing the one kept with the row) is refused: the request fails after its write.
+    await env.DB.prepare(
+      `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
+       WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
+    ).run();
+    const before = await rowCount(table.tableId);
+    try {
+      expect((await addRow(key, "after write")).status).toBe(500);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+    }
+    expect(await rowCount(table.tableId)).toBe(before + 1);
+    const retried = await addRow(key, "after write");
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.body.data.cells.map((c: any) => c.data)).toContain("after write");
+    expect(await rowCount(table.tableId)).toBe(before + 1);
+  });
+
+  it("does the same for document, table, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
+    const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
+    const projectId = project.data._id as string;
+    const count = async (sqlText: string, bound: string) => (await env.DB.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
+    for (const [path, body, countSql, bound] of [
+      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId],
+      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId],
+      [
+        "/automation",
+        { projectId, name: "Kept", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] },
+        "SELECT COUNT(*) AS n FROM automations WHERE project_id = ?",
+        projectId,
+      ],
+      ["/workspace", { organizationId: u.organizationId, name: "Kept" }, "SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?", u.organizationId],
+      ["/organization", { name: "Kept" }, "SELECT COUNT(*) AS n FROM organizations WHERE owner_id = ?", u.id],
+    ] as const) {
+      const key = `after-write-${path.slice(1)}-${crypto.randomUUID()}`;
+      await env.DB.prepare(
+        `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
+         WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
+      ).run();
+      const before = await count(countSql, bound);
+      try {
+        expect((await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body })).status, path).toBe(500);
+      } finally {
+        await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+      }
+      expect(await count(countSql, bound), path).toBe(before + 1);
+      const retried = await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body });
+      expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
+      expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
+      expect(retried.body.data.name, path).toBe("Kept");
+      expect(await count(countSql, bound), path).toBe(before + 1);
+    }
+  });
+});
