@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../harness";
-import { addColumn, addRow, makeTable } from "../../tableHarness";
-import { docxBytes, DOCX_TYPE } from "../../content-fixtures";
-import { connect, para } from "../../collab/peer";
+import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
+import { addColumn, addRow, makeTable } from "../../support/tableHarness";
+import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
+import { connect, para } from "../../support/collab-peer";
 
 let t: Tenant;
 beforeAll(async () => {
