@@ -126,6 +126,25 @@ describe("GET /search", () => {
     expect(await ids(t.owner.token, w, { type: "document" })).toEqual([]);
   });
 
+  it("follows a file's new DOCX version and a snapshot restore of an older one", async () => {
+    const w1 = word("docxone");
+    const w2 = word("docxtwo");
+    const created = await call("POST", "/document/docx", {
+      token: t.owner.token,
+      raw: docxBytes(`First ${w1}`),
+      headers: { "content-type": DOCX_TYPE },
+      query: { projectId: t.projectId, name: "Contract.docx" },
+    });
+    const id = created.body.data._id as string;
+    const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: id, name: "v1" } });
+    await ok("PUT", `/document/docx/${id}`, { token: t.owner.token, raw: docxBytes(`Second ${w2}`), headers: { "content-type": DOCX_TYPE } });
+    expect(await ids(t.owner.token, w1)).toEqual([]);
+    expect(await ids(t.owner.token, w2)).toEqual([id]);
+    await ok("POST", `/snapshot/${snap.data._id}/restore`, { token: t.owner.token });
+    expect(await ids(t.owner.token, w1)).toEqual([id]);
+    expect(await ids(t.owner.token, w2)).toEqual([]);
+  });
+
   it("drops a soft-deleted document and finds it again after restore", async () => {
     const w = word("trash");
     const folder = await mkDoc("Trash folder", { type: "FOLDER" });
