@@ -2,11 +2,12 @@
  * Every access rule of docs/api-guide.md › Concepts lives here; routes call these next to the data they protect.
  * "No access looks like absence": a record the caller cannot read raises NotFoundError, exactly as a
  * missing one does; a readable record whose role forbids the operation raises ForbiddenError.
+ * Automations' and organizations' rules are in automationAccess.ts and organizationAccess.ts.
  */
 import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AuthUser, Db } from "../env";
-import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces, organizations } from "../db/schema";
+import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 
@@ -17,9 +18,10 @@ export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type ColumnRow = typeof columns.$inferSelect;
 export type TableRow = typeof tables.$inferSelect;
+export type AutomationRow = typeof automations.$inferSelect;
 
-const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
-const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
+export const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
+export const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
 const DOC_EDIT: readonly DocumentRole[] = ["owner", "editor"];
 /** Folder nesting deeper than this is refused on create/move, so ancestor walks are bounded. */
 export const MAX_FOLDER_DEPTH = 64;
@@ -362,26 +364,6 @@ export function workspaceRoleStatement(db: Db, user: UserRef, workspaceId: strin
     .where(and(eq(workspaceCollaborators.workspaceId, workspaceId), eq(workspaceCollaborators.userId, user)));
 }
 
-export type OrganizationRole = "owner" | "admin" | "member";
-
-/** Batchable: the organization with the caller's role (`callerRole` null when not a member). */
-export function organizationAccessStatement(db: Db, user: UserRef, id: string) {
-  return db
-    .select({
-      ...getTableColumns(organizations),
-      callerRole: sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = "organizations"."id" AND om.user_id = ${user})`.as("caller_role"),
-    })
-    .from(organizations)
-    .where(eq(organizations.id, id));
-}
-
-/** An organization is visible to its members only (else 404); `admin` needs the owner or admin role (else 403). */
-export function checkOrganizationAccess<R extends { callerRole: OrganizationRole | null }>(row: R | undefined, level: "read" | "admin"): R & { callerRole: OrganizationRole } {
-  if (!row || row.callerRole === null) throw notFound("Organization");
-  if (level === "admin" && row.callerRole === "member") throw forbidden("This operation needs the organization owner or admin role");
-  return row as R & { callerRole: OrganizationRole };
-}
-
 /**
  * The one relabelling helper: a record reached through its document (a snapshot, a clause reference, an audio
  * file…) answers exactly as its own absence would when the document is missing or unreadable.
@@ -394,56 +376,3 @@ export async function notFoundAs<T>(what: string, work: Promise<T>): Promise<T> 
     throw err;
   }
 }
-
-export type AutomationLevel = "read" | "change" | "run";
-export type AutomationRow = typeof automations.$inferSelect;
-
-export interface AutomationAccess {
-  automation: AutomationRow;
-  workspaceRole: WorkspaceRole | null;
-  /** Owner of the automation or project admin (workspace owner/admin): may change it and see its secret. */
-  canChange: boolean;
-}
-
-/**
- * Automations (docs/api-guide.md › Concepts; Automations, published portals, collaborative editing): readable with project read (else 404, like a missing one); changed only by
- * their owner or a project admin (403 for anyone else who can read); run by hand by those, or by a workspace
- * owner/admin/editor when `runFromButton` is set. One D1 query.
- */
-export async function requireAutomation(db: Db, user: AuthUser, id: string, level: AutomationLevel): Promise<AutomationAccess> {
-  const [row] = await automationAccessQuery(db, user._id, id);
-  return checkAutomationAccess(user, row, level);
-}
-
-/**
- * The statement behind requireAutomation, for folding into a read batch: `user` may be the caller's SQL reference
- * (batched authentication) and `automationId` a subquery (the automation of a run or a delivery). One table in
- * FROM (the role and the document grant are subqueries), so a D1 batch, which returns rows as objects, loses no
- * member to a name shared by two tables.
- */
-export function automationAccessQuery(db: Db, user: UserRef, automationId: string | SQL) {
-  return db
-    .select({
-      automation: automations,
-      role: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "automations"."workspace_id" AND wc.user_id = ${user})`,
-      viaDocument: viaDocumentGrant(user, sql`"automations"."project_id"`),
-    })
-    .from(automations)
-    .where(and(sql`"automations"."id" = ${automationId}`, eq(automations.isDeleted, false)));
-}
-
-type AutomationAccessRow = { automation: AutomationRow; role: string | null; viaDocument: unknown };
-
-/** 404 (labelled `as`) when missing or unreadable, 403 when the level is not the caller's. */
-export function checkAutomationAccess(user: AuthUser, row: AutomationAccessRow | undefined, level: AutomationLevel, as = "Automation"): AutomationAccess {
-  if (!row || (row.role === null && !row.viaDocument)) throw notFound(as);
-  const role = (row.role as WorkspaceRole | null) ?? null;
-  const automation = row.automation;
-  const canChange = automation.ownerId === user._id || (role !== null && WS_ADMIN.includes(role));
-  if (level === "change" && !canChange) throw forbidden("Only the automation's owner or a project admin can change it");
-  if (level === "run" && !canChange && !(automation.runFromButton && role !== null && WS_EDIT.includes(role))) {
-    throw forbidden("Only the owner or a project admin can run this automation (or an editor when runFromButton is set)");
-  }
-  return { automation, workspaceRole: role, canChange };
-}
-

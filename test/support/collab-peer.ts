@@ -9,7 +9,8 @@ import * as decoding from "lib0/decoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as authProtocol from "y-protocols/auth";
 import { BASE } from "./harness";
-import { FRAGMENT_NAME, readBlocks, writeBlocks, type Block } from "../../src/services/collab/blocks";
+import { FRAGMENT_NAME, writeBlocks, type Block } from "../../src/services/collab/blocks";
+import { readBlocks } from "../../src/services/collab/readBlocks";
 
 export class Peer {
   readonly doc = new Y.Doc();

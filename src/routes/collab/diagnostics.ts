@@ -49,13 +49,13 @@ export function registerInspectCollaborationRoom(app: Router) {
     const { documentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const room = roomOf(c.env, documentId);
-    if (body.compactEvery !== undefined) await room.setLimits({ compactEvery: body.compactEvery });
-    if (body.compact) await room.forceCompaction();
+    if (body.compactEvery !== undefined || body.compact) {
+      await room.diagnostics({ limits: body.compactEvery !== undefined ? { compactEvery: body.compactEvery } : undefined, compact: body.compact });
+    }
     // Timed here, around the call: inside the object the clock does not advance while it computes.
     const started = performance.now();
-    const reload = await room.measureReload();
+    const { stats, reload } = await room.diagnostics({ reload: true });
     const reloadMs = performance.now() - started;
-    const stats = await room.stats();
-    return c.json({ data: { stats, reloadMs, reloadMatches: reload.matches } }, 200);
+    return c.json({ data: { stats, reloadMs, reloadMatches: reload!.matches } }, 200);
   });
 }

@@ -1,21 +1,19 @@
 /**
  * Automation records (docs/api-guide.md › Automations, published portals, collaborative editing, E2): create, change, read, list, delete, secret rotation, manual runs and
- * retries, run and delivery listings, redelivery. Access through src/auth/access.ts (requireAutomation).
+ * retries, run and delivery listings, redelivery. Access through src/auth/automationAccess.ts (requireAutomation).
  */
 import { assertIfMatch } from "../../lib/etag";
 import { d1Of } from "../../db/d1";
 import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { automationCascades, automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
 import {
-  automationAccessQuery,
-  checkAutomationAccess,
   checkProjectAccess,
   projectAccessStatement,
   readableProjectIds,
   readableProjectsStatement,
-  requireAutomation,
   type AutomationRow,
 } from "../../auth/access";
+import { automationAccessQuery, checkAutomationAccess, requireAutomation } from "../../auth/automationAccess";
 import { read } from "../context";
 import { conflict, notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN, newId } from "../../lib/ids";

@@ -7,7 +7,7 @@
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type UserRef } from "../../auth/access";
 import { ApiError } from "../../errors";
 import { read, type ServiceContext } from "../context";
-import type { CollabSession } from "../../durable/DocumentRoom";
+import type { CollabSession } from "../../durable/room/opening";
 import { roomOf } from "./rooms";
 
 export const TICKET_TTL_MS = 60_000;
@@ -31,7 +31,7 @@ export async function collabSession(ctx: ServiceContext, documentId: string, use
 /** A ticket for the caller (read access needed). */
 export async function issueCollabTicket(ctx: ServiceContext, documentId: string): Promise<{ ticket: string; expiresAt: number }> {
   const session = await collabSession(ctx, documentId, ctx.user.ref);
-  return roomOf(ctx.env, documentId).issueTicket(documentId, session.userId, TICKET_TTL_MS);
+  return roomOf(ctx.env, documentId).issueTicket(session.userId, TICKET_TTL_MS);
 }
 
 const badTicket = () => new ApiError("UnauthorizedError", "The collaboration ticket is unknown, expired or already used");

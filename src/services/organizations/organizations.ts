@@ -1,6 +1,6 @@
 /** Organizations and their members (docs/api-guide.md › Concepts): the list in one round trip with authentication, writes in two. */
 import { and, eq, sql } from "drizzle-orm";
-import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/access";
+import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/organizationAccess";
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";

@@ -4,7 +4,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { nextUpdatedAt } from "../../db/sql";
-import { checkOrganizationAccess, checkWorkspaceAccess, organizationAccessStatement, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
+import { checkWorkspaceAccess, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
+import { checkOrganizationAccess, organizationAccessStatement } from "../../auth/organizationAccess";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";

@@ -8,7 +8,7 @@ import * as encoding from "lib0/encoding";
 import * as decoding from "lib0/decoding";
 import { ok, seedTenant, type Tenant } from "../../support/harness";
 import { connect, type Peer } from "../../support/collab-peer";
-import { MAX_AWARENESS_CLIENTS, MAX_AWARENESS_STATE_BYTES } from "../../../src/durable/DocumentRoom";
+import { MAX_AWARENESS_CLIENTS, MAX_AWARENESS_STATE_BYTES } from "../../../src/durable/room/protocol";
 
 let t: Tenant;
 beforeAll(async () => {

@@ -5,18 +5,21 @@
  */
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
+import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { connect, openSocket, para, Peer } from "../../support/collab-peer";
 import { EVERY_BLOCK } from "../../support/collab-fixtures";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
-import { COMPACT_EVERY, type DocumentRoom } from "../../../src/durable/DocumentRoom";
+import type { DocumentRoom } from "../../../src/durable/DocumentRoom";
+import { COMPACT_EVERY } from "../../../src/durable/room/persistence";
 import type { Block } from "../../../src/services/collab/blocks";
 import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 
 const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
-/** The blocks the room holds (typed as plain block JSON; RPC typing wraps it). */
-const blocksOf = async (documentId: string) => (await room(documentId).blocks()) as unknown as Block[];
+/** The blocks the room holds, through its diagnostics surface. */
+const blocksOf = async (documentId: string) => JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
+/** The room's storage and connection figures. */
+const statsOf = async (stub: ReturnType<typeof room>) => (await stub.diagnostics()).stats;
 
 let t: Tenant;
 beforeAll(async () => {
@@ -164,7 +167,7 @@ describe("collaborative room", () => {
     await b.until(() => JSON.stringify(b.blocks()) === JSON.stringify(a.blocks()), "b to receive every keystroke");
     const expected = json(a.blocks());
     const stub = room(docId);
-    const before = await stub.stats();
+    const before = await statsOf(stub);
     expect(before.updateCount).toBeGreaterThanOrEqual(51);
     await evictDurableObject(stub);
     // A fresh instance loaded from storage only.
@@ -192,20 +195,38 @@ describe("collaborative room", () => {
     const stub = room(docId);
     const a = await connect(docId, { token: t.owner.token });
     // The interval is lowered so the test sends 250 updates instead of 2 100; the code path is the same.
-    await stub.setLimits({ compactEvery: 100 });
+    await stub.diagnostics({ limits: { compactEvery: 100 } });
     a.write([para("p1", "start:")]);
     for (let i = 0; i < 250; i++) a.text(0).insert(a.text(0).length, "x");
     await until(() => blocksOf(docId), (blocks) => JSON.stringify(blocks).includes("x".repeat(250)), "all 250 keystrokes to arrive", 20_000);
-    const mid = await stub.stats();
+    const mid = await statsOf(stub);
     expect(mid.stateChunks).toBeGreaterThanOrEqual(1);
     expect(mid.updateCount).toBeLessThan(100);
     a.close();
-    await until(() => stub.stats(), (s) => s.updateCount === 0 && s.connections === 0, "compaction after the last socket left");
-    const reload = await stub.measureReload();
+    await until(() => statsOf(stub), (s) => s.updateCount === 0 && s.connections === 0, "compaction after the last socket left");
+    const reload = (await stub.diagnostics({ reload: true })).reload!;
     expect(reload.matches).toBe(true);
     await evictDurableObject(stub);
     expect(JSON.stringify(await blocksOf(docId))).toContain("start:" + "x".repeat(250));
-    await stub.setLimits({ compactEvery: null });
+    await stub.diagnostics({ limits: { compactEvery: null } });
+  });
+
+  it("the operator route (POST /admin/collab/{id}) lowers the interval, compacts and reports a reload that matches", async () => {
+    const docId = await newDoc();
+    const a = await connect(docId, { token: t.owner.token });
+    a.write([para("p1", "start:")]);
+    for (let i = 0; i < 20; i++) a.text(0).insert(a.text(0).length, "x");
+    await until(() => blocksOf(docId), (blocks) => JSON.stringify(blocks).includes("x".repeat(20)), "the keystrokes to arrive");
+    const before = await ok("POST", `/admin/collab/${docId}`, { token: ADMIN_TOKEN, body: { compactEvery: 1000 } });
+    expect(before.data.stats).toMatchObject({ documentId: docId, connections: 1 });
+    expect(before.data.stats.updateCount).toBeGreaterThanOrEqual(21);
+    expect(before.data.reloadMatches).toBe(true);
+    const after = await ok("POST", `/admin/collab/${docId}`, { token: ADMIN_TOKEN, body: { compact: true, compactEvery: null } });
+    expect(after.data.stats).toMatchObject({ updateCount: 0, stateChunks: 1 });
+    expect(after.data.stats.storedBytes).toBe(after.data.stats.stateBytes);
+    expect(after.data.reloadMatches).toBe(true);
+    expect(typeof after.data.reloadMs).toBe("number");
+    a.close();
   });
 
   it("stores a large state in chunks under 2 MB that reload to the same document", async () => {
@@ -215,8 +236,8 @@ describe("collaborative room", () => {
     // ~3 MB of incompressible text in one update, then compaction.
     const big = Array.from({ length: 3 * 1024 * 1024 / 16 }, () => Math.random().toString(36).slice(2, 18).padEnd(16, "z")).join("");
     a.write([para("big", big)]);
-    await until(() => stub.stats(), (s) => s.storedBytes > 3 * 1024 * 1024, "the large update to be stored", 20_000);
-    const after = await stub.forceCompaction();
+    await until(() => statsOf(stub), (s) => s.storedBytes > 3 * 1024 * 1024, "the large update to be stored", 20_000);
+    const after = (await stub.diagnostics({ compact: true })).stats;
     expect(after.stateChunks).toBeGreaterThanOrEqual(2);
     const sizes = await runInDurableObject(stub, (_i: DocumentRoom, state) =>
       state.storage.sql.exec<{ size: number }>("SELECT length(data) AS size FROM state_chunks").toArray().map((r) => r.size),
@@ -276,13 +297,13 @@ describe("collaborative room", () => {
     a.write([para("p1", "small")]);
     const stub = room(docId);
     await until(() => blocksOf(docId), (b) => b.length === 1, "the first block");
-    await stub.setLimits({ maxStateBytes: 4096 });
+    await stub.diagnostics({ limits: { maxStateBytes: 4096 } });
     a.text(0).insert(0, "y".repeat(10_000));
     await a.until(() => a.closed !== null, "the oversized update to be refused");
     expect(a.closed!.code).toBe(1009);
     expect(a.closed!.reason).toMatch(/exceed/);
     expect(json(await blocksOf(docId))).toEqual([para("p1", "small")]);
-    await stub.setLimits({ maxStateBytes: null });
+    await stub.diagnostics({ limits: { maxStateBytes: null } });
   });
 
   it("starts from the document's content and writes edits back, so content GET and E5 see them within 3 s", async () => {
@@ -391,12 +412,12 @@ describe("E18 and the room", () => {
     await until(() => blocksOf(docId), (b) => b.length === 1, "the seed to arrive");
     await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
     a.close();
-    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty");
+    await until(() => statsOf(room(docId)), (s) => s.connections === 0, "the room to empty");
     await evictDurableObject(room(docId));
     const b = await connect(docId, { token: t.editor.token });
     expect(json(b.blocks())).toEqual([para("d1", "converted from DOCX")]);
     b.close();
-    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty again");
+    await until(() => statsOf(room(docId)), (s) => s.connections === 0, "the room to empty again");
     // A new DOCX version clears seededAt: the next open starts empty, to be seeded from the new file.
     await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
     const c = await connect(docId, { token: t.owner.token });
@@ -412,7 +433,7 @@ describe("E18 and the room", () => {
     // Marked while the seeding client is still connected (what a client does right after seeding).
     await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
     a.close();
-    await until(() => room(docId).stats(), (s) => s.connections === 0, "the room to empty");
+    await until(() => statsOf(room(docId)), (s) => s.connections === 0, "the room to empty");
     await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
     const b = await connect(docId, { token: t.owner.token });
     expect(b.blocks()).toEqual([]);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { FRAGMENT_NAME, isBlockArray, readBlocks, writeBlocks, type Block } from "../../../src/services/collab/blocks";
+import { FRAGMENT_NAME, isBlockArray, writeBlocks, type Block } from "../../../src/services/collab/blocks";
+import { readBlocks } from "../../../src/services/collab/readBlocks";
 import { EVERY_BLOCK, text } from "../../support/collab-fixtures";
 
 function roundTrip(blocks: Block[]) {
