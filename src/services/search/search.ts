@@ -129,7 +129,7 @@ const HIT_COLUMNS = ["rid", "score", "record_id", "kind", "title", "workspace_id
 /** An FTS5 error is the query's fault (422), whatever the translation let through; anything else is ours. */
 function isFtsQueryError(err: unknown): boolean {
   const message = String((err as { message?: unknown })?.message ?? "") + String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
-  return /fts5|unterminated string|no such column/i.test(message) && /fts5|syntax error|unterminated|no such column/i.test(message);
+  return /fts5|unterminated string/i.test(message);
 }
 
 function hitDto(r: HitRow): SearchHit {

@@ -38,7 +38,7 @@ export async function searchPortal(db: Db, documentIds: readonly string[], q: st
       LIMIT ${SITE_SEARCH_LIMIT}`);
     return { ok: true, hits: rows.map((r) => ({ _id: r.id, title: r.title, snippet: snippetHtml(r.snip ?? "") })) };
   } catch (err) {
-    if (/fts5|syntax error|unterminated/i.test(String((err as Error)?.message) + String((err as { cause?: Error })?.cause?.message ?? ""))) {
+    if (/fts5|unterminated string/i.test(String((err as Error)?.message) + String((err as { cause?: Error })?.cause?.message ?? ""))) {
       return { ok: false, message: "The search could not be read; quote words that contain punctuation" };
     }
     throw err;
