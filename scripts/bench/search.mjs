@@ -118,13 +118,14 @@ async function seedRows(db, ulid, owner, rowCount) {
   // What the cell triggers would have written, in one statement per table.
   await db
     .prepare(
-      `INSERT INTO search_entries (record_id, kind, title, body)
+      `INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, live)
        SELECT r.id, 'row',
          COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c
            WHERE c.row_id = r.id AND c.is_identifier = 1 AND c.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
          COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
            WHERE c.row_id = r.id AND c.is_identifier = 0 AND c.is_deleted = 0 AND json_type(c.data) = 'text'
-             AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')
+             AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), ''),
+         r.workspace_id, r.project_id, 1
        FROM rows r WHERE r.table_id = ?1
        ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body`,
     )
@@ -185,9 +186,7 @@ export default async function () {
   // LIKE baseline on the same text and engine (the API is down: one process on the state at a time).
   const classes = queryClasses();
   const likeMs = new Map();
-  const LIKE_SQL = `SELECT e.record_id FROM search_entries e
-    LEFT JOIN documents d ON e.kind <> 'row' AND d.id = e.record_id LEFT JOIN rows r ON e.kind = 'row' AND r.id = e.record_id
-    WHERE (e.title LIKE ?1 OR e.body LIKE ?1) AND COALESCE(d.workspace_id, r.workspace_id) = ?2 LIMIT 20`;
+  const LIKE_SQL = `SELECT e.record_id FROM search_entries e WHERE (e.title LIKE ?1 OR e.body LIKE ?1) AND e.live = 1 AND e.workspace_id = ?2 LIMIT 20`;
   for (const c of classes) {
     const xs = [];
     for (let i = 0; i < 5; i++) xs.push((await time(() => d1.db.prepare(LIKE_SQL).bind(`%${likeTerm(c.q())}%`, searcher.workspaceId).all())).ms);
@@ -231,8 +230,10 @@ export default async function () {
     "DROP TRIGGER search_documents_au",
     "DROP TRIGGER search_cells_ai",
     "DROP TRIGGER search_cells_au",
+    "DROP TRIGGER search_rows_au",
+    "DROP TRIGGER search_tables_au",
     "ALTER TABLE search_entries RENAME TO search_entries_bench",
-    "CREATE TABLE search_entries (id integer PRIMARY KEY, record_id text NOT NULL UNIQUE, kind text NOT NULL, title text NOT NULL DEFAULT '', body text NOT NULL DEFAULT '')",
+    "CREATE TABLE search_entries (id integer PRIMARY KEY, record_id text NOT NULL UNIQUE, kind text NOT NULL, title text NOT NULL DEFAULT '', body text NOT NULL DEFAULT '', workspace_id text, project_id text, live integer NOT NULL DEFAULT 0)",
   ]) await d1.db.prepare(sql).run();
   await d1.dispose();
   api = await startApi({ dir });

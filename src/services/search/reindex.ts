@@ -25,12 +25,16 @@ const ROW_TEXT = (rowId: string) => `
 /** The SQL-only part: titles, rows, and entries of records that no longer exist. */
 function structureStatements(d1: D1Database): D1PreparedStatement[] {
   return [
-    d1.prepare(`INSERT INTO search_entries (record_id, kind, title)
-      SELECT id, CASE WHEN type = 'EXTERNAL' THEN 'file' ELSE 'document' END, name FROM documents WHERE true
-      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, kind = excluded.kind`),
-    d1.prepare(`INSERT INTO search_entries (record_id, kind, title, body)
-      SELECT r.id, 'row', ${ROW_TEXT("r.id")} FROM rows r WHERE true
-      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body`),
+    d1.prepare(`INSERT INTO search_entries (record_id, kind, title, workspace_id, project_id, live)
+      SELECT id, CASE WHEN type = 'EXTERNAL' THEN 'file' ELSE 'document' END, name, workspace_id, project_id, is_deleted = 0 FROM documents WHERE true
+      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, kind = excluded.kind, workspace_id = excluded.workspace_id,
+        project_id = excluded.project_id, live = excluded.live`),
+    d1.prepare(`INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, live)
+      SELECT r.id, 'row', ${ROW_TEXT("r.id")}, r.workspace_id, r.project_id,
+        r.is_deleted = 0 AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = r.table_id AND t.is_deleted = 1)
+      FROM rows r WHERE EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id)
+      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body, workspace_id = excluded.workspace_id,
+        project_id = excluded.project_id, live = excluded.live`),
     d1.prepare(`DELETE FROM search_entries WHERE
       (kind = 'row' AND NOT EXISTS (SELECT 1 FROM rows r WHERE r.id = search_entries.record_id))
       OR (kind <> 'row' AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = search_entries.record_id))`),

@@ -80,9 +80,11 @@ function decodeSearchCursor(cursor: string): number {
 export function searchStatementSql(user: SQL, match: string, opts: { workspaceId?: string; projectId?: string; type?: SearchKind; limit: number; offset: number }): SQL {
   const filters: SQL[] = [];
   if (opts.type) filters.push(sql`AND e.kind = ${opts.type}`);
-  if (opts.workspaceId) filters.push(sql`AND COALESCE(d.workspace_id, r.workspace_id) = ${opts.workspaceId}`);
-  if (opts.projectId) filters.push(sql`AND COALESCE(d.project_id, r.project_id) = ${opts.projectId}`);
+  if (opts.workspaceId) filters.push(sql`AND e.workspace_id = ${opts.workspaceId}`);
+  if (opts.projectId) filters.push(sql`AND e.project_id = ${opts.projectId}`);
   const depth = MAX_FOLDER_DEPTH + 1;
+  // Every match is judged on its index entry alone (live, workspace, project): the records themselves are read for
+  // the page only.
   return sql`
     WITH RECURSIVE
       me(id) AS (SELECT ${user}),
@@ -96,31 +98,28 @@ export function searchStatementSql(user: SQL, match: string, opts: { workspaceId
         WHERE dc.user_id = (SELECT id FROM me) AND d.is_deleted = 0),
       hits AS MATERIALIZED (
         SELECT e.id AS rid, e.record_id, e.kind, e.title, bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}) AS score,
-          COALESCE(d.workspace_id, r.workspace_id) AS workspace_id, COALESCE(d.project_id, r.project_id) AS project_id,
-          d.parent_id, r.table_id
+          e.workspace_id, e.project_id
         FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid
-          LEFT JOIN documents d ON e.kind <> 'row' AND d.id = e.record_id
-          LEFT JOIN rows r ON e.kind = 'row' AND r.id = e.record_id
-        WHERE search_fts MATCH ${match}
-          AND ((d.id IS NOT NULL AND d.is_deleted = 0 AND (d.workspace_id IN ws OR d.id IN (SELECT id FROM granted)))
-            OR (r.id IS NOT NULL AND r.is_deleted = 0
-              AND EXISTS (SELECT 1 FROM tables t WHERE t.id = r.table_id AND t.is_deleted = 0)
-              AND (r.workspace_id IN ws OR r.project_id IN grant_projects)))
+        WHERE search_fts MATCH ${match} AND e.live = 1
+          AND (e.workspace_id IN ws
+            OR (e.kind = 'row' AND e.project_id IN grant_projects)
+            OR (e.kind <> 'row' AND e.record_id IN (SELECT id FROM granted)))
           ${sql.join(filters, sql` `)}
         ORDER BY score, e.id LIMIT ${opts.limit} OFFSET ${opts.offset}),
       anc(hit, id, parent_id, name, depth, readable) AS (
         SELECT h.record_id, p.id, p.parent_id, p.name, 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
-        FROM hits h JOIN documents p ON p.id = h.parent_id
+        FROM hits h JOIN documents c ON h.kind <> 'row' AND c.id = h.record_id JOIN documents p ON p.id = c.parent_id
         UNION ALL
         SELECT a.hit, p.id, p.parent_id, p.name, a.depth + 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
         FROM anc a JOIN documents p ON p.id = a.parent_id WHERE a.depth < ${depth} AND a.readable)
-    SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind, h.title AS title, h.workspace_id AS workspace_id, h.project_id AS project_id,
-      pr.name AS project_name, h.table_id AS table_id, t.name AS table_name,
+    SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind, h.title AS title, h.workspace_id AS workspace_id,
+      h.project_id AS project_id, pr.name AS project_name, r.table_id AS table_id, t.name AS table_name,
       (SELECT json_group_array(json_object('_id', x.id, 'name', x.name))
         FROM (SELECT id, name FROM anc WHERE hit = h.record_id AND readable ORDER BY depth DESC) x) AS folders,
       (SELECT snippet(search_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) FROM search_fts
         WHERE search_fts MATCH ${match} AND rowid = h.rid) AS snip
-    FROM hits h LEFT JOIN projects pr ON pr.id = h.project_id LEFT JOIN tables t ON t.id = h.table_id
+    FROM hits h LEFT JOIN projects pr ON pr.id = h.project_id
+      LEFT JOIN rows r ON h.kind = 'row' AND r.id = h.record_id LEFT JOIN tables t ON t.id = r.table_id
     ORDER BY h.score, h.rid`;
 }
 

@@ -110,6 +110,15 @@ describe("GET /search", () => {
     expect(await ids(t.outsider.token, "Acme")).toEqual([]);
   });
 
+  it("stops finding a deleted table's rows", async () => {
+    const w = word("tbl");
+    const table = await makeTable(t.owner.token, t.projectId, "Doomed");
+    const { row } = await addRow(t.owner.token, table.tableId, { [table.nameColumnId]: `Doomed ${w}` });
+    expect(await ids(t.editor.token, w)).toEqual([row._id]);
+    await ok("DELETE", `/table/${table.tableId}`, { token: t.owner.token });
+    expect(await ids(t.editor.token, w)).toEqual([]);
+  });
+
   it("finds an uploaded DOCX file by its text", async () => {
     const w = word("docx");
     const res = await call("POST", "/document/docx", {
