@@ -26,9 +26,9 @@ const MAX_OFFSET = 1000;
 /** Tokens of context a snippet carries around its matches. */
 const SNIPPET_TOKENS = 16;
 
-export type SearchKind = "document" | "file" | "row";
+type SearchKind = "document" | "file" | "row";
 
-export interface SearchInput {
+interface SearchInput {
   q: string;
   workspaceId?: string;
   projectId?: string;
@@ -75,9 +75,9 @@ function decodeSearchCursor(cursor: string): number {
 
 /**
  * The ranked, access-filtered statement. `user` names the caller (its SQL reference while authentication rides in
- * the same batch). Exported for the bench, which times it beside a LIKE scan.
+ * the same batch).
  */
-export function searchStatementSql(user: SQL, match: string, opts: { workspaceId?: string; projectId?: string; type?: SearchKind; limit: number; offset: number }): SQL {
+function searchStatementSql(user: SQL, match: string, opts: { workspaceId?: string; projectId?: string; type?: SearchKind; limit: number; offset: number }): SQL {
   const filters: SQL[] = [];
   if (opts.type) filters.push(sql`AND e.kind = ${opts.type}`);
   if (opts.workspaceId) filters.push(sql`AND e.workspace_id = ${opts.workspaceId}`);

@@ -9,9 +9,9 @@ import { ApiError } from "../../errors";
 import { ftsExpression, MARK_CLOSE, MARK_OPEN, snippetHtml } from "./query";
 import { BODY_WEIGHT, TITLE_WEIGHT } from "./search";
 
-export const SITE_SEARCH_LIMIT = 20;
+const SITE_SEARCH_LIMIT = 20;
 
-export interface SiteHit {
+interface SiteHit {
   _id: string;
   title: string;
   /** HTML: escaped text with matches in <mark>. */

@@ -6,7 +6,7 @@ import { inflateSync } from "fflate";
 import { inspectZip, DOCX_BOUNDS } from "../../../converter/src/zip";
 
 /** Most characters of one record's body the index keeps (the rest is not searchable, the record itself is intact). */
-export const MAX_BODY_CHARS = 200_000;
+const MAX_BODY_CHARS = 200_000;
 const MAX_DEPTH = 32;
 
 type Json = unknown;
@@ -16,7 +16,7 @@ function isObj(v: unknown): v is Record<string, Json> {
 }
 
 /** Control characters mark highlights in snippets (see snippetHtml), so indexed text never carries any. */
-export function clean(text: string): string {
+function clean(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
 }
@@ -54,7 +54,7 @@ function blockText(block: Json, depth: number, out: string[]) {
 }
 
 /** Plain text of a document's blocks (text, links, tables, captions, nested children), one line per block. */
-export function blocksText(blocks: Json): string {
+function blocksText(blocks: Json): string {
   const out: string[] = [];
   if (Array.isArray(blocks)) for (const b of blocks) blockText(b, 0, out);
   return clean(out.join("")).slice(0, MAX_BODY_CHARS);
