@@ -24,6 +24,8 @@ export default defineConfig(async () => {
             CONVERTER_URL: (inject as (key: string) => unknown)("converterUrl") ?? "",
             CONVERTER_SECRET: (inject as (key: string) => unknown)("converterSecret") ?? "",
             WEBHOOK_ALLOWED_ORIGINS: (inject as (key: string) => unknown)("webhookReceiverUrl") ?? "",
+            // CORS (test/shared/cors.test.ts): two browser-app origins; every other origin is refused.
+            CORS_ALLOWED_ORIGINS: "http://app.test,http://localhost:5173",
             // Portal domains: the service's own names (BASE in test/support/harness.ts), checked through a loopback resolver.
             SERVICE_HOSTNAMES: "api.test,127.0.0.1,localhost",
             CALC_ORACLE_URL: (inject as (key: string) => unknown)("calcOracleUrl") ?? "",

@@ -1,6 +1,7 @@
 // The reader site in a real browser (docs/api-guide.md › Automations, published portals, collaborative editing): Debian's Chromium driven by puppeteer-core against the Worker
 // served by wrangler dev (as npm start serves it). Seeds portals through the API, follows the navigation, logs in
-// through the password form, checks accessibility with axe-core, and saves docs/portal-screenshot.png.
+// through the password form, checks accessibility with axe-core, and saves docs/portal-screenshot.png. CORS from
+// pages on other local origins (the service is started with one of them allowed): scripts/browser-cors.mjs.
 //
 // Run alone with `node scripts/browser-test.mjs`; `npm test` runs it through runBrowserTests(). Page checks are the
 // entries of `checks` below: each gets a fresh page from ctx.newPage() and throws to fail; add one to extend.
@@ -12,6 +13,7 @@ import { ROOT } from "./lib/proc.mjs";
 import { importTool, toolPath } from "./lib/tools.mjs";
 import { CHROMIUM, chromiumArgs, ensureChromium } from "./lib/chromium.mjs";
 import { ADMIN_TOKEN, startApi } from "./bench/lib.mjs";
+import { CORS_SCREENSHOT, corsChecks, startPageOrigins } from "./browser-cors.mjs";
 
 export const SCREENSHOT = path.join(ROOT, "docs", "portal-screenshot.png");
 
@@ -90,7 +92,7 @@ async function seed(api) {
 
   const open = await portal("Acme Handbook", `handbook-${stamp}`);
   const locked = await portal("Board papers", `board-${stamp}`, "correct horse battery staple");
-  return { token, open, locked, password: "correct horse battery staple" };
+  return { token, workspaceId, open, locked, password: "correct horse battery staple" };
 }
 
 /** axe-core on the page as it is; throws listing serious or critical violations. */
@@ -107,6 +109,8 @@ async function axeCheck(page, label) {
 }
 
 export const checks = [
+  // CORS from pages on other origins (scripts/browser-cors.mjs).
+  ...corsChecks,
   {
     name: "public portal: home, navigation to a document, styles, no CSP errors, axe, screenshot",
     async run({ base, seed: s, newPage }) {
@@ -227,7 +231,9 @@ export const checks = [
 export async function runBrowserTests({ only, log = console.log } = {}) {
   const problem = ensureChromium({ log });
   if (problem) throw new Error(`the browser test needs Chromium: ${problem}`);
-  const api = await startApi();
+  // Two local page servers: browser apps on other origins, the first listed in CORS_ALLOWED_ORIGINS.
+  const origins = await startPageOrigins();
+  const api = await startApi({ vars: origins.vars });
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), "cws-chromium-"));
   let browser;
   const failures = [];
@@ -246,7 +252,7 @@ export async function runBrowserTests({ only, log = console.log } = {}) {
       };
       const t0 = Date.now();
       try {
-        await check.run({ base: api.url, api, seed: s, browser, newPage });
+        await check.run({ base: api.url, api, seed: s, browser, newPage, origins });
         log(`  ✓ ${check.name} (${Date.now() - t0} ms)`);
       } catch (err) {
         failures.push(`${check.name}: ${err.message}`);
@@ -258,10 +264,11 @@ export async function runBrowserTests({ only, log = console.log } = {}) {
   } finally {
     await browser?.close();
     await api.stop();
+    await origins.close();
     rmSync(userDataDir, { recursive: true, force: true });
   }
   if (failures.length) throw new Error(`browser test failed:\n${failures.join("\n")}`);
-  log(`  screenshot: ${path.relative(ROOT, SCREENSHOT)}`);
+  log(`  screenshots: ${path.relative(ROOT, SCREENSHOT)}, ${path.relative(ROOT, CORS_SCREENSHOT)}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -21,7 +21,18 @@ export async function generateClientTypes(outFile) {
   }
 }
 
+/** client/package.json records the info.version of the document its types come from (openapi.infoVersion). */
+async function checkInfoVersion() {
+  const served = (await servedDocument()).info.version;
+  const recorded = JSON.parse(readFileSync(path.join(ROOT, "client", "package.json"), "utf8")).openapi?.infoVersion;
+  if (served !== recorded) {
+    console.error(`client/package.json openapi.infoVersion is ${JSON.stringify(recorded)}, the served /openapi.json says ${JSON.stringify(served)}: update it.`);
+    process.exit(1);
+  }
+}
+
 if (check) {
+  await checkInfoVersion();
   const dir = mkdtempSync(path.join(os.tmpdir(), "client-check-"));
   const fresh = path.join(dir, "schema.d.ts");
   try {

@@ -18,6 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { BIN, ROOT } from "./lib/proc.mjs";
+import { corsOriginsProblem, parseCorsOrigins } from "./lib/cors-origins.mjs";
 
 /** The secrets src/env.ts reads; each must be a wrangler secret in production, never a [vars] value. */
 export const REQUIRED_SECRETS = ["ADMIN_TOKEN", "SIGNING_SECRET", "CONVERTER_SECRET"];
@@ -85,6 +86,26 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
     }
   });
   add("WEBHOOK_ALLOWED_ORIGINS", localOrigins.length === 0, localOrigins.length ? `${localOrigins.join(", ")}: a local or plain-http receiver exempt from the webhook address rules` : origins.length ? origins.join(", ") : "empty: no origin is exempt from the webhook address rules");
+
+  // CORS (src/http/cors.ts): exact origins only (never `*`), and in production https origins that are not local.
+  const corsValue = vars.CORS_ALLOWED_ORIGINS;
+  const corsProblem = corsOriginsProblem(corsValue);
+  const { origins: corsOrigins } = parseCorsOrigins(corsValue);
+  const corsLocal = corsOrigins.filter((o) => {
+    const u = new URL(o);
+    return u.protocol !== "https:" || isLocalHost(u.hostname);
+  });
+  add(
+    "CORS_ALLOWED_ORIGINS",
+    !corsProblem && corsLocal.length === 0,
+    corsProblem
+      ? corsProblem.replace(/^CORS_ALLOWED_ORIGINS: /, "")
+      : corsLocal.length
+        ? `${corsLocal.join(", ")}: a local or plain-http origin would let pages on that address call the production API`
+        : corsOrigins.length
+          ? corsOrigins.join(", ")
+          : "empty: no browser origin may call the API cross-origin",
+  );
 
   const plainSecrets = Object.keys(vars).filter((k) => REQUIRED_SECRETS.includes(k) || /TOKEN|SECRET|PASSWORD|PRIVATE_KEY|API_KEY/i.test(k));
   add("no secret in [vars]", plainSecrets.length === 0, plainSecrets.length ? `${plainSecrets.join(", ")} would ship as a plain-text variable; use wrangler secret put` : `[vars] holds ${Object.keys(vars).join(", ") || "nothing"}`);

@@ -1,6 +1,6 @@
 // npm test: the script tests, the converter's own tests against real LibreOffice, every Worker test inside workerd
 // (whose global setup starts the real converter too), the browser tests (SKIP_BROWSER_TESTS=1 skips them), the
-// README tour against a fresh service, typecheck, unused code (knip), OpenAPI lint and the typed client. LibreOffice (and, for the
+// README tour against a fresh service, typecheck, lint (ESLint), unused code (knip), OpenAPI lint and the typed client. LibreOffice (and, for the
 // browser stage, Chromium) is installed with apt-get when missing and possible; each stage prints its time.
 import path from "node:path";
 import { BIN, ROOT, run } from "./lib/proc.mjs";
@@ -28,7 +28,7 @@ async function stage(title, fn) {
   console.log(`  (${s} s)`);
 }
 try {
-  await stage("script tests (deploy:check, npm start's process tree; node --test scripts/test/)", () =>
+  await stage("script tests (deploy:check, npm start's process tree, the packed client; node --test scripts/test/)", () =>
     run(process.execPath, ["--test", path.join(ROOT, "scripts", "test", "*.test.mjs")]),
   );
   await stage("converter tests (real LibreOffice)", () => run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]));
@@ -37,7 +37,7 @@ try {
   else {
     // Imported here, so a run without the browser stage never loads puppeteer-core.
     const { runBrowserTests } = await import("./browser-test.mjs");
-    await stage("reader site and /docs (offline) in a real browser (Chromium, puppeteer-core, axe-core)", () => runBrowserTests());
+    await stage("reader site, /docs (offline) and CORS from other origins in a real browser (Chromium, puppeteer-core, axe-core)", () => runBrowserTests());
   }
   await stage("README tour (a fresh service like npm start, every ```sh block of README.md)", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]),
@@ -46,8 +46,11 @@ try {
     run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
     run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
   });
-  await stage("unused files, exports and types (knip, knip.jsonc)", () =>
-    run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "knip", "--include", "files,exports,types", "--no-progress"]),
+  await stage("lint (ESLint + typescript-eslint, eslint.config.mjs: import direction of the layers)", () =>
+    run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "eslint", "--max-warnings", "0", "src", "test"]),
+  );
+  await stage("unused files, exports, types and dependencies (knip, knip.jsonc)", () =>
+    run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "knip", "--no-progress"]),
   );
   await stage("OpenAPI lint (Spectral: spectral:oas + OWASP; Redocly: recommended) of the served document", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "openapi-lint.mjs")]),
@@ -56,7 +59,7 @@ try {
     run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
     run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
   });
-  await stage("the typed client's tour against a running service", () => run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]));
+  await stage("the typed client's tour and the README's y-websocket examples against a running service", () => run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]));
   console.log(`\n✓ npm test passed. ${timings.join("; ")}`);
 } catch (err) {
   console.error(`\n${err.message}`);

@@ -5,6 +5,7 @@ import type { HonoEnv } from "./env";
 import { ApiError, errorBody, type ErrorDetail } from "./errors";
 import { declaredTags } from "./openapi";
 import { d1Session } from "./http/session";
+import { apiCors, declareCorsHeaders } from "./http/cors";
 import { renderError } from "./http/errors";
 import { authenticateNow, authenticatedPaths } from "./http/route";
 import { registerRoutes } from "./routes";
@@ -40,7 +41,7 @@ const TARGET_LABEL: Record<string, string> = {
 };
 
 /**
- * Every response says `X-Content-Type-Options: nosniff` (docs/api-guide.md, "Media"): a browser then never runs
+ * Every response says `X-Content-Type-Options: nosniff` (docs/api-guide.md › Files, export and media): a browser then never runs
  * stored bytes (an audio file, a DOCX, a PDF) as anything but the type they are served as. A WebSocket upgrade (101)
  * is left as it is; a response with immutable headers (a passed-through fetch) is copied first.
  */
@@ -85,6 +86,8 @@ export function buildApp() {
   // routes (filled in once every route is registered) answer it with one Set lookup instead of a scan of every route.
   const singleSegmentApiPaths = new Set<string>();
   app.use("*", portalHostMiddleware((path) => singleSegmentApiPaths.has(path) || (singleSegmentApiPaths.has("*") && routesFor(path).length > 0)));
+  // CORS for the origins of CORS_ALLOWED_ORIGINS (src/http/cors.ts): after the portal-domain reader site, which keeps its own headers.
+  app.use("*", apiCors);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -98,7 +101,7 @@ export function buildApp() {
   registerHealth(app);
   describeDiscoveryRoutes(app);
   const usedTags = app.openAPIRegistry.definitions.flatMap((d) => ("route" in d ? (d.route.tags ?? []) : []));
-  app.doc31("/openapi.json", (c) => documentConfig(usedTags, c.env.ENVIRONMENT));
+  app.get("/openapi.json", (c) => c.json(declareCorsHeaders(app.getOpenAPI31Document(documentConfig(usedTags, c.env.ENVIRONMENT)))));
   app.get("/docs", apiReferencePage);
 
   const routePatterns = app.routes.map((r) => ({ method: r.method, path: r.path, re: pathToRegex(r.path) }));

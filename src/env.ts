@@ -37,6 +37,8 @@ export interface Env {
   AUTOMATION_QUEUE: Queue<import("./services/automations/messages").AutomationMessage>;
   /** Comma-separated origins exempt from the webhook https/private-address rules (local receivers). */
   WEBHOOK_ALLOWED_ORIGINS?: string;
+  /** Comma-separated exact origins whose browser apps may call the API (src/http/cors.ts); none by default. */
+  CORS_ALLOWED_ORIGINS?: string;
   /**
    * The service's own host names, comma-separated (ports ignored): no portal may claim one as its domain, whatever a
    * request's Host says. `npm start` sets the names it listens on; a deployment sets its API's host names.

@@ -12,7 +12,7 @@
  *   const project = await unwrap(api.POST("/project", { body: { workspaceId, name: "Contracts" } }));
  */
 import createClient, { type Client, type Middleware } from "openapi-fetch";
-import type { components, operations, paths } from "./schema.d.ts";
+import type { components, operations, paths } from "./schema.js";
 
 export type { components, operations, paths };
 export type ErrorBody = components["schemas"]["Error"];

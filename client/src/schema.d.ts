@@ -2735,7 +2735,14 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The calling page's origin, sent only when it is one of the deployment's CORS_ALLOWED_ORIGINS (exact origins, none by default; never `*`). Absent for any other origin, which the browser then refuses. */
+        "Access-Control-Allow-Origin": string;
+        /** @description For an allowed origin: the response headers a page may read. */
+        "Access-Control-Expose-Headers": "ETag,Retry-After,x-d1-bookmark,Location,Content-Disposition";
+        /** @description Includes `Origin` whenever any origin is allowed: the answer depends on the calling page's origin. */
+        Vary: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2754,6 +2761,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +2775,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2774,6 +2787,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,6 +2799,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,6 +2811,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,8 +2823,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2812,6 +2837,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2846,6 +2874,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2857,6 +2888,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2866,6 +2900,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2875,6 +2912,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2884,6 +2924,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +2936,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2902,6 +2948,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2911,6 +2960,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2920,6 +2972,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,8 +2984,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,6 +2998,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2971,6 +3032,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2987,6 +3051,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3063,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3005,6 +3075,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,6 +3087,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3023,6 +3099,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,6 +3111,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +3123,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3135,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,8 +3147,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3070,6 +3161,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3097,6 +3191,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3205,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3217,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,6 +3229,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,6 +3241,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,6 +3253,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3153,6 +3265,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3162,6 +3277,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3289,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,8 +3301,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3191,6 +3315,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3340,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3224,6 +3354,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3231,6 +3364,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3240,6 +3376,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3249,6 +3388,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3400,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,8 +3412,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3278,6 +3426,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +3451,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3468,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3323,6 +3480,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3332,6 +3492,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3504,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3516,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,8 +3528,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,6 +3542,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3396,6 +3571,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +3585,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3597,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +3609,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3621,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +3633,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3645,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,6 +3657,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +3669,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3479,6 +3681,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3488,8 +3693,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +3707,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3525,6 +3736,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3537,6 +3751,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3546,6 +3763,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3555,6 +3775,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3787,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,8 +3799,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3584,6 +3813,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3609,6 +3841,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +3855,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3629,6 +3867,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,6 +3879,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3647,6 +3891,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,6 +3903,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3665,6 +3915,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3674,8 +3927,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,6 +3941,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +3970,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3723,6 +3985,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3732,6 +3997,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3741,6 +4009,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3750,6 +4021,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3759,8 +4033,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,6 +4047,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3795,6 +4075,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3808,6 +4091,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +4103,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +4115,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,6 +4127,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +4139,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3853,6 +4151,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,8 +4163,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +4177,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +4205,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3910,6 +4220,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3919,6 +4232,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,6 +4244,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,6 +4256,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3946,8 +4268,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,6 +4282,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,6 +4310,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3993,6 +4324,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4002,6 +4336,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +4348,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4020,6 +4360,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4029,6 +4372,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4038,6 +4384,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,8 +4396,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4058,6 +4410,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4080,6 +4435,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,6 +4449,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4461,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4109,6 +4473,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4118,6 +4485,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,8 +4497,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,6 +4511,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4163,6 +4539,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4174,6 +4553,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +4565,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4192,6 +4577,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4201,6 +4589,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,6 +4601,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,6 +4613,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,8 +4625,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4239,6 +4639,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,6 +4685,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4293,6 +4699,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4302,6 +4711,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,6 +4723,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4320,6 +4735,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4329,6 +4747,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4338,6 +4759,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,6 +4771,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4356,6 +4783,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,8 +4795,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +4809,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +4834,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4409,6 +4848,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4418,6 +4860,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4427,6 +4872,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,6 +4884,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4445,8 +4896,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +4910,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4478,6 +4935,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,6 +4949,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4498,6 +4961,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4507,6 +4973,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,6 +4985,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4525,8 +4997,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,6 +5011,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4623,6 +5101,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,6 +5115,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,6 +5127,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,6 +5139,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,6 +5151,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4670,6 +5163,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +5175,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,6 +5187,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4697,6 +5199,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4706,8 +5211,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4717,6 +5225,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4739,6 +5250,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4750,6 +5264,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4757,6 +5274,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4766,6 +5286,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,6 +5298,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +5310,9 @@ export interface operations {
             /** @description Missing, soft-deleted or unreadable */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,8 +5322,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +5336,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4826,6 +5361,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4841,6 +5379,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,6 +5391,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4859,6 +5403,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4868,6 +5415,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4877,6 +5427,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4886,8 +5439,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4897,6 +5453,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4955,6 +5514,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,6 +5528,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4975,6 +5540,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4984,6 +5552,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4993,6 +5564,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5002,6 +5576,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,6 +5588,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,6 +5600,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +5612,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5038,8 +5624,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5049,6 +5638,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +5663,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5082,6 +5677,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,6 +5689,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5100,6 +5701,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5109,6 +5713,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5118,8 +5725,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5129,6 +5739,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5233,6 +5846,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,6 +5860,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5253,6 +5872,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5262,6 +5884,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5271,6 +5896,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5280,6 +5908,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5289,6 +5920,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5298,8 +5932,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5309,6 +5946,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5331,6 +5971,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5342,6 +5985,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5349,6 +5995,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5358,6 +6007,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5367,6 +6019,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5376,6 +6031,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5385,8 +6043,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5396,6 +6057,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5439,6 +6103,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5452,6 +6119,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5461,6 +6131,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5470,6 +6143,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5479,6 +6155,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5488,6 +6167,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5497,6 +6179,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5506,6 +6191,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +6203,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,8 +6215,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5535,6 +6229,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5569,6 +6266,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5580,6 +6280,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +6292,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5598,6 +6304,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5607,6 +6316,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5616,6 +6328,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5625,6 +6340,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5634,6 +6352,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5643,6 +6364,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5652,8 +6376,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5663,6 +6390,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5685,6 +6415,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5696,6 +6429,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5705,6 +6441,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5714,6 +6453,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5723,6 +6465,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,8 +6477,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +6491,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +6519,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5781,6 +6535,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5790,6 +6547,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5799,6 +6559,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5808,6 +6571,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,6 +6583,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5826,6 +6595,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5835,8 +6607,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5846,6 +6621,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5868,6 +6646,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5879,6 +6660,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5888,6 +6672,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5897,6 +6684,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5906,6 +6696,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5915,8 +6708,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5926,6 +6722,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5957,6 +6756,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5968,6 +6770,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5977,6 +6782,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5986,6 +6794,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5995,6 +6806,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6004,6 +6818,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,6 +6830,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6022,8 +6842,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +6856,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6881,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6066,6 +6895,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6075,6 +6907,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6084,6 +6919,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6093,6 +6931,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6102,8 +6943,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6113,6 +6957,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6135,6 +6982,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6146,6 +6996,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,6 +7008,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,6 +7020,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +7032,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6182,8 +7044,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6193,6 +7058,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6226,6 +7094,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6237,6 +7108,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6246,6 +7120,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6255,6 +7132,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6264,6 +7144,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6273,6 +7156,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6282,6 +7168,9 @@ export interface operations {
             /** @description Content-Length is required */
             411: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6291,6 +7180,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6300,6 +7192,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6309,6 +7204,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6318,8 +7216,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,6 +7230,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6357,6 +7261,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6368,6 +7275,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6377,6 +7287,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6386,6 +7299,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +7311,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6404,6 +7323,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6413,6 +7335,9 @@ export interface operations {
             /** @description Content-Length is required */
             411: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6422,6 +7347,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6431,6 +7359,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6440,8 +7371,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +7385,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,12 +7410,15 @@ export interface operations {
             /** @description The DOCX bytes */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description attachment; filename=…; filename*=UTF-8''… */
                     "Content-Disposition"?: string;
                     /** @description Size in bytes */
                     "Content-Length"?: number;
                     /** @description Entity tag of this version */
                     ETag?: string;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +7428,9 @@ export interface operations {
             /** @description The newest version still has the ETag given in If-None-Match */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6495,6 +7438,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6504,6 +7450,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6513,6 +7462,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,6 +7474,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6531,8 +7486,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,6 +7500,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +7528,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6580,6 +7544,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6589,6 +7556,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,6 +7568,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6607,6 +7580,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +7592,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6625,8 +7604,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +7618,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6672,6 +7657,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6683,6 +7671,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6692,6 +7683,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6701,6 +7695,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6710,6 +7707,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6719,6 +7719,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6728,6 +7731,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6737,6 +7743,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6746,6 +7755,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6755,8 +7767,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6766,6 +7781,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,6 +7820,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6811,6 +7832,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6820,6 +7844,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6829,6 +7856,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6838,6 +7868,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6847,6 +7880,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6856,6 +7892,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6865,6 +7904,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6874,6 +7916,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6883,8 +7928,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6894,6 +7942,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6903,6 +7954,9 @@ export interface operations {
             /** @description A dependency is down or timed out */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6933,6 +7987,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6942,6 +7999,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,6 +8011,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6960,6 +8023,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +8035,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6978,6 +8047,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,6 +8059,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,6 +8071,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7005,6 +8083,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7014,8 +8095,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7025,6 +8109,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7061,6 +8148,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +8162,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,6 +8174,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,6 +8186,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7099,6 +8198,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7108,6 +8210,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7117,6 +8222,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,6 +8234,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7135,6 +8246,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,8 +8258,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7155,6 +8272,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7175,6 +8295,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7189,6 +8312,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,6 +8335,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7220,6 +8349,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,6 +8361,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7238,6 +8373,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +8385,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7256,8 +8397,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7267,6 +8411,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7300,6 +8447,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7311,6 +8461,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7320,6 +8473,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7329,6 +8485,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7338,6 +8497,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7347,6 +8509,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7356,6 +8521,9 @@ export interface operations {
             /** @description Content-Length is required */
             411: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7365,6 +8533,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7374,6 +8545,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7383,6 +8557,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7392,8 +8569,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7403,6 +8583,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,6 +8595,9 @@ export interface operations {
             /** @description A dependency is down or timed out */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7434,6 +8620,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +8634,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7454,6 +8646,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,6 +8658,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7472,6 +8670,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,8 +8682,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7492,6 +8696,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7501,6 +8708,9 @@ export interface operations {
             /** @description A dependency is down or timed out */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7528,8 +8738,11 @@ export interface operations {
                 headers: {
                     /** @description bytes */
                     "Accept-Ranges"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Size in bytes */
                     "Content-Length"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7545,8 +8758,11 @@ export interface operations {
             /** @description The requested byte range */
             206: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description bytes first-last/size */
                     "Content-Range"?: string;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7562,6 +8778,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the file's ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7569,6 +8788,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7578,6 +8800,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7587,6 +8812,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7596,6 +8824,9 @@ export interface operations {
             /** @description The requested byte range lies outside the file */
             416: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7605,6 +8836,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7614,6 +8848,9 @@ export interface operations {
             /** @description A dependency is down or timed out */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7639,6 +8876,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7650,6 +8890,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,6 +8902,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7668,6 +8914,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,6 +8926,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7686,6 +8938,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7695,6 +8950,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7704,8 +8962,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7715,6 +8976,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7735,6 +8999,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,6 +9013,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7755,6 +9025,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7764,6 +9037,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,6 +9049,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,8 +9061,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7793,6 +9075,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,6 +9098,9 @@ export interface operations {
             /** @description The OpenAPI document */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7824,6 +9112,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7863,6 +9154,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,6 +9168,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7883,6 +9180,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7892,6 +9192,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7901,6 +9204,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7910,6 +9216,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7919,6 +9228,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7928,6 +9240,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7937,6 +9252,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7946,8 +9264,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7957,6 +9278,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,6 +9318,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8005,6 +9332,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8014,6 +9344,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8023,6 +9356,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,6 +9368,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8041,6 +9380,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8050,6 +9392,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8059,6 +9404,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8068,6 +9416,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8077,8 +9428,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +9442,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,6 +9465,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8119,6 +9479,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8128,6 +9491,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8137,6 +9503,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8146,6 +9515,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8155,8 +9527,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8166,6 +9541,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,6 +9592,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8225,6 +9606,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8234,6 +9618,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8243,6 +9630,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8252,6 +9642,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8261,6 +9654,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8270,6 +9666,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8279,6 +9678,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8288,6 +9690,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8297,8 +9702,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8308,6 +9716,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8330,6 +9741,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8341,6 +9755,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8348,6 +9765,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8357,6 +9777,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8366,6 +9789,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8375,6 +9801,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8384,8 +9813,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +9827,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,6 +9878,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8454,6 +9892,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8463,6 +9904,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8472,6 +9916,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,6 +9928,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8490,6 +9940,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8499,6 +9952,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,6 +9964,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8517,8 +9976,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8528,6 +9990,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8573,6 +10038,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8584,6 +10052,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8593,6 +10064,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8602,6 +10076,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8611,6 +10088,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8620,6 +10100,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8629,6 +10112,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8638,8 +10124,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8649,6 +10138,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8687,6 +10179,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8698,6 +10193,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8707,6 +10205,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8716,6 +10217,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8725,6 +10229,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8734,6 +10241,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8743,6 +10253,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8752,6 +10265,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8761,6 +10277,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8770,8 +10289,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,6 +10303,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8804,6 +10329,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8815,6 +10343,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,6 +10355,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8833,6 +10367,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8842,6 +10379,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8851,8 +10391,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8862,6 +10405,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8899,6 +10445,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8910,6 +10459,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8919,6 +10471,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8928,6 +10483,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8937,6 +10495,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8946,6 +10507,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8955,6 +10519,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8964,6 +10531,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8973,6 +10543,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8982,8 +10555,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8993,6 +10569,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9019,6 +10598,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9030,6 +10612,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9039,6 +10624,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9048,6 +10636,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9057,6 +10648,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9066,6 +10660,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9075,6 +10672,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9084,8 +10684,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9095,6 +10698,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9104,6 +10710,9 @@ export interface operations {
             /** @description A dependency is down or timed out */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9126,6 +10735,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9137,6 +10749,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9146,6 +10761,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9155,6 +10773,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9164,6 +10785,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9173,8 +10797,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +10811,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9210,7 +10840,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     ETag?: string;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9222,6 +10855,9 @@ export interface operations {
             /** @description Not modified: If-None-Match names the current ETag */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9229,6 +10865,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9238,6 +10877,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9247,6 +10889,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9256,8 +10901,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9267,6 +10915,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9302,6 +10953,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9316,6 +10970,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +10982,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,6 +10994,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9343,6 +11006,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,6 +11018,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9361,6 +11030,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9370,6 +11042,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9379,6 +11054,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9388,8 +11066,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9399,6 +11080,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9408,6 +11092,9 @@ export interface operations {
             /** @description A dependency is down or timed out */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9436,7 +11123,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     ETag?: string;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9448,6 +11138,9 @@ export interface operations {
             /** @description Not modified: If-None-Match names the current ETag */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9455,6 +11148,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9464,6 +11160,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9473,6 +11172,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9482,6 +11184,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9491,8 +11196,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,6 +11210,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9547,6 +11258,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9558,6 +11272,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9567,6 +11284,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9576,6 +11296,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9585,6 +11308,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9594,6 +11320,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9603,6 +11332,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9612,6 +11344,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9621,6 +11356,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9630,8 +11368,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9641,6 +11382,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9663,6 +11407,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9674,6 +11421,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9681,6 +11431,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9690,6 +11443,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9699,6 +11455,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9708,6 +11467,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9717,8 +11479,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9728,6 +11493,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9773,6 +11541,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9787,6 +11558,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9796,6 +11570,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9805,6 +11582,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9814,6 +11594,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9823,6 +11606,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9832,6 +11618,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9841,6 +11630,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9850,8 +11642,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9861,6 +11656,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +11681,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9897,6 +11698,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9906,6 +11710,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9915,6 +11722,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9924,6 +11734,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9933,6 +11746,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9942,8 +11758,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9953,6 +11772,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9978,6 +11800,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9989,6 +11814,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9998,6 +11826,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10007,6 +11838,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10016,6 +11850,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10025,6 +11862,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10034,6 +11874,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10043,8 +11886,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10054,6 +11900,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10076,6 +11925,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10087,6 +11939,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10096,6 +11951,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10105,6 +11963,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10114,6 +11975,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10123,8 +11987,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10134,6 +12001,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,6 +12049,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10192,6 +12065,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,6 +12077,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10210,6 +12089,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10219,6 +12101,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,6 +12113,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10237,6 +12125,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10246,6 +12137,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10255,6 +12149,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10264,8 +12161,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10275,6 +12175,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10297,6 +12200,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10308,6 +12214,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10315,6 +12224,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10324,6 +12236,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10333,6 +12248,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10342,6 +12260,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10351,8 +12272,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10362,6 +12286,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10384,6 +12311,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10395,6 +12325,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10404,6 +12337,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10413,6 +12349,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10422,6 +12361,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,6 +12373,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10440,8 +12385,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10451,6 +12399,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10497,6 +12448,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10508,6 +12462,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10517,6 +12474,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10526,6 +12486,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10535,6 +12498,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10544,6 +12510,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10553,6 +12522,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10562,6 +12534,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10571,8 +12546,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10582,6 +12560,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10637,6 +12618,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10648,6 +12632,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10657,6 +12644,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10666,6 +12656,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10675,6 +12668,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10684,6 +12680,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10693,6 +12692,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10702,6 +12704,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10711,6 +12716,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10720,8 +12728,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10731,6 +12742,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10780,6 +12794,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10794,6 +12811,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10803,6 +12823,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10812,6 +12835,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10821,6 +12847,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10830,6 +12859,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10839,6 +12871,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10848,6 +12883,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10857,6 +12895,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10866,8 +12907,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10877,6 +12921,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10902,6 +12949,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10911,6 +12961,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10920,6 +12973,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10929,6 +12985,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10938,6 +12997,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10947,8 +13009,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10958,6 +13023,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11009,6 +13077,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,6 +13093,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11031,6 +13105,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11040,6 +13117,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11049,6 +13129,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11058,6 +13141,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11067,6 +13153,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11076,6 +13165,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11085,6 +13177,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11094,8 +13189,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11105,6 +13203,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11127,6 +13228,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11138,6 +13242,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,6 +13254,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11156,6 +13266,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11165,8 +13278,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11176,6 +13292,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11198,6 +13317,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11209,6 +13331,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11216,6 +13341,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11225,6 +13353,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,6 +13365,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11243,8 +13377,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11254,6 +13391,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11276,6 +13416,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11287,6 +13430,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,6 +13442,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +13454,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11314,6 +13466,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11323,6 +13478,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11332,6 +13490,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11341,8 +13502,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11352,6 +13516,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11404,6 +13571,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11415,6 +13585,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11424,6 +13597,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11433,6 +13609,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11442,6 +13621,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11451,6 +13633,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11460,6 +13645,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11469,6 +13657,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11478,6 +13669,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11487,6 +13681,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,8 +13693,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11507,6 +13707,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11536,6 +13739,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11545,6 +13751,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11554,6 +13763,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11563,6 +13775,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11572,6 +13787,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11581,6 +13799,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11590,6 +13811,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11599,6 +13823,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11608,6 +13835,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11617,8 +13847,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11628,6 +13861,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11650,6 +13886,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11661,6 +13900,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11668,6 +13910,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11677,6 +13922,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11686,6 +13934,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11695,8 +13946,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11706,6 +13960,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,6 +14013,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11767,6 +14027,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11776,6 +14039,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11785,6 +14051,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11794,6 +14063,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11803,6 +14075,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11812,6 +14087,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11821,6 +14099,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11830,6 +14111,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11839,8 +14123,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11850,6 +14137,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,6 +14162,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11883,6 +14176,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11892,6 +14188,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11901,6 +14200,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11910,6 +14212,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11919,8 +14224,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11930,6 +14238,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11952,6 +14263,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,6 +14277,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11972,6 +14289,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11981,6 +14301,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11990,6 +14313,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11999,8 +14325,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12010,6 +14339,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12032,6 +14364,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12043,6 +14378,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12050,6 +14388,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12059,6 +14400,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12068,6 +14412,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12077,8 +14424,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12088,6 +14438,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12110,6 +14463,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12121,6 +14477,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12130,6 +14489,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12139,6 +14501,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12148,6 +14513,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12157,6 +14525,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12166,8 +14537,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12177,6 +14551,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12227,6 +14604,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12236,6 +14616,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12245,6 +14628,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12254,6 +14640,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12263,6 +14652,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12272,6 +14664,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12281,6 +14676,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12290,6 +14688,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12299,6 +14700,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12308,8 +14712,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,6 +14726,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12349,6 +14759,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12360,6 +14773,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12369,6 +14785,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12378,6 +14797,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12387,6 +14809,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12396,6 +14821,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12405,6 +14833,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12414,6 +14845,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12423,6 +14857,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12432,8 +14869,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12443,6 +14883,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12465,6 +14908,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12479,6 +14925,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12488,6 +14937,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12497,6 +14949,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12506,6 +14961,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12515,8 +14973,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12526,6 +14987,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12546,6 +15010,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12557,6 +15024,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12566,6 +15036,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12575,6 +15048,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12584,6 +15060,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12593,8 +15072,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12604,6 +15086,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12648,6 +15133,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12659,6 +15147,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +15159,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12677,6 +15171,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12686,6 +15183,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12695,6 +15195,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12704,6 +15207,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12713,6 +15219,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12722,6 +15231,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12731,8 +15243,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12742,6 +15257,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12764,6 +15282,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12775,6 +15296,9 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12782,6 +15306,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12791,6 +15318,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12800,6 +15330,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12809,6 +15342,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12818,8 +15354,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12829,6 +15368,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12873,6 +15415,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12884,6 +15429,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12893,6 +15441,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12902,6 +15453,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12911,6 +15465,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12920,6 +15477,9 @@ export interface operations {
             /** @description If-Match does not match the current ETag; nothing was changed */
             412: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12929,6 +15489,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12938,6 +15501,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12947,8 +15513,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12958,6 +15527,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,6 +15564,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13003,6 +15578,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13012,6 +15590,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13021,6 +15602,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13030,6 +15614,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13039,6 +15626,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13048,6 +15638,9 @@ export interface operations {
             /** @description Body over its size limit */
             413: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13057,6 +15650,9 @@ export interface operations {
             /** @description Wrong content type or bytes that do not match it */
             415: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13066,6 +15662,9 @@ export interface operations {
             /** @description Valid shape, impossible meaning */
             422: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13075,8 +15674,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13086,6 +15688,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13109,6 +15714,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13120,6 +15728,9 @@ export interface operations {
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13129,6 +15740,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13138,6 +15752,9 @@ export interface operations {
             /** @description The caller's role does not allow this operation */
             403: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13147,6 +15764,9 @@ export interface operations {
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13156,6 +15776,9 @@ export interface operations {
             /** @description Duplicate id, stale version or other state conflict */
             409: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13165,8 +15788,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13176,6 +15802,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13198,6 +15827,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13209,6 +15841,9 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked credential */
             401: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13218,8 +15853,11 @@ export interface operations {
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13229,6 +15867,9 @@ export interface operations {
             /** @description Unexpected failure */
             500: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,6 +8,7 @@ import { BIN, ROOT } from "./proc.mjs";
 import { readDevVars, SECRET_NAMES, secret, varArgs, writeDevVars } from "./devvars.mjs";
 import { ensureLibreOffice } from "./libreoffice.mjs";
 import { StartError } from "./errors.mjs";
+import { corsOriginsProblem, parseCorsOrigins } from "./cors-origins.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
 import { isConverterHealth, isWorkspaceHealth, waitForHealth } from "./health.mjs";
 import { seedDemo } from "../seed.mjs";
@@ -41,7 +42,15 @@ export function readSettings(env = process.env) {
     envFile: path.resolve(ROOT, env.ENV_FILE || path.join(".dev", "env.sh")),
     devVarsFile: path.join(ROOT, ".dev.vars"),
     stateFile: path.join(persistTo, "demo.json"),
+    corsAllowedOrigins: readCorsOrigins(env.CORS_ALLOWED_ORIGINS),
   };
+}
+
+/** Browser-app origins allowed by CORS (src/http/cors.ts), from the environment; `*` or a malformed entry stops npm start. */
+function readCorsOrigins(value) {
+  const problem = corsOriginsProblem(value);
+  if (problem) throw new StartError(problem, { hint: "e.g. CORS_ALLOWED_ORIGINS=http://localhost:5173,https://app.example.com npm start" });
+  return parseCorsOrigins(value).origins.join(",");
 }
 
 /** Ports first: nothing is started when one is taken. */

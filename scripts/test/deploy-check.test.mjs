@@ -29,10 +29,12 @@ describe("deploy:check", { concurrency: true }, () => {
   test("the committed configuration passes and lists every check", () => {
     const { code, out } = check(committed);
     assert.equal(code, 0, out);
-    for (const name of ["ENVIRONMENT", "local-only variables", "CONVERTER_URL", "WEBHOOK_ALLOWED_ORIGINS", "no secret in [vars]", "D1 database ids", "[secrets] required"]) {
+    for (const name of ["ENVIRONMENT", "local-only variables", "CONVERTER_URL", "WEBHOOK_ALLOWED_ORIGINS", "CORS_ALLOWED_ORIGINS", "no secret in [vars]", "D1 database ids", "[secrets] required"]) {
       assert.match(out, new RegExp(`✓ ${name.replace(/[[\]]/g, "\\$&")}:`), `check "${name}" listed as passed:\n${out}`);
     }
     assert.match(out, /ENVIRONMENT: "production"/);
+    // Production allows no browser origin unless the deployment lists some.
+    assert.match(out, /✓ CORS_ALLOWED_ORIGINS: empty: no browser origin may call the API cross-origin/);
   });
 
   test('ENVIRONMENT = "development" is refused', () => {
@@ -60,6 +62,22 @@ describe("deploy:check", { concurrency: true }, () => {
     assert.match(out, /✗ CONVERTER_URL: "http:\/\/127\.0\.0\.1:9000" is a local address/);
     assert.match(out, /✗ WEBHOOK_ALLOWED_ORIGINS: http:\/\/127\.0\.0\.1:9999/);
     assert.match(out, /✗ local-only variables: D1_LATENCY_MS/);
+  });
+
+  test("CORS_ALLOWED_ORIGINS: `*`, a path and a local or plain-http origin are refused; exact https origins pass", () => {
+    const withCors = (v) => committed.replace(/^CORS_ALLOWED_ORIGINS = .*$/m, `CORS_ALLOWED_ORIGINS = "${v}"`);
+    let { code, out } = check(withCors("*"));
+    assert.equal(code, 1, out);
+    assert.match(out, /✗ CORS_ALLOWED_ORIGINS: "\*" is not an exact origin.*never `\*`/);
+    ({ code, out } = check(withCors("https://app.example.com/editor")));
+    assert.equal(code, 1, out);
+    assert.match(out, /✗ CORS_ALLOWED_ORIGINS: "https:\/\/app\.example\.com\/editor" is not an exact origin/);
+    ({ code, out } = check(withCors("https://app.example.com,http://localhost:5173")));
+    assert.equal(code, 1, out);
+    assert.match(out, /✗ CORS_ALLOWED_ORIGINS: http:\/\/localhost:5173: a local or plain-http origin/);
+    ({ code, out } = check(withCors("https://app.example.com, https://admin.example.com")));
+    assert.equal(code, 0, out);
+    assert.match(out, /✓ CORS_ALLOWED_ORIGINS: https:\/\/app\.example\.com, https:\/\/admin\.example\.com/);
   });
 
   test("an undeclared secret is refused", () => {

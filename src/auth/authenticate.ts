@@ -22,7 +22,7 @@ export const RATE_LIMIT_PERIOD_SECONDS = 60;
 export const AUTH_FAILURE_PERIOD_SECONDS = 60;
 
 /**
- * The shapes a personal access token can have (docs/api-guide.md, "Tokens"): `cws_` and 40 base62 characters,
+ * The shapes a personal access token can have (docs/api-guide.md › Authentication): `cws_` and 40 base62 characters,
  * optionally with the user's id between them. Anything else cannot be a token, so it is refused without a lookup.
  */
 const TOKEN_SHAPE = /^cws_(?:[A-Za-z0-9-]{1,64}_)?[A-Za-z0-9]{40}$/;

@@ -8,6 +8,36 @@ export function newId(): string {
   return ulid();
 }
 
+/**
+ * The id format of records inside an organization (docs/scaling.md "Id format"): a ULID followed by a shard number
+ * in two Crockford base-32 digits, 28 characters in all ("01JF…Q7" + "0F" for shard 15). The shard comes last so
+ * ids still sort by time, old and new together. This is the codec only; which shard numbers are logical shards,
+ * and the shard of a plain ULID, are src/db/shardIds.ts's (lib/ is the bottom layer and imports nothing of src).
+ */
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const ULID_FORM = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+const SHARDED_FORM = /^[0-7][0-9A-HJKMNP-TV-Z]{25}[0-9A-HJKMNP-TV-Z]{2}$/;
+
+/** How many shard numbers two digits hold (0…1023). */
+export const SHARD_NUMBERS = 1024;
+
+/** The two characters that end the ids of shard number `shard` ("0F" for 15). */
+export function shardSuffix(shard: number): string {
+  if (!Number.isInteger(shard) || shard < 0 || shard >= SHARD_NUMBERS) throw new RangeError(`not a shard number: ${shard}`);
+  return CROCKFORD[shard >> 5]! + CROCKFORD[shard & 31]!;
+}
+
+export function newShardedId(shard: number): string {
+  return ulid() + shardSuffix(shard);
+}
+
+/** The shard number a 28-character id ends with; "plain" for a 26-character ULID (ids issued before); else null. */
+export function shardNumberOfId(id: string): number | "plain" | null {
+  if (ULID_FORM.test(id)) return "plain";
+  if (!SHARDED_FORM.test(id)) return null;
+  return CROCKFORD.indexOf(id[26]!) * 32 + CROCKFORD.indexOf(id[27]!);
+}
+
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const IdSchema = z.string().min(1).max(64).regex(ID_PATTERN, "must be 1-64 characters of A-Z a-z 0-9 _ -");

@@ -23,14 +23,10 @@ describe("one base64 helper", () => {
     expect(textFromBase64Url(textToBase64Url("12:01ABC"))).toBe("12:01ABC");
   });
 
-  // Webhook signing (services/automations/webhooks.ts) still decodes its secret by hand until it signs through
-  // `standardwebhooks` (issue 21); remove the exception with that change.
-  const PENDING = ["/src/services/automations/webhooks.ts"];
-
   it("is the only base64 code: no btoa/atob or byte-to-char loops outside src/lib", () => {
     expect(Object.keys(srcFiles).length).toBeGreaterThan(100);
     const offenders = Object.entries(srcFiles)
-      .filter(([path]) => !path.includes("/src/lib/") && !PENDING.some((p) => path.endsWith(p)))
+      .filter(([path]) => !path.includes("/src/lib/"))
       // String.fromCharCode of bytes (spread, indexed or accumulated) is a base64 loop; of one code (the CHAR
       // function) it is not.
       .filter(([, text]) => /\b(btoa|atob)\(|String\.fromCharCode\((\.\.\.|[^)]*\[)|\+=\s*String\.fromCharCode\(/.test(text))

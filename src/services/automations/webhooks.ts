@@ -1,11 +1,12 @@
 /**
  * Webhook deliveries (docs/api-guide.md › Automations, published portals, collaborative editing): the outbox rows written by webhook actions, sent by the Queue consumer.
- * Signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every attempt), `webhook-timestamp`
+ * Signed per Standard Webhooks by its reference library (`standardwebhooks`): `webhook-id` (the delivery id, the same on every attempt), `webhook-timestamp`
  * (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the
  * decoded bytes of the automation's `whsec_` secret. A network error, 408, 429 or 5xx is retried on the schedule
  * below (a longer Retry-After wins) through the Queue's delaySeconds; anything else is final.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
 import { automationDeliveries, automations, notifications, type DeliveryAttempt } from "../../db/schema";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
@@ -19,25 +20,6 @@ export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] 
 export const TIMEOUT_MS = 15_000;
 /** Queues cap delaySeconds at 12 hours. */
 const MAX_DELAY_SECONDS = 43_200;
-
-function base64ToBytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
-
-export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", base64ToBytes(secret.replace(/^whsec_/, "")), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
-  return `v1,${bytesToBase64(new Uint8Array(mac))}`;
-}
 
 function retryAfterSeconds(value: string | null, now: number): number | null {
   if (!value) return null;
@@ -101,7 +83,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
     headers.set("user-agent", "workspace-edge-webhooks/1");
     headers.set("webhook-id", d.id);
     headers.set("webhook-timestamp", String(timestamp));
-    headers.set("webhook-signature", await signWebhook(secret, d.id, timestamp, hasBody ? d.body : ""));
+    headers.set("webhook-signature", new Webhook(secret).sign(d.id, new Date(timestamp * 1000), hasBody ? d.body : ""));
     try {
       // Redirects are not followed: a 3xx could point anywhere, including addresses the URL rules refuse.
       const res = await fetch(d.url, { method: d.method, headers, body: hasBody ? d.body : undefined, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });

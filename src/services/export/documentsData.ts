@@ -2,7 +2,7 @@
  * E5: everything a client needs to export documents, gathered with a fixed number of D1 round trips however
  * many documents are listed (every read below is one query over all of them, or one batch).
  *
- * The answer is bounded and streamed (docs/api-guide.md, "Export"): ids are distinct and at most 100, its size is
+ * The answer is bounded and streamed (docs/api-guide.md › Files, export and media): ids are distinct and at most 100, its size is
  * known before the first byte is sent (content sizes from D1, resolved clause blocks measured once each), an answer
  * past 64 MiB is 422, and each document's content is piped from R2 into the response rather than parsed and
  * stringified with the rest: a block referenced by many clauses is held once, however many times it is written.

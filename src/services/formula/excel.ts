@@ -1,6 +1,6 @@
 /**
  * Spreadsheet functions with Excel's documented semantics where @formulajs/formulajs departs from them or lacks
- * them (docs/api-guide.md, "Formula functions"). Each entry replaces the library's function of that name in the
+ * them (docs/api-guide.md › Formulas). Each entry replaces the library's function of that name in the
  * catalogue, or adds one the library does not have. Wherever the library has a correct routine (distributions,
  * PERCENTILE.INC, YEARFRAC) it is reused; only the semantics around it (optional arguments, which arguments
  * count, error cases) are written here.

@@ -60,7 +60,7 @@ const ID3_PADDING_MAX = 64 * 1024;
 const ID3_TAGS_MAX = 4;
 
 /**
- * Checks an `audio/mpeg` upload that starts with an ID3v2 tag past that tag (docs/api-guide.md, "Media"): what follows
+ * Checks an `audio/mpeg` upload that starts with an ID3v2 tag past that tag (docs/api-guide.md › Files, export and media): what follows
  * the tag (and any zero padding, and any further ID3 tag) must be an MPEG audio frame, else 415 — an ID3 header is
  * no licence for HTML or anything else behind it. Fed the bytes as they stream to R2, so nothing is held whole.
  */

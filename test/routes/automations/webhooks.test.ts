@@ -5,6 +5,7 @@ import { call, expectError, ok, seedTenant, type Tenant } from "../../support/ha
 import { addRow, makeTable } from "../../support/tableHarness";
 import { callQueue, eventually, finishedRuns, hookUrl, receiverLog, webhookAction } from "../../support/automations";
 import { isPrivateAddress, refuseAtSendTime } from "../../../src/services/automations/ssrf";
+import { decodeBase64, encodeBase64 } from "../../../src/lib/base64";
 
 let t: Tenant;
 
@@ -35,6 +36,12 @@ describe("webhooks", () => {
     const wh = new Webhook(a.webhookSecret);
     const payload = wh.verify(req!.body, { "webhook-id": req!.headers["webhook-id"]!, "webhook-timestamp": req!.headers["webhook-timestamp"]!, "webhook-signature": req!.headers["webhook-signature"]! }) as any;
     expect(payload).toMatchObject({ type: "automation.run", data: { automationId: a._id, trigger: { event: "row.created", rowId: row.row._id }, row: { _id: row.row._id, cells: { [nameColumnId]: "Ada" } } } });
+    // The same signature from the Standard Webhooks definition with WebCrypto, independently of the library that signs.
+    const secretBytes = decodeBase64(a.webhookSecret.replace(/^whsec_/, ""))!;
+    const hmacKey = await crypto.subtle.importKey("raw", secretBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const signed = `${req!.headers["webhook-id"]}.${req!.headers["webhook-timestamp"]}.${req!.body}`;
+    const mac = await crypto.subtle.sign("HMAC", hmacKey, new TextEncoder().encode(signed));
+    expect(req!.headers["webhook-signature"]).toBe(`v1,${encodeBase64(new Uint8Array(mac))}`);
     // A different secret does not verify.
     const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data.webhookSecret;
     expect(() => new Webhook(rotated).verify(req!.body, req!.headers as Record<string, string>)).toThrow();

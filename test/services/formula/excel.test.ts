@@ -1,5 +1,5 @@
 /**
- * Spreadsheet-correct (docs/api-guide.md, "Formula functions"): every formula of the corpus
+ * Spreadsheet-correct (docs/api-guide.md › Formulas): every formula of the corpus
  * (test/support/formula/corpus/excel.json, Excel's documented results with edge cases per function) typed as text,
  * parsed, evaluated, and compared with Excel's answer. Also the rules that need a row: a column is a cell
  * reference, so aggregates count only its numbers while values typed as arguments are coerced.

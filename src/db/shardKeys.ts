@@ -1,0 +1,80 @@
+// What a move of one logical shard copies, in which order, and how it selects the shard's rows
+// (docs/scaling.md "Plan", step 8). Pure: the move script (`npm run shard:move`, to be written after the request
+// path is sharded) builds its statements from these, and so do its verification and the delete of the old copy.
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { is } from "drizzle-orm";
+import * as shardSchema from "./schema/shard";
+import { DEFAULT_LOGICAL_SHARD, isLogicalShard } from "./shards";
+import { shardSuffix } from "../lib/ids";
+
+/**
+ * For each shard table, a column holding an organization-scoped id (so its last two characters name the logical
+ * shard, src/lib/ids.ts). Any such column of a row names the same shard, since everything of an organization is
+ * issued on the organization's shard; the one chosen is always set (NOT NULL) and indexed where one is.
+ */
+export const SHARD_KEY_COLUMNS = {
+  workspaces: "id",
+  workspace_collaborators: "workspace_id",
+  projects: "workspace_id",
+  documents: "workspace_id",
+  document_collaborators: "document_id",
+  tables: "workspace_id",
+  columns: "workspace_id",
+  rows: "workspace_id",
+  cells: "workspace_id",
+  table_references: "workspace_id",
+  clause_references: "workspace_id",
+  document_contents: "document_id",
+  document_settings: "document_id",
+  docx_versions: "document_id",
+  audio_media: "workspace_id",
+  snapshots: "document_id",
+  automations: "workspace_id",
+  automation_event_triggers: "project_id",
+  automation_runs: "project_id",
+  automation_deliveries: "automation_id",
+  automation_cascades: "project_id",
+  automation_project_days: "project_id",
+  published_entries: "project_id",
+  collab_rooms: "document_id",
+} as const;
+
+export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
+
+/**
+ * A SQL condition true for the rows of `column` on logical shard `logical`, with its parameters: the id's two last
+ * characters for the 28-character form, and for the default shard also every 26-character id (the ids issued
+ * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId (./shardIds).
+ */
+export function shardCondition(column: string, logical: number): { sql: string; params: string[] } {
+  if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
+  const digits = shardSuffix(logical);
+  if (!/^[a-z][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${column}`);
+  const sharded = `(length(${column}) = 28 AND substr(${column}, 27, 2) = ?)`;
+  return logical === DEFAULT_LOGICAL_SHARD ? { sql: `(length(${column}) = 26 OR ${sharded})`, params: [digits] } : { sql: sharded, params: [digits] };
+}
+
+/**
+ * The shard tables with every table after the tables it references (foreign keys enforced by D1), so a copy
+ * inserts parents first; a delete of the old copy runs in the reverse order.
+ */
+export function shardTablesInCopyOrder(): ShardTable[] {
+  const tables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable));
+  const parents = new Map<string, Set<string>>();
+  for (const t of tables) {
+    const config = getTableConfig(t);
+    const refs = new Set(config.foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name).filter((n) => n !== config.name));
+    parents.set(config.name, refs);
+  }
+  const order: string[] = [];
+  const done = new Set<string>();
+  const visit = (name: string, path: string[]) => {
+    if (done.has(name) || !parents.has(name)) return;
+    if (path.includes(name)) throw new Error(`foreign keys form a cycle: ${[...path, name].join(" → ")}`);
+    for (const p of [...parents.get(name)!].sort()) visit(p, [...path, name]);
+    done.add(name);
+    order.push(name);
+  };
+  for (const name of [...parents.keys()].sort()) visit(name, []);
+  return order as ShardTable[];
+}

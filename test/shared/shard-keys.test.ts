@@ -1,0 +1,51 @@
+// How a move selects and orders a logical shard's rows (src/db/shardKeys.ts; docs/scaling.md "Plan", step 8).
+import { env } from "cloudflare:workers";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { is } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as shardSchema from "../../src/db/schema/shard";
+import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "../../src/db/shardKeys";
+import { LOGICAL_SHARDS } from "../../src/db/shards";
+import { logicalShardOfId } from "../../src/db/shardIds";
+import { newId, newShardedId } from "../../src/lib/ids";
+
+const tables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable)).map((t) => getTableConfig(t));
+
+describe("shard keys", () => {
+  it("every shard table has a key column, which exists and is NOT NULL", () => {
+    expect(Object.keys(SHARD_KEY_COLUMNS).sort()).toEqual(tables.map((t) => t.name).sort());
+    for (const t of tables) {
+      const column = t.columns.find((c) => c.name === SHARD_KEY_COLUMNS[t.name as keyof typeof SHARD_KEY_COLUMNS]);
+      expect(column, t.name).toBeDefined();
+      expect(column!.notNull, `${t.name}.${column!.name}`).toBe(true);
+    }
+  });
+
+  it("the copy order puts every table after the tables it references", () => {
+    const order = shardTablesInCopyOrder();
+    expect([...order].sort()).toEqual(tables.map((t) => t.name).sort());
+    for (const t of tables) {
+      for (const fk of t.foreignKeys) {
+        const parent = getTableConfig(fk.reference().foreignTable).name;
+        if (parent === t.name || !order.includes(parent as never)) continue;
+        expect(order.indexOf(parent as never), `${parent} before ${t.name}`).toBeLessThan(order.indexOf(t.name as never));
+      }
+    }
+    expect(order.indexOf("workspaces")).toBeLessThan(order.indexOf("cells"));
+  });
+
+  it("the SQL condition selects, in D1's SQLite, exactly the ids logicalShardOfId puts on the shard", async () => {
+    // 480 and 1023: shard numbers the format holds but no logical shard has; no condition selects them.
+    const ids = [newId(), newId(), ...[0, 0, 1, 31, 32, 100, 479, 480, 1023].map((s) => newShardedId(s))];
+    const values = ids.map(() => "(?)").join(", ");
+    for (const shard of [0, 1, 32, 100, 479, 5]) {
+      const cond = shardCondition("column1", shard);
+      const { results } = await env.DB.prepare(`SELECT column1 AS id FROM (VALUES ${values}) WHERE ${cond.sql}`)
+        .bind(...ids, ...cond.params)
+        .all<{ id: string }>();
+      expect(results.map((r) => r.id).sort(), `shard ${shard}`).toEqual(ids.filter((id) => logicalShardOfId(id) === shard).sort());
+    }
+    expect(() => shardCondition("column1", LOGICAL_SHARDS)).toThrow(RangeError);
+    expect(() => shardCondition("x; DROP TABLE rows", 1)).toThrow();
+  });
+});
