@@ -8,6 +8,13 @@
 -- what access needs for every match (workspace, project, live = not deleted, nor its table): a search reads
 -- nothing else until it has its page.
 -- search_fts is an external-content FTS5 index over it, kept in step by the triggers below.
+--
+-- `scope` (generated from the columns above) puts who may read an entry into the index itself, as words no user
+-- query can reach (queries are confined to title and body): `k<kind>`, `w<workspace>`, `p<project>`, and `r<project>`
+-- for a row (readable through a grant on a document of its project) or `d<id>` for a document or file (readable
+-- through a grant on it or, expanded at query time, on a folder above it). A deleted entry has no scope words at all.
+-- A search ANDs its words with the caller's scope words, so FTS5 intersects posting lists and never visits an entry
+-- the caller cannot read; the access rules in SQL stay as the final guard on the page.
 CREATE TABLE `search_entries` (
 	`id` integer PRIMARY KEY,
 	`record_id` text NOT NULL,
@@ -16,20 +23,24 @@ CREATE TABLE `search_entries` (
 	`body` text DEFAULT '' NOT NULL,
 	`workspace_id` text,
 	`project_id` text,
-	`live` integer DEFAULT 0 NOT NULL
+	`live` integer DEFAULT 0 NOT NULL,
+	`scope` text GENERATED ALWAYS AS (CASE WHEN `live` = 1 THEN
+		'k' || `kind` || ' w' || COALESCE(`workspace_id`, '') || ' p' || COALESCE(`project_id`, '') ||
+		CASE WHEN `kind` = 'row' THEN ' r' || COALESCE(`project_id`, '') ELSE ' d' || `record_id` END
+	ELSE '' END) VIRTUAL
 );--> statement-breakpoint
 CREATE UNIQUE INDEX `search_entries_record_uq` ON `search_entries` (`record_id`);--> statement-breakpoint
-CREATE VIRTUAL TABLE `search_fts` USING fts5(title, body, content='search_entries', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3');--> statement-breakpoint
+CREATE VIRTUAL TABLE `search_fts` USING fts5(title, body, scope, content='search_entries', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3');--> statement-breakpoint
 CREATE TRIGGER `search_entries_ai` AFTER INSERT ON `search_entries` BEGIN
-  INSERT INTO search_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
+  INSERT INTO search_fts (rowid, title, body, scope) VALUES (new.id, new.title, new.body, new.scope);
 END;--> statement-breakpoint
 CREATE TRIGGER `search_entries_ad` AFTER DELETE ON `search_entries` BEGIN
-  INSERT INTO search_fts (search_fts, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+  INSERT INTO search_fts (search_fts, rowid, title, body, scope) VALUES ('delete', old.id, old.title, old.body, old.scope);
 END;--> statement-breakpoint
-CREATE TRIGGER `search_entries_au` AFTER UPDATE OF title, body ON `search_entries`
-WHEN old.title IS NOT new.title OR old.body IS NOT new.body BEGIN
-  INSERT INTO search_fts (search_fts, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
-  INSERT INTO search_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
+CREATE TRIGGER `search_entries_au` AFTER UPDATE OF title, body, kind, record_id, workspace_id, project_id, live ON `search_entries`
+WHEN old.title IS NOT new.title OR old.body IS NOT new.body OR old.scope IS NOT new.scope BEGIN
+  INSERT INTO search_fts (search_fts, rowid, title, body, scope) VALUES ('delete', old.id, old.title, old.body, old.scope);
+  INSERT INTO search_fts (rowid, title, body, scope) VALUES (new.id, new.title, new.body, new.scope);
 END;--> statement-breakpoint
 -- Documents: the name is the title, in the same statement as the document's own write.
 CREATE TRIGGER `search_documents_ai` AFTER INSERT ON `documents` BEGIN

@@ -1,7 +1,7 @@
 /**
  * The user's search syntax (docs/api-guide.md › Search) translated into an FTS5 MATCH expression that FTS5 can
  * always parse: every term and phrase becomes a quoted FTS5 string, so no character of the query is ever read as
- * FTS5 syntax (column filters, NEAR, parentheses, `^`).
+ * FTS5 syntax (column filters, NEAR, parentheses, `^`), and the whole is confined to the title and body columns.
  *
  *   word        a term (all terms must match)
  *   "a phrase"  the words in this order
@@ -101,8 +101,16 @@ export function ftsExpression(q: string): string {
   if (joinNext) throw unprocessable("OR stands between two terms");
   if (groups.length === 0) throw unprocessable("The search query has no word to look for (exclusions alone find nothing)");
   const positive = groups.map((g) => (g.length === 1 ? quoted(g[0]!) : `(${g.map(quoted).join(" OR ")})`)).join(" AND ");
-  if (negated.length === 0) return positive;
-  return `(${positive}) NOT (${negated.map(quoted).join(" OR ")})`;
+  // Confined to the text columns: the index's scope column (access words) is never reachable from a query.
+  if (negated.length === 0) return `${TEXT_COLUMNS} : (${positive})`;
+  return `${TEXT_COLUMNS} : ((${positive}) NOT (${negated.map(quoted).join(" OR ")}))`;
+}
+
+const TEXT_COLUMNS = "{title body}";
+
+/** An FTS5 string for one scope word (migrations/0009_search.sql): a prefix letter and an id. */
+export function scopeWord(prefix: "k" | "w" | "p", id: string): string {
+  return `"${prefix}${id.replace(/"/g, '""')}"`;
 }
 
 /** Snippets come back with these around each matched word; `snippetHtml` turns them into <mark>. */

@@ -1,9 +1,9 @@
 /**
  * GET /search (docs/api-guide.md › Search): ranked full-text hits among the records the caller can read.
  *
- * One statement, in the authentication batch (one D1 round trip): the FTS5 match ranked by bm25 with the title
- * weighted above the body (TITLE_WEIGHT : BODY_WEIGHT), filtered by the access rules of src/auth/access.ts
- * written as SQL — a document through its workspace or a grant on it or an ancestor folder, a row through its
+ * One statement, in the authentication batch (one D1 round trip): the FTS5 match, confined inside the index to
+ * the caller's scope words and ranked by bm25 with the title weighted above the body (TITLE_WEIGHT : BODY_WEIGHT),
+ * then checked on the page against the access rules of src/auth/access.ts written as SQL — a document through its workspace or a grant on it or an ancestor folder, a row through its
  * project (workspace, or a grant on a live document of the project) — then, for the page only, the folder path
  * (folders the caller can read) and the highlighted snippet. Hidden records never reach the response: no count of
  * all hits, no total, only the page.
@@ -14,7 +14,7 @@ import { rawSelect } from "../../db/sql";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
-import { ftsExpression, MARK_CLOSE, MARK_OPEN, snippetHtml } from "./query";
+import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
 
 /** bm25 column weights: a match in a record's title (document name, row identifier) counts ten times one in its body. */
 export const TITLE_WEIGHT = 10;
@@ -73,20 +73,32 @@ function decodeSearchCursor(cursor: string): number {
   return offset;
 }
 
+interface SearchScope {
+  workspaceId?: string;
+  projectId?: string;
+  type?: SearchKind;
+}
+
 /**
- * The ranked, access-filtered statement. `user` names the caller (its SQL reference while authentication rides in
- * the same batch).
+ * The common table expressions (for a WITH RECURSIVE) that end in `q(m)`: the caller's MATCH expression. `user`
+ * names the caller (its SQL reference while authentication rides in the same batch).
+ *
+ * The caller's reach is written into the MATCH itself (migrations/0009_search.sql › scope): the user's words AND
+ * any of the caller's scope words — `w<id>` per readable workspace, `r<id>` per project holding a live document
+ * granted to them, `d<id>` per granted document and every document below a granted folder — plus `k`/`w`/`p` words
+ * for the type, workspace and project filters. FTS5 intersects those posting lists, so entries the caller cannot
+ * read are never visited, ranked or counted, and the time of a search does not grow with hidden matches. The top
+ * of the ranking is cut from the index alone (bm25, LIMIT); entries are read by rowid for that page only, where
+ * the access rules in SQL are checked once more as the final guard.
  */
-function searchStatementSql(user: SQL, match: string, opts: { workspaceId?: string; projectId?: string; type?: SearchKind; limit: number; offset: number }): SQL {
-  const filters: SQL[] = [];
-  if (opts.type) filters.push(sql`AND e.kind = ${opts.type}`);
-  if (opts.workspaceId) filters.push(sql`AND e.workspace_id = ${opts.workspaceId}`);
-  if (opts.projectId) filters.push(sql`AND e.project_id = ${opts.projectId}`);
+export function scopedMatchCtes(user: SQL, match: string, opts: SearchScope): SQL {
+  const narrow: string[] = [];
+  if (opts.type) narrow.push(scopeWord("k", opts.type));
+  if (opts.workspaceId) narrow.push(scopeWord("w", opts.workspaceId));
+  if (opts.projectId) narrow.push(scopeWord("p", opts.projectId));
+  const narrowing = narrow.map((w) => ` AND scope : ${w}`).join("");
   const depth = MAX_FOLDER_DEPTH + 1;
-  // Every match is judged on its index entry alone (live, workspace, project): the records themselves are read for
-  // the page only.
   return sql`
-    WITH RECURSIVE
       me(id) AS (SELECT ${user}),
       ws(id) AS (SELECT workspace_id FROM workspace_collaborators WHERE user_id = (SELECT id FROM me)),
       granted(id, depth) AS (
@@ -96,16 +108,36 @@ function searchStatementSql(user: SQL, match: string, opts: { workspaceId?: stri
       grant_projects(id) AS (
         SELECT DISTINCT d.project_id FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
         WHERE dc.user_id = (SELECT id FROM me) AND d.is_deleted = 0),
+      reach(word) AS (
+        SELECT 'w' || id FROM ws
+        UNION SELECT 'r' || id FROM grant_projects
+        UNION SELECT 'd' || id FROM granted),
+      q(m) AS (SELECT ${match} || ' AND scope : (' ||
+        COALESCE((SELECT group_concat('"' || replace(word, '"', '""') || '"', ' OR ') FROM reach), '"none"') || ')' || ${narrowing})`;
+}
+
+/** The ranked, access-filtered statement (the match of scopedMatchCtes). */
+function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limit: number; offset: number }): SQL {
+  const filters: SQL[] = [];
+  if (opts.type) filters.push(sql`AND e.kind = ${opts.type}`);
+  if (opts.workspaceId) filters.push(sql`AND e.workspace_id = ${opts.workspaceId}`);
+  if (opts.projectId) filters.push(sql`AND e.project_id = ${opts.projectId}`);
+  const depth = MAX_FOLDER_DEPTH + 1;
+  return sql`
+    WITH RECURSIVE
+      ${scopedMatchCtes(user, match, opts)},
+      top AS MATERIALIZED (
+        SELECT rowid AS rid, bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}, 0) AS score FROM search_fts
+        WHERE search_fts MATCH (SELECT m FROM q)
+        ORDER BY score, rowid LIMIT ${opts.limit} OFFSET ${opts.offset}),
       hits AS MATERIALIZED (
-        SELECT e.id AS rid, e.record_id, e.kind, e.title, bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}) AS score,
-          e.workspace_id, e.project_id
-        FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid
-        WHERE search_fts MATCH ${match} AND e.live = 1
+        SELECT t.rid, e.record_id, e.kind, e.title, t.score, e.workspace_id, e.project_id
+        FROM top t JOIN search_entries e ON e.id = t.rid
+        WHERE e.live = 1
           AND (e.workspace_id IN ws
             OR (e.kind = 'row' AND e.project_id IN grant_projects)
             OR (e.kind <> 'row' AND e.record_id IN (SELECT id FROM granted)))
-          ${sql.join(filters, sql` `)}
-        ORDER BY score, e.id LIMIT ${opts.limit} OFFSET ${opts.offset}),
+          ${sql.join(filters, sql` `)}),
       anc(hit, id, parent_id, name, depth, readable) AS (
         SELECT h.record_id, p.id, p.parent_id, p.name, 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
         FROM hits h JOIN documents c ON h.kind <> 'row' AND c.id = h.record_id JOIN documents p ON p.id = c.parent_id

@@ -34,7 +34,7 @@ export async function searchPortal(db: Db, documentIds: readonly string[], q: st
       SELECT e.record_id AS id, e.title AS title, snippet(search_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 16) AS snip
       FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid
       WHERE search_fts MATCH ${match} AND e.kind = 'document' AND e.record_id IN (SELECT value FROM json_each(${JSON.stringify(documentIds)}))
-      ORDER BY bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}), e.id
+      ORDER BY bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}, 0), e.id
       LIMIT ${SITE_SEARCH_LIMIT}`);
     return { ok: true, hits: rows.map((r) => ({ _id: r.id, title: r.title, snippet: snippetHtml(r.snip ?? "") })) };
   } catch (err) {

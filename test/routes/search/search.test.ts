@@ -8,6 +8,10 @@ import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerU
 import { addColumn, addRow, makeTable } from "../../support/tableHarness";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 import { connect, para } from "../../support/collab-peer";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { ftsExpression } from "../../../src/services/search/query";
+import { scopedMatchCtes } from "../../../src/services/search/search";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -217,6 +221,40 @@ describe("GET /search", () => {
     await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${member.id}`, { token: t.owner.token });
     expect(await ids(member.token, w)).toEqual([]);
     await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${guest.id}`, { token: t.owner.token }).catch(() => undefined);
+  });
+
+  it("answers the same whatever hidden workspaces hold, and its FTS match names only what the caller reaches", async () => {
+    const w = word("scope");
+    const mine = [await mkDoc(`${w} one`), await mkDoc("Two")];
+    await putText(mine[1]!, `text with ${w}`);
+    const before = await search(t.viewer.token, w);
+    expect(before.body.data.map((h: any) => h._id)).toEqual(mine);
+
+    // Another tenant's workspace full of matches, one of its documents then shared with the searcher.
+    const hidden = await seedTenant();
+    const hiddenDocs: string[] = [];
+    for (let i = 0; i < 30; i++) hiddenDocs.push(await mkDoc(`${w} hidden ${i}`, { token: hidden.owner.token, projectId: hidden.projectId, parentId: null }));
+    expect(await search(t.viewer.token, w)).toMatchObject({ status: 200, body: before.body });
+    expect(await ids(hidden.owner.token, w, { limit: 50 })).toHaveLength(30);
+
+    // The MATCH the searcher's statement runs, and what FTS5 alone yields for it: exactly the visible entries.
+    const db = drizzle(env.DB);
+    const matchOf = async (userId: string) => (await db.all<{ m: string }>(sql`WITH RECURSIVE ${scopedMatchCtes(sql`${userId}`, ftsExpression(w), {})} SELECT m FROM q`))[0]!.m;
+    const ftsHits = async (m: string) => (await env.DB.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH ?").bind(m).all()).results.length;
+    let m = await matchOf(t.viewer.id);
+    expect(m).toContain(`scope : (`);
+    expect(m).toContain(`"w${t.workspaceId}"`);
+    expect(m).not.toContain(hidden.workspaceId);
+    for (const id of hiddenDocs) expect(m).not.toContain(id);
+    expect(await ftsHits(m)).toBe(2);
+
+    // A direct invitation adds that one document's scope word, not its workspace.
+    await ok("POST", "/document/invite-user", { token: hidden.owner.token, body: { email: t.viewer.email, documentId: hiddenDocs[7] } });
+    m = await matchOf(t.viewer.id);
+    expect(m).toContain(`"d${hiddenDocs[7]}"`);
+    expect(m).not.toContain(`"w${hidden.workspaceId}"`);
+    expect(await ftsHits(m)).toBe(3);
+    expect((await ids(t.viewer.token, w)).sort()).toEqual([...mine, hiddenDocs[7]!].sort());
   });
 
   it("makes a collaboration edit findable once the room writes it back", async () => {
