@@ -1,5 +1,7 @@
 // Search (docs/api-guide.md › Search): GET /search on wrangler dev over BENCH_SEARCH_DOCS documents (default 100,000) and
 // BENCH_SEARCH_CELLS cells (default 1,000,000: rows of 10 cells), half of each in a workspace the searcher cannot read.
+// A search confines its match to the caller's scope words inside FTS5 (docs/api-guide.md › Search), so the hidden
+// half is never walked: the figures are those of a searcher whose own half alone is in the index.
 //   1. p50/p99 of GET /search per query class and overall, beside a LIKE '%term%' scan of the same text on the same
 //      local engine, in the same run;
 //   2. the time of a content save (PUT /document/{id}/content) with the index kept in step, beside the same save
