@@ -45,8 +45,16 @@ const cumulative = (() => {
   for (let r = 0; r < VOCAB_SIZE; r++) out[r] = sum += 1 / (r + 1);
   return out.map((x) => x / sum);
 })();
+// mulberry32, in 32-bit integer arithmetic. (The LCG used before multiplied in doubles, lost its low bits and
+// repeated every 10,466 draws: the text was a few thousand words in a loop, and the rank-5000 word never appeared.)
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+function rand() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
 function zipfWord() {
   const u = rand();
   let lo = 0;

@@ -17,7 +17,6 @@ function isObj(v: unknown): v is Record<string, Json> {
 
 /** Control characters mark highlights in snippets (see snippetHtml), so indexed text never carries any. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
 }
 
