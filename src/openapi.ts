@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { IdSchema } from "./lib/ids";
 
-export { errorResponses, onlyErrorResponses } from "./errors";
+export { errorResponses, onlyErrorResponses } from "./http/errors";
 
 export const security = [{ bearer: [] as string[] }];
 

@@ -6,7 +6,7 @@
  */
 import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { AuthUser, Db } from "../env";
+import type { Db } from "../env";
 import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
@@ -120,27 +120,9 @@ export function checkDocumentAccess(access: DocumentAccess | null | undefined, l
   return access;
 }
 
-export async function documentAccess(db: Db, userId: UserRef, id: string): Promise<DocumentAccess | null> {
-  return (await documentsAccess(db, userId, [id])).get(id) ?? null;
-}
-
 export type DocumentLevel = "read" | "edit" | "owner";
 
-/**
- * The document if the user may act on it at `level`; NotFoundError when it is missing, soft-deleted
- * (unless `includeDeleted`) or unreadable; ForbiddenError when readable but the role is too low.
- */
-export async function requireDocument(
-  db: Db,
-  user: AuthUser,
-  id: string,
-  level: DocumentLevel,
-  opts: { includeDeleted?: boolean } = {},
-): Promise<DocumentAccess> {
-  return checkDocumentAccess(await documentAccess(db, user._id, id), level, opts);
-}
-
-/** `requireReadableDocuments`' rule on an access map already loaded (in a larger batch). */
+/** Every one of `ids` live and readable (403 naming the first that is not), on an access map already loaded (in a larger batch). */
 export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids: readonly string[]): Map<string, DocumentAccess> {
   for (const id of ids) {
     const a = access.get(id);
@@ -233,11 +215,6 @@ export function checkProjectAccess(row: ProjectAccessRow | undefined, level: Pro
   return { project, workspaceRole: role };
 }
 
-export async function requireProject(db: Db, user: AuthUser, id: string, level: ProjectLevel): Promise<ProjectAccess> {
-  const [row] = await projectAccessStatement(db, user._id, id);
-  return checkProjectAccess(row, level);
-}
-
 /** The statement behind readableProjectIds, for folding into a read batch (`user` may be the caller's SQL reference). */
 export function readableProjectsStatement(db: Db, user: UserRef, ids: readonly string[]) {
   return db
@@ -252,41 +229,11 @@ export function readableProjectsStatement(db: Db, user: UserRef, ids: readonly s
     );
 }
 
-/** Projects among `ids` the user can read (requireProject's rule), in one query whatever their number. */
+/** Projects among `ids` the user can read (the project read rule), in one query whatever their number. */
 export async function readableProjectIds(db: Db, userId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const found = await readableProjectsStatement(db, userId, ids);
   return new Set(found.map((f) => f.id));
-}
-
-export interface TableAccess extends ProjectAccess {
-  table: TableRow;
-}
-
-/**
- * Tables (and their columns, rows and cells) follow their project (docs/api-guide.md › Concepts): `read` with project read,
- * `write` with workspace owner/admin/editor. One D1 query. A missing, soft-deleted or unreadable table is
- * NotFoundError labelled `as` (default "Table"), so a row or cell lookup answers exactly as its absence would.
- */
-export async function requireTable(db: Db, user: AuthUser, tableId: string, level: "read" | "write", opts: { as?: string } = {}): Promise<TableAccess> {
-  const [row] = await db
-    .select({
-      table: tables,
-      project: projects,
-      role: workspaceCollaborators.role,
-      viaDocument: viaDocumentGrant(user._id, projects.id),
-    })
-    .from(tables)
-    .innerJoin(projects, eq(projects.id, tables.projectId))
-    .leftJoin(workspaceCollaborators, and(eq(workspaceCollaborators.workspaceId, projects.workspaceId), eq(workspaceCollaborators.userId, user._id)))
-    .where(eq(tables.id, tableId));
-  if (!row || row.table.isDeleted || (row.role === null && !row.viaDocument)) throw notFound(opts.as ?? "Table");
-  const role = (row.role as WorkspaceRole | null) ?? null;
-  if (level === "write") {
-    if (role === null) throw forbidden("This operation needs a workspace role");
-    checkWorkspaceLevel(role, "edit");
-  }
-  return { table: row.table, project: row.project, workspaceRole: role };
 }
 
 /** The caller's workspace role on a project's workspace, as a scalar subquery (null without one). */
@@ -296,7 +243,9 @@ function workspaceRoleOfProject(user: UserRef, projectId: SQL | SQLiteColumn) {
 }
 
 /**
- * requireTable's rule as one batchable statement (the table's columns plus aliased access members), for reads
+ * Tables (and their columns, rows and cells) follow their project (docs/api-guide.md › Concepts): `read` with
+ * project read, `write` with workspace owner/admin/editor. This is that rule as one batchable statement (the
+ * table's columns plus aliased access members), for reads
  * that fold authentication, access and data into one D1 batch. `tableId` may be SQL, e.g.
  * `sql\`(SELECT table_id FROM rows WHERE id = ${rowId})\`` to reach a row's table in the same batch.
  */
@@ -319,7 +268,7 @@ export interface TableRoleAccess {
 }
 
 /**
- * requireTable's decision on a row of tableAccessStatement: NotFoundError labelled `as` when the table is missing,
+ * The table rule's decision on a row of tableAccessStatement: NotFoundError labelled `as` when the table is missing,
  * soft-deleted or unreadable; ForbiddenError for `write` below workspace editor.
  */
 export function checkTableAccess(row: TableAccessRow | undefined, level: "read" | "write", opts: { as?: string } = {}): TableRoleAccess {
@@ -331,17 +280,6 @@ export function checkTableAccess(row: TableAccessRow | undefined, level: "read" 
     checkWorkspaceLevel(role, "edit");
   }
   return { table, workspaceRole: role };
-}
-
-/**
- * A live column of a live table that the user may change: 404 when the column or its table is missing, deleted
- * or unreadable (an unreadable parent looks exactly like a missing column); 403 below workspace editor.
- */
-export async function requireColumnForWrite(db: Db, user: AuthUser, columnId: string): Promise<{ column: ColumnRow; table: TableRow; project: ProjectAccess }> {
-  const [column] = await db.select().from(columns).where(eq(columns.id, columnId));
-  if (!column || column.isDeleted) throw notFound("Column");
-  const access = await requireTable(db, user, column.tableId, "write", { as: "Column" });
-  return { column, table: access.table, project: access };
 }
 
 /** Batchable: ids of the documents in a project the user can read through document grants (self or ancestor). */

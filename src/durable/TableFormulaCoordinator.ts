@@ -11,8 +11,8 @@ import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../lib/ids";
-import { DescriptionSchema, ExpressionSchema } from "../services/formula/expression";
-import { applyFormulaToTable, recomputeRowFormulas, type ApplyFormulaResult, type RecomputeResult } from "../services/formula/engine";
+import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";
+import { applyFormulaToTable, recomputeLookupColumns, recomputeRowFormulas, type ApplyFormulaResult, type RecomputeResult } from "../services/formula/engine";
 
 export const ApplyFormulaPayload = z.strictObject({
   tableId: IdSchema,
@@ -30,6 +30,15 @@ export const RecomputeRowsPayload = z.strictObject({
   returnCells: z.boolean().optional(),
 });
 export type RecomputeRowsPayload = z.input<typeof RecomputeRowsPayload>;
+
+export const RecomputeLookupsPayload = z.strictObject({
+  tableId: IdSchema,
+  /** The linked table that changed; absent: every lookup of the table. */
+  fromTableId: IdSchema.optional(),
+  /** Only the lookups through this relation (its filter changed). */
+  relationId: IdSchema.optional(),
+});
+export type RecomputeLookupsPayload = z.input<typeof RecomputeLookupsPayload>;
 
 /** Errors cross the RPC boundary as data (a thrown error would lose its class), and are rethrown by the caller. */
 export type CoordinatorResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetail[] } };
@@ -52,6 +61,11 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
   /** Store `writes` (if any) and recompute every formula cell of `rowIds` (and the written rows). */
   async recomputeRows(payload: RecomputeRowsPayload): Promise<CoordinatorResult<RecomputeResult>> {
     return this.run(RecomputeRowsPayload, payload, (input) => recomputeRowFormulas(this.env.DB, input.tableId, input.rowIds, { writes: input.writes, returnCells: input.returnCells }));
+  }
+
+  /** Recompute this table's lookups into a linked table that changed (docs/api-guide.md › Formulas, "Lookups and rollups"). */
+  async recomputeLookups(payload: RecomputeLookupsPayload): Promise<CoordinatorResult<ApplyFormulaResult>> {
+    return this.run(RecomputeLookupsPayload, payload, (input) => recomputeLookupColumns(this.env.DB, input.tableId, { fromTableId: input.fromTableId, relationId: input.relationId }));
   }
 
   private run<S extends z.ZodType, T>(schema: S, payload: unknown, work: (input: z.output<S>) => Promise<T>): Promise<CoordinatorResult<T>> {

@@ -1,11 +1,11 @@
 /**
  * Conditional requests (docs/api-guide.md › HTTP semantics: retries, caching, replicas). GETs of single records answer with a strong ETag and 304 on a matching
- * `If-None-Match`; writes pass `If-Match` to their service, which compares it with the record's current ETag
- * (`assertIfMatch`) before changing anything.
+ * `If-None-Match`; writes read `If-Match` here into the version their service expects (lib/etag.ts `ExpectedVersion`),
+ * which the service compares with the record's current version before changing anything.
  */
 import type { Context } from "hono";
 import type { HonoEnv } from "../env";
-import { etagListMatches, etagOf } from "../lib/etag";
+import { etagListMatches, etagOf, type ExpectedVersion } from "../lib/etag";
 
 /** A JSON 200 with its ETag, or 304 when the client already holds this representation. */
 export async function jsonWithEtag<T>(c: Context<HonoEnv>, body: T) {
@@ -18,9 +18,15 @@ export async function jsonWithEtag<T>(c: Context<HonoEnv>, body: T) {
   return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: etag }) as unknown as Response & { _body: T };
 }
 
-/** The client's `If-Match` header, for a service to check against the record it is about to change. */
-export function ifMatchOf(c: Context<HonoEnv>): string | undefined {
-  return c.req.header("if-match") ?? undefined;
+/**
+ * The version the client's `If-Match` expects the record it changes to be at: `*` any current record, else the
+ * listed tags (weak ones included: they never equal a version, so they never match). Absent: no expectation.
+ */
+export function expectedVersionOf(c: Context<HonoEnv>): ExpectedVersion | undefined {
+  const header = c.req.header("if-match");
+  if (header === undefined) return undefined;
+  const tags = header.split(",").map((t) => t.trim());
+  return tags.includes("*") ? "any" : tags;
 }
 
 /** Sets the ETag of a JSON representation on a write's response (what a following If-Match should send). */

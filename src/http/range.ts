@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { HonoEnv } from "../env";
-import { errorBody } from "../errors";
+import { errorBody } from "./errors";
 import type { ByteRange } from "../lib/r2";
 
 /**

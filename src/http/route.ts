@@ -20,10 +20,11 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
-import { ApiError, authErrorResponses, onlyErrorResponses } from "../errors";
+import { ApiError } from "../errors";
+import { authErrorResponses, onlyErrorResponses } from "./errors";
 import { bearerHash, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
-import { deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, type ServiceContext, type TokenRow } from "../services/context";
+import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
 import { claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
@@ -118,14 +119,8 @@ function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode
 export function ctxOf(c: Context<HonoEnv>): ServiceContext {
   const existing = c.get("ctx");
   if (existing) return existing;
-  const ctx: ServiceContext = {
-    db: c.get("db"),
-    user: Principal.anonymous(),
-    now: Date.now(),
-    env: c.env,
-    waitUntil: (p) => c.executionCtx.waitUntil(p),
-    depth: 0,
-  };
+  // Anonymous (a reader of public things) until the route authenticates its caller (actAs).
+  const ctx = serviceContext(c.env, c.get("db"), { type: "reader" }, { waitUntil: (p) => c.executionCtx.waitUntil(p) });
   c.set("ctx", ctx);
   return ctx;
 }
@@ -161,7 +156,7 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const hash = await bearerHash(c.req.header("authorization"), attempt);
   const ctx = ctxOf(c);
   const principal = new Principal(hash);
-  ctx.user = principal;
+  actAs(ctx, principal);
   const rows = await tokenStatement(ctx.db, hash);
   track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
   c.set("user", principal);
@@ -194,7 +189,7 @@ async function authenticateClaimed(
   try {
     track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
   } catch (err) {
-    if (rows[0]) await releaseRefusedClaim(ctx.db, rows[0].userId, claim, record);
+    if (rows[0]) await releaseRefusedClaim(ctx, rows[0].userId, claim, record);
     throw err;
   }
 }
@@ -207,7 +202,7 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   if (!claim) return authenticateNow(c, next);
   const ctx = ctxOf(c);
   const principal = new Principal(hash);
-  ctx.user = principal;
+  actAs(ctx, principal);
   const [rows, , [record]] = await ctx.db.batch([tokenStatement(ctx.db, hash), ...claimStatements(ctx.db, hash, claim, ctx.now)]);
   await authenticateClaimed(c, attempt, principal, rows, claim, record);
   c.set("user", principal);
@@ -227,7 +222,7 @@ function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
     const claim = claims ? await claimAfterAuthenticating(c) : null;
     const ctx = ctxOf(c);
     const principal = new Principal(hash);
-    ctx.user = principal;
+    actAs(ctx, principal);
     c.set("user", principal);
     c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
     let owned = false;

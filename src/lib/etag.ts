@@ -17,20 +17,24 @@ export function etagListMatches(header: string, etag: string): boolean {
 }
 
 /**
- * Whether an `If-Match` list names `etag` by the strong comparison RFC 9110 §13.1.1 requires: a weak tag (`W/…`)
- * never matches, so only the exact current representation lets a write through (`*` matches any current record).
+ * The version a write expects the record to be at (src/http/conditional.ts reads it from If-Match): any current
+ * record, or one of these versions — the strong tags of the record's representation (`etagOf`). A weak tag never
+ * equals one, so only the exact current representation lets a write through (RFC 9110 §13.1.1).
  */
-export function ifMatchListMatches(header: string, etag: string): boolean {
-  return header.split(",").some((t) => t.trim() === "*" || t.trim() === etag);
+export type ExpectedVersion = "any" | readonly string[];
+
+/** Whether `version` (the record's current one) is what the write expects. */
+export function versionMatches(expected: ExpectedVersion, version: string): boolean {
+  return expected === "any" || expected.includes(version);
 }
 
 /**
- * The If-Match check of a write: the header's tags against the ETag of the record's current representation
- * (the one its GET returns). Absent header: no precondition.
+ * A write's precondition: the record's current representation (the one its GET returns; undefined when there is
+ * no record) must be at an expected version, else 412 and nothing changes. No expectation: no precondition.
  */
-export async function assertIfMatch(ifMatch: string | undefined, currentRepresentation: () => unknown | Promise<unknown>) {
-  if (ifMatch === undefined) return;
+export async function assertExpectedVersion(expected: ExpectedVersion | undefined, currentRepresentation: () => unknown | Promise<unknown>) {
+  if (expected === undefined) return;
   const current = await currentRepresentation();
   if (current === undefined || current === null) throw preconditionFailed();
-  if (!ifMatchListMatches(ifMatch, await etagOf(current))) throw preconditionFailed();
+  if (!versionMatches(expected, await etagOf(current))) throw preconditionFailed();
 }

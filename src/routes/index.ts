@@ -10,6 +10,7 @@ import { registerPortalRoutes } from "./portals";
 import { registerDocumentRoutes } from "./documents";
 import { registerContentRoutes } from "./content";
 import { registerDocxRoutes } from "./docx";
+import { registerMarkdownRoutes } from "./markdown";
 import { registerMediaRoutes } from "./media";
 import { registerExportRoutes } from "./export";
 import { registerSnapshotRoutes } from "./snapshots";
@@ -19,6 +20,7 @@ import { registerClauseReferenceRoutes } from "./clauseReferences";
 import { registerColumnRoutes } from "./columns";
 import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
+import { registerTableCsvRoutes } from "./tableCsv";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
@@ -38,6 +40,7 @@ export function registerRoutes(app: Router) {
 
   // /document/docx/… before /document/{documentId}/…
   registerDocxRoutes(app);
+  registerMarkdownRoutes(app);
   registerDocumentRoutes(app);
 
   // Every /table/<static>/… route before /table/{tableId}/…
@@ -46,6 +49,7 @@ export function registerRoutes(app: Router) {
   registerColumnRoutes(app);
   registerCellRoutes(app);
   registerRowRoutes(app);
+  registerTableCsvRoutes(app);
   registerParseFormula(app);
 
   registerClauseReferenceRoutes(app);

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { maxJsonBytes } from "../openapi";
 import { IdSchema } from "../lib/ids";
-import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "../services/formula/expression";
+import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "./formula";
 import { MAX_FORMULA_TEXT } from "../services/formula/formulaText";
 import { RESULT_TYPES } from "../services/formula/resultType";
 
@@ -87,7 +87,12 @@ export const FormulaInputSchema = z
 export type FormulaInput = z.infer<typeof FormulaInputSchema>;
 
 export const ResultTypeSchema = z.enum(RESULT_TYPES).openapi("FormulaResultType", {
-  description: "The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data",
+  description: [
+    "The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data.",
+    "It is the shape of the column's cell values: number → a JSON number; text → a string; boolean → true/false; date → milliseconds",
+    "since 1970 (a number, as date columns hold); array → a JSON array (a lookup's list, SEQUENCE…); error → `{ \"error\": \"#DIV/0!\" }`-style;",
+    "any formula cell may also hold an error object or null (blank).",
+  ].join(" "),
 });
 
 /**

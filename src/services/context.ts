@@ -6,34 +6,85 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AuthUser, Db, Env } from "../env";
 import { ApiError } from "../errors";
+import type { EventInput } from "./events/events";
 import type { OwnedClaim } from "./idempotency";
+
+/**
+ * Who a service call acts as (docs/api-guide.md › Automations, published portals, collaborative editing):
+ * - `user`: a person calling with a token; their rights decide.
+ * - `reader`: a reader of a published portal; no account: the portal entry and its reader token decide.
+ * - `system`: the Worker itself. Acting for an automation's owner (`automation` set, `user` the owner, with the
+ *   owner's rights as they are now), `depth` runs deep in a cascade; or on its own (a room's write-back: no user).
+ * Writes made at a depth emit their events at that depth and in that cascade, so a chain of automations stops.
+ */
+export type Actor =
+  | { type: "user"; user: Principal }
+  | { type: "reader" }
+  | { type: "system"; user: Principal | null; automation: { id: string; runId: string; cascadeId: string } | null; depth: number };
 
 export interface ServiceContext {
   /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
   db: Db;
-  /** The caller. In a route whose authentication is folded into its first read, `user.id` is known after `read()`. */
+  actor: Actor;
+  /**
+   * Whose rights apply: the user actor, or the owner the system acts for; anonymous for a reader. In a route whose
+   * authentication is folded into its first read, `user.id` is known after `read()`.
+   */
   user: Principal;
   /** The request's clock, milliseconds since the epoch. */
   now: number;
   env: Env;
   waitUntil(promise: Promise<unknown>): void;
-  /** Automation depth of the write that caused this request (0 for a client's request). */
-  depth: number;
   /** The Idempotency-Key this request owns (a keyed POST), under which a write keeps its answer. */
   idempotencyClaim?: OwnedClaim;
+  /**
+   * Where the events of this call's writes go when its owner emits them itself (an automation run emits its
+   * writes' events once the run is recorded); absent, they are emitted after the response (waitUntil).
+   */
+  outbox?: EventInput[];
 }
 
-/** A context for work outside a client request (queue consumers, scheduled runs, Durable Objects). */
-export function systemContext(env: Env, db: Db, user: AuthUser | null, opts: { waitUntil?: (p: Promise<unknown>) => void; depth?: number } = {}): ServiceContext {
+/** The automation depth of the writes made by `actor` (0 for a person or a portal reader). */
+export function depthOf(actor: Actor): number {
+  return actor.type === "system" ? actor.depth : 0;
+}
+
+/** The cascade the writes made by `actor` continue (null: a person's write starts a new one). */
+export function cascadeOf(actor: Actor): string | null {
+  return actor.type === "system" ? (actor.automation?.cascadeId ?? null) : null;
+}
+
+/** A service context for `actor`; the rights holder (`user`) follows from it. */
+export function serviceContext(
+  env: Env,
+  db: Db,
+  actor: Actor,
+  opts: { waitUntil?: (p: Promise<unknown>) => void; now?: number; outbox?: EventInput[] } = {},
+): ServiceContext {
   return {
     db,
-    user: user ? Principal.of(user) : Principal.anonymous(),
-    now: Date.now(),
+    actor,
+    user: actor.type === "reader" ? Principal.anonymous() : (actor.user ?? Principal.anonymous()),
+    now: opts.now ?? Date.now(),
     env,
     waitUntil: opts.waitUntil ?? ((p) => void p.catch(() => undefined)),
-    depth: opts.depth ?? 0,
+    ...(opts.outbox && { outbox: opts.outbox }),
   };
 }
+
+/** The request's caller becomes `user` (authentication has named the token; its row may still be pending). */
+export function actAs(ctx: ServiceContext, user: Principal): void {
+  ctx.actor = { type: "user", user };
+  ctx.user = user;
+}
+
+/** The system acting for an automation's owner, `depth` runs deep in the cascade `cascadeId`. */
+export function automationActor(owner: AuthUser, automation: { id: string; runId: string; cascadeId: string }, depth: number): Actor {
+  return { type: "system", user: Principal.of(owner), automation, depth };
+}
+
+/** The system on its own, for no user (a Durable Object's write-back). */
+export const workerActor: Actor = { type: "system", user: null, automation: null, depth: 0 };
 
 /** The row the authentication statement returns (aliased so a D1 batch, which returns objects, keeps every member). */
 export interface TokenRow {

@@ -32,14 +32,14 @@ export interface OwnedClaim {
 const sealContext = (callerId: string, key: string) => `idempotency\n${callerId}\n${key}`;
 
 /** A response body as kept at rest: sealed for (caller, key). */
-export function sealBody(env: Env, callerId: string, key: string, body: string): Promise<string> {
+function sealBody(env: Env, callerId: string, key: string, body: string): Promise<string> {
   return sealSecret(env.SIGNING_SECRET, body, sealContext(callerId, key));
 }
 
 /** A kept response with its body opened again for replay. */
-export async function openStoredResponse(env: Env, record: IdempotencyRecord, response: StoredResponse): Promise<StoredResponse> {
+export async function openStoredResponse(ctx: ServiceContext, record: IdempotencyRecord, response: StoredResponse): Promise<StoredResponse> {
   if (response.body === null) return response;
-  return { ...response, body: await openSecret(env.SIGNING_SECRET, response.body, sealContext(record.userId, record.key)) };
+  return { ...response, body: await openSecret(ctx.env.SIGNING_SECRET, response.body, sealContext(record.userId, record.key)) };
 }
 
 export interface StoredResponse {
@@ -164,9 +164,9 @@ export async function keptAnswerStatements(ctx: ServiceContext, d1: D1Database, 
  * expired token, the rate limit): the caller is not settled yet, so the user comes from the token row. Without
  * this, a retry with the same key would see "still in progress" for 24 hours.
  */
-export async function releaseRefusedClaim(db: Db, userId: string, req: ClaimRequest, record: IdempotencyRecord | undefined) {
+export async function releaseRefusedClaim(ctx: ServiceContext, userId: string, req: ClaimRequest, record: IdempotencyRecord | undefined) {
   if (record?.claim !== req.claim) return;
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
+  await ctx.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
 }
 
 /** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */

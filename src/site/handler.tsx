@@ -26,6 +26,12 @@ import { safeImageSrc } from "./safe";
 import { SearchArticle } from "./search";
 import { searchPortal } from "../services/search/site";
 import { brandingDto } from "../services/portals/state";
+import { serviceContext } from "../services/context";
+
+/** A portal reader's service context: no account, the portal and its reader token decide. */
+function readerContext(c: Context<HonoEnv>, now: number) {
+  return serviceContext(c.env, c.get("db"), { type: "reader" }, { now, waitUntil: (p) => c.executionCtx.waitUntil(p) });
+}
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=600";
 const PRIVATE_CACHE_CONTROL = "private, no-store";
@@ -117,7 +123,7 @@ async function readBlocks(c: Context<HonoEnv>, doc: PortalDocument): Promise<unk
   let text: string | null = null;
   const obj = await c.env.BLOBS.get(doc.contentKey);
   if (obj) text = await obj.text();
-  else text = (await readContentJson(c.get("db"), c.env.BLOBS, doc._id)).blocksJson; // replaced since the state was read
+  else text = (await readContentJson(readerContext(c, Date.now()), doc._id)).blocksJson; // replaced since the state was read
   try {
     return JSON.parse(text);
   } catch {
@@ -205,7 +211,7 @@ async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, m
   const path = search !== undefined ? searchPath(mount, search) : docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
 
   if (portal.passwordHash !== null) {
-    const ok = await readerMayOpen({ db: c.get("db"), now, secret: c.env.SIGNING_SECRET }, portal, getCookie(c, COOKIE_NAME) ?? null);
+    const ok = await readerMayOpen(readerContext(c, now), { portal, token: getCookie(c, COOKIE_NAME) ?? null });
     if (!ok) return gate(portal, mount, path, false);
     if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
     return html(200, await renderPage(c, portal, mount, docId, search), { "Cache-Control": PRIVATE_CACHE_CONTROL, ...indexHeaders(portal) });
@@ -254,7 +260,7 @@ function sitemap(c: Context<HonoEnv>, portal: PortalState | undefined, mount: Mo
 async function bySlug(c: Context<HonoEnv>, rawSlug: string): Promise<PortalState | undefined> {
   const slug = rawSlug.toLowerCase();
   if (!SLUG.test(slug)) return undefined;
-  return (await loadPortals(c.get("db"), { slug }))[0];
+  return (await loadPortals(readerContext(c, Date.now()), { slug }))[0];
 }
 
 async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
@@ -275,7 +281,7 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
   }
   const next = safeNext(mount, form.next);
   const password = typeof form.password === "string" ? form.password.slice(0, 200) : "";
-  const issued = await loginPortal({ db: c.get("db"), now: Date.now(), secret: c.env.SIGNING_SECRET }, portal, password);
+  const issued = await loginPortal(readerContext(c, Date.now()), { portal, password });
   if (!issued) return gate(portal, mount, next, true);
   setCookie(c, COOKIE_NAME, issued.token, {
     path: cookiePath(mount),
@@ -326,7 +332,7 @@ export function portalHostMiddleware(isApiPath: (path: string) => boolean) {
     if ((c.req.method !== "GET" && c.req.method !== "HEAD") || !HOST_PATH.test(path) || (path !== "/" && isApiPath(path))) return next();
     const host = requestHost(new URL(c.req.url).host);
     if (!host) return next();
-    const [portal] = await loadPortals(c.get("db"), { domain: host });
+    const [portal] = await loadPortals(readerContext(c, Date.now()), { domain: host });
     if (!portal) return next();
     const mount: Mount = { slug: portal.slug, ownDomain: true };
     if (path === "/sitemap.xml") return sitemap(c, portal, mount);

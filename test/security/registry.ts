@@ -8,6 +8,8 @@ import { automationCases } from "./cases/automations";
 import { portalCases } from "./cases/portals";
 import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
+import { tableCsvCases } from "./cases/tableCsv";
+import { markdownCases } from "./cases/markdown";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -21,4 +23,6 @@ export const caseFactories: Record<string, CaseFactory> = {
   portals: portalCases,
   collab: collabCases,
   search: searchCases,
+  tableCsv: tableCsvCases,
+  markdown: markdownCases,
 };

@@ -49,9 +49,8 @@ describe("import direction", () => {
     for (const dir of ["tables", "content", "documents"]) expect(users.some((p) => p.startsWith(`src/services/${dir}/`))).toBe(true);
   });
 
-  // Pending (issue 21, item 2): the formula expression schema is an OpenAPI schema; it moves with the route/OpenAPI
-  // schema work.
-  const PENDING_TRANSPORT = ["src/services/formula/expression.ts"];
+  // No pending exceptions: the formula tree's zod/OpenAPI schemas live in src/schemas/formula.ts.
+  const PENDING_TRANSPORT: string[] = [];
 
   it("no service imports http/, hono or @hono/* (other than the pending exceptions)", () => {
     const offenders = services
@@ -67,15 +66,35 @@ describe("import direction", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the service error (src/errors.ts) is transport-neutral: no hono, @hono/* or http/, and no HTTP status", () => {
+    const errors = files.find((f) => f.path === "src/errors.ts")!;
+    const transport = importsOf(errors.text).filter((s) => {
+      const r = resolve(errors.path, s);
+      return r.startsWith("src/http/") || r === "hono" || r.startsWith("hono/") || r.startsWith("@hono/");
+    });
+    expect(transport).toEqual([]);
+    // No status table or getter: each class's status is src/http/errors.ts's to give.
+    expect(errors.text).not.toMatch(/get status\(|:\s*[45]\d\d\b/);
+  });
+
+  // Pending: the formula engine, plan and store run inside the table's formula coordinator (a Durable Object) on its
+  // own D1 binding; they move with the formula work.
+  const PENDING_DB_FIRST = "src/services/formula/";
+
+  it("every exported async service takes the service context first: no db-first twins (statement builders excepted)", () => {
+    const offenders = services
+      .filter((f) => !f.path.startsWith(PENDING_DB_FIRST))
+      .flatMap((f) => [...f.text.matchAll(/export async function (\w+)(?:<[^>]*>)?\(\s*(?:db|d1)\s*:/g)].map((m) => `${f.path}: ${m[1]}`));
+    expect(offenders).toEqual([]);
+  });
+
   // One clock: a service reads the request's ctx.now. The context itself starts the clock; block ids only use the
-  // time as a unique prefix. Pending (the automation runner still calls them db-first): createRows and
-  // softDeleteRow (tables/rows.ts), prepareCreateDocument (documents/mutations.ts).
+  // time as a unique prefix.
   const CLOCK_OWNERS = ["src/services/context.ts", "src/services/collab/blocks.ts"];
-  const PENDING_CLOCK = ["src/services/tables/rows.ts", "src/services/documents/mutations.ts"];
 
   it("services outside automations/ and formula/ read ctx.now, not Date.now() or lib/ids now()", () => {
     const offenders = services
-      .filter((f) => !/^src\/services\/(automations|formula)\//.test(f.path) && !CLOCK_OWNERS.includes(f.path) && !PENDING_CLOCK.includes(f.path))
+      .filter((f) => !/^src\/services\/(automations|formula)\//.test(f.path) && !CLOCK_OWNERS.includes(f.path))
       .filter((f) => /\bDate\.now\(\)/.test(f.text) || /import\s*\{[^}]*\bnow\b[^}]*\}\s*from\s*["'][./]*lib\/ids["']/.test(f.text))
       .map((f) => f.path);
     expect(offenders).toEqual([]);

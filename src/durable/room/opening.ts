@@ -11,6 +11,7 @@ import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import { isBlockArray, writeBlocks } from "../../services/collab/blocks";
 import { readContentJson } from "../../services/content/store";
+import { serviceContext, workerActor } from "../../services/context";
 import type { RoomStorage } from "./persistence";
 
 /** What the Worker tells the room about an accepted connection. */
@@ -71,7 +72,7 @@ export class RoomOpener {
 
   private async first(session: OpeningSession) {
     if (session.kind === "DOCUMENT") {
-      const { blocksJson } = await readContentJson(createDb(this.env.DB), this.env.BLOBS, session.documentId);
+      const { blocksJson } = await readContentJson(serviceContext(this.env, createDb(this.env.DB), workerActor), session.documentId);
       const blocks: unknown = JSON.parse(blocksJson);
       if (isBlockArray(blocks) && blocks.length > 0) this.store.doc.transact(() => writeBlocks(this.store.fragment, blocks), "seed");
     }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { deleteAutomation } from "../../services/automations/crud";
 
@@ -16,5 +16,5 @@ const route = defineRoute({
 });
 
 export function registerDeleteAutomation(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await deleteAutomation(ctxOf(c), c.req.valid("param").id, ifMatchOf(c)) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await deleteAutomation(ctxOf(c), { automationId: c.req.valid("param").id, expected: expectedVersionOf(c) }) }, 200));
 }

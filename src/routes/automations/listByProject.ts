@@ -26,5 +26,5 @@ const route = defineRoute({
 });
 
 export function registerListAutomations(app: Router) {
-  app.openapi(route, async (c) => c.json(await listAutomations(ctxOf(c), c.req.valid("param").projectId, c.req.valid("query")), 200));
+  app.openapi(route, async (c) => c.json(await listAutomations(ctxOf(c), { projectId: c.req.valid("param").projectId, ...c.req.valid("query") }), 200));
 }

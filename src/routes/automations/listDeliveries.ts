@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, jsonResponse, pathId, type Router } from "../../openapi";
 import { DELIVERY_STATUSES, DeliverySchema } from "../../schemas/automations";
-import { listDeliveries } from "../../services/automations/crud";
+import { listDeliveries } from "../../services/automations/runs";
 
 const route = defineRoute({
   method: "get",
@@ -24,5 +24,5 @@ const route = defineRoute({
 });
 
 export function registerListWebhookDeliveries(app: Router) {
-  app.openapi(route, async (c) => c.json(await listDeliveries(ctxOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  app.openapi(route, async (c) => c.json(await listDeliveries(ctxOf(c), { automationId: c.req.valid("param").id, ...c.req.valid("query") }), 200));
 }

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, jsonResponse, pathId, type Router } from "../../openapi";
 import { RUN_STATUSES, RunSchema } from "../../schemas/automations";
-import { listRuns } from "../../services/automations/crud";
+import { listRuns } from "../../services/automations/runs";
 
 const route = defineRoute({
   method: "get",
@@ -24,5 +24,5 @@ const route = defineRoute({
 });
 
 export function registerListAutomationRuns(app: Router) {
-  app.openapi(route, async (c) => c.json(await listRuns(ctxOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  app.openapi(route, async (c) => c.json(await listRuns(ctxOf(c), { automationId: c.req.valid("param").id, ...c.req.valid("query") }), 200));
 }

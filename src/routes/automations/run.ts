@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { RunSchema } from "../../schemas/automations";
-import { runAutomationNow } from "../../services/automations/crud";
+import { runAutomationNow } from "../../services/automations/runs";
 
 const route = defineRoute({
   method: "post",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { AutomationSchema, UpdateAutomationInput } from "../../schemas/automations";
 import { updateAutomation } from "../../services/automations/crud";
@@ -22,7 +22,7 @@ const route = defineRoute({
 
 export function registerUpdateAutomation(app: Router) {
   app.openapi(route, async (c) => {
-    const data = await updateAutomation(ctxOf(c), c.req.valid("param").id, c.req.valid("json"), ifMatchOf(c));
+    const data = await updateAutomation(ctxOf(c), { automationId: c.req.valid("param").id, patch: c.req.valid("json"), expected: expectedVersionOf(c) });
     await withEtag(c, { data });
     return c.json({ data }, 200);
   });

@@ -1,5 +1,5 @@
 import { defineRoute, ctxOf } from "../../http/route";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { z } from "@hono/zod-openapi";
 import { errorResponses, ignored, jsonBody, jsonResponse, pathId, type Router } from "../../openapi";
 import { upsertCell } from "../../services/tables/cells";
@@ -39,7 +39,7 @@ const route = defineRoute({
 export function registerUpsertCell(app: Router) {
   app.openapi(route, async (c) => {
     const { rowId, columnId } = c.req.valid("param");
-    const { cell, formulaCells } = await upsertCell(ctxOf(c), { rowId, columnId, data: c.req.valid("json").data, ifMatch: ifMatchOf(c) });
+    const { cell, formulaCells } = await upsertCell(ctxOf(c), { rowId, columnId, data: c.req.valid("json").data, expected: expectedVersionOf(c) });
     await withEtag(c, { data: cell });
     return c.json({ data: cell, formulaCells }, 200);
   });

@@ -1,7 +1,8 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonBody, jsonResponse, pathId, type Router } from "../../openapi";
-import { ApplyFormulaBodySchema, ExprSchema, MAX_FORMULA_DEPTH } from "../../services/formula/expression";
+import { MAX_FORMULA_DEPTH } from "../../services/formula/expression";
+import { ApplyFormulaBodySchema, ExprSchema } from "../../schemas/formula";
 import { applyComputedColumn } from "../../services/tables/columns";
 
 const route = defineRoute({

@@ -1,6 +1,6 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { deleteColumn } from "../../services/tables/columns";
 import { SuccessSchema } from "../../schemas/tables";
@@ -19,7 +19,7 @@ const route = defineRoute({
 
 export function registerDeleteColumn(app: Router) {
   app.openapi(route, async (c) => {
-    await deleteColumn(ctxOf(c), { columnId: c.req.valid("param").columnId, ifMatch: ifMatchOf(c) });
+    await deleteColumn(ctxOf(c), { columnId: c.req.valid("param").columnId, expected: expectedVersionOf(c) });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

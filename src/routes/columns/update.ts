@@ -1,5 +1,5 @@
 import { defineRoute, ctxOf } from "../../http/route";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { z } from "@hono/zod-openapi";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { updateColumn } from "../../services/tables/columns";
@@ -36,7 +36,7 @@ const route = defineRoute({
 export function registerUpdateColumn(app: Router) {
   app.openapi(route, async (c) => {
     const { name, description, data } = c.req.valid("json");
-    const column = await updateColumn(ctxOf(c), { columnId: c.req.valid("param").columnId, patch: { name, description, data }, ifMatch: ifMatchOf(c) });
+    const column = await updateColumn(ctxOf(c), { columnId: c.req.valid("param").columnId, patch: { name, description, data }, expected: expectedVersionOf(c) });
     const body = { data: column };
     await withEtag(c, body);
     return c.json(body, 200);

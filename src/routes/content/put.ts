@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, ignored, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { putContent } from "../../services/content/content";
 import { BlocksSchema } from "../../schemas/content";
@@ -36,7 +36,7 @@ export function registerPutContent(app: Router) {
       documentId,
       blocksJson: JSON.stringify(body.blocks),
       baseVersion: body.baseVersion,
-      ifMatch: ifMatchOf(c),
+      expected: expectedVersionOf(c),
     });
     return c.json({ data: { version } }, 200, { ETag: etag });
   });

@@ -24,6 +24,6 @@ const route = defineRoute({
 export function registerUpdateDocumentSettings(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    return c.json({ data: await updateDocumentSettings(ctxOf(c), documentId, c.req.valid("json")) }, 200);
+    return c.json({ data: await updateDocumentSettings(ctxOf(c), { documentId, patch: c.req.valid("json") }) }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { deleteDocument } from "../../services/documents/update";
 
@@ -18,7 +18,7 @@ const route = defineRoute({
 
 export function registerDeleteDocument(app: Router) {
   app.openapi(route, async (c) => {
-    const { deletedDocuments } = await deleteDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, ifMatch: ifMatchOf(c) });
+    const { deletedDocuments } = await deleteDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, expected: expectedVersionOf(c) });
     return c.json({ data: { success: true as const, deletedDocuments } }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { updateDocument } from "../../services/documents/update";
 import { DocumentSchema } from "../../schemas/core";
@@ -35,7 +35,7 @@ const route = defineRoute({
 
 export function registerUpdateDocument(app: Router) {
   app.openapi(route, async (c) => {
-    const body = { data: await updateDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, patch: c.req.valid("json"), ifMatch: ifMatchOf(c) }) };
+    const body = { data: await updateDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, patch: c.req.valid("json"), expected: expectedVersionOf(c) }) };
     await withEtag(c, body);
     return c.json(body, 200);
   });

@@ -32,7 +32,7 @@ const route = defineRoute({
 export function registerExportDocx(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    const docx = await exportDocx(ctxOf(c), documentId, r2ConditionsOf(c));
+    const docx = await exportDocx(ctxOf(c), { documentId, onlyIf: r2ConditionsOf(c) });
     const common = { ETag: docx.etag, "Cache-Control": "private, no-cache" };
     if (docx.notModified) return new Response(null, { status: 304, headers: common });
     return new Response(docx.body, {

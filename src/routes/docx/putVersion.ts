@@ -26,6 +26,6 @@ const route = defineRoute({
 export function registerPutDocxVersion(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    return c.json({ data: await putDocxVersion(ctxOf(c), documentId, rawUploadOf(c, isDocxType)) }, 200);
+    return c.json({ data: await putDocxVersion(ctxOf(c), { documentId, upload: rawUploadOf(c, isDocxType) }) }, 200);
   });
 }

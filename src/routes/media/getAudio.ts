@@ -19,6 +19,6 @@ const route = defineRoute({
 export function registerGetAudio(app: Router) {
   app.openapi(route, async (c) => {
     const { audioId } = c.req.valid("param");
-    return c.json({ data: await getAudio(ctxOf(c), audioId, new URL(c.req.url).origin) }, 200);
+    return c.json({ data: await getAudio(ctxOf(c), { audioId, origin: new URL(c.req.url).origin }) }, 200);
   });
 }

@@ -19,7 +19,7 @@ const route = defineRoute({
 
 export function registerPutBranding(app: Router) {
   app.openapi(route, async (c) => {
-    const data = await putBranding(ctxOf(c), c.req.valid("param").id, c.req.valid("json"));
+    const data = await putBranding(ctxOf(c), { projectId: c.req.valid("param").id, branding: c.req.valid("json") });
     return c.json({ data }, 200);
   });
 }

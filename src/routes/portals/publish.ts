@@ -91,24 +91,24 @@ export function registerPublishRoutes(app: Router) {
   app.openapi(publishRoute, async (c) => {
     const body = c.req.valid("json");
     refuseOwnHost(body.domain, c.env, c.req.url);
-    const data = await publishProject(ctxOf(c), c.req.valid("param").id, body);
+    const data = await publishProject(ctxOf(c), { projectId: c.req.valid("param").id, entry: body });
     return c.json({ data }, 200);
   });
   app.openapi(updateRoute, async (c) => {
     const { id, slug } = c.req.valid("param");
     const body = c.req.valid("json");
     refuseOwnHost(body.domain, c.env, c.req.url);
-    const data = await updatePublishedEntry(ctxOf(c), id, slug.toLowerCase(), body);
+    const data = await updatePublishedEntry(ctxOf(c), { projectId: id, slug: slug.toLowerCase(), patch: body });
     return c.json({ data }, 200);
   });
   app.openapi(verifyRoute, async (c) => {
     const { id, slug } = c.req.valid("param");
-    const data = await verifyEntryDomain(ctxOf(c), id, slug.toLowerCase());
+    const data = await verifyEntryDomain(ctxOf(c), { projectId: id, slug: slug.toLowerCase() });
     return c.json({ data }, 200);
   });
   app.openapi(deleteRoute, async (c) => {
     const { id, slug } = c.req.valid("param");
-    const data = await unpublishProject(ctxOf(c), id, slug.toLowerCase());
+    const data = await unpublishProject(ctxOf(c), { projectId: id, slug: slug.toLowerCase() });
     return c.json({ data }, 200);
   });
 }

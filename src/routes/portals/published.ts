@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
-import { ApiError, errorResponses, onlyErrorResponses } from "../../errors";
+import { ApiError } from "../../errors";
+import { errorResponses, onlyErrorResponses } from "../../http/errors";
 import { dataOf, jsonBody, security, type Router } from "../../openapi";
 import { getPublishedBranding, getPublishedProject, loginPublished } from "../../services/portals/reader";
 import { ifNoneMatchHits, requestHost, strongEtag } from "../../http/portalHeaders";
@@ -71,11 +72,6 @@ const loginRoute = defineRoute({
   },
 });
 
-function readerCtx(c: Context<HonoEnv>) {
-  const ctx = ctxOf(c);
-  return { db: ctx.db, now: ctx.now, secret: c.env.SIGNING_SECRET };
-}
-
 /** 10 password attempts per minute per client address and portal entry, 100 per entry (src/http/portalLogin.ts); over it, 429 with Retry-After. */
 export async function spendLoginAttempt(c: Context<HonoEnv>, entrySlug: string) {
   if (!(await spendPortalLogin(c.env, c.req.raw, entrySlug))) {
@@ -92,20 +88,20 @@ function conditionalJson(c: Context<HonoEnv>, etag: string, body: unknown) {
 export function registerPublishedRoutes(app: Router) {
   app.openapi(brandingRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
-    const { branding, version } = await getPublishedBranding(readerCtx(c), { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug });
+    const { branding, version } = await getPublishedBranding(ctxOf(c), { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug });
     return conditionalJson(c, strongEtag(`b-${version}`), { data: branding }) as never;
   });
   app.openapi(projectRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const token = c.req.valid("header")["user-published-token"] ?? null;
-    const out = await getPublishedProject(readerCtx(c), { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug }, token);
+    const out = await getPublishedProject(ctxOf(c), { address: { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug }, readerToken: token });
     return conditionalJson(c, strongEtag(`p-${out.version}-${out.slug}`), { data: { projectId: out.projectId, projectData: out.projectData } }) as never;
   });
   app.openapi(loginRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const { slug } = c.req.valid("query");
     const addr = { publishedId, host: requestHost(new URL(c.req.url).host), slug };
-    const data = await loginPublished(readerCtx(c), addr, c.req.valid("json").password, (entrySlug) => spendLoginAttempt(c, entrySlug));
+    const data = await loginPublished(ctxOf(c), { address: addr, password: c.req.valid("json").password, spendAttempt: (entrySlug) => spendLoginAttempt(c, entrySlug) });
     return c.json({ data }, 200);
   });
 }

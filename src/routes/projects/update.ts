@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { EmojiSchema, errorResponses, IconSchema, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { updateProject } from "../../services/projects/projects";
 import { ProjectSchema } from "../../schemas/core";
@@ -31,7 +31,7 @@ const route = defineRoute({
 
 export function registerUpdateProject(app: Router) {
   app.openapi(route, async (c) => {
-    const body = { data: await updateProject(ctxOf(c), { projectId: c.req.valid("param").id, patch: c.req.valid("json"), ifMatch: ifMatchOf(c) }) };
+    const body = { data: await updateProject(ctxOf(c), { projectId: c.req.valid("param").id, patch: c.req.valid("json"), expected: expectedVersionOf(c) }) };
     await withEtag(c, body);
     return c.json(body, 200);
   });

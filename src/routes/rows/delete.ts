@@ -1,6 +1,6 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { deleteRow } from "../../services/tables/rows";
 import { SuccessSchema } from "../../schemas/tables";
@@ -19,7 +19,7 @@ const route = defineRoute({
 
 export function registerDeleteRow(app: Router) {
   app.openapi(route, async (c) => {
-    await deleteRow(ctxOf(c), { rowId: c.req.valid("param").rowId, ifMatch: ifMatchOf(c) });
+    await deleteRow(ctxOf(c), { rowId: c.req.valid("param").rowId, expected: expectedVersionOf(c) });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

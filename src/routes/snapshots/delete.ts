@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { deleteSnapshot } from "../../services/content/snapshots";
 
@@ -21,7 +21,7 @@ const route = defineRoute({
 export function registerDeleteSnapshot(app: Router) {
   app.openapi(route, async (c) => {
     const { snapshotId } = c.req.valid("param");
-    await deleteSnapshot(ctxOf(c), snapshotId, ifMatchOf(c));
+    await deleteSnapshot(ctxOf(c), { snapshotId, expected: expectedVersionOf(c) });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { updateSnapshot } from "../../services/content/snapshots";
 
@@ -32,7 +32,7 @@ export function registerUpdateSnapshot(app: Router) {
   app.openapi(route, async (c) => {
     const { snapshotId } = c.req.valid("param");
     const { name, description } = c.req.valid("json");
-    const { etag } = await updateSnapshot(ctxOf(c), snapshotId, { name, description }, ifMatchOf(c));
+    const { etag } = await updateSnapshot(ctxOf(c), { snapshotId, patch: { name, description }, expected: expectedVersionOf(c) });
     return c.json({ data: { success: true as const } }, 200, { ETag: etag });
   });
 }

@@ -1,6 +1,6 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { ifMatchOf } from "../../http/conditional";
+import { expectedVersionOf } from "../../http/conditional";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { deleteTable } from "../../services/tables/tables";
 import { SuccessSchema } from "../../schemas/tables";
@@ -19,7 +19,7 @@ const route = defineRoute({
 
 export function registerDeleteTable(app: Router) {
   app.openapi(route, async (c) => {
-    await deleteTable(ctxOf(c), { tableId: c.req.valid("param").tableId, ifMatch: ifMatchOf(c) });
+    await deleteTable(ctxOf(c), { tableId: c.req.valid("param").tableId, expected: expectedVersionOf(c) });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { updateTable } from "../../services/tables/tables";
 import { TableSchema } from "../../schemas/tables";
@@ -29,7 +29,7 @@ const route = defineRoute({
 
 export function registerUpdateTable(app: Router) {
   app.openapi(route, async (c) => {
-    const table = await updateTable(ctxOf(c), { tableId: c.req.valid("param").tableId, name: c.req.valid("json").name, ifMatch: ifMatchOf(c) });
+    const table = await updateTable(ctxOf(c), { tableId: c.req.valid("param").tableId, name: c.req.valid("json").name, expected: expectedVersionOf(c) });
     const body = { data: table };
     await withEtag(c, body);
     return c.json(body, 200);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { ifMatchOf, withEtag } from "../../http/conditional";
+import { expectedVersionOf, withEtag } from "../../http/conditional";
 import { errorResponses, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
 import { updateWorkspace } from "../../services/workspaces/workspaces";
 import { WorkspaceSchema } from "../../schemas/core";
@@ -29,7 +29,7 @@ const route = defineRoute({
 
 export function registerUpdateWorkspace(app: Router) {
   app.openapi(route, async (c) => {
-    const body = { data: await updateWorkspace(ctxOf(c), { workspaceId: c.req.valid("param").id, patch: c.req.valid("json"), ifMatch: ifMatchOf(c) }) };
+    const body = { data: await updateWorkspace(ctxOf(c), { workspaceId: c.req.valid("param").id, patch: c.req.valid("json"), expected: expectedVersionOf(c) }) };
     await withEtag(c, body);
     return c.json(body, 200);
   });

@@ -1,11 +1,12 @@
 /**
- * Automation records (docs/api-guide.md › Automations, published portals, collaborative editing, E2): create, change, read, list, delete, secret rotation, manual runs and
- * retries, run and delivery listings, redelivery. Access through src/auth/automationAccess.ts (requireAutomation).
+ * Automation records (docs/api-guide.md › Automations, published portals, collaborative editing, E2): create,
+ * change, read, list, delete, secret rotation. Their runs and deliveries: runs.ts. Access through
+ * src/auth/automationAccess.ts (requireAutomation).
  */
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { d1Of } from "../../db/d1";
-import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { automationCascades, automationDeliveries, automationEventTriggers, automationRuns, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
+import { and, eq, gt } from "drizzle-orm";
+import { automationEventTriggers, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
 import {
   checkProjectAccess,
   projectAccessStatement,
@@ -21,25 +22,22 @@ import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { encodeBase64, textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { keptAnswerUpdates } from "../idempotency";
 import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
-import type { ServiceCtx } from "./context";
-import { enqueueAll } from "./messages";
-import { CLAIM_MS, claimCondition } from "./webhooks";
-import { CASCADE_DELIVERIES } from "./cascade";
+import type { ServiceContext } from "../context";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
-import { automationDto, deliveryDto, runDto, type RunRow } from "./serialize";
+import { automationDto } from "./serialize";
 
 /**
  * The automation as its owner reads it: the webhook secret opened (it is sealed at rest, lib/crypto sealSecret).
  * One sealed under another SIGNING_SECRET reads as "" (its deliveries fail saying so) until it is rotated.
  */
-async function withOpenSecret(ctx: ServiceCtx, a: AutomationRow): Promise<AutomationRow> {
+async function withOpenSecret(ctx: ServiceContext, a: AutomationRow): Promise<AutomationRow> {
   const webhookSecret = await openSecret(ctx.env.SIGNING_SECRET, a.webhookSecret, a.id).catch(() => "");
   return { ...a, webhookSecret };
 }
 
 /** The view of an automation for a caller who may change it (the one that carries the secret). */
-async function ownerView(ctx: ServiceCtx, a: AutomationRow) {
+async function ownerView(ctx: ServiceContext, a: AutomationRow) {
   return automationDto(await withOpenSecret(ctx, a), { canChange: true });
 }
 
@@ -106,7 +104,7 @@ function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): str
  * Trigger projects the caller cannot read (404, from `readable` when the caller's first read already fetched them,
  * else with one query), then the checks of meaning (422): schedules, webhook URLs. docs/api-guide.md › Conventions: existence before meaning.
  */
-async function checkMeaning(ctx: ServiceCtx, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
+async function checkMeaning(ctx: ServiceContext, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
   const others = otherTriggerProjects(projectId, triggers);
   if (others.length) {
     const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, others));
@@ -140,7 +138,7 @@ function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: 
 }
 
 /** Two D1 round trips: authentication, the project's access and the other trigger projects in one batch; the insert. */
-export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationValue) {
+export async function createAutomation(ctx: ServiceContext, input: CreateAutomationValue) {
   const triggers = (input.triggers ?? []).map(normalizeTrigger);
   const actions = normalizeActions(input.actions ?? []);
   const others = otherTriggerProjects(input.projectId, triggers);
@@ -202,7 +200,7 @@ export async function createAutomation(ctx: ServiceCtx, input: CreateAutomationV
 }
 
 /** One D1 round trip with the caller's authentication folded in. */
-export async function getAutomation(ctx: ServiceCtx, id: string) {
+export async function getAutomation(ctx: ServiceContext, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation, canChange } = checkAutomationAccess(ctx.user, row, "read");
   return canChange ? ownerView(ctx, automation) : automationDto(automation, { canChange });
@@ -212,7 +210,9 @@ export async function getAutomation(ctx: ServiceCtx, id: string) {
  * One D1 round trip: access and the page in one batch (the page is dropped unless the project is readable).
  * Creation order, keyset-paged on the (time-sortable) id: `nextCursor` while more follow.
  */
-export async function listAutomations(ctx: ServiceCtx, projectId: string, q: { limit: number; cursor?: string } = { limit: 1000 }) {
+export async function listAutomations(ctx: ServiceContext, input: { projectId: string; limit?: number; cursor?: string }) {
+  const { projectId } = input;
+  const q = { limit: input.limit ?? 1000, cursor: input.cursor };
   const after = q.cursor ? decodeIdCursor(q.cursor) : null;
   const [[access], rows] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
@@ -231,6 +231,63 @@ export async function listAutomations(ctx: ServiceCtx, projectId: string, q: { l
   return { data, nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
 }
 
+/** The members a PATCH writes: those named, and what they decide (the schedule, the failure count). */
+function patchedMembers(ctx: ServiceContext, input: UpdateAutomationValue, current: AutomationRow, triggers: StoredTrigger[], actions: StoredAction[]): Partial<AutomationRow> {
+  const set: Partial<AutomationRow> = {};
+  if (input.name !== undefined) set.name = input.name;
+  if (input.description !== undefined) set.description = input.description;
+  if (input.prompt !== undefined) set.prompt = input.prompt;
+  if (input.promptDoc !== undefined) set.promptDoc = input.promptDoc;
+  if (input.icon !== undefined) set.icon = (input.icon as Record<string, unknown> | null) ?? null;
+  if (input.scope !== undefined) set.scope = input.scope;
+  if (input.triggers) set.triggers = triggers;
+  if (input.actions) set.actions = actions;
+  if (input.conditions !== undefined) set.conditions = (input.conditions as Record<string, unknown> | null) ?? null;
+  if (input.references !== undefined) set.references = input.references;
+  if (input.onMissingReference !== undefined) set.onMissingReference = input.onMissingReference;
+  if (input.behavior !== undefined) set.behavior = normalizeBehavior(input.behavior, current.behavior);
+  if (input.notify !== undefined) set.notify = { inApp: input.notify.inApp ?? current.notify.inApp, email: input.notify.email ?? current.notify.email };
+  if (input.runFromButton !== undefined) set.runFromButton = input.runFromButton;
+  const enabled = input.enabled ?? current.enabled;
+  if (input.enabled !== undefined) set.enabled = enabled;
+  if (enabled && !current.enabled) set.consecutiveFailures = 0;
+  if (input.triggers !== undefined || enabled !== current.enabled) {
+    set.nextRunAt = nextRunOnSave(triggers, enabled, ctx.now);
+    set.claimToken = null;
+  }
+  return set;
+}
+
+/**
+ * The PATCH's conditional UPDATE on the version read and, with new triggers, the event-trigger rows — written only
+ * when that UPDATE is the one that holds (the version it set, the triggers it wrote).
+ */
+function patchStatements(ctx: ServiceContext, d1: D1Database, current: AutomationRow, set: Partial<AutomationRow>, triggers: StoredTrigger[] | null): D1PreparedStatement[] {
+  const id = current.id;
+  const version = current.version + 1;
+  const update = ctx.db
+    .update(automations)
+    .set({ ...set, version, updatedAt: ctx.now })
+    .where(and(eq(automations.id, id), eq(automations.version, current.version)))
+    .returning({ id: automations.id })
+    .toSQL();
+  const statements = [d1.prepare(update.sql).bind(...update.params)];
+  if (!triggers) return statements;
+  const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
+  const rows = eventTriggerRows({ ...current, ...set }, triggers).map((r) => [r.automationId, r.position, r.projectId, r.event, r.tableId, r.columnId, r.documentIds]);
+  statements.push(
+    d1.prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`).bind(id, version, JSON.stringify(triggers)),
+    d1
+      .prepare(
+        `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
+         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
+         FROM json_each(?4) j WHERE ${mine}`,
+      )
+      .bind(id, version, JSON.stringify(triggers), JSON.stringify(rows)),
+  );
+  return statements;
+}
+
 /** Compare-and-set attempts of a PATCH before it answers 409 (each re-reads the automation). */
 const PATCH_ATTEMPTS = 5;
 
@@ -242,11 +299,11 @@ const PATCH_ATTEMPTS = 5;
  * PATCHes of different members both take effect; `If-Match` is checked against each read (412 once it no longer
  * holds).
  */
-export async function updateAutomation(ctx: ServiceCtx, id: string, input: UpdateAutomationValue, ifMatch?: string) {
+export async function updateAutomation(ctx: ServiceContext, { automationId: id, patch: input, expected }: { automationId: string; patch: UpdateAutomationValue; expected?: ExpectedVersion }) {
   for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
     const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
     // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
-    await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
+    await assertExpectedVersion(expected, async () => ({ data: await ownerView(ctx, current) }));
     if (input.projectId !== undefined && input.projectId !== current.projectId) {
       throw unprocessable("An automation cannot move to another project", [{ path: "projectId", message: "not this automation's project" }]);
     }
@@ -256,62 +313,20 @@ export async function updateAutomation(ctx: ServiceCtx, id: string, input: Updat
     const triggers = input.triggers ? input.triggers.map(normalizeTrigger) : current.triggers;
     const actions = input.actions ? normalizeActions(input.actions) : current.actions;
     await checkMeaning(ctx, current.projectId, input.triggers ? triggers : [], input.actions ? actions : []);
-    const set: Partial<AutomationRow> = {};
-    if (input.name !== undefined) set.name = input.name;
-    if (input.description !== undefined) set.description = input.description;
-    if (input.prompt !== undefined) set.prompt = input.prompt;
-    if (input.promptDoc !== undefined) set.promptDoc = input.promptDoc;
-    if (input.icon !== undefined) set.icon = (input.icon as Record<string, unknown> | null) ?? null;
-    if (input.scope !== undefined) set.scope = input.scope;
-    if (input.triggers) set.triggers = triggers;
-    if (input.actions) set.actions = actions;
-    if (input.conditions !== undefined) set.conditions = (input.conditions as Record<string, unknown> | null) ?? null;
-    if (input.references !== undefined) set.references = input.references;
-    if (input.onMissingReference !== undefined) set.onMissingReference = input.onMissingReference;
-    if (input.behavior !== undefined) set.behavior = normalizeBehavior(input.behavior, current.behavior);
-    if (input.notify !== undefined) set.notify = { inApp: input.notify.inApp ?? current.notify.inApp, email: input.notify.email ?? current.notify.email };
-    if (input.runFromButton !== undefined) set.runFromButton = input.runFromButton;
-    const enabled = input.enabled ?? current.enabled;
-    if (input.enabled !== undefined) set.enabled = enabled;
-    if (enabled && !current.enabled) set.consecutiveFailures = 0;
-    if (input.triggers !== undefined || enabled !== current.enabled) {
-      set.nextRunAt = nextRunOnSave(triggers, enabled, ctx.now);
-      set.claimToken = null;
-    }
+    const set = patchedMembers(ctx, input, current, triggers, actions);
     const version = current.version + 1;
     const next: AutomationRow = { ...current, ...set, version, updatedAt: ctx.now };
     const d1 = d1Of(ctx.db);
-    const update = ctx.db
-      .update(automations)
-      .set({ ...set, version, updatedAt: ctx.now })
-      .where(and(eq(automations.id, id), eq(automations.version, current.version)))
-      .returning({ id: automations.id })
-      .toSQL();
-    const statements = [d1.prepare(update.sql).bind(...update.params)];
-    if (input.triggers) {
-      // Only when this PATCH's write is the one that holds (the version it set, the triggers it wrote).
-      const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
-      const rows = eventTriggerRows(next, triggers).map((r) => [r.automationId, r.position, r.projectId, r.event, r.tableId, r.columnId, r.documentIds]);
-      statements.push(
-        d1.prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`).bind(id, version, JSON.stringify(triggers)),
-        d1
-          .prepare(
-            `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
-             SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
-             FROM json_each(?4) j WHERE ${mine}`,
-          )
-          .bind(id, version, JSON.stringify(triggers), JSON.stringify(rows)),
-      );
-    }
+    const statements = patchStatements(ctx, d1, current, set, input.triggers ? triggers : null);
     const [written] = await d1.batch(statements);
     if (written!.results.length) return ownerView(ctx, next);
   }
   throw conflict("The automation kept changing while this change was applied: read it again and retry");
 }
 
-export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: string) {
+export async function deleteAutomation(ctx: ServiceContext, { automationId: id, expected }: { automationId: string; expected?: ExpectedVersion }) {
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
-  await assertIfMatch(ifMatch, async () => ({ data: await ownerView(ctx, current) }));
+  await assertExpectedVersion(expected, async () => ({ data: await ownerView(ctx, current) }));
   await ctx.db.batch([
     ctx.db.update(automations).set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now }).where(eq(automations.id, id)),
     ctx.db.delete(automationEventTriggers).where(eq(automationEventTriggers.automationId, id)),
@@ -320,82 +335,12 @@ export async function deleteAutomation(ctx: ServiceCtx, id: string, ifMatch?: st
 }
 
 /** Two D1 round trips: authentication and access in one batch; the update. */
-export async function rotateWebhookSecret(ctx: ServiceCtx, id: string) {
+export async function rotateWebhookSecret(ctx: ServiceContext, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   checkAutomationAccess(ctx.user, row, "change");
   const webhookSecret = newWebhookSecret();
   await ctx.db.update(automations).set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now }).where(eq(automations.id, id));
   return { webhookSecret };
-}
-
-/**
- * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;
- * a retry keeps its original's depth and cascade (docs/api-guide.md, automations).
- */
-function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<string, unknown>, now: number, opts: { depth?: number; retryOf?: string | null; eventKey?: string | null; cascadeId?: string } = {}): RunRow {
-  const id = newId();
-  return {
-    id,
-    automationId: a.id,
-    projectId: a.projectId,
-    eventKey: opts.eventKey ?? null,
-    trigger,
-    depth: opts.depth ?? 1,
-    cascadeId: opts.cascadeId ?? id,
-    status: "queued",
-    retryOf: opts.retryOf ?? null,
-    startedAt: null,
-    finishedAt: null,
-    operations: 0,
-    affectedRows: 0,
-    externalWrites: 0,
-    error: null,
-    actions: [],
-    deliveryIds: [],
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/** Manual run: recorded as queued and handed to the Queue consumer (`POST /automation/{id}/run`). */
-export async function runAutomationNow(ctx: ServiceCtx, id: string) {
-  const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
-  const { automation } = checkAutomationAccess(ctx.user, row, "run");
-  if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
-  const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now);
-  await ctx.db.insert(automationRuns).values(run);
-  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
-  return runDto(run);
-}
-
-const automationOfRun = (runId: string) => sql`(SELECT automation_id FROM automation_runs WHERE id = ${runId})`;
-const automationOfDelivery = (deliveryId: string) => sql`(SELECT automation_id FROM automation_deliveries WHERE id = ${deliveryId})`;
-
-/** One D1 round trip: the run and its automation's access together; an unreadable run is as absent as a missing one. */
-export async function getRun(ctx: ServiceCtx, runId: string) {
-  const [[run], [access]] = await read(ctx, [
-    ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
-    automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
-  ]);
-  if (!run) throw notFound("Run");
-  checkAutomationAccess(ctx.user, access, "read", "Run");
-  return runDto(run);
-}
-
-/** `POST /automation/run/{runId}/retry`: the same trigger again as a new run carrying `retryOf`. */
-export async function retryRun(ctx: ServiceCtx, runId: string) {
-  const [[old], [access]] = await read(ctx, [
-    ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
-    automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
-  ]);
-  if (!old) throw notFound("Run");
-  const { automation } = checkAutomationAccess(ctx.user, access, "run", "Run");
-  if (!automation.enabled) throw conflict("The automation is disabled: enable it to retry its runs");
-  // Bound to its cause: the retry spends what is left of the original run's cascade, at the original's depth.
-  const run = newRunRow(automation, old.trigger, ctx.now, { depth: Math.max(1, old.depth), retryOf: old.id, cascadeId: old.cascadeId ?? old.id });
-  await ctx.db.insert(automationRuns).values(run);
-  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
-  return runDto(run);
 }
 
 export function encodeIdCursor(id: string) {
@@ -406,103 +351,4 @@ export function decodeIdCursor(cursor: string): string {
   const id = textFromBase64Url(cursor) ?? "";
   if (!ID_PATTERN.test(id)) throw validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
   return id;
-}
-
-export interface PageQuery {
-  limit: number;
-  cursor?: string;
-  status?: string;
-}
-
-/** A page of rows read with `limit + 1` (newest first): the extra row only says another page follows. */
-function newestFirstPage<R extends { id: string }, D>(rows: R[], limit: number, dto: (row: R) => D) {
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  return { data: page.map(dto), nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
-}
-
-/** Runs newest first, keyset-paged on the (time-sortable) id. */
-export async function listRuns(ctx: ServiceCtx, automationId: string, q: PageQuery) {
-  const before = q.cursor ? decodeIdCursor(q.cursor) : null;
-  const [[access], rows] = await read(ctx, [
-    automationAccessQuery(ctx.db, ctx.user.ref, automationId),
-    ctx.db
-    .select()
-    .from(automationRuns)
-    .where(
-      and(
-        eq(automationRuns.automationId, automationId),
-        before ? lt(automationRuns.id, before) : undefined,
-        q.status ? eq(automationRuns.status, q.status as RunRow["status"]) : undefined,
-      ),
-    )
-    .orderBy(desc(automationRuns.id))
-    .limit(q.limit + 1),
-  ]);
-  checkAutomationAccess(ctx.user, access, "read");
-  return newestFirstPage(rows, q.limit, runDto);
-}
-
-export async function listDeliveries(ctx: ServiceCtx, automationId: string, q: PageQuery) {
-  const before = q.cursor ? decodeIdCursor(q.cursor) : null;
-  const [[access], rows] = await read(ctx, [
-    automationAccessQuery(ctx.db, ctx.user.ref, automationId),
-    ctx.db
-    .select()
-    .from(automationDeliveries)
-    .where(
-      and(
-        eq(automationDeliveries.automationId, automationId),
-        before ? lt(automationDeliveries.id, before) : undefined,
-        q.status ? eq(automationDeliveries.status, q.status as "pending") : undefined,
-      ),
-    )
-    .orderBy(desc(automationDeliveries.id))
-    .limit(q.limit + 1),
-  ]);
-  const { canChange } = checkAutomationAccess(ctx.user, access, "read");
-  return newestFirstPage(rows, q.limit, (d) => deliveryDto(d, { canChange }));
-}
-
-/**
- * `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. One attempt
- * at a time: the delivery is claimed here, before anything is queued or sent (a concurrent redelivery, or one
- * while an attempt is in flight, is 409), and the attempt counts against the run's `externalWriteBudget` and its
- * cascade's deliveries — claim and counts in one D1 transaction.
- */
-export async function redeliver(ctx: ServiceCtx, deliveryId: string) {
-  const [[delivery], [access]] = await read(ctx, [
-    ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
-    automationAccessQuery(ctx.db, ctx.user.ref, automationOfDelivery(deliveryId)),
-  ]);
-  if (!delivery) throw notFound("Delivery");
-  checkAutomationAccess(ctx.user, access, "change", "Delivery");
-  const token = newId();
-  const d = automationDeliveries;
-  const runOf = sql`(SELECT r.id FROM automation_runs r WHERE r.id = ${d.runId})`;
-  const cascadeOf = sql`(SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${d.runId})`;
-  const withinBudgets = sql`(SELECT r.external_writes FROM automation_runs r WHERE r.id = ${d.runId})
-      < (SELECT json_extract(a.behavior, '$.externalWriteBudget') FROM automations a WHERE a.id = ${d.automationId})
-    AND COALESCE((SELECT c.deliveries FROM automation_cascades c WHERE c.id = ${cascadeOf}), 0) < ${CASCADE_DELIVERIES}`;
-  const claimedHere = sql`(SELECT x.run_id FROM automation_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
-  const [claimed] = await ctx.db.batch([
-    ctx.db
-      .update(d)
-      .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, claimToken: token, claimedUntil: ctx.now + CLAIM_MS, updatedAt: ctx.now })
-      .where(and(eq(d.id, deliveryId), claimCondition(ctx.now), withinBudgets, sql`${runOf} IS NOT NULL`))
-      .returning(),
-    ctx.db.update(automationRuns).set({ externalWrites: sql`${automationRuns.externalWrites} + 1` }).where(sql`${automationRuns.id} = ${claimedHere}`),
-    ctx.db
-      .update(automationCascades)
-      .set({ deliveries: sql`${automationCascades.deliveries} + 1` })
-      .where(sql`${automationCascades.id} = (SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${claimedHere})`),
-  ]);
-  const updated = claimed[0];
-  if (!updated) {
-    const [now] = await ctx.db.select({ claimedUntil: d.claimedUntil }).from(d).where(eq(d.id, deliveryId));
-    if (now?.claimedUntil != null && now.claimedUntil >= ctx.now) throw conflict("An attempt of this delivery is in progress: try again when it has finished");
-    throw conflict("The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent");
-  }
-  await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId, claimToken: token }]);
-  return deliveryDto(updated);
 }

@@ -4,10 +4,11 @@
  */
 import { eq } from "drizzle-orm";
 import { automations, notifications } from "../../db/schema";
-import type { Db } from "../../env";
+import type { ServiceContext } from "../context";
 import { newId } from "../../lib/ids";
 
 export interface OwnerNotice {
+  automationId: string;
   kind: string;
   /** The title, given the automation's name. */
   title: (automationName: string) => string;
@@ -17,7 +18,9 @@ export interface OwnerNotice {
 }
 
 /** Notifies the owner of `automationId`; nothing when the automation is gone. */
-export async function notifyAutomationOwner(db: Db, automationId: string, notice: OwnerNotice): Promise<void> {
+export async function notifyAutomationOwner(ctx: ServiceContext, notice: OwnerNotice): Promise<void> {
+  const { automationId } = notice;
+  const { db } = ctx;
   const [a] = await db.select({ ownerId: automations.ownerId, name: automations.name }).from(automations).where(eq(automations.id, automationId));
   if (!a) return;
   await db.insert(notifications).values({

@@ -14,6 +14,7 @@ import { newId } from "../../lib/ids";
 import { openSecret } from "../../lib/crypto";
 import { sendTimeCheck } from "./ssrf";
 import { notifyAutomationOwner } from "./notify";
+import { serviceContext, workerActor } from "../context";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
@@ -142,7 +143,8 @@ export async function failDeliveryForGood(env: Env, deliveryId: string, reason: 
     .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending")))
     .returning();
   if (!d) return;
-  await notifyAutomationOwner(db, d.automationId, {
+  await notifyAutomationOwner(serviceContext(env, db, workerActor, { now: t }), {
+    automationId: d.automationId,
     kind: "automation.webhook.failed",
     title: (name) => `A webhook of "${name}" failed`,
     body: reason,

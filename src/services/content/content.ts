@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentLevel } from "../../auth/access";
 import { documentContents, documentSettings } from "../../db/schema";
 import { ApiError, preconditionFailed } from "../../errors";
-import { ifMatchListMatches } from "../../lib/etag";
+import { versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { EMPTY_SETTINGS, readCurrentText, writeContent, writeSettings, type ContentMeta, type DocumentSettings } from "./store";
 import { roomOf, roomStateStatement, unwrapRoom } from "../collab/rooms";
@@ -49,7 +49,7 @@ export async function getContent(ctx: ServiceContext, documentId: string): Promi
     version,
     etag: contentEtag(version),
     async blocks() {
-      const current = await readCurrentText(ctx.db, ctx.env.BLOBS, documentId, meta);
+      const current = await readCurrentText(ctx, { documentId, meta });
       return { ...current, etag: contentEtag(current.version) };
     },
   };
@@ -60,8 +60,8 @@ export interface PutContentInput {
   /** The blocks as JSON text; stored verbatim. */
   blocksJson: string;
   baseVersion?: number;
-  /** The request's If-Match: the content's current ETag must be listed (412 otherwise, nothing written). */
-  ifMatch?: string;
+  /** The version the write expects (If-Match, read in src/http/conditional.ts): the content must be at it (412 otherwise, nothing written). */
+  expected?: ExpectedVersion;
 }
 
 /**
@@ -76,9 +76,9 @@ export interface PutContentInput {
 export async function putContent(ctx: ServiceContext, input: PutContentInput): Promise<{ version: number; etag: string }> {
   const { doc, meta, hasRoom } = await accessWithContentMetaAndRoom(ctx, input.documentId, "edit");
   let baseVersion = input.baseVersion;
-  if (input.ifMatch !== undefined) {
+  if (input.expected !== undefined) {
     const current = meta?.version ?? 0;
-    if (!ifMatchListMatches(input.ifMatch, contentEtag(current))) throw preconditionFailed();
+    if (!versionMatches(input.expected, contentEtag(current))) throw preconditionFailed();
     if (baseVersion !== undefined && baseVersion !== current) {
       throw new ApiError("ConflictError", `The content changed: baseVersion ${baseVersion} is not the current version ${current}`);
     }
@@ -89,11 +89,11 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     const { version } = hasRoom
       ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
       : await writeContent(ctx, write);
-    emitAfterResponse(ctx.waitUntil, ctx.env, [documentUpdatedEvent(doc)]);
+    emitAfterResponse(ctx, [documentUpdatedEvent(doc)]);
     return { version, etag: contentEtag(version) };
   } catch (err) {
     // The version named by If-Match was replaced between the check and the write: a failed precondition, not a 409.
-    if (input.ifMatch !== undefined && input.baseVersion === undefined && err instanceof ApiError && err.code === "ConflictError") throw preconditionFailed();
+    if (input.expected !== undefined && input.baseVersion === undefined && err instanceof ApiError && err.code === "ConflictError") throw preconditionFailed();
     throw err;
   }
 }
@@ -112,13 +112,13 @@ export async function getDocumentSettings(ctx: ServiceContext, documentId: strin
 /** PUT /document/{id}/settings: edit access; members left out keep their value (null or "" clears one). */
 export async function updateDocumentSettings(
   ctx: ServiceContext,
-  documentId: string,
-  patch: { listTemplateId?: string | null; importedTermId?: string | null },
+  { documentId, patch }: { documentId: string; patch: { listTemplateId?: string | null; importedTermId?: string | null } },
 ): Promise<DocumentSettings> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
-  return writeSettings(ctx, documentId, {
+  const members = {
     ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId ?? "" }),
     ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId ?? "" }),
-  });
+  };
+  return writeSettings(ctx, { documentId, patch: members });
 }

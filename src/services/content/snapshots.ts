@@ -14,7 +14,7 @@ import { roomOf, unwrapRoom } from "../collab/rooms";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { notFound, preconditionFailed, validation } from "../../errors";
-import { etagOf, ifMatchListMatches } from "../../lib/etag";
+import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
@@ -85,8 +85,8 @@ async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: Docu
 }
 
 /** The If-Match check of a snapshot write (412, nothing changed). */
-async function assertSnapshotIfMatch(ifMatch: string | undefined, snapshot: SnapshotRow) {
-  if (ifMatch !== undefined && !ifMatchListMatches(ifMatch, await snapshotEtag(snapshot))) throw preconditionFailed();
+async function assertSnapshotIfMatch(expected: ExpectedVersion | undefined, snapshot: SnapshotRow) {
+  if (expected !== undefined && !versionMatches(expected, await snapshotEtag(snapshot))) throw preconditionFailed();
 }
 
 /** POST /snapshot: edit access to the document. Two D1 round trips. */
@@ -143,15 +143,14 @@ export async function snapshotBlocksJson(r2: R2Bucket, row: SnapshotRow): Promis
  */
 export async function updateSnapshot(
   ctx: ServiceContext,
-  snapshotId: string,
-  patch: { name?: string; description?: string },
-  ifMatch?: string,
+  input: { snapshotId: string; patch: { name?: string; description?: string }; expected?: ExpectedVersion },
 ): Promise<{ etag: string }> {
+  const { snapshotId, patch, expected } = input;
   if (patch.name === undefined && patch.description === undefined) {
     throw validation("Provide at least one of name and description", [{ path: "body", message: "name or description is required" }]);
   }
   const { snapshot } = await loadSnapshot(ctx, snapshotId, "edit");
-  await assertSnapshotIfMatch(ifMatch, snapshot);
+  await assertSnapshotIfMatch(expected, snapshot);
   const updated = await ctx.db
     .update(snapshots)
     .set({
@@ -159,9 +158,9 @@ export async function updateSnapshot(
       ...(patch.description !== undefined && { description: patch.description }),
       updatedAt: Math.max(ctx.now, snapshot.updatedAt + 1),
     })
-    .where(and(eq(snapshots.id, snapshotId), ...(ifMatch !== undefined ? unchanged(snapshot) : [])))
+    .where(and(eq(snapshots.id, snapshotId), ...(expected !== undefined ? unchanged(snapshot) : [])))
     .returning();
-  if (!updated[0]) throw ifMatch !== undefined ? preconditionFailed() : notFound("Snapshot");
+  if (!updated[0]) throw expected !== undefined ? preconditionFailed() : notFound("Snapshot");
   return { etag: await snapshotEtag(updated[0]) };
 }
 
@@ -171,18 +170,19 @@ function unchanged(row: SnapshotRow) {
 }
 
 /** DELETE /snapshot/{id}: edit access; If-Match → 412 when the snapshot changed. Two D1 round trips. */
-export async function deleteSnapshot(ctx: ServiceContext, snapshotId: string, ifMatch?: string): Promise<void> {
+export async function deleteSnapshot(ctx: ServiceContext, input: { snapshotId: string; expected?: ExpectedVersion }): Promise<void> {
+  const { snapshotId, expected } = input;
   const { snapshot } = await loadSnapshot(ctx, snapshotId, "edit");
-  await assertSnapshotIfMatch(ifMatch, snapshot);
-  const deleted = await dropSnapshot(ctx.db, ctx.env.BLOBS, snapshot, ifMatch !== undefined);
-  if (!deleted && ifMatch !== undefined) throw preconditionFailed();
+  await assertSnapshotIfMatch(expected, snapshot);
+  const deleted = await dropSnapshot(ctx.db, ctx.env.BLOBS, snapshot, expected !== undefined);
+  if (!deleted && expected !== undefined) throw preconditionFailed();
 }
 
 /**
  * Hard-deletes the snapshot (only while unchanged when `ifUnchanged`) and its content object unless the current
  * content or another snapshot shares it. Whether a row was deleted.
  */
-export async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged = false): Promise<boolean> {
+async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged = false): Promise<boolean> {
   const d1 = d1Of(db);
   const statements = [
     ifUnchanged

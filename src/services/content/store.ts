@@ -39,8 +39,8 @@ export function contentObjectKey(documentId: string) {
   return `content/${documentId}/${newId()}.json`;
 }
 
-export async function readContentMeta(db: Db, documentId: string): Promise<ContentMeta | null> {
-  const [row] = await db
+export async function readContentMeta(ctx: ServiceContext, documentId: string): Promise<ContentMeta | null> {
+  const [row] = await ctx.db
     .select({ version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
     .from(documentContents)
     .where(eq(documentContents.documentId, documentId));
@@ -51,28 +51,31 @@ export async function readContentMeta(db: Db, documentId: string): Promise<Conte
  * The stored JSON text of the current content. A write deletes the object it replaces, so a read that saw the old
  * key just before a write can find it gone: it then reads the metadata again and follows the new key.
  */
-export async function readCurrentText(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<{ version: number; blocksJson: string }> {
+export async function readCurrentText(ctx: ServiceContext, input: { documentId: string; meta: ContentMeta | null }): Promise<{ version: number; blocksJson: string }> {
+  const { documentId } = input;
+  let { meta } = input;
+  const r2 = ctx.env.BLOBS;
   for (let attempt = 0; attempt < 5 && meta; attempt++) {
     const obj = await r2.get(meta.r2Key);
     if (obj) return { version: meta.version, blocksJson: await obj.text() };
-    meta = await readContentMeta(db, documentId);
+    meta = await readContentMeta(ctx, documentId);
   }
   if (!meta) return { version: 0, blocksJson: EMPTY_BLOCKS_JSON };
   throw new Error(`content object ${meta.r2Key} of ${documentId} is missing`);
 }
 
 /** The blocks of one document as the JSON text stored for them (never parsed), with its version. */
-export async function readContentJson(db: Db, r2: R2Bucket, documentId: string): Promise<{ version: number; blocksJson: string }> {
-  return readCurrentText(db, r2, documentId, await readContentMeta(db, documentId));
+export async function readContentJson(ctx: ServiceContext, documentId: string): Promise<{ version: number; blocksJson: string }> {
+  return readCurrentText(ctx, { documentId, meta: await readContentMeta(ctx, documentId) });
 }
 
 /**
  * Contents of many documents in one D1 query plus concurrent R2 reads (E5). Every requested id is in the map;
  * a document never written has version 0 and blocks `[]`. Access is the caller's business.
  */
-export async function readContents(db: Db, r2: R2Bucket, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
+export async function readContents(ctx: ServiceContext, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
   if (documentIds.length === 0) return new Map();
-  return readContentsOf(db, r2, documentIds, await contentMetasQuery(db, documentIds));
+  return readContentsOf(ctx, { documentIds, metas: await contentMetasQuery(ctx.db, documentIds) });
 }
 
 /** The content metadata of many documents, batchable (see `readContentsOf`). */
@@ -85,15 +88,13 @@ export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
 
 /** `readContents` from metadata already read (`contentMetasQuery` in a larger batch): only R2 reads. */
 export async function readContentsOf(
-  db: Db,
-  r2: R2Bucket,
-  documentIds: readonly string[],
-  rows: readonly ({ documentId: string } & ContentMeta)[],
+  ctx: ServiceContext,
+  { documentIds, metas: rows }: { documentIds: readonly string[]; metas: readonly ({ documentId: string } & ContentMeta)[] },
 ): Promise<Map<string, DocumentContent>> {
   const out = new Map<string, DocumentContent>();
   for (const id of new Set(documentIds)) out.set(id, { documentId: id, version: 0, blocks: [] });
   await mapConcurrent(rows, R2_CONCURRENCY, async ({ documentId, ...meta }) => {
-    const { version, blocksJson } = await readCurrentText(db, r2, documentId, meta);
+    const { version, blocksJson } = await readCurrentText(ctx, { documentId, meta });
     out.set(documentId, { documentId, version, blocks: JSON.parse(blocksJson) });
   });
   return out;
@@ -188,9 +189,9 @@ export interface DocumentSettings {
 export const EMPTY_SETTINGS: DocumentSettings = { listTemplateId: "", importedTermId: "" };
 
 /** Settings of many documents in one query (E5); every requested id is in the map, unset ones as empty strings. */
-export async function readSettings(db: Db, documentIds: readonly string[]): Promise<Map<string, DocumentSettings>> {
+export async function readSettings(ctx: ServiceContext, documentIds: readonly string[]): Promise<Map<string, DocumentSettings>> {
   if (documentIds.length === 0) return new Map();
-  return settingsOf(documentIds, await settingsQuery(db, documentIds));
+  return settingsOf(documentIds, await settingsQuery(ctx.db, documentIds));
 }
 
 /** The settings rows of many documents, batchable (see `settingsOf`). */
@@ -206,7 +207,7 @@ export function settingsOf(documentIds: readonly string[], rows: readonly (typeo
 }
 
 /** Sets the given members (others keep their value) in one upsert; returns the resulting settings. */
-export async function writeSettings(ctx: ServiceContext, documentId: string, patch: Partial<DocumentSettings>): Promise<DocumentSettings> {
+export async function writeSettings(ctx: ServiceContext, { documentId, patch }: { documentId: string; patch: Partial<DocumentSettings> }): Promise<DocumentSettings> {
   const t = ctx.now;
   const [row] = await ctx.db
     .insert(documentSettings)

@@ -18,15 +18,15 @@ export interface CreateDocumentInput extends Omit<NewDocument, "external" | "id"
  */
 export async function createDocument(ctx: ServiceContext, input: CreateDocumentInput) {
   const parentId = input.parentId ?? null;
-  const { project, order } = await placeNewDocument(ctx, input.projectId, parentId);
-  const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, { ...input, parentId, order: input.order ?? order });
+  const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
+  const { row, statements } = await prepareCreateDocument(ctx, { project, document: { ...input, parentId, order: input.order ?? order } });
   const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
   // A keyed request's answer commits with the document (services/idempotency.ts), so a crash cannot part them; it is
   // kept only if the document was written (a parent deleted meanwhile writes nothing and answers 404).
   const kept = await keptAnswerUpdates(ctx, { data: dto }, 200, sql`exists (select 1 from documents where id = ${row.id})`);
   const [inserted] = await ctx.db.batch([...statements, ...kept]);
   assertDocumentInserted(inserted);
-  emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+  emitAfterResponse(ctx, [documentCreatedEvent(row)]);
   return dto;
 }
 
@@ -34,7 +34,7 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
  * Where a new document (folder, rich text or DOCX) may go, in one read batch: the project (write at its root, read
  * inside a folder), edit access to the parent folder with its depth, and the next free sibling `order`.
  */
-export async function placeNewDocument(ctx: ServiceContext, projectId: string, parentId: string | null) {
+export async function placeNewDocument(ctx: ServiceContext, { projectId, parentId }: { projectId: string; parentId: string | null }) {
   const [projectRows, docs, wsRoles, docRoles, chain, order] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, parentId ? [parentId] : []),

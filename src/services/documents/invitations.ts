@@ -105,12 +105,12 @@ export function pendingInvitationsOf(db: Db, email: string) {
 }
 
 /** At registration: every pending invitation for the email becomes grants over the documents it covers now. */
-export async function applyPendingInvitations(ctx: ServiceContext, user: { id: string; email: string }, pending: (typeof invitations.$inferSelect)[]) {
+export async function applyPendingInvitations(ctx: ServiceContext, { user, pending }: { user: { id: string; email: string }; pending: (typeof invitations.$inferSelect)[] }) {
   if (pending.length === 0) return 0;
   const { db, now: t } = ctx;
   const statements = [];
   for (const inv of pending) {
-    const covered = await subtreeIds(db, inv.documentId, { onlyLive: true });
+    const covered = await subtreeIds(ctx, { rootId: inv.documentId, onlyLive: true });
     if (covered.length > 0) statements.push(grantStatement(db, user.id, inv.role as DocumentRole, covered, t));
     statements.push(db.update(invitations).set({ acceptedAt: t }).where(eq(invitations.id, inv.id)));
   }

@@ -3,11 +3,11 @@ import { documentCollaborators, documents, type DocumentType } from "../../db/sc
 import type { Db } from "../../env";
 import { insertWhere } from "../../db/sql";
 import { conflict, notFound, validation } from "../../errors";
-import { newId, now } from "../../lib/ids";
+import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
-import { ancestorIds, inSubtree, subtreeSql } from "./tree";
+import { inSubtree, subtreeSql } from "./tree";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -52,15 +52,10 @@ export function assertParentFolder(projectId: string, parent: DocumentRow | unde
   if (chainLength >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
 }
 
-/** `assertParentFolder` with the parent's depth looked up (one round trip). */
-export async function checkParentFolder(db: Db, projectId: string, parent: DocumentRow | undefined, parentId: string) {
-  if (!parent || parent.isDeleted) throw notFound("Parent folder");
-  assertParentFolder(projectId, parent, (await ancestorIds(db, parentId)).length);
-}
-
 /** Statements that create a document with its creator as `owner`; the caller runs them (possibly in a larger batch). */
-export async function prepareCreateDocument(db: Db, userId: string, project: ProjectRow, input: NewDocument) {
-  const t = now();
+export async function prepareCreateDocument(ctx: ServiceContext, { project, document: input }: { project: ProjectRow; document: NewDocument }) {
+  const { db, now: t } = ctx;
+  const userId = ctx.user.id;
   const parentId = input.parentId ?? null;
   const row: DocumentRow = {
     id: input.id ?? newId(),

@@ -3,6 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { rawSelect } from "../../db/sql";
 import type { Db } from "../../env";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
+import type { ServiceContext } from "../context";
 
 /** The document and every document below it (deleted or not), with each one's depth below the root. */
 export function subtreeSql(rootId: string) {
@@ -13,21 +14,13 @@ export function subtreeSql(rootId: string) {
   )`;
 }
 
-export async function subtreeIds(db: Db, rootId: string, opts: { onlyLive?: boolean } = {}): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(sql`${subtreeSql(rootId)}
+/** The ids of the document's subtree (itself first, then by depth); `onlyLive` leaves deleted ones out. */
+export async function subtreeIds(ctx: ServiceContext, input: { rootId: string; onlyLive?: boolean }): Promise<string[]> {
+  const { rootId } = input;
+  const rows = await ctx.db.all<{ id: string }>(sql`${subtreeSql(rootId)}
     SELECT sub.id AS id FROM sub JOIN documents d ON d.id = sub.id
-    ${opts.onlyLive ? sql`WHERE d.is_deleted = 0` : sql``}
+    ${input.onlyLive ? sql`WHERE d.is_deleted = 0` : sql``}
     ORDER BY sub.depth`);
-  return rows.map((r) => r.id);
-}
-
-/** Ids from the document up to the root folder, the document first. */
-export async function ancestorIds(db: Db, id: string): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(sql`WITH RECURSIVE up(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM documents WHERE id = ${id}
-      UNION ALL
-      SELECT d.id, d.parent_id, up.depth + 1 FROM documents d JOIN up ON d.id = up.parent_id WHERE up.depth < ${MAX_FOLDER_DEPTH * 4}
-    ) SELECT id FROM up ORDER BY depth`);
   return rows.map((r) => r.id);
 }
 

@@ -9,7 +9,7 @@ import { nextUpdatedAt } from "../../db/sql";
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement, type DocumentAccess } from "../../auth/access";
 import { documentCollaborators, documents, type Emoji, type Icon } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
 import { collaboratorsStatement, documentDto, groupCollaborators } from "./serialize";
@@ -65,7 +65,7 @@ async function writeAndReload(ctx: ServiceContext, documentId: string, set: SQLi
  * Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the
  * workspace editor role); a move into its own subtree is 409. If-Match is checked against E10's representation.
  */
-export async function updateDocument(ctx: ServiceContext, input: { documentId: string; patch: DocumentPatch; ifMatch?: string }) {
+export async function updateDocument(ctx: ServiceContext, input: { documentId: string; patch: DocumentPatch; expected?: ExpectedVersion }) {
   const { documentId, patch } = input;
   const target = patch.parentId;
   const [docs, wsRoles, docRoles, collaborators, chain, height, projectRows, live] = await read(ctx, [
@@ -84,7 +84,7 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
   // Existence and read access of the destination before any role (docs/api-guide.md › Conventions): a viewer naming a missing folder gets 404.
   if (moving && target) checkDocumentAccess(access.get(target), "read");
   const { doc } = checkDocumentAccess(own, "edit");
-  await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));
+  await assertExpectedVersion(input.expected, () => representation(doc, collaborators));
   if (moving) {
     if (target) {
       const parent = checkDocumentAccess(access.get(target), "edit");
@@ -103,20 +103,20 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     ...(patch.icon !== undefined && { icon: patch.icon }),
     ...(patch.emoji !== undefined && { emoji: patch.emoji }),
     updatedAt: nextUpdatedAt(documents.updatedAt, ctx.now),
-  }, input.ifMatch === undefined ? undefined : doc.updatedAt);
+  }, input.expected === undefined ? undefined : doc.updatedAt);
   // Guests whose access came from the folder left behind are disconnected now, not at their next connect (docs/api-guide.md › Automations, published portals, collaborative editing).
   if (moving && live.length) await revalidateRooms(ctx.env, live);
   return updated;
 }
 
 /** Access (edit) and the current representation, for the writes below that take no other input. */
-async function loadForEdit(ctx: ServiceContext, documentId: string, opts: { includeDeleted?: boolean; ifMatch?: string } = {}): Promise<DocumentAccess> {
+async function loadForEdit(ctx: ServiceContext, documentId: string, opts: { includeDeleted?: boolean; expected?: ExpectedVersion } = {}): Promise<DocumentAccess> {
   const [docs, wsRoles, docRoles, collaborators] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
   ]);
   const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", { includeDeleted: opts.includeDeleted });
-  await assertIfMatch(opts.ifMatch, () => representation(access.doc, collaborators));
+  await assertExpectedVersion(opts.expected, () => representation(access.doc, collaborators));
   return access;
 }
 
@@ -125,7 +125,7 @@ async function loadForEdit(ctx: ServiceContext, documentId: string, opts: { incl
  * still connected to a deleted document's room are disconnected (its rooms with sockets are found in the access
  * batch, so this costs no extra D1 round trip).
  */
-export async function deleteDocument(ctx: ServiceContext, input: { documentId: string; ifMatch?: string }) {
+export async function deleteDocument(ctx: ServiceContext, input: { documentId: string; expected?: ExpectedVersion }) {
   const { documentId } = input;
   const [docs, wsRoles, docRoles, collaborators, live] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
@@ -133,7 +133,7 @@ export async function deleteDocument(ctx: ServiceContext, input: { documentId: s
     liveRoomsStatement(ctx.db, { subtreeOf: documentId }),
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
-  await assertIfMatch(input.ifMatch, () => representation(doc, collaborators));
+  await assertExpectedVersion(input.expected, () => representation(doc, collaborators));
   const deleted = await softDeleteSubtree(ctx, documentId);
   const gone = new Set(deleted);
   await revalidateRooms(ctx.env, live.filter((r) => gone.has(r.documentId)));

@@ -26,24 +26,27 @@ export interface RawBody {
 /** POST /document/docx: an EXTERNAL DOCX document from raw bytes. Two D1 round trips. */
 export async function createDocx(ctx: ServiceContext, input: { projectId: string; name: string; parentId?: string; upload: RawBody }) {
   const parentId = input.parentId ?? null;
-  const { project, order } = await placeNewDocument(ctx, input.projectId, parentId);
+  const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
   const bytes = await readExactly(input.upload.body, input.upload.length);
   checkDocxBytes(bytes);
 
   const documentId = newId();
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
-    const { row, statements } = await prepareCreateDocument(ctx.db, ctx.user.id, project, {
-      id: documentId,
-      parentId,
-      name: input.name,
-      type: "EXTERNAL",
-      external: docxExternal(documentId, blob.blobId),
-      order,
+    const { row, statements } = await prepareCreateDocument(ctx, {
+      project,
+      document: {
+        id: documentId,
+        parentId,
+        name: input.name,
+        type: "EXTERNAL",
+        external: docxExternal(documentId, blob.blobId),
+        order,
+      },
     });
-    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, documentId, blob, ctx.user.id), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)]);
+    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)]);
     assertDocumentInserted(inserted);
-    emitAfterResponse(ctx.waitUntil, ctx.env, [documentCreatedEvent(row)]);
+    emitAfterResponse(ctx, [documentCreatedEvent(row)]);
     return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);
@@ -57,14 +60,14 @@ async function docxAccess(ctx: ServiceContext, documentId: string, level: "read"
 }
 
 /** PUT /document/docx/{id}: a new newest version (edit access; 409 when not an EXTERNAL DOCX). Two D1 round trips. */
-export async function putDocxVersion(ctx: ServiceContext, documentId: string, upload: RawBody) {
+export async function putDocxVersion(ctx: ServiceContext, { documentId, upload }: { documentId: string; upload: RawBody }) {
   const { doc } = await docxAccess(ctx, documentId, "edit");
   requireDocx(doc);
   const bytes = await readExactly(upload.body, upload.length);
   checkDocxBytes(bytes);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
-    const version = await addDocxVersion(ctx, documentId, blob, ctx.user.id, bytes);
+    const version = await addDocxVersion(ctx, { documentId, blob, bytes });
     return { documentId, version, size: blob.size, etag: blob.etag };
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);
@@ -86,7 +89,7 @@ export type DocxExport =
  * E21: the newest DOCX blob (read access; 409 when not an EXTERNAL DOCX). One D1 round trip; R2 evaluates the
  * client's conditions (`onlyIf`, If-None-Match) against the blob's own ETag.
  */
-export async function exportDocx(ctx: ServiceContext, documentId: string, onlyIf?: Headers | R2Conditional): Promise<DocxExport> {
+export async function exportDocx(ctx: ServiceContext, { documentId, onlyIf }: { documentId: string; onlyIf?: Headers | R2Conditional }): Promise<DocxExport> {
   const [docs, wsRoles, docRoles, versions] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db.select().from(docxVersions).where(eq(docxVersions.documentId, documentId)).orderBy(desc(docxVersions.version)).limit(1),

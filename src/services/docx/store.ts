@@ -58,7 +58,8 @@ export function requireDocx(doc: typeof documents.$inferSelect) {
 }
 
 /** The row statement that records version 1 of a new DOCX document (run in the document's create batch). */
-export function firstDocxVersion(ctx: ServiceContext, documentId: string, blob: StoredBlob, userId: string) {
+export function firstDocxVersion(ctx: ServiceContext, { documentId, blob }: { documentId: string; blob: StoredBlob }) {
+  const userId = ctx.user.id;
   // Batched after the document's own insert, which is conditional on its folder being live: only with it.
   return insertWhere(
     ctx.db,
@@ -72,7 +73,8 @@ export function firstDocxVersion(ctx: ServiceContext, documentId: string, blob: 
  * Records `blob` as the newest version and points the document at it, clearing `seededAt`, in one atomic batch.
  * The version number is computed inside the statement, so concurrent writers get distinct numbers.
  */
-export async function addDocxVersion(ctx: ServiceContext, documentId: string, blob: StoredBlob, userId: string, bytes: Uint8Array): Promise<number> {
+export async function addDocxVersion(ctx: ServiceContext, { documentId, blob, bytes }: { documentId: string; blob: StoredBlob; bytes: Uint8Array }): Promise<number> {
+  const userId = ctx.user.id;
   const d1 = d1Of(ctx.db);
   const t = ctx.now;
   const external = docxExternal(documentId, blob.blobId);

@@ -6,6 +6,7 @@
  */
 import type { Env } from "../../env";
 import type { AutomationEvent } from "../../schemas/automations";
+import { cascadeOf, depthOf, type ServiceContext } from "../context";
 
 export interface EventInput {
   event: AutomationEvent;
@@ -62,7 +63,13 @@ export function documentUpdatedEvent(doc: { id: string; projectId: string; paren
   return { event: "document.updated", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
 }
 
-/** For request handlers: emission runs after the response (waitUntil) and never changes its D1 round-trip count. */
-export function emitAfterResponse(waitUntil: (p: Promise<unknown>) => void, env: Env, events: readonly EventInput[]): void {
-  if (events.length) waitUntil(emitEvents(env, events));
+/**
+ * For services: the events of `ctx`'s writes, at its actor's depth and in its cascade. Emission runs after the
+ * response (waitUntil) and never changes its D1 round-trip count; a context with an outbox (an automation run)
+ * collects them there for its owner to emit once it is recorded.
+ */
+export function emitAfterResponse(ctx: ServiceContext, events: readonly EventInput[]): void {
+  if (!events.length) return;
+  if (ctx.outbox) ctx.outbox.push(...events);
+  else ctx.waitUntil(emitEvents(ctx.env, events, depthOf(ctx.actor), cascadeOf(ctx.actor)));
 }

@@ -15,7 +15,6 @@ import { ApiError, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { contentMetasQuery, EMPTY_BLOCKS_JSON, readContentMeta, readCurrentText, settingsOf, settingsQuery, type ContentMeta } from "../content/store";
 import { mapConcurrent } from "../../lib/concurrency";
-import type { Db } from "../../env";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
 import { readRowsAcrossTables } from "../tables/rows";
@@ -108,9 +107,8 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   if (total > MAX_EXPORT_BYTES) throw tooLarge();
 
   const user = ctx.user;
-  const r2 = ctx.env.BLOBS;
   const settings = settingsOf(ids, settingRows);
-  const tableRefs = await tableReferencesOfDocuments(db, ids);
+  const tableRefs = await tableReferencesOfDocuments(ctx, ids);
 
   // Clause targets: resolved only where the caller can read the referenced document.
   const targets = new Map(clauses.map((c) => [c.id, parseHierarchy(c.hierarchy)]));
@@ -128,8 +126,8 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   const visibleRefs = tableRefs.filter((r) => readableProjects.has(r.tableProjectId));
   const referencedRowIds = visibleRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x);
   const [resolvedBlocks, rowsById] = await Promise.all([
-    resolveClauseBlocks(db, r2, clauses, targets, readableTargets),
-    readRowsAcrossTables(db, referencedRowIds),
+    resolveClauseBlocks(ctx, clauses, targets, readableTargets),
+    readRowsAcrossTables(ctx, referencedRowIds),
   ]);
 
   // Every piece but the contents is text now; its size is summed as it is made (a shared block counted once per
@@ -171,7 +169,7 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
     push("}");
   });
   push("]}");
-  return streamPieces(db, r2, pieces);
+  return streamPieces(ctx, pieces);
 }
 
 /**
@@ -180,8 +178,7 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
  * blocks alone pass the bound (each is written at least once).
  */
 async function resolveClauseBlocks(
-  db: Db,
-  r2: R2Bucket,
+  ctx: ServiceContext,
   clauses: readonly { hierarchy: string }[],
   targets: ReadonlyMap<string, { documentId: string; blockId: string } | null>,
   readableTargets: ReadonlySet<string>,
@@ -196,10 +193,10 @@ async function resolveClauseBlocks(
   const out = new Map<string, SharedText>();
   if (clauses.length === 0 || wanted.size === 0) return out;
   // One D1 query for every target's content metadata, however many targets there are.
-  const metas = new Map((await contentMetasQuery(db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]));
+  const metas = new Map((await contentMetasQuery(ctx.db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]));
   let held = 0;
   await mapConcurrent([...wanted], 2, async ([documentId, blockIds]) => {
-    const { blocksJson } = await readCurrentText(db, r2, documentId, metas.get(documentId) ?? null);
+    const { blocksJson } = await readCurrentText(ctx, { documentId, meta: metas.get(documentId) ?? null });
     const blocks: unknown = JSON.parse(blocksJson);
     for (const blockId of blockIds) {
       const block = findBlock(blocks, blockId);
@@ -215,7 +212,7 @@ async function resolveClauseBlocks(
 }
 
 /** Writes the pieces in order, piping each document's stored content from R2 (never parsed, never whole in a string). */
-function streamPieces(db: Db, r2: R2Bucket, pieces: Piece[]): ReadableStream<Uint8Array> {
+function streamPieces(ctx: ServiceContext, pieces: Piece[]): ReadableStream<Uint8Array> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const pump = async () => {
     const writer = writable.getWriter();
@@ -225,7 +222,7 @@ function streamPieces(db: Db, r2: R2Bucket, pieces: Piece[]): ReadableStream<Uin
           await writer.write(encoder.encode(typeof piece === "string" ? piece : piece.json));
           continue;
         }
-        const body = await openContent(db, r2, piece.content, piece.meta ?? null);
+        const body = await openContent(ctx, piece.content, piece.meta ?? null);
         if (typeof body === "string") {
           await writer.write(encoder.encode(body));
           continue;
@@ -251,11 +248,11 @@ function streamPieces(db: Db, r2: R2Bucket, pieces: Piece[]): ReadableStream<Uin
  * The current content's object body, following a concurrent write to its new key as `readCurrentText` does; a
  * document never written is `[]`.
  */
-async function openContent(db: Db, r2: R2Bucket, documentId: string, meta: ContentMeta | null): Promise<ReadableStream<Uint8Array> | string> {
+async function openContent(ctx: ServiceContext, documentId: string, meta: ContentMeta | null): Promise<ReadableStream<Uint8Array> | string> {
   for (let attempt = 0; attempt < 5 && meta; attempt++) {
-    const obj = await r2.get(meta.r2Key);
+    const obj = await ctx.env.BLOBS.get(meta.r2Key);
     if (obj) return obj.body;
-    meta = await readContentMeta(db, documentId);
+    meta = await readContentMeta(ctx, documentId);
   }
   if (!meta) return EMPTY_BLOCKS_JSON;
   throw new Error(`content object ${meta.r2Key} of ${documentId} is missing`);

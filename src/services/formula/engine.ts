@@ -15,13 +15,14 @@
  */
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
-import { compileFormula, evaluateCellText, LIMIT_TEXT, type CompiledFormula } from "./evaluate";
-import { formulaLimits } from "./limits";
-import { columnMetas, computeOrder, formulaTrees, referencedColumns, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert, type RowPage } from "./store";
+import { formulaTrees, withDependents, type TableColumn } from "./graph";
+import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert } from "./store";
 import { d1Of, type DbLike } from "../../db/d1";
 import { validateFormula } from "./validate";
-import { cellToValue, Errors, type ColumnMeta, type FormulaValue } from "./values";
+import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
+import { evaluateRows, planComputation, readLinkedData, runBudget, safeParse, type ComputationPlan, type RunBudget } from "./plan";
+import type { OneManyOptions } from "../../schemas/tables";
+
 
 /** Rows read and evaluated per keyset page. */
 export const ROW_PAGE_SIZE = 5_000;
@@ -36,6 +37,8 @@ export interface ApplyFormulaInput {
 export interface ApplyFormulaResult {
   /** Rows where any recomputed cell (the column's or a dependent formula's) changed. */
   updatedRows: number;
+  /** Tables whose lookups read this one: the caller recomputes them (recomputeLookupColumns) before answering. */
+  dependentTables?: string[];
 }
 
 /** A cell value to store before recomputing (a row or cell route's write). `data` is the JSON value. */
@@ -51,6 +54,8 @@ export interface RecomputeResult {
   formulaCells: Record<string, Record<string, unknown>>;
   /** With `returnCells`: the stored formula Cell records of those rows after the run (blank cells never created are absent). */
   formulaCellRecords?: StoredCell[];
+  /** As ApplyFormulaResult's. */
+  dependentTables?: string[];
 }
 
 /** A stored cell as D1 holds it after a run (the record a row route answers with). */
@@ -107,45 +112,104 @@ function storedCell(r: StoredCellRaw): StoredCell {
  */
 export async function applyFormulaToTable(db: DbLike, input: ApplyFormulaInput): Promise<ApplyFormulaResult> {
   const d1 = d1Of(db);
-  const { table, columns } = await loadTable(d1, input.tableId);
+  const { table, columns, linked, dependentTables } = await loadTable(d1, input.tableId);
   if (!table || table.isDeleted) throw notFound("Table");
   const column = columns.find((c) => c.id === input.columnId);
   if (!column || column.isDeleted) throw notFound("Column");
   if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
-  const expression = validateFormula(input, columns);
+  const expression = validateFormula(input, columns, linked);
 
   const trees = formulaTrees(columns, { columnId: column.id, expression });
+  await assertNotLookedUpDeeper(d1, { columns, trees, dependentTables });
   const targets = new Set(withDependents(column.id, trees));
   const plan = planComputation(columns, trees, targets, { readTargets: false });
+  await readLinkedData(d1, plan, columns, linked);
 
-  const writes: CellUpsert[] = [];
   // Past the run's budget the apply is refused (422) before anything is written.
-  const run = runBudget("refuse");
+  const writes = await evaluateAllRows(d1, table.id, plan, runBudget("refuse"));
+  const updatedRows = await writeAllRows(d1, table, plan, writes, [
+    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, Date.now()),
+  ]);
+  return { updatedRows, dependentTables };
+}
+
+/** Every live row of the table evaluated for the plan, page by page; the cells to write. */
+async function evaluateAllRows(d1: D1Database, tableId: string, plan: ComputationPlan, run: RunBudget): Promise<CellUpsert[]> {
+  const writes: CellUpsert[] = [];
   let rowsBefore = 0;
-  let page = readRowPage(d1, table.id, "", ROW_PAGE_SIZE, plan.readColumns);
+  let page = readRowPage(d1, tableId, "", ROW_PAGE_SIZE, plan.readColumns);
   for (;;) {
     const current = await page;
     const last = current.rowIds.at(-1);
     const more = current.rowIds.length === ROW_PAGE_SIZE && last !== undefined;
     // Fetch the next page while this one is evaluated.
-    if (more) page = readRowPage(d1, table.id, last, ROW_PAGE_SIZE, plan.readColumns);
+    if (more) page = readRowPage(d1, tableId, last, ROW_PAGE_SIZE, plan.readColumns);
     await evaluateRows(plan, current, writes, { compare: false, run, rowsBefore });
     rowsBefore += current.rowIds.length;
     if (!more) break;
   }
+  return writes;
+}
 
-  const now = Date.now();
+/** Writes a whole-table run's cells (only those that differ) with `extra` statements in one batch; the rows changed. */
+async function writeAllRows(d1: D1Database, table: { id: string; workspaceId: string }, plan: ComputationPlan, writes: CellUpsert[], extra: D1PreparedStatement[]): Promise<number> {
   const withDependentsToo = plan.order.length > 1;
-  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now, returning: withDependentsToo }, writes);
-  const results = await d1.batch<{ row_id: string }>([
-    ...cellStatements,
-    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, now),
-  ]);
+  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), returning: withDependentsToo }, writes);
+  if (cellStatements.length + extra.length === 0) return 0;
+  const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
   const cellResults = results.slice(0, cellStatements.length);
-  const updatedRows = withDependentsToo
+  return withDependentsToo
     ? new Set(cellResults.flatMap((r) => r.results.map((x) => x.row_id))).size
     : cellResults.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
-  return { updatedRows };
+}
+
+/**
+ * After a change to a table another table looks into (`fromTableId`; every linked table when absent): recomputes
+ * this table's formula columns that use a relation lookup into it, and their dependents, for every row. Never
+ * refused: cells past the run's budget store #LIMIT!. Lookups are one level deep, so this changes nothing
+ * another table looks up.
+ */
+export async function recomputeLookupColumns(db: DbLike, tableId: string, opts: { fromTableId?: string; relationId?: string } = {}): Promise<ApplyFormulaResult> {
+  const d1 = d1Of(db);
+  const { table, columns, linked } = await loadTable(d1, tableId);
+  if (!table || table.isDeleted) return { updatedRows: 0 };
+  const trees = formulaTrees(columns);
+  const isRelation = relationTest(columns);
+  const relationTable = (relationId: string) => (columns.find((c) => c.id === relationId)?.data.oneMany as OneManyOptions | undefined)?.tableId;
+  const targets = new Set<string>();
+  for (const [id, expr] of trees) {
+    const uses = relationLookups(expr, isRelation).some(
+      (l) => (opts.relationId === undefined || l.relationId === opts.relationId) && (opts.fromTableId === undefined || relationTable(l.relationId) === opts.fromTableId),
+    );
+    if (uses) for (const t of withDependents(id, trees)) targets.add(t);
+  }
+  if (targets.size === 0) return { updatedRows: 0 };
+  const plan = planComputation(columns, trees, targets, { readTargets: false });
+  await readLinkedData(d1, plan, columns, linked);
+  const writes = await evaluateAllRows(d1, table.id, plan, runBudget("limit"));
+  return { updatedRows: await writeAllRows(d1, table, plan, writes, []) };
+}
+
+/**
+ * Lookups are one level deep: when this table's formulas (`trees`, after the write) make a column depend on a
+ * lookup, no other table may look that column up (422 naming who does).
+ */
+async function assertNotLookedUpDeeper(d1: D1Database, input: { columns: TableColumn[]; trees: ReadonlyMap<string, Expr>; dependentTables: string[] }): Promise<void> {
+  if (input.dependentTables.length === 0) return;
+  const deep = [...lookupDependentColumns(input.columns, input.trees)];
+  if (deep.length === 0) return;
+  const { results } = await d1
+    .prepare(
+      `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
+        AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE instr(c.formula, '"' || j.value || '"') > 0)`,
+    )
+    .bind(JSON.stringify(input.dependentTables), JSON.stringify(deep))
+    .all<{ name: string; table_name: string; formula: string }>();
+  if (results.length === 0) return;
+  const hit = results[0]!;
+  const col = input.columns.find((c) => deep.some((id) => id === c.id && hit.formula.includes(`"${id}"`)));
+  const message = `{${col?.name ?? "this column"}} is looked up by {${hit.name}} of table "${hit.table_name}": a looked-up column cannot use a lookup itself (lookups are one level deep)`;
+  throw unprocessable(message, [{ path: "expression", message }]);
 }
 
 /**
@@ -161,8 +225,12 @@ export async function recomputeRowFormulas(
   opts: { writes?: readonly CellWrite[]; returnCells?: boolean } = {},
 ): Promise<RecomputeResult> {
   const d1 = d1Of(db);
-  const { table, columns } = await loadTable(d1, tableId);
-  if (!table || table.isDeleted) throw notFound("Table");
+  const { table, columns, linked, dependentTables } = await loadTable(d1, tableId);
+  if (!table || table.isDeleted) {
+    // A deleted table recomputes nothing of its own, but the tables looking into it still learn of it.
+    if (rowIds.length === 0 && (opts.writes ?? []).length === 0 && table) return { updatedRows: 0, formulaCells: {}, ...(dependentTables.length > 0 && { dependentTables }) };
+    throw notFound("Table");
+  }
   const writes = opts.writes ?? [];
   const byId = new Map(columns.map((c) => [c.id, c]));
   for (const w of writes) {
@@ -174,7 +242,8 @@ export async function recomputeRowFormulas(
   const trees = formulaTrees(columns);
   const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
-  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
+  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }), ...(dependentTables.length > 0 && { dependentTables }) };
+  await readLinkedData(d1, plan, columns, linked);
   // Written columns are read too, so the write can be applied to the page before evaluation.
   const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
   const page = await readRows(d1, table.id, allRowIds, readColumns);
@@ -213,163 +282,5 @@ export async function recomputeRowFormulas(
     }
     formulaCells[rowId] = out;
   });
-  return { updatedRows, formulaCells, ...(formulaCellRecords && { formulaCellRecords }) };
+  return { updatedRows, formulaCells, ...(formulaCellRecords && { formulaCellRecords }), ...(dependentTables.length > 0 && { dependentTables }) };
 }
-
-interface ComputationPlan {
-  /** Formula columns to compute, in dependency order. */
-  order: string[];
-  compiled: Map<string, CompiledFormula>;
-  metas: Map<string, ColumnMeta>;
-  /** Every column whose cells are read: inputs of the targets, and the targets' own (old) values if asked. */
-  readColumns: string[];
-}
-
-export function planComputation(
-  columns: readonly TableColumn[],
-  trees: ReadonlyMap<string, Expr>,
-  targets: ReadonlySet<string>,
-  opts: { readTargets: boolean },
-): ComputationPlan {
-  const { order, cyclic } = computeOrder(trees);
-  const metas = columnMetas(columns, trees);
-  const compiled = new Map<string, CompiledFormula>();
-  const read = new Set<string>();
-  const computeOrderOfTargets = [...order.filter((id) => targets.has(id)), ...cyclic.filter((id) => targets.has(id))];
-  for (const id of computeOrderOfTargets) {
-    const expr = trees.get(id)!;
-    // A cycle can only come from corrupt data (apply refuses one); its cells read as #REF!.
-    compiled.set(id, cyclic.includes(id) ? () => Errors.ref : compileFormula(expr));
-    if (opts.readTargets) read.add(id);
-    // A target read by a later target comes from this run's evaluation, not from D1.
-    for (const ref of referencedColumns(expr)) if (metas.has(ref) && (opts.readTargets || !targets.has(ref))) read.add(ref);
-  }
-  return { order: computeOrderOfTargets, compiled, metas, readColumns: [...read] };
-}
-
-/**
- * The budget of one table computation (docs/api-guide.md, "Resource bounds"): evaluation time (where the clock
- * advances), work units and bytes of computed values. An apply past it is refused (422, nothing persisted); a
- * row write's recalculation stores #LIMIT! in the cells it could not compute.
- */
-export interface RunBudget {
-  ms: number;
-  units: number;
-  bytes: number;
-  onSpent: "refuse" | "limit";
-  spent: boolean;
-}
-
-export function runBudget(onSpent: RunBudget["onSpent"]): RunBudget {
-  return { ms: formulaLimits.runMs, units: formulaLimits.runUnits, bytes: formulaLimits.runBytes, onSpent, spent: false };
-}
-
-function spend(run: RunBudget, rows: number): void {
-  // The clock counts only once a real share of the work was done (see the cell budget: a wall clock also runs
-  // while the process waits), so a cheap formula over a big table is never refused for the machine's load.
-  const clockSpent = run.ms <= 0 && formulaLimits.runUnits - run.units > formulaLimits.runUnits / 10;
-  if (!clockSpent && run.units > 0 && run.bytes >= 0) return;
-  run.spent = true;
-  if (run.onSpent === "refuse") {
-    const why = run.bytes < 0 ? `${Math.round(formulaLimits.runBytes / 1024 / 1024)} MiB of values` : `${formulaLimits.runMs / 1000} s of evaluation`;
-    throw unprocessable(`Computing this formula for every row of the table takes more than ${why} (stopped after ${rows} rows); nothing was changed`, [
-      { path: "expression", message: `past the table computation budget of ${why}` },
-    ]);
-  }
-}
-
-/** Lets other requests of the isolate run between slices of a long computation. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/**
- * Evaluates the plan's formulas for each row of the page, in order. With `compare`, only cells whose value
- * differs from the page's (old) text are queued and the number of rows with a change is returned; without,
- * every result is queued (the write statements skip unchanged cells themselves). Each result is stored in
- * the page and read back through its cell form, so a formula reading another formula sees exactly what a
- * later run would read from D1. Cells are addressed by slot (index in the page's columns, then the targets).
- *
- * Each cell is evaluated within its own budget (#LIMIT! past it) and charged to the run's; the work is done in
- * slices of about `formulaLimits.sliceMs` with a yield to the event loop between them.
- */
-export async function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean; run: RunBudget; rowsBefore?: number }): Promise<number> {
-  const run = opts.run;
-  const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id))];
-  const slotOf = new Map(slotIds.map((id, k) => [id, k]));
-  const metaBySlot = slotIds.map((id) => plan.metas.get(id));
-  const targets = plan.order.map((id) => ({ id, slot: slotOf.get(id)!, compiled: plan.compiled.get(id)! }));
-  const UNSET = Symbol("unset");
-  const decoded: Array<FormulaValue | typeof UNSET> = new Array(slotIds.length).fill(UNSET);
-  let texts: Array<string | null> = [];
-  const get = (columnId: string): FormulaValue => {
-    const k = slotOf.get(columnId);
-    if (k === undefined) return Errors.ref;
-    const hit = decoded[k]!;
-    if (hit !== UNSET) return hit;
-    const meta = metaBySlot[k];
-    const text = texts[k];
-    const value = !meta ? Errors.ref : text === null || text === undefined ? null : cellToValue(safeParse(text), meta);
-    decoded[k] = value;
-    return value;
-  };
-
-  let changedRows = 0;
-  let sliceStart = performance.now();
-  let sliceUnits = 0;
-  for (let i = 0; i < page.rowIds.length; i++) {
-    texts = page.texts[i]!;
-    decoded.fill(UNSET);
-    let changed = false;
-    const rowStart = performance.now();
-    for (const target of targets) {
-      let next: string | null;
-      if (run.spent) next = LIMIT_TEXT;
-      else {
-        const cell = evaluateCellText(target.compiled, get, run.units);
-        next = cell.text;
-        run.units -= cell.units;
-        sliceUnits += cell.units;
-      }
-      run.bytes -= next === null ? 0 : next.length;
-      if (!opts.compare) out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
-      else {
-        const before = texts[target.slot] ?? null;
-        if (before !== next && canonical(before) !== next) {
-          changed = true;
-          out.push({ rowId: page.rowIds[i]!, columnId: target.id, data: next });
-        }
-      }
-      texts[target.slot] = next;
-      decoded[target.slot] = UNSET;
-    }
-    if (changed) changedRows += 1;
-    const now = performance.now();
-    run.ms -= now - rowStart;
-    if (!run.spent) spend(run, (opts.rowsBefore ?? 0) + i + 1);
-    if (now - sliceStart > formulaLimits.sliceMs || sliceUnits > formulaLimits.sliceUnits) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
-      sliceUnits = 0;
-    }
-  }
-  return changedRows;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** The stored text in the same spelling JSON.stringify produces, so equal values compare equal. */
-function canonical(text: string | null | undefined): string | null {
-  if (text === null || text === undefined) return null;
-  try {
-    const v = JSON.parse(text);
-    return v === null ? null : JSON.stringify(v);
-  } catch {
-    return text;
-  }
-}
-

@@ -11,24 +11,23 @@
  * (except functions that inspect errors, such as ISERROR), and calls the library.
  */
 import type { Expr } from "./expression";
-import { lookupFunction, arityProblem, spreadsheetMod, type FunctionSpec } from "./functions";
+import { lookupFunction, arityProblem, type FunctionSpec } from "./functions";
 import {
-  addDays,
   compareValues,
   dateToSerial,
-  daysBetween,
   Errors,
   normalizeResult,
   numberText,
   toBoolean,
   toNumber,
-  toText,
-  valueToCell,
   type FormulaValue,
 } from "./values";
-import * as formulajs from "@formulajs/formulajs";
 import { parseNumberText } from "./parseText";
-import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, formulaLimits, hasArgumentBounds, MAX_TEXT, THROW_UNITS } from "./limits";
+import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, hasArgumentBounds, THROW_UNITS } from "./limits";
+import { charge, elements } from "./cellBudget";
+import { compileOperator } from "./operators";
+
+export { evaluateCell, evaluateCellText, LIMIT_CELL, LIMIT_TEXT, type CellEvaluation } from "./cellBudget";
 
 /** Reads one column of the current row as an evaluator value. */
 export type ValueSource = (columnId: string) => FormulaValue;
@@ -61,93 +60,6 @@ const ERROR_AWARE_FUNCTIONS = new Set([
   "ISERROR", "ISERR", "ISNA", "ERROR.TYPE", "TYPE", "ISBLANK", "ISNUMBER", "ISTEXT", "ISLOGICAL", "ISNONTEXT",
   "COUNT", "COUNTA", "COUNTBLANK", "AGGREGATE",
 ]);
-
-// ---- the per-cell budget ----------------------------------------------------------------------------------
-
-/**
- * Thrown through the evaluator when a cell's budget is spent, so no lazy function (IFERROR) can catch it;
- * `evaluateCell` turns it into #LIMIT!.
- */
-class BudgetSpent {}
-const SPENT = new BudgetSpent();
-
-interface Budget {
-  /** Work left (evaluator steps, array elements, estimated library cost). */
-  units: number;
-  /** Work the cell started with. */
-  start: number;
-  /** performance.now() past which a cell doing real work stops, and past which any cell stops. */
-  deadline: number;
-  hardDeadline: number;
-}
-let budget: Budget | null = null;
-
-/**
- * Counts `units` of work against the current cell's budget, and with `clock` also looks at the time. The count
- * of work is what bounds a cell everywhere (Workers freeze the clock while code runs) and is deterministic; the
- * clock stops sooner a cell whose calls cost more than their count says. A wall clock also runs while the
- * process is descheduled or collecting garbage, so a cell that did little work is only stopped by the clock at
- * four times the budget, and a cheap formula's value never depends on the machine's load.
- */
-function charge(units: number, clock: boolean): void {
-  const b = budget;
-  if (!b) return;
-  b.units -= units;
-  if (b.units < 0) throw SPENT;
-  if (clock) {
-    const now = performance.now();
-    if (now > b.deadline && (b.start - b.units > b.start / 20 || now > b.hardDeadline)) throw SPENT;
-  }
-}
-
-/** Elements of a value (1 for a scalar), and #LIMIT! past the array cap. */
-function elements(v: FormulaValue): number {
-  if (!Array.isArray(v)) return 1;
-  if (v.length > formulaLimits.arrayElements) throw SPENT;
-  return v.length;
-}
-
-export const LIMIT_CELL = Object.freeze({ error: "#LIMIT!" });
-export const LIMIT_TEXT = JSON.stringify(LIMIT_CELL);
-
-export interface CellEvaluation {
-  /** The stored JSON text of the cell, or null for blank. */
-  text: string | null;
-  /** Work the cell used (for the run's budget). */
-  units: number;
-}
-
-/**
- * Evaluates one cell within the per-cell budget (docs/api-guide.md, "Resource bounds"): past its time or work,
- * or with a stored value past its size, the cell is `{ "error": "#LIMIT!" }`. `maxUnits` lowers the work budget
- * (a run's remaining budget).
- */
-export function evaluateCellText(f: CompiledFormula, get: ValueSource, maxUnits = formulaLimits.cellUnits): CellEvaluation {
-  const units = Math.min(maxUnits, formulaLimits.cellUnits);
-  const outer = budget;
-  const now = performance.now();
-  const mine: Budget = { units, start: units, deadline: now + formulaLimits.cellMs, hardDeadline: now + 4 * formulaLimits.cellMs };
-  budget = mine;
-  try {
-    const value = f(get);
-    elements(value);
-    const cell = valueToCell(value);
-    const text = cell === null ? null : JSON.stringify(cell);
-    if (text !== null && text.length > formulaLimits.cellBytes) return { text: LIMIT_TEXT, units: units - mine.units };
-    return { text, units: units - mine.units };
-  } catch (err) {
-    if (err === SPENT) return { text: LIMIT_TEXT, units: units - mine.units };
-    throw err;
-  } finally {
-    budget = outer;
-  }
-}
-
-/** One cell's stored value (parsed), within the per-cell budget. */
-export function evaluateCell(f: CompiledFormula, get: ValueSource): unknown {
-  const { text } = evaluateCellText(f, get);
-  return text === null ? null : JSON.parse(text);
-}
 
 export function compileFormula(expr: Expr): CompiledFormula {
   switch (expr.kind) {
@@ -193,106 +105,6 @@ export function compileFormula(expr: Expr): CompiledFormula {
       return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]), expr.args[0].kind === "column" || expr.args[1].kind === "column");
     case "call":
       return compileCall(expr.fn.toUpperCase(), expr.args.map(compileFormula), expr.args);
-  }
-}
-
-/**
- * `columnOperand`: a column's list (multiSelect labels, linked rows) is one value to an operator, not an array to
- * go through element by element, so `{Tags} + 1` stays #VALUE!; array constants and function results broadcast.
- */
-function compileOperator(op: string, left: CompiledFormula, right: CompiledFormula, columnOperand = false): CompiledFormula {
-  const elementwise = columnOperand ? (a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue) => f(a, b) : broadcast;
-  switch (op) {
-    case "&":
-      return (get) => {
-        const a = toText(left(get));
-        if (a instanceof Error) return a;
-        const b = toText(right(get));
-        if (b instanceof Error) return b;
-        charge(1 + (a.length + b.length) / 64, false);
-        return a.length + b.length > MAX_TEXT ? Errors.value : a + b;
-      };
-    case "=":
-    case "<>":
-    case "<":
-    case "<=":
-    case ">":
-    case ">=":
-      return (get) => {
-        charge(1, false);
-        return elementwise(left(get), right(get), (a, b) => {
-          const c = compareValues(a, b);
-          if (c instanceof Error) return c;
-          switch (op) {
-            case "=": return c === 0;
-            case "<>": return c !== 0;
-            case "<": return c < 0;
-            case "<=": return c <= 0;
-            case ">": return c > 0;
-            default: return c >= 0;
-          }
-        });
-      };
-    default:
-      return (get) => {
-        charge(1, false);
-        return elementwise(left(get), right(get), (a, b) => arithmetic(op, a, b));
-      };
-  }
-}
-
-/**
- * An operator over arrays, as Excel's array arithmetic: element by element (`{1,2} * {3,4}` is {3,8}), a single
- * value or one-item array against each element, and #N/A where one array is shorter than the other.
- */
-function broadcast(a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue): FormulaValue {
-  if (!Array.isArray(a) && !Array.isArray(b)) return f(a, b);
-  if (a instanceof Error) return a;
-  if (b instanceof Error) return b;
-  // Every element produced is counted: a row against a column makes their product, past the list cap #LIMIT!.
-  let produced = 0;
-  const leaf = (x: FormulaValue, y: FormulaValue) => {
-    if (++produced > formulaLimits.arrayElements) throw SPENT;
-    charge(1, false);
-    return f(x, y);
-  };
-  const zip = (x: FormulaValue, y: FormulaValue): FormulaValue => {
-    if (!Array.isArray(x) && !Array.isArray(y)) return leaf(x, y);
-    if (!Array.isArray(x)) return (y as FormulaValue[]).map((v) => zip(x, v));
-    if (!Array.isArray(y)) return x.map((v) => zip(v, y));
-    if (x.length === 1 && y.length !== 1) return y.map((v) => zip(x[0]!, v));
-    if (y.length === 1 && x.length !== 1) return x.map((v) => zip(v, y[0]!));
-    return Array.from({ length: Math.max(x.length, y.length) }, (_, i) => (i < x.length && i < y.length ? zip(x[i]!, y[i]!) : Errors.na));
-  };
-  return zip(a, b);
-}
-
-function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue {
-  if (a instanceof Error) return a;
-  if (b instanceof Error) return b;
-  if (op === "+" || op === "-") {
-    if (a instanceof Date && !(b instanceof Date)) {
-      const n = toNumber(b);
-      return n instanceof Error ? n : normalizeResult(addDays(a, op === "+" ? n : -n));
-    }
-    if (op === "+" && b instanceof Date && !(a instanceof Date)) {
-      const n = toNumber(a);
-      return n instanceof Error ? n : normalizeResult(addDays(b, n));
-    }
-    if (op === "-" && a instanceof Date && b instanceof Date) return normalizeResult(daysBetween(a, b));
-  }
-  const x = toNumber(a);
-  if (x instanceof Error) return x;
-  const y = toNumber(b);
-  if (y instanceof Error) return y;
-  switch (op) {
-    case "+": return normalizeResult(x + y);
-    case "-": return normalizeResult(x - y);
-    case "*": return normalizeResult(x * y);
-    case "/": return y === 0 ? Errors.div0 : normalizeResult(x / y);
-    case "%": return normalizeResult(spreadsheetMod(x, y));
-    case "^": return normalizeResult(formulajs.POWER(x, y));
-    default: return Errors.value;
   }
 }
 

@@ -8,7 +8,9 @@ import { validateFormula } from "./validate";
 import { findCycle, formulaTrees, type TableColumn } from "./graph";
 import { printFormula } from "./print";
 import { inferResultType, type ResultType } from "./resultType";
-import { FormulaSyntaxError, parseFormula, positionAt, type FormulaProblem } from "./text";
+import { FormulaSyntaxError, positionAt, type FormulaProblem } from "./text";
+import { parseFormula } from "./resolve";
+import { lookupProblem, relationLookups, relationTest, type LinkedColumns } from "./lookups";
 
 export { MAX_FORMULA_TEXT };
 
@@ -68,14 +70,15 @@ function nestingPastLimit(text: string, limit: number): number | null {
  * one (for cycles). Throws 422 with every problem found, each at its line and column; `path` names the body
  * member in the details.
  */
-export function compileFormulaText(text: string, columns: readonly TableColumn[], opts: { columnId?: string; path: string }): CompiledText {
+export function compileFormulaText(text: string, columns: readonly TableColumn[], opts: { columnId?: string; path: string; linked?: LinkedColumns }): CompiledText {
+  const linked = opts.linked ?? new Map();
   if (text.length > MAX_FORMULA_TEXT) formulaError([{ line: 1, column: 1, message: `A formula is at most ${MAX_FORMULA_TEXT} characters` }], opts.path);
   const tooDeepAt = nestingPastLimit(text, MAX_FORMULA_DEPTH);
   if (tooDeepAt !== null) formulaError([{ ...positionAt(text, tooDeepAt), message: `The formula nests more than ${MAX_FORMULA_DEPTH} levels deep` }], opts.path);
   const cols = live(columns);
   let parsed: ReturnType<typeof parseFormula>;
   try {
-    parsed = parseFormula(text, cols);
+    parsed = parseFormula(text, cols, linked);
   } catch (err) {
     if (err instanceof FormulaSyntaxError) formulaError(err.problems, opts.path);
     // The bounds above keep the recursive passes shallow; should one still run out of stack, it is the formula's size.
@@ -86,6 +89,12 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
   const { depth, nodes } = measureTree(expr);
   if (depth > MAX_FORMULA_DEPTH) formulaError([{ line: 1, column: 1, message: `The formula nests more than ${MAX_FORMULA_DEPTH} levels deep` }], opts.path);
   if (nodes > MAX_FORMULA_NODES) formulaError([{ line: 1, column: 1, message: `The formula has more than ${MAX_FORMULA_NODES} parts` }], opts.path);
+
+  const lookupProblems = relationLookups(expr, relationTest(cols)).flatMap((l) => {
+    const message = lookupProblem(l, linked);
+    return message ? [{ ...(parsed.referencePositions.get(l.columnId) ?? { line: 1, column: 1 }), message }] : [];
+  });
+  if (lookupProblems.length > 0) formulaError(lookupProblems, opts.path);
 
   if (opts.columnId) {
     const cycle = findCycle(opts.columnId, formulaTrees(cols, { columnId: opts.columnId, expression: expr }));
@@ -98,13 +107,13 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
       formulaError([{ ...pos, message }], opts.path);
     }
   }
-  return { expression: expr, ...describeFormula(expr, cols), references: [...referencePositions.keys()] };
+  return { expression: expr, ...describeFormula(expr, cols, linked), references: [...referencePositions.keys()] };
 }
 
-/** The text, description and result type of a stored tree, with the table's current column names. */
-export function describeFormula(expr: Expr, columns: readonly TableColumn[]): { text: string; description: DescriptionItem[]; resultType: ResultType } {
+/** The text, description and result type of a stored tree, with the table's (and linked tables') current column names. */
+export function describeFormula(expr: Expr, columns: readonly TableColumn[], linked?: LinkedColumns): { text: string; description: DescriptionItem[]; resultType: ResultType } {
   const cols = live(columns);
-  const printed = printFormula(expr, cols);
+  const printed = printFormula(expr, cols, { linked });
   const resultType = inferResultType(
     expr,
     cols.map((c) => ({ id: c.id, type: c.data.type, expression: c.data.type === "formula" ? (c.formula?.expression ?? null) : null })),
@@ -126,9 +135,9 @@ function nodePathOf(detailPath: string): string | null {
  * A tree's 422 (from validateFormula, here or in the table's coordinator) with each problem's line and column in
  * the tree's canonical text (what the column will show), so a tree write answers like a text write.
  */
-export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly TableColumn[]): unknown {
+export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly TableColumn[], linked?: LinkedColumns): unknown {
   if (!(err instanceof ApiError) || err.code !== "UnprocessableEntityError" || !err.details) return err;
-  const printed = printFormula(expr, live(columns), { withOffsets: true });
+  const printed = printFormula(expr, live(columns), { withOffsets: true, linked });
   const details = err.details.map((d) => {
     const nodePath = nodePathOf(d.path);
     const offset = nodePath === null ? undefined : printed.offsets.get(nodePath);
@@ -139,10 +148,10 @@ export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly T
 }
 
 /** validateFormula for a tree given as such, its problems located (locateTreeProblems). */
-export function validateTree(input: { columnId: string; expression: ParsedExpression; description: DescriptionItem[] }, columns: readonly TableColumn[]): Expr {
+export function validateTree(input: { columnId: string; expression: ParsedExpression; description: DescriptionItem[] }, columns: readonly TableColumn[], linked?: LinkedColumns): Expr {
   try {
-    return validateFormula(input, columns);
+    return validateFormula(input, columns, linked);
   } catch (err) {
-    throw input.expression.tooDeep ? err : locateTreeProblems(err, input.expression.expr, columns);
+    throw input.expression.tooDeep ? err : locateTreeProblems(err, input.expression.expr, columns, linked);
   }
 }

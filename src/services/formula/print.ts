@@ -56,11 +56,20 @@ export interface PrintedFormula {
 }
 
 /** The canonical text of `expr`, naming columns from `columns` (the table's live columns). */
-export function printFormula(expr: Expr, columns: readonly NamedColumn[], opts: { withOffsets?: boolean } = {}): PrintedFormula {
+export function printFormula(
+  expr: Expr,
+  columns: readonly NamedColumn[],
+  opts: { withOffsets?: boolean; linked?: ReadonlyMap<string, readonly NamedColumn[]> } = {},
+): PrintedFormula {
   const withOffsets = opts.withOffsets ?? false;
-  const nameCount = new Map<string, number>();
-  for (const c of columns) nameCount.set(c.name, (nameCount.get(c.name) ?? 0) + 1);
-  const nameOf = new Map(columns.map((c) => [c.id, c.name]));
+  const linked = opts.linked ?? new Map<string, readonly NamedColumn[]>();
+  const names = (list: readonly NamedColumn[]) => {
+    const count = new Map<string, number>();
+    for (const c of list) count.set(c.name, (count.get(c.name) ?? 0) + 1);
+    return { count, nameOf: new Map(list.map((c) => [c.id, c.name])) };
+  };
+  const own = names(columns);
+  const linkedNames = new Map<string, ReturnType<typeof names>>();
   const items: DescriptionItem[] = [];
   const offsets = new Map<string, number>();
   let length = 0;
@@ -70,9 +79,9 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[], opts: 
     if (last && last.kind === "text") last.text += text;
     else items.push({ kind: "text", text });
   };
-  const emitColumn = (columnId: string) => {
-    const name = nameOf.get(columnId);
-    const byName = name !== undefined && nameCount.get(name) === 1 && name.trim() === name && name !== "";
+  const emitColumn = (columnId: string, among = own) => {
+    const name = among.nameOf.get(columnId);
+    const byName = name !== undefined && among.count.get(name) === 1 && name.trim() === name && name !== "";
     const text = byName ? columnRefText(name) : `{#${columnId}}`;
     items.push({ kind: "column", text, columnId });
     length += text.length;
@@ -114,8 +123,25 @@ export function printFormula(expr: Expr, columns: readonly NamedColumn[], opts: 
         // Operators bind left: a right operand of the same level needs parentheses.
         return print(e.args[1], level + 1, child(path, "args.1"));
       }
-      case "call":
+      case "call": {
+        const [relation, target] = e.args;
+        if (e.fn.toUpperCase() === "LOOKUP" && e.args.length === 2 && relation?.kind === "column" && target?.kind === "column") {
+          const among = linked.get(relation.columnId);
+          if (among) {
+            // LOOKUP({Relation}, {Column}): the column is named as the linked table names it.
+            let linkedNamed = linkedNames.get(relation.columnId);
+            if (!linkedNamed) linkedNames.set(relation.columnId, (linkedNamed = names(among)));
+            emit("LOOKUP(");
+            if (withOffsets) offsets.set(child(path, "args.0"), length);
+            emitColumn(relation.columnId);
+            emit(", ");
+            if (withOffsets) offsets.set(child(path, "args.1"), length);
+            emitColumn(target.columnId, linkedNamed);
+            return emit(")");
+          }
+        }
         return printCall(lookupFunction(e.fn)?.name ?? e.fn.toUpperCase(), e.args, path);
+      }
     }
   };
 

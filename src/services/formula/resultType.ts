@@ -126,6 +126,12 @@ export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): Re
             return unify(e.args.map(infer));
           case "CHOOSE":
             return unify(e.args.slice(1).map(infer));
+          case "LOOKUP": {
+            // LOOKUP({Relation}, {Column}) over linked rows yields their list.
+            const first = e.args[0];
+            if (e.args.length === 2 && first?.kind === "column" && byId.get(first.columnId)?.type === "oneMany") return "array";
+            break;
+          }
           case "LET":
             return e.args.length > 0 && e.args.at(-1)!.kind !== "name" ? infer(e.args.at(-1)!) : "unknown";
           case "SWITCH": {

@@ -14,28 +14,87 @@ export interface TableInfo {
   isDeleted: boolean;
 }
 
-export async function loadTable(d1: D1Database, tableId: string): Promise<{ table: TableInfo | null; columns: TableColumn[] }> {
-  const [tables, columns] = await d1.batch<Record<string, unknown>>([
+export interface LoadedTable {
+  table: TableInfo | null;
+  columns: TableColumn[];
+  /** For each relation (oneMany column) of the table: the live columns of the live table it links to, in the same project. */
+  linked: Map<string, TableColumn[]>;
+  /** Other tables with a formula that may look into this one through a relation (recomputed after a change here). */
+  dependentTables: string[];
+}
+
+const COLUMN_FIELDS = "id, table_id, name, is_identifier, is_deleted, data, formula";
+
+/** Tables linked to by ?1's relations: live, and in ?1's project. */
+const LINKED_COLUMNS = `SELECT ${COLUMN_FIELDS} FROM columns WHERE is_deleted = 0 AND table_id IN (
+    SELECT json_extract(r.data, '$.oneMany.tableId') FROM columns r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND json_extract(r.data, '$.type') = 'oneMany')
+  AND EXISTS (SELECT 1 FROM tables t WHERE t.id = columns.table_id AND t.is_deleted = 0 AND t.project_id = (SELECT project_id FROM tables WHERE id = ?1))
+  ORDER BY created_at, id`;
+
+/** Tables with a relation to ?1 and a formula calling LOOKUP (the engine tells relation lookups from Excel's). */
+const DEPENDENT_TABLES = `SELECT DISTINCT f.table_id FROM columns f WHERE f.is_deleted = 0 AND f.formula LIKE '%"lookup"%' AND f.table_id != ?1
+  AND f.table_id IN (SELECT r.table_id FROM columns r WHERE r.is_deleted = 0 AND json_extract(r.data, '$.type') = 'oneMany' AND json_extract(r.data, '$.oneMany.tableId') = ?1)`;
+
+function tableColumn(c: Record<string, unknown>): TableColumn {
+  const data = parseJson(c.data) as (Record<string, unknown> & { type: string }) | null;
+  const safeData = data && typeof data === "object" && typeof data.type === "string" ? data : { type: "text" };
+  return {
+    id: String(c.id),
+    name: String(c.name),
+    type: safeData.type,
+    isIdentifier: Boolean(c.is_identifier),
+    isDeleted: Boolean(c.is_deleted),
+    data: safeData,
+    formula: (parseJson(c.formula) as StoredFormula | null) ?? null,
+  };
+}
+
+/** The table, its columns, its relations' linked columns and the tables that look into it: one round trip. */
+export async function loadTable(d1: D1Database, tableId: string): Promise<LoadedTable> {
+  const [tables, columns, linkedColumns, dependents] = await d1.batch<Record<string, unknown>>([
     d1.prepare("SELECT id, workspace_id, project_id, is_deleted FROM tables WHERE id = ?").bind(tableId),
-    d1.prepare("SELECT id, name, is_identifier, is_deleted, data, formula FROM columns WHERE table_id = ? ORDER BY created_at, id").bind(tableId),
+    d1.prepare(`SELECT ${COLUMN_FIELDS} FROM columns WHERE table_id = ? ORDER BY created_at, id`).bind(tableId),
+    d1.prepare(LINKED_COLUMNS).bind(tableId),
+    d1.prepare(DEPENDENT_TABLES).bind(tableId),
   ]);
   const t = tables!.results[0];
+  const cols = columns!.results.map(tableColumn);
+  const byTable = new Map<string, TableColumn[]>();
+  for (const c of linkedColumns!.results) {
+    const list = byTable.get(String(c.table_id)) ?? [];
+    list.push(tableColumn(c));
+    byTable.set(String(c.table_id), list);
+  }
+  const linked = new Map<string, TableColumn[]>();
+  for (const c of cols) {
+    const target = c.data.type === "oneMany" && !c.isDeleted ? (c.data.oneMany as { tableId?: unknown } | undefined)?.tableId : undefined;
+    const list = typeof target === "string" ? byTable.get(target) : undefined;
+    if (list) linked.set(c.id, list);
+  }
   return {
     table: t ? { id: String(t.id), workspaceId: String(t.workspace_id), projectId: String(t.project_id), isDeleted: Boolean(t.is_deleted) } : null,
-    columns: columns!.results.map((c) => {
-      const data = parseJson(c.data) as (Record<string, unknown> & { type: string }) | null;
-      const safeData = data && typeof data === "object" && typeof data.type === "string" ? data : { type: "text" };
-      return {
-        id: String(c.id),
-        name: String(c.name),
-        type: safeData.type,
-        isIdentifier: Boolean(c.is_identifier),
-        isDeleted: Boolean(c.is_deleted),
-        data: safeData,
-        formula: (parseJson(c.formula) as StoredFormula | null) ?? null,
-      };
-    }),
+    columns: cols,
+    linked,
+    dependentTables: dependents!.results.map((r) => String(r.table_id)),
   };
+}
+
+/**
+ * A linked table's live rows in listing order (seq, id) with the raw values of `columnIds`, for lookups: one
+ * query per table, all in one batch.
+ */
+export async function readLinkedRows(d1: D1Database, wanted: ReadonlyMap<string, readonly string[]>): Promise<Map<string, { ids: string[]; values: Record<string, unknown>[] }>> {
+  const entries = [...wanted.entries()];
+  const out = new Map<string, { ids: string[]; values: Record<string, unknown>[] }>();
+  if (entries.length === 0) return out;
+  const sql = `SELECT r.id, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id AND c.is_deleted = 0
+      AND c.data IS NOT NULL AND c.column_id IN (SELECT value FROM json_each(?2))) AS cells FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 ORDER BY r.seq, r.id`;
+  const results = await d1.batch<Record<string, unknown>>(entries.map(([tableId, cols]) => d1.prepare(sql).bind(tableId, JSON.stringify(cols))));
+  entries.forEach(([tableId], i) => {
+    const rows = results[i]!.results;
+    out.set(tableId, { ids: rows.map((r) => String(r.id)), values: rows.map((r) => (parseJson(r.cells) as Record<string, unknown> | null) ?? {}) });
+  });
+  return out;
 }
 
 function parseJson(text: unknown): unknown {

@@ -6,16 +6,14 @@
  * parsers are among the fastest in JavaScript, and it is actively kept (Langium builds on it). Ohm's grammar
  * language is pleasant, but its trees need a separate semantics pass and its error positions are offsets only.
  *
- * Parsing is two steps: the Chevrotain parser builds a positioned syntax tree (`Syntax`), then `resolve` turns
+ * Parsing is two steps: the Chevrotain parser here builds a positioned syntax tree (`Syntax`), then resolve.ts turns
  * it into an `Expr` against the table's columns and the function catalogue, collecting every problem it can
  * find (unknown column or function with suggestions, wrong argument count with the signature) with its line
  * and column. A syntax error (unbalanced brackets, a stray operator) stops at the first one.
  */
 import { createToken, EmbeddedActionsParser, Lexer, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
-import type { ArrayItem, BinaryOp, Expr } from "./expression";
-import { LET_NAME, MAX_ARRAY_ITEMS, MAX_FORMULA_NODES } from "./expression";
-import { arityProblem, FUNCTION_CATALOG, lookupFunction, signatureOf } from "./functions";
-import { nearest } from "./suggest";
+import type { BinaryOp } from "./expression";
+import { MAX_FORMULA_NODES } from "./expression";
 
 /** A problem a person can fix, at a 1-based line and column of the text. */
 export interface FormulaProblem {
@@ -44,7 +42,7 @@ export interface Position {
 
 // ---- tokens -------------------------------------------------------------------------------------------------
 
-const CONSTANT = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?%?|"(?:[^"]|"")*"|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]`;
+export const CONSTANT = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?%?|"(?:[^"]|"")*"|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]`;
 /** `{1, 2; 3, 4}`: constants with at least one separator. Anything else in braces names a column. */
 const ARRAY_PATTERN = new RegExp(String.raw`\{\s*(?:${CONSTANT})\s*(?:[,;]\s*(?:${CONSTANT})\s*)+\}`);
 const ARRAY_WHOLE = new RegExp(`^${ARRAY_PATTERN.source}$`);
@@ -266,7 +264,7 @@ class FormulaParser extends EmbeddedActionsParser {
 }
 
 /** Percent without binary noise where it can: 7% is 0.07, not 0.07000000000000001. */
-function percentOf(n: number): number {
+export function percentOf(n: number): number {
   return Number((n / 100).toPrecision(15));
 }
 
@@ -371,171 +369,6 @@ function parsingProblem(text: string, error: IRecognitionException, openParens: 
     return { ...pos, message: `Unexpected ${describeToken(t)} at line ${pos.line}, column ${pos.column}: an operator or a comma is missing before it` };
   }
   return { ...pos, message: `Unexpected ${describeToken(t)} at line ${pos.line}, column ${pos.column}: a value was expected` };
-}
-
-// ---- resolution ---------------------------------------------------------------------------------------------
-
-export interface ParsedFormula {
-  expr: Expr;
-  /** Where each referenced column is first named, for messages about references (cycles). */
-  referencePositions: Map<string, Position>;
-}
-
-/**
- * The text as a tree for a table with `columns`: throws FormulaSyntaxError listing every problem with its
- * position (unknown columns and functions with the nearest names, argument counts with the signature).
- */
-export function parseFormula(text: string, columns: readonly NamedColumn[]): ParsedFormula {
-  const syntax = parseSyntax(text);
-  const problems: FormulaProblem[] = [];
-  const byId = new Map(columns.map((c) => [c.id, c]));
-  const byName = new Map<string, NamedColumn[]>();
-  for (const c of columns) byName.set(c.name, [...(byName.get(c.name) ?? []), c]);
-  const referencePositions = new Map<string, Position>();
-  const functionNames = [...FUNCTION_CATALOG.keys()];
-
-  const resolveName = (name: string, pos: Position): string | undefined => {
-    let found = byName.get(name);
-    if (!found) {
-      const folded = name.trim().toLowerCase();
-      found = columns.filter((c) => c.name.trim().toLowerCase() === folded);
-    }
-    if (found.length === 1) return found[0]!.id;
-    if (found.length > 1) {
-      problems.push({ ...pos, message: `More than one column is named "${name}": refer to one by id, ${found.map((c) => `{#${c.id}}`).join(" or ")}`, suggestions: found.map((c) => `{#${c.id}}`) });
-      return undefined;
-    }
-    const suggestions = nearest(name, columns.map((c) => c.name));
-    problems.push({
-      ...pos,
-      message: `Unknown column {${name}}${suggestions.length ? `; did you mean ${suggestions.map((s) => `{${s}}`).join(", ")}?` : ""}`,
-      ...(suggestions.length && { suggestions }),
-    });
-    return undefined;
-  };
-
-  // Names bound by the LET calls around the syntax being resolved.
-  const scope: string[] = [];
-  /** LET(name1, value1, …, calculation): each name is bound for the values after it and for the calculation. */
-  const resolveLet = (s: Extract<Syntax, { kind: "call" }>): Expr => {
-    const spec = lookupFunction("LET")!;
-    const arity = arityProblem(spec, s.args.length);
-    if (arity) problems.push({ ...s.at, message: `${arity}: LET(name1, value1, [name2, value2, …], calculation)` });
-    const before = scope.length;
-    const args = s.args.map((a, i): Expr => {
-      if (i % 2 === 1 || i === s.args.length - 1) return resolve(a);
-      const upper = a.kind === "name" ? a.name.toUpperCase() : "";
-      if (a.kind !== "name" || upper === "TRUE" || upper === "FALSE" || !LET_NAME.test(a.name)) {
-        problems.push({ ...a.at, message: "LET takes a name here, such as x or total (letters, digits and _)" });
-        return { kind: "literal", value: null };
-      }
-      scope.push(upper);
-      return { kind: "name", name: upper };
-    });
-    scope.length = before;
-    return { kind: "call", fn: "LET", args };
-  };
-
-  const resolve = (s: Syntax): Expr => {
-    switch (s.kind) {
-      case "literal":
-        return { kind: "literal", value: s.value };
-      case "ref": {
-        let id: string | undefined;
-        if (s.id !== undefined) {
-          if (byId.has(s.id)) id = s.id;
-          else problems.push({ ...s.at, message: `Unknown column id {#${s.id}}: no column of this table has that id` });
-        } else {
-          // `{5}` with no column of that name is Excel's one-item array constant: its one value.
-          const single = new RegExp(`^\\s*(?:${CONSTANT})\\s*$`);
-          if (single.test(s.name!) && !columns.some((c) => c.name.trim().toLowerCase() === s.name!.trim().toLowerCase())) {
-            return { kind: "literal", value: constantValue(s.name!.trim()) };
-          }
-          id = resolveName(s.name!, s.at);
-        }
-        if (id && !referencePositions.has(id)) referencePositions.set(id, s.at);
-        return { kind: "column", columnId: id ?? "" };
-      }
-      case "array":
-        return arrayConstant(s.token, s.at, problems);
-      case "op":
-        return { kind: "op", op: s.op, args: [resolve(s.args[0]), resolve(s.args[1])] };
-      case "neg":
-        return { kind: "neg", arg: resolve(s.arg) };
-      case "name": {
-        const upper = s.name.toUpperCase();
-        if (upper === "TRUE" || upper === "FALSE") return { kind: "literal", value: upper === "TRUE" };
-        if (scope.includes(upper)) return { kind: "name", name: upper };
-        const isFunction = lookupFunction(s.name);
-        const columnHint = nearest(s.name, columns.map((c) => c.name));
-        // A column may share its name with a function (a "Price" column and PRICE): name both readings.
-        const sameColumn = columns.find((c) => c.name.toUpperCase() === upper);
-        problems.push({
-          ...s.at,
-          message: isFunction
-            ? `${isFunction.name} is a function: call it with parentheses, ${signatureOf(isFunction)}${sameColumn ? `; the column is written in braces, {${sameColumn.name}}` : ""}`
-            : `Unknown name ${s.name}: a column is written in braces, {${columnHint[0] ?? s.name}}, and text in double quotes, "${s.name}"`,
-          ...(columnHint.length && !isFunction && { suggestions: columnHint.map((n) => `{${n}}`) }),
-        });
-        return { kind: "literal", value: null };
-      }
-      case "call": {
-        const upper = s.name.toUpperCase();
-        if (upper === "LET") return resolveLet(s);
-        const args = s.args.map(resolve);
-        // TRUE() and FALSE() are the literals; BLANK() is the empty value (an omitted argument).
-        if ((upper === "TRUE" || upper === "FALSE") && args.length === 0) return { kind: "literal", value: upper === "TRUE" };
-        if (upper === "BLANK" && args.length === 0) return { kind: "literal", value: null };
-        const spec = lookupFunction(upper);
-        if (!spec) {
-          const suggestions = nearest(upper, functionNames);
-          problems.push({
-            ...s.at,
-            message: `Unknown function ${s.name}${suggestions.length ? `; did you mean ${suggestions.join(", ")}?` : ""}`,
-            ...(suggestions.length && { suggestions }),
-          });
-          return { kind: "call", fn: upper, args };
-        }
-        const arity = arityProblem(spec, args.length);
-        if (arity) problems.push({ ...s.at, message: `${arity}: ${signatureOf(spec)}` });
-        return { kind: "call", fn: spec.name, args };
-      }
-    }
-  };
-
-  const expr = resolve(syntax);
-  if (problems.length > 0) throw new FormulaSyntaxError(problems);
-  return { expr, referencePositions };
-}
-
-/** `{1, 2; 3, 4}` → rows of constants; rows must be equally long. */
-function arrayConstant(token: string, pos: Position, problems: FormulaProblem[]): Expr {
-  const rows: ArrayItem[][] = [[]];
-  const item = new RegExp(String.raw`\s*(${CONSTANT})\s*([,;}])`, "y");
-  item.lastIndex = 1;
-  for (;;) {
-    const m = item.exec(token);
-    if (!m) break;
-    rows.at(-1)!.push(constantValue(m[1]!));
-    if (m[2] === ";") rows.push([]);
-    if (m[2] === "}") break;
-  }
-  const width = rows[0]!.length;
-  if (rows.some((r) => r.length !== width)) {
-    problems.push({ ...pos, message: "Every row of an array constant needs the same number of items (rows are separated by ;, items by ,)" });
-  } else if (width * rows.length > MAX_ARRAY_ITEMS) {
-    problems.push({ ...pos, message: `An array constant holds at most ${MAX_ARRAY_ITEMS} items` });
-  }
-  return { kind: "array", rows };
-}
-
-function constantValue(image: string): ArrayItem {
-  if (image.startsWith('"')) return image.slice(1, -1).replaceAll('""', '"');
-  const upper = image.toUpperCase();
-  if (upper === "TRUE") return true;
-  if (upper === "FALSE") return false;
-  if (image.endsWith("%")) return percentOf(Number(image.slice(0, -1)));
-  return Number(image);
 }
 
 /** Whether `{inner}` would read as an array constant (a column so named must be escaped). */

@@ -6,6 +6,7 @@ import { unprocessable, type ErrorDetail } from "../../errors";
 import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, measureTree, type DescriptionItem, type Expr, type ParsedExpression } from "./expression";
 import { arityProblem, lookupFunction } from "./functions";
 import { findCycle, formulaTrees, type TableColumn } from "./graph";
+import { lookupProblem, relationLookupOf, relationTest, type LinkedColumns } from "./lookups";
 
 export interface FormulaToValidate {
   columnId: string;
@@ -14,7 +15,7 @@ export interface FormulaToValidate {
 }
 
 /** The tree when the formula means something for this table, else throws 422 listing every problem. */
-export function validateFormula(input: FormulaToValidate, columns: readonly TableColumn[]): Expr {
+export function validateFormula(input: FormulaToValidate, columns: readonly TableColumn[], linked: LinkedColumns = new Map()): Expr {
   if (input.expression.tooDeep) {
     throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [
       { path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` },
@@ -27,8 +28,11 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
   }
 
   const byId = new Map(columns.map((c) => [c.id, c]));
+  const isRelation = relationTest(columns);
   const problems: ErrorDetail[] = [];
-  const checkColumn = (columnId: string, path: string) => {
+  const linkedIds = new Set([...linked.values()].flatMap((list) => list.map((c) => c.id)));
+  const checkColumn = (columnId: string, path: string, orLinked = false) => {
+    if (orLinked && linkedIds.has(columnId)) return;
     const col = byId.get(columnId);
     if (!col) problems.push({ path, message: `Column ${columnId} is not a column of this table` });
     else if (col.isDeleted) problems.push({ path, message: `Column "${col.name}" (${columnId}) is deleted` });
@@ -51,6 +55,13 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
       case "op":
         return e.args.forEach((a, i) => walk(a, `${path}.args.${i}`));
       case "call": {
+        // LOOKUP({Relation}, {Column}): the second column is the linked table's.
+        const lookup = relationLookupOf(e, isRelation);
+        if (lookup) {
+          const problem = lookupProblem(lookup, linked);
+          if (problem) problems.push({ path: `${path}.args.1`, message: problem });
+          return;
+        }
         const spec = lookupFunction(e.fn);
         if (!spec) problems.push({ path: `${path}.fn`, message: `Unknown function ${e.fn}` });
         else {
@@ -75,7 +86,7 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
   };
   walk(expr, "expression");
   input.description.forEach((item, i) => {
-    if (item.kind === "column") checkColumn(item.columnId, `description.${i}.columnId`);
+    if (item.kind === "column") checkColumn(item.columnId, `description.${i}.columnId`, true);
   });
 
   if (problems.length === 0) {

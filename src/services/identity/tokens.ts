@@ -18,7 +18,7 @@ export interface IssuedToken {
 }
 
 /** A new secret and the statement that stores only its hash (so callers can batch it with other writes). */
-export async function prepareToken(ctx: ServiceContext, userId: string, name: string, expiresAt: number | null) {
+export async function prepareToken(ctx: ServiceContext, { userId, name, expiresAt }: { userId: string; name: string; expiresAt: number | null }) {
   const token = TOKEN_PREFIX + randomBase62(40);
   const record: IssuedToken = { _id: newId(), name, token, createdAt: ctx.now, expiresAt };
   const insert = ctx.db.insert(accessTokens).values({
@@ -51,7 +51,7 @@ export async function createToken(ctx: ServiceContext, input: { name: string; ex
   if (expiresAt != null && expiresAt <= ctx.now) throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
   const limit = ctx.user.tokenExpiresAt;
   const effective = limit === null ? (expiresAt ?? null) : Math.min(expiresAt ?? limit, limit);
-  const { record, insert } = await prepareToken(ctx, ctx.user.id, input.name, effective);
+  const { record, insert } = await prepareToken(ctx, { userId: ctx.user.id, name: input.name, expiresAt: effective });
   // A keyed request keeps its answer (sealed) in the same batch as the token, so a crash cannot separate them.
   const d1 = d1Of(ctx.db);
   const kept = await keptAnswerStatements(ctx, d1, { data: record });

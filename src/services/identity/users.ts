@@ -36,7 +36,7 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
     createdAt: t,
     updatedAt: t,
   };
-  const { record: token, insert: insertToken } = await prepareToken(ctx, user.id, "default", null);
+  const { record: token, insert: insertToken } = await prepareToken(ctx, { userId: user.id, name: "default", expiresAt: null });
   try {
     await db.batch([
       db.insert(users).values(user),
@@ -53,8 +53,8 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
   }
   // Both kinds of pending invitation in one read; each kind applied only when there is one.
   const [documentInvitations, memberships] = await db.batch([pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
-  await applyPendingInvitations(ctx, { id: user.id, email: user.email }, documentInvitations);
-  await applyPendingMemberInvitations(ctx, { id: user.id, email: user.email }, memberships);
+  await applyPendingInvitations(ctx, { user: { id: user.id, email: user.email }, pending: documentInvitations });
+  await applyPendingMemberInvitations(ctx, { user: { id: user.id, email: user.email }, pending: memberships });
   return {
     user: userDto(user),
     organization: organizationDto(org),

@@ -175,7 +175,7 @@ async function verifyAudioSignature(id: string, expires: string | undefined, sig
 export type AudioRow = typeof audioMedia.$inferSelect;
 
 /** The audio record with whether its document is soft-deleted (a deleted document's media vanish with it). */
-export async function findAudio(db: Db, id: string): Promise<(AudioRow & { documentDeleted: boolean }) | null> {
+async function findAudio(db: Db, id: string): Promise<(AudioRow & { documentDeleted: boolean }) | null> {
   const [row] = await db
     .select({ audio: audioMedia, documentDeleted: documents.isDeleted })
     .from(audioMedia)
@@ -256,7 +256,7 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
 }
 
 /** GET /media/audio/{id}: a fresh record (new signed URL) with read access to its document. One D1 round trip. */
-export async function getAudio(ctx: ServiceContext, audioId: string, origin: string) {
+export async function getAudio(ctx: ServiceContext, { audioId, origin }: { audioId: string; /** Where the signed stream URL points. */ origin: string }) {
   const secret = requireSigningSecret(ctx.env.SIGNING_SECRET);
   const [found, docs, wsRoles, docRoles] = await read(ctx, [
     ctx.db.select().from(audioMedia).where(eq(audioMedia.id, audioId)),

@@ -137,7 +137,7 @@ export function pendingMemberInvitationsOf(db: Db, email: string) {
  * At registration: every pending membership and collaboration for the email takes effect (organization
  * memberships first, so a workspace invitation does not lower an organization role).
  */
-export async function applyPendingMemberInvitations(ctx: ServiceContext, user: { id: string; email: string }, pending: (typeof memberInvitations.$inferSelect)[]) {
+export async function applyPendingMemberInvitations(ctx: ServiceContext, { user, pending }: { user: { id: string; email: string }; pending: (typeof memberInvitations.$inferSelect)[] }) {
   if (pending.length === 0) return 0;
   const { db, now: t } = ctx;
   const statements = [];

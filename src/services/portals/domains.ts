@@ -14,6 +14,7 @@
 import type { Env } from "../../env";
 import { ApiError, unprocessable } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
+import type { ServiceContext } from "../context";
 
 export const TXT_PREFIX = "_workspace-verify.";
 export const TXT_VALUE_PREFIX = "workspace-verify=";
@@ -27,7 +28,7 @@ export function hostOf(domain: string): string {
 }
 
 /** The service's own host names: SERVICE_HOSTNAMES and the host of this request. */
-export function ownHostNames(env: Pick<Env, "SERVICE_HOSTNAMES">, requestUrl: string): Set<string> {
+function ownHostNames(env: Pick<Env, "SERVICE_HOSTNAMES">, requestUrl: string): Set<string> {
   const names = new Set((env.SERVICE_HOSTNAMES ?? "").split(",").map(hostOf).filter(Boolean));
   names.add(hostOf(new URL(requestUrl).host));
   return names;
@@ -40,8 +41,8 @@ export function refuseOwnHost(domain: string | undefined, env: Pick<Env, "SERVIC
   }
 }
 
-export function verificationOff(env: Pick<Env, "DOMAIN_VERIFICATION">): boolean {
-  return env.DOMAIN_VERIFICATION?.trim().toLowerCase() === "off";
+export function verificationOff(ctx: ServiceContext): boolean {
+  return ctx.env.DOMAIN_VERIFICATION?.trim().toLowerCase() === "off";
 }
 
 export function newDomainToken(): string {
@@ -63,7 +64,7 @@ export function domainVerificationDto(e: { domain: string; domainToken?: string 
 }
 
 /** The TXT strings of `name`, each one record (DoH JSON gives each as quoted strings, long ones split). */
-export async function lookupTxt(env: Pick<Env, "DOH_URL">, name: string): Promise<string[]> {
+async function lookupTxt(env: Pick<Env, "DOH_URL">, name: string): Promise<string[]> {
   const url = new URL(env.DOH_URL || DEFAULT_DOH_URL);
   url.searchParams.set("name", name);
   url.searchParams.set("type", "TXT");
@@ -86,7 +87,8 @@ function joinTxtStrings(data: string): string {
 }
 
 /** Whether the domain's TXT record holds the entry's token. */
-export async function txtRecordProves(env: Pick<Env, "DOH_URL">, domain: string, token: string): Promise<boolean> {
+export async function txtRecordProves(ctx: ServiceContext, { domain, token }: { domain: string; token: string }): Promise<boolean> {
+  const { env } = ctx;
   const want = txtValue(token);
   return (await lookupTxt(env, txtName(domain))).some((v) => v.trim() === want);
 }

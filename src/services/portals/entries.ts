@@ -104,7 +104,7 @@ async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string
 /** The domain columns of a claim of `domain`: a fresh TXT token, verified at once only with DOMAIN_VERIFICATION=off. */
 function claimColumns(ctx: ServiceContext, domain: string) {
   if (!domain) return { domain: null, domainToken: null, domainVerifiedAt: null };
-  return { domain, domainToken: newDomainToken(), domainVerifiedAt: verificationOff(ctx.env) ? ctx.now : null };
+  return { domain, domainToken: newDomainToken(), domainVerifiedAt: verificationOff(ctx) ? ctx.now : null };
 }
 
 function uniqueFailure(err: unknown): never {
@@ -126,7 +126,7 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
   }
 }
 
-export async function publishProject(ctx: ServiceContext, projectId: string, input: PublishInput) {
+export async function publishProject(ctx: ServiceContext, { projectId, entry: input }: { projectId: string; entry: PublishInput }) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, input.homepage, input.domain);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
@@ -148,7 +148,7 @@ export async function publishProject(ctx: ServiceContext, projectId: string, inp
   );
 }
 
-export async function updatePublishedEntry(ctx: ServiceContext, projectId: string, slug: string, patch: EntryPatch) {
+export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slug, patch }: { projectId: string; slug: string; patch: EntryPatch }) {
   const { db } = ctx;
   const current = await loadForWrite(ctx, projectId, slug, patch.homepage, patch.domain);
   // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
@@ -175,7 +175,7 @@ export async function updatePublishedEntry(ctx: ServiceContext, projectId: strin
   );
 }
 
-export async function unpublishProject(ctx: ServiceContext, projectId: string, slug: string) {
+export async function unpublishProject(ctx: ServiceContext, { projectId, slug }: { projectId: string; slug: string }) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, slug, undefined);
   return refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
@@ -185,12 +185,12 @@ export async function unpublishProject(ctx: ServiceContext, projectId: string, s
  * Checks the TXT record of the entry's domain and marks the domain verified when it holds the entry's token (422
  * when it does not, or the entry has no domain; 409 when another portal verified the domain first).
  */
-export async function verifyEntryDomain(ctx: ServiceContext, projectId: string, slug: string) {
+export async function verifyEntryDomain(ctx: ServiceContext, { projectId, slug }: { projectId: string; slug: string }) {
   const { db } = ctx;
   const entry = (await loadForWrite(ctx, projectId, slug, undefined, ENTRY_DOMAIN))!;
   if (!entry.domain) throw unprocessable("This entry has no domain to verify", [{ path: "domain", message: "is not set" }]);
   if (!entry.domainVerifiedAt) {
-    const proven = verificationOff(ctx.env) || (entry.domainToken !== null && (await txtRecordProves(ctx.env, entry.domain, entry.domainToken)));
+    const proven = verificationOff(ctx) || (entry.domainToken !== null && (await txtRecordProves(ctx, { domain: entry.domain, token: entry.domainToken })));
     if (!proven) {
       const problem = `The TXT record ${txtName(entry.domain)} does not hold ${txtValue(entry.domainToken ?? "")} yet (DNS changes can take a few minutes)`;
       throw unprocessable(problem, [{ path: "domain", message: "ownership is not proven by its TXT record" }]);
@@ -206,7 +206,7 @@ export async function verifyEntryDomain(ctx: ServiceContext, projectId: string, 
   );
 }
 
-export async function putBranding(ctx: ServiceContext, projectId: string, branding: PublishedBranding) {
+export async function putBranding(ctx: ServiceContext, { projectId, branding }: { projectId: string; branding: PublishedBranding }) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, undefined);
   const [row] = await db.update(projects).set({ publishedBranding: branding, updatedAt: ctx.now }).where(eq(projects.id, projectId)).returning();

@@ -7,7 +7,7 @@
  * A cached page therefore costs this one query and a Cache API lookup.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../env";
+import type { ServiceContext } from "../context";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";
@@ -72,8 +72,8 @@ function where(sel: PortalSelector): SQL {
 }
 
 /** Entries matching the selector (several only for a project id), oldest first, in one D1 round trip. */
-export async function loadPortals(db: Db, sel: PortalSelector): Promise<PortalState[]> {
-  const rows = await db.all<Raw>(sql`
+export async function loadPortals(ctx: ServiceContext, sel: PortalSelector): Promise<PortalState[]> {
+  const rows = await ctx.db.all<Raw>(sql`
     SELECT e.slug, e.project_id AS projectId, CASE WHEN e.domain_verified_at IS NOT NULL THEN e.domain END AS domain, e.homepage, e.password_hash AS passwordHash, e.disabled,
       e.expires_at AS expiresAt, e.allow_indexing AS allowIndexing, e.updated_at AS entryUpdatedAt,
       p.name, p.description, p.icon, p.emoji, p.published_branding AS branding, p.updated_at AS projectUpdatedAt,

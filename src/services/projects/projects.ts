@@ -7,7 +7,7 @@ import { nextUpdatedAt } from "../../db/sql";
 import { checkProjectAccess, checkWorkspaceAccess, projectAccessStatement, viaDocumentGrant, workspaceAccessStatement, workspaceRoleStatement } from "../../auth/access";
 import { projects, type Emoji, type Icon } from "../../db/schema";
 import { notFound, preconditionFailed } from "../../errors";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { projectDto } from "../workspaces/serialize";
@@ -77,13 +77,13 @@ export async function createProject(ctx: ServiceContext, input: ProjectFields & 
 }
 
 /**
- * Updates a project (workspace owner, admin or editor). With `ifMatch`, the project's current representation (what
+ * Updates a project (workspace owner, admin or editor). With `expected`, the project's current representation (what
  * its GET returns) must carry that ETag, else 412 and nothing changes.
  */
-export async function updateProject(ctx: ServiceContext, input: { projectId: string; patch: ProjectFields; ifMatch?: string }): Promise<ProjectDto> {
+export async function updateProject(ctx: ServiceContext, input: { projectId: string; patch: ProjectFields; expected?: ExpectedVersion }): Promise<ProjectDto> {
   const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, input.projectId)]);
   const { project } = checkProjectAccess(rows[0], "write");
-  await assertIfMatch(input.ifMatch, () => ({ data: projectDto(project, ctx.now) }));
+  await assertExpectedVersion(input.expected, () => ({ data: projectDto(project, ctx.now) }));
   const { name, description, reference, icon, emoji } = input.patch;
   const [row] = await ctx.db
     .update(projects)
@@ -96,7 +96,7 @@ export async function updateProject(ctx: ServiceContext, input: { projectId: str
       updatedAt: nextUpdatedAt(projects.updatedAt, ctx.now),
     })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
-    .where(and(eq(projects.id, input.projectId), input.ifMatch === undefined ? undefined : eq(projects.updatedAt, project.updatedAt)))
+    .where(and(eq(projects.id, input.projectId), input.expected === undefined ? undefined : eq(projects.updatedAt, project.updatedAt)))
     .returning();
   if (!row) throw preconditionFailed();
   return projectDto(row, ctx.now);

@@ -201,7 +201,7 @@ export async function deleteTableReference(ctx: ServiceContext, id: string): Pro
   await ctx.db.update(tableReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tableReferences.id, id));
 }
 
-/** SQL: the user can read the project of the reference's table (requireProject's rule). */
+/** SQL: the user can read the project of the reference's table (the project read rule of src/auth/access.ts). */
 function referencedProjectReadable(user: UserRef) {
   const projectId = sql`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`;
   return sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
@@ -222,7 +222,7 @@ export async function listTableReferences(ctx: ServiceContext, documentId: strin
 }
 
 /** Live references (with live names) of many documents in one query, oldest first; access is the caller's. */
-export async function tableReferencesOfDocuments(db: Db, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
-  return (await referencesWithNames(db, inJson(tableReferences.documentId, documentIds))).map(withNames);
+export async function tableReferencesOfDocuments(ctx: ServiceContext, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
+  return (await referencesWithNames(ctx.db, inJson(tableReferences.documentId, documentIds))).map(withNames);
 }
 

@@ -4,13 +4,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
 import { notFound } from "../../errors";
 import { newId } from "../../lib/ids";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
 import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rows";
-import { cellDto, type CellRow, type RowRow, type TableRow } from "./serialize";
+import { inJson } from "../../db/sql";
+import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 
 export type CellDto = ReturnType<typeof cellDto>;
 
@@ -39,14 +40,14 @@ export async function getCell(ctx: ServiceContext, cellId: string): Promise<Cell
 }
 
 /**
- * PUT /table/row/{rowId}/cell/{columnId}: row, access, column and the current cell in one batch; `ifMatch` is
+ * PUT /table/row/{rowId}/cell/{columnId}: row, access, column and the current cell in one batch; `expected` is
  * compared with the current cell's E15 representation (412, nothing changed; no cell yet never matches); the
  * value is checked against the column (409 computed, 400 wrong type); cell and the row's updatedAt are written in
  * one batch; then the row's formula cells are recomputed in the table's coordinator and returned as computed.
  */
 export async function upsertCell(
   ctx: ServiceContext,
-  input: { rowId: string; columnId: string; data: unknown; ifMatch?: string },
+  input: { rowId: string; columnId: string; data: unknown; expected?: ExpectedVersion },
 ): Promise<{ cell: CellDto; formulaCells: Record<string, unknown>; table: TableRow; row: RowRow }> {
   const [[row], [tableRow], [column], [current]] = await read(ctx, [
     liveRowQuery(ctx.db, input.rowId),
@@ -59,31 +60,51 @@ export async function upsertCell(
   const { table } = checkTableAccess(tableRow, "read", { as: "Row" });
   if (!column || column.tableId !== table.id) throw notFound("Column");
   checkTableAccess(tableRow, "write", { as: "Row" });
-  await assertIfMatch(input.ifMatch, () => (current ? cellRepresentation(current) : undefined));
+  await assertExpectedVersion(input.expected, () => (current ? cellRepresentation(current) : undefined));
   checkCellWrite(column, input.data);
-  const t = ctx.now;
   const [[cell]] = await ctx.db.batch([
-    ctx.db
-      .insert(cells)
-      .values({
-        id: newId(),
-        tableId: table.id,
-        rowId: row.id,
-        columnId: column.id,
-        workspaceId: table.workspaceId,
-        isIdentifier: column.isIdentifier,
-        data: input.data,
-        createdAt: t,
-        updatedAt: t,
-      })
-      .onConflictDoUpdate({
-        target: [cells.rowId, cells.columnId],
-        set: { data: sql`excluded.data`, isIdentifier: column.isIdentifier, isDeleted: false, updatedAt: t },
-      })
-      .returning(),
-    ctx.db.update(rows).set({ updatedAt: t }).where(eq(rows.id, row.id)),
+    cellUpsertStatement(ctx, table, row.id, column, input.data).returning(),
+    ctx.db.update(rows).set({ updatedAt: ctx.now }).where(eq(rows.id, row.id)),
   ]);
   const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, [row.id]);
-  emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.updated", table, row.id, [input.columnId])]);
+  emitAfterResponse(ctx, [rowEvent("row.updated", table, row.id, [input.columnId])]);
   return { cell: cellDto(cell!), formulaCells: computed.formulaCells[row.id] ?? {}, table, row };
+}
+
+/** The write of one cell value: inserted, or the stored cell (live or deleted) given the value. */
+function cellUpsertStatement(ctx: ServiceContext, table: TableRow, rowId: string, column: ColumnRow, data: unknown) {
+  const t = ctx.now;
+  return ctx.db
+    .insert(cells)
+    .values({ id: newId(), tableId: table.id, rowId, columnId: column.id, workspaceId: table.workspaceId, isIdentifier: column.isIdentifier, data, createdAt: t, updatedAt: t })
+    .onConflictDoUpdate({ target: [cells.rowId, cells.columnId], set: { data: sql`excluded.data`, isIdentifier: column.isIdentifier, isDeleted: false, updatedAt: t } });
+}
+
+/**
+ * The same values into the given cells of several live rows of one table (an automation's row.update): access,
+ * the rows and the columns in one batch (404 for a missing row or a column not of this table, 409 computed, 400
+ * wrong type: nothing is written), every cell and the rows' updatedAt in one batch, then the rows' formula cells
+ * recomputed in the table's coordinator and one row.updated event per row.
+ */
+export async function updateCells(ctx: ServiceContext, input: { tableId: string; rowIds: readonly string[]; values: Record<string, unknown> }): Promise<{ table: TableRow }> {
+  const columnIds = Object.keys(input.values);
+  const [[tableRow], found, columnList] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
+    ctx.db.select({ id: rows.id }).from(rows).where(and(eq(rows.tableId, input.tableId), eq(rows.isDeleted, false), inJson(rows.id, input.rowIds))),
+    ctx.db.select().from(columns).where(and(eq(columns.tableId, input.tableId), eq(columns.isDeleted, false), inJson(columns.id, columnIds))),
+  ]);
+  const { table } = checkTableAccess(tableRow, "write");
+  if (found.length !== new Set(input.rowIds).size) throw notFound("Row");
+  const byId = new Map(columnList.map((c) => [c.id, c]));
+  for (const columnId of columnIds) {
+    const column = byId.get(columnId);
+    if (!column) throw notFound("Column");
+    checkCellWrite(column, input.values[columnId]);
+  }
+  if (input.rowIds.length === 0) return { table };
+  const writes = input.rowIds.flatMap((rowId) => columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, input.values[columnId])));
+  await ctx.db.batch([ctx.db.update(rows).set({ updatedAt: ctx.now }).where(inJson(rows.id, input.rowIds)), ...writes]);
+  await recalculateFormulasAfterWrite(ctx.env, table.id, input.rowIds);
+  emitAfterResponse(ctx, input.rowIds.map((rowId) => rowEvent("row.updated", table, rowId, columnIds)));
+  return { table };
 }

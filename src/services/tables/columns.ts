@@ -8,13 +8,15 @@ import { columns, tables } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
 import { newId } from "../../lib/ids";
-import { etagOf, ifMatchListMatches } from "../../lib/etag";
+import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { isUniqueViolation } from "../../db/errors";
 import { inJson, nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
-import { applyFormulaThroughCoordinator } from "../formula/coordinator";
+import { applyFormulaThroughCoordinator, recomputeLookupsThroughCoordinator } from "../formula/coordinator";
+import { linkedColumnsOf, linkedColumnsQuery, type LinkedColumns } from "./linked";
+import { recalculateLookupsReading } from "./recompute";
 import { MAX_FORMULA_DEPTH, type DescriptionItem, type Expr, type ParsedExpression } from "../formula/expression";
 import { compileFormulaText, locateTreeProblems, validateTree } from "../formula/formulaText";
 import type { TableColumn } from "../formula/graph";
@@ -89,10 +91,10 @@ export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data:
  * so is the ETag of the column's own `{ data: column }` (what POST/PATCH column answer with, and their ETag header).
  * Anything else — or a column already changed — is 412.
  */
-async function assertColumnIfMatch(ifMatch: string | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
-  if (ifMatch === undefined) return;
+async function assertColumnIfMatch(expected: ExpectedVersion | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
+  if (expected === undefined) return;
   const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column, list) })]);
-  if (!tags.some((t) => ifMatchListMatches(ifMatch, t))) throw preconditionFailed();
+  if (!tags.some((t) => versionMatches(expected, t))) throw preconditionFailed();
 }
 
 /** What a oneMany check needs, for the same batch as the access check (empty reads when `data` is not oneMany). */
@@ -153,17 +155,17 @@ interface CompiledColumnFormula {
  * A formula given with a column write, checked against its table (`columns`, the column itself among them):
  * text is parsed (422 with line, column and suggestions), a tree is validated as E3 validates it.
  */
-function compileColumnFormula(formula: FormulaInput, columnId: string, columns: readonly TableColumn[]): CompiledColumnFormula {
+function compileColumnFormula(formula: FormulaInput, columnId: string, columns: readonly TableColumn[], linked: LinkedColumns): CompiledColumnFormula {
   if (formula.text !== undefined) {
-    const compiled = compileFormulaText(formula.text, columns, { columnId, path: "data.formula.text" });
+    const compiled = compileFormulaText(formula.text, columns, { columnId, path: "data.formula.text", linked });
     return { expression: compiled.expression, description: compiled.description };
   }
   const parsed = formula.expression!;
   if (parsed.tooDeep) {
     throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "data.formula.expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
   }
-  const expression = validateTree({ columnId, expression: parsed, description: formula.description ?? [] }, columns);
-  return { expression, description: formula.description ?? printFormula(expression, columns).description };
+  const expression = validateTree({ columnId, expression: parsed, description: formula.description ?? [] }, columns, linked);
+  return { expression, description: formula.description ?? printFormula(expression, columns, { linked }).description };
 }
 
 /** The column as the formula checks see it, with the type and name a write gives it. */
@@ -199,19 +201,22 @@ export function identifierColumnRow(table: TableRow): ColumnRow {
 
 /** E11: the table's live columns in creation order, with project read access (else 404). One round trip. */
 export async function listColumns(ctx: ServiceContext, tableId: string): Promise<ColumnDto[]> {
-  const [[table], list] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), liveColumnsQuery(ctx.db, tableId)]);
+  const [[table], list, linkedRows] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), liveColumnsQuery(ctx.db, tableId), linkedColumnsQuery(ctx.db, tableId)]);
   checkTableAccess(table, "read");
-  return list.map((c) => columnDto(c, list));
+  const linked = linkedColumnsOf(list, linkedRows);
+  return list.map((c) => columnDto(c, list, linked));
 }
 
 /** Adds a column. A table has exactly one identifier column, made with the table; another is 409. */
 export async function createColumn(ctx: ServiceContext, input: NewColumn & { tableId: string }): Promise<ColumnDto> {
-  const [[tableRow], targets, cols, taken, list] = await read(ctx, [
+  const [[tableRow], targets, cols, taken, list, linkedRows] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
     ...oneManyStatements(ctx.db, input.data),
     takenSlugsQuery(ctx.db, input.tableId, slugify(input.name)),
     liveColumnsQuery(ctx.db, input.tableId),
+    linkedColumnsQuery(ctx.db, input.tableId),
   ]);
+  const linked = linkedColumnsOf(list, linkedRows);
   const { table } = checkTableAccess(tableRow, "write");
   if (input.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
   checkOneManyReferences(table, input.data, [targets, cols]);
@@ -223,7 +228,7 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
       ? compileColumnFormula(input.data.formula, columnId, [
           ...list.map(asTableColumn),
           columnAfterWrite({ id: columnId, name: input.name, isIdentifier: false, isDeleted: false }, data),
-        ])
+        ], linked)
       : null;
   const row = await withFreeSlug(ctx.db, table.id, input.name, taken, undefined, async (slug) => {
     const [inserted] = await ctx.db
@@ -244,16 +249,16 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
       .returning();
     return inserted!;
   });
-  if (!formula) return columnDto(row, list);
-  return applyColumnFormula(ctx, table.id, row, formula, list);
+  if (!formula) return columnDto(row, list, linked);
+  return applyColumnFormula(ctx, table.id, row, formula, list, linked);
 }
 
 /** Persists and computes a column write's formula through the table's coordinator (as E3 does), then reads the column back. */
-async function applyColumnFormula(ctx: ServiceContext, tableId: string, row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[]): Promise<ColumnDto> {
+async function applyColumnFormula(ctx: ServiceContext, tableId: string, row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[], linked: LinkedColumns): Promise<ColumnDto> {
   await applyFormulaThroughCoordinator(ctx.env, { tableId, columnId: row.id, description: formula.description, expression: formula.expression });
   const [stored] = await liveColumnQuery(ctx.db, row.id);
   const after = stored ?? { ...row, formula };
-  return columnDto(after, [...list.filter((c) => c.id !== row.id), after]);
+  return columnDto(after, [...list.filter((c) => c.id !== row.id), after], linked);
 }
 
 export interface ColumnPatch {
@@ -270,18 +275,20 @@ const tableOfColumn = (columnId: string) => sql`(SELECT table_id FROM columns WH
  * `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving `formula`
  * drops the persisted formula. If-Match: see assertColumnIfMatch.
  */
-export async function updateColumn(ctx: ServiceContext, input: { columnId: string; patch: ColumnPatch; ifMatch?: string }): Promise<ColumnDto> {
+export async function updateColumn(ctx: ServiceContext, input: { columnId: string; patch: ColumnPatch; expected?: ExpectedVersion }): Promise<ColumnDto> {
   const { columnId, patch } = input;
-  const [[column], [tableRow], list, targets, cols, taken] = await read(ctx, [
+  const [[column], [tableRow], list, targets, cols, taken, linkedRows] = await read(ctx, [
     liveColumnQuery(ctx.db, columnId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(columnId)),
     liveColumnsQuery(ctx.db, tableOfColumn(columnId)),
     ...oneManyStatements(ctx.db, patch.data),
     takenSlugsQuery(ctx.db, tableOfColumn(columnId), slugify(patch.name ?? ""), columnId),
+    linkedColumnsQuery(ctx.db, tableOfColumn(columnId)),
   ]);
+  const linked = linkedColumnsOf(list, linkedRows);
   if (!column) throw notFound("Column");
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
-  await assertColumnIfMatch(input.ifMatch, column, list);
+  await assertColumnIfMatch(input.expected, column, list);
   if (patch.data) {
     if (column.isIdentifier && patch.data.type !== "identifier") throw conflict("The identifier column keeps type identifier");
     if (!column.isIdentifier && patch.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
@@ -293,7 +300,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
       ? compileColumnFormula(patch.data.formula, column.id, [
           ...list.filter((c) => c.id !== column.id).map(asTableColumn),
           columnAfterWrite({ id: column.id, name: patch.name ?? column.name, isIdentifier: column.isIdentifier, isDeleted: false }, data!),
-        ])
+        ], linked)
       : null;
   const set = {
     ...(patch.description !== undefined && { description: patch.description }),
@@ -306,7 +313,7 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
       .update(columns)
       .set({ ...set, ...(slug !== undefined && { name: patch.name!, slug }) })
       // With If-Match, a compare-and-set on the column as checked: a concurrent write in between makes this a 412.
-      .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+      .where(and(eq(columns.id, column.id), input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
       .returning();
     if (!row) throw preconditionFailed();
     return row;
@@ -315,37 +322,18 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
   const others = list.filter((c) => c.id !== row.id);
   // Sending back the formula a column already has (a client returning what it read) recomputes nothing.
   const unchanged = formula && column.data.type === "formula" && JSON.stringify(column.formula?.expression) === JSON.stringify(formula.expression);
-  if (!formula || unchanged) return columnDto(row, [...others, row]);
-  return applyColumnFormula(ctx, table.id, row, formula, others);
+  // A relation whose filter (or type) changed: the lookups through it are recomputed before the answer.
+  if (column.data.type === "oneMany" && patch.data && JSON.stringify(patch.data) !== JSON.stringify(column.data)) {
+    await recomputeLookupsThroughCoordinator(ctx.env, { tableId: table.id, relationId: column.id });
+  }
+  // Lookups in other tables that read this column see its new options (a select's labels, a type change).
+  if (patch.data && !formula) await recalculateLookupsReading(ctx.env, table.id);
+  if (!formula || unchanged) return columnDto(row, [...others, row], linked);
+  return applyColumnFormula(ctx, table.id, row, formula, others, linked);
 }
 
 /** Soft-deletes a column (its cells vanish); the identifier column cannot be deleted (409). If-Match as for update. */
-export async function deleteColumn(ctx: ServiceContext, input: { columnId: string; ifMatch?: string }): Promise<void> {
-  const [[column], [tableRow], list] = await read(ctx, [
-    liveColumnQuery(ctx.db, input.columnId),
-    tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
-    liveColumnsQuery(ctx.db, tableOfColumn(input.columnId)),
-  ]);
-  if (!column) throw notFound("Column");
-  checkTableAccess(tableRow, "write", { as: "Column" });
-  await assertColumnIfMatch(input.ifMatch, column, list);
-  if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
-  const deleted = await ctx.db
-    .update(columns)
-    .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
-    .where(and(eq(columns.id, column.id), input.ifMatch === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
-    .returning({ id: columns.id });
-  if (deleted.length === 0) throw preconditionFailed();
-}
-
-/**
- * E3: the column (live, of a table the caller may write) is checked in one batch with authentication's access;
- * validation, persistence and computation run in the table's formula coordinator (its own D1 work).
- */
-export async function applyComputedColumn(
-  ctx: ServiceContext,
-  input: { columnId: string; description?: DescriptionItem[]; expression?: ParsedExpression; text?: string },
-): Promise<{ updatedRows: number }> {
+export async function deleteColumn(ctx: ServiceContext, input: { columnId: string; expected?: ExpectedVersion }): Promise<void> {
   const [[column], [tableRow], list] = await read(ctx, [
     liveColumnQuery(ctx.db, input.columnId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
@@ -353,12 +341,48 @@ export async function applyComputedColumn(
   ]);
   if (!column) throw notFound("Column");
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
+  await assertColumnIfMatch(input.expected, column, list);
+  if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
+  const deleted = await ctx.db
+    .update(columns)
+    .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
+    .where(and(eq(columns.id, column.id), input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+    .returning({ id: columns.id });
+  if (deleted.length === 0) throw preconditionFailed();
+  // A lookup of the deleted column (or through a relation filtering on it) is recomputed: it reads #REF! or fewer rows now.
+  await recalculateLookupsReading(ctx.env, table.id);
+}
+
+/**
+ * E3: the column (live, of a table the caller may write) is checked in one batch with authentication's access;
+ * validation, persistence and computation run in the table's formula coordinator (its own D1 work). Without
+ * `text` or `expression`, the column's stored formula is applied again (422 when it has none).
+ */
+export async function applyComputedColumn(
+  ctx: ServiceContext,
+  input: { columnId: string; description?: DescriptionItem[]; expression?: ParsedExpression; text?: string },
+): Promise<{ updatedRows: number }> {
+  const [[column], [tableRow], list, linkedRows] = await read(ctx, [
+    liveColumnQuery(ctx.db, input.columnId),
+    tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
+    liveColumnsQuery(ctx.db, tableOfColumn(input.columnId)),
+    linkedColumnsQuery(ctx.db, tableOfColumn(input.columnId)),
+  ]);
+  if (!column) throw notFound("Column");
+  const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
+  const reapply = input.text === undefined && input.expression === undefined;
+  if (reapply && !column.formula) throw unprocessable("The column has no formula to apply");
+  const linked = linkedColumnsOf(list, linkedRows);
   if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
   let expression: Expr;
   let description: DescriptionItem[];
-  if (input.text !== undefined) {
+  if (reapply) {
+    // Neither form given (an automation's formula.apply): the column's stored formula, computed again.
+    expression = column.formula!.expression as Expr;
+    description = input.description ?? (column.formula!.description as DescriptionItem[]);
+  } else if (input.text !== undefined) {
     // The typed form: parsed here, where the column names are at hand; the coordinator validates the tree again.
-    const compiled = compileFormulaText(input.text, list.map(asTableColumn), { columnId: column.id, path: "text" });
+    const compiled = compileFormulaText(input.text, list.map(asTableColumn), { columnId: column.id, path: "text", linked });
     expression = compiled.expression;
     description = input.description ?? compiled.description;
   } else {
@@ -367,13 +391,13 @@ export async function applyComputedColumn(
       throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
     }
     expression = parsed.expr;
-    description = input.description ?? printFormula(expression, list.map(asTableColumn)).description;
+    description = input.description ?? printFormula(expression, list.map(asTableColumn), { linked }).description;
   }
   try {
     const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
     return { updatedRows: result.updatedRows };
   } catch (err) {
     // The coordinator validates; its problems get their place in the formula's canonical text.
-    throw locateTreeProblems(err, expression, list.map(asTableColumn));
+    throw locateTreeProblems(err, expression, list.map(asTableColumn), linked);
   }
 }

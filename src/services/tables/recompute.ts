@@ -19,3 +19,12 @@ export async function recalculateFormulasAfterWrite(
   if (rowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
   return recomputeRowsThroughCoordinator(env, { tableId, rowIds: [...rowIds], ...(opts.returnCells && { returnCells: true }) });
 }
+
+/**
+ * After a change to `tableId` that recomputes none of its own formula cells (a row deleted, a column's options
+ * changed or the column deleted): the tables whose lookups read it recompute them, through its coordinator,
+ * which knows them.
+ */
+export async function recalculateLookupsReading(env: Env, tableId: string): Promise<void> {
+  await recomputeRowsThroughCoordinator(env, { tableId, rowIds: [] });
+}

@@ -7,6 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { rows } from "../../db/schema";
 import type { Db } from "../../env";
+import type { ServiceContext } from "../context";
 import { inJson } from "../../db/sql";
 import type { FilterOp, OneManyOptions } from "../../schemas/tables";
 import type { ColumnRow } from "./serialize";
@@ -170,9 +171,9 @@ async function loadTargets(db: Db, oneManyColumns: readonly ColumnRow[]): Promis
 }
 
 /** Sets `cells[column.id]` to the related target row ids for every oneMany column and every source row. */
-export async function fillOneManyValues(db: Db, oneManyColumns: readonly ColumnRow[], sourceRows: readonly RowValues[]): Promise<void> {
+export async function fillOneManyValues(ctx: ServiceContext, { columns: oneManyColumns, rows: sourceRows }: { columns: readonly ColumnRow[]; rows: readonly RowValues[] }): Promise<void> {
   if (oneManyColumns.length === 0 || sourceRows.length === 0) return;
-  const targets = await loadTargets(db, oneManyColumns);
+  const targets = await loadTargets(ctx.db, oneManyColumns);
   for (const col of oneManyColumns) {
     const opts = (col.data as { oneMany?: OneManyOptions }).oneMany;
     const target = opts ? targets.get(opts.tableId) : undefined;

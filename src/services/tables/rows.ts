@@ -6,10 +6,10 @@ import { emitAfterResponse, rowEvent } from "../events/events";
  */
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { columns, rows } from "../../db/schema";
-import type { Db, Env } from "../../env";
+import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
-import { ID_PATTERN, newId, now } from "../../lib/ids";
-import { assertIfMatch } from "../../lib/etag";
+import { ID_PATTERN, newId } from "../../lib/ids";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
@@ -19,7 +19,7 @@ import { keptAnswerStatements } from "../idempotency";
 import type { StoredCell } from "../formula/engine";
 import { checkCellWrites, columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
-import { recalculateFormulasAfterWrite } from "./recompute";
+import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 
@@ -59,30 +59,30 @@ export interface CreatedRows {
  * Validates every row's cells (400 listing the problems, 409 for computed columns: nothing is written), then
  * writes all rows and cells in one atomic D1 batch and runs the formula hook for the new rows.
  */
-export async function createRows(
-  db: Db,
-  env: Env,
-  table: TableRow,
-  ownerId: string,
-  inputs: readonly (Record<string, unknown> | undefined)[],
+export async function insertRows(
+  ctx: ServiceContext,
   opts: {
+    /** A table the caller may write (checked in the caller's batch), and each row's values by column id. */
+    table: TableRow;
+    rows: readonly (Record<string, unknown> | undefined)[];
     pathOf?: (index: number) => string;
     columns?: ColumnRow[];
     returnCells?: boolean;
     /** Statements that commit with the rows (a keyed request's answer, services/idempotency.ts keptAnswerStatements). */
     keep?: (created: { rows: RowRow[]; cells: CellRow[][]; written: Record<string, unknown>[] }, d1: D1Database) => Promise<D1PreparedStatement[]>;
-  } = {},
+  },
 ): Promise<CreatedRows> {
-  const columnList = opts.columns ?? (await liveColumnsQuery(db, table.id));
+  const { table, rows: inputs } = opts;
+  const columnList = opts.columns ?? (await liveColumnsQuery(ctx.db, table.id));
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
   const writes = checkCellWrites(columnsById, inputs, opts.pathOf ?? ((i) => `rows.${i}.cells`));
-  const t = now();
+  const t = ctx.now;
   const newRows: RowRow[] = writes.map(() => ({
     id: newId(),
     tableId: table.id,
     projectId: table.projectId,
     workspaceId: table.workspaceId,
-    ownerId,
+    ownerId: ctx.user.id,
     originId: "",
     seq: 0,
     isDeleted: false,
@@ -105,10 +105,10 @@ export async function createRows(
     })),
   );
   // The request's own D1 session (counted, bookmarked) — the same database the Drizzle client reaches.
-  const d1 = d1Of(db);
+  const d1 = d1Of(ctx.db);
   const written = writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value])));
   const statements = [
-    d1.prepare(INSERT_ROWS).bind(table.id, table.projectId, table.workspaceId, ownerId, t, JSON.stringify(newRows.map((r) => r.id))),
+    d1.prepare(INSERT_ROWS).bind(table.id, table.projectId, table.workspaceId, ctx.user.id, t, JSON.stringify(newRows.map((r) => r.id))),
     ...cellChunks(cellRecords.flat()).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
     ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
@@ -119,7 +119,7 @@ export async function createRows(
   const rowIds = newRows.map((r) => r.id);
   let computed: Awaited<ReturnType<typeof recalculateFormulasAfterWrite>>;
   try {
-    computed = await recalculateFormulasAfterWrite(env, table.id, rowIds, { returnCells: opts.returnCells });
+    computed = await recalculateFormulasAfterWrite(ctx.env, table.id, rowIds, { returnCells: opts.returnCells });
   } catch (err) {
     // The table was deleted between the insert and the recomputation: a create that answers an error leaves
     // nothing behind, so the rows it inserted go again (they were never visible: every read joins the live table).
@@ -161,6 +161,9 @@ function cellChunks(records: readonly CellRow[]): string[] {
 /** The row's stored values as one JSON object, computed in the query (one row per row, not per cell). */
 const cellsJson = sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id")`;
 
+/** The row's live stored values as one JSON object. */
+const liveCellsJson = sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id" AND c.is_deleted = 0)`;
+
 function parseCells(json: string | null): Record<string, unknown> {
   return json ? (JSON.parse(json) as Record<string, unknown>) : {};
 }
@@ -169,13 +172,13 @@ function parseCells(json: string | null): Record<string, unknown> {
  * `{ [columnId]: value }` for every live column, in column order: the stored value (null when none) or, for
  * oneMany columns, the computed related row ids. Mutates nothing it was given.
  */
-export async function cellValuesOfRows(db: Db, columnList: readonly ColumnRow[], stored: readonly RowValues[]): Promise<Record<string, unknown>[]> {
+async function cellValuesOfRows(ctx: ServiceContext, columnList: readonly ColumnRow[], stored: readonly RowValues[]): Promise<Record<string, unknown>[]> {
   const out: RowValues[] = stored.map((r) => {
     const cells: Record<string, unknown> = {};
     for (const col of columnList) cells[col.id] = columnType(col) === "oneMany" ? [] : (r.cells[col.id] ?? null);
     return { id: r.id, cells };
   });
-  await fillOneManyValues(db, columnList.filter((c) => columnType(c) === "oneMany"), out);
+  await fillOneManyValues(ctx, { columns: columnList.filter((c) => columnType(c) === "oneMany"), rows: out });
   return out.map((r) => r.cells);
 }
 
@@ -196,17 +199,6 @@ export function decodeCursor(cursor: string): { seq: number; id: string } {
   return { seq: Number(m[1]), id: m[2]! };
 }
 
-/**
- * One page of live rows in commit order, keyset-paged on (seq, id): rows added while a client pages land after
- * every cursor already handed out, so nothing is skipped or repeated. Two D1 round trips (columns + page in one
- * batch, then the oneMany targets if the table has oneMany columns).
- */
-export async function listRows(db: Db, table: TableRow, opts: { limit: number; cursor?: string }): Promise<RowsPage> {
-  const after = opts.cursor ? decodeCursor(opts.cursor) : { seq: -1, id: "" };
-  const [columnList, page] = await db.batch([liveColumnsQuery(db, table.id), rowPageQuery(db, table.id, after, opts.limit)]);
-  return assemblePage(db, columnList, page, opts.limit);
-}
-
 /** Up to `limit + 1` live rows after the cursor position (the extra one tells whether another page follows). */
 function rowPageQuery(db: Db, tableId: string, after: { seq: number; id: string }, limit: number) {
   return db
@@ -217,9 +209,18 @@ function rowPageQuery(db: Db, tableId: string, after: { seq: number; id: string 
     .limit(limit + 1);
 }
 
+/** One page as listRowsOfTable gives it, for a caller that checked read access already (a CSV export's pages). */
+export async function readRowsPage(ctx: ServiceContext, input: { table: TableRow; limit: number; cursor?: string }): Promise<RowsPage> {
+  const after = input.cursor ? decodeCursor(input.cursor) : { seq: -1, id: "" };
+  const [columnList, page] = await ctx.db.batch([liveColumnsQuery(ctx.db, input.table.id), rowPageQuery(ctx.db, input.table.id, after, input.limit)]);
+  return assemblePage(ctx, columnList, page, input.limit);
+}
+
 /**
- * GET /table/{tableId}/rows: access, columns and the page in one batch with authentication; a second round trip
- * only when the table has oneMany columns (their targets).
+ * GET /table/{tableId}/rows: one page of live rows in commit order, keyset-paged on (seq, id): rows added while a
+ * client pages land after every cursor already handed out, so nothing is skipped or repeated. Access, columns and
+ * the page in one batch with authentication; a second round trip only when the table has oneMany columns (their
+ * targets).
  */
 export async function listRowsOfTable(ctx: ServiceContext, input: { tableId: string; limit: number; cursor?: string }): Promise<RowsPage> {
   const after = input.cursor ? decodeCursor(input.cursor) : { seq: -1, id: "" };
@@ -229,22 +230,18 @@ export async function listRowsOfTable(ctx: ServiceContext, input: { tableId: str
     rowPageQuery(ctx.db, input.tableId, after, input.limit),
   ]);
   checkTableAccess(tableRow, "read");
-  return assemblePage(ctx.db, columnList, page, input.limit);
+  return assemblePage(ctx, columnList, page, input.limit);
 }
 
-async function assemblePage(db: Db, columnList: ColumnRow[], page: { row: RowRow; cells: string | null }[], limit: number): Promise<RowsPage> {
+async function assemblePage(ctx: ServiceContext, columnList: ColumnRow[], page: { row: RowRow; cells: string | null }[], limit: number): Promise<RowsPage> {
   const more = page.length > limit;
   const pageRows = more ? page.slice(0, limit) : page;
-  const values = await cellValuesOfRows(db, columnList, pageRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+  const values = await cellValuesOfRows(ctx, columnList, pageRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
   const last = pageRows[pageRows.length - 1];
   return {
     data: pageRows.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! })),
     nextCursor: more && last ? encodeCursor(last.row.seq, last.row.id) : null,
   };
-}
-
-export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {
-  await db.update(rows).set({ isDeleted: true, updatedAt: now() }).where(eq(rows.id, row.id));
 }
 
 /**
@@ -253,7 +250,8 @@ export async function softDeleteRow(db: Db, row: RowRow): Promise<void> {
  * batch, then one oneMany resolution per table that has oneMany columns. Missing or deleted rows, and rows of
  * deleted tables, are left out.
  */
-export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
+export async function readRowsAcrossTables(ctx: ServiceContext, rowIds: readonly string[]) {
+  const { db } = ctx;
   if (rowIds.length === 0) return new Map<string, ReturnType<typeof rowDto> & { cells: Record<string, unknown> }>();
   const ids = [...new Set(rowIds)];
   const [found, columnList] = await db.batch([
@@ -284,7 +282,7 @@ export async function readRowsAcrossTables(db: Db, rowIds: readonly string[]) {
   for (const f of found) byTable.set(f.row.tableId, [...(byTable.get(f.row.tableId) ?? []), f]);
   for (const [tableId, tableRows] of byTable) {
     const tableColumns = columnList.filter((c) => c.tableId === tableId);
-    const values = await cellValuesOfRows(db, tableColumns, tableRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
+    const values = await cellValuesOfRows(ctx, tableColumns, tableRows.map((p) => ({ id: p.row.id, cells: parseCells(p.cells) })));
     tableRows.forEach((p, i) => out.set(p.row.id, { ...rowDto(p.row), cells: values[i]! }));
   }
   return out;
@@ -309,15 +307,44 @@ export async function getRow(ctx: ServiceContext, rowId: string) {
   return rowDto(row);
 }
 
-/** Soft-deletes a row (its cells vanish); `ifMatch` is compared with the row's E16 representation (412, nothing changed). */
-export async function deleteRow(ctx: ServiceContext, input: { rowId: string; ifMatch?: string }): Promise<{ row: RowRow; table: TableRow }> {
+/** Soft-deletes a row (its cells vanish); `expected` is compared with the row's E16 representation (412, nothing changed). */
+export async function deleteRow(ctx: ServiceContext, input: { rowId: string; expected?: ExpectedVersion }): Promise<{ row: RowRow; table: TableRow }> {
   const [[row], [tableRow]] = await read(ctx, [liveRowQuery(ctx.db, input.rowId), tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(input.rowId))]);
   if (!row) throw notFound("Row");
   const { table } = checkTableAccess(tableRow, "write", { as: "Row" });
-  await assertIfMatch(input.ifMatch, () => rowRepresentation(row));
-  await ctx.db.update(rows).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(rows.id, row.id));
-  emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.deleted", table, row.id)]);
+  await assertExpectedVersion(input.expected, () => rowRepresentation(row));
+  await softDeleteRows(ctx, table, [row.id]);
   return { row, table };
+}
+
+/** Soft-deletes live rows of one table (an automation's row.delete): their cells vanish, one row.deleted event each. */
+export async function deleteRows(ctx: ServiceContext, input: { tableId: string; rowIds: readonly string[] }): Promise<{ table: TableRow }> {
+  const [[tableRow]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
+  const { table } = checkTableAccess(tableRow, "write");
+  await softDeleteRows(ctx, table, input.rowIds);
+  return { table };
+}
+
+async function softDeleteRows(ctx: ServiceContext, table: TableRow, rowIds: readonly string[]) {
+  if (rowIds.length === 0) return;
+  await ctx.db.update(rows).set({ isDeleted: true, updatedAt: ctx.now }).where(and(eq(rows.tableId, table.id), inJson(rows.id, rowIds)));
+  // Lookups in other tables that listed these rows are recomputed before the answer.
+  await recalculateLookupsReading(ctx.env, table.id);
+  emitAfterResponse(ctx, rowIds.map((id) => rowEvent("row.deleted", table, id)));
+}
+
+/**
+ * A row in any state (an automation's triggering row may be deleted by now) with its stored values by column id;
+ * null when there is none. Its table must be readable (404 alike otherwise).
+ */
+export async function getRowInAnyState(ctx: ServiceContext, rowId: string): Promise<{ row: RowRow; cells: Record<string, unknown> } | null> {
+  const [[found], [tableRow]] = await read(ctx, [
+    ctx.db.select({ row: rows, cells: liveCellsJson }).from(rows).where(eq(rows.id, rowId)),
+    tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(rowId)),
+  ]);
+  if (!found) return null;
+  checkTableAccess(tableRow, "read", { as: "Row" });
+  return { row: found.row, cells: parseCells(found.cells) };
 }
 
 /** Access and the table's live columns in one batch: what row creation checks values against. */
@@ -335,17 +362,19 @@ function sortByColumn<T extends { columnId: string }>(list: T[]): T[] {
  * cells computed in this request (issue 14), by column id. Three D1 round trips with authentication; the
  * recalculation runs in the table's formula coordinator.
  */
-export async function createRow(ctx: ServiceContext, input: { tableId: string; cells?: Record<string, unknown> }) {
+export async function createRow(
+  ctx: ServiceContext,
+  input: { tableId: string; cells?: Record<string, unknown>; /** Where `cells` is in the caller's input, for error details. */ cellsPath?: string },
+) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, [input.cells], {
-    pathOf: () => "cells",
-    columns: columnList,
-    returnCells: true,
+  const created = await insertRows(ctx, {
+    table, rows: [input.cells], columns: columnList, returnCells: true,
+    pathOf: () => input.cellsPath ?? "cells",
     // A crash before the answer leaves this one (the row and the values given; formula cells come with the final answer).
     keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { row: rowDto(c.rows[0]!), cells: sortByColumn(c.cells[0]!).map(cellDto) } }),
   });
   const row = created.rows[0]!;
-  emitAfterResponse(ctx.waitUntil, ctx.env, [rowEvent("row.created", table, row.id, Object.keys(input.cells ?? {}))]);
+  emitAfterResponse(ctx, [rowEvent("row.created", table, row.id, Object.keys(input.cells ?? {}))]);
   const stored = sortByColumn([...created.cells[0]!, ...created.formulaCellRecords.filter((c) => c.rowId === row.id)]);
   return { table, row: rowDto(row), cells: stored.map(cellDto) };
 }
@@ -356,12 +385,12 @@ export async function createRow(ctx: ServiceContext, input: { tableId: string; c
  */
 export async function bulkCreateRows(ctx: ServiceContext, input: { tableId: string; rows: readonly (Record<string, unknown> | undefined)[] }) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const created = await createRows(ctx.db, ctx.env, table, ctx.user.id, input.rows, {
-    columns: columnList,
+  const created = await insertRows(ctx, {
+    table, rows: input.rows, columns: columnList,
     // A crash before the answer leaves this one (the values given; formula values come with the final answer).
     keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { rows: c.rows.map((r, i) => ({ ...rowDto(r), cells: c.written[i]! })) } }),
   });
-  emitAfterResponse(ctx.waitUntil, ctx.env, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
+  emitAfterResponse(ctx, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
   return {
     table,
     rows: created.rows.map((r, i) => ({ ...rowDto(r), cells: { ...created.written[i]!, ...(created.formulaCells[r.id] ?? {}) } })),

@@ -5,6 +5,7 @@ import type { DescriptionItem, Expr } from "../formula/expression";
 import { describeFormula } from "../formula/formulaText";
 import type { TableColumn } from "../formula/graph";
 import type { ResultType } from "../formula/resultType";
+import type { LinkedColumns } from "../formula/lookups";
 
 export type TableRow = typeof tables.$inferSelect;
 export type ColumnRow = typeof columns.$inferSelect;
@@ -49,12 +50,12 @@ export interface ColumnFormulaDto {
  * A column record. A formula column's formula comes with its canonical text and result type, printed with the
  * current names of `tableColumns` (its table's columns; the column itself when not given) so a rename shows.
  */
-export function columnDto(c: ColumnRow, tableColumns?: readonly ColumnRow[]) {
+export function columnDto(c: ColumnRow, tableColumns?: readonly ColumnRow[], linked?: LinkedColumns) {
   const stored = c.formula as { expression?: Expr; description?: DescriptionItem[] } | null;
   let formula: ColumnFormulaDto | undefined;
   if (stored?.expression) {
     const columns = (tableColumns ?? [c]).map(asTableColumn);
-    const described = describeFormula(stored.expression, columns);
+    const described = describeFormula(stored.expression, columns, linked);
     formula = { text: described.text, expression: stored.expression, description: stored.description ?? described.description, resultType: described.resultType };
   }
   const data = c.data as ColumnRow["data"] & { type: ColumnType };

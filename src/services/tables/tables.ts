@@ -7,7 +7,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { nextUpdatedAt } from "../../db/sql";
 import { columns, tables } from "../../db/schema";
 import { newId } from "../../lib/ids";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import {
   assembleDocumentsAccess,
   checkDocumentAccess,
@@ -21,6 +21,7 @@ import { preconditionFailed, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
+import { recalculateLookupsReading } from "./recompute";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
 
 export type TableDto = ReturnType<typeof tableDto>;
@@ -66,32 +67,34 @@ export async function getTable(ctx: ServiceContext, tableId: string): Promise<Ta
   return tableDto(checkTableAccess(row, "read").table);
 }
 
-/** Renames the table; `ifMatch` is compared with the table's current GET representation first (412, nothing changed). */
-export async function updateTable(ctx: ServiceContext, input: { tableId: string; name: string; ifMatch?: string }): Promise<TableDto> {
+/** Renames the table; `expected` is compared with the table's current GET representation first (412, nothing changed). */
+export async function updateTable(ctx: ServiceContext, input: { tableId: string; name: string; expected?: ExpectedVersion }): Promise<TableDto> {
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
-  await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
+  await assertExpectedVersion(input.expected, () => tableRepresentation(table));
   // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
   const [updated] = await ctx.db
     .update(tables)
     .set({ name: input.name, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
-    .where(and(eq(tables.id, table.id), input.ifMatch === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
+    .where(and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
     .returning();
   if (!updated) throw preconditionFailed();
   return tableDto(updated);
 }
 
 /** Its columns, rows and cells vanish with it: every read joins through the table. If-Match as for update. */
-export async function deleteTable(ctx: ServiceContext, input: { tableId: string; ifMatch?: string }): Promise<void> {
+export async function deleteTable(ctx: ServiceContext, input: { tableId: string; expected?: ExpectedVersion }): Promise<void> {
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
-  await assertIfMatch(input.ifMatch, () => tableRepresentation(table));
+  await assertExpectedVersion(input.expected, () => tableRepresentation(table));
   const deleted = await ctx.db
     .update(tables)
     .set({ isDeleted: true, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
-    .where(and(eq(tables.id, table.id), input.ifMatch === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
+    .where(and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
     .returning({ id: tables.id });
   if (deleted.length === 0) throw preconditionFailed();
+  // Lookups in other tables that read this one now read #REF!.
+  await recalculateLookupsReading(ctx.env, table.id);
 }
 
 /** E19: ids of the project's live tables, newest first (ids are time-ordered), with project read access (else 404). */

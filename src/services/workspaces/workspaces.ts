@@ -9,7 +9,7 @@ import { checkOrganizationAccess, organizationAccessStatement } from "../../auth
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
-import { assertIfMatch } from "../../lib/etag";
+import { assertExpectedVersion, type ExpectedVersion } from "../../lib/etag";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
@@ -77,25 +77,25 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
 }
 
 /**
- * Updates a workspace (owner or admin). With `ifMatch`, the workspace's current representation (what its GET
+ * Updates a workspace (owner or admin). With `expected`, the workspace's current representation (what its GET
  * returns) must carry that ETag, else 412 and nothing changes.
  */
 export async function updateWorkspace(
   ctx: ServiceContext,
-  input: { workspaceId: string; patch: { name?: string; description?: string; isShared?: boolean }; ifMatch?: string },
+  input: { workspaceId: string; patch: { name?: string; description?: string; isShared?: boolean }; expected?: ExpectedVersion },
 ): Promise<WorkspaceDto> {
   const [rows, collaborators] = await read(ctx, [
     workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId),
     workspaceCollaboratorsStatement(ctx.db, [input.workspaceId]),
   ]);
   const { workspace } = checkWorkspaceAccess(rows[0], "admin");
-  await assertIfMatch(input.ifMatch, () => ({ data: dtoOf(workspace, collaborators) }));
+  await assertExpectedVersion(input.expected, () => ({ data: dtoOf(workspace, collaborators) }));
   const { name, description, isShared } = input.patch;
   const [updated] = await ctx.db
     .update(workspaces)
     .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: nextUpdatedAt(workspaces.updatedAt, ctx.now) })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
-    .where(and(eq(workspaces.id, input.workspaceId), input.ifMatch === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt)))
+    .where(and(eq(workspaces.id, input.workspaceId), input.expected === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt)))
     .returning();
   if (!updated) throw preconditionFailed();
   return dtoOf(updated, collaborators);

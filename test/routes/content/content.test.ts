@@ -105,6 +105,7 @@ describe("document content", () => {
 describe("readContents (the service E5 reads blocks through)", () => {
   it("reads many documents at once, unwritten ones as version 0 and []", async () => {
     const { createDb } = await import("../../../src/db/client");
+    const { serviceContext, workerActor } = await import("../../../src/services/context");
     const { readContents, readSettings } = await import("../../../src/services/content/store");
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
@@ -113,14 +114,14 @@ describe("readContents (the service E5 reads blocks through)", () => {
       if (i % 2 === 0) await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks: [{ i }] } });
     }
     await ok("PUT", `/document/${ids[0]}/settings`, { token: t.owner.token, body: { listTemplateId: "tpl" } });
-    const db = createDb(env.DB);
-    const contents = await readContents(db, env.BLOBS, [...ids, ids[0]!, "never-existed"]);
+    const ctx = serviceContext(env, createDb(env.DB), workerActor);
+    const contents = await readContents(ctx, [...ids, ids[0]!, "never-existed"]);
     expect(contents.size).toBe(9);
     ids.forEach((id, i) => {
       expect(contents.get(id)).toEqual(i % 2 === 0 ? { documentId: id, version: 1, blocks: [{ i }] } : { documentId: id, version: 0, blocks: [] });
     });
     expect(contents.get("never-existed")).toEqual({ documentId: "never-existed", version: 0, blocks: [] });
-    const settings = await readSettings(db, ids);
+    const settings = await readSettings(ctx, ids);
     expect(settings.get(ids[0]!)).toEqual({ listTemplateId: "tpl", importedTermId: "" });
     expect(settings.get(ids[1]!)).toEqual({ listTemplateId: "", importedTermId: "" });
   });

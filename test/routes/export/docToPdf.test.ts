@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildDocx, buildDocxBomb, buildDocxWithBrokenXml, buildRandomBytes, buildZipWithoutDocument } from "../../../converter/test/fixtures";
 import { convertDocxToPdf } from "../../../src/services/converter/client";
 import { ApiError } from "../../../src/errors";
+import { errorStatus } from "../../../src/http/errors";
 import { call, expectError, seedTenant, type Tenant } from "../../support/harness";
 
 function b64(bytes: Uint8Array) {
@@ -139,9 +140,9 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
     const err = await convertDocxToPdf(down, buildDocx()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("ServiceUnavailableError");
-    expect((err as ApiError).status).toBe(503);
+    expect(errorStatus[(err as ApiError).code]).toBe(503);
     const none = { ...env, CONVERTER_URL: undefined, PDF_CONVERTER: undefined };
     const err2 = await convertDocxToPdf(none, buildDocx()).catch((e: unknown) => e);
-    expect((err2 as ApiError).status).toBe(503);
+    expect(errorStatus[(err2 as ApiError).code]).toBe(503);
   });
 });

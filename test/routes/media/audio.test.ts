@@ -237,7 +237,9 @@ describe("signed audio content", () => {
 describe("signing configuration", () => {
   it("refuses with 503, not 500, when SIGNING_SECRET is missing", async () => {
     const { requireSigningSecret } = await import("../../../src/services/media/audio");
-    expect(() => requireSigningSecret(undefined)).toThrow(expect.objectContaining({ status: 503, code: "ServiceUnavailableError" }));
+    const { errorStatus } = await import("../../../src/http/errors");
+    expect(() => requireSigningSecret(undefined)).toThrow(expect.objectContaining({ code: "ServiceUnavailableError" }));
+    expect(errorStatus.ServiceUnavailableError).toBe(503);
     expect(() => requireSigningSecret("")).toThrow(/not configured/);
     expect(requireSigningSecret("s")).toBe("s");
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import corpus from "../../support/formula/corpus/excel.json";
 import { evaluateText, sameValue, type CorpusCase } from "../../support/formula/corpus";
 import { compileFormula, evaluateCell } from "../../../src/services/formula/evaluate";
-import { parseFormula } from "../../../src/services/formula/text";
+import { parseFormula } from "../../../src/services/formula/resolve";
 import { lookupFunction } from "../../../src/services/formula/functions";
 import { printFormula } from "../../../src/services/formula/print";
 import type { Expr } from "../../../src/services/formula/expression";

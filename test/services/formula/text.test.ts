@@ -6,8 +6,10 @@ import { compileFormula } from "../../../src/services/formula/evaluate";
 import { valueToCell } from "../../../src/services/formula/values";
 import { compileFormulaText } from "../../../src/services/formula/formulaText";
 import { ApiError } from "../../../src/errors";
+import { errorStatus } from "../../../src/http/errors";
 import { printFormula } from "../../../src/services/formula/print";
-import { checkGrammar, FormulaSyntaxError, parseFormula, type FormulaProblem } from "../../../src/services/formula/text";
+import { checkGrammar, FormulaSyntaxError, type FormulaProblem } from "../../../src/services/formula/text";
+import { parseFormula } from "../../../src/services/formula/resolve";
 import { col, fn, lit, neg, op } from "../../support/formula/expr";
 
 const COLUMNS = [
@@ -249,7 +251,7 @@ describe("formula text: bounds", () => {
       compileFormulaText(text, columns, { path: "text" });
       return 200;
     } catch (err) {
-      return err instanceof ApiError ? err.status : 500;
+      return err instanceof ApiError ? errorStatus[err.code] : 500;
     }
   };
   it("refuses formulas too deep or too long with 422, never a crash", () => {

@@ -1,6 +1,6 @@
 /** Evaluating the formulas of the Excel corpus (test/support/formula/corpus/excel.json) and comparing their answers. */
 import { compileFormula } from "../../../src/services/formula/evaluate";
-import { parseFormula } from "../../../src/services/formula/text";
+import { parseFormula } from "../../../src/services/formula/resolve";
 import { dateToSerial, valueToCell, type FormulaValue } from "../../../src/services/formula/values";
 
 export interface CorpusCase {

@@ -1,0 +1,196 @@
+/**
+ * An automation's actions. Each one calls the verb the HTTP route calls — createRow, updateCells, deleteRows,
+ * applyComputedColumn, createDocument — with the run's service context: the system acting for the automation's
+ * owner (the owner's rights as they are now) at the run's depth, over the budgeted D1. So an action gets the
+ * route's validation, recalculation and events; its events wait in the context's outbox until the run is recorded.
+ * What is the run's own to do here is reserving the budgets before a write, and the automation's own records
+ * (in-app notices, webhook deliveries).
+ */
+import { automationDeliveries, notifications, type StoredAction } from "../../db/schema";
+import { uncountedD1 } from "../../db/instrument";
+import { ApiError } from "../../errors";
+import { newId } from "../../lib/ids";
+import type { AutomationRow } from "../../auth/access";
+import type { ConditionValue } from "../../schemas/automations";
+import type { ServiceContext } from "../context";
+import { updateCells } from "../tables/cells";
+import { applyComputedColumn } from "../tables/columns";
+import { createRow, deleteRows } from "../tables/rows";
+import { createDocument } from "../documents/create";
+import { BudgetExceeded, type Budget } from "./budget";
+import { reserveCascade } from "./cascade";
+import { conditionHolds, hasTests } from "./conditions";
+import { enqueueAll } from "./messages";
+import type { RunRow } from "./serialize";
+
+/** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
+export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
+
+/** A run while its actions execute. */
+export interface ActiveRun {
+  /** The system acting for the owner at the run's depth, over the budgeted D1; its outbox collects the writes' events. */
+  ctx: ServiceContext;
+  automation: AutomationRow;
+  run: RunRow;
+  budget: Budget;
+  cascadeId: string;
+  triggerRow: RowWithCells | null;
+  selected: RowWithCells[] | null;
+  deliveryIds: string[];
+}
+
+export interface ActionOutcome {
+  affectedRows: number;
+  skipped?: boolean;
+}
+
+type Spec = Record<string, unknown> & { kind: string };
+
+/** What an action's `condition` leaves: the rows it may touch, and whether it runs at all (row-less actions). */
+interface Scope {
+  targets: RowWithCells[];
+  gateOpen: boolean;
+}
+
+const SKIPPED: ActionOutcome = { affectedRows: 0, skipped: true };
+
+/** Charges `n` writes to the run's cascade (cascade.ts) on the raw binding: guarding runs costs no operation. */
+function reserveWrites(ar: ActiveRun, n: number) {
+  return reserveCascade({ DB: uncountedD1(ar.ctx.env.DB) }, ar.cascadeId, ar.automation.projectId, "writes", n);
+}
+
+/** Rows a row-scoped action works on: those `conditions` selected, else the triggering row; narrowed by its condition. */
+function scopeOf(ar: ActiveRun, action: StoredAction): Scope {
+  const condition = action.condition as ConditionValue | undefined;
+  const gated = hasTests(condition);
+  const base = ar.selected ?? (ar.triggerRow && !ar.triggerRow.isDeleted ? [ar.triggerRow] : []);
+  const contextRows = ar.selected ?? (ar.triggerRow ? [ar.triggerRow] : []);
+  return {
+    targets: gated ? base.filter((r) => conditionHolds(condition, r.cells)) : base,
+    gateOpen: !gated || contextRows.some((r) => conditionHolds(condition, r.cells)),
+  };
+}
+
+async function rowCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
+  if (!scope.gateOpen) return SKIPPED;
+  ar.budget.reserveRows(1);
+  await reserveWrites(ar, 1);
+  await createRow(ar.ctx, { tableId: String(spec.tableId), cells: (spec.cells as Record<string, unknown>) ?? {}, cellsPath: "spec.cells" });
+  return { affectedRows: 1 };
+}
+
+/** row.update and row.delete: the target rows, table by table, through the tables' verbs. */
+async function rowWrite(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
+  const targets = spec.tableId ? scope.targets.filter((r) => r.tableId === spec.tableId) : scope.targets;
+  if (targets.length === 0) return SKIPPED;
+  ar.budget.reserveRows(targets.length);
+  await reserveWrites(ar, targets.length);
+  const byTable = new Map<string, string[]>();
+  for (const r of targets) byTable.set(r.tableId, [...(byTable.get(r.tableId) ?? []), r.id]);
+  for (const [tableId, rowIds] of byTable) {
+    if (spec.kind === "row.delete") await deleteRows(ar.ctx, { tableId, rowIds });
+    else await updateCells(ar.ctx, { tableId, rowIds, values: (spec.set as Record<string, unknown>) ?? {} });
+  }
+  return { affectedRows: targets.length };
+}
+
+async function formulaApply(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
+  if (!scope.gateOpen) return SKIPPED;
+  const result = await applyComputedColumn(ar.ctx, { columnId: String(spec.columnId) });
+  ar.budget.reserveRows(result.updatedRows);
+  // The apply's row count is known only afterwards: charged to the cascade then (an exhausted cascade stops here).
+  await reserveWrites(ar, result.updatedRows);
+  return { affectedRows: result.updatedRows };
+}
+
+async function documentCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
+  if (!scope.gateOpen) return SKIPPED;
+  if (!ar.automation.behavior.allowDocumentWrites) throw new BudgetExceeded("allowDocumentWrites", 0, 1);
+  await reserveWrites(ar, 1);
+  await createDocument(ar.ctx, {
+    projectId: (spec.projectId as string | undefined) ?? ar.automation.projectId,
+    name: String(spec.name),
+    type: (spec.type as "FOLDER" | "DOCUMENT" | undefined) ?? "DOCUMENT",
+    parentId: (spec.parentId as string | null | undefined) ?? null,
+  });
+  return { affectedRows: 0 };
+}
+
+/** An in-app notice to the automation's owner. */
+async function notify(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
+  if (!scope.gateOpen) return SKIPPED;
+  await reserveWrites(ar, 1);
+  await ar.ctx.db.insert(notifications).values({
+    id: newId(),
+    userId: ar.ctx.user.id,
+    kind: "automation.notify",
+    title: String(spec.title),
+    body: String(spec.body ?? ""),
+    data: { automationId: ar.automation.id, runId: ar.run.id },
+    createdAt: ar.ctx.now,
+  });
+  return { affectedRows: 0 };
+}
+
+/** The body a webhook action sends when its spec names none: the run, its trigger and the triggering row or document. */
+function defaultPayload(ar: ActiveRun) {
+  const trigger = ar.run.trigger;
+  return {
+    type: "automation.run",
+    timestamp: new Date(ar.ctx.now).toISOString(),
+    data: {
+      automationId: ar.automation.id,
+      runId: ar.run.id,
+      trigger,
+      ...(ar.triggerRow ? { row: { _id: ar.triggerRow.id, tableId: ar.triggerRow.tableId, cells: ar.triggerRow.cells } } : {}),
+      ...(typeof trigger.documentId === "string" ? { document: { _id: trigger.documentId } } : {}),
+    },
+  };
+}
+
+/** A delivery recorded and queued (webhooks.ts sends it). */
+async function webhook(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction): Promise<ActionOutcome> {
+  if (!scope.gateOpen) return SKIPPED;
+  ar.budget.reserveExternal(1);
+  await reserveCascade({ DB: uncountedD1(ar.ctx.env.DB) }, ar.cascadeId, ar.automation.projectId, "deliveries", 1);
+  const id = newId();
+  const t = ar.ctx.now;
+  await ar.ctx.db.insert(automationDeliveries).values({
+    id,
+    automationId: ar.automation.id,
+    runId: ar.run.id,
+    actionId: action.id,
+    url: String(spec.url),
+    method: String(spec.method ?? "POST"),
+    headers: (spec.headers as Record<string, string>) ?? {},
+    body: JSON.stringify(spec.body !== undefined ? spec.body : defaultPayload(ar)),
+    status: "pending",
+    attempts: [],
+    retryIndex: 0,
+    nextAttemptAt: t,
+    createdAt: t,
+    updatedAt: t,
+  });
+  ar.deliveryIds.push(id);
+  await enqueueAll(ar.ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId: id }]);
+  return { affectedRows: 0 };
+}
+
+const handlers: Record<string, (ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction) => Promise<ActionOutcome>> = {
+  "row.create": rowCreate,
+  "row.update": rowWrite,
+  "row.delete": rowWrite,
+  "formula.apply": formulaApply,
+  "document.create": documentCreate,
+  notify,
+  webhook,
+};
+
+/** Executes one action (its clock is the context's: each action's writes carry the time it started). */
+export async function runAction(ar: ActiveRun, action: StoredAction): Promise<ActionOutcome> {
+  const spec = action.spec as Spec;
+  const handler = Object.hasOwn(handlers, spec.kind) ? handlers[spec.kind] : undefined;
+  if (!handler) throw new ApiError("UnprocessableEntityError", `Unknown action kind ${spec.kind}`);
+  ar.ctx.now = Date.now();
+  return handler(ar, spec, scopeOf(ar, action), action);
+}
