@@ -148,6 +148,27 @@ export const checks = [
     },
   },
   {
+    // docs/api-guide.md › Search: the search box is a plain GET form, so it works with JavaScript off.
+    name: "reader site search: the box on a page submits without JavaScript, results link to the page, axe",
+    async run({ base, seed: s, newPage }) {
+      const page = await newPage({ javaScript: false });
+      await page.goto(`${base}/site/${s.open.slug}/${s.open.remote}`, { waitUntil: "load" });
+      await page.type("#site-search-q", "annu* leave");
+      const [res] = await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click('form.site-search button[type="submit"]')]);
+      assert(res.status() === 200, `the search page answered ${res.status()}`);
+      assert(page.url().startsWith(`${base}/site/${s.open.slug}/search?q=`), `the form went to ${page.url()}`);
+      const hits = await page.$$eval("ol.search-results a", (as) => as.map((a) => a.getAttribute("href")));
+      assert(hits[0] === `/site/${s.open.slug}/${s.open.leave}`, `search results: ${JSON.stringify(hits)}`);
+      assert((await page.$$eval("ol.search-results mark", (m) => m.length)) > 0, "matches are highlighted");
+      assert((await page.$eval("#site-search-q", (i) => i.value)) === "annu* leave", "the box keeps the query");
+      const axePage = await newPage({ bypassCSP: true });
+      await axePage.goto(`${base}/site/${s.open.slug}/search?q=leave`, { waitUntil: "load" });
+      await axeCheck(axePage, "search results");
+      await axePage.goto(`${base}/site/${s.open.slug}/search?q=nothingmatchesthis`, { waitUntil: "load" });
+      await axeCheck(axePage, "search without results");
+    },
+  },
+  {
     name: "protected portal: password form, wrong password, login, then the page; axe on the form",
     async run({ base, seed: s, newPage }) {
       const page = await newPage();

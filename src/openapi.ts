@@ -29,6 +29,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Export: "Document data export and PDF conversion",
   Portals: "Published portals: a project's documents as a public or password-protected reader site",
   Automations: "Scheduled and event-driven automations and their runs",
+  Search: "Full-text search over the documents, files and rows the caller can read",
   Discovery: "This OpenAPI document, the interactive reference and liveness",
 };
 

@@ -7,7 +7,7 @@
 import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
-import { automations, columns, documents, projects, tables, workspaceCollaborators, workspaces } from "../db/schema";
+import { automations, documents, projects, tables, workspaceCollaborators, workspaces } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 
@@ -16,7 +16,6 @@ export type DocumentRole = "owner" | "editor" | "viewer";
 export type DocumentRow = typeof documents.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
-export type ColumnRow = typeof columns.$inferSelect;
 export type TableRow = typeof tables.$inferSelect;
 export type AutomationRow = typeof automations.$inferSelect;
 

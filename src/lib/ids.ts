@@ -38,5 +38,3 @@ export function shardNumberOfId(id: string): number | "plain" | null {
 }
 
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-export const now = () => Date.now();

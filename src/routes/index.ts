@@ -24,6 +24,7 @@ import { registerTableCsvRoutes } from "./tableCsv";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
+import { registerSearchRoutes } from "./search";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -62,4 +63,6 @@ export function registerRoutes(app: Router) {
   registerExportRoutes(app);
 
   registerAutomations(app);
+
+  registerSearchRoutes(app);
 }

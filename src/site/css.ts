@@ -51,6 +51,14 @@ figcaption{color:var(--muted);font-size:.9rem}
 .notice{padding:1rem;border:1px solid var(--line);border-radius:6px;background:var(--soft)}
 .site-footer{border-top:1px solid var(--line);padding:1rem 1.5rem;color:var(--muted);font-size:.9rem;display:flex;gap:1rem;flex-wrap:wrap}
 .site-footer ul{list-style:none;display:flex;gap:1rem;margin:0;padding:0}
+.site-search{margin:0 0 1rem}
+.site-search label{display:block;font-size:.8rem;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);margin-bottom:.25rem}
+.site-search input{width:100%;padding:.4rem .55rem;font:inherit;border:1px solid #8c959f;border-radius:6px}
+.site-search button{margin-top:.4rem;padding:.35rem .8rem;font:inherit;font-weight:600;border:0;border-radius:6px;background:var(--accent);color:var(--accent-fg);cursor:pointer}
+.search-results{list-style:none;padding:0}
+.search-results li{margin:0 0 1.1rem}
+.search-results p{margin:.2rem 0 0;color:var(--muted)}
+.search-results mark{background:#fff3b0;color:inherit}
 .gate{max-width:26rem;margin:4rem auto;padding:0 1.5rem}
 .gate label{display:block;font-weight:600;margin:.8rem 0 .3rem}
 .gate input[type=password]{width:100%;padding:.55rem .7rem;font:inherit;border:1px solid #8c959f;border-radius:6px}

@@ -23,6 +23,8 @@ import { SITE_CSS } from "./css";
 import { CSS_PATH, CSS_VERSION } from "./assets";
 import { describe, document, DocumentArticle, HomeArticle, PasswordGate, Problem, Shell, type Links, type PageMeta } from "./pages";
 import { safeImageSrc } from "./safe";
+import { SearchArticle } from "./search";
+import { searchPortal } from "../services/search/site";
 import { brandingDto } from "../services/portals/state";
 import { serviceContext } from "../services/context";
 
@@ -81,7 +83,8 @@ interface Mount {
 
 function linksOf(m: Mount): Links {
   const base = m.ownDomain ? "" : `/site/${m.slug}`;
-  return { home: base || "/", doc: (id) => `${base}/${id}` };
+  // Search lives under /site/{slug} on every host: on a portal's own domain /search is the API's.
+  return { home: base || "/", doc: (id) => `${base}/${id}`, search: `/site/${m.slug}/search` };
 }
 
 function cookiePath(m: Mount) {
@@ -132,9 +135,10 @@ function siteName(p: PortalState) {
   return brandingDto(p.project.branding)?.company.name || p.project.name;
 }
 
-/** The page's HTML (without headers): `docId` null is the portal home. */
-async function renderPage(c: Context<HonoEnv>, portal: PortalState, mount: Mount, docId: string | null): Promise<string> {
+/** The page's HTML (without headers): `docId` null is the portal home; `search` (the query) renders the search page. */
+async function renderPage(c: Context<HonoEnv>, portal: PortalState, mount: Mount, docId: string | null, search?: string): Promise<string> {
   const links = linksOf(mount);
+  if (search !== undefined) return renderSearch(c, portal, mount, search);
   const doc = docId ? portal.documents.find((d) => d._id === docId)! : portal.documents.find((d) => d._id === portal.homepage) ?? null;
   const blocks = doc ? await readBlocks(c, doc) : [];
   const name = siteName(portal);
@@ -158,6 +162,34 @@ async function renderPage(c: Context<HonoEnv>, portal: PortalState, mount: Mount
   );
 }
 
+async function renderSearch(c: Context<HonoEnv>, portal: PortalState, mount: Mount, q: string): Promise<string> {
+  const links = linksOf(mount);
+  const pages = portal.documents.filter((d) => d.type !== "EXTERNAL").map((d) => d._id);
+  const result = q.trim() ? await searchPortal(readerContext(c, Date.now()), { documentIds: pages, q }) : null;
+  const name = siteName(portal);
+  const meta: PageMeta = {
+    title: q.trim() ? `Search: ${q} · ${name}` : `Search · ${name}`,
+    description: `Search ${name}`,
+    url: new URL(c.req.url).origin + searchPath(mount, q),
+    siteName: name,
+    // Result pages are never indexed; the pages they list are.
+    noindex: true,
+    type: "website",
+  };
+  return String(
+    document(
+      meta,
+      <Shell portal={portal} links={links} current={null} q={q}>
+        <SearchArticle q={q} result={result} links={links} />
+      </Shell>,
+    ),
+  );
+}
+
+function searchPath(mount: Mount, q: string) {
+  return `${linksOf(mount).search}?q=${encodeURIComponent(q)}`;
+}
+
 function indexHeaders(portal: PortalState): Record<string, string> {
   return isIndexable(portal) ? {} : { "X-Robots-Tag": "noindex" };
 }
@@ -171,17 +203,18 @@ function gate(portal: PortalState, mount: Mount, next: string, failed: boolean, 
 }
 
 /** One page of a portal, with the access, conditional-request and edge-cache rules above. */
-async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, mount: Mount, docId: string | null): Promise<Response> {
+async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, mount: Mount, docId: string | null, search?: string): Promise<Response> {
   const now = Date.now();
   if (!portal) return notFoundPage();
   if (!isActive(portal, now)) return disabledPage();
-  const path = docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
+  // A search page is keyed (ETag, cache) by its query as a document page is by its path.
+  const path = search !== undefined ? searchPath(mount, search) : docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
 
   if (portal.passwordHash !== null) {
     const ok = await readerMayOpen(readerContext(c, now), { portal, token: getCookie(c, COOKIE_NAME) ?? null });
     if (!ok) return gate(portal, mount, path, false);
     if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
-    return html(200, await renderPage(c, portal, mount, docId), { "Cache-Control": PRIVATE_CACHE_CONTROL, ...indexHeaders(portal) });
+    return html(200, await renderPage(c, portal, mount, docId, search), { "Cache-Control": PRIVATE_CACHE_CONTROL, ...indexHeaders(portal) });
   }
 
   if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
@@ -202,7 +235,7 @@ async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, m
     const page = remember(memoKey, new Uint8Array(await cached.arrayBuffer()));
     return html(200, page, { ...headers, "x-portal-cache": "hit" });
   }
-  const body = await renderPage(c, portal, mount, docId);
+  const body = await renderPage(c, portal, mount, docId, search);
   const page = remember(memoKey, `<!DOCTYPE html>${body}`);
   const res = html(200, page, { ...headers, "x-portal-cache": "miss" });
   if (cache) {
@@ -271,6 +304,12 @@ export function registerSite(app: Router) {
   });
   app.get("/site/:slug/sitemap.xml", async (c) => sitemap(c, await bySlug(c, c.req.param("slug")), { slug: c.req.param("slug").toLowerCase(), ownDomain: false }));
   app.post("/site/:slug/login", (c) => login(c, c.req.param("slug")));
+  app.get("/site/:slug/search", async (c) => {
+    const portal = await bySlug(c, c.req.param("slug"));
+    const ownDomain = !!portal && portal.domain !== "" && requestHost(new URL(c.req.url).host) === portal.domain;
+    const q = (c.req.query("q") ?? "").slice(0, 1000);
+    return servePage(c, portal, { slug: c.req.param("slug").toLowerCase(), ownDomain }, null, q);
+  });
   app.get("/site/:slug", async (c) => servePage(c, await bySlug(c, c.req.param("slug")), { slug: c.req.param("slug").toLowerCase(), ownDomain: false }, null));
   app.get("/site/:slug/:documentId", async (c) => {
     const docId = c.req.param("documentId");

@@ -71,6 +71,19 @@ function socialLink(platform: string, handle: string): string | null {
 export interface Links {
   home: string;
   doc: (id: string) => string;
+  /** The portal's search page (a plain GET form posts `q` to it). */
+  search: string;
+}
+
+/** The search box on every page: a plain GET form, so it works without JavaScript. */
+function SearchBox({ links, q }: { links: Links; q: string }) {
+  return (
+    <form class="site-search" role="search" method="get" action={links.search}>
+      <label for="site-search-q">Search this site</label>
+      <input id="site-search-q" name="q" type="search" value={q} maxlength={500} />
+      <button type="submit">Search</button>
+    </form>
+  );
 }
 
 function Header({ portal, links }: { portal: PortalState; links: Links }) {
@@ -152,7 +165,7 @@ function NavList({ parent, tree, links, current, depth }: { parent: string | nul
   );
 }
 
-export function Shell({ portal, links, current, children }: { portal: PortalState; links: Links; current: string | null; children: Child }) {
+export function Shell({ portal, links, current, children, q = "" }: { portal: PortalState; links: Links; current: string | null; children: Child; q?: string }) {
   const tree = treeOf(portal.documents);
   return (
     <>
@@ -160,6 +173,7 @@ export function Shell({ portal, links, current, children }: { portal: PortalStat
       <Header portal={portal} links={links} />
       <div class="layout">
         <nav class="site-nav" aria-label="Documents">
+          <SearchBox links={links} q={q} />
           <h2>
             <a href={links.home} aria-current={current === null ? "page" : undefined}>{portal.project.name}</a>
           </h2>

@@ -7,6 +7,7 @@ import { formulaCases } from "./cases/formula";
 import { automationCases } from "./cases/automations";
 import { portalCases } from "./cases/portals";
 import { collabCases } from "./cases/collab";
+import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
 
@@ -21,6 +22,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   automations: automationCases,
   portals: portalCases,
   collab: collabCases,
+  search: searchCases,
   tableCsv: tableCsvCases,
   markdown: markdownCases,
 };

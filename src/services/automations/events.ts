@@ -16,8 +16,8 @@ import { createRunsStatements } from "./cascade";
 
 export const MAX_DEPTH = 3;
 
-// The runner emits its writes' events through the bus as every writer does.
-export { emitEvents, type EventInput } from "../events/events";
+// The event shape the runner and the cascade planner read.
+export type { EventInput } from "../events/events";
 
 interface TriggerRow {
   automation_id: string;

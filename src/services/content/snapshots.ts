@@ -19,6 +19,7 @@ import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
+import { contentBodyStatement, docxBodyStatement } from "../search/index";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;
@@ -230,6 +231,9 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
   const d1 = d1Of(ctx.db);
   const beforeId = newId();
   const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
+  // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
+  const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;
+  const frozenBytes = frozenDocx ? new Uint8Array(await frozenDocx.arrayBuffer()) : null;
   const statements = [
     snapshotInsertStatement(d1, {
       id: beforeId,
@@ -241,6 +245,8 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
     }),
     contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
     ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
+    contentBodyStatement(d1, documentId, key, blocksJson),
+    ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
   ];
   let results: D1Result<{ version: number }>[];
   try {

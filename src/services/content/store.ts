@@ -16,6 +16,7 @@ import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
+import { contentBodyStatement } from "../search/index";
 
 export interface DocumentContent {
   documentId: string;
@@ -129,7 +130,8 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
          FROM document_contents c WHERE c.document_id = ?`,
       )
       .bind(documentId);
-    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([previous, bump]);
+    // The search index's body follows in the same transaction (docs/api-guide.md › Search).
+    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([previous, bump, contentBodyStatement(d1, documentId, key, input.blocksJson)]);
     const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
     const bumped = bumpResult!.results[0] as { version: number } | undefined;
     if (!bumped) throw staleVersion(baseVersion!, prev?.version ?? 0);

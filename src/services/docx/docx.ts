@@ -15,6 +15,7 @@ import { placeNewDocument } from "../documents/create";
 import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
+import { docxBodyQuery } from "../search/index";
 import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";
 
 export interface RawBody {
@@ -43,7 +44,7 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
         order,
       },
     });
-    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, { documentId, blob })]);
+    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)]);
     assertDocumentInserted(inserted);
     emitAfterResponse(ctx, [documentCreatedEvent(row)]);
     return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
@@ -66,7 +67,7 @@ export async function putDocxVersion(ctx: ServiceContext, { documentId, upload }
   checkDocxBytes(bytes);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
-    const version = await addDocxVersion(ctx, { documentId, blob });
+    const version = await addDocxVersion(ctx, { documentId, blob, bytes });
     return { documentId, version, size: blob.size, etag: blob.etag };
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);

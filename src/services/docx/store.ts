@@ -13,6 +13,7 @@ import { ApiError, conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { toHex } from "../../lib/crypto";
+import { docxBodyStatement } from "../search/index";
 
 export { DOCX_MEDIA_TYPE };
 
@@ -72,7 +73,7 @@ export function firstDocxVersion(ctx: ServiceContext, { documentId, blob }: { do
  * Records `blob` as the newest version and points the document at it, clearing `seededAt`, in one atomic batch.
  * The version number is computed inside the statement, so concurrent writers get distinct numbers.
  */
-export async function addDocxVersion(ctx: ServiceContext, { documentId, blob }: { documentId: string; blob: StoredBlob }): Promise<number> {
+export async function addDocxVersion(ctx: ServiceContext, { documentId, blob, bytes }: { documentId: string; blob: StoredBlob; bytes: Uint8Array }): Promise<number> {
   const userId = ctx.user.id;
   const d1 = d1Of(ctx.db);
   const t = ctx.now;
@@ -88,6 +89,7 @@ export async function addDocxVersion(ctx: ServiceContext, { documentId, blob }: 
     d1
       .prepare("UPDATE documents SET external = ?, updated_at = ? WHERE id = ?")
       .bind(JSON.stringify(external), t, documentId),
+    docxBodyStatement(d1, documentId, blob.r2Key, bytes),
   ]);
   return inserted!.results[0]!.version;
 }

@@ -27,7 +27,7 @@ import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, hasArgumen
 import { charge, elements } from "./cellBudget";
 import { compileOperator } from "./operators";
 
-export { evaluateCell, evaluateCellText, LIMIT_CELL, LIMIT_TEXT, type CellEvaluation } from "./cellBudget";
+export { evaluateCell, evaluateCellText, LIMIT_TEXT } from "./cellBudget";
 
 /** Reads one column of the current row as an evaluator value. */
 export type ValueSource = (columnId: string) => FormulaValue;

@@ -11,7 +11,6 @@
  * lookup (422), so a change recomputes the tables that look into it and stops there — which also rules out cycles
  * across tables.
  */
-import { unprocessable } from "../../errors";
 import type { OneManyOptions } from "../../schemas/tables";
 import { relatedRowIds } from "../tables/relations";
 import type { Expr } from "./expression";
@@ -121,15 +120,6 @@ export function lookupProblem(lookup: RelationLookup, linked: LinkedColumns): st
     return `{${col.name}} uses a lookup itself: lookups are one level deep (look up the columns it reads instead)`;
   }
   return null;
-}
-
-/** 422 when a lookup in `expr` is not allowed (see lookupProblem). */
-export function assertLookups(expr: Expr, columns: readonly TableColumn[], linked: LinkedColumns, path = "expression"): void {
-  const problems = relationLookups(expr, relationTest(columns)).flatMap((l) => {
-    const message = lookupProblem(l, linked);
-    return message ? [{ path, message }] : [];
-  });
-  if (problems.length > 0) throw unprocessable(problems[0]!.message, problems);
 }
 
 // ---- evaluation --------------------------------------------------------------------------------------------

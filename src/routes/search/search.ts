@@ -1,0 +1,60 @@
+import { z } from "@hono/zod-openapi";
+import { ctxOf, defineRoute } from "../../http/route";
+import { errorResponses, jsonResponse, type Router } from "../../openapi";
+import { IdSchema } from "../../schemas/ids";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, search, TITLE_WEIGHT, BODY_WEIGHT } from "../../services/search/search";
+import { MAX_QUERY_LENGTH } from "../../services/search/query";
+
+const Ref = z.object({ _id: z.string(), name: z.string() });
+
+const SearchHitSchema = z
+  .object({
+    _id: z.string().openapi({ description: "The record's id: a document's, a file's (an EXTERNAL document) or a row's" }),
+    kind: z.enum(["document", "file", "row"]),
+    title: z.string().openapi({ description: "The document's name, or the row's identifier cell" }),
+    workspaceId: z.string(),
+    projectId: z.string(),
+    tableId: z.string().nullable().openapi({ description: "A row's table; null for documents and files" }),
+    path: z.object({
+      project: Ref,
+      folders: z.array(Ref).openapi({ description: "Enclosing folders the caller can read, outermost first" }),
+      table: Ref.nullable(),
+    }),
+    snippet: z.string().openapi({ description: "HTML: text around the matches with every character escaped and the matched words in <mark>…</mark>" }),
+  })
+  .openapi("SearchHit");
+
+const route = defineRoute({
+  operationId: "search",
+  // The caller's token, the access rules and the ranked page are one statement in one batch.
+  auth: "batched",
+  roundTrips: 1,
+  method: "get",
+  path: "/search",
+  tags: ["Search"],
+  summary: "Full-text search over the documents, files and rows the caller can read",
+  description:
+    `Ranked by bm25 with a title match weighted ${TITLE_WEIGHT}× a body match (${TITLE_WEIGHT}:${BODY_WEIGHT}). ` +
+    'Syntax: words (all must match), "quoted phrases", prefix `term*`, `a OR b`, and `-word` to exclude. ' +
+    "Accents and case are ignored. Only records the caller can read are returned, and nothing is counted beyond the page. " +
+    "A query that cannot be read (an unclosed quote, exclusions alone, a dangling OR) is 422. " +
+    "Pass `nextCursor` as `cursor` for the next page.",
+  request: {
+    query: z.object({
+      q: z.string().min(1).max(MAX_QUERY_LENGTH).openapi({ param: { name: "q", in: "query" }, example: 'budget "annual report" -draft' }),
+      workspaceId: IdSchema.optional().openapi({ param: { name: "workspaceId", in: "query" } }),
+      projectId: IdSchema.optional().openapi({ param: { name: "projectId", in: "query" } }),
+      type: z.enum(["document", "file", "row"]).optional().openapi({ param: { name: "type", in: "query" } }),
+      limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT).openapi({ param: { name: "limit", in: "query" } }),
+      cursor: z.string().min(1).max(200).optional().openapi({ param: { name: "cursor", in: "query" } }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ data: z.array(SearchHitSchema), nextCursor: z.string().nullable() }).openapi("SearchResults")),
+    ...errorResponses("UnprocessableEntityError"),
+  },
+});
+
+export function registerSearch(app: Router) {
+  app.openapi(route, async (c) => c.json(await search(ctxOf(c), c.req.valid("query")), 200));
+}

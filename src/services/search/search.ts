@@ -1,0 +1,209 @@
+/**
+ * GET /search (docs/api-guide.md › Search): ranked full-text hits among the records the caller can read.
+ *
+ * One statement, in the authentication batch (one D1 round trip): the FTS5 match, confined inside the index to
+ * the caller's scope words and ranked by bm25 with the title weighted above the body (TITLE_WEIGHT : BODY_WEIGHT),
+ * then checked on the page against the access rules of src/auth/access.ts written as SQL — a document through its workspace or a grant on it or an ancestor folder, a row through its
+ * project (workspace, or a grant on a live document of the project) — then, for the page only, the folder path
+ * (folders the caller can read) and the highlighted snippet. Hidden records never reach the response: no count of
+ * all hits, no total, only the page.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { MAX_FOLDER_DEPTH } from "../../auth/access";
+import { rawSelect } from "../../db/sql";
+import { ApiError, validation } from "../../errors";
+import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
+import { read, type ServiceContext } from "../context";
+import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
+
+/** bm25 column weights: a match in a record's title (document name, row identifier) counts ten times one in its body. */
+export const TITLE_WEIGHT = 10;
+export const BODY_WEIGHT = 1;
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 50;
+/** Deepest result a client can page to (offset paging over a ranking). */
+const MAX_OFFSET = 1000;
+/** Tokens of context a snippet carries around its matches. */
+const SNIPPET_TOKENS = 16;
+
+type SearchKind = "document" | "file" | "row";
+
+interface SearchInput {
+  q: string;
+  workspaceId?: string;
+  projectId?: string;
+  type?: SearchKind;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface SearchHit {
+  _id: string;
+  kind: SearchKind;
+  title: string;
+  workspaceId: string;
+  projectId: string;
+  tableId: string | null;
+  path: { project: { _id: string; name: string }; folders: { _id: string; name: string }[]; table: { _id: string; name: string } | null };
+  /** HTML: the text around the matches, every character escaped, matches in <mark>. */
+  snippet: string;
+}
+
+interface HitRow {
+  rid: number;
+  score: number;
+  record_id: string;
+  kind: SearchKind;
+  title: string;
+  workspace_id: string;
+  project_id: string;
+  project_name: string | null;
+  table_id: string | null;
+  table_name: string | null;
+  folders: string;
+  snip: string | null;
+}
+
+function decodeSearchCursor(cursor: string): number {
+  const m = /^o:(\d{1,4})$/.exec(textFromBase64Url(cursor) ?? "");
+  const offset = m ? Number(m[1]) : NaN;
+  if (!(offset >= 0 && offset <= MAX_OFFSET)) {
+    throw validation("cursor is not a cursor this search returned", [{ path: "cursor", message: "invalid cursor" }]);
+  }
+  return offset;
+}
+
+interface SearchScope {
+  workspaceId?: string;
+  projectId?: string;
+  type?: SearchKind;
+}
+
+/**
+ * The common table expressions (for a WITH RECURSIVE) that end in `q(m)`: the caller's MATCH expression. `user`
+ * names the caller (its SQL reference while authentication rides in the same batch).
+ *
+ * The caller's reach is written into the MATCH itself (migrations/0009_search.sql › scope): the user's words AND
+ * any of the caller's scope words — `w<id>` per readable workspace, `r<id>` per project holding a live document
+ * granted to them, `d<id>` per granted document and every document below a granted folder — plus `k`/`w`/`p` words
+ * for the type, workspace and project filters. FTS5 intersects those posting lists, so entries the caller cannot
+ * read are never visited, ranked or counted, and the time of a search does not grow with hidden matches. The top
+ * of the ranking is cut from the index alone (bm25, LIMIT); entries are read by rowid for that page only, where
+ * the access rules in SQL are checked once more as the final guard.
+ */
+export function scopedMatchCtes(user: SQL, match: string, opts: SearchScope): SQL {
+  const narrow: string[] = [];
+  if (opts.type) narrow.push(scopeWord("k", opts.type));
+  if (opts.workspaceId) narrow.push(scopeWord("w", opts.workspaceId));
+  if (opts.projectId) narrow.push(scopeWord("p", opts.projectId));
+  const narrowing = narrow.map((w) => ` AND scope : ${w}`).join("");
+  const depth = MAX_FOLDER_DEPTH + 1;
+  return sql`
+      me(id) AS (SELECT ${user}),
+      ws(id) AS (SELECT workspace_id FROM workspace_collaborators WHERE user_id = (SELECT id FROM me)),
+      granted(id, depth) AS (
+        SELECT document_id, 0 FROM document_collaborators WHERE user_id = (SELECT id FROM me)
+        UNION
+        SELECT d.id, g.depth + 1 FROM documents d JOIN granted g ON d.parent_id = g.id WHERE g.depth < ${depth}),
+      grant_projects(id) AS (
+        SELECT DISTINCT d.project_id FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+        WHERE dc.user_id = (SELECT id FROM me) AND d.is_deleted = 0),
+      reach(word) AS (
+        SELECT 'w' || id FROM ws
+        UNION SELECT 'r' || id FROM grant_projects
+        UNION SELECT 'd' || id FROM granted),
+      q(m) AS (SELECT ${match} || ' AND scope : (' ||
+        COALESCE((SELECT group_concat('"' || replace(word, '"', '""') || '"', ' OR ') FROM reach), '"none"') || ')' || ${narrowing})`;
+}
+
+/** The ranked, access-filtered statement (the match of scopedMatchCtes). */
+function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limit: number; offset: number }): SQL {
+  const filters: SQL[] = [];
+  if (opts.type) filters.push(sql`AND e.kind = ${opts.type}`);
+  if (opts.workspaceId) filters.push(sql`AND e.workspace_id = ${opts.workspaceId}`);
+  if (opts.projectId) filters.push(sql`AND e.project_id = ${opts.projectId}`);
+  const depth = MAX_FOLDER_DEPTH + 1;
+  return sql`
+    WITH RECURSIVE
+      ${scopedMatchCtes(user, match, opts)},
+      top AS MATERIALIZED (
+        SELECT rowid AS rid, bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}, 0) AS score FROM search_fts
+        WHERE search_fts MATCH (SELECT m FROM q)
+        ORDER BY score, rowid LIMIT ${opts.limit} OFFSET ${opts.offset}),
+      hits AS MATERIALIZED (
+        SELECT t.rid, e.record_id, e.kind, e.title, t.score, e.workspace_id, e.project_id
+        FROM top t JOIN search_entries e ON e.id = t.rid
+        WHERE e.live = 1
+          AND (e.workspace_id IN ws
+            OR (e.kind = 'row' AND e.project_id IN grant_projects)
+            OR (e.kind <> 'row' AND e.record_id IN (SELECT id FROM granted)))
+          ${sql.join(filters, sql` `)}),
+      anc(hit, id, parent_id, name, depth, readable) AS (
+        SELECT h.record_id, p.id, p.parent_id, p.name, 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
+        FROM hits h JOIN documents c ON h.kind <> 'row' AND c.id = h.record_id JOIN documents p ON p.id = c.parent_id
+        UNION ALL
+        SELECT a.hit, p.id, p.parent_id, p.name, a.depth + 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
+        FROM anc a JOIN documents p ON p.id = a.parent_id WHERE a.depth < ${depth} AND a.readable)
+    SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind, h.title AS title, h.workspace_id AS workspace_id,
+      h.project_id AS project_id, pr.name AS project_name, r.table_id AS table_id, t.name AS table_name,
+      (SELECT json_group_array(json_object('_id', x.id, 'name', x.name))
+        FROM (SELECT id, name FROM anc WHERE hit = h.record_id AND readable ORDER BY depth DESC) x) AS folders,
+      (SELECT snippet(search_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) FROM search_fts
+        WHERE search_fts MATCH ${match} AND rowid = h.rid) AS snip
+    FROM hits h LEFT JOIN projects pr ON pr.id = h.project_id
+      LEFT JOIN rows r ON h.kind = 'row' AND r.id = h.record_id LEFT JOIN tables t ON t.id = r.table_id
+    ORDER BY h.score, h.rid`;
+}
+
+const HIT_COLUMNS = ["rid", "score", "record_id", "kind", "title", "workspace_id", "project_id", "project_name", "table_id", "table_name", "folders", "snip"] as const;
+
+/** An FTS5 error is the query's fault (422), whatever the translation let through; anything else is ours. */
+function isFtsQueryError(err: unknown): boolean {
+  const message = String((err as { message?: unknown })?.message ?? "") + String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
+  return /fts5|unterminated string/i.test(message);
+}
+
+function hitDto(r: HitRow): SearchHit {
+  let folders: { _id: string; name: string }[] = [];
+  try {
+    folders = JSON.parse(r.folders) as { _id: string; name: string }[];
+  } catch {
+    folders = [];
+  }
+  return {
+    _id: r.record_id,
+    kind: r.kind,
+    title: r.title,
+    workspaceId: r.workspace_id,
+    projectId: r.project_id,
+    tableId: r.table_id,
+    path: {
+      project: { _id: r.project_id, name: r.project_name ?? "" },
+      folders,
+      table: r.table_id ? { _id: r.table_id, name: r.table_name ?? "" } : null,
+    },
+    snippet: snippetHtml(r.snip ?? ""),
+  };
+}
+
+export async function search(ctx: ServiceContext, input: SearchInput): Promise<{ data: SearchHit[]; nextCursor: string | null }> {
+  const match = ftsExpression(input.q);
+  const limit = Math.min(Math.max(input.limit ?? DEFAULT_SEARCH_LIMIT, 1), MAX_SEARCH_LIMIT);
+  const offset = input.cursor ? decodeSearchCursor(input.cursor) : 0;
+  const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: limit + 1, offset });
+  let rows: HitRow[];
+  try {
+    [rows] = (await read(ctx, [rawSelect<HitRow>(ctx.db, HIT_COLUMNS, statement)])) as [HitRow[]];
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    if (isFtsQueryError(err)) throw new ApiError("UnprocessableEntityError", "The search query cannot be read; quote words that contain punctuation");
+    throw err;
+  }
+  // The outer SELECT of a subquery keeps no order of its own: rank again (bm25, then entry id for ties).
+  rows.sort((a, b) => a.score - b.score || a.rid - b.rid);
+  const more = rows.length > limit && offset + limit < MAX_OFFSET;
+  return {
+    data: rows.slice(0, limit).map(hitDto),
+    nextCursor: more ? textToBase64Url(`o:${offset + limit}`) : null,
+  };
+}
