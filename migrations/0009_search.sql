@@ -63,8 +63,12 @@ CREATE TRIGGER `search_tables_au` AFTER UPDATE OF is_deleted ON `tables` BEGIN
   WHERE record_id IN (SELECT id FROM rows WHERE table_id = new.id);
 END;--> statement-breakpoint
 -- Rows: the identifier cell is the title, the other live text, URL and email cells the body, recomputed whenever one
--- of the row's cells is written.
-CREATE TRIGGER `search_cells_ai` AFTER INSERT ON `cells` BEGIN
+-- of those cells is written. Cells of other columns (numbers, selects, formulas) never reach the index, so their
+-- writes skip the trigger: a whole-table formula apply costs no index work, and its statements' `changes` count
+-- only the cells written.
+CREATE TRIGGER `search_cells_ai` AFTER INSERT ON `cells`
+  WHEN new.is_identifier = 1 OR (SELECT json_extract(co.data, '$.type') FROM columns co WHERE co.id = new.column_id) IN ('text', 'url', 'email')
+BEGIN
   INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, live)
   SELECT new.row_id, 'row',
     COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c
@@ -77,7 +81,9 @@ CREATE TRIGGER `search_cells_ai` AFTER INSERT ON `cells` BEGIN
   ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body, workspace_id = excluded.workspace_id,
     project_id = excluded.project_id, live = excluded.live;
 END;--> statement-breakpoint
-CREATE TRIGGER `search_cells_au` AFTER UPDATE OF data, is_deleted, is_identifier ON `cells` BEGIN
+CREATE TRIGGER `search_cells_au` AFTER UPDATE OF data, is_deleted, is_identifier ON `cells`
+  WHEN new.is_identifier = 1 OR (SELECT json_extract(co.data, '$.type') FROM columns co WHERE co.id = new.column_id) IN ('text', 'url', 'email')
+BEGIN
   INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, live)
   SELECT new.row_id, 'row',
     COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c

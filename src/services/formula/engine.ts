@@ -128,7 +128,10 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
 
   // Past the run's budget the apply is refused (422) before anything is written.
   const writes = await evaluateAllRows(d1, table.id, plan, runBudget("refuse"));
-  const updatedRows = await writeAllRows(d1, table, plan, writes, [
+  // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
+  // (migrations/0009_search.sql), whose own writes D1 counts in `changes`, so the rows are counted as returned.
+  const searchIndexed = ["text", "url", "email"].includes(column.data.type);
+  const updatedRows = await writeAllRows(d1, { table, plan, writes, countReturned: searchIndexed }, [
     persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, Date.now()),
   ]);
   return { updatedRows, dependentTables };
@@ -152,9 +155,17 @@ async function evaluateAllRows(d1: D1Database, tableId: string, plan: Computatio
   return writes;
 }
 
-/** Writes a whole-table run's cells (only those that differ) with `extra` statements in one batch; the rows changed. */
-async function writeAllRows(d1: D1Database, table: { id: string; workspaceId: string }, plan: ComputationPlan, writes: CellUpsert[], extra: D1PreparedStatement[]): Promise<number> {
-  const withDependentsToo = plan.order.length > 1;
+/**
+ * Writes a whole-table run's cells (only those that differ) with `extra` statements in one batch; the rows changed.
+ * One column's run counts its statements' `changes`; several columns (or `countReturned`) count the distinct rows returned.
+ */
+async function writeAllRows(
+  d1: D1Database,
+  run: { table: { id: string; workspaceId: string }; plan: ComputationPlan; writes: CellUpsert[]; countReturned?: boolean },
+  extra: D1PreparedStatement[],
+): Promise<number> {
+  const { table, plan, writes } = run;
+  const withDependentsToo = plan.order.length > 1 || run.countReturned === true;
   const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), returning: withDependentsToo }, writes);
   if (cellStatements.length + extra.length === 0) return 0;
   const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
@@ -189,7 +200,7 @@ export async function recomputeLookupColumns(ctx: ServiceContext, input: { table
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
   const writes = await evaluateAllRows(d1, table.id, plan, runBudget("limit"));
-  return { updatedRows: await writeAllRows(d1, table, plan, writes, []) };
+  return { updatedRows: await writeAllRows(d1, { table, plan, writes }, []) };
 }
 
 /**
