@@ -55,15 +55,15 @@ export function registerConnectCollaboration(app: Router) {
       };
       if (!TICKET_SHAPE.test(ticket)) await refuseCredential(attempt, "The collaboration ticket is unknown, expired or already used");
       if (!upgrade) {
-        await checkCollabTicket(ctx, documentId, ticket).catch(refuse);
+        await checkCollabTicket(ctx, { documentId, ticket }).catch(refuse);
         throw notUpgrade();
       }
-      userId = await redeemCollabTicket(ctx, documentId, ticket).catch(refuse);
+      userId = await redeemCollabTicket(ctx, { documentId, ticket }).catch(refuse);
     } else {
       await authenticateNow(c, async () => undefined);
       userId = ctx.user.id;
     }
-    const session = await collabSession(ctx, documentId, userId);
+    const session = await collabSession(ctx, { documentId, user: userId });
     if (!upgrade) throw notUpgrade();
     const res = await roomOf(c.env, documentId).fetch(c.req.url, {
       headers: { upgrade: "websocket", "x-collab-session": JSON.stringify(session) },
