@@ -60,8 +60,10 @@ export const TEXT_DATE_FINANCE_FUNCTIONS: Record<string, ExcelFunction> = {
       if (isErr(text)) return text;
       parts.push(text);
     }
-    const joined = parts.join(sep);
-    return joined.length > 32_767 ? Errors.value : joined;
+    // The result's length is known before joining: a long separator between many items is refused without
+    // building a string of hundreds of megabytes first.
+    const length = parts.reduce((n, p) => n + p.length, 0) + sep.length * Math.max(0, parts.length - 1);
+    return length > 32_767 ? Errors.value : parts.join(sep);
   } },
   // Dates.
   DATEDIF: { min: 3, max: 3, impl: datedif },
