@@ -119,8 +119,7 @@ export const ARGUMENT_BOUNDS: readonly ArgumentBound[] = [
     error: "#VALUE!",
     example: { inside: ["aaaa", "a", "-".repeat(8_000)], past: ["aaaa", "a", "-".repeat(8_192)] },
   },
-  // A format of a million places took half a second.
-  { functions: ["DOLLAR"], rule: "decimals from -127 to 127, as Excel", exceeds: over(127, 1), error: "#VALUE!", example: { inside: [0.5, 20], past: [0.5, 128] } },
+  { functions: ["DOLLAR"], rule: "decimals from -127 to 127, as Excel (a million places took half a second)", exceeds: over(127, 1), error: "#VALUE!", example: { inside: [0.5, 20], past: [0.5, 128] } },
   {
     functions: ["ROMAN"],
     rule: "0 to 3,999 (as spreadsheets define it; the library writes one M per thousand)",
