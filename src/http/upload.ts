@@ -41,3 +41,32 @@ export function rawUploadOf(c: Context<HonoEnv>, accept: (mediaType: string) => 
   const length = declaredLength(c.req.header("content-length"), limit);
   return { length, mediaType, body: c.req.raw.body };
 }
+
+/** Room a multipart envelope may take beyond the file it carries (boundaries and part headers). */
+const MULTIPART_ALLOWANCE = 64 * 1024;
+
+/**
+ * A file sent either as the body itself (one of `mediaTypes`) or as the `file` part of multipart/form-data (which
+ * workerd reads whole): the declared length is checked first (413 past `limit`, multipart allowed its envelope),
+ * then the file's stream is handed over, to be counted as it is read. `what` names the file in messages.
+ */
+export async function fileBodyOf(c: Context<HonoEnv>, opts: { mediaTypes: readonly string[]; limit: number; what: string }): Promise<ReadableStream<Uint8Array> | null> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const length = c.req.header("content-length");
+  if (length !== undefined) declaredLength(length, type === "multipart/form-data" ? opts.limit + MULTIPART_ALLOWANCE : opts.limit);
+  if (type === "multipart/form-data") {
+    let form: FormData;
+    try {
+      form = await c.req.raw.formData();
+    } catch {
+      throw validation("The multipart body cannot be read", [{ path: "body", message: "malformed multipart/form-data" }]);
+    }
+    const file = form.get("file");
+    if (file === null || typeof file === "string") throw validation(`The form needs a \`file\` part holding the ${opts.what}`, [{ path: "file", message: "missing" }]);
+    return file.stream();
+  }
+  if (!opts.mediaTypes.includes(type)) {
+    throw new ApiError("UnsupportedMediaTypeError", `Send the ${opts.what} as ${opts.mediaTypes[0]}, or as the file part of multipart/form-data`);
+  }
+  return c.req.raw.body;
+}

@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
 import { ctxOf, defineRoute } from "../../http/route";
-import { declaredLength } from "../../http/upload";
-import { ApiError, validation } from "../../errors";
+import { fileBodyOf } from "../../http/upload";
+import { ApiError } from "../../errors";
 import { errorResponses, IdSchemaBody, NameSchema, okData, type Router } from "../../openapi";
 import { DocumentSchema } from "../../schemas/core";
 import { importMarkdownDocument, MAX_MARKDOWN_BYTES } from "../../services/markdown/documents";
@@ -45,26 +45,8 @@ const route = defineRoute({
 
 /** The Markdown text of the request, within the size limit (413 from the declared length, or as it is read). */
 async function markdownOf(c: Context<HonoEnv>): Promise<string> {
-  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const length = c.req.header("content-length");
-  if (length !== undefined) declaredLength(length, type === "multipart/form-data" ? MAX_MARKDOWN_BYTES + 64 * 1024 : MAX_MARKDOWN_BYTES);
-  let bytes: ArrayBuffer;
-  if (type === "multipart/form-data") {
-    let form: FormData;
-    try {
-      form = await c.req.raw.formData();
-    } catch {
-      throw validation("The multipart body cannot be read", [{ path: "body", message: "malformed multipart/form-data" }]);
-    }
-    const file = form.get("file");
-    if (file === null || typeof file === "string") throw validation("The form needs a `file` part holding the Markdown", [{ path: "file", message: "missing" }]);
-    bytes = await file.arrayBuffer();
-  } else if (type === "text/markdown" || type === "text/x-markdown" || type === "text/plain") {
-    bytes = await readLimited(c.req.raw.body, MAX_MARKDOWN_BYTES);
-  } else {
-    throw new ApiError("UnsupportedMediaTypeError", "Send the Markdown as text/markdown, or as the file part of multipart/form-data");
-  }
-  if (bytes.byteLength > MAX_MARKDOWN_BYTES) throw new ApiError("PayloadTooLargeError", `A Markdown file is limited to ${MAX_MARKDOWN_BYTES} bytes`);
+  const body = await fileBodyOf(c, { mediaTypes: ["text/markdown", "text/x-markdown", "text/plain"], limit: MAX_MARKDOWN_BYTES, what: "Markdown" });
+  const bytes = await readLimited(body, MAX_MARKDOWN_BYTES);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {

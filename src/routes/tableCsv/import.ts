@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
 import { ctxOf, defineRoute } from "../../http/route";
-import { declaredLength } from "../../http/upload";
+import { fileBodyOf } from "../../http/upload";
 import { ApiError, validation } from "../../errors";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { IMPORT_TYPES, type ImportType } from "../../services/tableCsv/convert";
@@ -96,28 +96,11 @@ function parseTypes(raw: string | undefined): Record<string, ImportType> {
   return parsed.data;
 }
 
-/** The CSV bytes: the raw body, or the `file` part of a multipart form (which workerd reads whole, within the limit). */
+/** The CSV bytes: the raw body, or the `file` part of a multipart form; a body without Content-Length is counted as it streams. */
 async function csvBodyOf(c: Context<HonoEnv>): Promise<ReadableStream<Uint8Array>> {
-  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const length = c.req.header("content-length");
-  // Checked before a byte is read; a body without Content-Length is counted as it streams.
-  if (length !== undefined) declaredLength(length, type === "multipart/form-data" ? MAX_CSV_BYTES + 64 * 1024 : MAX_CSV_BYTES);
-  if (type === "multipart/form-data") {
-    let form: FormData;
-    try {
-      form = await c.req.raw.formData();
-    } catch {
-      throw validation("The multipart body cannot be read", [{ path: "body", message: "malformed multipart/form-data" }]);
-    }
-    const file = form.get("file");
-    if (file === null || typeof file === "string") throw validation("The form needs a `file` part holding the CSV", [{ path: "file", message: "missing" }]);
-    return file.stream();
-  }
-  if (type !== "text/csv" && type !== "text/plain" && type !== "application/csv") {
-    throw new ApiError("UnsupportedMediaTypeError", "Send the CSV as text/csv, or as the file part of multipart/form-data");
-  }
-  if (!c.req.raw.body) throw new ApiError("UnprocessableEntityError", "The CSV is empty: the first line names the columns", { details: [{ path: "line 1", message: "no header row", line: 1 }] });
-  return c.req.raw.body;
+  const body = await fileBodyOf(c, { mediaTypes: ["text/csv", "text/plain", "application/csv"], limit: MAX_CSV_BYTES, what: "CSV" });
+  if (!body) throw new ApiError("UnprocessableEntityError", "The CSV is empty: the first line names the columns", { details: [{ path: "line 1", message: "no header row", line: 1 }] });
+  return body;
 }
 
 export function registerImportTableCsv(app: Router) {
