@@ -89,9 +89,9 @@ describe("import direction", () => {
   // time as a unique prefix.
   const CLOCK_OWNERS = ["src/services/context.ts", "src/services/collab/blocks.ts"];
 
-  it("services outside automations/ and formula/ read ctx.now, not Date.now() or lib/ids now()", () => {
+  it("services outside automations/ read ctx.now, not Date.now() or lib/ids now()", () => {
     const offenders = services
-      .filter((f) => !/^src\/services\/(automations|formula)\//.test(f.path) && !CLOCK_OWNERS.includes(f.path))
+      .filter((f) => !/^src\/services\/automations\//.test(f.path) && !CLOCK_OWNERS.includes(f.path))
       .filter((f) => /\bDate\.now\(\)/.test(f.text) || /import\s*\{[^}]*\bnow\b[^}]*\}\s*from\s*["'][./]*lib\/ids["']/.test(f.text))
       .map((f) => f.path);
     expect(offenders).toEqual([]);

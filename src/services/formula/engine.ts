@@ -131,8 +131,8 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
   // (migrations/0009_search.sql), whose own writes D1 counts in `changes`, so the rows are counted as returned.
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
-  const updatedRows = await writeAllRows(d1, { table, plan, writes, countReturned: searchIndexed }, [
-    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, Date.now()),
+  const updatedRows = await writeAllRows(d1, { table, plan, writes, now: ctx.now, countReturned: searchIndexed }, [
+    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, ctx.now),
   ]);
   return { updatedRows, dependentTables };
 }
@@ -161,12 +161,12 @@ async function evaluateAllRows(d1: D1Database, tableId: string, plan: Computatio
  */
 async function writeAllRows(
   d1: D1Database,
-  run: { table: { id: string; workspaceId: string }; plan: ComputationPlan; writes: CellUpsert[]; countReturned?: boolean },
+  run: { table: { id: string; workspaceId: string }; plan: ComputationPlan; writes: CellUpsert[]; now: number; countReturned?: boolean },
   extra: D1PreparedStatement[],
 ): Promise<number> {
   const { table, plan, writes } = run;
   const withDependentsToo = plan.order.length > 1 || run.countReturned === true;
-  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), returning: withDependentsToo }, writes);
+  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: run.now, returning: withDependentsToo }, writes);
   if (cellStatements.length + extra.length === 0) return 0;
   const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
   const cellResults = results.slice(0, cellStatements.length);
@@ -200,7 +200,7 @@ export async function recomputeLookupColumns(ctx: ServiceContext, input: { table
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
   const writes = await evaluateAllRows(d1, table.id, plan, runBudget("limit"));
-  return { updatedRows: await writeAllRows(d1, { table, plan, writes }, []) };
+  return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now }, []) };
 }
 
 /**
@@ -280,7 +280,7 @@ export async function recomputeRowFormulas(
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
     const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
-    const statements = upserts.length > 0 ? cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: Date.now(), identifierColumnId }, upserts) : [];
+    const statements = upserts.length > 0 ? cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, identifierColumnId }, upserts) : [];
     const results = await d1.batch<StoredCellRaw>(readBack ? [...statements, readBack] : statements);
     if (readBack) formulaCellRecords = results.at(-1)!.results.map(storedCell);
   }
