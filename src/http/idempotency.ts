@@ -69,7 +69,7 @@ export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: Servic
  */
 export async function settleOwnedClaim(ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId = ctx.user.id): Promise<Claim> {
   const claimed = settleClaim(req, row);
-  if (claimed.kind === "replay") return { kind: "replay", response: await openStoredResponse(ctx, row!, claimed.response) };
+  if (claimed.kind === "replay") return { kind: "replay", response: await openStoredResponse(ctx, { record: row!, response: claimed.response }) };
   ctx.idempotencyClaim = { callerId, key: req.key, claim: req.claim };
   return claimed;
 }
@@ -79,10 +79,10 @@ export async function rememberOrRelease(c: Context<HonoEnv>, ctx: ServiceContext
   const res = c.res;
   const text = res.status < 500 ? await textUpTo(res.clone(), MAX_STORED_BODY) : null;
   if (text === null) {
-    await releaseIdempotencyKey(ctx, req.key, req.claim, callerId);
+    await releaseIdempotencyKey(ctx, { key: req.key, claim: req.claim, callerId });
     return;
   }
-  await rememberResponse(ctx, req.key, req.claim, { status: res.status, contentType: res.headers.get("content-type"), body: text }, callerId);
+  await rememberResponse(ctx, { key: req.key, claim: req.claim, response: { status: res.status, contentType: res.headers.get("content-type"), body: text }, callerId });
 }
 
 /**

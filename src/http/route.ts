@@ -189,7 +189,7 @@ async function authenticateClaimed(
   try {
     track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
   } catch (err) {
-    if (rows[0]) await releaseRefusedClaim(ctx, rows[0].userId, claim, record);
+    if (rows[0]) await releaseRefusedClaim(ctx, { userId: rows[0].userId, request: claim, record });
     throw err;
   }
 }

@@ -37,7 +37,8 @@ function sealBody(env: Env, callerId: string, key: string, body: string): Promis
 }
 
 /** A kept response with its body opened again for replay. */
-export async function openStoredResponse(ctx: ServiceContext, record: IdempotencyRecord, response: StoredResponse): Promise<StoredResponse> {
+export async function openStoredResponse(ctx: ServiceContext, input: { record: IdempotencyRecord; response: StoredResponse }): Promise<StoredResponse> {
+  const { record, response } = input;
   if (response.body === null) return response;
   return { ...response, body: await openSecret(ctx.env.SIGNING_SECRET, response.body, sealContext(record.userId, record.key)) };
 }
@@ -137,7 +138,8 @@ export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefine
 }
 
 /** Keeps the response (sealed) of the request that owns the key; `callerId` defaults to the authenticated user. */
-export async function rememberResponse(ctx: ServiceContext, key: string, claim: string, response: StoredResponse, callerId = ctx.user.id) {
+export async function rememberResponse(ctx: ServiceContext, input: { key: string; claim: string; response: StoredResponse; callerId?: string }) {
+  const { key, claim, response, callerId = ctx.user.id } = input;
   const body = response.body === null ? null : await sealBody(ctx.env, callerId, key, response.body);
   await ctx.db
     .update(idempotencyKeys)
@@ -152,7 +154,8 @@ const KEEP_ANSWER = "UPDATE idempotency_keys SET status = ?, content_type = ?, b
  * Idempotency-Key, so the data and its answer commit together (none without an owned key). The request's final
  * answer replaces it when the request completes; a crash in between leaves this one for the retry.
  */
-export async function keptAnswerStatements(ctx: ServiceContext, d1: D1Database, payload: unknown, status = 200): Promise<D1PreparedStatement[]> {
+export async function keptAnswerStatements(ctx: ServiceContext, input: { d1: D1Database; payload: unknown; status?: number }): Promise<D1PreparedStatement[]> {
+  const { d1, payload, status = 200 } = input;
   const owned = ctx.idempotencyClaim;
   if (!owned) return [];
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
@@ -164,13 +167,15 @@ export async function keptAnswerStatements(ctx: ServiceContext, d1: D1Database, 
  * expired token, the rate limit): the caller is not settled yet, so the user comes from the token row. Without
  * this, a retry with the same key would see "still in progress" for 24 hours.
  */
-export async function releaseRefusedClaim(ctx: ServiceContext, userId: string, req: ClaimRequest, record: IdempotencyRecord | undefined) {
+export async function releaseRefusedClaim(ctx: ServiceContext, input: { userId: string; request: ClaimRequest; record: IdempotencyRecord | undefined }) {
+  const { userId, request: req, record } = input;
   if (record?.claim !== req.claim) return;
   await ctx.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
 }
 
 /** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */
-export async function keptAnswerUpdates(ctx: ServiceContext, payload: unknown, status = 200, when?: SQL) {
+export async function keptAnswerUpdates(ctx: ServiceContext, input: { payload: unknown; status?: number; when?: SQL }) {
+  const { payload, status = 200, when } = input;
   const owned = ctx.idempotencyClaim;
   if (!owned) return [];
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
@@ -186,7 +191,8 @@ export async function keptAnswerUpdates(ctx: ServiceContext, payload: unknown, s
  * Frees a key whose request failed on our side, so a retry runs again — unless the request's write already kept
  * an answer with its data (`keptAnswerStatements`): running again would write twice, so that answer stays.
  */
-export async function releaseIdempotencyKey(ctx: ServiceContext, key: string, claim: string, callerId = ctx.user.id) {
+export async function releaseIdempotencyKey(ctx: ServiceContext, input: { key: string; claim: string; callerId?: string }) {
+  const { key, claim, callerId = ctx.user.id } = input;
   await ctx.db
     .delete(idempotencyKeys)
     .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim), isNull(idempotencyKeys.status)));

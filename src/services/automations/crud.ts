@@ -195,7 +195,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
   await ctx.db.batch([
     ctx.db.insert(automations).values(row),
     ...(eventRows.length ? [ctx.db.insert(automationEventTriggers).values(eventRows)] : []),
-    ...(await keptAnswerUpdates(ctx, { data: dto })),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   return dto;
 }

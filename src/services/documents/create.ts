@@ -23,7 +23,7 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
   const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
   // A keyed request's answer commits with the document (services/idempotency.ts), so a crash cannot part them; it is
   // kept only if the document was written (a parent deleted meanwhile writes nothing and answers 404).
-  const kept = await keptAnswerUpdates(ctx, { data: dto }, 200, sql`exists (select 1 from documents where id = ${row.id})`);
+  const kept = await keptAnswerUpdates(ctx, { payload: { data: dto }, when: sql`exists (select 1 from documents where id = ${row.id})` });
   const [inserted] = await ctx.db.batch([...statements, ...kept]);
   assertDocumentInserted(inserted);
   emitAfterResponse(ctx, [documentCreatedEvent(row)]);

@@ -54,7 +54,7 @@ export async function createToken(ctx: ServiceContext, input: { name: string; ex
   const { record, insert } = await prepareToken(ctx, { userId: ctx.user.id, name: input.name, expiresAt: effective });
   // A keyed request keeps its answer (sealed) in the same batch as the token, so a crash cannot separate them.
   const d1 = d1Of(ctx.db);
-  const kept = await keptAnswerStatements(ctx, d1, { data: record });
+  const kept = await keptAnswerStatements(ctx, { d1, payload: { data: record } });
   if (kept.length === 0) {
     await insert;
     return record;

@@ -40,7 +40,7 @@ export async function createOrganization(ctx: ServiceContext, input: { name: str
   await ctx.db.batch([
     ctx.db.insert(organizations).values(org),
     ctx.db.insert(organizationMembers).values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
-    ...(await keptAnswerUpdates(ctx, { data: dto })),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   return dto;
 }

@@ -372,7 +372,7 @@ export async function createRow(
     table, rows: [input.cells], columns: columnList, returnCells: true,
     pathOf: () => input.cellsPath ?? "cells",
     // A crash before the answer leaves this one (the row and the values given; formula cells come with the final answer).
-    keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { row: rowDto(c.rows[0]!), cells: sortByColumn(c.cells[0]!).map(cellDto) } }),
+    keep: (c, d1) => keptAnswerStatements(ctx, { d1, payload: { data: { row: rowDto(c.rows[0]!), cells: sortByColumn(c.cells[0]!).map(cellDto) } } }),
   });
   const row = created.rows[0]!;
   emitAfterResponse(ctx, [rowEvent("row.created", table, row.id, Object.keys(input.cells ?? {}))]);
@@ -389,7 +389,7 @@ export async function bulkCreateRows(ctx: ServiceContext, input: { tableId: stri
   const created = await insertRows(ctx, {
     table, rows: input.rows, columns: columnList,
     // A crash before the answer leaves this one (the values given; formula values come with the final answer).
-    keep: (c, d1) => keptAnswerStatements(ctx, d1, { data: { rows: c.rows.map((r, i) => ({ ...rowDto(r), cells: c.written[i]! })) } }),
+    keep: (c, d1) => keptAnswerStatements(ctx, { d1, payload: { data: { rows: c.rows.map((r, i) => ({ ...rowDto(r), cells: c.written[i]! })) } } }),
   });
   emitAfterResponse(ctx, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
   return {

@@ -58,7 +58,7 @@ export async function createTable(ctx: ServiceContext, input: { projectId: strin
   const identifier: ColumnRow = identifierColumnRow(table);
   const dto = { ...tableDto(table), columns: [columnDto(identifier)] };
   // A keyed request's answer commits with the table (services/idempotency.ts), so a crash cannot part them.
-  await ctx.db.batch([ctx.db.insert(tables).values(table), ctx.db.insert(columns).values(identifier), ...(await keptAnswerUpdates(ctx, { data: dto }))]);
+  await ctx.db.batch([ctx.db.insert(tables).values(table), ctx.db.insert(columns).values(identifier), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
   return dto;
 }
 

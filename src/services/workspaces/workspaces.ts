@@ -72,7 +72,7 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
   await ctx.db.batch([
     ctx.db.insert(workspaces).values(ws),
     ctx.db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
-    ...(await keptAnswerUpdates(ctx, { data: dto })),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   return dto;
 }
