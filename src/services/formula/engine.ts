@@ -127,7 +127,7 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   await readLinkedData(ctx, { plan, columns, linked });
 
   // Past the run's budget the apply is refused (422) before anything is written.
-  const writes = await evaluateAllRows(d1, table.id, plan, runBudget("refuse"));
+  const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("refuse"));
   // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
   // (migrations/0009_search.sql), whose own writes D1 counts in `changes`, so the rows are counted as returned.
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
@@ -138,16 +138,16 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
 }
 
 /** Every live row of the table evaluated for the plan, page by page; the cells to write. */
-async function evaluateAllRows(d1: D1Database, tableId: string, plan: ComputationPlan, run: RunBudget): Promise<CellUpsert[]> {
+async function evaluateAllRows(ctx: ServiceContext, tableId: string, plan: ComputationPlan, run: RunBudget): Promise<CellUpsert[]> {
   const writes: CellUpsert[] = [];
   let rowsBefore = 0;
-  let page = readRowPage(d1, tableId, "", ROW_PAGE_SIZE, plan.readColumns);
+  let page = readRowPage(ctx, { tableId, afterId: "", limit: ROW_PAGE_SIZE, columnIds: plan.readColumns });
   for (;;) {
     const current = await page;
     const last = current.rowIds.at(-1);
     const more = current.rowIds.length === ROW_PAGE_SIZE && last !== undefined;
     // Fetch the next page while this one is evaluated.
-    if (more) page = readRowPage(d1, tableId, last, ROW_PAGE_SIZE, plan.readColumns);
+    if (more) page = readRowPage(ctx, { tableId, afterId: last, limit: ROW_PAGE_SIZE, columnIds: plan.readColumns });
     await evaluateRows(plan, current, writes, { compare: false, run, rowsBefore });
     rowsBefore += current.rowIds.length;
     if (!more) break;
@@ -199,7 +199,7 @@ export async function recomputeLookupColumns(ctx: ServiceContext, input: { table
   if (targets.size === 0) return { updatedRows: 0 };
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
-  const writes = await evaluateAllRows(d1, table.id, plan, runBudget("limit"));
+  const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("limit"));
   return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now }, []) };
 }
 
@@ -258,7 +258,7 @@ export async function recomputeRowFormulas(
   await readLinkedData(ctx, { plan, columns, linked });
   // Written columns are read too, so the write can be applied to the page before evaluation.
   const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
-  const page = await readRows(d1, table.id, allRowIds, readColumns);
+  const page = await readRows(ctx, { tableId: table.id, rowIds: allRowIds, columnIds: readColumns });
   const rowIndex = new Map(page.rowIds.map((id, i) => [id, i]));
   const slot = new Map(readColumns.map((id, k) => [id, k]));
 

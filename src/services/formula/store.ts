@@ -199,14 +199,16 @@ async function readRowShaped(
 }
 
 /** One keyset page: the next `limit` live rows after `afterId` and their cells in `columnIds`, in one query. */
-export function readRowPage(d1: D1Database, tableId: string, afterId: string, limit: number, columnIds: readonly string[]): Promise<RowPage> {
-  return readRowShaped(d1, "r.table_id = ?1 AND r.is_deleted = 0 AND r.id > ?2 ORDER BY r.id LIMIT ?3", [tableId, afterId, limit], columnIds);
+export function readRowPage(ctx: ServiceContext, input: { tableId: string; afterId: string; limit: number; columnIds: readonly string[] }): Promise<RowPage> {
+  const { tableId, afterId, limit, columnIds } = input;
+  return readRowShaped(d1Of(ctx.db), "r.table_id = ?1 AND r.is_deleted = 0 AND r.id > ?2 ORDER BY r.id LIMIT ?3", [tableId, afterId, limit], columnIds);
 }
 
 /** Live rows of the table among `rowIds` (others are dropped) and their cells in `columnIds`. */
-export function readRows(d1: D1Database, tableId: string, rowIds: readonly string[], columnIds: readonly string[]): Promise<RowPage> {
+export function readRows(ctx: ServiceContext, input: { tableId: string; rowIds: readonly string[]; columnIds: readonly string[] }): Promise<RowPage> {
+  const { tableId, rowIds, columnIds } = input;
   return readRowShaped(
-    d1,
+    d1Of(ctx.db),
     "r.id IN (SELECT value FROM json_each(?1)) AND r.table_id = ?2 AND r.is_deleted = 0 ORDER BY r.id",
     [JSON.stringify([...new Set(rowIds)]), tableId],
     columnIds,

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { recomputeRowsThroughCoordinator } from "../../../src/services/formula/coordinator";
 import { readOptions, readRowPage, readRows } from "../../../src/services/formula/store";
+import { createDb } from "../../../src/db/client";
+import { serviceContext, workerActor } from "../../../src/services/context";
 import { chip, col, deepTree, fn, lit, op, text } from "../../support/formula/expr";
 import { cellValues, columnRecord, seedColumn, seedRows, seedTable, setCell, softDelete, type SeededTable } from "../../support/formula/seed";
 
@@ -340,7 +342,12 @@ describe("page reads", () => {
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        return [await readRowPage(env.DB, table.tableId, "", 2, columns), await readRowPage(env.DB, table.tableId, rows[1]!, 2, columns), await readRows(env.DB, table.tableId, rows, columns)];
+        const ctx = serviceContext(env as never, createDb(env.DB), workerActor);
+        return [
+          await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 2, columnIds: columns }),
+          await readRowPage(ctx, { tableId: table.tableId, afterId: rows[1]!, limit: 2, columnIds: columns }),
+          await readRows(ctx, { tableId: table.tableId, rowIds: rows, columnIds: columns }),
+        ];
       } finally {
         readOptions.grouped = true;
       }
