@@ -132,8 +132,8 @@ export const automationDeliveries = sqliteTable("automation_deliveries", {
 /**
  * One row per cause (a person's write, a manual run, a retry's original cause, one scheduled firing): what every
  * run it set off has used of the cascade budget (docs/api-guide.md, automations). Created on first use; kept 90 days.
- * `lastGrant` is no longer read (runs are now granted against `plannedWrites`/`plannedDeliveries`); kept so the
- * migrations stay additive.
+ * `lastGrant` is the cascade's pacing clock (ms, services/automations/cascade.ts CASCADE_RATE): when the writes
+ * and deliveries its runs planned so far are paid off at the cascade's rate; each new run's start is scheduled on it.
  */
 export const automationCascades = sqliteTable("automation_cascades", {
   id: text("id").primaryKey(),

@@ -16,6 +16,19 @@ export const CASCADE_DELIVERIES = 100;
 export const CASCADE_RUNS = 1_000;
 export const DAILY_RUNS = 10_000;
 
+/**
+ * A cascade's pace (docs/api-guide.md, "A cascade takes its turn"): the runs its events create are spread so the
+ * cascade as a whole plans at most CASCADE_RATE writes and deliveries per second, after a first CASCADE_BURST
+ * that starts at once. Each run's start is scheduled on the cascade's clock (`automation_cascades.last_grant`,
+ * ms: when what it has planned so far is paid off at that rate) and its Queue message is sent with the delay
+ * that keeps it there. However many consumers run at once (in production the consumer scales out), one cause
+ * cannot take the shared database faster than that — other tenants' requests go between.
+ */
+export const CASCADE_RATE = 40;
+export const CASCADE_BURST = 100;
+/** Milliseconds of the cascade's clock one planned write or delivery takes. */
+export const PACE_MS_PER_WRITE = 1000 / CASCADE_RATE;
+
 export class CascadeBudgetExceeded extends Error {
   constructor(readonly budget: "writes" | "deliveries" | "runs", readonly limit: number) {
     super(`The cascade this run belongs to has used its ${budget} budget (${limit}) for its cause`);
@@ -59,7 +72,8 @@ export function exhaustedStatement(d1: D1Database, cascadeId: string): D1Prepare
  * what the cascade has planned so far (or spent, if more) leaves some of the budget it needs — so once the runs
  * already queued could use up the writes, the runs the next events would cause are not created at all instead of
  * being queued and skipped. Three statements for one batch (one transaction): the cascade's row, the runs
- * (RETURNING the ids created), the reservation of what the created ones planned.
+ * (RETURNING the ids created), the reservation of what the created ones planned — which also moves the
+ * cascade's clock on by their cost (RETURNING it, for runStartDelays).
  *
  * `runs` is a JSON array of [id, automationId, projectId, eventKey, trigger, plannedWrites, plannedDeliveries].
  */
@@ -89,11 +103,29 @@ export function createRunsStatements(d1: D1Database, cascadeId: string, projectI
         `WITH made AS (SELECT j.value ->> 5 AS w, j.value ->> 6 AS d FROM json_each(?1) j JOIN automation_runs r ON r.id = j.value ->> 0)
          UPDATE automation_cascades SET runs = runs + (SELECT count(*) FROM made),
            planned_writes = MAX(writes, planned_writes) + (SELECT COALESCE(SUM(w), 0) FROM made),
-           planned_deliveries = MAX(deliveries, planned_deliveries) + (SELECT COALESCE(SUM(d), 0) FROM made)
-         WHERE id = ?2`,
+           planned_deliveries = MAX(deliveries, planned_deliveries) + (SELECT COALESCE(SUM(d), 0) FROM made),
+           last_grant = MAX(last_grant, ?3) + (SELECT COALESCE(SUM(w + d), 0) FROM made) * ${PACE_MS_PER_WRITE}
+         WHERE id = ?2 RETURNING last_grant AS clock`,
       )
-      .bind(json, cascadeId),
+      .bind(json, cascadeId, now),
   ];
+}
+
+/**
+ * When each created run may start: the cascade's clock before them (`clock`, as createRunsStatements returned it,
+ * less what these runs added) is where the first one's turn begins, each next one's turn after the cost (writes
+ * and deliveries it planned) of those before it; a turn up to CASCADE_BURST writes ahead of `now` starts at once,
+ * a later one waits the difference (whole seconds, as the Queue delays messages).
+ */
+export function runStartDelays(clock: number, now: number, costs: readonly number[]): number[] {
+  const total = costs.reduce((a, c) => a + c, 0);
+  let turn = clock - total * PACE_MS_PER_WRITE;
+  const burstMs = CASCADE_BURST * PACE_MS_PER_WRITE;
+  return costs.map((cost) => {
+    const delay = Math.max(0, Math.ceil((turn - now - burstMs) / 1000));
+    turn += cost * PACE_MS_PER_WRITE;
+    return delay;
+  });
 }
 
 /**

@@ -5,14 +5,15 @@
  * runs are inserted in one statement (the unique (automation_id, event_key) makes an event produce at most one
  * run per automation, whoever emits it twice), and the runs are handed to the Queue with sendBatch.
  * Writes made by a run carry its depth and cascade; a run deeper than MAX_DEPTH is never created (no loops), nor
- * one its cascade's budget cannot pay for (cascade.ts).
+ * one its cascade's budget cannot pay for (cascade.ts). The runs are queued at their cascade's pace: past its first
+ * burst, each waits its turn (a Queue delay), so one cause cannot crowd out other tenants.
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
-import { createRunsStatements } from "./cascade";
+import { createRunsStatements, runStartDelays } from "./cascade";
 
 export const MAX_DEPTH = 3;
 
@@ -85,9 +86,13 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
     // A person's write starts a cascade; a run's writes continue its own. Only the runs the cascade can still pay
     // for are created, reserving what they could spend, in the same transaction (cascade.ts).
     const cascade = cascadeId ?? newId();
-    const [, inserted] = await d1.batch<{ id: string }>(createRunsStatements(d1, cascade, events[0]!.projectId, runs, depth + 1, now));
-    await enqueueAll(env.AUTOMATION_QUEUE, inserted!.results.map((r) => ({ kind: "run" as const, runId: r.id })));
-    return inserted!.results.length;
+    const [, inserted, reserved] = await d1.batch<{ id: string; clock?: number }>(createRunsStatements(d1, cascade, events[0]!.projectId, runs, depth + 1, now));
+    // In the order they were planned (each one's turn follows the cost of those before it).
+    const made = new Set(inserted!.results.map((r) => r.id));
+    const created = runs.filter((r) => made.has(r[0] as string));
+    const delays = runStartDelays(Number(reserved!.results[0]?.clock ?? now), now, created.map((r) => Number(r[5]) + Number(r[6])));
+    await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
+    return created.length;
   } catch (err) {
     console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", error: String(err) }));
     return 0;

@@ -13,8 +13,10 @@ export const DEAD_LETTER_QUEUE = "automation-dlq";
 /** Queues accept at most 100 messages per sendBatch. */
 export const SEND_BATCH_MAX = 100;
 
-export async function enqueueAll(queue: Queue<AutomationMessage>, messages: readonly AutomationMessage[]): Promise<void> {
+/** `delaySeconds[i]`, when given, holds message i back that long (a cascade's pace, cascade.ts). */
+export async function enqueueAll(queue: Queue<AutomationMessage>, messages: readonly AutomationMessage[], delaySeconds?: readonly number[]): Promise<void> {
   const chunks: MessageSendRequest<AutomationMessage>[][] = [];
-  for (let i = 0; i < messages.length; i += SEND_BATCH_MAX) chunks.push(messages.slice(i, i + SEND_BATCH_MAX).map((body) => ({ body, contentType: "json" })));
+  const requests = messages.map((body, i): MessageSendRequest<AutomationMessage> => (delaySeconds?.[i] ? { body, contentType: "json", delaySeconds: delaySeconds[i] } : { body, contentType: "json" }));
+  for (let i = 0; i < requests.length; i += SEND_BATCH_MAX) chunks.push(requests.slice(i, i + SEND_BATCH_MAX));
   await Promise.all(chunks.map((chunk) => queue.sendBatch(chunk)));
 }
