@@ -15,10 +15,10 @@ import type { ConditionValue } from "../../schemas/automations";
 import type { ServiceContext } from "../context";
 import { updateCells } from "../tables/cells";
 import { applyComputedColumn } from "../tables/columns";
-import { createRow, deleteRows } from "../tables/rows";
+import { bulkCreateRows, createRow, deleteRows } from "../tables/rows";
 import { createDocument } from "../documents/create";
 import { BudgetExceeded, type Budget } from "./budget";
-import { reserveCascade } from "./cascade";
+import { CascadeBudgetExceeded, reserveCascade } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
@@ -77,6 +77,47 @@ async function rowCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<Actio
   await reserveWrites(ar, 1);
   await createRow(ar.ctx, { tableId: String(spec.tableId), cells: (spec.cells as Record<string, unknown>) ?? {}, cellsPath: "spec.cells" });
   return { affectedRows: 1 };
+}
+
+/**
+ * How many actions from `from` on can be written as one insert: consecutive `row.create` actions of one table with
+ * the same `cells`, each one's condition letting it run (what "create K rows" is). 1 when there is no such group.
+ * Written together they are the same rows, events and refusals as one by one, with one table check, one batch and
+ * one recalculation instead of K of each (docs/api-guide.md, "A cascade takes its turn").
+ */
+export function rowCreateGroupSize(ar: ActiveRun, from: number): number {
+  const actions = ar.automation.actions;
+  const first = actions[from]!.spec as Spec;
+  if (first.kind !== "row.create" || !scopeOf(ar, actions[from]!).gateOpen) return 1;
+  const cells = JSON.stringify(first.cells ?? {});
+  let end = from + 1;
+  while (end < actions.length) {
+    const spec = actions[end]!.spec as Spec;
+    if (spec.kind !== "row.create" || spec.tableId !== first.tableId || JSON.stringify(spec.cells ?? {}) !== cells || !scopeOf(ar, actions[end]!).gateOpen) break;
+    end++;
+  }
+  return end - from;
+}
+
+/**
+ * The `n` actions rowCreateGroupSize found, as one insert of `n` rows. "one by one" when they must go one at a
+ * time instead — the run's `maxAffectedRows` or the cascade's writes leave less than `n` (nothing is reserved
+ * then), so each action meets its own limit. A refusal is the one each action would meet (they are alike).
+ */
+export async function runRowCreateGroup(ar: ActiveRun, from: number, n: number): Promise<ActionOutcome | "one by one"> {
+  const spec = ar.automation.actions[from]!.spec as Spec;
+  if (ar.budget.affectedRows + n > ar.budget.limits.maxAffectedRows) return "one by one";
+  ar.ctx.now = Date.now();
+  try {
+    await reserveWrites(ar, n);
+  } catch (err) {
+    if (err instanceof CascadeBudgetExceeded) return "one by one";
+    throw err;
+  }
+  ar.budget.reserveRows(n);
+  const cells = (spec.cells as Record<string, unknown>) ?? {};
+  await bulkCreateRows(ar.ctx, { tableId: String(spec.tableId), rows: Array.from({ length: n }, () => cells), cellsPath: "spec.cells" });
+  return { affectedRows: n };
 }
 
 /** row.update and row.delete: the target rows, table by table, through the tables' verbs. */

@@ -19,7 +19,7 @@ import { automationActor, cascadeOf, depthOf, serviceContext, workerActor, type 
 import { emitEvents, type EventInput } from "../events/events";
 import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
-import { runAction, type ActiveRun, type RowWithCells } from "./actions";
+import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActiveRun, type RowWithCells } from "./actions";
 import { Budget, BudgetExceeded, DEFAULT_BEHAVIOR, budgetedD1, errorInfo, withDeadline } from "./budget";
 import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, skipQueuedRunsStatement } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
@@ -171,16 +171,60 @@ async function runRecordedAction(ar: ActiveRun, index: number, record: ActionRec
 }
 
 /**
- * The actions in order. Paced: between actions the run rests as long as the last one took (at most PACE_MAX_MS),
- * so a run — and a cascade of them — uses at most half of the database's time and other tenants' requests go between.
+ * Actions from..from+n-1 written as one insert (actions.ts rowCreateGroupSize), recorded as each would be: the
+ * same status, one row each, the group's time and operations shared. A refusal is each one's in turn (they are
+ * alike): the first that does not continue on error ends the run and those after it are not run. "one by one"
+ * when the group cannot be written together (nothing was done).
+ */
+async function runRecordedGroup(ar: ActiveRun, from: number, n: number, records: ActionRecord[]): Promise<Verdict | null | "one by one"> {
+  const { budget } = ar;
+  const opsBefore = budget.operations;
+  const startedAt = Date.now();
+  let error: Record<string, unknown> | null = null;
+  let cascadeSpent = false;
+  let budgetSpent = false;
+  try {
+    budget.checkTime();
+    if ((await withDeadline(runRowCreateGroup(ar, from, n), budget)) === "one by one") return "one by one";
+  } catch (err) {
+    error = errorInfo(err);
+    cascadeSpent = err instanceof CascadeBudgetExceeded;
+    budgetSpent = err instanceof BudgetExceeded;
+  }
+  const finishedAt = Date.now();
+  const ops = budget.operations - opsBefore;
+  for (let k = 0; k < n; k++) {
+    const record = records[from + k]!;
+    Object.assign(record, { startedAt, finishedAt, operations: Math.floor(ops / n) + (k === 0 ? ops % n : 0) });
+    if (!error) {
+      Object.assign(record, { status: "succeeded", affectedRows: 1 });
+      continue;
+    }
+    Object.assign(record, { status: "failed", error });
+    if (cascadeSpent) return { status: "skipped", error };
+    if (budgetSpent || !ar.automation.actions[from + k]!.continueOnError) return { status: "failed", error };
+  }
+  return null;
+}
+
+/**
+ * The actions in order; consecutive row creations alike are written as one insert (runRecordedGroup). Paced:
+ * between actions the run rests as long as the last one took (at most PACE_MAX_MS), so a run — and a cascade of
+ * them — uses at most half of the database's time and other tenants' requests go between.
  */
 async function runActions(ar: ActiveRun, records: ActionRecord[]): Promise<Verdict> {
   const count = ar.automation.actions.length;
-  for (let i = 0; i < count; i++) {
-    const record = records[i]!;
-    const stop = await runRecordedAction(ar, i, record);
+  // Once a group did not fit the budgets, the rest go one by one (each meets its own limit).
+  let grouping = true;
+  for (let i = 0; i < count; ) {
+    const t0 = Date.now();
+    const n = grouping ? rowCreateGroupSize(ar, i) : 1;
+    const grouped = n > 1 ? await runRecordedGroup(ar, i, n, records) : "one by one";
+    if (n > 1 && grouped === "one by one") grouping = false;
+    const stop = grouped === "one by one" ? await runRecordedAction(ar, i, records[i]!) : grouped;
     if (stop) return stop;
-    if (i < count - 1) await new Promise((r) => setTimeout(r, Math.min(PACE_MAX_MS, record.finishedAt! - record.startedAt!)));
+    i += grouped === "one by one" ? 1 : n;
+    if (i < count) await new Promise((r) => setTimeout(r, Math.min(PACE_MAX_MS, Date.now() - t0)));
   }
   return SUCCEEDED;
 }
