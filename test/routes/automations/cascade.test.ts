@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, bulkRows, makeTable } from "../../support/tableHarness";
 import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, receiverLog, sleep } from "../../support/automations";
-import { CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS } from "../../../src/services/automations/cascade";
+import { CASCADE_BURST, CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS, PACE_MS_PER_WRITE, runStartDelays } from "../../../src/services/automations/cascade";
 
 let owner: RegisteredUser;
 let projectId: string;
@@ -121,6 +121,29 @@ describe("cascade budget", () => {
     expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, hooks._id)).toBe(CASCADE_DELIVERIES);
     const cascade = await env.DB.prepare(`SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`).bind(hooks._id).first<any>();
     expect(cascade).toEqual({ runs, pw: CASCADE_WRITES, pd: CASCADE_DELIVERIES });
+
+    // The cascade took its turn: its clock moved on by everything its runs planned, at CASCADE_RATE…
+    const paced = await env.DB.prepare(
+      `SELECT c.last_grant AS clock, MIN(r.created_at) AS firstCreated, MAX(r.started_at) AS lastStarted
+       FROM automation_cascades c JOIN automation_runs r ON r.cascade_id = c.id WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`,
+    ).bind(hooks._id).first<any>();
+    const planned = CASCADE_WRITES + CASCADE_DELIVERIES;
+    expect(paced.clock - paced.firstCreated).toBeGreaterThanOrEqual(planned * PACE_MS_PER_WRITE);
+    // …and its last run (50 planned) was held back by its Queue delay until its turn, less the burst, had come.
+    expect(paced.lastStarted - paced.firstCreated).toBeGreaterThanOrEqual((planned - 50 - CASCADE_BURST) * PACE_MS_PER_WRITE);
+  });
+
+  it("a cascade's runs start on its clock: the first burst at once, each later one a turn after the cost of those before it", () => {
+    const now = 1_000_000;
+    const cost = 50;
+    // Four runs of 50 planned writes on a fresh cascade (its clock moved on from now by their 200 writes).
+    const delays = runStartDelays(now + 4 * cost * PACE_MS_PER_WRITE, now, [cost, cost, cost, cost]);
+    const turn = (i: number) => i * cost * PACE_MS_PER_WRITE - CASCADE_BURST * PACE_MS_PER_WRITE;
+    expect(delays).toEqual([0, 1, 2, 3].map((i) => Math.max(0, Math.ceil(turn(i) / 1000))));
+    expect(delays.slice(0, CASCADE_BURST / cost + 1)).toEqual(Array(CASCADE_BURST / cost + 1).fill(0));
+    expect(delays[3]).toBeGreaterThan(0);
+    // A cascade already a minute ahead of now: the next run waits for its turn.
+    expect(runStartDelays(now + 60_000 + cost * PACE_MS_PER_WRITE, now, [cost])).toEqual([Math.ceil((60_000 - CASCADE_BURST * PACE_MS_PER_WRITE) / 1000)]);
   });
 
   it("webhook fan-out: one write causes at most 100 deliveries across all its runs", async () => {

@@ -153,11 +153,50 @@ describe("budgets, failures and rights", () => {
 
   it("operationBudget counts database round trips and refuses the one over", async () => {
     const target = await makeTable(t.owner.token, t.projectId, "Ops");
-    const a = await automation(t.owner.token, { behavior: { operationBudget: 3 }, actions: [1, 2, 3].map(() => ({ spec: { kind: "row.create", tableId: target.tableId } })) });
+    // Different cells, so each action is its own insert (alike ones go as one, below).
+    const a = await automation(t.owner.token, {
+      behavior: { operationBudget: 3 },
+      actions: [1, 2, 3].map((i) => ({ spec: { kind: "row.create", tableId: target.tableId, cells: { [target.nameColumnId]: `r${i}` } } })),
+    });
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
     const [run] = await finishedRuns(t.owner.token, a._id);
     expect(run.error).toMatchObject({ code: "BudgetExceeded", budget: "operationBudget", limit: 3, used: 4 });
     expect(run.operations).toBe(3);
+  });
+
+  it("consecutive alike row.create actions are one insert: 50 rows for the round trips of one, recorded action by action", async () => {
+    const target = await makeTable(t.owner.token, t.projectId, "Grouped");
+    const one = await automation(t.owner.token, { actions: [{ id: "c0", spec: { kind: "row.create", tableId: target.tableId, cells: { [target.nameColumnId]: "x" } } }] });
+    const fifty = await automation(t.owner.token, {
+      behavior: { maxAffectedRows: 50 },
+      actions: Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: target.tableId, cells: { [target.nameColumnId]: "x" } } })),
+    });
+    await ok("POST", `/automation/${one._id}/run`, { token: t.owner.token });
+    const [single] = await finishedRuns(t.owner.token, one._id);
+    await ok("POST", `/automation/${fifty._id}/run`, { token: t.owner.token });
+    const [run] = await finishedRuns(t.owner.token, fifty._id);
+    expect(run).toMatchObject({ status: "succeeded", affectedRows: 50 });
+    // One by one this was 50 × the single run's round trips.
+    expect(run.operations).toBeLessThanOrEqual(single.operations);
+    expect(run.actions).toHaveLength(50);
+    for (const [i, rec] of run.actions.entries()) expect(rec).toMatchObject({ id: `c${i}`, kind: "row.create", status: "succeeded", affectedRows: 1, error: null });
+    expect(run.actions.reduce((n: number, r: any) => n + r.operations, 0)).toBeLessThanOrEqual(run.operations);
+    const rows = await allRows(t.owner.token, target.tableId);
+    expect(rows).toHaveLength(51);
+    expect(rows.every((r) => r.cells[target.nameColumnId] === "x")).toBe(true);
+  });
+
+  it("a refusal of alike row.create actions is each one's in turn: the first without continueOnError ends the run, nothing written", async () => {
+    const target = await makeTable(t.owner.token, t.projectId, "GroupedBad");
+    const spec = { kind: "row.create", tableId: target.tableId, cells: { "no-such-column": 1 } };
+    const a = await automation(t.owner.token, { actions: [{ id: "a", continueOnError: true, spec }, { id: "b", spec }, { id: "c", spec }] });
+    await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
+    const [run] = await finishedRuns(t.owner.token, a._id);
+    expect(run.status).toBe("failed");
+    expect(run.actions.map((x: any) => [x.id, x.status])).toEqual([["a", "failed"], ["b", "failed"], ["c", "notRun"]]);
+    expect(run.actions[1].error).toEqual(run.actions[0].error);
+    expect(run.error).toEqual(run.actions[1].error);
+    expect(await allRows(t.owner.token, target.tableId)).toHaveLength(0);
   });
 
   it("externalWriteBudget and allowDocumentWrites", async () => {
