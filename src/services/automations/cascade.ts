@@ -24,7 +24,7 @@ export const DAILY_RUNS = 10_000;
  * that keeps it there. However many consumers run at once (in production the consumer scales out), one cause
  * cannot take the shared database faster than that — other tenants' requests go between.
  */
-export const CASCADE_RATE = 40;
+export const CASCADE_RATE = 50;
 export const CASCADE_BURST = 100;
 /** Milliseconds of the cascade's clock one planned write or delivery takes. */
 export const PACE_MS_PER_WRITE = 1000 / CASCADE_RATE;
