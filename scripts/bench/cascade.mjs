@@ -9,8 +9,11 @@
 //    spread over as long as the cascade took, through a second local D1 of the same engine (getPlatformProxy) with
 //    no application code — what the machine's share of the slowdown is, beside the part that is ours;
 //  - printed: rows, runs and deliveries that one write caused, B's p95 idle, during the cascade and during the raw
-//    writes, and the targets (≤ 1 000 writes and ≤ 100 deliveries per cause, B's p95 during ≤ 2× idle).
+//    writes, the CPU the Worker's workerd process used while the cascade ran (its mean and busiest second, in
+//    percent of one core: read from /proc, so less at the mercy of other load on the machine than the p95), and
+//    the targets (≤ 1 000 writes and ≤ 100 deliveries per cause, B's p95 during ≤ 2× idle).
 //   npm run bench -- cascade
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { monotonicFactory } from "ulidx";
 import { printTable, rawD1, seedRawTable, seedUser, startApi } from "./lib.mjs";
@@ -23,6 +26,29 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
+}
+
+/** CPU ticks (1/100 s) of the busiest workerd process of wrangler dev's process group (the one running the Worker), or null off Linux. */
+function workerdTicks(pgid) {
+  let best = null;
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")) continue;
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      if (best === null || ticks > best) best = ticks;
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return best;
 }
 
 /** A local webhook receiver that answers 200 and counts what it receives. */
@@ -123,6 +149,14 @@ export default async function main() {
 
     // The one write, and B meanwhile until the cascade has settled (no run queued or running).
     let settled = false;
+    // The Worker's CPU, second by second, while the cascade runs.
+    const cpuPerSecond = [];
+    let lastTicks = workerdTicks(api.pgid);
+    const cpuTimer = setInterval(() => {
+      const ticks = workerdTicks(api.pgid);
+      if (ticks !== null && lastTicks !== null) cpuPerSecond.push(ticks - lastTicks);
+      lastTicks = ticks;
+    }, 1000);
     const t0 = Date.now();
     await api.call("POST", `/table/${table._id}/row`, { token: a.token, body: { cells: {} } });
     const watcher = (async () => {
@@ -140,6 +174,7 @@ export default async function main() {
     const during = await sampleTenant(api, b, bTable._id, { max: 2_000, until: () => settled });
     await watcher;
     const cascadeMs = Date.now() - t0;
+    clearInterval(cpuTimer);
     await sleep(3_000); // deliveries queued last
 
     const rows = (await pageAll(api, a.token, `/table/${table._id}/rows`)).length;
@@ -173,6 +208,11 @@ export default async function main() {
       { measure: "runs caused (of which skipped: cascade budget)", value: `${runs} (${skipped})`, target: "" },
       { measure: "webhook deliveries recorded / received", value: `${deliveries} / ${hooks.count()}`, target: "≤ 100" },
       { measure: "cascade duration", value: `${(cascadeMs / 1000).toFixed(1)} s`, target: "" },
+      {
+        measure: "Worker's workerd CPU while the cascade ran (B's requests and the polling included), % of one core: mean / busiest second",
+        value: cpuPerSecond.length ? `${(cpuPerSecond.reduce((a, b) => a + b, 0) / cpuPerSecond.length).toFixed(0)} / ${Math.max(...cpuPerSecond)}` : "n/a",
+        target: "",
+      },
       { measure: `other tenant p95, idle (${idle.length} requests)`, value: `${idleP95.toFixed(1)} ms`, target: "" },
       { measure: `other tenant p95, during the cascade (${during.length} requests)`, value: `${duringP95.toFixed(1)} ms`, target: "≤ 2× idle" },
       { measure: "p95 during ÷ idle", value: (duringP95 / idleP95).toFixed(2), target: "≤ 2" },
