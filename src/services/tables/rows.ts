@@ -384,15 +384,10 @@ export async function createRow(
  * POST /table/{tableId}/rows: 1–1000 rows, all or nothing; each row's `cells` are the values this call stored
  * plus its formula cells as computed in this request (null when blank).
  */
-export async function bulkCreateRows(
-  ctx: ServiceContext,
-  input: { tableId: string; rows: readonly (Record<string, unknown> | undefined)[]; /** Where every row's `cells` is in the caller's input, when they share one. */ cellsPath?: string },
-) {
+export async function bulkCreateRows(ctx: ServiceContext, { cellsPath, ...input }: { tableId: string; rows: readonly (Record<string, unknown> | undefined)[]; /** Where every row's `cells` is in the caller's input, when they share one (alike automation actions). */ cellsPath?: string }) {
   const { table, columns: columnList } = await writableTableWithColumns(ctx, input.tableId);
-  const cellsPath = input.cellsPath;
   const created = await insertRows(ctx, {
-    table, rows: input.rows, columns: columnList,
-    ...(cellsPath !== undefined && { pathOf: () => cellsPath }),
+    table, rows: input.rows, columns: columnList, ...(cellsPath !== undefined && { pathOf: () => cellsPath }),
     // A crash before the answer leaves this one (the values given; formula values come with the final answer).
     keep: (c, d1) => keptAnswerStatements(ctx, { d1, payload: { data: { rows: c.rows.map((r, i) => ({ ...rowDto(r), cells: c.written[i]! })) } } }),
   });
