@@ -63,6 +63,9 @@ describe("Markdown documents", () => {
     expect(again.body).toEqual(first.body);
     const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data.filter((d: any) => d.name === "Keyed plan");
     expect(listed).toHaveLength(1);
+    // Its text is searchable at once: the search body is written in the import's batch.
+    const byBody = await ok("GET", "/search", { token: t.owner.token, query: { q: "bold" } });
+    expect(byBody.data.map((h: any) => h._id)).toContain(first.body.data.document._id);
 
     const folder = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Gone", type: "FOLDER" } })).data;
     await ok("DELETE", `/document/${folder._id}`, { token: t.owner.token });
