@@ -7,7 +7,7 @@
  * The object a write replaces is deleted unless a snapshot still points at it (snapshots share the current
  * object instead of copying it).
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { d1Of } from "../../db/d1";
 import { documentContents, documentSettings } from "../../db/schema";
 import { inJson, insertWhere } from "../../db/sql";
@@ -178,12 +178,12 @@ export function contentBumpStatement(
 }
 
 /**
- * The first content version of a document created in the same batch (a Markdown import): inserted only if the
+ * The first content version of a document created in the same batch (a Markdown import), inserted only `when` the
  * document was (its create may find its parent folder deleted and write nothing).
  */
-export function firstContentQuery(ctx: ServiceContext, p: { documentId: string; key: string; size: number }) {
+export function firstContentQuery(ctx: ServiceContext, p: { documentId: string; key: string; size: number; when: SQL }) {
   const row = { documentId: p.documentId, version: 1, size: p.size, r2Key: p.key, updatedBy: ctx.user.id, updatedAt: ctx.now };
-  return insertWhere(ctx.db, documentContents, row, sql`EXISTS (SELECT 1 FROM documents d WHERE d.id = ${p.documentId})`);
+  return insertWhere(ctx.db, documentContents, row, p.when);
 }
 
 function staleVersion(base: number, currentVersion: number) {

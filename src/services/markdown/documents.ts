@@ -45,7 +45,7 @@ export async function importMarkdownDocument(ctx: ServiceContext, input: { proje
   try {
     const [inserted] = await ctx.db.batch([
       ...statements,
-      firstContentQuery(ctx, { documentId: row.id, key, size: new TextEncoder().encode(blocksJson).byteLength }),
+      firstContentQuery(ctx, { documentId: row.id, key, size: new TextEncoder().encode(blocksJson).byteLength, when: documentExists(row.id) }),
       newContentBodyQuery(ctx.db, row.id, blocksJson),
       ...(await keptAnswerUpdates(ctx, { payload: { data: answer }, when: documentExists(row.id) })),
     ]);
