@@ -47,9 +47,15 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
 /**
  * Runs of one batch executed at the same time. Runs share the one D1 database with every tenant's requests: a
  * batch of 25 runs at once (a cascade's fan-out) held other tenants' requests for seconds, so runs take turns on
- * RUN_CONCURRENCY lanes (each run paces its own actions, runner.ts) while deliveries (waiting on the network, not on D1) all go at once.
+ * RUN_CONCURRENCY lanes (each run paces its own actions, runner.ts); deliveries, waiting mostly on the network, on more lanes.
  */
 export const RUN_CONCURRENCY = 2;
+/**
+ * Deliveries of one batch sent at the same time: each also claims and records its delivery in D1, so a batch of 25
+ * at once (a cascade's webhook fan-out) came down on the database together; DELIVERY_CONCURRENCY lanes overlap
+ * their network waits without that burst.
+ */
+export const DELIVERY_CONCURRENCY = 5;
 
 async function inLanes<T>(items: readonly T[], lanes: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -68,5 +74,5 @@ export async function handleAutomationBatch(batch: MessageBatch<unknown>, env: E
   const isRun = (m: Message<unknown>) => !deadLetter && (m.body as { kind?: unknown } | null)?.kind === "run";
   const runs = batch.messages.filter(isRun);
   const others = batch.messages.filter((m) => !isRun(m));
-  await Promise.all([inLanes(runs, RUN_CONCURRENCY, (m) => handleOne(m, env, deadLetter)), ...others.map((m) => handleOne(m, env, deadLetter))]);
+  await Promise.all([inLanes(runs, RUN_CONCURRENCY, (m) => handleOne(m, env, deadLetter)), inLanes(others, DELIVERY_CONCURRENCY, (m) => handleOne(m, env, deadLetter))]);
 }
