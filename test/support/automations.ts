@@ -11,7 +11,7 @@ export function hookUrl(key: string, query: Record<string, string> = {}) {
   return `${receiverUrl()}/hook/${key}${q ? `?${q}` : ""}`;
 }
 
-export async function receiverLog(key: string): Promise<{ method: string; headers: Record<string, string>; body: string; at: number }[]> {
+export async function receiverLog(key: string): Promise<{ method: string; headers: Record<string, string>; body: string; at: number; inFlight: number }[]> {
   const res = await fetch(`${receiverUrl()}/log/${key}`);
   return res.json();
 }

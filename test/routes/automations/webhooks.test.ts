@@ -6,6 +6,7 @@ import { addRow, makeTable } from "../../support/tableHarness";
 import { callQueue, eventually, finishedRuns, hookUrl, receiverLog, webhookAction } from "../../support/automations";
 import { isPrivateAddress, refuseAtSendTime } from "../../../src/services/automations/ssrf";
 import { decodeBase64, encodeBase64 } from "../../../src/lib/base64";
+import { DELIVERY_CONCURRENCY } from "../../../src/services/automations/queue";
 
 let t: Tenant;
 
@@ -72,6 +73,23 @@ describe("webhooks", () => {
     const other = await webhookAutomation(hookUrl(key("sealed-other")));
     await env.DB.prepare("UPDATE automations SET webhook_secret = ?1 WHERE id = ?2").bind(after!.s, other._id).run();
     expect((await ok("GET", `/automation/${other._id}`, { token: t.owner.token })).data.webhookSecret).toBe("");
+  });
+
+  it("a queue batch's deliveries go out a few at a time: never more than DELIVERY_CONCURRENCY in flight, all delivered", async () => {
+    const k = key("lanes");
+    const n = 3 * DELIVERY_CONCURRENCY;
+    // A receiver that holds each request, so deliveries sent together are seen together.
+    const a = await webhookAutomation(hookUrl(k, { holdMs: "400" }), {
+      behavior: { externalWriteBudget: n },
+      actions: Array.from({ length: n }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(k, { holdMs: "400" }) } })),
+    });
+    await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
+    const log = await eventually(async () => {
+      const l = await receiverLog(k);
+      return l.length === n ? l : null;
+    }, 60_000, `${n} deliveries`);
+    expect(Math.max(...log.map((x) => x.inFlight))).toBeLessThanOrEqual(DELIVERY_CONCURRENCY);
+    expect(new Set(log.map((x) => x.headers["webhook-id"])).size).toBe(n);
   });
 
   it("503 is retried after 5 s with the same webhook-id; a later attempt succeeds", async () => {
