@@ -1,9 +1,10 @@
 // Ids that carry their logical shard (docs/scaling.md "Id format"): the policy over the codec of src/lib/ids.ts —
-// only logical shards are issued, and an id of the older plain-ULID form names the default logical shard. Not yet
-// used by the services: the wiring step (docs/scaling.md "Plan", step 3) switches records inside an organization
-// from newId to newOrganizationScopedId.
-import { newShardedId, shardNumberOfId } from "../lib/ids";
-import { DEFAULT_LOGICAL_SHARD, isLogicalShard } from "./shards";
+// only logical shards are issued, and an id of the older plain-ULID form names the default logical shard. A new
+// organization's id is drawn on a logical shard by the placement rule (newOrganizationId); every record inside it
+// is issued on the same shard as a record it belongs to (newIdBeside), so its id names its organization's shard
+// (docs/scaling.md "Plan", step 3).
+import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
+import { cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization } from "./shards";
 
 export function newOrganizationScopedId(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);
@@ -20,4 +21,27 @@ export function logicalShardOfId(id: string): number | null {
   const n = shardNumberOfId(id);
   if (n === "plain") return DEFAULT_LOGICAL_SHARD;
   return n !== null && isLogicalShard(n) ? n : null;
+}
+
+/** A new organization's id, on the logical shard the placement rule draws (src/db/shards.ts placeOrganization). */
+export function newOrganizationId(): string {
+  return newOrganizationScopedId(placeOrganization(cryptoRandom));
+}
+
+/**
+ * The logical shard of the organization `relative` belongs to, for a record issued beside it; an id of the older
+ * form (or one naming no logical shard, which no stored record has) gives the default shard.
+ */
+function shardBeside(relative: string): number {
+  return logicalShardOfId(relative) ?? DEFAULT_LOGICAL_SHARD;
+}
+
+/** A new id for a record of the same organization as `relative` (the workspace, project, table… it belongs to). */
+export function newIdBeside(relative: string): string {
+  return newOrganizationScopedId(shardBeside(relative));
+}
+
+/** The two characters that end the ids issued beside `relative` (for ids built in SQL, e.g. the formula engine's cells). */
+export function shardSuffixBeside(relative: string): string {
+  return shardSuffix(shardBeside(relative));
 }

@@ -6,7 +6,8 @@
 // Re-spreading the logical shards over more (or other) databases changes this map, never an id.
 //
 // The module is pure (no bindings, no imports, only erasable TypeScript), so scripts/bench/shards.mjs runs the same
-// map and placement rule as the Worker. Not yet wired into the request path: docs/scaling.md "Plan".
+// map and placement rule as the Worker. New organizations are placed by it (src/db/shardIds.ts); the request path
+// does not route by it yet: docs/scaling.md "Plan".
 
 /**
  * 480 = 2^5 · 3 · 5: it divides evenly over 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 32, 40, 48, 60, 80,

@@ -22,6 +22,7 @@ import { reserveCascade } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
+import { newIdBeside } from "../../db/shardIds";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
 export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
@@ -153,7 +154,7 @@ async function webhook(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAc
   if (!scope.gateOpen) return SKIPPED;
   ar.budget.reserveExternal(1);
   await reserveCascade({ DB: uncountedD1(ar.ctx.env.DB) }, ar.cascadeId, ar.automation.projectId, "deliveries", 1);
-  const id = newId();
+  const id = newIdBeside(ar.automation.id);
   const t = ar.ctx.now;
   await ar.ctx.db.insert(automationDeliveries).values({
     id,

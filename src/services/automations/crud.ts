@@ -18,7 +18,7 @@ import {
 import { automationAccessQuery, checkAutomationAccess, requireAutomation } from "../../auth/automationAccess";
 import { read } from "../context";
 import { conflict, notFound, unprocessable, validation } from "../../errors";
-import { ID_PATTERN, newId } from "../../lib/ids";
+import { ID_PATTERN } from "../../lib/ids";
 import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { encodeBase64, textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { keptAnswerUpdates } from "../idempotency";
@@ -27,6 +27,7 @@ import type { ServiceContext } from "../context";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
+import { newIdBeside } from "../../db/shardIds";
 
 /**
  * The automation as its owner reads it: the webhook secret opened (it is sealed at rest, lib/crypto sealSecret).
@@ -154,7 +155,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
   }
   await checkMeaning(ctx, project.id, triggers, actions, new Set(readable.map((r) => r.id)));
   const enabled = input.enabled ?? true;
-  const id = newId();
+  const id = newIdBeside(project.id);
   const webhookSecret = newWebhookSecret();
   const row: AutomationRow = {
     id,

@@ -13,6 +13,7 @@ import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
 import { createRunsStatements } from "./cascade";
+import { newIdBeside } from "../../db/shardIds";
 
 export const MAX_DEPTH = 3;
 
@@ -77,7 +78,7 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
           if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
           seen.add(t.automation_id);
           const trigger = { type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId };
-          runs.push([newId(), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger), t.planned_writes, t.planned_deliveries]);
+          runs.push([newIdBeside(t.automation_id), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger), t.planned_writes, t.planned_deliveries]);
         }
       }
     });

@@ -14,13 +14,14 @@ import { decodeIdCursor, encodeIdCursor } from "./crud";
 import { enqueueAll } from "./messages";
 import { deliveryDto, runDto, type RunRow } from "./serialize";
 import { CLAIM_MS, claimCondition } from "./webhooks";
+import { newIdBeside } from "../../db/shardIds";
 
 /**
  * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;
  * a retry keeps its original's depth and cascade (docs/api-guide.md, automations).
  */
 function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<string, unknown>, now: number, opts: { depth?: number; retryOf?: string | null; eventKey?: string | null; cascadeId?: string } = {}): RunRow {
-  const id = newId();
+  const id = newIdBeside(a.id);
   return {
     id,
     automationId: a.id,

@@ -19,6 +19,7 @@ import { enqueueAll, type AutomationMessage } from "./messages";
 import { failRunForGood } from "./runner";
 import { nextRunAfter } from "./schedule";
 import type { StoredTrigger } from "../../db/schema";
+import { newIdBeside } from "../../db/shardIds";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -62,7 +63,7 @@ export async function claimAndEnqueue(env: Env, now: number): Promise<TickResult
       next = null; // a schedule croner no longer accepts stops rather than failing every tick
     }
     nextTimes.push([r.id, next]);
-    runs.push([newId(), r.id, r.project_id, `schedule:${r.claimed_for}`, JSON.stringify({ type: "schedule", scheduledFor: r.claimed_for })]);
+    runs.push([newIdBeside(r.id), r.id, r.project_id, `schedule:${r.claimed_for}`, JSON.stringify({ type: "schedule", scheduledFor: r.claimed_for })]);
   }
   const statements: D1PreparedStatement[] = [];
   for (let i = 0; i < nextTimes.length; i += CHUNK) {

@@ -15,11 +15,11 @@ import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { notFound, preconditionFailed, validation } from "../../errors";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
-import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
 import { contentBodyStatement, docxBodyStatement } from "../search/index";
+import { newIdBeside } from "../../db/shardIds";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;
@@ -99,7 +99,7 @@ export async function createSnapshot(ctx: ServiceContext, input: { documentId: s
 /** Freezes the document's current state as a new snapshot (one D1 round trip); the document must exist. */
 export async function takeSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string; userId: string }): Promise<SnapshotRow> {
   const t = ctx.now;
-  const row = await snapshotInsertStatement(d1Of(ctx.db), { id: newId(), documentId: input.documentId, name: input.name, description: input.description ?? "", userId: input.userId, at: t }).first<SnapshotRow>();
+  const row = await snapshotInsertStatement(d1Of(ctx.db), { id: newIdBeside(input.documentId), documentId: input.documentId, name: input.name, description: input.description ?? "", userId: input.userId, at: t }).first<SnapshotRow>();
   if (!row) throw notFound("Document");
   return row;
 }
@@ -229,7 +229,7 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
   await r2.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
 
   const d1 = d1Of(ctx.db);
-  const beforeId = newId();
+  const beforeId = newIdBeside(documentId);
   const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
   // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
   const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;

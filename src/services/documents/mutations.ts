@@ -3,11 +3,11 @@ import { documentCollaborators, documents, type DocumentType } from "../../db/sc
 import type { Db } from "../../env";
 import { insertWhere } from "../../db/sql";
 import { conflict, notFound, validation } from "../../errors";
-import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
 import { inSubtree, subtreeSql } from "./tree";
+import { newIdBeside } from "../../db/shardIds";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -58,7 +58,7 @@ export async function prepareCreateDocument(ctx: ServiceContext, { project, docu
   const userId = ctx.user.id;
   const parentId = input.parentId ?? null;
   const row: DocumentRow = {
-    id: input.id ?? newId(),
+    id: input.id ?? newIdBeside(project.id),
     projectId: project.id,
     workspaceId: project.workspaceId,
     parentId,

@@ -7,7 +7,6 @@ import { desc, eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements } from "../../auth/access";
 import { docxVersions } from "../../db/schema";
 import { notFound } from "../../errors";
-import { newId } from "../../lib/ids";
 import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
 import { assertDocumentInserted, prepareCreateDocument } from "../documents/mutations";
@@ -17,6 +16,7 @@ import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { docxBodyQuery } from "../search/index";
 import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";
+import { newIdBeside } from "../../db/shardIds";
 
 export interface RawBody {
   length: number;
@@ -30,7 +30,7 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
   const bytes = await readExactly(input.upload.body, input.upload.length);
   checkDocxBytes(bytes);
 
-  const documentId = newId();
+  const documentId = newIdBeside(project.id);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
     const { row, statements } = await prepareCreateDocument(ctx, {

@@ -8,6 +8,7 @@ import type { StoredFormula } from "./expression";
 import type { TableColumn } from "./graph";
 import { d1Of } from "../../db/d1";
 import type { ServiceContext } from "../context";
+import { shardSuffixBeside } from "../../db/shardIds";
 
 export interface TableInfo {
   id: string;
@@ -297,10 +298,11 @@ export interface CellUpsert {
  * cells that changed, without reading the old values first.
  *
  * New cells get ULID-shaped ids without per-cell work in JS: a per-statement prefix (the current time and
- * 50 random bits, 20 characters) plus the element's index in 6 digits (digits are Crockford base-32 too).
+ * 50 random bits, 20 characters), the element's index in 6 digits (digits are Crockford base-32 too) and the
+ * table's logical shard in two (?8), so they carry their organization's shard like every other id inside it.
  */
 const upsertSql = (returning: boolean) => `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
-  SELECT ?6 || printf('%06d', key), ?1, json_extract(value, '$[0]'), ?5, ?2, '', ?7, json_extract(value, '$[1]'), 0, ?3, ?3
+  SELECT ?6 || printf('%06d', key) || ?8, ?1, json_extract(value, '$[0]'), ?5, ?2, '', ?7, json_extract(value, '$[1]'), 0, ?3, ?3
   FROM json_each(?4) WHERE json_extract(value, '$[1]') IS NOT NULL
   ON CONFLICT(row_id, column_id) DO UPDATE SET data = excluded.data, is_deleted = 0, updated_at = excluded.updated_at
     WHERE cells.data IS NOT excluded.data OR cells.is_deleted = 1${returning ? " RETURNING row_id" : ""}`;
@@ -336,10 +338,11 @@ export function cellWriteStatements(
   }
   const returning = scope.returning ?? false;
   const statements: D1PreparedStatement[] = [];
+  const shard = shardSuffixBeside(scope.tableId);
   for (const [columnId, { values, blanks }] of byColumn) {
     const isIdentifier = columnId === scope.identifierColumnId ? 1 : 0;
     for (const part of jsonChunks(values)) {
-      statements.push(d1.prepare(upsertSql(returning)).bind(scope.tableId, scope.workspaceId, scope.now, part, columnId, idPrefix(), isIdentifier));
+      statements.push(d1.prepare(upsertSql(returning)).bind(scope.tableId, scope.workspaceId, scope.now, part, columnId, idPrefix(), isIdentifier, shard));
     }
     for (const part of jsonChunks(blanks)) statements.push(d1.prepare(clearSql(returning)).bind(part, columnId, scope.now));
   }

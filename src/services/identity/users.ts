@@ -7,6 +7,7 @@ import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invi
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
 import type { ServiceContext } from "../context";
+import { newIdBeside, newOrganizationId } from "../../db/shardIds";
 
 export function userDto(row: typeof users.$inferSelect) {
   return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
@@ -24,9 +25,9 @@ export function organizationDto(row: typeof organizations.$inferSelect, role?: s
 export async function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
   const { db, now: t } = ctx;
   const user = { id: newId(), email: input.email, name: input.name, createdAt: t, updatedAt: t };
-  const org = { id: newId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
+  const org = { id: newOrganizationId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
   const ws = {
-    id: newId(),
+    id: newIdBeside(org.id),
     organizationId: org.id,
     name: "My workspace",
     description: "",

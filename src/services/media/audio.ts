@@ -4,12 +4,12 @@ import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements
 import { audioMedia, documents } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
-import { newId } from "../../lib/ids";
 import { hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
 import { base64UrlEncode } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { hasBody, type ByteRange } from "../../lib/r2";
+import { newIdBeside } from "../../db/shardIds";
 
 export const AUDIO_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/aac"] as const;
 export type AudioMimeType = (typeof AUDIO_MIME_TYPES)[number];
@@ -228,7 +228,7 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
       throw err;
     }
   }
-  const id = newId();
+  const id = newIdBeside(doc.id);
   const r2Key = `audio/${doc.workspaceId}/${id}`;
   const stored = await streamToR2(ctx.env.BLOBS, r2Key, input.upload.length, prefix, source, {
     httpMetadata: { contentType: input.mimeType },

@@ -4,10 +4,10 @@ import { checkOrganizationAccess, organizationAccessStatement, type Organization
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
-import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
+import { newOrganizationId } from "../../db/shardIds";
 
 // The join's result keeps one member per name in a D1 batch: the organization's columns under their own names,
 // and the member row contributes only `role` (which organizations does not have).
@@ -34,7 +34,7 @@ export async function listOrganizations(ctx: ServiceContext) {
 
 /** Creates an organization; the caller becomes its owner. */
 export async function createOrganization(ctx: ServiceContext, input: { name: string }) {
-  const org = { id: newId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
+  const org = { id: newOrganizationId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
   const dto = organizationDto(org, "owner");
   // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([

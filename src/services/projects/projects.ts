@@ -9,9 +9,9 @@ import { projects, type Emoji, type Icon } from "../../db/schema";
 import { notFound, preconditionFailed } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { projectDto } from "../workspaces/serialize";
+import { newIdBeside } from "../../db/shardIds";
 
 export type ProjectDto = ReturnType<typeof projectDto>;
 
@@ -61,7 +61,7 @@ export async function createProject(ctx: ServiceContext, input: ProjectFields & 
   const [row] = await ctx.db
     .insert(projects)
     .values({
-      id: newId(),
+      id: newIdBeside(input.workspaceId),
       workspaceId: input.workspaceId,
       userId: ctx.user.id,
       name: input.name,

@@ -6,7 +6,6 @@ import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { columns, rows, tableReferences } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, conflict, forbidden, notFound, validation, type ErrorDetail } from "../../errors";
-import { newId } from "../../lib/ids";
 import { isUniqueViolation } from "../../db/errors";
 import { inJson } from "../../db/sql";
 import {
@@ -21,6 +20,7 @@ import {
   type UserRef,
 } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
+import { newIdBeside } from "../../db/shardIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
 
@@ -141,7 +141,7 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
   if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
   if (existing.length) throw conflict(`A table reference with _id ${input._id} already exists`);
   const t = ctx.now;
-  const id = input._id ?? newId();
+  const id = input._id ?? newIdBeside(input.documentId);
   const ref: ReferenceRow = {
     id,
     originId: "",

@@ -3,7 +3,6 @@ import { emitAfterResponse, rowEvent } from "../events/events";
 import { and, eq, sql } from "drizzle-orm";
 import { cells, columns, rows } from "../../db/schema";
 import { notFound } from "../../errors";
-import { newId } from "../../lib/ids";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -13,6 +12,7 @@ import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rows";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
+import { newIdBeside } from "../../db/shardIds";
 
 export type CellDto = ReturnType<typeof cellDto>;
 
@@ -77,7 +77,7 @@ function cellUpsertStatement(ctx: ServiceContext, table: TableRow, rowId: string
   const t = ctx.now;
   return ctx.db
     .insert(cells)
-    .values({ id: newId(), tableId: table.id, rowId, columnId: column.id, workspaceId: table.workspaceId, isIdentifier: column.isIdentifier, data, createdAt: t, updatedAt: t })
+    .values({ id: newIdBeside(table.id), tableId: table.id, rowId, columnId: column.id, workspaceId: table.workspaceId, isIdentifier: column.isIdentifier, data, createdAt: t, updatedAt: t })
     .onConflictDoUpdate({ target: [cells.rowId, cells.columnId], set: { data: sql`excluded.data`, isIdentifier: column.isIdentifier, isDeleted: false, updatedAt: t } });
 }
 

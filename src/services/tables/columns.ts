@@ -7,7 +7,6 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { columns, tables } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
-import { newId } from "../../lib/ids";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { inJson, nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
@@ -22,6 +21,7 @@ import type { TableColumn } from "../formula/graph";
 import { printFormula } from "../formula/print";
 import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
 import { slugify, takenSlugsQuery, withFreeSlug } from "./columnSlugs";
+import { newIdBeside } from "../../db/shardIds";
 
 export type ColumnDto = ReturnType<typeof columnDto>;
 
@@ -134,7 +134,7 @@ export interface NewColumn {
 /** The identifier column every table starts with (docs/api-guide.md › Tables, columns, rows, cells), to insert with the table. */
 export function identifierColumnRow(table: TableRow): ColumnRow {
   return {
-    id: newId(),
+    id: newIdBeside(table.id),
     tableId: table.id,
     projectId: table.projectId,
     workspaceId: table.workspaceId,
@@ -172,7 +172,7 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
   const { table } = checkTableAccess(tableRow, "write");
   if (input.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
   checkOneManyReferences(table, input.data, [targets, cols]);
-  const columnId = newId();
+  const columnId = newIdBeside(table.id);
   const data = storedData(input.data);
   // The new column is among the columns its formula may name, so naming itself is a cycle, not an unknown name.
   const formula =

@@ -1,4 +1,3 @@
-import { emitAfterResponse, rowEvent } from "../events/events";
 /**
  * Rows and their cell values. Writes of many rows are one D1 batch of a few statements (rows, then cells in
  * chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) — never a statement per cell —
@@ -8,7 +7,7 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { columns, rows } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
-import { ID_PATTERN, newId } from "../../lib/ids";
+import { ID_PATTERN } from "../../lib/ids";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
@@ -17,12 +16,14 @@ import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
+import { emitAfterResponse, rowEvent } from "../events/events";
 import type { StoredCell } from "../formula/engine";
 import { checkCellWrites, columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
+import { newIdBeside } from "../../db/shardIds";
 
 export const MAX_BULK_ROWS = 1000;
 export const MAX_PAGE_SIZE = 1000;
@@ -79,7 +80,7 @@ export async function insertRows(
   const writes = checkCellWrites(columnsById, inputs, opts.pathOf ?? ((i) => `rows.${i}.cells`));
   const t = ctx.now;
   const newRows: RowRow[] = writes.map(() => ({
-    id: newId(),
+    id: newIdBeside(table.id),
     tableId: table.id,
     projectId: table.projectId,
     workspaceId: table.workspaceId,
@@ -92,7 +93,7 @@ export async function insertRows(
   }));
   const cellRecords: CellRow[][] = writes.map((ws, i) =>
     ws.map((w) => ({
-      id: newId(),
+      id: newIdBeside(table.id),
       tableId: table.id,
       rowId: newRows[i]!.id,
       columnId: w.column.id,
@@ -159,10 +160,8 @@ function cellChunks(records: readonly CellRow[]): string[] {
   return chunks;
 }
 
-/** The row's stored values as one JSON object, computed in the query (one row per row, not per cell). */
+/** The row's stored values (all of them, or the live ones) as one JSON object, computed in the query (one row per row, not per cell). */
 const cellsJson = sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id")`;
-
-/** The row's live stored values as one JSON object. */
 const liveCellsJson = sql<string | null>`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id" AND c.is_deleted = 0)`;
 
 function parseCells(json: string | null): Record<string, unknown> {

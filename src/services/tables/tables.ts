@@ -6,7 +6,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { nextUpdatedAt } from "../../db/sql";
 import { columns, tables } from "../../db/schema";
-import { newId } from "../../lib/ids";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import {
@@ -24,6 +23,7 @@ import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
 import { recalculateLookupsReading } from "./recompute";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
+import { newIdBeside } from "../../db/shardIds";
 
 export type TableDto = ReturnType<typeof tableDto>;
 
@@ -45,7 +45,7 @@ export async function createTable(ctx: ServiceContext, input: { projectId: strin
   checkProjectAccess(projectRows[0], "write");
   if (doc && doc.projectId !== project.id) throw validation("The document must belong to the table's project", [{ path: "documentId", message: "not in this project" }]);
   const table: TableRow = {
-    id: newId(),
+    id: newIdBeside(project.id),
     projectId: project.id,
     workspaceId: project.workspaceId,
     documentId: input.documentId ?? null,

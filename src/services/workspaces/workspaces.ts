@@ -11,11 +11,11 @@ import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
+import { newIdBeside } from "../../db/shardIds";
 
 export type WorkspaceDto = ReturnType<typeof workspaceDto>;
 
@@ -57,7 +57,7 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
   const [org] = await read(ctx, [organizationAccessStatement(ctx.db, ctx.user.ref, input.organizationId)]);
   checkOrganizationAccess(org[0], "read");
   const ws: WorkspaceRow = {
-    id: newId(),
+    id: newIdBeside(input.organizationId),
     organizationId: input.organizationId,
     name: input.name,
     description: input.description ?? "",

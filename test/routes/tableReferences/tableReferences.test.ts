@@ -51,7 +51,7 @@ describe("table references", () => {
 
     const minimal = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody({ relatedRowId: null, type: "global" }) });
     expect(minimal.data).toMatchObject({ relatedRowId: null, rowId: null, oneToManyColumnId: null, oneToManyInstanceIds: [], type: "global" });
-    expect(minimal.data._id).toMatch(/^[0-9A-Z]{26}$/);
+    expect(minimal.data._id).toMatch(/^[0-9A-Z]{28}$/);
 
     // A rename shows at once.
     await ok("PATCH", `/table/${table.tableId}`, { token: t.owner.token, body: { name: "Clause library" } });
