@@ -95,8 +95,8 @@ const columnScan = (param) => `(SELECT CASE WHEN group_concat(c.row_id, ',') IS 
       ELSE json_group_array(json_array(c.row_id, CASE WHEN c.is_deleted = 0 THEN c.data END)) END
       FROM cells c WHERE c.column_id = ?${param} AND c.row_id > ?2 AND c.row_id <= (SELECT hi FROM b))`;
 const PAGE_SQL = `WITH p AS MATERIALIZED (SELECT id FROM rows WHERE table_id = ?1 AND is_deleted = 0 AND id > ?2 ORDER BY id LIMIT ?3),
-    b AS MATERIALIZED (SELECT max(id) AS hi, group_concat(id, ',') AS ids, json_group_array(id) AS list FROM p)
-    SELECT (SELECT list FROM b), ${columnScan(4)}, ${columnScan(5)}`;
+    b AS MATERIALIZED (SELECT max(id) AS hi, group_concat(id, ',') AS ids FROM p)
+    SELECT (SELECT ids FROM b), ${columnScan(4)}, ${columnScan(5)}`;
 
 /** The floor: read every page of the inputs as the engine does, then the raw upsert of the results. */
 async function rawReadAndUpsert(db, t, k) {
@@ -104,7 +104,8 @@ async function rawReadAndUpsert(db, t, k) {
     let after = "";
     for (;;) {
       const [row] = await db.prepare(PAGE_SQL).bind(t.tableId, after, CHUNK, t.col.A, t.col.B).raw();
-      const [ids] = row.map((text) => JSON.parse(text));
+      const ids = row[0] ? row[0].split(",") : [];
+      for (const column of row.slice(1)) JSON.parse(column);
       if (ids.length === 0) break;
       after = ids.at(-1);
       if (ids.length < CHUNK) break;

@@ -153,7 +153,7 @@ function groupedSql(where: string, columnCount: number, firstParam: number): str
 export const readOptions = { grouped: true };
 
 /**
- * A keyset page read column by column: the page's live row ids (`p`, as one JSON list), then for each column one
+ * A keyset page read column by column: the page's live row ids (`p`, joined by commas), then for each column one
  * range scan of its cells in the page's id range on the (column_id, row_id) index — no lookup per row. A column's
  * cells come back as a JSON list of their data aligned with the page's ids when the scan met exactly the page's
  * rows in the same order (the usual case: every row has the cell), compared as the ids joined in SQL; otherwise
@@ -168,8 +168,8 @@ function columnScanSql(columnCount: number, firstParam: number): string {
       FROM cells c WHERE c.column_id = ?${firstParam + i} AND c.row_id > ?2 AND c.row_id <= (SELECT hi FROM b))`;
   });
   return `WITH p AS MATERIALIZED (SELECT id FROM rows WHERE table_id = ?1 AND is_deleted = 0 AND id > ?2 ORDER BY id LIMIT ?3),
-    b AS MATERIALIZED (SELECT max(id) AS hi, group_concat(id, ',') AS ids, json_group_array(id) AS list FROM p)
-    SELECT ${["(SELECT list FROM b)", ...scans].join(", ")}`;
+    b AS MATERIALIZED (SELECT max(id) AS hi, group_concat(id, ',') AS ids FROM p)
+    SELECT ${["(SELECT ids FROM b)", ...scans].join(", ")}`;
 }
 
 /** Rows (id first, then one value per column) of one query, in whatever order it gave them. */
@@ -186,7 +186,9 @@ async function readColumnScan(d1: D1Database, params: { tableId: string; afterId
     if (isTooBig(err)) return null;
     throw err;
   }
-  const ids = JSON.parse(String(row?.[0] ?? "[]")) as unknown[];
+  // Ids are letters, digits, "_" and "-" (src/lib/ids.ts), so the comma-joined list splits back exactly.
+  const joined = row?.[0];
+  const ids = typeof joined === "string" && joined !== "" ? joined.split(",") : [];
   const rows: RowsOfGroup = ids.map((id) => {
     const r = new Array<unknown>(columnIds.length + 1).fill(null);
     r[0] = id;
