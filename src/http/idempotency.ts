@@ -30,7 +30,9 @@ export async function idempotencyRequest(c: Context<HonoEnv>): Promise<ClaimRequ
   }
   const url = new URL(c.req.url);
   const type = c.req.header("content-type") ?? "";
-  const bodyPart = HASHED_BODY_TYPE.test(type.split(";")[0]!.trim()) ? await sha256Hex(await c.req.text()) : `${type};${c.req.header("content-length") ?? ""}`;
+  // The bytes, not a decoded text: Hono keeps what is read here for the route (its JSON, form or file readers, and
+  // src/http/upload.ts), and a file part must reach the route byte for byte. For UTF-8 text the hash is the same.
+  const bodyPart = HASHED_BODY_TYPE.test(type.split(";")[0]!.trim()) ? await sha256Hex(await c.req.arrayBuffer()) : `${type};${c.req.header("content-length") ?? ""}`;
   return newClaim(key, await sha256Hex(`${c.req.method} ${url.pathname}?${url.searchParams.toString()}\n${bodyPart}`));
 }
 

@@ -57,7 +57,7 @@ export async function fileBodyOf(c: Context<HonoEnv>, opts: { mediaTypes: readon
   if (type === "multipart/form-data") {
     let form: FormData;
     try {
-      form = await c.req.raw.formData();
+      form = await c.req.formData();
     } catch {
       throw validation("The multipart body cannot be read", [{ path: "body", message: "malformed multipart/form-data" }]);
     }
@@ -68,5 +68,14 @@ export async function fileBodyOf(c: Context<HonoEnv>, opts: { mediaTypes: readon
   if (!opts.mediaTypes.includes(type)) {
     throw new ApiError("UnsupportedMediaTypeError", `Send the ${opts.what} as ${opts.mediaTypes[0]}, or as the file part of multipart/form-data`);
   }
-  return c.req.raw.body;
+  return bodyStream(c);
+}
+
+/**
+ * The request's body as a stream: its own, or — when something before the route read it already (a keyed POST's
+ * request hash, src/http/idempotency.ts) — a stream over the bytes Hono kept from that read.
+ */
+async function bodyStream(c: Context<HonoEnv>): Promise<ReadableStream<Uint8Array> | null> {
+  if (!c.req.raw.bodyUsed) return c.req.raw.body;
+  return new Response(await c.req.arrayBuffer()).body;
 }

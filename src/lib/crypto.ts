@@ -2,8 +2,9 @@ import { base64UrlDecode, base64UrlEncode } from "./base64";
 
 const encoder = new TextEncoder();
 
-export async function sha256Hex(input: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(input));
+/** SHA-256 in hex of a text (its UTF-8 bytes) or of bytes. */
+export async function sha256Hex(input: string | ArrayBuffer): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", typeof input === "string" ? encoder.encode(input) : input);
   return toHex(new Uint8Array(digest));
 }
 

@@ -12,8 +12,8 @@ const route = defineRoute({
   operationId: "importMarkdownDocument",
   // Authenticated before the body is read.
   auth: "token",
-  // Token, then placing and creating the document (2), then reading its content version and writing it (2).
-  roundTrips: 5,
+  // Token, placing the document (access, parent, order), then one batch with the document and its first content.
+  roundTrips: 3,
   method: "post",
   path: "/document/markdown",
   tags: ["Documents"],

@@ -7,10 +7,10 @@
  * The object a write replaces is deleted unless a snapshot still points at it (snapshots share the current
  * object instead of copying it).
  */
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { d1Of } from "../../db/d1";
 import { documentContents, documentSettings } from "../../db/schema";
-import { inJson } from "../../db/sql";
+import { inJson, insertWhere } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
@@ -175,6 +175,15 @@ export function contentBumpStatement(
        WHERE document_id = ? AND version = ? RETURNING version`,
     )
     .bind(p.size, p.key, p.userId, p.at, p.documentId, p.baseVersion);
+}
+
+/**
+ * The first content version of a document created in the same batch (a Markdown import), inserted only `when` the
+ * document was (its create may find its parent folder deleted and write nothing).
+ */
+export function firstContentQuery(ctx: ServiceContext, p: { documentId: string; key: string; size: number; when: SQL }) {
+  const row = { documentId: p.documentId, version: 1, size: p.size, r2Key: p.key, updatedBy: ctx.user.id, updatedAt: ctx.now };
+  return insertWhere(ctx.db, documentContents, row, p.when);
 }
 
 function staleVersion(base: number, currentVersion: number) {

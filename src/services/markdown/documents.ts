@@ -10,9 +10,13 @@ import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements
 import { documentContents } from "../../db/schema";
 import { conflict, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
-import { putContent } from "../content/content";
-import { readContentsOf } from "../content/store";
-import { createDocument } from "../documents/create";
+import { contentObjectKey, firstContentQuery, readContentsOf } from "../content/store";
+import { placeNewDocument } from "../documents/create";
+import { assertDocumentInserted, documentExists, prepareCreateDocument } from "../documents/mutations";
+import { documentDto } from "../documents/serialize";
+import { documentCreatedEvent, emitAfterResponse } from "../events/events";
+import { keptAnswerUpdates } from "../idempotency";
+import { newContentBodyQuery } from "../search/index";
 import { inSubtree, subtreeSql } from "../documents/tree";
 import { markdownToBlocks } from "./convert";
 import { blocksToMarkdown } from "./toMarkdown";
@@ -24,14 +28,34 @@ export const MAX_ZIP_DOCUMENTS = 2000;
 export const MAX_ZIP_CONTENT_BYTES = 64 * 1024 * 1024;
 
 /**
- * POST /document/markdown: the text is converted first (nothing is created for a body that cannot be read), then
- * the document is created as POST /document creates it and its content written as PUT …/content writes it.
+ * POST /document/markdown: the text is converted first (nothing is created for a body that cannot be read), the
+ * place is checked as POST /document checks it, the blocks are put in R2, and then the document, its owner grant,
+ * its first content version, its search text and a keyed request's answer commit in one D1 batch: an import that
+ * fails (a parent folder deleted meanwhile: 404) writes nothing, and its R2 object is removed again.
  */
 export async function importMarkdownDocument(ctx: ServiceContext, input: { projectId: string; parentId?: string | null; name: string; markdown: string }) {
   const blocks = markdownToBlocks(input.markdown);
-  const document = await createDocument(ctx, { projectId: input.projectId, parentId: input.parentId ?? null, name: input.name, type: "DOCUMENT" });
-  const { version } = await putContent(ctx, { documentId: document._id, blocksJson: JSON.stringify(blocks) });
-  return { document, version, blocks: blocks.length };
+  const blocksJson = JSON.stringify(blocks);
+  const parentId = input.parentId ?? null;
+  const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
+  const { row, statements } = await prepareCreateDocument(ctx, { project, document: { parentId, name: input.name, type: "DOCUMENT", order } });
+  const key = contentObjectKey(row.id);
+  await ctx.env.BLOBS.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
+  const answer = { document: documentDto(row, [{ userId: ctx.user.id, role: "owner" }]), version: 1, blocks: blocks.length };
+  try {
+    const [inserted] = await ctx.db.batch([
+      ...statements,
+      firstContentQuery(ctx, { documentId: row.id, key, size: new TextEncoder().encode(blocksJson).byteLength, when: documentExists(row.id) }),
+      newContentBodyQuery(ctx.db, row.id, blocksJson),
+      ...(await keptAnswerUpdates(ctx, { payload: { data: answer }, when: documentExists(row.id) })),
+    ]);
+    assertDocumentInserted(inserted);
+  } catch (err) {
+    await ctx.env.BLOBS.delete(key);
+    throw err;
+  }
+  emitAfterResponse(ctx, [documentCreatedEvent(row)]);
+  return answer;
 }
 
 function assertRichText(doc: DocumentRow) {

@@ -47,6 +47,17 @@ const searchEntries = sqliteTable("search_entries", {
   body: text("body").notNull(),
 });
 
+/**
+ * The body text of a rich-text document created in the same Drizzle batch with its first content (a Markdown
+ * import): the document's entry is made by the insert trigger earlier in that batch.
+ */
+export function newContentBodyQuery(db: Db, documentId: string, blocksJson: string) {
+  return db
+    .update(searchEntries)
+    .set({ body: blocksJsonText(blocksJson) })
+    .where(and(eq(searchEntries.recordId, documentId), sql`${searchEntries.kind} <> 'file'`));
+}
+
 /** docxBodyStatement for a Drizzle batch (the create batch of a DOCX document). */
 export function docxBodyQuery(db: Db, documentId: string, r2Key: string, bytes: Uint8Array) {
   return db

@@ -46,6 +46,34 @@ describe("Markdown documents", () => {
     expect(text(out.body)).toBe(SAMPLE);
   });
 
+  it("a keyed import answers its retry with the same answer and creates one document; into a deleted folder it creates nothing", async () => {
+    const key = `md-${crypto.randomUUID()}`;
+    const send = () =>
+      call("POST", "/document/markdown", {
+        token: t.owner.token,
+        raw: SAMPLE,
+        headers: { "content-type": "text/markdown", "idempotency-key": key },
+        query: { projectId: t.projectId, name: "Keyed plan" },
+      });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ document: { name: "Keyed plan" }, version: 1, blocks: 6 });
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data.filter((d: any) => d.name === "Keyed plan");
+    expect(listed).toHaveLength(1);
+    // Its text is searchable at once: the search body is written in the import's batch.
+    const byBody = await ok("GET", "/search", { token: t.owner.token, query: { q: "bold" } });
+    expect(byBody.data.map((h: any) => h._id)).toContain(first.body.data.document._id);
+
+    const folder = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Gone", type: "FOLDER" } })).data;
+    await ok("DELETE", `/document/${folder._id}`, { token: t.owner.token });
+    expectError(await importMd(SAMPLE, { projectId: t.projectId, parentId: folder._id, name: "Orphan" }), 404, "NotFoundError");
+    const hits = await ok("GET", "/search", { token: t.owner.token, query: { q: "Orphan" } });
+    expect(hits.data).toEqual([]);
+  });
+
   it("accepts a multipart upload, and refuses what is not Markdown text", async () => {
     const form = new FormData();
     form.set("file", new File(["## From a form\n"], "notes.md", { type: "text/markdown" }));

@@ -170,6 +170,30 @@ describe("CSV import", () => {
     expect((await allRows(t.owner.token, tableId)).map((r) => r.cells[nameColumnId])).toEqual(["x", "y"]);
   });
 
+  it("a keyed import (raw or multipart) runs once: its retry gets the same answer and the rows are written once", async () => {
+    for (const multipart of [false, true]) {
+      const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, `Keyed ${multipart}`);
+      const key = `csv-${crypto.randomUUID()}`;
+      const text = "Name,N\nx,1\ny,2\n";
+      // A retry resends the same bytes: a multipart body is encoded once (a new FormData would draw a new boundary).
+      const form = new FormData();
+      form.set("file", new File([text], "rows.csv", { type: "text/csv" }));
+      const encoded = new Request("http://encode.test/", { method: "POST", body: form });
+      const [formType, formBytes] = [encoded.headers.get("content-type")!, await encoded.arrayBuffer()];
+      const send = () =>
+        multipart
+          ? call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: formBytes, headers: { "content-type": formType, "idempotency-key": key } })
+          : call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: text, headers: { ...csvHeaders, "idempotency-key": key } });
+      const first = await send();
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect(first.body.data.imported).toBe(2);
+      const again = await send();
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+      expect((await allRows(t.owner.token, tableId)).map((r) => r.cells[nameColumnId])).toEqual(["x", "y"]);
+    }
+  });
+
   it("a viewer cannot import (403) and an outsider sees no table (404)", async () => {
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Guarded");
     expectError(await importCsv(tableId, "Name\na\n", {}, t.viewer.token), 403, "ForbiddenError");
