@@ -2,7 +2,7 @@
 // beside a raw D1 bulk upsert of the same number of cells (the json_each upsert the engine uses) in the same run.
 // Targets (issue 23): E3 on 100k rows within 2× the raw write; E3 100k / 10k ≤ 12 (linear, no per-row round trips).
 // Also measured, as the floor of the same work without application code: the engine's own page reads of the
-// inputs (keyset pages of 5,000 rows, one folded JSON text each) followed by the same raw upsert.
+// inputs (keyset pages of 5,000 rows, one JSON text per column each) followed by the same raw upsert.
 //
 // Seeding: the table routes may not exist on this branch, so tables are written straight into the API's own
 // persisted D1 (getPlatformProxy on the wrangler dev state dir) while the API is stopped: start the API once
@@ -89,11 +89,14 @@ async function rawUpsert(db, { tableId, columnId, rowIds }, k) {
   return ms;
 }
 
-// The engine's page read (src/services/formula/store.ts, groupedSql over rowShapedSql) of columns A and B.
-const PAGE_SQL = `SELECT json_group_array(json_array(id, c0, c1)) FROM (SELECT r.id AS id,
-  (SELECT c.data FROM cells c WHERE c.row_id = r.id AND c.column_id = ?4 AND c.is_deleted = 0) AS c0,
-  (SELECT c.data FROM cells c WHERE c.row_id = r.id AND c.column_id = ?5 AND c.is_deleted = 0) AS c1
-  FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND r.id > ?2 ORDER BY r.id LIMIT ?3)`;
+// The engine's page read (src/services/formula/store.ts, columnScanSql) of columns A and B: the page's row ids,
+// then one range scan of each column's cells on the (column_id, row_id) index, aligned with the ids or as pairs.
+const columnScan = (param) => `(SELECT CASE WHEN group_concat(c.row_id, ',') IS (SELECT ids FROM b) THEN json_group_array(CASE WHEN c.is_deleted = 0 THEN c.data END)
+      ELSE json_group_array(json_array(c.row_id, CASE WHEN c.is_deleted = 0 THEN c.data END)) END
+      FROM cells c WHERE c.column_id = ?${param} AND c.row_id > ?2 AND c.row_id <= (SELECT hi FROM b))`;
+const PAGE_SQL = `WITH p AS MATERIALIZED (SELECT id FROM rows WHERE table_id = ?1 AND is_deleted = 0 AND id > ?2 ORDER BY id LIMIT ?3),
+    b AS MATERIALIZED (SELECT max(id) AS hi, group_concat(id, ',') AS ids FROM p)
+    SELECT (SELECT ids FROM b), ${columnScan(4)}, ${columnScan(5)}`;
 
 /** The floor: read every page of the inputs as the engine does, then the raw upsert of the results. */
 async function rawReadAndUpsert(db, t, k) {
@@ -101,10 +104,11 @@ async function rawReadAndUpsert(db, t, k) {
     let after = "";
     for (;;) {
       const [row] = await db.prepare(PAGE_SQL).bind(t.tableId, after, CHUNK, t.col.A, t.col.B).raw();
-      const page = JSON.parse(row[0]);
-      if (page.length === 0) break;
-      after = page.at(-1)[0];
-      if (page.length < CHUNK) break;
+      const ids = row[0] ? row[0].split(",") : [];
+      for (const column of row.slice(1)) JSON.parse(column);
+      if (ids.length === 0) break;
+      after = ids.at(-1);
+      if (ids.length < CHUNK) break;
     }
     const cells = t.rowIds.map((rowId, i) => [rowId, JSON.stringify(expected(i, k))]);
     await db.batch(chunks(cells, CHUNK).map((part) => db.prepare(UPSERT_SQL).bind(t.tableId, "bench", Date.now(), JSON.stringify(part), t.col.F, idPrefix(), 0)));

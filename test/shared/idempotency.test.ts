@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, expectError, ok, registerUser, uniqueEmail, type RegisteredUser } from "../support/harness";
+import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../support/harness";
+import { caseFactories } from "../security/registry";
 import { makeTable, type TestTable } from "../support/tableHarness";
 
 /** The kept record of (caller, key), read straight from D1 (what someone with the database would see). */
@@ -184,4 +185,31 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       expect(await count(countSql, bound), path).toBe(before + 1);
     }
   });
+});
+
+describe("every POST operation with an Idempotency-Key (docs/api-guide.md, HTTP semantics)", () => {
+  for (const [area, factory] of Object.entries(caseFactories)) {
+    it(`${area}: each POST case, keyed, answers without a 5xx and its retry gets the same status and body`, async () => {
+      const t: Tenant = await seedTenant();
+      const problems: string[] = [];
+      for (const c of (await factory(t)).filter((c) => c.method.toUpperCase() === "POST")) {
+        // A retry resends the same bytes: a raw body (a multipart form draws a new boundary each time) is encoded once.
+        const encoded = c.raw ? new Request("http://encode.test/", { method: "POST", body: c.raw() }) : null;
+        const raw = encoded ? await encoded.arrayBuffer() : undefined;
+        const type = encoded?.headers.get("content-type");
+        const headers = { ...(type && { "content-type": type }), ...c.headers, "idempotency-key": `every-${crypto.randomUUID()}` };
+        const send = () => call(c.method, c.path, { token: t.owner.token, body: c.body, raw, query: c.query, headers });
+        const first = await send();
+        if (first.status >= 500) {
+          problems.push(`${c.name}: ${first.status} ${JSON.stringify(first.body)}`);
+          continue;
+        }
+        const again = await send();
+        if (again.status !== first.status || JSON.stringify(again.body) !== JSON.stringify(first.body)) {
+          problems.push(`${c.name}: retry ${again.status} ${JSON.stringify(again.body).slice(0, 200)} after ${first.status} ${JSON.stringify(first.body).slice(0, 200)}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
 });

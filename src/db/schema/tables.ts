@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./identity";
 import { projects, workspaces } from "./workspaces";
@@ -34,6 +35,13 @@ export const columns = sqliteTable("columns", {
 }, (t) => [
   uniqueIndex("columns_table_slug_uq").on(t.tableId, t.slug),
   index("columns_table_idx").on(t.tableId, t.isDeleted, t.id),
+  /**
+   * Live relations by the table they link to: which tables' lookups read a table is an indexed read
+   * (src/services/formula/store.ts, DEPENDENT_TABLES; migrations/0011). Relations are few, so the index is small.
+   */
+  index("columns_link_target_idx")
+    .on(sql`json_extract(${t.data}, '$.oneMany.tableId')`)
+    .where(sql`${t.isDeleted} = 0 AND json_extract(${t.data}, '$.type') = 'oneMany'`),
 ]);
 
 /**
@@ -73,7 +81,8 @@ export const cells = sqliteTable("cells", {
   updatedAt: integer("updated_at").notNull(),
 }, (t) => [
   uniqueIndex("cells_row_column_uq").on(t.rowId, t.columnId),
-  index("cells_column_idx").on(t.columnId),
+  /** A column's cells in row order: the formula engine's page reads scan a range of it (migrations/0010). */
+  index("cells_column_row_idx").on(t.columnId, t.rowId),
   index("cells_table_idx").on(t.tableId),
 ]);
 

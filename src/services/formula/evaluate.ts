@@ -236,8 +236,20 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
   const dateText = passDates && !TEXT_DATE_FUNCTIONS.has(spec.name);
   // The .INTL functions' third argument is a weekend mask such as "0000011", not a date.
   const intl = spec.name.includes("INTL");
+  // Arguments reach the library as they are unless one needs converting (text positions, dates, lists).
+  const convertsAlways = Boolean(textAt) || dateText;
+  const convert = (v: FormulaValue, i: number): unknown => {
+    if (textAt && (textAt === "*" || textAt.includes(i))) v = numbersAsText(v);
+    // Date functions read date and time text as Excel does (HOUR("14:30") is 14).
+    if (dateText && typeof v === "string" && !(intl && i === 2)) {
+      const serial = parseNumberText(v);
+      if (serial !== undefined) return new Date(Math.round((serial - 25_569) * 86_400_000));
+    }
+    return toLibraryArgument(v, passDates);
+  };
   return (get) => {
-    const values = args.map((a) => a(get));
+    const values: FormulaValue[] = new Array(args.length);
+    for (let i = 0; i < args.length; i++) values[i] = args[i]!(get);
     if (!errorAware) {
       for (const v of values) {
         if (v instanceof Error) return v;
@@ -256,15 +268,8 @@ function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], arg
     charge(cost, true);
     let result: FormulaValue;
     try {
-      result = normalizeResult(impl(...values.map((v, i) => {
-        if (textAt && (textAt === "*" || textAt.includes(i))) v = numbersAsText(v);
-        // Date functions read date and time text as Excel does (HOUR("14:30") is 14).
-        if (dateText && typeof v === "string" && !(intl && i === 2)) {
-          const serial = parseNumberText(v);
-          if (serial !== undefined) return new Date(Math.round((serial - 25_569) * 86_400_000));
-        }
-        return toLibraryArgument(v, passDates);
-      })));
+      const plain = !convertsAlways && values.every((v) => !(v instanceof Date) && !Array.isArray(v));
+      result = normalizeResult(impl(...(plain ? values : values.map(convert))));
     } catch {
       // A library call that throws (mostly a recursion past the stack) cost far more than its count said.
       charge(THROW_UNITS, true);

@@ -34,8 +34,12 @@ const LINKED_COLUMNS = `SELECT ${COLUMN_FIELDS} FROM columns WHERE is_deleted = 
   AND EXISTS (SELECT 1 FROM tables t WHERE t.id = columns.table_id AND t.is_deleted = 0 AND t.project_id = (SELECT project_id FROM tables WHERE id = ?1))
   ORDER BY created_at, id`;
 
-/** Tables with a relation to ?1 and a formula calling LOOKUP (the engine tells relation lookups from Excel's). */
-const DEPENDENT_TABLES = `SELECT DISTINCT f.table_id FROM columns f WHERE f.is_deleted = 0 AND f.formula LIKE '%"lookup"%' AND f.table_id != ?1
+/**
+ * Tables with a relation to ?1 and a formula calling LOOKUP (the engine tells relation lookups from Excel's).
+ * Asked on every row write: the relations linking to ?1 are found on the columns_link_target_idx index
+ * (migrations/0011), whose WHERE terms the subquery repeats so the planner can use it.
+ */
+export const DEPENDENT_TABLES = `SELECT DISTINCT f.table_id FROM columns f WHERE f.is_deleted = 0 AND f.formula LIKE '%"lookup"%' AND f.table_id != ?1
   AND f.table_id IN (SELECT r.table_id FROM columns r WHERE r.is_deleted = 0 AND json_extract(r.data, '$.type') = 'oneMany' AND json_extract(r.data, '$.oneMany.tableId') = ?1)`;
 
 function tableColumn(c: Record<string, unknown>): TableColumn {
@@ -136,35 +140,104 @@ function rowShapedSql(where: string, columnCount: number, firstParam: number): s
   return `SELECT ${["r.id AS id", ...lookups].join(", ")} FROM rows r WHERE ${where}`;
 }
 
-/** The same rows folded into one JSON text `[[id, c0, c1, …], …]`: one value to move instead of a row each. */
+/** The same rows folded into one JSON text `[[id, c0, c1, …], …]`: one value to move instead of a row each (readRows). */
 function groupedSql(where: string, columnCount: number, firstParam: number): string {
   const names = Array.from({ length: columnCount }, (_, i) => `c${i}`);
   return `SELECT json_group_array(json_array(${["id", ...names].join(", ")})) FROM (${rowShapedSql(where, columnCount, firstParam)})`;
 }
 
 /**
- * Whether pages travel as one JSON text (about a third faster than row arrays locally). D1 caps a value at
- * 2 MB, so a page of long texts can be too big to fold; that page is read again as rows.
+ * Whether keyset pages are read column by column as JSON texts (columnScanSql); otherwise, and for a page too big
+ * to fold (D1 caps a value at 2 MB, so a page of long texts can be), they are read as rows (rowShapedSql).
  */
 export const readOptions = { grouped: true };
 
+/**
+ * A keyset page read column by column: the page's live row ids (`p`, joined by commas), then for each column one
+ * range scan of its cells in the page's id range on the (column_id, row_id) index — no lookup per row. A column's
+ * cells come back as a JSON list of their data aligned with the page's ids when the scan met exactly the page's
+ * rows in the same order (the usual case: every row has the cell), compared as the ids joined in SQL; otherwise
+ * (rows without the cell, cells of deleted rows in the range) as `[rowId, data]` pairs, matched by id. Deleted
+ * cells read as blank. Two aggregates of one scan see the rows in the same order, so alignment needs no ORDER BY.
+ */
+function columnScanSql(columnCount: number, firstParam: number): string {
+  const scans = Array.from({ length: columnCount }, (_, i) => {
+    const data = "CASE WHEN c.is_deleted = 0 THEN c.data END";
+    return `(SELECT CASE WHEN group_concat(c.row_id, ',') IS (SELECT ids FROM b) THEN json_group_array(${data})
+      ELSE json_group_array(json_array(c.row_id, ${data})) END
+      FROM cells c WHERE c.column_id = ?${firstParam + i} AND c.row_id > ?2 AND c.row_id <= (SELECT hi FROM b))`;
+  });
+  return `WITH p AS MATERIALIZED (SELECT id FROM rows WHERE table_id = ?1 AND is_deleted = 0 AND id > ?2 ORDER BY id LIMIT ?3),
+    b AS MATERIALIZED (SELECT max(id) AS hi, group_concat(id, ',') AS ids FROM p)
+    SELECT ${["(SELECT ids FROM b)", ...scans].join(", ")}`;
+}
+
+/** Rows (id first, then one value per column) of one query, in whatever order it gave them. */
+type RowsOfGroup = unknown[][];
+
+const isTooBig = (err: unknown) => /too ?big|SQLITE_TOOBIG|string or blob/i.test(String(err));
+
+/** One group's page read column by column (columnScanSql), as rows; null when a value is too big to fold. */
+async function readColumnScan(d1: D1Database, params: { tableId: string; afterId: string; limit: number }, columnIds: readonly string[]): Promise<RowsOfGroup | null> {
+  let row: unknown[] | undefined;
+  try {
+    [row] = await d1.prepare(columnScanSql(columnIds.length, 4)).bind(params.tableId, params.afterId, params.limit, ...columnIds).raw<unknown[]>();
+  } catch (err) {
+    if (isTooBig(err)) return null;
+    throw err;
+  }
+  // Ids are letters, digits, "_" and "-" (src/lib/ids.ts), so the comma-joined list splits back exactly.
+  const joined = row?.[0];
+  const ids = typeof joined === "string" && joined !== "" ? joined.split(",") : [];
+  const rows: RowsOfGroup = ids.map((id) => {
+    const r = new Array<unknown>(columnIds.length + 1).fill(null);
+    r[0] = id;
+    return r;
+  });
+  let indexOf: Map<string, number> | null = null;
+  for (let k = 0; k < columnIds.length; k++) {
+    const cells = JSON.parse(String(row![k + 1] ?? "[]")) as unknown[];
+    if (cells.length === 0) continue;
+    if (!Array.isArray(cells[0])) {
+      // Aligned with the ids (SQL compared them).
+      if (cells.length !== rows.length) throw new Error("formula page read: a column's cells do not match the page's rows");
+      for (let i = 0; i < cells.length; i++) rows[i]![k + 1] = cells[i];
+      continue;
+    }
+    indexOf ??= new Map(rows.map((r, i) => [String(r[0]), i]));
+    for (const pair of cells as unknown[][]) {
+      const i = indexOf.get(String(pair[0]));
+      if (i !== undefined) rows[i]![k + 1] = pair[1];
+    }
+  }
+  return rows;
+}
+
+/**
+ * Reads `columnIds` of the rows `where` selects, in groups of COLUMNS_PER_QUERY (concurrently), and merges them
+ * into a RowPage in id order. `page`, for keyset pages, reads column by column (columnScanSql) when it can.
+ */
 async function readRowShaped(
   d1: D1Database,
   where: string,
   whereParams: unknown[],
   columnIds: readonly string[],
+  page?: { tableId: string; afterId: string; limit: number },
 ): Promise<RowPage> {
   const groups: string[][] = [];
   for (let i = 0; i < columnIds.length; i += COLUMNS_PER_QUERY) groups.push(columnIds.slice(i, i + COLUMNS_PER_QUERY));
   if (groups.length === 0) groups.push([]);
   const first = whereParams.length + 1;
-  const readGroup = async (g: string[]): Promise<unknown[][]> => {
-    if (readOptions.grouped) {
+  const readGroup = async (g: string[]): Promise<RowsOfGroup> => {
+    if (readOptions.grouped && page) {
+      const rows = await readColumnScan(d1, page, g);
+      if (rows) return rows;
+    } else if (readOptions.grouped) {
       try {
         const [row] = await d1.prepare(groupedSql(where, g.length, first)).bind(...whereParams, ...g).raw<[string]>();
         return JSON.parse(row?.[0] ?? "[]") as unknown[][];
       } catch (err) {
-        if (!/too ?big|SQLITE_TOOBIG|string or blob/i.test(String(err))) throw err;
+        if (!isTooBig(err)) throw err;
       }
     }
     return d1.prepare(rowShapedSql(where, g.length, first)).bind(...whereParams, ...g).raw<unknown[]>();
@@ -202,7 +275,7 @@ async function readRowShaped(
 /** One keyset page: the next `limit` live rows after `afterId` and their cells in `columnIds`, in one query. */
 export function readRowPage(ctx: ServiceContext, input: { tableId: string; afterId: string; limit: number; columnIds: readonly string[] }): Promise<RowPage> {
   const { tableId, afterId, limit, columnIds } = input;
-  return readRowShaped(d1Of(ctx.db), "r.table_id = ?1 AND r.is_deleted = 0 AND r.id > ?2 ORDER BY r.id LIMIT ?3", [tableId, afterId, limit], columnIds);
+  return readRowShaped(d1Of(ctx.db), "r.table_id = ?1 AND r.is_deleted = 0 AND r.id > ?2 ORDER BY r.id LIMIT ?3", [tableId, afterId, limit], columnIds, { tableId, afterId, limit });
 }
 
 /** Live rows of the table among `rowIds` (others are dropped) and their cells in `columnIds`. */

@@ -354,8 +354,57 @@ describe("page reads", () => {
     };
     const grouped = await read(true);
     expect(await read(false)).toEqual(grouped);
+    // Page 1: every row has a Price and a Note cell (each column's scan is aligned with the page's rows).
     expect(grouped[0]).toEqual({ rowIds: [rows[0], rows[1]], columnIds: columns, texts: [["10", '"x"', null], ["2.5", '"y"', null]] });
-    expect(grouped[1]!.rowIds).toEqual([rows[3]]);
+    // Page 2: the deleted row's cells lie in the page's id range (the scan is matched by id and they are dropped).
+    expect(grouped[1]).toEqual({ rowIds: [rows[3]], columnIds: columns, texts: [[null, null, null]] });
     expect(grouped[2]!.rowIds).toEqual([rows[0], rows[1], rows[3]]);
+  });
+
+  it("read more columns than one query binds (in groups, merged by row id) the same way", async () => {
+    const names = Array.from({ length: 95 }, (_, k) => `C${k}`);
+    const table = await seedTable(t, names.map((name) => ({ name, type: "number" })));
+    // Column k has a cell in every row whose index is not a multiple of (k % 4) + 2: aligned scans and sparse ones.
+    const rows = await seedRows(table, Array.from({ length: 7 }, (_, i) => Object.fromEntries([["Name", `r${i}`], ...names.flatMap((name, k) => (i % ((k % 4) + 2) === 0 ? [] : [[name, i * 100 + k]]))])));
+    const columnIds = names.map((name) => table.col[name]!);
+    const read = async (grouped: boolean) => {
+      readOptions.grouped = grouped;
+      try {
+        const ctx = serviceContext(env as never, createDb(env.DB), workerActor);
+        return [
+          await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 4, columnIds }),
+          await readRowPage(ctx, { tableId: table.tableId, afterId: rows[3]!, limit: 4, columnIds }),
+        ];
+      } finally {
+        readOptions.grouped = true;
+      }
+    };
+    const grouped = await read(true);
+    expect(await read(false)).toEqual(grouped);
+    expect(grouped.flatMap((p) => p.rowIds)).toEqual(rows);
+    const expected = (i: number) => names.map((_, k) => (i % ((k % 4) + 2) === 0 ? null : String(i * 100 + k)));
+    expect(grouped.flatMap((p) => p.texts)).toEqual(rows.map((_, i) => expected(i)));
+  });
+
+  it("read a deleted cell of a live row as blank, and rows without a cell among rows with one", async () => {
+    const table = await seedTable(t, [{ name: "N", type: "number" }]);
+    const rows = await seedRows(table, Array.from({ length: 6 }, (_, i) => (i === 3 ? { Name: `r${i}` } : { Name: `r${i}`, N: i })));
+    await env.DB.prepare("UPDATE cells SET is_deleted = 1 WHERE row_id = ? AND column_id = ?").bind(rows[1], table.col.N).run();
+    const read = async (grouped: boolean) => {
+      readOptions.grouped = grouped;
+      try {
+        const ctx = serviceContext(env as never, createDb(env.DB), workerActor);
+        return [
+          await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 3, columnIds: [table.col.N!, table.col.Name!] }),
+          await readRowPage(ctx, { tableId: table.tableId, afterId: rows[2]!, limit: 3, columnIds: [table.col.N!, table.col.Name!] }),
+        ];
+      } finally {
+        readOptions.grouped = true;
+      }
+    };
+    const grouped = await read(true);
+    expect(await read(false)).toEqual(grouped);
+    expect(grouped[0]!.texts).toEqual([["0", '"r0"'], [null, '"r1"'], ["2", '"r2"']]);
+    expect(grouped[1]!.texts).toEqual([[null, '"r3"'], ["4", '"r4"'], ["5", '"r5"']]);
   });
 });

@@ -1,8 +1,10 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, addRow, allRows, bulkRows, makeTable, type TestTable } from "../../support/tableHarness";
 import { col } from "../../support/formula/expr";
 import { formulaLimits } from "../../../src/services/formula/limits";
+import { DEPENDENT_TABLES } from "../../../src/services/formula/store";
 
 /**
  * Lookups and rollups over relations (docs/api-guide.md › Formulas, "Lookups and rollups"): LOOKUP({Relation},
@@ -194,6 +196,59 @@ describe("lookups and rollups across linked tables", () => {
     const counted = await formula("Counted", "COUNTA(LOOKUP({All products}, {Name}))");
     expect((await cellsByName(orders)).A![counted._id]).toBe(4);
     expect(all).toBeTruthy();
+  });
+
+  it("finds the tables looking into a table on an index, through formula changes, deletes and re-pointed relations", async () => {
+    const tok = t.owner.token;
+    const source = await makeTable(tok, t.projectId, "Source");
+    const other = await makeTable(tok, t.projectId, "Other");
+    const sourceValue = (await addColumn(tok, source.tableId, "Value", { type: "number" }))._id;
+    const otherValue = (await addColumn(tok, other.tableId, "Value", { type: "number" }))._id;
+    const [s1] = await bulkRows(tok, source.tableId, [{ [source.nameColumnId]: "s1", [sourceValue]: 1 }]);
+    const [o1] = await bulkRows(tok, other.tableId, [{ [other.nameColumnId]: "o1", [otherValue]: 100 }]);
+    const looker = await makeTable(tok, t.projectId, "Looker");
+    const link = (await addColumn(tok, looker.tableId, "Link", { type: "oneMany", oneMany: { tableId: source.tableId, filter: [{ targetColumnId: sourceValue, op: "gt", value: 0 }] } }))._id;
+    await bulkRows(tok, looker.tableId, [{ [looker.nameColumnId]: "L" }]);
+    const sum = await formula("Sum", "SUM(LOOKUP({Link}, {Value}))", looker);
+    const max = await formula("Max", "MAX(LOOKUP({Link}, {Value}))", looker);
+    const cell = async (columnId: string) => (await cellsByName(looker)).L![columnId];
+    const dependents = async (tableId: string) => (await env.DB.prepare(DEPENDENT_TABLES).bind(tableId).all<{ table_id: string }>()).results.map((r) => r.table_id);
+    const setValue = (rowId: string, columnId: string, data: number) => ok("PUT", `/table/row/${rowId}/cell/${columnId}`, { token: t.editor.token, body: { data } });
+
+    // An indexed read, not a scan of every column of the database.
+    const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${DEPENDENT_TABLES}`).bind(source.tableId).all<{ detail: string }>()).results.map((r) => r.detail);
+    expect(plan.join(" | ")).toContain("USING INDEX columns_link_target_idx");
+    expect(plan.some((d) => /^SCAN (r|columns)\b/.test(d))).toBe(false);
+
+    expect(await dependents(source.tableId)).toEqual([looker.tableId]);
+    await setValue(s1._id, sourceValue, 2);
+    expect([await cell(sum._id), await cell(max._id)]).toEqual([2, 2]);
+
+    // The formula changes: still recomputed, with the new formula.
+    await ok("PATCH", `/table/column/${sum._id}`, { token: tok, body: { data: { type: "formula", formula: { text: "SUM(LOOKUP({Link}, {Value})) * 10" } } } });
+    await setValue(s1._id, sourceValue, 3);
+    expect([await cell(sum._id), await cell(max._id)]).toEqual([30, 3]);
+
+    // One of the two lookups deleted: the other is still recomputed.
+    await ok("DELETE", `/table/column/${max._id}`, { token: tok });
+    await setValue(s1._id, sourceValue, 4);
+    expect(await cell(sum._id)).toBe(40);
+    expect(await dependents(source.tableId)).toEqual([looker.tableId]);
+
+    // The relation re-pointed to another table (and the formula to its column): the new table's changes reach it, the old one's no longer.
+    await ok("PATCH", `/table/column/${link}`, { token: tok, body: { data: { type: "oneMany", oneMany: { tableId: other.tableId, filter: [{ targetColumnId: otherValue, op: "gt", value: 0 }] } } } });
+    await ok("PATCH", `/table/column/${sum._id}`, { token: tok, body: { data: { type: "formula", formula: { text: "SUM(LOOKUP({Link}, {Value})) * 10" } } } });
+    expect(await dependents(source.tableId)).toEqual([]);
+    expect(await dependents(other.tableId)).toEqual([looker.tableId]);
+    expect(await cell(sum._id)).toBe(1000);
+    await setValue(o1._id, otherValue, 101);
+    expect(await cell(sum._id)).toBe(1010);
+    await setValue(s1._id, sourceValue, 5);
+    expect(await cell(sum._id)).toBe(1010);
+
+    // The last lookup deleted: no table looks into Other any more.
+    await ok("DELETE", `/table/column/${sum._id}`, { token: tok });
+    expect(await dependents(other.tableId)).toEqual([]);
   });
 
   it("a deleted linked table turns its lookups into #REF! when the delete answers", async () => {

@@ -188,6 +188,27 @@ describe("per-cell budget", () => {
     expect(evaluate(wideFormula(2)).value).toBe(200);
   });
 
+  it("a pause of the process while a cheap cell runs is not the cell's cost: it is evaluated again, and only a cell slow every time is #LIMIT!", () => {
+    // A busy wait inside the read of an input stands for the process being descheduled or collecting garbage.
+    const pause = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    const f = compileFormula(fn("ROUND", col("a"), lit(1)));
+    let reads = 0;
+    const pausedOnce = evaluateCell(f, () => {
+      if (reads++ === 0) pause(4 * formulaLimits.cellMs + 20);
+      return 2.25;
+    });
+    expect(pausedOnce).toBe(2.3);
+    expect(reads).toBe(2);
+    const slowEveryTime = evaluateCell(f, () => {
+      pause(4 * formulaLimits.cellMs + 20);
+      return 2.25;
+    });
+    expect(slowEveryTime).toEqual(LIMIT);
+  });
+
   it("a #LIMIT! cell read by another formula propagates like any error", () => {
     expect(evaluate(op("+", col("a"), lit(1)), { a: new Error("#LIMIT!") }).value).toEqual(LIMIT);
   });
