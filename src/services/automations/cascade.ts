@@ -134,6 +134,15 @@ export function runStartDelays(clock: number, now: number, costs: readonly numbe
 }
 
 /**
+ * The Queue delays of runs just created (undefined: none): the runs a person's write causes directly start at once,
+ * runs caused by runs (`causedByRun`) wait their turns on the cascade's clock (runStartDelays). Both kinds have
+ * booked their cost on the clock already, so whatever the direct runs cause waits behind them.
+ */
+export function startDelaysOf(causedByRun: boolean, clock: number, now: number, costs: readonly number[]): number[] | undefined {
+  return causedByRun ? runStartDelays(clock, now, costs) : undefined;
+}
+
+/**
  * Once a cascade's budget runs out, its queued runs that could only spend what is used up (automations whose every
  * action writes, once the writes are gone; whose every action is a webhook, once the deliveries are) end `skipped`
  * at once, in one statement, instead of each taking its turn on the Queue to find out.

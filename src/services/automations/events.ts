@@ -13,7 +13,7 @@ import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
-import { createRunsStatements, runStartDelays } from "./cascade";
+import { createRunsStatements, startDelaysOf } from "./cascade";
 import { newIdBeside } from "../../db/shardIds";
 
 export const MAX_DEPTH = 3;
@@ -91,9 +91,7 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
     // In the order they were planned (each one's turn follows the cost of those before it).
     const made = new Set(inserted!.results.map((r) => r.id));
     const created = runs.filter((r) => made.has(r[0] as string));
-    // The runs a person's write causes start at once (they are as many as the rows written); runs caused by runs
-    // wait their turn on the cascade's clock, which both advance (cascade.ts).
-    const delays = cascadeId ? runStartDelays(Number(reserved!.results[0]?.clock ?? now), now, created.map((r) => Number(r[5]) + Number(r[6]))) : undefined;
+    const delays = startDelaysOf(cascadeId !== null, Number(reserved!.results[0]?.clock ?? now), now, created.map((r) => Number(r[5]) + Number(r[6])));
     await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
     return created.length;
   } catch (err) {

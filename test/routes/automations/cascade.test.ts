@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, bulkRows, makeTable } from "../../support/tableHarness";
 import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, receiverLog, sleep } from "../../support/automations";
-import { CASCADE_BURST, CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS, PACE_MS_PER_WRITE, runStartDelays } from "../../../src/services/automations/cascade";
+import { CASCADE_BURST, CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS, PACE_MS_PER_WRITE, runStartDelays, startDelaysOf } from "../../../src/services/automations/cascade";
 
 let owner: RegisteredUser;
 let projectId: string;
@@ -131,6 +131,17 @@ describe("cascade budget", () => {
     expect(paced.clock - paced.firstCreated).toBeGreaterThanOrEqual(planned * PACE_MS_PER_WRITE);
     // …and its last run (50 planned) was held back by its Queue delay until its turn, less the burst, had come.
     expect(paced.lastStarted - paced.firstCreated).toBeGreaterThanOrEqual((planned - 50 - CASCADE_BURST) * PACE_MS_PER_WRITE);
+  });
+
+  it("the runs a person's write causes directly start at once, however many; runs caused by runs wait their turn", () => {
+    const now = 1_000_000;
+    const costs = Array(1000).fill(1);
+    // A bulk insert of 1 000 rows: its 1 000 runs booked 1 000 writes on the clock, and none of them waits.
+    expect(startDelaysOf(false, now + 1000 * PACE_MS_PER_WRITE, now, costs)).toBeUndefined();
+    // The same runs caused by a run: past the burst they wait, the last about (1 000 − burst) turns.
+    const delays = startDelaysOf(true, now + 1000 * PACE_MS_PER_WRITE, now, costs)!;
+    expect(delays[0]).toBe(0);
+    expect(delays.at(-1)).toBe(Math.ceil(((999 - CASCADE_BURST) * PACE_MS_PER_WRITE) / 1000));
   });
 
   it("a cascade's runs start on its clock: the first burst at once, each later one a turn after the cost of those before it", () => {
