@@ -23,7 +23,7 @@ import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { fillOneManyValues, type RowValues } from "./relations";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { idsBeside } from "../../db/shardIds";
 
 export const MAX_BULK_ROWS = 1000;
 export const MAX_PAGE_SIZE = 1000;
@@ -79,8 +79,9 @@ export async function insertRows(
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
   const writes = checkCellWrites(columnsById, inputs, opts.pathOf ?? ((i) => `rows.${i}.cells`));
   const t = ctx.now;
+  const newId = idsBeside(table.id);
   const newRows: RowRow[] = writes.map(() => ({
-    id: newIdBeside(table.id),
+    id: newId(),
     tableId: table.id,
     projectId: table.projectId,
     workspaceId: table.workspaceId,
@@ -93,7 +94,7 @@ export async function insertRows(
   }));
   const cellRecords: CellRow[][] = writes.map((ws, i) =>
     ws.map((w) => ({
-      id: newIdBeside(table.id),
+      id: newId(),
       tableId: table.id,
       rowId: newRows[i]!.id,
       columnId: w.column.id,
