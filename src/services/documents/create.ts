@@ -1,10 +1,11 @@
 /** Creating a folder or rich-text document: one read batch (authentication, access, parent, order), one write batch. */
 import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
-import { sql } from "drizzle-orm";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { documentCreatedEvent, emitAfterResponse } from "../events/events";
-import { assertDocumentInserted, assertParentFolder, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
+import { assertDocumentInserted, assertParentFolder, documentExists, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { DocumentRow } from "../../auth/access";
 import { documentDto } from "./serialize";
 import { ancestorsStatement } from "./tree";
 
@@ -21,13 +22,24 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
   const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
   const { row, statements } = await prepareCreateDocument(ctx, { project, document: { ...input, parentId, order: input.order ?? order } });
   const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
-  // A keyed request's answer commits with the document (services/idempotency.ts), so a crash cannot part them; it is
-  // kept only if the document was written (a parent deleted meanwhile writes nothing and answers 404).
-  const kept = await keptAnswerUpdates(ctx, { payload: { data: dto }, when: sql`exists (select 1 from documents where id = ${row.id})` });
-  const [inserted] = await ctx.db.batch([...statements, ...kept]);
-  assertDocumentInserted(inserted);
-  emitAfterResponse(ctx, [documentCreatedEvent(row)]);
+  await commitNewDocument(ctx, { row, statements, answer: dto });
   return dto;
+}
+
+/**
+ * The write batch of a new document: `prepareCreateDocument`'s statements, what else is written with it (`with`,
+ * e.g. a Markdown import's first content) and a keyed request's `answer`, which commits with the document
+ * (services/idempotency.ts) so a crash cannot part them — kept only if the document was written (a parent deleted
+ * meanwhile writes nothing: 404). Then the document's creation event.
+ */
+export async function commitNewDocument(
+  ctx: ServiceContext,
+  input: { row: DocumentRow; statements: readonly BatchItem<"sqlite">[]; with?: readonly BatchItem<"sqlite">[]; answer: unknown },
+) {
+  const kept = await keptAnswerUpdates(ctx, { payload: { data: input.answer }, when: documentExists(input.row.id) });
+  const [inserted] = await ctx.db.batch([...input.statements, ...(input.with ?? []), ...kept] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  assertDocumentInserted(inserted as unknown[]);
+  emitAfterResponse(ctx, [documentCreatedEvent(input.row)]);
 }
 
 /**

@@ -11,11 +11,9 @@ import { documentContents } from "../../db/schema";
 import { conflict, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { contentObjectKey, firstContentQuery, readContentsOf } from "../content/store";
-import { placeNewDocument } from "../documents/create";
-import { assertDocumentInserted, documentExists, prepareCreateDocument } from "../documents/mutations";
+import { commitNewDocument, placeNewDocument } from "../documents/create";
+import { documentExists, prepareCreateDocument } from "../documents/mutations";
 import { documentDto } from "../documents/serialize";
-import { documentCreatedEvent, emitAfterResponse } from "../events/events";
-import { keptAnswerUpdates } from "../idempotency";
 import { newContentBodyQuery } from "../search/index";
 import { inSubtree, subtreeSql } from "../documents/tree";
 import { markdownToBlocks } from "./convert";
@@ -30,7 +28,7 @@ export const MAX_ZIP_CONTENT_BYTES = 64 * 1024 * 1024;
 /**
  * POST /document/markdown: the text is converted first (nothing is created for a body that cannot be read), the
  * place is checked as POST /document checks it, the blocks are put in R2, and then the document, its owner grant,
- * its first content version, its search text and a keyed request's answer commit in one D1 batch: an import that
+ * its first content version, its search text and a keyed request's answer commit in one D1 batch (commitNewDocument): an import that
  * fails (a parent folder deleted meanwhile: 404) writes nothing, and its R2 object is removed again.
  */
 export async function importMarkdownDocument(ctx: ServiceContext, input: { projectId: string; parentId?: string | null; name: string; markdown: string }) {
@@ -42,19 +40,18 @@ export async function importMarkdownDocument(ctx: ServiceContext, input: { proje
   const key = contentObjectKey(row.id);
   await ctx.env.BLOBS.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
   const answer = { document: documentDto(row, [{ userId: ctx.user.id, role: "owner" }]), version: 1, blocks: blocks.length };
+  const size = new TextEncoder().encode(blocksJson).byteLength;
   try {
-    const [inserted] = await ctx.db.batch([
-      ...statements,
-      firstContentQuery(ctx, { documentId: row.id, key, size: new TextEncoder().encode(blocksJson).byteLength, when: documentExists(row.id) }),
-      newContentBodyQuery(ctx.db, row.id, blocksJson),
-      ...(await keptAnswerUpdates(ctx, { payload: { data: answer }, when: documentExists(row.id) })),
-    ]);
-    assertDocumentInserted(inserted);
+    await commitNewDocument(ctx, {
+      row,
+      statements,
+      with: [firstContentQuery(ctx, { documentId: row.id, key, size, when: documentExists(row.id) }), newContentBodyQuery(ctx.db, row.id, blocksJson)],
+      answer,
+    });
   } catch (err) {
     await ctx.env.BLOBS.delete(key);
     throw err;
   }
-  emitAfterResponse(ctx, [documentCreatedEvent(row)]);
   return answer;
 }
 
