@@ -34,7 +34,7 @@ async function main() {
   // is known before it answers, and both are ready before the demo is seeded and the service announced, so E6
   // works from the first call.
   const converter = await launchConverter(sup, settings, secrets);
-  applyMigrations(settings);
+  await applyMigrations(settings);
   // The local webhook inbox (scripts/lib/inbox.mjs), exempt from the webhook address rules like any origin
   // listed in WEBHOOK_ALLOWED_ORIGINS of your environment.
   const inbox = await startInbox({ port: settings.inboxPort });

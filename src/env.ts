@@ -5,7 +5,10 @@ import type { DocumentRoom } from "./durable/DocumentRoom";
 
 /** Bindings declared in wrangler.toml, `.dev.vars` and secrets. */
 export interface Env {
+  /** The directory database (docs/scaling.md): what is global, and today still everything else. */
   DB: D1Database;
+  /** The shard databases SHARD_0 … SHARD_{n-1} of src/db/shards.ts (docs/scaling.md; four locally). */
+  [shard: `SHARD_${number}`]: D1Database;
   BLOBS: R2Bucket;
   /** Static assets (public/, e.g. /docs/scalar.js); normally served before the Worker runs, bound for tests. */
   ASSETS?: Fetcher;

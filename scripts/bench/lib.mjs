@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BIN, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
+import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
 import { buildAssets } from "../build-assets.mjs";
 import { varArgs as devVarArgs } from "../lib/devvars.mjs";
 
@@ -12,7 +12,7 @@ export const ADMIN_TOKEN = "bench-admin-token";
 /** A new persisted local state (D1 migrations applied) that wrangler dev and openD1 can both use, one at a time. */
 export function freshState() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cws-bench-"));
-  run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { quiet: true, env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
+  run(process.execPath, [path.join(ROOT, "scripts", "lib", "d1.mjs"), dir], { quiet: true });
   return dir;
 }
 

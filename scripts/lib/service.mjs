@@ -8,6 +8,7 @@ import { BIN, ROOT } from "./proc.mjs";
 import { readDevVars, SECRET_NAMES, secret, varArgs, writeDevVars } from "./devvars.mjs";
 import { ensureLibreOffice } from "./libreoffice.mjs";
 import { StartError } from "./errors.mjs";
+import { applyLocalMigrations, d1Bindings } from "./d1.mjs";
 import { corsOriginsProblem, parseCorsOrigins } from "./cors-origins.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
 import { isConverterHealth, isWorkspaceHealth, waitForHealth } from "./health.mjs";
@@ -99,16 +100,13 @@ export function portalDomainVars(settings, env = process.env) {
   };
 }
 
-export function applyMigrations(settings, { log = console.log } = {}) {
-  log("• Applying D1 migrations to the local database");
-  const res = spawnSync(
-    path.join(BIN, "wrangler"),
-    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", settings.persistTo],
-    { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...QUIET_WRANGLER } },
-  );
-  if (res.status !== 0) {
-    process.stderr.write(`${res.stdout ?? ""}${res.stderr ?? ""}`);
-    throw new StartError("Applying the D1 migrations to the local database failed; wrangler's output is above.");
+export async function applyMigrations(settings, { log = console.log } = {}) {
+  const bindings = d1Bindings();
+  log(`• Applying D1 migrations to the local databases (${bindings.join(", ")})`);
+  try {
+    await applyLocalMigrations(settings.persistTo, bindings);
+  } catch (err) {
+    throw new StartError(`Applying the D1 migrations to the local databases failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -1,4 +1,5 @@
 // Logical shards and the ids that carry them (docs/scaling.md "Logical shards", "Placement", "Id format").
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   bindingOf,
@@ -142,6 +143,27 @@ describe("the API already takes sharded ids", () => {
     for (const path of ["/document/", "/table/", "/project/", "/workspace/", "/snapshot/", "/automation/"]) {
       const res = await call("GET", `${path}${newOrganizationScopedId(137)}`, { token: user.token });
       expect(res.status, path).toBe(404);
+    }
+  });
+});
+
+describe("the physical databases of the map", () => {
+  it("every database SHARD_MAP names is bound, is a separate database and carries the migrated schema", async () => {
+    const bindings = shardBindings();
+    expect(bindings).toEqual(["SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"]);
+    const marker = `probe-${crypto.randomUUID()}`;
+    // A row written to one database is seen by no other (they are not aliases of one database).
+    await env.SHARD_1!.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(marker).run();
+    try {
+      for (const binding of ["DB", ...bindings] as const) {
+        const db = env[binding]!;
+        const tables = await db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('documents', 'cells', 'users')").first<{ n: number }>();
+        expect(tables?.n, binding).toBe(3);
+        const seen = await db.prepare("SELECT count(*) AS n FROM d1_migrations WHERE name = ?").bind(marker).first<{ n: number }>();
+        expect(seen?.n, binding).toBe(binding === "SHARD_1" ? 1 : 0);
+      }
+    } finally {
+      await env.SHARD_1!.prepare("DELETE FROM d1_migrations WHERE name = ?").bind(marker).run();
     }
   });
 });

@@ -1,0 +1,123 @@
+// The local D1 databases of wrangler.toml and their migrations: the directory (DB) and every shard database
+// (SHARD_0 … SHARD_n; docs/scaling.md). npm start, the benches and the script tests apply the migrations to all of
+// them in one process through wrangler's getPlatformProxy (the same persisted files wrangler dev opens), in about
+// a second. `wrangler d1 migrations apply` takes ~7 s a database here, and two of them at once fail on workerd's
+// lock of the shared state ("database is locked"), so five databases would cost ~35 s of every start.
+//
+// Applied migrations are recorded as wrangler records them (table d1_migrations, one row per file name), so a state
+// migrated by either tool continues with the other; scripts/test/d1-migrations.test.mjs checks both give the same
+// schema.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ROOT } from "./proc.mjs";
+
+const MIGRATIONS_DIR = path.join(ROOT, "migrations");
+const WRANGLER_TOML = path.join(ROOT, "wrangler.toml");
+
+/** wrangler.toml's [[d1_databases]] entries as TOML text, in file order. */
+function d1Blocks(configPath) {
+  const text = readFileSync(configPath, "utf8");
+  return text
+    .split(/^\[\[d1_databases\]\]\s*$/m)
+    .slice(1)
+    .map((block) => `[[d1_databases]]\n${block.split(/^\[/m)[0].trim()}\n`);
+}
+
+/** The binding names of wrangler.toml's [[d1_databases]] entries, in file order. */
+export function d1Bindings(configPath = WRANGLER_TOML) {
+  return d1Blocks(configPath).flatMap((block) => /^binding\s*=\s*"([^"]+)"/m.exec(block)?.[1] ?? []);
+}
+
+/**
+ * getPlatformProxy over a configuration holding only wrangler.toml's D1 databases (the same ids, so the same
+ * persisted files wrangler dev opens): the full configuration would start a stand-in Worker whose missing Durable
+ * Object classes workerd complains about on every start.
+ */
+export async function openLocalD1(persistTo, configPath = WRANGLER_TOML) {
+  const { getPlatformProxy } = await import("wrangler");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cws-d1-config-"));
+  const config = path.join(dir, "wrangler.toml");
+  writeFileSync(config, [`name = "workspace-edge-migrations"`, `compatibility_date = "2026-11-01"`, "", ...d1Blocks(configPath)].join("\n"));
+  try {
+    return await getPlatformProxy({ configPath: config, persist: { path: path.join(persistTo, "v3") } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The statements of a migration file: drizzle-kit's `--> statement-breakpoint` markers and line-final semicolons
+ * end a statement, except inside a CREATE TRIGGER body, which ends at its `END;`. Comment lines are dropped.
+ */
+export function splitMigration(text) {
+  const statements = [];
+  let current = [];
+  let inTrigger = false;
+  const flush = () => {
+    const sql = current.join("\n").trim();
+    if (sql) statements.push(sql);
+    current = [];
+    inTrigger = false;
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const parts = raw.split("--> statement-breakpoint");
+    for (let i = 0; i < parts.length; i++) {
+      if (i > 0 && !inTrigger) flush();
+      const line = parts[i];
+      if (/^\s*--/.test(line) || !line.trim()) continue;
+      if (current.length === 0 && /^\s*CREATE\s+(TEMP\s+|TEMPORARY\s+)?TRIGGER\b/i.test(line)) inTrigger = true;
+      current.push(line);
+      if (inTrigger ? /^\s*END\s*;\s*$/i.test(line) : /;\s*$/.test(line)) flush();
+    }
+  }
+  flush();
+  return statements;
+}
+
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT UNIQUE,
+  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+)`;
+
+/** Applies the migration files `db` has not recorded, each file with its record in one batch. Returns their names. */
+async function applyTo(db, files) {
+  await db.prepare(MIGRATIONS_TABLE).run();
+  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+  const applied = [];
+  for (const file of files) {
+    if (done.has(file)) continue;
+    const statements = splitMigration(readFileSync(path.join(MIGRATIONS_DIR, file), "utf8"));
+    await db.batch([...statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
+    applied.push(file);
+  }
+  return applied;
+}
+
+/**
+ * Applies the migrations to every local D1 database under `persistTo` (wrangler's --persist-to). Resolves with
+ * { binding: [files applied] }; rejects, naming the database and file, when a migration fails.
+ */
+export async function applyLocalMigrations(persistTo, bindings = d1Bindings()) {
+  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
+  const proxy = await openLocalD1(persistTo);
+  try {
+    const out = {};
+    for (const binding of bindings) {
+      try {
+        out[binding] = await applyTo(proxy.env[binding], files);
+      } catch (err) {
+        throw new Error(`${binding}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return out;
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+// `node scripts/lib/d1.mjs <persistTo>`: for synchronous callers (the benches' fresh state).
+if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, "scripts", "lib", "d1.mjs")) {
+  await applyLocalMigrations(process.argv[2]);
+}
