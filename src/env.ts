@@ -59,6 +59,9 @@ export interface Env {
 
 export type Db = DrizzleD1Database<typeof schema>;
 
+/** The directory (`DB`) or a shard database (`SHARD_k`, src/db/shards.ts). */
+export type DatabaseBinding = "DB" | `SHARD_${number}`;
+
 export interface AuthUser {
   _id: string;
   email: string;
@@ -72,8 +75,10 @@ export type HonoEnv = {
   Bindings: Env;
   Variables: {
     db: Db;
-    /** The directory database (docs/scaling.md); today the same client as `db`. */
+    /** The directory database (docs/scaling.md). */
     dir: Db;
+    /** This request's client of a database (counted, in a session), opened on first use. */
+    database: (binding: DatabaseBinding) => Db;
     user: AuthUser;
     requestId: string;
     /** The service context of this request (src/http/route.ts `ctxOf`). */

@@ -27,9 +27,6 @@ export const AUTH_FAILURE_PERIOD_SECONDS = 60;
  */
 const TOKEN_SHAPE = /^cws_(?:([A-Za-z0-9-]{1,64})_)?[A-Za-z0-9]{40}$/;
 
-/** A token of the newer shape, which names its user. */
-export const TOKEN_NAMES_USER = /^cws_[A-Za-z0-9-]{1,64}_[A-Za-z0-9]{40}$/;
-
 /**
  * Token hashes this isolate has found unknown (or expired) recently: a client repeating one bogus token is refused
  * without a D1 lookup. Bounded; the oldest entries go first. A token cannot become valid after being presented

@@ -4,7 +4,7 @@
 // is issued on the same shard as a record it belongs to (newIdBeside), so its id names its organization's shard
 // (docs/scaling.md "Plan", step 3).
 import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
-import { cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization } from "./shards";
+import { bindingOf, cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, type ShardBinding } from "./shards";
 
 export function newOrganizationScopedId(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);
@@ -50,4 +50,10 @@ export function idsBeside(relative: string): () => string {
 /** The two characters that end the ids issued beside `relative` (for ids built in SQL, e.g. the formula engine's cells). */
 export function shardSuffixBeside(relative: string): string {
   return shardSuffix(shardBeside(relative));
+}
+
+/** The shard database holding the record `id` (through SHARD_MAP), or null for an id that names no logical shard. */
+export function shardBindingOfId(id: string): ShardBinding | null {
+  const logical = logicalShardOfId(id);
+  return logical === null ? null : bindingOf(logical);
 }

@@ -72,7 +72,7 @@ export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: Servic
 export async function settleOwnedClaim(ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId = ctx.user.id): Promise<Claim> {
   const claimed = settleClaim(req, row);
   if (claimed.kind === "replay") return { kind: "replay", response: await openStoredResponse(ctx, { record: row!, response: claimed.response }) };
-  ctx.idempotencyClaim = { callerId, key: req.key, claim: req.claim };
+  ctx.idempotencyClaim = { callerId, key: req.key, claim: req.claim, binding: ctx.binding };
   return claimed;
 }
 

@@ -22,9 +22,9 @@ import { bodyLimit } from "hono/body-limit";
 import type { Db, HonoEnv } from "../env";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
-import { bearerCredential, completeAuthentication, readBearer, TOKEN_NAMES_USER, tokenStatement, type AuthAttempt } from "../auth/authenticate";
+import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
-import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
+import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, routeTo, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
 import { callerClaimStatements, claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
@@ -48,6 +48,37 @@ export interface RouteSettings {
   roundTrips?: number;
   /** Extra route-level middleware, run after authentication and before validation. */
   use?: MiddlewareHandler<HonoEnv>[];
+  /**
+   * Which database the request's queries go to (docs/scaling.md, "Routing with no lookup"): the shard holding the id
+   * in a path parameter (the default: the first one), a JSON body field or a query parameter; `"directory"` for
+   * what is global (tokens, notifications, the caller); `"service"` when the service routes itself (a new
+   * organization, a listing across organizations). Decided before authentication, so the token's check in the
+   * directory and the first read in the shard run at the same time.
+   */
+  shard?: ShardKey;
+}
+
+export type ShardKey = { param: string } | { body: string } | { query: string } | "directory" | "service";
+
+/** The shard key of a route: declared, else its first path parameter; a route with neither must declare one. */
+function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
+  if (declared) return declared;
+  const first = /\{([^}]+)\}/.exec(path)?.[1];
+  if (!first) throw new Error(`${path}: a route without a path parameter declares its shard key (RouteSettings.shard)`);
+  return { param: first };
+}
+
+/** Sends the request's context to the shard its key names (a missing or malformed key: the directory, so 404 or 400 follow). */
+function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
+  if (key === "directory" || key === "service") return null;
+  return async (c, next) => {
+    let id: unknown;
+    if ("param" in key) id = c.req.param(key.param);
+    else if ("query" in key) id = c.req.query(key.query);
+    else if (/json/i.test(c.req.header("content-type") ?? "")) id = ((await c.req.json().catch(() => null)) as Record<string, unknown> | null)?.[key.body];
+    if (typeof id === "string") routeTo(ctxOf(c), id);
+    await next();
+  };
 }
 
 type Defined<R> = R & { operationId: string; middleware: MiddlewareHandler<HonoEnv>[]; getRoutingPath(): string };
@@ -61,10 +92,12 @@ const bearerSecurity = [{ bearer: [] as string[] }];
 export const authenticatedPaths = new Set<string>();
 
 export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(config: R & RouteSettings): Defined<R> {
-  const { auth = config.method === "post" ? "batched" : "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, ...route } = config;
+  const { auth = config.method === "post" ? "batched" : "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, shard, ...route } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth !== "public") authenticatedPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
+  const router = auth === "public" && !shard ? null : routeBy(shardKeyOf(route.path, shard));
+  if (router) middleware.push(router);
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
   if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
   middleware.push(...use);
@@ -120,7 +153,7 @@ export function ctxOf(c: Context<HonoEnv>): ServiceContext {
   const existing = c.get("ctx");
   if (existing) return existing;
   // Anonymous (a reader of public things) until the route authenticates its caller (actAs).
-  const ctx = serviceContext(c.env, c.get("db"), { type: "reader" }, { waitUntil: (p) => c.executionCtx.waitUntil(p), dir: c.get("dir") });
+  const ctx = serviceContext(c.env, c.get("dir"), { type: "reader" }, { waitUntil: (p) => c.executionCtx.waitUntil(p), database: c.get("database") });
   c.set("ctx", ctx);
   return ctx;
 }
@@ -226,11 +259,6 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
  */
 function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    // A token of the older form names no user: beside a shard database (ctx.dir is not ctx.db) the caller must be
-    // known before the handler builds its statements, so it is authenticated first (one more round trip).
-    if (c.get("dir") !== c.get("db") && !TOKEN_NAMES_USER.test(readBearer(c.req.header("authorization")) ?? "")) {
-      return (claims ? authenticateIdempotent : authenticateNow)(c, next);
-    }
     const attempt = attemptOf(c);
     const credential = await bearerCredential(c.req.header("authorization"), attempt);
     const hash = credential.hash;

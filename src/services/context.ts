@@ -2,9 +2,12 @@
  * What every service function receives: `verbEntity(ctx, input)`. No Hono context, no headers — the database of
  * this request (a D1 session), the caller, the clock and the bindings the service needs.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
-import type { AuthUser, Db, Env } from "../env";
+import type { AuthUser, DatabaseBinding, Db, Env } from "../env";
+import { createDb } from "../db/client";
+import { shardBindingOfId } from "../db/shardIds";
+import { shardBindings } from "../db/shards";
 import { ApiError } from "../errors";
 import type { EventInput } from "./events/events";
 import type { OwnedClaim } from "./idempotency";
@@ -26,10 +29,14 @@ export interface ServiceContext {
   /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
   db: Db;
   /**
-   * The directory database (docs/scaling.md): tokens and users. Today the same database as `db`; once requests are
-   * routed to shard databases, `db` is the request's shard and authentication reads this one beside it.
+   * The directory database (docs/scaling.md): users, tokens, notifications. `db` is the shard database of the
+   * organization the request is about (routeTo), and authentication reads this one beside it.
    */
   dir: Db;
+  /** The binding `db` is on: `DB` until the request is routed to a shard. */
+  binding: DatabaseBinding;
+  /** This request's client of a database, opened on first use. */
+  database: (binding: DatabaseBinding) => Db;
   actor: Actor;
   /**
    * Whose rights apply: the user actor, or the owner the system acts for; anonymous for a reader. In a route whose
@@ -64,11 +71,26 @@ export function serviceContext(
   env: Env,
   db: Db,
   actor: Actor,
-  opts: { waitUntil?: (p: Promise<unknown>) => void; now?: number; outbox?: EventInput[]; dir?: Db } = {},
+  opts: { waitUntil?: (p: Promise<unknown>) => void; now?: number; outbox?: EventInput[]; database?: (binding: DatabaseBinding) => Db } = {},
 ): ServiceContext {
+  const clients = new Map<DatabaseBinding, Db>([["DB", db]]);
+  const database =
+    opts.database ??
+    ((binding: DatabaseBinding) => {
+      let client = clients.get(binding);
+      if (!client) {
+        const d1 = binding === "DB" ? env.DB : env[binding];
+        if (!d1) throw new ApiError("InternalError", `No D1 binding ${binding}`);
+        client = createDb(d1);
+        clients.set(binding, client);
+      }
+      return client;
+    });
   return {
     db,
-    dir: opts.dir ?? db,
+    dir: db,
+    binding: "DB",
+    database,
     actor,
     user: actor.type === "reader" ? Principal.anonymous() : (actor.user ?? Principal.anonymous()),
     now: opts.now ?? Date.now(),
@@ -76,6 +98,41 @@ export function serviceContext(
     waitUntil: opts.waitUntil ?? ((p) => void p.catch(() => undefined)),
     ...(opts.outbox && { outbox: opts.outbox }),
   };
+}
+
+/**
+ * Sends the context's queries to the shard database holding `id` (docs/scaling.md: the id's logical shard, through
+ * the map); an id that names no logical shard leaves them on the directory, which holds no organization's records,
+ * so the service finds nothing (404).
+ */
+export function routeTo(ctx: ServiceContext, id: string): ServiceContext {
+  const binding = shardBindingOfId(id);
+  if (!binding || binding === ctx.binding) return ctx;
+  ctx.binding = binding;
+  ctx.db = ctx.database(binding);
+  return ctx;
+}
+
+/** The database of the shard holding `id` (the directory for an id naming no logical shard), for work across shards. */
+export function shardDbOf(ctx: ServiceContext, id: string): Db {
+  const binding = shardBindingOfId(id);
+  return binding ? ctx.database(binding) : ctx.dir;
+}
+
+/** A copy of `ctx` on the shard holding `id`: the same caller, clock and request, another database. */
+export function onShardOf(ctx: ServiceContext, id: string): ServiceContext {
+  const binding = shardBindingOfId(id);
+  return binding ? onDatabase(ctx, binding) : ctx;
+}
+
+/** A copy of `ctx` on the database `binding`. */
+export function onDatabase(ctx: ServiceContext, binding: DatabaseBinding): ServiceContext {
+  return binding === ctx.binding ? ctx : { ...ctx, binding, db: ctx.database(binding) };
+}
+
+/** A copy of `ctx` on every shard database, for work that visits them all (registration, listings across organizations). */
+export function everyShardContext(ctx: ServiceContext): ServiceContext[] {
+  return shardBindings().map((b) => onDatabase(ctx, b));
 }
 
 /** The request's caller becomes `user` (authentication has named the token; its row may still be pending). */
@@ -164,7 +221,13 @@ export class Principal implements AuthUser {
     if (this.user) return sql`${this.user._id}`;
     if (this.claimedUserId) return sql`${this.claimedUserId}`;
     if (!this.tokenHash) throw new ApiError("InternalError", "No caller on this request");
-    return sql`(SELECT user_id FROM access_tokens WHERE token_hash = ${this.tokenHash})`;
+    // Decided when the statement is sent, not when it is built: by then a shard's read waits for the directory's
+    // check (read() below), which settles the caller, so the shard never needs the token table.
+    const tokenHash = this.tokenHash;
+    const lazy: SQLWrapper = {
+      getSQL: () => (this.user ? sql`${this.user._id}` : sql`SELECT user_id FROM access_tokens WHERE token_hash = ${tokenHash}`),
+    };
+    return sql`${lazy}`;
   }
 
   settle(user: AuthUser) {
@@ -241,9 +304,6 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
     } else if (ctx.user.claimedUserId && !auth.claims) {
       [own, rest] = await Promise.all([batchOf(ctx.dir, [token]), batchOf(ctx.db, [...queries])]);
     } else {
-      // Statements built before the caller was known name it by the token's hash, which a shard cannot resolve: a
-      // route authenticates a token of the older form before its handler builds any (src/http/route.ts).
-      if (!ctx.user.claimedUserId && queries.length) throw new ApiError("InternalError", "A shard read was built before its caller was known");
       const [rows] = (await batchOf(ctx.dir, [token])) as [{ userId: string }[]];
       const verified = rows[0]?.userId;
       if (!verified || !auth.claims) {

@@ -12,7 +12,7 @@
  */
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { accessTokens, idempotencyKeys } from "../db/schema";
-import type { Db, Env } from "../env";
+import type { DatabaseBinding, Db, Env } from "../env";
 import { newId } from "../lib/ids";
 import { openSecret, sealSecret } from "../lib/crypto";
 import type { ServiceContext } from "./context";
@@ -27,7 +27,19 @@ export interface OwnedClaim {
   callerId: string;
   key: string;
   claim: string;
+  /**
+   * The database holding the claim: the request's database when it was authenticated (its shard, or the directory
+   * for a route that routes itself). A write on that database keeps its answer in its own batch; a write elsewhere
+   * (a service that routed itself after the claim) leaves the answer to be kept when the request completes.
+   */
+  binding: DatabaseBinding;
 }
+
+/** The database of the request's claim (the request's own database before it claimed one). */
+const claimDb = (ctx: ServiceContext) => ctx.database(ctx.idempotencyClaim?.binding ?? ctx.binding);
+
+/** Whether a write on the context's database can keep the answer in its own batch. */
+const keepsHere = (ctx: ServiceContext, owned: OwnedClaim) => owned.binding === ctx.binding;
 
 const sealContext = (callerId: string, key: string) => `idempotency\n${callerId}\n${key}`;
 
@@ -141,7 +153,7 @@ export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefine
 export async function rememberResponse(ctx: ServiceContext, input: { key: string; claim: string; response: StoredResponse; callerId?: string }) {
   const { key, claim, response, callerId = ctx.user.id } = input;
   const body = response.body === null ? null : await sealBody(ctx.env, callerId, key, response.body);
-  await ctx.db
+  await claimDb(ctx)
     .update(idempotencyKeys)
     .set({ ...response, body })
     .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
@@ -157,7 +169,7 @@ const KEEP_ANSWER = "UPDATE idempotency_keys SET status = ?, content_type = ?, b
 export async function keptAnswerStatements(ctx: ServiceContext, input: { d1: D1Database; payload: unknown; status?: number }): Promise<D1PreparedStatement[]> {
   const { d1, payload, status = 200 } = input;
   const owned = ctx.idempotencyClaim;
-  if (!owned) return [];
+  if (!owned || !keepsHere(ctx, owned)) return [];
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
   return [d1.prepare(KEEP_ANSWER).bind(status, "application/json", body, owned.callerId, owned.key, owned.claim)];
 }
@@ -170,14 +182,14 @@ export async function keptAnswerStatements(ctx: ServiceContext, input: { d1: D1D
 export async function releaseRefusedClaim(ctx: ServiceContext, input: { userId: string; request: ClaimRequest; record: IdempotencyRecord | undefined }) {
   const { userId, request: req, record } = input;
   if (record?.claim !== req.claim) return;
-  await ctx.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
+  await claimDb(ctx).delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
 }
 
 /** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */
 export async function keptAnswerUpdates(ctx: ServiceContext, input: { payload: unknown; status?: number; when?: SQL }) {
   const { payload, status = 200, when } = input;
   const owned = ctx.idempotencyClaim;
-  if (!owned) return [];
+  if (!owned || !keepsHere(ctx, owned)) return [];
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
   return [
     ctx.db
@@ -193,7 +205,7 @@ export async function keptAnswerUpdates(ctx: ServiceContext, input: { payload: u
  */
 export async function releaseIdempotencyKey(ctx: ServiceContext, input: { key: string; claim: string; callerId?: string }) {
   const { key, claim, callerId = ctx.user.id } = input;
-  await ctx.db
+  await claimDb(ctx)
     .delete(idempotencyKeys)
     .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim), isNull(idempotencyKeys.status)));
 }

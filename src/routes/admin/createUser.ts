@@ -15,6 +15,7 @@ const route = defineRoute({
   roundTrips: 4,
   method: "post",
   path: "/admin/users",
+  shard: "service",
   tags: ["Identity"],
   summary: "Register a user (deployment admin token)",
   description: "Creates the user, a personal organization with a default workspace, applies pending invitations and issues a first token.",

@@ -6,6 +6,7 @@ import { createAutomation } from "../../services/automations/crud";
 const route = defineRoute({
   method: "post",
   path: "/automation",
+  shard: { body: "projectId" },
   operationId: "createAutomation",
   tags: ["Automations"],
   summary: "Create an automation",

@@ -9,6 +9,7 @@ const route = defineRoute({
   // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/document",
+  shard: { body: "projectId" },
   tags: ["Documents"],
   summary: "Create a folder or rich-text document",
   description: "At the project root this needs workspace owner/admin/editor; inside a folder, edit access to that folder. The creator becomes collaborator `owner`.",

@@ -8,6 +8,7 @@ const route = defineRoute({
   // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/document/invite-user",
+  shard: { body: "documentId" },
   tags: ["Documents"],
   summary: "E7. Invite a user to a document",
   description:

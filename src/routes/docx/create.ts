@@ -11,6 +11,7 @@ const route = defineRoute({
   operationId: "createDocx",
   method: "post",
   path: "/document/docx",
+  shard: { query: "projectId" },
   tags: ["DOCX"],
   summary: "Create an EXTERNAL DOCX document from the raw DOCX bytes",
   description:

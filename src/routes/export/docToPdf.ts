@@ -13,6 +13,7 @@ const route = defineRoute({
   bodyLimit: 64 * MiB,
   method: "post",
   path: "/export/doc-to-pdf",
+  shard: "service",
   tags: ["Export"],
   summary: "E6. Export to PDF",
   description:

@@ -22,6 +22,7 @@ const route = defineRoute({
   roundTrips: 3,
   method: "post",
   path: "/export/get-documents-data",
+  shard: { body: "projectId" },
   tags: ["Export"],
   summary: "E5. Retrieve export data for documents",
   description:

@@ -16,6 +16,7 @@ const route = defineRoute({
   roundTrips: 3,
   method: "post",
   path: "/document/markdown",
+  shard: { query: "projectId" },
   tags: ["Documents"],
   summary: "Create a rich-text document from a Markdown file",
   description:

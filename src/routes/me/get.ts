@@ -8,6 +8,7 @@ const route = defineRoute({
   auth: "batched",
   method: "get",
   path: "/me",
+  shard: "directory",
   tags: ["Identity"],
   summary: "The authenticated user",
   description: "The user the bearer token belongs to.",

@@ -9,6 +9,7 @@ const route = defineRoute({
   operationId: "uploadAudio",
   method: "post",
   path: "/media/audio",
+  shard: { query: "documentId" },
   tags: ["Media"],
   summary: "E9. Upload an audio file",
   description:

@@ -9,6 +9,7 @@ const route = defineRoute({
   auth: "batched",
   method: "get",
   path: "/notification/all",
+  shard: "directory",
   tags: ["Notifications"],
   summary: "The caller's in-app notifications, newest first (at most 200)",
   description: "The caller's own in-app notifications (automation results and the like), newest first, at most 200.",

@@ -8,6 +8,7 @@ const route = defineRoute({
   operationId: "markNotificationRead",
   method: "post",
   path: "/notification/{id}/read",
+  shard: "directory",
   // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
   auth: "token",
   tags: ["Notifications"],

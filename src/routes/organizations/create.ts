@@ -8,6 +8,7 @@ const route = defineRoute({
   operationId: "createOrganization",
   method: "post",
   path: "/organization",
+  shard: "service",
   // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
   auth: "token",
   tags: ["Organizations"],

@@ -6,9 +6,11 @@ import { OrganizationSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "listOrganizations",
-  auth: "batched",
+  // Organizations live in their shards: the caller first, then every shard at once (two round trips).
+  auth: "token",
   method: "get",
   path: "/organization/all",
+  shard: "service",
   tags: ["Organizations"],
   summary: "Organizations the caller belongs to, with the caller's role",
   description: "Every organization the caller is a member of, each with the caller's role in it.",

@@ -9,6 +9,7 @@ const route = defineRoute({
   // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/project",
+  shard: { body: "workspaceId" },
   tags: ["Projects"],
   summary: "Create a project (workspace owner, admin or editor)",
   description: "Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).",

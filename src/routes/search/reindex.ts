@@ -14,6 +14,7 @@ const route = defineRoute({
   roundTrips: 4,
   method: "post",
   path: "/admin/search/reindex",
+  shard: "service",
   tags: ["Search"],
   summary: "Rebuild the search index, a page of documents per call (deployment admin token)",
   description:

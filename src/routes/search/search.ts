@@ -27,10 +27,13 @@ const SearchHitSchema = z
 const route = defineRoute({
   operationId: "search",
   // The caller's token, the access rules and the ranked page are one statement in one batch.
+  // Within a workspace or project: authentication beside the one shard's statement (one round trip); across
+  // everything the caller can read: every shard database at once after the caller is known (two).
   auth: "batched",
-  roundTrips: 1,
+  roundTrips: 2,
   method: "get",
   path: "/search",
+  shard: "service",
   tags: ["Search"],
   summary: "Full-text search over the documents, files and rows the caller can read",
   description:

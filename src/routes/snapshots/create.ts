@@ -8,6 +8,7 @@ const route = defineRoute({
   operationId: "createSnapshot",
   method: "post",
   path: "/snapshot",
+  shard: { body: "documentId" },
   tags: ["Snapshots"],
   summary: "Freeze a document's current content (and DOCX version)",
   description: "Edit access to the document.",

@@ -8,6 +8,7 @@ const route = defineRoute({
   operationId: "createTableReference",
   method: "post",
   path: "/table/reference",
+  shard: { body: "documentId" },
   tags: ["References"],
   summary: "Create a table reference",
   description:

@@ -8,6 +8,7 @@ const route = defineRoute({
   operationId: "createTable",
   method: "post",
   path: "/table",
+  shard: { body: "projectId" },
   tags: ["Tables"],
   summary: "Create a table (with its identifier column `Name`)",
   description:

@@ -9,6 +9,7 @@ const route = defineRoute({
   // Eager authentication: the new token's expiry is bounded by the caller's, known before the insert.
   method: "post",
   path: "/token",
+  shard: "directory",
   // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
   auth: "token",
   tags: ["Identity"],

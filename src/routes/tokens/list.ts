@@ -9,6 +9,7 @@ const route = defineRoute({
   auth: "batched",
   method: "get",
   path: "/token/all",
+  shard: "directory",
   tags: ["Identity"],
   summary: "List the caller's tokens (without secrets)",
   description: "Every token the caller holds, with its name, creation time, expiry and last use; a token's secret is shown only once, by POST /token.",

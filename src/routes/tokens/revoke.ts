@@ -7,6 +7,7 @@ const route = defineRoute({
   operationId: "revokeToken",
   method: "delete",
   path: "/token/{tokenId}",
+  shard: "directory",
   tags: ["Identity"],
   summary: "Revoke a token at once",
   description: "The token stops authenticating with the next request. Only the caller's own tokens can be revoked; another user's token id is 404.",

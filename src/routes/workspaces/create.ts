@@ -9,6 +9,7 @@ const route = defineRoute({
   // POST: eager authentication, so an Idempotency-Key is claimed in the token's batch (src/http/route.ts).
   method: "post",
   path: "/workspace",
+  shard: { body: "organizationId" },
   tags: ["Workspaces"],
   summary: "Create a workspace in an organization the caller belongs to (the caller becomes owner)",
   description: "Creates a workspace in the given organization; the caller must be a member of it (404 otherwise) and becomes the workspace's owner.",

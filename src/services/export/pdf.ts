@@ -2,13 +2,14 @@
  * E6: base64 DOCX files to base64 PDFs through the office-suite converter, in parallel up to its pool size, in
  * request order. Every `documentId` must be readable (else 403, nothing converted or returned).
  */
-import { checkReadableDocuments, documentsAccess } from "../../auth/access";
+import { checkReadableDocuments, documentsAccess, type DocumentAccess } from "../../auth/access";
+import type { Db } from "../../env";
 import { ApiError } from "../../errors";
 import { decodeBase64, encodeBase64 } from "../../lib/base64";
 import { docxProblem } from "../../lib/docx";
 import { mapConcurrent } from "../../lib/concurrency";
 import { convertDocxToPdf } from "../converter/client";
-import type { ServiceContext } from "../context";
+import { shardDbOf, type ServiceContext } from "../context";
 
 /**
  * Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past the bounds: 413, before any file
@@ -33,7 +34,7 @@ export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly
   });
   const cancel = new AbortController();
   const ids = files.map((f) => f.documentId);
-  const access = documentsAccess(ctx.db, ctx.user.id, ids)
+  const access = documentsAccessOnTheirShards(ctx, ids)
     .then((found) => checkReadableDocuments(found, ids))
     .catch((err: unknown) => {
       cancel.abort();
@@ -48,4 +49,15 @@ export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly
   if (checked.status === "rejected") throw checked.reason;
   if (converted.status === "rejected") throw converted.reason;
   return converted.value;
+}
+
+/** The access to documents that may live on several shard databases: each shard asked for its own, all at once. */
+async function documentsAccessOnTheirShards(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
+  const byShard = new Map<Db, string[]>();
+  for (const id of ids) {
+    const db = shardDbOf(ctx, id);
+    byShard.set(db, [...(byShard.get(db) ?? []), id]);
+  }
+  const maps = await Promise.all([...byShard].map(([db, some]) => documentsAccess(db, ctx.user.id, some)));
+  return new Map(maps.flatMap((m) => [...m]));
 }

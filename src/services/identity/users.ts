@@ -6,7 +6,9 @@ import { prepareToken } from "./tokens";
 import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invitations";
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
-import type { ServiceContext } from "../context";
+import { everyShardContext, onShardOf, type ServiceContext } from "../context";
+import type { Db, Env } from "../../env";
+import { shardBindings } from "../../db/shards";
 import { newIdBeside, newOrganizationId } from "../../db/shardIds";
 
 export function userDto(row: typeof users.$inferSelect) {
@@ -17,13 +19,21 @@ export function organizationDto(row: typeof organizations.$inferSelect, role?: s
   return { _id: row.id, name: row.name, ownerId: row.ownerId, createdAt: row.createdAt, updatedAt: row.updatedAt, ...(role ? { role } : {}) };
 }
 
+/** The statement that puts a user's row into a shard database (every shard keeps a copy of every user). */
+export function userCopyStatement(db: Db, user: typeof users.$inferSelect) {
+  return db.insert(users).values(user).onConflictDoNothing({ target: users.id });
+}
+
 /**
- * Registration: the user, a personal organization with a default workspace they own, and a first token,
- * written in one batch (a taken email fails it on the unique index: 409, nothing written); then pending
- * invitations for the email are applied. Two D1 round trips when none are pending.
+ * Registration (docs/scaling.md, "Users in every shard"): the user and a first token in the directory (a taken
+ * email fails on its unique index: 409, nothing written); then, in every shard database at once, the user's copy
+ * and the pending invitations for the email — and in the shard the new personal organization is placed on, that
+ * organization with a default workspace the user owns; then the invitations found are applied, shard by shard.
+ * Three D1 round trips one after another (two when nothing is pending). A shard that fails after the directory has
+ * committed is repaired by the scheduler (`repairUserCopies`).
  */
 export async function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
-  const { db, now: t } = ctx;
+  const { dir, now: t } = ctx;
   const user = { id: newId(), email: input.email, name: input.name, createdAt: t, updatedAt: t };
   const org = { id: newOrganizationId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
   const ws = {
@@ -39,27 +49,76 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
   };
   const { record: token, insert: insertToken } = await prepareToken(ctx, { userId: user.id, name: "default", expiresAt: null });
   try {
-    await db.batch([
-      db.insert(users).values(user),
-      db.insert(organizations).values(org),
-      db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t }),
-      db.insert(workspaces).values(ws),
-      db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
-      insertToken,
-    ]);
+    await dir.batch([dir.insert(users).values(user), insertToken]);
   } catch (err) {
     // A taken email, or two registrations racing for one: the unique index decides.
     if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
     throw err;
   }
-  // Both kinds of pending invitation in one read; each kind applied only when there is one.
-  const [documentInvitations, memberships] = await db.batch([pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
-  await applyPendingInvitations(ctx, { user: { id: user.id, email: user.email }, pending: documentInvitations });
-  await applyPendingMemberInvitations(ctx, { user: { id: user.id, email: user.email }, pending: memberships });
+  const home = onShardOf(ctx, org.id);
+  const shards = everyShardContext(ctx);
+  // Every shard at once: the user's copy and its pending invitations; the home shard also the new organization.
+  const found = await Promise.all(
+    shards.map(async (shard) => {
+      const { db } = shard;
+      const own =
+        shard.binding === home.binding
+          ? [
+              db.insert(organizations).values(org),
+              db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t }),
+              db.insert(workspaces).values(ws),
+              db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
+            ]
+          : [];
+      const results = await db.batch([userCopyStatement(db, user), ...own, pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
+      const [documentInvitations, memberships] = results.slice(-2) as [
+        Awaited<ReturnType<typeof pendingInvitationsOf>>,
+        Awaited<ReturnType<typeof pendingMemberInvitationsOf>>,
+      ];
+      return { shard, documentInvitations, memberships };
+    }),
+  );
+  await Promise.all(
+    found.map(async ({ shard, documentInvitations, memberships }) => {
+      await applyPendingInvitations(shard, { user: { id: user.id, email: user.email }, pending: documentInvitations });
+      await applyPendingMemberInvitations(shard, { user: { id: user.id, email: user.email }, pending: memberships });
+    }),
+  );
   return {
     user: userDto(user),
     organization: organizationDto(org),
     workspace: workspaceDto(ws, [{ userId: user.id, role: "owner" }]),
     token,
   };
+}
+
+/** How far back the scheduler looks for users whose copy a shard lacks (a registration interrupted between databases). */
+const USER_REPAIR_WINDOW_MS = 24 * 60 * 60_000;
+
+/**
+ * The repair of registrations interrupted after the directory committed (docs/scaling.md, "Repair"): every user
+ * registered in the last day gets its copy in every shard database that lacks it. Idempotent; run every minute by
+ * the scheduler. Returns how many copies it wrote.
+ */
+export async function repairUserCopies(env: Env, now = Date.now()): Promise<number> {
+  const recent = await env.DB.prepare("SELECT id, email, name, created_at, updated_at FROM users WHERE created_at >= ? ORDER BY created_at")
+    .bind(now - USER_REPAIR_WINDOW_MS)
+    .all<{ id: string; email: string; name: string; created_at: number; updated_at: number }>();
+  if (recent.results.length === 0) return 0;
+  let written = 0;
+  await Promise.all(
+    shardBindings().map(async (binding) => {
+      const d1 = env[binding]!;
+      for (let i = 0; i < recent.results.length; i += 15) {
+        const page = recent.results.slice(i, i + 15);
+        const results = await d1.batch(
+          page.map((u) =>
+            d1.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING").bind(u.id, u.email, u.name, u.created_at, u.updated_at),
+          ),
+        );
+        for (const r of results) written += r.meta.changes ?? 0;
+      }
+    }),
+  );
+  return written;
 }

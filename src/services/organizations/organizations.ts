@@ -4,7 +4,7 @@ import { checkOrganizationAccess, organizationAccessStatement, type Organization
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
 import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
-import { read, type ServiceContext } from "../context";
+import { ensureAuthenticated, everyShardContext, read, routeTo, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 import { newOrganizationId } from "../../db/shardIds";
@@ -21,20 +21,25 @@ const organizationColumns = {
 
 /** The organizations the caller belongs to, with the caller's role, oldest first. */
 export async function listOrganizations(ctx: ServiceContext) {
-  const [rows] = await read(ctx, [
-    ctx.db
-      .select({ ...organizationColumns, role: organizationMembers.role })
-      .from(organizationMembers)
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(eq(organizationMembers.userId, ctx.user.ref))
-      .orderBy(organizations.createdAt),
-  ]);
+  // Organizations live in their shards: the caller is authenticated first, then every shard answers at once.
+  await ensureAuthenticated(ctx);
+  const perShard = await Promise.all(
+    everyShardContext(ctx).map(({ db }) =>
+      db
+        .select({ ...organizationColumns, role: organizationMembers.role })
+        .from(organizationMembers)
+        .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+        .where(eq(organizationMembers.userId, ctx.user.id)),
+    ),
+  );
+  const rows = perShard.flat().sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   return rows.map(({ role, ...org }) => organizationDto(org, role));
 }
 
 /** Creates an organization; the caller becomes its owner. */
 export async function createOrganization(ctx: ServiceContext, input: { name: string }) {
   const org = { id: newOrganizationId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
+  routeTo(ctx, org.id);
   const dto = organizationDto(org, "owner");
   // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
@@ -81,12 +86,13 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   assertInvitationRoom(pending);
   if (member) {
     // The new member is told who added them, within the per-sender notification limit.
-    await ctx.db.batch([
-      ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
-        target: [organizationMembers.organizationId, organizationMembers.userId],
-        set: { role },
-      }),
-      ...limitedNotificationStatements(ctx.db, {
+    await ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
+      target: [organizationMembers.organizationId, organizationMembers.userId],
+      set: { role },
+    });
+    // Notifications live in the directory (the recipient's, across organizations): written after the membership.
+    await ctx.dir.batch([
+      ...limitedNotificationStatements(ctx.dir, {
         recipient: member.id,
         senderId: ctx.user.id,
         kind: "organization.member_added",

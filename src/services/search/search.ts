@@ -13,7 +13,7 @@ import { MAX_FOLDER_DEPTH } from "../../auth/access";
 import { rawSelect } from "../../db/sql";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
-import { read, type ServiceContext } from "../context";
+import { ensureAuthenticated, everyShardContext, read, routeTo, type ServiceContext } from "../context";
 import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
 
 /** bm25 column weights: a match in a record's title (document name, row identifier) counts ten times one in its body. */
@@ -190,10 +190,21 @@ export async function search(ctx: ServiceContext, input: SearchInput): Promise<{
   const match = ftsExpression(input.q);
   const limit = Math.min(Math.max(input.limit ?? DEFAULT_SEARCH_LIMIT, 1), MAX_SEARCH_LIMIT);
   const offset = input.cursor ? decodeSearchCursor(input.cursor) : 0;
-  const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: limit + 1, offset });
   let rows: HitRow[];
   try {
-    [rows] = (await read(ctx, [rawSelect<HitRow>(ctx.db, HIT_COLUMNS, statement)])) as [HitRow[]];
+    const scope = input.projectId ?? input.workspaceId;
+    if (scope) {
+      // A workspace or project lives on one shard database: one statement there.
+      routeTo(ctx, scope);
+      const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: limit + 1, offset });
+      [rows] = (await read(ctx, [rawSelect<HitRow>(ctx.db, HIT_COLUMNS, statement)])) as [HitRow[]];
+    } else {
+      // Everything the caller can read: every shard database at once, each ranking its own first pages, merged here.
+      await ensureAuthenticated(ctx);
+      const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: offset + limit + 1, offset: 0 });
+      const perShard = await Promise.all(everyShardContext(ctx).map(({ db }) => rawSelect<HitRow>(db, HIT_COLUMNS, statement)));
+      rows = perShard.flat().sort((a, b) => a.score - b.score || a.rid - b.rid).slice(offset, offset + limit + 1);
+    }
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (isFtsQueryError(err)) throw new ApiError("UnprocessableEntityError", "The search query cannot be read; quote words that contain punctuation");
