@@ -57,3 +57,9 @@ export function shardBindingOfId(id: string): ShardBinding | null {
   const logical = logicalShardOfId(id);
   return logical === null ? null : bindingOf(logical);
 }
+
+/** The D1 binding of the shard holding `id` (the directory, which holds no organization's records, for an id naming none). */
+export function shardD1Of(env: { DB: D1Database } & Partial<Record<ShardBinding, D1Database>>, id: string): D1Database {
+  const binding = shardBindingOfId(id);
+  return (binding && env[binding]) || env.DB;
+}

@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { createDb } from "../db/client";
-import { serviceContext, workerActor, type ServiceContext } from "../services/context";
+import { routeTo, serviceContext, workerActor, type ServiceContext } from "../services/context";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../schemas/ids";
 import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";
@@ -78,8 +78,8 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
     }
     const next = this.queue.then(async (): Promise<CoordinatorResult<T>> => {
       try {
-        // The system acting on its own (no user: the caller checked access), on the Worker's D1 binding.
-        const ctx = serviceContext(this.env, createDb(this.env.DB), workerActor, { waitUntil: (p) => this.ctx.waitUntil(p) });
+        // The system acting on its own (no user: the caller checked access), on the shard database of the table.
+        const ctx = routeTo(serviceContext(this.env, createDb(this.env.DB), workerActor, { waitUntil: (p) => this.ctx.waitUntil(p) }), (parsed.data as { tableId: string }).tableId);
         return { ok: true, value: await work(ctx, parsed.data) };
       } catch (err) {
         if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, ...(err.details && { details: err.details }) } };

@@ -3,6 +3,7 @@
  * token or a single-use ticket the room issued) and passes the caller to the room; each socket's attachment keeps
  * the user and whether they may edit. When a document's access changes, `recheckAccess` asks D1 again.
  */
+import { shardD1Of } from "../../db/shardIds";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { documentsAccess } from "../../auth/access";
@@ -21,7 +22,7 @@ export async function recheckAccess(env: Env, documentId: string, sockets: reado
     return att && (!userIds || userIds.includes(att.userId));
   });
   const users = [...new Set(affected.map((ws) => attachmentOf(ws)!.userId))];
-  const db = createDb(env.DB);
+  const db = createDb(shardD1Of(env, documentId));
   const verdicts = new Map<string, { read: boolean; edit: boolean }>();
   await Promise.all(
     users.map(async (userId) => {

@@ -11,7 +11,8 @@ import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import { isBlockArray, writeBlocks } from "../../services/collab/blocks";
 import { readContentJson } from "../../services/content/store";
-import { serviceContext, workerActor } from "../../services/context";
+import { routeTo, serviceContext, workerActor } from "../../services/context";
+import { shardD1Of } from "../../db/shardIds";
 import type { RoomStorage } from "./persistence";
 
 /** What the Worker tells the room about an accepted connection. */
@@ -72,11 +73,11 @@ export class RoomOpener {
 
   private async first(session: OpeningSession) {
     if (session.kind === "DOCUMENT") {
-      const { blocksJson } = await readContentJson(serviceContext(this.env, createDb(this.env.DB), workerActor), session.documentId);
+      const { blocksJson } = await readContentJson(routeTo(serviceContext(this.env, createDb(this.env.DB), workerActor), session.documentId), session.documentId);
       const blocks: unknown = JSON.parse(blocksJson);
       if (isBlockArray(blocks) && blocks.length > 0) this.store.doc.transact(() => writeBlocks(this.store.fragment, blocks), "seed");
     }
-    await this.env.DB.prepare("INSERT INTO collab_rooms (document_id, live, updated_at) VALUES (?, 0, ?) ON CONFLICT (document_id) DO NOTHING")
+    await shardD1Of(this.env, session.documentId).prepare("INSERT INTO collab_rooms (document_id, live, updated_at) VALUES (?, 0, ?) ON CONFLICT (document_id) DO NOTHING")
       .bind(session.documentId, Date.now())
       .run();
     this.store.setMeta("lastEditor", session.userId);
@@ -85,7 +86,7 @@ export class RoomOpener {
 
   /** Records in D1 whether sockets are connected (a failure only costs a needless re-check later). */
   setLive(documentId: string, live: boolean) {
-    return this.env.DB.prepare("UPDATE collab_rooms SET live = ?, updated_at = ? WHERE document_id = ?")
+    return shardD1Of(this.env, documentId).prepare("UPDATE collab_rooms SET live = ?, updated_at = ? WHERE document_id = ?")
       .bind(live ? 1 : 0, Date.now(), documentId)
       .run()
       .catch(() => undefined);

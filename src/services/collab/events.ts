@@ -4,7 +4,7 @@
  * alarm is the debounce). One uncounted read finds the document's project and parent; never throws.
  */
 import type { Env } from "../../env";
-import { uncountedD1 } from "../../db/instrument";
+import { shardD1Of } from "../../db/shardIds";
 import { documentUpdatedEvent, emitEvents } from "../events/events";
 
 export interface DocumentUpdatedEvent {
@@ -18,7 +18,7 @@ export interface DocumentUpdatedEvent {
 
 export async function emitDocumentUpdated(env: Env, documentId: string, _event: DocumentUpdatedEvent): Promise<void> {
   try {
-    const doc = await uncountedD1(env.DB)
+    const doc = await shardD1Of(env, documentId)
       .prepare("SELECT id, project_id AS projectId, parent_id AS parentId FROM documents WHERE id = ?1 AND is_deleted = 0")
       .bind(documentId)
       .first<{ id: string; projectId: string; parentId: string | null }>();
