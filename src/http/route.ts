@@ -97,7 +97,8 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   if (auth !== "public") authenticatedPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
   // A public route without a path parameter (health, discovery, the admin bootstrap) is about no organization.
-  const router = routeBy(auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard));
+  const shardKey = auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard);
+  const router = routeBy(shardKey);
   if (router) middleware.push(router);
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
   if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
@@ -109,6 +110,8 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
     ...(claimsIdempotencyKey(route, auth) ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] } : {}),
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
     "x-d1-round-trips": budget,
+    // Which database the operation's queries go to (RouteSettings.shard), checked against its parameters by test/shared/shard-routing.test.ts.
+    "x-shard-key": typeof shardKey === "string" ? shardKey : Object.entries(shardKey).map(([where, name]) => `${where}:${name}`)[0],
     middleware,
   } as unknown as RouteConfig) as unknown as Defined<R>;
 }

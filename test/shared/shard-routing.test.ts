@@ -20,6 +20,32 @@ async function userOnAnotherShard(avoid: string | null): Promise<RegisteredUser>
 
 const databases = (res: { headers: Headers }) => res.headers.get("x-d1-databases");
 
+describe("every operation declares where its queries go", () => {
+  it("each shard key names a path parameter, a JSON body member or a query parameter the operation takes", async () => {
+    const doc = (await call("GET", "/openapi.json")).body as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const key = op["x-shard-key"] as string | undefined;
+        const where = `${method.toUpperCase()} ${path}: ${key}`;
+        if (key === "directory" || key === "service") continue;
+        // Discovery documents are served without a database (and without defineRoute's settings).
+        if (key === undefined && (path === "/openapi.json" || path === "/docs")) continue;
+        const [kind, name] = (key ?? "").split(":");
+        const params = (op.parameters ?? []) as { in: string; name: string }[];
+        const body = op.requestBody?.content?.["application/json"]?.schema;
+        const bodySchema = body?.$ref ? doc.components.schemas[body.$ref.split("/").pop()!] : body;
+        const ok =
+          (kind === "param" && params.some((p) => p.in === "path" && p.name === name)) ||
+          (kind === "query" && params.some((p) => p.in === "query" && p.name === name)) ||
+          (kind === "body" && !!bodySchema?.properties?.[name!]);
+        if (!ok) wrong.push(where);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe("requests go to their organization's shard database", () => {
   it("a project and its documents are written to the organization's shard only, and read from it beside the directory", async () => {
     const a = await userOnAnotherShard(null);

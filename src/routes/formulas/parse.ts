@@ -18,7 +18,7 @@ const route = defineRoute({
   operationId: "parseFormula",
   method: "post",
   path: "/formula/parse",
-  shard: { query: "tableId" },
+  shard: { body: "tableId" },
   tags: ["Tables"],
   summary: "Check a typed formula against a table",
   description: [
