@@ -26,11 +26,11 @@ import { safeImageSrc } from "./safe";
 import { SearchArticle } from "./search";
 import { searchPortal } from "../services/search/site";
 import { brandingDto } from "../services/portals/state";
-import { serviceContext } from "../services/context";
+import { routeTo, serviceContext } from "../services/context";
 
 /** A portal reader's service context: no account, the portal and its reader token decide. */
 function readerContext(c: Context<HonoEnv>, now: number) {
-  return serviceContext(c.env, c.get("db"), { type: "reader" }, { now, waitUntil: (p) => c.executionCtx.waitUntil(p) });
+  return serviceContext(c.env, c.get("dir"), { type: "reader" }, { now, waitUntil: (p) => c.executionCtx.waitUntil(p), database: c.get("database") });
 }
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=600";
@@ -123,7 +123,7 @@ async function readBlocks(c: Context<HonoEnv>, doc: PortalDocument): Promise<unk
   let text: string | null = null;
   const obj = await c.env.BLOBS.get(doc.contentKey);
   if (obj) text = await obj.text();
-  else text = (await readContentJson(readerContext(c, Date.now()), doc._id)).blocksJson; // replaced since the state was read
+  else text = (await readContentJson(routeTo(readerContext(c, Date.now()), doc._id), doc._id)).blocksJson; // replaced since the state was read
   try {
     return JSON.parse(text);
   } catch {
@@ -165,7 +165,7 @@ async function renderPage(c: Context<HonoEnv>, portal: PortalState, mount: Mount
 async function renderSearch(c: Context<HonoEnv>, portal: PortalState, mount: Mount, q: string): Promise<string> {
   const links = linksOf(mount);
   const pages = portal.documents.filter((d) => d.type !== "EXTERNAL").map((d) => d._id);
-  const result = q.trim() ? await searchPortal(readerContext(c, Date.now()), { documentIds: pages, q }) : null;
+  const result = q.trim() ? await searchPortal(routeTo(readerContext(c, Date.now()), portal.projectId), { documentIds: pages, q }) : null;
   const name = siteName(portal);
   const meta: PageMeta = {
     title: q.trim() ? `Search: ${q} · ${name}` : `Search · ${name}`,

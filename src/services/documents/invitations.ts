@@ -4,7 +4,7 @@ import type { Db } from "../../env";
 import { newId } from "../../lib/ids";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
 import { forbidden } from "../../errors";
-import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, shortName } from "../organizations/invitations";
+import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, shortName } from "../organizations/invitations";
 import { read, type ServiceContext } from "../context";
 import { liveSubtreeStatement, subtreeIds } from "./tree";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
@@ -71,20 +71,20 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
   if (existingUserId) {
     // E7's documented answer tells whether the user exists; the notification it sends is limited per sender and
     // recipient, later ones folded into the newest, so one sender cannot bury a recipient in them.
-    const [, , , , live] = await ctx.db.batch([
+    const [, , live] = await ctx.db.batch([
       ctx.db.insert(invitations).values(invitation),
       grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
-      ...limitedNotificationStatements(ctx.db, {
-        recipient: existingUserId,
-        senderId: ctx.user.id,
-        kind: "document.invited",
-        title: `${ctx.user.name} shared "${shortName(access.doc.name)}" with you`,
-        body: `You were given the ${input.role} role on ${coveredIds.length} document(s).`,
-        data: { documentId: input.documentId, role: input.role },
-        at: t,
-      }),
       liveRoomsStatement(ctx.db, { documentIds: coveredIds }),
     ]);
+    await notifyLimited(ctx, {
+      recipient: existingUserId,
+      senderId: ctx.user.id,
+      kind: "document.invited",
+      title: `${ctx.user.name} shared "${shortName(access.doc.name)}" with you`,
+      body: `You were given the ${input.role} role on ${coveredIds.length} document(s).`,
+      data: { documentId: input.documentId, role: input.role },
+      at: t,
+    });
     // A raised role takes effect in live collaborative rooms at once (a viewer who became editor may now edit).
     await revalidateRooms(ctx.env, live, [existingUserId]);
   } else {

@@ -119,6 +119,14 @@ export function limitedNotificationStatements(
   return [fold, insert] as const;
 }
 
+/**
+ * `limitedNotificationStatements` run in the directory, where notifications live (docs/scaling.md): after the shard
+ * write they announce has committed, so no one is told of a change that failed.
+ */
+export async function notifyLimited(ctx: ServiceContext, input: Parameters<typeof limitedNotificationStatements>[1]) {
+  await ctx.dir.batch([...limitedNotificationStatements(ctx.dir, input)]);
+}
+
 /** A name the sender chose, shortened for a notification's title. */
 export function shortName(name: string, max = 80) {
   return name.length > max ? `${name.slice(0, max - 1)}…` : name;

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/organizationAccess";
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
-import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
+import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
 import { ensureAuthenticated, everyShardContext, read, routeTo, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
@@ -91,8 +91,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
       set: { role },
     });
     // Notifications live in the directory (the recipient's, across organizations): written after the membership.
-    await ctx.dir.batch([
-      ...limitedNotificationStatements(ctx.dir, {
+    await notifyLimited(ctx, {
         recipient: member.id,
         senderId: ctx.user.id,
         kind: "organization.member_added",
@@ -100,8 +99,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
         body: `You are now ${role === "member" ? "a member" : `an ${role}`} of this organization.`,
         data: { organizationId, role },
         at: ctx.now,
-      }),
-    ]);
+    });
   } else {
     const [stored] = await pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now });
     if (!stored) tooManyPendingInvitations();

@@ -5,12 +5,12 @@
  * Project admins (workspace owner/admin) only. Each write is one D1 batch that changes `published_entries` and
  * rewrites the project's `published` JSON mirror from it, so the two never disagree.
  */
-import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import { documents, projects, publishedEntries, type PublishedBranding } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, notFound, unprocessable } from "../../errors";
 import { checkProjectAccess, projectAccessStatement } from "../../auth/access";
-import { read, type ServiceContext } from "../context";
+import { everyShardContext, read, type ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
@@ -126,9 +126,38 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
   }
 }
 
+/**
+ * A slug, or a verified domain, held by a portal in another shard database (docs/scaling.md): the unique indexes
+ * hold within a shard, so a claim also asks every other shard, all at once, before it writes (409 when held). Two
+ * claims racing on two shards in the same instant can both pass; the directory's portal routes (not built yet)
+ * close that gap.
+ */
+async function refuseHeldElsewhere(ctx: ServiceContext, claim: { slug?: string; domain?: string | null }) {
+  const others = everyShardContext(ctx).filter((shard) => shard.binding !== ctx.binding);
+  const held = await Promise.all(
+    others.map(({ db }) =>
+      db
+        .select({ slug: publishedEntries.slug, domain: publishedEntries.domain })
+        .from(publishedEntries)
+        .where(
+          or(
+            claim.slug ? eq(publishedEntries.slug, claim.slug) : sql`0`,
+            claim.domain ? and(eq(publishedEntries.domain, claim.domain), isNotNull(publishedEntries.domainVerifiedAt)) : sql`0`,
+          ),
+        )
+        .limit(1),
+    ),
+  );
+  const row = held.flat()[0];
+  if (!row) return;
+  if (claim.slug && row.slug === claim.slug) throw conflict("This slug is already in use");
+  throw conflict("This domain is already used by another portal");
+}
+
 export async function publishProject(ctx: ServiceContext, { projectId, entry: input }: { projectId: string; entry: PublishInput }) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, input.homepage, input.domain);
+  await refuseHeldElsewhere(ctx, { slug: input.slug, domain: verificationOff(ctx) ? input.domain : null });
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return refreshMirror(
     ctx,
@@ -153,6 +182,7 @@ export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slu
   const current = await loadForWrite(ctx, projectId, slug, patch.homepage, patch.domain);
   // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
   const domainChanged = patch.domain !== undefined && (patch.domain || null) !== (current?.domain ?? null);
+  if (domainChanged && patch.domain && verificationOff(ctx)) await refuseHeldElsewhere(ctx, { domain: patch.domain });
   // "********" is how `published[].password` reads when a password is set: a client sending back what it read
   // (docs/api-guide.md › Conventions) keeps the password rather than setting it to the mask.
   const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
@@ -190,6 +220,7 @@ export async function verifyEntryDomain(ctx: ServiceContext, { projectId, slug }
   const entry = (await loadForWrite(ctx, projectId, slug, undefined, ENTRY_DOMAIN))!;
   if (!entry.domain) throw unprocessable("This entry has no domain to verify", [{ path: "domain", message: "is not set" }]);
   if (!entry.domainVerifiedAt) {
+    await refuseHeldElsewhere(ctx, { domain: entry.domain });
     const proven = verificationOff(ctx) || (entry.domainToken !== null && (await txtRecordProves(ctx, { domain: entry.domain, token: entry.domainToken })));
     if (!proven) {
       const problem = `The TXT record ${txtName(entry.domain)} does not hold ${txtValue(entry.domainToken ?? "")} yet (DNS changes can take a few minutes)`;

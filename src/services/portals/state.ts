@@ -7,7 +7,7 @@
  * A cached page therefore costs this one query and a Cache API lookup.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { ServiceContext } from "../context";
+import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";
@@ -73,7 +73,14 @@ function where(sel: PortalSelector): SQL {
 
 /** Entries matching the selector (several only for a project id), oldest first, in one D1 round trip. */
 export async function loadPortals(ctx: ServiceContext, sel: PortalSelector): Promise<PortalState[]> {
-  const rows = await ctx.db.all<Raw>(sql`
+  // A project's entries are in its shard; a slug or a domain may be in any: every shard database at once.
+  const dbs = "projectId" in sel ? [shardDbOf(ctx, sel.projectId)] : everyShardContext(ctx).map((shard) => shard.db);
+  const found = await Promise.all(dbs.map((db) => db.all<Raw>(portalsQuery(sel))));
+  return Promise.all(found.flat().map(toState));
+}
+
+function portalsQuery(sel: PortalSelector): SQL {
+  return sql`
     SELECT e.slug, e.project_id AS projectId, CASE WHEN e.domain_verified_at IS NOT NULL THEN e.domain END AS domain, e.homepage, e.password_hash AS passwordHash, e.disabled,
       e.expires_at AS expiresAt, e.allow_indexing AS allowIndexing, e.updated_at AS entryUpdatedAt,
       p.name, p.description, p.icon, p.emoji, p.published_branding AS branding, p.updated_at AS projectUpdatedAt,
@@ -85,8 +92,7 @@ export async function loadPortals(ctx: ServiceContext, sel: PortalSelector): Pro
         ORDER BY d."order", d.created_at, d.id)) AS docs
     FROM published_entries e JOIN projects p ON p.id = e.project_id
     WHERE ${where(sel)}
-    ORDER BY e.created_at, e.slug`);
-  return Promise.all(rows.map(toState));
+    ORDER BY e.created_at, e.slug`;
 }
 
 async function toState(r: Raw): Promise<PortalState> {

@@ -9,7 +9,8 @@
  */
 import { d1Of } from "../../db/d1";
 import { mapConcurrent } from "../../lib/concurrency";
-import type { ServiceContext } from "../context";
+import { onDatabase, type ServiceContext } from "../context";
+import { shardBindings } from "../../db/shards";
 import { blocksJsonText, docxText } from "./text";
 
 const PAGE = 100;
@@ -48,7 +49,21 @@ interface BodySource {
   docx_key: string | null;
 }
 
+/**
+ * One page of the rebuild. The cursor names the shard database being rebuilt and the last document done in it
+ * (`<shard index>:<document id>`, the id empty at a shard's start); shards are rebuilt one after another.
+ */
 export async function reindexSearch(ctx: ServiceContext, cursor: string | null): Promise<{ documents: number; nextCursor: string | null }> {
+  const bindings = shardBindings();
+  const at = /^(\d+):(.*)$/.exec(cursor ?? "");
+  const shard = at ? Math.min(Number(at[1]), bindings.length - 1) : 0;
+  const next = await reindexShard(onDatabase(ctx, bindings[shard]!), at?.[2] || null);
+  if (next !== null) return { documents: next.documents, nextCursor: `${shard}:${next.last}` };
+  return { documents: 0, nextCursor: shard + 1 < bindings.length ? `${shard + 1}:` : null };
+}
+
+/** A page of one shard's rebuild: null once the shard is done (its full-text index rebuilt). */
+async function reindexShard(ctx: ServiceContext, cursor: string | null): Promise<{ documents: number; last: string } | null> {
   const d1 = d1Of(ctx.db);
   const page = d1
     .prepare(
@@ -82,5 +97,5 @@ export async function reindexSearch(ctx: ServiceContext, cursor: string | null):
     ...(last === null ? [d1.prepare(`INSERT INTO search_fts (search_fts) VALUES ('rebuild')`)] : []),
   ];
   if (writes.length) await d1.batch(writes);
-  return { documents: sources.length, nextCursor: last };
+  return last === null ? (sources.length ? { documents: sources.length, last: sources[sources.length - 1]!.id } : null) : { documents: sources.length, last };
 }

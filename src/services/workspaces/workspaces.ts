@@ -8,7 +8,7 @@ import { checkWorkspaceAccess, workspaceAccessStatement, type WorkspaceRow } fro
 import { checkOrganizationAccess, organizationAccessStatement } from "../../auth/organizationAccess";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
-import { assertInvitationRoom, limitedNotificationStatements, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
+import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
@@ -140,19 +140,20 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
       .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
     ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now }).onConflictDoNothing(),
     liveRoomsStatement(ctx.db, { workspaceId }),
-    // A newcomer is told (within the per-sender notification limit) and may leave: DELETE of their own collaboration.
-    ...(target[0]?.collaboratorRole
-      ? []
-      : limitedNotificationStatements(ctx.db, {
-          recipient: targetId,
-          senderId: ctx.user.id,
-          kind: "workspace.shared",
-          title: `${ctx.user.name} shared the workspace "${shortName(workspace.name)}" with you`,
-          body: `You were given the ${role} role.`,
-          data: { workspaceId, role },
-          at: ctx.now,
-        })),
   ]);
+  // A newcomer is told (within the per-sender notification limit, in the directory) and may leave: DELETE of their
+  // own collaboration.
+  if (!target[0]?.collaboratorRole) {
+    await notifyLimited(ctx, {
+      recipient: targetId,
+      senderId: ctx.user.id,
+      kind: "workspace.shared",
+      title: `${ctx.user.name} shared the workspace "${shortName(workspace.name)}" with you`,
+      body: `You were given the ${role} role.`,
+      data: { workspaceId, role },
+      at: ctx.now,
+    });
+  }
   // A changed role (editor → viewer) takes effect in the workspace's live collaborative rooms at once.
   await revalidateRooms(ctx.env, live, [targetId]);
   return answer;
