@@ -18,7 +18,7 @@ import { ApiError } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { automationActor, cascadeOf, depthOf, routeTo, serviceContext, workerActor, type Actor } from "../context";
+import { automationActor, cascadeOf, depthOf, onShardOf, routeTo, serviceContext, workerActor, type Actor } from "../context";
 import { shardD1Of } from "../../db/shardIds";
 import { shardBindings } from "../../db/shards";
 import { emitEvents, type EventInput } from "../events/events";
@@ -112,7 +112,7 @@ async function selectRows(ar: ActiveRun, condition: ConditionValue): Promise<Row
   const out: RowWithCells[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listRowsOfTable(ar.ctx, { tableId: String(condition.tableId), limit: 1000, cursor });
+    const page = await listRowsOfTable(onShardOf(ar.ctx, String(condition.tableId)), { tableId: String(condition.tableId), limit: 1000, cursor });
     for (const r of page.data) {
       if (conditionHolds(condition, r.cells)) out.push({ id: r._id, tableId: r.tableId, projectId: ar.automation.projectId, isDeleted: false, cells: r.cells });
     }
