@@ -96,7 +96,8 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth !== "public") authenticatedPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
-  const router = auth === "public" && !shard ? null : routeBy(shardKeyOf(route.path, shard));
+  // A public route without a path parameter (health, discovery, the admin bootstrap) is about no organization.
+  const router = routeBy(auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard));
   if (router) middleware.push(router);
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
   if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
@@ -222,7 +223,9 @@ async function authenticateClaimed(
   try {
     track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows, ctx.now)).touch);
   } catch (err) {
-    if (rows[0]) await releaseRefusedClaim(ctx, { userId: rows[0].userId, request: claim, record });
+    // The claim was made for the token's user, or for the user a refused token named: either way it is freed.
+    const userId = rows[0]?.userId ?? principal.claimedUserId;
+    if (userId) await releaseRefusedClaim(ctx, { userId, request: claim, record });
     throw err;
   }
 }

@@ -244,8 +244,8 @@ export interface PendingAuthentication {
   token: (dir: Db) => BatchItem<"sqlite">;
   /**
    * On a keyed POST, the Idempotency-Key claim's statements, run on the request's database (`ctx.db`): for the
-   * user `userId` when the directory has already verified the token, else (null) for the token's user looked up in
-   * the same batch, so a token that fails claims nothing.
+   * user `userId` (the one the token names, or the one the directory verified), else (null) for the token's user
+   * looked up in the same batch, so a token that fails claims nothing.
    */
   claims?: (db: Db, userId: string | null) => readonly BatchItem<"sqlite">[];
   /** Checks the results of the token's and the claim's statements, in that order (throws 401, 429, 409…) before any other result is returned. */
@@ -301,8 +301,13 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
       const results = await batchOf(ctx.db, [token, ...claims, ...queries]);
       own = results.slice(0, 1 + claims.length);
       rest = results.slice(1 + claims.length);
-    } else if (ctx.user.claimedUserId && !auth.claims) {
-      [own, rest] = await Promise.all([batchOf(ctx.dir, [token]), batchOf(ctx.db, [...queries])]);
+    } else if (ctx.user.claimedUserId) {
+      // A keyed request claims its key for the user the token names; a token the directory refuses frees it again
+      // (src/http/route.ts), so a forged token holds someone's key for the time of one round trip at most.
+      const claims = auth.claims?.(ctx.db, ctx.user.claimedUserId) ?? [];
+      const [checked, results] = await Promise.all([batchOf(ctx.dir, [token]), batchOf(ctx.db, [...claims, ...queries])]);
+      own = [...checked, ...results.slice(0, claims.length)];
+      rest = results.slice(claims.length);
     } else {
       const [rows] = (await batchOf(ctx.dir, [token])) as [{ userId: string }[]];
       const verified = rows[0]?.userId;

@@ -100,7 +100,7 @@ const USER_REPAIR_WINDOW_MS = 24 * 60 * 60_000;
  * registered in the last day gets its copy in every shard database that lacks it. Idempotent; run every minute by
  * the scheduler. Returns how many copies it wrote.
  */
-export async function repairUserCopies(env: Env, now = Date.now()): Promise<number> {
+export async function repairUserCopies(env: Env, now: number): Promise<number> {
   const recent = await env.DB.prepare("SELECT id, email, name, created_at, updated_at FROM users WHERE created_at >= ? ORDER BY created_at")
     .bind(now - USER_REPAIR_WINDOW_MS)
     .all<{ id: string; email: string; name: string; created_at: number; updated_at: number }>();
