@@ -134,7 +134,7 @@ const logFailure = (msg: string) => (err: unknown) => console.error(JSON.stringi
 
 export async function handleScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<TickResult> {
   // Beside the claim, never in its way: a failed repair is logged and tried again at the next tick.
-  ctx.waitUntil(repairUserCopies(env).catch(logFailure("user copy repair failed")));
+  ctx.waitUntil(repairUserCopies(env, Date.now()).catch(logFailure("user copy repair failed")));
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
   ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));
   return result;
