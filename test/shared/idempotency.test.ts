@@ -3,12 +3,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../support/harness";
 import { caseFactories } from "../security/registry";
 import { makeTable, type TestTable } from "../support/tableHarness";
+import { everyShardD1 } from "../support/shards";
 
-/** The kept record of (caller, key), read straight from D1 (what someone with the database would see). */
+/**
+ * The kept record of (caller, key), read straight from D1 (what someone with the database would see): in the
+ * database of the write it keeps the answer of (a shard for a routed write, the directory otherwise).
+ */
 async function kept(callerId: string, key: string) {
-  return env.DB.prepare("SELECT claim, status, body, created_at AS createdAt FROM idempotency_keys WHERE user_id = ? AND key = ?")
-    .bind(callerId, key)
-    .first<{ claim: string; status: number | null; body: string | null; createdAt: number }>();
+  for (const d1 of [env.DB, ...everyShardD1()]) {
+    const found = await d1
+      .prepare("SELECT claim, status, body, created_at AS createdAt FROM idempotency_keys WHERE user_id = ? AND key = ?")
+      .bind(callerId, key)
+      .first<{ claim: string; status: number | null; body: string | null; createdAt: number }>();
+    if (found) return found;
+  }
+  return null;
 }
 
 async function rowCount(tableId: string) {
