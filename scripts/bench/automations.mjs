@@ -8,7 +8,7 @@
 //     batch, asserted by test/routes/automations/schedules.test.ts), so the time should grow far less than tenfold.
 //   npm run bench -- automations
 import { monotonicFactory } from "ulidx";
-import { ADMIN_TOKEN, freshState, openD1, printTable, rawD1, seedRawTable, seedUser, startApi } from "./lib.mjs";
+import { ADMIN_TOKEN, freshState, openD1, printTable, rawD1, seedRawTable, seedUser, startApi, suffixBeside } from "./lib.mjs";
 
 const EVENTS = Number(process.env.BENCH_AUTO_EVENTS) || 100;
 const QUEUED = 1000;
@@ -100,18 +100,22 @@ async function claimTime(count) {
   let api = await startApi({ dir });
   const u = await seedUser(api);
   await api.stop();
-  const { db, dispose } = await openD1(dir);
+  // Written straight into the shard database of the user's organization, with ids on its shard (a 20-character
+  // ULID prefix, the index, the shard digits: docs/scaling.md "Id format") so the runs they start route there.
+  const { shard, dispose } = await openD1(dir);
+  const db = shard(u.workspaceId);
+  const prefix = monotonicFactory()().slice(0, 20);
   const now = Date.now();
   const ids = Array.from({ length: count }, (_, i) => i);
   for (let i = 0; i < ids.length; i += 2000) {
     await db
       .prepare(
         `INSERT INTO automations (id, public_id, project_id, workspace_id, owner_id, created_by, name, scope, triggers, actions, "references", behavior, notify, enabled, webhook_secret, next_run_at, created_at, updated_at)
-         SELECT 'due-' || value, 'p' || value, ?1, ?2, ?3, ?3, 'Due', '{"projectIds":[]}', '[{"cron":"0 0 1 1 *","timezone":"UTC"}]', '[]', '[]',
+         SELECT ?6 || printf('%06d', value) || ?7, 'p' || value, ?1, ?2, ?3, ?3, 'Due', '{"projectIds":[]}', '[{"cron":"0 0 1 1 *","timezone":"UTC"}]', '[]', '[]',
            '{"maxDurationMs":30000,"operationBudget":1000,"maxAffectedRows":1000,"externalWriteBudget":10,"allowDocumentWrites":false}', '{"inApp":false,"email":false}', 1, 'whsec_x', ?4, ?4, ?4
          FROM json_each(?5)`,
       )
-      .bind(u.projectId, u.workspaceId, u.userId, now - 60_000, JSON.stringify(ids.slice(i, i + 2000)))
+      .bind(u.projectId, u.workspaceId, u.userId, now - 60_000, JSON.stringify(ids.slice(i, i + 2000)), prefix, suffixBeside(u.workspaceId))
       .run();
   }
   await dispose();

@@ -9,16 +9,17 @@
 // to register a user through HTTP, stop it, seed, start it again on the same state.
 import { rmSync } from "node:fs";
 import { monotonicFactory } from "ulidx";
-import { freshState, median, openD1, printTable, rawD1, seedUser, startApi, time } from "./lib.mjs";
+import { freshState, idsBeside, median, openD1, printTable, rawD1, seedUser, startApi, suffixBeside, time } from "./lib.mjs";
 
 const ulid = monotonicFactory();
 const RUNS = 5;
 const CHUNK = 5_000;
 
 // The engine's cell write (src/services/formula/store.ts, upsertSql): one column per statement, cells as
-// [rowId, data], the conflict branch only where the stored text differs, ids = 20-char prefix + index.
+// [rowId, data], the conflict branch only where the stored text differs, ids = 20-char prefix + index + the
+// table's shard digits (?8).
 const UPSERT_SQL = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
-  SELECT ?6 || printf('%06d', key), ?1, json_extract(value, '$[0]'), ?5, ?2, '', ?7, json_extract(value, '$[1]'), 0, ?3, ?3
+  SELECT ?6 || printf('%06d', key) || ?8, ?1, json_extract(value, '$[0]'), ?5, ?2, '', ?7, json_extract(value, '$[1]'), 0, ?3, ?3
   FROM json_each(?4) WHERE json_extract(value, '$[1]') IS NOT NULL
   ON CONFLICT(row_id, column_id) DO UPDATE SET data = excluded.data, is_deleted = 0, updated_at = excluded.updated_at
     WHERE cells.data IS NOT excluded.data OR cells.is_deleted = 1`;
@@ -32,11 +33,16 @@ function chunks(items, size) {
   return out;
 }
 
-/** A table with Name (identifier), A, B (numbers) and F (text, to become the formula) and `n` rows. */
+/**
+ * A table with Name (identifier), A, B (numbers) and F (text, to become the formula) and `n` rows, in `db`: the
+ * shard database of the owner's organization, with ids on its shard (docs/scaling.md), as the API would issue them.
+ */
 async function seedTable(db, owner, n) {
   const now = Date.now();
-  const tableId = ulid();
-  const col = { Name: ulid(), A: ulid(), B: ulid(), F: ulid() };
+  const newId = idsBeside(ulid, owner.workspaceId);
+  const suffix = suffixBeside(owner.workspaceId);
+  const tableId = newId();
+  const col = { Name: newId(), A: newId(), B: newId(), F: newId() };
   const stmts = [
     db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, is_deleted, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
       .bind(tableId, owner.projectId, owner.workspaceId, owner.userId, `Bench ${n}`, now, now),
@@ -47,7 +53,7 @@ async function seedTable(db, owner, n) {
           JSON.stringify({ type: name === "Name" ? "identifier" : name === "F" ? "text" : "number" }), now + i, now + i),
     ),
   ];
-  const rowIds = Array.from({ length: n }, () => ulid());
+  const rowIds = Array.from({ length: n }, () => newId());
   for (const ids of chunks(rowIds, CHUNK)) {
     stmts.push(db.prepare(`INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, is_deleted, created_at, updated_at)
       SELECT value, ?1, ?2, ?3, ?4, 0, ?5, ?5 FROM json_each(?6)`).bind(tableId, owner.projectId, owner.workspaceId, owner.userId, now, JSON.stringify(ids)));
@@ -56,7 +62,7 @@ async function seedTable(db, owner, n) {
   for (const [name, value] of Object.entries(values)) {
     const cells = rowIds.map((rowId, i) => [rowId, JSON.stringify(value(i))]);
     for (const part of chunks(cells, CHUNK)) {
-      stmts.push(db.prepare(UPSERT_SQL).bind(tableId, owner.workspaceId, now, JSON.stringify(part), col[name], idPrefix(), name === "Name" ? 1 : 0));
+      stmts.push(db.prepare(UPSERT_SQL).bind(tableId, owner.workspaceId, now, JSON.stringify(part), col[name], idPrefix(), name === "Name" ? 1 : 0, suffix));
     }
   }
   for (const batch of chunks(stmts, 50)) await db.batch(batch);
@@ -84,7 +90,7 @@ const expected = (i, k) => Math.round(((((i % 1000) + 1) * ((i % 13) + 1)) / k +
  */
 async function rawUpsert(db, { tableId, columnId, rowIds }, k) {
   const cells = rowIds.map((rowId, i) => [rowId, JSON.stringify(expected(i, k))]);
-  const stmts = chunks(cells, CHUNK).map((part) => db.prepare(UPSERT_SQL).bind(tableId, "bench", Date.now(), JSON.stringify(part), columnId, idPrefix(), 0));
+  const stmts = chunks(cells, CHUNK).map((part) => db.prepare(UPSERT_SQL).bind(tableId, "bench", Date.now(), JSON.stringify(part), columnId, idPrefix(), 0, suffixBeside(tableId)));
   const { ms } = await time(() => db.batch(stmts));
   return ms;
 }
@@ -111,7 +117,7 @@ async function rawReadAndUpsert(db, t, k) {
       if (ids.length < CHUNK) break;
     }
     const cells = t.rowIds.map((rowId, i) => [rowId, JSON.stringify(expected(i, k))]);
-    await db.batch(chunks(cells, CHUNK).map((part) => db.prepare(UPSERT_SQL).bind(t.tableId, "bench", Date.now(), JSON.stringify(part), t.col.F, idPrefix(), 0)));
+    await db.batch(chunks(cells, CHUNK).map((part) => db.prepare(UPSERT_SQL).bind(t.tableId, "bench", Date.now(), JSON.stringify(part), t.col.F, idPrefix(), 0, suffixBeside(t.tableId))));
   });
   return ms;
 }
@@ -127,11 +133,11 @@ export default async function () {
   const owner = await seedUser(api, "FormulaBench");
   await api.stop();
 
-  // 2. Tables seeded straight into the API's D1 while it is stopped.
+  // 2. Tables seeded straight into the API's D1 while it is stopped: the shard database of the owner's organization.
   const seeded = await openD1(dir);
   const tables = [];
   for (const n of SIZES) {
-    const { ms, out } = await time(() => seedTable(seeded.db, owner, n));
+    const { ms, out } = await time(() => seedTable(seeded.shard(owner.workspaceId), owner, n));
     console.log(`seeded ${n} rows (${3 * n} cells) in ${ms.toFixed(0)} ms`);
     tables.push(out);
   }
@@ -168,11 +174,11 @@ export default async function () {
     for (const [i, r] of results.entries()) {
       const t = tables[i];
       const samples = [];
-      for (let run = 0; run < RUNS; run++) samples.push(await rawUpsert(same.db, { tableId: t.tableId, columnId: t.col.F, rowIds: t.rowIds }, run % 2 === 0 ? 11 : 13));
+      for (let run = 0; run < RUNS; run++) samples.push(await rawUpsert(same.shard(t.tableId), { tableId: t.tableId, columnId: t.col.F, rowIds: t.rowIds }, run % 2 === 0 ? 11 : 13));
       r.raw = median(samples);
       console.log(`raw upsert of the ${r.n} E3 cells in the same database: ${samples.map((x) => x.toFixed(0)).join(", ")} ms`);
       const floor = [];
-      for (let run = 0; run < RUNS; run++) floor.push(await rawReadAndUpsert(same.db, t, run % 2 === 0 ? 11 : 13));
+      for (let run = 0; run < RUNS; run++) floor.push(await rawReadAndUpsert(same.shard(t.tableId), t, run % 2 === 0 ? 11 : 13));
       r.floor = median(floor);
       console.log(`raw page reads + upsert of the ${r.n} E3 cells (the floor): ${floor.map((x) => x.toFixed(0)).join(", ")} ms`);
     }

@@ -6,6 +6,11 @@ import path from "node:path";
 import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
 import { buildAssets } from "../build-assets.mjs";
 import { varArgs as devVarArgs } from "../lib/devvars.mjs";
+import { openLocalD1 } from "../lib/d1.mjs";
+// The id codec and the shard map the Worker routes by: TypeScript that Node loads directly (no imports of other
+// src/ modules; ids.ts imports only the ulidx package).
+import { shardNumberOfId, shardSuffix } from "../../src/lib/ids.ts";
+import { DEFAULT_LOGICAL_SHARD, isLogicalShard, physicalIndexOf } from "../../src/db/shards.ts";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
@@ -81,14 +86,48 @@ export async function tokensFor(api, u, n) {
 }
 
 /**
- * The D1 and R2 bindings of a persisted state, opened in-process (getPlatformProxy). wrangler dev stores its
- * state under `<persist-to>/v3`, so that is the path given here. Use it while no wrangler dev runs on `dir`
- * (e.g. to seed large tables quickly before starting the API on the same dir).
+ * The logical shard an id names (docs/scaling.md "Id format"): the last two characters (Crockford base-32) of a
+ * 28-character id; the default shard for a 26-character ULID (ids issued before ids carried a shard).
+ */
+export function logicalShardOf(id) {
+  const n = shardNumberOfId(id);
+  if (n === "plain") return DEFAULT_LOGICAL_SHARD;
+  if (n === null || !isLogicalShard(n)) throw new Error(`${id} names no logical shard`);
+  return n;
+}
+
+/** The two characters that end ids issued on the same shard as `id` (the suffix the engine appends in SQL). */
+export const suffixBeside = (id) => shardSuffix(logicalShardOf(id));
+
+/**
+ * A generator of ids on the same shard as `id` (a record of the same organization), from a ULID generator, as
+ * the services issue them (src/db/shardIds.ts newIdBeside): seeded records must name the shard they are written
+ * to, or the Worker routes their requests to another database.
+ */
+export const idsBeside = (ulid, id) => {
+  const suffix = suffixBeside(id);
+  return () => ulid() + suffix;
+};
+
+/** The binding of the shard database holding the record `id` (SHARD_k), through the Worker's shard map. */
+export const shardBindingOf = (id) => `SHARD_${physicalIndexOf(logicalShardOf(id))}`;
+
+/**
+ * The D1 and R2 bindings of a persisted state, opened in-process (openLocalD1: only the databases and buckets, so
+ * no stand-in Worker). wrangler dev stores its state under `<persist-to>/v3`. Use it while no wrangler dev runs
+ * on `dir` (e.g. to seed large tables quickly before starting the API on the same dir). `db` is the directory
+ * (users, tokens, notifications); `shard(id)` is the shard database holding the record `id` — everything inside
+ * an organization is there (docs/scaling.md).
  */
 export async function openD1(dir) {
-  const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy({ persist: { path: path.join(dir, "v3") } });
-  return { db: proxy.env.DB, r2: proxy.env.BLOBS, dispose: () => proxy.dispose() };
+  const proxy = await openLocalD1(dir, undefined, { r2: true });
+  const shard = (id) => {
+    const binding = shardBindingOf(id);
+    const db = proxy.env[binding];
+    if (!db) throw new Error(`no D1 binding ${binding} for ${id}`);
+    return db;
+  };
+  return { db: proxy.env.DB, shard, r2: proxy.env.BLOBS, dispose: () => proxy.dispose() };
 }
 
 /** A raw D1 binding (same local engine, migrations applied) for baselines. */
@@ -97,6 +136,7 @@ export async function rawD1() {
   const opened = await openD1(dir);
   return {
     db: opened.db,
+    shard: opened.shard,
     r2: opened.r2,
     async dispose() {
       await opened.dispose();

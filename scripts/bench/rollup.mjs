@@ -8,15 +8,16 @@
 // FORMULA_BENCH_SIZES=1000 narrows the run.
 import { rmSync } from "node:fs";
 import { monotonicFactory } from "ulidx";
-import { freshState, median, openD1, printTable, seedUser, startApi, time } from "./lib.mjs";
+import { freshState, idsBeside, median, openD1, printTable, seedUser, startApi, suffixBeside, time } from "./lib.mjs";
 
 const ulid = monotonicFactory();
 const RUNS = 5;
 const CHUNK = 5_000;
 const PRODUCTS = 100;
 
+// The engine's cell write (src/services/formula/store.ts, upsertSql): ids = 20-char prefix + index + the table's shard digits (?8).
 const UPSERT_SQL = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
-  SELECT ?6 || printf('%06d', key), ?1, json_extract(value, '$[0]'), ?5, ?2, '', ?7, json_extract(value, '$[1]'), 0, ?3, ?3
+  SELECT ?6 || printf('%06d', key) || ?8, ?1, json_extract(value, '$[0]'), ?5, ?2, '', ?7, json_extract(value, '$[1]'), 0, ?3, ?3
   FROM json_each(?4) WHERE json_extract(value, '$[1]') IS NOT NULL
   ON CONFLICT(row_id, column_id) DO UPDATE SET data = excluded.data, is_deleted = 0, updated_at = excluded.updated_at
     WHERE cells.data IS NOT excluded.data OR cells.is_deleted = 1`;
@@ -29,11 +30,17 @@ function chunks(items, size) {
   return out;
 }
 
-/** A table with columns `names` (`dataOf(col)` gives each one's data, from the ids) and `n` rows whose cells `values[name](i)` gives. */
+/**
+ * A table with columns `names` (`dataOf(col)` gives each one's data, from the ids) and `n` rows whose cells
+ * `values[name](i)` gives, for `db`: the shard database of the owner's organization, with ids on its shard
+ * (docs/scaling.md), as the API would issue them.
+ */
 function tableStatements(db, owner, name, names, dataOf, n, values) {
   const now = Date.now();
-  const tableId = ulid();
-  const col = Object.fromEntries(names.map((c) => [c, ulid()]));
+  const newId = idsBeside(ulid, owner.workspaceId);
+  const suffix = suffixBeside(owner.workspaceId);
+  const tableId = newId();
+  const col = Object.fromEntries(names.map((c) => [c, newId()]));
   const data = dataOf(col);
   const stmts = [
     db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, is_deleted, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)")
@@ -44,14 +51,14 @@ function tableStatements(db, owner, name, names, dataOf, n, values) {
         .bind(col[c], tableId, owner.projectId, owner.workspaceId, c, c.toLowerCase(), d.type === "identifier" ? 1 : 0, JSON.stringify(d), now + i, now + i),
     ),
   ];
-  const rowIds = Array.from({ length: n }, () => ulid());
+  const rowIds = Array.from({ length: n }, () => newId());
   for (const ids of chunks(rowIds, CHUNK)) {
     stmts.push(db.prepare(`INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, is_deleted, created_at, updated_at)
       SELECT value, ?1, ?2, ?3, ?4, 0, ?5, ?5 FROM json_each(?6)`).bind(tableId, owner.projectId, owner.workspaceId, owner.userId, now, JSON.stringify(ids)));
   }
   for (const [c, value] of Object.entries(values)) {
     const cells = rowIds.map((rowId, i) => [rowId, JSON.stringify(value(i))]);
-    for (const part of chunks(cells, CHUNK)) stmts.push(db.prepare(UPSERT_SQL).bind(tableId, owner.workspaceId, now, JSON.stringify(part), col[c], idPrefix(), c === "Name" ? 1 : 0));
+    for (const part of chunks(cells, CHUNK)) stmts.push(db.prepare(UPSERT_SQL).bind(tableId, owner.workspaceId, now, JSON.stringify(part), col[c], idPrefix(), c === "Name" ? 1 : 0, suffix));
   }
   return { tableId, col, rowIds, stmts };
 }
@@ -64,23 +71,25 @@ export default async function () {
   const owner = await seedUser(api, "RollupBench");
   await api.stop();
 
+  // Seeded straight into the shard database of the owner's organization while the API is stopped.
   const seeded = await openD1(dir);
-  const products = tableStatements(seeded.db, owner, "Products", ["Name", "Category", "Price"], () => ({ Name: { type: "identifier" }, Category: { type: "text" }, Price: { type: "number" } }), PRODUCTS, {
+  const orgDb = seeded.shard(owner.workspaceId);
+  const products = tableStatements(orgDb, owner, "Products", ["Name", "Category", "Price"], () => ({ Name: { type: "identifier" }, Category: { type: "text" }, Price: { type: "number" } }), PRODUCTS, {
     Name: (i) => `Product ${i}`,
     Category: (i) => `c${i % 10}`,
     Price: (i) => i + 1,
   });
-  for (const batch of chunks(products.stmts, 50)) await seeded.db.batch(batch);
+  for (const batch of chunks(products.stmts, 50)) await orgDb.batch(batch);
   const orders = [];
   for (const n of SIZES) {
-    const t = tableStatements(seeded.db, owner, `Orders ${n}`, ["Name", "Wants", "Items", "Total"], (col) => ({
+    const t = tableStatements(orgDb, owner, `Orders ${n}`, ["Name", "Wants", "Items", "Total"], (col) => ({
       Name: { type: "identifier" },
       Wants: { type: "text" },
       Items: { type: "oneMany", oneMany: { tableId: products.tableId, filter: [{ targetColumnId: products.col.Category, op: "eq", sourceColumnId: col.Wants }], filterConjunction: "and" } },
       Total: { type: "text" },
     }), n, { Name: (i) => `Order ${i}`, Wants: () => "c0" });
     const { ms } = await time(async () => {
-      for (const batch of chunks(t.stmts, 50)) await seeded.db.batch(batch);
+      for (const batch of chunks(t.stmts, 50)) await orgDb.batch(batch);
     });
     console.log(`seeded Orders of ${n} rows in ${ms.toFixed(0)} ms`);
     orders.push({ n, ...t });
@@ -119,8 +128,9 @@ export default async function () {
       const samples = [];
       for (let run = 0; run < RUNS; run++) {
         const cells = t.rowIds.map((rowId) => [rowId, JSON.stringify(2_000 + run)]);
-        const stmts = chunks(cells, CHUNK).map((part) => same.db.prepare(UPSERT_SQL).bind(t.tableId, "bench", Date.now(), JSON.stringify(part), t.col.Total, idPrefix(), 0));
-        samples.push((await time(() => same.db.batch(stmts))).ms);
+        const db = same.shard(t.tableId);
+        const stmts = chunks(cells, CHUNK).map((part) => db.prepare(UPSERT_SQL).bind(t.tableId, "bench", Date.now(), JSON.stringify(part), t.col.Total, idPrefix(), 0, suffixBeside(t.tableId)));
+        samples.push((await time(() => db.batch(stmts))).ms);
       }
       r.raw = median(samples);
     }

@@ -17,7 +17,7 @@
 //   npm run bench -- search      (BENCH_SEARCH_DOCS, BENCH_SEARCH_CELLS, BENCH_SEARCH_CALLS override the defaults)
 import { rmSync } from "node:fs";
 import { monotonicFactory } from "ulidx";
-import { freshState, openD1, printTable, seedUser, startApi, time, tokensFor } from "./lib.mjs";
+import { freshState, idsBeside, openD1, shardBindingOf, printTable, seedUser, startApi, time, tokensFor } from "./lib.mjs";
 
 function setting(name, fallback) {
   const v = Number(process.env[`BENCH_SEARCH_${name.toUpperCase()}`]);
@@ -74,11 +74,12 @@ const words = (n) => Array.from({ length: n }, zipfWord).join(" ");
 const BODY_WORDS = 80;
 const BATCH = 2000;
 
-async function seedDocuments(db, ulid, owner, count) {
+/** `count` documents of `owner`'s project in `db` (its organization's shard database), ids from `newId` (on that shard). */
+async function seedDocuments(db, newId, owner, count) {
   const t = Date.now();
   const ids = [];
   for (let done = 0; done < count; done += BATCH) {
-    const docs = Array.from({ length: Math.min(BATCH, count - done) }, () => [ulid(), words(3), words(BODY_WORDS)]);
+    const docs = Array.from({ length: Math.min(BATCH, count - done) }, () => [newId(), words(3), words(BODY_WORDS)]);
     ids.push(...docs.map((d) => d[0]));
     await db.batch([
       db
@@ -95,10 +96,11 @@ async function seedDocuments(db, ulid, owner, count) {
 
 const COLUMN_TYPES = ["identifier", "text", "text", "text", "text", "number", "number", "number", "number", "number"];
 
-async function seedRows(db, ulid, owner, rowCount) {
+/** A table of `owner`'s project with `rowCount` rows in `db` (its organization's shard database), ids from `newId` (on that shard). */
+async function seedRows(db, newId, owner, rowCount) {
   const t = Date.now();
-  const table = ulid();
-  const columns = COLUMN_TYPES.map(() => ulid());
+  const table = newId();
+  const columns = COLUMN_TYPES.map(() => newId());
   await db.batch([
     db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Bench table', ?, ?)").bind(table, owner.projectId, owner.workspaceId, owner.userId, t, t),
     ...columns.map((id, i) =>
@@ -109,10 +111,10 @@ async function seedRows(db, ulid, owner, rowCount) {
   ]);
   const ROWS_PER_BATCH = 1000;
   for (let done = 0; done < rowCount; done += ROWS_PER_BATCH) {
-    const rowIds = Array.from({ length: Math.min(ROWS_PER_BATCH, rowCount - done) }, () => ulid());
+    const rowIds = Array.from({ length: Math.min(ROWS_PER_BATCH, rowCount - done) }, () => newId());
     const cells = [];
     for (const rowId of rowIds) {
-      COLUMN_TYPES.forEach((type, c) => cells.push([ulid(), rowId, columns[c], c === 0 ? 1 : 0, type === "number" ? Math.round(rand() * 1e6) : words(type === "identifier" ? 2 : 6)]));
+      COLUMN_TYPES.forEach((type, c) => cells.push([newId(), rowId, columns[c], c === 0 ? 1 : 0, type === "number" ? Math.round(rand() * 1e6) : words(type === "identifier" ? 2 : 6)]));
     }
     await db.batch([
       db
@@ -182,22 +184,31 @@ export default async function () {
   const tokens = await tokensFor(api, searcher, 8);
   await api.stop();
 
+  // Each user's records go to the shard database of their organization (docs/scaling.md), with ids on its shard;
+  // the two may share a database or not.
   let d1 = await openD1(dir);
+  const mineDb = d1.shard(searcher.workspaceId);
+  const otherDb = d1.shard(other.workspaceId);
+  const databases = shardBindingOf(searcher.workspaceId) === shardBindingOf(other.workspaceId) ? [mineDb] : [mineDb, otherDb];
   const seeded = await time(async () => {
-    const mine = await seedDocuments(d1.db, ulid, searcher, Math.ceil(docCount / 2));
-    await seedDocuments(d1.db, ulid, other, Math.floor(docCount / 2));
-    const triggers = (await d1.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('search_cells_ai', 'search_cells_au')").all()).results;
-    for (const tr of triggers) await d1.db.prepare(`DROP TRIGGER ${tr.name}`).run();
-    await seedRows(d1.db, ulid, searcher, Math.ceil(rowCount / 2));
-    await seedRows(d1.db, ulid, other, Math.floor(rowCount / 2));
-    for (const tr of triggers) await d1.db.prepare(tr.sql).run();
+    const mine = await seedDocuments(mineDb, idsBeside(ulid, searcher.workspaceId), searcher, Math.ceil(docCount / 2));
+    await seedDocuments(otherDb, idsBeside(ulid, other.workspaceId), other, Math.floor(docCount / 2));
+    const triggers = (await mineDb.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('search_cells_ai', 'search_cells_au')").all()).results;
+    for (const db of databases) for (const tr of triggers) await db.prepare(`DROP TRIGGER ${tr.name}`).run();
+    await seedRows(mineDb, idsBeside(ulid, searcher.workspaceId), searcher, Math.ceil(rowCount / 2));
+    await seedRows(otherDb, idsBeside(ulid, other.workspaceId), other, Math.floor(rowCount / 2));
+    for (const db of databases) for (const tr of triggers) await db.prepare(tr.sql).run();
     // Bulk seeding leaves the index in many small segments (one per batch); a live index merges them as it goes
     // (FTS5 automerge), and `npm run search:reindex` ends with a full rebuild. Merge once, as either would.
-    await d1.db.prepare("INSERT INTO search_fts (search_fts) VALUES ('optimize')").run();
+    for (const db of databases) await db.prepare("INSERT INTO search_fts (search_fts) VALUES ('optimize')").run();
     return mine;
   });
   const myDocs = seeded.out;
-  const counts = await d1.db.prepare("SELECT (SELECT COUNT(*) FROM documents) AS documents, (SELECT COUNT(*) FROM cells) AS cells, (SELECT COUNT(*) FROM search_entries) AS entries").first();
+  const counts = { documents: 0, cells: 0, entries: 0 };
+  for (const db of databases) {
+    const c = await db.prepare("SELECT (SELECT COUNT(*) FROM documents) AS documents, (SELECT COUNT(*) FROM cells) AS cells, (SELECT COUNT(*) FROM search_entries) AS entries").first();
+    for (const k of Object.keys(counts)) counts[k] += c[k];
+  }
   console.log(`seeded ${counts.documents} documents, ${counts.cells} cells, ${counts.entries} index entries through SQL in ${(seeded.ms / 1000).toFixed(0)} s`);
 
   // LIKE baseline on the same text and engine (the API is down: one process on the state at a time).
@@ -206,7 +217,7 @@ export default async function () {
   const LIKE_SQL = `SELECT e.record_id FROM search_entries e WHERE (e.title LIKE ?1 OR e.body LIKE ?1) AND e.live = 1 AND e.workspace_id = ?2 LIMIT 20`;
   for (const c of classes) {
     const xs = [];
-    for (let i = 0; i < 5; i++) xs.push((await time(() => d1.db.prepare(LIKE_SQL).bind(`%${likeTerm(c.q())}%`, searcher.workspaceId).all())).ms);
+    for (let i = 0; i < 5; i++) xs.push((await time(() => mineDb.prepare(LIKE_SQL).bind(`%${likeTerm(c.q())}%`, searcher.workspaceId).all())).ms);
     likeMs.set(c.name, xs);
   }
   await d1.dispose();
@@ -237,8 +248,10 @@ export default async function () {
     await api.stop();
   }
 
-  // The same saves without the index: the index table swapped for an empty one, so the body statement updates nothing.
+  // The same saves without the index: the index table swapped for an empty one (in the saved document's shard
+  // database), so the body statement updates nothing.
   d1 = await openD1(dir);
+  const saveDb = d1.shard(saveDoc);
   for (const sql of [
     "DROP TRIGGER search_entries_ai",
     "DROP TRIGGER search_entries_ad",
@@ -251,7 +264,7 @@ export default async function () {
     "DROP TRIGGER search_tables_au",
     "ALTER TABLE search_entries RENAME TO search_entries_bench",
     "CREATE TABLE search_entries (id integer PRIMARY KEY, record_id text NOT NULL UNIQUE, kind text NOT NULL, title text NOT NULL DEFAULT '', body text NOT NULL DEFAULT '', workspace_id text, project_id text, live integer NOT NULL DEFAULT 0)",
-  ]) await d1.db.prepare(sql).run();
+  ]) await saveDb.prepare(sql).run();
   await d1.dispose();
   api = await startApi({ dir });
   const saveWithout = [];

@@ -15,13 +15,13 @@ import { ROOT } from "./proc.mjs";
 const MIGRATIONS_DIR = path.join(ROOT, "migrations");
 const WRANGLER_TOML = path.join(ROOT, "wrangler.toml");
 
-/** wrangler.toml's [[d1_databases]] entries as TOML text, in file order. */
-function d1Blocks(configPath) {
+/** wrangler.toml's [[<section>]] entries (d1_databases by default) as TOML text, in file order. */
+function d1Blocks(configPath, section = "d1_databases") {
   const text = readFileSync(configPath, "utf8");
   return text
-    .split(/^\[\[d1_databases\]\]\s*$/m)
+    .split(new RegExp(`^\\[\\[${section}\\]\\]\\s*$`, "m"))
     .slice(1)
-    .map((block) => `[[d1_databases]]\n${block.split(/^\[/m)[0].trim()}\n`);
+    .map((block) => `[[${section}]]\n${block.split(/^\[/m)[0].trim()}\n`);
 }
 
 /** The binding names of wrangler.toml's [[d1_databases]] entries, in file order. */
@@ -32,13 +32,15 @@ export function d1Bindings(configPath = WRANGLER_TOML) {
 /**
  * getPlatformProxy over a configuration holding only wrangler.toml's D1 databases (the same ids, so the same
  * persisted files wrangler dev opens): the full configuration would start a stand-in Worker whose missing Durable
- * Object classes workerd complains about on every start.
+ * Object classes workerd complains about on every start. `r2` adds the R2 buckets too (the benches' raw baselines
+ * write objects), which need no Worker either.
  */
-export async function openLocalD1(persistTo, configPath = WRANGLER_TOML) {
+export async function openLocalD1(persistTo, configPath = WRANGLER_TOML, { r2 = false } = {}) {
   const { getPlatformProxy } = await import("wrangler");
   const dir = mkdtempSync(path.join(os.tmpdir(), "cws-d1-config-"));
   const config = path.join(dir, "wrangler.toml");
-  writeFileSync(config, [`name = "workspace-edge-migrations"`, `compatibility_date = "2026-11-01"`, "", ...d1Blocks(configPath)].join("\n"));
+  const blocks = [...d1Blocks(configPath), ...(r2 ? d1Blocks(configPath, "r2_buckets") : [])];
+  writeFileSync(config, [`name = "workspace-edge-migrations"`, `compatibility_date = "2026-11-01"`, "", ...blocks].join("\n"));
   try {
     return await getPlatformProxy({ configPath: config, persist: { path: path.join(persistTo, "v3") } });
   } finally {

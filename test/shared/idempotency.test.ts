@@ -2,26 +2,22 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../support/harness";
 import { caseFactories } from "../security/registry";
+import { everyShardD1, shardD1 } from "../support/shards";
 import { makeTable, type TestTable } from "../support/tableHarness";
-import { everyShardD1 } from "../support/shards";
 
 /**
- * The kept record of (caller, key), read straight from D1 (what someone with the database would see): in the
- * database of the write it keeps the answer of (a shard for a routed write, the directory otherwise).
+ * The kept record of (caller, key), read straight from D1 (what someone with the database would see): `db` is the
+ * database of the claim — the directory for a route about no one organization (/token, /admin/users), the
+ * organization's shard database for one about an organization (docs/scaling.md).
  */
-async function kept(callerId: string, key: string) {
-  for (const d1 of [env.DB, ...everyShardD1()]) {
-    const found = await d1
-      .prepare("SELECT claim, status, body, created_at AS createdAt FROM idempotency_keys WHERE user_id = ? AND key = ?")
-      .bind(callerId, key)
-      .first<{ claim: string; status: number | null; body: string | null; createdAt: number }>();
-    if (found) return found;
-  }
-  return null;
+async function kept(db: D1Database, callerId: string, key: string) {
+  return db.prepare("SELECT claim, status, body, created_at AS createdAt FROM idempotency_keys WHERE user_id = ? AND key = ?")
+    .bind(callerId, key)
+    .first<{ claim: string; status: number | null; body: string | null; createdAt: number }>();
 }
 
 async function rowCount(tableId: string) {
-  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM rows WHERE table_id = ? AND is_deleted = 0").bind(tableId).first<{ n: number }>())!.n;
+  return (await shardD1(tableId).prepare("SELECT COUNT(*) AS n FROM rows WHERE table_id = ? AND is_deleted = 0").bind(tableId).first<{ n: number }>())!.n;
 }
 
 describe("secrets sealed in kept responses (docs/api-guide.md, HTTP semantics)", () => {
@@ -30,7 +26,7 @@ describe("secrets sealed in kept responses (docs/api-guide.md, HTTP semantics)",
     const key = `seal-${crypto.randomUUID()}`;
     const first = await ok("POST", "/token", { token: u.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
     const secret = first.data.token as string;
-    const record = await kept(u.id, key);
+    const record = await kept(env.DB, u.id, key);
     expect(record?.status).toBe(200);
     expect(record!.body).not.toContain(secret);
     expect(record!.body).not.toContain(secret.slice(4, 24));
@@ -49,7 +45,7 @@ describe("secrets sealed in kept responses (docs/api-guide.md, HTTP semantics)",
     const first = await ok("POST", "/automation", { token: u.token, headers: { "idempotency-key": key }, body });
     const secret = first.data.webhookSecret as string;
     expect(secret).toMatch(/^whsec_/);
-    const record = await kept(u.id, key);
+    const record = await kept(shardD1(project.data._id), u.id, key);
     expect(record?.status).toBe(200);
     expect(record!.body).not.toContain(secret.slice(6, 30));
     const again = await call("POST", "/automation", { token: u.token, headers: { "idempotency-key": key }, body });
@@ -62,7 +58,7 @@ describe("secrets sealed in kept responses (docs/api-guide.md, HTTP semantics)",
     const body = { email: uniqueEmail("sealed"), name: "Sealed" };
     const first = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, headers: { "idempotency-key": key }, body });
     const secret = first.data.token.token as string;
-    const record = await kept("deployment-admin", key);
+    const record = await kept(env.DB, "deployment-admin", key);
     expect(record?.status).toBe(200);
     expect(record!.body).not.toContain(secret);
     expect(record!.body).not.toContain(body.email);
@@ -89,10 +85,11 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     // A request that claimed the key and died before writing: its claim is all that is left.
     const first = await addRow(key, "lease");
     expect(first.status).toBe(200);
-    await env.DB.prepare("DELETE FROM cells WHERE row_id = ?").bind(first.body.data.row._id).run();
-    await env.DB.prepare("DELETE FROM rows WHERE id = ?").bind(first.body.data.row._id).run();
+    const db = shardD1(table.tableId);
+    await db.prepare("DELETE FROM cells WHERE row_id = ?").bind(first.body.data.row._id).run();
+    await db.prepare("DELETE FROM rows WHERE id = ?").bind(first.body.data.row._id).run();
     const strand = (ageMs: number) =>
-      env.DB.prepare("UPDATE idempotency_keys SET claim = 'died', status = NULL, content_type = NULL, body = NULL, created_at = ? WHERE user_id = ? AND key = ?")
+      db.prepare("UPDATE idempotency_keys SET claim = 'died', status = NULL, content_type = NULL, body = NULL, created_at = ? WHERE user_id = ? AND key = ?")
         .bind(Date.now() - ageMs, u.id, key)
         .run();
     const before = await rowCount(table.tableId);
@@ -115,8 +112,9 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
   it("commits a row and its kept answer together: when the answer cannot be kept, the row is not written either", async () => {
     const key = `atomic-${crypto.randomUUID()}`;
     // The database refuses to keep any answer under this key: the request dies between its write and its answer
-    // as far as the key can tell (as a crash would leave it).
-    await env.DB.prepare(
+    // as far as the key can tell (as a crash would leave it). The claim is in the table's shard database.
+    const db = shardD1(table.tableId);
+    await db.prepare(
       `CREATE TRIGGER IF NOT EXISTS test_refuse_kept_answer BEFORE UPDATE OF status ON idempotency_keys
        WHEN NEW.key = '${key}' AND NEW.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash before the answer is kept'); END`,
     ).run();
@@ -125,12 +123,12 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       const cut = await addRow(key, "atomic");
       expect(cut.status).toBe(500);
     } finally {
-      await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_kept_answer").run();
+      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_kept_answer").run();
     }
     // No row without its answer: the data rode in the batch that failed.
     expect(await rowCount(table.tableId)).toBe(before);
     // Whatever is left of the claim, a retry after its lease gets one execution, never a 409 or a second row.
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ? AND status IS NULL")
+    await db.prepare("UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ? AND status IS NULL")
       .bind(Date.now() - 61_000, u.id, key)
       .run();
     const retried = await addRow(key, "atomic");
@@ -141,7 +139,8 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
   it("keeps the answer written with the row when the request dies after its write: the retry gets it, no second row", async () => {
     const key = `after-write-${crypto.randomUUID()}`;
     // Only the final answer (replacing the one kept with the row) is refused: the request fails after its write.
-    await env.DB.prepare(
+    const db = shardD1(table.tableId);
+    await db.prepare(
       `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
        WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
     ).run();
@@ -149,7 +148,7 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     try {
       expect((await addRow(key, "after write")).status).toBe(500);
     } finally {
-      await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
     }
     expect(await rowCount(table.tableId)).toBe(before + 1);
     const retried = await addRow(key, "after write");
@@ -162,21 +161,30 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
   it("does the same for document, table, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
     const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
     const projectId = project.data._id as string;
-    const count = async (sqlText: string, bound: string) => (await env.DB.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
-    for (const [path, body, countSql, bound] of [
-      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId],
-      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId],
+    // Each create's records are counted where they live: in the organization's shard database, except a new
+    // organization, which may be placed on any shard (so every shard is asked, for this caller's organizations).
+    // The claim is in the database the request is routed to: the organization's shard, or the directory for POST
+    // /organization, which is about no existing organization.
+    const org = shardD1(u.organizationId);
+    const everyShard = async (sqlText: string, bound: string) =>
+      (await Promise.all(everyShardD1().map(async (db) => (await db.prepare(sqlText).bind(bound).first<{ n: number }>())!.n))).reduce((a, b) => a + b, 0);
+    const inOrg = async (sqlText: string, bound: string) => (await org.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
+    for (const [path, body, countSql, bound, count, claims] of [
+      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId, inOrg, org],
+      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId, inOrg, org],
       [
         "/automation",
         { projectId, name: "Kept", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] },
         "SELECT COUNT(*) AS n FROM automations WHERE project_id = ?",
         projectId,
+        inOrg,
+        org,
       ],
-      ["/workspace", { organizationId: u.organizationId, name: "Kept" }, "SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?", u.organizationId],
-      ["/organization", { name: "Kept" }, "SELECT COUNT(*) AS n FROM organizations WHERE owner_id = ?", u.id],
+      ["/workspace", { organizationId: u.organizationId, name: "Kept" }, "SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?", u.organizationId, inOrg, org],
+      ["/organization", { name: "Kept" }, "SELECT COUNT(*) AS n FROM organizations WHERE owner_id = ?", u.id, everyShard, env.DB],
     ] as const) {
       const key = `after-write-${path.slice(1)}-${crypto.randomUUID()}`;
-      await env.DB.prepare(
+      await claims.prepare(
         `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
          WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
       ).run();
@@ -184,7 +192,7 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       try {
         expect((await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body })).status, path).toBe(500);
       } finally {
-        await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+        await claims.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
       }
       expect(await count(countSql, bound), path).toBe(before + 1);
       const retried = await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body });

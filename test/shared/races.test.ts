@@ -3,9 +3,9 @@
  * two tokens both take effect; of concurrent PATCHes that carry the same If-Match exactly one wins (the others 412);
  * nothing created under a parent that is being deleted stays live under it.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addWorkspaceCollaborator, call, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../support/harness";
+import { shardD1 } from "../support/shards";
 import { addColumn, makeTable } from "../support/tableHarness";
 
 const TRIALS = 20;
@@ -184,11 +184,11 @@ describe("no orphans: creates racing the delete of their parent", () => {
       for (const a of answers) expect([200, 404], JSON.stringify(a.body)).toContain(a.status);
       const ok200 = answers.filter((a) => a.status === 200);
       created += ok200.length;
-      const rows = await env.DB.prepare("SELECT id, is_deleted FROM documents WHERE parent_id = ?").bind(folder).all<{ id: string; is_deleted: number }>();
+      const rows = await shardD1(folder).prepare("SELECT id, is_deleted FROM documents WHERE parent_id = ?").bind(folder).all<{ id: string; is_deleted: number }>();
       expect(rows.results.filter((r) => !r.is_deleted).map((r) => r.id), "live documents under a deleted folder").toEqual([]);
       // A create that answered an error wrote nothing: every stored child is one that answered 200.
       expect(rows.results.map((r) => r.id).sort()).toEqual(ok200.map((a) => a.body.data._id).sort());
-      const collaborators = await env.DB.prepare("SELECT COUNT(*) AS n FROM document_collaborators WHERE document_id IN (SELECT id FROM documents WHERE parent_id = ?)").bind(folder).first<{ n: number }>();
+      const collaborators = await shardD1(folder).prepare("SELECT COUNT(*) AS n FROM document_collaborators WHERE document_id IN (SELECT id FROM documents WHERE parent_id = ?)").bind(folder).first<{ n: number }>();
       expect(collaborators!.n).toBe(ok200.length);
       const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data as any[];
       expect(listed.filter((d) => d.parentId === folder)).toEqual([]);
@@ -204,9 +204,9 @@ describe("no orphans: creates racing the delete of their parent", () => {
       expect(deleted.status).toBe(200);
       for (const a of answers) expect([200, 201, 404], JSON.stringify(a.body)).toContain(a.status);
       const succeeded = answers.filter((a) => a.status !== 404).length;
-      const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM rows WHERE table_id = ?").bind(table.tableId).first<{ n: number }>();
+      const stored = await shardD1(table.tableId).prepare("SELECT COUNT(*) AS n FROM rows WHERE table_id = ?").bind(table.tableId).first<{ n: number }>();
       expect(stored!.n, "rows stored against rows answered").toBe(succeeded);
-      const cells = await env.DB.prepare("SELECT COUNT(*) AS n FROM cells WHERE table_id = ?").bind(table.tableId).first<{ n: number }>();
+      const cells = await shardD1(table.tableId).prepare("SELECT COUNT(*) AS n FROM cells WHERE table_id = ?").bind(table.tableId).first<{ n: number }>();
       expect(cells!.n).toBe(succeeded);
     }
   }, 120_000);

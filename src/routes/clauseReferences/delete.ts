@@ -9,6 +9,8 @@ const route = defineRoute({
   auth: "batched",
   method: "delete",
   path: "/clause-reference/{referenceId}",
+  // A reference's `_id` may be the client's and name no shard: its service asks every shard.
+  shard: "service",
   tags: ["References"],
   summary: "Soft-delete a clause reference (edit access to its document)",
   description: "Marks the clause reference deleted; it no longer appears in its document's list. Needs edit access to its document.",

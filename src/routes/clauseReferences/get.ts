@@ -9,6 +9,8 @@ const route = defineRoute({
   auth: "batched",
   method: "get",
   path: "/clause-reference/{referenceId}",
+  // A reference's `_id` may be the client's and name no shard: its service asks every shard.
+  shard: "service",
   tags: ["References"],
   summary: "Retrieve a clause reference (read access to its document)",
   description: "One clause reference; readable by whoever can read its document (404 otherwise).",

@@ -9,6 +9,8 @@ const route = defineRoute({
   auth: "batched",
   method: "delete",
   path: "/table/reference/{referenceId}",
+  // A reference's `_id` may be the client's and name no shard: its service asks every shard.
+  shard: "service",
   tags: ["References"],
   summary: "Delete a table reference (edit access to its document)",
   description: "Deletes the reference between a document and a table; the table itself is untouched. Needs edit access to the referencing document.",

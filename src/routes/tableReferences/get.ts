@@ -9,6 +9,8 @@ const route = defineRoute({
   auth: "batched",
   method: "get",
   path: "/table/reference/{referenceId}",
+  // A reference's `_id` may be the client's and name no shard: its service asks every shard.
+  shard: "service",
   tags: ["References"],
   summary: "E1. Retrieve a table reference",
   description:

@@ -7,7 +7,8 @@ import { clauseReferences } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn } from "../../auth/access";
-import { read, type ServiceContext } from "../context";
+import { read, readBesideOtherShards, readWhereFound, type ServiceContext } from "../context";
+import type { Db } from "../../env";
 
 type ClauseReferenceRow = typeof clauseReferences.$inferSelect;
 
@@ -32,12 +33,15 @@ const documentOfClause = (id: string) => sql`SELECT document_id FROM clause_refe
 
 /** E4: edit access to the document; `_id` is the caller's, and one already used (even by a deleted reference) is 409. */
 export async function createClauseReference(ctx: ServiceContext, input: { _id: string; blockId: string; documentId: string; hierarchy: string }): Promise<ClauseReferenceDto> {
-  const [docs, wsRoles, docRoles, existing] = await read(ctx, [
-    ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
-    ctx.db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id)),
-  ]);
+  // The `_id` is the client's: it must be free on every shard database, not only the document's.
+  const sameId = (db: Db) => db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id));
+  const [[docs, wsRoles, docRoles, existing], elsewhere] = await readBesideOtherShards(
+    ctx,
+    [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), sameId(ctx.db)],
+    sameId,
+  );
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
-  if (existing.length) throw conflict(`A clause reference with _id ${input._id} already exists`);
+  if (existing.length || elsewhere.some((rows) => rows.length)) throw conflict(`A clause reference with _id ${input._id} already exists`);
   const row: ClauseReferenceRow = {
     id: input._id,
     blockId: input.blockId,
@@ -60,10 +64,15 @@ export async function createClauseReference(ctx: ServiceContext, input: { _id: s
 
 /** The live reference and its document's access, in one batch; 404 alike for missing, deleted and unreadable. */
 async function loadClauseReference(ctx: ServiceContext, id: string, level: "read" | "edit"): Promise<ClauseReferenceRow> {
-  const [[row], docs, wsRoles, docRoles] = await read(ctx, [
-    ctx.db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false))),
-    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfClause(id)),
-  ]);
+  // The `_id` names no shard: every shard database is asked at once, and the request continues where it is.
+  const [[row], docs, wsRoles, docRoles] = await readWhereFound(
+    ctx,
+    (db) => [
+      db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false))),
+      ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfClause(id)),
+    ],
+    ([rows]) => rows.length > 0,
+  );
   if (!row) throw notFound("Clause reference");
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(row.documentId), level, { as: "Clause reference" });
   return row;

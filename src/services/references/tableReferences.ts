@@ -19,7 +19,7 @@ import {
   viaDocumentGrant,
   type UserRef,
 } from "../../auth/access";
-import { read, type ServiceContext } from "../context";
+import { read, readBesideOtherShards, readWhereFound, type ServiceContext } from "../context";
 import { newIdBeside } from "../../db/shardIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
@@ -100,7 +100,9 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
   // Rows named by the reference must be live rows of this project's tables, so a reference can never become a
   // window onto rows its creator could not read (E5 returns every referenced row with its cells).
   const rowIds = [...new Set([input.rowId, ...(input.oneToManyInstanceIds ?? [])].filter((x): x is string => !!x))];
-  const [docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows] = await read(ctx, [
+  // A client-chosen `_id` must be free on every shard database, not only the document's.
+  const sameId = (d: Db) => d.select({ id: tableReferences.id }).from(tableReferences).where(eq(tableReferences.id, input._id ?? ""));
+  const [[docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows], elsewhere] = await readBesideOtherShards(ctx, [
     ...documentsAccessStatements(db, ctx.user.ref, [input.documentId]),
     tableAccessStatement(db, ctx.user.ref, input.tableId),
     db
@@ -123,7 +125,9 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
           inJson(rows.id, rowIds),
         ),
       ),
-  ]);
+    ],
+    sameId,
+  );
   // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404.
   const docAccess = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "read");
   const { table } = checkTableAccess(tableRow, "read");
@@ -139,7 +143,7 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
     if (!liveRows.has(id)) details.push({ path: `oneToManyInstanceIds.${i}`, message: "not a row of this project" });
   });
   if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
-  if (existing.length) throw conflict(`A table reference with _id ${input._id} already exists`);
+  if (existing.length || (input._id && elsewhere.some((found) => found.length))) throw conflict(`A table reference with _id ${input._id} already exists`);
   const t = ctx.now;
   const id = input._id ?? newIdBeside(input.documentId);
   const ref: ReferenceRow = {
@@ -174,11 +178,16 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
  * when the caller can read the document but not the referenced table's project (names and ids' meaning withheld).
  */
 export async function getTableReference(ctx: ServiceContext, id: string) {
-  const [[found], docs, wsRoles, docRoles, [project]] = await read(ctx, [
-    referencesWithNames(ctx.db, eq(tableReferences.id, id)),
-    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfReference(id)),
-    projectAccessStatement(ctx.db, ctx.user.ref, sql`(SELECT t.project_id FROM table_references r JOIN tables t ON t.id = r.table_id WHERE r.id = ${id})`),
-  ]);
+  // The `_id` may be the client's and name no shard: every shard database is asked at once.
+  const [[found], docs, wsRoles, docRoles, [project]] = await readWhereFound(
+    ctx,
+    (db) => [
+      referencesWithNames(db, eq(tableReferences.id, id)),
+      ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id)),
+      projectAccessStatement(db, ctx.user.ref, sql`(SELECT t.project_id FROM table_references r JOIN tables t ON t.id = r.table_id WHERE r.id = ${id})`),
+    ],
+    ([rows]) => rows.length > 0,
+  );
   if (!found) throw notFound("Table reference");
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "read", { as: "Table reference" });
   try {
@@ -192,10 +201,11 @@ export async function getTableReference(ctx: ServiceContext, id: string) {
 
 /** Deletes a reference (edit access to its document; 404 alike for missing and unreadable). Two round trips. */
 export async function deleteTableReference(ctx: ServiceContext, id: string): Promise<void> {
-  const [[found], docs, wsRoles, docRoles] = await read(ctx, [
-    referencesWithNames(ctx.db, eq(tableReferences.id, id)),
-    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfReference(id)),
-  ]);
+  const [[found], docs, wsRoles, docRoles] = await readWhereFound(
+    ctx,
+    (db) => [referencesWithNames(db, eq(tableReferences.id, id)), ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id))],
+    ([rows]) => rows.length > 0,
+  );
   if (!found) throw notFound("Table reference");
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "edit", { as: "Table reference" });
   await ctx.db.update(tableReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tableReferences.id, id));

@@ -7,8 +7,9 @@ import { call, expectError, ok, seedTenant, type Tenant } from "../../support/ha
 import { recomputeRowsThroughCoordinator } from "../../../src/services/formula/coordinator";
 import { readOptions, readRowPage, readRows } from "../../../src/services/formula/store";
 import { createDb } from "../../../src/db/client";
-import { serviceContext, workerActor } from "../../../src/services/context";
+import { routeTo, serviceContext, workerActor } from "../../../src/services/context";
 import { chip, col, deepTree, fn, lit, op, text } from "../../support/formula/expr";
+import { shardD1 } from "../../support/shards";
 import { cellValues, columnRecord, seedColumn, seedRows, seedTable, setCell, softDelete, type SeededTable } from "../../support/formula/seed";
 
 const apply = (t: Tenant, columnId: string, expression: unknown, description: unknown[] = [text("formula")], token = t.owner.token) =>
@@ -342,7 +343,7 @@ describe("page reads", () => {
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        const ctx = serviceContext(env as never, createDb(env.DB), workerActor);
+        const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
         return [
           await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 2, columnIds: columns }),
           await readRowPage(ctx, { tableId: table.tableId, afterId: rows[1]!, limit: 2, columnIds: columns }),
@@ -370,7 +371,7 @@ describe("page reads", () => {
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        const ctx = serviceContext(env as never, createDb(env.DB), workerActor);
+        const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
         return [
           await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 4, columnIds }),
           await readRowPage(ctx, { tableId: table.tableId, afterId: rows[3]!, limit: 4, columnIds }),
@@ -389,11 +390,11 @@ describe("page reads", () => {
   it("read a deleted cell of a live row as blank, and rows without a cell among rows with one", async () => {
     const table = await seedTable(t, [{ name: "N", type: "number" }]);
     const rows = await seedRows(table, Array.from({ length: 6 }, (_, i) => (i === 3 ? { Name: `r${i}` } : { Name: `r${i}`, N: i })));
-    await env.DB.prepare("UPDATE cells SET is_deleted = 1 WHERE row_id = ? AND column_id = ?").bind(rows[1], table.col.N).run();
+    await shardD1(table.tableId).prepare("UPDATE cells SET is_deleted = 1 WHERE row_id = ? AND column_id = ?").bind(rows[1], table.col.N).run();
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        const ctx = serviceContext(env as never, createDb(env.DB), workerActor);
+        const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
         return [
           await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 3, columnIds: [table.col.N!, table.col.Name!] }),
           await readRowPage(ctx, { tableId: table.tableId, afterId: rows[2]!, limit: 3, columnIds: [table.col.N!, table.col.Name!] }),

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { shardD1 } from "../../support/shards";
 import { addColumn, addRow, allRows, bulkRows, makeTable, type TestTable } from "../../support/tableHarness";
 import { col } from "../../support/formula/expr";
 import { formulaLimits } from "../../../src/services/formula/limits";
@@ -212,11 +212,11 @@ describe("lookups and rollups across linked tables", () => {
     const sum = await formula("Sum", "SUM(LOOKUP({Link}, {Value}))", looker);
     const max = await formula("Max", "MAX(LOOKUP({Link}, {Value}))", looker);
     const cell = async (columnId: string) => (await cellsByName(looker)).L![columnId];
-    const dependents = async (tableId: string) => (await env.DB.prepare(DEPENDENT_TABLES).bind(tableId).all<{ table_id: string }>()).results.map((r) => r.table_id);
+    const dependents = async (tableId: string) => (await shardD1(tableId).prepare(DEPENDENT_TABLES).bind(tableId).all<{ table_id: string }>()).results.map((r) => r.table_id);
     const setValue = (rowId: string, columnId: string, data: number) => ok("PUT", `/table/row/${rowId}/cell/${columnId}`, { token: t.editor.token, body: { data } });
 
     // An indexed read, not a scan of every column of the database.
-    const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${DEPENDENT_TABLES}`).bind(source.tableId).all<{ detail: string }>()).results.map((r) => r.detail);
+    const plan = (await shardD1(source.tableId).prepare(`EXPLAIN QUERY PLAN ${DEPENDENT_TABLES}`).bind(source.tableId).all<{ detail: string }>()).results.map((r) => r.detail);
     expect(plan.join(" | ")).toContain("USING INDEX columns_link_target_idx");
     expect(plan.some((d) => /^SCAN (r|columns)\b/.test(d))).toBe(false);
 

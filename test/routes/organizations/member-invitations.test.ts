@@ -4,9 +4,9 @@
  * pending invitation applied at registration); notifications from one sender to one recipient are limited per hour;
  * pending invitations per organization are bounded.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../../support/harness";
+import { shardD1 } from "../../support/shards";
 
 /** The answer with the email taken out: what must not differ between a registered and an unregistered email. */
 function shape(res: { status: number; body: any }, email: string) {
@@ -93,7 +93,7 @@ describe("pending invitations per organization are bounded", () => {
         Array.from({ length: 20 }, (_, i) => ok("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: uniqueEmail(`p${start + i}`) } })),
       );
     }
-    const pending = await env.DB.prepare("SELECT COUNT(*) AS n FROM member_invitations WHERE organization_id = ? AND accepted_at IS NULL").bind(owner.organizationId).first<{ n: number }>();
+    const pending = await shardD1(owner.organizationId).prepare("SELECT COUNT(*) AS n FROM member_invitations WHERE organization_id = ? AND accepted_at IS NULL").bind(owner.organizationId).first<{ n: number }>();
     expect(pending!.n).toBe(MAX);
     const ghost = uniqueEmail("one-too-many");
     const a = await call("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: ghost } });

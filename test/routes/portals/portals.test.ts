@@ -2,10 +2,11 @@
  * Published portals (docs/api-guide.md › Automations, published portals, collaborative editing, E13, E14): the publishing API, the bearer reads, and the reader site with its
  * caching, safety, findability and password rules — all through the real Worker in workerd.
  */
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { verifyDomain } from "../../support/portalDomains";
+import { shardD1 } from "../../support/shards";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -56,7 +57,7 @@ describe("publishing API", () => {
   it("adds an entry, renders published[] per the specification, stores a PBKDF2 hash", async () => {
     const p = await seedPortal({ password: "s3cret!" });
     expect(p.project.published).toEqual([{ slug: p.slug, domain: "", homepage: "", password: "********", disabled: false }]);
-    const row = await env.DB.prepare("SELECT password_hash FROM published_entries WHERE slug = ?").bind(p.slug).first<{ password_hash: string }>();
+    const row = await shardD1(p.projectId).prepare("SELECT password_hash FROM published_entries WHERE slug = ?").bind(p.slug).first<{ password_hash: string }>();
     expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(row!.password_hash).not.toContain("s3cret");
     // GET /project renders the same mirror.
@@ -162,7 +163,7 @@ describe("branding URLs", () => {
     });
     // A link stored before these rules (written here straight into D1) is returned as "".
     const legacy = { company: { name: "Old", logo: "javascript:alert(1)", url: "java\tscript:alert(2)" }, callToAction: { enabled: true, text: "Go", url: "data:text/html,x" }, socials: [{ platform: "mastodon", handle: "javascript:alert(3)" }, { platform: "x", handle: "acme" }] };
-    await env.DB.prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
+    await shardD1(p.projectId).prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
     const read = await ok("GET", `/published/${p.projectId}/branding`, { token: t.outsider.token });
     expect(read.data).toEqual({
       company: { name: "Old", logo: "", url: "" },
@@ -366,7 +367,7 @@ describe("reader site", () => {
       callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
       socials: [{ platform: "x", handle: "acme" }, { platform: "evil", handle: "javascript:alert(8)" }],
     };
-    await env.DB.prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
+    await shardD1(p.projectId).prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
     await putContent(p.doc, ALL_BLOCKS);
     const home = await page(`/site/${p.slug}`);
     expect(home.status).toBe(200);

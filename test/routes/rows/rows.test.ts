@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { shardD1 } from "../../support/shards";
 import { addColumn, addRow, allRows, bulkRows, makeTable, makeTypedTable } from "../../support/tableHarness";
 
 let t: Tenant;
@@ -209,7 +209,7 @@ describe("bulk rows", () => {
     const res409 = await call("POST", `/table/${tableId}/rows`, { token: t.owner.token, body: { rows: [...rows.slice(0, 999), { cells: { [computed._id]: 1 } }] } });
     expectError(res409, 409, "ConflictError");
     expect(await ok("GET", `/table/${tableId}/rows`, { token: t.owner.token })).toEqual({ data: [], nextCursor: null });
-    const counts = await env.DB.prepare("SELECT (SELECT COUNT(*) FROM rows WHERE table_id = ?1) AS r, (SELECT COUNT(*) FROM cells WHERE table_id = ?1) AS c").bind(tableId).first();
+    const counts = await shardD1(tableId).prepare("SELECT (SELECT COUNT(*) FROM rows WHERE table_id = ?1) AS r, (SELECT COUNT(*) FROM cells WHERE table_id = ?1) AS c").bind(tableId).first();
     expect(counts).toEqual({ r: 0, c: 0 });
   });
 
@@ -217,16 +217,16 @@ describe("bulk rows", () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "AtomicDb");
     const rows = Array.from({ length: 1000 }, (_, i) => ({ cells: { [nameColumnId]: `row ${i}` } }));
     // A trigger standing in for any failure inside D1 on the last row's cell.
-    await env.DB.prepare(
+    await shardD1(tableId).prepare(
       `CREATE TRIGGER fail_last_cell BEFORE INSERT ON cells WHEN NEW.table_id = '${tableId}' AND NEW.data = '"row 999"' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
     ).run();
     try {
       const res = await call("POST", `/table/${tableId}/rows`, { token: t.owner.token, body: { rows } });
       expect(res.status).toBe(500);
     } finally {
-      await env.DB.prepare("DROP TRIGGER fail_last_cell").run();
+      await shardD1(tableId).prepare("DROP TRIGGER fail_last_cell").run();
     }
-    const counts = await env.DB.prepare("SELECT (SELECT COUNT(*) FROM rows WHERE table_id = ?1) AS r, (SELECT COUNT(*) FROM cells WHERE table_id = ?1) AS c").bind(tableId).first();
+    const counts = await shardD1(tableId).prepare("SELECT (SELECT COUNT(*) FROM rows WHERE table_id = ?1) AS r, (SELECT COUNT(*) FROM cells WHERE table_id = ?1) AS c").bind(tableId).first();
     expect(counts).toEqual({ r: 0, c: 0 });
   });
 

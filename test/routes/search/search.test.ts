@@ -5,6 +5,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
+import { everyShardD1, shardD1 } from "../../support/shards";
 import { addColumn, addRow, makeTable } from "../../support/tableHarness";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 import { connect, para } from "../../support/collab-peer";
@@ -237,23 +238,30 @@ describe("GET /search", () => {
     expect(await search(t.viewer.token, w)).toMatchObject({ status: 200, body: before.body });
     expect(await ids(hidden.owner.token, w, { limit: 50 })).toHaveLength(30);
 
-    // The MATCH the searcher's statement runs, and what FTS5 alone yields for it: exactly the visible entries.
-    const db = drizzle(env.DB);
-    const matchOf = async (userId: string) => (await db.all<{ m: string }>(sql`WITH RECURSIVE ${scopedMatchCtes(sql`${userId}`, ftsExpression(w), {})} SELECT m FROM q`))[0]!.m;
-    const ftsHits = async (m: string) => (await env.DB.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH ?").bind(m).all()).results.length;
-    let m = await matchOf(t.viewer.id);
+    // The MATCH the searcher's statement runs on each shard database, and what FTS5 alone yields for it there:
+    // summed over every shard, exactly the visible entries. The two tenants may or may not share a shard.
+    const matchOf = async (d1: D1Database, userId: string) =>
+      (await drizzle(d1).all<{ m: string }>(sql`WITH RECURSIVE ${scopedMatchCtes(sql`${userId}`, ftsExpression(w), {})} SELECT m FROM q`))[0]!.m;
+    const ftsHits = async (d1: D1Database, m: string) => (await d1.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH ?").bind(m).all()).results.length;
+    const everywhere = async (userId: string) => Promise.all(everyShardD1().map(async (d1) => ({ d1, m: await matchOf(d1, userId) })));
+    const hitsEverywhere = async (matches: { d1: D1Database; m: string }[]) => (await Promise.all(matches.map(({ d1, m }) => ftsHits(d1, m)))).reduce((a, b) => a + b, 0);
+    let matches = await everywhere(t.viewer.id);
+    let m = await matchOf(shardD1(t.workspaceId), t.viewer.id);
     expect(m).toContain(`scope : (`);
     expect(m).toContain(`"w${t.workspaceId}"`);
-    expect(m).not.toContain(hidden.workspaceId);
-    for (const id of hiddenDocs) expect(m).not.toContain(id);
-    expect(await ftsHits(m)).toBe(2);
+    for (const { m: each } of matches) {
+      expect(each).not.toContain(hidden.workspaceId);
+      for (const id of hiddenDocs) expect(each).not.toContain(id);
+    }
+    expect(await hitsEverywhere(matches)).toBe(2);
 
-    // A direct invitation adds that one document's scope word, not its workspace.
+    // A direct invitation adds that one document's scope word (on its shard), not its workspace.
     await ok("POST", "/document/invite-user", { token: hidden.owner.token, body: { email: t.viewer.email, documentId: hiddenDocs[7] } });
-    m = await matchOf(t.viewer.id);
+    m = await matchOf(shardD1(hiddenDocs[7]!), t.viewer.id);
     expect(m).toContain(`"d${hiddenDocs[7]}"`);
-    expect(m).not.toContain(`"w${hidden.workspaceId}"`);
-    expect(await ftsHits(m)).toBe(3);
+    matches = await everywhere(t.viewer.id);
+    for (const { m: each } of matches) expect(each).not.toContain(`"w${hidden.workspaceId}"`);
+    expect(await hitsEverywhere(matches)).toBe(3);
     expect((await ids(t.viewer.token, w)).sort()).toEqual([...mine, hiddenDocs[7]!].sort());
   });
 
@@ -293,7 +301,7 @@ describe("POST /admin/search/reindex", () => {
     const doc = await mkDoc(`Reindexed ${w}`);
     await putText(doc, `body ${w}body`);
     // Simulate a lost index: the derived table emptied behind the application's back.
-    await env.DB.prepare("DELETE FROM search_entries WHERE record_id = ?").bind(doc).run();
+    await shardD1(doc).prepare("DELETE FROM search_entries WHERE record_id = ?").bind(doc).run();
     expect(await ids(t.owner.token, w)).toEqual([]);
     expectError(await call("POST", "/admin/search/reindex", { token: t.owner.token, body: {} }), 401, "UnauthorizedError");
     let cursor: string | null = null;
@@ -305,7 +313,9 @@ describe("POST /admin/search/reindex", () => {
     } while (cursor && calls < 10_000);
     expect(await ids(t.owner.token, w)).toEqual([doc]);
     expect(await ids(t.owner.token, `${w}body`)).toEqual([doc]);
-    const integrity = await env.DB.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
-    expect(integrity.success).toBe(true);
+    for (const d1 of everyShardD1()) {
+      const integrity = await d1.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+      expect(integrity.success).toBe(true);
+    }
   });
 });

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, addRow, makeTable } from "../../support/tableHarness";
+import { shardD1 } from "../../support/shards";
 
 /** Caller-chosen ids are global; a per-run suffix keeps this file independent of any other. */
 const sfx = Math.random().toString(36).slice(2, 8);
@@ -119,7 +119,7 @@ describe("table references", () => {
     const secret = await makeTable(t.owner.token, project.data._id, "Secret");
     const ref = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: secret.tableId, columnId: secret.nameColumnId, relatedRowId: null }) });
     const reader = await registerUser("Reader");
-    await env.DB.prepare("INSERT INTO document_collaborators (document_id, user_id, role, created_at) VALUES (?, ?, 'viewer', ?)").bind(t.docId, reader.id, Date.now()).run();
+    await shardD1(t.docId).prepare("INSERT INTO document_collaborators (document_id, user_id, role, created_at) VALUES (?, ?, 'viewer', ?)").bind(t.docId, reader.id, Date.now()).run();
     const res = await call("GET", `/table/reference/${ref.data._id}`, { token: reader.token });
     expectError(res, 403, "ForbiddenError");
     expect(JSON.stringify(res.body)).not.toContain("Secret");

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
+import { shardD1 } from "../../support/shards";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe("tables", () => {
   it("lets a document-only collaborator read but not write the project's tables", async () => {
     const guest = await registerUser("Guest");
     // A document grant seeded directly (what E7 stores), so this test does not depend on the invitation flow.
-    await env.DB.prepare("INSERT INTO document_collaborators (document_id, user_id, role, created_at) VALUES (?, ?, 'editor', ?)").bind(t.docId, guest.id, Date.now()).run();
+    await shardD1(t.docId).prepare("INSERT INTO document_collaborators (document_id, user_id, role, created_at) VALUES (?, ?, 'editor', ?)").bind(t.docId, guest.id, Date.now()).run();
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Shared");
     await ok("GET", `/table/${tableId}`, { token: guest.token });
     await ok("GET", `/table/columns/${tableId}`, { token: guest.token });
