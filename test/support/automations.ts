@@ -54,10 +54,11 @@ export async function callQueue(queue: string, bodies: unknown[], attempts = 1) 
   return getQueueResult(batch, ctx);
 }
 
-export async function callScheduled(scheduledTime: number) {
+/** The Worker's scheduled handler for the instant `scheduledTime`, its waitUntil work awaited (`bindings`: env by default). */
+export async function callScheduled(scheduledTime: number, bindings: typeof env = env) {
   const controller = createScheduledController({ scheduledTime, cron: "* * * * *" });
   const ctx = createExecutionContext();
-  await worker.scheduled!(controller, env, ctx);
+  await worker.scheduled!(controller, bindings, ctx);
   await waitOnExecutionContext(ctx);
 }
 

@@ -12,7 +12,7 @@ import { ApiError } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import type { ServiceContext } from "../context";
+import { onShardOf, type ServiceContext } from "../context";
 import { updateCells } from "../tables/cells";
 import { applyComputedColumn } from "../tables/columns";
 import { bulkCreateRows, createRow, deleteRows } from "../tables/rows";
@@ -22,7 +22,7 @@ import { CascadeBudgetExceeded, reserveCascade } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside, shardD1Of } from "../../db/shardIds";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
 export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
@@ -55,10 +55,24 @@ interface Scope {
 
 const SKIPPED: ActionOutcome = { affectedRows: 0, skipped: true };
 
-/** Charges `n` writes to the run's cascade (cascade.ts) on the raw binding: guarding runs costs no operation. */
-function reserveWrites(ar: ActiveRun, n: number) {
-  return reserveCascade({ DB: uncountedD1(ar.ctx.env.DB) }, ar.cascadeId, ar.automation.projectId, "writes", n);
+/**
+ * The raw binding of the shard database of the automation's project, where its cascade's row lives (cascade.ts):
+ * guarding runs costs no operation of the run's budget.
+ */
+function cascadeD1(ar: ActiveRun): D1Database {
+  return uncountedD1(shardD1Of(ar.ctx.env, ar.automation.projectId));
 }
+
+/** Charges `n` writes to the run's cascade (cascade.ts). */
+function reserveWrites(ar: ActiveRun, n: number) {
+  return reserveCascade(cascadeD1(ar), ar.cascadeId, ar.automation.projectId, "writes", n);
+}
+
+/**
+ * The run's context on the shard database holding `id` (the table, column or project an action names): the
+ * automation's own shard for anything of its organization, so its writes land beside it; budgeted all the same.
+ */
+const on = (ar: ActiveRun, id: string) => onShardOf(ar.ctx, id);
 
 /** Rows a row-scoped action works on: those `conditions` selected, else the triggering row; narrowed by its condition. */
 function scopeOf(ar: ActiveRun, action: StoredAction): Scope {
@@ -76,7 +90,7 @@ async function rowCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<Actio
   if (!scope.gateOpen) return SKIPPED;
   ar.budget.reserveRows(1);
   await reserveWrites(ar, 1);
-  await createRow(ar.ctx, { tableId: String(spec.tableId), cells: (spec.cells as Record<string, unknown>) ?? {}, cellsPath: "spec.cells" });
+  await createRow(on(ar, String(spec.tableId)), { tableId: String(spec.tableId), cells: (spec.cells as Record<string, unknown>) ?? {}, cellsPath: "spec.cells" });
   return { affectedRows: 1 };
 }
 
@@ -117,7 +131,7 @@ export async function runRowCreateGroup(ar: ActiveRun, from: number, n: number):
   }
   ar.budget.reserveRows(n);
   const cells = (spec.cells as Record<string, unknown>) ?? {};
-  await bulkCreateRows(ar.ctx, { tableId: String(spec.tableId), rows: Array.from({ length: n }, () => cells), cellsPath: "spec.cells" });
+  await bulkCreateRows(on(ar, String(spec.tableId)), { tableId: String(spec.tableId), rows: Array.from({ length: n }, () => cells), cellsPath: "spec.cells" });
   return { affectedRows: n };
 }
 
@@ -130,15 +144,15 @@ async function rowWrite(ar: ActiveRun, spec: Spec, scope: Scope): Promise<Action
   const byTable = new Map<string, string[]>();
   for (const r of targets) byTable.set(r.tableId, [...(byTable.get(r.tableId) ?? []), r.id]);
   for (const [tableId, rowIds] of byTable) {
-    if (spec.kind === "row.delete") await deleteRows(ar.ctx, { tableId, rowIds });
-    else await updateCells(ar.ctx, { tableId, rowIds, values: (spec.set as Record<string, unknown>) ?? {} });
+    if (spec.kind === "row.delete") await deleteRows(on(ar, tableId), { tableId, rowIds });
+    else await updateCells(on(ar, tableId), { tableId, rowIds, values: (spec.set as Record<string, unknown>) ?? {} });
   }
   return { affectedRows: targets.length };
 }
 
 async function formulaApply(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
   if (!scope.gateOpen) return SKIPPED;
-  const result = await applyComputedColumn(ar.ctx, { columnId: String(spec.columnId) });
+  const result = await applyComputedColumn(on(ar, String(spec.columnId)), { columnId: String(spec.columnId) });
   ar.budget.reserveRows(result.updatedRows);
   // The apply's row count is known only afterwards: charged to the cascade then (an exhausted cascade stops here).
   await reserveWrites(ar, result.updatedRows);
@@ -149,8 +163,9 @@ async function documentCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<
   if (!scope.gateOpen) return SKIPPED;
   if (!ar.automation.behavior.allowDocumentWrites) throw new BudgetExceeded("allowDocumentWrites", 0, 1);
   await reserveWrites(ar, 1);
-  await createDocument(ar.ctx, {
-    projectId: (spec.projectId as string | undefined) ?? ar.automation.projectId,
+  const projectId = (spec.projectId as string | undefined) ?? ar.automation.projectId;
+  await createDocument(on(ar, projectId), {
+    projectId,
     name: String(spec.name),
     type: (spec.type as "FOLDER" | "DOCUMENT" | undefined) ?? "DOCUMENT",
     parentId: (spec.parentId as string | null | undefined) ?? null,
@@ -158,11 +173,11 @@ async function documentCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<
   return { affectedRows: 0 };
 }
 
-/** An in-app notice to the automation's owner. */
+/** An in-app notice to the automation's owner, in the directory (where GET /notification/all reads them). */
 async function notify(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
   if (!scope.gateOpen) return SKIPPED;
   await reserveWrites(ar, 1);
-  await ar.ctx.db.insert(notifications).values({
+  await ar.ctx.dir.insert(notifications).values({
     id: newId(),
     userId: ar.ctx.user.id,
     kind: "automation.notify",
@@ -194,7 +209,7 @@ function defaultPayload(ar: ActiveRun) {
 async function webhook(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction): Promise<ActionOutcome> {
   if (!scope.gateOpen) return SKIPPED;
   ar.budget.reserveExternal(1);
-  await reserveCascade({ DB: uncountedD1(ar.ctx.env.DB) }, ar.cascadeId, ar.automation.projectId, "deliveries", 1);
+  await reserveCascade(cascadeD1(ar), ar.cascadeId, ar.automation.projectId, "deliveries", 1);
   const id = newIdBeside(ar.automation.id);
   const t = ar.ctx.now;
   await ar.ctx.db.insert(automationDeliveries).values({

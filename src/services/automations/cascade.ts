@@ -6,10 +6,10 @@
  * Each reservation is one conditional UPSERT (the row is created on first use), so concurrent runs of one
  * cascade never pass the budget together. A project starts at most DAILY_RUNS runs per UTC day.
  *
- * These statements go to the raw D1 binding: they guard the runs, so a run's own `operationBudget` does not pay
- * for them.
+ * These statements go to the raw D1 binding of the project's shard database (docs/scaling.md: a cascade's rows live
+ * with the project that keys them, beside its automations and runs): they guard the runs, so a run's own
+ * `operationBudget` does not pay for them.
  */
-import type { Env } from "../../env";
 
 export const CASCADE_WRITES = 1_000;
 export const CASCADE_DELIVERIES = 100;
@@ -56,11 +56,14 @@ export function deliveriesStatement(d1: D1Database, cascadeId: string, projectId
   return d1.prepare(DELIVERIES_SQL).bind(cascadeId, projectId, n, now);
 }
 
-/** Reserves `n` writes (or deliveries) on the cascade; throws CascadeBudgetExceeded when that would pass the budget. */
-export async function reserveCascade(env: Pick<Env, "DB">, cascadeId: string, projectId: string, kind: "writes" | "deliveries", n: number): Promise<void> {
+/**
+ * Reserves `n` writes (or deliveries) on the cascade, in `d1` (the shard database of `projectId`); throws
+ * CascadeBudgetExceeded when that would pass the budget.
+ */
+export async function reserveCascade(d1: D1Database, cascadeId: string, projectId: string, kind: "writes" | "deliveries", n: number): Promise<void> {
   if (n <= 0) return;
   if (kind === "writes" && n > CASCADE_WRITES) throw new CascadeBudgetExceeded("writes", CASCADE_WRITES);
-  const row = await env.DB.prepare(kind === "writes" ? WRITES_SQL : DELIVERIES_SQL).bind(cascadeId, projectId, n, Date.now()).first();
+  const row = await d1.prepare(kind === "writes" ? WRITES_SQL : DELIVERIES_SQL).bind(cascadeId, projectId, n, Date.now()).first();
   if (!row) throw new CascadeBudgetExceeded(kind, kind === "writes" ? CASCADE_WRITES : CASCADE_DELIVERIES);
 }
 

@@ -7,6 +7,8 @@
  * Writes made by a run carry its depth and cascade; a run deeper than MAX_DEPTH is never created (no loops), nor
  * one its cascade's budget cannot pay for (cascade.ts). The runs are queued at their cascade's pace: past its first
  * burst, each waits its turn (a Queue delay), so one cause cannot crowd out other tenants.
+ * Where (docs/scaling.md): a project's triggers, automations, runs and cascade rows live in the shard database its
+ * id names, so the events are looked up and their runs created shard by shard, every shard at once.
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
@@ -14,7 +16,8 @@ import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
 import { createRunsStatements, startDelaysOf } from "./cascade";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside, shardBindingOfId } from "../../db/shardIds";
+import type { ShardBinding } from "../../db/shards";
 
 export const MAX_DEPTH = 3;
 
@@ -50,8 +53,19 @@ function matches(t: TriggerRow, e: EventInput): boolean {
  */
 export async function runsForEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
+  const byShard = new Map<ShardBinding, EventInput[]>();
+  for (const e of events) {
+    const binding = shardBindingOfId(e.projectId);
+    // A project id naming no logical shard is no project's: no automation listens to it.
+    if (binding) byShard.set(binding, [...(byShard.get(binding) ?? []), e]);
+  }
+  const made = await Promise.all([...byShard.entries()].map(([binding, list]) => runsOnShard(env, uncountedD1(env[binding]!), list, depth, cascadeId)));
+  return made.reduce((a, n) => a + n, 0);
+}
+
+/** runsForEvents for the events of projects in one shard database `d1`. Never throws (a failure is logged). */
+async function runsOnShard(env: Env, d1: D1Database, events: readonly EventInput[], depth: number, cascadeId: string | null): Promise<number> {
   try {
-    const d1 = uncountedD1(env.DB);
     const byProject = new Map<string, EventInput[]>();
     for (const e of events) byProject.set(e.projectId, [...(byProject.get(e.projectId) ?? []), e]);
     const lookups = [...byProject.entries()].map(([projectId, list]) =>

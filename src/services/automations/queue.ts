@@ -45,7 +45,7 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
 }
 
 /**
- * Runs of one batch executed at the same time. Runs share the one D1 database with every tenant's requests: a
+ * Runs of one batch executed at the same time. Runs share their shard database with its tenants' requests: a
  * batch of 25 runs at once (a cascade's fan-out) held other tenants' requests for seconds, so runs take turns on
  * RUN_CONCURRENCY lanes (each run paces its own actions, runner.ts); deliveries, waiting mostly on the network, on more lanes.
  */

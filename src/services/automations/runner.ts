@@ -6,16 +6,21 @@
  * same service verbs the HTTP routes use (actions.ts), and enforces the budgets while running (budget.ts). The
  * first excess stops the run. The events of its writes are emitted once the run is recorded, at its depth: past
  * MAX_DEPTH nothing is enqueued.
+ *
+ * Where (docs/scaling.md): the run, its automation, its project's day and its cascade live in the shard database
+ * the run's id names (every one of them is issued beside the automation); the owner's notices go to the directory.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { automationRuns, automations, notifications, users } from "../../db/schema";
-import type { Db, Env } from "../../env";
+import type { DatabaseBinding, Db, Env } from "../../env";
 import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { automationActor, cascadeOf, depthOf, serviceContext, workerActor, type Actor } from "../context";
+import { automationActor, cascadeOf, depthOf, onShardOf, routeTo, serviceContext, workerActor, type Actor } from "../context";
+import { shardD1Of } from "../../db/shardIds";
+import { shardBindings } from "../../db/shards";
 import { emitEvents, type EventInput } from "../events/events";
 import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
@@ -61,11 +66,14 @@ interface RunInputs {
   cascadeExhausted: boolean;
 }
 
-/** The automation and its owner; the project's runs today and the cascade's state. */
-async function loadRunInputs(env: Env, db: Db, run: RunRow, cascadeId: string, startedAt: number): Promise<RunInputs> {
+/**
+ * The automation and its owner (the shard's copy of the user); the project's runs today and the cascade's state,
+ * all in the run's shard database `d1`.
+ */
+async function loadRunInputs(d1: D1Database, db: Db, run: RunRow, cascadeId: string, startedAt: number): Promise<RunInputs> {
   const [foundRows, [dayRows, cascadeRows]] = await Promise.all([
     db.select({ automation: automations, owner: users }).from(automations).leftJoin(users, eq(users.id, automations.ownerId)).where(eq(automations.id, run.automationId)),
-    env.DB.batch<{ runs?: number; exhausted?: number }>([dayRunStatement(env.DB, run.projectId, startedAt), exhaustedStatement(env.DB, cascadeId)]),
+    d1.batch<{ runs?: number; exhausted?: number }>([dayRunStatement(d1, run.projectId, startedAt), exhaustedStatement(d1, cascadeId)]),
   ]);
   return {
     automation: foundRows[0]?.automation,
@@ -76,15 +84,15 @@ async function loadRunInputs(env: Env, db: Db, run: RunRow, cascadeId: string, s
 }
 
 /** Why a claimed run does not execute at all; null when it does. The project's first run over the day's limit tells the owner. */
-async function refusal(env: Env, db: Db, run: RunRow, inputs: RunInputs, startedAt: number): Promise<Verdict | null> {
+async function refusal(env: Env, d1: D1Database, run: RunRow, inputs: RunInputs, startedAt: number): Promise<Verdict | null> {
   const { automation } = inputs;
   if (!automation || automation.isDeleted || !inputs.owner) return { status: "failed", error: { code: "AutomationDeleted", message: "The automation no longer exists" } };
   // Disabled means never run: not by an event, a schedule, a person or a retry queued before it was disabled.
   if (!automation.enabled) return { status: "skipped", error: { code: "Disabled", message: "The automation was disabled before this run started" } };
   if (inputs.dayRuns > DAILY_RUNS) {
-    const [first] = (await env.DB.batch([claimDayNoticeStatement(env.DB, run.projectId, startedAt)]))[0]!.results as unknown[];
+    const [first] = (await d1.batch([claimDayNoticeStatement(d1, run.projectId, startedAt)]))[0]!.results as unknown[];
     if (first) {
-      await notifyAutomationOwner(serviceContext(env, db, workerActor, { now: startedAt }), {
+      await notifyAutomationOwner(serviceContext(env, createDb(env.DB), workerActor, { now: startedAt }), {
         automationId: automation.id,
         kind: "automation.dailyLimit",
         title: () => "Automations paused for today",
@@ -104,7 +112,7 @@ async function selectRows(ar: ActiveRun, condition: ConditionValue): Promise<Row
   const out: RowWithCells[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listRowsOfTable(ar.ctx, { tableId: String(condition.tableId), limit: 1000, cursor });
+    const page = await listRowsOfTable(onShardOf(ar.ctx, String(condition.tableId)), { tableId: String(condition.tableId), limit: 1000, cursor });
     for (const r of page.data) {
       if (conditionHolds(condition, r.cells)) out.push({ id: r._id, tableId: r.tableId, projectId: ar.automation.projectId, isDeleted: false, cells: r.cells });
     }
@@ -299,33 +307,66 @@ function noticesAfterRun(end: RunEnd, after: Awaited<ReturnType<typeof recordRun
   return notes;
 }
 
+/**
+ * The context a run acts in: the owner's rights at the run's depth, on the automation's shard database, with every
+ * round trip to any database (the shard, the directory for notices, another shard an action names) charged to the
+ * run's budget first.
+ */
+function runContext(env: Env, budget: Budget, actor: Actor, automationId: string, opts: { now: number; outbox: EventInput[] }) {
+  const budgeted = new Map<DatabaseBinding, D1Database>();
+  const d1Of = (binding: DatabaseBinding): D1Database => {
+    let d1 = budgeted.get(binding);
+    if (!d1) {
+      const raw = binding === "DB" ? env.DB : env[binding];
+      if (!raw) throw new ApiError("InternalError", `No D1 binding ${binding}`);
+      d1 = budgetedD1(raw, budget);
+      budgeted.set(binding, d1);
+    }
+    return d1;
+  };
+  const clients = new Map<DatabaseBinding, Db>();
+  const database = (binding: DatabaseBinding): Db => {
+    let client = clients.get(binding);
+    if (!client) {
+      client = createDb(d1Of(binding));
+      clients.set(binding, client);
+    }
+    return client;
+  };
+  // Services that open a binding from `env` themselves meet the budgeted ones too.
+  const shards = Object.fromEntries(shardBindings().map((b) => [b, d1Of(b)]));
+  const ctx = serviceContext({ ...env, ...shards, DB: d1Of("DB") }, database("DB"), actor, { ...opts, database });
+  return routeTo(ctx, automationId);
+}
+
 /** Claims and executes one run. Never throws for a failure of the run itself: that is recorded on the run. */
 export async function executeRun(env: Env, runId: string): Promise<RunResult> {
-  const db = createDb(env.DB);
+  const d1 = shardD1Of(env, runId);
+  const db = createDb(d1);
   const startedAt = Date.now();
   const run = await claimRun(db, runId, startedAt);
   if (typeof run === "string") return run;
   const cascadeId = run.cascadeId ?? run.id;
-  const inputs = await loadRunInputs(env, db, run, cascadeId, startedAt);
+  const inputs = await loadRunInputs(d1, db, run, cascadeId, startedAt);
   const records = notRunRecords(inputs.automation);
   const budget = new Budget(inputs.automation?.behavior ?? DEFAULT_BEHAVIOR, startedAt);
   const deliveryIds: string[] = [];
   const outbox: EventInput[] = [];
   let actor: Actor | null = null;
-  let verdict = await refusal(env, db, run, inputs, startedAt);
+  let verdict = await refusal(env, d1, run, inputs, startedAt);
   if (!verdict) {
     const automation = inputs.automation!;
     const owner = inputs.owner!;
     actor = automationActor({ _id: owner.id, email: owner.email, name: owner.name, tokenId: `automation:${automation.id}`, tokenExpiresAt: null }, { id: automation.id, runId: run.id, cascadeId }, run.depth);
-    const budgeted = budgetedD1(env.DB, budget);
-    const ctx = serviceContext({ ...env, DB: budgeted }, createDb(budgeted), actor, { now: startedAt, outbox });
+    const ctx = runContext(env, budget, actor, automation.id, { now: startedAt, outbox });
     const ar: ActiveRun = { ctx, automation, run, budget, cascadeId, triggerRow: null, selected: null, deliveryIds };
     verdict = (await prepare(ar)) ?? (await runActions(ar, records));
   }
-  if (verdict.error?.code === "CascadeBudgetExceeded") await env.DB.batch([skipQueuedRunsStatement(env.DB, cascadeId, Date.now())]);
+  if (verdict.error?.code === "CascadeBudgetExceeded") await d1.batch([skipQueuedRunsStatement(d1, cascadeId, Date.now())]);
   const end: RunEnd = { run, verdict, budget, records, deliveryIds, finishedAt: Date.now() };
   const notes = noticesAfterRun(end, await recordRun(db, end));
-  if (notes.length) await db.insert(notifications).values(notes);
+  // Notices live in the directory, where the owner's GET /notification/all reads them.
+  if (notes.length) await createDb(env.DB).insert(notifications).values(notes);
   // The writes' events, at the run's depth and in its cascade (past MAX_DEPTH nothing is enqueued).
   if (actor && outbox.length) await emitEvents(env, outbox, depthOf(actor), cascadeOf(actor));
   return "executed";
@@ -333,7 +374,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
 
 /** For the dead-letter consumer and stale sweeps: a run that will not execute any more is failed, and its owner told. */
 export async function failRunForGood(env: Env, runId: string, reason: string): Promise<void> {
-  const db = createDb(env.DB);
+  const db = createDb(shardD1Of(env, runId));
   const t = Date.now();
   const [run] = await db
     .update(automationRuns)
@@ -341,7 +382,7 @@ export async function failRunForGood(env: Env, runId: string, reason: string): P
     .where(and(eq(automationRuns.id, runId), sql`${automationRuns.status} IN ('queued', 'running')`))
     .returning();
   if (!run) return;
-  await notifyAutomationOwner(serviceContext(env, db, workerActor, { now: t }), {
+  await notifyAutomationOwner(serviceContext(env, createDb(env.DB), workerActor, { now: t }), {
     automationId: run.automationId,
     kind: "automation.run.failed",
     title: (name) => `Automation "${name}" could not run`,

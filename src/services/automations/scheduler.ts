@@ -12,6 +12,9 @@
  *   3. the runs go to the Queue with sendBatch, 100 per call, in parallel.
  * The same tick also sweeps: runs and deliveries older than 90 days are deleted, runs stuck in `running` past
  * the longest possible run are failed, and runs still `queued` after 15 minutes are enqueued again.
+ * Automations live in the shard databases (docs/scaling.md): the claim and the sweep run on every shard database
+ * at once, each in the round trips above; a run's id is issued beside its automation, so its message names its
+ * shard. The same tick repairs users' copies in the shards (src/services/identity/users.ts repairUserCopies).
  */
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -20,6 +23,8 @@ import { failRunForGood } from "./runner";
 import { nextRunAfter } from "./schedule";
 import type { StoredTrigger } from "../../db/schema";
 import { newIdBeside } from "../../db/shardIds";
+import { shardBindings } from "../../db/shards";
+import { repairUserCopies } from "../identity/users";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -39,9 +44,19 @@ export interface TickResult {
   d1RoundTrips: number;
 }
 
+/** Every shard database's due automations claimed and their runs queued, the shards at once. */
 export async function claimAndEnqueue(env: Env, now: number): Promise<TickResult> {
-  const d1 = env.DB;
   const token = newId();
+  const results = await Promise.all(shardBindings().map((b) => claimOnShard(env, env[b]!, token, now)));
+  return {
+    claimed: results.reduce((a, r) => a + r.claimed, 0),
+    enqueued: results.reduce((a, r) => a + r.enqueued, 0),
+    // Sequential round trips: the shards' run side by side.
+    d1RoundTrips: Math.max(...results.map((r) => r.d1RoundTrips)),
+  };
+}
+
+async function claimOnShard(env: Env, d1: D1Database, token: string, now: number): Promise<TickResult> {
   const claimed = await d1
     .prepare(
       `UPDATE automations SET claimed_for = next_run_at, next_run_at = ?1, claim_token = ?2
@@ -99,7 +114,10 @@ const STALE_RUNNING_MS = 900_000 + 5 * 60_000;
 const STALE_QUEUED_MS = 15 * 60_000;
 
 export async function sweep(env: Env, now: number): Promise<void> {
-  const d1 = env.DB;
+  await Promise.all(shardBindings().map((b) => sweepShard(env, env[b]!, now)));
+}
+
+async function sweepShard(env: Env, d1: D1Database, now: number): Promise<void> {
   const [, , stale, queued] = await d1.batch<{ id: string }>([
     d1.prepare(`DELETE FROM automation_runs WHERE id IN (SELECT id FROM automation_runs WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
     d1.prepare(`DELETE FROM automation_deliveries WHERE id IN (SELECT id FROM automation_deliveries WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
@@ -112,8 +130,12 @@ export async function sweep(env: Env, now: number): Promise<void> {
   await enqueueAll(env.AUTOMATION_QUEUE, queued!.results.map((r): AutomationMessage => ({ kind: "run", runId: r.id })));
 }
 
+const logFailure = (msg: string) => (err: unknown) => console.error(JSON.stringify({ level: "error", msg, error: String(err) }));
+
 export async function handleScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<TickResult> {
+  // Beside the claim, never in its way: a failed repair is logged and tried again at the next tick.
+  ctx.waitUntil(repairUserCopies(env, Date.now()).catch(logFailure("user copy repair failed")));
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
-  ctx.waitUntil(sweep(env, Date.now()).catch((err) => console.error(JSON.stringify({ level: "error", msg: "automation sweep failed", error: String(err) }))));
+  ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));
   return result;
 }

@@ -4,6 +4,8 @@
  * (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the
  * decoded bytes of the automation's `whsec_` secret. A network error, 408, 429 or 5xx is retried on the schedule
  * below (a longer Retry-After wins) through the Queue's delaySeconds; anything else is final.
+ * A delivery lives in the shard database its id names (beside its automation and run); the owner's notice of a
+ * failed one goes to the directory (docs/scaling.md).
  */
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -15,6 +17,7 @@ import { openSecret } from "../../lib/crypto";
 import { sendTimeCheck } from "./ssrf";
 import { notifyAutomationOwner } from "./notify";
 import { serviceContext, workerActor } from "../context";
+import { shardD1Of } from "../../db/shardIds";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
@@ -46,7 +49,7 @@ export function claimCondition(now: number, token?: string) {
 
 /** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
 export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
-  const db = createDb(env.DB);
+  const db = createDb(shardD1Of(env, deliveryId));
   const token = newId();
   const now = Date.now();
   const [claimed] = await db
@@ -103,7 +106,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
   const delaySeconds = canRetry ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[d.retryIndex]!, retryAfter ?? 0)) : 0;
   const status = delivered ? "delivered" : canRetry ? "pending" : "failed";
   const t = Date.now();
-  await db.batch([
+  const [recorded] = await db.batch([
     db
       .update(automationDeliveries)
       .set({
@@ -115,27 +118,29 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
         claimedUntil: null,
         updatedAt: t,
       })
-      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token))),
-    ...(status === "failed"
-      ? [
-          db.insert(notifications).values({
-            id: newId(),
-            userId: found.ownerId,
-            kind: "automation.webhook.failed",
-            title: `A webhook of "${found.name}" failed`,
-            body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
-            data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
-            createdAt: t,
-          }),
-        ]
-      : []),
+      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token)))
+      .returning({ id: automationDeliveries.id }),
   ]);
+  // Told once: only by the attempt whose claim still held when it recorded the failure.
+  if (status === "failed" && recorded.length) {
+    await createDb(env.DB)
+      .insert(notifications)
+      .values({
+        id: newId(),
+        userId: found.ownerId,
+        kind: "automation.webhook.failed",
+        title: `A webhook of "${found.name}" failed`,
+        body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
+        data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
+        createdAt: t,
+      });
+  }
   return canRetry ? { state: "retry", delaySeconds } : { state: delivered ? "delivered" : "failed" };
 }
 
 /** Dead-lettered delivery: failed for good, and its owner told. */
 export async function failDeliveryForGood(env: Env, deliveryId: string, reason: string): Promise<void> {
-  const db = createDb(env.DB);
+  const db = createDb(shardD1Of(env, deliveryId));
   const t = Date.now();
   const [d] = await db
     .update(automationDeliveries)
@@ -143,7 +148,7 @@ export async function failDeliveryForGood(env: Env, deliveryId: string, reason: 
     .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending")))
     .returning();
   if (!d) return;
-  await notifyAutomationOwner(serviceContext(env, db, workerActor, { now: t }), {
+  await notifyAutomationOwner(serviceContext(env, createDb(env.DB), workerActor, { now: t }), {
     automationId: d.automationId,
     kind: "automation.webhook.failed",
     title: (name) => `A webhook of "${name}" failed`,

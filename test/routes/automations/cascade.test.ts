@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, bulkRows, makeTable } from "../../support/tableHarness";
 import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, receiverLog, sleep } from "../../support/automations";
+import { newIdBeside } from "../../../src/db/shardIds";
+import { shardD1 } from "../../support/shards";
 import { CASCADE_BURST, CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS, PACE_MS_PER_WRITE, runStartDelays, startDelaysOf } from "../../../src/services/automations/cascade";
 
 let owner: RegisteredUser;
@@ -23,8 +25,9 @@ async function automation(body: Record<string, unknown>, token = owner.token, pr
   return (await ok("POST", "/automation", { token, body: { projectId: project, name: "A", ...body } })).data;
 }
 
+/** A count in the shard database of the record the first parameter names (an automation, a table…). */
 async function count(sql: string, ...binds: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...binds).first<{ n: number }>();
+  const row = await shardD1(String(binds[0])).prepare(sql).bind(...binds).first<{ n: number }>();
   return Number(row?.n ?? 0);
 }
 
@@ -64,9 +67,9 @@ describe("cascade budget", () => {
     expect(rows).toBeLessThanOrEqual(1 + CASCADE_WRITES);
     expect(rows).toBeGreaterThan(CASCADE_WRITES - k);
     expect(runs).toBeLessThanOrEqual(1 + CASCADE_RUNS);
-    const cascades = await env.DB.prepare(`SELECT DISTINCT cascade_id AS c FROM automation_runs WHERE automation_id = ?1`).bind(auto._id).all<{ c: string }>();
+    const cascades = await shardD1(auto._id).prepare(`SELECT DISTINCT cascade_id AS c FROM automation_runs WHERE automation_id = ?1`).bind(auto._id).all<{ c: string }>();
     expect(cascades.results).toHaveLength(1);
-    const cascade = await env.DB.prepare(`SELECT writes, deliveries, runs FROM automation_cascades WHERE id = ?1`).bind(cascades.results[0]!.c).first<any>();
+    const cascade = await shardD1(auto._id).prepare(`SELECT writes, deliveries, runs FROM automation_cascades WHERE id = ?1`).bind(cascades.results[0]!.c).first<any>();
     expect(cascade.writes).toBe(CASCADE_WRITES);
     // Runs are created only while the budget can pay for them (each reserves its 50 writes when created): 1 run
     // at depth 1, 19 at depth 2, none at depth 3 — no run is queued just to be skipped.
@@ -75,7 +78,7 @@ describe("cascade budget", () => {
     // Skipped for the cause's budget is no failure of the automation: it stays enabled.
     expect((await ok("GET", `/automation/${auto._id}`, { token: owner.token })).data).toMatchObject({ enabled: true, consecutiveFailures: 0 });
     // A retry of a run in that cascade spends the same, exhausted budget: it writes nothing.
-    const [firstRun] = (await env.DB.prepare(`SELECT id FROM automation_runs WHERE automation_id = ?1 AND depth = 1`).bind(auto._id).all<{ id: string }>()).results;
+    const [firstRun] = (await shardD1(auto._id).prepare(`SELECT id FROM automation_runs WHERE automation_id = ?1 AND depth = 1`).bind(auto._id).all<{ id: string }>()).results;
     const retry = (await ok("POST", `/automation/run/${firstRun!.id}/retry`, { token: owner.token })).data;
     expect(retry.depth).toBe(1);
     const done = await eventually(async () => {
@@ -119,11 +122,11 @@ describe("cascade budget", () => {
     expect(runs).toBe(writerRuns + hookRuns);
     expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, t.tableId)).toBe(1 + CASCADE_WRITES);
     expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, hooks._id)).toBe(CASCADE_DELIVERIES);
-    const cascade = await env.DB.prepare(`SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`).bind(hooks._id).first<any>();
+    const cascade = await shardD1(hooks._id).prepare(`SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`).bind(hooks._id).first<any>();
     expect(cascade).toEqual({ runs, pw: CASCADE_WRITES, pd: CASCADE_DELIVERIES });
 
     // The cascade took its turn: its clock moved on by everything its runs planned, at CASCADE_RATE…
-    const paced = await env.DB.prepare(
+    const paced = await shardD1(hooks._id).prepare(
       `SELECT c.last_grant AS clock, MIN(r.created_at) AS firstCreated, MAX(r.started_at) AS lastStarted
        FROM automation_cascades c JOIN automation_runs r ON r.cascade_id = c.id WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`,
     ).bind(hooks._id).first<any>();
@@ -182,7 +185,7 @@ describe("cascade budget", () => {
     const manual = (await ok("POST", `/automation/${auto._id}/run`, { token: owner.token })).data;
     expect(manual.depth).toBe(1);
     await settled(auto._id);
-    const depths = (await env.DB.prepare(`SELECT depth FROM automation_runs WHERE automation_id = ?1 ORDER BY depth`).bind(auto._id).all<{ depth: number }>()).results;
+    const depths = (await shardD1(auto._id).prepare(`SELECT depth FROM automation_runs WHERE automation_id = ?1 ORDER BY depth`).bind(auto._id).all<{ depth: number }>()).results;
     expect(depths.map((d) => d.depth)).toEqual([1, 2, 3]);
     // Three runs, three rows: the same as a person's write (whose own row makes the fourth).
     expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1`, loop.tableId)).toBe(3);
@@ -202,18 +205,20 @@ describe("cascade budget", () => {
     expectError(await call("POST", `/automation/${auto._id}/run`, { token: owner.token }), 409, "ConflictError");
     expectError(await call("POST", `/automation/run/${queued._id}/retry`, { token: owner.token }), 409, "ConflictError");
     // A run already queued (a retry, a manual run) when the automation was disabled does not act.
-    const lateId = `late-${Date.now()}`;
-    await env.DB.prepare(
+    const lateId = newIdBeside(auto._id);
+    await shardD1(auto._id).prepare(
       `INSERT INTO automation_runs (id, automation_id, project_id, "trigger", depth, cascade_id, status, retry_of, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
        VALUES (?1, ?2, ?3, '{"type":"manual"}', 1, ?1, 'queued', ?4, 0, 0, 0, '[]', '[]', 1, 1)`,
     )
       .bind(lateId, auto._id, projectId, queued._id)
       .run();
     await callQueue("automation-runs", [{ kind: "run", runId: lateId }]);
-    const after = await env.DB.prepare(`SELECT status, error FROM automation_runs WHERE id = ?1`).bind(lateId).first<any>();
+    const after = await shardD1(lateId).prepare(`SELECT status, error FROM automation_runs WHERE id = ?1`).bind(lateId).first<any>();
     expect(after.status).toBe("skipped");
     expect(JSON.parse(after.error)).toMatchObject({ code: "Disabled" });
-    expect(await count(`SELECT count(*) AS n FROM notifications WHERE kind = 'automation.notify' AND json_extract(data, '$.automationId') = ?1`, auto._id)).toBe(1);
+    // Notices are the directory's.
+    const notices = await env.DB.prepare(`SELECT count(*) AS n FROM notifications WHERE kind = 'automation.notify' AND json_extract(data, '$.automationId') = ?1`).bind(auto._id).first<{ n: number }>();
+    expect(notices!.n).toBe(1);
   });
 
   it("a project starts at most 10,000 runs a day; past it runs are skipped and the owner is told once", async () => {
@@ -221,7 +226,7 @@ describe("cascade budget", () => {
     const busy = (await ok("POST", "/project", { token: other.token, body: { workspaceId: other.workspaceId, name: "Busy" } })).data._id;
     const auto = await automation({ actions: [{ spec: { kind: "notify", title: "x" } }] }, other.token, busy);
     const day = new Date().toISOString().slice(0, 10);
-    await env.DB.prepare(`INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, ?3, 0)`).bind(busy, day, DAILY_RUNS).run();
+    await shardD1(busy).prepare(`INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, ?3, 0)`).bind(busy, day, DAILY_RUNS).run();
     await ok("POST", `/automation/${auto._id}/run`, { token: other.token });
     await ok("POST", `/automation/${auto._id}/run`, { token: other.token });
     const done = await finishedRuns(other.token, auto._id, 2);
@@ -237,7 +242,7 @@ describe("redelivery", () => {
     const auto = await automation({ behavior: { externalWriteBudget: budget }, actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(key, { statuses: "410,200" }) } }] });
     await ok("POST", `/automation/${auto._id}/run`, { token: owner.token });
     const failed = await eventually(async () => {
-      const d = await env.DB.prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`).bind(auto._id).first<{ id: string; status: string }>();
+      const d = await shardD1(auto._id).prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`).bind(auto._id).first<{ id: string; status: string }>();
       return d?.status === "failed" ? d : null;
     });
     return { auto, deliveryId: failed.id };
@@ -267,7 +272,7 @@ describe("redelivery", () => {
     expectError(await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }), 409, "ConflictError");
     await sleep(1500);
     expect(await receiverLog(key)).toHaveLength(1);
-    const d = await env.DB.prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`).bind(deliveryId).first<{ status: string; attempts: string }>();
+    const d = await shardD1(deliveryId).prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`).bind(deliveryId).first<{ status: string; attempts: string }>();
     expect(d!.status).toBe("failed");
     expect(JSON.parse(d!.attempts)).toHaveLength(1);
   });

@@ -3,11 +3,11 @@
  * take effect; the project listing pages past 1,000 with a cursor; webhook URLs are shown in full only to those
  * who may change the automation.
  */
-import { env } from "cloudflare:test";
+import { shardD1 } from "../../support/shards";
+import { newIdBeside } from "../../../src/db/shardIds";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { hookUrl } from "../../support/automations";
-import { newId } from "../../../src/lib/ids";
 
 let t: Tenant;
 
@@ -37,7 +37,7 @@ describe("no lost updates", () => {
     const bodies = ["row.created", "row.updated", "row.deleted", "document.created"].map((event) => ({ triggers: [{ event }] }));
     await Promise.all(bodies.map((body) => call("PATCH", `/automation/${a._id}`, { token: t.owner.token, body })));
     const stored = (await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.triggers.map((x: any) => x.event);
-    const index = (await env.DB.prepare(`SELECT event FROM automation_event_triggers WHERE automation_id = ?1 ORDER BY position`).bind(a._id).all<{ event: string }>()).results.map((r) => r.event);
+    const index = (await shardD1(a._id).prepare(`SELECT event FROM automation_event_triggers WHERE automation_id = ?1 ORDER BY position`).bind(a._id).all<{ event: string }>()).results.map((r) => r.event);
     expect(index).toEqual(stored);
   });
 });
@@ -47,9 +47,9 @@ describe("listing", () => {
     const owner = await registerUser("Many");
     const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Many" } })).data._id;
     const first = (await ok("POST", "/automation", { token: owner.token, body: { projectId: project, name: "Template", actions: [] } })).data;
-    const ids = Array.from({ length: 1004 }, () => newId());
+    const ids = Array.from({ length: 1004 }, () => newIdBeside(project));
     for (let i = 0; i < ids.length; i += 250) {
-      await env.DB.prepare(
+      await shardD1(project).prepare(
         `INSERT INTO automations (id, public_id, project_id, workspace_id, owner_id, created_by, name, description, prompt, prompt_doc, icon, scope, triggers, actions, conditions, "references", on_missing_reference, behavior, notify, enabled, run_from_button, webhook_secret, consecutive_failures, version, is_deleted, created_at, updated_at)
          SELECT j.value, public_id, project_id, workspace_id, owner_id, created_by, 'Copy', description, prompt, prompt_doc, icon, scope, triggers, actions, conditions, "references", on_missing_reference, behavior, notify, enabled, run_from_button, webhook_secret, 0, 0, 0, created_at, updated_at
          FROM automations, json_each(?1) j WHERE automations.id = ?2`,

@@ -1,4 +1,5 @@
-import { env } from "cloudflare:test";
+import { shardD1 } from "../../support/shards";
+import { newIdBeside } from "../../../src/db/shardIds";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, seedTenant, addWorkspaceCollaborator, type Tenant } from "../../support/harness";
 import { addColumn, addRow, allRows, makeTable } from "../../support/tableHarness";
@@ -58,7 +59,7 @@ describe("event runs", () => {
     expect(await allRows(t.owner.token, target.tableId)).toHaveLength(1);
     expect(await runs(t.owner.token, a._id)).toHaveLength(1);
     // A second emission of the same event id is refused by the unique run key.
-    const dup = await env.DB.prepare(
+    const dup = await shardD1(run._id).prepare(
       `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
        SELECT 'dup-run', automation_id, project_id, event_key, "trigger", depth, 'queued', 0, 0, 0, '[]', '[]', 0, 0 FROM automation_runs WHERE id = ?1 WHERE true
        ON CONFLICT (automation_id, event_key) DO NOTHING`,
@@ -323,11 +324,11 @@ describe("budgets, failures and rights", () => {
 
   it("the dead-letter consumer fails what it receives and tells the owner", async () => {
     const a = await automation(t.owner.token, { enabled: false, actions: [] });
-    const [row] = (await env.DB.prepare(
+    const [row] = (await shardD1(a._id).prepare(
       `INSERT INTO automation_runs (id, automation_id, project_id, "trigger", depth, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
        VALUES (?1, ?2, ?3, '{"type":"manual"}', 0, 'queued', 0, 0, 0, '[]', '[]', 1, 1) RETURNING id`,
     )
-      .bind(`dlq-${Date.now()}`, a._id, t.projectId)
+      .bind(newIdBeside(a._id), a._id, t.projectId)
       .all<{ id: string }>()).results;
     const result = await callQueue("automation-dlq", [{ kind: "run", runId: row!.id }, { nonsense: true }], 11);
     expect(result.explicitAcks).toHaveLength(2);

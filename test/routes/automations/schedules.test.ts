@@ -1,6 +1,9 @@
 import { env } from "cloudflare:test";
+import { everyShardD1, shardD1 } from "../../support/shards";
+import { shardBindingOfId } from "../../../src/db/shardIds";
+import { shardBindings } from "../../../src/db/shards";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ok, seedTenant, type Tenant } from "../../support/harness";
+import { ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { callScheduled } from "../../support/automations";
 import { claimAndEnqueue } from "../../../src/services/automations/scheduler";
 
@@ -11,7 +14,7 @@ beforeAll(async () => {
 });
 
 async function scheduleRuns(automationId: string): Promise<any[]> {
-  const res = await env.DB.prepare(`SELECT "trigger" FROM automation_runs WHERE automation_id = ?1 ORDER BY id`).bind(automationId).all<{ trigger: string }>();
+  const res = await shardD1(automationId).prepare(`SELECT "trigger" FROM automation_runs WHERE automation_id = ?1 ORDER BY id`).bind(automationId).all<{ trigger: string }>();
   return res.results.map((r) => JSON.parse(r.trigger));
 }
 
@@ -83,7 +86,9 @@ describe("schedules", () => {
 
   it("claims 2 000 due automations in two D1 round trips", async () => {
     const now = Date.now();
-    await env.DB.prepare(
+    // In the project's shard database, one of those the claim visits (each at once); found again by their prefix.
+    const d1 = shardD1(t.projectId);
+    await d1.prepare(
       `INSERT INTO automations (id, public_id, project_id, workspace_id, owner_id, created_by, name, scope, triggers, actions, "references", behavior, notify, enabled, webhook_secret, next_run_at, created_at, updated_at)
        SELECT 'bulk-' || ?5 || '-' || value, 'p' || value, ?1, ?2, ?3, ?3, 'Bulk', '{"projectIds":[]}', '[{"cron":"0 0 1 1 *","timezone":"UTC"}]', '[]', '[]',
          '{"maxDurationMs":30000,"operationBudget":1000,"maxAffectedRows":1000,"externalWriteBudget":10,"allowDocumentWrites":false}', '{"inApp":false,"email":false}', 1, 'whsec_x', ?4, ?4, ?4
@@ -94,9 +99,42 @@ describe("schedules", () => {
     const result = await claimAndEnqueue(env, now + 20 * 60_000);
     expect(result.claimed).toBeGreaterThanOrEqual(2000);
     expect(result.d1RoundTrips).toBe(2);
-    const queued = await env.DB.prepare(`SELECT COUNT(*) AS n FROM automation_runs WHERE automation_id LIKE ?1`).bind(`bulk-${now}-%`).first<{ n: number }>();
+    const queued = await d1.prepare(`SELECT COUNT(*) AS n FROM automation_runs WHERE automation_id LIKE ?1`).bind(`bulk-${now}-%`).first<{ n: number }>();
     expect(queued!.n).toBe(2000);
     // Disable them again so the queue consumer of this test run does not linger on them.
-    await env.DB.prepare(`UPDATE automations SET enabled = 0 WHERE id LIKE ?1`).bind(`bulk-${now}-%`).run();
+    await d1.prepare(`UPDATE automations SET enabled = 0 WHERE id LIKE ?1`).bind(`bulk-${now}-%`).run();
+  });
+});
+
+describe("the scheduled handler repairs users' copies in the shards (docs/scaling.md)", () => {
+  const copyIn = (d1: D1Database, userId: string) => d1.prepare(`SELECT id, email, name FROM users WHERE id = ?1`).bind(userId).first<{ id: string; email: string; name: string }>();
+
+  it("a registration whose shard half failed (a shard lacks the user's copy) is repaired by the next tick", async () => {
+    const u = await registerUser("Half registered");
+    // A shard other than the home of the user's organization: there no row refers to the user yet.
+    const binding = shardBindings().find((b) => b !== shardBindingOfId(u.organizationId))!;
+    const shard = env[binding]!;
+    await shard.prepare(`DELETE FROM users WHERE id = ?1`).bind(u.id).run();
+    expect(await copyIn(shard, u.id)).toBeNull();
+    await callScheduled(Date.now());
+    expect(await copyIn(shard, u.id)).toEqual({ id: u.id, email: u.email, name: "Half registered" });
+    for (const d1 of everyShardD1()) expect(await copyIn(d1, u.id)).toMatchObject({ id: u.id });
+  });
+
+  it("a repair that fails does not stop the Cron claim", async () => {
+    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Despite repair", triggers: [{ cron: "* * * * *" }], actions: [] } })).data;
+    const due = await nextRunAt(a._id);
+    // A directory whose every statement fails: the repair (which reads it) fails; the claim visits the shards only.
+    const broken = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare" || prop === "batch") return () => {
+          throw new Error("directory unavailable");
+        };
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await callScheduled(due!, { ...env, DB: broken });
+    expect(await scheduleRuns(a._id)).toEqual([{ type: "schedule", scheduledFor: due }]);
   });
 });

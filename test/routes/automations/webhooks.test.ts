@@ -1,5 +1,5 @@
-import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
+import { shardD1 } from "../../support/shards";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
@@ -59,19 +59,19 @@ describe("webhooks", () => {
   it("the webhook secret is sealed at rest, bound to its automation, and readable by its owner", async () => {
     const a = await webhookAutomation(hookUrl(key("sealed")));
     expect(a.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const stored = await env.DB.prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
+    const stored = await shardD1(a._id).prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
     expect(stored!.s).toMatch(/^sealed:v1:/);
     expect(stored!.s).not.toContain(a.webhookSecret.slice(6, 30));
     expect((await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.webhookSecret).toBe(a.webhookSecret);
     const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data.webhookSecret;
-    const after = await env.DB.prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
+    const after = await shardD1(a._id).prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
     expect(after!.s).toMatch(/^sealed:v1:/);
     expect(after!.s).not.toBe(stored!.s);
     const [listed] = (await ok("GET", `/automation/all/${t.projectId}`, { token: t.owner.token })).data.filter((x: any) => x._id === a._id);
     expect(listed.webhookSecret).toBe(rotated);
     // A sealed value copied onto another automation opens for neither reader nor signer there.
     const other = await webhookAutomation(hookUrl(key("sealed-other")));
-    await env.DB.prepare("UPDATE automations SET webhook_secret = ?1 WHERE id = ?2").bind(after!.s, other._id).run();
+    await shardD1(other._id).prepare("UPDATE automations SET webhook_secret = ?1 WHERE id = ?2").bind(after!.s, other._id).run();
     expect((await ok("GET", `/automation/${other._id}`, { token: t.owner.token })).data.webhookSecret).toBe("");
   });
 
@@ -205,7 +205,7 @@ describe("webhooks", () => {
     expect(await refuseAtSendTime("http://public.example/x", prod, doh({}))).toMatch(/https/);
     // A stored delivery whose URL no longer passes is failed without a request.
     const a = await webhookAutomation("https://example.com/ok");
-    await env.DB.prepare(`UPDATE automations SET actions = ?1 WHERE id = ?2`).bind(JSON.stringify([{ id: "hook", spec: { kind: "webhook", url: "https://169.254.169.254/latest" } }]), a._id).run();
+    await shardD1(a._id).prepare(`UPDATE automations SET actions = ?1 WHERE id = ?2`).bind(JSON.stringify([{ id: "hook", spec: { kind: "webhook", url: "https://169.254.169.254/latest" } }]), a._id).run();
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
     const refused = await eventually(async () => {
       const [x] = await deliveries(a._id);
