@@ -20,6 +20,7 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Db, HonoEnv } from "../env";
+import { newOrganizationId } from "../db/shardIds";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
 import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
@@ -51,14 +52,15 @@ export interface RouteSettings {
   /**
    * Which database the request's queries go to (docs/scaling.md, "Routing with no lookup"): the shard holding the id
    * in a path parameter (the default: the first one), a JSON body field or a query parameter; `"directory"` for
-   * what is global (tokens, notifications, the caller); `"service"` when the service routes itself (a new
-   * organization, a listing across organizations). Decided before authentication, so the token's check in the
+   * what is global (tokens, notifications, the caller); `"service"` when the service routes itself (a listing
+   * across organizations, an id the client chose); `"new-organization"` for a create that places a new organization
+   * (its id drawn here, `ctx.placedOrganizationId`). Decided before authentication, so the token's check in the
    * directory and the first read in the shard run at the same time.
    */
   shard?: ShardKey;
 }
 
-export type ShardKey = { param: string } | { body: string } | { query: string } | "directory" | "service";
+export type ShardKey = { param: string } | { body: string } | { query: string } | "directory" | "service" | "new-organization";
 
 /** The shard key of a route: declared, else its first path parameter; a route with neither must declare one. */
 function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
@@ -71,6 +73,16 @@ function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
 /** Sends the request's context to the shard its key names (a missing or malformed key: the directory, so 404 or 400 follow). */
 function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
   if (key === "directory" || key === "service") return null;
+  if (key === "new-organization") {
+    // The new organization is placed before authentication, so its Idempotency-Key claim and its rows share a
+    // database and a keyed create keeps its answer in the batch that creates it.
+    return async (c, next) => {
+      const ctx = ctxOf(c);
+      ctx.placedOrganizationId = newOrganizationId();
+      routeTo(ctx, ctx.placedOrganizationId);
+      await next();
+    };
+  }
   return async (c, next) => {
     let id: unknown;
     if ("param" in key) id = c.req.param(key.param);

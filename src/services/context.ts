@@ -47,6 +47,8 @@ export interface ServiceContext {
   now: number;
   env: Env;
   waitUntil(promise: Promise<unknown>): void;
+  /** A new organization's id drawn when the request was routed (src/http/route.ts, shard key "new-organization"). */
+  placedOrganizationId?: string;
   /** The Idempotency-Key this request owns (a keyed POST), under which a write keeps its answer. */
   idempotencyClaim?: OwnedClaim;
   /**

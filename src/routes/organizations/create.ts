@@ -8,7 +8,7 @@ const route = defineRoute({
   operationId: "createOrganization",
   method: "post",
   path: "/organization",
-  shard: "service",
+  shard: "new-organization",
   // Its service needs the caller before its first read (or writes first): authenticated on its own, one round trip.
   auth: "token",
   tags: ["Organizations"],

@@ -38,7 +38,7 @@ export async function listOrganizations(ctx: ServiceContext) {
 
 /** Creates an organization; the caller becomes its owner. */
 export async function createOrganization(ctx: ServiceContext, input: { name: string }) {
-  const org = { id: newOrganizationId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
+  const org = { id: ctx.placedOrganizationId ?? newOrganizationId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
   routeTo(ctx, org.id);
   const dto = organizationDto(org, "owner");
   // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
