@@ -20,7 +20,8 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Db, HonoEnv } from "../env";
-import { newOrganizationId } from "../db/shardIds";
+import { newOrganizationId, newOrganizationScopedId } from "../db/shardIds";
+import { placeOrganization } from "../db/shards";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
 import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
@@ -70,6 +71,18 @@ function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
   return { param: first };
 }
 
+/**
+ * A new organization's id. With an Idempotency-Key its logical shard follows from the caller's credential and the
+ * key (a retry lands where the first attempt claimed the key and kept its answer); without one, the placement rule's
+ * draw.
+ */
+async function placedOrganizationId(c: Context<HonoEnv>): Promise<string> {
+  const key = c.req.header("idempotency-key");
+  if (!key) return newOrganizationId();
+  const digest = new Uint32Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${c.req.header("authorization") ?? ""}\n${key}`)), 0, 1);
+  return newOrganizationScopedId(placeOrganization(() => digest[0]! / 2 ** 32));
+}
+
 /** Sends the request's context to the shard its key names (a missing or malformed key: the directory, so 404 or 400 follow). */
 function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
   if (key === "directory" || key === "service") return null;
@@ -78,7 +91,7 @@ function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
     // database and a keyed create keeps its answer in the batch that creates it.
     return async (c, next) => {
       const ctx = ctxOf(c);
-      ctx.placedOrganizationId = newOrganizationId();
+      ctx.placedOrganizationId = await placedOrganizationId(c);
       routeTo(ctx, ctx.placedOrganizationId);
       await next();
     };

@@ -311,6 +311,21 @@ export async function ensureAuthenticated(ctx: ServiceContext) {
 }
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+
+/**
+ * The claim results a keyed request on a shard database settles with (docs/scaling.md, "Idempotency-Keys"): the
+ * shard's record holds the answer, the directory's registers the key for the user across every database. A key
+ * the directory holds for a different request (another endpoint or body, on any database) wins, so its reuse is
+ * refused (422) as it is on one database.
+ */
+function withRegistry(shard: unknown[], directory: unknown[]): unknown[] {
+  type Rec = { claim: string; requestHash: string };
+  const [insert, records] = shard as [unknown, Rec[] | undefined];
+  const mine = records?.[0];
+  const registered = (directory[1] as Rec[] | undefined)?.[0];
+  if (mine && registered && registered.claim !== mine.claim && registered.requestHash !== mine.requestHash) return [insert, [registered]];
+  return shard;
+}
 const batchOf = async (db: Db, items: BatchItem<"sqlite">[]): Promise<unknown[]> => (items.length ? ((await db.batch(items as Batch)) as unknown[]) : []);
 
 /**
@@ -334,11 +349,12 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
       own = results.slice(0, 1 + claims.length);
       rest = results.slice(1 + claims.length);
     } else if (ctx.user.claimedUserId) {
-      // A keyed request claims its key for the user the token names; a token the directory refuses frees it again
-      // (src/http/route.ts), so a forged token holds someone's key for the time of one round trip at most.
+      // A keyed request claims its key in its own database for the user the token names (a token the directory
+      // refuses frees it again, src/http/route.ts), and registers it in the directory beside the token's check.
       const claims = auth.claims?.(ctx.db, ctx.user.claimedUserId) ?? [];
-      const [checked, results] = await Promise.all([batchOf(ctx.dir, [token]), batchOf(ctx.db, [...claims, ...queries])]);
-      own = [...checked, ...results.slice(0, claims.length)];
+      const registry = auth.claims?.(ctx.dir, null) ?? [];
+      const [checked, results] = await Promise.all([batchOf(ctx.dir, [token, ...registry]), batchOf(ctx.db, [...claims, ...queries])]);
+      own = [checked[0], ...withRegistry(results.slice(0, claims.length), checked.slice(1))];
       rest = results.slice(claims.length);
     } else {
       const [rows] = (await batchOf(ctx.dir, [token])) as [{ userId: string }[]];
@@ -351,8 +367,9 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
         return [own, await batchOf(ctx.db, [...queries])];
       }
       const claims = auth.claims(ctx.db, verified);
-      const results = await batchOf(ctx.db, [...claims, ...queries]);
-      own = [rows, ...results.slice(0, claims.length)];
+      const registry = auth.claims(ctx.dir, verified);
+      const [registered, results] = await Promise.all([batchOf(ctx.dir, [...registry]), batchOf(ctx.db, [...claims, ...queries])]);
+      own = [rows, ...withRegistry(results.slice(0, claims.length), registered)];
       rest = results.slice(claims.length);
     }
   } finally {

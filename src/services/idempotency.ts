@@ -153,11 +153,16 @@ export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefine
 export async function rememberResponse(ctx: ServiceContext, input: { key: string; claim: string; response: StoredResponse; callerId?: string }) {
   const { key, claim, response, callerId = ctx.user.id } = input;
   const body = response.body === null ? null : await sealBody(ctx.env, callerId, key, response.body);
-  await claimDb(ctx)
-    .update(idempotencyKeys)
-    .set({ ...response, body })
-    .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim)));
+  const where = and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim));
+  await Promise.all([
+    claimDb(ctx).update(idempotencyKeys).set({ ...response, body }).where(where),
+    // The directory's registration of a key claimed in a shard: finished, so it is never taken over as abandoned.
+    ...(registeredInDirectory(ctx) ? [ctx.dir.update(idempotencyKeys).set({ status: response.status }).where(where)] : []),
+  ]);
 }
+
+/** Whether the request's claim lives in a shard database, with its registration in the directory. */
+const registeredInDirectory = (ctx: ServiceContext) => (ctx.idempotencyClaim?.binding ?? ctx.binding) !== "DB";
 
 const KEEP_ANSWER = "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE user_id = ? AND key = ? AND claim = ?";
 
@@ -182,7 +187,8 @@ export async function keptAnswerStatements(ctx: ServiceContext, input: { d1: D1D
 export async function releaseRefusedClaim(ctx: ServiceContext, input: { userId: string; request: ClaimRequest; record: IdempotencyRecord | undefined }) {
   const { userId, request: req, record } = input;
   if (record?.claim !== req.claim) return;
-  await claimDb(ctx).delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim)));
+  const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim));
+  await Promise.all([claimDb(ctx).delete(idempotencyKeys).where(where), ...(registeredInDirectory(ctx) ? [ctx.dir.delete(idempotencyKeys).where(where)] : [])]);
 }
 
 /** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */
@@ -205,7 +211,6 @@ export async function keptAnswerUpdates(ctx: ServiceContext, input: { payload: u
  */
 export async function releaseIdempotencyKey(ctx: ServiceContext, input: { key: string; claim: string; callerId?: string }) {
   const { key, claim, callerId = ctx.user.id } = input;
-  await claimDb(ctx)
-    .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim), isNull(idempotencyKeys.status)));
+  const where = and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim), isNull(idempotencyKeys.status));
+  await Promise.all([claimDb(ctx).delete(idempotencyKeys).where(where), ...(registeredInDirectory(ctx) ? [ctx.dir.delete(idempotencyKeys).where(where)] : [])]);
 }

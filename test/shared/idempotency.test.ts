@@ -163,36 +163,38 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     const projectId = project.data._id as string;
     // Each create's records are counted where they live: in the organization's shard database, except a new
     // organization, which may be placed on any shard (so every shard is asked, for this caller's organizations).
-    // The claim is in the database the request is routed to: the organization's shard, or the directory for POST
-    // /organization, which is about no existing organization.
+    // The claim is in the database the request is routed to: the organization's shard, or for POST /organization
+    // the shard the new organization is placed on (asked of every shard here).
     const org = shardD1(u.organizationId);
     const everyShard = async (sqlText: string, bound: string) =>
       (await Promise.all(everyShardD1().map(async (db) => (await db.prepare(sqlText).bind(bound).first<{ n: number }>())!.n))).reduce((a, b) => a + b, 0);
     const inOrg = async (sqlText: string, bound: string) => (await org.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
     for (const [path, body, countSql, bound, count, claims] of [
-      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId, inOrg, org],
-      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId, inOrg, org],
+      ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId, inOrg, [org]],
+      ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId, inOrg, [org]],
       [
         "/automation",
         { projectId, name: "Kept", triggers: [{}], actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }] },
         "SELECT COUNT(*) AS n FROM automations WHERE project_id = ?",
         projectId,
         inOrg,
-        org,
+        [org],
       ],
-      ["/workspace", { organizationId: u.organizationId, name: "Kept" }, "SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?", u.organizationId, inOrg, org],
-      ["/organization", { name: "Kept" }, "SELECT COUNT(*) AS n FROM organizations WHERE owner_id = ?", u.id, everyShard, env.DB],
+      ["/workspace", { organizationId: u.organizationId, name: "Kept" }, "SELECT COUNT(*) AS n FROM workspaces WHERE organization_id = ?", u.organizationId, inOrg, [org]],
+      ["/organization", { name: "Kept" }, "SELECT COUNT(*) AS n FROM organizations WHERE owner_id = ?", u.id, everyShard, everyShardD1()],
     ] as const) {
       const key = `after-write-${path.slice(1)}-${crypto.randomUUID()}`;
-      await claims.prepare(
-        `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
-         WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
-      ).run();
+      for (const db of claims) {
+        await db.prepare(
+          `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
+           WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
+        ).run();
+      }
       const before = await count(countSql, bound);
       try {
         expect((await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body })).status, path).toBe(500);
       } finally {
-        await claims.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+        for (const db of claims) await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
       }
       expect(await count(countSql, bound), path).toBe(before + 1);
       const retried = await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body });
