@@ -6,7 +6,7 @@
  * moves. Every query is scoped to this file's shards: other files share the databases.
  */
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fenceRefusalOf, readFence, setFenceStatement, shardGuardStatement } from "../../src/db/shardFence";
 import { copyShardRows, digestShardTable, dropMovedCopy, moveLogicalShard, moveShapes, ShardMoveError, type TableReport } from "../../src/db/shardMove";
 import { shardCondition } from "../../src/db/shardKeys";
@@ -132,6 +132,15 @@ beforeAll(async () => {
   while (avoid.has(logicalShardOfId(other._id)!)) other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
   staying = await buildOrganization(u, { id: other._id, logical: logicalShardOfId(other._id)! });
   stayingBefore = await digests(DB, staying.logical);
+});
+
+// The databases outlive this file (other files share them): its shard's fences go back to their default (no row,
+// active) and the copy it left in SHARD_3 is dropped, so a later guard or move meets nothing of this file's.
+afterAll(async () => {
+  if (!moving) return;
+  await SHARD_3.batch([setFenceStatement(SHARD_3, moving.logical, "moved", "SHARD_0")]);
+  await dropMovedCopy({ db: SHARD_3, logical: moving.logical });
+  for (const db of [DB, SHARD_2, SHARD_3]) await db.prepare(`DELETE FROM shard_fence WHERE logical = ?1`).bind(moving.logical).run();
 });
 
 describe("the shard fence", () => {
