@@ -72,6 +72,8 @@ export type HonoEnv = {
   Bindings: Env;
   Variables: {
     db: Db;
+    /** The directory database (docs/scaling.md); today the same client as `db`. */
+    dir: Db;
     user: AuthUser;
     requestId: string;
     /** The service context of this request (src/http/route.ts `ctxOf`). */

@@ -25,7 +25,10 @@ export const AUTH_FAILURE_PERIOD_SECONDS = 60;
  * The shapes a personal access token can have (docs/api-guide.md › Authentication): `cws_` and 40 base62 characters,
  * optionally with the user's id between them. Anything else cannot be a token, so it is refused without a lookup.
  */
-const TOKEN_SHAPE = /^cws_(?:[A-Za-z0-9-]{1,64}_)?[A-Za-z0-9]{40}$/;
+const TOKEN_SHAPE = /^cws_(?:([A-Za-z0-9-]{1,64})_)?[A-Za-z0-9]{40}$/;
+
+/** A token of the newer shape, which names its user. */
+export const TOKEN_NAMES_USER = /^cws_[A-Za-z0-9-]{1,64}_[A-Za-z0-9]{40}$/;
 
 /**
  * Token hashes this isolate has found unknown (or expired) recently: a client repeating one bogus token is refused
@@ -79,17 +82,24 @@ export function readBearer(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
+/** A presented bearer token: its hash, and the user id it names (`cws_<userId>_<secret>`), not yet verified. */
+export interface Credential {
+  hash: string;
+  userId: string | null;
+}
+
 /**
- * The hash of the presented bearer token; 401 when there is none. A value that cannot be a token, or one this
- * isolate already found unknown, is a failed authentication decided here, before any D1 lookup.
+ * The presented bearer token's hash and named user; 401 when there is none. A value that cannot be a token, or
+ * one this isolate already found unknown, is a failed authentication decided here, before any D1 lookup.
  */
-export async function bearerHash(header: string | undefined, attempt: AuthAttempt, at = Date.now()): Promise<string> {
+export async function bearerCredential(header: string | undefined, attempt: AuthAttempt, at = Date.now()): Promise<Credential> {
   const token = readBearer(header);
   if (!token) throw new ApiError("UnauthorizedError", "A bearer token is required: Authorization: Bearer <token>");
-  if (!TOKEN_SHAPE.test(token)) return refuseCredential(attempt, "The bearer token is unknown or revoked");
+  const shape = TOKEN_SHAPE.exec(token);
+  if (!shape) return refuseCredential(attempt, "The bearer token is unknown or revoked");
   const hash = await sha256Hex(token);
   if (knownBadNow(hash, at)) return refuseCredential(attempt, "The bearer token is unknown or revoked");
-  return hash;
+  return { hash, userId: shape[1] ?? null };
 }
 
 /** The authentication statement: token and user, every member aliased (D1 batches return rows as objects). */
@@ -114,7 +124,7 @@ export function spendRateLimit(env: Env, userId: string): Promise<{ success: boo
  * awaits it before answering; it runs beside the rest of the request).
  */
 export async function completeAuthentication(
-  db: Db,
+  dir: Db,
   attempt: AuthAttempt,
   principal: Principal,
   rows: TokenRow[],
@@ -124,6 +134,11 @@ export async function completeAuthentication(
   const hash = principal.tokenHash;
   if (!row) {
     if (hash && attempt.onPrimary) rememberBad(hash, at);
+    return refuseCredential(attempt, "The bearer token is unknown or revoked");
+  }
+  // The token's hash covers the user id it names, so a stored token always names its own user; a mismatch would
+  // mean a forged row, and is refused like an unknown token.
+  if (principal.claimedUserId !== null && principal.claimedUserId !== row.userId) {
     return refuseCredential(attempt, "The bearer token is unknown or revoked");
   }
   if (row.expiresAt !== null && row.expiresAt <= at) {
@@ -138,7 +153,7 @@ export async function completeAuthentication(
   }
   principal.settle({ _id: row.userId, email: row.email, name: row.name, tokenId: row.tokenId, tokenExpiresAt: row.expiresAt });
   if (row.lastUsedAt === null || at - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) {
-    return { touch: db.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId)).run() };
+    return { touch: dir.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId)).run() };
   }
   return { touch: null };
 }

@@ -19,14 +19,14 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { HonoEnv } from "../env";
+import type { Db, HonoEnv } from "../env";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
-import { bearerHash, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
+import { bearerCredential, completeAuthentication, readBearer, TOKEN_NAMES_USER, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
 import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
-import { claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
+import { callerClaimStatements, claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
 export const MiB = 1024 * 1024;
 /** JSON bodies are capped (docs/api-guide.md › Limits); raw uploads enforce their own limits with 411/413 in their services. */
@@ -120,7 +120,7 @@ export function ctxOf(c: Context<HonoEnv>): ServiceContext {
   const existing = c.get("ctx");
   if (existing) return existing;
   // Anonymous (a reader of public things) until the route authenticates its caller (actAs).
-  const ctx = serviceContext(c.env, c.get("db"), { type: "reader" }, { waitUntil: (p) => c.executionCtx.waitUntil(p) });
+  const ctx = serviceContext(c.env, c.get("db"), { type: "reader" }, { waitUntil: (p) => c.executionCtx.waitUntil(p), dir: c.get("dir") });
   c.set("ctx", ctx);
   return ctx;
 }
@@ -153,12 +153,12 @@ function attemptOf(c: Context<HonoEnv>): AuthAttempt {
 
 export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const attempt = attemptOf(c);
-  const hash = await bearerHash(c.req.header("authorization"), attempt);
+  const credential = await bearerCredential(c.req.header("authorization"), attempt);
   const ctx = ctxOf(c);
-  const principal = new Principal(hash);
+  const principal = new Principal(credential.hash, null, credential.userId);
   actAs(ctx, principal);
-  const rows = await tokenStatement(ctx.db, hash);
-  track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
+  const rows = await tokenStatement(ctx.dir, credential.hash);
+  track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows, ctx.now)).touch);
   c.set("user", principal);
   await next();
 };
@@ -187,7 +187,7 @@ async function authenticateClaimed(
 ) {
   const ctx = ctxOf(c);
   try {
-    track(c, (await completeAuthentication(ctx.db, attempt, principal, rows, ctx.now)).touch);
+    track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows, ctx.now)).touch);
   } catch (err) {
     if (rows[0]) await releaseRefusedClaim(ctx, { userId: rows[0].userId, request: claim, record });
     throw err;
@@ -197,14 +197,23 @@ async function authenticateClaimed(
 /** POST: the Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const attempt = attemptOf(c);
-  const hash = await bearerHash(c.req.header("authorization"), attempt);
+  const credential = await bearerCredential(c.req.header("authorization"), attempt);
   const claim = await claimAfterAuthenticating(c);
   if (!claim) return authenticateNow(c, next);
   const ctx = ctxOf(c);
-  const principal = new Principal(hash);
+  const principal = new Principal(credential.hash, null, credential.userId);
   actAs(ctx, principal);
-  const [rows, , [record]] = await ctx.db.batch([tokenStatement(ctx.db, hash), ...claimStatements(ctx.db, hash, claim, ctx.now)]);
-  await authenticateClaimed(c, attempt, principal, rows, claim, record);
+  let record: IdempotencyRecord | undefined;
+  // The token and the claim in one round trip (ensureAuthenticated runs them as read() would, on one database or two).
+  deferAuthentication(ctx, {
+    token: (dir) => tokenStatement(dir, credential.hash),
+    claims: (db, userId) => (userId ? callerClaimStatements(db, userId, claim, ctx.now) : claimStatements(db, credential.hash, claim, ctx.now)),
+    complete: async ([rows, , records]) => {
+      record = (records as IdempotencyRecord[] | undefined)?.[0];
+      await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
+    },
+  });
+  await ensureAuthenticated(ctx);
   c.set("user", principal);
   await runIdempotent(c, next, ctx, claim, record);
 };
@@ -217,19 +226,28 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
  */
 function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
+    // A token of the older form names no user: beside a shard database (ctx.dir is not ctx.db) the caller must be
+    // known before the handler builds its statements, so it is authenticated first (one more round trip).
+    if (c.get("dir") !== c.get("db") && !TOKEN_NAMES_USER.test(readBearer(c.req.header("authorization")) ?? "")) {
+      return (claims ? authenticateIdempotent : authenticateNow)(c, next);
+    }
     const attempt = attemptOf(c);
-    const hash = await bearerHash(c.req.header("authorization"), attempt);
+    const credential = await bearerCredential(c.req.header("authorization"), attempt);
+    const hash = credential.hash;
     const claim = claims ? await claimAfterAuthenticating(c) : null;
     const ctx = ctxOf(c);
-    const principal = new Principal(hash);
+    const principal = new Principal(hash, null, credential.userId);
     actAs(ctx, principal);
     c.set("user", principal);
     c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
     let owned = false;
     deferAuthentication(ctx, {
-      statements: (db) => [tokenStatement(db, hash), ...(claim ? claimStatements(db, hash, claim, ctx.now) : [])],
+      token: (dir) => tokenStatement(dir, hash),
+      ...(claim && {
+        claims: (db: Db, userId: string | null) => (userId ? callerClaimStatements(db, userId, claim, ctx.now) : claimStatements(db, hash, claim, ctx.now)),
+      }),
       complete: async ([rows, , records]) => {
-        if (!claim) return track(c, (await completeAuthentication(ctx.db, attempt, principal, rows as TokenRow[], ctx.now)).touch);
+        if (!claim) return track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows as TokenRow[], ctx.now)).touch);
         const record = (records as IdempotencyRecord[])[0];
         await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
         const settled = await settleOwnedClaim(ctx, claim, record);

@@ -1,12 +1,13 @@
 /**
  * D1 through the Sessions API (docs/api-guide.md › HTTP semantics: retries, caching, replicas): reads may be served by a read replica, writes go to the primary, and a
  * client that sends back `x-d1-bookmark` reads data at least as fresh as the response that carried it. Every D1
- * round trip of the request is counted for `x-d1-round-trips`.
+ * round trip of the request is counted for `x-d1-round-trips` (sequential round trips), and the databases they reached
+ * are named in `x-d1-databases`.
  */
 import type { MiddlewareHandler } from "hono";
 import type { HonoEnv } from "../env";
 import { createDb } from "../db/client";
-import { countingD1 } from "../db/instrument";
+import { countingD1, databasesHeader } from "../db/instrument";
 
 /** D1 bookmarks are opaque, but short and of a known alphabet; anything else is ignored rather than failing the request. */
 const BOOKMARK_PATTERN = /^[0-9a-zA-Z-]{1,200}$/;
@@ -24,7 +25,10 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const writes = c.req.method !== "GET" && c.req.method !== "HEAD";
   const session = c.env.DB.withSession(writes ? "first-primary" : (bookmark ?? "first-unconstrained"));
   const counter = { count: 0, delayMs: Number(c.env.D1_LATENCY_MS ?? 0) || 0 };
-  c.set("db", createDb(countingD1(session as unknown as D1Database, counter)));
+  const db = createDb(countingD1(session as unknown as D1Database, counter, "DB"));
+  // The directory and the request's database are one database until requests are routed to shards (docs/scaling.md).
+  c.set("db", db);
+  c.set("dir", db);
   c.set("roundTrips", counter);
   await next();
   await Promise.allSettled(c.get("background") ?? []);
@@ -36,6 +40,8 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const latest = own ?? bookmark ?? latestSeen;
   const stamp = (headers: Headers) => {
     headers.set("x-d1-round-trips", String(counter.count));
+    const databases = databasesHeader(counter);
+    if (databases) headers.set("x-d1-databases", databases);
     if (latest) headers.set("x-d1-bookmark", latest);
   };
   try {

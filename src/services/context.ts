@@ -25,6 +25,11 @@ export type Actor =
 export interface ServiceContext {
   /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
   db: Db;
+  /**
+   * The directory database (docs/scaling.md): tokens and users. Today the same database as `db`; once requests are
+   * routed to shard databases, `db` is the request's shard and authentication reads this one beside it.
+   */
+  dir: Db;
   actor: Actor;
   /**
    * Whose rights apply: the user actor, or the owner the system acts for; anonymous for a reader. In a route whose
@@ -59,10 +64,11 @@ export function serviceContext(
   env: Env,
   db: Db,
   actor: Actor,
-  opts: { waitUntil?: (p: Promise<unknown>) => void; now?: number; outbox?: EventInput[] } = {},
+  opts: { waitUntil?: (p: Promise<unknown>) => void; now?: number; outbox?: EventInput[]; dir?: Db } = {},
 ): ServiceContext {
   return {
     db,
+    dir: opts.dir ?? db,
     actor,
     user: actor.type === "reader" ? Principal.anonymous() : (actor.user ?? Principal.anonymous()),
     now: opts.now ?? Date.now(),
@@ -98,14 +104,18 @@ export interface TokenRow {
 
 /**
  * The caller of a request. Known from the start for eagerly authenticated routes; for routes that fold
- * authentication into their first read, `ref` lets that read's statements name the caller (a subquery on the token
- * hash) before the token row comes back, and `settle` completes it from the same batch.
+ * authentication into their first read, `ref` lets that read's statements name the caller before the token row comes
+ * back, and `settle` completes it from the same round trip: the user id the token carries (`cws_<userId>_<secret>`,
+ * docs/api-guide.md › Authentication), checked against the token's row before any result is used, or for a token of
+ * the older form a subquery on the token hash (which needs the token table in the same database).
  */
 export class Principal implements AuthUser {
   private user: AuthUser | null;
   constructor(
     readonly tokenHash: string | null,
     user: AuthUser | null = null,
+    /** The user id the presented token names, not yet verified (null for a token of the older form). */
+    readonly claimedUserId: string | null = null,
   ) {
     this.user = user;
   }
@@ -146,9 +156,13 @@ export class Principal implements AuthUser {
     return this.known.tokenExpiresAt;
   }
 
-  /** The caller's user id as SQL: a bound value once known, else the token's user looked up in the same statement. */
+  /**
+   * The caller's user id as SQL: a bound value once known or named by the token (results are used only after the
+   * token is verified), else the token's user looked up in the same statement.
+   */
   get ref(): SQL {
     if (this.user) return sql`${this.user._id}`;
+    if (this.claimedUserId) return sql`${this.claimedUserId}`;
     if (!this.tokenHash) throw new ApiError("InternalError", "No caller on this request");
     return sql`(SELECT user_id FROM access_tokens WHERE token_hash = ${this.tokenHash})`;
   }
@@ -163,11 +177,17 @@ export class Principal implements AuthUser {
  * (src/http/route.ts); services only call `read()`.
  */
 export interface PendingAuthentication {
-  /** The statements that ride first in the batch: the token's, and on a keyed POST the Idempotency-Key claim's. */
-  statements: (db: Db) => BatchItem<"sqlite">[];
-  /** Checks their results (throws 401, 429, 409…) before any other result of the batch is returned. */
+  /** The token's statement, run on the directory database (`ctx.dir`). */
+  token: (dir: Db) => BatchItem<"sqlite">;
+  /**
+   * On a keyed POST, the Idempotency-Key claim's statements, run on the request's database (`ctx.db`): for the
+   * user `userId` when the directory has already verified the token, else (null) for the token's user looked up in
+   * the same batch, so a token that fails claims nothing.
+   */
+  claims?: (db: Db, userId: string | null) => readonly BatchItem<"sqlite">[];
+  /** Checks the results of the token's and the claim's statements, in that order (throws 401, 429, 409…) before any other result is returned. */
   complete: (results: unknown[]) => Promise<void> | void;
-  /** True while `read()` runs the batch that carries the statements. */
+  /** True while `read()` runs the round trips that carry the statements. */
   running?: boolean;
 }
 
@@ -178,9 +198,9 @@ export function deferAuthentication(ctx: ServiceContext, auth: PendingAuthentica
 }
 
 /**
- * One D1 round trip for `queries`. When the request's authentication is still pending, its statement rides in the
- * same batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas: authentication, access check and data in one batch) and is checked before any result is
- * returned, so data never reaches a caller whose token fails.
+ * One D1 round trip of latency for `queries`. When the request's authentication is still pending, its statement
+ * rides along (docs/api-guide.md › HTTP semantics: retries, caching, replicas: authentication, access check and data
+ * in one round trip) and is checked before any result is returned, so data never reaches a caller whose token fails.
  */
 export async function read<const T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(ctx: ServiceContext, queries: T): Promise<BatchResponse<T>> {
   const auth = pending.get(ctx);
@@ -195,20 +215,55 @@ export async function ensureAuthenticated(ctx: ServiceContext) {
   if (auth) await runPending(ctx, auth, []);
 }
 
-/** One batch: the pending statements, then `queries`; the pending ones are completed before anything returns. */
+type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+const batchOf = async (db: Db, items: BatchItem<"sqlite">[]): Promise<unknown[]> => (items.length ? ((await db.batch(items as Batch)) as unknown[]) : []);
+
+/**
+ * The pending statements and `queries`, the pending ones completed before anything returns:
+ * - one database (`dir` is `db`): one batch, token and claim first;
+ * - a shard database beside the directory, with a token that names its user: the token's check in the directory and
+ *   the claim and queries in the shard at the same time (one round trip of latency), results discarded unless the
+ *   token's row names the same user (docs/scaling.md, "Reads stay one round trip of latency");
+ * - otherwise (a token of the older form, whose user only the directory knows, or a keyed request, whose claim is
+ *   keyed by the verified user): the directory first, then the shard.
+ */
 async function runPending(ctx: ServiceContext, auth: PendingAuthentication, queries: readonly BatchItem<"sqlite">[]): Promise<[unknown[], unknown[]]> {
-  const statements = auth.statements(ctx.db);
   auth.running = true;
-  let results: unknown[];
+  let own: unknown[];
+  let rest: unknown[];
   try {
-    results = (await ctx.db.batch([...statements, ...queries] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+    const token = auth.token(ctx.dir);
+    if (ctx.dir === ctx.db) {
+      const claims = auth.claims?.(ctx.db, null) ?? [];
+      const results = await batchOf(ctx.db, [token, ...claims, ...queries]);
+      own = results.slice(0, 1 + claims.length);
+      rest = results.slice(1 + claims.length);
+    } else if (ctx.user.claimedUserId && !auth.claims) {
+      [own, rest] = await Promise.all([batchOf(ctx.dir, [token]), batchOf(ctx.db, [...queries])]);
+    } else {
+      // Statements built before the caller was known name it by the token's hash, which a shard cannot resolve: a
+      // route authenticates a token of the older form before its handler builds any (src/http/route.ts).
+      if (!ctx.user.claimedUserId && queries.length) throw new ApiError("InternalError", "A shard read was built before its caller was known");
+      const [rows] = (await batchOf(ctx.dir, [token])) as [{ userId: string }[]];
+      const verified = rows[0]?.userId;
+      if (!verified || !auth.claims) {
+        // No such token (complete answers 401) or nothing to claim: the shard is asked only after the directory.
+        own = [rows];
+        pending.delete(ctx);
+        await auth.complete(own);
+        return [own, await batchOf(ctx.db, [...queries])];
+      }
+      const claims = auth.claims(ctx.db, verified);
+      const results = await batchOf(ctx.db, [...claims, ...queries]);
+      own = [rows, ...results.slice(0, claims.length)];
+      rest = results.slice(claims.length);
+    }
   } finally {
     auth.running = false;
   }
   pending.delete(ctx);
-  const own = results.slice(0, statements.length);
   await auth.complete(own);
-  return [own, results.slice(statements.length)];
+  return [own, rest];
 }
 
 /**

@@ -45,7 +45,8 @@ export const PROJECT_KEYS = [
 ].sort();
 
 export const USER_KEYS = ["_id", "email", "name", "createdAt"].sort();
-export const TOKEN_PATTERN = /^cws_[0-9A-Za-z]{40}$/;
+/** Tokens name their user: `cws_<userId>_<40 base62>` (docs/api-guide.md › Authentication). */
+export const TOKEN_PATTERN = /^cws_[0-9A-HJKMNP-TV-Z]{26}_[0-9A-Za-z]{40}$/;
 
 const isObjectOrNull = (v: unknown) => v === null || (typeof v === "object" && !Array.isArray(v));
 

@@ -48,15 +48,7 @@ export class Budget {
 
 /** A D1 binding whose every round trip is charged to the budget first (refused when over). */
 export function budgetedD1(d1: D1Database, budget: Budget): D1Database {
-  const counter = {
-    get count() {
-      return budget.operations;
-    },
-    set count(_v: number) {
-      budget.operation();
-    },
-  };
-  return countingD1(d1, counter);
+  return countingD1(d1, { count: 0, charge: () => budget.operation() });
 }
 
 /** `promise`, or BudgetExceeded (maxDurationMs) once the run's time is up, whichever comes first. */

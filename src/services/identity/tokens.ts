@@ -17,9 +17,13 @@ export interface IssuedToken {
   expiresAt: number | null;
 }
 
-/** A new secret and the statement that stores only its hash (so callers can batch it with other writes). */
+/**
+ * A new secret and the statement that stores only its hash (so callers can batch it with other writes). The token
+ * names its user (`cws_<userId>_<secret>`, docs/api-guide.md › Authentication), so a request can be sent to the
+ * user's data while the directory verifies the token (docs/scaling.md); the hash covers the whole token.
+ */
 export async function prepareToken(ctx: ServiceContext, { userId, name, expiresAt }: { userId: string; name: string; expiresAt: number | null }) {
-  const token = TOKEN_PREFIX + randomBase62(40);
+  const token = `${TOKEN_PREFIX}${userId}_${randomBase62(40)}`;
   const record: IssuedToken = { _id: newId(), name, token, createdAt: ctx.now, expiresAt };
   const insert = ctx.db.insert(accessTokens).values({
     id: record._id,
