@@ -9,21 +9,25 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as schema from "./schema";
-import * as shardSchema from "./schema/shard";
 import { readFence, setFenceStatement } from "./shardFence";
-import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder, type ShardTable } from "./shardKeys";
+import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "./shardKeys";
+import {
+  configOf,
+  DEFAULT_BATCH_ROWS,
+  deleteRows,
+  deleteShardRows,
+  digestShardTable,
+  insertStatements,
+  MAX_PARAMS,
+  moveShapes,
+  pages,
+  q,
+  SEARCH,
+  shardTables,
+  type TableReport,
+  type TableShape,
+} from "./shardRows";
 import { isLogicalShard } from "./shards";
-
-/** D1's limit of bound parameters per statement. */
-const MAX_PARAMS = 100;
-const DEFAULT_BATCH_ROWS = 500;
-
-export interface TableReport {
-  table: string;
-  rows: number;
-  /** SHA-256 (hex) over the rows' SQL values (quote()), one JSON array per row, in primary-key order. */
-  checksum: string;
-}
 
 export interface MoveReport {
   logical: number;
@@ -57,116 +61,6 @@ export class ShardMoveError extends Error {
     super(message);
     this.name = "ShardMoveError";
   }
-}
-
-interface TableShape {
-  name: string;
-  columns: string[];
-  /** Primary-key columns (all columns when a table has none): the order rows are read and hashed in. */
-  order: string[];
-  key: string;
-}
-
-function configOf(table: SQLiteTable) {
-  const config = getTableConfig(table);
-  const columns = config.columns.map((c) => c.name);
-  const pk = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
-  return { config, columns, order: pk.length ? pk : columns };
-}
-
-const shardTables = new Map<string, SQLiteTable>(
-  Object.values<unknown>(shardSchema)
-    .filter((v): v is SQLiteTable => is(v, SQLiteTable))
-    .map((t) => [getTableConfig(t).name, t]),
-);
-
-function shapeOf(name: ShardTable): TableShape {
-  const { columns, order } = configOf(shardTables.get(name)!);
-  return { name, columns, order, key: SHARD_KEY_COLUMNS[name] };
-}
-
-/** The search index's entries as a move sees them: `id` is local to each database, `scope` is generated. */
-const SEARCH: TableShape = {
-  name: "search_entries",
-  columns: ["record_id", "kind", "title", "body", "workspace_id", "project_id", "live"],
-  order: ["record_id"],
-  key: "record_id",
-};
-
-const q = (name: string) => `"${name}"`;
-
-/** The rows of `shape` on `logical`, a page at a time, as arrays of values in column order. */
-async function* pages(db: D1Database, shape: TableShape, logical: number, pageRows: number, select = (c: string) => q(c)) {
-  const cond = shardCondition(shape.key, logical);
-  const sql = `SELECT ${shape.columns.map(select).join(", ")} FROM ${q(shape.name)} WHERE ${cond.sql} ORDER BY ${shape.order.map(q).join(", ")} LIMIT ? OFFSET ?`;
-  for (let offset = 0; ; offset += pageRows) {
-    const rows = await db.prepare(sql).bind(...cond.params, pageRows, offset).raw<unknown[]>();
-    if (rows.length) yield rows;
-    if (rows.length < pageRows) return;
-  }
-}
-
-/** Multi-row INSERTs of `rows` into `table`, each statement under D1's 100 bound parameters. */
-function insertStatements(db: D1Database, table: string, columns: string[], rows: unknown[][], conflict: string): D1PreparedStatement[] {
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-  const out: D1PreparedStatement[] = [];
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const tuple = `(${columns.map(() => "?").join(", ")})`;
-    out.push(
-      db.prepare(`INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")} ${conflict}`).bind(...chunk.flat()),
-    );
-  }
-  return out;
-}
-
-/**
- * Row count and checksum of a table's rows on `logical`. The values are read through quote(), SQLite's own literal
- * form, so an integer and its text, or a real rounded on its way through JavaScript, hash differently: the check is
- * independent of how the copy carried the values.
- */
-export async function digestShardTable(db: D1Database, shape: TableShape, logical: number, pageRows = DEFAULT_BATCH_ROWS): Promise<TableReport> {
-  const stream = new crypto.DigestStream("SHA-256");
-  const writer = stream.getWriter();
-  const encoder = new TextEncoder();
-  let rows = 0;
-  for await (const page of pages(db, shape, logical, pageRows, (c) => `quote(${q(c)})`)) {
-    rows += page.length;
-    await writer.write(encoder.encode(page.map((r) => JSON.stringify(r)).join("\n") + "\n"));
-  }
-  await writer.close();
-  const checksum = [...new Uint8Array(await stream.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return { table: shape.name, rows, checksum };
-}
-
-/** The shard tables (copy order) and the search entries, as the digest and copy see them. */
-export function moveShapes(): { tables: TableShape[]; search: TableShape } {
-  return { tables: shardTablesInCopyOrder().map(shapeOf), search: SEARCH };
-}
-
-/** Deletes the rows of `shape` on `logical`, in D1 calls of at most `chunk` rows; returns how many. */
-async function deleteRows(db: D1Database, shape: TableShape, logical: number, chunk: number): Promise<number> {
-  const cond = shardCondition(shape.key, logical);
-  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} LIMIT ?)`;
-  let total = 0;
-  for (;;) {
-    const { meta } = await db.prepare(sql).bind(...cond.params, chunk).run();
-    total += meta.changes;
-    if (meta.changes < chunk) return total;
-  }
-}
-
-/**
- * Deletes every row of `logical` from `db` — children first (the reverse copy order), then its search entries,
- * whose FTS5 rows go with them through search_entries' delete trigger (the real tables have no delete triggers of
- * their own, so entries would otherwise outlive their records). Returns the rows deleted per table.
- */
-async function deleteShardRows(db: D1Database, logical: number, chunk: number): Promise<Record<string, number>> {
-  const { tables, search } = moveShapes();
-  const deleted: Record<string, number> = {};
-  for (const shape of [...tables].reverse()) deleted[shape.name] = await deleteRows(db, shape, logical, chunk);
-  deleted[search.name] = await deleteRows(db, search, logical, chunk);
-  return deleted;
 }
 
 /**

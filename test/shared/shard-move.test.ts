@@ -8,7 +8,8 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fenceRefusalOf, readFence, setFenceStatement, shardGuardStatement } from "../../src/db/shardFence";
-import { copyShardRows, digestShardTable, dropMovedCopy, moveLogicalShard, moveShapes, ShardMoveError, type TableReport } from "../../src/db/shardMove";
+import { copyShardRows, dropMovedCopy, moveLogicalShard, ShardMoveError } from "../../src/db/shardMove";
+import { digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
 import { shardCondition } from "../../src/db/shardKeys";
 import { logicalShardOfId } from "../../src/db/shardIds";
 import { shardSuffix } from "../../src/lib/ids";
@@ -57,17 +58,22 @@ interface Org {
 }
 
 /**
- * A new organization of `u` on a logical shard that holds nothing else in env.DB (and is not shard 0, the shard of
- * every legacy id), unless `avoid` forbids it; created again until one lands there.
+ * A new organization of `u` on a logical shard that holds nothing else in env.DB, SHARD_2 or SHARD_3 and has no
+ * fence there (and is not shard 0, the shard of every legacy id, nor in `avoid`); created again until one lands
+ * there.
  */
 async function emptyShardOrganization(u: RegisteredUser, avoid: Set<number>): Promise<{ id: string; logical: number }> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const org = (await ok("POST", "/organization", { token: u.token, body: { name: `Movable ${attempt}` } })).data;
     const logical = logicalShardOfId(org._id)!;
     if (logical === 0 || avoid.has(logical)) continue;
+    // Nothing else of that shard in the source, nor in the targets (whose fences a move sets).
     const cond = shardCondition("id", logical);
-    const others = await DB.prepare(`SELECT count(*) AS n FROM workspaces WHERE ${cond.sql} AND organization_id <> ?`).bind(...cond.params, org._id).first<number>("n");
-    if (others === 0) return { id: org._id, logical };
+    const others = await Promise.all(
+      [DB, SHARD_2, SHARD_3].map((db) => db.prepare(`SELECT count(*) AS n FROM workspaces WHERE ${cond.sql} AND organization_id <> ?`).bind(...cond.params, org._id).first<number>("n")),
+    );
+    const fenced = await Promise.all([DB, SHARD_2, SHARD_3].map((db) => db.prepare(`SELECT count(*) AS n FROM shard_fence WHERE logical = ?`).bind(logical).first<number>("n")));
+    if ([...others, ...fenced].every((n) => n === 0)) return { id: org._id, logical };
   }
   throw new Error("no organization landed on an empty logical shard in 50 tries");
 }
