@@ -50,9 +50,14 @@ export interface MoveOptions {
   toName: string;
   /** Rows read and written per D1 call (default 500); each statement stays under 100 bound parameters. */
   batchRows?: number;
+  /** Called after each table is copied, with its rows copied (progress for the command that runs a move). */
+  onCopied?: (table: string, rows: number) => void | Promise<void>;
 }
 
-/** A move that stopped: the source is `active` again and the target holds none of the shard's rows. */
+/**
+ * A move refused before it began (nothing changed), or stopped after (a): then the source is `active` again and
+ * the target holds none of the shard's rows.
+ */
 export class ShardMoveError extends Error {
   constructor(
     message: string,
@@ -170,16 +175,21 @@ async function copySearchEntries(from: D1Database, to: D1Database, logical: numb
  * a re-run after an interrupted copy starts clean — tables parents first, each read in pages of `batchRows` and
  * written in one D1 batch per page; then the search entries. Exported for the tests, which interrupt a move.
  */
-export async function copyShardRows(opts: { from: D1Database; to: D1Database; logical: number; batchRows?: number }): Promise<Record<string, number>> {
+export async function copyShardRows(
+  opts: Pick<MoveOptions, "from" | "to" | "logical" | "batchRows" | "onCopied">,
+): Promise<Record<string, number>> {
   const { from, to, logical } = opts;
   const pageRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
   await deleteShardRows(to, logical, pageRows);
   const referenced = await copyReferencedRows(from, to, logical, pageRows);
   const { tables } = moveShapes();
   for (const shape of tables) {
+    let rows = 0;
     for await (const page of pages(from, shape, logical, pageRows)) {
       await to.batch(insertStatements(to, shape.name, shape.columns, page, "ON CONFLICT DO NOTHING"));
+      rows += page.length;
     }
+    await opts.onCopied?.(shape.name, rows);
   }
   await copySearchEntries(from, to, logical, pageRows);
   return referenced;
@@ -223,7 +233,7 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
   let search: TableReport;
   try {
     // (b)
-    referenced = await copyShardRows({ from, to, logical, batchRows: pageRows });
+    referenced = await copyShardRows({ from, to, logical, batchRows: pageRows, onCopied: opts.onCopied });
     // (c)
     const shapes = moveShapes();
     const mismatches: ShardMoveError["mismatches"] = [];

@@ -6,7 +6,7 @@
  * moves. Every query is scoped to this file's shards: other files share the databases.
  */
 import { env } from "cloudflare:workers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { fenceRefusalOf, readFence, setFenceStatement, shardGuardStatement } from "../../src/db/shardFence";
 import { copyShardRows, dropMovedCopy, moveLogicalShard, ShardMoveError } from "../../src/db/shardMove";
 import { digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
@@ -16,6 +16,7 @@ import { shardSuffix } from "../../src/lib/ids";
 import { ok, registerUser, type RegisteredUser } from "../support/harness";
 import { addColumn, addRow, makeTable } from "../support/tableHarness";
 import { para } from "../support/collab-peer";
+import { finishedRuns } from "../support/automations";
 
 const DB = env.DB;
 const SHARD_2 = env.SHARD_2!;
@@ -100,6 +101,8 @@ async function buildOrganization(u: RegisteredUser, org: { id: string; logical: 
   await ok("POST", "/table/reference", { token: u.token, body: { documentId: doc._id, tableId: table.tableId, columnId: table.nameColumnId, relatedRowId: null, type: "global" } });
   const automation = (await ok("POST", "/automation", { token: u.token, body: { projectId: project._id, name: "A", runFromButton: true, actions: [{ spec: { kind: "notify", title: "Hi" } }] } })).data;
   await ok("POST", `/automation/${automation._id}/run`, { token: u.token });
+  // The run goes on in the queue consumer, which writes (unguarded) into env.DB: let it finish before any move.
+  await finishedRuns(u.token, automation._id);
   return { ...org, projectId: project._id, docId: doc._id, rowId: row._id, docWord, rowWord };
 }
 
@@ -186,18 +189,66 @@ describe("moving a logical shard", () => {
     }
     expect(await searchHits(DB, logical, moving.docWord)).toEqual([moving.docId]);
 
+    // A client keeps writing through the guard while the shard moves: every write is either acknowledged (and then
+    // in the copy) or refused, read-only while the copy runs and moved after it.
+    const answers: { name: string; answer: Awaited<ReturnType<typeof guardedRename>> }[] = [];
+    let writing = true;
+    const writer = (async () => {
+      const started = Date.now();
+      for (let i = 0; writing && Date.now() - started < 30_000; i++) {
+        answers.push({ name: `during ${i}`, answer: await guardedRename(DB, moving, `during ${i}`) });
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    })();
+    const seen = (answer: string) => answers.some((a) => a.answer === answer);
+    const until = async (answer: string) => {
+      for (let i = 0; i < 500 && !seen(answer); i++) await new Promise((r) => setTimeout(r, 2));
+    };
+    await until("done");
+    const readsDuringCopy: string[] = [];
+    onTestFinished(() => {
+      writing = false;
+    });
     // batchRows 4: every table of more than four rows is read and written over several pages.
-    const report = await moveLogicalShard({ from: DB, to: SHARD_2, logical, fromName: "DB", toName: "SHARD_2", batchRows: 4 });
+    const report = await moveLogicalShard({
+      from: DB,
+      to: SHARD_2,
+      logical,
+      fromName: "DB",
+      toName: "SHARD_2",
+      batchRows: 4,
+      onCopied: async (table) => {
+        if (table !== "projects") return;
+        await until("read-only");
+        readsDuringCopy.push(await guardedRead(DB, moving));
+      },
+    });
+    await until("moved");
+    writing = false;
+    await writer;
+    expect(answers.filter((a) => !["done", "read-only", "moved"].includes(a.answer))).toEqual([]);
+    expect(seen("read-only") && seen("moved")).toBe(true);
+    // Once refused, never acknowledged again; the last acknowledged name is the one the copy holds.
+    const firstRefused = answers.findIndex((a) => a.answer !== "done");
+    expect(answers.slice(firstRefused).filter((a) => a.answer === "done")).toEqual([]);
+    expect(await projectName(SHARD_2, moving)).toBe(answers[firstRefused - 1]!.name);
+    expect(readsDuringCopy).toEqual([answers[firstRefused - 1]!.name]);
+
+    // The source as the move left it (read-only, then moved: frozen), which only the acknowledged renames changed.
+    const source = await digests(DB, logical);
+    for (const [table, r] of Object.entries(source)) {
+      if (table === "projects") expect(r.rows).toBe(before.projects!.rows);
+      else expect(r, table).toEqual(before[table]);
+    }
     expect(report.tables.map((t) => t.table)).toEqual(moveShapes().tables.map((s) => s.name));
-    for (const t of report.tables) expect(t, t.table).toEqual(before[t.table]);
-    expect(report.search).toEqual(before.search_entries);
+    for (const t of report.tables) expect(t, t.table).toEqual(source[t.table]);
+    expect(report.search).toEqual(source.search_entries);
     expect(report.referenced.organizations).toBe(1);
     expect(report.referenced.users).toBeGreaterThanOrEqual(1);
 
-    expect(await digests(SHARD_2, logical)).toEqual(before);
+    expect(await digests(SHARD_2, logical)).toEqual(source);
     expect(await readFence(DB, logical)).toEqual({ state: "moved", movedTo: "SHARD_2" });
     expect(await readFence(SHARD_2, logical)).toEqual({ state: "active", movedTo: null });
-    expect(await guardedRename(DB, moving, "stale")).toBe("moved");
     expect(await guardedRename(SHARD_2, moving, "P")).toBe("done");
     // The target's index finds the document's body (from R2 content, carried from the source's entry) and the row's text.
     expect(await searchHits(SHARD_2, logical, moving.docWord)).toEqual([moving.docId]);
