@@ -114,16 +114,19 @@ async function copyReferencedRows(from: D1Database, to: D1Database, logical: num
     for (const row of found[i]!.results as Record<string, string>[]) ids.add(Object.values(row)[0]!);
   });
 
-  // Parents may name parents (an organization its owner): read dependents first, insert parents first.
+  // Parents may name parents (an organization its owner): insert parents first (a depth-first post-order), read
+  // in the reverse order so that every row read adds the rows it names before their table is read.
   const rowsOf = new Map<string, unknown[][]>();
-  const readOrder: string[] = [];
+  const insertOrder: string[] = [];
+  const visiting = new Set<string>();
   const visit = (name: string) => {
-    if (readOrder.includes(name)) return;
-    readOrder.push(name);
-    for (const [, parent] of outward(everything.get(name)!)) if (parent !== name) visit(parent);
+    if (insertOrder.includes(name) || visiting.has(name)) return;
+    visiting.add(name);
+    for (const [, parent] of outward(everything.get(name)!)) visit(parent);
+    insertOrder.push(name);
   };
-  for (const name of [...wanted.keys()]) visit(name);
-  for (const name of readOrder) {
+  for (const name of [...wanted.keys()].sort()) visit(name);
+  for (const name of [...insertOrder].reverse()) {
     const table = everything.get(name)!;
     const { columns } = configOf(table);
     const entry = wanted.get(name);
@@ -141,7 +144,7 @@ async function copyReferencedRows(from: D1Database, to: D1Database, logical: num
     }
   }
   const copied: Record<string, number> = {};
-  for (const name of [...readOrder].reverse()) {
+  for (const name of insertOrder) {
     const rows = rowsOf.get(name);
     if (!rows) continue;
     const { columns } = configOf(everything.get(name)!);

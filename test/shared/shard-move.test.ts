@@ -127,14 +127,21 @@ async function guardedRead(db: D1Database, org: Org): Promise<string | "read-onl
 
 const projectName = (db: D1Database, org: Org) => db.prepare(`SELECT name FROM projects WHERE id = ?1`).bind(org.projectId).first<string>("name");
 
+let owner: RegisteredUser;
 let moving: Org;
 let staying: Org;
 let stayingBefore: Record<string, TableReport>;
 
 beforeAll(async () => {
   const u = await registerUser("Shard mover");
-  const avoid = new Set([logicalShardOfId(u.organizationId)!]);
-  moving = await buildOrganization(u, await emptyShardOrganization(u, avoid));
+  // The moving organization is owned by `owner` and built by `u`, an admin of it: its owner is named by the
+  // organization's row alone, which the target's foreign keys need before any workspace (shardMove.ts,
+  // copyReferencedRows follows references of references).
+  owner = await registerUser("Organization owner");
+  const avoid = new Set([logicalShardOfId(u.organizationId)!, logicalShardOfId(owner.organizationId)!]);
+  const org = await emptyShardOrganization(owner, avoid);
+  await ok("POST", `/organization/${org.id}/member`, { token: owner.token, body: { email: u.email, role: "admin" } });
+  moving = await buildOrganization(u, org);
   avoid.add(moving.logical);
   // The organization that stays: any shard but the moving one.
   let other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
@@ -188,6 +195,8 @@ describe("moving a logical shard", () => {
       expect(before[table]!.rows, table).toBeGreaterThan(0);
     }
     expect(await searchHits(DB, logical, moving.docWord)).toEqual([moving.docId]);
+    const cond = shardCondition("id", logical);
+    expect(await DB.prepare(`SELECT owner_id FROM workspaces WHERE ${cond.sql}`).bind(...cond.params).raw()).not.toContainEqual([owner.id]);
 
     // A client keeps writing through the guard while the shard moves: every write is either acknowledged (and then
     // in the copy) or refused, read-only while the copy runs and moved after it.
@@ -265,6 +274,7 @@ describe("moving a logical shard", () => {
     // The directory rows stay in the source; the target kept the copy its foreign keys needed.
     expect(await DB.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(1);
     expect(await SHARD_2.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(1);
+    expect(await SHARD_2.prepare(`SELECT count(*) AS n FROM users WHERE id = ?1`).bind(owner.id).first<number>("n")).toBe(1);
     // A copy that is still the serving one is never dropped.
     await expect(dropMovedCopy({ db: SHARD_2, logical })).rejects.toThrow(ShardMoveError);
   });
