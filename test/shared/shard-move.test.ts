@@ -154,8 +154,10 @@ beforeAll(async () => {
 // active) and the copy it left in SHARD_3 is dropped, so a later guard or move meets nothing of this file's.
 afterAll(async () => {
   if (!moving) return;
-  await SHARD_3.batch([setFenceStatement(SHARD_3, moving.logical, "moved", "SHARD_0")]);
-  await dropMovedCopy({ db: SHARD_3, logical: moving.logical });
+  for (const db of [SHARD_2, SHARD_3]) {
+    await db.batch([setFenceStatement(db, moving.logical, "moved", "SHARD_0")]);
+    await dropMovedCopy({ db, logical: moving.logical });
+  }
   for (const db of [DB, SHARD_2, SHARD_3]) await db.prepare(`DELETE FROM shard_fence WHERE logical = ?1`).bind(moving.logical).run();
 });
 
@@ -330,5 +332,51 @@ describe("moving a logical shard", () => {
     for (const [table, r] of Object.entries(await digests(SHARD_2, logical))) expect(r.rows, table).toBe(0);
     expect(await shardHasRows(SHARD_2, logical, "search_entries", "record_id")).toBe(0);
     expect(await readFence(SHARD_2, logical)).toEqual({ state: "moved", movedTo: "SHARD_3" });
+  });
+
+  it("keeps every statement under D1's 100 bound parameters and every D1 batch to one page of rows", async () => {
+    const { logical } = moving;
+    const recorded = { params: [] as number[], batches: [] as number[], calls: 0 };
+    // The runtime's batch needs its own statements, so each proxy maps back to the statement it wraps.
+    const real = new WeakMap<object, D1PreparedStatement>();
+    const call = (target: object, prop: string | symbol) => {
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === "function" ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args) : value;
+    };
+    const statement = (stmt: D1PreparedStatement): D1PreparedStatement => {
+      const proxy = new Proxy(stmt, {
+        get(target, prop) {
+          if (prop === "bind") return (...args: unknown[]) => (recorded.params.push(args.length), statement(target.bind(...args)));
+          if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") recorded.calls++;
+          return call(target, prop);
+        },
+      });
+      real.set(proxy, stmt);
+      return proxy;
+    };
+    /** `db` with every bind's parameter count, every batch's size and every D1 call recorded. */
+    const recording = (db: D1Database): D1Database =>
+      new Proxy(db, {
+        get(target, prop) {
+          if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
+          if (prop === "batch") {
+            return (stmts: D1PreparedStatement[]) => {
+              recorded.batches.push(stmts.length);
+              recorded.calls++;
+              return target.batch(stmts.map((st) => real.get(st) ?? st));
+            };
+          }
+          return call(target, prop);
+        },
+      });
+    const before = await digests(SHARD_3, logical);
+    const batchRows = 20;
+    const report = await moveLogicalShard({ from: recording(SHARD_3), to: recording(SHARD_2), logical, fromName: "SHARD_3", toName: "SHARD_2", batchRows });
+    for (const t of report.tables) expect(t, t.table).toEqual(before[t.table]);
+    expect(Math.max(...recorded.params)).toBeLessThanOrEqual(100);
+    // automations has 31 columns, so its multi-row INSERTs come close to the limit.
+    expect(Math.max(...recorded.params)).toBeGreaterThan(90);
+    expect(Math.max(...recorded.batches)).toBeLessThanOrEqual(batchRows);
+    expect(recorded.calls).toBeGreaterThan(0);
   });
 });
