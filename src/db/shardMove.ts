@@ -207,7 +207,8 @@ export async function copyShardRows(
  *     difference (or any error) the target's copy is deleted, the source's fence is `active` again, and a
  *     ShardMoveError (or the error) is thrown;
  * (d) the target's fence goes to `active`, then the source's to `moved` → `toName`.
- * The source's rows stay until dropMovedCopy (e). The shard map (src/db/shards.ts) is the caller's to switch.
+ * A run that stopped before (d) is re-run from (a); one that stopped between (d)'s two writes is verified again and
+ * finished. The source's rows stay until dropMovedCopy (e). The shard map (src/db/shards.ts) is the caller's to switch.
  */
 export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
   const { from, to, logical, fromName, toName } = opts;
@@ -219,6 +220,13 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
   const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
   if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
   if (targetFence.state === "read-only") throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
+  if (sourceFence.state === "read-only" && (await recordedState(to, logical)) === "active") {
+    // An earlier run stopped inside (d): the target went active after its copy was verified, the source never
+    // left read-only, so the copy still holds every write. Verify again and finish.
+    const { tables, search } = await verify(opts, pageRows);
+    await from.batch([setFenceStatement(from, logical, "moved", toName)]);
+    return { logical, from: fromName, to: toName, tables, search, referenced: {} };
+  }
   if (targetFence.state === "active" && (await holdsRows(to, logical))) {
     throw new ShardMoveError(`${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`);
   }
@@ -238,22 +246,7 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
     // (b)
     referenced = await copyShardRows({ from, to, logical, batchRows: pageRows, onCopied: opts.onCopied });
     // (c)
-    const shapes = moveShapes();
-    const mismatches: ShardMoveError["mismatches"] = [];
-    const compare = async (shape: TableShape) => {
-      const [source, target] = await Promise.all([digestShardTable(from, shape, logical, pageRows), digestShardTable(to, shape, logical, pageRows)]);
-      if (source.rows !== target.rows || source.checksum !== target.checksum) mismatches.push({ table: shape.name, source, target });
-      return source;
-    };
-    tables = [];
-    for (const shape of shapes.tables) tables.push(await compare(shape));
-    search = await compare(shapes.search);
-    if (mismatches.length) {
-      throw new ShardMoveError(
-        `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${mismatches.map((m) => `${m.table} (${m.source.rows} → ${m.target.rows} rows)`).join(", ")}`,
-        mismatches,
-      );
-    }
+    ({ tables, search } = await verify(opts, pageRows));
   } catch (error) {
     await abandon();
     throw error;
@@ -263,6 +256,36 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
   await to.batch([setFenceStatement(to, logical, "active")]);
   await from.batch([setFenceStatement(from, logical, "moved", toName)]);
   return { logical, from: fromName, to: toName, tables, search, referenced };
+}
+
+/**
+ * Step (c): each shard table's and the search entries' count and checksum in both databases, in the source's
+ * terms; throws a ShardMoveError naming every table that differs.
+ */
+async function verify(opts: MoveOptions, pageRows: number): Promise<{ tables: TableReport[]; search: TableReport }> {
+  const { from, to, logical, fromName, toName } = opts;
+  const shapes = moveShapes();
+  const mismatches: ShardMoveError["mismatches"] = [];
+  const compare = async (shape: TableShape) => {
+    const [source, target] = await Promise.all([digestShardTable(from, shape, logical, pageRows), digestShardTable(to, shape, logical, pageRows)]);
+    if (source.rows !== target.rows || source.checksum !== target.checksum) mismatches.push({ table: shape.name, source, target });
+    return source;
+  };
+  const tables: TableReport[] = [];
+  for (const shape of shapes.tables) tables.push(await compare(shape));
+  const search = await compare(shapes.search);
+  if (mismatches.length) {
+    throw new ShardMoveError(
+      `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${mismatches.map((m) => `${m.table} (${m.source.rows} → ${m.target.rows} rows)`).join(", ")}`,
+      mismatches,
+    );
+  }
+  return { tables, search };
+}
+
+/** The state a fence row of `db` records for `logical`, or null when it has none (readFence reads that as active). */
+async function recordedState(db: D1Database, logical: number): Promise<string | null> {
+  return db.prepare(`SELECT state FROM shard_fence WHERE logical = ?1`).bind(logical).first<string>("state");
 }
 
 /** Whether `db` holds any row of `logical` in a shard table. */

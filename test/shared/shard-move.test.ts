@@ -304,6 +304,13 @@ describe("moving a logical shard", () => {
     expect(await readFence(SHARD_3, logical)).toEqual({ state: "active", movedTo: null });
     expect(await searchHits(SHARD_3, logical, moving.docWord)).toEqual([moving.docId]);
 
+    // A run that stopped between (d)'s two writes (the target active, the source still read-only) is finished.
+    await SHARD_2.batch([setFenceStatement(SHARD_2, logical, "read-only")]);
+    const finished = await moveLogicalShard({ from: SHARD_2, to: SHARD_3, logical, fromName: "SHARD_2", toName: "SHARD_3" });
+    expect(finished.tables).toEqual(report.tables);
+    expect(await readFence(SHARD_2, logical)).toEqual({ state: "moved", movedTo: "SHARD_3" });
+    expect(await digests(SHARD_3, logical)).toEqual(before);
+
     // A second run of a finished move is refused at the source, which says where the shard went.
     await expect(moveLogicalShard({ from: SHARD_2, to: SHARD_3, logical, fromName: "SHARD_2", toName: "SHARD_3" })).rejects.toThrow(/already left SHARD_2 for SHARD_3/);
     await dropMovedCopy({ db: SHARD_2, logical });
