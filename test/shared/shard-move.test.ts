@@ -43,7 +43,7 @@ async function searchHits(db: D1Database, logical: number, query: string): Promi
   return results.map((r) => r.id).sort();
 }
 
-async function shardHasRows(db: D1Database, logical: number, table: string, column: string): Promise<number> {
+async function shardRowCount(db: D1Database, logical: number, table: string, column: string): Promise<number> {
   const cond = shardCondition(column, logical);
   return (await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${cond.sql}`).bind(...cond.params).first<number>("n"))!;
 }
@@ -173,7 +173,7 @@ describe("the shard fence", () => {
     expect(await guardedRename(DB, moving, "P2")).toBe("read-only");
     expect(await projectName(DB, moving), "the batch's other statements are rolled back").toBe("P1");
     expect(await guardedRead(DB, moving)).toBe("P1");
-    // Another logical shard in the same database is not fenced.
+    // Another logical shard in the same database is not fenced (renamed to the name it has: its digest stays).
     expect(await guardedRename(DB, staying, "P")).toBe("done");
 
     await DB.batch([setFenceStatement(DB, logical, "moved", "SHARD_1")]);
@@ -337,7 +337,7 @@ describe("moving a logical shard", () => {
     expect(await guardedRename(SHARD_3, moving, "P")).toBe("done");
     expect(await digests(SHARD_3, logical)).toEqual(before);
     for (const [table, r] of Object.entries(await digests(SHARD_2, logical))) expect(r.rows, table).toBe(0);
-    expect(await shardHasRows(SHARD_2, logical, "search_entries", "record_id")).toBe(0);
+    expect(await shardRowCount(SHARD_2, logical, "search_entries", "record_id")).toBe(0);
     expect(await readFence(SHARD_2, logical)).toEqual({ state: "moved", movedTo: "SHARD_3" });
   });
 
