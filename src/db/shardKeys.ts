@@ -42,6 +42,12 @@ export const SHARD_KEY_COLUMNS = {
 export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
 
 /**
+ * Tables of a shard database that describe the database itself rather than an organization (the fence of
+ * src/db/schema/fence.ts): they have no shard key and a move never copies them.
+ */
+export const PER_DATABASE_TABLES = ["shard_fence"] as const;
+
+/**
  * A SQL condition true for the rows of `column` on logical shard `logical`, with its parameters: the id's two last
  * characters for the 28-character form, and for the default shard also every 26-character id (the ids issued
  * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId (./shardIds).
@@ -59,7 +65,9 @@ export function shardCondition(column: string, logical: number): { sql: string; 
  * inserts parents first; a delete of the old copy runs in the reverse order.
  */
 export function shardTablesInCopyOrder(): ShardTable[] {
-  const tables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable));
+  const tables = Object.values<unknown>(shardSchema)
+    .filter((v): v is SQLiteTable => is(v, SQLiteTable))
+    .filter((t) => Object.hasOwn(SHARD_KEY_COLUMNS, getTableConfig(t).name));
   const parents = new Map<string, Set<string>>();
   for (const t of tables) {
     const config = getTableConfig(t);

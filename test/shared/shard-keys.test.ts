@@ -4,15 +4,19 @@ import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as shardSchema from "../../src/db/schema/shard";
-import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "../../src/db/shardKeys";
+import { PER_DATABASE_TABLES, SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "../../src/db/shardKeys";
 import { LOGICAL_SHARDS } from "../../src/db/shards";
 import { logicalShardOfId } from "../../src/db/shardIds";
 import { newId, newShardedId } from "../../src/lib/ids";
 
-const tables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable)).map((t) => getTableConfig(t));
+const allTables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable)).map((t) => getTableConfig(t));
+// The fence is each database's own record, not organization data: it has no shard key and is never copied.
+const tables = allTables.filter((t) => !(PER_DATABASE_TABLES as readonly string[]).includes(t.name));
 
 describe("shard keys", () => {
-  it("every shard table has a key column, which exists and is NOT NULL", () => {
+  it("every shard table has a key column, which exists and is NOT NULL; the per-database tables are shard tables without one", () => {
+    for (const name of PER_DATABASE_TABLES) expect(allTables.map((t) => t.name)).toContain(name);
+    expect(Object.keys(SHARD_KEY_COLUMNS).filter((n) => (PER_DATABASE_TABLES as readonly string[]).includes(n))).toEqual([]);
     expect(Object.keys(SHARD_KEY_COLUMNS).sort()).toEqual(tables.map((t) => t.name).sort());
     for (const t of tables) {
       const column = t.columns.find((c) => c.name === SHARD_KEY_COLUMNS[t.name as keyof typeof SHARD_KEY_COLUMNS]);

@@ -7,3 +7,4 @@ export * from "./automations";
 export * from "./http";
 export * from "./portals";
 export * from "./collab";
+export * from "./fence";

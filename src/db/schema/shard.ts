@@ -15,3 +15,5 @@ export {
 } from "./automations";
 export { publishedEntries } from "./portals";
 export { collabRooms } from "./collab";
+// Not organization data: each shard database's own record of the logical shards moving through it (never copied).
+export { shardFence } from "./fence";

@@ -1,0 +1,310 @@
+// Moving one logical shard between two D1 databases, Worker-side (docs/scaling.md "Plan", step 8 (a)–(e)):
+// fence the source read-only, copy the shard's rows table by table into the target, verify a row count and a
+// checksum per table, switch the fences, and — later, after a grace period — delete the old copy (dropMovedCopy).
+//
+// Not `wrangler d1 export`: it refuses a database holding FTS5 virtual tables (search_fts) and can leave it busy.
+// The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
+// What the operator runs (`npm run shard:move`, an admin route) and the request path honouring the fence come with
+// routing; this module takes two D1Database handles and knows nothing of bindings beyond their names.
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { is } from "drizzle-orm";
+import * as schema from "./schema";
+import { readFence, setFenceStatement } from "./shardFence";
+import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "./shardKeys";
+import {
+  configOf,
+  DEFAULT_BATCH_ROWS,
+  deleteRows,
+  deleteShardRows,
+  digestShardTable,
+  insertStatements,
+  MAX_PARAMS,
+  moveShapes,
+  pages,
+  q,
+  SEARCH,
+  shardTables,
+  type TableReport,
+  type TableShape,
+} from "./shardRows";
+import { isLogicalShard } from "./shards";
+
+export interface MoveReport {
+  logical: number;
+  from: string;
+  to: string;
+  /** Each shard table in copy order, as found in both databases after the copy. */
+  tables: TableReport[];
+  /** The shard's search entries (derived data, carried across and verified the same way). */
+  search: TableReport;
+  /** Rows of tables outside the shard schema copied because shard rows reference them (see copyReferencedRows). */
+  referenced: Record<string, number>;
+}
+
+export interface MoveOptions {
+  from: D1Database;
+  to: D1Database;
+  logical: number;
+  /** Binding names, recorded in the fences (moved_to) and the report. */
+  fromName: string;
+  toName: string;
+  /** Rows read and written per D1 call (default 500); each statement stays under 100 bound parameters. */
+  batchRows?: number;
+  /** Called after each table is copied, with its rows copied (progress for the command that runs a move). */
+  onCopied?: (table: string, rows: number) => void | Promise<void>;
+}
+
+/**
+ * A move refused before it began (nothing changed), or stopped after (a): then the source is `active` again and
+ * the target holds none of the shard's rows.
+ */
+export class ShardMoveError extends Error {
+  constructor(
+    message: string,
+    readonly mismatches: { table: string; source: TableReport; target: TableReport }[] = [],
+  ) {
+    super(message);
+    this.name = "ShardMoveError";
+  }
+}
+
+/**
+ * Rows outside the shard schema that the shard's rows reference: today every shard database carries the full
+ * schema (the same migrations as DB), so D1 enforces the foreign keys from shard tables to `users` and
+ * `organizations` in the target too, and a workspace cannot be inserted before its organization and owner. These
+ * rows are copied first (as they are, kept if present); the source keeps its own (they are directory rows). Once
+ * shard databases get the shard schema alone (docs/scaling.md "Plan", step 2), these references are plain columns,
+ * the target has no such tables and nothing is copied here.
+ */
+async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
+  const shardNames = new Set(shardTables.keys());
+  const everything = new Map<string, SQLiteTable>(
+    Object.values<unknown>(schema)
+      .filter((v): v is SQLiteTable => is(v, SQLiteTable))
+      .map((t) => [getTableConfig(t).name, t]),
+  );
+  /** Foreign keys from `table` to tables outside the shard schema: [column, parent table, parent column]. */
+  const outward = (table: SQLiteTable) =>
+    getTableConfig(table).foreignKeys.flatMap((fk) => {
+      const ref = fk.reference();
+      const parent = getTableConfig(ref.foreignTable).name;
+      return shardNames.has(parent) || ref.columns.length !== 1 ? [] : [[ref.columns[0]!.name, parent, ref.foreignColumns[0]!.name] as const];
+    });
+
+  // Which parent rows the shard's rows name, read in one batch.
+  const wanted = new Map<string, { column: string; ids: Set<string> }>();
+  const want = (parent: string, column: string) => {
+    if (!wanted.has(parent)) wanted.set(parent, { column, ids: new Set() });
+    return wanted.get(parent)!.ids;
+  };
+  const probes: { parent: string; column: string; stmt: D1PreparedStatement }[] = [];
+  for (const name of shardTablesInCopyOrder()) {
+    const cond = shardCondition(SHARD_KEY_COLUMNS[name], logical);
+    for (const [column, parent, parentColumn] of outward(shardTables.get(name)!)) {
+      probes.push({ parent, column: parentColumn, stmt: from.prepare(`SELECT DISTINCT ${q(column)} FROM ${q(name)} WHERE ${cond.sql} AND ${q(column)} IS NOT NULL`).bind(...cond.params) });
+    }
+  }
+  if (!probes.length) return {};
+  const present = new Set(
+    (await to.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).raw<[string]>()).map(([n]) => n),
+  );
+  const found = await from.batch(probes.map((p) => p.stmt));
+  probes.forEach((p, i) => {
+    const ids = want(p.parent, p.column);
+    for (const row of found[i]!.results as Record<string, string>[]) ids.add(Object.values(row)[0]!);
+  });
+
+  // Parents may name parents (an organization its owner): insert parents first (a depth-first post-order), read
+  // in the reverse order so that every row read adds the rows it names before their table is read.
+  const rowsOf = new Map<string, unknown[][]>();
+  const insertOrder: string[] = [];
+  const visiting = new Set<string>();
+  const visit = (name: string) => {
+    if (insertOrder.includes(name) || visiting.has(name)) return;
+    visiting.add(name);
+    for (const [, parent] of outward(everything.get(name)!)) visit(parent);
+    insertOrder.push(name);
+  };
+  for (const name of [...wanted.keys()].sort()) visit(name);
+  for (const name of [...insertOrder].reverse()) {
+    const table = everything.get(name)!;
+    const { columns } = configOf(table);
+    const entry = wanted.get(name);
+    if (!entry || !present.has(name)) continue;
+    const ids = [...entry.ids];
+    const rows: unknown[][] = [];
+    for (let i = 0; i < ids.length; i += MAX_PARAMS - 1) {
+      const chunk = ids.slice(i, i + MAX_PARAMS - 1);
+      rows.push(...(await from.prepare(`SELECT ${columns.map(q).join(", ")} FROM ${q(name)} WHERE ${q(entry.column)} IN (${chunk.map(() => "?").join(", ")})`).bind(...chunk).raw<unknown[]>()));
+    }
+    rowsOf.set(name, rows);
+    for (const [column, parent, parentColumn] of outward(table)) {
+      const index = columns.indexOf(column);
+      for (const row of rows) if (row[index] != null) want(parent, parentColumn).add(String(row[index]));
+    }
+  }
+  const copied: Record<string, number> = {};
+  for (const name of insertOrder) {
+    const rows = rowsOf.get(name);
+    if (!rows) continue;
+    const { columns } = configOf(everything.get(name)!);
+    for (let i = 0; i < rows.length; i += pageRows) {
+      const statements = insertStatements(to, name, columns, rows.slice(i, i + pageRows), "ON CONFLICT DO NOTHING");
+      if (statements.length) await to.batch(statements);
+    }
+    copied[name] = rows.length;
+  }
+  return copied;
+}
+
+/**
+ * The shard's search entries, carried from the source as they are. The target's triggers already made an entry
+ * for every copied document (its name) and row (its cells' text), but a document's body comes from its content in
+ * R2, written by the service beside its content (src/services/search/index.ts), never by a trigger: only the
+ * source's entry has it. So the trigger-made entries are replaced by the source's, which makes the target's index
+ * equal to the source's; the FTS5 rows follow through search_entries' delete and insert triggers.
+ */
+async function copySearchEntries(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<void> {
+  await deleteRows(to, SEARCH, logical, pageRows);
+  const columns = SEARCH.columns;
+  const update = columns.filter((c) => c !== "record_id").map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
+  for await (const page of pages(from, SEARCH, logical, pageRows)) {
+    await to.batch(insertStatements(to, SEARCH.name, columns, page, `ON CONFLICT (record_id) DO UPDATE SET ${update}`));
+  }
+}
+
+/**
+ * Step (b): copies every row of `logical` from `from` into `to` — after deleting whatever the target held of it, so
+ * a re-run after an interrupted copy starts clean — tables parents first, each read in pages of `batchRows` and
+ * written in one D1 batch per page; then the search entries. Exported for the tests, which interrupt a move.
+ */
+export async function copyShardRows(
+  opts: Pick<MoveOptions, "from" | "to" | "logical" | "batchRows" | "onCopied">,
+): Promise<Record<string, number>> {
+  const { from, to, logical } = opts;
+  const pageRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
+  await deleteShardRows(to, logical, pageRows);
+  const referenced = await copyReferencedRows(from, to, logical, pageRows);
+  const { tables } = moveShapes();
+  for (const shape of tables) {
+    let rows = 0;
+    for await (const page of pages(from, shape, logical, pageRows)) {
+      await to.batch(insertStatements(to, shape.name, shape.columns, page, "ON CONFLICT DO NOTHING"));
+      rows += page.length;
+    }
+    await opts.onCopied?.(shape.name, rows);
+  }
+  await copySearchEntries(from, to, logical, pageRows);
+  return referenced;
+}
+
+/**
+ * Moves logical shard `logical` from `from` to `to` (docs/scaling.md "Plan", step 8 (a)–(d)):
+ * (a) the source's fence goes to `read-only` (guarded writes are refused from then on, reads go on) and the
+ *     target's to `moved` → the source, so nothing is served from a half-made copy;
+ * (b) copyShardRows;
+ * (c) every table's row count and checksum, and the search entries', are compared in both databases; on any
+ *     difference (or any error) the target's copy is deleted, the source's fence is `active` again, and a
+ *     ShardMoveError (or the error) is thrown;
+ * (d) the target's fence goes to `active`, then the source's to `moved` → `toName`.
+ * A run that stopped before (d) is re-run from (a); one that stopped between (d)'s two writes is verified again and
+ * finished. The source's rows stay until dropMovedCopy (e). The shard map (src/db/shards.ts) is the caller's to switch.
+ */
+export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
+  const { from, to, logical, fromName, toName } = opts;
+  const pageRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
+  if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
+  if (from === to || fromName === toName) throw new Error("a move needs two different databases");
+  if (!Number.isInteger(pageRows) || pageRows < 1) throw new RangeError(`batchRows must be a positive integer: ${pageRows}`);
+
+  const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
+  if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
+  if (targetFence.state === "read-only") throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
+  if (sourceFence.state === "read-only" && (await recordedState(to, logical)) === "active") {
+    // An earlier run stopped inside (d): the target went active after its copy was verified, the source never
+    // left read-only, so the copy still holds every write. Verify again and finish.
+    const { tables, search } = await verify(opts, pageRows);
+    await from.batch([setFenceStatement(from, logical, "moved", toName)]);
+    return { logical, from: fromName, to: toName, tables, search, referenced: {} };
+  }
+  if (targetFence.state === "active" && (await holdsRows(to, logical))) {
+    throw new ShardMoveError(`${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`);
+  }
+
+  // (a)
+  await from.batch([setFenceStatement(from, logical, "read-only")]);
+  await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
+  const abandon = async () => {
+    await deleteShardRows(to, logical, pageRows);
+    await from.batch([setFenceStatement(from, logical, "active")]);
+  };
+
+  let referenced: Record<string, number>;
+  let tables: TableReport[];
+  let search: TableReport;
+  try {
+    // (b)
+    referenced = await copyShardRows({ from, to, logical, batchRows: pageRows, onCopied: opts.onCopied });
+    // (c)
+    ({ tables, search } = await verify(opts, pageRows));
+  } catch (error) {
+    await abandon();
+    throw error;
+  }
+
+  // (d)
+  await to.batch([setFenceStatement(to, logical, "active")]);
+  await from.batch([setFenceStatement(from, logical, "moved", toName)]);
+  return { logical, from: fromName, to: toName, tables, search, referenced };
+}
+
+/**
+ * Step (c): each shard table's and the search entries' count and checksum in both databases, in the source's
+ * terms; throws a ShardMoveError naming every table that differs.
+ */
+async function verify(opts: MoveOptions, pageRows: number): Promise<{ tables: TableReport[]; search: TableReport }> {
+  const { from, to, logical, fromName, toName } = opts;
+  const shapes = moveShapes();
+  const mismatches: ShardMoveError["mismatches"] = [];
+  const compare = async (shape: TableShape) => {
+    const [source, target] = await Promise.all([digestShardTable(from, shape, logical, pageRows), digestShardTable(to, shape, logical, pageRows)]);
+    if (source.rows !== target.rows || source.checksum !== target.checksum) mismatches.push({ table: shape.name, source, target });
+    return source;
+  };
+  const tables: TableReport[] = [];
+  for (const shape of shapes.tables) tables.push(await compare(shape));
+  const search = await compare(shapes.search);
+  if (mismatches.length) {
+    throw new ShardMoveError(
+      `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${mismatches.map((m) => `${m.table} (${m.source.rows} → ${m.target.rows} rows)`).join(", ")}`,
+      mismatches,
+    );
+  }
+  return { tables, search };
+}
+
+/** The state a fence row of `db` records for `logical`, or null when it has none (readFence reads that as active). */
+async function recordedState(db: D1Database, logical: number): Promise<string | null> {
+  return db.prepare(`SELECT state FROM shard_fence WHERE logical = ?1`).bind(logical).first<string>("state");
+}
+
+/** Whether `db` holds any row of `logical` in a shard table. */
+async function holdsRows(db: D1Database, logical: number): Promise<boolean> {
+  const statements = moveShapes().tables.map((shape) => {
+    const cond = shardCondition(shape.key, logical);
+    return db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`).bind(...cond.params);
+  });
+  const results = await db.batch<{ present: number }>(statements);
+  return results.some((r) => r.results[0]?.present === 1);
+}
+
+/**
+ * Step (e): deletes the old copy of a moved logical shard from `db` (the source of a finished move), children
+ * first, then its search entries. Refuses unless `db`'s fence says the shard moved, so it can never delete the
+ * copy that serves. Returns the rows deleted per table.
+ */
+export async function dropMovedCopy(opts: { db: D1Database; logical: number; batchRows?: number }): Promise<Record<string, number>> {
+  const fence = await readFence(opts.db, opts.logical);
+  if (fence.state !== "moved") throw new ShardMoveError(`logical shard ${opts.logical} has not moved out of this database (fence: ${fence.state})`);
+  return deleteShardRows(opts.db, opts.logical, opts.batchRows ?? DEFAULT_BATCH_ROWS);
+}
