@@ -196,3 +196,17 @@ export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) 
 export async function seed(base, secrets, settings) {
   return seedDemo(base, secrets.adminToken, { stateFile: settings.stateFile });
 }
+
+/**
+ * A local database from an earlier `npm start`, before the shard databases, keeps its organizations in the directory:
+ * the Worker moves them to their shard databases (POST /admin/shards/adopt; nothing to do on later starts).
+ */
+export async function adoptLegacyData(base, secrets, { log = console.log } = {}) {
+  const res = await fetch(`${base}/admin/shards/adopt`, { method: "POST", headers: { authorization: `Bearer ${secrets.adminToken}` } });
+  if (!res.ok) throw new StartError(`Moving the records of an earlier local database into the shard databases failed: ${res.status} ${await res.text()}`);
+  const { data } = await res.json();
+  if (data.moved.length) {
+    const rows = data.moved.reduce((a, m) => a + m.rows, 0);
+    log(`• Moved ${rows} records of an earlier local database into the shard databases (${data.moved.map((m) => `logical shard ${m.logical} → ${m.to}`).join(", ")})`);
+  }
+}

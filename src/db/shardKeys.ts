@@ -13,6 +13,10 @@ import { shardSuffix } from "../lib/ids";
  * issued on the organization's shard; the one chosen is always set (NOT NULL) and indexed where one is.
  */
 export const SHARD_KEY_COLUMNS = {
+  organizations: "id",
+  organization_members: "organization_id",
+  member_invitations: "organization_id",
+  invitations: "document_id",
   workspaces: "id",
   workspace_collaborators: "workspace_id",
   projects: "workspace_id",

@@ -36,7 +36,7 @@ describe("directory and shard schemas", () => {
     const s = names(shard);
     expect(d.filter((n) => s.includes(n))).toEqual([]);
     expect([...d, ...s].sort()).toEqual(names(everything));
-    expect(d.length).toBeGreaterThan(5);
+    expect(d.length).toBeGreaterThanOrEqual(4);
     expect(s.length).toBeGreaterThan(20);
   });
 
@@ -53,9 +53,9 @@ describe("directory and shard schemas", () => {
   it("the foreign keys that cross the split are the known ones", () => {
     const fromShard = crossReferences(shard);
     const fromDirectory = crossReferences(directory);
-    expect(fromDirectory).toEqual(["invitations.document_id → documents"]);
-    expect(fromShard.every((r) => /→ (users|organizations)$/.test(r)), fromShard.join("\n")).toBe(true);
-    expect(fromShard.filter((r) => r.endsWith("→ users")).length).toBe(Number(/the (\d+) references from shard tables to `users.id`/.exec(scaling)?.[1]));
-    expect(fromShard.filter((r) => r.endsWith("→ organizations"))).toEqual(["workspaces.organization_id → organizations"]);
+    expect(fromDirectory).toEqual([]);
+    // Only users: every shard keeps a copy of every user, so these hold inside each shard database too.
+    expect(fromShard.every((r) => /→ users$/.test(r)), fromShard.join("\n")).toBe(true);
+    expect(fromShard.length).toBe(Number(/the (\d+) references from shard tables to `users.id`/.exec(scaling)?.[1]));
   });
 });

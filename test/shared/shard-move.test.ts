@@ -1,11 +1,12 @@
 /**
  * Moving a logical shard between D1 databases (src/db/shardMove.ts, src/db/shardFence.ts; docs/scaling.md "Plan",
- * step 8). The API still writes every organization into env.DB, so these tests build their own organizations
- * through it, on a logical shard no other organization uses, and move that shard out of env.DB into SHARD_2 and
- * SHARD_3. The organization is unreachable through the API afterwards, which is why only this file's own shard
- * moves. Every query is scoped to this file's shards: other files share the databases.
+ * step 8). These tests build their own organizations through the API, on a logical shard no other organization
+ * uses and whose database under the map is SHARD_0, and move that shard out of SHARD_0 into SHARD_2 and SHARD_3. The
+ * map is not flipped, so the organization is unreachable through the API afterwards, which is why only this file's
+ * own shard moves. Every query is scoped to this file's shards: other files share the databases.
  */
 import { env } from "cloudflare:workers";
+import { bindingOf } from "../../src/db/shards";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { fenceRefusalOf, readFence, setFenceStatement, shardGuardStatement } from "../../src/db/shardFence";
 import { copyShardRows, dropMovedCopy, moveLogicalShard, ShardMoveError } from "../../src/db/shardMove";
@@ -18,7 +19,8 @@ import { addColumn, addRow, makeTable } from "../support/tableHarness";
 import { para } from "../support/collab-peer";
 import { finishedRuns } from "../support/automations";
 
-const DB = env.DB;
+/** The source: the database the map puts this file's organizations on. */
+const DB = env.SHARD_0!;
 const SHARD_2 = env.SHARD_2!;
 const SHARD_3 = env.SHARD_3!;
 
@@ -59,15 +61,15 @@ interface Org {
 }
 
 /**
- * A new organization of `u` on a logical shard that holds nothing else in env.DB, SHARD_2 or SHARD_3 and has no
+ * A new organization of `u` on a logical shard of SHARD_0 that holds nothing else there, in SHARD_2 or SHARD_3 and has no
  * fence there (and is not shard 0, the shard of every legacy id, nor in `avoid`); created again until one lands
  * there.
  */
 async function emptyShardOrganization(u: RegisteredUser, avoid: Set<number>): Promise<{ id: string; logical: number }> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 80; attempt++) {
     const org = (await ok("POST", "/organization", { token: u.token, body: { name: `Movable ${attempt}` } })).data;
     const logical = logicalShardOfId(org._id)!;
-    if (logical === 0 || avoid.has(logical)) continue;
+    if (logical === 0 || avoid.has(logical) || bindingOf(logical) !== "SHARD_0") continue;
     // Nothing else of that shard in the source, nor in the targets (whose fences a move sets).
     const cond = shardCondition("id", logical);
     const others = await Promise.all(
@@ -76,7 +78,7 @@ async function emptyShardOrganization(u: RegisteredUser, avoid: Set<number>): Pr
     const fenced = await Promise.all([DB, SHARD_2, SHARD_3].map((db) => db.prepare(`SELECT count(*) AS n FROM shard_fence WHERE logical = ?`).bind(logical).first<number>("n")));
     if ([...others, ...fenced].every((n) => n === 0)) return { id: org._id, logical };
   }
-  throw new Error("no organization landed on an empty logical shard in 50 tries");
+  throw new Error("no organization landed on an empty logical shard of SHARD_0 in 80 tries");
 }
 
 /** A whole organization's worth of records, as test/shared/shard-ids.test.ts builds it. */
@@ -101,7 +103,7 @@ async function buildOrganization(u: RegisteredUser, org: { id: string; logical: 
   await ok("POST", "/table/reference", { token: u.token, body: { documentId: doc._id, tableId: table.tableId, columnId: table.nameColumnId, relatedRowId: null, type: "global" } });
   const automation = (await ok("POST", "/automation", { token: u.token, body: { projectId: project._id, name: "A", runFromButton: true, actions: [{ spec: { kind: "notify", title: "Hi" } }] } })).data;
   await ok("POST", `/automation/${automation._id}/run`, { token: u.token });
-  // The run goes on in the queue consumer, which writes (unguarded) into env.DB: let it finish before any move.
+  // The run goes on in the queue consumer, which writes (unguarded) into the shard: let it finish before any move.
   await finishedRuns(u.token, automation._id);
   return { ...org, projectId: project._id, docId: doc._id, rowId: row._id, docWord, rowWord };
 }
@@ -143,9 +145,10 @@ beforeAll(async () => {
   await ok("POST", `/organization/${org.id}/member`, { token: owner.token, body: { email: u.email, role: "admin" } });
   moving = await buildOrganization(u, org);
   avoid.add(moving.logical);
-  // The organization that stays: any shard but the moving one.
+  // The organization that stays: any other logical shard of the same database.
+  const elsewhere = (id: string) => avoid.has(logicalShardOfId(id)!) || bindingOf(logicalShardOfId(id)!) !== "SHARD_0";
   let other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
-  while (avoid.has(logicalShardOfId(other._id)!)) other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
+  while (elsewhere(other._id)) other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
   staying = await buildOrganization(u, { id: other._id, logical: logicalShardOfId(other._id)! });
   stayingBefore = await digests(DB, staying.logical);
 });
@@ -225,7 +228,7 @@ describe("moving a logical shard", () => {
       from: DB,
       to: SHARD_2,
       logical,
-      fromName: "DB",
+      fromName: "SHARD_0",
       toName: "SHARD_2",
       batchRows: 4,
       onCopied: async (table) => {
@@ -254,8 +257,10 @@ describe("moving a logical shard", () => {
     expect(report.tables.map((t) => t.table)).toEqual(moveShapes().tables.map((s) => s.name));
     for (const t of report.tables) expect(t, t.table).toEqual(source[t.table]);
     expect(report.search).toEqual(source.search_entries);
-    expect(report.referenced.organizations).toBe(1);
-    expect(report.referenced.users).toBeGreaterThanOrEqual(1);
+    // The organization is a shard table and moves with it; only users are referenced from outside (every shard
+    // keeps a copy of each, so none is missing).
+    expect(report.tables.find((t) => t.table === "organizations")?.rows).toBe(1);
+    expect(report.referenced.organizations).toBeUndefined();
 
     expect(await digests(SHARD_2, logical)).toEqual(source);
     expect(await readFence(DB, logical)).toEqual({ state: "moved", movedTo: "SHARD_2" });
@@ -273,8 +278,8 @@ describe("moving a logical shard", () => {
     // The other organization's shard is untouched in the source.
     expect(await digests(DB, staying.logical)).toEqual(stayingBefore);
     expect(stayingBefore.cells!.rows).toBeGreaterThan(0);
-    // The directory rows stay in the source; the target kept the copy its foreign keys needed.
-    expect(await DB.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(1);
+    // The organization moved with its shard; the users its rows name are in the target too.
+    expect(await DB.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(0);
     expect(await SHARD_2.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(1);
     expect(await SHARD_2.prepare(`SELECT count(*) AS n FROM users WHERE id = ?1`).bind(owner.id).first<number>("n")).toBe(1);
     // A copy that is still the serving one is never dropped.

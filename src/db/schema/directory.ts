@@ -1,7 +1,6 @@
-// The directory database's tables (binding DB once the service is sharded; docs/scaling.md "Plan", step 1): what is
-// global — users, tokens, organizations with their logical shard, memberships, notifications, email invitations and
-// Idempotency-Key claims. drizzle.directory.config.ts generates its migrations from this file. Not yet wired: the
-// live schema is still src/db/schema/index.ts, one database.
-export { users, accessTokens, organizations, organizationMembers, notifications, memberInvitations } from "./identity";
-export { invitations } from "./documents";
+// The directory database's tables (binding DB; docs/scaling.md "Directory and shards"): what is global — users,
+// tokens, notifications and Idempotency-Key claims (of requests about no organization, and the registration of every
+// key). drizzle.directory.config.ts generates its migrations from this file. Every database still takes the full
+// migrations today; shard databases keep a copy of every user (the one directory table they use besides the claims).
+export { users, accessTokens, notifications } from "./identity";
 export { idempotencyKeys } from "./http";

@@ -1,6 +1,8 @@
-// The shard databases' tables (bindings SHARD_0 … SHARD_n once the service is sharded; docs/scaling.md "Plan", step
-// 1): everything inside an organization. drizzle.shard.config.ts generates their migrations from this file. Not yet
-// wired: the live schema is still src/db/schema/index.ts, one database.
+// The shard databases' tables (bindings SHARD_0 … SHARD_n; docs/scaling.md "Directory and shards"): everything
+// inside an organization, the organization itself and its members and invitations included. drizzle.shard.config.ts
+// generates their migrations from this file.
+export { organizations, organizationMembers, memberInvitations } from "./identity";
+export { invitations } from "./documents";
 export { workspaces, workspaceCollaborators, projects } from "./workspaces";
 export { documents, documentCollaborators } from "./documents";
 export { tables, columns, rows, cells, tableReferences, clauseReferences } from "./tables";

@@ -97,12 +97,12 @@ const USER_REPAIR_WINDOW_MS = 24 * 60 * 60_000;
 
 /**
  * The repair of registrations interrupted after the directory committed (docs/scaling.md, "Repair"): every user
- * registered in the last day gets its copy in every shard database that lacks it. Idempotent; run every minute by
- * the scheduler. Returns how many copies it wrote.
+ * registered in the last day (or since `since`) gets its copy in every shard database that lacks it. Idempotent; run
+ * every minute by the scheduler. Returns how many copies it wrote.
  */
-export async function repairUserCopies(env: Env, now: number): Promise<number> {
+export async function repairUserCopies(env: Env, now: number, since = now - USER_REPAIR_WINDOW_MS): Promise<number> {
   const recent = await env.DB.prepare("SELECT id, email, name, created_at, updated_at FROM users WHERE created_at >= ? ORDER BY created_at")
-    .bind(now - USER_REPAIR_WINDOW_MS)
+    .bind(since)
     .all<{ id: string; email: string; name: string; created_at: number; updated_at: number }>();
   if (recent.results.length === 0) return 0;
   let written = 0;

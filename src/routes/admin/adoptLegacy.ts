@@ -1,0 +1,35 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../http/route";
+import { requireAdminToken } from "../../http/admin";
+import { errorResponses, okData, type Router } from "../../openapi";
+import { adoptLegacyData } from "../../services/shards/adopt";
+
+const route = defineRoute({
+  operationId: "adoptLegacyData",
+  auth: "public",
+  use: [requireAdminToken],
+  roundTrips: 1000,
+  method: "post",
+  path: "/admin/shards/adopt",
+  shard: "service",
+  tags: ["Identity"],
+  summary: "Move records kept in the directory by an earlier version into their shard databases (deployment admin token)",
+  description:
+    "For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves " +
+    "each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory). Does nothing " +
+    "when the directory holds no organization's records; `npm start` calls it on every start.",
+  security: [{ bearer: [] }],
+  responses: {
+    ...okData(
+      z.object({
+        usersCopied: z.number().int(),
+        moved: z.array(z.object({ logical: z.number().int(), to: z.string(), rows: z.number().int() })),
+      }),
+    ),
+    ...errorResponses("UnauthorizedError", "RateLimitedError"),
+  },
+});
+
+export function registerAdoptLegacy(app: Router) {
+  app.openapi(route, async (c) => c.json({ data: await adoptLegacyData(c.env) }, 200));
+}

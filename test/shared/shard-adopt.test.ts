@@ -1,0 +1,49 @@
+/**
+ * A local database from before the shard databases (docs/scaling.md, "Adopting a database from before the shards"):
+ * its organizations' records sit in the directory (DB) under ids of the older 26-character form, which name logical
+ * shard 0. `POST /admin/shards/adopt` (run by npm start) moves them to the shard database the map names, verified,
+ * and they answer through the API again; nothing is lost and nothing stays behind.
+ */
+import { env } from "cloudflare:test";
+import { ulid } from "ulidx";
+import { describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, call, ok, registerUser } from "../support/harness";
+
+describe("adopting records kept in the directory by an earlier version", () => {
+  it("moves them to their shard database, where the API finds them; a second run has nothing to do", async () => {
+    const u = await registerUser("Legacy owner");
+    const t = Date.now();
+    const [orgId, wsId, projectId] = [ulid(), ulid(), ulid()];
+    // What an earlier `npm start` left: an organization, a workspace and a project in the one database.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Legacy', ?, ?, ?)").bind(orgId, u.id, t, t),
+      env.DB.prepare("INSERT INTO organization_members (organization_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").bind(orgId, u.id, t),
+      env.DB.prepare("INSERT INTO workspaces (id, organization_id, name, description, is_default, is_shared, owner_id, created_at, updated_at) VALUES (?, ?, 'Old workspace', '', 0, 0, ?, ?, ?)").bind(wsId, orgId, u.id, t, t),
+      env.DB.prepare("INSERT INTO workspace_collaborators (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").bind(wsId, u.id, t),
+      env.DB.prepare("INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Old project', ?, ?)").bind(projectId, wsId, u.id, t, t),
+    ]);
+    // Routed by its id to shard 0's database, which does not hold it yet.
+    expect((await call("GET", `/project/${projectId}`, { token: u.token })).status).toBe(404);
+
+    const adopted = await ok("POST", "/admin/shards/adopt", { token: ADMIN_TOKEN });
+    expect(adopted.data.moved).toEqual([expect.objectContaining({ logical: 0, to: "SHARD_0" })]);
+    expect(adopted.data.moved[0].rows).toBeGreaterThanOrEqual(5);
+
+    const project = await ok("GET", `/project/${projectId}`, { token: u.token });
+    expect(project.data.name).toBe("Old project");
+    const listed = await ok("GET", "/organization/all", { token: u.token });
+    expect((listed.data as { _id: string }[]).map((o) => o._id)).toContain(orgId);
+    for (const table of ["organizations", "workspaces", "projects"]) {
+      expect((await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE id IN (?, ?, ?)`).bind(orgId, wsId, projectId).first<{ n: number }>())?.n, table).toBe(0);
+    }
+    expect((await env.SHARD_0!.prepare("SELECT count(*) AS n FROM projects WHERE id = ?").bind(projectId).first<{ n: number }>())?.n).toBe(1);
+
+    const again = await ok("POST", "/admin/shards/adopt", { token: ADMIN_TOKEN });
+    expect(again.data.moved).toEqual([]);
+  });
+
+  it("needs the deployment's admin token", async () => {
+    const u = await registerUser("Not admin");
+    expect((await call("POST", "/admin/shards/adopt", { token: u.token })).status).toBe(401);
+  });
+});
