@@ -121,7 +121,7 @@ export function databases(totals, placement, count) {
  * keep its hottest logical shard and move the next hottest to the least-loaded database that stays within the
  * limit and the fill target; while a database is above the fill target, move the smallest of its logical shards
  * that brings it under (else its largest) to the database with the most free room. Each move is one
- * `npm run shard:move` (docs/scaling.md "Plan"). Returns the new placement and the moves.
+ * `npm run shard:move` (docs/scaling.md "Moving a logical shard"). Returns the new placement and the moves.
  */
 export function rebalance(totals, placement, count, { fillBytes, limit }) {
   const next = Int32Array.from(placement);

@@ -1,4 +1,4 @@
-// The fence of a shard database (docs/scaling.md "Plan", step 8): what this database says about a logical shard
+// The fence of a shard database (docs/scaling.md "Moving a logical shard"): what this database says about a logical shard
 // while it moves (table shard_fence, src/db/schema/fence.ts), and the guard a batch carries so that it runs only
 // where its logical shard is served (table shard_guard and its trigger, migrations/0012_shard_fence.sql).
 //

@@ -2,7 +2,7 @@
 // only logical shards are issued, and an id of the older plain-ULID form names the default logical shard. A new
 // organization's id is drawn on a logical shard by the placement rule (newOrganizationId); every record inside it
 // is issued on the same shard as a record it belongs to (newIdBeside), so its id names its organization's shard
-// (docs/scaling.md "Plan", step 3).
+// (docs/scaling.md "Id format").
 import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
 import { bindingOf, cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, type ShardBinding } from "./shards";
 

@@ -1,5 +1,5 @@
 // What a move of one logical shard copies, in which order, and how it selects the shard's rows
-// (docs/scaling.md "Plan", step 8). Pure: the move script (`npm run shard:move`, to be written after the request
+// (docs/scaling.md "Moving a logical shard"). Pure: the move script (`npm run shard:move`, to be written after the request
 // path is sharded) builds its statements from these, and so do its verification and the delete of the old copy.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Moving one logical shard between two D1 databases, Worker-side (docs/scaling.md "Plan", step 8 (a)–(e)):
+// Moving one logical shard between two D1 databases, Worker-side (docs/scaling.md "Moving a logical shard"):
 // fence the source read-only, copy the shard's rows table by table into the target, verify a row count and a
 // checksum per table, switch the fences, and — later, after a grace period — delete the old copy (dropMovedCopy).
 //
@@ -73,7 +73,7 @@ export class ShardMoveError extends Error {
  * schema (the same migrations as DB), so D1 enforces the foreign keys from shard tables to `users` and
  * `organizations` in the target too, and a workspace cannot be inserted before its organization and owner. These
  * rows are copied first (as they are, kept if present); the source keeps its own (they are directory rows). Once
- * shard databases get the shard schema alone (docs/scaling.md "Plan", step 2), these references are plain columns,
+ * shard databases get the shard schema alone (docs/scaling.md "Not built yet"), these references are plain columns,
  * the target has no such tables and nothing is copied here.
  */
 async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
@@ -199,7 +199,7 @@ export async function copyShardRows(
 }
 
 /**
- * Moves logical shard `logical` from `from` to `to` (docs/scaling.md "Plan", step 8 (a)–(d)):
+ * Moves logical shard `logical` from `from` to `to` (docs/scaling.md "Moving a logical shard"):
  * (a) the source's fence goes to `read-only` (guarded writes are refused from then on, reads go on) and the
  *     target's to `moved` → the source, so nothing is served from a half-made copy;
  * (b) copyShardRows;

@@ -1,5 +1,5 @@
 // Reading, writing, hashing and deleting one logical shard's rows of a D1 database, table by table: the parts of a
-// shard move (./shardMove.ts, docs/scaling.md "Plan", step 8) that touch rows. Every statement stays under D1's
+// shard move (./shardMove.ts, docs/scaling.md "Moving a logical shard") that touch rows. Every statement stays under D1's
 // 100 bound parameters and every D1 call handles at most one page of rows.
 import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";

@@ -6,8 +6,8 @@
 // Re-spreading the logical shards over more (or other) databases changes this map, never an id.
 //
 // The module is pure (no bindings, no imports, only erasable TypeScript), so scripts/bench/shards.mjs runs the same
-// map and placement rule as the Worker. New organizations are placed by it (src/db/shardIds.ts); the request path
-// does not route by it yet: docs/scaling.md "Plan".
+// map and placement rule as the Worker. New organizations are placed by it (src/db/shardIds.ts), and requests are
+// routed by it (docs/scaling.md "Routing with no lookup").
 
 /**
  * 480 = 2^5 · 3 · 5: it divides evenly over 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 32, 40, 48, 60, 80,
@@ -35,7 +35,7 @@ export interface ShardMap {
 
 /**
  * The map the Worker uses. Four databases locally (so every test crosses databases); a deployment sets its own
- * count and records each `npm run shard:move` here (docs/scaling.md "Plan": the map is also fenced in the shard
+ * count and records each `npm run shard:move` here (docs/scaling.md "Moving a logical shard": the map is also fenced in the shard
  * databases, so a Worker running an older map cannot write to a database a shard has left).
  */
 export const SHARD_MAP: ShardMap = { physical: 4, moved: {}, closed: [] };

@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-// Which tables go to the directory database and which to the shard databases (docs/scaling.md "Plan", step 1):
+// Which tables go to the directory database and which to the shard databases (docs/scaling.md "Directory and shards"):
 // src/db/schema/directory.ts and shard.ts, the inputs of drizzle.directory.config.ts and drizzle.shard.config.ts.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
@@ -48,8 +48,8 @@ describe("directory and shard schemas", () => {
     for (const n of names(shard)) expect(right, n).toMatch(new RegExp(`\\b${n}\\b`));
   });
 
-  // Foreign keys cannot cross databases; these become plain columns when the schemas split (docs/scaling.md "Plan",
-  // step 1). A new reference across the two kinds fails here.
+  // Foreign keys cannot cross databases: a shard's only references outside it are to users, whose copies every shard
+  // keeps (docs/scaling.md "Directory and shards"). A new reference across the two kinds fails here.
   it("the foreign keys that cross the split are the known ones", () => {
     const fromShard = crossReferences(shard);
     const fromDirectory = crossReferences(directory);

@@ -1,6 +1,6 @@
 /**
  * Every record inside an organization is issued on its organization's logical shard (docs/scaling.md "Id format"
- * and "Plan", step 3): its id ends with the shard in two base-32 digits, so a request naming it can be routed with
+ * and "Routing with no lookup"): its id ends with the shard in two base-32 digits, so a request naming it can be routed with
  * no lookup. Records of the directory (users, tokens) keep the plain 26-character form.
  */
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// How a move selects and orders a logical shard's rows (src/db/shardKeys.ts; docs/scaling.md "Plan", step 8).
+// How a move selects and orders a logical shard's rows (src/db/shardKeys.ts; docs/scaling.md "Moving a logical shard").
 import { env } from "cloudflare:workers";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Moving a logical shard between D1 databases (src/db/shardMove.ts, src/db/shardFence.ts; docs/scaling.md "Plan",
+ * Moving a logical shard between D1 databases (src/db/shardMove.ts, src/db/shardFence.ts; docs/scaling.md "Moving a logical shard",
  * step 8). These tests build their own organizations through the API, on a logical shard no other organization
  * uses and whose database under the map is SHARD_0, and move that shard out of SHARD_0 into SHARD_2 and SHARD_3. The
  * map is not flipped, so the organization is unreachable through the API afterwards, which is why only this file's

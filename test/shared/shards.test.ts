@@ -136,7 +136,7 @@ describe("ids that carry their logical shard", () => {
 });
 
 describe("the API already takes sharded ids", () => {
-  // The wiring step switches the services to newShardedId (docs/scaling.md "Plan", step 3); clients must see no
+  // The wiring step switches the services to newShardedId (docs/scaling.md "Id format"); clients must see no
   // difference but the length. An unknown id of the new form is an unknown id (404), never a malformed one (400).
   it("an unknown 28-character id answers 404 on the routes that take an id", async () => {
     const user = await registerUser();

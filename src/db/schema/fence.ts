@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 
 /**
- * The fence of a shard database (docs/scaling.md "Plan", step 8): one row per logical shard this database has a say
+ * The fence of a shard database (docs/scaling.md "Moving a logical shard"): one row per logical shard this database has a say
  * about while a move is under way or after it. No row means `active` (the database serves the shard as the map
  * says). `read-only`: the shard's rows are here but a move is copying them, so writes are refused and reads go on;
  * `moved`: the rows here (if any) are a stale copy, the shard lives in `moved_to` (a binding name). Write batches

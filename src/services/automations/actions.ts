@@ -7,7 +7,6 @@
  * (in-app notices, webhook deliveries).
  */
 import { automationDeliveries, notifications, type StoredAction } from "../../db/schema";
-import { uncountedD1 } from "../../db/instrument";
 import { ApiError } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
@@ -22,7 +21,7 @@ import { CascadeBudgetExceeded, reserveCascade } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
-import { newIdBeside, shardD1Of } from "../../db/shardIds";
+import { newIdBeside } from "../../db/shardIds";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
 export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
@@ -55,17 +54,9 @@ interface Scope {
 
 const SKIPPED: ActionOutcome = { affectedRows: 0, skipped: true };
 
-/**
- * The raw binding of the shard database of the automation's project, where its cascade's row lives (cascade.ts):
- * guarding runs costs no operation of the run's budget.
- */
-function cascadeD1(ar: ActiveRun): D1Database {
-  return uncountedD1(shardD1Of(ar.ctx.env, ar.automation.projectId));
-}
-
 /** Charges `n` writes to the run's cascade (cascade.ts). */
 function reserveWrites(ar: ActiveRun, n: number) {
-  return reserveCascade(cascadeD1(ar), ar.cascadeId, ar.automation.projectId, "writes", n);
+  return reserveCascade(ar.ctx.env, ar.cascadeId, ar.automation.projectId, "writes", n);
 }
 
 /**
@@ -209,7 +200,7 @@ function defaultPayload(ar: ActiveRun) {
 async function webhook(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction): Promise<ActionOutcome> {
   if (!scope.gateOpen) return SKIPPED;
   ar.budget.reserveExternal(1);
-  await reserveCascade(cascadeD1(ar), ar.cascadeId, ar.automation.projectId, "deliveries", 1);
+  await reserveCascade(ar.ctx.env, ar.cascadeId, ar.automation.projectId, "deliveries", 1);
   const id = newIdBeside(ar.automation.id);
   const t = ar.ctx.now;
   await ar.ctx.db.insert(automationDeliveries).values({

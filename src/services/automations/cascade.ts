@@ -10,6 +10,9 @@
  * with the project that keys them, beside its automations and runs): they guard the runs, so a run's own
  * `operationBudget` does not pay for them.
  */
+import type { Env } from "../../env";
+import { uncountedD1 } from "../../db/instrument";
+import { shardD1Of } from "../../db/shardIds";
 
 export const CASCADE_WRITES = 1_000;
 export const CASCADE_DELIVERIES = 100;
@@ -57,11 +60,12 @@ export function deliveriesStatement(d1: D1Database, cascadeId: string, projectId
 }
 
 /**
- * Reserves `n` writes (or deliveries) on the cascade, in `d1` (the shard database of `projectId`); throws
- * CascadeBudgetExceeded when that would pass the budget.
+ * Reserves `n` writes (or deliveries) on the cascade, in the shard database of `projectId` (its raw binding: guarding
+ * a run costs no operation of the run's budget); throws CascadeBudgetExceeded when that would pass the budget.
  */
-export async function reserveCascade(d1: D1Database, cascadeId: string, projectId: string, kind: "writes" | "deliveries", n: number): Promise<void> {
+export async function reserveCascade(env: Env, cascadeId: string, projectId: string, kind: "writes" | "deliveries", n: number): Promise<void> {
   if (n <= 0) return;
+  const d1 = uncountedD1(shardD1Of(env, projectId));
   if (kind === "writes" && n > CASCADE_WRITES) throw new CascadeBudgetExceeded("writes", CASCADE_WRITES);
   const row = await d1.prepare(kind === "writes" ? WRITES_SQL : DELIVERIES_SQL).bind(cascadeId, projectId, n, Date.now()).first();
   if (!row) throw new CascadeBudgetExceeded(kind, kind === "writes" ? CASCADE_WRITES : CASCADE_DELIVERIES);

@@ -182,7 +182,7 @@ export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slu
   const current = await loadForWrite(ctx, projectId, slug, patch.homepage, patch.domain);
   // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
   const domainChanged = patch.domain !== undefined && (patch.domain || null) !== (current?.domain ?? null);
-  if (domainChanged && patch.domain) await refuseHeldElsewhere(ctx, { domain: patch.domain });
+  if (patch.domain) await refuseHeldElsewhere(ctx, { domain: patch.domain });
   // "********" is how `published[].password` reads when a password is set: a client sending back what it read
   // (docs/api-guide.md › Conventions) keeps the password rather than setting it to the mask.
   const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
