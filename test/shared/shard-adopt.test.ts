@@ -1,8 +1,9 @@
 /**
  * A local database from before the shard databases (docs/scaling.md, "Adopting a database from before the shards"):
  * its organizations' records sit in the directory (DB) under ids of the older 26-character form, which name logical
- * shard 0. `POST /admin/shards/adopt` (run by npm start) moves them to the shard database the map names, verified,
- * and they answer through the API again; nothing is lost and nothing stays behind.
+ * shard 0. `POST /admin/shards/adopt` (run by npm start) merges them into the shard database the map names, which
+ * may already serve that logical shard, verified, and they answer through the API again; nothing is lost, nothing
+ * stays behind, and nothing the target held is touched.
  */
 import { env } from "cloudflare:test";
 import { ulid } from "ulidx";
@@ -22,6 +23,12 @@ describe("adopting records kept in the directory by an earlier version", () => {
       env.DB.prepare("INSERT INTO workspace_collaborators (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)").bind(wsId, u.id, t),
       env.DB.prepare("INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Old project', ?, ?)").bind(projectId, wsId, u.id, t, t),
     ]);
+    // Something of logical shard 0 already in its database (organizations placed there since): the merge keeps it.
+    const [newerWs] = [`${ulid()}00`];
+    await env.SHARD_0!.batch([
+      env.SHARD_0!.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Newer', ?, ?, ?)").bind(`${ulid()}00`, u.id, t, t),
+      env.SHARD_0!.prepare("INSERT INTO workspaces (id, organization_id, name, description, is_default, is_shared, owner_id, created_at, updated_at) VALUES (?, (SELECT id FROM organizations WHERE name = 'Newer' AND owner_id = ?), 'Newer workspace', '', 0, 0, ?, ?, ?)").bind(newerWs, u.id, u.id, t, t),
+    ]);
     // Routed by its id to shard 0's database, which does not hold it yet.
     expect((await call("GET", `/project/${projectId}`, { token: u.token })).status).toBe(404);
 
@@ -37,6 +44,7 @@ describe("adopting records kept in the directory by an earlier version", () => {
       expect((await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE id IN (?, ?, ?)`).bind(orgId, wsId, projectId).first<{ n: number }>())?.n, table).toBe(0);
     }
     expect((await env.SHARD_0!.prepare("SELECT count(*) AS n FROM projects WHERE id = ?").bind(projectId).first<{ n: number }>())?.n).toBe(1);
+    expect((await env.SHARD_0!.prepare("SELECT name FROM workspaces WHERE id = ?").bind(newerWs).first<{ name: string }>())?.name).toBe("Newer workspace");
 
     const again = await ok("POST", "/admin/shards/adopt", { token: ADMIN_TOKEN });
     expect(again.data.moved).toEqual([]);

@@ -1,11 +1,14 @@
 /**
  * A local database from before the service had shard databases keeps everything in the directory (`DB`). Adoption
- * moves each logical shard found there to the shard database the map names (the move engine of
- * src/db/shardMove.ts: fenced, copied, verified, then the old copy dropped) and copies every user into every shard
- * (docs/scaling.md, "Adopting a database from before the shards"). `npm start` runs it through
- * `POST /admin/shards/adopt` on every start; with nothing left in the directory it does nothing.
+ * merges each logical shard found there into the shard database the map names — which may already serve that
+ * logical shard for organizations created since, so unlike a move it keeps the target's rows: the directory's rows
+ * are inserted beside them (ids are unique), checked present in the target, and only then deleted from the
+ * directory — and copies every user into every shard (docs/scaling.md, "Adopting a database from before the
+ * shards"). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing left in the directory
+ * it does nothing.
  */
-import { dropMovedCopy, moveLogicalShard } from "../../db/shardMove";
+import { deleteShardRows, insertStatements, moveShapes, pages, q, type TableShape } from "../../db/shardRows";
+import { shardCondition } from "../../db/shardKeys";
 import { logicalShardOfId } from "../../db/shardIds";
 import { bindingOf } from "../../db/shards";
 import type { Env } from "../../env";
@@ -35,9 +38,44 @@ export async function adoptLegacyData(env: Env): Promise<AdoptionReport> {
   const moved: AdoptionReport["moved"] = [];
   for (const logical of [...present].sort((a, b) => a - b)) {
     const to = bindingOf(logical);
-    const report = await moveLogicalShard({ from: env.DB, to: env[to]!, logical, fromName: "DB", toName: to });
-    await dropMovedCopy({ db: env.DB, logical });
-    moved.push({ logical, to, rows: Object.values(report.tables).reduce((a, t) => a + t.rows, 0) });
+    moved.push({ logical, to, rows: await mergeShard(env.DB, env[to]!, logical) });
   }
   return { usersCopied, moved };
+}
+
+const PAGE_ROWS = 200;
+
+/** Copies `logical`'s rows from `from` into `to` beside what `to` holds, verifies every one arrived, then deletes them from `from`. */
+async function mergeShard(from: D1Database, to: D1Database, logical: number): Promise<number> {
+  const { tables, search } = moveShapes();
+  let rows = 0;
+  for (const shape of [...tables, search]) {
+    for await (const page of pages(from, shape, logical, PAGE_ROWS)) {
+      // The target's triggers made a search entry for each copied document without its body (which comes from R2):
+      // the directory's entry, which has it, replaces that one.
+      const conflict =
+        shape === search
+          ? `ON CONFLICT (record_id) DO UPDATE SET ${shape.columns.filter((c) => c !== "record_id").map((c) => `${q(c)} = excluded.${q(c)}`).join(", ")}`
+          : "ON CONFLICT DO NOTHING";
+      await to.batch(insertStatements(to, shape.name, shape.columns, page, conflict));
+      rows += page.length;
+    }
+  }
+  for (const shape of tables) await verifyPresent(from, to, shape, logical);
+  await deleteShardRows(from, logical, PAGE_ROWS);
+  return rows;
+}
+
+/** Every row of `shape` on `logical` in `from` is in `to` (by its key), or the adoption stops before deleting anything. */
+async function verifyPresent(from: D1Database, to: D1Database, shape: TableShape, logical: number) {
+  const cond = shardCondition(shape.key, logical);
+  const keys = shape.order.map(q).join(", ");
+  for await (const page of pages(from, { ...shape, columns: shape.order }, logical, PAGE_ROWS)) {
+    const wanted = JSON.stringify(page);
+    const found = await to
+      .prepare(`SELECT count(*) AS n FROM ${q(shape.name)} WHERE ${cond.sql} AND json_array(${keys}) IN (SELECT value FROM json_each(?))`)
+      .bind(...cond.params, wanted)
+      .first<number>("n");
+    if (found !== page.length) throw new Error(`adoption of logical shard ${logical}: ${page.length - (found ?? 0)} rows of ${shape.name} did not arrive; nothing deleted`);
+  }
 }
