@@ -24,7 +24,7 @@ import { newOrganizationId, newOrganizationScopedId } from "../db/shardIds";
 import { placeOrganization } from "../db/shards";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
-import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
+import { bearerCredential, completeAuthentication, readBearer, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
 import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, routeTo, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
@@ -72,14 +72,16 @@ function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
 }
 
 /**
- * A new organization's id. With an Idempotency-Key its logical shard follows from the caller's credential and the
- * key (a retry lands where the first attempt claimed the key and kept its answer); without one, the placement rule's
- * draw.
+ * A new organization's id. With an Idempotency-Key its logical shard follows from the caller and the key (a retry,
+ * with any of the caller's tokens, lands where the first attempt claimed the key and kept its answer); without
+ * one, the placement rule's draw. The caller is the user a token names, else (a token of the older form) the token.
  */
 async function placedOrganizationId(c: Context<HonoEnv>): Promise<string> {
   const key = c.req.header("idempotency-key");
   if (!key) return newOrganizationId();
-  const digest = new Uint32Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${c.req.header("authorization") ?? ""}\n${key}`)), 0, 1);
+  const bearer = readBearer(c.req.header("authorization")) ?? "";
+  const caller = /^cws_([A-Za-z0-9-]{1,64})_[A-Za-z0-9]{40}$/.exec(bearer)?.[1] ?? bearer;
+  const digest = new Uint32Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${caller}\n${key}`)), 0, 1);
   return newOrganizationScopedId(placeOrganization(() => digest[0]! / 2 ** 32));
 }
 

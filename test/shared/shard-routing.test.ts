@@ -118,4 +118,18 @@ describe("requests go to their organization's shard database", () => {
     expect(mine.status).toBe(200);
     expect(mine.headers.get("x-d1-round-trips")).toBe("3");
   });
+
+  it("a keyed POST /organization retried with another of the caller's tokens lands on the same shard database and is replayed, not created twice", async () => {
+    const a = await registerUser("Retrying");
+    const second = (await ok("POST", "/token", { token: a.token, body: { name: "second" } })).data.token as string;
+    const key = `org-${crypto.randomUUID()}`;
+    const first = await call("POST", "/organization", { token: a.token, headers: { "idempotency-key": key }, body: { name: "Once" } });
+    expect(first.status).toBe(200);
+    const again = await call("POST", "/organization", { token: second, headers: { "idempotency-key": key }, body: { name: "Once" } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data._id).toBe(first.body.data._id);
+    const listed = (await ok("GET", "/organization/all", { token: a.token })).data as { name: string }[];
+    expect(listed.filter((o) => o.name === "Once")).toHaveLength(1);
+  });
 });
