@@ -1,22 +1,73 @@
 // npm run bench -- load: requests per second and p99 of E10, E12 and E16 beside GET /health on one wrangler dev,
-// measured in alternating rounds so both see the same machine. Targets (issue 9): ≥ 0.8× the static throughput,
-// p99 ≤ 2× static.
-import { printTable } from "./lib.mjs";
+// measured in alternating rounds so both see the same machine, and beside a floor: the same D1 and Rate Limiting calls
+// as E10 with no application code (scripts/bench/floor-worker.mjs, its own wrangler dev on a copy of the state).
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freshState, printTable } from "./lib.mjs";
 import { drive, ENDPOINTS, percentile, seedRequestPath, startApi } from "./requestpath.mjs";
+import { BIN, freePort, ROOT, startChild, waitForHttp } from "../lib/proc.mjs";
+import { d1Blocks } from "../lib/d1.mjs";
+
+/**
+ * The floor (scripts/bench/floor-worker.mjs) under its own wrangler dev, on `dir` (a copy of the API's seeded
+ * state): the same D1 databases and Rate Limiting binding, no application code.
+ */
+async function startFloor(dir) {
+  const config = path.join(dir, "floor-wrangler.toml");
+  const lines = [
+    `name = "workspace-edge-floor"`,
+    `main = "${path.join(ROOT, "scripts", "bench", "floor-worker.mjs")}"`,
+    `compatibility_date = "2026-11-01"`,
+    "",
+    ...d1Blocks(),
+    "[[ratelimits]]",
+    `name = "RATE_LIMITER"`,
+    `namespace_id = "1001"`,
+    "simple = { limit = 300, period = 60 }",
+  ];
+  writeFileSync(config, lines.join("\n"));
+  const [port, inspector] = [await freePort(), await freePort()];
+  const { child, stop } = startChild(
+    path.join(BIN, "wrangler"),
+    ["dev", "--config", config, "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false"],
+    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
+  return {
+    url,
+    async stop() {
+      stop();
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+    },
+  };
+}
 
 export default async function () {
   const rounds = Number(process.env.BENCH_LOAD_ROUNDS || 3);
   const ms = Number(process.env.BENCH_LOAD_MS || 2500);
   const concurrency = Number(process.env.BENCH_LOAD_CONCURRENCY || 16);
-  const api = await startApi();
+  const dir = freshState();
+  let api = await startApi({ dir });
+  const floorDir = mkdtempSync(path.join(os.tmpdir(), "cws-floor-"));
+  let floor = null;
   try {
     const identities = await seedRequestPath(api);
+    // The floor reads the same rows from a copy of the seeded state (two wrangler dev on one state would contend).
+    await api.stop();
+    cpSync(dir, floorDir, { recursive: true });
+    // One after the other: two wrangler dev starting at once contend for their shared defaults.
+    api = await startApi({ dir });
+    floor = await startFloor(floorDir);
     // Warm every token (lastUsedAt) and the isolate.
     await drive(api.url, ENDPOINTS["E10 GET /document/{id}"], identities, { concurrency: 4, ms: 1000 });
-    const totals = Object.fromEntries(Object.keys(ENDPOINTS).map((k) => [k, { latencies: [], requests: 0, seconds: 0, failures: 0, trips: [] }]));
+    await drive(floor.url, FLOOR_PATH, identities, { concurrency: 4, ms: 1000 });
+    const targets = [...Object.entries(ENDPOINTS).map(([name, pathOf]) => [name, api.url, pathOf]), [FLOOR, floor.url, FLOOR_PATH]];
+    const totals = Object.fromEntries(targets.map(([k]) => [k, { latencies: [], requests: 0, seconds: 0, failures: 0, trips: [] }]));
     for (let r = 0; r < rounds; r++) {
-      for (const [name, pathOf] of Object.entries(ENDPOINTS)) {
-        const res = await drive(api.url, pathOf, identities, { concurrency, ms });
+      for (const [name, url, pathOf] of targets) {
+        const res = await drive(url, pathOf, identities, { concurrency, ms });
         const t = totals[name];
         t.latencies.push(...res.latencies);
         t.requests += res.latencies.length;
@@ -26,6 +77,7 @@ export default async function () {
       }
     }
     const health = totals["GET /health"];
+    const floorRps = totals[FLOOR].requests / totals[FLOOR].seconds;
     const healthRps = health.requests / health.seconds;
     const healthP99 = percentile(health.latencies, 99);
     printTable(
@@ -37,6 +89,7 @@ export default async function () {
           endpoint: name,
           "req/s": rps.toFixed(0),
           "× /health req/s": (rps / healthRps).toFixed(2),
+          "× floor req/s": (rps / floorRps).toFixed(2),
           "p50 ms": percentile(t.latencies, 50).toFixed(1),
           "p99 ms": p99.toFixed(1),
           "p99 × /health": (p99 / healthP99).toFixed(2),
@@ -46,6 +99,12 @@ export default async function () {
       }),
     );
   } finally {
-    await api.stop();
+    await Promise.all([api.stop(), floor?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(floorDir, { recursive: true, force: true });
   }
 }
+
+/** The floor's row (scripts/bench/floor-worker.mjs): E10's D1 and Rate Limiting calls with no application code. */
+const FLOOR = "floor: E10's D1 + limiter calls alone";
+const FLOOR_PATH = (u) => `/floor/document/${u.docId}`;

@@ -16,7 +16,7 @@ const MIGRATIONS_DIR = path.join(ROOT, "migrations");
 const WRANGLER_TOML = path.join(ROOT, "wrangler.toml");
 
 /** wrangler.toml's [[<section>]] entries (d1_databases by default) as TOML text, in file order. */
-function d1Blocks(configPath, section = "d1_databases") {
+export function d1Blocks(configPath = WRANGLER_TOML, section = "d1_databases") {
   const text = readFileSync(configPath, "utf8");
   return text
     .split(new RegExp(`^\\[\\[${section}\\]\\]\\s*$`, "m"))

@@ -1,0 +1,58 @@
+// The floor of `npm run bench -- load`: what an authenticated single-record read costs with no application code.
+// It makes the calls E10 makes — the token's row from the directory and E10's batch of four statements from the
+// document's shard database at the same time, then the per-user Rate Limiting call — with none of the routing,
+// validation, access decisions, serialization or headers around them. Run by scripts/bench/load.mjs under its own `wrangler dev`, on a copy of
+// the API's seeded state.
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const LOGICAL_SHARDS = 480;
+
+/** The shard database of an id, as the default map places it (scripts run no map moves). */
+function shardOf(id, physical) {
+  const logical = id.length === 28 ? ALPHABET.indexOf(id[26]) * 32 + ALPHABET.indexOf(id[27]) : 0;
+  return `SHARD_${Math.floor((logical * physical) / LOGICAL_SHARDS)}`;
+}
+
+const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+export default {
+  async fetch(request, env) {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/health") return Response.json({ ok: true });
+    const match = /^\/floor\/document\/([0-9A-Z]{26,28})$/.exec(pathname);
+    if (!match) return new Response("not found", { status: 404 });
+    const token = (request.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, "");
+    const hash = hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+    const physical = Object.keys(env).filter((k) => /^SHARD_\d+$/.test(k)).length;
+    const userId = /^cws_([A-Za-z0-9-]{1,64})_/.exec(token)?.[1] ?? "";
+    const shard = env[shardOf(match[1], physical)].withSession("first-unconstrained");
+    const ids = JSON.stringify([match[1]]);
+    // E10's shard batch, the same four statements: the document, the caller's workspace role, its grants on the
+    // document and its folders, and the document's collaborators.
+    const [row, [docs, , , collaborators]] = await Promise.all([
+      env.DB.withSession("first-unconstrained")
+        .prepare("SELECT t.id, t.expires_at, u.id AS user_id, u.email, u.name FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?")
+        .bind(hash)
+        .first(),
+      shard.batch([
+        shard.prepare("SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))").bind(ids),
+        shard
+          .prepare("SELECT workspace_id, role FROM workspace_collaborators WHERE user_id = ? AND workspace_id IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(?)))")
+          .bind(userId, ids),
+        shard
+          .prepare(
+            `WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
+               SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (SELECT value FROM json_each(?))
+               UNION ALL
+               SELECT c.start_id, d.id, d.parent_id, c.depth + 1 FROM documents d JOIN chain c ON d.id = c.parent_id WHERE c.depth < 65)
+             SELECT c.start_id AS id, group_concat(dc.role) AS roles FROM chain c
+             JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ? GROUP BY c.start_id`,
+          )
+          .bind(ids, userId),
+        shard.prepare("SELECT * FROM document_collaborators WHERE document_id IN (SELECT value FROM json_each(?)) ORDER BY created_at").bind(ids),
+      ]),
+    ]);
+    if (!row) return Response.json({ error: "UnauthorizedError" }, { status: 401 });
+    await env.RATE_LIMITER.limit({ key: `user|${row.user_id}` });
+    return Response.json({ data: { ...docs.results[0], collaborators: collaborators.results } });
+  },
+};
