@@ -274,36 +274,6 @@ export async function read<const T extends readonly [BatchItem<"sqlite">, ...Bat
   return rest as BatchResponse<T>;
 }
 
-type Queries = readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-
-/**
- * `read()` of a record whose id names no shard (an id the client chose: a clause or table reference's `_id`): the
- * same statements on every shard database at once, beside the token's check (one round trip of latency); the context
- * is then routed to the shard whose results `found` accepts (the first shard when none does, so the caller's 404
- * follows), and those results are returned.
- */
-export async function readWhereFound<const T extends Queries>(ctx: ServiceContext, build: (db: Db) => T, found: (results: BatchResponse<T>) => boolean): Promise<BatchResponse<T>> {
-  const [first, ...rest] = shardBindings();
-  Object.assign(ctx, onDatabase(ctx, first!));
-  // read() starts first: its authentication marks the request's round trips as running, so the other shards' may start.
-  const all = await Promise.all([read(ctx, build(ctx.db)), ...rest.map((b) => batchOf(ctx.database(b), [...build(ctx.database(b))]) as Promise<BatchResponse<T>>)]);
-  const index = Math.max(0, all.findIndex(found));
-  Object.assign(ctx, onDatabase(ctx, ([first, ...rest] as DatabaseBinding[])[index]!));
-  return all[index]!;
-}
-
-/**
- * `read(ctx, queries)` on the request's database and `elsewhere` on every other shard database at the same time
- * (one round trip of latency): a uniqueness that must hold across shards (a client-chosen `_id`, a portal slug).
- */
-export async function readBesideOtherShards<const T extends Queries>(ctx: ServiceContext, queries: T, elsewhere: (db: Db) => BatchItem<"sqlite">): Promise<[BatchResponse<T>, unknown[][]]> {
-  const mine = read(ctx, queries);
-  const others = shardBindings()
-    .filter((b) => b !== ctx.binding)
-    .map(async (b) => (await batchOf(ctx.database(b), [elsewhere(ctx.database(b))]))[0] as unknown[]);
-  return Promise.all([mine, Promise.all(others)]);
-}
-
 /** Completes a pending authentication on its own (a route that turned out to need no read first). */
 export async function ensureAuthenticated(ctx: ServiceContext) {
   const auth = pending.get(ctx);

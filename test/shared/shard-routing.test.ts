@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { shardBindingOfId } from "../../src/db/shardIds";
 import { shardBindings } from "../../src/db/shards";
+import { sha256Hex } from "../../src/lib/crypto";
 import { call, ok, registerUser, type RegisteredUser } from "../support/harness";
 
 /** A registered user whose personal organization sits on a shard database other than `avoid`'s. */
@@ -87,10 +88,21 @@ describe("requests go to their organization's shard database", () => {
     const b = await userOnAnotherShard(shardBindingOfId(a.organizationId));
     // B becomes a member of A's organization (on another shard): both organizations are listed for B.
     await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    await ok("GET", "/me", { token: b.token }); // spends the token's first lastUsedAt write outside the measured call
     const listed = await call("GET", "/organization/all", { token: b.token });
     expect(listed.status).toBe(200);
     expect((listed.body.data as { _id: string }[]).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
     expect(databases(listed)).toBe(["DB", ...shardBindings()].join(","));
+    // Every shard's statement runs beside the token's check.
+    expect(listed.headers.get("x-d1-round-trips")).toBe("1");
+    // A token of the older form names no user: the directory first, then every shard for the user it found.
+    const legacy = `cws_${crypto.randomUUID().replace(/-/g, "")}ABCDEFGH`;
+    await env.DB.prepare("INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, last_used_at) VALUES (?, ?, 'legacy', ?, ?, ?)")
+      .bind(crypto.randomUUID(), b.id, await sha256Hex(legacy), Date.now(), Date.now())
+      .run();
+    const old = await call("GET", "/organization/all", { token: legacy });
+    expect((old.body.data as { _id: string }[]).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
+    expect(old.headers.get("x-d1-round-trips")).toBe("2");
   });
 
   it("every shard keeps a copy of every registered user, and the directory holds the token", async () => {

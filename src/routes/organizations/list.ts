@@ -6,8 +6,8 @@ import { OrganizationSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "listOrganizations",
-  // Organizations live in their shards: the caller first, then every shard at once (two round trips).
-  auth: "token",
+  // Organizations live in their shards: every shard at once, beside the token's check (one round trip).
+  auth: "batched",
   method: "get",
   path: "/organization/all",
   shard: "service",

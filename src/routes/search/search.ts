@@ -27,10 +27,10 @@ const SearchHitSchema = z
 const route = defineRoute({
   operationId: "search",
   // The caller's token, the access rules and the ranked page are one statement in one batch.
-  // Within a workspace or project: authentication beside the one shard's statement (one round trip); across
-  // everything the caller can read: every shard database at once after the caller is known (two).
+  // Authentication beside the statement: in the one shard of a workspace or project, or in every shard database at
+  // once across everything the caller can read (one round trip either way).
   auth: "batched",
-  roundTrips: 2,
+  roundTrips: 1,
   method: "get",
   path: "/search",
   shard: "service",

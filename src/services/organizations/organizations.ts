@@ -4,7 +4,8 @@ import { checkOrganizationAccess, organizationAccessStatement, type Organization
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
 import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
-import { ensureAuthenticated, everyShardContext, read, routeTo, type ServiceContext } from "../context";
+import { read, routeTo, type ServiceContext } from "../context";
+import { readOnEveryShard } from "../shardReads";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 import { newOrganizationId } from "../../db/shardIds";
@@ -21,18 +22,15 @@ const organizationColumns = {
 
 /** The organizations the caller belongs to, with the caller's role, oldest first. */
 export async function listOrganizations(ctx: ServiceContext) {
-  // Organizations live in their shards: the caller is authenticated first, then every shard answers at once.
-  await ensureAuthenticated(ctx);
-  const perShard = await Promise.all(
-    everyShardContext(ctx).map(({ db }) =>
-      db
-        .select({ ...organizationColumns, role: organizationMembers.role })
-        .from(organizationMembers)
-        .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-        .where(eq(organizationMembers.userId, ctx.user.id)),
-    ),
-  );
-  const rows = perShard.flat().sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  // Organizations live in their shards: every shard answers at once, beside the token's check.
+  const perShard = await readOnEveryShard(ctx, (db) => [
+    db
+      .select({ ...organizationColumns, role: organizationMembers.role })
+      .from(organizationMembers)
+      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+      .where(eq(organizationMembers.userId, ctx.user.ref)),
+  ]);
+  const rows = perShard.flatMap(([found]) => found).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   return rows.map(({ role, ...org }) => organizationDto(org, role));
 }
 

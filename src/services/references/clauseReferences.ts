@@ -7,7 +7,8 @@ import { clauseReferences } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn } from "../../auth/access";
-import { read, readBesideOtherShards, readWhereFound, type ServiceContext } from "../context";
+import { read, type ServiceContext } from "../context";
+import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import type { Db } from "../../env";
 
 type ClauseReferenceRow = typeof clauseReferences.$inferSelect;

@@ -19,7 +19,8 @@ import {
   viaDocumentGrant,
   type UserRef,
 } from "../../auth/access";
-import { read, readBesideOtherShards, readWhereFound, type ServiceContext } from "../context";
+import { read, type ServiceContext } from "../context";
+import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { newIdBeside } from "../../db/shardIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;

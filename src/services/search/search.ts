@@ -13,7 +13,8 @@ import { MAX_FOLDER_DEPTH } from "../../auth/access";
 import { rawSelect } from "../../db/sql";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
-import { ensureAuthenticated, everyShardContext, read, routeTo, type ServiceContext } from "../context";
+import { read, routeTo, type ServiceContext } from "../context";
+import { readOnEveryShard } from "../shardReads";
 import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
 
 /** bm25 column weights: a match in a record's title (document name, row identifier) counts ten times one in its body. */
@@ -199,11 +200,11 @@ export async function search(ctx: ServiceContext, input: SearchInput): Promise<{
       const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: limit + 1, offset });
       [rows] = (await read(ctx, [rawSelect<HitRow>(ctx.db, HIT_COLUMNS, statement)])) as [HitRow[]];
     } else {
-      // Everything the caller can read: every shard database at once, each ranking its own first pages, merged here.
-      await ensureAuthenticated(ctx);
+      // Everything the caller can read: every shard database at once beside the token's check, each ranking its own
+      // first pages, merged here.
       const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: offset + limit + 1, offset: 0 });
-      const perShard = await Promise.all(everyShardContext(ctx).map(({ db }) => rawSelect<HitRow>(db, HIT_COLUMNS, statement)));
-      rows = perShard.flat().sort((a, b) => a.score - b.score || a.rid - b.rid).slice(offset, offset + limit + 1);
+      const perShard = await readOnEveryShard(ctx, (db) => [rawSelect<HitRow>(db, HIT_COLUMNS, statement)]);
+      rows = (perShard.flatMap(([found]) => found) as HitRow[]).sort((a, b) => a.score - b.score || a.rid - b.rid).slice(offset, offset + limit + 1);
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
