@@ -1,3 +1,4 @@
+import { gte } from "drizzle-orm";
 import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
@@ -6,10 +7,11 @@ import { prepareToken } from "./tokens";
 import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invitations";
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
-import { everyShardContext, onShardOf, type ServiceContext } from "../context";
+import { everyShardContext, type ServiceContext } from "../context";
+import { createDb } from "../../db/client";
 import type { Db, Env } from "../../env";
 import { shardBindings } from "../../db/shards";
-import { newIdBeside, newOrganizationId } from "../../db/shardIds";
+import { newIdBeside, newOrganizationId, shardBindingOfId } from "../../db/shardIds";
 
 export function userDto(row: typeof users.$inferSelect) {
   return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
@@ -55,14 +57,14 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
     if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
     throw err;
   }
-  const home = onShardOf(ctx, org.id);
+  const home = shardBindingOfId(org.id);
   const shards = everyShardContext(ctx);
   // Every shard at once: the user's copy and its pending invitations; the home shard also the new organization.
   const found = await Promise.all(
     shards.map(async (shard) => {
       const { db } = shard;
       const own =
-        shard.binding === home.binding
+        shard.binding === home
           ? [
               db.insert(organizations).values(org),
               db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t }),
@@ -97,28 +99,25 @@ const USER_REPAIR_WINDOW_MS = 24 * 60 * 60_000;
 
 /**
  * The repair of registrations interrupted after the directory committed (docs/scaling.md, "Repair"): every user
- * registered in the last day (or since `since`) gets its copy in every shard database that lacks it. Idempotent; run
- * every minute by the scheduler. Returns how many copies it wrote.
+ * registered in the last day (or since `since`) gets its copy in every shard database that lacks it. Each shard is
+ * asked which of those it holds and only the missing are written, so a tick with nothing to repair writes nothing.
+ * Idempotent; run every minute by the scheduler. Returns how many copies it wrote.
  */
 export async function repairUserCopies(env: Env, now: number, since = now - USER_REPAIR_WINDOW_MS): Promise<number> {
-  const recent = await env.DB.prepare("SELECT id, email, name, created_at, updated_at FROM users WHERE created_at >= ? ORDER BY created_at")
-    .bind(since)
-    .all<{ id: string; email: string; name: string; created_at: number; updated_at: number }>();
-  if (recent.results.length === 0) return 0;
-  let written = 0;
-  await Promise.all(
+  const recentSince = gte(users.createdAt, since);
+  const recent = await createDb(env.DB).select().from(users).where(recentSince);
+  if (recent.length === 0) return 0;
+  const copied = await Promise.all(
     shardBindings().map(async (binding) => {
-      const d1 = env[binding]!;
-      for (let i = 0; i < recent.results.length; i += 15) {
-        const page = recent.results.slice(i, i + 15);
-        const results = await d1.batch(
-          page.map((u) =>
-            d1.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING").bind(u.id, u.email, u.name, u.created_at, u.updated_at),
-          ),
-        );
-        for (const r of results) written += r.meta.changes ?? 0;
+      const db = createDb(env[binding]!);
+      const held = new Set((await db.select({ id: users.id }).from(users).where(recentSince)).map((u) => u.id));
+      const missing = recent.filter((u) => !held.has(u.id));
+      for (let i = 0; i < missing.length; i += 15) {
+        const [first, ...rest] = missing.slice(i, i + 15).map((u) => userCopyStatement(db, u));
+        await db.batch([first!, ...rest]);
       }
+      return missing.length;
     }),
   );
-  return written;
+  return copied.reduce((a, n) => a + n, 0);
 }

@@ -57,13 +57,13 @@ export async function reindexSearch(ctx: ServiceContext, cursor: string | null):
   const bindings = shardBindings();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");
   const shard = at ? Math.min(Number(at[1]), bindings.length - 1) : 0;
-  const next = await reindexShard(onDatabase(ctx, bindings[shard]!), at?.[2] || null);
-  if (next !== null) return { documents: next.documents, nextCursor: `${shard}:${next.last}` };
-  return { documents: 0, nextCursor: shard + 1 < bindings.length ? `${shard + 1}:` : null };
+  const { documents, last } = await reindexShard(onDatabase(ctx, bindings[shard]!), at?.[2] || null);
+  if (last !== null) return { documents, nextCursor: `${shard}:${last}` };
+  return { documents, nextCursor: shard + 1 < bindings.length ? `${shard + 1}:` : null };
 }
 
-/** A page of one shard's rebuild: null once the shard is done (its full-text index rebuilt). */
-async function reindexShard(ctx: ServiceContext, cursor: string | null): Promise<{ documents: number; last: string } | null> {
+/** A page of one shard's rebuild: the last document done, or null once the shard is done (its full-text index rebuilt). */
+async function reindexShard(ctx: ServiceContext, cursor: string | null): Promise<{ documents: number; last: string | null }> {
   const d1 = d1Of(ctx.db);
   const page = d1
     .prepare(
@@ -97,5 +97,5 @@ async function reindexShard(ctx: ServiceContext, cursor: string | null): Promise
     ...(last === null ? [d1.prepare(`INSERT INTO search_fts (search_fts) VALUES ('rebuild')`)] : []),
   ];
   if (writes.length) await d1.batch(writes);
-  return last === null ? (sources.length ? { documents: sources.length, last: sources[sources.length - 1]!.id } : null) : { documents: sources.length, last };
+  return { documents: sources.length, last };
 }
