@@ -1,16 +1,10 @@
 // The floor of `npm run bench -- load`: what an authenticated single-record read costs with no application code.
 // It makes the calls E10 makes — the token's row from the directory and E10's batch of four statements from the
 // document's shard database at the same time, then the per-user Rate Limiting call — with none of the routing,
-// validation, access decisions, serialization or headers around them. Run by scripts/bench/load.mjs under its own `wrangler dev`, on a copy of
-// the API's seeded state.
-const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-const LOGICAL_SHARDS = 480;
-
-/** The shard database of an id, as the default map places it (scripts run no map moves). */
-function shardOf(id, physical) {
-  const logical = id.length === 28 ? ALPHABET.indexOf(id[26]) * 32 + ALPHABET.indexOf(id[27]) : 0;
-  return `SHARD_${Math.floor((logical * physical) / LOGICAL_SHARDS)}`;
-}
+// validation, access decisions, serialization or headers around them. Run by scripts/bench/load.mjs under its own
+// `wrangler dev`, on a copy of the API's seeded state. The document's shard database is found as the Worker finds
+// it (the id codec and the map of src/db/, which wrangler bundles here).
+import { shardBindingOfId } from "../../src/db/shardIds";
 
 const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -22,9 +16,8 @@ export default {
     if (!match) return new Response("not found", { status: 404 });
     const token = (request.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, "");
     const hash = hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
-    const physical = Object.keys(env).filter((k) => /^SHARD_\d+$/.test(k)).length;
     const userId = /^cws_([A-Za-z0-9-]{1,64})_/.exec(token)?.[1] ?? "";
-    const shard = env[shardOf(match[1], physical)].withSession("first-unconstrained");
+    const shard = env[shardBindingOfId(match[1])].withSession("first-unconstrained");
     const ids = JSON.stringify([match[1]]);
     // E10's shard batch, the same four statements: the document, the caller's workspace role, its grants on the
     // document and its folders, and the document's collaborators.
