@@ -1,5 +1,5 @@
 // The floor of `npm run bench -- load`: what an authenticated single-record read costs with no application code.
-// It makes the calls E10 makes — the token's row from the directory and E10's batch of four statements from the
+// It makes the calls E10 makes — the token's row (and the shard placements) from the directory and E10's batch of four statements from the
 // document's shard database at the same time, then the per-user Rate Limiting call — with none of the routing,
 // validation, access decisions, serialization or headers around them. Run by scripts/bench/load.mjs under its own
 // `wrangler dev`, on a copy of the API's seeded state. The document's shard database is found as the Worker finds
@@ -21,11 +21,16 @@ export default {
     const ids = JSON.stringify([match[1]]);
     // E10's shard batch, the same four statements: the document, the caller's workspace role, its grants on the
     // document and its folders, and the document's collaborators.
-    const [row, [docs, , , collaborators]] = await Promise.all([
-      env.DB.withSession("first-unconstrained")
-        .prepare("SELECT t.id, t.expires_at, u.id AS user_id, u.email, u.name FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?")
-        .bind(hash)
-        .first(),
+    // The directory's batch: the token's row, and the shard placements recorded since (none), which the Worker
+    // reads beside every token (src/db/placements.ts).
+    const directory = env.DB.withSession("first-unconstrained");
+    const [[tokenRows], [docs, , , collaborators]] = await Promise.all([
+      directory.batch([
+        directory
+          .prepare("SELECT t.id, t.expires_at, u.id AS user_id, u.email, u.name FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?")
+          .bind(hash),
+        directory.prepare("SELECT logical, binding, seq FROM shard_placements WHERE seq > ?").bind(0),
+      ]),
       shard.batch([
         shard.prepare("SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))").bind(ids),
         shard
@@ -44,6 +49,7 @@ export default {
         shard.prepare("SELECT * FROM document_collaborators WHERE document_id IN (SELECT value FROM json_each(?)) ORDER BY created_at").bind(ids),
       ]),
     ]);
+    const row = tokenRows.results[0];
     if (!row) return Response.json({ error: "UnauthorizedError" }, { status: 401 });
     await env.RATE_LIMITER.limit({ key: `user|${row.user_id}` });
     return Response.json({ data: { ...docs.results[0], collaborators: collaborators.results } });

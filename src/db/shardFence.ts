@@ -1,10 +1,10 @@
-// The fence of a shard database (docs/scaling.md "Moving a logical shard"): what this database says about a logical shard
-// while it moves (table shard_fence, src/db/schema/fence.ts), and the guard a batch carries so that it runs only
-// where its logical shard is served (table shard_guard and its trigger, migrations/0012_shard_fence.sql).
-//
-// The request path does not carry the guard yet (it still serves every shard from DB); when it routes by shard, a
-// write batch starts with shardGuardStatement(d1, logical, "write") and answers 503 with Retry-After when
-// fenceRefusalOf(error) is "read-only", and retries on the fence's moved_to when it is "moved".
+// The fence of a shard database (docs/scaling.md "Moving a logical shard"): what this database says about a logical
+// shard while it moves (table shard_fence, src/db/schema/fence.ts). Triggers on every shard table refuse a write of
+// a row whose shard is fenced (migration 0013), so no code path can write to a copy that is being copied or has
+// moved; the request path answers such a refusal (fenceRefusalOf) with 503 and Retry-After (src/http/errors.ts).
+// Reads across every database filter with servedHere. shardGuardStatement is the same check made by a batch itself
+// (table shard_guard, migration 0012), for reads that must fail rather than see a shard that left.
+import { sql, type SQL } from "drizzle-orm";
 import { isLogicalShard } from "./shards";
 
 export type FenceState = "active" | "read-only" | "moved";
@@ -56,4 +56,32 @@ export function fenceRefusalOf(error: unknown): "read-only" | "moved" | null {
   const message = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
   const m = /shard_fence: (read-only|moved)/.exec(message);
   return m ? (m[1] as "read-only" | "moved") : null;
+}
+
+/**
+ * SQL (text) true when the shard key `column` of a row names a logical shard whose fence here is in one of
+ * `states`: the test the fence's triggers make (migration 0013): the id's last two characters are the shard's
+ * digits (src/lib/ids.ts), and a 26-character id is logical shard 0.
+ */
+function fencedAs(column: string, states: readonly FenceState[]): string {
+  if (!/^[a-z_]+(\.[a-z_]+)?$/.test(column)) throw new Error(`not a column: ${column}`);
+  const digits = "'0123456789ABCDEFGHJKMNPQRSTVWXYZ'";
+  return `EXISTS (SELECT 1 FROM shard_fence f WHERE f.state IN (${states.map((s) => `'${s}'`).join(", ")})
+    AND ((length(${column}) = 28 AND substr(${column}, 27, 2) = substr(${digits}, f.logical / 32 + 1, 1) || substr(${digits}, f.logical % 32 + 1, 1))
+      OR (length(${column}) = 26 AND f.logical = 0)))`;
+}
+
+/**
+ * For reads across every shard database (a listing, a search, a portal found by its slug): true for rows whose
+ * logical shard this database serves (`column`, e.g. "organization_members.organization_id", is their shard key).
+ * A shard that moved away leaves its copy behind until it is dropped, and a shard moving in is half copied; neither
+ * may show beside the copy that serves.
+ */
+export function servedHere(column: string): SQL {
+  return sql.raw(`NOT ${fencedAs(column, ["moved"])}`);
+}
+
+/** For a write that sweeps a whole database (the Cron claim): SQL text true for rows whose logical shard is not fenced here. */
+export function writableHereSql(column: string): string {
+  return `NOT ${fencedAs(column, ["moved", "read-only"])}`;
 }

@@ -4,7 +4,8 @@
 // is issued on the same shard as a record it belongs to (newIdBeside), so its id names its organization's shard
 // (docs/scaling.md "Id format").
 import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
-import { bindingOf, cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, type ShardBinding } from "./shards";
+import { servingBindingOf } from "./placements";
+import { cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, type ShardBinding } from "./shards";
 
 export function newOrganizationScopedId(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);
@@ -52,10 +53,10 @@ export function shardSuffixBeside(relative: string): string {
   return shardSuffix(shardBeside(relative));
 }
 
-/** The shard database holding the record `id` (through SHARD_MAP), or null for an id that names no logical shard. */
+/** The shard database holding the record `id` (SHARD_MAP and the moves learned since, ./placements), or null for an id that names no logical shard. */
 export function shardBindingOfId(id: string): ShardBinding | null {
   const logical = logicalShardOfId(id);
-  return logical === null ? null : bindingOf(logical);
+  return logical === null ? null : servingBindingOf(logical);
 }
 
 /** The D1 binding of the shard holding `id` (the directory, which holds no organization's records, for an id naming none). */

@@ -4,14 +4,16 @@
 //
 // Not `wrangler d1 export`: it refuses a database holding FTS5 virtual tables (search_fts) and can leave it busy.
 // The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
-// What the operator runs (`npm run shard:move`, an admin route) and the request path honouring the fence come with
-// routing; this module takes two D1Database handles and knows nothing of bindings beyond their names.
+// The operator runs it through `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts), which
+// also switches the directory's placement; the fence is enforced by triggers in every shard table (migration 0013).
+// This module takes two D1Database handles and knows nothing of bindings beyond their names.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as schema from "./schema";
 import { readFence, setFenceStatement } from "./shardFence";
 import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "./shardKeys";
 import {
+  asMover,
   configOf,
   DEFAULT_BATCH_ROWS,
   deleteRows,
@@ -52,6 +54,11 @@ export interface MoveOptions {
   batchRows?: number;
   /** Called after each table is copied, with its rows copied (progress for the command that runs a move). */
   onCopied?: (table: string, rows: number) => void | Promise<void>;
+  /**
+   * Switches the map (the directory's placement, src/db/placements.ts) once the target serves the shard and before
+   * the source's fence says it moved; while it runs, the source is still read-only, so no write lands on either.
+   */
+  switchMap?: () => Promise<void>;
 }
 
 /**
@@ -189,7 +196,7 @@ export async function copyShardRows(
   for (const shape of tables) {
     let rows = 0;
     for await (const page of pages(from, shape, logical, pageRows)) {
-      await to.batch(insertStatements(to, shape.name, shape.columns, page, "ON CONFLICT DO NOTHING"));
+      await asMover(to, insertStatements(to, shape.name, shape.columns, page, "ON CONFLICT DO NOTHING"));
       rows += page.length;
     }
     await opts.onCopied?.(shape.name, rows);
@@ -206,9 +213,9 @@ export async function copyShardRows(
  * (c) every table's row count and checksum, and the search entries', are compared in both databases; on any
  *     difference (or any error) the target's copy is deleted, the source's fence is `active` again, and a
  *     ShardMoveError (or the error) is thrown;
- * (d) the target's fence goes to `active`, then the source's to `moved` → `toName`.
+ * (d) the target's fence goes to `active`, the map is switched (switchMap), then the source's fence goes to `moved` → `toName`.
  * A run that stopped before (d) is re-run from (a); one that stopped between (d)'s two writes is verified again and
- * finished. The source's rows stay until dropMovedCopy (e). The shard map (src/db/shards.ts) is the caller's to switch.
+ * finished. The source's rows stay until dropMovedCopy (e).
  */
 export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
   const { from, to, logical, fromName, toName } = opts;
@@ -224,6 +231,7 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
     // An earlier run stopped inside (d): the target went active after its copy was verified, the source never
     // left read-only, so the copy still holds every write. Verify again and finish.
     const { tables, search } = await verify(opts, pageRows);
+    await opts.switchMap?.();
     await from.batch([setFenceStatement(from, logical, "moved", toName)]);
     return { logical, from: fromName, to: toName, tables, search, referenced: {} };
   }
@@ -254,6 +262,7 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
 
   // (d)
   await to.batch([setFenceStatement(to, logical, "active")]);
+  await opts.switchMap?.();
   await from.batch([setFenceStatement(from, logical, "moved", toName)]);
   return { logical, from: fromName, to: toName, tables, search, referenced };
 }

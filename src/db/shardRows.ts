@@ -124,20 +124,31 @@ export function moveShapes(): { tables: TableShape[]; search: TableShape } {
 }
 
 /**
+ * A batch of the move's own writes (copying a fenced shard's rows in, deleting its old copy): a row in shard_mover
+ * for the length of the batch, which the fence's triggers let through (migration 0013). A D1 batch is one
+ * transaction, so no other write ever sees the row. Returns the results of `statements`.
+ */
+export async function asMover(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+  const results = await db.batch([db.prepare(`INSERT OR REPLACE INTO shard_mover (id) VALUES (1)`), ...statements, db.prepare(`DELETE FROM shard_mover`)]);
+  return results.slice(1, -1);
+}
+
+/**
  * Deletes the rows of `shape` on `logical`, at most `chunk` per D1 call, walking the table once in rowid order
  * (each call starts after the last rowid it deleted); returns how many.
  */
 export async function deleteRows(db: D1Database, shape: TableShape, logical: number, chunk: number): Promise<number> {
   const cond = shardCondition(shape.key, logical);
-  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid`;
+  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
   let total = 0;
   // Rowids the database assigns are positive; the first call starts below any.
   let after = Number.MIN_SAFE_INTEGER;
   for (;;) {
-    const gone = await db.prepare(sql).bind(...cond.params, after, chunk).raw<[number]>();
+    const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, after, chunk)]);
+    const gone = (result!.results as { gone: number }[]).map((r) => r.gone);
     total += gone.length;
     if (gone.length < chunk) return total;
-    after = Math.max(...gone.map(([r]) => r));
+    after = Math.max(...gone);
   }
 }
 

@@ -8,6 +8,9 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { HonoEnv } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdempotentReplay, replayResponse } from "./idempotency";
+import { createDb } from "../db/client";
+import { refreshPlacements } from "../db/placements";
+import { fenceRefusalOf } from "../db/shardFence";
 
 /** The status each error class answers with. */
 export const errorStatus = {
@@ -49,6 +52,18 @@ export function renderError(err: Error, c: Context<HonoEnv>): Response {
           ? `This operation accepts a JSON body: send it with Content-Type: application/json (the request had ${contentType ? `Content-Type: ${contentType}` : "no Content-Type"})`
           : err.message;
     return c.json(errorBody(code, message), code === "ValidationError" ? 400 : (status as 413 | 415));
+  }
+  // A shard database refused a write because its logical shard is moving or has moved (the fence, migration 0013;
+  // docs/scaling.md "Moving a logical shard"): nothing was written, and a retry succeeds — after the copy, or at
+  // once on the new database, which this isolate looks up now for the retry to find.
+  const refusal = fenceRefusalOf(err);
+  if (refusal) {
+    if (refusal === "moved") c.executionCtx.waitUntil(refreshPlacements(createDb(c.env.DB)).catch(() => false));
+    const message =
+      refusal === "read-only"
+        ? "This organization's records are being moved to another database; writes resume within seconds"
+        : "This organization's records have moved to another database; retry the request";
+    return c.json(errorBody("ServiceUnavailableError", message), 503, { "Retry-After": refusal === "read-only" ? "2" : "1" });
   }
   console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }));
   return c.json(errorBody("InternalError", "An unexpected error occurred; it has been logged"), 500);

@@ -22,11 +22,12 @@ import { bodyLimit } from "hono/body-limit";
 import type { Db, HonoEnv } from "../env";
 import { newOrganizationId, newOrganizationScopedId } from "../db/shardIds";
 import { placeOrganization } from "../db/shards";
+import { placementsQuery } from "../db/placements";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
 import { bearerCredential, completeAuthentication, readBearer, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
-import { actAs, deferAuthentication, ensureAuthenticated, guardUntilAuthenticated, Principal, routeTo, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
+import { actAs, deferAuthentication, ensureAuthenticated, followPlacements, guardUntilAuthenticated, Principal, routeTo, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
 import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
 import { callerClaimStatements, claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
 
@@ -132,7 +133,7 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   middleware.push(...use);
   return createRoute({
     ...route,
-    responses: { ...centralResponses(route, auth), ...route.responses },
+    responses: { ...centralResponses(route, auth, shardKey), ...route.responses },
     // Documentation only: src/http/idempotency.ts checks the header (400) before any validation runs.
     ...(claimsIdempotencyKey(route, auth) ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] } : {}),
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
@@ -165,14 +166,19 @@ const IDEMPOTENCY_KEY_PARAMETER = {
  * - a POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts), which claims its
  *   Idempotency-Key (docs/api-guide.md): 400 for a malformed key, 409 while the key's first
  *   request is in progress, 422 for a key reused with a different request;
+ * - a write to a shard database: 503 with Retry-After while its logical shard moves;
  * - a JSON body: 400 (not JSON, or not the schema), 413 over the route's body limit, 415 without
  *   Content-Type: application/json.
  * Whether a path or query parameter can fail its schema (400) is the route's own to say: some accept anything.
  */
-function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode): RouteConfig["responses"] {
+function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode, shardKey: ShardKey): RouteConfig["responses"] {
   const request = route.request;
   const jsonBody = request?.body?.content && "application/json" in request.body.content;
+  // A write to a shard database is refused while its logical shard moves to another database (503 with
+  // Retry-After, docs/scaling.md "Moving a logical shard").
+  const fenced = route.method !== "get" && shardKey !== "directory";
   return {
+    ...(fenced ? onlyErrorResponses("ServiceUnavailableError") : {}),
     ...(jsonBody ? onlyErrorResponses("ValidationError", "PayloadTooLargeError", "UnsupportedMediaTypeError") : {}),
     ...(claimsIdempotencyKey(route, auth) ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError") : {}),
     ...(auth !== "public" ? authErrorResponses() : {}),
@@ -221,7 +227,10 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const ctx = ctxOf(c);
   const principal = new Principal(credential.hash, null, credential.userId);
   actAs(ctx, principal);
-  const rows = await tokenStatement(ctx.dir, credential.hash);
+  // The directory's newer shard placements ride with the token (src/db/placements.ts): the handler, which runs
+  // after, reaches the database that serves its shard now.
+  const [rows, placed] = await ctx.dir.batch([tokenStatement(ctx.dir, credential.hash), placementsQuery(ctx.dir)]);
+  followPlacements(ctx, placed);
   track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows, ctx.now)).touch);
   c.set("user", principal);
   await next();

@@ -6,7 +6,8 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AuthUser, DatabaseBinding, Db, Env } from "../env";
 import { createDb } from "../db/client";
-import { shardBindingOfId } from "../db/shardIds";
+import { logicalShardOfId, shardBindingOfId } from "../db/shardIds";
+import { applyPlacements, placementsQuery, servingBindingOf, type PlacementRow } from "../db/placements";
 import { shardBindings } from "../db/shards";
 import { ApiError } from "../errors";
 import type { EventInput } from "./events/events";
@@ -35,6 +36,8 @@ export interface ServiceContext {
   dir: Db;
   /** The binding `db` is on: `DB` until the request is routed to a shard. */
   binding: DatabaseBinding;
+  /** The logical shard the request was routed by (routeTo), so a move learned while it runs can send it on. */
+  logical?: number;
   /** This request's client of a database, opened on first use. */
   database: (binding: DatabaseBinding) => Db;
   actor: Actor;
@@ -108,11 +111,28 @@ export function serviceContext(
  * so the service finds nothing (404).
  */
 export function routeTo(ctx: ServiceContext, id: string): ServiceContext {
-  const binding = shardBindingOfId(id);
-  if (!binding || binding === ctx.binding) return ctx;
+  const logical = logicalShardOfId(id);
+  if (logical === null) return ctx;
+  ctx.logical = logical;
+  const binding = servingBindingOf(logical);
+  if (binding === ctx.binding) return ctx;
   ctx.binding = binding;
   ctx.db = ctx.database(binding);
   return ctx;
+}
+
+/**
+ * Applies the directory's newer placements (read beside the token, src/db/placements.ts) and, when the request's
+ * logical shard now lives elsewhere, routes the context there; true when it did, so what ran on the old database is
+ * run again on the new one.
+ */
+export function followPlacements(ctx: ServiceContext, rows: readonly PlacementRow[]): boolean {
+  if (!applyPlacements(rows) || ctx.logical === undefined || ctx.binding === "DB") return false;
+  const binding = servingBindingOf(ctx.logical);
+  if (binding === ctx.binding) return false;
+  ctx.binding = binding;
+  ctx.db = ctx.database(binding);
+  return true;
 }
 
 /** The database of the shard holding `id` (the directory for an id naming no logical shard), for work across shards. */
@@ -321,13 +341,19 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
     } else if (ctx.user.claimedUserId) {
       // A keyed request claims its key in its own database for the user the token names (a token the directory
       // refuses frees it again, src/http/route.ts), and registers it in the directory beside the token's check.
-      const claims = auth.claims?.(ctx.db, ctx.user.claimedUserId) ?? [];
+      const claimedUserId = ctx.user.claimedUserId;
+      const shardSide = (db: Db) => [...(auth.claims?.(db, claimedUserId) ?? []), ...queries];
+      const claimCount = auth.claims?.(ctx.db, claimedUserId).length ?? 0;
       const registry = auth.claims?.(ctx.dir, null) ?? [];
-      const [checked, results] = await Promise.all([batchOf(ctx.dir, [token, ...registry]), batchOf(ctx.db, [...claims, ...queries])]);
-      own = [checked[0], ...withRegistry(results.slice(0, claims.length), checked.slice(1))];
-      rest = results.slice(claims.length);
+      const [checked, first] = await Promise.all([batchOf(ctx.dir, [token, placementsQuery(ctx.dir), ...registry]), batchOf(ctx.db, shardSide(ctx.db))]);
+      // The directory says the request's logical shard moved since this isolate routed it: what ran on the old
+      // database (which refuses writes of a moved shard, and whose copy may be dropped) runs again on the new one.
+      const results = followPlacements(ctx, checked[1] as PlacementRow[]) ? await batchOf(ctx.db, shardSide(ctx.db)) : first;
+      own = [checked[0], ...withRegistry(results.slice(0, claimCount), checked.slice(2))];
+      rest = results.slice(claimCount);
     } else {
-      const [rows] = (await batchOf(ctx.dir, [token])) as [{ userId: string }[]];
+      const [rows, placed] = (await batchOf(ctx.dir, [token, placementsQuery(ctx.dir)])) as [{ userId: string }[], PlacementRow[]];
+      followPlacements(ctx, placed);
       const verified = rows[0]?.userId;
       if (!verified || !auth.claims) {
         // No such token (complete answers 401) or nothing to claim: the shard is asked only after the directory.

@@ -6,6 +6,9 @@
  * run or delivery for good and tells the owner — nothing is dropped silently.
  */
 import type { Env } from "../../env";
+import { createDb } from "../../db/client";
+import { refreshPlacements } from "../../db/placements";
+import { fenceRefusalOf } from "../../db/shardFence";
 import { AutomationMessageSchema, DEAD_LETTER_QUEUE } from "./messages";
 import { executeRun, failRunForGood } from "./runner";
 import { attemptDelivery, failDeliveryForGood } from "./webhooks";
@@ -39,8 +42,12 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
       else message.ack();
     }
   } catch (err) {
-    log("automation queue message failed", { id: message.id, kind: body.kind, error: String(err) });
-    message.retry({ delaySeconds: Math.min(300, 2 ** Math.min(message.attempts, 8)) });
+    // A shard moving (docs/scaling.md "Moving a logical shard"): nothing was written; retried soon, and once it has
+    // moved this isolate learns where from the directory, so the retry goes there.
+    const fenced = fenceRefusalOf(err);
+    if (fenced === "moved") await refreshPlacements(createDb(env.DB)).catch(() => false);
+    if (!fenced) log("automation queue message failed", { id: message.id, kind: body.kind, error: String(err) });
+    message.retry({ delaySeconds: fenced ? 2 : Math.min(300, 2 ** Math.min(message.attempts, 8)) });
   }
 }
 

@@ -24,6 +24,7 @@ import { nextRunAfter } from "./schedule";
 import type { StoredTrigger } from "../../db/schema";
 import { newIdBeside } from "../../db/shardIds";
 import { shardBindings } from "../../db/shards";
+import { writableHereSql } from "../../db/shardFence";
 import { repairUserCopies } from "../identity/users";
 
 export const LEASE_MS = 5 * 60_000;
@@ -60,7 +61,7 @@ async function claimOnShard(env: Env, d1: D1Database, token: string, now: number
   const claimed = await d1
     .prepare(
       `UPDATE automations SET claimed_for = next_run_at, next_run_at = ?1, claim_token = ?2
-       WHERE next_run_at <= ?3 AND enabled = 1 AND is_deleted = 0
+       WHERE next_run_at <= ?3 AND enabled = 1 AND is_deleted = 0 AND ${writableHereSql("automations.workspace_id")}
        RETURNING id, project_id, triggers, claimed_for`,
     )
     .bind(now + LEASE_MS, token, now)

@@ -9,6 +9,7 @@ import { readOnEveryShard } from "../shardReads";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 import { newOrganizationId } from "../../db/shardIds";
+import { servedHere } from "../../db/shardFence";
 
 // The join's result keeps one member per name in a D1 batch: the organization's columns under their own names,
 // and the member row contributes only `role` (which organizations does not have).
@@ -28,7 +29,7 @@ export async function listOrganizations(ctx: ServiceContext) {
       .select({ ...organizationColumns, role: organizationMembers.role })
       .from(organizationMembers)
       .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(eq(organizationMembers.userId, ctx.user.ref)),
+      .where(and(eq(organizationMembers.userId, ctx.user.ref), servedHere("organization_members.organization_id"))),
   ]);
   const rows = perShard.flatMap(([found]) => found).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   return rows.map(({ role, ...org }) => organizationDto(org, role));

@@ -8,6 +8,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
+import { servedHere } from "../../db/shardFence";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";
@@ -65,9 +66,10 @@ type Raw = {
 };
 
 function where(sel: PortalSelector): SQL {
-  if ("slug" in sel) return sql`e.slug = ${sel.slug}`;
+  // A slug or a domain is looked for in every shard database: only the copy of a shard that database serves counts.
+  if ("slug" in sel) return sql`e.slug = ${sel.slug} AND ${servedHere("e.project_id")}`;
   // Only a verified domain is served (./domains.ts).
-  if ("domain" in sel) return sql`e.domain = ${sel.domain} AND e.domain_verified_at IS NOT NULL`;
+  if ("domain" in sel) return sql`e.domain = ${sel.domain} AND e.domain_verified_at IS NOT NULL AND ${servedHere("e.project_id")}`;
   return sql`e.project_id = ${sel.projectId}`;
 }
 

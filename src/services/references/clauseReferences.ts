@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../../db/errors";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
+import { servedHere } from "../../db/shardFence";
 import type { Db } from "../../env";
 
 type ClauseReferenceRow = typeof clauseReferences.$inferSelect;
@@ -69,7 +70,7 @@ async function loadClauseReference(ctx: ServiceContext, id: string, level: "read
   const [[row], docs, wsRoles, docRoles] = await readWhereFound(
     ctx,
     (db) => [
-      db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false))),
+      db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false), servedHere("clause_references.workspace_id"))),
       ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfClause(id)),
     ],
     ([rows]) => rows.length > 0,

@@ -21,6 +21,7 @@ import {
 } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
+import { servedHere } from "../../db/shardFence";
 import { newIdBeside } from "../../db/shardIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
@@ -183,7 +184,7 @@ export async function getTableReference(ctx: ServiceContext, id: string) {
   const [[found], docs, wsRoles, docRoles, [project]] = await readWhereFound(
     ctx,
     (db) => [
-      referencesWithNames(db, eq(tableReferences.id, id)),
+      referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))),
       ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id)),
       projectAccessStatement(db, ctx.user.ref, sql`(SELECT t.project_id FROM table_references r JOIN tables t ON t.id = r.table_id WHERE r.id = ${id})`),
     ],
@@ -204,7 +205,7 @@ export async function getTableReference(ctx: ServiceContext, id: string) {
 export async function deleteTableReference(ctx: ServiceContext, id: string): Promise<void> {
   const [[found], docs, wsRoles, docRoles] = await readWhereFound(
     ctx,
-    (db) => [referencesWithNames(db, eq(tableReferences.id, id)), ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id))],
+    (db) => [referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))), ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id))],
     ([rows]) => rows.length > 0,
   );
   if (!found) throw notFound("Table reference");

@@ -11,6 +11,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
 import { rawSelect } from "../../db/sql";
+import { servedHere } from "../../db/shardFence";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, routeTo, type ServiceContext } from "../context";
@@ -138,6 +139,7 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
           AND (e.workspace_id IN ws
             OR (e.kind = 'row' AND e.project_id IN grant_projects)
             OR (e.kind <> 'row' AND e.record_id IN (SELECT id FROM granted)))
+          AND ${servedHere("e.workspace_id")}
           ${sql.join(filters, sql` `)}),
       anc(hit, id, parent_id, name, depth, readable) AS (
         SELECT h.record_id, p.id, p.parent_id, p.name, 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)

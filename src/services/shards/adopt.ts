@@ -10,7 +10,7 @@
 import { deleteShardRows, insertStatements, moveShapes, pages, q, type TableShape } from "../../db/shardRows";
 import { shardCondition } from "../../db/shardKeys";
 import { logicalShardOfId } from "../../db/shardIds";
-import { bindingOf } from "../../db/shards";
+import { servingBindingOf } from "../../db/placements";
 import type { Env } from "../../env";
 import { repairUserCopies } from "../identity/users";
 
@@ -42,7 +42,7 @@ export async function adoptLegacyData(env: Env): Promise<AdoptionReport> {
   }
   const moved: AdoptionReport["moved"] = [];
   for (const logical of [...present].sort((a, b) => a - b)) {
-    const to = bindingOf(logical);
+    const to = servingBindingOf(logical);
     moved.push({ logical, to, rows: await mergeShard(env.DB, env[to]!, logical) });
   }
   return { usersCopied, moved };

@@ -1,0 +1,78 @@
+// npm run shard:move -- <logical | organization id> <binding> [--url http://127.0.0.1:8787] [--grace 30] [--keep-old-copy]
+// Moves logical shard <logical> (or the one an organization-scoped id names) to the shard database <binding> (SHARD_0 … SHARD_n) of a running API, local or
+// deployed, with the Worker-side copy (docs/scaling.md "Moving a logical shard"): POST /admin/shards/move copies,
+// verifies and switches while the shard's organizations are read-only; then, after --grace seconds (Workers that
+// have not yet learned the switch may still read the old copy), POST /admin/shards/drop deletes the old copy.
+// ADMIN_TOKEN comes from the environment or .dev.vars; the URL from --url, API_URL, or the local wrangler dev default.
+import path from "node:path";
+import { readDevVars } from "./lib/devvars.mjs";
+import { ROOT } from "./lib/proc.mjs";
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+const base = option("--url") ?? process.env.API_URL ?? "http://127.0.0.1:8787";
+const grace = Number(option("--grace") ?? 30);
+const keep = args.includes("--keep-old-copy");
+const [shardText, binding] = args.filter((a) => !a.startsWith("--"));
+const logical = logicalOf(shardText ?? "");
+if (!Number.isInteger(logical) || !/^SHARD_\d+$/.test(binding ?? "") || !(grace >= 0)) {
+  console.error("usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy]");
+  process.exit(2);
+}
+/**
+ * A logical shard given as its number, or as an organization-scoped id (28 characters), whose last two characters
+ * are its logical shard in Crockford base 32 (docs/scaling.md "Id format").
+ */
+function logicalOf(text) {
+  if (/^\d{1,3}$/.test(text)) return Number(text);
+  const digits = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  if (text.length !== 28) return NaN;
+  const [hi, lo] = [digits.indexOf(text[26].toUpperCase()), digits.indexOf(text[27].toUpperCase())];
+  return hi < 0 || lo < 0 ? NaN : hi * 32 + lo;
+}
+
+const token = process.env.ADMIN_TOKEN ?? readDevVars(path.join(ROOT, ".dev.vars")).ADMIN_TOKEN;
+if (!token) {
+  console.error("shard:move needs ADMIN_TOKEN (in the environment or .dev.vars)");
+  process.exit(2);
+}
+
+async function post(route, body, { alreadyDone } = {}) {
+  const res = await fetch(`${base}${route}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  }).catch((error) => {
+    console.error(`No API at ${base} (${error.cause?.code ?? error.message}): start it with npm start, or name it with --url`);
+    process.exit(1);
+  });
+  const parsed = await res.json().catch(() => null);
+  // Moving a shard to the database that serves it already has nothing to do: said, and not an error.
+  if (res.status === 409 && alreadyDone?.test(parsed?.message ?? "")) {
+    console.log(parsed.message);
+    process.exit(0);
+  }
+  if (!res.ok) {
+    console.error(`POST ${route} → ${res.status} ${parsed?.message ?? JSON.stringify(parsed)}`);
+    process.exit(1);
+  }
+  return parsed.data;
+}
+
+const moved = await post("/admin/shards/move", { logical, to: binding }, { alreadyDone: /is served by .* already/ });
+const total = Object.values(moved.rows).reduce((a, n) => a + n, 0);
+console.log(`logical shard ${logical}: ${moved.from} → ${moved.to}, ${total} rows copied and verified; read-only for ${moved.readOnlyMs} ms`);
+console.log(`Record it in src/db/shards.ts at the next deploy: SHARD_MAP.moved[${logical}] = ${moved.to.slice("SHARD_".length)}`);
+if (keep) {
+  console.log(`The old copy stays in ${moved.from}; drop it later with POST /admin/shards/drop {"logical": ${logical}, "from": "${moved.from}"}`);
+} else {
+  if (grace > 0) {
+    console.log(`Waiting ${grace} s before dropping the old copy in ${moved.from}…`);
+    await new Promise((r) => setTimeout(r, grace * 1000));
+  }
+  const dropped = await post("/admin/shards/drop", { logical, from: moved.from });
+  console.log(`Dropped the old copy: ${dropped.rows} rows deleted from ${dropped.from}`);
+}
