@@ -9,6 +9,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../env";
 import { rawSelect } from "./sql";
+import { fenceRefusalOf } from "./shardFence";
 import { bindingOf, isLogicalShard, shardBindings, type ShardBinding } from "./shards";
 
 export interface PlacementRow {
@@ -50,6 +51,17 @@ export function applyPlacements(rows: readonly PlacementRow[]): boolean {
 /** Reads and applies the directory's newer placements (after a database refused a write because its shard moved). */
 export async function refreshPlacements(dir: Db): Promise<boolean> {
   return applyPlacements(await placementsQuery(dir));
+}
+
+/**
+ * What a failed write tells about the fence (null: nothing): after a refusal because the shard moved, this isolate
+ * first learns where it went from the directory, so whatever retries the work (a client after 503, a queue, a
+ * Durable Object's next alarm) reaches the new database.
+ */
+export async function learnFromFence(dir: Db, error: unknown): Promise<"read-only" | "moved" | null> {
+  const refusal = fenceRefusalOf(error);
+  if (refusal === "moved") await refreshPlacements(dir).catch(() => false);
+  return refusal;
 }
 
 /**

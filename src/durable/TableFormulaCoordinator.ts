@@ -11,6 +11,7 @@ import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { createDb } from "../db/client";
 import { routeTo, serviceContext, workerActor, type ServiceContext } from "../services/context";
+import { learnFromFence } from "../db/placements";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../schemas/ids";
 import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";
@@ -83,6 +84,8 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
         return { ok: true, value: await work(ctx, parsed.data) };
       } catch (err) {
         if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, ...(err.details && { details: err.details }) } };
+        // The table's shard moved (docs/scaling.md "Moving a logical shard"): this object learns where, for the retry.
+        await learnFromFence(createDb(this.env.DB), err);
         throw err;
       }
     });

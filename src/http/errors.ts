@@ -9,7 +9,7 @@ import type { HonoEnv } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdempotentReplay, replayResponse } from "./idempotency";
 import { createDb } from "../db/client";
-import { refreshPlacements } from "../db/placements";
+import { learnFromFence } from "../db/placements";
 import { fenceRefusalOf } from "../db/shardFence";
 
 /** The status each error class answers with. */
@@ -58,7 +58,7 @@ export function renderError(err: Error, c: Context<HonoEnv>): Response {
   // once on the new database, which this isolate looks up now for the retry to find.
   const refusal = fenceRefusalOf(err);
   if (refusal) {
-    if (refusal === "moved") c.executionCtx.waitUntil(refreshPlacements(createDb(c.env.DB)).catch(() => false));
+    if (refusal === "moved") c.executionCtx.waitUntil(learnFromFence(createDb(c.env.DB), err));
     const message =
       refusal === "read-only"
         ? "This organization's records are being moved to another database; writes resume within seconds"

@@ -124,10 +124,12 @@ export function routeTo(ctx: ServiceContext, id: string): ServiceContext {
 /**
  * Applies the directory's newer placements (read beside the token, src/db/placements.ts) and, when the request's
  * logical shard now lives elsewhere, routes the context there; true when it did, so what ran on the old database is
- * run again on the new one.
+ * run again on the new one. Compared with what the isolate knows now, not only with these rows: another request
+ * of the isolate may have learned the move after this one was routed.
  */
 export function followPlacements(ctx: ServiceContext, rows: readonly PlacementRow[]): boolean {
-  if (!applyPlacements(rows) || ctx.logical === undefined || ctx.binding === "DB") return false;
+  applyPlacements(rows);
+  if (ctx.logical === undefined || ctx.binding === "DB") return false;
   const binding = servingBindingOf(ctx.logical);
   if (binding === ctx.binding) return false;
   ctx.binding = binding;

@@ -23,7 +23,8 @@ type Queries = readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 export async function readOnEveryShard<const T extends Queries>(ctx: ServiceContext, build: (db: Db) => T): Promise<BatchResponse<T>[]> {
   if (!ctx.user.resolved && !ctx.user.claimedUserId) await ensureAuthenticated(ctx);
   const [first, ...rest] = shardBindings();
-  Object.assign(ctx, onDatabase(ctx, first!));
+  // About no one logical shard: nothing for a move learned meanwhile to send elsewhere (followPlacements).
+  Object.assign(ctx, onDatabase(ctx, first!), { logical: undefined });
   // read() starts first: its authentication marks the request's round trips as running, so the other shards' may start.
   return Promise.all([read(ctx, build(ctx.db)), ...rest.map((b) => batchOf(ctx.database(b), [...build(ctx.database(b))]) as Promise<BatchResponse<T>>)]);
 }

@@ -5,6 +5,7 @@
  */
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
+import { learnFromFence } from "../../db/placements";
 import { writeContent } from "../../services/content/store";
 import { routeTo, serviceContext, workerActor } from "../../services/context";
 import { emitDocumentUpdated } from "../../services/collab/events";
@@ -72,6 +73,8 @@ export class WriteBack {
       return version;
     } catch (err) {
       this.store.setMeta("dirty", "1");
+      // Its document's shard moving: the next alarm writes again, to where the shard went once it has moved.
+      await learnFromFence(createDb(this.env.DB), err);
       await this.schedule();
       throw err;
     }

@@ -5,7 +5,7 @@ import { errorResponses, okData, type Router } from "../../openapi";
 import { dropOldShardCopy, LOGICAL_SHARDS, moveShard } from "../../services/shards/move";
 
 const Logical = z.number().int().min(0).max(LOGICAL_SHARDS - 1).openapi({ description: `A logical shard, 0–${LOGICAL_SHARDS - 1}` });
-const Binding = z.string().regex(/^SHARD_\d{1,4}$/).openapi({ description: "A shard database binding, e.g. SHARD_2" });
+const Binding = z.string().max(10).regex(/^SHARD_\d{1,4}$/).openapi({ description: "A shard database binding, e.g. SHARD_2" });
 
 const move = defineRoute({
   operationId: "moveLogicalShard",

@@ -7,8 +7,7 @@
  */
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
-import { refreshPlacements } from "../../db/placements";
-import { fenceRefusalOf } from "../../db/shardFence";
+import { learnFromFence } from "../../db/placements";
 import { AutomationMessageSchema, DEAD_LETTER_QUEUE } from "./messages";
 import { executeRun, failRunForGood } from "./runner";
 import { attemptDelivery, failDeliveryForGood } from "./webhooks";
@@ -44,8 +43,7 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
   } catch (err) {
     // A shard moving (docs/scaling.md "Moving a logical shard"): nothing was written; retried soon, and once it has
     // moved this isolate learns where from the directory, so the retry goes there.
-    const fenced = fenceRefusalOf(err);
-    if (fenced === "moved") await refreshPlacements(createDb(env.DB)).catch(() => false);
+    const fenced = await learnFromFence(createDb(env.DB), err);
     if (!fenced) log("automation queue message failed", { id: message.id, kind: body.kind, error: String(err) });
     message.retry({ delaySeconds: fenced ? 2 : Math.min(300, 2 ** Math.min(message.attempts, 8)) });
   }
