@@ -5,6 +5,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../support/harness";
+import { entryOf, publishTxt } from "../support/portalDomains";
 import { shardBindingOfId } from "../../src/db/shardIds";
 import { reconcilePortalRoutes } from "../../src/services/portals/routes";
 
@@ -144,5 +145,30 @@ describe("portal routes in the directory", () => {
     expectError(refused, 409, "ConflictError");
     expect(refused.body.message).toBe("This domain is already used by another portal");
     expect(await routeOf(`slug:${fresh}`)).toBeNull();
+  });
+
+  it("a pending domain takes no route; of two portals on two shards verifying it at once one wins; changing the domain releases it", async () => {
+    const domain = `${uniqueSlug()}.example.org`;
+    const [pa, pb] = await Promise.all([newProject(a), newProject(b)]);
+    const [sa, sb] = [uniqueSlug(), uniqueSlug()];
+    const claim = (o: Owner, p: string, slug: string) => ok("POST", `/project/${p}/publish`, { token: o.user.token, body: { slug, domain } });
+    const [ra, rb] = await Promise.all([claim(a, pa, sa), claim(b, pb, sb)]);
+    expect(await routeOf(`domain:${domain}`)).toBeNull();
+    for (const [r, slug] of [[ra, sa], [rb, sb]] as const) {
+      const v = entryOf(r.data, slug).domainVerification!;
+      await publishTxt(v.txtName, v.txtValue);
+    }
+    const verify = (o: Owner, p: string, slug: string) => call("POST", `/project/${p}/publish/${slug}/verify-domain`, { token: o.user.token, body: {} });
+    const answers = await Promise.all([verify(a, pa, sa), verify(b, pb, sb)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const [winner, loser] = answers[0]!.status === 200 ? [{ o: a, p: pa, slug: sa }, { o: b, p: pb, slug: sb }] : [{ o: b, p: pb, slug: sb }, { o: a, p: pa, slug: sa }];
+    expect((answers.find((r) => r.status === 409)!.body as { message: string }).message).toBe("This domain is already used by another portal");
+    expect((await routeOf(`domain:${domain}`))?.project_id).toBe(winner.p);
+
+    // The winner moves to another domain: the verified one's route is released, and the other portal can verify it.
+    await ok("PATCH", `/project/${winner.p}/publish/${winner.slug}`, { token: winner.o.user.token, body: { domain: `${uniqueSlug()}.example.org` } });
+    expect(await routeOf(`domain:${domain}`)).toBeNull();
+    await ok("POST", `/project/${loser.p}/publish/${loser.slug}/verify-domain`, { token: loser.o.user.token, body: {} });
+    expect((await routeOf(`domain:${domain}`))?.project_id).toBe(loser.p);
   });
 });
