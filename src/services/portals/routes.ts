@@ -130,9 +130,11 @@ export interface RouteRepair {
 
 /**
  * The repair of writes interrupted between the directory and a shard (docs/scaling.md "Portal routes"):
- * 1. every route claimed more than ROUTE_GRACE_MS before `now` whose project holds no entry with that name in its
- *    shard (`shardD1Of(projectId)`) is deleted — a claim whose shard write failed or never ran, or a release whose
- *    delete of the route failed. The delete names the claim's time, so a route claimed again meanwhile stays.
+ * 1. every route claimed after `since` and more than ROUTE_GRACE_MS before `now` whose project holds no entry with
+ *    that name in its shard (`shardD1Of(projectId)`) is deleted — a claim whose shard write failed or never ran, or
+ *    a release whose delete of the route failed. The delete names the claim's time, so a route claimed again
+ *    meanwhile stays. The tick looks a day back, so its cost follows the day's claims, not every portal; a release
+ *    lost on a route claimed earlier waits for a full pass (`since` 0: adoption, which npm start runs).
  * 2. every shard's entries updated after `since` (a day back; 0 for a full pass) whose slug or verified domain has
  *    no route get one. A name another project's route holds is left alone (two entries from before routes that
  *    raced on two shards: the route decides from now on, and the other entry is reported here).
@@ -146,8 +148,8 @@ export async function reconcilePortalRoutes(env: Env, now: number, since = now -
   let after = "";
   for (;;) {
     const { results: routes } = await dir
-      .prepare(`SELECT name, project_id, claimed_at FROM portal_routes WHERE claimed_at < ?1 AND name > ?2 ORDER BY name LIMIT ${PAGE}`)
-      .bind(now - ROUTE_GRACE_MS, after)
+      .prepare(`SELECT name, project_id, claimed_at FROM portal_routes WHERE claimed_at < ?1 AND claimed_at > ?3 AND name > ?2 ORDER BY name LIMIT ${PAGE}`)
+      .bind(now - ROUTE_GRACE_MS, after, since)
       .all<RouteRow>();
     if (routes.length === 0) break;
     after = routes[routes.length - 1]!.name;
