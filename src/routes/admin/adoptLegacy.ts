@@ -16,7 +16,8 @@ const route = defineRoute({
   summary: "Move records kept in the directory by an earlier version into their shard databases (deployment admin token)",
   description:
     "For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves " +
-    "each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory). Does nothing " +
+    "each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every " +
+    "published portal entry without a route in the directory its route. Does nothing " +
     "when the directory holds no organization's records; `npm start` calls it on every start.",
   security: [{ bearer: [] }],
   responses: {
@@ -24,6 +25,7 @@ const route = defineRoute({
       z.object({
         usersCopied: z.number().int(),
         moved: z.array(z.object({ logical: z.number().int(), to: z.string(), rows: z.number().int() })),
+        portalRoutesAdded: z.number().int(),
       }),
     ),
     ...errorResponses("UnauthorizedError", "RateLimitedError"),

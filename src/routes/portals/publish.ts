@@ -39,6 +39,9 @@ const updateRoute = defineRoute({
   path: "/project/{id}/publish/{slug}",
   operationId: "updatePublishedEntry",
   auth: "batched",
+  // A verified domain replaced by another: the access read, the directory's check of the new domain beside the other
+  // shards', the shard's write, then the old domain's route released in the directory (docs/scaling.md "Portal routes").
+  roundTrips: 4,
   tags: ["Portals"],
   summary: "Change a published entry (project admin)",
   description:

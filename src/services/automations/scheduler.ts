@@ -14,7 +14,8 @@
  * the longest possible run are failed, and runs still `queued` after 15 minutes are enqueued again.
  * Automations live in the shard databases (docs/scaling.md): the claim and the sweep run on every shard database
  * at once, each in the round trips above; a run's id is issued beside its automation, so its message names its
- * shard. The same tick repairs users' copies in the shards (src/services/identity/users.ts repairUserCopies).
+ * shard. The same tick repairs users' copies in the shards (src/services/identity/users.ts repairUserCopies) and the
+ * directory's portal routes (src/services/portals/routes.ts reconcilePortalRoutes).
  */
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -26,6 +27,7 @@ import { newIdBeside } from "../../db/shardIds";
 import { shardBindings } from "../../db/shards";
 import { writableHereSql } from "../../db/shardFence";
 import { repairUserCopies } from "../identity/users";
+import { reconcilePortalRoutes } from "../portals/routes";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -136,6 +138,7 @@ const logFailure = (msg: string) => (err: unknown) => console.error(JSON.stringi
 export async function handleScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<TickResult> {
   // Beside the claim, never in its way: a failed repair is logged and tried again at the next tick.
   ctx.waitUntil(repairUserCopies(env, Date.now()).catch(logFailure("user copy repair failed")));
+  ctx.waitUntil(reconcilePortalRoutes(env, Date.now()).catch(logFailure("portal route repair failed")));
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
   ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));
   return result;

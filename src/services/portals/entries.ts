@@ -14,6 +14,7 @@ import { everyShardContext, read, type ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
+import { domainRoute, releaseRoutesQuietly, slugRoute, withClaimedRoutes, type RouteNames } from "./routes";
 import { MASKED_PASSWORD } from "./state";
 import { newDomainToken, txtName, txtRecordProves, txtValue, verificationOff } from "./domains";
 
@@ -107,6 +108,16 @@ function claimColumns(ctx: ServiceContext, domain: string) {
   return { domain, domainToken: newDomainToken(), domainVerifiedAt: verificationOff(ctx) ? ctx.now : null };
 }
 
+/**
+ * The directory's names of a domain claim (./routes.ts): its route when the domain is verified at once, else only
+ * a check that no other portal holds it verified (a pending domain takes no route; the first to verify wins).
+ */
+function domainNames(columns: ReturnType<typeof claimColumns>): RouteNames {
+  if (!columns.domain) return { claim: [], check: [] };
+  const name = domainRoute(columns.domain);
+  return columns.domainVerifiedAt !== null ? { claim: [name], check: [] } : { claim: [], check: [name] };
+}
+
 function uniqueFailure(err: unknown): never {
   if (isUniqueViolation(err, "published_entries.slug")) throw conflict("This slug is already in use");
   if (isUniqueViolation(err, "published_entries.domain")) throw conflict("This domain is already used by another portal");
@@ -127,10 +138,11 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
 }
 
 /**
- * A slug, or a verified domain, held by a portal in another shard database (docs/scaling.md): the unique indexes
- * hold within a shard, so a claim also asks every other shard, all at once, before it writes (409 when held). Two
- * claims racing on two shards in the same instant can both pass; the directory's portal routes (not built yet)
- * close that gap.
+ * The second line behind the directory's portal routes (./routes.ts): a slug, or a verified domain, held by a portal
+ * in another shard database whose route is missing — an entry from before routes existed, or one whose route the
+ * repair has not written back yet. Each shard's unique indexes hold only inside it, so this asks every other shard,
+ * all at once, in the round trip of the directory's claim (409 when held). Races between claims are decided by the
+ * route, not here.
  */
 async function refuseHeldElsewhere(ctx: ServiceContext, claim: { slug?: string; domain?: string | null }) {
   const others = everyShardContext(ctx).filter((shard) => shard.binding !== ctx.binding);
@@ -157,23 +169,29 @@ async function refuseHeldElsewhere(ctx: ServiceContext, claim: { slug?: string; 
 export async function publishProject(ctx: ServiceContext, { projectId, entry: input }: { projectId: string; entry: PublishInput }) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, input.homepage, input.domain);
-  await refuseHeldElsewhere(ctx, { slug: input.slug, domain: input.domain ?? null });
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return refreshMirror(
+  const columns = claimColumns(ctx, input.domain ?? "");
+  const names = domainNames(columns);
+  names.claim.unshift(slugRoute(input.slug));
+  // The directory's claim beside the other shards' check and the password's hash: one round trip.
+  const held = refuseHeldElsewhere(ctx, { slug: input.slug, domain: input.domain ?? null });
+  const hashing = input.password ? hashPassword(input.password) : Promise.resolve(null);
+  return withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () =>
+    refreshMirror(
     ctx,
     projectId,
     db.insert(publishedEntries).values({
       slug: input.slug,
       projectId,
-      ...claimColumns(ctx, input.domain ?? ""),
+      ...columns,
       homepage: input.homepage ?? "",
-      passwordHash,
+      passwordHash: await hashing,
       disabled: false,
       expiresAt: input.expiresAt ?? null,
       allowIndexing: input.allowIndexing ?? false,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
+    ),
   );
 }
 
@@ -182,59 +200,83 @@ export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slu
   const current = await loadForWrite(ctx, projectId, slug, patch.homepage, patch.domain);
   // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
   const domainChanged = patch.domain !== undefined && (patch.domain || null) !== (current?.domain ?? null);
-  if (patch.domain) await refuseHeldElsewhere(ctx, { domain: patch.domain });
+  const columns = domainChanged ? claimColumns(ctx, patch.domain ?? "") : null;
+  // The route of a verified domain the entry gives up goes once the shard has written the change.
+  const released = domainChanged && current?.domain && current.domainVerifiedAt !== null ? [domainRoute(current.domain)] : [];
   // "********" is how `published[].password` reads when a password is set: a client sending back what it read
   // (docs/api-guide.md › Conventions) keeps the password rather than setting it to the mask.
   const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
-  const passwordHash = password === undefined ? undefined : password ? await hashPassword(password) : null;
-  return refreshMirror(
-    ctx,
-    projectId,
-    db
-      .update(publishedEntries)
-      .set({
-        ...(domainChanged && claimColumns(ctx, patch.domain ?? "")),
-        ...(patch.homepage !== undefined && { homepage: patch.homepage }),
-        ...(passwordHash !== undefined && { passwordHash }),
-        ...(patch.disabled !== undefined && { disabled: patch.disabled }),
-        ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt }),
-        ...(patch.allowIndexing !== undefined && { allowIndexing: patch.allowIndexing }),
-        updatedAt: ctx.now,
-      })
-      .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))),
-  );
+  const hashing = password === undefined ? Promise.resolve(undefined) : password ? hashPassword(password) : Promise.resolve(null);
+  const held = patch.domain ? refuseHeldElsewhere(ctx, { domain: patch.domain }) : Promise.resolve();
+  const names = columns ? domainNames(columns) : { claim: [], check: [] };
+  const project = await withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () => {
+    const passwordHash = await hashing;
+    return refreshMirror(
+      ctx,
+      projectId,
+      db
+        .update(publishedEntries)
+        .set({
+          ...(columns ?? {}),
+          ...(patch.homepage !== undefined && { homepage: patch.homepage }),
+          ...(passwordHash !== undefined && { passwordHash }),
+          ...(patch.disabled !== undefined && { disabled: patch.disabled }),
+          ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt }),
+          ...(patch.allowIndexing !== undefined && { allowIndexing: patch.allowIndexing }),
+          updatedAt: ctx.now,
+        })
+        .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))),
+    );
+  });
+  await releaseRoutesQuietly(ctx, projectId, released);
+  return project;
 }
 
+/** Removes the entry in its shard, then its routes in the directory (a release left undone is the repair's). */
 export async function unpublishProject(ctx: ServiceContext, { projectId, slug }: { projectId: string; slug: string }) {
   const { db } = ctx;
-  await loadForWrite(ctx, projectId, slug, undefined);
-  return refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
+  const entry = (await loadForWrite(ctx, projectId, slug, undefined))!;
+  const project = await refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
+  await releaseRoutesQuietly(ctx, projectId, [slugRoute(slug), ...(entry.domain && entry.domainVerifiedAt !== null ? [domainRoute(entry.domain)] : [])]);
+  return project;
 }
 
 /**
  * Checks the TXT record of the entry's domain and marks the domain verified when it holds the entry's token (422
- * when it does not, or the entry has no domain; 409 when another portal verified the domain first).
+ * when it does not, or the entry has no domain; 409 when another portal verified the domain first). The domain's
+ * route is claimed in the directory beside the DNS lookup and the other shards' check, and given back when the
+ * record does not prove the domain.
  */
 export async function verifyEntryDomain(ctx: ServiceContext, { projectId, slug }: { projectId: string; slug: string }) {
   const { db } = ctx;
   const entry = (await loadForWrite(ctx, projectId, slug, undefined, ENTRY_DOMAIN))!;
-  if (!entry.domain) throw unprocessable("This entry has no domain to verify", [{ path: "domain", message: "is not set" }]);
-  if (!entry.domainVerifiedAt) {
-    await refuseHeldElsewhere(ctx, { domain: entry.domain });
-    const proven = verificationOff(ctx) || (entry.domainToken !== null && (await txtRecordProves(ctx, { domain: entry.domain, token: entry.domainToken })));
+  const domain = entry.domain;
+  if (!domain) throw unprocessable("This entry has no domain to verify", [{ path: "domain", message: "is not set" }]);
+  const write = () =>
+    refreshMirror(
+      ctx,
+      projectId,
+      db
+        .update(publishedEntries)
+        .set({ domainVerifiedAt: entry.domainVerifiedAt ?? ctx.now, updatedAt: ctx.now })
+        .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId), eq(publishedEntries.domain, domain))),
+    );
+  if (entry.domainVerifiedAt) return write();
+  const proof = async () => {
+    const proven = verificationOff(ctx) || (entry.domainToken !== null && (await txtRecordProves(ctx, { domain, token: entry.domainToken })));
     if (!proven) {
-      const problem = `The TXT record ${txtName(entry.domain)} does not hold ${txtValue(entry.domainToken ?? "")} yet (DNS changes can take a few minutes)`;
+      const problem = `The TXT record ${txtName(domain)} does not hold ${txtValue(entry.domainToken ?? "")} yet (DNS changes can take a few minutes)`;
       throw unprocessable(problem, [{ path: "domain", message: "ownership is not proven by its TXT record" }]);
     }
-  }
-  return refreshMirror(
-    ctx,
-    projectId,
-    db
-      .update(publishedEntries)
-      .set({ domainVerifiedAt: entry.domainVerifiedAt ?? ctx.now, updatedAt: ctx.now })
-      .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId), eq(publishedEntries.domain, entry.domain))),
-  );
+  };
+  // A portal holding the domain elsewhere answers 409 before the record's 422, as before.
+  const held = refuseHeldElsewhere(ctx, { domain });
+  const proving = proof();
+  const checks = Promise.allSettled([held, proving]).then(async () => {
+    await held;
+    await proving;
+  });
+  return withClaimedRoutes(ctx, projectId, { claim: [domainRoute(domain)], check: [] }, checks, write);
 }
 
 export async function putBranding(ctx: ServiceContext, { projectId, branding }: { projectId: string; branding: PublishedBranding }) {

@@ -4,7 +4,7 @@
  * logical shard for organizations created since, so unlike a move it keeps the target's rows: the directory's rows
  * are inserted beside them (ids are unique), checked present in the target, and only then deleted from the
  * directory — and copies every user into every shard (docs/scaling.md, "Adopting a database from before the
- * shards"). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing left in the directory
+ * shards"), and writes the directory's portal route of every published entry that lacks one. `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing left in the directory
  * it does nothing.
  */
 import { deleteShardRows, insertStatements, moveShapes, pages, q, type TableShape } from "../../db/shardRows";
@@ -13,6 +13,7 @@ import { logicalShardOfId } from "../../db/shardIds";
 import { servingBindingOf } from "../../db/placements";
 import type { Env } from "../../env";
 import { repairUserCopies } from "../identity/users";
+import { reconcilePortalRoutes } from "../portals/routes";
 
 /**
  * One id per logical shard present in the directory: an organization's, and a workspace's (issued beside its
@@ -27,6 +28,8 @@ export interface AdoptionReport {
   usersCopied: number;
   /** Each logical shard moved out of the directory: where to and how many rows per table. */
   moved: { logical: number; to: string; rows: number }[];
+  /** Portal routes written for published entries that had none (every entry, however old, is looked at). */
+  portalRoutesAdded: number;
 }
 
 export async function adoptLegacyData(env: Env): Promise<AdoptionReport> {
@@ -45,7 +48,9 @@ export async function adoptLegacyData(env: Env): Promise<AdoptionReport> {
     const to = servingBindingOf(logical);
     moved.push({ logical, to, rows: await mergeShard(env.DB, env[to]!, logical) });
   }
-  return { usersCopied, moved };
+  // Entries published before the directory kept portal routes, and those just adopted, get theirs.
+  const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, Date.now(), 0);
+  return { usersCopied, moved, portalRoutesAdded };
 }
 
 const PAGE_ROWS = 200;
