@@ -33,5 +33,5 @@ const route = defineRoute({
 });
 
 export function registerAdoptLegacy(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await adoptLegacyData(c.env) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await adoptLegacyData(c.env, Date.now()) }, 200));
 }

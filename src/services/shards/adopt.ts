@@ -32,7 +32,7 @@ export interface AdoptionReport {
   portalRoutesAdded: number;
 }
 
-export async function adoptLegacyData(env: Env): Promise<AdoptionReport> {
+export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionReport> {
   // Every user, however old: a shard's records reference users, and its copy must hold them before any row moves.
   const usersCopied = await repairUserCopies(env, 0, 0);
   const present = new Set<number>();
@@ -49,7 +49,7 @@ export async function adoptLegacyData(env: Env): Promise<AdoptionReport> {
     moved.push({ logical, to, rows: await mergeShard(env.DB, env[to]!, logical) });
   }
   // Entries published before the directory kept portal routes, and those just adopted, get theirs.
-  const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, Date.now(), 0);
+  const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, now, 0);
   return { usersCopied, moved, portalRoutesAdded };
 }
 
