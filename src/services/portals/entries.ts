@@ -177,20 +177,20 @@ export async function publishProject(ctx: ServiceContext, { projectId, entry: in
   const hashing = input.password ? hashPassword(input.password) : Promise.resolve(null);
   return withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () =>
     refreshMirror(
-    ctx,
-    projectId,
-    db.insert(publishedEntries).values({
-      slug: input.slug,
+      ctx,
       projectId,
-      ...columns,
-      homepage: input.homepage ?? "",
-      passwordHash: await hashing,
-      disabled: false,
-      expiresAt: input.expiresAt ?? null,
-      allowIndexing: input.allowIndexing ?? false,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    }),
+      db.insert(publishedEntries).values({
+        slug: input.slug,
+        projectId,
+        ...columns,
+        homepage: input.homepage ?? "",
+        passwordHash: await hashing,
+        disabled: false,
+        expiresAt: input.expiresAt ?? null,
+        allowIndexing: input.allowIndexing ?? false,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      }),
     ),
   );
 }
