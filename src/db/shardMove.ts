@@ -83,7 +83,7 @@ export class ShardMoveError extends Error {
  * shard databases get the shard schema alone (docs/scaling.md "Not built yet"), these references are plain columns,
  * the target has no such tables and nothing is copied here.
  */
-async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
+export async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
   const shardNames = new Set(shardTables.keys());
   const everything = new Map<string, SQLiteTable>(
     Object.values<unknown>(schema)
@@ -293,12 +293,12 @@ async function verify(opts: MoveOptions, pageRows: number): Promise<{ tables: Ta
 }
 
 /** The state a fence row of `db` records for `logical`, or null when it has none (readFence reads that as active). */
-async function recordedState(db: D1Database, logical: number): Promise<string | null> {
+export async function recordedState(db: D1Database, logical: number): Promise<string | null> {
   return db.prepare(`SELECT state FROM shard_fence WHERE logical = ?1`).bind(logical).first<string>("state");
 }
 
 /** Whether `db` holds any row of `logical` in a shard table. */
-async function holdsRows(db: D1Database, logical: number): Promise<boolean> {
+export async function holdsRows(db: D1Database, logical: number): Promise<boolean> {
   const statements = moveShapes().tables.map((shape) => {
     const cond = shardCondition(shape.key, logical);
     return db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`).bind(...cond.params);

@@ -2,7 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../http/route";
 import { requireAdminToken } from "../../http/admin";
 import { errorResponses, okData, type Router } from "../../openapi";
-import { dropOldShardCopy, LOGICAL_SHARDS, moveShard } from "../../services/shards/move";
+import {
+  DEFAULT_STEP_CALLS,
+  dropOldShardCopy,
+  LOGICAL_SHARDS,
+  MAX_PAGE_ROWS,
+  MAX_STEP_CALLS,
+  MIN_STEP_CALLS,
+  moveShardStep,
+} from "../../services/shards/move";
 
 const Logical = z.number().int().min(0).max(LOGICAL_SHARDS - 1).openapi({ description: `A logical shard, 0–${LOGICAL_SHARDS - 1}` });
 const Binding = z.string().max(10).regex(/^SHARD_\d{1,4}$/).openapi({ description: "A shard database binding, e.g. SHARD_2" });
@@ -21,18 +29,58 @@ const move = defineRoute({
     "docs/scaling.md, \"Moving a logical shard\": the shard's organizations are read-only while their rows are copied (writes answer 503 with " +
     "Retry-After), the copy is verified table by table (row count and checksum), then the directory's placement switches and every Worker " +
     "sends the shard's requests to the new database. The old copy stays until POST /admin/shards/drop. `npm run shard:move` calls both. " +
-    "409 when the shard is served by that database already, or when the copy does not verify (then nothing changed).",
+    "409 when the shard is served by that database already, or when the copy does not verify (then nothing changed). " +
+    "A move runs in steps of at most `maxCalls` D1 calls each: a step that does not finish the move answers `done: false` with a " +
+    "`cursor`, which the next call passes back (with the same `logical` and `to`) until an answer has `done: true` and the summary. " +
+    "The shard stays read-only from the first step to the last. A cursor this route did not return is 400; one whose move is no " +
+    "longer under way (it stopped, or its copy did not verify) is 409.",
   security: [{ bearer: [] }],
-  request: { body: { content: { "application/json": { schema: z.object({ logical: Logical, to: Binding }) } }, required: true } },
+  request: {
+    body: {
+      content: {
+        "application/json": {
+          schema: z.object({
+            logical: Logical,
+            to: Binding,
+            cursor: z.string().min(1).max(4096).optional().openapi({ description: "The `cursor` of the previous step's answer; none to start the move" }),
+            maxCalls: z
+              .number()
+              .int()
+              .min(MIN_STEP_CALLS)
+              .max(MAX_STEP_CALLS)
+              .optional()
+              .openapi({ description: `D1 calls this step may make, about (default ${DEFAULT_STEP_CALLS})` }),
+            pageRows: z.number().int().min(1).max(MAX_PAGE_ROWS).optional().openapi({ description: `Rows per page read and written (default ${MAX_PAGE_ROWS})` }),
+          }),
+        },
+      },
+      required: true,
+    },
+  },
   responses: {
     ...okData(
-      z.object({
-        logical: z.number().int(),
-        from: z.string(),
-        to: z.string(),
-        rows: z.record(z.string(), z.number().int()),
-        readOnlyMs: z.number().int(),
-      }),
+      z.union([
+        z.object({
+          done: z.literal(true),
+          logical: z.number().int(),
+          from: z.string(),
+          to: z.string(),
+          rows: z.record(z.string(), z.number().int()),
+          readOnlyMs: z.number().int(),
+        }),
+        z.object({
+          done: z.literal(false),
+          cursor: z.string(),
+          progress: z.object({
+            phase: z.enum(["clean", "referenced", "copy", "clear-search", "verify", "switch"]),
+            table: z.string(),
+            tableIndex: z.number().int(),
+            tables: z.number().int(),
+            rowsCopied: z.number().int(),
+            rowsVerified: z.number().int(),
+          }),
+        }),
+      ]),
     ),
     ...errorResponses("UnauthorizedError", "RateLimitedError", "ConflictError"),
   },
@@ -60,6 +108,6 @@ const drop = defineRoute({
 });
 
 export function registerShardMoves(app: Router) {
-  app.openapi(move, async (c) => c.json({ data: await moveShard(c.env, c.req.valid("json"), { now: Date.now() }) }, 200));
+  app.openapi(move, async (c) => c.json({ data: await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() }) }, 200));
   app.openapi(drop, async (c) => c.json({ data: await dropOldShardCopy(c.env, c.req.valid("json")) }, 200));
 }

@@ -8,12 +8,15 @@
  */
 import { createDb } from "../../db/client";
 import { applyPlacements, placementsQuery, recordPlacementStatement, servingBindingOf } from "../../db/placements";
-import { dropMovedCopy, moveLogicalShard, ShardMoveError } from "../../db/shardMove";
+import { dropMovedCopy, ShardMoveError } from "../../db/shardMove";
+import { isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
+import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
+import { z } from "zod";
 import { shardBindings, type ShardBinding } from "../../db/shards";
 
 export { LOGICAL_SHARDS } from "../../db/shards";
 import type { Env } from "../../env";
-import { ApiError, conflict } from "../../errors";
+import { ApiError, conflict, validation } from "../../errors";
 
 export interface ShardMoveSummary {
   logical: number;
@@ -41,42 +44,126 @@ async function servingNow(env: Env, logical: number): Promise<ShardBinding> {
   return servingBindingOf(logical);
 }
 
-/** Moves `logical` to the database `to`: read-only while it copies, then switched; the old copy stays until dropOldShardCopy. */
-export async function moveShard(
+/** One step's D1 calls unless the caller names fewer or more: well under the 1,000 of one Worker invocation. */
+export const DEFAULT_STEP_CALLS = 400;
+export const MAX_STEP_CALLS = 900;
+export const MIN_STEP_CALLS = 10;
+export const MAX_PAGE_ROWS = 500;
+
+export interface ShardMoveProgress {
+  phase: MovePhase;
+  /** The table the move is at, and its place among the tables moved (the search entries last). */
+  table: string;
+  tableIndex: number;
+  tables: number;
+  /** Rows copied, and rows verified, so far (all tables). */
+  rowsCopied: number;
+  rowsVerified: number;
+}
+
+export type ShardMoveStep = { done: false; cursor: string; progress: ShardMoveProgress } | ({ done: true } & ShardMoveSummary);
+
+const Key = z.union([z.string().max(200), z.number(), z.null()]);
+/** A cursor as it comes back from the command: base64url of MoveState's JSON. */
+const CursorState = z.strictObject({
+  logical: z.number().int(),
+  from: z.string().max(20),
+  to: z.string().max(20),
+  phase: z.enum(["clean", "referenced", "copy", "clear-search", "verify", "switch"]),
+  table: z.number().int().min(0),
+  after: z.array(Key).max(8).nullable(),
+  copied: z.array(z.number().int().min(0)).max(64),
+  verified: z.array(z.number().int().min(0)).max(64),
+  since: z.number().int().min(0),
+});
+
+function encodeMoveCursor(state: MoveState): string {
+  return textToBase64Url(JSON.stringify(state));
+}
+
+function decodeMoveCursor(cursor: string): MoveState {
+  const bad = () => validation("cursor is not a cursor this move returned", [{ path: "cursor", message: "invalid cursor" }]);
+  let json: unknown;
+  try {
+    json = JSON.parse(textFromBase64Url(cursor) ?? "");
+  } catch {
+    throw bad();
+  }
+  const parsed = CursorState.safeParse(json);
+  if (!parsed.success || !isPlausibleState(parsed.data)) throw bad();
+  return parsed.data;
+}
+
+function progressOf(state: MoveState): ShardMoveProgress {
+  const shapes = stepShapes();
+  // While the target is cleaned, tables are walked children first; the progress names the table being cleaned.
+  const table = state.phase === "clean" ? [...shapes.slice(0, -1)].reverse().concat(shapes.slice(-1))[state.table]! : shapes[state.table]!;
+  const sum = (a: number[]) => a.reduce((x, n) => x + n, 0);
+  return { phase: state.phase, table: table.name, tableIndex: state.table, tables: shapes.length, rowsCopied: sum(state.copied), rowsVerified: sum(state.verified) };
+}
+
+/**
+ * One step of moving `logical` to the database `to`: without a cursor it starts the move (the source goes
+ * read-only), with one it carries it on; each step makes at most about `maxCalls` D1 calls and answers the cursor of
+ * the next, or, once the map switched, the summary. The old copy stays until dropOldShardCopy.
+ */
+export async function moveShardStep(
   env: Env,
-  input: { logical: number; to: string },
+  input: { logical: number; to: string; cursor?: string | null; maxCalls?: number; pageRows?: number },
   opts: {
     /** The request's clock: when the placement switched, as recorded in the directory. */
     now: number;
     /** Called after each table is copied, while the shard is read-only (progress; the live-move test holds the copy here). */
     onCopied?: (table: string, rows: number) => void | Promise<void>;
   },
-): Promise<ShardMoveSummary> {
+): Promise<ShardMoveStep> {
+  const previous = input.cursor ? decodeMoveCursor(input.cursor) : null;
   const to = bindingNamed(env, input.to);
   const from = await servingNow(env, input.logical);
   if (from === to) throw conflict(`Logical shard ${input.logical} is served by ${to} already`);
-  // Durations on the monotonic clock; the switch's time in the directory is the request's.
-  const started = performance.now();
   let switchedAt = 0;
   try {
-    const report = await moveLogicalShard({
-      from: env[from]!,
-      to: env[to]!,
-      logical: input.logical,
-      fromName: from,
-      toName: to,
-      onCopied: opts.onCopied,
-      switchMap: async () => {
-        switchedAt = performance.now();
-        await env.DB.batch([recordPlacementStatement(env.DB, input.logical, to, opts.now)]);
-        applyPlacements(await placementsQuery(createDb(env.DB)));
+    const step = await moveLogicalShardStep(
+      {
+        from: env[from]!,
+        to: env[to]!,
+        logical: input.logical,
+        fromName: from,
+        toName: to,
+        batchRows: input.pageRows,
+        maxCalls: input.maxCalls ?? DEFAULT_STEP_CALLS,
+        onCopied: opts.onCopied,
+        switchMap: async () => {
+          switchedAt = Date.now();
+          await env.DB.batch([recordPlacementStatement(env.DB, input.logical, to, opts.now)]);
+          applyPlacements(await placementsQuery(createDb(env.DB)));
+        },
       },
-    });
-    const rows = Object.fromEntries([...report.tables, report.search].map((t) => [t.table, t.rows]));
-    return { logical: input.logical, from, to, rows, readOnlyMs: Math.round((switchedAt || performance.now()) - started) };
+      previous,
+    );
+    if (!step.done) return { done: false, cursor: encodeMoveCursor(step.state), progress: progressOf(step.state) };
+    return { done: true, logical: input.logical, from, to, rows: step.rows, readOnlyMs: Math.max(0, Math.round((switchedAt || Date.now()) - step.state.since)) };
   } catch (error) {
     if (error instanceof ShardMoveError) throw conflict(error.message);
     throw error;
+  }
+}
+
+/** Moves `logical` to the database `to` in one call (the steps of moveShardStep, one after another): read-only while it copies, then switched. */
+export async function moveShard(
+  env: Env,
+  input: { logical: number; to: string; maxCalls?: number; pageRows?: number },
+  opts: { now: number; onCopied?: (table: string, rows: number) => void | Promise<void>; onStep?: (progress: ShardMoveProgress) => void },
+): Promise<ShardMoveSummary> {
+  let cursor: string | null = null;
+  for (;;) {
+    const step: ShardMoveStep = await moveShardStep(env, { ...input, maxCalls: input.maxCalls ?? Number.MAX_SAFE_INTEGER, cursor }, opts);
+    if (step.done) {
+      const { done: _, ...summary } = step;
+      return summary;
+    }
+    opts.onStep?.(step.progress);
+    cursor = step.cursor;
   }
 }
 

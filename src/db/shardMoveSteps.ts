@@ -1,0 +1,263 @@
+// A shard move in steps (docs/scaling.md "Moving a logical shard", "A move in steps"): the same move as
+// moveLogicalShard (./shardMove.ts) — fences, copy, verification, switch — cut into steps of a bounded number of D1
+// calls, so that a shard of any size moves through calls that each stay within one Worker invocation's 1,000 D1
+// calls. Between steps the move's position is a MoveState (the route hands it to the command as an opaque cursor,
+// src/services/shards/move.ts). The source stays read-only from the first step to the switch (its fence), so the pages
+// a later step reads are the pages an earlier step copied.
+//
+// Verification cannot carry one running SHA-256 across invocations, so it goes page by page in lockstep: a page of
+// the source after key K (its last key L), the target's rows with keys in (K, L] (after K, on the source's last page),
+// their counts and SHA-256 over their quote()d values compared. Any difference stops the move as moveLogicalShard does.
+import { readFence, setFenceStatement } from "./shardFence";
+import { shardCondition } from "./shardKeys";
+import { asMover, insertStatements, moveShapes, q, type TableShape } from "./shardRows";
+import { copyReferencedRows, holdsRows, recordedState, ShardMoveError } from "./shardMove";
+import { isLogicalShard } from "./shards";
+
+/** A key value as the cursor carries it (a primary key's columns, or a rowid). */
+export type KeyValue = string | number | null;
+
+export type MovePhase = "clean" | "referenced" | "copy" | "clear-search" | "verify" | "switch";
+
+/** Where a move in steps stands between two calls. */
+export interface MoveState {
+  logical: number;
+  from: string;
+  to: string;
+  phase: MovePhase;
+  /** The table the phase is at: an index into stepShapes() (into cleanOrder() for "clean"). */
+  table: number;
+  /** The last key done in that table (copy, verify), or [the last rowid deleted] (clean, clear-search); null at its start. */
+  after: KeyValue[] | null;
+  /** Rows copied, and rows verified, per table of stepShapes(). */
+  copied: number[];
+  verified: number[];
+  /** Date.now() when the source's fence went up (the start of the read-only time). */
+  since: number;
+}
+
+export interface StepOptions {
+  from: D1Database;
+  to: D1Database;
+  logical: number;
+  fromName: string;
+  toName: string;
+  /** Rows per page (default 500). */
+  batchRows?: number;
+  /** The D1 calls this step may make, at most (about: the fixed checks of a call count a few). */
+  maxCalls: number;
+  /** Called after each table is copied (progress; a test holds the copy here). */
+  onCopied?: (table: string, rows: number) => void | Promise<void>;
+  /** Switches the map once the target serves the shard, before the source's fence says it moved. */
+  switchMap?: () => Promise<void>;
+}
+
+export type StepResult =
+  | { done: false; state: MoveState }
+  | { done: true; state: MoveState; rows: Record<string, number> };
+
+/** The shard tables in copy order, then the search entries: what is copied and verified, in that order. */
+export function stepShapes(): TableShape[] {
+  const { tables, search } = moveShapes();
+  return [...tables, search];
+}
+
+/** What a fresh start deletes from the target: the tables children first, then the search entries. */
+function cleanOrder(): TableShape[] {
+  const { tables, search } = moveShapes();
+  return [...[...tables].reverse(), search];
+}
+
+/** Whether `state` is a position a move of these shapes can be at (a cursor that came back from a client). */
+export function isPlausibleState(state: MoveState): boolean {
+  const n = stepShapes().length;
+  const limit = state.phase === "clean" ? cleanOrder().length : n;
+  const keyWidth = state.phase === "clean" || state.phase === "clear-search" ? 1 : (stepShapes()[state.table]?.order.length ?? 0);
+  return (
+    isLogicalShard(state.logical) &&
+    state.table >= 0 &&
+    state.table < limit &&
+    (state.after === null || state.after.length === keyWidth) &&
+    state.copied.length === n &&
+    state.verified.length === n
+  );
+}
+
+/**
+ * One page of `shape`'s rows on `logical` in key order, after `after` (if any) and up to `upTo` (inclusive, if any),
+ * at most `limit` rows; each row's values (through `select`) and its key.
+ */
+async function readPage(
+  db: D1Database,
+  shape: TableShape,
+  logical: number,
+  after: KeyValue[] | null,
+  limit: number,
+  select: (c: string) => string,
+  upTo: KeyValue[] | null = null,
+): Promise<{ values: unknown[][]; last: KeyValue[] | null }> {
+  const cond = shardCondition(shape.key, logical);
+  const keys = shape.order.map(q).join(", ");
+  const tuple = (k: KeyValue[]) => `(${k.map(() => "?").join(", ")})`;
+  const where = [cond.sql, ...(after ? [`(${keys}) > ${tuple(after)}`] : []), ...(upTo ? [`(${keys}) <= ${tuple(upTo)}`] : [])].join(" AND ");
+  const rows = await db
+    .prepare(`SELECT ${shape.columns.map(select).join(", ")}, ${keys} FROM ${q(shape.name)} WHERE ${where} ORDER BY ${keys} LIMIT ?`)
+    .bind(...cond.params, ...(after ?? []), ...(upTo ?? []), limit)
+    .raw<unknown[]>();
+  const width = shape.columns.length;
+  const lastRow = rows[rows.length - 1];
+  return { values: rows.map((r) => r.slice(0, width)), last: lastRow ? (lastRow.slice(width) as KeyValue[]) : null };
+}
+
+/** Deletes (as the mover) up to `chunk` rows of `shape` on `logical` after rowid `after`; the last rowid deleted, or null when none was left. */
+async function deleteChunk(db: D1Database, shape: TableShape, logical: number, after: number, chunk: number): Promise<{ last: number | null; gone: number }> {
+  const cond = shardCondition(shape.key, logical);
+  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
+  const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, after, chunk)]);
+  const gone = (result!.results as { gone: number }[]).map((r) => r.gone);
+  return { last: gone.length < chunk ? null : Math.max(...gone), gone: gone.length };
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Starts a move in steps (no state) or carries one on (the state a previous step returned), making at most about
+ * `maxCalls` D1 calls. Throws ShardMoveError when the move cannot start or go on (nothing changed then), or when its
+ * copy does not verify (then the source is `active` again and the target holds none of the shard's rows).
+ */
+export async function moveLogicalShardStep(opts: StepOptions, previous: MoveState | null): Promise<StepResult> {
+  const { from, to, logical, fromName, toName } = opts;
+  const pageRows = opts.batchRows ?? 500;
+  if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
+  if (from === to || fromName === toName) throw new Error("a move needs two different databases");
+  if (!Number.isInteger(pageRows) || pageRows < 1) throw new RangeError(`batchRows must be a positive integer: ${pageRows}`);
+  const shapes = stepShapes();
+  let used = 2;
+  const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
+  let state: MoveState;
+
+  if (previous) {
+    if (previous.logical !== logical || previous.from !== fromName || previous.to !== toName) {
+      throw new ShardMoveError(`the cursor belongs to a move of logical shard ${previous.logical} from ${previous.from} to ${previous.to}`);
+    }
+    const targetOk =
+      (targetFence.state === "moved" && targetFence.movedTo === fromName) ||
+      (targetFence.state === "active" && (previous.phase === "verify" || previous.phase === "switch"));
+    if (sourceFence.state !== "read-only" || !targetOk) {
+      throw new ShardMoveError(`the move of logical shard ${logical} to ${toName} this cursor continues is no longer under way (start it again without a cursor)`);
+    }
+    state = structuredClone(previous);
+  } else {
+    if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
+    if (targetFence.state === "read-only") throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
+    const zero = shapes.map(() => 0);
+    used++;
+    if (sourceFence.state === "read-only" && (await recordedState(to, logical)) === "active") {
+      // An earlier run stopped inside the switch: the target went active after its copy was verified and the source
+      // never left read-only. Verify again and finish.
+      state = { logical, from: fromName, to: toName, phase: "verify", table: 0, after: null, copied: [...zero], verified: [...zero], since: Date.now() };
+    } else {
+      used++;
+      if (targetFence.state === "active" && (await holdsRows(to, logical))) {
+        throw new ShardMoveError(`${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`);
+      }
+      await from.batch([setFenceStatement(from, logical, "read-only")]);
+      await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
+      used += 2;
+      state = { logical, from: fromName, to: toName, phase: "clean", table: 0, after: null, copied: [...zero], verified: [...zero], since: Date.now() };
+    }
+  }
+
+  const abandon = async () => {
+    // The source is writable again first: the target's copy is fenced `moved` → the source, so nothing reads it, and
+    // what a delete cut short leaves is deleted by the next move's first step.
+    await from.batch([setFenceStatement(from, logical, "active")]);
+    await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
+    const clean = cleanOrder();
+    for (const shape of clean) {
+      for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+        const { last } = await deleteChunk(to, shape, logical, after, pageRows);
+        if (last === null) break;
+        after = last;
+      }
+    }
+  };
+
+  try {
+    // Each unit of work below costs two D1 calls at most; the switch three.
+    while (used + 3 <= opts.maxCalls || used <= 5) {
+      if (state.phase === "clean") {
+        const clean = cleanOrder();
+        const shape = clean[state.table]!;
+        const { last } = await deleteChunk(to, shape, logical, (state.after?.[0] as number | undefined) ?? Number.MIN_SAFE_INTEGER, pageRows);
+        used++;
+        if (last !== null) state.after = [last];
+        else if (state.table + 1 < clean.length) Object.assign(state, { table: state.table + 1, after: null });
+        else Object.assign(state, { phase: "referenced", table: 0, after: null });
+      } else if (state.phase === "referenced") {
+        await copyReferencedRows(from, to, logical, pageRows);
+        used += 3;
+        Object.assign(state, { phase: "copy", table: 0, after: null });
+      } else if (state.phase === "copy") {
+        const shape = shapes[state.table]!;
+        const isSearch = state.table === shapes.length - 1;
+        const page = await readPage(from, shape, logical, state.after, pageRows, q);
+        used++;
+        if (page.values.length) {
+          const conflict = isSearch
+            ? `ON CONFLICT (record_id) DO UPDATE SET ${shape.columns.filter((c) => c !== "record_id").map((c) => `${q(c)} = excluded.${q(c)}`).join(", ")}`
+            : "ON CONFLICT DO NOTHING";
+          await asMover(to, insertStatements(to, shape.name, shape.columns, page.values, conflict));
+          used++;
+          state.copied[state.table]! += page.values.length;
+          state.after = page.last;
+        }
+        if (page.values.length < pageRows) {
+          await opts.onCopied?.(shape.name, state.copied[state.table]!);
+          const next = state.table + 1;
+          // Before the search entries: the target's triggers made entries for the copied rows, which the source's replace.
+          if (next === shapes.length - 1) Object.assign(state, { phase: "clear-search", table: next, after: null });
+          else if (next < shapes.length) Object.assign(state, { table: next, after: null });
+          else Object.assign(state, { phase: "verify", table: 0, after: null });
+        }
+      } else if (state.phase === "clear-search") {
+        const { last } = await deleteChunk(to, shapes[state.table]!, logical, (state.after?.[0] as number | undefined) ?? Number.MIN_SAFE_INTEGER, pageRows);
+        used++;
+        if (last !== null) state.after = [last];
+        else Object.assign(state, { phase: "copy", after: null });
+      } else if (state.phase === "verify") {
+        const shape = shapes[state.table]!;
+        const quoted = (c: string) => `quote(${q(c)})`;
+        const source = await readPage(from, shape, logical, state.after, pageRows, quoted);
+        const lastPage = source.values.length < pageRows;
+        // The target's rows in the same key range: one more than a page may hold, so an extra row shows.
+        const target = await readPage(to, shape, logical, state.after, pageRows + 1, quoted, lastPage ? null : source.last);
+        used += 2;
+        const [a, b] = await Promise.all([source, target].map((p) => sha256(p.values.map((r) => JSON.stringify(r)).join("\n"))));
+        if (source.values.length !== target.values.length || a !== b) {
+          const rows = (n: number) => state.verified[state.table]! + n;
+          throw new ShardMoveError(
+            `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${shape.name} (${rows(source.values.length)} → ${rows(target.values.length)} rows so far)`,
+            [{ table: shape.name, source: { table: shape.name, rows: rows(source.values.length), checksum: a! }, target: { table: shape.name, rows: rows(target.values.length), checksum: b! } }],
+          );
+        }
+        state.verified[state.table]! += source.values.length;
+        if (!lastPage) state.after = source.last;
+        else if (state.table + 1 < shapes.length) Object.assign(state, { table: state.table + 1, after: null });
+        else Object.assign(state, { phase: "switch", table: 0, after: null });
+      } else {
+        await to.batch([setFenceStatement(to, logical, "active")]);
+        await opts.switchMap?.();
+        await from.batch([setFenceStatement(from, logical, "moved", toName)]);
+        return { done: true, state, rows: Object.fromEntries(shapes.map((s, i) => [s.name, state.verified[i]!])) };
+      }
+    }
+  } catch (error) {
+    if (state.phase !== "switch") await abandon();
+    throw error;
+  }
+  return { done: false, state };
+}
