@@ -1,0 +1,202 @@
+/**
+ * A shard move driven in steps through POST /admin/shards/move (docs/scaling.md "Moving a logical shard", "A move in
+ * steps"): each call does at most `maxCalls` D1 calls' worth of work and answers a cursor until the move is done. A
+ * move in many small steps (tiny budget and pages, several tables of several pages) reaches the state a one-call move
+ * reaches; a copy that does not verify stops the move with 409 and leaves the source active and the target empty; a
+ * cursor the route did not issue is 400. The shard is moved back (and its old copies dropped) at the end, so later
+ * files find it where the map puts it.
+ */
+import { env } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { servingBindingOf } from "../../src/db/placements";
+import { readFence } from "../../src/db/shardFence";
+import { digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
+import { logicalShardOfId } from "../../src/db/shardIds";
+import { shardBindings, type ShardBinding } from "../../src/db/shards";
+import { textToBase64Url } from "../../src/lib/base64";
+import { shardSuffix } from "../../src/lib/ids";
+import { moveShardStep } from "../../src/services/shards/move";
+import { ADMIN_TOKEN, call, ok, registerUser, type RegisteredUser } from "../support/harness";
+import { allRows, bulkRows, makeTable, type TestTable } from "../support/tableHarness";
+
+/** Every shard table's (and the search entries') count and checksum of `logical` in `db`. */
+async function digests(db: D1Database, logical: number): Promise<Record<string, TableReport>> {
+  const { tables, search } = moveShapes();
+  const out: Record<string, TableReport> = {};
+  for (const shape of [...tables, search]) out[shape.name] = await digestShardTable(db, shape, logical);
+  return out;
+}
+
+/** Drives a move through the route, a step at a time, until it is done or refused; the answers of every step. */
+async function moveInSteps(body: Record<string, unknown>): Promise<{ steps: any[]; last: { status: number; body: any } }> {
+  const steps: any[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 2000; i++) {
+    const res = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { ...body, ...(cursor && { cursor }) } });
+    if (res.status !== 200 || res.body.data.done) return { steps, last: res };
+    steps.push(res.body.data);
+    cursor = res.body.data.cursor;
+  }
+  throw new Error("the move did not finish in 2000 steps");
+}
+
+let owner: RegisteredUser;
+let table: TestTable;
+let logical: number;
+let home: ShardBinding;
+let away: ShardBinding;
+
+beforeAll(async () => {
+  owner = await registerUser("Step mover");
+  logical = logicalShardOfId(owner.workspaceId)!;
+  home = servingBindingOf(logical);
+  const bindings = shardBindings();
+  away = bindings[(bindings.indexOf(home) + 2) % bindings.length]!;
+  const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Stepping project" } })).data;
+  table = await makeTable(owner.token, project._id, "Ledger");
+  await bulkRows(owner.token, table.tableId, Array.from({ length: 30 }, (_, k) => ({ [table.nameColumnId]: `step row ${k}` })));
+});
+
+afterAll(async () => {
+  // Back where the map puts it, and no copy left behind in either database.
+  if (!logical) return;
+  if (servingBindingOf(logical) !== home) await moveInSteps({ logical, to: home });
+  if ((await readFence(env[away]!, logical)).state === "moved") await call("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: away } });
+});
+
+/** `db` with every D1 call it makes counted in `counter.calls` (each statement run, each batch). */
+function counting(db: D1Database, counter: { calls: number }): D1Database {
+  // The runtime's batch needs its own statements, so each proxy maps back to the statement it wraps.
+  const real = new WeakMap<object, D1PreparedStatement>();
+  const call = (target: object, prop: string | symbol) => {
+    const value = Reflect.get(target, prop) as unknown;
+    return typeof value === "function" ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args) : value;
+  };
+  const statement = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...args: unknown[]) => statement(target.bind(...args));
+        if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") counter.calls++;
+        return call(target, prop);
+      },
+    });
+    real.set(proxy, stmt);
+    return proxy;
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
+      if (prop === "batch") {
+        return (stmts: D1PreparedStatement[]) => {
+          counter.calls++;
+          return target.batch(stmts.map((st) => real.get(st) ?? st));
+        };
+      }
+      return call(target, prop);
+    },
+  });
+}
+
+describe("moving a logical shard in steps", () => {
+  it("reaches, in many small steps, the state a one-call move reaches", async () => {
+    const before = await digests(env[home]!, logical);
+    for (const name of ["rows", "cells", "search_entries"]) expect(before[name]!.rows, name).toBeGreaterThan(8);
+
+    const { steps, last } = await moveInSteps({ logical, to: away, maxCalls: 10, pageRows: 4 });
+    expect(last.status).toBe(200);
+
+    // Many steps, each with its cursor and progress; the phases in order.
+    expect(steps.length).toBeGreaterThan(10);
+    const phases = [...new Set(steps.map((s) => s.progress.phase))];
+    expect(phases).toEqual(expect.arrayContaining(["copy", "verify"]));
+    expect(phases.indexOf("copy")).toBeLessThan(phases.indexOf("verify"));
+    for (const s of steps) expect(s).toMatchObject({ done: false, cursor: expect.any(String), progress: { tables: moveShapes().tables.length + 1 } });
+    const copied = steps.map((s) => s.progress.rowsCopied);
+    expect(copied).toEqual([...copied].sort((a, b) => a - b));
+
+    // The summary, as a one-call move answers it.
+    const summary = last.body.data;
+    expect(summary).toMatchObject({ done: true, logical, from: home, to: away, readOnlyMs: expect.any(Number) });
+    for (const [name, report] of Object.entries(before)) expect(summary.rows[name], name).toBe(report.rows);
+
+    // The target holds what the source held, table by table; the fences and the directory say it moved.
+    expect(await digests(env[away]!, logical)).toEqual(before);
+    expect(await readFence(env[home]!, logical)).toEqual({ state: "moved", movedTo: away });
+    expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
+    expect(await env.DB.prepare(`SELECT binding FROM shard_placements WHERE logical = ?1`).bind(logical).first<string>("binding")).toBe(away);
+    expect(servingBindingOf(logical)).toBe(away);
+
+    // The service routes the organization to the new database: a row written now is there only.
+    const row = (await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the steps" } } })).data.row;
+    expect(await env[away]!.prepare(`SELECT count(*) AS n FROM rows WHERE id = ?1`).bind(row._id).first<number>("n")).toBe(1);
+    expect(await env[home]!.prepare(`SELECT count(*) AS n FROM rows WHERE id = ?1`).bind(row._id).first<number>("n")).toBe(0);
+    expect((await allRows(owner.token, table.tableId)).length).toBe(31);
+
+    await ok("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: home } });
+    for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
+  });
+
+  it("refuses a cursor it did not issue with 400, and one of a move no longer under way with 409", async () => {
+    for (const cursor of ["not a cursor!", "e30", textToBase64Url(JSON.stringify({ phase: "copy" })), "x".repeat(5000)]) {
+      const res = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor } });
+      expect(res.status, cursor.slice(0, 40)).toBe(400);
+    }
+    expect((await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 5 } })).status).toBe(400);
+    expect((await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, pageRows: 0 } })).status).toBe(400);
+    // A well-formed cursor whose move never started (the source is active): 409, and nothing changes.
+    const first = await ok("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 10, pageRows: 4 } });
+    expect(first.data.done).toBe(false);
+    // Abandon it by hand (what an aborted move leaves): the source active again.
+    await env[away]!.prepare(`UPDATE shard_fence SET state = 'active', moved_to = NULL WHERE logical = ?1`).bind(logical).run();
+    const stale = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor: first.data.cursor } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toMatch(/no longer under way/);
+    expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
+  });
+
+  it("stops on a page that differs: 409 naming the table, the source active again and the target empty", async () => {
+    const before = await digests(env[away]!, logical);
+    // The target changes what it is given: a project copied into it gets another name.
+    await env[home]!.prepare(
+      `CREATE TRIGGER shard_move_steps_corrupt AFTER INSERT ON projects WHEN substr(new.id, 27, 2) = '${shardSuffix(logical)}'
+       BEGIN UPDATE projects SET name = name || ' (changed)' WHERE id = new.id; END`,
+    ).run();
+    let last: { status: number; body: any };
+    try {
+      ({ last } = await moveInSteps({ logical, to: home, maxCalls: 10, pageRows: 4 }));
+    } finally {
+      await env[home]!.prepare(`DROP TRIGGER shard_move_steps_corrupt`).run();
+    }
+    expect(last.status).toBe(409);
+    expect(last.body.message).toMatch(/differs .* in projects/);
+    expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
+    expect(await digests(env[away]!, logical)).toEqual(before);
+    for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
+    expect(servingBindingOf(logical)).toBe(away);
+    // Writes go on where the shard is.
+    await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the refusal" } } });
+  });
+
+  it("keeps each step within its budget of D1 calls", async () => {
+    const before = await digests(env[away]!, logical);
+    const counter = { calls: 0 };
+    // The service as the route runs it, with the two shard databases' calls counted (the directory's are a placement
+    // read per step, and the switch's two).
+    const counted = { ...env, [home]: counting(env[home]!, counter), [away]: counting(env[away]!, counter) } as typeof env;
+    const perStep: number[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; ; i++) {
+      expect(i).toBeLessThan(2000);
+      counter.calls = 0;
+      const step = await moveShardStep(counted, { logical, to: home, cursor, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+      perStep.push(counter.calls);
+      if (step.done) break;
+      cursor = step.cursor;
+    }
+    expect(perStep.length).toBeGreaterThan(10);
+    expect(Math.max(...perStep)).toBeLessThanOrEqual(12);
+    expect(Math.min(...perStep)).toBeGreaterThan(0);
+    expect(await digests(env[home]!, logical)).toEqual(before);
+    expect(servingBindingOf(logical)).toBe(home);
+  });
+});
