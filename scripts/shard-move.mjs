@@ -1,7 +1,8 @@
-// npm run shard:move -- <logical | organization id> <binding> [--url http://127.0.0.1:8787] [--grace 30] [--keep-old-copy]
+// npm run shard:move -- <logical | organization id> <binding> [--url http://127.0.0.1:8787] [--grace 30] [--keep-old-copy] [--max-calls N]
 // Moves logical shard <logical> (or the one an organization-scoped id names) to the shard database <binding> (SHARD_0 … SHARD_n) of a running API, local or
 // deployed, with the Worker-side copy (docs/scaling.md "Moving a logical shard"): POST /admin/shards/move copies,
-// verifies and switches while the shard's organizations are read-only; then, after --grace seconds (Workers that
+// verifies and switches while the shard's organizations are read-only, in steps (each call does at most --max-calls
+// D1 calls, default the route's, and answers a cursor the next call passes back); then, after --grace seconds (Workers that
 // have not yet learned the switch may still read the old copy), POST /admin/shards/drop deletes the old copy.
 // ADMIN_TOKEN comes from the environment or .dev.vars; the URL from --url, API_URL, or the local wrangler dev default.
 import path from "node:path";
@@ -15,11 +16,13 @@ const option = (name) => {
 };
 const base = option("--url") ?? process.env.API_URL ?? "http://127.0.0.1:8787";
 const grace = Number(option("--grace") ?? 30);
+const maxCallsText = option("--max-calls");
+const maxCalls = maxCallsText === undefined ? undefined : Number(maxCallsText);
 const keep = args.includes("--keep-old-copy");
 const [shardText, binding] = args.filter((a) => !a.startsWith("--"));
 const logical = logicalOf(shardText ?? "");
-if (!Number.isInteger(logical) || !/^SHARD_\d+$/.test(binding ?? "") || !(grace >= 0)) {
-  console.error("usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy]");
+if (!Number.isInteger(logical) || !/^SHARD_\d+$/.test(binding ?? "") || !(grace >= 0) || (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))) {
+  console.error("usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy] [--max-calls 10–900]");
   process.exit(2);
 }
 /**
@@ -62,7 +65,22 @@ async function post(route, body, { alreadyDone } = {}) {
   return parsed.data;
 }
 
-const moved = await post("/admin/shards/move", { logical, to: binding }, { alreadyDone: /is served by .* already/ });
+// The move, a step at a time: each answer is either the next step's cursor and where the move stands, or the summary.
+let moved;
+let cursor;
+let shown = "";
+for (;;) {
+  const step = await post("/admin/shards/move", { logical, to: binding, ...(cursor && { cursor }), ...(maxCalls && { maxCalls }) }, { alreadyDone: cursor ? undefined : /is served by .* already/ });
+  if (step.done) {
+    moved = step;
+    break;
+  }
+  cursor = step.cursor;
+  const p = step.progress;
+  const line = `${p.phase} ${p.table} (${p.tableIndex + 1}/${p.tables}): ${p.rowsCopied} rows copied, ${p.rowsVerified} verified`;
+  if (line !== shown) console.log(line);
+  shown = line;
+}
 const total = Object.values(moved.rows).reduce((a, n) => a + n, 0);
 console.log(`logical shard ${logical}: ${moved.from} → ${moved.to}, ${total} rows copied and verified; read-only for ${moved.readOnlyMs} ms`);
 console.log(`Record it in src/db/shards.ts at the next deploy: SHARD_MAP.moved[${logical}] = ${moved.to.slice("SHARD_".length)}`);

@@ -1,7 +1,8 @@
 // npm run shard:move: what it refuses before calling anything (the README tour runs a real move against npm start).
 // node --test scripts/test/ (npm test's scripts stage).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import http from "node:http";
 import path from "node:path";
 import { test } from "node:test";
 import { ROOT } from "../lib/proc.mjs";
@@ -27,4 +28,60 @@ test("takes an organization's id for its logical shard (its last two characters)
   assert.equal(r.status, 1, r.stderr);
   assert.doesNotMatch(r.stderr, /usage/);
   assert.match(r.stderr, /No API at http:\/\/127.0.0.1:9/);
+});
+
+test("refuses a --max-calls outside 10–900", () => {
+  for (const n of ["5", "901", "ten"]) {
+    const r = run("12", "SHARD_1", "--max-calls", n);
+    assert.equal(r.status, 2, `${n}: ${r.stderr}`);
+    assert.match(r.stderr, /usage: npm run shard:move/);
+  }
+});
+
+test("drives the move a step at a time, passing each cursor back, then drops the old copy", async () => {
+  // A stand-in for the API: two steps that are not done, then the summary; then the drop.
+  const bodies = [];
+  const answers = [
+    { done: false, cursor: "c1", progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
+    { done: false, cursor: "c2", progress: { phase: "verify", table: "cells", tableIndex: 11, tables: 29, rowsCopied: 90, rowsVerified: 30 } },
+    { done: true, logical: 12, from: "SHARD_0", to: "SHARD_1", rows: { rows: 40, cells: 50 }, readOnlyMs: 7 },
+    { logical: 12, from: "SHARD_0", rows: 90 },
+  ];
+  const server = http.createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk) => (text += chunk));
+    req.on("end", () => {
+      bodies.push({ url: req.url, body: JSON.parse(text) });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ data: answers[bodies.length - 1] }));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const { port } = server.address();
+    const child = spawn(process.execPath, [path.join(ROOT, "scripts/shard-move.mjs"), "12", "SHARD_1", "--grace", "0", "--max-calls", "20"], {
+      env: { ...process.env, ADMIN_TOKEN: "x", API_URL: `http://127.0.0.1:${port}` },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const status = await new Promise((r) => child.on("close", r));
+    assert.equal(status, 0, stderr);
+    assert.deepEqual(
+      bodies.map((b) => [b.url, b.body.cursor ?? null, b.body.maxCalls ?? null]),
+      [
+        ["/admin/shards/move", null, 20],
+        ["/admin/shards/move", "c1", 20],
+        ["/admin/shards/move", "c2", 20],
+        ["/admin/shards/drop", null, null],
+      ],
+    );
+    assert.match(stdout, /copy rows \(11\/29\): 40 rows copied, 0 verified/);
+    assert.match(stdout, /verify cells \(12\/29\): 90 rows copied, 30 verified/);
+    assert.match(stdout, /logical shard 12: SHARD_0 → SHARD_1, 90 rows copied and verified; read-only for 7 ms/);
+    assert.match(stdout, /Dropped the old copy: 90 rows deleted from SHARD_0/);
+  } finally {
+    server.close();
+  }
 });
