@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Move a logical shard to another shard database while the service runs (deployment admin token)
-         * @description docs/scaling.md, "Moving a logical shard": the shard's organizations are read-only while their rows are copied (writes answer 503 with Retry-After), the copy is verified table by table (row count and checksum), then the directory's placement switches and every Worker sends the shard's requests to the new database. The old copy stays until POST /admin/shards/drop. `npm run shard:move` calls both. 409 when the shard is served by that database already, or when the copy does not verify (then nothing changed).
+         * @description docs/scaling.md, "Moving a logical shard": the shard's organizations are read-only while their rows are copied (writes answer 503 with Retry-After), the copy is verified table by table (row count and checksum), then the directory's placement switches and every Worker sends the shard's requests to the new database. The old copy stays until POST /admin/shards/drop. `npm run shard:move` calls both. 409 when the shard is served by that database already, or when the copy does not verify (then nothing changed). A move runs in steps of at most `maxCalls` D1 calls each: a step that does not finish the move answers `done: false` with a `cursor`, which the next call passes back (with the same `logical` and `to`) until an answer has `done: true` and the summary. The shard stays read-only from the first step to the last. A cursor this route did not return is 400; one whose move is no longer under way (it stopped, or its copy did not verify) is 409.
          */
         post: operations["moveLogicalShard"];
         delete?: never;
@@ -3788,8 +3788,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The `cursor` of the previous step's answer; none to start the move */
+                    cursor?: string;
                     /** @description A logical shard, 0–479 */
                     logical: number;
+                    /** @description D1 calls this step may make, about (default 400) */
+                    maxCalls?: number;
+                    /** @description Rows per page read and written (default 500) */
+                    pageRows?: number;
                     /** @description A shard database binding, e.g. SHARD_2 */
                     to: string;
                 };
@@ -3807,6 +3813,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @enum {boolean} */
+                            done: true;
                             from: string;
                             logical: number;
                             readOnlyMs: number;
@@ -3814,6 +3822,19 @@ export interface operations {
                                 [key: string]: number;
                             };
                             to: string;
+                        } | {
+                            cursor: string;
+                            /** @enum {boolean} */
+                            done: false;
+                            progress: {
+                                /** @enum {string} */
+                                phase: "clean" | "referenced" | "copy" | "clear-search" | "verify" | "switch";
+                                rowsCopied: number;
+                                rowsVerified: number;
+                                table: string;
+                                tableIndex: number;
+                                tables: number;
+                            };
                         };
                     };
                 };
