@@ -5,7 +5,7 @@
 // move on its next authenticated request at no cost in round trips, and a request that was routed by the older map
 // is sent again to the database the directory names (src/services/context.ts followPlacements). Work without a
 // token (a portal reader, a queue message, a Durable Object) learns it when the old database refuses a write
-// (the fence, src/db/shardFence.ts) and the error path calls refreshPlacements.
+// (the fence, src/db/shardFence.ts) and its error path calls learnFromFence.
 import { sql } from "drizzle-orm";
 import type { Db } from "../env";
 import { rawSelect } from "./sql";
