@@ -4,8 +4,9 @@
 //
 // Not `wrangler d1 export`: it refuses a database holding FTS5 virtual tables (search_fts) and can leave it busy.
 // The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
-// The operator runs it through `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts), which
-// also switches the directory's placement; the fence is enforced by triggers in every shard table (migration 0013).
+// The operator's `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts) runs the same move cut
+// into steps of bounded D1 calls (./shardMoveSteps.ts), and also switches the directory's placement; the fence is
+// enforced by triggers in every shard table (migration 0013).
 // This module takes two D1Database handles and knows nothing of bindings beyond their names.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";

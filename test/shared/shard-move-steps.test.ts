@@ -177,8 +177,20 @@ describe("moving a logical shard in steps", () => {
     await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the refusal" } } });
   });
 
-  it("keeps each step within its budget of D1 calls", async () => {
+  it("re-runs safely after a move interrupted between steps, and keeps each step within its budget of D1 calls", async () => {
     const before = await digests(env[away]!, logical);
+    // A move that stopped between two steps, part of the copy made: the command was interrupted and its cursor lost.
+    let interrupted: Awaited<ReturnType<typeof moveShardStep>> | undefined;
+    for (let i = 0; i < 200 && !(interrupted && !interrupted.done && interrupted.progress.phase === "copy" && interrupted.progress.rowsCopied > 8); i++) {
+      interrupted = await moveShardStep(env, { logical, to: home, cursor: interrupted && !interrupted.done ? interrupted.cursor : undefined, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+    }
+    expect(interrupted).toMatchObject({ done: false, progress: { phase: "copy" } });
+    expect(await readFence(env[away]!, logical)).toEqual({ state: "read-only", movedTo: null });
+    const partial = await digests(env[home]!, logical);
+    expect(Object.values(partial).some((r) => r.rows > 0)).toBe(true);
+    expect(partial).not.toEqual(before);
+
+    // The command run again, from the start (no cursor): the target's partial copy is deleted first, and the move finishes.
     const counter = { calls: 0 };
     // The service as the route runs it, with the two shard databases' calls counted (the directory's are a placement
     // read per step, and the switch's two).
