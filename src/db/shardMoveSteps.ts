@@ -78,6 +78,8 @@ export function isPlausibleState(state: MoveState): boolean {
     state.table >= 0 &&
     state.table < limit &&
     (state.after === null || state.after.length === keyWidth) &&
+    (state.phase !== "clear-search" || state.table === n - 1) &&
+    (state.after === null || !(state.phase === "referenced" || state.phase === "switch")) &&
     state.copied.length === n &&
     state.verified.length === n
   );
