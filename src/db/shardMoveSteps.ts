@@ -54,7 +54,7 @@ export interface StepOptions {
 
 export type StepResult =
   | { done: false; state: MoveState }
-  | { done: true; state: MoveState; rows: Record<string, number> };
+  | { done: true; state: MoveState; rows: Record<string, number>; readOnlyMs: number };
 
 /** The shard tables in copy order, then the search entries: what is copied and verified, in that order. */
 export function stepShapes(): TableShape[] {
@@ -253,8 +253,10 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
       } else {
         await to.batch([setFenceStatement(to, logical, "active")]);
         await opts.switchMap?.();
+        // Writes wait no longer once the map has switched: the read-only time ends here.
+        const readOnlyMs = Math.max(0, Date.now() - state.since);
         await from.batch([setFenceStatement(from, logical, "moved", toName)]);
-        return { done: true, state, rows: Object.fromEntries(shapes.map((s, i) => [s.name, state.verified[i]!])) };
+        return { done: true, state, rows: Object.fromEntries(shapes.map((s, i) => [s.name, state.verified[i]!])), readOnlyMs };
       }
     }
   } catch (error) {

@@ -13,10 +13,10 @@ import { isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, typ
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { z } from "zod";
 import { shardBindings, type ShardBinding } from "../../db/shards";
-
-export { LOGICAL_SHARDS } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, conflict, validation } from "../../errors";
+
+export { LOGICAL_SHARDS } from "../../db/shards";
 
 export interface ShardMoveSummary {
   logical: number;
@@ -28,11 +28,11 @@ export interface ShardMoveSummary {
   readOnlyMs: number;
 }
 
-function bindingNamed(env: Env, name: string): ShardBinding {
+function bindingNamed(env: Env, name: string, field: "to" | "from"): ShardBinding {
   const binding = (shardBindings() as string[]).includes(name) ? (name as ShardBinding) : null;
   if (!binding || !env[binding]) {
     throw new ApiError("ValidationError", `No shard database ${name}: this deployment has ${shardBindings().join(", ")}`, {
-      details: [{ path: "to", message: "not a shard database binding" }],
+      details: [{ path: field, message: "not a shard database binding" }],
     });
   }
   return binding;
@@ -118,10 +118,9 @@ export async function moveShardStep(
   },
 ): Promise<ShardMoveStep> {
   const previous = input.cursor ? decodeMoveCursor(input.cursor) : null;
-  const to = bindingNamed(env, input.to);
+  const to = bindingNamed(env, input.to, "to");
   const from = await servingNow(env, input.logical);
   if (from === to) throw conflict(`Logical shard ${input.logical} is served by ${to} already`);
-  let switchedAt = 0;
   try {
     const step = await moveLogicalShardStep(
       {
@@ -134,7 +133,6 @@ export async function moveShardStep(
         maxCalls: input.maxCalls ?? DEFAULT_STEP_CALLS,
         onCopied: opts.onCopied,
         switchMap: async () => {
-          switchedAt = Date.now();
           await env.DB.batch([recordPlacementStatement(env.DB, input.logical, to, opts.now)]);
           applyPlacements(await placementsQuery(createDb(env.DB)));
         },
@@ -142,7 +140,7 @@ export async function moveShardStep(
       previous,
     );
     if (!step.done) return { done: false, cursor: encodeMoveCursor(step.state), progress: progressOf(step.state) };
-    return { done: true, logical: input.logical, from, to, rows: step.rows, readOnlyMs: Math.max(0, Math.round((switchedAt || Date.now()) - step.state.since)) };
+    return { done: true, logical: input.logical, from, to, rows: step.rows, readOnlyMs: Math.round(step.readOnlyMs) };
   } catch (error) {
     if (error instanceof ShardMoveError) throw conflict(error.message);
     throw error;
@@ -169,7 +167,7 @@ export async function moveShard(
 
 /** Deletes the copy a finished move left in `from` (refused unless that database's fence says the shard moved). */
 export async function dropOldShardCopy(env: Env, input: { logical: number; from: string }): Promise<{ logical: number; from: ShardBinding; rows: number }> {
-  const from = bindingNamed(env, input.from);
+  const from = bindingNamed(env, input.from, "from");
   if ((await servingNow(env, input.logical)) === from) throw conflict(`Logical shard ${input.logical} is served by ${from}: it has no old copy there`);
   try {
     const deleted = await dropMovedCopy({ db: env[from]!, logical: input.logical });
