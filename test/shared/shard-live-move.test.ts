@@ -87,7 +87,7 @@ describe("moving a logical shard under live traffic", () => {
     })();
 
     await pause(50);
-    // The move runs here rather than through POST /admin/shards/move (the last test calls the route) only so that
+    // The move runs here rather than through POST /admin/shards/move (the third test calls the routes) only so that
     // the copy can wait, after its first table, until the client has met the fence and read beside it: in the test
     // runtime a request that keeps the isolate busy with D1 calls leaves other requests no turn.
     const readsBefore = readStatuses.length;
