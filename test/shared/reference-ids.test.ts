@@ -116,11 +116,22 @@ describe("reference ids in the directory", () => {
       const repaired = await reconcileReferenceIds(env, Date.now());
       expect(repaired.added).toBeGreaterThanOrEqual(1);
       expect((await claimOf(kind, id))?.document_id).toBe(a.t.docId);
-      // The directory alone now refuses it: the other shards' check is not what answers (b's shard holds no such id
-      // and the claim is checked first in the same round trip).
+      // The claim refuses it (beside the other shards' check, kept for references not yet claimed).
       const refused = await create(b, id);
       expectError(refused, 409, "ConflictError");
     }
+  });
+
+  it("a reference older than the tick's day gets its claim from a full pass (adoption's since 0) only", async () => {
+    const id = uniqueId("table");
+    expect((await tableRef(a, id)).status).toBe(200);
+    await env.DB.prepare(`DELETE FROM reference_ids WHERE kind = 'table' AND id = ?1`).bind(id).run();
+    const shard = env[shardBindingOfId(a.t.organizationId)!]!;
+    await shard.prepare(`UPDATE table_references SET created_at = ?2 WHERE id = ?1`).bind(id, Date.now() - 2 * 86_400_000).run();
+    await reconcileReferenceIds(env, Date.now());
+    expect(await claimOf("table", id)).toBeNull();
+    await reconcileReferenceIds(env, Date.now(), 0);
+    expect((await claimOf("table", id))?.document_id).toBe(a.t.docId);
   });
 
   it("a create refused for access gives its fresh claim back", async () => {
