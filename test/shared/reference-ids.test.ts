@@ -142,4 +142,14 @@ describe("reference ids in the directory", () => {
     expect(await claimOf("clause", id)).toBeNull();
     expect((await clause(b, id)).status).toBe(200);
   });
+
+  it("a create whose token is refused gives its fresh claim back", async () => {
+    const id = uniqueId("clause");
+    // A token naming a real user with a wrong secret: the claim rides beside the token's check, which refuses it.
+    const token = a.t.owner.token;
+    const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    const refused = await call("POST", "/clause-reference", { token: wrong, body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" } });
+    expect(refused.status).toBe(401);
+    expect(await claimOf("clause", id)).toBeNull();
+  });
 });
