@@ -12,7 +12,7 @@
  * whose id names the shard that holds it (a document is issued beside its workspace, and the create routes are
  * routed by it): the workspace is not known before the first read, which the claim rides beside.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
@@ -42,7 +42,16 @@ const TABLE_OF: Record<ReferenceKind, string> = { clause: "clause_references", t
  * (another create, a reference already made, a deleted one) holds it.
  */
 async function claimReferenceId(ctx: ServiceContext, kind: ReferenceKind, id: string, documentId: string): Promise<boolean> {
-  const taken = await ctx.dir.insert(referenceIds).values({ kind, id, documentId, claimedAt: ctx.now }).onConflictDoNothing().returning({ id: referenceIds.id });
+  // The claim runs beside the token's check, before it is known to pass: a token the directory does not hold claims
+  // nothing (its request answers 401 from the check), so a guessed token cannot hold an id even for a moment.
+  const hash = ctx.user.tokenHash;
+  // (A WHERE either way: SQLite reads INSERT … SELECT … ON CONFLICT only with one.)
+  const bearer = hash === null ? sql`WHERE true` : sql`WHERE EXISTS (SELECT 1 FROM access_tokens WHERE token_hash = ${hash})`;
+  const taken = await ctx.dir
+    .insert(referenceIds)
+    .select(sql`SELECT ${kind}, ${id}, ${documentId}, ${ctx.now} ${bearer}`)
+    .onConflictDoNothing()
+    .returning({ id: referenceIds.id });
   return taken.length > 0;
 }
 
