@@ -26,6 +26,7 @@ const route = defineRoute({
         usersCopied: z.number().int(),
         moved: z.array(z.object({ logical: z.number().int(), to: z.string(), rows: z.number().int() })),
         portalRoutesAdded: z.number().int(),
+        referenceIdsAdded: z.number().int(),
       }),
     ),
     ...errorResponses("UnauthorizedError", "RateLimitedError"),

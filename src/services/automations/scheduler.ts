@@ -15,7 +15,8 @@
  * Automations live in the shard databases (docs/scaling.md): the claim and the sweep run on every shard database
  * at once, each in the round trips above; a run's id is issued beside its automation, so its message names its
  * shard. The same tick repairs users' copies in the shards (src/services/identity/users.ts repairUserCopies) and the
- * directory's portal routes (src/services/portals/routes.ts reconcilePortalRoutes).
+ * directory's portal routes (src/services/portals/routes.ts reconcilePortalRoutes) and reference ids
+ * (src/services/references/referenceIds.ts reconcileReferenceIds).
  */
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -28,6 +29,7 @@ import { shardBindings } from "../../db/shards";
 import { writableHereSql } from "../../db/shardFence";
 import { repairUserCopies } from "../identity/users";
 import { reconcilePortalRoutes } from "../portals/routes";
+import { reconcileReferenceIds } from "../references/referenceIds";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -139,6 +141,7 @@ export async function handleScheduled(controller: ScheduledController, env: Env,
   // Beside the claim, never in its way: a failed repair is logged and tried again at the next tick.
   ctx.waitUntil(repairUserCopies(env, Date.now()).catch(logFailure("user copy repair failed")));
   ctx.waitUntil(reconcilePortalRoutes(env, Date.now()).catch(logFailure("portal route repair failed")));
+  ctx.waitUntil(reconcileReferenceIds(env, Date.now()).catch(logFailure("reference id repair failed")));
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
   ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));
   return result;

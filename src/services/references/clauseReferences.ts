@@ -10,6 +10,7 @@ import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements
 import { read, type ServiceContext } from "../context";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { servedHere } from "../../db/shardFence";
+import { withClaimedReferenceId } from "./referenceIds";
 import type { Db } from "../../env";
 
 type ClauseReferenceRow = typeof clauseReferences.$inferSelect;
@@ -33,35 +34,39 @@ export type ClauseReferenceDto = ReturnType<typeof clauseReferenceDto>;
 /** The document of a clause reference, as the JSON id list access statements take (same batch as the reference). */
 const documentOfClause = (id: string) => sql`SELECT document_id FROM clause_references WHERE id = ${id}`;
 
-/** E4: edit access to the document; `_id` is the caller's, and one already used (even by a deleted reference) is 409. */
+/**
+ * E4: edit access to the document; `_id` is the caller's, and one already used (even by a deleted reference) is 409.
+ * The id is claimed in the directory beside the first read (docs/scaling.md "Reference ids"), so two creates racing
+ * on two shard databases cannot both win; the other shards are still asked, for references made before the
+ * directory kept ids and not yet claimed by the repair.
+ */
 export async function createClauseReference(ctx: ServiceContext, input: { _id: string; blockId: string; documentId: string; hierarchy: string }): Promise<ClauseReferenceDto> {
+  const taken = () => conflict(`A clause reference with _id ${input._id} already exists`);
   // The `_id` is the client's: it must be free on every shard database, not only the document's.
   const sameId = (db: Db) => db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id));
-  const [[docs, wsRoles, docRoles, existing], elsewhere] = await readBesideOtherShards(
-    ctx,
-    [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), sameId(ctx.db)],
-    sameId,
-  );
-  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
-  if (existing.length || elsewhere.some((rows) => rows.length)) throw conflict(`A clause reference with _id ${input._id} already exists`);
-  const row: ClauseReferenceRow = {
-    id: input._id,
-    blockId: input.blockId,
-    documentId: doc.id,
-    workspaceId: doc.workspaceId,
-    hierarchy: input.hierarchy,
-    originId: "",
-    isDeleted: false,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  };
-  try {
-    await ctx.db.insert(clauseReferences).values(row);
-  } catch (err) {
-    if (isUniqueViolation(err, "clause_references.id")) throw conflict(`A clause reference with _id ${input._id} already exists`);
-    throw err;
-  }
-  return clauseReferenceDto(row);
+  const first = readBesideOtherShards(ctx, [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), sameId(ctx.db)], sameId);
+  return withClaimedReferenceId(ctx, { kind: "clause", id: input._id, documentId: input.documentId }, first, async ([[docs, wsRoles, docRoles, existing], elsewhere], held) => {
+    const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+    if (held || existing.length || elsewhere.some((rows) => rows.length)) throw taken();
+    const row: ClauseReferenceRow = {
+      id: input._id,
+      blockId: input.blockId,
+      documentId: doc.id,
+      workspaceId: doc.workspaceId,
+      hierarchy: input.hierarchy,
+      originId: "",
+      isDeleted: false,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    try {
+      await ctx.db.insert(clauseReferences).values(row);
+    } catch (err) {
+      if (isUniqueViolation(err, "clause_references.id")) throw taken();
+      throw err;
+    }
+    return clauseReferenceDto(row);
+  });
 }
 
 /** The live reference and its document's access, in one batch; 404 alike for missing, deleted and unreadable. */

@@ -23,6 +23,7 @@ import { read, type ServiceContext } from "../context";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { servedHere } from "../../db/shardFence";
 import { newIdBeside } from "../../db/shardIds";
+import { withClaimedReferenceId } from "./referenceIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
 
@@ -104,7 +105,7 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
   const rowIds = [...new Set([input.rowId, ...(input.oneToManyInstanceIds ?? [])].filter((x): x is string => !!x))];
   // A client-chosen `_id` must be free on every shard database, not only the document's.
   const sameId = (d: Db) => d.select({ id: tableReferences.id }).from(tableReferences).where(eq(tableReferences.id, input._id ?? ""));
-  const [[docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows], elsewhere] = await readBesideOtherShards(ctx, [
+  const first = readBesideOtherShards(ctx, [
     ...documentsAccessStatements(db, ctx.user.ref, [input.documentId]),
     tableAccessStatement(db, ctx.user.ref, input.tableId),
     db
@@ -130,48 +131,53 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
     ],
     sameId,
   );
-  // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404.
-  const docAccess = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "read");
-  const { table } = checkTableAccess(tableRow, "read");
-  const { doc } = checkDocumentAccess(docAccess, "edit");
-  const liveRows = new Set(projectRows.map((r) => r.id));
-  const live = new Set(cols.map((c) => c.id));
-  const details: ErrorDetail[] = [];
-  if (!live.has(input.columnId)) details.push({ path: "columnId", message: "not a column of this table" });
-  if (input.oneToManyColumnId && !live.has(input.oneToManyColumnId)) details.push({ path: "oneToManyColumnId", message: "not a column of this table" });
-  if (input.relatedRowId !== null && related.length === 0) details.push({ path: "relatedRowId", message: "not a row of this table" });
-  if (input.rowId && !liveRows.has(input.rowId)) details.push({ path: "rowId", message: "not a row of this project" });
-  (input.oneToManyInstanceIds ?? []).forEach((id, i) => {
-    if (!liveRows.has(id)) details.push({ path: `oneToManyInstanceIds.${i}`, message: "not a row of this project" });
+  // A client-chosen `_id` is claimed in the directory beside the first read (docs/scaling.md "Reference ids"); the
+  // other shards are still asked, for references made before the directory kept ids and not yet claimed by the repair.
+  const claim = { kind: "table" as const, id: input._id, documentId: input.documentId };
+  return withClaimedReferenceId(ctx, claim, first, async ([[docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows], elsewhere], held) => {
+    // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404.
+    const docAccess = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "read");
+    const { table } = checkTableAccess(tableRow, "read");
+    const { doc } = checkDocumentAccess(docAccess, "edit");
+    const liveRows = new Set(projectRows.map((r) => r.id));
+    const live = new Set(cols.map((c) => c.id));
+    const details: ErrorDetail[] = [];
+    if (!live.has(input.columnId)) details.push({ path: "columnId", message: "not a column of this table" });
+    if (input.oneToManyColumnId && !live.has(input.oneToManyColumnId)) details.push({ path: "oneToManyColumnId", message: "not a column of this table" });
+    if (input.relatedRowId !== null && related.length === 0) details.push({ path: "relatedRowId", message: "not a row of this table" });
+    if (input.rowId && !liveRows.has(input.rowId)) details.push({ path: "rowId", message: "not a row of this project" });
+    (input.oneToManyInstanceIds ?? []).forEach((id, i) => {
+      if (!liveRows.has(id)) details.push({ path: `oneToManyInstanceIds.${i}`, message: "not a row of this project" });
+    });
+    if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
+    if (held || existing.length || (input._id && elsewhere.some((found) => found.length))) throw conflict(`A table reference with _id ${input._id} already exists`);
+    const t = ctx.now;
+    const id = input._id ?? newIdBeside(input.documentId);
+    const ref: ReferenceRow = {
+      id,
+      originId: "",
+      documentId: doc.id,
+      workspaceId: doc.workspaceId,
+      tableId: table.id,
+      columnId: input.columnId,
+      relatedRowId: input.relatedRowId,
+      rowId: input.rowId ?? null,
+      oneToManyColumnId: input.oneToManyColumnId ?? null,
+      oneToManyInstanceIds: input.oneToManyInstanceIds ?? [],
+      type: input.type,
+      isDeleted: false,
+      createdAt: t,
+      updatedAt: t,
+    };
+    try {
+      await db.insert(tableReferences).values(ref);
+    } catch (err) {
+      if (isUniqueViolation(err, "table_references.id")) throw conflict(`A table reference with _id ${id} already exists`);
+      throw err;
+    }
+    const columnName = cols.find((c) => c.id === input.columnId)!.name;
+    return tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
   });
-  if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
-  if (existing.length || (input._id && elsewhere.some((found) => found.length))) throw conflict(`A table reference with _id ${input._id} already exists`);
-  const t = ctx.now;
-  const id = input._id ?? newIdBeside(input.documentId);
-  const ref: ReferenceRow = {
-    id,
-    originId: "",
-    documentId: doc.id,
-    workspaceId: doc.workspaceId,
-    tableId: table.id,
-    columnId: input.columnId,
-    relatedRowId: input.relatedRowId,
-    rowId: input.rowId ?? null,
-    oneToManyColumnId: input.oneToManyColumnId ?? null,
-    oneToManyInstanceIds: input.oneToManyInstanceIds ?? [],
-    type: input.type,
-    isDeleted: false,
-    createdAt: t,
-    updatedAt: t,
-  };
-  try {
-    await db.insert(tableReferences).values(ref);
-  } catch (err) {
-    if (isUniqueViolation(err, "table_references.id")) throw conflict(`A table reference with _id ${id} already exists`);
-    throw err;
-  }
-  const columnName = cols.find((c) => c.id === input.columnId)!.name;
-  return tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
 }
 
 /**

@@ -14,6 +14,7 @@ import { servingBindingOf } from "../../db/placements";
 import type { Env } from "../../env";
 import { repairUserCopies } from "../identity/users";
 import { reconcilePortalRoutes } from "../portals/routes";
+import { reconcileReferenceIds } from "../references/referenceIds";
 
 /**
  * One id per logical shard present in the directory: an organization's, and a workspace's (issued beside its
@@ -30,6 +31,8 @@ export interface AdoptionReport {
   moved: { logical: number; to: string; rows: number }[];
   /** Portal routes written for published entries that had none (every entry, however old, is looked at). */
   portalRoutesAdded: number;
+  /** Reference ids claimed for references that had none (every reference, however old, is looked at). */
+  referenceIdsAdded: number;
 }
 
 export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionReport> {
@@ -50,7 +53,9 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
   }
   // Entries published before the directory kept portal routes, and those just adopted, get theirs.
   const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, now, 0);
-  return { usersCopied, moved, portalRoutesAdded };
+  // Likewise the reference ids of references made before the directory kept them (docs/scaling.md "Reference ids").
+  const { added: referenceIdsAdded } = await reconcileReferenceIds(env, now, 0);
+  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded };
 }
 
 const PAGE_ROWS = 200;

@@ -1,0 +1,199 @@
+/**
+ * Reference ids (docs/scaling.md "Reference ids"): the directory's record of which document holds each
+ * client-chosen reference id, per kind (`clause`: clause_references, `table`: table_references). Every shard
+ * database keeps its references unique by primary key, but a key holds inside one database only; the claim's primary
+ * key holds across all of them. A create claims the id in the directory beside its first read, then writes the
+ * reference in its shard; a create that fails after the claim gives it back. Ids are never given back on delete (a
+ * soft-deleted reference keeps its id, docs/api-guide.md › Content, snapshots and references). A create interrupted
+ * between the two databases is repaired by the scheduler's `reconcileReferenceIds`.
+ *
+ * The table is created by hand (migration 0015) and kept out of the drizzle schema, like `portal_routes`; the
+ * drizzle table below only lets its statements be built with drizzle. The claim names the reference's document,
+ * whose id names the shard that holds it (a document is issued beside its workspace, and the create routes are
+ * routed by it): the workspace is not known before the first read, which the claim rides beside.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Env } from "../../env";
+import { createDb } from "../../db/client";
+import { shardBindings } from "../../db/shards";
+import { shardD1Of } from "../../db/shardIds";
+import { refreshPlacements } from "../../db/placements";
+import type { ServiceContext } from "../context";
+
+export type ReferenceKind = "clause" | "table";
+
+export const referenceIds = sqliteTable(
+  "reference_ids",
+  {
+    kind: text("kind").$type<ReferenceKind>().notNull(),
+    id: text("id").notNull(),
+    documentId: text("document_id").notNull(),
+    claimedAt: integer("claimed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.id] })],
+);
+
+/** The table each kind's references live in (in every shard database). */
+const TABLE_OF: Record<ReferenceKind, string> = { clause: "clause_references", table: "table_references" };
+
+/**
+ * Claims `id` for `documentId` in the directory (one statement): true when this call took it, false when anyone
+ * (another create, a reference already made, a deleted one) holds it.
+ */
+async function claimReferenceId(ctx: ServiceContext, kind: ReferenceKind, id: string, documentId: string): Promise<boolean> {
+  // The claim runs beside the token's check, before it is known to pass: a token the directory does not hold claims
+  // nothing (its request answers 401 from the check), so a guessed token cannot hold an id even for a moment.
+  const hash = ctx.user.tokenHash;
+  // (A WHERE either way: SQLite reads INSERT … SELECT … ON CONFLICT only with one.)
+  const bearer = hash === null ? sql`WHERE true` : sql`WHERE EXISTS (SELECT 1 FROM access_tokens WHERE token_hash = ${hash})`;
+  const taken = await ctx.dir
+    .insert(referenceIds)
+    .select(sql`SELECT ${kind}, ${id}, ${documentId}, ${ctx.now} ${bearer}`)
+    .onConflictDoNothing()
+    .returning({ id: referenceIds.id });
+  return taken.length > 0;
+}
+
+/** Gives back a claim this request took (its create failed); a failure is logged: the repair deletes what is left. */
+async function releaseReferenceIdQuietly(ctx: ServiceContext, kind: ReferenceKind, id: string, documentId: string): Promise<void> {
+  try {
+    await ctx.dir
+      .delete(referenceIds)
+      .where(and(eq(referenceIds.kind, kind), eq(referenceIds.id, id), eq(referenceIds.documentId, documentId), eq(referenceIds.claimedAt, ctx.now)));
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "reference id release failed; the scheduler's repair deletes it", kind, id, error: String(err) }));
+  }
+}
+
+/**
+ * Claims the client's `id` beside `first` (the create's first read, already started: the same round trip), then
+ * runs `write` with the read's results and whether the id is held by anyone else — `write` checks access first and
+ * answers 409 for a held id after it, so a caller without access still sees 404. Without an `id` (one the server
+ * issues) nothing is claimed. When the read or `write` fails after this call took the id, it is given back before
+ * the error is answered (a give-back that fails is left to the repair).
+ */
+export async function withClaimedReferenceId<R, T>(
+  ctx: ServiceContext,
+  claim: { kind: ReferenceKind; id: string | undefined; documentId: string },
+  first: Promise<R>,
+  write: (results: R, heldElsewhere: boolean) => Promise<T>,
+): Promise<T> {
+  const { kind, id, documentId } = claim;
+  if (id === undefined) return write(await first, false);
+  const [claimed, read] = await Promise.allSettled([claimReferenceId(ctx, kind, id, documentId), first]);
+  const fresh = claimed.status === "fulfilled" && claimed.value;
+  try {
+    if (read.status === "rejected") throw read.reason;
+    if (claimed.status === "rejected") throw claimed.reason;
+    return await write(read.value, !fresh);
+  } catch (err) {
+    if (fresh) await releaseReferenceIdQuietly(ctx, kind, id, documentId);
+    throw err;
+  }
+}
+
+/** How old a claim must be before the repair may take it for an interrupted create (the shard write follows within seconds). */
+export const REFERENCE_ID_GRACE_MS = 5 * 60_000;
+/** How far back the scheduler's tick looks. */
+const WINDOW_MS = 24 * 60 * 60_000;
+const PAGE = 500;
+
+interface ClaimRow {
+  kind: ReferenceKind;
+  id: string;
+  document_id: string;
+  claimed_at: number;
+}
+
+export interface ReferenceIdRepair {
+  /** Claims deleted: taken before the grace period, and no reference of that kind holds the id in the claim's shard. */
+  deleted: number;
+  /** Claims written for references that had none (references from before the directory kept ids, an interrupted claim). */
+  added: number;
+}
+
+/**
+ * The repair of creates interrupted between the directory and a shard (docs/scaling.md "Reference ids"):
+ * 1. every claim taken after `since` and more than REFERENCE_ID_GRACE_MS before `now` whose shard
+ *    (`shardD1Of(documentId)`) holds no reference of its kind with that id — deleted or not — is deleted: a create
+ *    whose shard write failed or never ran, and whose give-back failed. The delete names the claim's time, so an id
+ *    claimed again meanwhile stays.
+ * 2. every shard's references (both kinds, any id) created after `since` without a claim get one. An id another
+ *    document's claim holds is left alone (two references from before the directory that raced on two shards: the
+ *    claim decides from now on).
+ * Idempotent; run every minute by the scheduler (a day back), and with `since` 0 by adoption (npm start).
+ */
+export async function reconcileReferenceIds(env: Env, now: number, since = now - WINDOW_MS): Promise<ReferenceIdRepair> {
+  const dir = env.DB;
+  // A claim names a document, found where its shard is served now: learn any move first.
+  await refreshPlacements(createDb(dir));
+  let deleted = 0;
+  let after: [string, string] = ["", ""];
+  for (;;) {
+    const { results: claims } = await dir
+      .prepare(
+        `SELECT kind, id, document_id, claimed_at FROM reference_ids
+         WHERE claimed_at < ?1 AND claimed_at > ?2 AND (kind, id) > (?3, ?4) ORDER BY kind, id LIMIT ${PAGE}`,
+      )
+      .bind(now - REFERENCE_ID_GRACE_MS, since, after[0], after[1])
+      .all<ClaimRow>();
+    if (claims.length === 0) break;
+    const last = claims[claims.length - 1]!;
+    after = [last.kind, last.id];
+    const byShard = new Map<D1Database, ClaimRow[]>();
+    for (const c of claims) {
+      const d1 = shardD1Of(env, c.document_id);
+      byShard.set(d1, [...(byShard.get(d1) ?? []), c]);
+    }
+    const orphans = (
+      await Promise.all(
+        [...byShard].map(async ([d1, rows]) => {
+          const idsOf = (kind: ReferenceKind) => JSON.stringify(rows.filter((r) => r.kind === kind).map((r) => r.id));
+          const { results } = await d1
+            .prepare(
+              `SELECT 'clause' AS kind, id FROM clause_references WHERE id IN (SELECT value FROM json_each(?1))
+               UNION ALL SELECT 'table', id FROM table_references WHERE id IN (SELECT value FROM json_each(?2))`,
+            )
+            .bind(idsOf("clause"), idsOf("table"))
+            .all<{ kind: ReferenceKind; id: string }>();
+          const held = new Set(results.map((r) => `${r.kind} ${r.id}`));
+          return rows.filter((r) => !held.has(`${r.kind} ${r.id}`));
+        }),
+      )
+    ).flat();
+    if (orphans.length > 0) {
+      await dir.batch(
+        orphans.map((r) =>
+          dir.prepare(`DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`).bind(r.kind, r.id, r.document_id, r.claimed_at),
+        ),
+      );
+      deleted += orphans.length;
+    }
+    if (claims.length < PAGE) break;
+  }
+
+  let added = 0;
+  for (const binding of shardBindings()) {
+    const { results: refs } = await env[binding]!
+      .prepare(
+        `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
+         UNION ALL SELECT 'table', id, document_id FROM ${TABLE_OF.table} WHERE created_at > ?1`,
+      )
+      .bind(since)
+      .all<{ kind: ReferenceKind; id: string; document_id: string }>();
+    const wanted = refs.map((r) => [r.kind, r.id, r.document_id]);
+    for (let i = 0; i < wanted.length; i += 2_000) {
+      const { meta } = await dir
+        .prepare(
+          `INSERT INTO reference_ids (kind, id, document_id, claimed_at)
+           SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ?2 FROM json_each(?1) WHERE true
+           ON CONFLICT (kind, id) DO NOTHING`,
+        )
+        .bind(JSON.stringify(wanted.slice(i, i + 2_000)), now)
+        .run();
+      added += meta.changes ?? 0;
+    }
+  }
+  return { deleted, added };
+}
