@@ -3483,6 +3483,7 @@ export interface operations {
                                 to: string;
                             }[];
                             portalRoutesAdded: number;
+                            referenceIdsAdded: number;
                             usersCopied: number;
                         };
                     };
