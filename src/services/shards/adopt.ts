@@ -4,8 +4,9 @@
  * logical shard for organizations created since, so unlike a move it keeps the target's rows: the directory's rows
  * are inserted beside them (ids are unique), checked present in the target, and only then deleted from the
  * directory — and copies every user into every shard (docs/scaling.md, "Adopting a database from before the
- * shards"), and writes the directory's portal route of every published entry that lacks one. `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing left in the directory
- * it does nothing.
+ * shards"), and writes the directory's portal routes and reference ids of the records that lack them (full passes
+ * of the scheduler's repairs). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing
+ * left in the directory it moves nothing.
  */
 import { deleteShardRows, insertStatements, moveShapes, pages, q, type TableShape } from "../../db/shardRows";
 import { shardCondition } from "../../db/shardKeys";
