@@ -4,6 +4,7 @@
 // verifies and switches while the shard's organizations are read-only, in steps (each call does at most --max-calls
 // D1 calls, default the route's, and answers a cursor the next call passes back); then, after --grace seconds (Workers that
 // have not yet learned the switch may still read the old copy), POST /admin/shards/drop deletes the old copy.
+// `npm run shard:move -- <logical | organization id> --abort` stops a move that is under way (POST /admin/shards/abort).
 // ADMIN_TOKEN comes from the environment or .dev.vars; the URL from --url, API_URL, or the local wrangler dev default.
 import path from "node:path";
 import { readDevVars } from "./lib/devvars.mjs";
@@ -19,10 +20,14 @@ const grace = Number(option("--grace") ?? 30);
 const maxCallsText = option("--max-calls");
 const maxCalls = maxCallsText === undefined ? undefined : Number(maxCallsText);
 const keep = args.includes("--keep-old-copy");
+const abort = args.includes("--abort");
 const [shardText, binding] = args.filter((a) => !a.startsWith("--"));
 const logical = logicalOf(shardText ?? "");
-if (!Number.isInteger(logical) || !/^SHARD_\d+$/.test(binding ?? "") || !(grace >= 0) || (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))) {
-  console.error("usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy] [--max-calls 10–900]");
+if (!Number.isInteger(logical) || (!abort && !/^SHARD_\d+$/.test(binding ?? "")) || !(grace >= 0) || (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))) {
+  console.error(
+    "usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy] [--max-calls 10–900]\n" +
+      "       npm run shard:move -- <logical shard, or an id of its organization> --abort [--url URL]   (stops a move that is under way)",
+  );
   process.exit(2);
 }
 /**
@@ -64,6 +69,18 @@ async function post(route, body, { alreadyDone } = {}) {
   }
   return parsed.data;
 }
+
+if (abort) {
+  const stopped = await post("/admin/shards/abort", { logical });
+  console.log(`Stopped the move of logical shard ${logical}: its organizations are writable again in ${stopped.from}`);
+  process.exit(0);
+}
+
+// Interrupted between steps, the move leaves the shard read-only: say how to go on or back.
+process.once("SIGINT", () => {
+  console.error(`\nInterrupted: logical shard ${logical} stays read-only until the move runs again (the same command) or is stopped (npm run shard:move -- ${logical} --abort)`);
+  process.exit(130);
+});
 
 // The move, a step at a time: each answer is either the next step's cursor and where the move stands, or the summary.
 let moved;

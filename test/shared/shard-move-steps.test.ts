@@ -136,7 +136,7 @@ describe("moving a logical shard in steps", () => {
     for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
   });
 
-  it("refuses a cursor it did not issue with 400, and one of a move no longer under way with 409", async () => {
+  it("refuses a cursor it did not issue with 400, stops a move through the abort route, and refuses that move's cursor with 409", async () => {
     for (const cursor of ["not a cursor!", "e30", textToBase64Url(JSON.stringify({ phase: "copy" })), "x".repeat(5000)]) {
       const res = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor } });
       expect(res.status, cursor.slice(0, 40)).toBe(400);
@@ -146,8 +146,13 @@ describe("moving a logical shard in steps", () => {
     // A well-formed cursor whose move never started (the source is active): 409, and nothing changes.
     const first = await ok("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 10, pageRows: 4 } });
     expect(first.data.done).toBe(false);
-    // Abandon it by hand (what an aborted move leaves): the source active again.
-    await env[away]!.prepare(`UPDATE shard_fence SET state = 'active', moved_to = NULL WHERE logical = ?1`).bind(logical).run();
+    // The shard is read-only while the move is under way; stopping it (the command's --abort) makes it writable again.
+    const write = () => call("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "around an abort" } } });
+    expect((await write()).status).toBe(503);
+    expect((await call("POST", "/admin/shards/abort", { token: owner.token, body: { logical } })).status).toBe(401);
+    expect((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).data).toEqual({ logical, from: away });
+    expect((await write()).status).toBe(200);
+    expect((await call("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).status).toBe(409);
     const stale = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor: first.data.cursor } });
     expect(stale.status).toBe(409);
     expect(stale.body.message).toMatch(/no longer under way/);

@@ -3,6 +3,7 @@ import { defineRoute } from "../../http/route";
 import { requireAdminToken } from "../../http/admin";
 import { errorResponses, okData, type Router } from "../../openapi";
 import {
+  abortShardMove,
   DEFAULT_STEP_CALLS,
   dropOldShardCopy,
   LOGICAL_SHARDS,
@@ -107,7 +108,30 @@ const drop = defineRoute({
   },
 });
 
+const abort = defineRoute({
+  operationId: "abortLogicalShardMove",
+  auth: "public",
+  use: [requireAdminToken],
+  roundTrips: 10,
+  method: "post",
+  path: "/admin/shards/abort",
+  shard: "service",
+  tags: ["Identity"],
+  summary: "Stop a logical shard's move that is under way (deployment admin token)",
+  description:
+    "For a move whose command was interrupted: the shard's organizations are writable again at once, in the database they never left, and the " +
+    "move's cursor is refused from then on. What it had copied stays fenced off in the target until the next move of the shard deletes it. " +
+    "409 when no move of the shard is under way.",
+  security: [{ bearer: [] }],
+  request: { body: { content: { "application/json": { schema: z.object({ logical: Logical }) } }, required: true } },
+  responses: {
+    ...okData(z.object({ logical: z.number().int(), from: z.string() })),
+    ...errorResponses("UnauthorizedError", "RateLimitedError", "ConflictError"),
+  },
+});
+
 export function registerShardMoves(app: Router) {
+  app.openapi(abort, async (c) => c.json({ data: await abortShardMove(c.env, c.req.valid("json")) }, 200));
   app.openapi(move, async (c) => c.json({ data: await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() }) }, 200));
   app.openapi(drop, async (c) => c.json({ data: await dropOldShardCopy(c.env, c.req.valid("json")) }, 200));
 }

@@ -9,6 +9,7 @@
 import { createDb } from "../../db/client";
 import { applyPlacements, placementsQuery, recordPlacementStatement, servingBindingOf } from "../../db/placements";
 import { dropMovedCopy, ShardMoveError } from "../../db/shardMove";
+import { readFence, setFenceStatement } from "../../db/shardFence";
 import { isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { z } from "zod";
@@ -176,4 +177,19 @@ export async function dropOldShardCopy(env: Env, input: { logical: number; from:
     if (error instanceof ShardMoveError) throw conflict(error.message);
     throw error;
   }
+}
+
+/**
+ * Stops a move that is under way (its command was interrupted, or the operator changed their mind): the source's
+ * fence goes back to `active`, so the shard's organizations are writable again at once, and a cursor of that move
+ * is refused from then on. What the move had copied stays in the target, fenced `moved` → the source there, so no
+ * read counts it and no write reaches it; the next move of the shard deletes it first. 409 when no move of the
+ * shard is under way (its database's fence is not read-only); a move whose map has switched is finished, not stopped.
+ */
+export async function abortShardMove(env: Env, input: { logical: number }): Promise<{ logical: number; from: ShardBinding }> {
+  const from = await servingNow(env, input.logical);
+  const fence = await readFence(env[from]!, input.logical);
+  if (fence.state !== "read-only") throw conflict(`No move of logical shard ${input.logical} is under way (its fence in ${from} is ${fence.state})`);
+  await env[from]!.batch([setFenceStatement(env[from]!, input.logical, "active")]);
+  return { logical: input.logical, from };
 }
