@@ -26,4 +26,9 @@ export const publishedEntries = sqliteTable("published_entries", {
   allowIndexing: integer("allow_indexing", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
-}, (t) => [uniqueIndex("published_entries_verified_domain_uq").on(t.domain).where(sql`domain_verified_at IS NOT NULL`), index("published_entries_project_idx").on(t.projectId, t.createdAt)]);
+}, (t) => [
+  uniqueIndex("published_entries_verified_domain_uq").on(t.domain).where(sql`domain_verified_at IS NOT NULL`),
+  index("published_entries_project_idx").on(t.projectId, t.createdAt),
+  // The portal-route repair's range over the last day (src/services/portals/routes.ts).
+  index("published_entries_updated_idx").on(t.updatedAt),
+]);

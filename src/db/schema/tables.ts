@@ -102,7 +102,11 @@ export const tableReferences = sqliteTable("table_references", {
   isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
-}, (t) => [index("table_references_document_idx").on(t.documentId, t.isDeleted)]);
+}, (t) => [
+  index("table_references_document_idx").on(t.documentId, t.isDeleted),
+  // The reference-id repair's range over the last day (src/services/references/referenceIds.ts).
+  index("table_references_created_idx").on(t.createdAt),
+]);
 
 export const clauseReferences = sqliteTable("clause_references", {
   id: text("id").primaryKey(),
@@ -114,4 +118,8 @@ export const clauseReferences = sqliteTable("clause_references", {
   isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
-}, (t) => [index("clause_references_document_idx").on(t.documentId, t.isDeleted)]);
+}, (t) => [
+  index("clause_references_document_idx").on(t.documentId, t.isDeleted),
+  // The reference-id repair's range over the last day (src/services/references/referenceIds.ts).
+  index("clause_references_created_idx").on(t.createdAt),
+]);
