@@ -108,6 +108,12 @@ if (keep) {
     console.log(`Waiting ${grace} s before dropping the old copy in ${moved.from}…`);
     await new Promise((r) => setTimeout(r, grace * 1000));
   }
-  const dropped = await post("/admin/shards/drop", { logical, from: moved.from });
-  console.log(`Dropped the old copy: ${dropped.rows} rows deleted from ${dropped.from}`);
+  // As many calls as the old copy needs, each within the route's budget of D1 calls.
+  let rows = 0;
+  for (let done = false; !done; ) {
+    const dropped = await post("/admin/shards/drop", { logical, from: moved.from, ...(maxCalls && { maxCalls }) });
+    rows += dropped.rows;
+    done = dropped.done;
+  }
+  console.log(`Dropped the old copy: ${rows} rows deleted from ${moved.from}`);
 }

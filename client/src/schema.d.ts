@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Delete the copy a finished shard move left in its old database (deployment admin token)
-         * @description After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical shard's rows from the database it left. 409 unless that database's fence says the shard moved away.
+         * @description After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away.
          */
         post: operations["dropMovedShardCopy"];
         delete?: never;
@@ -3810,6 +3810,8 @@ export interface operations {
                     from: string;
                     /** @description A logical shard, 0–479 */
                     logical: number;
+                    /** @description D1 calls this step may make, about (default 400) */
+                    maxCalls?: number;
                 };
             };
         };
@@ -3825,6 +3827,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            done: boolean;
                             from: string;
                             logical: number;
                             rows: number;

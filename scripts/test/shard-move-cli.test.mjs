@@ -38,14 +38,15 @@ test("refuses a --max-calls outside 10–900", () => {
   }
 });
 
-test("drives the move a step at a time, passing each cursor back, then drops the old copy", async () => {
-  // A stand-in for the API: two steps that are not done, then the summary; then the drop.
+test("drives the move a step at a time, passing each cursor back, then drops the old copy until done", async () => {
+  // A stand-in for the API: two steps that are not done, then the summary; then the drop, in two calls.
   const bodies = [];
   const answers = [
     { done: false, cursor: "c1", progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
     { done: false, cursor: "c2", progress: { phase: "verify", table: "cells", tableIndex: 11, tables: 29, rowsCopied: 90, rowsVerified: 30 } },
     { done: true, logical: 12, from: "SHARD_0", to: "SHARD_1", rows: { rows: 40, cells: 50 }, readOnlyMs: 7 },
-    { logical: 12, from: "SHARD_0", rows: 90 },
+    { logical: 12, from: "SHARD_0", rows: 60, done: false },
+    { logical: 12, from: "SHARD_0", rows: 30, done: true },
   ];
   const server = http.createServer((req, res) => {
     let text = "";
@@ -74,7 +75,8 @@ test("drives the move a step at a time, passing each cursor back, then drops the
         ["/admin/shards/move", null, 20],
         ["/admin/shards/move", "c1", 20],
         ["/admin/shards/move", "c2", 20],
-        ["/admin/shards/drop", null, null],
+        ["/admin/shards/drop", null, 20],
+        ["/admin/shards/drop", null, 20],
       ],
     );
     assert.match(stdout, /copy rows \(11\/29\): 40 rows copied, 0 verified/);

@@ -19,6 +19,7 @@ import {
   DEFAULT_BATCH_ROWS,
   deleteRows,
   deleteShardRows,
+  deleteShardRowsWithin,
   digestShardTable,
   insertStatements,
   MAX_PARAMS,
@@ -314,7 +315,17 @@ export async function holdsRows(db: D1Database, logical: number): Promise<boolea
  * copy that serves. Returns the rows deleted per table.
  */
 export async function dropMovedCopy(opts: { db: D1Database; logical: number; batchRows?: number }): Promise<Record<string, number>> {
-  const fence = await readFence(opts.db, opts.logical);
-  if (fence.state !== "moved") throw new ShardMoveError(`logical shard ${opts.logical} has not moved out of this database (fence: ${fence.state})`);
+  await refuseUnlessMoved(opts.db, opts.logical);
   return deleteShardRows(opts.db, opts.logical, opts.batchRows ?? DEFAULT_BATCH_ROWS);
+}
+
+async function refuseUnlessMoved(db: D1Database, logical: number): Promise<void> {
+  const fence = await readFence(db, logical);
+  if (fence.state !== "moved") throw new ShardMoveError(`logical shard ${logical} has not moved out of this database (fence: ${fence.state})`);
+}
+
+/** dropMovedCopy within at most about `maxCalls` D1 calls: repeated until `done` for an old copy too large for one call. */
+export async function dropMovedCopyWithin(opts: { db: D1Database; logical: number; maxCalls: number; batchRows?: number }): Promise<{ deleted: number; done: boolean }> {
+  await refuseUnlessMoved(opts.db, opts.logical);
+  return deleteShardRowsWithin(opts.db, opts.logical, opts.batchRows ?? DEFAULT_BATCH_ROWS, Math.max(1, opts.maxCalls - 1));
 }

@@ -153,6 +153,40 @@ export async function deleteRows(db: D1Database, shape: TableShape, logical: num
 }
 
 /**
+ * deleteShardRows within at most `maxCalls` D1 calls: `done` once no row of `logical` is left. Each call first asks,
+ * in one batch, which tables still hold rows of the shard, then deletes from those, children first; a caller repeats
+ * it, with the same arguments, until done — the old copy of a shard too large for one invocation's D1 calls goes over
+ * several.
+ */
+export async function deleteShardRowsWithin(db: D1Database, logical: number, chunk: number, maxCalls: number): Promise<{ deleted: number; done: boolean }> {
+  const { tables, search } = moveShapes();
+  const shapes = [...[...tables].reverse(), search];
+  // Which tables still hold rows of the shard, in one call, so the budget goes to deleting.
+  const present = await db.batch<{ present: number }>(
+    shapes.map((shape) => {
+      const cond = shardCondition(shape.key, logical);
+      return db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`).bind(...cond.params);
+    }),
+  );
+  let deleted = 0;
+  let calls = 1;
+  for (const [i, shape] of shapes.entries()) {
+    if (present[i]!.results[0]?.present !== 1) continue;
+    const cond = shardCondition(shape.key, logical);
+    const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
+    for (;;) {
+      if (calls >= maxCalls) return { deleted, done: false };
+      const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, chunk)]);
+      calls++;
+      const gone = result!.results.length;
+      deleted += gone;
+      if (gone < chunk) break;
+    }
+  }
+  return { deleted, done: true };
+}
+
+/**
  * Deletes every row of `logical` from `db` — children first (the reverse copy order), then its search entries,
  * whose FTS5 rows go with them through search_entries' delete trigger (the real tables have no delete triggers of
  * their own, so entries would otherwise outlive their records). Returns the rows deleted per table.

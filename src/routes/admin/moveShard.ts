@@ -16,6 +16,14 @@ import {
 const Logical = z.number().int().min(0).max(LOGICAL_SHARDS - 1).openapi({ description: `A logical shard, 0–${LOGICAL_SHARDS - 1}` });
 const Binding = z.string().max(10).regex(/^SHARD_\d{1,4}$/).openapi({ description: "A shard database binding, e.g. SHARD_2" });
 
+const MaxCalls = z
+  .number()
+  .int()
+  .min(MIN_STEP_CALLS)
+  .max(MAX_STEP_CALLS)
+  .optional()
+  .openapi({ description: `D1 calls this step may make, about (default ${DEFAULT_STEP_CALLS})` });
+
 const move = defineRoute({
   operationId: "moveLogicalShard",
   auth: "public",
@@ -44,13 +52,7 @@ const move = defineRoute({
             logical: Logical,
             to: Binding,
             cursor: z.string().min(1).max(4096).optional().openapi({ description: "The `cursor` of the previous step's answer; none to start the move" }),
-            maxCalls: z
-              .number()
-              .int()
-              .min(MIN_STEP_CALLS)
-              .max(MAX_STEP_CALLS)
-              .optional()
-              .openapi({ description: `D1 calls this step may make, about (default ${DEFAULT_STEP_CALLS})` }),
+            maxCalls: MaxCalls,
             pageRows: z.number().int().min(1).max(MAX_PAGE_ROWS).optional().openapi({ description: `Rows per page read and written (default ${MAX_PAGE_ROWS})` }),
           }),
         },
@@ -99,11 +101,12 @@ const drop = defineRoute({
   summary: "Delete the copy a finished shard move left in its old database (deployment admin token)",
   description:
     "After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical " +
-    "shard's rows from the database it left. 409 unless that database's fence says the shard moved away.",
+    "shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy " +
+    "too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away.",
   security: [{ bearer: [] }],
-  request: { body: { content: { "application/json": { schema: z.object({ logical: Logical, from: Binding }) } }, required: true } },
+  request: { body: { content: { "application/json": { schema: z.object({ logical: Logical, from: Binding, maxCalls: MaxCalls }) } }, required: true } },
   responses: {
-    ...okData(z.object({ logical: z.number().int(), from: z.string(), rows: z.number().int() })),
+    ...okData(z.object({ logical: z.number().int(), from: z.string(), rows: z.number().int(), done: z.boolean() })),
     ...errorResponses("UnauthorizedError", "RateLimitedError", "ConflictError"),
   },
 });

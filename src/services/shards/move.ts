@@ -8,7 +8,7 @@
  */
 import { createDb } from "../../db/client";
 import { applyPlacements, placementsQuery, recordPlacementStatement, servingBindingOf } from "../../db/placements";
-import { dropMovedCopy, ShardMoveError } from "../../db/shardMove";
+import { dropMovedCopyWithin, ShardMoveError } from "../../db/shardMove";
 import { readFence, setFenceStatement } from "../../db/shardFence";
 import { isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
@@ -166,13 +166,19 @@ export async function moveShard(
   }
 }
 
-/** Deletes the copy a finished move left in `from` (refused unless that database's fence says the shard moved). */
-export async function dropOldShardCopy(env: Env, input: { logical: number; from: string }): Promise<{ logical: number; from: ShardBinding; rows: number }> {
+/**
+ * Deletes the copy a finished move left in `from` (refused unless that database's fence says the shard moved), at
+ * most about `maxCalls` D1 calls per call: `done` false asks the caller to call again (the command loops).
+ */
+export async function dropOldShardCopy(
+  env: Env,
+  input: { logical: number; from: string; maxCalls?: number },
+): Promise<{ logical: number; from: ShardBinding; rows: number; done: boolean }> {
   const from = bindingNamed(env, input.from, "from");
   if ((await servingNow(env, input.logical)) === from) throw conflict(`Logical shard ${input.logical} is served by ${from}: it has no old copy there`);
   try {
-    const deleted = await dropMovedCopy({ db: env[from]!, logical: input.logical });
-    return { logical: input.logical, from, rows: Object.values(deleted).reduce((a, n) => a + n, 0) };
+    const { deleted, done } = await dropMovedCopyWithin({ db: env[from]!, logical: input.logical, maxCalls: input.maxCalls ?? DEFAULT_STEP_CALLS });
+    return { logical: input.logical, from, rows: deleted, done };
   } catch (error) {
     if (error instanceof ShardMoveError) throw conflict(error.message);
     throw error;
