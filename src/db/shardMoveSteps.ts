@@ -10,8 +10,9 @@
 // their counts and SHA-256 over their quote()d values compared. Any difference stops the move as moveLogicalShard does.
 import { readFence, setFenceStatement } from "./shardFence";
 import { shardCondition } from "./shardKeys";
-import { asMover, insertStatements, moveShapes, q, type TableShape } from "./shardRows";
-import { copyReferencedRows, holdsRows, recordedState, ShardMoveError } from "./shardMove";
+import { asMover, BEFORE_ANY_ROWID, deleteChunk, deleteShardRows, insertStatements, moveShapes, q, shardDeleteOrder, type TableShape } from "./shardRows";
+import { sha256Hex } from "../lib/crypto";
+import { copyReferencedRows, holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
 import { isLogicalShard } from "./shards";
 
 /** A key value as the cursor carries it (a primary key's columns, or a rowid). */
@@ -25,7 +26,7 @@ export interface MoveState {
   from: string;
   to: string;
   phase: MovePhase;
-  /** The table the phase is at: an index into stepShapes() (into cleanOrder() for "clean"). */
+  /** The table the phase is at: an index into stepShapes() (into shardDeleteOrder() for "clean"). */
   table: number;
   /** The last key done in that table (copy, verify), or [the last rowid deleted] (clean, clear-search); null at its start. */
   after: KeyValue[] | null;
@@ -36,21 +37,8 @@ export interface MoveState {
   since: number;
 }
 
-export interface StepOptions {
-  from: D1Database;
-  to: D1Database;
-  logical: number;
-  fromName: string;
-  toName: string;
-  /** Rows per page (default 500). */
-  batchRows?: number;
-  /** The D1 calls this step may make, at most (about: the fixed checks of a call count a few). */
-  maxCalls: number;
-  /** Called after each table is copied (progress; a test holds the copy here). */
-  onCopied?: (table: string, rows: number) => void | Promise<void>;
-  /** Switches the map once the target serves the shard, before the source's fence says it moved. */
-  switchMap?: () => Promise<void>;
-}
+/** A move's options (./shardMove.ts), and the D1 calls this step may make, at most (about: the fixed checks of a call count a few). */
+export type StepOptions = Pick<MoveOptions, "from" | "to" | "logical" | "fromName" | "toName" | "batchRows" | "onCopied" | "switchMap"> & { maxCalls: number };
 
 export type StepResult =
   | { done: false; state: MoveState }
@@ -62,16 +50,10 @@ export function stepShapes(): TableShape[] {
   return [...tables, search];
 }
 
-/** What a fresh start deletes from the target: the tables children first, then the search entries. */
-function cleanOrder(): TableShape[] {
-  const { tables, search } = moveShapes();
-  return [...[...tables].reverse(), search];
-}
-
 /** Whether `state` is a position a move of these shapes can be at (a cursor that came back from a client). */
 export function isPlausibleState(state: MoveState): boolean {
   const n = stepShapes().length;
-  const limit = state.phase === "clean" ? cleanOrder().length : n;
+  const limit = state.phase === "clean" ? shardDeleteOrder().length : n;
   const keyWidth = state.phase === "clean" || state.phase === "clear-search" ? 1 : (stepShapes()[state.table]?.order.length ?? 0);
   return (
     isLogicalShard(state.logical) &&
@@ -109,20 +91,6 @@ async function readPage(
   const width = shape.columns.length;
   const lastRow = rows[rows.length - 1];
   return { values: rows.map((r) => r.slice(0, width)), last: lastRow ? (lastRow.slice(width) as KeyValue[]) : null };
-}
-
-/** Deletes (as the mover) up to `chunk` rows of `shape` on `logical` after rowid `after`; the last rowid deleted, or null when none was left. */
-async function deleteChunk(db: D1Database, shape: TableShape, logical: number, after: number, chunk: number): Promise<{ last: number | null; gone: number }> {
-  const cond = shardCondition(shape.key, logical);
-  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
-  const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, after, chunk)]);
-  const gone = (result!.results as { gone: number }[]).map((r) => r.gone);
-  return { last: gone.length < chunk ? null : Math.max(...gone), gone: gone.length };
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -178,23 +146,16 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
     // what a delete cut short leaves is deleted by the next move's first step.
     await from.batch([setFenceStatement(from, logical, "active")]);
     await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
-    const clean = cleanOrder();
-    for (const shape of clean) {
-      for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-        const { last } = await deleteChunk(to, shape, logical, after, pageRows);
-        if (last === null) break;
-        after = last;
-      }
-    }
+    await deleteShardRows(to, logical, pageRows);
   };
 
   try {
     // Each unit of work below costs two D1 calls at most; the switch three.
     while (used + 3 <= opts.maxCalls || used <= 5) {
       if (state.phase === "clean") {
-        const clean = cleanOrder();
+        const clean = shardDeleteOrder();
         const shape = clean[state.table]!;
-        const { last } = await deleteChunk(to, shape, logical, (state.after?.[0] as number | undefined) ?? Number.MIN_SAFE_INTEGER, pageRows);
+        const { last } = await deleteChunk(to, shape, logical, (state.after?.[0] as number | undefined) ?? BEFORE_ANY_ROWID, pageRows);
         used++;
         if (last !== null) state.after = [last];
         else if (state.table + 1 < clean.length) Object.assign(state, { table: state.table + 1, after: null });
@@ -226,7 +187,7 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
           else Object.assign(state, { phase: "verify", table: 0, after: null });
         }
       } else if (state.phase === "clear-search") {
-        const { last } = await deleteChunk(to, shapes[state.table]!, logical, (state.after?.[0] as number | undefined) ?? Number.MIN_SAFE_INTEGER, pageRows);
+        const { last } = await deleteChunk(to, shapes[state.table]!, logical, (state.after?.[0] as number | undefined) ?? BEFORE_ANY_ROWID, pageRows);
         used++;
         if (last !== null) state.after = [last];
         else Object.assign(state, { phase: "copy", after: null });
@@ -238,7 +199,7 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
         // The target's rows in the same key range: one more than a page may hold, so an extra row shows.
         const target = await readPage(to, shape, logical, state.after, pageRows + 1, quoted, lastPage ? null : source.last);
         used += 2;
-        const [a, b] = await Promise.all([source, target].map((p) => sha256(p.values.map((r) => JSON.stringify(r)).join("\n"))));
+        const [a, b] = await Promise.all([source, target].map((p) => sha256Hex(p.values.map((r) => JSON.stringify(r)).join("\n"))));
         if (source.values.length !== target.values.length || a !== b) {
           const rows = (n: number) => state.verified[state.table]! + n;
           throw new ShardMoveError(

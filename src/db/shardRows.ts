@@ -134,22 +134,32 @@ export async function asMover(db: D1Database, statements: D1PreparedStatement[])
 }
 
 /**
+ * Deletes (as the mover) up to `chunk` rows of `shape` on `logical` after rowid `after`: how many went, and the last
+ * rowid deleted, or null once none is left after it.
+ */
+export async function deleteChunk(db: D1Database, shape: TableShape, logical: number, after: number, chunk: number): Promise<{ last: number | null; gone: number }> {
+  const cond = shardCondition(shape.key, logical);
+  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
+  const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, after, chunk)]);
+  const gone = (result!.results as { gone: number }[]).map((r) => r.gone);
+  return { last: gone.length < chunk ? null : Math.max(...gone), gone: gone.length };
+}
+
+/** Rowids the database assigns are positive: a walk in rowid order starts after this. */
+export const BEFORE_ANY_ROWID = Number.MIN_SAFE_INTEGER;
+
+/**
  * Deletes the rows of `shape` on `logical`, at most `chunk` per D1 call, walking the table once in rowid order
  * (each call starts after the last rowid it deleted); returns how many.
  */
 export async function deleteRows(db: D1Database, shape: TableShape, logical: number, chunk: number): Promise<number> {
-  const cond = shardCondition(shape.key, logical);
-  const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
   let total = 0;
-  // Rowids the database assigns are positive; the first call starts below any.
-  let after = Number.MIN_SAFE_INTEGER;
-  for (;;) {
-    const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, after, chunk)]);
-    const gone = (result!.results as { gone: number }[]).map((r) => r.gone);
-    total += gone.length;
-    if (gone.length < chunk) return total;
-    after = Math.max(...gone);
+  for (let after: number | null = BEFORE_ANY_ROWID; after !== null; ) {
+    const step = await deleteChunk(db, shape, logical, after, chunk);
+    total += step.gone;
+    after = step.last;
   }
+  return total;
 }
 
 /**
@@ -159,8 +169,7 @@ export async function deleteRows(db: D1Database, shape: TableShape, logical: num
  * several.
  */
 export async function deleteShardRowsWithin(db: D1Database, logical: number, chunk: number, maxCalls: number): Promise<{ deleted: number; done: boolean }> {
-  const { tables, search } = moveShapes();
-  const shapes = [...[...tables].reverse(), search];
+  const shapes = shardDeleteOrder();
   // Which tables still hold rows of the shard, in one call, so the budget goes to deleting.
   const present = await db.batch<{ present: number }>(
     shapes.map((shape) => {
@@ -172,15 +181,11 @@ export async function deleteShardRowsWithin(db: D1Database, logical: number, chu
   let calls = 1;
   for (const [i, shape] of shapes.entries()) {
     if (present[i]!.results[0]?.present !== 1) continue;
-    const cond = shardCondition(shape.key, logical);
-    const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
-    for (;;) {
+    for (let after: number | null = BEFORE_ANY_ROWID; after !== null; calls++) {
       if (calls >= maxCalls) return { deleted, done: false };
-      const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, chunk)]);
-      calls++;
-      const gone = result!.results.length;
-      deleted += gone;
-      if (gone < chunk) break;
+      const step = await deleteChunk(db, shape, logical, after, chunk);
+      deleted += step.gone;
+      after = step.last;
     }
   }
   return { deleted, done: true };
@@ -192,10 +197,14 @@ export async function deleteShardRowsWithin(db: D1Database, logical: number, chu
  * their own, so entries would otherwise outlive their records). Returns the rows deleted per table.
  */
 export async function deleteShardRows(db: D1Database, logical: number, chunk: number): Promise<Record<string, number>> {
-  const { tables, search } = moveShapes();
   const deleted: Record<string, number> = {};
-  for (const shape of [...tables].reverse()) deleted[shape.name] = await deleteRows(db, shape, logical, chunk);
-  deleted[search.name] = await deleteRows(db, search, logical, chunk);
+  for (const shape of shardDeleteOrder()) deleted[shape.name] = await deleteRows(db, shape, logical, chunk);
   return deleted;
+}
+
+/** The order a shard's rows are deleted in: the tables children first (the reverse copy order), then the search entries. */
+export function shardDeleteOrder(): TableShape[] {
+  const { tables, search } = moveShapes();
+  return [...[...tables].reverse(), search];
 }
 

@@ -344,15 +344,15 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
       // A keyed request claims its key in its own database for the user the token names (a token the directory
       // refuses frees it again, src/http/route.ts), and registers it in the directory beside the token's check.
       const claimedUserId = ctx.user.claimedUserId;
-      const shardSide = (db: Db) => [...(auth.claims?.(db, claimedUserId) ?? []), ...queries];
-      const claimCount = auth.claims?.(ctx.db, claimedUserId).length ?? 0;
+      const claimsOn = (db: Db) => auth.claims?.(db, claimedUserId) ?? [];
+      const claims = claimsOn(ctx.db);
       const registry = auth.claims?.(ctx.dir, null) ?? [];
-      const [checked, first] = await Promise.all([batchOf(ctx.dir, [token, placementsQuery(ctx.dir), ...registry]), batchOf(ctx.db, shardSide(ctx.db))]);
+      const [checked, first] = await Promise.all([batchOf(ctx.dir, [token, placementsQuery(ctx.dir), ...registry]), batchOf(ctx.db, [...claims, ...queries])]);
       // The directory says the request's logical shard moved since this isolate routed it: what ran on the old
       // database (which refuses writes of a moved shard, and whose copy may be dropped) runs again on the new one.
-      const results = followPlacements(ctx, checked[1] as PlacementRow[]) ? await batchOf(ctx.db, shardSide(ctx.db)) : first;
-      own = [checked[0], ...withRegistry(results.slice(0, claimCount), checked.slice(2))];
-      rest = results.slice(claimCount);
+      const results = followPlacements(ctx, checked[1] as PlacementRow[]) ? await batchOf(ctx.db, [...claimsOn(ctx.db), ...queries]) : first;
+      own = [checked[0], ...withRegistry(results.slice(0, claims.length), checked.slice(2))];
+      rest = results.slice(claims.length);
     } else {
       const [rows, placed] = (await batchOf(ctx.dir, [token, placementsQuery(ctx.dir)])) as [{ userId: string }[], PlacementRow[]];
       followPlacements(ctx, placed);

@@ -17,6 +17,7 @@ import { textToBase64Url } from "../../src/lib/base64";
 import { shardSuffix } from "../../src/lib/ids";
 import { moveShardStep } from "../../src/services/shards/move";
 import { ADMIN_TOKEN, call, ok, registerUser, type RegisteredUser } from "../support/harness";
+import { newD1Record, recordingD1 } from "../support/recordingD1";
 import { allRows, bulkRows, makeTable, type TestTable } from "../support/tableHarness";
 
 /** Every shard table's (and the search entries') count and checksum of `logical` in `db`. */
@@ -63,39 +64,6 @@ afterAll(async () => {
   if (servingBindingOf(logical) !== home) await moveInSteps({ logical, to: home });
   if ((await readFence(env[away]!, logical)).state === "moved") await call("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: away } });
 });
-
-/** `db` with every D1 call it makes counted in `counter.calls` (each statement run, each batch). */
-function counting(db: D1Database, counter: { calls: number }): D1Database {
-  // The runtime's batch needs its own statements, so each proxy maps back to the statement it wraps.
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const call = (target: object, prop: string | symbol) => {
-    const value = Reflect.get(target, prop) as unknown;
-    return typeof value === "function" ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args) : value;
-  };
-  const statement = (stmt: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === "bind") return (...args: unknown[]) => statement(target.bind(...args));
-        if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") counter.calls++;
-        return call(target, prop);
-      },
-    });
-    real.set(proxy, stmt);
-    return proxy;
-  };
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
-      if (prop === "batch") {
-        return (stmts: D1PreparedStatement[]) => {
-          counter.calls++;
-          return target.batch(stmts.map((st) => real.get(st) ?? st));
-        };
-      }
-      return call(target, prop);
-    },
-  });
-}
 
 describe("moving a logical shard in steps", () => {
   it("reaches, in many small steps, the state a one-call move reaches", async () => {
@@ -201,10 +169,10 @@ describe("moving a logical shard in steps", () => {
     expect(partial).not.toEqual(before);
 
     // The command run again, from the start (no cursor): the target's partial copy is deleted first, and the move finishes.
-    const counter = { calls: 0 };
+    const counter = newD1Record();
     // The service as the route runs it, with the two shard databases' calls counted (the directory's are a placement
     // read per step, and the switch's two).
-    const counted = { ...env, [home]: counting(env[home]!, counter), [away]: counting(env[away]!, counter) } as typeof env;
+    const counted = { ...env, [home]: recordingD1(env[home]!, counter), [away]: recordingD1(env[away]!, counter) } as typeof env;
     const perStep: number[] = [];
     let cursor: string | undefined;
     for (let i = 0; ; i++) {

@@ -15,6 +15,7 @@ import { shardCondition } from "../../src/db/shardKeys";
 import { logicalShardOfId } from "../../src/db/shardIds";
 import { shardSuffix } from "../../src/lib/ids";
 import { ok, registerUser, type RegisteredUser } from "../support/harness";
+import { newD1Record, recordingD1 } from "../support/recordingD1";
 import { addColumn, addRow, makeTable } from "../support/tableHarness";
 import { para } from "../support/collab-peer";
 import { finishedRuns } from "../support/automations";
@@ -349,39 +350,8 @@ describe("moving a logical shard", () => {
 
   it("keeps every statement under D1's 100 bound parameters and every D1 batch to one page of rows", async () => {
     const { logical } = moving;
-    const recorded = { params: [] as number[], batches: [] as number[], calls: 0 };
-    // The runtime's batch needs its own statements, so each proxy maps back to the statement it wraps.
-    const real = new WeakMap<object, D1PreparedStatement>();
-    const call = (target: object, prop: string | symbol) => {
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === "function" ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args) : value;
-    };
-    const statement = (stmt: D1PreparedStatement): D1PreparedStatement => {
-      const proxy = new Proxy(stmt, {
-        get(target, prop) {
-          if (prop === "bind") return (...args: unknown[]) => (recorded.params.push(args.length), statement(target.bind(...args)));
-          if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") recorded.calls++;
-          return call(target, prop);
-        },
-      });
-      real.set(proxy, stmt);
-      return proxy;
-    };
-    /** `db` with every bind's parameter count, every batch's size and every D1 call recorded. */
-    const recording = (db: D1Database): D1Database =>
-      new Proxy(db, {
-        get(target, prop) {
-          if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
-          if (prop === "batch") {
-            return (stmts: D1PreparedStatement[]) => {
-              recorded.batches.push(stmts.length);
-              recorded.calls++;
-              return target.batch(stmts.map((st) => real.get(st) ?? st));
-            };
-          }
-          return call(target, prop);
-        },
-      });
+    const recorded = newD1Record();
+    const recording = (db: D1Database) => recordingD1(db, recorded);
     const before = await digests(SHARD_3, logical);
     const batchRows = 20;
     const report = await moveLogicalShard({ from: recording(SHARD_3), to: recording(SHARD_2), logical, fromName: "SHARD_3", toName: "SHARD_2", batchRows });

@@ -7,8 +7,9 @@
  * authenticated request.
  */
 import { createDb } from "../../db/client";
-import { applyPlacements, placementsQuery, recordPlacementStatement, servingBindingOf } from "../../db/placements";
+import { recordPlacementStatement, refreshPlacements, servingBindingOf } from "../../db/placements";
 import { dropMovedCopyWithin, ShardMoveError } from "../../db/shardMove";
+import { shardDeleteOrder } from "../../db/shardRows";
 import { readFence, setFenceStatement } from "../../db/shardFence";
 import { isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
@@ -41,7 +42,7 @@ function bindingNamed(env: Env, name: string, field: "to" | "from"): ShardBindin
 
 /** The binding serving `logical` according to the directory (the map this isolate knows, brought up to date first). */
 async function servingNow(env: Env, logical: number): Promise<ShardBinding> {
-  applyPlacements(await placementsQuery(createDb(env.DB)));
+  await refreshPlacements(createDb(env.DB));
   return servingBindingOf(logical);
 }
 
@@ -98,7 +99,7 @@ function decodeMoveCursor(cursor: string): MoveState {
 function progressOf(state: MoveState): ShardMoveProgress {
   const shapes = stepShapes();
   // While the target is cleaned, tables are walked children first; the progress names the table being cleaned.
-  const table = state.phase === "clean" ? [...shapes.slice(0, -1)].reverse().concat(shapes.slice(-1))[state.table]! : shapes[state.table]!;
+  const table = (state.phase === "clean" ? shardDeleteOrder() : shapes)[state.table]!;
   const sum = (a: number[]) => a.reduce((x, n) => x + n, 0);
   return { phase: state.phase, table: table.name, tableIndex: state.table, tables: shapes.length, rowsCopied: sum(state.copied), rowsVerified: sum(state.verified) };
 }
@@ -135,7 +136,7 @@ export async function moveShardStep(
         onCopied: opts.onCopied,
         switchMap: async () => {
           await env.DB.batch([recordPlacementStatement(env.DB, input.logical, to, opts.now)]);
-          applyPlacements(await placementsQuery(createDb(env.DB)));
+          await refreshPlacements(createDb(env.DB));
         },
       },
       previous,
