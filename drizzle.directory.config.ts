@@ -1,6 +1,5 @@
-// The directory database's schema (docs/scaling.md "Directory and shards", "Not built yet"): `node scripts/lib/tools.mjs drizzle-kit
-// generate --config drizzle.directory.config.ts`. Not used yet: every database takes the full migrations of drizzle.config.ts
-// until migrations are split per kind.
+// The directory database's schema (binding DB; docs/scaling.md "Migrations per kind of database"): `npm run
+// db:generate` runs drizzle-kit with this configuration and drizzle.shard.config.ts.
 export default {
   dialect: "sqlite",
   schema: "./src/db/schema/directory.ts",

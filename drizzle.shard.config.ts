@@ -1,8 +1,8 @@
-// The shard databases' schema (docs/scaling.md "Directory and shards", "Not built yet"), applied to every SHARD_k: `node
-// scripts/lib/tools.mjs drizzle-kit generate --config drizzle.shard.config.ts`. Not used yet: every
-// database takes the full migrations of drizzle.config.ts until migrations are split per kind.
+// The shard databases' schema (docs/scaling.md "Migrations per kind of database"), applied to every SHARD_k:
+// `npm run db:generate` runs drizzle-kit with this configuration and drizzle.directory.config.ts. The copies of
+// directory tables a shard keeps (users, Idempotency-Key claims) come from copies.ts.
 export default {
   dialect: "sqlite",
-  schema: "./src/db/schema/shard.ts",
+  schema: ["./src/db/schema/shard.ts", "./src/db/schema/copies.ts"],
   out: "./migrations/shard",
 };

@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Move records kept in the directory by an earlier version into their shard databases (deployment admin token)
-         * @description For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every published portal entry without a route in the directory its route. Does nothing when the directory holds no organization's records; `npm start` calls it on every start.
+         * @description For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every published portal entry without a route in the directory its route. Once the directory's shard tables are empty it drops them (a directory made before migrations were split per kind). Does nothing when the directory holds no organization's records; `npm start` calls it on every start.
          */
         post: operations["adoptLegacyData"];
         delete?: never;
@@ -3669,6 +3669,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            directoryTablesDropped: string[];
                             moved: {
                                 logical: number;
                                 rows: number;

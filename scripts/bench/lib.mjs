@@ -130,12 +130,19 @@ export async function openD1(dir) {
   return { db: proxy.env.DB, shard, r2: proxy.env.BLOBS, dispose: () => proxy.dispose() };
 }
 
-/** A raw D1 binding (same local engine, migrations applied) for baselines. */
+const PLAIN_ULID = "0".repeat(26);
+
+/**
+ * A raw D1 binding (same local engine, migrations applied) for baselines: a shard database, which holds every table
+ * a baseline writes (organizations and what is inside them, and its copy of users); the directory holds none of
+ * those (docs/scaling.md "Migrations per kind of database").
+ */
 export async function rawD1() {
   const dir = freshState();
   const opened = await openD1(dir);
   return {
-    db: opened.db,
+    // The baselines' ids are plain ULIDs, which name the default logical shard: the database holding it.
+    db: opened.shard(PLAIN_ULID),
     shard: opened.shard,
     r2: opened.r2,
     async dispose() {

@@ -4,6 +4,11 @@
 // a second. `wrangler d1 migrations apply` takes ~7 s a database here, and two of them at once fail on workerd's
 // lock of the shared state ("database is locked"), so five databases would cost ~35 s of every start.
 //
+// Each kind of database has its own migrations (docs/scaling.md "Migrations per kind of database"): a binding's
+// `migrations_dir` in wrangler.toml, migrations/directory for DB and migrations/shard for every SHARD_k. A database
+// migrated before the split recorded files of migrations/legacy (one set for every database); it finishes that set
+// first, then takes its kind's, whose baseline (IF NOT EXISTS throughout) finds everything already there.
+//
 // Applied migrations are recorded as wrangler records them (table d1_migrations, one row per file name), so a state
 // migrated by either tool continues with the other; scripts/test/d1-migrations.test.mjs checks both give the same
 // schema.
@@ -12,7 +17,8 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./proc.mjs";
 
-const MIGRATIONS_DIR = path.join(ROOT, "migrations");
+/** The migrations every database took before they were split per kind (0000_initial.sql … 0016). */
+export const LEGACY_MIGRATIONS_DIR = path.join(ROOT, "migrations", "legacy");
 const WRANGLER_TOML = path.join(ROOT, "wrangler.toml");
 
 /** wrangler.toml's [[<section>]] entries (d1_databases by default) as TOML text, in file order. */
@@ -27,6 +33,19 @@ export function d1Blocks(configPath = WRANGLER_TOML, section = "d1_databases") {
 /** The binding names of wrangler.toml's [[d1_databases]] entries, in file order. */
 export function d1Bindings(configPath = WRANGLER_TOML) {
   return d1Blocks(configPath).flatMap((block) => /^binding\s*=\s*"([^"]+)"/m.exec(block)?.[1] ?? []);
+}
+
+/** The migrations folder wrangler.toml names for a binding (absolute). */
+export function migrationsDirOf(binding, configPath = WRANGLER_TOML) {
+  const block = d1Blocks(configPath).find((b) => new RegExp(`^binding\\s*=\\s*"${binding}"`, "m").test(b));
+  const dir = block && /^migrations_dir\s*=\s*"([^"]+)"/m.exec(block)?.[1];
+  if (!dir) throw new Error(`${path.relative(ROOT, configPath)} names no migrations_dir for ${binding}`);
+  return path.resolve(path.dirname(configPath), dir);
+}
+
+/** The .sql files of a migrations folder, in the order they apply. */
+export function migrationFiles(dir) {
+  return readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
 }
 
 /**
@@ -83,32 +102,72 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
   applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
 )`;
 
-/** Applies the migration files `db` has not recorded, each file with its record in one batch. Returns their names. */
-async function applyTo(db, files) {
-  await db.prepare(MIGRATIONS_TABLE).run();
-  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+/** Applies the files of `dir` that `done` does not hold, each file with its record in one batch. Returns their names. */
+async function applyFiles(db, dir, done) {
   const applied = [];
-  for (const file of files) {
+  for (const file of migrationFiles(dir)) {
     if (done.has(file)) continue;
-    const statements = splitMigration(readFileSync(path.join(MIGRATIONS_DIR, file), "utf8"));
+    const statements = splitMigration(readFileSync(path.join(dir, file), "utf8"));
     await db.batch([...statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
+    done.add(file);
     applied.push(file);
   }
   return applied;
 }
 
 /**
- * Applies the migrations to every local D1 database under `persistTo` (wrangler's --persist-to). Resolves with
- * { binding: [files applied] }; rejects, naming the database and file, when a migration fails.
+ * Brings one database up to date: the rest of migrations/legacy when it recorded any of it (a database from before
+ * the split), then the files of its own kind. Returns the names applied.
+ */
+async function applyTo(db, kindDir) {
+  await db.prepare(MIGRATIONS_TABLE).run();
+  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
+  const fromBeforeSplit = migrationFiles(LEGACY_MIGRATIONS_DIR).some((f) => done.has(f));
+  const legacy = fromBeforeSplit ? await applyFiles(db, LEGACY_MIGRATIONS_DIR, done) : [];
+  const applied = [...legacy, ...(await applyFiles(db, kindDir, done))];
+  if (fromBeforeSplit && kindDir === SHARD_MIGRATIONS_DIR) await dropEmptyDirectoryTables(db);
+  return applied;
+}
+
+const SHARD_MIGRATIONS_DIR = path.join(ROOT, "migrations", "shard");
+const DIRECTORY_MIGRATIONS_DIR = path.join(ROOT, "migrations", "directory");
+
+/** The tables a kind's migration files create. */
+function tablesCreatedIn(dir) {
+  const names = new Set();
+  for (const file of migrationFiles(dir)) {
+    for (const m of readFileSync(path.join(dir, file), "utf8").matchAll(/CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?[`"]?(\w+)/gi)) names.add(m[1]);
+  }
+  return names;
+}
+
+/**
+ * A shard database from before the split was given the directory's tables too (tokens, notifications, the
+ * directory's indexes), never written there: they are dropped while empty, so it holds what a shard database made
+ * by its own migrations holds. (The directory's shard tables hold rows until the Worker's adoption moves them out;
+ * it drops them then: POST /admin/shards/adopt.)
+ */
+async function dropEmptyDirectoryTables(db) {
+  const shard = tablesCreatedIn(SHARD_MIGRATIONS_DIR);
+  const only = [...tablesCreatedIn(DIRECTORY_MIGRATIONS_DIR)].filter((t) => !shard.has(t));
+  const held = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).results.map((r) => r.name);
+  const present = only.filter((t) => held.includes(t));
+  for (const t of present) if (await db.prepare(`SELECT 1 AS x FROM "${t}" LIMIT 1`).first()) return;
+  if (present.length) await db.batch(present.map((t) => db.prepare(`DROP TABLE "${t}"`)));
+}
+
+/**
+ * Applies the migrations to every local D1 database under `persistTo` (wrangler's --persist-to), each from its
+ * binding's migrations_dir. Resolves with { binding: [files applied] }; rejects, naming the database and file,
+ * when a migration fails.
  */
 export async function applyLocalMigrations(persistTo, bindings = d1Bindings()) {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
   const proxy = await openLocalD1(persistTo);
   try {
     const out = {};
     for (const binding of bindings) {
       try {
-        out[binding] = await applyTo(proxy.env[binding], files);
+        out[binding] = await applyTo(proxy.env[binding], migrationsDirOf(binding));
       } catch (err) {
         throw new Error(`${binding}: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -209,4 +209,7 @@ export async function adoptLegacyData(base, secrets, { log = console.log } = {})
     const rows = data.moved.reduce((a, m) => a + m.rows, 0);
     log(`• Moved ${rows} records of an earlier local database into the shard databases (${data.moved.map((m) => `logical shard ${m.logical} → ${m.to}`).join(", ")})`);
   }
+  if (data.directoryTablesDropped.length) {
+    log(`• Dropped the ${data.directoryTablesDropped.length} emptied shard tables an earlier version kept in the directory (DB); it now holds only its own kind's tables`);
+  }
 }

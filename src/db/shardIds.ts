@@ -5,7 +5,7 @@
 // (docs/scaling.md "Id format").
 import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
 import { servingBindingOf } from "./placements";
-import { cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, type ShardBinding } from "./shards";
+import { cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, shardBindings, type ShardBinding } from "./shards";
 
 export function newOrganizationScopedId(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);
@@ -59,8 +59,19 @@ export function shardBindingOfId(id: string): ShardBinding | null {
   return logical === null ? null : servingBindingOf(logical);
 }
 
-/** The D1 binding of the shard holding `id` (the directory, which holds no organization's records, for an id naming none). */
-export function shardD1Of(env: { DB: D1Database } & Partial<Record<ShardBinding, D1Database>>, id: string): D1Database {
-  const binding = shardBindingOfId(id);
-  return (binding && env[binding]) || env.DB;
+/**
+ * The shard database to look for the record `id` in: the one holding it, or for an id naming no logical shard the
+ * first shard database. No record anywhere has such an id, so the lookup finds nothing and answers as any absent
+ * record does (404); the directory has no shard tables to look in (docs/scaling.md "Routing with no lookup").
+ */
+export function shardBindingForId(id: string): ShardBinding {
+  return shardBindingOfId(id) ?? shardBindings()[0]!;
+}
+
+/** The D1 binding of the shard database to look for `id` in (shardBindingForId). */
+export function shardD1Of(env: Partial<Record<ShardBinding, D1Database>>, id: string): D1Database {
+  const binding = shardBindingForId(id);
+  const d1 = env[binding];
+  if (!d1) throw new Error(`No D1 binding ${binding}: wrangler.toml and SHARD_MAP disagree`);
+  return d1;
 }

@@ -86,7 +86,7 @@ async function placedOrganizationId(c: Context<HonoEnv>): Promise<string> {
   return newOrganizationScopedId(placeOrganization(() => digest[0]! / 2 ** 32));
 }
 
-/** Sends the request's context to the shard its key names (a missing or malformed key: the directory, so 404 or 400 follow). */
+/** Sends the request's context to the shard its key names (a missing or malformed key: where no record is, so 404 or 400 follow). */
 function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
   if (key === "directory" || key === "service") return null;
   if (key === "new-organization") {
@@ -104,7 +104,8 @@ function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
     if ("param" in key) id = c.req.param(key.param);
     else if ("query" in key) id = c.req.query(key.query);
     else if (/json/i.test(c.req.header("content-type") ?? "")) id = ((await c.req.json().catch(() => null)) as Record<string, unknown> | null)?.[key.body];
-    if (typeof id === "string") routeTo(ctxOf(c), id);
+    // A missing key names no shard either: routeTo sends it where no record is found.
+    routeTo(ctxOf(c), typeof id === "string" ? id : "");
     await next();
   };
 }

@@ -6,7 +6,7 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AuthUser, DatabaseBinding, Db, Env } from "../env";
 import { createDb } from "../db/client";
-import { logicalShardOfId, shardBindingOfId } from "../db/shardIds";
+import { logicalShardOfId, shardBindingForId } from "../db/shardIds";
 import { applyPlacements, placementsQuery, servingBindingOf, type PlacementRow } from "../db/placements";
 import { shardBindings } from "../db/shards";
 import { ApiError } from "../errors";
@@ -107,14 +107,15 @@ export function serviceContext(
 
 /**
  * Sends the context's queries to the shard database holding `id` (docs/scaling.md: the id's logical shard, through
- * the map); an id that names no logical shard leaves them on the directory, which holds no organization's records,
- * so the service finds nothing (404).
+ * the map); an id that names no logical shard sends them where no record has it (shardBindingForId), so the service
+ * finds nothing (404). The directory holds no shard tables.
  */
 export function routeTo(ctx: ServiceContext, id: string): ServiceContext {
   const logical = logicalShardOfId(id);
-  if (logical === null) return ctx;
-  ctx.logical = logical;
-  const binding = servingBindingOf(logical);
+  // An id naming no logical shard is looked for where no record has it (shardBindingForId): 404, as for any absent record.
+  if (logical === null) ctx.logical = undefined;
+  else ctx.logical = logical;
+  const binding = logical === null ? shardBindingForId(id) : servingBindingOf(logical);
   if (binding === ctx.binding) return ctx;
   ctx.binding = binding;
   ctx.db = ctx.database(binding);
@@ -137,16 +138,14 @@ export function followPlacements(ctx: ServiceContext, rows: readonly PlacementRo
   return true;
 }
 
-/** The database of the shard holding `id` (the directory for an id naming no logical shard), for work across shards. */
+/** The database of the shard holding `id` (shardBindingForId for an id naming no logical shard), for work across shards. */
 export function shardDbOf(ctx: ServiceContext, id: string): Db {
-  const binding = shardBindingOfId(id);
-  return binding ? ctx.database(binding) : ctx.dir;
+  return ctx.database(shardBindingForId(id));
 }
 
 /** A copy of `ctx` on the shard holding `id`: the same caller, clock and request, another database. */
 export function onShardOf(ctx: ServiceContext, id: string): ServiceContext {
-  const binding = shardBindingOfId(id);
-  return binding ? onDatabase(ctx, binding) : ctx;
+  return onDatabase(ctx, shardBindingForId(id));
 }
 
 /** A copy of `ctx` on the database `binding`. */

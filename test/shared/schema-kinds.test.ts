@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import * as everything from "../../src/db/schema";
 import * as directory from "../../src/db/schema/directory";
 import * as shard from "../../src/db/schema/shard";
+import * as copies from "../../src/db/schema/copies";
 
 const docs = import.meta.glob("../../docs/scaling.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 const scaling = Object.values(docs)[0]!;
@@ -57,5 +58,13 @@ describe("directory and shard schemas", () => {
     // Only users: every shard keeps a copy of every user, so these hold inside each shard database too.
     expect(fromShard.every((r) => /→ users$/.test(r)), fromShard.join("\n")).toBe(true);
     expect(fromShard.length).toBe(Number(/the (\d+) references from shard tables to `users.id`/.exec(scaling)?.[1]));
+  });
+
+  // drizzle.shard.config.ts generates the shard migrations from shard.ts and copies.ts: with the copies, every table a
+  // shard table references is created in the shard database too; and the copies are directory tables.
+  it("the shard schema with its copies of directory tables is closed under foreign keys", () => {
+    expect(crossReferences({ ...shard, ...copies })).toEqual([]);
+    expect(names(copies)).toEqual(["idempotency_keys", "users"]);
+    for (const n of names(copies)) expect(names(directory), n).toContain(n);
   });
 });

@@ -6,9 +6,11 @@
  * directory — and copies every user into every shard (docs/scaling.md, "Adopting a database from before the
  * shards"), and writes the directory's portal routes and reference ids of the records that lack them (full passes
  * of the scheduler's repairs). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing
- * left in the directory it moves nothing.
+ * left in the directory it moves nothing. Once the directory's shard tables are empty it drops them, so the directory
+ * holds only its own kind's tables, as a database made after migrations were split per kind does (docs/scaling.md
+ * "Migrations per kind of database").
  */
-import { deleteShardRows, insertStatements, moveShapes, pages, q, type TableShape } from "../../db/shardRows";
+import { deleteShardRows, insertStatements, moveShapes, pages, q, shardDeleteOrder, shardTables, type TableShape } from "../../db/shardRows";
 import { shardCondition } from "../../db/shardKeys";
 import { logicalShardOfId } from "../../db/shardIds";
 import { servingBindingOf } from "../../db/placements";
@@ -34,13 +36,17 @@ export interface AdoptionReport {
   portalRoutesAdded: number;
   /** Reference ids claimed for references that had none (every reference, however old, is looked at). */
   referenceIdsAdded: number;
+  /** Shard tables dropped from the directory, now empty (a database migrated before migrations per kind; once). */
+  directoryTablesDropped: string[];
 }
 
 export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionReport> {
   // Every user, however old: a shard's records reference users, and its copy must hold them before any row moves.
   const usersCopied = await repairUserCopies(env, 0, 0);
   const present = new Set<number>();
-  for (const sql of PRESENCE) {
+  // A directory made by its own kind's migrations has no shard tables: nothing to look for.
+  const legacy = await shardTablesIn(env.DB);
+  for (const sql of legacy.length ? PRESENCE : []) {
     const { results } = await env.DB.prepare(sql).all<{ id: string }>();
     for (const { id } of results) {
       const logical = logicalShardOfId(id);
@@ -56,7 +62,37 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
   const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, now, 0);
   // Likewise the reference ids of references made before the directory kept them (docs/scaling.md "Reference ids").
   const { added: referenceIdsAdded } = await reconcileReferenceIds(env, now, 0);
-  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded };
+  const directoryTablesDropped = legacy.length ? await dropEmptyShardTables(env.DB, legacy) : [];
+  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded, directoryTablesDropped };
+}
+
+/**
+ * The shard kind's tables a database holds, in the order they can be dropped: the organization data children first,
+ * then the search index and the fence's own tables (docs/scaling.md "Migrations per kind of database").
+ */
+async function shardTablesIn(db: D1Database): Promise<string[]> {
+  const order = [...shardDeleteOrder().map((shape) => shape.name), "search_fts", ...shardTables.keys(), "shard_guard", "shard_mover"];
+  const kind = [...new Set(order)];
+  const { results } = await db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))")
+    .bind(JSON.stringify(kind))
+    .all<{ name: string }>();
+  const held = new Set(results.map((r) => r.name));
+  return kind.filter((name) => held.has(name));
+}
+
+/**
+ * Drops `tables` from the directory when none of the organization data among them holds a row (one batch: D1 runs
+ * it as one transaction, so the directory keeps all of them or none). Their indexes and triggers go with them; the
+ * search index's FTS5 shadow tables go with search_fts. Returns what was dropped (nothing while a row remains).
+ */
+async function dropEmptyShardTables(db: D1Database, tables: string[]): Promise<string[]> {
+  const data = new Set(shardDeleteOrder().map((shape) => shape.name));
+  const probes = tables.filter((t) => data.has(t)).map((t) => db.prepare(`SELECT EXISTS(SELECT 1 FROM ${q(t)}) AS held`));
+  const held = probes.length ? await db.batch<{ held: number }>(probes) : [];
+  if (held.some((r) => r.results[0]?.held)) return [];
+  await db.batch(tables.map((t) => db.prepare(`DROP TABLE IF EXISTS ${q(t)}`)));
+  return tables;
 }
 
 const PAGE_ROWS = 200;

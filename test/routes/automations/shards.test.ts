@@ -34,6 +34,8 @@ async function whereIs(table: string, column: string, value: string): Promise<st
   const found: string[] = [];
   const all: [string, D1Database][] = [["DB", env.DB], ...everyShardD1().map((d1, k): [string, D1Database] => [`SHARD_${k}`, d1])];
   for (const [name, d1] of all) {
+    // Each kind of database has only its own tables (docs/scaling.md "Migrations per kind of database").
+    if (!(await d1.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first())) continue;
     const row = await d1.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(value).first<{ n: number }>();
     if (row!.n > 0) found.push(name);
   }
