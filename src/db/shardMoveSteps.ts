@@ -7,7 +7,8 @@
 //
 // Verification cannot carry one running SHA-256 across invocations, so it goes page by page in lockstep: a page of
 // the source after key K (its last key L), the target's rows with keys in (K, L] (after K, on the source's last page),
-// their counts and SHA-256 over their quote()d values compared. Any difference stops the move as moveLogicalShard does.
+// their counts and SHA-256 over their quote()d values compared. Any difference stops the move: the source takes writes
+// again at once, and the copy stays fenced off in the target for abortMoveWithin to delete in steps of its own.
 import { readFence, setFenceStatement, type FenceState } from "./shardFence";
 import { shardCondition } from "./shardKeys";
 import { asMover, BEFORE_ANY_ROWID, DEFAULT_BATCH_ROWS, deleteChunk, deleteShardRowsWithin, insertStatements, moveShapes, q, shardDeleteOrder, type TableShape } from "./shardRows";

@@ -2,14 +2,15 @@
  * A shard move driven in steps through POST /admin/shards/move (docs/scaling.md "Moving a logical shard", "A move in
  * steps"): each call does at most `maxCalls` D1 calls' worth of work and answers a cursor until the move is done. A
  * move in many small steps (tiny budget and pages, several tables of several pages) reaches the state a one-call move
- * reaches; a copy that does not verify stops the move with 409 and leaves the source active and the target empty; a
- * cursor the route did not issue is 400. The shard is moved back (and its old copies dropped) at the end, so later
+ * reaches; a copy that does not verify stops the move with 409 and leaves the source active and the target's copy
+ * fenced off, which POST /admin/shards/abort then deletes in calls within the same budget, as it does a move it stops;
+ * a cursor the route did not issue is 400. The shard is moved back (and its old copies dropped) at the end, so later
  * files find it where the map puts it.
  */
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servingBindingOf } from "../../src/db/placements";
-import { readFence } from "../../src/db/shardFence";
+import { readFence, setFenceStatement } from "../../src/db/shardFence";
 import { digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
 import { logicalShardOfId } from "../../src/db/shardIds";
 import { shardBindings, type ShardBinding } from "../../src/db/shards";
@@ -280,5 +281,54 @@ describe("moving a logical shard in steps", () => {
     expect(await digests(env[away]!, logical)).toEqual(before);
     expect(servingBindingOf(logical)).toBe(away);
     expect((await allRows(owner.token, table.tableId)).length).toBe(rowsBefore + 1);
+  });
+
+  it("stops a move under way and deletes its partial copy in calls within the budget, even one interrupted inside its switch, and leaves a finished move's old copy alone", async () => {
+    // The shard is in away now (the test before), its old copy still in home, fenced `moved` → away as this move's target
+    // will be: a move to a third database, interrupted inside its copy.
+    expect(servingBindingOf(logical)).toBe(away);
+    const bindings = shardBindings();
+    const third = bindings[(bindings.indexOf(home) + 1) % bindings.length]!;
+    expect(third).not.toBe(away);
+    const oldCopy = await digests(env[home]!, logical);
+    expect(oldCopy.rows!.rows).toBeGreaterThan(8);
+    const rowsBefore = (await allRows(owner.token, table.tableId)).length;
+    let step: Awaited<ReturnType<typeof moveShardStep>> | undefined;
+    for (let i = 0; i < 200 && !(step && !step.done && step.progress.phase === "copy" && step.progress.rowsCopied > 20); i++) {
+      step = await moveShardStep(env, { logical, to: third, cursor: step && !step.done ? step.cursor : undefined, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+    }
+    expect(step).toMatchObject({ done: false, progress: { phase: "copy" } });
+    // As a move stopped between the two writes of its switch leaves it: the target's fence active, the source read-only.
+    await env[third]!.batch([setFenceStatement(env[third]!, logical, "active")]);
+
+    const counter = newD1Record();
+    // Every shard database's calls counted: without `to`, the first call reads the fence of each.
+    const counted = { ...env, ...Object.fromEntries(bindings.map((b) => [b, recordingD1(env[b]!, counter)])) } as typeof env;
+    const answers: any[] = [];
+    const perCall: number[] = [];
+    while (!answers.at(-1)?.done) {
+      expect(answers.length).toBeLessThan(500);
+      counter.calls = 0;
+      const to = answers.at(-1)?.to;
+      answers.push(await abortShardMove(counted, { logical, ...(to && { to }), maxCalls: 10 }));
+      perCall.push(counter.calls);
+      if (answers.length === 1) {
+        // Stopped by the first call: writable again where it is, and listed once (the target's copy is fenced off).
+        expect(answers[0]).toMatchObject({ logical, from: away, to: third, stopped: true });
+        expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
+        expect(await readFence(env[third]!, logical)).toEqual({ state: "moved", movedTo: away });
+        const orgs = (await ok("GET", "/organization/all", { token: owner.token })).data as { _id: string }[];
+        expect(orgs.filter((o) => o._id === owner.organizationId)).toHaveLength(1);
+        await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the stop" } } });
+      }
+    }
+    expect(answers.length).toBeGreaterThan(1);
+    expect(answers.slice(1).every((a) => a.stopped === false && a.to === third)).toBe(true);
+    expect(Math.max(...perCall)).toBeLessThanOrEqual(10);
+    for (const [name, report] of Object.entries(await digests(env[third]!, logical))) expect(report.rows, name).toBe(0);
+    // The older copy in home, fenced the same way but before this move began, is the drop's to delete, not the abort's.
+    expect(await digests(env[home]!, logical)).toEqual(oldCopy);
+    expect((await allRows(owner.token, table.tableId)).length).toBe(rowsBefore + 1);
+    expect(servingBindingOf(logical)).toBe(away);
   });
 });

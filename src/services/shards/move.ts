@@ -107,7 +107,9 @@ function progressOf(state: MoveState): ShardMoveProgress {
 /**
  * One step of moving `logical` to the database `to`: without a cursor it starts the move (the source goes
  * read-only), with one it carries it on; each step makes at most about `maxCalls` D1 calls and answers the cursor of
- * the next, or, once the map switched, the summary. The old copy stays until dropOldShardCopy.
+ * the next, or, once the map switched, the summary. The old copy stays until dropOldShardCopy. A step whose page
+ * differs answers 409 with the source writable again; what was copied stays fenced off in `to` until abortShardMove
+ * deletes it, call after call.
  */
 export async function moveShardStep(
   env: Env,
@@ -149,7 +151,10 @@ export async function moveShardStep(
   }
 }
 
-/** Moves `logical` to the database `to` in one call (the steps of moveShardStep, one after another): read-only while it copies, then switched. */
+/**
+ * Moves `logical` to the database `to` in one call (the steps of moveShardStep, one after another): read-only while it
+ * copies, then switched. A copy that does not verify throws as a step does, its copy left fenced off for abortShardMove.
+ */
 export async function moveShard(
   env: Env,
   input: { logical: number; to: string; maxCalls?: number; pageRows?: number },
