@@ -52,7 +52,7 @@ if (!token) {
   process.exit(2);
 }
 
-async function post(route, body, { alreadyDone, onConflict } = {}) {
+async function post(route, body, { alreadyDone, onRefusal } = {}) {
   const res = await fetch(`${base}${route}`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -69,7 +69,7 @@ async function post(route, body, { alreadyDone, onConflict } = {}) {
   }
   if (!res.ok) {
     console.error(`POST ${route} → ${res.status} ${parsed?.message ?? JSON.stringify(parsed)}`);
-    if (res.status === 409 && onConflict) await onConflict(parsed?.message ?? "");
+    await onRefusal?.(res.status, parsed?.message ?? "");
     process.exit(1);
   }
   return parsed.data;
@@ -109,11 +109,14 @@ let shown = "";
 for (;;) {
   const step = await post("/admin/shards/move", { logical, to: binding, ...(cursor && { cursor }), ...(maxCalls && { maxCalls }) }, {
     alreadyDone: cursor ? undefined : /is served by .* already/,
-    // Refused once under way (its copy differed, or it was stopped): the shard is writable where it was; delete the copy.
-    onConflict: async (message) => {
-      if (!cursor && !/ differs from /.test(message)) return;
-      console.error(`Deleting what the move copied into ${binding}…`);
-      await stopAndClean(binding);
+    onRefusal: async (status, message) => {
+      // Refused once under way (its copy differed, or it was stopped): the shard is writable where it was; delete the copy.
+      if (status === 409 && (cursor || / differs from /.test(message))) {
+        console.error(`Deleting what the move copied into ${binding}…`);
+        await stopAndClean(binding);
+      } else if (cursor) {
+        console.error(`The move stopped part way: run the same command again (it starts over), or stop it and delete its copy (npm run shard:move -- ${logical} ${binding} --abort)`);
+      }
     },
   });
   if (step.done) {

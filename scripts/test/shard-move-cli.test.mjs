@@ -175,3 +175,17 @@ test("a move refused before it began (another move of the shard under way) delet
   assert.equal(r.status, 1, r.stderr);
   assert.deepEqual(r.asked.map(([url]) => url), ["/admin/shards/move"]);
 });
+
+test("a move that fails part way otherwise deletes nothing and says how to go on or back", async () => {
+  const r = await against(
+    [
+      { done: false, cursor: "c1", progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
+      { status: 500, body: { error: "InternalError", message: "Internal error" } },
+    ],
+    "12",
+    "SHARD_1",
+  );
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(r.asked.map(([url]) => url), ["/admin/shards/move", "/admin/shards/move"]);
+  assert.match(r.stderr, /run the same command again .*\(npm run shard:move -- 12 SHARD_1 --abort\)/);
+});
