@@ -4,7 +4,10 @@
 // verifies and switches while the shard's organizations are read-only, in steps (each call does at most --max-calls
 // D1 calls, default the route's, and answers a cursor the next call passes back); then, after --grace seconds (Workers that
 // have not yet learned the switch may still read the old copy), POST /admin/shards/drop deletes the old copy.
-// `npm run shard:move -- <logical | organization id> --abort` stops a move that is under way (POST /admin/shards/abort).
+// A move refused once it has begun (a page of the copy differed) leaves the shard writable where it was and its copy
+// fenced off in <binding>: the command then deletes that copy with POST /admin/shards/abort, call after call until done.
+// `npm run shard:move -- <logical | organization id> [<binding>] --abort` stops a move that is under way and deletes what
+// it copied the same way (the target found from the fences unless named).
 // ADMIN_TOKEN comes from the environment or .dev.vars; the URL from --url, API_URL, or the local wrangler dev default.
 import path from "node:path";
 import { readDevVars } from "./lib/devvars.mjs";
@@ -23,10 +26,11 @@ const keep = args.includes("--keep-old-copy");
 const abort = args.includes("--abort");
 const [shardText, binding] = args.filter((a) => !a.startsWith("--"));
 const logical = logicalOf(shardText ?? "");
-if (!Number.isInteger(logical) || (!abort && !/^SHARD_\d+$/.test(binding ?? "")) || !(grace >= 0) || (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))) {
+if (!Number.isInteger(logical) || ((!abort || binding !== undefined) && !/^SHARD_\d+$/.test(binding ?? "")) || !(grace >= 0) || (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))) {
   console.error(
     "usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy] [--max-calls 10–900]\n" +
-      "       npm run shard:move -- <logical shard, or an id of its organization> --abort [--url URL]   (stops a move that is under way)",
+      "       npm run shard:move -- <logical shard, or an id of its organization> [<SHARD_k>] --abort [--url URL] [--max-calls 10–900]\n" +
+      "         (stops a move that is under way and deletes what it copied)",
   );
   process.exit(2);
 }
@@ -48,7 +52,7 @@ if (!token) {
   process.exit(2);
 }
 
-async function post(route, body, { alreadyDone } = {}) {
+async function post(route, body, { alreadyDone, onRefusal } = {}) {
   const res = await fetch(`${base}${route}`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -65,20 +69,36 @@ async function post(route, body, { alreadyDone } = {}) {
   }
   if (!res.ok) {
     console.error(`POST ${route} → ${res.status} ${parsed?.message ?? JSON.stringify(parsed)}`);
+    await onRefusal?.(res.status, parsed?.message ?? "");
     process.exit(1);
   }
   return parsed.data;
 }
 
+/**
+ * POST /admin/shards/abort until it answers done: a move under way stops (its shard writable again where it was), then
+ * what it copied into its target is deleted, each call within the route's budget of D1 calls. The first call names
+ * the target if `to` is given, else the route finds it; the later calls name the one it found.
+ */
+async function stopAndClean(to) {
+  let rows = 0;
+  let answer;
+  do {
+    answer = await post("/admin/shards/abort", { logical, ...((answer?.to ?? to) && { to: answer?.to ?? to }), ...(maxCalls && { maxCalls }) });
+    if (answer.stopped) console.log(`Stopped the move of logical shard ${logical}: its organizations are writable again in ${answer.from}`);
+    rows += answer.rows;
+  } while (!answer.done);
+  if (answer.to) console.log(`Deleted what the move had copied: ${rows} rows from ${answer.to}`);
+}
+
 if (abort) {
-  const stopped = await post("/admin/shards/abort", { logical });
-  console.log(`Stopped the move of logical shard ${logical}: its organizations are writable again in ${stopped.from}`);
+  await stopAndClean(binding);
   process.exit(0);
 }
 
 // Interrupted between steps, the move leaves the shard read-only: say how to go on or back.
 process.once("SIGINT", () => {
-  console.error(`\nInterrupted: logical shard ${logical} stays read-only until the move runs again (the same command) or is stopped (npm run shard:move -- ${logical} --abort)`);
+  console.error(`\nInterrupted: logical shard ${logical} stays read-only until the move runs again (the same command) or is stopped (npm run shard:move -- ${logical} ${binding} --abort)`);
   process.exit(130);
 });
 
@@ -87,7 +107,18 @@ let moved;
 let cursor;
 let shown = "";
 for (;;) {
-  const step = await post("/admin/shards/move", { logical, to: binding, ...(cursor && { cursor }), ...(maxCalls && { maxCalls }) }, { alreadyDone: cursor ? undefined : /is served by .* already/ });
+  const step = await post("/admin/shards/move", { logical, to: binding, ...(cursor && { cursor }), ...(maxCalls && { maxCalls }) }, {
+    alreadyDone: cursor ? undefined : /is served by .* already/,
+    onRefusal: async (status, message) => {
+      // Refused once under way (its copy differed, or it was stopped): the shard is writable where it was; delete the copy.
+      if (status === 409 && (cursor || / differs from /.test(message))) {
+        console.error(`Deleting what the move copied into ${binding}…`);
+        await stopAndClean(binding);
+      } else if (cursor) {
+        console.error(`The move stopped part way: run the same command again (it starts over), or stop it and delete its copy (npm run shard:move -- ${logical} ${binding} --abort)`);
+      }
+    },
+  });
   if (step.done) {
     moved = step;
     break;

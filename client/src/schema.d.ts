@@ -74,8 +74,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Stop a logical shard's move that is under way (deployment admin token)
-         * @description For a move whose command was interrupted: the shard's organizations are writable again at once, in the database they never left, and the move's cursor is refused from then on. What it had copied stays fenced off in the target until the next move of the shard deletes it. 409 when no move of the shard is under way.
+         * Stop a logical shard's move and delete what it copied, in steps (deployment admin token)
+         * @description docs/scaling.md, "A move in steps". For a move whose command was interrupted, or that is given up: the shard's organizations are writable again at once, in the database they never left, and the move's cursor is refused from then on (`stopped: true`). For a move that stopped on its own (a page of its copy differed: POST /admin/shards/move answered 409), there is nothing to stop. Either way the copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about `maxCalls` D1 calls per call: `done: false` asks for another call naming the same `to` (`npm run shard:move` repeats it). Without `to`, the target is found from the databases' fences. 409 when no move of the shard is under way and none left a copy to delete, or when `to` holds no copy of a move from the database that serves the shard.
          */
         post: operations["abortLogicalShardMove"];
         delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Move a logical shard to another shard database while the service runs (deployment admin token)
-         * @description docs/scaling.md, "Moving a logical shard": the shard's organizations are read-only while their rows are copied (writes answer 503 with Retry-After), the copy is verified table by table (row count and checksum), then the directory's placement switches and every Worker sends the shard's requests to the new database. The old copy stays until POST /admin/shards/drop. `npm run shard:move` calls both. 409 when the shard is served by that database already, or when the copy does not verify (then nothing changed). A move runs in steps of at most `maxCalls` D1 calls each: a step that does not finish the move answers `done: false` with a `cursor`, which the next call passes back (with the same `logical` and `to`) until an answer has `done: true` and the summary. The shard stays read-only from the first step to the last. A cursor this route did not return is 400; one whose move is no longer under way (it stopped, or its copy did not verify) is 409.
+         * @description docs/scaling.md, "Moving a logical shard": the shard's organizations are read-only while their rows are copied (writes answer 503 with Retry-After), the copy is verified table by table (row count and checksum), then the directory's placement switches and every Worker sends the shard's requests to the new database. The old copy stays until POST /admin/shards/drop. `npm run shard:move` calls both. 409 when the shard is served by that database already, or when the copy does not verify: then the shard is writable again where it was, and what was copied stays fenced off in the target until POST /admin/shards/abort (called until `done`) deletes it. A move runs in steps of at most `maxCalls` D1 calls each: a step that does not finish the move answers `done: false` with a `cursor`, which the next call passes back (with the same `logical` and `to`) until an answer has `done: true` and the summary. The shard stays read-only from the first step to the last. A cursor this route did not return is 400; one whose move is no longer under way (it stopped, or its copy did not verify) is 409.
          */
         post: operations["moveLogicalShard"];
         delete?: never;
@@ -3489,6 +3489,10 @@ export interface operations {
                 "application/json": {
                     /** @description A logical shard, 0–479 */
                     logical: number;
+                    /** @description D1 calls this step may make, about (default 400) */
+                    maxCalls?: number;
+                    /** @description The move's target database, as a previous answer named it; none to find it */
+                    to?: string;
                 };
             };
         };
@@ -3504,8 +3508,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Whether no row of the shard is left in `to`; false asks for another call */
+                            done: boolean;
+                            /** @description The database that serves the shard (writable) */
                             from: string;
                             logical: number;
+                            /** @description Rows deleted from `to` by this call */
+                            rows: number;
+                            /** @description Whether this call stopped a move that was under way */
+                            stopped: boolean;
+                            /** @description The move's target, whose copy this call deleted from; null when the move stopped before it fenced a target (it had copied nothing) */
+                            to: string | null;
                         };
                     };
                 };

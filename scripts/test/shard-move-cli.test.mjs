@@ -87,3 +87,105 @@ test("drives the move a step at a time, passing each cursor back, then drops the
     server.close();
   }
 });
+
+/** Runs the command against a stand-in API that gives `answers` in turn ({ status, body }, or the data of a 200); what it was asked and said. */
+async function against(answers, ...args) {
+  const bodies = [];
+  const server = http.createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk) => (text += chunk));
+    req.on("end", () => {
+      bodies.push({ url: req.url, body: JSON.parse(text) });
+      const answer = answers[bodies.length - 1];
+      res.statusCode = answer?.status ?? 200;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(answer?.status ? answer.body : { data: answer }));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const { port } = server.address();
+    const child = spawn(process.execPath, [path.join(ROOT, "scripts/shard-move.mjs"), ...args], {
+      env: { ...process.env, ADMIN_TOKEN: "x", API_URL: `http://127.0.0.1:${port}` },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const status = await new Promise((r) => child.on("close", r));
+    return { status, stdout, stderr, asked: bodies.map((b) => [b.url, b.body]) };
+  } finally {
+    server.close();
+  }
+}
+
+test("--abort takes an optional binding only of the form SHARD_k", () => {
+  const r = run("12", "DB", "--abort");
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /usage: npm run shard:move/);
+});
+
+test("--abort stops the move, then deletes what it copied, call after call until done, naming the target the first answer found", async () => {
+  const r = await against(
+    [
+      { logical: 12, from: "SHARD_0", to: "SHARD_1", stopped: true, rows: 8, done: false },
+      { logical: 12, from: "SHARD_0", to: "SHARD_1", stopped: false, rows: 4, done: true },
+    ],
+    "12",
+    "--abort",
+    "--max-calls",
+    "15",
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.asked, [
+    ["/admin/shards/abort", { logical: 12, maxCalls: 15 }],
+    ["/admin/shards/abort", { logical: 12, to: "SHARD_1", maxCalls: 15 }],
+  ]);
+  assert.match(r.stdout, /Stopped the move of logical shard 12: its organizations are writable again in SHARD_0/);
+  assert.match(r.stdout, /Deleted what the move had copied: 12 rows from SHARD_1/);
+});
+
+test("a move whose copy differs: the command deletes the target's copy through the abort route until done, then fails", async () => {
+  const differs = "logical shard 12: the copy in SHARD_1 differs from SHARD_0 in projects (4 → 4 rows so far). The move stopped: …";
+  const r = await against(
+    [
+      { done: false, cursor: "c1", progress: { phase: "verify", table: "projects", tableIndex: 3, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
+      { status: 409, body: { error: "ConflictError", message: differs } },
+      { logical: 12, from: "SHARD_0", to: "SHARD_1", stopped: false, rows: 30, done: false },
+      { logical: 12, from: "SHARD_0", to: "SHARD_1", stopped: false, rows: 10, done: true },
+    ],
+    "12",
+    "SHARD_1",
+    "--grace",
+    "0",
+  );
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(r.asked, [
+    ["/admin/shards/move", { logical: 12, to: "SHARD_1" }],
+    ["/admin/shards/move", { logical: 12, to: "SHARD_1", cursor: "c1" }],
+    ["/admin/shards/abort", { logical: 12, to: "SHARD_1" }],
+    ["/admin/shards/abort", { logical: 12, to: "SHARD_1" }],
+  ]);
+  assert.match(r.stderr, /409 .* differs from SHARD_0 in projects/);
+  assert.match(r.stdout, /Deleted what the move had copied: 40 rows from SHARD_1/);
+});
+
+test("a move refused before it began (another move of the shard under way) deletes nothing", async () => {
+  const r = await against([{ status: 409, body: { error: "ConflictError", message: "logical shard 12 is being moved out of SHARD_1" } }], "12", "SHARD_1");
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(r.asked.map(([url]) => url), ["/admin/shards/move"]);
+});
+
+test("a move that fails part way otherwise deletes nothing and says how to go on or back", async () => {
+  const r = await against(
+    [
+      { done: false, cursor: "c1", progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
+      { status: 500, body: { error: "InternalError", message: "Internal error" } },
+    ],
+    "12",
+    "SHARD_1",
+  );
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(r.asked.map(([url]) => url), ["/admin/shards/move", "/admin/shards/move"]);
+  assert.match(r.stderr, /run the same command again .*\(npm run shard:move -- 12 SHARD_1 --abort\)/);
+});

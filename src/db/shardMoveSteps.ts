@@ -7,10 +7,11 @@
 //
 // Verification cannot carry one running SHA-256 across invocations, so it goes page by page in lockstep: a page of
 // the source after key K (its last key L), the target's rows with keys in (K, L] (after K, on the source's last page),
-// their counts and SHA-256 over their quote()d values compared. Any difference stops the move as moveLogicalShard does.
-import { readFence, setFenceStatement } from "./shardFence";
+// their counts and SHA-256 over their quote()d values compared. Any difference stops the move: the source takes writes
+// again at once, and the copy stays fenced off in the target for abortMoveWithin to delete in steps of its own.
+import { readFence, setFenceStatement, type FenceState } from "./shardFence";
 import { shardCondition } from "./shardKeys";
-import { asMover, BEFORE_ANY_ROWID, deleteChunk, deleteShardRows, insertStatements, moveShapes, q, shardDeleteOrder, type TableShape } from "./shardRows";
+import { asMover, BEFORE_ANY_ROWID, DEFAULT_BATCH_ROWS, deleteChunk, deleteShardRowsWithin, insertStatements, moveShapes, q, shardDeleteOrder, type TableShape } from "./shardRows";
 import { sha256Hex } from "../lib/crypto";
 import { copyReferencedRows, holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
 import { isLogicalShard } from "./shards";
@@ -96,7 +97,8 @@ async function readPage(
 /**
  * Starts a move in steps (no state) or carries one on (the state a previous step returned), making at most about
  * `maxCalls` D1 calls. Throws ShardMoveError when the move cannot start or go on (nothing changed then), or when its
- * copy does not verify (then the source is `active` again and the target holds none of the shard's rows).
+ * copy does not verify: then the source is `active` again and the target's copy stays fenced `moved` → the source, for
+ * abortMoveWithin (or the next move to that target) to delete in steps.
  */
 export async function moveLogicalShardStep(opts: StepOptions, previous: MoveState | null): Promise<StepResult> {
   const { from, to, logical, fromName, toName } = opts;
@@ -142,11 +144,12 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
   }
 
   const abandon = async () => {
-    // The source is writable again first: the target's copy is fenced `moved` → the source, so nothing reads it, and
-    // what a delete cut short leaves is deleted by the next move's first step.
+    // The source is writable again first; the target's copy stays, fenced `moved` → the source, so no read counts it
+    // and no write reaches it. Deleting it here could take more D1 calls than this step has (a copy of hundreds of
+    // thousands of rows), so it goes in steps of its own: abortMoveWithin, called until done (the abort route, which
+    // the command calls after a refusal), or the next move of the shard to this target, whose first steps clean it.
     await from.batch([setFenceStatement(from, logical, "active")]);
     await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
-    await deleteShardRows(to, logical, pageRows);
   };
 
   try {
@@ -203,7 +206,9 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
         if (source.values.length !== target.values.length || a !== b) {
           const rows = (n: number) => state.verified[state.table]! + n;
           throw new ShardMoveError(
-            `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${shape.name} (${rows(source.values.length)} → ${rows(target.values.length)} rows so far)`,
+            `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${shape.name} (${rows(source.values.length)} → ${rows(target.values.length)} rows so far). ` +
+              `The move stopped: ${fromName} serves the shard and takes writes again; the copy in ${toName} stays fenced off until it is deleted, ` +
+              `in steps: POST /admin/shards/abort {"logical": ${logical}, "to": "${toName}"} until it answers done (npm run shard:move does it)`,
             [{ table: shape.name, source: { table: shape.name, rows: rows(source.values.length), checksum: a! }, target: { table: shape.name, rows: rows(target.values.length), checksum: b! } }],
           );
         }
@@ -225,4 +230,77 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
     throw error;
   }
   return { done: false, state };
+}
+
+/**
+ * Where a stopped move of `logical` out of `fromName` (the database serving it) left its copy, found from the fences
+ * of the other databases (one D1 call each, in parallel): the one whose fence says `moved` → `fromName` — or, while the
+ * move is still under way (`underWay`), `active` on a row of its own, as a move interrupted inside its switch leaves
+ * it — written last. A move fences its target when it starts and again when it stops, after any finished move whose
+ * old copy may still be waiting for its drop, so the newest such fence is the latest move's. Null when there is none.
+ */
+export async function findStoppedMoveTarget(
+  others: Record<string, D1Database>,
+  logical: number,
+  fromName: string,
+  underWay: boolean,
+): Promise<string | null> {
+  const fences = await Promise.all(
+    Object.entries(others).map(async ([name, db]) => {
+      const row = await db
+        .prepare(`SELECT state, moved_to, updated_at FROM shard_fence WHERE logical = ?1`)
+        .bind(logical)
+        .first<{ state: FenceState; moved_to: string | null; updated_at: number }>();
+      return { name, row };
+    }),
+  );
+  const candidates = fences.filter(({ row }) => row && ((row.state === "moved" && row.moved_to === fromName) || (underWay && row.state === "active")));
+  candidates.sort((a, b) => b.row!.updated_at - a.row!.updated_at);
+  return candidates[0]?.name ?? null;
+}
+
+/**
+ * Stops a move of `logical` from `from` to `to` and deletes, within about `maxCalls` D1 calls, the copy it left in `to`
+ * (docs/scaling.md "A move in steps"): `done` once none of the shard's rows is left there; the caller repeats it with
+ * the same arguments until then, so a copy too large for one invocation's D1 calls goes over several.
+ *
+ * A move still under way (the source's fence `read-only`) is stopped first: the target's fence goes to `moved` → the
+ * source (if it said anything else — a move interrupted inside its switch left it `active`), then the source's to
+ * `active`, so the shard is writable again and at no moment do two databases serve it; `stopped` says so. A move that
+ * stopped already (a differing page, an abort before) needs neither write. Throws ShardMoveError, having changed
+ * nothing, when `from` does not serve the shard, or when `to`'s fence shows no move from `from` to it.
+ */
+export async function abortMoveWithin(opts: {
+  from: D1Database;
+  to: D1Database;
+  logical: number;
+  fromName: string;
+  toName: string;
+  maxCalls: number;
+  batchRows?: number;
+}): Promise<{ stopped: boolean; deleted: number; done: boolean }> {
+  const { from, to, logical, fromName, toName } = opts;
+  if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
+  if (from === to || fromName === toName) throw new Error("a move needs two different databases");
+  const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
+  let used = 2;
+  if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} left ${fromName} for ${sourceFence.movedTo}: ${fromName} does not serve it`);
+  const underWay = sourceFence.state === "read-only";
+  const fencedOff = targetFence.state === "moved" && targetFence.movedTo === fromName;
+  if (targetFence.state === "read-only" || (!underWay && !fencedOff)) {
+    throw new ShardMoveError(
+      `${toName} holds no copy of logical shard ${logical} left by a move from ${fromName} (its fence there is ${targetFence.state}${targetFence.movedTo ? ` → ${targetFence.movedTo}` : ""})`,
+    );
+  }
+  if (underWay) {
+    if (!fencedOff) {
+      await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
+      used++;
+    }
+    await from.batch([setFenceStatement(from, logical, "active")]);
+    used++;
+  }
+  // The copy is fenced off for good now: deleting it may take as many calls as it needs.
+  const { deleted, done } = await deleteShardRowsWithin(to, logical, opts.batchRows ?? DEFAULT_BATCH_ROWS, Math.max(2, opts.maxCalls - used));
+  return { stopped: underWay, deleted, done };
 }

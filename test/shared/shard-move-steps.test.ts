@@ -2,20 +2,21 @@
  * A shard move driven in steps through POST /admin/shards/move (docs/scaling.md "Moving a logical shard", "A move in
  * steps"): each call does at most `maxCalls` D1 calls' worth of work and answers a cursor until the move is done. A
  * move in many small steps (tiny budget and pages, several tables of several pages) reaches the state a one-call move
- * reaches; a copy that does not verify stops the move with 409 and leaves the source active and the target empty; a
- * cursor the route did not issue is 400. The shard is moved back (and its old copies dropped) at the end, so later
+ * reaches; a copy that does not verify stops the move with 409 and leaves the source active and the target's copy
+ * fenced off, which POST /admin/shards/abort then deletes in calls within the same budget, as it does a move it stops;
+ * a cursor the route did not issue is 400. The shard is moved back (and its old copies dropped) at the end, so later
  * files find it where the map puts it.
  */
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servingBindingOf } from "../../src/db/placements";
-import { readFence } from "../../src/db/shardFence";
+import { readFence, setFenceStatement } from "../../src/db/shardFence";
 import { digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
 import { logicalShardOfId } from "../../src/db/shardIds";
 import { shardBindings, type ShardBinding } from "../../src/db/shards";
 import { textToBase64Url } from "../../src/lib/base64";
 import { shardSuffix } from "../../src/lib/ids";
-import { moveShardStep } from "../../src/services/shards/move";
+import { abortShardMove, moveShardStep } from "../../src/services/shards/move";
 import { ADMIN_TOKEN, call, ok, registerUser, type RegisteredUser } from "../support/harness";
 import { newD1Record, recordingD1 } from "../support/recordingD1";
 import { allRows, bulkRows, makeTable, type TestTable } from "../support/tableHarness";
@@ -123,7 +124,8 @@ describe("moving a logical shard in steps", () => {
     const write = () => call("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "around an abort" } } });
     expect((await write()).status).toBe(503);
     expect((await call("POST", "/admin/shards/abort", { token: owner.token, body: { logical } })).status).toBe(401);
-    expect((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).data).toEqual({ logical, from: away });
+    // It finds the move's target from the fences and deletes what the move had copied there (here, nothing yet).
+    expect((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).data).toEqual({ logical, from: away, to: home, stopped: true, rows: 0, done: true });
     expect((await write()).status).toBe(200);
     expect((await call("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).status).toBe(409);
     const stale = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor: first.data.cursor } });
@@ -132,7 +134,7 @@ describe("moving a logical shard in steps", () => {
     expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
   });
 
-  it("stops on a page that differs: 409 naming the table, the source active again and the target empty", async () => {
+  it("stops on a page that differs: 409 naming the table, the source active again, the target's copy fenced off until the abort route deletes it", async () => {
     const before = await digests(env[away]!, logical);
     // The target changes what it is given: a project copied into it gets another name.
     await env[home]!.prepare(
@@ -147,12 +149,31 @@ describe("moving a logical shard in steps", () => {
     }
     expect(last.status).toBe(409);
     expect(last.body.message).toMatch(/differs .* in projects/);
+    expect(last.body.message).toMatch(/POST \/admin\/shards\/abort/);
     expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
     expect(await digests(env[away]!, logical)).toEqual(before);
-    for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
     expect(servingBindingOf(logical)).toBe(away);
     // Writes go on where the shard is.
     await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the refusal" } } });
+
+    // What was copied stays in the target, fenced off: no listing across the databases counts it.
+    expect(await readFence(env[home]!, logical)).toEqual({ state: "moved", movedTo: away });
+    expect(Object.values(await digests(env[home]!, logical)).some((r) => r.rows > 0)).toBe(true);
+    const orgs = (await ok("GET", "/organization/all", { token: owner.token })).data as { _id: string }[];
+    expect(orgs.filter((o) => o._id === owner.organizationId)).toHaveLength(1);
+
+    // The clean-up the command makes next: the abort route, naming the target, until done.
+    const aborts: any[] = [];
+    while (!aborts.at(-1)?.done) {
+      expect(aborts.length).toBeLessThan(100);
+      aborts.push((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 10 } })).data);
+    }
+    expect(aborts[0]).toMatchObject({ logical, from: away, to: home, stopped: false });
+    expect(aborts.reduce((a, d) => a + d.rows, 0)).toBeGreaterThan(0);
+    for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
+    expect(await readFence(env[home]!, logical)).toEqual({ state: "moved", movedTo: away });
+    // Nothing left to stop or delete: 409.
+    expect((await call("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).status).toBe(409);
   });
 
   it("re-runs safely after a move interrupted between steps, and keeps each step within its budget of D1 calls", async () => {
@@ -188,5 +209,126 @@ describe("moving a logical shard in steps", () => {
     expect(Math.min(...perStep)).toBeGreaterThan(0);
     expect(await digests(env[home]!, logical)).toEqual(before);
     expect(servingBindingOf(logical)).toBe(home);
+  });
+
+  it("cleans up after a differing page in steps within the budget, the source writable at once, and a new move then succeeds", async () => {
+    // The shard is home again (the test before); its old copy in away is left for the move below to clean first.
+    expect(servingBindingOf(logical)).toBe(home);
+    const rowsBefore = (await allRows(owner.token, table.tableId)).length;
+    const counter = newD1Record();
+    const counted = { ...env, [home]: recordingD1(env[home]!, counter), [away]: recordingD1(env[away]!, counter) } as typeof env;
+    const budget = 12;
+    const perCall: number[] = [];
+    /** One call of the service, its shard databases' D1 calls counted. */
+    const counting = async <T>(f: () => Promise<T>): Promise<T> => {
+      counter.calls = 0;
+      try {
+        return await f();
+      } finally {
+        perCall.push(counter.calls);
+      }
+    };
+
+    // The copy in away differs: a row copied into it gets another text.
+    await env[away]!.prepare(
+      `CREATE TRIGGER shard_move_steps_corrupt_rows AFTER INSERT ON cells WHEN substr(new.id, 27, 2) = '${shardSuffix(logical)}'
+       BEGIN UPDATE cells SET data = '"changed"' WHERE id = new.id; END`,
+    ).run();
+    let refusal: unknown;
+    try {
+      let cursor: string | undefined;
+      for (let i = 0; i < 2000 && !refusal; i++) {
+        const step = await counting(() => moveShardStep(counted, { logical, to: away, cursor, maxCalls: budget, pageRows: 4 }, { now: Date.now() })).catch((e) => {
+          refusal = e;
+          return null;
+        });
+        if (step?.done) throw new Error("the move should not have finished");
+        if (step) cursor = step.cursor;
+      }
+    } finally {
+      await env[away]!.prepare(`DROP TRIGGER shard_move_steps_corrupt_rows`).run();
+    }
+    expect(refusal).toMatchObject({ code: "ConflictError", message: expect.stringMatching(/differs .* in cells/) });
+    // Every step, the refused one too, within its budget: the copy in away was not deleted in one go.
+    expect(Math.max(...perCall)).toBeLessThanOrEqual(budget);
+
+    // The source is writable straight away; away's copy is fenced off, so nothing serves or writes it.
+    await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "right after the mismatch" } } });
+    expect((await allRows(owner.token, table.tableId)).length).toBe(rowsBefore + 1);
+    expect(await readFence(env[home]!, logical)).toEqual({ state: "active", movedTo: null });
+    expect(await readFence(env[away]!, logical)).toEqual({ state: "moved", movedTo: home });
+    const leftover = Object.values(await digests(env[away]!, logical)).reduce((a, r) => a + r.rows, 0);
+    expect(leftover).toBeGreaterThan(budget * 4);
+
+    // The clean-up, as `npm run shard:move -- <shard> --abort` makes it: the first call finds the copy, the rest name it.
+    perCall.length = 0;
+    const answers: any[] = [];
+    while (!answers.at(-1)?.done) {
+      expect(answers.length).toBeLessThan(500);
+      const to = answers.at(-1)?.to;
+      answers.push(await counting(() => abortShardMove(counted, { logical, ...(to && { to }), maxCalls: budget })));
+    }
+    expect(answers[0]).toMatchObject({ logical, from: home, to: away, stopped: false });
+    expect(answers.length).toBeGreaterThan(1);
+    expect(Math.max(...perCall)).toBeLessThanOrEqual(budget);
+    expect(answers.reduce((a, d) => a + d.rows, 0)).toBe(leftover);
+    for (const [name, report] of Object.entries(await digests(env[away]!, logical))) expect(report.rows, name).toBe(0);
+
+    // A new move then goes through, and the service reads the shard from its new database.
+    const before = await digests(env[home]!, logical);
+    const { last } = await moveInSteps({ logical, to: away, maxCalls: budget, pageRows: 4 });
+    expect(last.status).toBe(200);
+    expect(await digests(env[away]!, logical)).toEqual(before);
+    expect(servingBindingOf(logical)).toBe(away);
+    expect((await allRows(owner.token, table.tableId)).length).toBe(rowsBefore + 1);
+  });
+
+  it("stops a move under way and deletes its partial copy in calls within the budget, even one interrupted inside its switch, and leaves a finished move's old copy alone", async () => {
+    // The shard is in away now (the test before), its old copy still in home, fenced `moved` → away as this move's target
+    // will be: a move to a third database, interrupted inside its copy.
+    expect(servingBindingOf(logical)).toBe(away);
+    const bindings = shardBindings();
+    const third = bindings[(bindings.indexOf(home) + 1) % bindings.length]!;
+    expect(third).not.toBe(away);
+    const oldCopy = await digests(env[home]!, logical);
+    expect(oldCopy.rows!.rows).toBeGreaterThan(8);
+    const rowsBefore = (await allRows(owner.token, table.tableId)).length;
+    let step: Awaited<ReturnType<typeof moveShardStep>> | undefined;
+    for (let i = 0; i < 200 && !(step && !step.done && step.progress.phase === "copy" && step.progress.rowsCopied > 20); i++) {
+      step = await moveShardStep(env, { logical, to: third, cursor: step && !step.done ? step.cursor : undefined, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+    }
+    expect(step).toMatchObject({ done: false, progress: { phase: "copy" } });
+    // As a move stopped between the two writes of its switch leaves it: the target's fence active, the source read-only.
+    await env[third]!.batch([setFenceStatement(env[third]!, logical, "active")]);
+
+    const counter = newD1Record();
+    // Every shard database's calls counted: without `to`, the first call reads the fence of each.
+    const counted = { ...env, ...Object.fromEntries(bindings.map((b) => [b, recordingD1(env[b]!, counter)])) } as typeof env;
+    const answers: any[] = [];
+    const perCall: number[] = [];
+    while (!answers.at(-1)?.done) {
+      expect(answers.length).toBeLessThan(500);
+      counter.calls = 0;
+      const to = answers.at(-1)?.to;
+      answers.push(await abortShardMove(counted, { logical, ...(to && { to }), maxCalls: 10 }));
+      perCall.push(counter.calls);
+      if (answers.length === 1) {
+        // Stopped by the first call: writable again where it is, and listed once (the target's copy is fenced off).
+        expect(answers[0]).toMatchObject({ logical, from: away, to: third, stopped: true });
+        expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
+        expect(await readFence(env[third]!, logical)).toEqual({ state: "moved", movedTo: away });
+        const orgs = (await ok("GET", "/organization/all", { token: owner.token })).data as { _id: string }[];
+        expect(orgs.filter((o) => o._id === owner.organizationId)).toHaveLength(1);
+        await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the stop" } } });
+      }
+    }
+    expect(answers.length).toBeGreaterThan(1);
+    expect(answers.slice(1).every((a) => a.stopped === false && a.to === third)).toBe(true);
+    expect(Math.max(...perCall)).toBeLessThanOrEqual(10);
+    for (const [name, report] of Object.entries(await digests(env[third]!, logical))) expect(report.rows, name).toBe(0);
+    // The older copy in home, fenced the same way but before this move began, is the drop's to delete, not the abort's.
+    expect(await digests(env[home]!, logical)).toEqual(oldCopy);
+    expect((await allRows(owner.token, table.tableId)).length).toBe(rowsBefore + 1);
+    expect(servingBindingOf(logical)).toBe(away);
   });
 });

@@ -11,7 +11,7 @@ import { recordPlacementStatement, refreshPlacements, servingBindingOf } from ".
 import { dropMovedCopyWithin, ShardMoveError } from "../../db/shardMove";
 import { shardDeleteOrder } from "../../db/shardRows";
 import { readFence, setFenceStatement } from "../../db/shardFence";
-import { isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
+import { abortMoveWithin, findStoppedMoveTarget, isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { z } from "zod";
 import { shardBindings, type ShardBinding } from "../../db/shards";
@@ -107,7 +107,9 @@ function progressOf(state: MoveState): ShardMoveProgress {
 /**
  * One step of moving `logical` to the database `to`: without a cursor it starts the move (the source goes
  * read-only), with one it carries it on; each step makes at most about `maxCalls` D1 calls and answers the cursor of
- * the next, or, once the map switched, the summary. The old copy stays until dropOldShardCopy.
+ * the next, or, once the map switched, the summary. The old copy stays until dropOldShardCopy. A step whose page
+ * differs answers 409 with the source writable again; what was copied stays fenced off in `to` until abortShardMove
+ * deletes it, call after call.
  */
 export async function moveShardStep(
   env: Env,
@@ -149,7 +151,10 @@ export async function moveShardStep(
   }
 }
 
-/** Moves `logical` to the database `to` in one call (the steps of moveShardStep, one after another): read-only while it copies, then switched. */
+/**
+ * Moves `logical` to the database `to` in one call (the steps of moveShardStep, one after another): read-only while it
+ * copies, then switched. A copy that does not verify throws as a step does, its copy left fenced off for abortShardMove.
+ */
 export async function moveShard(
   env: Env,
   input: { logical: number; to: string; maxCalls?: number; pageRows?: number },
@@ -187,16 +192,56 @@ export async function dropOldShardCopy(
 }
 
 /**
- * Stops a move that is under way (its command was interrupted, or the operator changed their mind): the source's
- * fence goes back to `active`, so the shard's organizations are writable again at once, and a cursor of that move
- * is refused from then on. What the move had copied stays in the target, fenced `moved` → the source there, so no
- * read counts it and no write reaches it; the next move of the shard deletes it first. 409 when no move of the
- * shard is under way (its database's fence is not read-only); a move whose map has switched is finished, not stopped.
+ * Stops a move of `logical` and deletes what it copied, in steps (docs/scaling.md "A move in steps"): for a move under
+ * way whose command was interrupted or that the operator gives up (`npm run shard:move -- <shard> --abort`), and for the
+ * copy a move leaves behind when a page differs (the move answered 409; its command calls this next). A move under
+ * way is stopped first: the database serving the shard (`from`) takes writes again at once and the move's cursor is
+ * refused from then on; its target's copy is fenced `moved` → `from` there, so no read counts it and no write reaches
+ * it. Then that copy is deleted within about `maxCalls` D1 calls: `done: false` asks for another call with the same
+ * `to` (the command repeats it). Without `to`, the target is found from the databases' fences (findStoppedMoveTarget,
+ * one D1 call per database). 409 when no move of the shard is under way and no stopped move left a copy to delete; a
+ * move whose map has switched is finished, not stopped.
  */
-export async function abortShardMove(env: Env, input: { logical: number }): Promise<{ logical: number; from: ShardBinding }> {
+export async function abortShardMove(
+  env: Env,
+  input: { logical: number; to?: string; maxCalls?: number },
+): Promise<{ logical: number; from: ShardBinding; to: ShardBinding | null; stopped: boolean; rows: number; done: boolean }> {
   const from = await servingNow(env, input.logical);
-  const fence = await readFence(env[from]!, input.logical);
-  if (fence.state !== "read-only") throw conflict(`No move of logical shard ${input.logical} is under way (its fence in ${from} is ${fence.state})`);
-  await env[from]!.batch([setFenceStatement(env[from]!, input.logical, "active")]);
-  return { logical: input.logical, from };
+  const maxCalls = input.maxCalls ?? DEFAULT_STEP_CALLS;
+  let used = 0;
+  let to: ShardBinding | null;
+  if (input.to !== undefined) {
+    to = bindingNamed(env, input.to, "to");
+    if (to === from) throw conflict(`Logical shard ${input.logical} is served by ${to}: it holds no stopped move's copy there`);
+  } else {
+    const fence = await readFence(env[from]!, input.logical);
+    const others = Object.fromEntries(shardBindings().filter((b) => b !== from && env[b]).map((b) => [b, env[b]!]));
+    used += 1 + Object.keys(others).length;
+    to = (await findStoppedMoveTarget(others, input.logical, from, fence.state === "read-only")) as ShardBinding | null;
+    if (!to) {
+      // A move under way whose target never got its fence (it stopped inside its first step): only the source to reopen.
+      if (fence.state !== "read-only") throw conflict(`No move of logical shard ${input.logical} is under way (its fence in ${from} is ${fence.state}), and none left a copy to delete`);
+      await env[from]!.batch([setFenceStatement(env[from]!, input.logical, "active")]);
+      return { logical: input.logical, from, to: null, stopped: true, rows: 0, done: true };
+    }
+  }
+  try {
+    const { stopped, deleted, done } = await abortMoveWithin({
+      from: env[from]!,
+      to: env[to]!,
+      logical: input.logical,
+      fromName: from,
+      toName: to,
+      // Room for the fences and at least one chunk, even after a search of many databases (which only a call without `to` makes).
+      maxCalls: Math.max(4, maxCalls - used),
+    });
+    // Found, not named, and nothing there: a move stopped and cleaned up before; nothing to do.
+    if (input.to === undefined && !stopped && deleted === 0 && done) {
+      throw new ShardMoveError(`No move of logical shard ${input.logical} is under way, and none left a copy to delete (the last one's, in ${to}, is gone)`);
+    }
+    return { logical: input.logical, from, to, stopped, rows: deleted, done };
+  } catch (error) {
+    if (error instanceof ShardMoveError) throw conflict(error.message);
+    throw error;
+  }
 }
