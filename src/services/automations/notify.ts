@@ -1,35 +1,39 @@
 /**
- * In-app notices to an automation's owner about work no request is waiting on (a run or a delivery that the
- * dead-letter queue gave up on). The automation is read in its shard database; the notice is written to the
- * directory, where GET /notification/all reads the owner's notices (docs/scaling.md).
+ * In-app notices to an automation's owner about work no request is waiting on (the project's daily limit, a run or a
+ * delivery that will not complete). The notice is built in the automation's shard database from the automation row
+ * (its owner and name) and written to the outbox there, in the batch of the shard write it announces; it reaches the
+ * directory, where GET /notification/all reads it, through src/services/notifications/outbox.ts
+ * (docs/scaling.md "Notifications: an outbox").
  */
-import { eq } from "drizzle-orm";
-import { automations, notifications } from "../../db/schema";
-import { shardDbOf, type ServiceContext } from "../context";
-import { newId } from "../../lib/ids";
+import { is, SQL, sql } from "drizzle-orm";
+import type { Db } from "../../env";
+import { outboxSelect } from "../notifications/outbox";
 
 export interface OwnerNotice {
-  automationId: string;
+  /** A deterministic id (noticeId). */
+  id: string;
+  /** The automation, or SQL that yields its id in the statement (found through the run or delivery). */
+  automation: string | SQL;
   kind: string;
-  /** The title, given the automation's name. */
-  title: (automationName: string) => string;
+  /** The title; `{name}` stands for the automation's name. */
+  title: string;
   body: string;
-  data: Record<string, unknown>;
+  /** The notice's data: JSON text in SQL, or a value; `automationId` is set from the automation either way. */
+  data: Record<string, unknown> | SQL;
   at: number;
 }
 
-/** Notifies the owner of `automationId`; nothing when the automation is gone. */
-export async function notifyAutomationOwner(ctx: ServiceContext, notice: OwnerNotice): Promise<void> {
-  const { automationId } = notice;
-  const [a] = await shardDbOf(ctx, automationId).select({ ownerId: automations.ownerId, name: automations.name }).from(automations).where(eq(automations.id, automationId));
-  if (!a) return;
-  await ctx.dir.insert(notifications).values({
-    id: newId(),
-    userId: a.ownerId,
-    kind: notice.kind,
-    title: notice.title(a.name),
-    body: notice.body,
-    data: notice.data,
-    createdAt: notice.at,
-  });
+/**
+ * The owner's notice into the outbox, when the automation exists and `condition` (SQL over alias `a`, the
+ * automation) holds as the statement runs: put it in a batch before the write that changes what it checks.
+ */
+export function ownerNoticeStatement(db: Db, notice: OwnerNotice, queuedAt: number, condition: SQL = sql`true`) {
+  const automationId = typeof notice.automation === "string" ? sql`${notice.automation}` : notice.automation;
+  const data = is(notice.data, SQL) ? notice.data : sql`${JSON.stringify(notice.data)}`;
+  return outboxSelect(
+    db,
+    sql`SELECT ${notice.id}, a.owner_id, ${notice.kind}, replace(${notice.title}, '{name}', a.name), ${notice.body},
+               json_set(${data}, '$.automationId', a.id), ${notice.at}, ${queuedAt}
+        FROM automations a WHERE a.id = (${automationId}) AND (${condition})`,
+  );
 }

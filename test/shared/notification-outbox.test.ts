@@ -1,0 +1,121 @@
+// The notification outbox (docs/scaling.md "Notifications: an outbox"): an automation's notices are written to its
+// shard's notification_outbox in the batch that records the run, then copied into the directory's notifications and
+// deleted from the outbox; a copy that fails leaves the row for the scheduler tick's drainNotificationOutbox, and a
+// notice's id derives from its run, so neither a second delivery nor a second execution of the run makes two.
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ok, seedTenant, type Tenant } from "../support/harness";
+import { callQueue, callScheduled, eventually, finishedRuns } from "../support/automations";
+import { shardD1 } from "../support/shards";
+import { drainNotificationOutbox, noticeId } from "../../src/services/notifications/outbox";
+
+let t: Tenant;
+let n = 0;
+const uniqueTitle = (what: string) => `${what} ${Date.now().toString(36)}-${++n}`;
+
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
+/** An automation with one notify action `tell` titled `title`, run once by hand; the finished run. */
+async function runNotifier(title: string) {
+  const automation = (
+    await ok("POST", "/automation", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Notifier", notify: { inApp: false }, actions: [{ id: "tell", spec: { kind: "notify", title, body: "outbox" } }] },
+    })
+  ).data;
+  await ok("POST", `/automation/${automation._id}/run`, { token: t.owner.token });
+  const [run] = await finishedRuns(t.owner.token, automation._id);
+  expect(run.status).toBe("succeeded");
+  return { automation, run };
+}
+
+/** The owner's notifications (through the API) titled `title`. */
+async function listed(title: string): Promise<any[]> {
+  return (await ok("GET", "/notification/all", { token: t.owner.token })).data.filter((x: any) => x.title === title);
+}
+
+/** The outbox rows of `runId`, in its shard database. */
+async function outboxOf(runId: string) {
+  const { results } = await shardD1(runId).prepare(`SELECT id, title FROM notification_outbox WHERE json_extract(data, '$.runId') = ?1`).bind(runId).all<{ id: string; title: string }>();
+  return results;
+}
+
+describe("notification outbox", () => {
+  it("a notify action's notice reaches the owner's notifications once, under an id derived from the run and the action, and leaves the outbox empty", async () => {
+    const title = uniqueTitle("Delivered");
+    const { run } = await runNotifier(title);
+    const notes = await eventually(async () => {
+      const found = await listed(title);
+      return found.length ? found : null;
+    }, 10_000, "the notice");
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: "automation.notify", body: "outbox", data: { runId: run._id } });
+    expect(notes[0]._id).toBe(await noticeId(run._id, "automation.notify:tell"));
+    // Issued on the organization's logical shard, like every shard row's key.
+    expect(notes[0]._id.slice(-2)).toBe(run._id.slice(-2));
+    expect(await outboxOf(run._id)).toEqual([]);
+  });
+
+  it("when the directory refuses the notice, the outbox keeps it and the tick delivers it exactly once", async () => {
+    const title = uniqueTitle("Refused once");
+    // The second half fails on purpose: the directory refuses this notice (and only this one) while the trigger lives.
+    await env.DB.prepare(
+      `CREATE TRIGGER test_refuse_notice BEFORE INSERT ON notifications WHEN NEW.title = '${title}' BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`,
+    ).run();
+    let run: any;
+    try {
+      ({ run } = await runNotifier(title));
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER test_refuse_notice`).run();
+    }
+    // The run itself is recorded; its notice is not in the directory but waits in the shard's outbox.
+    expect(await listed(title)).toEqual([]);
+    const waiting = await outboxOf(run._id);
+    expect(waiting).toEqual([{ id: await noticeId(run._id, "automation.notify:tell"), title }]);
+
+    // Within the grace period the drain leaves it (an immediate delivery may still be on its way).
+    await drainNotificationOutbox(env, Date.now());
+    expect(await listed(title)).toEqual([]);
+    expect(await outboxOf(run._id)).toHaveLength(1);
+
+    // The scheduler's tick (the Worker's scheduled handler) delivers it once it is older than that.
+    await shardD1(run._id).prepare(`UPDATE notification_outbox SET queued_at = queued_at - 60000 WHERE id = ?1`).bind(waiting[0]!.id).run();
+    await callScheduled(Date.now());
+    expect(await listed(title)).toHaveLength(1);
+    expect(await outboxOf(run._id)).toEqual([]);
+
+    // Again: nothing more.
+    await callScheduled(Date.now() + 60_000);
+    await drainNotificationOutbox(env, Date.now() + 60_000);
+    expect(await listed(title)).toHaveLength(1);
+  });
+
+  it("a delivery repeated after the directory took the notice, or a run executed again, does not make a second", async () => {
+    const title = uniqueTitle("Once only");
+    const { run } = await runNotifier(title);
+    await eventually(async () => (await listed(title)).length === 1, 10_000, "the notice");
+    const id = await noticeId(run._id, "automation.notify:tell");
+
+    // The isolate died after the directory's insert and before the outbox's delete: the row is still there.
+    await shardD1(run._id)
+      .prepare(
+        `INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, 'automation.notify', ?3, 'outbox', ?4, ?5, ?5)`,
+      )
+      .bind(id, t.owner.id, title, JSON.stringify({ automationId: run.automationId, runId: run._id }), Date.now() - 60_000)
+      .run();
+    const drained = await drainNotificationOutbox(env, Date.now());
+    expect(drained.delivered).toBeGreaterThanOrEqual(1);
+    expect(await listed(title)).toHaveLength(1);
+    expect(await outboxOf(run._id)).toEqual([]);
+
+    // The run executed a second time (its message redelivered after its claim was lost): the same notice id.
+    await shardD1(run._id).prepare(`UPDATE automation_runs SET status = 'queued' WHERE id = ?1`).bind(run._id).run();
+    await callQueue("automation-runs", [{ kind: "run", runId: run._id }], 2);
+    await finishedRuns(t.owner.token, run.automationId);
+    await drainNotificationOutbox(env, Date.now() + 60_000);
+    expect(await listed(title)).toHaveLength(1);
+    expect(await outboxOf(run._id)).toEqual([]);
+  });
+});
