@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ok, seedTenant, type Tenant } from "../support/harness";
-import { callQueue, callScheduled, eventually, finishedRuns } from "../support/automations";
+import { callQueue, callScheduled, eventually, finishedRuns, hookUrl } from "../support/automations";
 import { shardD1 } from "../support/shards";
 import { drainNotificationOutbox, noticeId } from "../../src/services/notifications/outbox";
 
@@ -117,5 +117,45 @@ describe("notification outbox", () => {
     await drainNotificationOutbox(env, Date.now() + 60_000);
     expect(await listed(title)).toHaveLength(1);
     expect(await outboxOf(run._id)).toEqual([]);
+  });
+
+  it("a webhook delivery that fails for good tells its owner once, through the outbox of its shard, whichever path fails it", async () => {
+    const webhookAutomation = async (name: string, url: string) =>
+      (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name, notify: { inApp: false }, actions: [{ id: "hook", spec: { kind: "webhook", url } }] } })).data;
+    const deliveriesOf = async (automationId: string) => (await ok("GET", `/automation/${automationId}/deliveries`, { token: t.owner.token })).data;
+    const failures = async (deliveryId: string) =>
+      (await ok("GET", "/notification/all", { token: t.owner.token })).data.filter((x: any) => x.kind === "automation.webhook.failed" && x.data?.deliveryId === deliveryId);
+
+    // A final answer (410): the attempt that records the failure writes the notice in the same batch.
+    const gone = await webhookAutomation(uniqueTitle("Gone hook"), hookUrl(uniqueTitle("gone").replace(/\W/g, "-"), { statuses: "410" }));
+    await ok("POST", `/automation/${gone._id}/run`, { token: t.owner.token });
+    const failed = await eventually(async () => {
+      const [d] = await deliveriesOf(gone._id);
+      return d?.status === "failed" ? d : null;
+    }, 15_000, "the failed delivery");
+    const [notice] = await eventually(async () => {
+      const found = await failures(failed._id);
+      return found.length ? found : null;
+    }, 10_000, "the failure's notice");
+    expect(notice).toMatchObject({ title: `A webhook of "${gone.name}" failed`, data: { automationId: gone._id, deliveryId: failed._id } });
+    expect(notice._id).toBe(await noticeId(failed._id, "automation.webhook.failed"));
+    // The dead-letter queue giving up on it too adds nothing (the delivery is no longer pending).
+    await callQueue("automation-dlq", [{ kind: "delivery", deliveryId: failed._id }], 11);
+    await drainNotificationOutbox(env, Date.now() + 60_000);
+    expect(await failures(failed._id)).toHaveLength(1);
+
+    // A delivery still pending that the dead-letter queue gives up on: failed, and the owner told once.
+    const retrying = await webhookAutomation(uniqueTitle("Busy hook"), hookUrl(uniqueTitle("busy").replace(/\W/g, "-"), { statuses: "503" }));
+    await ok("POST", `/automation/${retrying._id}/run`, { token: t.owner.token });
+    const pending = await eventually(async () => {
+      const [d] = await deliveriesOf(retrying._id);
+      return d?.attempts.length >= 1 ? d : null;
+    }, 15_000, "the first attempt");
+    for (let i = 0; i < 2; i++) await callQueue("automation-dlq", [{ kind: "delivery", deliveryId: pending._id }], 11);
+    await drainNotificationOutbox(env, Date.now() + 60_000);
+    const told = await failures(pending._id);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: `A webhook of "${retrying.name}" failed`, data: { automationId: retrying._id, runId: pending.runId, deliveryId: pending._id } });
+    expect(await outboxOf(pending.runId)).toEqual([]);
   });
 });

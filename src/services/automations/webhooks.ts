@@ -110,43 +110,35 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
   const t = Date.now();
   // Told once: the notice of a failure goes to the outbox in the batch that records it, before the update and only
   // while this attempt's claim still holds; its id derives from the delivery (failDeliveryForGood's is the same).
-  const notices =
-    status === "failed"
-      ? [
-          outboxNotices(
-            db,
-            [
-              {
-                id: await noticeId(d.id, "automation.webhook.failed"),
-                userId: found.ownerId,
-                kind: "automation.webhook.failed",
-                title: `A webhook of "${found.name}" failed`,
-                body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
-                data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
-                createdAt: t,
-              },
-            ],
-            t,
-            sql`EXISTS (SELECT 1 FROM automation_deliveries d WHERE d.id = ${d.id} AND d.claim_token = ${token})`,
-          ),
-        ]
-      : [];
-  const [, ...noticeRows] = await db.batch([
-    db
-      .update(automationDeliveries)
-      .set({
-        status,
-        attempts: [...d.attempts, attempt].slice(-50),
-        retryIndex: canRetry ? d.retryIndex + 1 : d.retryIndex,
-        nextAttemptAt: canRetry ? t + delaySeconds * 1000 : null,
-        claimToken: null,
-        claimedUntil: null,
-        updatedAt: t,
-      })
-      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token))),
-    ...notices,
-  ]);
-  await deliverAtOnce(env, d1, noticeRows.flat());
+  const record = db
+    .update(automationDeliveries)
+    .set({
+      status,
+      attempts: [...d.attempts, attempt].slice(-50),
+      retryIndex: canRetry ? d.retryIndex + 1 : d.retryIndex,
+      nextAttemptAt: canRetry ? t + delaySeconds * 1000 : null,
+      claimToken: null,
+      claimedUntil: null,
+      updatedAt: t,
+    })
+    .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token)));
+  if (status !== "failed") await record;
+  else {
+    // Told once: the notice goes to the outbox in the batch that records the failure, before the update and only
+    // while this attempt's claim still holds; its id derives from the delivery (failDeliveryForGood's is the same).
+    const notice = {
+      id: await noticeId(d.id, "automation.webhook.failed"),
+      userId: found.ownerId,
+      kind: "automation.webhook.failed",
+      title: `A webhook of "${found.name}" failed`,
+      body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
+      data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
+      createdAt: t,
+    };
+    const claimHolds = sql`EXISTS (SELECT 1 FROM automation_deliveries d WHERE d.id = ${d.id} AND d.claim_token = ${token})`;
+    const [inserted] = await db.batch([outboxNotices(db, [notice], t, claimHolds), record]);
+    await deliverAtOnce(env, d1, inserted);
+  }
   return canRetry ? { state: "retry", delaySeconds } : { state: delivered ? "delivered" : "failed" };
 }
 
