@@ -52,7 +52,7 @@ describe("notification outbox", () => {
     }, 10_000, "the notice");
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: "automation.notify", body: "outbox", data: { runId: run._id } });
-    expect(notes[0]._id).toBe(await noticeId(run._id, "automation.notify:tell"));
+    expect(notes[0]._id).toBe(noticeId(run._id, "automation.notify:tell"));
     // Issued on the organization's logical shard, like every shard row's key.
     expect(notes[0]._id.slice(-2)).toBe(run._id.slice(-2));
     expect(await outboxOf(run._id)).toEqual([]);
@@ -73,7 +73,7 @@ describe("notification outbox", () => {
     // The run itself is recorded; its notice is not in the directory but waits in the shard's outbox.
     expect(await listed(title)).toEqual([]);
     const waiting = await outboxOf(run._id);
-    expect(waiting).toEqual([{ id: await noticeId(run._id, "automation.notify:tell"), title }]);
+    expect(waiting).toEqual([{ id: noticeId(run._id, "automation.notify:tell"), title }]);
 
     // Within the grace period the drain leaves it (an immediate delivery may still be on its way).
     await drainNotificationOutbox(env, Date.now());
@@ -96,7 +96,7 @@ describe("notification outbox", () => {
     const title = uniqueTitle("Once only");
     const { run } = await runNotifier(title);
     await eventually(async () => (await listed(title)).length === 1, 10_000, "the notice");
-    const id = await noticeId(run._id, "automation.notify:tell");
+    const id = noticeId(run._id, "automation.notify:tell");
 
     // The isolate died after the directory's insert and before the outbox's delete: the row is still there.
     await shardD1(run._id)
@@ -138,7 +138,7 @@ describe("notification outbox", () => {
       return found.length ? found : null;
     }, 10_000, "the failure's notice");
     expect(notice).toMatchObject({ title: `A webhook of "${gone.name}" failed`, data: { automationId: gone._id, deliveryId: failed._id } });
-    expect(notice._id).toBe(await noticeId(failed._id, "automation.webhook.failed"));
+    expect(notice._id).toBe(noticeId(failed._id, "automation.webhook.failed"));
     // The dead-letter queue giving up on it too adds nothing (the delivery is no longer pending).
     await callQueue("automation-dlq", [{ kind: "delivery", deliveryId: failed._id }], 11);
     await drainNotificationOutbox(env, Date.now() + 60_000);

@@ -21,6 +21,7 @@ import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
 import { newIdBeside } from "../../db/shardIds";
+import type { ActionNotice } from "./notify";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
 export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
@@ -40,12 +41,6 @@ export interface ActiveRun {
   notices: ActionNotice[];
 }
 
-/** An in-app notice a notify action asked for. */
-export interface ActionNotice {
-  actionId: string;
-  title: string;
-  body: string;
-}
 
 export interface ActionOutcome {
   affectedRows: number;

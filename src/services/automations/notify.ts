@@ -7,7 +7,9 @@
  */
 import { is, SQL, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { outboxSelect } from "../notifications/outbox";
+import { noticeId, outboxNotices, outboxSelect } from "../notifications/outbox";
+import type { RunRow } from "./serialize";
+import { utcDay } from "./cascade";
 
 export interface OwnerNotice {
   /** A deterministic id (noticeId). */
@@ -36,4 +38,98 @@ export function ownerNoticeStatement(db: Db, notice: OwnerNotice, queuedAt: numb
                json_set(${data}, '$.automationId', a.id), ${notice.at}, ${queuedAt}
         FROM automations a WHERE a.id = (${automationId}) AND (${condition})`,
   );
+}
+
+/** An in-app notice a notify action asked for (written with the run's record). */
+export interface ActionNotice {
+  actionId: string;
+  title: string;
+  body: string;
+}
+
+export interface RunNotices {
+  run: RunRow;
+  status: "succeeded" | "failed" | "skipped";
+  reason: string;
+  affectedRows: number;
+  /** The owner the run acted for (null when it did not act: no notify action's notice then). */
+  ownerId: string | null;
+  notices: ActionNotice[];
+  finishedAt: number;
+  disableAfter: number;
+}
+
+/**
+ * The outbox statements of a run's record (runner.ts recordRun), to follow the automation's update in its batch:
+ * the notify actions' notices; that the automation was disabled (read from the failure count the update leaves);
+ * the run's outcome when the owner asked for it (notify.inApp). Ids derive from the run and the notice.
+ */
+export function runNoticeStatements(db: Db, r: RunNotices) {
+  const { run, finishedAt } = r;
+  const failed = r.status === "failed";
+  const data = { runId: run.id };
+  const statements = [];
+  if (r.notices.length && r.ownerId) {
+    const rows = r.notices.map((n) => ({
+      id: noticeId(run.id, `automation.notify:${n.actionId}`),
+      userId: r.ownerId!,
+      kind: "automation.notify",
+      title: n.title,
+      body: n.body,
+      data: { automationId: run.automationId, runId: run.id },
+      createdAt: run.startedAt ?? finishedAt,
+    }));
+    statements.push(outboxNotices(db, rows, finishedAt));
+  }
+  if (failed) {
+    const body = `It failed ${r.disableAfter} times in a row. Last error: ${r.reason}`;
+    const notice = { id: noticeId(run.id, "automation.disabled"), automation: run.automationId, kind: "automation.disabled", title: 'Automation "{name}" was disabled', body, data, at: finishedAt };
+    statements.push(ownerNoticeStatement(db, notice, finishedAt, sql`a.consecutive_failures = ${r.disableAfter} AND a.enabled = 0`));
+  }
+  if (r.status !== "skipped") {
+    const notice = {
+      id: noticeId(run.id, "automation.run"),
+      automation: run.automationId,
+      kind: failed ? "automation.run.failed" : "automation.run.succeeded",
+      title: `Automation "{name}" ${failed ? "failed" : "ran"}`,
+      body: failed ? r.reason : `${r.affectedRows} row(s) affected`,
+      data,
+      at: finishedAt,
+    };
+    statements.push(ownerNoticeStatement(db, notice, finishedAt, sql`json_extract(a.notify, '$.inApp') = 1`));
+  }
+  return statements;
+}
+
+/**
+ * The notice of the project's daily limit, for the batch of the first run over it: before that batch's claim of the
+ * day's notice, and only while the day is unclaimed, so the claim and the notice happen together or not at all.
+ */
+export function dailyLimitNoticeStatement(db: Db, run: RunRow, at: number, dailyRuns: number) {
+  const notice = {
+    id: noticeId(run.id, "automation.dailyLimit"),
+    automation: run.automationId,
+    kind: "automation.dailyLimit",
+    title: "Automations paused for today",
+    body: `This project started ${dailyRuns} automation runs today (UTC); further runs are skipped until midnight UTC.`,
+    data: { runId: run.id, projectId: run.projectId },
+    at,
+  };
+  const unclaimed = sql`EXISTS (SELECT 1 FROM automation_project_days d WHERE d.project_id = ${run.projectId} AND d.day = ${utcDay(at)} AND d.notified = 0)`;
+  return ownerNoticeStatement(db, notice, at, unclaimed);
+}
+
+/** The notice of a run failed for good (runner.ts failRunForGood): before the batch's update, while the run is still open. */
+export function deadLetteredRunNoticeStatement(db: Db, runId: string, reason: string, at: number) {
+  const notice = {
+    id: noticeId(runId, "automation.run"),
+    automation: sql`SELECT r.automation_id FROM automation_runs r WHERE r.id = ${runId}`,
+    kind: "automation.run.failed",
+    title: 'Automation "{name}" could not run',
+    body: reason,
+    data: { runId },
+    at,
+  };
+  const open = sql`EXISTS (SELECT 1 FROM automation_runs r WHERE r.id = ${runId} AND r.status IN ('queued', 'running'))`;
+  return ownerNoticeStatement(db, notice, at, open);
 }

@@ -24,12 +24,12 @@ import { shardBindings } from "../../db/shards";
 import { emitEvents, type EventInput } from "../events/events";
 import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
-import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActionNotice, type ActiveRun, type RowWithCells } from "./actions";
+import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActiveRun, type RowWithCells } from "./actions";
 import { Budget, BudgetExceeded, DEFAULT_BEHAVIOR, budgetedD1, errorInfo, withDeadline } from "./budget";
-import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, skipQueuedRunsStatement, utcDay } from "./cascade";
+import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, skipQueuedRunsStatement } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
-import { ownerNoticeStatement } from "./notify";
-import { deliverAtOnce, noticeId, outboxNotices, outboxRowOf, type OutboxRow } from "../notifications/outbox";
+import { dailyLimitNoticeStatement, deadLetteredRunNoticeStatement, runNoticeStatements, type ActionNotice } from "./notify";
+import { deliverAtOnce, outboxRowOf, type OutboxRow } from "../notifications/outbox";
 import type { ActionRecord, RunRow } from "./serialize";
 
 export const DISABLE_AFTER_FAILURES = 5;
@@ -91,22 +91,8 @@ async function refusal(env: Env, d1: D1Database, run: RunRow, inputs: RunInputs,
   // Disabled means never run: not by an event, a schedule, a person or a retry queued before it was disabled.
   if (!automation.enabled) return { status: "skipped", error: { code: "Disabled", message: "The automation was disabled before this run started" } };
   if (inputs.dayRuns > DAILY_RUNS) {
-    // The first run over the limit claims the day's notice; the notice goes to the outbox in the same batch, before
-    // the claim and only while the day is unclaimed, so both happen or neither does.
-    const notice = ownerNoticeStatement(
-      createDb(d1),
-      {
-        id: await noticeId(run.id, "automation.dailyLimit"),
-        automation: automation.id,
-        kind: "automation.dailyLimit",
-        title: "Automations paused for today",
-        body: `This project started ${DAILY_RUNS} automation runs today (UTC); further runs are skipped until midnight UTC.`,
-        data: { runId: run.id, projectId: run.projectId },
-        at: startedAt,
-      },
-      startedAt,
-      sql`EXISTS (SELECT 1 FROM automation_project_days d WHERE d.project_id = ${run.projectId} AND d.day = ${utcDay(startedAt)} AND d.notified = 0)`,
-    ).toSQL();
+    // The first run over the limit claims the day's notice, and writes the notice in the same batch (notify.ts).
+    const notice = dailyLimitNoticeStatement(createDb(d1), run, startedAt, DAILY_RUNS).toSQL();
     const [inserted] = await d1.batch([d1.prepare(notice.sql).bind(...notice.params), claimDayNoticeStatement(d1, run.projectId, startedAt)]);
     await deliverAtOnce(env, d1, (inserted!.results as Record<string, unknown>[]).map(outboxRowOf));
     return { status: "skipped", error: { code: "DailyRunLimitExceeded", message: `The project has started ${DAILY_RUNS} automation runs today (UTC)`, limit: DAILY_RUNS } };
@@ -268,42 +254,16 @@ async function recordRun(db: Db, end: RunEnd): Promise<OutboxRow[]> {
   const failed = verdict.status === "failed";
   const counted = verdict.status !== "skipped";
   const over = sql`${automations.consecutiveFailures} + 1 >= ${DISABLE_AFTER_FAILURES}`;
-  const reason = String(verdict.error?.message ?? verdict.error?.code ?? "");
-  const data = { runId: run.id };
-  const notices = [];
-  if (end.notices.length) {
-    const ownerId = end.ownerId!;
-    const rows = await Promise.all(
-      end.notices.map(async (n) => ({
-        id: await noticeId(run.id, `automation.notify:${n.actionId}`),
-        userId: ownerId,
-        kind: "automation.notify",
-        title: n.title,
-        body: n.body,
-        data: { automationId: run.automationId, runId: run.id },
-        createdAt: run.startedAt ?? finishedAt,
-      })),
-    );
-    notices.push(outboxNotices(db, rows, finishedAt));
-  }
-  // After the automation's update in the batch: these read the failure count and state it leaves.
-  if (failed) {
-    const body = `It failed ${DISABLE_AFTER_FAILURES} times in a row. Last error: ${reason}`;
-    const notice = { id: await noticeId(run.id, "automation.disabled"), automation: run.automationId, kind: "automation.disabled", title: 'Automation "{name}" was disabled', body, data, at: finishedAt };
-    notices.push(ownerNoticeStatement(db, notice, finishedAt, sql`a.consecutive_failures = ${DISABLE_AFTER_FAILURES} AND a.enabled = 0`));
-  }
-  if (counted) {
-    const notice = {
-      id: await noticeId(run.id, "automation.run"),
-      automation: run.automationId,
-      kind: failed ? "automation.run.failed" : "automation.run.succeeded",
-      title: `Automation "{name}" ${failed ? "failed" : "ran"}`,
-      body: failed ? reason : `${end.budget.affectedRows} row(s) affected`,
-      data,
-      at: finishedAt,
-    };
-    notices.push(ownerNoticeStatement(db, notice, finishedAt, sql`json_extract(a.notify, '$.inApp') = 1`));
-  }
+  const notices = runNoticeStatements(db, {
+    run,
+    status: verdict.status,
+    reason: String(verdict.error?.message ?? verdict.error?.code ?? ""),
+    affectedRows: budget.affectedRows,
+    ownerId: end.ownerId,
+    notices: end.notices,
+    finishedAt,
+    disableAfter: DISABLE_AFTER_FAILURES,
+  });
   const results = await db.batch([
     db
       .update(automationRuns)
@@ -407,18 +367,8 @@ export async function failRunForGood(env: Env, runId: string, reason: string): P
   const d1 = shardD1Of(env, runId);
   const db = createDb(d1);
   const t = Date.now();
-  const open = sql`EXISTS (SELECT 1 FROM automation_runs r WHERE r.id = ${runId} AND r.status IN ('queued', 'running'))`;
-  const notice = {
-    id: await noticeId(runId, "automation.run"),
-    automation: sql`SELECT r.automation_id FROM automation_runs r WHERE r.id = ${runId}`,
-    kind: "automation.run.failed",
-    title: 'Automation "{name}" could not run',
-    body: reason,
-    data: { runId },
-    at: t,
-  };
   const [inserted] = await db.batch([
-    ownerNoticeStatement(db, notice, t, open),
+    deadLetteredRunNoticeStatement(db, runId, reason, t),
     db
       .update(automationRuns)
       .set({ status: "failed", finishedAt: t, updatedAt: t, error: { code: "DeadLettered", message: reason } })

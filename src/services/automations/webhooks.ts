@@ -127,7 +127,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
     // Told once: the notice goes to the outbox in the batch that records the failure, before the update and only
     // while this attempt's claim still holds; its id derives from the delivery (failDeliveryForGood's is the same).
     const notice = {
-      id: await noticeId(d.id, "automation.webhook.failed"),
+      id: noticeId(d.id, "automation.webhook.failed"),
       userId: found.ownerId,
       kind: "automation.webhook.failed",
       title: `A webhook of "${found.name}" failed`,
@@ -148,7 +148,7 @@ export async function failDeliveryForGood(env: Env, deliveryId: string, reason: 
   const db = createDb(d1);
   const t = Date.now();
   const notice = {
-    id: await noticeId(deliveryId, "automation.webhook.failed"),
+    id: noticeId(deliveryId, "automation.webhook.failed"),
     automation: sql`SELECT d.automation_id FROM automation_deliveries d WHERE d.id = ${deliveryId}`,
     kind: "automation.webhook.failed",
     title: 'A webhook of "{name}" failed',
