@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ok, seedTenant, type Tenant } from "../support/harness";
 import { callQueue, callScheduled, eventually, finishedRuns, hookUrl } from "../support/automations";
 import { shardD1 } from "../support/shards";
+import { logicalShardOfId } from "../../src/db/shardIds";
 import { drainNotificationOutbox, noticeId } from "../../src/services/notifications/outbox";
 
 let t: Tenant;
@@ -36,9 +37,9 @@ async function listed(title: string): Promise<any[]> {
   return (await ok("GET", "/notification/all", { token: t.owner.token })).data.filter((x: any) => x.title === title);
 }
 
-/** The outbox rows of `runId`, in its shard database. */
-async function outboxOf(runId: string) {
-  const { results } = await shardD1(runId).prepare(`SELECT id, title FROM notification_outbox WHERE json_extract(data, '$.runId') = ?1`).bind(runId).all<{ id: string; title: string }>();
+/** The outbox rows whose data names `runId`, in its shard database (or `db`). */
+async function outboxOf(runId: string, db = shardD1(runId)) {
+  const { results } = await db.prepare(`SELECT id, title FROM notification_outbox WHERE json_extract(data, '$.runId') = ?1`).bind(runId).all<{ id: string; title: string }>();
   return results;
 }
 
@@ -157,5 +158,30 @@ describe("notification outbox", () => {
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ title: `A webhook of "${retrying.name}" failed`, data: { automationId: retrying._id, runId: pending.runId, deliveryId: pending._id } });
     expect(await outboxOf(pending.runId)).toEqual([]);
+  });
+
+  it("the drain leaves the rows of a logical shard fenced in their database (a move under way) and delivers them once it lifts", async () => {
+    const title = uniqueTitle("Fenced notice");
+    const shard = shardD1(t.projectId);
+    const logical = logicalShardOfId(t.projectId)!;
+    const id = noticeId(t.projectId, title);
+    const marker = `fenced-${id}`;
+    await shard
+      .prepare(`INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, 'automation.notify', ?3, '', ?4, ?5, ?5)`)
+      .bind(id, t.owner.id, title, JSON.stringify({ runId: marker }), Date.now() - 60_000)
+      .run();
+    await shard.prepare(`INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, 'read-only', NULL, 0)`).bind(logical).run();
+    try {
+      const drained = await drainNotificationOutbox(env, Date.now());
+      // Stepped around, not failed on: the row could not be deleted while the shard is read-only.
+      expect(drained.failed).toBe(0);
+      expect(await listed(title)).toEqual([]);
+      expect(await outboxOf(marker, shard)).toHaveLength(1);
+    } finally {
+      await shard.prepare(`DELETE FROM shard_fence WHERE logical = ?1`).bind(logical).run();
+    }
+    await drainNotificationOutbox(env, Date.now());
+    expect(await listed(title)).toHaveLength(1);
+    expect(await outboxOf(marker, shard)).toEqual([]);
   });
 });
