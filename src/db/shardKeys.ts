@@ -41,6 +41,7 @@ export const SHARD_KEY_COLUMNS = {
   automation_project_days: "project_id",
   published_entries: "project_id",
   collab_rooms: "document_id",
+  notification_outbox: "id",
 } as const;
 
 export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;

@@ -8,3 +8,4 @@ export * from "./http";
 export * from "./portals";
 export * from "./collab";
 export * from "./fence";
+export * from "./outbox";

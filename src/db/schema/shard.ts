@@ -17,5 +17,6 @@ export {
 } from "./automations";
 export { publishedEntries } from "./portals";
 export { collabRooms } from "./collab";
+export { notificationOutbox } from "./outbox";
 // Not organization data: each shard database's own record of the logical shards moving through it (never copied).
 export { shardFence } from "./fence";

@@ -6,9 +6,8 @@
  * What is the run's own to do here is reserving the budgets before a write, and the automation's own records
  * (in-app notices, webhook deliveries).
  */
-import { automationDeliveries, notifications, type StoredAction } from "../../db/schema";
+import { automationDeliveries, type StoredAction } from "../../db/schema";
 import { ApiError } from "../../errors";
-import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
 import { onShardOf, type ServiceContext } from "../context";
@@ -22,6 +21,7 @@ import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
 import { newIdBeside } from "../../db/shardIds";
+import type { ActionNotice } from "./notify";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
 export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
@@ -37,7 +37,10 @@ export interface ActiveRun {
   triggerRow: RowWithCells | null;
   selected: RowWithCells[] | null;
   deliveryIds: string[];
+  /** The notify actions' notices, written to the outbox with the run's record (runner.ts recordRun). */
+  notices: ActionNotice[];
 }
+
 
 export interface ActionOutcome {
   affectedRows: number;
@@ -164,19 +167,15 @@ async function documentCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<
   return { affectedRows: 0 };
 }
 
-/** An in-app notice to the automation's owner, in the directory (where GET /notification/all reads them). */
-async function notify(ar: ActiveRun, spec: Spec, scope: Scope): Promise<ActionOutcome> {
+/**
+ * An in-app notice to the automation's owner: kept with the run and written to the outbox in the batch that records
+ * the run, then delivered to the directory, where GET /notification/all reads it (docs/scaling.md "Notifications:
+ * an outbox"). Its id derives from the run and the action, so a run executed again cannot notify twice.
+ */
+async function notify(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction): Promise<ActionOutcome> {
   if (!scope.gateOpen) return SKIPPED;
   await reserveWrites(ar, 1);
-  await ar.ctx.dir.insert(notifications).values({
-    id: newId(),
-    userId: ar.ctx.user.id,
-    kind: "automation.notify",
-    title: String(spec.title),
-    body: String(spec.body ?? ""),
-    data: { automationId: ar.automation.id, runId: ar.run.id },
-    createdAt: ar.ctx.now,
-  });
+  ar.notices.push({ actionId: action.id, title: String(spec.title), body: String(spec.body ?? "") });
   return { affectedRows: 0 };
 }
 

@@ -8,17 +8,17 @@
  * MAX_DEPTH nothing is enqueued.
  *
  * Where (docs/scaling.md): the run, its automation, its project's day and its cascade live in the shard database
- * the run's id names (every one of them is issued beside the automation); the owner's notices go to the directory.
+ * the run's id names (every one of them is issued beside the automation); the owner's notices go to the directory
+ * through the shard's outbox, written in the batch that records the run (docs/scaling.md "Notifications: an outbox").
  */
 import { and, eq, sql } from "drizzle-orm";
-import { automationRuns, automations, notifications, users } from "../../db/schema";
+import { automationRuns, automations, users } from "../../db/schema";
 import type { DatabaseBinding, Db, Env } from "../../env";
 import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
-import { newId } from "../../lib/ids";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { automationActor, cascadeOf, depthOf, onShardOf, routeTo, serviceContext, workerActor, type Actor } from "../context";
+import { automationActor, cascadeOf, depthOf, onShardOf, routeTo, serviceContext, type Actor } from "../context";
 import { shardD1Of } from "../../db/shardIds";
 import { shardBindings } from "../../db/shards";
 import { emitEvents, type EventInput } from "../events/events";
@@ -28,7 +28,8 @@ import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActiveRun, type 
 import { Budget, BudgetExceeded, DEFAULT_BEHAVIOR, budgetedD1, errorInfo, withDeadline } from "./budget";
 import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, skipQueuedRunsStatement } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
-import { notifyAutomationOwner } from "./notify";
+import { dailyLimitNoticeStatement, deadLetteredRunNoticeStatement, runNoticeStatements, type ActionNotice } from "./notify";
+import { deliverAtOnce, outboxRowOf, type OutboxRow } from "../notifications/outbox";
 import type { ActionRecord, RunRow } from "./serialize";
 
 export const DISABLE_AFTER_FAILURES = 5;
@@ -90,17 +91,10 @@ async function refusal(env: Env, d1: D1Database, run: RunRow, inputs: RunInputs,
   // Disabled means never run: not by an event, a schedule, a person or a retry queued before it was disabled.
   if (!automation.enabled) return { status: "skipped", error: { code: "Disabled", message: "The automation was disabled before this run started" } };
   if (inputs.dayRuns > DAILY_RUNS) {
-    const [first] = (await d1.batch([claimDayNoticeStatement(d1, run.projectId, startedAt)]))[0]!.results as unknown[];
-    if (first) {
-      await notifyAutomationOwner(serviceContext(env, createDb(env.DB), workerActor, { now: startedAt }), {
-        automationId: automation.id,
-        kind: "automation.dailyLimit",
-        title: () => "Automations paused for today",
-        body: `This project started ${DAILY_RUNS} automation runs today (UTC); further runs are skipped until midnight UTC.`,
-        data: { automationId: automation.id, runId: run.id, projectId: run.projectId },
-        at: startedAt,
-      });
-    }
+    // The first run over the limit claims the day's notice, and writes the notice in the same batch (notify.ts).
+    const notice = dailyLimitNoticeStatement(createDb(d1), run, startedAt, DAILY_RUNS).toSQL();
+    const [inserted] = await d1.batch([d1.prepare(notice.sql).bind(...notice.params), claimDayNoticeStatement(d1, run.projectId, startedAt)]);
+    await deliverAtOnce(env, d1, (inserted!.results as Record<string, unknown>[]).map(outboxRowOf));
     return { status: "skipped", error: { code: "DailyRunLimitExceeded", message: `The project has started ${DAILY_RUNS} automation runs today (UTC)`, limit: DAILY_RUNS } };
   }
   if (inputs.cascadeExhausted) return { status: "skipped", error: { code: "CascadeBudgetExceeded", message: "The cascade this run belongs to has used its budget for its cause" } };
@@ -243,16 +237,34 @@ interface RunEnd {
   budget: Budget;
   records: ActionRecord[];
   deliveryIds: string[];
+  notices: ActionNotice[];
+  /** The automation's owner, when the run acted for one (the notify actions' notices are theirs). */
+  ownerId: string | null;
   finishedAt: number;
 }
 
-/** The run's record and the automation's failure count (disabled after DISABLE_AFTER_FAILURES in a row), in one batch. */
-async function recordRun(db: Db, end: RunEnd) {
+/**
+ * The run's record, the automation's failure count (disabled after DISABLE_AFTER_FAILURES in a row) and the owner's
+ * notices, in one batch: the notify actions' notices; that the automation was disabled; the run's outcome when the
+ * owner asked for it (notify.inApp). The notices go to the shard's outbox (ids derived from the run, so a run
+ * recorded again cannot add a second); returns the outbox rows written, for deliverAtOnce.
+ */
+async function recordRun(db: Db, end: RunEnd): Promise<OutboxRow[]> {
   const { run, verdict, budget, finishedAt } = end;
   const failed = verdict.status === "failed";
   const counted = verdict.status !== "skipped";
   const over = sql`${automations.consecutiveFailures} + 1 >= ${DISABLE_AFTER_FAILURES}`;
-  const [, updated] = await db.batch([
+  const notices = runNoticeStatements(db, {
+    run,
+    status: verdict.status,
+    reason: String(verdict.error?.message ?? verdict.error?.code ?? ""),
+    affectedRows: budget.affectedRows,
+    ownerId: end.ownerId,
+    notices: end.notices,
+    finishedAt,
+    disableAfter: DISABLE_AFTER_FAILURES,
+  });
+  const results = await db.batch([
     db
       .update(automationRuns)
       .set({
@@ -275,36 +287,10 @@ async function recordRun(db: Db, end: RunEnd) {
         enabled: failed ? sql`CASE WHEN ${over} THEN 0 ELSE ${automations.enabled} END` : sql`${automations.enabled}`,
         nextRunAt: failed ? sql`CASE WHEN ${over} THEN NULL ELSE ${automations.nextRunAt} END` : sql`${automations.nextRunAt}`,
       })
-      .where(eq(automations.id, run.automationId))
-      .returning({ consecutiveFailures: automations.consecutiveFailures, enabled: automations.enabled, ownerId: automations.ownerId, name: automations.name, notify: automations.notify }),
+      .where(eq(automations.id, run.automationId)),
+    ...notices,
   ]);
-  return updated[0];
-}
-
-/** The owner's notices after a run: the automation was disabled; the run's outcome when the owner asked for it. */
-function noticesAfterRun(end: RunEnd, after: Awaited<ReturnType<typeof recordRun>>): (typeof notifications.$inferInsert)[] {
-  if (!after) return [];
-  const { run, verdict, finishedAt } = end;
-  const failed = verdict.status === "failed";
-  const reason = String(verdict.error?.message ?? verdict.error?.code ?? "");
-  const data = { automationId: run.automationId, runId: run.id };
-  const notes: (typeof notifications.$inferInsert)[] = [];
-  if (failed && after.consecutiveFailures === DISABLE_AFTER_FAILURES && !after.enabled) {
-    const body = `It failed ${DISABLE_AFTER_FAILURES} times in a row. Last error: ${reason}`;
-    notes.push({ id: newId(), userId: after.ownerId, kind: "automation.disabled", title: `Automation "${after.name}" was disabled`, body, data, createdAt: finishedAt });
-  }
-  if (after.notify.inApp && verdict.status !== "skipped") {
-    notes.push({
-      id: newId(),
-      userId: after.ownerId,
-      kind: failed ? "automation.run.failed" : "automation.run.succeeded",
-      title: `Automation "${after.name}" ${failed ? "failed" : "ran"}`,
-      body: failed ? reason : `${end.budget.affectedRows} row(s) affected`,
-      data,
-      createdAt: finishedAt,
-    });
-  }
-  return notes;
+  return (results.slice(2) as OutboxRow[][]).flat();
 }
 
 /**
@@ -351,6 +337,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
   const records = notRunRecords(inputs.automation);
   const budget = new Budget(inputs.automation?.behavior ?? DEFAULT_BEHAVIOR, startedAt);
   const deliveryIds: string[] = [];
+  const notices: ActionNotice[] = [];
   const outbox: EventInput[] = [];
   let actor: Actor | null = null;
   let verdict = await refusal(env, d1, run, inputs, startedAt);
@@ -359,35 +346,33 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
     const owner = inputs.owner!;
     actor = automationActor({ _id: owner.id, email: owner.email, name: owner.name, tokenId: `automation:${automation.id}`, tokenExpiresAt: null }, { id: automation.id, runId: run.id, cascadeId }, run.depth);
     const ctx = runContext(env, budget, actor, automation.id, { now: startedAt, outbox });
-    const ar: ActiveRun = { ctx, automation, run, budget, cascadeId, triggerRow: null, selected: null, deliveryIds };
+    const ar: ActiveRun = { ctx, automation, run, budget, cascadeId, triggerRow: null, selected: null, deliveryIds, notices };
     verdict = (await prepare(ar)) ?? (await runActions(ar, records));
   }
   if (verdict.error?.code === "CascadeBudgetExceeded") await d1.batch([skipQueuedRunsStatement(d1, cascadeId, Date.now())]);
-  const end: RunEnd = { run, verdict, budget, records, deliveryIds, finishedAt: Date.now() };
-  const notes = noticesAfterRun(end, await recordRun(db, end));
-  // Notices live in the directory, where the owner's GET /notification/all reads them.
-  if (notes.length) await createDb(env.DB).insert(notifications).values(notes);
+  const end: RunEnd = { run, verdict, budget, records, deliveryIds, notices, ownerId: inputs.owner?.id ?? null, finishedAt: Date.now() };
+  // The notices reach the directory, where the owner's GET /notification/all reads them, once the run is recorded;
+  // what this leaves in the outbox the tick delivers.
+  await deliverAtOnce(env, d1, await recordRun(db, end));
   // The writes' events, at the run's depth and in its cascade (past MAX_DEPTH nothing is enqueued).
   if (actor && outbox.length) await emitEvents(env, outbox, depthOf(actor), cascadeOf(actor));
   return "executed";
 }
 
-/** For the dead-letter consumer and stale sweeps: a run that will not execute any more is failed, and its owner told. */
+/**
+ * For the dead-letter consumer and stale sweeps: a run that will not execute any more is failed, and its owner told
+ * (the notice written to the outbox in the same batch, before the update and only while the run is still open).
+ */
 export async function failRunForGood(env: Env, runId: string, reason: string): Promise<void> {
-  const db = createDb(shardD1Of(env, runId));
+  const d1 = shardD1Of(env, runId);
+  const db = createDb(d1);
   const t = Date.now();
-  const [run] = await db
-    .update(automationRuns)
-    .set({ status: "failed", finishedAt: t, updatedAt: t, error: { code: "DeadLettered", message: reason } })
-    .where(and(eq(automationRuns.id, runId), sql`${automationRuns.status} IN ('queued', 'running')`))
-    .returning();
-  if (!run) return;
-  await notifyAutomationOwner(serviceContext(env, createDb(env.DB), workerActor, { now: t }), {
-    automationId: run.automationId,
-    kind: "automation.run.failed",
-    title: (name) => `Automation "${name}" could not run`,
-    body: reason,
-    data: { automationId: run.automationId, runId },
-    at: t,
-  });
+  const [inserted] = await db.batch([
+    deadLetteredRunNoticeStatement(db, runId, reason, t),
+    db
+      .update(automationRuns)
+      .set({ status: "failed", finishedAt: t, updatedAt: t, error: { code: "DeadLettered", message: reason } })
+      .where(and(eq(automationRuns.id, runId), sql`${automationRuns.status} IN ('queued', 'running')`)),
+  ]);
+  await deliverAtOnce(env, d1, inserted);
 }

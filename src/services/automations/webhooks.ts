@@ -5,18 +5,19 @@
  * decoded bytes of the automation's `whsec_` secret. A network error, 408, 429 or 5xx is retried on the schedule
  * below (a longer Retry-After wins) through the Queue's delaySeconds; anything else is final.
  * A delivery lives in the shard database its id names (beside its automation and run); the owner's notice of a
- * failed one goes to the directory (docs/scaling.md).
+ * failed one goes to the directory through the shard's outbox, written in the batch that records the failure
+ * (docs/scaling.md "Notifications: an outbox").
  */
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { automationDeliveries, automations, notifications, type DeliveryAttempt } from "../../db/schema";
+import { automationDeliveries, automations, type DeliveryAttempt } from "../../db/schema";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { openSecret } from "../../lib/crypto";
 import { sendTimeCheck } from "./ssrf";
-import { notifyAutomationOwner } from "./notify";
-import { serviceContext, workerActor } from "../context";
+import { ownerNoticeStatement } from "./notify";
+import { deliverAtOnce, noticeId, outboxNotices } from "../notifications/outbox";
 import { shardD1Of } from "../../db/shardIds";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
@@ -49,7 +50,8 @@ export function claimCondition(now: number, token?: string) {
 
 /** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
 export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
-  const db = createDb(shardD1Of(env, deliveryId));
+  const d1 = shardD1Of(env, deliveryId);
+  const db = createDb(d1);
   const token = newId();
   const now = Date.now();
   const [claimed] = await db
@@ -106,54 +108,61 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
   const delaySeconds = canRetry ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[d.retryIndex]!, retryAfter ?? 0)) : 0;
   const status = delivered ? "delivered" : canRetry ? "pending" : "failed";
   const t = Date.now();
-  const [recorded] = await db.batch([
-    db
-      .update(automationDeliveries)
-      .set({
-        status,
-        attempts: [...d.attempts, attempt].slice(-50),
-        retryIndex: canRetry ? d.retryIndex + 1 : d.retryIndex,
-        nextAttemptAt: canRetry ? t + delaySeconds * 1000 : null,
-        claimToken: null,
-        claimedUntil: null,
-        updatedAt: t,
-      })
-      .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token)))
-      .returning({ id: automationDeliveries.id }),
-  ]);
-  // Told once: only by the attempt whose claim still held when it recorded the failure.
-  if (status === "failed" && recorded.length) {
-    await createDb(env.DB)
-      .insert(notifications)
-      .values({
-        id: newId(),
-        userId: found.ownerId,
-        kind: "automation.webhook.failed",
-        title: `A webhook of "${found.name}" failed`,
-        body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
-        data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
-        createdAt: t,
-      });
+  // Told once: the notice of a failure goes to the outbox in the batch that records it, before the update and only
+  // while this attempt's claim still holds; its id derives from the delivery (failDeliveryForGood's is the same).
+  const record = db
+    .update(automationDeliveries)
+    .set({
+      status,
+      attempts: [...d.attempts, attempt].slice(-50),
+      retryIndex: canRetry ? d.retryIndex + 1 : d.retryIndex,
+      nextAttemptAt: canRetry ? t + delaySeconds * 1000 : null,
+      claimToken: null,
+      claimedUntil: null,
+      updatedAt: t,
+    })
+    .where(and(eq(automationDeliveries.id, d.id), eq(automationDeliveries.claimToken, token)));
+  if (status !== "failed") await record;
+  else {
+    // Told once: the notice goes to the outbox in the batch that records the failure, before the update and only
+    // while this attempt's claim still holds; its id derives from the delivery (failDeliveryForGood's is the same).
+    const notice = {
+      id: noticeId(d.id, "automation.webhook.failed"),
+      userId: found.ownerId,
+      kind: "automation.webhook.failed",
+      title: `A webhook of "${found.name}" failed`,
+      body: `${d.method} ${d.url}: ${attempt.error ?? `HTTP ${attempt.httpStatus}`}`,
+      data: { automationId: d.automationId, runId: d.runId, deliveryId: d.id },
+      createdAt: t,
+    };
+    const claimHolds = sql`EXISTS (SELECT 1 FROM automation_deliveries d WHERE d.id = ${d.id} AND d.claim_token = ${token})`;
+    const [inserted] = await db.batch([outboxNotices(db, [notice], t, claimHolds), record]);
+    await deliverAtOnce(env, d1, inserted);
   }
   return canRetry ? { state: "retry", delaySeconds } : { state: delivered ? "delivered" : "failed" };
 }
 
-/** Dead-lettered delivery: failed for good, and its owner told. */
+/** Dead-lettered delivery: failed for good, and its owner told (through the outbox, in the batch that fails it). */
 export async function failDeliveryForGood(env: Env, deliveryId: string, reason: string): Promise<void> {
-  const db = createDb(shardD1Of(env, deliveryId));
+  const d1 = shardD1Of(env, deliveryId);
+  const db = createDb(d1);
   const t = Date.now();
-  const [d] = await db
-    .update(automationDeliveries)
-    .set({ status: "failed", nextAttemptAt: null, updatedAt: t })
-    .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending")))
-    .returning();
-  if (!d) return;
-  await notifyAutomationOwner(serviceContext(env, createDb(env.DB), workerActor, { now: t }), {
-    automationId: d.automationId,
+  const notice = {
+    id: noticeId(deliveryId, "automation.webhook.failed"),
+    automation: sql`SELECT d.automation_id FROM automation_deliveries d WHERE d.id = ${deliveryId}`,
     kind: "automation.webhook.failed",
-    title: (name) => `A webhook of "${name}" failed`,
+    title: 'A webhook of "{name}" failed',
     body: reason,
-    data: { automationId: d.automationId, runId: d.runId, deliveryId },
+    data: sql`(SELECT json_object('runId', d.run_id, 'deliveryId', d.id) FROM automation_deliveries d WHERE d.id = ${deliveryId})`,
     at: t,
-  });
+  };
+  const pending = sql`EXISTS (SELECT 1 FROM automation_deliveries d WHERE d.id = ${deliveryId} AND d.status = 'pending')`;
+  const [inserted] = await db.batch([
+    ownerNoticeStatement(db, notice, t, pending),
+    db
+      .update(automationDeliveries)
+      .set({ status: "failed", nextAttemptAt: null, updatedAt: t })
+      .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending"))),
+  ]);
+  await deliverAtOnce(env, d1, inserted);
 }
