@@ -78,7 +78,12 @@ function fencedAs(column: string, states: readonly FenceState[]): string {
  * may show beside the copy that serves.
  */
 export function servedHere(column: string): SQL {
-  return sql.raw(`NOT ${fencedAs(column, ["moved"])}`);
+  return sql.raw(servedHereSql(column));
+}
+
+/** servedHere as SQL text, for statements written for D1 directly. */
+export function servedHereSql(column: string): string {
+  return `NOT ${fencedAs(column, ["moved"])}`;
 }
 
 /** For a write that sweeps a whole database (the Cron claim): SQL text true for rows whose logical shard is not fenced here. */

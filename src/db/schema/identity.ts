@@ -31,7 +31,39 @@ export const organizationMembers = sqliteTable("organization_members", {
   userId: text("user_id").notNull().references(() => users.id),
   role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
   createdAt: integer("created_at").notNull(),
-}, (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index("organization_members_user_idx").on(t.userId)]);
+  /**
+   * When the membership was made or its role last changed: the directory's index of memberships
+   * (`userOrganizations`) is repaired from the rows changed recently (docs/scaling.md "The directory index of
+   * memberships"). 0 for rows from before the column, which adoption's full pass covers.
+   */
+  updatedAt: integer("updated_at").notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.organizationId, t.userId] }),
+  index("organization_members_user_idx").on(t.userId),
+  index("organization_members_updated_idx").on(t.updatedAt),
+]);
+
+/**
+ * The directory's index of memberships (docs/scaling.md "The directory index of memberships"): per user and
+ * organization, what `GET /organization/all` answers — the organization's name, owner and times, and the member's
+ * role — so the listing reads the directory only. Written after the shard write it mirrors (an upsert by key that
+ * never replaces a newer version: `memberUpdatedAt` and `updatedAt` are the shard's), and repaired from the shards
+ * by the per-minute tick (src/services/organizations/userOrganizations.ts). No foreign keys: derived data.
+ */
+export const userOrganizations = sqliteTable("user_organizations", {
+  userId: text("user_id").notNull(),
+  organizationId: text("organization_id").notNull(),
+  name: text("name").notNull(),
+  ownerId: text("owner_id").notNull(),
+  role: text("role", { enum: ["owner", "admin", "member"] }).notNull(),
+  /** The organization's creation and last change, as in its shard. */
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+  /** The membership's `updated_at` in its shard (the version this row mirrors). */
+  memberUpdatedAt: integer("member_updated_at").notNull(),
+  /** When this row was last written or checked against its shard (the repair checks the least recent first). */
+  syncedAt: integer("synced_at").notNull(),
+}, (t) => [primaryKey({ columns: [t.userId, t.organizationId] }), index("user_organizations_synced_idx").on(t.syncedAt)]);
 
 export const notifications = sqliteTable("notifications", {
   id: text("id").primaryKey(),

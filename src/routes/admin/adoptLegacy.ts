@@ -17,7 +17,7 @@ const route = defineRoute({
   description:
     "For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves " +
     "each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every " +
-    "published portal entry without a route in the directory its route. Once the directory's shard tables are empty it drops them " +
+    "published portal entry without a route in the directory its route, and builds the directory's index of memberships. Once the directory's shard tables are empty it drops them " +
     "(a directory made before migrations were split per kind). Does nothing " +
     "when the directory holds no organization's records; `npm start` calls it on every start.",
   security: [{ bearer: [] }],
@@ -28,6 +28,7 @@ const route = defineRoute({
         moved: z.array(z.object({ logical: z.number().int(), to: z.string(), rows: z.number().int() })),
         portalRoutesAdded: z.number().int(),
         referenceIdsAdded: z.number().int(),
+        userOrganizations: z.object({ written: z.number().int(), removed: z.number().int() }),
         directoryTablesDropped: z.array(z.string().max(64)).max(64),
       }),
     ),

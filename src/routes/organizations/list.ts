@@ -6,11 +6,11 @@ import { OrganizationSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "listOrganizations",
-  // Organizations live in their shards: every shard at once, beside the token's check (one round trip).
+  // The directory's index of memberships, in the token's batch (one round trip, the directory only).
   auth: "batched",
   method: "get",
   path: "/organization/all",
-  shard: "service",
+  shard: "directory",
   tags: ["Organizations"],
   summary: "Organizations the caller belongs to, with the caller's role",
   description: "Every organization the caller is a member of, each with the caller's role in it.",

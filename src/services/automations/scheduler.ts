@@ -16,7 +16,8 @@
  * at once, each in the round trips above; a run's id is issued beside its automation, so its message names its
  * shard. The same tick repairs users' copies in the shards (src/services/identity/users.ts repairUserCopies) and the
  * directory's portal routes (src/services/portals/routes.ts reconcilePortalRoutes) and reference ids
- * (src/services/references/referenceIds.ts reconcileReferenceIds), and delivers the notifications the shards' outboxes
+ * (src/services/references/referenceIds.ts reconcileReferenceIds) and index of memberships
+ * (src/services/organizations/userOrganizations.ts reconcileUserOrganizations), and delivers the notifications the shards' outboxes
  * still hold (src/services/notifications/outbox.ts drainNotificationOutbox).
  */
 import type { Env } from "../../env";
@@ -32,6 +33,7 @@ import { repairUserCopies } from "../identity/users";
 import { reconcilePortalRoutes } from "../portals/routes";
 import { reconcileReferenceIds } from "../references/referenceIds";
 import { drainNotificationOutbox } from "../notifications/outbox";
+import { reconcileUserOrganizations } from "../organizations/userOrganizations";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -144,6 +146,7 @@ export async function handleScheduled(controller: ScheduledController, env: Env,
   ctx.waitUntil(repairUserCopies(env, Date.now()).catch(logFailure("user copy repair failed")));
   ctx.waitUntil(reconcilePortalRoutes(env, Date.now()).catch(logFailure("portal route repair failed")));
   ctx.waitUntil(reconcileReferenceIds(env, Date.now()).catch(logFailure("reference id repair failed")));
+  ctx.waitUntil(reconcileUserOrganizations(env, Date.now()).catch(logFailure("membership index repair failed")));
   ctx.waitUntil(drainNotificationOutbox(env, Date.now()).catch(logFailure("notification outbox drain failed")));
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
   ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));

@@ -7,6 +7,7 @@ import { prepareToken } from "./tokens";
 import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invitations";
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
+import { indexMemberships } from "../organizations/userOrganizations";
 import { everyShardContext, type ServiceContext } from "../context";
 import { createDb } from "../../db/client";
 import type { Db, Env } from "../../env";
@@ -60,6 +61,9 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
   const home = shardBindingOfId(org.id);
   const shards = everyShardContext(ctx);
   // Every shard at once: the user's copy and its pending invitations; the home shard also the new organization.
+  // The directory's index of memberships (docs/scaling.md) gets the new organization beside the shards' writes, so
+  // registration keeps its round trips; should the home shard's write fail, the repair deletes the row.
+  const indexed = indexMemberships(ctx, [{ ...org, organizationId: org.id, userId: user.id, role: "owner", memberUpdatedAt: t }]);
   const found = await Promise.all(
     shards.map(async (shard) => {
       const { db } = shard;
@@ -67,7 +71,7 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
         shard.binding === home
           ? [
               db.insert(organizations).values(org),
-              db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t }),
+              db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t, updatedAt: t }),
               db.insert(workspaces).values(ws),
               db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
             ]
@@ -80,6 +84,7 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
       return { shard, documentInvitations, memberships };
     }),
   );
+  await indexed;
   await Promise.all(
     found.map(async ({ shard, documentInvitations, memberships }) => {
       await applyPendingInvitations(shard, { user: { id: user.id, email: user.email }, pending: documentInvitations });

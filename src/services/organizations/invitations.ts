@@ -12,6 +12,7 @@ import type { Db } from "../../env";
 import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
+import { indexMemberships, membershipRowsStatement, type MembershipRow } from "./userOrganizations";
 
 /** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
 export const MAX_PENDING_INVITATIONS = 200;
@@ -155,8 +156,8 @@ export async function applyPendingMemberInvitations(ctx: ServiceContext, { user,
       statements.push(
         db
           .insert(organizationMembers)
-          .values({ organizationId: inv.organizationId, userId: user.id, role, createdAt: t })
-          .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role } }),
+          .values({ organizationId: inv.organizationId, userId: user.id, role, createdAt: t, updatedAt: t })
+          .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role, updatedAt: t } }),
       );
     } else {
       const role = inv.role as "admin" | "editor" | "viewer";
@@ -165,11 +166,15 @@ export async function applyPendingMemberInvitations(ctx: ServiceContext, { user,
           .insert(workspaceCollaborators)
           .values({ workspaceId: inv.workspaceId, userId: user.id, role, createdAt: t })
           .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
-        db.insert(organizationMembers).values({ organizationId: inv.organizationId, userId: user.id, role: "member", createdAt: t }).onConflictDoNothing(),
+        db.insert(organizationMembers).values({ organizationId: inv.organizationId, userId: user.id, role: "member", createdAt: t, updatedAt: t }).onConflictDoNothing(),
       );
     }
     statements.push(db.update(memberInvitations).set({ acceptedAt: t }).where(eq(memberInvitations.id, inv.id)));
   }
-  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  // Last in the batch, the memberships as they now stand, for the directory's index (written after, docs/scaling.md).
+  const organizationIds = [...new Set(pending.map((inv) => inv.organizationId))];
+  const memberships = organizationIds.map((id) => membershipRowsStatement(db, id, [user.id]));
+  const results = await db.batch([...statements, ...memberships] as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  await indexMemberships(ctx, (results.slice(statements.length) as unknown as MembershipRow[][]).flat());
   return pending.length;
 }

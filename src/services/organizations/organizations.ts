@@ -1,38 +1,22 @@
-/** Organizations and their members (docs/api-guide.md › Concepts): the list in one round trip with authentication, writes in two. */
+/** Organizations and their members (docs/api-guide.md › Concepts): the list in one round trip with authentication, writes in up to three. */
 import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/organizationAccess";
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
 import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
 import { read, routeTo, type ServiceContext } from "../context";
-import { readOnEveryShard } from "../shardReads";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 import { newOrganizationId } from "../../db/shardIds";
-import { servedHere } from "../../db/shardFence";
+import { indexMemberships, membershipRowsStatement, userOrganizationsStatement } from "./userOrganizations";
 
-// The join's result keeps one member per name in a D1 batch: the organization's columns under their own names,
-// and the member row contributes only `role` (which organizations does not have).
-const organizationColumns = {
-  id: organizations.id,
-  name: organizations.name,
-  ownerId: organizations.ownerId,
-  createdAt: organizations.createdAt,
-  updatedAt: organizations.updatedAt,
-};
-
-/** The organizations the caller belongs to, with the caller's role, oldest first. */
+/**
+ * The organizations the caller belongs to, with the caller's role, oldest first: from the directory's index of
+ * memberships, in the batch that checks the token (docs/scaling.md "The directory index of memberships").
+ */
 export async function listOrganizations(ctx: ServiceContext) {
-  // Organizations live in their shards: every shard answers at once, beside the token's check.
-  const perShard = await readOnEveryShard(ctx, (db) => [
-    db
-      .select({ ...organizationColumns, role: organizationMembers.role })
-      .from(organizationMembers)
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(and(eq(organizationMembers.userId, ctx.user.ref), servedHere("organization_members.organization_id"))),
-  ]);
-  const rows = perShard.flatMap(([found]) => found).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-  return rows.map(({ role, ...org }) => organizationDto(org, role));
+  const [rows] = await read(ctx, [userOrganizationsStatement(ctx.db, ctx.user.ref)]);
+  return rows.map((r) => organizationDto({ id: r.organizationId, name: r.name, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt }, r.role));
 }
 
 /** Creates an organization; the caller becomes its owner. */
@@ -43,9 +27,11 @@ export async function createOrganization(ctx: ServiceContext, input: { name: str
   // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
     ctx.db.insert(organizations).values(org),
-    ctx.db.insert(organizationMembers).values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
+    ctx.db.insert(organizationMembers).values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now, updatedAt: ctx.now }),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
+  // Then the directory's index of memberships (its failure is left to the repair: the organization exists).
+  await indexMemberships(ctx, [{ ...org, organizationId: org.id, userId: ctx.user.id, role: "owner", memberUpdatedAt: ctx.now }]);
   return dto;
 }
 
@@ -79,16 +65,25 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   const answer = { organizationId, email, role };
   // A role change of an existing member is not an invitation; anything else waits for room, registered or not.
   if (member?.memberRole) {
-    await ctx.db.update(organizationMembers).set({ role }).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id)));
+    const [, indexed] = await ctx.db.batch([
+      ctx.db.update(organizationMembers).set({ role, updatedAt: ctx.now }).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id))),
+      membershipRowsStatement(ctx.db, organizationId, [member.id]),
+    ]);
+    await indexMemberships(ctx, indexed);
     return answer;
   }
   assertInvitationRoom(pending);
   if (member) {
     // The new member is told who added them, within the per-sender notification limit.
-    await ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now }).onConflictDoUpdate({
-      target: [organizationMembers.organizationId, organizationMembers.userId],
-      set: { role },
-    });
+    const [, indexed] = await ctx.db.batch([
+      ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoUpdate({
+        target: [organizationMembers.organizationId, organizationMembers.userId],
+        set: { role, updatedAt: ctx.now },
+      }),
+      membershipRowsStatement(ctx.db, organizationId, [member.id]),
+    ]);
+    // The directory's index of memberships beside the notice (both in the directory, after the shard's write).
+    const index = indexMemberships(ctx, indexed);
     // Notifications live in the directory (the recipient's, across organizations): written after the membership.
     await notifyLimited(ctx, {
         recipient: member.id,
@@ -99,6 +94,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
         data: { organizationId, role },
         at: ctx.now,
     });
+    await index;
   } else {
     const [stored] = await pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now });
     if (!stored) tooManyPendingInvitations();

@@ -4,8 +4,8 @@
  * logical shard for organizations created since, so unlike a move it keeps the target's rows: the directory's rows
  * are inserted beside them (ids are unique), checked present in the target, and only then deleted from the
  * directory — and copies every user into every shard (docs/scaling.md, "Adopting a database from before the
- * shards"), and writes the directory's portal routes and reference ids of the records that lack them (full passes
- * of the scheduler's repairs). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing
+ * shards"), and writes the directory's portal routes and reference ids of the records that lack them and builds its
+ * index of memberships (full passes of the scheduler's repairs). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing
  * left in the directory it moves nothing. Once the directory's shard tables are empty it drops them, so the directory
  * holds only its own kind's tables, as a database made after migrations were split per kind does (docs/scaling.md
  * "Migrations per kind of database").
@@ -18,6 +18,7 @@ import type { Env } from "../../env";
 import { repairUserCopies } from "../identity/users";
 import { reconcilePortalRoutes } from "../portals/routes";
 import { reconcileReferenceIds } from "../references/referenceIds";
+import { reconcileUserOrganizations } from "../organizations/userOrganizations";
 
 /**
  * One id per logical shard present in the directory: an organization's, and a workspace's (issued beside its
@@ -36,6 +37,8 @@ export interface AdoptionReport {
   portalRoutesAdded: number;
   /** Reference ids claimed for references that had none (every reference, however old, is looked at). */
   referenceIdsAdded: number;
+  /** Rows of the directory's index of memberships written, and removed, by its full pass. */
+  userOrganizations: { written: number; removed: number };
   /** Shard tables dropped from the directory, now empty (a database migrated before migrations per kind; once). */
   directoryTablesDropped: string[];
 }
@@ -53,6 +56,7 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
       if (logical !== null) present.add(logical);
     }
   }
+  await addLaterColumns(env.DB, legacy);
   const moved: AdoptionReport["moved"] = [];
   for (const logical of [...present].sort((a, b) => a - b)) {
     const to = servingBindingOf(logical);
@@ -62,8 +66,22 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
   const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, now, 0);
   // Likewise the reference ids of references made before the directory kept them (docs/scaling.md "Reference ids").
   const { added: referenceIdsAdded } = await reconcileReferenceIds(env, now, 0);
+  // And the directory's index of memberships: every membership in every shard, every index row checked.
+  const userOrganizations = await reconcileUserOrganizations(env, now, 0);
   const directoryTablesDropped = legacy.length ? await dropEmptyShardTables(env.DB, legacy) : [];
-  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded, directoryTablesDropped };
+  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded, userOrganizations, directoryTablesDropped };
+}
+
+/** Columns the shard kind's tables gained after the split (docs/scaling.md "The directory index of memberships"). */
+const LATER_COLUMNS: [table: string, column: string, type: string][] = [["organization_members", "updated_at", "integer DEFAULT 0 NOT NULL"]];
+
+/** The directory's old copies of shard tables get the columns added since, so their rows can be read as the shard's. */
+async function addLaterColumns(db: D1Database, legacy: string[]) {
+  for (const [table, column, type] of LATER_COLUMNS) {
+    if (!legacy.includes(table)) continue;
+    const held = await db.prepare("SELECT 1 AS held FROM pragma_table_info(?1) WHERE name = ?2").bind(table, column).first();
+    if (!held) await db.prepare(`ALTER TABLE ${q(table)} ADD ${q(column)} ${type}`).run();
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { nextUpdatedAt } from "../../db/sql";
 import { checkWorkspaceAccess, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
 import { checkOrganizationAccess, organizationAccessStatement } from "../../auth/organizationAccess";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
+import { indexMemberships, membershipRowsStatement } from "../organizations/userOrganizations";
 import { conflict, notFound, preconditionFailed } from "../../errors";
 import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
 import type { ExpectedVersion } from "../../lib/etag";
@@ -133,14 +134,17 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
     if (!stored) tooManyPendingInvitations();
     return answer;
   }
-  const [, , live] = await ctx.db.batch([
+  const [, , live, membership] = await ctx.db.batch([
     ctx.db
       .insert(workspaceCollaborators)
       .values({ workspaceId, userId: targetId, role, createdAt: ctx.now })
       .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
-    ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now }).onConflictDoNothing(),
+    ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoNothing(),
     liveRoomsStatement(ctx.db, { workspaceId }),
+    membershipRowsStatement(ctx.db, workspace.organizationId, [targetId]),
   ]);
+  // The membership as the shard now holds it, into the directory's index (docs/scaling.md): beside the notice.
+  const indexed = indexMemberships(ctx, membership);
   // A newcomer is told (within the per-sender notification limit, in the directory) and may leave: DELETE of their
   // own collaboration.
   if (!target[0]?.collaboratorRole) {
@@ -156,6 +160,7 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
   }
   // A changed role (editor → viewer) takes effect in the workspace's live collaborative rooms at once.
   await revalidateRooms(ctx.env, live, [targetId]);
+  await indexed;
   return answer;
 }
 

@@ -1,0 +1,256 @@
+/**
+ * The directory index of memberships (docs/scaling.md "The directory index of memberships"): `user_organizations`
+ * holds, per user and organization, what `GET /organization/all` answers, so the listing is one statement in the
+ * directory beside the token's check instead of one on every shard database.
+ *
+ * Every write that changes a membership (or, later, an organization's name) writes its shard first and then this
+ * index, an upsert by (user, organization) carrying the shard's versions (the organization's `updated_at`, the
+ * membership's `updated_at`): a row is never replaced by an older version, so a write and the repair may cross. The
+ * index statement follows the shard batch in the route's next round trip (beside a notification when there is one),
+ * and a failure of it is logged, not answered: the shard write stands and `reconcileUserOrganizations` (the
+ * per-minute tick) fills the index from the shard.
+ */
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { organizationMembers, organizations, userOrganizations } from "../../db/schema";
+import type { Db, Env } from "../../env";
+import { createDb } from "../../db/client";
+import { shardBindings } from "../../db/shards";
+import { shardD1Of } from "../../db/shardIds";
+import { refreshPlacements } from "../../db/placements";
+import { servedHereSql } from "../../db/shardFence";
+import type { ServiceContext } from "../context";
+
+/** One membership as the index holds it (the organization's fields, the member's role, and the shard's versions). */
+export interface MembershipRow {
+  userId: string;
+  organizationId: string;
+  name: string;
+  ownerId: string;
+  role: "owner" | "admin" | "member";
+  createdAt: number;
+  updatedAt: number;
+  memberUpdatedAt: number;
+}
+
+// Aliased: a D1 batch returns objects, and organizations and organization_members both have `updated_at`.
+const membershipColumns = {
+  userId: organizationMembers.userId,
+  organizationId: organizationMembers.organizationId,
+  name: organizations.name,
+  ownerId: organizations.ownerId,
+  role: organizationMembers.role,
+  createdAt: organizations.createdAt,
+  updatedAt: organizations.updatedAt,
+  memberUpdatedAt: sql<number>`${organizationMembers.updatedAt}`.as("member_updated_at"),
+};
+
+/** Batchable, in a shard: the memberships of `userIds` in `organizationId` as the index holds them (after the write it rides behind). */
+export function membershipRowsStatement(db: Db, organizationId: string, userIds: string[]) {
+  return db
+    .select(membershipColumns)
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.organizationId, organizationId), inArray(organizationMembers.userId, userIds)));
+}
+
+/** Batchable, in the directory: the caller's organizations from the index, oldest first (id breaks ties). */
+export function userOrganizationsStatement(dir: Db, userRef: SQL) {
+  return dir
+    .select()
+    .from(userOrganizations)
+    .where(eq(userOrganizations.userId, userRef))
+    .orderBy(asc(userOrganizations.createdAt), asc(userOrganizations.organizationId));
+}
+
+const ROW = (r: MembershipRow) => [r.userId, r.organizationId, r.name, r.ownerId, r.role, r.createdAt, r.updatedAt, r.memberUpdatedAt];
+
+/**
+ * The upsert of `rows` into the index, stamped `syncedAt`. A row is replaced only by the same or a newer version of
+ * both the organization and the membership; with `onlyChanged`, only when something it holds differs (the repair's
+ * forward pass, which so writes nothing on a quiet tick).
+ */
+function upsertSql(rows: readonly MembershipRow[], syncedAt: number, onlyChanged = false) {
+  const differs = onlyChanged
+    ? sql.raw(` AND (user_organizations.name IS NOT excluded.name OR user_organizations.owner_id IS NOT excluded.owner_id
+        OR user_organizations.role IS NOT excluded.role OR user_organizations.created_at IS NOT excluded.created_at
+        OR user_organizations.updated_at IS NOT excluded.updated_at OR user_organizations.member_updated_at IS NOT excluded.member_updated_at)`)
+    : sql``;
+  return sql`INSERT INTO user_organizations (user_id, organization_id, name, owner_id, role, created_at, updated_at, member_updated_at, synced_at)
+    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+      json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'), ${syncedAt}
+    FROM json_each(${JSON.stringify(rows.map(ROW))}) WHERE true
+    ON CONFLICT (user_id, organization_id) DO UPDATE SET name = excluded.name, owner_id = excluded.owner_id, role = excluded.role,
+      created_at = excluded.created_at, updated_at = excluded.updated_at, member_updated_at = excluded.member_updated_at, synced_at = excluded.synced_at
+    WHERE excluded.updated_at >= user_organizations.updated_at AND excluded.member_updated_at >= user_organizations.member_updated_at${differs}`;
+}
+
+/**
+ * Writes `rows` (what the shard holds after the request's write) into the directory's index. Called after the shard
+ * write has committed; a failure is logged and left to the repair, so the request still answers its write.
+ */
+export async function indexMemberships(ctx: Pick<ServiceContext, "dir" | "now">, rows: readonly MembershipRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  try {
+    await ctx.dir.run(upsertSql(rows, ctx.now));
+  } catch (err) {
+    const keys = rows.map((r) => `${r.userId}/${r.organizationId}`);
+    console.error(JSON.stringify({ level: "error", msg: "membership index write failed; the scheduler's repair fills it", keys, error: String(err) }));
+  }
+}
+
+/** How far back the tick looks for memberships changed in the shards. */
+const WINDOW_MS = 24 * 60 * 60_000;
+/** How old an index row must be before the repair checks it against its shard (a registration writes it beside the shard). */
+export const USER_ORGANIZATIONS_GRACE_MS = 60_000;
+const PAGE = 500;
+/** Pages per shard (forward) and index rows checked (backward) per tick; adoption's full pass has no bound. */
+const TICK_PAGES = 10;
+const TICK_CHECKS = 200;
+
+export interface UserOrganizationsRepair {
+  /** Index rows written or corrected from the shards. */
+  written: number;
+  /** Index rows deleted: their membership no longer exists in its shard. */
+  removed: number;
+}
+
+interface ShardMembership {
+  user_id: string;
+  organization_id: string;
+  name: string;
+  owner_id: string;
+  role: MembershipRow["role"];
+  created_at: number;
+  updated_at: number;
+  member_updated_at: number;
+}
+
+const fromShard = (r: ShardMembership): MembershipRow => ({
+  userId: r.user_id,
+  organizationId: r.organization_id,
+  name: r.name,
+  ownerId: r.owner_id,
+  role: r.role,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  memberUpdatedAt: r.member_updated_at,
+});
+
+const SELECT_MEMBERSHIPS = `SELECT om.user_id, om.organization_id, o.name, o.owner_id, om.role, o.created_at, o.updated_at, om.updated_at AS member_updated_at
+  FROM organization_members om JOIN organizations o ON o.id = om.organization_id`;
+
+/**
+ * The repair of the index (docs/scaling.md "The directory index of memberships"), both directions:
+ * 1. forward, every shard at once: memberships whose row or organization changed at or after `since` (pages of 500
+ *    in (updated_at, organization, user) order, at most TICK_PAGES per shard per tick) are written into the index
+ *    where it lacks them or holds an older version — a write whose directory half failed;
+ * 2. backward: the index rows checked least recently (TICK_CHECKS a tick, each older than the grace period) are
+ *    looked up in their organization's shard: a row whose membership is gone is deleted (unless it was written
+ *    again meanwhile), the others are corrected if they differ and stamped as checked, so the tick walks the
+ *    whole index over time.
+ * With `since` 0 (adoption, npm start) both passes cover everything, which builds the index of a database from
+ * before it. Idempotent; run every minute by the scheduler.
+ */
+export async function reconcileUserOrganizations(env: Env, now: number, since = now - WINDOW_MS): Promise<UserOrganizationsRepair> {
+  const full = since <= 0;
+  const dir = createDb(env.DB);
+  // A row names its organization, found where its shard is served now: learn any move first.
+  await refreshPlacements(dir);
+  const written = await Promise.all(shardBindings().map((b) => forwardPass(env[b]!, dir, now, since, full ? Infinity : TICK_PAGES)));
+  const checked = await backwardPass(env, dir, now, full ? Infinity : TICK_CHECKS);
+  return { written: written.reduce((a, n) => a + n, 0) + checked.written, removed: checked.removed };
+}
+
+async function forwardPass(shard: D1Database, dir: Db, now: number, since: number, maxPages: number): Promise<number> {
+  const servedSql = servedHereSql("om.organization_id");
+  let written = 0;
+  let after: [number, string, string] = [-1, "", ""];
+  for (let page = 0; page < maxPages; page++) {
+    const { results } = await shard
+      .prepare(
+        `${SELECT_MEMBERSHIPS}
+         WHERE (om.updated_at >= ?1 OR o.updated_at >= ?1) AND (om.updated_at, om.organization_id, om.user_id) > (?2, ?3, ?4) AND ${servedSql}
+         ORDER BY om.updated_at, om.organization_id, om.user_id LIMIT ${PAGE}`,
+      )
+      .bind(since, ...after)
+      .all<ShardMembership>();
+    if (results.length === 0) break;
+    const last = results[results.length - 1]!;
+    after = [last.member_updated_at, last.organization_id, last.user_id];
+    const { meta } = await dir.run(upsertSql(results.map(fromShard), now, true));
+    written += meta.changes ?? 0;
+    if (results.length < PAGE) break;
+  }
+  return written;
+}
+
+interface IndexKey {
+  user_id: string;
+  organization_id: string;
+  synced_at: number;
+}
+
+async function backwardPass(env: Env, dir: Db, now: number, maxRows: number): Promise<UserOrganizationsRepair> {
+  let written = 0;
+  let removed = 0;
+  let seen = 0;
+  let after: [number, string, string] = [-1, "", ""];
+  while (seen < maxRows) {
+    const limit = Math.min(PAGE, maxRows - seen);
+    const { results: keys } = await env.DB.prepare(
+      `SELECT user_id, organization_id, synced_at FROM user_organizations
+       WHERE synced_at < ?1 AND (synced_at, user_id, organization_id) > (?2, ?3, ?4)
+       ORDER BY synced_at, user_id, organization_id LIMIT ${limit}`,
+    )
+      .bind(now - USER_ORGANIZATIONS_GRACE_MS, ...after)
+      .all<IndexKey>();
+    if (keys.length === 0) break;
+    seen += keys.length;
+    const last = keys[keys.length - 1]!;
+    after = [last.synced_at, last.user_id, last.organization_id];
+    const byShard = new Map<D1Database, IndexKey[]>();
+    for (const k of keys) {
+      const d1 = shardD1Of(env, k.organization_id);
+      byShard.set(d1, [...(byShard.get(d1) ?? []), k]);
+    }
+    const found = (
+      await Promise.all(
+        [...byShard].map(async ([d1, rows]) => {
+          const { results } = await d1
+            .prepare(
+              `${SELECT_MEMBERSHIPS}
+               WHERE (om.organization_id, om.user_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))`,
+            )
+            .bind(JSON.stringify(rows.map((r) => [r.organization_id, r.user_id])))
+            .all<ShardMembership>();
+          return results;
+        }),
+      )
+    ).flat();
+    const present = new Set(found.map((r) => `${r.user_id} ${r.organization_id}`));
+    const gone = keys.filter((k) => !present.has(`${k.user_id} ${k.organization_id}`));
+    const statements = [];
+    if (found.length) {
+      // Corrected where they differ (an older version is never written back), then every present row stamped checked.
+      statements.push(dir.run(upsertSql(found.map(fromShard), now, true)));
+      statements.push(
+        dir.run(sql`UPDATE user_organizations SET synced_at = ${now}
+          WHERE (user_id, organization_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(found.map((r) => [r.user_id, r.organization_id]))}))`),
+      );
+    }
+    // A row written again since it was read (a membership made anew) stays: the delete names the time it was read at.
+    if (gone.length) {
+      statements.push(
+        dir.run(sql`DELETE FROM user_organizations WHERE (user_id, organization_id, synced_at) IN
+          (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${JSON.stringify(gone.map((k) => [k.user_id, k.organization_id, k.synced_at]))}))`),
+      );
+    }
+    if (statements.length) {
+      const results = (await dir.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as { meta: { changes?: number } }[];
+      if (found.length) written += results[0]!.meta.changes ?? 0;
+      removed += results.slice(found.length ? 2 : 0).reduce((a, r) => a + (r.meta.changes ?? 0), 0);
+    }
+    if (keys.length < limit) break;
+  }
+  return { written, removed };
+}
