@@ -65,23 +65,38 @@ export function userOrganizationsStatement(dir: Db, userRef: SQL) {
 const ROW = (r: MembershipRow) => [r.userId, r.organizationId, r.name, r.ownerId, r.role, r.createdAt, r.updatedAt, r.memberUpdatedAt];
 
 /**
- * The upsert of `rows` into the index, stamped `syncedAt`. A row is replaced only by the same or a newer version of
- * both the organization and the membership; with `onlyChanged`, only when something it holds differs (the repair's
- * forward pass, which so writes nothing on a quiet tick).
+ * The upsert of rows (a JSON array of ROW tuples) into the index, stamped with a time: its text around the two
+ * values. A row is replaced only by the same or a newer version of both the organization and the membership; with
+ * `onlyChanged`, only when something it holds differs (the repair, which so writes nothing on a quiet tick).
  */
-function upsertSql(rows: readonly MembershipRow[], syncedAt: number, onlyChanged = false) {
+function upsertParts(onlyChanged: boolean): [string, string, string] {
   const differs = onlyChanged
-    ? sql.raw(` AND (user_organizations.name IS NOT excluded.name OR user_organizations.owner_id IS NOT excluded.owner_id
+    ? ` AND (user_organizations.name IS NOT excluded.name OR user_organizations.owner_id IS NOT excluded.owner_id
         OR user_organizations.role IS NOT excluded.role OR user_organizations.created_at IS NOT excluded.created_at
-        OR user_organizations.updated_at IS NOT excluded.updated_at OR user_organizations.member_updated_at IS NOT excluded.member_updated_at)`)
-    : sql``;
-  return sql`INSERT INTO user_organizations (user_id, organization_id, name, owner_id, role, created_at, updated_at, member_updated_at, synced_at)
+        OR user_organizations.updated_at IS NOT excluded.updated_at OR user_organizations.member_updated_at IS NOT excluded.member_updated_at)`
+    : "";
+  return [
+    `INSERT INTO user_organizations (user_id, organization_id, name, owner_id, role, created_at, updated_at, member_updated_at, synced_at)
     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
-      json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'), ${syncedAt}
-    FROM json_each(${JSON.stringify(rows.map(ROW))}) WHERE true
+      json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'), `,
+    ` FROM json_each(`,
+    `) WHERE true
     ON CONFLICT (user_id, organization_id) DO UPDATE SET name = excluded.name, owner_id = excluded.owner_id, role = excluded.role,
       created_at = excluded.created_at, updated_at = excluded.updated_at, member_updated_at = excluded.member_updated_at, synced_at = excluded.synced_at
-    WHERE excluded.updated_at >= user_organizations.updated_at AND excluded.member_updated_at >= user_organizations.member_updated_at${differs}`;
+    WHERE excluded.updated_at >= user_organizations.updated_at AND excluded.member_updated_at >= user_organizations.member_updated_at${differs}`,
+  ];
+}
+
+/** The upsert as drizzle SQL, for a request's directory client. */
+function upsertSql(rows: readonly MembershipRow[], syncedAt: number) {
+  const [a, b, c] = upsertParts(false);
+  return sql`${sql.raw(a)}${syncedAt}${sql.raw(b)}${JSON.stringify(rows.map(ROW))}${sql.raw(c)}`;
+}
+
+/** The upsert as a D1 statement, for the repair. */
+function upsertStatement(d1: D1Database, rows: readonly MembershipRow[], syncedAt: number, onlyChanged: boolean) {
+  const [a, b, c] = upsertParts(onlyChanged);
+  return d1.prepare(`${a}?1${b}?2${c}`).bind(syncedAt, JSON.stringify(rows.map(ROW)));
 }
 
 /**
@@ -156,12 +171,12 @@ export async function reconcileUserOrganizations(env: Env, now: number, since = 
   const dir = createDb(env.DB);
   // A row names its organization, found where its shard is served now: learn any move first.
   await refreshPlacements(dir);
-  const written = await Promise.all(shardBindings().map((b) => forwardPass(env[b]!, dir, now, since, full ? Infinity : TICK_PAGES)));
-  const checked = await backwardPass(env, dir, now, full ? Infinity : TICK_CHECKS);
+  const written = await Promise.all(shardBindings().map((b) => forwardPass(env, env[b]!, now, since, full ? Infinity : TICK_PAGES)));
+  const checked = await backwardPass(env, now, full ? Infinity : TICK_CHECKS);
   return { written: written.reduce((a, n) => a + n, 0) + checked.written, removed: checked.removed };
 }
 
-async function forwardPass(shard: D1Database, dir: Db, now: number, since: number, maxPages: number): Promise<number> {
+async function forwardPass(env: Env, shard: D1Database, now: number, since: number, maxPages: number): Promise<number> {
   const servedSql = servedHereSql("om.organization_id");
   let written = 0;
   let after: [number, string, string] = [-1, "", ""];
@@ -177,7 +192,7 @@ async function forwardPass(shard: D1Database, dir: Db, now: number, since: numbe
     if (results.length === 0) break;
     const last = results[results.length - 1]!;
     after = [last.member_updated_at, last.organization_id, last.user_id];
-    const { meta } = await dir.run(upsertSql(results.map(fromShard), now, true));
+    const { meta } = await upsertStatement(env.DB, results.map(fromShard), now, true).run();
     written += meta.changes ?? 0;
     if (results.length < PAGE) break;
   }
@@ -190,7 +205,7 @@ interface IndexKey {
   synced_at: number;
 }
 
-async function backwardPass(env: Env, dir: Db, now: number, maxRows: number): Promise<UserOrganizationsRepair> {
+async function backwardPass(env: Env, now: number, maxRows: number): Promise<UserOrganizationsRepair> {
   let written = 0;
   let removed = 0;
   let seen = 0;
@@ -232,21 +247,25 @@ async function backwardPass(env: Env, dir: Db, now: number, maxRows: number): Pr
     const statements = [];
     if (found.length) {
       // Corrected where they differ (an older version is never written back), then every present row stamped checked.
-      statements.push(dir.run(upsertSql(found.map(fromShard), now, true)));
+      statements.push(upsertStatement(env.DB, found.map(fromShard), now, true));
       statements.push(
-        dir.run(sql`UPDATE user_organizations SET synced_at = ${now}
-          WHERE (user_id, organization_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(found.map((r) => [r.user_id, r.organization_id]))}))`),
+        env.DB.prepare(
+          `UPDATE user_organizations SET synced_at = ?1
+           WHERE (user_id, organization_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2))`,
+        ).bind(now, JSON.stringify(found.map((r) => [r.user_id, r.organization_id]))),
       );
     }
     // A row written again since it was read (a membership made anew) stays: the delete names the time it was read at.
     if (gone.length) {
       statements.push(
-        dir.run(sql`DELETE FROM user_organizations WHERE (user_id, organization_id, synced_at) IN
-          (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${JSON.stringify(gone.map((k) => [k.user_id, k.organization_id, k.synced_at]))}))`),
+        env.DB.prepare(
+          `DELETE FROM user_organizations WHERE (user_id, organization_id, synced_at) IN
+           (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1))`,
+        ).bind(JSON.stringify(gone.map((k) => [k.user_id, k.organization_id, k.synced_at]))),
       );
     }
     if (statements.length) {
-      const results = (await dir.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])) as { meta: { changes?: number } }[];
+      const results = await env.DB.batch(statements);
       if (found.length) written += results[0]!.meta.changes ?? 0;
       removed += results.slice(found.length ? 2 : 0).reduce((a, r) => a + (r.meta.changes ?? 0), 0);
     }

@@ -1,0 +1,213 @@
+/**
+ * The directory index of memberships (docs/scaling.md "The directory index of memberships"): `GET /organization/all`
+ * reads `user_organizations` in the directory beside the token's check — one round trip, no shard database — and
+ * every write that changes a membership writes the index after its shard. When that second half fails (a trigger
+ * refuses it here on purpose), the shard's write stands and the scheduler's tick fills the index; a row whose
+ * membership is gone is removed by the same repair; adoption's full pass builds the index from scratch.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, call, ok, registerUser, uniqueEmail, type RegisteredUser } from "../support/harness";
+import { callScheduled } from "../support/automations";
+import { shardD1 } from "../support/shards";
+import { shardBindingOfId } from "../../src/db/shardIds";
+import { reconcileUserOrganizations, USER_ORGANIZATIONS_GRACE_MS } from "../../src/services/organizations/userOrganizations";
+
+interface Listed {
+  _id: string;
+  name: string;
+  ownerId: string;
+  createdAt: number;
+  updatedAt: number;
+  role: string;
+}
+
+/** The caller's listing, checked to read the directory only, in one round trip. */
+async function listed(user: RegisteredUser): Promise<Listed[]> {
+  const res = await call("GET", "/organization/all", { token: user.token });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("x-d1-databases")).toBe("DB");
+  expect(res.headers.get("x-d1-round-trips")).toBe("1");
+  return res.body.data as Listed[];
+}
+
+/** What the listing must say, read from the shards themselves: every membership of the user, oldest first. */
+async function truth(user: RegisteredUser, organizationIds: string[]): Promise<Listed[]> {
+  const rows: Listed[] = [];
+  for (const id of organizationIds) {
+    const row = await shardD1(id)
+      .prepare(
+        `SELECT o.id AS _id, o.name, o.owner_id AS ownerId, o.created_at AS createdAt, o.updated_at AS updatedAt, om.role
+         FROM organization_members om JOIN organizations o ON o.id = om.organization_id WHERE om.organization_id = ?1 AND om.user_id = ?2`,
+      )
+      .bind(id, user.id)
+      .first<Listed>();
+    if (row) rows.push(row);
+  }
+  return rows.sort((a, b) => a.createdAt - b.createdAt || (a._id < b._id ? -1 : 1));
+}
+
+/** A registered user whose token's first lastUsedAt write is spent (outside the measured listings). */
+async function user(name: string, email?: string): Promise<RegisteredUser> {
+  const u = await registerUser(name, email);
+  await ok("GET", "/me", { token: u.token });
+  return u;
+}
+
+/** A registered user whose personal organization sits on a shard database other than `avoid`'s. */
+async function userOnAnotherShard(name: string, avoid: string): Promise<RegisteredUser> {
+  for (let i = 0; i < 40; i++) {
+    const u = await user(name);
+    if (shardBindingOfId(u.organizationId) !== shardBindingOfId(avoid)) return u;
+  }
+  throw new Error("every registration landed on one shard database");
+}
+
+/** A directory trigger that refuses the index's writes about `organizationId` while `body` runs. */
+async function refusingIndexWrites<T>(organizationId: string, body: () => Promise<T>): Promise<T> {
+  const when = `WHEN NEW.organization_id = '${organizationId}'`;
+  await env.DB.batch([
+    env.DB.prepare(`CREATE TRIGGER test_refuse_index_insert BEFORE INSERT ON user_organizations ${when} BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`),
+    env.DB.prepare(`CREATE TRIGGER test_refuse_index_update BEFORE UPDATE ON user_organizations ${when} BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`),
+  ]);
+  try {
+    return await body();
+  } finally {
+    await env.DB.batch([env.DB.prepare(`DROP TRIGGER test_refuse_index_insert`), env.DB.prepare(`DROP TRIGGER test_refuse_index_update`)]);
+  }
+}
+
+/** Makes the index rows of `userId` look checked long ago, so the tick's check of index rows takes them now. */
+async function ageIndexRows(userId: string) {
+  await env.DB.prepare(`UPDATE user_organizations SET synced_at = synced_at - ?2 WHERE user_id = ?1`).bind(userId, 2 * USER_ORGANIZATIONS_GRACE_MS).run();
+}
+
+describe("GET /organization/all reads the directory's index", () => {
+  it("lists what the shards hold after registration, a create, a member added, a role changed, a collaborator added and an invitation accepted", async () => {
+    const a = await user("Indexed owner");
+    expect(await listed(a)).toEqual(await truth(a, [a.organizationId]));
+    expect((await listed(a))[0]).toMatchObject({ _id: a.organizationId, ownerId: a.id, role: "owner" });
+
+    const second = (await ok("POST", "/organization", { token: a.token, body: { name: "Second of A" } })).data as Listed;
+    expect(await listed(a)).toEqual(await truth(a, [a.organizationId, second._id]));
+    expect((await listed(a)).map((o) => o._id)).toEqual([a.organizationId, second._id]);
+
+    // B (on another shard database) is added to A's organization, then made admin.
+    const b = await userOnAnotherShard("Indexed member", a.organizationId);
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
+    expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("member");
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } });
+    expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
+    expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
+
+    // A workspace collaborator becomes a member of its organization.
+    const c = await user("Indexed collaborator");
+    await ok("POST", `/workspace/${a.workspaceId}/collaborator`, { token: a.token, body: { email: c.email, role: "editor" } });
+    expect(await listed(c)).toEqual(await truth(c, [a.organizationId, c.organizationId]));
+    expect((await listed(c)).find((o) => o._id === a.organizationId)?.role).toBe("member");
+    // Collaborating again does not lower an admin's role in the index (the shard keeps it, so does the index).
+    await ok("POST", `/workspace/${a.workspaceId}/collaborator`, { token: a.token, body: { email: b.email, role: "viewer" } });
+    expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
+
+    // An email without an account is invited as admin, and registers: the invitation's membership is listed.
+    const email = uniqueEmail();
+    await ok("POST", `/organization/${second._id}/member`, { token: a.token, body: { email, role: "admin" } });
+    const d = await user("Indexed invitee", email);
+    expect(await listed(d)).toEqual(await truth(d, [second._id, d.organizationId]));
+    expect((await listed(d)).find((o) => o._id === second._id)?.role).toBe("admin");
+  });
+
+  it("a token of the older form lists from the index in the same batch", async () => {
+    const a = await user("Older token");
+    const { sha256Hex } = await import("../../src/lib/crypto");
+    const legacy = `cws_${crypto.randomUUID().replace(/-/g, "")}ABCDEFGH`;
+    await env.DB.prepare("INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, last_used_at) VALUES (?, ?, 'legacy', ?, ?, ?)")
+      .bind(crypto.randomUUID(), a.id, await sha256Hex(legacy), Date.now(), Date.now())
+      .run();
+    expect((await listed({ ...a, token: legacy })).map((o) => o._id)).toEqual([a.organizationId]);
+  });
+});
+
+describe("the index's repair", () => {
+  it("a create whose index write fails stands; the listing lacks it until the tick writes it", async () => {
+    const a = await user("Refused index");
+    // The organization's id is drawn by the route: refuse every index write for rows not of A's first organization.
+    await env.DB.prepare(
+      `CREATE TRIGGER test_refuse_new_org BEFORE INSERT ON user_organizations WHEN NEW.user_id = '${a.id}' AND NEW.organization_id <> '${a.organizationId}'
+       BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`,
+    ).run();
+    let created: Listed;
+    try {
+      const res = await call("POST", "/organization", { token: a.token, body: { name: "Unindexed" } });
+      // The shard's write committed: the request answers it.
+      expect(res.status).toBe(200);
+      created = res.body.data as Listed;
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER test_refuse_new_org`).run();
+    }
+    // The organization exists and is reachable by its id…
+    expect((await call("GET", `/workspace/all/${created._id}`, { token: a.token })).status).toBe(200);
+    expect(await truth(a, [created._id])).toHaveLength(1);
+    // …but the listing, which reads the index only, lacks it.
+    expect((await listed(a)).map((o) => o._id)).toEqual([a.organizationId]);
+
+    // The scheduler's tick (the Worker's scheduled handler) writes it from the shard.
+    await callScheduled(Date.now());
+    expect(await listed(a)).toEqual(await truth(a, [a.organizationId, created._id]));
+    // Once: the next tick has nothing to write.
+    expect((await reconcileUserOrganizations(env, Date.now())).written).toBe(0);
+  });
+
+  it("a role change whose index write fails is repaired by the tick", async () => {
+    const a = await user("Role owner");
+    const b = await userOnAnotherShard("Role member", a.organizationId);
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    await refusingIndexWrites(a.organizationId, () => ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } }));
+    expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("member");
+    const repair = await reconcileUserOrganizations(env, Date.now());
+    expect(repair.written).toBeGreaterThanOrEqual(1);
+    expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
+    expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
+  });
+
+  it("a row whose membership is gone from its shard is removed; the others stay", async () => {
+    const a = await user("Stale owner");
+    const b = await userOnAnotherShard("Stale member", a.organizationId);
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    expect((await listed(b)).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
+    // The membership is deleted in the shard directly: the index still names it.
+    await shardD1(a.organizationId).prepare(`DELETE FROM organization_members WHERE organization_id = ?1 AND user_id = ?2`).bind(a.organizationId, b.id).run();
+    expect((await listed(b)).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
+    // A row checked within the grace period is left for later…
+    await callScheduled(Date.now());
+    expect((await listed(b)).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
+    // …and once it is older, the tick checks it against its shard and deletes it.
+    await ageIndexRows(b.id);
+    await callScheduled(Date.now());
+    expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
+    expect((await listed(b)).map((o) => o._id)).toEqual([b.organizationId]);
+    // The row still held was checked, not deleted, and stamped: it leaves the front of the queue.
+    const held = await env.DB.prepare(`SELECT synced_at FROM user_organizations WHERE user_id = ?1`).bind(b.id).first<{ synced_at: number }>();
+    expect(held!.synced_at).toBeGreaterThan(Date.now() - USER_ORGANIZATIONS_GRACE_MS);
+  });
+
+  it("adoption's full pass builds the index from the shards (a database from before it), whatever the rows' age", async () => {
+    const a = await user("Adopted owner");
+    const b = await userOnAnotherShard("Adopted member", a.organizationId);
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } });
+    // As before the index: no rows, memberships whose updated_at is the column's default, an organization changed long ago.
+    await env.DB.prepare(`DELETE FROM user_organizations WHERE user_id IN (?1, ?2)`).bind(a.id, b.id).run();
+    await shardD1(a.organizationId).batch([
+      shardD1(a.organizationId).prepare(`UPDATE organization_members SET updated_at = 0 WHERE organization_id = ?1`).bind(a.organizationId),
+      shardD1(a.organizationId).prepare(`UPDATE organizations SET updated_at = 1000 WHERE id = ?1`).bind(a.organizationId),
+    ]);
+    // The tick looks at the last day only: these rows are older than that.
+    await reconcileUserOrganizations(env, Date.now());
+    expect((await listed(b)).map((o) => o._id)).not.toContain(a.organizationId);
+    const adopted = await ok("POST", "/admin/shards/adopt", { token: ADMIN_TOKEN });
+    expect(adopted.data.userOrganizations.written).toBeGreaterThanOrEqual(2);
+    expect(await listed(a)).toEqual(await truth(a, [a.organizationId]));
+    expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
+  });
+});
