@@ -16,7 +16,9 @@ describe("adopting records kept in the directory by an earlier version", () => {
     const t = Date.now();
     const [orgId, wsId, projectId] = [ulid(), ulid(), ulid()];
     // An earlier version's directory held every table: this one gets the shard kind's tables as such a database has them.
-    await applyD1Migrations(env.DB, env.TEST_SHARD_MIGRATIONS);
+    // (Without the columns added since: organization_members.updated_at, which adoption adds before reading its rows.)
+    await applyD1Migrations(env.DB, env.TEST_SHARD_MIGRATIONS.filter((m) => !m.name.includes("organization_members_updated_at")));
+    expect(await env.DB.prepare("SELECT 1 FROM pragma_table_info('organization_members') WHERE name = 'updated_at'").first()).toBeNull();
     // What an earlier `npm start` left: an organization, a workspace and a project in the one database.
     await env.DB.batch([
       env.DB.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Legacy', ?, ?, ?)").bind(orgId, u.id, t, t),
@@ -50,7 +52,7 @@ describe("adopting records kept in the directory by an earlier version", () => {
     expect(adopted.data.directoryTablesDropped).toEqual(expect.arrayContaining(["organizations", "cells", "search_fts", "shard_fence"]));
     const tablesOf = async (db: D1Database) =>
       (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'd1_migrations' ORDER BY name").all<{ name: string }>()).results.map((r) => r.name).filter((n) => !n.startsWith("_cf_"));
-    const directoryKind = env.TEST_DIRECTORY_MIGRATIONS.flatMap((m) => m.queries.flatMap((sql) => /CREATE TABLE IF NOT EXISTS `(\w+)`/.exec(sql)?.[1] ?? [])).sort();
+    const directoryKind = env.TEST_DIRECTORY_MIGRATIONS.flatMap((m) => m.queries.flatMap((sql) => /CREATE TABLE (?:IF NOT EXISTS )?`(\w+)`/.exec(sql)?.[1] ?? [])).sort();
     expect(directoryKind).toContain("access_tokens");
     expect(await tablesOf(env.DB)).toEqual(directoryKind);
 
