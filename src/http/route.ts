@@ -54,7 +54,7 @@ export interface RouteSettings {
   /**
    * Which database the request's queries go to (docs/scaling.md, "Routing with no lookup"): the shard holding the id
    * in a path parameter (the default: the first one), a JSON body field or a query parameter; `"directory"` for
-   * what is global (tokens, notifications, the caller); `"service"` when the service routes itself (a listing
+   * what is global (tokens, notifications, the caller and its organizations); `"service"` when the service routes itself (a search
    * across organizations, an id the client chose); `"new-organization"` for a create that places a new organization
    * (its id drawn here, `ctx.placedOrganizationId`). Decided before authentication, so the token's check in the
    * directory and the first read in the shard run at the same time.

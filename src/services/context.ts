@@ -153,7 +153,7 @@ export function onDatabase(ctx: ServiceContext, binding: DatabaseBinding): Servi
   return binding === ctx.binding ? ctx : { ...ctx, binding, db: ctx.database(binding) };
 }
 
-/** A copy of `ctx` on every shard database, for work that visits them all (registration, listings across organizations). */
+/** A copy of `ctx` on every shard database, for work that visits them all (registration, a search across organizations). */
 export function everyShardContext(ctx: ServiceContext): ServiceContext[] {
   return shardBindings().map((b) => onDatabase(ctx, b));
 }

@@ -16,7 +16,7 @@ type Queries = readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 /**
  * `read()` on every shard database at once, beside the token's check (one round trip of latency): the same
  * statements in each, results per shard in binding order, none used before the directory agrees. For work about
- * no one organization (the caller's organizations, a search across everything readable). A token of the older form
+ * no one organization (a search across everything readable). A token of the older form
  * names no user, so the directory answers first (one round trip more) and every shard's statements name the caller.
  * The context is left on the first shard.
  */
