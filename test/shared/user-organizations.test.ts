@@ -192,6 +192,25 @@ describe("the index's repair", () => {
     expect(held!.synced_at).toBeGreaterThan(Date.now() - USER_ORGANIZATIONS_GRACE_MS);
   });
 
+  it("an organization changed in its shard (as a rename would) is corrected for every member by the tick", async () => {
+    const a = await user("Renamed owner");
+    const b = await userOnAnotherShard("Renamed member", a.organizationId);
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    // The memberships themselves are old (from before the column, in the shard and in the index alike): only the
+    // organization's own change can lead the repair to them.
+    await env.DB.prepare(`UPDATE user_organizations SET member_updated_at = 0 WHERE organization_id = ?1`).bind(a.organizationId).run();
+    const shard = shardD1(a.organizationId);
+    await shard.batch([
+      shard.prepare(`UPDATE organization_members SET updated_at = 0 WHERE organization_id = ?1`).bind(a.organizationId),
+      shard.prepare(`UPDATE organizations SET name = 'Renamed', updated_at = ?2 WHERE id = ?1`).bind(a.organizationId, Date.now() + 1),
+    ]);
+    await reconcileUserOrganizations(env, Date.now());
+    for (const u of [a, b]) {
+      expect((await listed(u)).find((o) => o._id === a.organizationId)?.name, u.name).toBe("Renamed");
+      expect(await listed(u)).toEqual(await truth(u, [a.organizationId, u.organizationId].filter((id, i, all) => all.indexOf(id) === i)));
+    }
+  });
+
   it("adoption's full pass builds the index from the shards (a database from before it), whatever the rows' age", async () => {
     const a = await user("Adopted owner");
     const b = await userOnAnotherShard("Adopted member", a.organizationId);

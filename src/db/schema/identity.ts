@@ -24,7 +24,10 @@ export const organizations = sqliteTable("organizations", {
   ownerId: text("owner_id").notNull().references(() => users.id),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
-});
+}, (t) => [
+  // The repair of the directory's index of memberships reads the organizations changed recently (docs/scaling.md).
+  index("organizations_updated_idx").on(t.updatedAt, t.id),
+]);
 
 export const organizationMembers = sqliteTable("organization_members", {
   organizationId: text("organization_id").notNull().references(() => organizations.id),
@@ -40,7 +43,7 @@ export const organizationMembers = sqliteTable("organization_members", {
 }, (t) => [
   primaryKey({ columns: [t.organizationId, t.userId] }),
   index("organization_members_user_idx").on(t.userId),
-  index("organization_members_updated_idx").on(t.updatedAt),
+  index("organization_members_updated_idx").on(t.updatedAt, t.organizationId, t.userId),
 ]);
 
 /**
@@ -63,7 +66,7 @@ export const userOrganizations = sqliteTable("user_organizations", {
   memberUpdatedAt: integer("member_updated_at").notNull(),
   /** When this row was last written or checked against its shard (the repair checks the least recent first). */
   syncedAt: integer("synced_at").notNull(),
-}, (t) => [primaryKey({ columns: [t.userId, t.organizationId] }), index("user_organizations_synced_idx").on(t.syncedAt)]);
+}, (t) => [primaryKey({ columns: [t.userId, t.organizationId] }), index("user_organizations_synced_idx").on(t.syncedAt, t.userId, t.organizationId)]);
 
 export const notifications = sqliteTable("notifications", {
   id: text("id").primaryKey(),

@@ -151,8 +151,8 @@ const fromShard = (r: ShardMembership): MembershipRow => ({
   memberUpdatedAt: r.member_updated_at,
 });
 
-const SELECT_MEMBERSHIPS = `SELECT om.user_id, om.organization_id, o.name, o.owner_id, om.role, o.created_at, o.updated_at, om.updated_at AS member_updated_at
-  FROM organization_members om JOIN organizations o ON o.id = om.organization_id`;
+const MEMBERSHIP_COLUMNS = `om.user_id, om.organization_id, o.name, o.owner_id, om.role, o.created_at, o.updated_at, om.updated_at AS member_updated_at`;
+const MEMBERSHIPS = `FROM organization_members om JOIN organizations o ON o.id = om.organization_id`;
 
 /**
  * The repair of the index (docs/scaling.md "The directory index of memberships"), both directions:
@@ -176,25 +176,31 @@ export async function reconcileUserOrganizations(env: Env, now: number, since = 
   return { written: written.reduce((a, n) => a + n, 0) + checked.written, removed: checked.removed };
 }
 
+/**
+ * One shard's memberships changed at or after `since`, written into the index where it lacks them or holds an older
+ * version: those whose row changed, then (unless `since` is 0, when the first covers everything) those whose
+ * organization changed. Each in pages by its own indexed column.
+ */
 async function forwardPass(env: Env, shard: D1Database, now: number, since: number, maxPages: number): Promise<number> {
-  const servedSql = servedHereSql("om.organization_id");
   let written = 0;
-  let after: [number, string, string] = [-1, "", ""];
-  for (let page = 0; page < maxPages; page++) {
-    const { results } = await shard
-      .prepare(
-        `${SELECT_MEMBERSHIPS}
-         WHERE (om.updated_at >= ?1 OR o.updated_at >= ?1) AND (om.updated_at, om.organization_id, om.user_id) > (?2, ?3, ?4) AND ${servedSql}
-         ORDER BY om.updated_at, om.organization_id, om.user_id LIMIT ${PAGE}`,
-      )
-      .bind(since, ...after)
-      .all<ShardMembership>();
-    if (results.length === 0) break;
-    const last = results[results.length - 1]!;
-    after = [last.member_updated_at, last.organization_id, last.user_id];
-    const { meta } = await upsertStatement(env.DB, results.map(fromShard), now, true).run();
-    written += meta.changes ?? 0;
-    if (results.length < PAGE) break;
+  for (const column of since <= 0 ? ["om.updated_at"] : ["om.updated_at", "o.updated_at"]) {
+    let after: [number, string, string] = [-1, "", ""];
+    for (let page = 0; page < maxPages; page++) {
+      const { results } = await shard
+        .prepare(
+          `SELECT ${MEMBERSHIP_COLUMNS}, ${column} AS k ${MEMBERSHIPS}
+           WHERE ${column} >= ?1 AND (${column}, om.organization_id, om.user_id) > (?2, ?3, ?4) AND ${servedHereSql("om.organization_id")}
+           ORDER BY ${column}, om.organization_id, om.user_id LIMIT ${PAGE}`,
+        )
+        .bind(since, ...after)
+        .all<ShardMembership & { k: number }>();
+      if (results.length === 0) break;
+      const last = results[results.length - 1]!;
+      after = [last.k, last.organization_id, last.user_id];
+      const { meta } = await upsertStatement(env.DB, results.map(fromShard), now, true).run();
+      written += meta.changes ?? 0;
+      if (results.length < PAGE) break;
+    }
   }
   return written;
 }
@@ -233,7 +239,7 @@ async function backwardPass(env: Env, now: number, maxRows: number): Promise<Use
         [...byShard].map(async ([d1, rows]) => {
           const { results } = await d1
             .prepare(
-              `${SELECT_MEMBERSHIPS}
+              `SELECT ${MEMBERSHIP_COLUMNS} ${MEMBERSHIPS}
                WHERE (om.organization_id, om.user_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))`,
             )
             .bind(JSON.stringify(rows.map((r) => [r.organization_id, r.user_id])))
