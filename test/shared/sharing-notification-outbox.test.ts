@@ -134,7 +134,7 @@ describe("sharing and membership notices go through the shard's outbox", () => {
     expect(await outboxFor(t.organizationId, member.id)).toEqual([]);
   });
 
-  it("an add repeated, replayed under its Idempotency-Key or sent twice at once tells the member once", async () => {
+  it("an add repeated, replayed under its Idempotency-Key or sent several times at once tells the member once", async () => {
     const member = await registerUser("Repeated member");
     const key = `member-${member.id}`;
     expect((await addMember(member, { "Idempotency-Key": key })).status).toBe(200);
@@ -142,10 +142,10 @@ describe("sharing and membership notices go through the shard's outbox", () => {
     expect((await addMember(member)).status).toBe(200);
     expect(await listed(member, "organization.member_added")).toHaveLength(1);
 
-    // Two adds at once: both find no membership, one makes it, and only that batch queues a notice.
+    // Adds sent at once: each finds no membership, one makes it, and only that batch queues a notice.
     const twin = await registerUser("Twin member");
-    const both = await Promise.all([addMember(twin), addMember(twin)]);
-    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const all = await Promise.all(Array.from({ length: 4 }, () => addMember(twin)));
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     await drainNotificationOutbox(env, Date.now() + 60_000);
     expect(await listed(twin, "organization.member_added")).toHaveLength(1);
     await outboxEmpties(t.organizationId, twin.id);
@@ -154,12 +154,19 @@ describe("sharing and membership notices go through the shard's outbox", () => {
   it("a workspace collaboration ended and made again is a new notice; the same add repeated is not", async () => {
     const colleague = await registerUser("Returning colleague");
     const add = () => ok("POST", `/workspace/${t.workspaceId}/collaborator`, { token: t.owner.token, body: { email: colleague.email, role: "viewer" } });
-    await add();
+    await Promise.all([add(), add(), add(), add()]);
     await add();
     expect(await listed(colleague, "workspace.shared")).toHaveLength(1);
     await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${colleague.id}`, { token: colleague.token });
     await add();
-    expect(await listed(colleague, "workspace.shared")).toHaveLength(2);
+    const notes = await listed(colleague, "workspace.shared");
+    expect(notes).toHaveLength(2);
+    // Each about its own collaboration: the workspace, the user and when the collaboration began.
+    const { created_at } = (await shardD1(t.workspaceId)
+      .prepare(`SELECT created_at FROM workspace_collaborators WHERE workspace_id = ?1 AND user_id = ?2`)
+      .bind(t.workspaceId, colleague.id)
+      .first<{ created_at: number }>())!;
+    expect(notes[0]._id).toBe(noticeId(t.workspaceId, `workspace.shared\n${colleague.id}\n${created_at}`));
   });
 
   it("a share repeated tells the recipient once; one that raises the role is a new notice", async () => {
