@@ -53,12 +53,20 @@ export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
 export const PER_DATABASE_TABLES = ["shard_fence"] as const;
 
 /**
+ * The column of the Idempotency-Key claims (a directory table every shard keeps, src/db/schema/copies.ts) naming
+ * the logical shard of the request that made the claim, by number; null for claims about no one shard.
+ */
+export const CLAIMS_KEY_COLUMN = "logical_shard";
+
+/**
  * A SQL condition true for the rows of `column` on logical shard `logical`, with its parameters: the id's two last
  * characters for the 28-character form, and for the default shard also every 26-character id (the ids issued
- * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId (./shardIds).
+ * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId (./shardIds). The
+ * claims' CLAIMS_KEY_COLUMN holds the number itself.
  */
 export function shardCondition(column: string, logical: number): { sql: string; params: string[] } {
   if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
+  if (column === CLAIMS_KEY_COLUMN) return { sql: `${CLAIMS_KEY_COLUMN} = ?`, params: [String(logical)] };
   const digits = shardSuffix(logical);
   if (!/^[a-z][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${column}`);
   const sharded = `(length(${column}) = 28 AND substr(${column}, 27, 2) = ?)`;

@@ -4,7 +4,8 @@
 import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as shardSchema from "./schema/shard";
-import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder, type ShardTable } from "./shardKeys";
+import { idempotencyKeys } from "./schema/copies";
+import { CLAIMS_KEY_COLUMN, SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder, type ShardTable } from "./shardKeys";
 
 /** D1's limit of bound parameters per statement. */
 export const MAX_PARAMS = 100;
@@ -118,9 +119,16 @@ export async function digestShardTable(db: D1Database, shape: TableShape, logica
   return { table: shape.name, rows, checksum };
 }
 
-/** The shard tables (copy order) and the search entries, as the digest and copy see them. */
+/**
+ * The Idempotency-Key claims of a logical shard's requests (docs/scaling.md "Idempotency-Keys"): a directory table
+ * each shard keeps a copy of (copies.ts), whose rows name their logical shard by number. Last in copy order, so the
+ * requests that claimed them while the shard went read-only have met the fence before their claims are copied.
+ */
+export const CLAIMS: TableShape = { name: "idempotency_keys", columns: configOf(idempotencyKeys).columns, order: ["user_id", "key"], key: CLAIMS_KEY_COLUMN };
+
+/** The shard tables (copy order) with the claims last, and the search entries, as the digest and copy see them. */
 export function moveShapes(): { tables: TableShape[]; search: TableShape } {
-  return { tables: shardTablesInCopyOrder().map(shapeOf), search: SEARCH };
+  return { tables: [...shardTablesInCopyOrder().map(shapeOf), CLAIMS], search: SEARCH };
 }
 
 /**

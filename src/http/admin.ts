@@ -28,6 +28,6 @@ export const requireAdminToken: MiddlewareHandler<HonoEnv> = async (c, next) => 
   const claim = c.req.method === "POST" ? await idempotencyRequest(c) : null;
   if (!claim) return next();
   const ctx = ctxOf(c);
-  const [, [record]] = await ctx.db.batch(callerClaimStatements(ctx.db, ADMIN_CALLER, claim, ctx.now));
+  const [, [record]] = await ctx.db.batch(callerClaimStatements(ctx.db, ADMIN_CALLER, claim, ctx.now, null));
   await runIdempotent(c, next, ctx, claim, record, ADMIN_CALLER);
 };

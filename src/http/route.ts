@@ -270,6 +270,9 @@ async function authenticateClaimed(
   }
 }
 
+/** The logical shard a claim made in `db` belongs to: the request's, in its shard database; none in the directory. */
+const claimShard = (ctx: ServiceContext, db: Db): number | null => (db === ctx.dir ? null : (ctx.logical ?? null));
+
 /** POST: the Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas) is claimed in the same batch as the token statement. */
 const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const attempt = attemptOf(c);
@@ -283,7 +286,7 @@ const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
   // The token and the claim in one round trip (ensureAuthenticated runs them as read() would, on one database or two).
   deferAuthentication(ctx, {
     token: (dir) => tokenStatement(dir, credential.hash),
-    claims: (db, userId) => (userId ? callerClaimStatements(db, userId, claim, ctx.now) : claimStatements(db, credential.hash, claim, ctx.now)),
+    claims: (db, userId) => (userId ? callerClaimStatements(db, userId, claim, ctx.now, claimShard(ctx, db)) : claimStatements(db, credential.hash, claim, ctx.now, claimShard(ctx, db))),
     complete: async ([rows, , records]) => {
       record = (records as IdempotencyRecord[] | undefined)?.[0];
       await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
@@ -315,7 +318,8 @@ function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
     deferAuthentication(ctx, {
       token: (dir) => tokenStatement(dir, hash),
       ...(claim && {
-        claims: (db: Db, userId: string | null) => (userId ? callerClaimStatements(db, userId, claim, ctx.now) : claimStatements(db, hash, claim, ctx.now)),
+        claims: (db: Db, userId: string | null) =>
+          userId ? callerClaimStatements(db, userId, claim, ctx.now, claimShard(ctx, db)) : claimStatements(db, hash, claim, ctx.now, claimShard(ctx, db)),
       }),
       complete: async ([rows, , records]) => {
         if (!claim) return track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows as TokenRow[], ctx.now)).touch);

@@ -80,10 +80,10 @@ export function newClaim(key: string, requestHash: string): ClaimRequest {
  * On a key already held: the claim takes it over when its record is past its 24 hours, or when it is a claim with
  * no response whose lease has run out (its request died: a crash, an evicted isolate).
  */
-function takeOverExpired(req: ClaimRequest, at: number) {
+function takeOverExpired(req: ClaimRequest, at: number, logicalShard: number | null) {
   return {
     target: [idempotencyKeys.userId, idempotencyKeys.key],
-    set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at },
+    set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at, logicalShard },
     setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS} OR (${idempotencyKeys.status} IS NULL AND ${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_LEASE_MS})`,
   };
 }
@@ -91,9 +91,10 @@ function takeOverExpired(req: ClaimRequest, at: number) {
 /**
  * The two statements that claim a key, for a D1 batch: an insert (taking over a record past its 24 hours) for the
  * token's user, and a read of the record. Written against the token hash, so they can ride in the authentication
- * batch: an unknown token inserts nothing.
+ * batch: an unknown token inserts nothing. `logicalShard` is the request's logical shard in a shard database (the
+ * claim moves with it, docs/scaling.md "Idempotency-Keys"), null in the directory.
  */
-export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at: number) {
+export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at: number, logicalShard: number | null) {
   return [
     db
       .insert(idempotencyKeys)
@@ -108,11 +109,12 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
             contentType: sql<null>`NULL`.as("content_type"),
             body: sql<null>`NULL`.as("body"),
             createdAt: sql<number>`${at}`.as("created_at"),
+            logicalShard: sql<number | null>`${logicalShard}`.as("logical_shard"),
           })
           .from(accessTokens)
           .where(eq(accessTokens.tokenHash, tokenHash)),
       )
-      .onConflictDoUpdate(takeOverExpired(req, at)),
+      .onConflictDoUpdate(takeOverExpired(req, at, logicalShard)),
     db
       .select()
       .from(idempotencyKeys)
@@ -122,14 +124,15 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
 
 /**
  * The two statements that claim a key for a caller known without a token (the deployment admin, see
- * src/http/admin.ts), for one D1 batch: the insert (taking over a record past its 24 hours) and the read.
+ * src/http/admin.ts), for one D1 batch: the insert (taking over a record past its 24 hours) and the read;
+ * `logicalShard` as for claimStatements.
  */
-export function callerClaimStatements(db: Db, callerId: string, req: ClaimRequest, at: number) {
+export function callerClaimStatements(db: Db, callerId: string, req: ClaimRequest, at: number, logicalShard: number | null) {
   return [
     db
       .insert(idempotencyKeys)
-      .values({ userId: callerId, key: req.key, claim: req.claim, requestHash: req.requestHash, createdAt: at })
-      .onConflictDoUpdate(takeOverExpired(req, at)),
+      .values({ userId: callerId, key: req.key, claim: req.claim, requestHash: req.requestHash, createdAt: at, logicalShard })
+      .onConflictDoUpdate(takeOverExpired(req, at, logicalShard)),
     db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, req.key))),
   ] as const;
 }

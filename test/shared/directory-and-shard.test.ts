@@ -32,7 +32,7 @@ async function shardRequest(token: string, opts: { claimKey?: string } = {}) {
   const outcome: { record?: IdempotencyRecord } = {};
   deferAuthentication(ctx, {
     token: (d) => tokenStatement(d, credential.hash),
-    ...(claim && { claims: (d, userId) => (userId ? callerClaimStatements(d, userId, claim, ctx.now) : claimStatements(d, credential.hash, claim, ctx.now)) }),
+    ...(claim && { claims: (d, userId) => (userId ? callerClaimStatements(d, userId, claim, ctx.now, null) : claimStatements(d, credential.hash, claim, ctx.now, null)) }),
     complete: async ([rows, , records]) => {
       await completeAuthentication(ctx.dir, attempt(), principal, rows as TokenRow[], ctx.now);
       outcome.record = (records as IdempotencyRecord[] | undefined)?.[0];

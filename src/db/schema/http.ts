@@ -13,4 +13,13 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   contentType: text("content_type"),
   body: text("body"),
   createdAt: integer("created_at").notNull(),
-}, (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)]);
+  /**
+   * In a shard database, the logical shard of the request that claimed the key, so the claim moves with its shard
+   * (docs/scaling.md "Idempotency-Keys"); null for a claim about no one logical shard and in the directory.
+   */
+  logicalShard: integer("logical_shard"),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.key] }),
+  index("idempotency_keys_created_idx").on(t.createdAt),
+  index("idempotency_keys_logical_idx").on(t.logicalShard),
+]);

@@ -1,10 +1,11 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { documentCollaborators, invitations, users } from "../../db/schema";
 import type { Db } from "../../env";
-import { newId } from "../../lib/ids";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
 import { forbidden } from "../../errors";
-import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, shortName } from "../organizations/invitations";
+import { assertInvitationRoom, pendingInvitationsStatement, queueSharingNotice, sharingNotice, shortName } from "../organizations/invitations";
+import { deliverBeforeAnswer } from "../notifications/outbox";
+import { newIdBeside } from "../../db/shardIds";
 import { read, type ServiceContext } from "../context";
 import { liveSubtreeStatement, subtreeIds } from "./tree";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
@@ -58,7 +59,8 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
   const coveredIds = covered.map((c) => c.id);
   const t = ctx.now;
   const invitation = {
-    id: newId(),
+    // Issued on the document's logical shard: the id its notice derives from (noticeId) names the shard too.
+    id: newIdBeside(input.documentId),
     email: input.email,
     documentId: input.documentId,
     role: input.role,
@@ -70,13 +72,13 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
   };
   if (existingUserId) {
     // E7's documented answer tells whether the user exists; the notification it sends is limited per sender and
-    // recipient, later ones folded into the newest, so one sender cannot bury a recipient in them.
-    const [, , live] = await ctx.db.batch([
-      ctx.db.insert(invitations).values(invitation),
-      grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
-      liveRoomsStatement(ctx.db, { documentIds: coveredIds }),
-    ]);
-    await notifyLimited(ctx, {
+    // recipient, later ones folded into the newest, so one sender cannot bury a recipient in them. It is queued in
+    // the shard's outbox in the grant's batch, ahead of the grant and only if the grant gives something the user
+    // does not hold yet (a repeated share tells no one twice), then copied into the directory's notifications at once
+    // (docs/scaling.md "Notifications: an outbox").
+    const notice = sharingNotice({
+      about: invitation.id,
+      what: existingUserId,
       recipient: existingUserId,
       senderId: ctx.user.id,
       kind: "document.invited",
@@ -85,6 +87,15 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
       data: { documentId: input.documentId, role: input.role },
       at: t,
     });
+    const grantsSomething = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(coveredIds)}) c WHERE NOT EXISTS (
+      SELECT 1 FROM document_collaborators dc WHERE dc.document_id = c.value AND dc.user_id = ${existingUserId} AND ${rank(sql`dc.role`)} >= ${rank(sql`${input.role}`)}))`;
+    const [, queued, , live] = await ctx.db.batch([
+      ctx.db.insert(invitations).values(invitation),
+      queueSharingNotice(ctx.db, notice, grantsSomething),
+      grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
+      liveRoomsStatement(ctx.db, { documentIds: coveredIds }),
+    ]);
+    await deliverBeforeAnswer(ctx, queued);
     // A raised role takes effect in live collaborative rooms at once (a viewer who became editor may now edit).
     await revalidateRooms(ctx.env, live, [existingUserId]);
   } else {

@@ -12,7 +12,10 @@ import { sql, type SQL } from "drizzle-orm";
 import { notificationOutbox } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { shardSuffixBeside } from "../../db/shardIds";
-import { shardBindings } from "../../db/shards";
+import { shardBindings, type ShardBinding } from "../../db/shards";
+import { d1Of } from "../../db/d1";
+import { uncountedD1 } from "../../db/instrument";
+import type { ServiceContext } from "../context";
 import { writableHereSql } from "../../db/shardFence";
 
 /** How old an outbox row must be before the tick delivers it: the immediate delivery may still be on its way. */
@@ -93,32 +96,104 @@ export function outboxRowOf(r: Record<string, unknown>): OutboxRow {
   };
 }
 
+/** Notices one sender may put on one recipient per hour (a notice whose data names `invitedBy`); later ones are folded into the newest. */
+export const NOTICES_PER_SENDER_PER_HOUR = 20;
+const HOUR_MS = 60 * 60 * 1000;
+
 /**
- * Copies `rows` into the directory's notifications (a notice whose id is there already is left: never twice; one for
- * a user the directory does not know is dropped), then deletes them from `shard`'s outbox. Two round trips, one
- * statement each, whatever the number of rows.
+ * The directory's half of a delivery, one batch of two statements whatever the number of rows. The first copies
+ * `rows` into notifications: a notice whose id is there already is left (never twice), one for a user the
+ * directory does not know is dropped, and a sharing notice (its data names `invitedBy`, the sender) is copied only
+ * while its recipient holds fewer than NOTICES_PER_SENDER_PER_HOUR from that sender within the hour before it,
+ * counting the rows before it in `rows`. The second folds the sharing notices the first left out into the newest
+ * such notification (`data.folded` counts what it stands for). A repeated delivery of a folded notice (the
+ * directory took it but the outbox's delete was lost) folds it again: `folded` may count it twice, never a list entry.
+ */
+export async function copyToDirectory(dir: D1Database, rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = JSON.stringify(rows.map((r) => [r.id, r.userId, r.kind, r.title, r.body, r.data, r.createdAt]));
+  const copy = dir
+    .prepare(
+      `INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
+       SELECT r.id, r.user_id, r.kind, r.title, r.body, r.data, r.created_at
+       FROM (SELECT j.key AS k, j.value ->> 0 AS id, j.value ->> 1 AS user_id, j.value ->> 2 AS kind, j.value ->> 3 AS title,
+               j.value ->> 4 AS body, j.value ->> 5 AS data, j.value ->> 6 AS created_at, json_extract(j.value ->> 5, '$.invitedBy') AS sender
+             FROM json_each(?1) j) r
+       WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = r.user_id)
+         AND (r.sender IS NULL
+           OR (SELECT COUNT(*) FROM notifications n WHERE n.user_id = r.user_id AND json_extract(n.data, '$.invitedBy') = r.sender AND n.created_at > r.created_at - ?3)
+            + (SELECT COUNT(*) FROM json_each(?1) e WHERE e.key < r.k AND e.value ->> 1 = r.user_id AND json_extract(e.value ->> 5, '$.invitedBy') = r.sender
+                AND NOT EXISTS (SELECT 1 FROM notifications x WHERE x.id = e.value ->> 0))
+            < ?2)
+       ON CONFLICT (id) DO NOTHING`,
+    )
+    .bind(values, NOTICES_PER_SENDER_PER_HOUR, HOUR_MS);
+  if (!rows.some((r) => r.data !== null && r.data.includes('"invitedBy"'))) {
+    await copy.run();
+    return;
+  }
+  const fold = dir
+    .prepare(
+      `UPDATE notifications
+       SET data = json_set(coalesce(notifications.data, '{}'), '$.folded', coalesce(json_extract(notifications.data, '$.folded'), 0) + f.n)
+       FROM (SELECT e.value ->> 1 AS user_id, json_extract(e.value ->> 5, '$.invitedBy') AS sender, COUNT(*) AS n, MAX(e.value ->> 6) AS at
+             FROM json_each(?1) e
+             WHERE json_extract(e.value ->> 5, '$.invitedBy') IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM notifications x WHERE x.id = e.value ->> 0)
+               AND EXISTS (SELECT 1 FROM users u WHERE u.id = e.value ->> 1)
+             GROUP BY 1, 2) f
+       WHERE notifications.id = (SELECT n.id FROM notifications n WHERE n.user_id = f.user_id AND json_extract(n.data, '$.invitedBy') = f.sender
+         AND n.created_at > f.at - ?2 ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
+    )
+    .bind(values, HOUR_MS);
+  await dir.batch([copy, fold]);
+}
+
+/** The shard's half of a delivery: the delivered rows leave the outbox (one statement). */
+export async function clearOutbox(shard: D1Database, rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await shard.prepare(`DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(rows.map((r) => r.id))).run();
+}
+
+/**
+ * Copies `rows` into the directory's notifications (copyToDirectory: never twice, sharing notices limited per
+ * sender), then deletes them from `shard`'s outbox. Two round trips whatever the number of rows.
  */
 export async function deliverNotices(env: Pick<Env, "DB">, shard: D1Database, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const values = JSON.stringify(rows.map((r) => [r.id, r.userId, r.kind, r.title, r.body, r.data, r.createdAt]));
-  await env.DB.prepare(
-    `INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
-     SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
-     FROM json_each(?1) j WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = j.value ->> 1)
-     ON CONFLICT (id) DO NOTHING`,
-  )
-    .bind(values)
-    .run();
-  await shard.prepare(`DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(rows.map((r) => r.id))).run();
+  await copyToDirectory(env.DB, rows);
+  await clearOutbox(shard, rows);
 }
+
+const logDeliveryFailure = (rows: OutboxRow[], err: unknown) =>
+  console.error(JSON.stringify({ level: "error", msg: "notification delivery failed; the outbox keeps it for the tick", ids: rows.map((r) => r.id), error: String(err) }));
 
 /** deliverNotices right after the shard's batch committed; a failure is logged and left to the tick's drain. */
 export async function deliverAtOnce(env: Pick<Env, "DB">, shard: D1Database, rows: OutboxRow[]): Promise<void> {
   try {
     await deliverNotices(env, shard, rows);
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "notification delivery failed; the outbox keeps it for the tick", ids: rows.map((r) => r.id), error: String(err) }));
+    logDeliveryFailure(rows, err);
   }
+}
+
+/**
+ * A request's delivery, right after the shard batch that queued `rows` committed: the directory's copy before the
+ * answer (one round trip, counted in the request's `x-d1-round-trips`, so the recipient's listing shows the notice
+ * once the answer is out), the outbox's delete after it (waitUntil, uncounted). A failure of either is logged and
+ * left to the tick's drain.
+ */
+export async function deliverBeforeAnswer(ctx: ServiceContext, rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  try {
+    await copyToDirectory(d1Of(ctx.dir), rows);
+  } catch (err) {
+    logDeliveryFailure(rows, err);
+    return;
+  }
+  const shard = ctx.env[ctx.binding as ShardBinding];
+  if (!shard) return;
+  ctx.waitUntil(clearOutbox(uncountedD1(shard), rows).catch((err) => logDeliveryFailure(rows, err)));
 }
 
 export interface DrainResult {

@@ -3,22 +3,23 @@
  * "Organizations and workspaces"): a registered user is added at once, an unregistered email gets a pending
  * invitation applied when it registers, and both answer alike. Pending invitations per organization are bounded
  * (checked before the email is looked at, so the bound is no oracle either), and in-app notifications from one
- * sender to one recipient are limited per hour, later ones folded into the newest.
+ * sender to one recipient are limited per hour, later ones folded into the newest. Those notices go through the
+ * shard's notification outbox in the batch of the write they announce (docs/scaling.md "Notifications: an outbox").
  */
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { memberInvitations, notifications, organizationMembers, workspaceCollaborators } from "../../db/schema";
+import { memberInvitations, organizationMembers, workspaceCollaborators } from "../../db/schema";
 import { insertWhere, rawSelect } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { indexMemberships, membershipRowsStatement, type MembershipRow } from "./userOrganizations";
+import { NOTICES_PER_SENDER_PER_HOUR, noticeId, outboxNotices, type Notice } from "../notifications/outbox";
 
 /** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
 export const MAX_PENDING_INVITATIONS = 200;
-/** In-app notifications one sender may put on one recipient per hour; later ones are folded into the newest. */
-export const NOTIFICATIONS_PER_SENDER_PER_HOUR = 20;
-const HOUR_MS = 60 * 60 * 1000;
+/** In-app notifications one sender may put on one recipient per hour; later ones are folded into the newest (applied on delivery). */
+export const NOTIFICATIONS_PER_SENDER_PER_HOUR = NOTICES_PER_SENDER_PER_HOUR;
 
 export type InvitationRole = (typeof memberInvitations.$inferSelect)["role"];
 
@@ -78,54 +79,31 @@ export function pendingInvitationStatement(
 }
 
 /**
- * Two batchable statements that notify `recipient` from `senderId` (recorded as `data.invitedBy`): the first folds
- * into the newest such notification (`data.folded` counts what it stands for) once the sender has put
- * NOTIFICATIONS_PER_SENDER_PER_HOUR on the recipient within the hour; the second inserts only below that count.
- * Exactly one of them changes a row. Run them in this order in one batch.
+ * A sharing or membership notice (docs/scaling.md "Notifications: an outbox"): from `senderId` (recorded as
+ * `data.invitedBy`, which makes it limited per sender and recipient when the directory takes it) to `recipient`,
+ * about the shard record `about` (its id, or its organization's or workspace's id for a record keyed by two ids)
+ * and `what` happened to it, so the same event always gets the same id.
  */
-export function limitedNotificationStatements(
-  db: Db,
-  input: { recipient: string; senderId: string; kind: string; title: string; body: string; data: Record<string, unknown>; at: number },
-) {
-  const recent = sql`(SELECT COUNT(*) FROM notifications n WHERE n.user_id = ${input.recipient}
-    AND json_extract(n.data, '$.invitedBy') = ${input.senderId} AND n.created_at > ${input.at - HOUR_MS})`;
-  const fold = db
-    .update(notifications)
-    .set({ data: sql`json_set(coalesce(${notifications.data}, '{}'), '$.folded', coalesce(json_extract(${notifications.data}, '$.folded'), 0) + 1)` })
-    .where(
-      and(
-        eq(
-          notifications.id,
-          sql`(SELECT n.id FROM notifications n WHERE n.user_id = ${input.recipient} AND json_extract(n.data, '$.invitedBy') = ${input.senderId}
-            AND n.created_at > ${input.at - HOUR_MS} ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
-        ),
-        sql`${recent} >= ${NOTIFICATIONS_PER_SENDER_PER_HOUR}`,
-      ),
-    );
-  const insert = insertWhere(
-    db,
-    notifications,
-    {
-      id: newId(),
-      userId: input.recipient,
-      kind: input.kind,
-      title: input.title,
-      body: input.body,
-      data: { ...input.data, invitedBy: input.senderId },
-      readAt: null,
-      createdAt: input.at,
-    },
-    sql`${recent} < ${NOTIFICATIONS_PER_SENDER_PER_HOUR}`,
-  );
-  return [fold, insert] as const;
+export function sharingNotice(input: { about: string; what: string; recipient: string; senderId: string; kind: string; title: string; body: string; data: Record<string, unknown>; at: number }): Notice {
+  return {
+    id: noticeId(input.about, `${input.kind}\n${input.what}`),
+    userId: input.recipient,
+    kind: input.kind,
+    title: input.title,
+    body: input.body,
+    data: { ...input.data, invitedBy: input.senderId },
+    createdAt: input.at,
+  };
 }
 
 /**
- * `limitedNotificationStatements` run in the directory, where notifications live (docs/scaling.md): after the shard
- * write they announce has committed, so no one is told of a change that failed.
+ * Batchable, in the shard batch of the write the notice announces: queues `notice` in the shard's outbox when
+ * `condition` holds as the statement runs (the write made something new, so a repeated request tells no one twice);
+ * the rows queued come back for deliverBeforeAnswer. NOTICES_PER_SENDER_PER_HOUR applies when the directory
+ * takes it (copyToDirectory), where the recipient's notifications are.
  */
-export async function notifyLimited(ctx: ServiceContext, input: Parameters<typeof limitedNotificationStatements>[1]) {
-  await ctx.dir.batch([...limitedNotificationStatements(ctx.dir, input)]);
+export function queueSharingNotice(db: Db, notice: Notice, condition: SQL) {
+  return outboxNotices(db, [notice], notice.createdAt, condition);
 }
 
 /** A name the sender chose, shortened for a notification's title. */

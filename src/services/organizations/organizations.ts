@@ -3,7 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/organizationAccess";
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
-import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "./invitations";
+import { assertInvitationRoom, pendingInvitationsStatement, pendingInvitationStatement, queueSharingNotice, sharingNotice, shortName, tooManyPendingInvitations } from "./invitations";
+import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, routeTo, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
@@ -74,27 +75,34 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   }
   assertInvitationRoom(pending);
   if (member) {
-    // The new member is told who added them, within the per-sender notification limit.
-    const [, indexed] = await ctx.db.batch([
+    // The new member is told who added them, within the per-sender notification limit: the notice is queued in the
+    // shard's outbox with the membership, only if this batch made it (a repeated add tells no one twice), and copied
+    // into the directory's notifications at once (docs/scaling.md "Notifications: an outbox").
+    const notice = sharingNotice({
+      about: organizationId,
+      what: `${member.id}\n${ctx.now}`,
+      recipient: member.id,
+      senderId: ctx.user.id,
+      kind: "organization.member_added",
+      title: `${ctx.user.name} added you to "${shortName(org.name)}"`,
+      body: `You are now ${role === "member" ? "a member" : `an ${role}`} of this organization.`,
+      data: { organizationId, role },
+      at: ctx.now,
+    });
+    const [, queued, indexed] = await ctx.db.batch([
       ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoUpdate({
         target: [organizationMembers.organizationId, organizationMembers.userId],
         set: { role, updatedAt: ctx.now },
       }),
+      queueSharingNotice(
+        ctx.db,
+        notice,
+        sql`EXISTS (SELECT 1 FROM organization_members om WHERE om.organization_id = ${organizationId} AND om.user_id = ${member.id} AND om.created_at = ${ctx.now})`,
+      ),
       membershipRowsStatement(ctx.db, organizationId, [member.id]),
     ]);
-    // The directory's index of memberships beside the notice (both in the directory, after the shard's write).
-    const index = indexMemberships(ctx, indexed);
-    // Notifications live in the directory (the recipient's, across organizations): written after the membership.
-    await notifyLimited(ctx, {
-        recipient: member.id,
-        senderId: ctx.user.id,
-        kind: "organization.member_added",
-        title: `${ctx.user.name} added you to "${shortName(org.name)}"`,
-        body: `You are now ${role === "member" ? "a member" : `an ${role}`} of this organization.`,
-        data: { organizationId, role },
-        at: ctx.now,
-    });
-    await index;
+    // The directory's index of memberships beside the notice's delivery (both in the directory, after the shard's write).
+    await Promise.all([deliverBeforeAnswer(ctx, queued), indexMemberships(ctx, indexed)]);
   } else {
     const [stored] = await pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now });
     if (!stored) tooManyPendingInvitations();

@@ -10,7 +10,7 @@
  * holds only its own kind's tables, as a database made after migrations were split per kind does (docs/scaling.md
  * "Migrations per kind of database").
  */
-import { deleteShardRows, insertStatements, moveShapes, pages, q, shardDeleteOrder, shardTables, type TableShape } from "../../db/shardRows";
+import { CLAIMS, deleteRows, insertStatements, moveShapes, pages, q, shardDeleteOrder, shardTables, type TableShape } from "../../db/shardRows";
 import { shardCondition } from "../../db/shardKeys";
 import { logicalShardOfId } from "../../db/shardIds";
 import { servingBindingOf } from "../../db/placements";
@@ -60,7 +60,7 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
   const moved: AdoptionReport["moved"] = [];
   for (const logical of [...present].sort((a, b) => a - b)) {
     const to = servingBindingOf(logical);
-    moved.push({ logical, to, rows: await mergeShard(env.DB, env[to]!, logical) });
+    moved.push({ logical, to, rows: await mergeShard(env.DB, env[to]!, logical, new Set([...legacy, CLAIMS.name])) });
   }
   // Entries published before the directory kept portal routes, and those just adopted, get theirs.
   const { added: portalRoutesAdded } = await reconcilePortalRoutes(env, now, 0);
@@ -90,7 +90,8 @@ async function addLaterColumns(db: D1Database, legacy: string[]) {
  */
 async function shardTablesIn(db: D1Database): Promise<string[]> {
   const order = [...shardDeleteOrder().map((shape) => shape.name), "search_fts", ...shardTables.keys(), "shard_guard", "shard_mover"];
-  const kind = [...new Set(order)];
+  // The claims move with their shards, but they are the directory's own table too.
+  const kind = [...new Set(order)].filter((name) => name !== CLAIMS.name);
   const { results } = await db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))")
     .bind(JSON.stringify(kind))
@@ -115,9 +116,13 @@ async function dropEmptyShardTables(db: D1Database, tables: string[]): Promise<s
 
 const PAGE_ROWS = 200;
 
-/** Copies `logical`'s rows from `from` into `to` beside what `to` holds, verifies every one arrived, then deletes them from `from`. */
-async function mergeShard(from: D1Database, to: D1Database, logical: number): Promise<number> {
-  const { tables, search } = moveShapes();
+/**
+ * Copies `logical`'s rows from `from` into `to` beside what `to` holds, verifies every one arrived, then deletes them
+ * from `from`. Only the tables `from` has: a table made after migrations were split per kind exists in shards only.
+ */
+async function mergeShard(from: D1Database, to: D1Database, logical: number, held: ReadonlySet<string>): Promise<number> {
+  const { tables: all, search } = moveShapes();
+  const tables = all.filter((shape) => held.has(shape.name));
   let rows = 0;
   for (const shape of [...tables, search]) {
     for await (const page of pages(from, shape, logical, PAGE_ROWS)) {
@@ -132,7 +137,7 @@ async function mergeShard(from: D1Database, to: D1Database, logical: number): Pr
     }
   }
   for (const shape of tables) await verifyPresent(from, to, shape, logical);
-  await deleteShardRows(from, logical, PAGE_ROWS);
+  for (const shape of shardDeleteOrder().filter((s) => s === search || held.has(s.name))) await deleteRows(from, shape, logical, PAGE_ROWS);
   return rows;
 }
 

@@ -9,7 +9,8 @@ import { checkOrganizationAccess, organizationAccessStatement } from "../../auth
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { indexMemberships, membershipRowsStatement } from "../organizations/userOrganizations";
 import { conflict, notFound, preconditionFailed } from "../../errors";
-import { assertInvitationRoom, notifyLimited, pendingInvitationsStatement, pendingInvitationStatement, shortName, tooManyPendingInvitations } from "../organizations/invitations";
+import { assertInvitationRoom, pendingInvitationsStatement, pendingInvitationStatement, queueSharingNotice, sharingNotice, shortName, tooManyPendingInvitations } from "../organizations/invitations";
+import { deliverBeforeAnswer } from "../notifications/outbox";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
@@ -134,7 +135,23 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
     if (!stored) tooManyPendingInvitations();
     return answer;
   }
-  const [, , live, membership] = await ctx.db.batch([
+  // A newcomer is told (within the per-sender notification limit) and may leave: DELETE of their own collaboration.
+  // The notice is queued in the shard's outbox with the collaboration, only if this batch made it (a repeated add
+  // tells no one twice), and copied into the directory's notifications at once (docs/scaling.md "Notifications: an outbox").
+  const notice = target[0]?.collaboratorRole
+    ? null
+    : sharingNotice({
+        about: workspaceId,
+        what: `${targetId}\n${ctx.now}`,
+        recipient: targetId,
+        senderId: ctx.user.id,
+        kind: "workspace.shared",
+        title: `${ctx.user.name} shared the workspace "${shortName(workspace.name)}" with you`,
+        body: `You were given the ${role} role.`,
+        data: { workspaceId, role },
+        at: ctx.now,
+      });
+  const [, , live, membership, queued] = await ctx.db.batch([
     ctx.db
       .insert(workspaceCollaborators)
       .values({ workspaceId, userId: targetId, role, createdAt: ctx.now })
@@ -142,22 +159,19 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
     ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoNothing(),
     liveRoomsStatement(ctx.db, { workspaceId }),
     membershipRowsStatement(ctx.db, workspace.organizationId, [targetId]),
+    ...(notice
+      ? [
+          queueSharingNotice(
+            ctx.db,
+            notice,
+            sql`EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${workspaceId} AND wc.user_id = ${targetId} AND wc.created_at = ${ctx.now})`,
+          ),
+        ]
+      : []),
   ]);
   // The membership as the shard now holds it, into the directory's index (docs/scaling.md): beside the notice.
   const indexed = indexMemberships(ctx, membership);
-  // A newcomer is told (within the per-sender notification limit, in the directory) and may leave: DELETE of their
-  // own collaboration.
-  if (!target[0]?.collaboratorRole) {
-    await notifyLimited(ctx, {
-      recipient: targetId,
-      senderId: ctx.user.id,
-      kind: "workspace.shared",
-      title: `${ctx.user.name} shared the workspace "${shortName(workspace.name)}" with you`,
-      body: `You were given the ${role} role.`,
-      data: { workspaceId, role },
-      at: ctx.now,
-    });
-  }
+  if (queued) await deliverBeforeAnswer(ctx, queued);
   // A changed role (editor → viewer) takes effect in the workspace's live collaborative rooms at once.
   await revalidateRooms(ctx.env, live, [targetId]);
   await indexed;
