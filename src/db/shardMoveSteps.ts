@@ -153,8 +153,9 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
   };
 
   try {
-    // Each unit of work below costs two D1 calls at most; the switch three.
-    while (used + 3 <= opts.maxCalls || used <= 5) {
+    // Each unit of work below costs two D1 calls at most, the switch three, and a unit that fails (a page that
+    // differs) is followed by the abandon's two: room for four is left before each.
+    while (used + 4 <= opts.maxCalls || used <= 5) {
       if (state.phase === "clean") {
         const clean = shardDeleteOrder();
         const shape = clean[state.table]!;
