@@ -170,7 +170,11 @@ describe("notification outbox", () => {
       .prepare(`INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, 'automation.notify', ?3, '', ?4, ?5, ?5)`)
       .bind(id, t.owner.id, title, JSON.stringify({ runId: marker }), Date.now() - 60_000)
       .run();
-    await shard.prepare(`INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, 'read-only', NULL, 0)`).bind(logical).run();
+    // Replacing the `active` row an earlier move may have left for this logical shard (no row means the same).
+    await shard
+      .prepare(`INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, 'read-only', NULL, 0) ON CONFLICT (logical) DO UPDATE SET state = 'read-only', moved_to = NULL`)
+      .bind(logical)
+      .run();
     try {
       const drained = await drainNotificationOutbox(env, Date.now());
       // Stepped around, not failed on: the row could not be deleted while the shard is read-only.

@@ -19,7 +19,11 @@ afterEach(async () => {
 
 async function fence(db: D1Database, logical: number, state: "read-only" | "moved") {
   fenced.push({ db, logical });
-  await db.prepare(`INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, ?2, ?3, 0)`).bind(logical, state, state === "moved" ? "SHARD_0" : null).run();
+  // A logical shard an earlier move went through keeps an `active` row (no row means the same); this one replaces it.
+  await db
+    .prepare(`INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, ?2, ?3, 0) ON CONFLICT (logical) DO UPDATE SET state = excluded.state, moved_to = excluded.moved_to`)
+    .bind(logical, state, state === "moved" ? "SHARD_0" : null)
+    .run();
 }
 
 async function everyMinute(u: RegisteredUser, name: string): Promise<string> {
