@@ -85,11 +85,12 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
     }),
   );
   await indexed;
+  // Document grants and memberships touch different tables: each shard applies both at once.
   await Promise.all(
-    found.map(async ({ shard, documentInvitations, memberships }) => {
-      await applyPendingInvitations(shard, { user: { id: user.id, email: user.email }, pending: documentInvitations });
-      await applyPendingMemberInvitations(shard, { user: { id: user.id, email: user.email }, pending: memberships });
-    }),
+    found.flatMap(({ shard, documentInvitations, memberships }) => [
+      applyPendingInvitations(shard, { user: { id: user.id, email: user.email }, pending: documentInvitations }),
+      applyPendingMemberInvitations(shard, { user: { id: user.id, email: user.email }, pending: memberships }),
+    ]),
   );
   return {
     user: userDto(user),

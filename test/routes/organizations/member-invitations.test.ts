@@ -5,7 +5,7 @@
  * pending invitations per organization are bounded.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../../support/harness";
+import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../../support/harness";
 import { shardD1 } from "../../support/shards";
 
 /** The answer with the email taken out: what must not differ between a registered and an unregistered email. */
@@ -56,6 +56,21 @@ describe("members and collaborators by email answer the same whether the email i
     const ws = (await ok("GET", `/workspace/${owner.workspaceId}`, { token: wsUser.token })).data;
     expect(ws.collaborators).toContainEqual({ userId: wsUser.id, role: "editor" });
     expect(((await ok("GET", `/workspace/all/${owner.organizationId}`, { token: wsUser.token })).data as any[]).map((w) => w._id)).toContain(owner.workspaceId);
+  });
+
+  it("a registration that applies a pending membership and a pending document share stays within its 4 round trips", async () => {
+    const email = uniqueEmail("later-both");
+    await ok("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email, role: "member" } });
+    const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Shared later" } })).data;
+    const doc = (await ok("POST", "/document", { token: owner.token, body: { projectId: project._id, name: "For later", type: "DOCUMENT" } })).data;
+    await ok("POST", "/document/invite-user", { token: owner.token, body: { email, documentId: doc._id, role: "viewer" } });
+    const res = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: "Later both" } });
+    expect(res.status).toBe(200);
+    // The directory; the shards (and the index of memberships); the two invitations applied at once; the index.
+    expect(Number(res.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(4);
+    const token = res.body.data.token.token;
+    expect(((await ok("GET", "/organization/all", { token })).data as any[]).map((o) => o._id)).toContain(owner.organizationId);
+    expect((await call("GET", `/document/${doc._id}`, { token })).status).toBe(200);
   });
 });
 
