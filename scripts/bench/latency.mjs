@@ -9,6 +9,8 @@ const EXTRA = {
   "GET /project/{id}": (u) => `/project/${u.projectId}`,
   "GET /workspace/{id}": (u) => `/workspace/${u.workspaceId}`,
   "GET /me": () => "/me",
+  // The caller's organizations: the directory's index of memberships, read beside the token (docs/scaling.md).
+  "GET /organization/all": () => "/organization/all",
 };
 
 export default async function () {
