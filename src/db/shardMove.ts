@@ -6,7 +6,7 @@
 // The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
 // The operator's `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts) runs the same move cut
 // into steps of bounded D1 calls (./shardMoveSteps.ts), and also switches the directory's placement; the fence is
-// enforced by triggers in every shard table (migration 0013).
+// enforced by triggers in every shard table (migrations/legacy/0013).
 // This module takes two D1Database handles and knows nothing of bindings beyond their names.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
@@ -78,12 +78,10 @@ export class ShardMoveError extends Error {
 }
 
 /**
- * Rows outside the shard schema that the shard's rows reference: today every shard database carries the full
- * schema (the same migrations as DB), so D1 enforces the foreign keys from shard tables to `users` and
- * `organizations` in the target too, and a workspace cannot be inserted before its organization and owner. These
- * rows are copied first (as they are, kept if present); the source keeps its own (they are directory rows). Once
- * shard databases get the shard schema alone (docs/scaling.md "Not built yet"), these references are plain columns,
- * the target has no such tables and nothing is copied here.
+ * Rows outside the shard schema that the shard's rows reference: the users every shard database keeps a copy of
+ * (src/db/schema/copies.ts; docs/scaling.md "Migrations per kind of database"), which shard tables reference with
+ * foreign keys D1 enforces in the target too. These rows are copied first (as they are, kept if present); the source
+ * keeps its own (they are copies of directory rows).
  */
 export async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
   const shardNames = new Set(shardTables.keys());

@@ -7,7 +7,7 @@
  * release writes the shard first, then deletes the routes. Either can stop between the two databases; the
  * scheduler's `reconcilePortalRoutes` repairs both halves.
  *
- * The table is created by hand (migration 0014) and kept out of the drizzle schema, like `shard_placements`; the
+ * The table is created by hand (migrations/legacy/0014) and kept out of the drizzle schema, like `shard_placements`; the
  * drizzle table below only lets its statements ride in a D1 batch.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";

@@ -7,7 +7,7 @@
  * soft-deleted reference keeps its id, docs/api-guide.md › Content, snapshots and references). A create interrupted
  * between the two databases is repaired by the scheduler's `reconcileReferenceIds`.
  *
- * The table is created by hand (migration 0015) and kept out of the drizzle schema, like `portal_routes`; the
+ * The table is created by hand (migrations/legacy/0015) and kept out of the drizzle schema, like `portal_routes`; the
  * drizzle table below only lets its statements be built with drizzle. The claim names the reference's document,
  * whose id names the shard that holds it (a document is issued beside its workspace, and the create routes are
  * routed by it): the workspace is not known before the first read, which the claim rides beside.
