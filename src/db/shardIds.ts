@@ -68,6 +68,18 @@ export function shardBindingForId(id: string): ShardBinding {
   return shardBindingOfId(id) ?? shardBindings()[0]!;
 }
 
+/** `items` grouped by the shard database to look for the record each names in (shardBindingForId), for one statement per database. */
+export function groupByShard<T>(items: Iterable<T>, idOf: (item: T) => string): Map<ShardBinding, T[]> {
+  const groups = new Map<ShardBinding, T[]>();
+  for (const item of items) {
+    const binding = shardBindingForId(idOf(item));
+    const group = groups.get(binding);
+    if (group) group.push(item);
+    else groups.set(binding, [item]);
+  }
+  return groups;
+}
+
 /** The D1 binding of the shard database to look for `id` in (shardBindingForId). */
 export function shardD1Of(env: Partial<Record<ShardBinding, D1Database>>, id: string): D1Database {
   const binding = shardBindingForId(id);

@@ -16,8 +16,7 @@ import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
 import { createRunsStatements, startDelaysOf } from "./cascade";
-import { newIdBeside, shardBindingOfId } from "../../db/shardIds";
-import type { ShardBinding } from "../../db/shards";
+import { groupByShard, newIdBeside, shardBindingOfId } from "../../db/shardIds";
 
 export const MAX_DEPTH = 3;
 
@@ -53,13 +52,9 @@ function matches(t: TriggerRow, e: EventInput): boolean {
  */
 export async function runsForEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
-  const byShard = new Map<ShardBinding, EventInput[]>();
-  for (const e of events) {
-    const binding = shardBindingOfId(e.projectId);
-    // A project id naming no logical shard is no project's: no automation listens to it.
-    if (binding) byShard.set(binding, [...(byShard.get(binding) ?? []), e]);
-  }
-  const made = await Promise.all([...byShard.entries()].map(([binding, list]) => runsOnShard(env, uncountedD1(env[binding]!), list, depth, cascadeId)));
+  // A project id naming no logical shard is no project's: no automation listens to it.
+  const byShard = groupByShard(events.filter((e) => shardBindingOfId(e.projectId) !== null), (e) => e.projectId);
+  const made = await Promise.all([...byShard].map(([binding, list]) => runsOnShard(env, uncountedD1(env[binding]!), list, depth, cascadeId)));
   return made.reduce((a, n) => a + n, 0);
 }
 

@@ -3,13 +3,13 @@
  * request order. Every `documentId` must be readable (else 403, nothing converted or returned).
  */
 import { checkReadableDocuments, documentsAccess, type DocumentAccess } from "../../auth/access";
-import type { Db } from "../../env";
 import { ApiError } from "../../errors";
 import { decodeBase64, encodeBase64 } from "../../lib/base64";
 import { docxProblem } from "../../lib/docx";
 import { mapConcurrent } from "../../lib/concurrency";
 import { convertDocxToPdf } from "../converter/client";
-import { shardDbOf, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
+import { groupByShard } from "../../db/shardIds";
 
 /**
  * Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past the bounds: 413, before any file
@@ -53,11 +53,6 @@ export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly
 
 /** The access to documents that may live on several shard databases: each shard asked for its own, all at once. */
 async function documentsAccessOnTheirShards(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  const byShard = new Map<Db, string[]>();
-  for (const id of ids) {
-    const db = shardDbOf(ctx, id);
-    byShard.set(db, [...(byShard.get(db) ?? []), id]);
-  }
-  const maps = await Promise.all([...byShard].map(([db, some]) => documentsAccess(db, ctx.user.id, some)));
+  const maps = await Promise.all([...groupByShard(ids, (id) => id)].map(([binding, some]) => documentsAccess(ctx.database(binding), ctx.user.id, some)));
   return new Map(maps.flatMap((m) => [...m]));
 }

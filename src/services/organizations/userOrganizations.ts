@@ -15,7 +15,7 @@ import { organizationMembers, organizations, userOrganizations } from "../../db/
 import type { Db, Env } from "../../env";
 import { createDb } from "../../db/client";
 import { shardBindings } from "../../db/shards";
-import { shardD1Of } from "../../db/shardIds";
+import { groupByShard } from "../../db/shardIds";
 import { refreshPlacements } from "../../db/placements";
 import { servedHereSql } from "../../db/shardFence";
 import type { ServiceContext } from "../context";
@@ -229,14 +229,10 @@ async function backwardPass(env: Env, now: number, maxRows: number): Promise<Use
     seen += keys.length;
     const last = keys[keys.length - 1]!;
     after = [last.synced_at, last.user_id, last.organization_id];
-    const byShard = new Map<D1Database, IndexKey[]>();
-    for (const k of keys) {
-      const d1 = shardD1Of(env, k.organization_id);
-      byShard.set(d1, [...(byShard.get(d1) ?? []), k]);
-    }
     const found = (
       await Promise.all(
-        [...byShard].map(async ([d1, rows]) => {
+        [...groupByShard(keys, (k) => k.organization_id)].map(async ([binding, rows]) => {
+          const d1 = env[binding]!;
           const { results } = await d1
             .prepare(
               `SELECT ${MEMBERSHIP_COLUMNS} ${MEMBERSHIPS}

@@ -16,7 +16,7 @@ import type { Env } from "../../env";
 import { conflict } from "../../errors";
 import { createDb } from "../../db/client";
 import { shardBindings } from "../../db/shards";
-import { shardD1Of } from "../../db/shardIds";
+import { groupByShard } from "../../db/shardIds";
 import { refreshPlacements } from "../../db/placements";
 import type { ServiceContext } from "../context";
 
@@ -153,14 +153,10 @@ export async function reconcilePortalRoutes(env: Env, now: number, since = now -
       .all<RouteRow>();
     if (routes.length === 0) break;
     after = routes[routes.length - 1]!.name;
-    const byShard = new Map<D1Database, RouteRow[]>();
-    for (const r of routes) {
-      const d1 = shardD1Of(env, r.project_id);
-      byShard.set(d1, [...(byShard.get(d1) ?? []), r]);
-    }
     const orphans = (
       await Promise.all(
-        [...byShard].map(async ([d1, rows]) => {
+        [...groupByShard(routes, (r) => r.project_id)].map(async ([binding, rows]) => {
+          const d1 = env[binding]!;
           const projects = [...new Set(rows.map((r) => r.project_id))];
           const { results } = await d1
             .prepare(`SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE project_id IN (SELECT value FROM json_each(?1))`)

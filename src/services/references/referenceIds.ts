@@ -17,7 +17,7 @@ import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { shardBindings } from "../../db/shards";
-import { shardD1Of } from "../../db/shardIds";
+import { groupByShard } from "../../db/shardIds";
 import { refreshPlacements } from "../../db/placements";
 import type { ServiceContext } from "../context";
 
@@ -141,14 +141,10 @@ export async function reconcileReferenceIds(env: Env, now: number, since = now -
     if (claims.length === 0) break;
     const last = claims[claims.length - 1]!;
     after = [last.kind, last.id];
-    const byShard = new Map<D1Database, ClaimRow[]>();
-    for (const c of claims) {
-      const d1 = shardD1Of(env, c.document_id);
-      byShard.set(d1, [...(byShard.get(d1) ?? []), c]);
-    }
     const orphans = (
       await Promise.all(
-        [...byShard].map(async ([d1, rows]) => {
+        [...groupByShard(claims, (c) => c.document_id)].map(async ([binding, rows]) => {
+          const d1 = env[binding]!;
           const idsOf = (kind: ReferenceKind) => JSON.stringify(rows.filter((r) => r.kind === kind).map((r) => r.id));
           const { results } = await d1
             .prepare(
