@@ -96,16 +96,20 @@ export function splitMigration(text) {
   return statements;
 }
 
-const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
+/** wrangler's record of applied migrations (one row per file name). */
+export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT UNIQUE,
   applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
 )`;
 
-/** Applies the files of `dir` that `done` does not hold, each file with its record in one batch. Returns their names. */
-async function applyFiles(db, dir, done) {
+/**
+ * Applies the files of `dir` (all of them, or `files`) that `done` does not hold, each file with its record in one
+ * batch. Returns their names.
+ */
+export async function applyFiles(db, dir, done, files = migrationFiles(dir)) {
   const applied = [];
-  for (const file of migrationFiles(dir)) {
+  for (const file of files) {
     if (done.has(file)) continue;
     const statements = splitMigration(readFileSync(path.join(dir, file), "utf8"));
     await db.batch([...statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);

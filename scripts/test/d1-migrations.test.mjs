@@ -4,12 +4,12 @@
 // split per kind (docs/scaling.md "Migrations per kind of database"). node --test scripts/test/ (npm test's scripts stage).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { BIN, ROOT } from "../lib/proc.mjs";
-import { applyLocalMigrations, d1Bindings, LEGACY_MIGRATIONS_DIR, migrationFiles, migrationsDirOf, openLocalD1, splitMigration } from "../lib/d1.mjs";
+import { applyFiles, applyLocalMigrations, d1Bindings, LEGACY_MIGRATIONS_DIR, migrationFiles, MIGRATIONS_TABLE, migrationsDirOf, openLocalD1, splitMigration } from "../lib/d1.mjs";
 
 const dirs = [];
 const tempDir = () => {
@@ -35,6 +35,24 @@ async function schemaOf(persistTo, binding) {
 const directoryFiles = migrationFiles(path.join(ROOT, "migrations", "directory"));
 const shardFiles = migrationFiles(path.join(ROOT, "migrations", "shard"));
 const legacyFiles = migrationFiles(LEGACY_MIGRATIONS_DIR);
+
+/** How far an earlier npm start may have migrated: the old set up to the fence (0012). */
+const OLD_UP_TO = legacyFiles.indexOf("0012_shard_fence.sql") + 1;
+
+/** What an earlier npm start left in `bindings`: the old set up to OLD_UP_TO, then whatever `then` writes. */
+async function migrateAsBeforeTheSplit(persistTo, bindings, then = async () => {}) {
+  const proxy = await openLocalD1(persistTo);
+  try {
+    for (const binding of bindings) {
+      const db = proxy.env[binding];
+      await db.prepare(MIGRATIONS_TABLE).run();
+      await applyFiles(db, LEGACY_MIGRATIONS_DIR, new Set(), legacyFiles.slice(0, OLD_UP_TO));
+      await then(db);
+    }
+  } finally {
+    await proxy.dispose();
+  }
+}
 
 function wranglerApply(binding, persistTo) {
   const res = spawnSync(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo], {
@@ -77,24 +95,12 @@ describe("local D1 migrations", () => {
   test("a database migrated before the split finishes the old set, keeps its rows, and its kind's baseline adds nothing", async () => {
     // What an earlier npm start left: every database took migrations/legacy, here only up to the fence (0012).
     const old = tempDir();
-    const upTo = legacyFiles.indexOf("0012_shard_fence.sql") + 1;
-    const proxy = await openLocalD1(old);
-    try {
-      for (const binding of ["DB", "SHARD_1"]) {
-        const db = proxy.env[binding];
-        await db.prepare("CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)").run();
-        for (const file of legacyFiles.slice(0, upTo)) {
-          const statements = splitMigration(readFileSync(path.join(LEGACY_MIGRATIONS_DIR, file), "utf8"));
-          await db.batch([...statements.map((sql) => db.prepare(sql)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
-        }
-        await db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('u1', 'old@example.com', 'Old', 1, 1)").run();
-      }
-    } finally {
-      await proxy.dispose();
-    }
+    await migrateAsBeforeTheSplit(old, ["DB", "SHARD_1"], (db) =>
+      db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('u1', 'old@example.com', 'Old', 1, 1)").run(),
+    );
     const applied = await applyLocalMigrations(old, ["DB", "SHARD_1"]);
-    assert.deepEqual(applied.DB, [...legacyFiles.slice(upTo), ...directoryFiles]);
-    assert.deepEqual(applied.SHARD_1, [...legacyFiles.slice(upTo), ...shardFiles]);
+    assert.deepEqual(applied.DB, [...legacyFiles.slice(OLD_UP_TO), ...directoryFiles]);
+    assert.deepEqual(applied.SHARD_1, [...legacyFiles.slice(OLD_UP_TO), ...shardFiles]);
     // A fresh database of each kind has exactly the objects the old one has under the same names: the baselines
     // are the old set's end state, so code written for either finds the same tables, indexes and triggers.
     const fresh = tempDir();
@@ -120,18 +126,7 @@ describe("local D1 migrations", () => {
 
   test("db:migrate-legacy finishes the old set through wrangler where a database began it, and leaves a new one alone", async () => {
     const state = tempDir();
-    const upTo = legacyFiles.indexOf("0012_shard_fence.sql") + 1;
-    const proxy = await openLocalD1(state);
-    try {
-      const db = proxy.env.DB;
-      await db.prepare("CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)").run();
-      for (const file of legacyFiles.slice(0, upTo)) {
-        const statements = splitMigration(readFileSync(path.join(LEGACY_MIGRATIONS_DIR, file), "utf8"));
-        await db.batch([...statements.map((sql) => db.prepare(sql)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
-      }
-    } finally {
-      await proxy.dispose();
-    }
+    await migrateAsBeforeTheSplit(state, ["DB"]);
     const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "db-migrate-legacy.mjs"), "--local", "--persist-to", state, "DB", "SHARD_3"], { cwd: ROOT, encoding: "utf8" });
     assert.equal(res.status, 0, `${res.stdout}${res.stderr}`);
     assert.match(res.stdout, /SHARD_3: never took migrations\/legacy; left alone/);
