@@ -17,7 +17,7 @@ describe("adopting records kept in the directory by an earlier version", () => {
     const [orgId, wsId, projectId] = [ulid(), ulid(), ulid()];
     // An earlier version's directory held every table: this one gets the shard kind's tables as such a database has
     // them (the shard baseline is the end state of the one set every database took then; without the columns added
-    // since, such as organization_members.updated_at, which adoption adds before reading its rows).
+    // since, such as organization_members.updated_at, which the copy leaves to its default).
     await applyD1Migrations(env.DB, env.TEST_SHARD_MIGRATIONS.filter((m) => m.name.startsWith("0000_")));
     expect(await env.DB.prepare("SELECT 1 FROM pragma_table_info('organization_members') WHERE name = 'updated_at'").first()).toBeNull();
     // What an earlier `npm start` left: an organization, a workspace and a project in the one database.

@@ -56,7 +56,6 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
       if (logical !== null) present.add(logical);
     }
   }
-  await addLaterColumns(env.DB, legacy);
   const moved: AdoptionReport["moved"] = [];
   for (const logical of [...present].sort((a, b) => a - b)) {
     const to = servingBindingOf(logical);
@@ -70,18 +69,6 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
   const userOrganizations = await reconcileUserOrganizations(env, now, 0);
   const directoryTablesDropped = legacy.length ? await dropEmptyShardTables(env.DB, legacy) : [];
   return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded, userOrganizations, directoryTablesDropped };
-}
-
-/** Columns the shard kind's tables gained after the split (docs/scaling.md "The directory index of memberships"). */
-const LATER_COLUMNS: [table: string, column: string, type: string][] = [["organization_members", "updated_at", "integer DEFAULT 0 NOT NULL"]];
-
-/** The directory's old copies of shard tables get the columns added since, so their rows can be read as the shard's. */
-async function addLaterColumns(db: D1Database, legacy: string[]) {
-  for (const [table, column, type] of LATER_COLUMNS) {
-    if (!legacy.includes(table)) continue;
-    const held = await db.prepare("SELECT 1 AS held FROM pragma_table_info(?1) WHERE name = ?2").bind(table, column).first();
-    if (!held) await db.prepare(`ALTER TABLE ${q(table)} ADD ${q(column)} ${type}`).run();
-  }
 }
 
 /**
@@ -118,11 +105,17 @@ const PAGE_ROWS = 200;
 
 /**
  * Copies `logical`'s rows from `from` into `to` beside what `to` holds, verifies every one arrived, then deletes them
- * from `from`. Only the tables `from` has: a table made after migrations were split per kind exists in shards only.
+ * from `from`. Only the tables and columns `from` has: a table or column made after migrations were split per kind
+ * (notification_outbox, organization_members.updated_at) exists in shards only, and the copy takes its default.
  */
 async function mergeShard(from: D1Database, to: D1Database, logical: number, held: ReadonlySet<string>): Promise<number> {
   const { tables: all, search } = moveShapes();
-  const tables = all.filter((shape) => held.has(shape.name));
+  const present = all.filter((shape) => held.has(shape.name));
+  const columns = await from.batch<{ name: string }>(present.map((shape) => from.prepare("SELECT name FROM pragma_table_info(?1)").bind(shape.name)));
+  const tables = present.map((shape, i) => {
+    const has = new Set(columns[i]!.results.map((c) => c.name));
+    return { ...shape, columns: shape.columns.filter((c) => has.has(c)) };
+  });
   let rows = 0;
   for (const shape of [...tables, search]) {
     for await (const page of pages(from, shape, logical, PAGE_ROWS)) {
