@@ -20,7 +20,10 @@ describe("projects on the request path", () => {
     expect(guest.status).toBe(200);
     expect(guest.body.data.map((p: { _id: string }) => p._id)).toEqual([t.projectId]);
     expect(trips(guest.headers)).toBe(1);
-    const stranger = await call("GET", `/project/all/${t.workspaceId}`, { token: t.editor.token.replace(/.$/, "") + "x" });
+    // The editor's token with its last character changed (to one it is not: appending a fixed "x" left it valid 1 time in 62).
+    const forged = t.editor.token.replace(/.$/, (ch: string) => (ch === "x" ? "y" : "x"));
+    expect(forged).not.toBe(t.editor.token);
+    const stranger = await call("GET", `/project/all/${t.workspaceId}`, { token: forged });
     expect(stranger.status).toBe(401);
     const other = await call("GET", `/project/all/${t.outsider.workspaceId}`, { token: t.owner.token });
     expectError(other, 404, "NotFoundError");
