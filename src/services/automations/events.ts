@@ -15,7 +15,7 @@ import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
-import { createRunsStatements, startDelaysOf } from "./cascade";
+import { cascadeHome, createRunsStatements, foreignCascade, insertRunsStatement, reserveRunsStatements, startDelaysOf } from "./cascade";
 import { groupByShard, newIdBeside, shardBindingOfId } from "../../db/shardIds";
 
 export const MAX_DEPTH = 3;
@@ -58,6 +58,35 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
   return made.reduce((a, n) => a + n, 0);
 }
 
+interface CreatedRuns {
+  /** The ids of the runs created. */
+  made: Set<string>;
+  /** The cascade's clock after their booking (null if the cascade had no row to book on). */
+  clock: number | null;
+}
+
+/** Runs created and booked in one transaction of `d1`, their cascade's home (createRunsStatements). */
+async function createLocalRuns(d1: D1Database, cascadeId: string, projectId: string, runs: unknown[][], depth: number, now: number): Promise<CreatedRuns> {
+  const [, inserted, reserved] = await d1.batch<{ id: string; clock?: number }>(createRunsStatements(d1, cascadeId, projectId, runs, depth, now));
+  return { made: new Set(inserted!.results.map((r) => r.id)), clock: clockOf(reserved!) };
+}
+
+/**
+ * Runs of a cascade whose home is another shard database (a run's write reached this organization): booked at home
+ * first, so every database the cascade reaches spends its one budget, then created in `d1` (two round trips).
+ */
+async function createForeignRuns(env: Env, d1: D1Database, cascadeId: string, projectId: string, runs: unknown[][], depth: number, now: number): Promise<CreatedRuns> {
+  const home = cascadeHome(env, cascadeId, projectId);
+  const [, fit, reserved] = await home.batch<{ id: string; clock?: number }>(reserveRunsStatements(home, cascadeId, projectId, runs, now));
+  const booked = new Set(fit!.results.map((r) => r.id));
+  const paid = runs.filter((r) => booked.has(r[0] as string));
+  if (!paid.length) return { made: new Set(), clock: clockOf(reserved!) };
+  const inserted = await insertRunsStatement(d1, cascadeId, paid, depth, now).all<{ id: string }>();
+  return { made: new Set(inserted.results.map((r) => r.id)), clock: clockOf(reserved!) };
+}
+
+const clockOf = (reserved: D1Result<{ clock?: number }>): number | null => (reserved.results[0]?.clock == null ? null : Number(reserved.results[0].clock));
+
 /** runsForEvents for the events of projects in one shard database `d1`. Never throws (a failure is logged). */
 async function runsOnShard(env: Env, d1: D1Database, events: readonly EventInput[], depth: number, cascadeId: string | null): Promise<number> {
   try {
@@ -95,12 +124,13 @@ async function runsOnShard(env: Env, d1: D1Database, events: readonly EventInput
     if (!runs.length) return 0;
     // A person's write starts a cascade; a run's writes continue its own. Only the runs the cascade can still pay
     // for are created, reserving what they could spend, in the same transaction (cascade.ts).
-    const cascade = cascadeId ?? newId();
-    const [, inserted, reserved] = await d1.batch<{ id: string; clock?: number }>(createRunsStatements(d1, cascade, events[0]!.projectId, runs, depth + 1, now));
+    // A new cascade's id is issued beside the written project, so its row's home is this shard database (cascade.ts).
+    const projectId = events[0]!.projectId;
+    const cascade = cascadeId ?? newIdBeside(projectId);
+    const { made, clock } = foreignCascade(cascade, projectId) ? await createForeignRuns(env, d1, cascade, projectId, runs, depth + 1, now) : await createLocalRuns(d1, cascade, projectId, runs, depth + 1, now);
     // In the order they were planned (each one's turn follows the cost of those before it).
-    const made = new Set(inserted!.results.map((r) => r.id));
     const created = runs.filter((r) => made.has(r[0] as string));
-    const delays = startDelaysOf(cascadeId !== null, Number(reserved!.results[0]?.clock ?? now), now, created.map((r) => Number(r[5]) + Number(r[6])));
+    const delays = startDelaysOf(cascadeId !== null, clock ?? now, now, created.map((r) => Number(r[5]) + Number(r[6])));
     await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
     return created.length;
   } catch (err) {

@@ -26,7 +26,7 @@ import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
 import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActiveRun, type RowWithCells } from "./actions";
 import { Budget, BudgetExceeded, DEFAULT_BEHAVIOR, budgetedD1, errorInfo, withDeadline } from "./budget";
-import { CascadeBudgetExceeded, DAILY_RUNS, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, skipQueuedRunsStatement } from "./cascade";
+import { CascadeBudgetExceeded, DAILY_RUNS, cascadeHome, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, foreignCascade, skipQueuedRunsStatement, type CascadeSpent } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { dailyLimitNoticeStatement, deadLetteredRunNoticeStatement, runNoticeStatements, type ActionNotice } from "./notify";
 import { deliverAtOnce, outboxRowOf, type OutboxRow } from "../notifications/outbox";
@@ -69,19 +69,32 @@ interface RunInputs {
 
 /**
  * The automation and its owner (the shard's copy of the user); the project's runs today and the cascade's state,
- * all in the run's shard database `d1`.
+ * in the run's shard database `d1` (the cascade's state at its home when that is another database).
  */
-async function loadRunInputs(d1: D1Database, db: Db, run: RunRow, cascadeId: string, startedAt: number): Promise<RunInputs> {
-  const [foundRows, [dayRows, cascadeRows]] = await Promise.all([
+async function loadRunInputs(env: Env, d1: D1Database, db: Db, run: RunRow, cascadeId: string, startedAt: number): Promise<RunInputs> {
+  // A cascade from another shard database (a run's write reached this organization) is read at its home, at the same time.
+  const foreign = foreignCascade(cascadeId, run.projectId);
+  const [foundRows, [dayRows, localCascade], homeCascade] = await Promise.all([
     db.select({ automation: automations, owner: users }).from(automations).leftJoin(users, eq(users.id, automations.ownerId)).where(eq(automations.id, run.automationId)),
-    d1.batch<{ runs?: number; exhausted?: number }>([dayRunStatement(d1, run.projectId, startedAt), exhaustedStatement(d1, cascadeId)]),
+    d1.batch<{ runs?: number; exhausted?: number }>([dayRunStatement(d1, run.projectId, startedAt), ...(foreign ? [] : [exhaustedStatement(d1, cascadeId)])]),
+    foreign ? exhaustedStatement(cascadeHome(env, cascadeId, run.projectId), cascadeId).first<{ exhausted?: number }>() : null,
   ]);
   return {
     automation: foundRows[0]?.automation,
     owner: foundRows[0]?.owner ?? null,
     dayRuns: Number(dayRows!.results[0]?.runs ?? 0),
-    cascadeExhausted: Boolean(cascadeRows!.results[0]?.exhausted),
+    cascadeExhausted: Boolean(foreign ? homeCascade?.exhausted : localCascade!.results[0]?.exhausted),
   };
+}
+
+/** Skips the cascade's queued runs in the run's shard database that its spent budget leaves nothing to do (skipQueuedRunsStatement). */
+async function skipQueuedRuns(env: Env, d1: D1Database, run: RunRow, cascadeId: string): Promise<void> {
+  let spent: CascadeSpent | null = null;
+  if (foreignCascade(cascadeId, run.projectId)) {
+    spent = await exhaustedStatement(cascadeHome(env, cascadeId, run.projectId), cascadeId).first<CascadeSpent>();
+    if (!spent) return;
+  }
+  await d1.batch([skipQueuedRunsStatement(d1, cascadeId, Date.now(), spent)]);
 }
 
 /** Why a claimed run does not execute at all; null when it does. The project's first run over the day's limit tells the owner. */
@@ -333,7 +346,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
   const run = await claimRun(db, runId, startedAt);
   if (typeof run === "string") return run;
   const cascadeId = run.cascadeId ?? run.id;
-  const inputs = await loadRunInputs(d1, db, run, cascadeId, startedAt);
+  const inputs = await loadRunInputs(env, d1, db, run, cascadeId, startedAt);
   const records = notRunRecords(inputs.automation);
   const budget = new Budget(inputs.automation?.behavior ?? DEFAULT_BEHAVIOR, startedAt);
   const deliveryIds: string[] = [];
@@ -349,7 +362,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
     const ar: ActiveRun = { ctx, automation, run, budget, cascadeId, triggerRow: null, selected: null, deliveryIds, notices };
     verdict = (await prepare(ar)) ?? (await runActions(ar, records));
   }
-  if (verdict.error?.code === "CascadeBudgetExceeded") await d1.batch([skipQueuedRunsStatement(d1, cascadeId, Date.now())]);
+  if (verdict.error?.code === "CascadeBudgetExceeded") await skipQueuedRuns(env, d1, run, cascadeId);
   const end: RunEnd = { run, verdict, budget, records, deliveryIds, notices, ownerId: inputs.owner?.id ?? null, finishedAt: Date.now() };
   // The notices reach the directory, where the owner's GET /notification/all reads them, once the run is recorded;
   // what this leaves in the outbox the tick delivers.

@@ -9,7 +9,7 @@ import { automationAccessQuery, checkAutomationAccess } from "../../auth/automat
 import { conflict, notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
-import { CASCADE_DELIVERIES } from "./cascade";
+import { CASCADE_DELIVERIES, CascadeBudgetExceeded, foreignCascade, reserveCascade } from "./cascade";
 import { decodeIdCursor, encodeIdCursor } from "./crud";
 import { enqueueAll } from "./messages";
 import { deliveryDto, runDto, type RunRow } from "./serialize";
@@ -144,6 +144,8 @@ export async function listDeliveries(ctx: ServiceContext, input: { automationId:
   return newestFirstPage(rows, q.limit, (d) => deliveryDto(d, { canChange }));
 }
 
+const SPENT = "The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent";
+
 /**
  * `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. One attempt
  * at a time: the delivery is claimed here, before anything is queued or sent (a concurrent redelivery, or one
@@ -152,11 +154,24 @@ export async function listDeliveries(ctx: ServiceContext, input: { automationId:
  */
 export async function redeliver(ctx: ServiceContext, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
-    ctx.db.select({ id: automationDeliveries.id }).from(automationDeliveries).where(eq(automationDeliveries.id, deliveryId)),
+    ctx.db
+      .select({ id: automationDeliveries.id, cascadeId: sql<string | null>`(SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${automationDeliveries.runId})`, projectId: sql<string | null>`(SELECT r.project_id FROM automation_runs r WHERE r.id = ${automationDeliveries.runId})` })
+      .from(automationDeliveries)
+      .where(eq(automationDeliveries.id, deliveryId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfDelivery(deliveryId)),
   ]);
   if (!delivery) throw notFound("Delivery");
   checkAutomationAccess(ctx.user, access, "change", "Delivery");
+  // A cascade whose home is another shard database is charged there first (cascade.ts): the claim below finds no
+  // cascade row in this one. A claim then refused (an attempt in flight) leaves that delivery booked: spent early, never passed.
+  if (delivery.cascadeId && delivery.projectId && foreignCascade(delivery.cascadeId, delivery.projectId)) {
+    try {
+      await reserveCascade(ctx.env, delivery.cascadeId, delivery.projectId, "deliveries", 1);
+    } catch (err) {
+      if (err instanceof CascadeBudgetExceeded) throw conflict(SPENT);
+      throw err;
+    }
+  }
   const token = newId();
   const d = automationDeliveries;
   const runOf = sql`(SELECT r.id FROM automation_runs r WHERE r.id = ${d.runId})`;
@@ -181,7 +196,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string) {
   if (!updated) {
     const [now] = await ctx.db.select({ claimedUntil: d.claimedUntil }).from(d).where(eq(d.id, deliveryId));
     if (now?.claimedUntil != null && now.claimedUntil >= ctx.now) throw conflict("An attempt of this delivery is in progress: try again when it has finished");
-    throw conflict("The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent");
+    throw conflict(SPENT);
   }
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId, claimToken: token }]);
   return deliveryDto(updated);

@@ -5,9 +5,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ok, registerUser, type RegisteredUser } from "../../support/harness";
+import { addWorkspaceCollaborator, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
-import { callScheduled, finishedRuns, hookUrl, webhookAction } from "../../support/automations";
+import { callScheduled, eventually, finishedRuns, hookUrl, sleep, webhookAction } from "../../support/automations";
+import { CASCADE_WRITES } from "../../../src/services/automations/cascade";
 import { everyShardD1, shardD1 } from "../../support/shards";
 import { shardBindingOfId } from "../../../src/db/shardIds";
 
@@ -46,6 +47,8 @@ let orgs: [Org, Org];
 
 beforeAll(async () => {
   orgs = await twoOrgsOnTwoShards();
+  // A writes in B's workspace too, so A's automations can write into each other's organizations.
+  await addWorkspaceCollaborator(orgs[1].user, orgs[1].user.workspaceId, orgs[0].user, "editor");
 });
 
 describe("automations on shard databases", () => {
@@ -105,4 +108,104 @@ describe("automations on shard databases", () => {
       expect(await whereIs("automation_runs", "automation_id", a._id)).toEqual([shardBindingOfId(a._id)]);
     }
   });
+
+  it("a cascade that reaches an organization on another shard database spends its one budget there too", { timeout: 300_000 }, async () => {
+    const [a, b] = orgs;
+    const ta = await makeTable(a.user.token, a.projectId, "Ping");
+    const tb = await makeTable(a.user.token, b.projectId, "Pong");
+    const k = 50;
+    const writeInto = async (projectId: string, watched: string, target: string) =>
+      (
+        await ok("POST", "/automation", {
+          token: a.user.token,
+          body: {
+            projectId,
+            name: `Into ${target}`,
+            triggers: [{ event: "row.created", filter: { tableId: watched } }],
+            behavior: { maxDurationMs: 900_000 },
+            actions: Array.from({ length: k }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: target } })),
+          },
+        })
+      ).data;
+    const ping = await writeInto(a.projectId, ta.tableId, tb.tableId);
+    const pong = await writeInto(b.projectId, tb.tableId, ta.tableId);
+    await addRow(a.user.token, ta.tableId);
+    // Pong's runs come from ping's first run's writes; once some exist, pong settles, then whatever it caused.
+    await eventually(async () => (await runCount(pong._id)) > 0, 60_000, "pong's first runs");
+    await settled(pong._id);
+    await settled(ping._id);
+    const rowsIn = async (t: string) => Number((await shardD1(t).prepare(`SELECT count(*) AS n FROM rows WHERE table_id = ?1`).bind(t).first<{ n: number }>())!.n);
+    const written = (await rowsIn(ta.tableId)) - 1 + (await rowsIn(tb.tableId));
+    // One budget for the cause across both databases: ping's run writes 50 into B, whose 50 events can pay for 19
+    // pong runs of 50 back into A, and then nothing is left for the ping runs those would cause. With a budget per
+    // database (as before), each database spent its own 1,000: some 2,000 writes.
+    expect(written).toBeLessThanOrEqual(CASCADE_WRITES);
+    expect(written).toBeGreaterThan(CASCADE_WRITES - k);
+    const pongRuns = await shardD1(pong._id).prepare(`SELECT DISTINCT cascade_id AS c, count(*) AS n FROM automation_runs WHERE automation_id = ?1`).bind(pong._id).all<{ c: string; n: number }>();
+    expect(pongRuns.results).toHaveLength(1);
+    expect(pongRuns.results[0]!.n).toBe((CASCADE_WRITES - k) / k);
+    const cascadeId = pongRuns.results[0]!.c;
+    // The cascade's one row is at home, beside the run that began it; the runs it paid for in B are in B.
+    const [first] = (await shardD1(ping._id).prepare(`SELECT id, cascade_id FROM automation_runs WHERE automation_id = ?1 AND depth = 1`).bind(ping._id).all<{ id: string; cascade_id: string }>()).results;
+    expect(first!.cascade_id).toBe(cascadeId);
+    expect(await whereIs("automation_cascades", "id", cascadeId)).toEqual([shardBindingOfId(a.projectId)]);
+    expect(await whereIs("automation_runs", "automation_id", pong._id)).toEqual([shardBindingOfId(b.projectId)]);
+    const home = await shardD1(a.projectId).prepare(`SELECT writes, runs FROM automation_cascades WHERE id = ?1`).bind(cascadeId).first<{ writes: number; runs: number }>();
+    expect(home).toEqual({ writes: written, runs: 1 + pongRuns.results[0]!.n });
+    expect(await shardD1(pong._id).prepare(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status <> 'succeeded'`).bind(pong._id).first("n")).toBe(0);
+  });
+
+  it("a run away from its cascade's home charges its delivery, a redelivery and a retry there", async () => {
+    const [a, b] = orgs;
+    const t1 = await makeTable(a.user.token, a.projectId, "Relay from");
+    const t2 = await makeTable(a.user.token, b.projectId, "Relay to");
+    const key = `shards-away-${Date.now()}`;
+    const relay = (await ok("POST", "/automation", { token: a.user.token, body: { projectId: a.projectId, name: "Relay", triggers: [{ event: "row.created", filter: { tableId: t1.tableId } }], actions: [{ id: "w", spec: { kind: "row.create", tableId: t2.tableId } }] } })).data;
+    const hook = (await ok("POST", "/automation", { token: a.user.token, body: { projectId: b.projectId, name: "Hook", triggers: [{ event: "row.created", filter: { tableId: t2.tableId } }], actions: [webhookAction(hookUrl(key, { statuses: "410,200,200" }))] } })).data;
+    await addRow(a.user.token, t1.tableId);
+    const delivery = await eventually(async () => {
+      const d = await shardD1(hook._id).prepare(`SELECT id, run_id, status FROM automation_deliveries WHERE automation_id = ?1`).bind(hook._id).first<{ id: string; run_id: string; status: string }>();
+      return d?.status === "failed" ? d : null;
+    });
+    const [relayRun] = await finishedRuns(a.user.token, relay._id);
+    const cascadeId = (await shardD1(hook._id).prepare(`SELECT cascade_id FROM automation_runs WHERE id = ?1`).bind(delivery.run_id).first<string>("cascade_id"))!;
+    expect(cascadeId).toBe(await shardD1(relay._id).prepare(`SELECT cascade_id FROM automation_runs WHERE id = ?1`).bind(relayRun._id).first<string>("cascade_id"));
+    const spent = () => shardD1(a.projectId).prepare(`SELECT writes, deliveries FROM automation_cascades WHERE id = ?1`).bind(cascadeId).first<{ writes: number; deliveries: number }>();
+    // The relay's write and the hook's delivery are both at home; B's database keeps no row of the cascade.
+    expect(await spent()).toEqual({ writes: 1, deliveries: 1 });
+    expect(await whereIs("automation_cascades", "id", cascadeId)).toEqual([shardBindingOfId(a.projectId)]);
+    await ok("POST", `/automation/delivery/${delivery.id}/redeliver`, { token: a.user.token });
+    expect(await spent()).toEqual({ writes: 1, deliveries: 2 });
+    const retry = (await ok("POST", `/automation/run/${delivery.run_id}/retry`, { token: a.user.token })).data;
+    const done = await eventually(async () => {
+      const r = (await ok("GET", `/automation/run/${retry._id}`, { token: a.user.token })).data;
+      return r.status !== "queued" && r.status !== "running" ? r : null;
+    });
+    expect(done).toMatchObject({ status: "succeeded", externalWrites: 1 });
+    expect(await spent()).toEqual({ writes: 1, deliveries: 3 });
+    expect(await whereIs("automation_cascades", "id", cascadeId)).toEqual([shardBindingOfId(a.projectId)]);
+  });
 });
+
+const runCount = async (automationId: string) =>
+  Number((await shardD1(automationId).prepare(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`).bind(automationId).first<{ n: number }>())!.n);
+
+/** Waits until the automation has no queued or running run and its run count has stopped changing; answers the count. */
+async function settled(automationId: string): Promise<number> {
+  let last = -1;
+  const d1 = shardD1(automationId);
+  return eventually(
+    async () => {
+      const row = await d1
+        .prepare(`SELECT count(*) AS n, sum(status IN ('queued', 'running')) AS open FROM automation_runs WHERE automation_id = ?1`)
+        .bind(automationId)
+        .first<{ n: number; open: number | null }>();
+      const stable = Number(row!.open ?? 0) === 0 && row!.n === last;
+      last = row!.n;
+      if (stable) await sleep(500);
+      return stable ? row!.n : null;
+    },
+    240_000,
+    `the runs of ${automationId} to settle`,
+  );
+}
