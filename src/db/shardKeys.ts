@@ -35,6 +35,7 @@ export const SHARD_KEY_COLUMNS = {
   snapshots: "document_id",
   automations: "workspace_id",
   automation_event_triggers: "project_id",
+  automation_remote_triggers: "project_id",
   automation_runs: "project_id",
   automation_deliveries: "automation_id",
   automation_cascades: "project_id",

@@ -70,6 +70,24 @@ export const automationEventTriggers = sqliteTable("automation_event_triggers", 
 ]);
 
 /**
+ * The event triggers that watch a project of another organization (logical shard) than their automation's, kept in
+ * the watched project's shard database, where its events are looked up (docs/scaling.md "Triggers across
+ * organizations"). Only a pointer: whether it fires is read from the automation's own `triggers`, in its database,
+ * so a row left behind by a change or a delete never fires. `version` is the automation's version the row was written
+ * for: a change deletes the rows of earlier versions once it holds. No foreign key (the automation is elsewhere).
+ */
+export const automationRemoteTriggers = sqliteTable("automation_remote_triggers", {
+  projectId: text("project_id").notNull(),
+  event: text("event").notNull(),
+  automationId: text("automation_id").notNull(),
+  position: integer("position").notNull(),
+  version: integer("version").notNull(),
+}, (t) => [
+  uniqueIndex("automation_remote_triggers_pk").on(t.projectId, t.event, t.automationId, t.position),
+  index("automation_remote_triggers_automation_idx").on(t.automationId),
+]);
+
+/**
  * Runs. `event_key` makes a run exactly-once per (automation, event): an event id for event runs, the due
  * instant for scheduled runs, null for manual runs and retries. Kept 90 days.
  */

@@ -10,6 +10,7 @@ export { documentContents, documentSettings, docxVersions, audioMedia, snapshots
 export {
   automations,
   automationEventTriggers,
+  automationRemoteTriggers,
   automationRuns,
   automationDeliveries,
   automationCascades,

@@ -19,6 +19,7 @@ import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import { shardBindingForId, shardD1Of } from "../../db/shardIds";
 import { shardNumberOfId } from "../../lib/ids";
+import type { ShardBinding } from "../../db/shards";
 
 export const CASCADE_WRITES = 1_000;
 export const CASCADE_DELIVERIES = 100;
@@ -76,9 +77,14 @@ export function cascadeHome(env: Env, cascadeId: string, projectId: string): D1D
   return uncountedD1(shardD1Of(env, cascadeHomeId(cascadeId, projectId)));
 }
 
-/** True when the cascade's row lives in another shard database than the project `projectId` its run or event belongs to. */
+/** The shard database holding the cascade's row, for runs or events of `projectId`. */
+export function cascadeHomeBinding(cascadeId: string, projectId: string): ShardBinding {
+  return shardBindingForId(cascadeHomeId(cascadeId, projectId));
+}
+
+/** True when the cascade's row lives in another shard database than the project `projectId` its run belongs to. */
 export function foreignCascade(cascadeId: string, projectId: string): boolean {
-  return shardBindingForId(cascadeHomeId(cascadeId, projectId)) !== shardBindingForId(projectId);
+  return cascadeHomeBinding(cascadeId, projectId) !== shardBindingForId(projectId);
 }
 
 /**

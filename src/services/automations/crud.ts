@@ -16,7 +16,7 @@ import {
   type AutomationRow,
 } from "../../auth/access";
 import { automationAccessQuery, checkAutomationAccess, requireAutomation } from "../../auth/automationAccess";
-import { read } from "../context";
+import { onShardOf, read } from "../context";
 import { conflict, notFound, unprocessable, validation } from "../../errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
@@ -27,7 +27,8 @@ import type { ServiceContext } from "../context";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { groupByShard, newIdBeside } from "../../db/shardIds";
+import { dropRemoteTriggers, eventTriggerRows, isRemoteProject, writeRemoteTriggers } from "./remoteTriggers";
 
 /**
  * The automation as its owner reads it: the webhook secret opened (it is sealed at rest, lib/crypto sealSecret).
@@ -102,16 +103,8 @@ function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): str
   return [...new Set(triggers.map((t) => t.projectId as string | null).filter((p): p is string => p !== null && p !== projectId))];
 }
 
-/**
- * Trigger projects the caller cannot read (404, from `readable` when the caller's first read already fetched them,
- * else with one query), then the checks of meaning (422): schedules, webhook URLs. docs/api-guide.md › Conventions: existence before meaning.
- */
-async function checkMeaning(ctx: ServiceContext, projectId: string, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
-  const others = otherTriggerProjects(projectId, triggers);
-  if (others.length) {
-    const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, others));
-    if (others.some((p) => !known.has(p))) throw notFound("Project");
-  }
+/** The 422s of triggers and actions (schedules, webhook URLs), thrown. */
+function checkMeaningOnly(ctx: ServiceContext, triggers: StoredTrigger[], actions: StoredAction[]) {
   triggers.forEach((t, i) => {
     if (t.cron !== null || t.timezone !== null) checkSchedule({ cron: t.cron as string | null, timezone: t.timezone as string | null }, `triggers.${i}`);
   });
@@ -120,30 +113,70 @@ async function checkMeaning(ctx: ServiceContext, projectId: string, triggers: St
   });
 }
 
-function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: StoredTrigger[]) {
-  return triggers.flatMap((t, position) => {
-    if (typeof t.event !== "string") return [];
-    const f = (t.filter as Record<string, unknown> | null) ?? {};
-    const docs = [f.documentId, ...((f.documentIds as string[] | null) ?? [])].filter((d): d is string => typeof d === "string");
-    return [
-      {
-        automationId: a.id,
-        position,
-        projectId: (t.projectId as string | null) ?? a.projectId,
-        event: t.event,
-        tableId: (f.tableId as string | null) ?? null,
-        columnId: (f.columnId as string | null) ?? null,
-        documentIds: docs.length ? JSON.stringify(docs) : null,
-      },
-    ];
-  });
+/**
+ * Trigger projects the caller cannot read (404), then the checks of meaning (422); docs/api-guide.md › Conventions:
+ * existence before meaning. Projects of the automation's own logical shard are checked in its database (from
+ * `readable` when the caller's first read already fetched them, else with one query); those of another (another
+ * organization's) in theirs, by writing their event triggers' pointers there (remoteTriggers.ts) — only once the
+ * checks of meaning hold (a request refused for meaning only reads there, to tell 404 from 422). Both checks run at
+ * once, so a request refused for a project of its own shard may leave pointers in another's: a pointer the
+ * automation does not name never fires. `automation` is the automation's id and the version the pointers are for.
+ */
+async function checkMeaning(ctx: ServiceContext, automation: { id: string; projectId: string; version: number }, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
+  const others = otherTriggerProjects(automation.projectId, triggers);
+  const local = others.filter((p) => !isRemoteProject(automation.projectId, p));
+  const remote = others.filter((p) => isRemoteProject(automation.projectId, p));
+  const pointers = eventTriggerRows(automation, triggers)
+    .filter((r) => isRemoteProject(automation.projectId, r.projectId))
+    .map((r) => ({ projectId: r.projectId, event: r.event, automationId: r.automationId, position: r.position }));
+  const pointed = new Set(pointers.map((p) => p.projectId));
+  let meaning: unknown = null;
+  try {
+    checkMeaningOnly(ctx, triggers, actions);
+  } catch (err) {
+    meaning = err;
+  }
+  const localCheck = async () => {
+    if (!local.length) return;
+    const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, local));
+    if (local.some((p) => !known.has(p))) throw notFound("Project");
+  };
+  // Refused for meaning: the remote projects are only read. Else the pointers' write checks their projects, and
+  // remote projects of other triggers (a schedule's) are read.
+  const remoteCheck = async () => {
+    const readOnly = meaning ? remote : remote.filter((p) => !pointed.has(p));
+    await Promise.all([meaning ? Promise.resolve() : writeRemoteTriggers(ctx, pointers, automation.version), readableEverywhere(ctx, readOnly)]);
+  };
+  await Promise.all([localCheck(), remoteCheck()]);
+  if (meaning) throw meaning;
 }
 
-/** Two D1 round trips: authentication, the project's access and the other trigger projects in one batch; the insert. */
+/** 404 unless the caller can read every project of `ids`, each asked in its own shard database (all at once). */
+async function readableEverywhere(ctx: ServiceContext, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const found = await Promise.all([...groupByShard(new Set(ids), (p) => p).values()].map((list) => readableProjectIds(onShardOf(ctx, list[0]!).db, ctx.user._id, list)));
+  const known = new Set(found.flatMap((s) => [...s]));
+  if (ids.some((p) => !known.has(p))) throw notFound("Project");
+}
+
+/** The automation's event-trigger rows kept beside it: those watching a project of its own logical shard (the others are pointers). */
+function localEventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: StoredTrigger[]) {
+  return eventTriggerRows(a, triggers).filter((r) => !isRemoteProject(a.projectId, r.projectId));
+}
+
+/** The projects of another logical shard that `triggers` watch (where their pointers are). */
+function remoteTriggerProjects(projectId: string, triggers: StoredTrigger[]): string[] {
+  return otherTriggerProjects(projectId, triggers).filter((p) => isRemoteProject(projectId, p));
+}
+
+/**
+ * Two D1 round trips: authentication, the project's access and the other trigger projects of its shard in one batch;
+ * the insert. Three when a trigger watches another organization's project: its pointer is written in between.
+ */
 export async function createAutomation(ctx: ServiceContext, input: CreateAutomationValue) {
   const triggers = (input.triggers ?? []).map(normalizeTrigger);
   const actions = normalizeActions(input.actions ?? []);
-  const others = otherTriggerProjects(input.projectId, triggers);
+  const others = otherTriggerProjects(input.projectId, triggers).filter((p) => !isRemoteProject(input.projectId, p));
   const [[access], readable] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
     // Nothing matches an empty list: the batch keeps its shape whatever the triggers.
@@ -153,9 +186,9 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
   if (input.workspaceId && input.workspaceId !== project.workspaceId) {
     throw validation("workspaceId is not the project's workspace", [{ path: "workspaceId", message: "not the project's workspace" }]);
   }
-  await checkMeaning(ctx, project.id, triggers, actions, new Set(readable.map((r) => r.id)));
   const enabled = input.enabled ?? true;
   const id = newIdBeside(project.id);
+  await checkMeaning(ctx, { id, projectId: project.id, version: 0 }, triggers, actions, new Set(readable.map((r) => r.id)));
   const webhookSecret = newWebhookSecret();
   const row: AutomationRow = {
     id,
@@ -190,7 +223,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const eventRows = eventTriggerRows(row, triggers);
+  const eventRows = localEventTriggerRows(row, triggers);
   const dto = automationDto({ ...row, webhookSecret }, { canChange: true });
   // A keyed request's answer (sealed: it shows the webhook secret) commits with the automation (services/idempotency.ts).
   await ctx.db.batch([
@@ -276,7 +309,7 @@ function patchStatements(ctx: ServiceContext, d1: D1Database, current: Automatio
   const statements = [d1.prepare(update.sql).bind(...update.params)];
   if (!triggers) return statements;
   const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
-  const rows = eventTriggerRows({ ...current, ...set }, triggers).map((r) => [r.automationId, r.position, r.projectId, r.event, r.tableId, r.columnId, r.documentIds]);
+  const rows = localEventTriggerRows({ ...current, ...set }, triggers).map((r) => [r.automationId, r.position, r.projectId, r.event, r.tableId, r.columnId, r.documentIds]);
   statements.push(
     d1.prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`).bind(id, version, JSON.stringify(triggers)),
     d1
@@ -314,14 +347,18 @@ export async function updateAutomation(ctx: ServiceContext, { automationId: id, 
     }
     const triggers = input.triggers ? input.triggers.map(normalizeTrigger) : current.triggers;
     const actions = input.actions ? normalizeActions(input.actions) : current.actions;
-    await checkMeaning(ctx, current.projectId, input.triggers ? triggers : [], input.actions ? actions : []);
-    const set = patchedMembers(ctx, input, current, triggers, actions);
     const version = current.version + 1;
+    await checkMeaning(ctx, { id, projectId: current.projectId, version }, input.triggers ? triggers : [], input.actions ? actions : []);
+    const set = patchedMembers(ctx, input, current, triggers, actions);
     const next: AutomationRow = { ...current, ...set, version, updatedAt: ctx.now };
     const d1 = d1Of(ctx.db);
     const statements = patchStatements(ctx, d1, current, set, input.triggers ? triggers : null);
     const [written] = await d1.batch(statements);
-    if (written!.results.length) return ownerView(ctx, next);
+    if (written!.results.length) {
+      // The pointers of the triggers replaced (and any of an earlier version) are tidied after the response.
+      if (input.triggers) dropRemoteTriggers(ctx, id, [...remoteTriggerProjects(current.projectId, current.triggers), ...remoteTriggerProjects(current.projectId, triggers)], version);
+      return ownerView(ctx, next);
+    }
   }
   throw conflict("The automation kept changing while this change was applied: read it again and retry");
 }
@@ -333,6 +370,7 @@ export async function deleteAutomation(ctx: ServiceContext, { automationId: id, 
     ctx.db.update(automations).set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now }).where(eq(automations.id, id)),
     ctx.db.delete(automationEventTriggers).where(eq(automationEventTriggers.automationId, id)),
   ]);
+  dropRemoteTriggers(ctx, id, remoteTriggerProjects(current.projectId, current.triggers));
   return { success: true as const };
 }
 

@@ -15,8 +15,10 @@ import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { enqueueAll } from "./messages";
-import { cascadeHome, createRunsStatements, foreignCascade, insertRunsStatement, reserveRunsStatements, startDelaysOf } from "./cascade";
-import { groupByShard, newIdBeside, shardBindingOfId } from "../../db/shardIds";
+import { cascadeHome, cascadeHomeBinding, createRunsStatements, insertRunsStatement, reserveRunsStatements, startDelaysOf } from "./cascade";
+import { groupByShard, newIdBeside, shardBindingForId, shardBindingOfId } from "../../db/shardIds";
+import type { ShardBinding } from "../../db/shards";
+import { remoteAutomationsStatement, triggerOfPointer, type RemoteAutomation } from "./remoteTriggers";
 
 export const MAX_DEPTH = 3;
 
@@ -35,7 +37,7 @@ interface TriggerRow {
   document_ids: string | null;
 }
 
-function matches(t: TriggerRow, e: EventInput): boolean {
+function matches(t: Pick<TriggerRow, "table_id" | "column_id" | "document_ids">, e: EventInput): boolean {
   if (t.table_id !== null && t.table_id !== e.tableId) return false;
   if (t.column_id !== null && e.event !== "row.deleted" && !(e.columnIds ?? []).includes(t.column_id)) return false;
   if (t.document_ids !== null) {
@@ -54,7 +56,7 @@ export async function runsForEvents(env: Env, events: readonly EventInput[], dep
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
   // A project id naming no logical shard is no project's: no automation listens to it.
   const byShard = groupByShard(events.filter((e) => shardBindingOfId(e.projectId) !== null), (e) => e.projectId);
-  const made = await Promise.all([...byShard].map(([binding, list]) => runsOnShard(env, uncountedD1(env[binding]!), list, depth, cascadeId)));
+  const made = await Promise.all([...byShard].map(([binding, list]) => runsOnShard(env, binding, list, depth, cascadeId)));
   return made.reduce((a, n) => a + n, 0);
 }
 
@@ -87,52 +89,122 @@ async function createForeignRuns(env: Env, d1: D1Database, cascadeId: string, pr
 
 const clockOf = (reserved: D1Result<{ clock?: number }>): number | null => (reserved.results[0]?.clock == null ? null : Number(reserved.results[0].clock));
 
-/** runsForEvents for the events of projects in one shard database `d1`. Never throws (a failure is logged). */
-async function runsOnShard(env: Env, d1: D1Database, events: readonly EventInput[], depth: number, cascadeId: string | null): Promise<number> {
+interface PointerRow {
+  automation_id: string;
+  position: number;
+  event: string;
+}
+
+/** The runs to create, by the shard database each goes in (its automation's). Each is [id, automationId, projectId, eventKey, trigger, plannedWrites, plannedDeliveries]. */
+type RunsByDatabase = Map<ShardBinding, unknown[][]>;
+
+function addRun(runs: RunsByDatabase, binding: ShardBinding, run: unknown[]) {
+  const list = runs.get(binding);
+  if (list) list.push(run);
+  else runs.set(binding, [run]);
+}
+
+const triggerOf = (e: EventInput, eventId: string) =>
+  JSON.stringify({ type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId });
+
+/**
+ * The runs the pointers found beside the events' projects call for (remoteTriggers.ts): each pointer's automation is
+ * read in its own database (all at once), and only a trigger it still has, with its filter matching, makes a run —
+ * in the automation's database, for the automation's own project.
+ */
+async function remoteRuns(env: Env, pointers: readonly (PointerRow & { projectId: string })[], byProject: Map<string, EventInput[]>, eventIds: Map<EventInput, string>, runs: RunsByDatabase) {
+  const byDatabase = groupByShard(pointers, (p) => p.automation_id);
+  const found = await Promise.all(
+    [...byDatabase].map(async ([binding, list]) => {
+      const d1 = uncountedD1(env[binding]!);
+      const rows = await remoteAutomationsStatement(d1, list.map((p) => p.automation_id)).all<RemoteAutomation>();
+      return rows.results;
+    }),
+  );
+  const automations = new Map(found.flat().map((a) => [a.id, a]));
+  for (const [projectId, list] of byProject) {
+    const here = pointers.filter((p) => p.projectId === projectId);
+    for (const e of list) {
+      const seen = new Set<string>();
+      for (const p of here) {
+        const a = automations.get(p.automation_id);
+        if (!a || p.event !== e.event || seen.has(a.id)) continue;
+        const t = triggerOfPointer(a, { position: p.position, event: p.event, projectId });
+        if (!t || !matches({ table_id: t.tableId, column_id: t.columnId, document_ids: t.documentIds }, e)) continue;
+        seen.add(a.id);
+        const eventId = eventIds.get(e)!;
+        addRun(runs, shardBindingForId(a.id), [newIdBeside(a.id), a.id, a.project_id, `event:${eventId}`, triggerOf(e, eventId), a.planned_writes, a.planned_deliveries]);
+      }
+    }
+  }
+}
+
+/**
+ * runsForEvents for the events of projects in one shard database (`binding`). The events' projects' triggers are
+ * read here: the rows of automations beside them and the pointers of automations elsewhere, in one batch. Never
+ * throws (a failure is logged).
+ */
+async function runsOnShard(env: Env, binding: ShardBinding, events: readonly EventInput[], depth: number, cascadeId: string | null): Promise<number> {
+  const d1 = uncountedD1(env[binding]!);
   try {
     const byProject = new Map<string, EventInput[]>();
     for (const e of events) byProject.set(e.projectId, [...(byProject.get(e.projectId) ?? []), e]);
-    const lookups = [...byProject.entries()].map(([projectId, list]) =>
-      d1
-        .prepare(
-          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
-             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
-             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
-           FROM automation_event_triggers t
-           JOIN automations a ON a.id = t.automation_id
-           WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
-        )
-        .bind(projectId, JSON.stringify([...new Set(list.map((e) => e.event))])),
-    );
-    const results = await d1.batch<TriggerRow>(lookups);
+    const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
+      const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
+      return [
+        d1
+          .prepare(
+            `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+               (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
+               (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
+             FROM automation_event_triggers t
+             JOIN automations a ON a.id = t.automation_id
+             WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
+          )
+          .bind(projectId, names),
+        d1.prepare(`SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`).bind(projectId, names),
+      ];
+    });
+    const results = await d1.batch<TriggerRow & PointerRow>(lookups);
     const now = Date.now();
-    const runs: unknown[][] = [];
-    [...byProject.values()].forEach((list, i) => {
-      const triggers = results[i]!.results;
+    const runs: RunsByDatabase = new Map();
+    const eventIds = new Map(events.map((e) => [e, newId()]));
+    const pointers: (PointerRow & { projectId: string })[] = [];
+    [...byProject.entries()].forEach(([projectId, list], i) => {
+      const triggers = results[2 * i]!.results;
+      pointers.push(...results[2 * i + 1]!.results.map((p) => ({ automation_id: p.automation_id, position: p.position, event: p.event, projectId })));
       if (!triggers.length) return;
       for (const e of list) {
-        const eventId = newId();
+        const eventId = eventIds.get(e)!;
         const seen = new Set<string>();
         for (const t of triggers) {
           if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
           seen.add(t.automation_id);
-          const trigger = { type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId };
-          runs.push([newIdBeside(t.automation_id), t.automation_id, e.projectId, `event:${eventId}`, JSON.stringify(trigger), t.planned_writes, t.planned_deliveries]);
+          addRun(runs, binding, [newIdBeside(t.automation_id), t.automation_id, e.projectId, `event:${eventId}`, triggerOf(e, eventId), t.planned_writes, t.planned_deliveries]);
         }
       }
     });
-    if (!runs.length) return 0;
+    if (pointers.length) await remoteRuns(env, pointers, byProject, eventIds, runs);
+    if (!runs.size) return 0;
     // A person's write starts a cascade; a run's writes continue its own. Only the runs the cascade can still pay
-    // for are created, reserving what they could spend, in the same transaction (cascade.ts).
-    // A new cascade's id is issued beside the written project, so its row's home is this shard database (cascade.ts).
+    // for are created, reserving what they could spend (cascade.ts): in one transaction where the cascade's row is
+    // (its home), booked there first elsewhere. A new cascade's id is issued beside the written project, so its
+    // home is this shard database.
     const projectId = events[0]!.projectId;
     const cascade = cascadeId ?? newIdBeside(projectId);
-    const { made, clock } = foreignCascade(cascade, projectId) ? await createForeignRuns(env, d1, cascade, projectId, runs, depth + 1, now) : await createLocalRuns(d1, cascade, projectId, runs, depth + 1, now);
-    // In the order they were planned (each one's turn follows the cost of those before it).
-    const created = runs.filter((r) => made.has(r[0] as string));
-    const delays = startDelaysOf(cascadeId !== null, clock ?? now, now, created.map((r) => Number(r[5]) + Number(r[6])));
-    await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
-    return created.length;
+    const home = cascadeHomeBinding(cascade, projectId);
+    const made = await Promise.all(
+      [...runs].map(async ([target, list]) => {
+        const td1 = uncountedD1(env[target]!);
+        const { made, clock } = target === home ? await createLocalRuns(td1, cascade, projectId, list, depth + 1, now) : await createForeignRuns(env, td1, cascade, projectId, list, depth + 1, now);
+        // In the order they were planned (each one's turn follows the cost of those before it).
+        const created = list.filter((r) => made.has(r[0] as string));
+        const delays = startDelaysOf(cascadeId !== null, clock ?? now, now, created.map((r) => Number(r[5]) + Number(r[6])));
+        await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
+        return created.length;
+      }),
+    );
+    return made.reduce((a, n) => a + n, 0);
   } catch (err) {
     console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", error: String(err) }));
     return 0;

@@ -139,7 +139,8 @@ async function prepare(ar: ActiveRun): Promise<Verdict | null> {
     });
     const rowId = ar.run.trigger.rowId;
     if (typeof rowId === "string") {
-      const found = await getRowInAnyState(ar.ctx, rowId).catch(() => {
+      // In the row's own shard database: a trigger may watch another organization's project (remoteTriggers.ts).
+      const found = await getRowInAnyState(onShardOf(ar.ctx, rowId), rowId).catch(() => {
         throw new ApiError("ForbiddenError", "The automation's owner can no longer read the triggering row");
       });
       if (found) ar.triggerRow = { id: found.row.id, tableId: found.row.tableId, projectId: found.row.projectId, isDeleted: found.row.isDeleted, cells: found.cells };

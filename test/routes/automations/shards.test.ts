@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addWorkspaceCollaborator, ok, registerUser, type RegisteredUser } from "../../support/harness";
+import { addWorkspaceCollaborator, call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
 import { callScheduled, eventually, finishedRuns, hookUrl, sleep, webhookAction } from "../../support/automations";
 import { CASCADE_WRITES } from "../../../src/services/automations/cascade";
@@ -189,6 +189,87 @@ describe("automations on shard databases", () => {
 
 const runCount = async (automationId: string) =>
   Number((await shardD1(automationId).prepare(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`).bind(automationId).first<{ n: number }>())!.n);
+
+describe("event triggers across shard databases", () => {
+  it("a trigger watching another organization's project on another database fires there, follows a change and stops at delete", async () => {
+    const [a, b] = orgs;
+    const watched = await makeTable(a.user.token, b.projectId, "Watched");
+    const next = await makeTable(a.user.token, b.projectId, "Watched next");
+    const copies = await makeTable(a.user.token, a.projectId, "Copies");
+    const trigger = (tableId: string) => [{ event: "row.created", projectId: b.projectId, filter: { tableId } }];
+    const auto = (
+      await ok("POST", "/automation", {
+        token: a.user.token,
+        body: {
+          projectId: a.projectId,
+          name: "Across",
+          triggers: trigger(watched.tableId),
+          // Held against the triggering row, which the run reads in B's database.
+          conditions: { predicates: [{ columnId: watched.nameColumnId, op: "eq", value: "hello" }] },
+          actions: [{ id: "copy", spec: { kind: "row.create", tableId: copies.tableId, cells: { [copies.nameColumnId]: "seen" } } }],
+        },
+      })
+    ).data;
+    // The automation and its trigger row stay at home; B's database holds a pointer to it, nothing else of it.
+    const home = shardBindingOfId(a.projectId)!;
+    const away = shardBindingOfId(b.projectId)!;
+    expect(await whereIs("automations", "id", auto._id)).toEqual([home]);
+    expect(await whereIs("automation_event_triggers", "automation_id", auto._id)).toEqual([]);
+    expect(await whereIs("automation_remote_triggers", "automation_id", auto._id)).toEqual([away]);
+
+    // B's owner writes a row in the watched table: the run is A's, in A's database, and reads the row in B's.
+    await addRow(b.user.token, watched.tableId, { [watched.nameColumnId]: "hello" });
+    const [run] = await finishedRuns(a.user.token, auto._id);
+    expect(run).toMatchObject({ status: "succeeded", affectedRows: 1, trigger: { type: "event", event: "row.created", tableId: watched.tableId } });
+    expect(await whereIs("rows", "id", run.trigger.rowId)).toEqual([away]);
+    expect(await whereIs("automation_runs", "id", run._id)).toEqual([home]);
+    expect(await runCount(auto._id)).toBe(1);
+    // The cascade the person's write began is at home where the write was (B's database); the run was booked there.
+    const cascadeId = await shardD1(auto._id).prepare(`SELECT cascade_id FROM automation_runs WHERE id = ?1`).bind(run._id).first<string>("cascade_id");
+    expect(await whereIs("automation_cascades", "id", cascadeId!)).toEqual([away]);
+
+    // A change of the trigger: the old table no longer fires, the new one does; the old pointer is tidied away.
+    await ok("PATCH", `/automation/${auto._id}`, { token: a.user.token, body: { triggers: trigger(next.tableId) } });
+    await ok("PATCH", `/automation/${auto._id}`, { token: a.user.token, body: { conditions: { predicates: [{ columnId: next.nameColumnId, op: "eq", value: "hello" }] } } });
+    await addRow(b.user.token, watched.tableId, { [watched.nameColumnId]: "hello" });
+    await addRow(b.user.token, next.tableId, { [next.nameColumnId]: "hello" });
+    const runs = await finishedRuns(a.user.token, auto._id, 2);
+    await sleep(1000);
+    expect(await runCount(auto._id)).toBe(2);
+    expect(runs.map((r: any) => r.trigger.tableId).sort()).toEqual([watched.tableId, next.tableId].sort());
+    await eventually(async () => (await pointers(b.projectId, auto._id)).length === 1 || null, 10_000, "the old pointer to be dropped");
+    expect((await pointers(b.projectId, auto._id))[0]).toMatchObject({ position: 0, version: 1 });
+    expect(runs.every((r: any) => r.status === "succeeded")).toBe(true);
+
+    // Deleted: nothing fires, and its pointers go.
+    await ok("DELETE", `/automation/${auto._id}`, { token: a.user.token });
+    await addRow(b.user.token, next.tableId, { [next.nameColumnId]: "hello" });
+    await sleep(1000);
+    expect(await runCount(auto._id)).toBe(2);
+    await eventually(async () => (await pointers(b.projectId, auto._id)).length === 0 || null, 10_000, "the pointers to be dropped");
+  });
+
+  it("a trigger on another organization's project the caller cannot read is 404 and leaves no pointer; a bad cron with it is still 404", async () => {
+    const [a, b] = orgs;
+    const stranger = await registerUser("Shard stranger");
+    const project = (await ok("POST", "/project", { token: stranger.token, body: { workspaceId: stranger.workspaceId, name: "Mine" } })).data._id;
+    const before = await d1Count(b.projectId);
+    const refused = await call("POST", "/automation", { token: stranger.token, body: { projectId: project, name: "Peek", triggers: [{ event: "row.created", projectId: b.projectId }], actions: [] } });
+    expectError(refused, 404, "NotFoundError");
+    const both = await call("POST", "/automation", { token: stranger.token, body: { projectId: project, name: "Peek", triggers: [{ event: "row.created", projectId: b.projectId }, { cron: "not a cron" }], actions: [] } });
+    expectError(both, 404, "NotFoundError");
+    expect(await d1Count(b.projectId)).toBe(before);
+    // With access, the same request is taken (A can read B's project).
+    const accepted = await ok("POST", "/automation", { token: a.user.token, body: { projectId: a.projectId, name: "Peek", triggers: [{ event: "row.created", projectId: b.projectId }], actions: [] } });
+    expect((await pointers(b.projectId, accepted.data._id)).length).toBe(1);
+  });
+});
+
+const pointers = async (projectId: string, automationId: string) =>
+  (await shardD1(projectId).prepare(`SELECT position, version FROM automation_remote_triggers WHERE project_id = ?1 AND automation_id = ?2`).bind(projectId, automationId).all<{ position: number; version: number }>()).results;
+
+const d1Count = async (projectId: string) =>
+  Number(await shardD1(projectId).prepare(`SELECT count(*) AS n FROM automation_remote_triggers WHERE project_id = ?1`).bind(projectId).first("n"));
 
 /** Waits until the automation has no queued or running run and its run count has stopped changing; answers the count. */
 async function settled(automationId: string): Promise<number> {
