@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Move records kept in the directory by an earlier version into their shard databases (deployment admin token)
-         * @description For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every published portal entry without a route in the directory its route, and builds the directory's index of memberships. Once the directory's shard tables are empty it drops them (a directory made before migrations were split per kind). Does nothing when the directory holds no organization's records; `npm start` calls it on every start.
+         * @description For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every published portal entry without a route in the directory its route, and builds the directory's index of memberships. Once the directory's shard tables are empty it drops them (a directory made before migrations were split per kind), and turns event triggers on another organization's project kept beside their automation into pointers where that project is (docs/scaling.md "Triggers across organizations"). Does nothing when the directory holds no organization's records; `npm start` calls it on every start.
          */
         post: operations["adoptLegacyData"];
         delete?: never;
@@ -3690,6 +3690,7 @@ export interface operations {
                             }[];
                             portalRoutesAdded: number;
                             referenceIdsAdded: number;
+                            triggersPointed: number;
                             userOrganizations: {
                                 removed: number;
                                 written: number;

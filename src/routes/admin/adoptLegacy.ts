@@ -18,7 +18,8 @@ const route = defineRoute({
     "For a database from before the service had shard databases (docs/scaling.md): copies every user into every shard database, then moves " +
     "each logical shard found in the directory to its shard database (copied, verified, then dropped from the directory), and gives every " +
     "published portal entry without a route in the directory its route, and builds the directory's index of memberships. Once the directory's shard tables are empty it drops them " +
-    "(a directory made before migrations were split per kind). Does nothing " +
+    "(a directory made before migrations were split per kind), and turns event triggers on another organization's project kept beside their " +
+    "automation into pointers where that project is (docs/scaling.md \"Triggers across organizations\"). Does nothing " +
     "when the directory holds no organization's records; `npm start` calls it on every start.",
   security: [{ bearer: [] }],
   responses: {
@@ -30,6 +31,7 @@ const route = defineRoute({
         referenceIdsAdded: z.number().int(),
         userOrganizations: z.object({ written: z.number().int(), removed: z.number().int() }),
         directoryTablesDropped: z.array(z.string().max(64)).max(64),
+        triggersPointed: z.number().int(),
       }),
     ),
     ...errorResponses("UnauthorizedError", "RateLimitedError"),

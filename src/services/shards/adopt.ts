@@ -12,13 +12,14 @@
  */
 import { CLAIMS, deleteRows, insertStatements, moveShapes, pages, q, shardDeleteOrder, shardTables, type TableShape } from "../../db/shardRows";
 import { shardCondition } from "../../db/shardKeys";
-import { logicalShardOfId } from "../../db/shardIds";
+import { groupByShard, logicalShardOfId } from "../../db/shardIds";
 import { servingBindingOf } from "../../db/placements";
 import type { Env } from "../../env";
 import { repairUserCopies } from "../identity/users";
 import { reconcilePortalRoutes } from "../portals/routes";
 import { reconcileReferenceIds } from "../references/referenceIds";
 import { reconcileUserOrganizations } from "../organizations/userOrganizations";
+import { shardBindings, type ShardBinding } from "../../db/shards";
 
 /**
  * One id per logical shard present in the directory: an organization's, and a workspace's (issued beside its
@@ -41,6 +42,8 @@ export interface AdoptionReport {
   userOrganizations: { written: number; removed: number };
   /** Shard tables dropped from the directory, now empty (a database migrated before migrations per kind; once). */
   directoryTablesDropped: string[];
+  /** Event-trigger rows watching another logical shard's project turned into pointers (docs/scaling.md "Triggers across organizations"). */
+  triggersPointed: number;
 }
 
 export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionReport> {
@@ -68,7 +71,10 @@ export async function adoptLegacyData(env: Env, now: number): Promise<AdoptionRe
   // And the directory's index of memberships: every membership in every shard, every index row checked.
   const userOrganizations = await reconcileUserOrganizations(env, now, 0);
   const directoryTablesDropped = legacy.length ? await dropEmptyShardTables(env.DB, legacy) : [];
-  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded, userOrganizations, directoryTablesDropped };
+  // Event triggers on another organization's project saved while both shared a database become pointers.
+  const pointed = await Promise.all(shardBindings().map((b) => pointCrossShardTriggerRows(env, env[b]!)));
+  const triggersPointed = pointed.reduce((a, n) => a + n, 0);
+  return { usersCopied, moved, portalRoutesAdded, referenceIdsAdded, userOrganizations, directoryTablesDropped, triggersPointed };
 }
 
 /**
@@ -146,4 +152,41 @@ async function verifyPresent(from: D1Database, to: D1Database, shape: TableShape
       .first<number>("n");
     if (found !== page.length) throw new Error(`adoption of logical shard ${logical}: ${page.length - (found ?? 0)} rows of ${shape.name} did not arrive; nothing deleted`);
   }
+}
+
+/** The logical shard digits an id ends with, in SQL ('00' for an id of the older plain form, logical shard 0). */
+const shardDigits = (column: string) => `CASE WHEN length(${column}) = 28 THEN substr(${column}, 27, 2) ELSE '00' END`;
+
+/**
+ * Event-trigger rows kept beside their automation that watch a project of another logical shard — saved before
+ * pointers existed, while both organizations shared this database — turned into pointers in the watched project's
+ * database, then deleted here (so a move of either logical shard carries what belongs to it). Run on every shard
+ * database; answers how many rows it turned. Pointers first: a failure between leaves both, and the
+ * event then finds the automation twice, which the run's unique (automation, event) makes one run.
+ */
+async function pointCrossShardTriggerRows(env: Partial<Record<ShardBinding, D1Database>>, d1: D1Database): Promise<number> {
+  const { results } = await d1
+    .prepare(
+      `SELECT t.automation_id, t.position, t.project_id, t.event, a.version FROM automation_event_triggers t JOIN automations a ON a.id = t.automation_id
+       WHERE ${shardDigits("t.project_id")} <> ${shardDigits("t.automation_id")}`,
+    )
+    .all<{ automation_id: string; position: number; project_id: string; event: string; version: number }>();
+  if (!results.length) return 0;
+  await Promise.all(
+    [...groupByShard(results, (r) => r.project_id)].map(([binding, list]) =>
+      env[binding]!
+        .prepare(
+          `INSERT INTO automation_remote_triggers (project_id, event, automation_id, position, version)
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4 FROM json_each(?1) j WHERE true
+           ON CONFLICT (project_id, event, automation_id, position) DO UPDATE SET version = MAX(version, excluded.version)`,
+        )
+        .bind(JSON.stringify(list.map((r) => [r.project_id, r.event, r.automation_id, r.position, r.version])))
+        .run(),
+    ),
+  );
+  await d1
+    .prepare(`DELETE FROM automation_event_triggers WHERE EXISTS (SELECT 1 FROM json_each(?1) j WHERE j.value ->> 0 = automation_id AND j.value ->> 1 = position)`)
+    .bind(JSON.stringify(results.map((r) => [r.automation_id, r.position])))
+    .run();
+  return results.length;
 }
