@@ -264,3 +264,13 @@ export function claimDayNoticeStatement(d1: D1Database, projectId: string, now: 
     .prepare(`UPDATE automation_project_days SET notified = 1 WHERE project_id = ?1 AND day = ?2 AND notified = 0 RETURNING runs`)
     .bind(projectId, utcDay(now));
 }
+
+/** Skips the cascade's queued runs in the shard database `d1` (of the run's project `projectId`) that its spent budget leaves nothing to do (skipQueuedRunsStatement). */
+export async function skipQueuedRuns(env: Env, d1: D1Database, projectId: string, cascadeId: string): Promise<void> {
+  let spent: CascadeSpent | null = null;
+  if (foreignCascade(cascadeId, projectId)) {
+    spent = await exhaustedStatement(cascadeHome(env, cascadeId, projectId), cascadeId).first<CascadeSpent>();
+    if (!spent) return;
+  }
+  await d1.batch([skipQueuedRunsStatement(d1, cascadeId, Date.now(), spent)]);
+}

@@ -105,7 +105,7 @@ function addRun(runs: RunsByDatabase, binding: ShardBinding, run: unknown[]) {
 }
 
 const triggerOf = (e: EventInput, eventId: string) =>
-  JSON.stringify({ type: "event", event: e.event, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId });
+  JSON.stringify({ type: "event", event: e.event, projectId: e.projectId, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId });
 
 /**
  * The runs the pointers found beside the events' projects call for (remoteTriggers.ts): each pointer's automation is

@@ -26,7 +26,7 @@ import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
 import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActiveRun, type RowWithCells } from "./actions";
 import { Budget, BudgetExceeded, DEFAULT_BEHAVIOR, budgetedD1, errorInfo, withDeadline } from "./budget";
-import { CascadeBudgetExceeded, DAILY_RUNS, cascadeHome, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, foreignCascade, skipQueuedRunsStatement, type CascadeSpent } from "./cascade";
+import { CascadeBudgetExceeded, DAILY_RUNS, cascadeHome, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, foreignCascade, skipQueuedRuns } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { dailyLimitNoticeStatement, deadLetteredRunNoticeStatement, runNoticeStatements, type ActionNotice } from "./notify";
 import { deliverAtOnce, outboxRowOf, type OutboxRow } from "../notifications/outbox";
@@ -87,16 +87,6 @@ async function loadRunInputs(env: Env, d1: D1Database, db: Db, run: RunRow, casc
   };
 }
 
-/** Skips the cascade's queued runs in the run's shard database that its spent budget leaves nothing to do (skipQueuedRunsStatement). */
-async function skipQueuedRuns(env: Env, d1: D1Database, run: RunRow, cascadeId: string): Promise<void> {
-  let spent: CascadeSpent | null = null;
-  if (foreignCascade(cascadeId, run.projectId)) {
-    spent = await exhaustedStatement(cascadeHome(env, cascadeId, run.projectId), cascadeId).first<CascadeSpent>();
-    if (!spent) return;
-  }
-  await d1.batch([skipQueuedRunsStatement(d1, cascadeId, Date.now(), spent)]);
-}
-
 /** Why a claimed run does not execute at all; null when it does. The project's first run over the day's limit tells the owner. */
 async function refusal(env: Env, d1: D1Database, run: RunRow, inputs: RunInputs, startedAt: number): Promise<Verdict | null> {
   const { automation } = inputs;
@@ -134,9 +124,19 @@ async function selectRows(ar: ActiveRun, condition: ConditionValue): Promise<Row
  */
 async function prepare(ar: ActiveRun): Promise<Verdict | null> {
   try {
-    await getProject(ar.ctx, ar.automation.projectId).catch(() => {
-      throw new ApiError("ForbiddenError", "The automation's owner can no longer read its project");
-    });
+    // The project a trigger watches may be another (another organization's too): the owner must still read it, or
+    // the run would tell them of events they can no longer see. Both checks at once.
+    const watched = ar.run.trigger.projectId;
+    await Promise.all([
+      getProject(ar.ctx, ar.automation.projectId).catch(() => {
+        throw new ApiError("ForbiddenError", "The automation's owner can no longer read its project");
+      }),
+      typeof watched === "string" && watched !== ar.automation.projectId
+        ? getProject(onShardOf(ar.ctx, watched), watched).catch(() => {
+            throw new ApiError("ForbiddenError", "The automation's owner can no longer read the project its trigger watches");
+          })
+        : null,
+    ]);
     const rowId = ar.run.trigger.rowId;
     if (typeof rowId === "string") {
       // In the row's own shard database: a trigger may watch another organization's project (remoteTriggers.ts).
@@ -363,7 +363,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
     const ar: ActiveRun = { ctx, automation, run, budget, cascadeId, triggerRow: null, selected: null, deliveryIds, notices };
     verdict = (await prepare(ar)) ?? (await runActions(ar, records));
   }
-  if (verdict.error?.code === "CascadeBudgetExceeded") await skipQueuedRuns(env, d1, run, cascadeId);
+  if (verdict.error?.code === "CascadeBudgetExceeded") await skipQueuedRuns(env, d1, run.projectId, cascadeId);
   const end: RunEnd = { run, verdict, budget, records, deliveryIds, notices, ownerId: inputs.owner?.id ?? null, finishedAt: Date.now() };
   // The notices reach the directory, where the owner's GET /notification/all reads them, once the run is recorded;
   // what this leaves in the outbox the tick delivers.

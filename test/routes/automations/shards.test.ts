@@ -265,6 +265,23 @@ describe("event triggers across shard databases", () => {
     expect(run).toMatchObject({ status: "succeeded", trigger: { tableId: watched.tableId } });
   });
 
+  it("a run whose owner can no longer read the watched project fails, telling nothing of the event", async () => {
+    const [, b] = orgs;
+    const c = await registerUser("Shard watcher");
+    await addWorkspaceCollaborator(b.user, b.user.workspaceId, c, "viewer");
+    const cProject = (await ok("POST", "/project", { token: c.token, body: { workspaceId: c.workspaceId, name: "Watching" } })).data._id;
+    const auto = (await ok("POST", "/automation", { token: c.token, body: { projectId: cProject, name: "Watch docs", triggers: [{ event: "document.created", projectId: b.projectId }], actions: [{ id: "n", spec: { kind: "notify", title: "New document" } }] } })).data;
+    await ok("POST", "/document", { token: b.user.token, body: { projectId: b.projectId, name: "Seen", type: "DOCUMENT" } });
+    const [seen] = await finishedRuns(c.token, auto._id);
+    expect(seen).toMatchObject({ status: "succeeded", trigger: { event: "document.created", projectId: b.projectId } });
+    await ok("DELETE", `/workspace/${b.user.workspaceId}/collaborator/${c.id}`, { token: b.user.token });
+    await ok("POST", "/document", { token: b.user.token, body: { projectId: b.projectId, name: "Unseen", type: "DOCUMENT" } });
+    const [latest] = await finishedRuns(c.token, auto._id, 2);
+    expect(latest).toMatchObject({ status: "failed", error: { code: "ForbiddenError" } });
+    // The notify action never ran: no notice of the second document.
+    expect(latest.actions.every((a: any) => a.status === "notRun")).toBe(true);
+  });
+
   it("a trigger on another organization's project the caller cannot read is 404 and leaves no pointer; a bad cron with it is still 404", async () => {
     const [a, b] = orgs;
     const stranger = await registerUser("Shard stranger");
