@@ -78,6 +78,47 @@ export class ShardMoveError extends Error {
 }
 
 /**
+ * One page of the rows outside the shard schema that the shard's rows name (the users they reference), in key
+ * order after `after`, for a move in steps, whose every unit of work must fit its budget of calls however many users
+ * a shard names: the referencing columns of every shard table read in one D1 call (a batch), the page's rows read in
+ * another, inserted in a third; `calls` says how many it made. Only where that is one level (the referenced tables
+ * name nothing further outside the shard, as today); null otherwise, and the caller copies them whole
+ * (copyReferencedRows).
+ */
+export async function copyReferencedPage(
+  from: D1Database,
+  to: D1Database,
+  logical: number,
+  after: string | null,
+  pageRows: number,
+): Promise<{ last: string | null; rows: number; calls: number } | null> {
+  const shardNames = new Set(shardTables.keys());
+  const outward = (table: SQLiteTable) =>
+    getTableConfig(table).foreignKeys.flatMap((fk) => {
+      const ref = fk.reference();
+      const parent = getTableConfig(ref.foreignTable).name;
+      return shardNames.has(parent) || ref.columns.length !== 1 ? [] : [{ column: ref.columns[0]!.name, parent: ref.foreignTable, parentName: parent, parentColumn: ref.foreignColumns[0]!.name }];
+    });
+  const refs = shardTablesInCopyOrder().flatMap((name) => outward(shardTables.get(name)!).map((r) => ({ ...r, table: name })));
+  const parents = new Set(refs.map((r) => `${r.parentName}.${r.parentColumn}`));
+  if (refs.length === 0 || parents.size !== 1 || outward(refs[0]!.parent).length) return null;
+  const { parent, parentName, parentColumn } = refs[0]!;
+  const found = await from.batch<{ id: string }>(
+    refs.map((r) => {
+      const cond = shardCondition(SHARD_KEY_COLUMNS[r.table], logical);
+      return from.prepare(`SELECT DISTINCT ${q(r.column)} AS id FROM ${q(r.table)} WHERE ${cond.sql} AND ${q(r.column)} IS NOT NULL`).bind(...cond.params);
+    }),
+  );
+  const ids = [...new Set(found.flatMap((f) => f.results.map((x) => String(x.id))))].filter((id) => after === null || id > after).sort();
+  const page = ids.slice(0, pageRows);
+  if (!page.length) return { last: null, rows: 0, calls: 1 };
+  const { columns } = configOf(parent);
+  const rows = await from.prepare(`SELECT ${columns.map(q).join(", ")} FROM ${q(parentName)} WHERE ${q(parentColumn)} IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(page)).raw<unknown[]>();
+  if (rows.length) await to.batch(insertStatements(to, parentName, columns, rows, "ON CONFLICT DO NOTHING"));
+  return { last: ids.length > pageRows ? page[page.length - 1]! : null, rows: rows.length, calls: rows.length ? 3 : 2 };
+}
+
+/**
  * Rows outside the shard schema that the shard's rows reference: the users every shard database keeps a copy of
  * (src/db/schema/copies.ts; docs/scaling.md "Migrations per kind of database"), which shard tables reference with
  * foreign keys D1 enforces in the target too. These rows are copied first (as they are, kept if present); the source

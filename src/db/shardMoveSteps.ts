@@ -13,7 +13,7 @@ import { readFence, setFenceStatement, type FenceState } from "./shardFence";
 import { shardCondition } from "./shardKeys";
 import { asMover, BEFORE_ANY_ROWID, DEFAULT_BATCH_ROWS, deleteChunk, deleteShardRowsWithin, insertStatements, moveShapes, q, shardDeleteOrder, type TableShape } from "./shardRows";
 import { sha256Hex } from "../lib/crypto";
-import { copyReferencedRows, holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
+import { copyReferencedPage, copyReferencedRows, holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
 import { isLogicalShard } from "./shards";
 
 /** A key value as the cursor carries it (a primary key's columns, or a rowid). */
@@ -55,14 +55,14 @@ export function stepShapes(): TableShape[] {
 export function isPlausibleState(state: MoveState): boolean {
   const n = stepShapes().length;
   const limit = state.phase === "clean" ? shardDeleteOrder().length : n;
-  const keyWidth = state.phase === "clean" || state.phase === "clear-search" ? 1 : (stepShapes()[state.table]?.order.length ?? 0);
+  const keyWidth = state.phase === "clean" || state.phase === "clear-search" || state.phase === "referenced" ? 1 : (stepShapes()[state.table]?.order.length ?? 0);
   return (
     isLogicalShard(state.logical) &&
     state.table >= 0 &&
     state.table < limit &&
     (state.after === null || state.after.length === keyWidth) &&
     (state.phase !== "clear-search" || state.table === n - 1) &&
-    (state.after === null || !(state.phase === "referenced" || state.phase === "switch")) &&
+    (state.after === null || state.phase !== "switch") &&
     state.copied.length === n &&
     state.verified.length === n
   );
@@ -153,8 +153,8 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
   };
 
   try {
-    // Each unit of work below costs two D1 calls at most, the switch three, and a unit that fails (a page that
-    // differs) is followed by the abandon's two: room for four is left before each.
+    // Each unit of work below costs two D1 calls at most, a page of referenced users and the switch three, and a
+    // unit that fails (a page that differs) is followed by the abandon's two: room for four is left before each.
     while (used + 4 <= opts.maxCalls || used <= 5) {
       if (state.phase === "clean") {
         const clean = shardDeleteOrder();
@@ -165,9 +165,14 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
         else if (state.table + 1 < clean.length) Object.assign(state, { table: state.table + 1, after: null });
         else Object.assign(state, { phase: "referenced", table: 0, after: null });
       } else if (state.phase === "referenced") {
-        await copyReferencedRows(from, to, logical, pageRows);
-        used += 3;
-        Object.assign(state, { phase: "copy", table: 0, after: null });
+        // The users the shard's rows name, a page per unit (three calls); whole where the schema does not allow pages.
+        const page = await copyReferencedPage(from, to, logical, (state.after?.[0] as string | undefined) ?? null, pageRows);
+        if (page === null) {
+          await copyReferencedRows(from, to, logical, pageRows);
+          used += 3;
+        } else used += page.calls;
+        if (page?.last) state.after = [page.last];
+        else Object.assign(state, { phase: "copy", table: 0, after: null });
       } else if (state.phase === "copy") {
         const shape = shapes[state.table]!;
         const isSearch = state.table === shapes.length - 1;

@@ -17,7 +17,7 @@ import { shardBindings, type ShardBinding } from "../../src/db/shards";
 import { textToBase64Url } from "../../src/lib/base64";
 import { shardSuffix } from "../../src/lib/ids";
 import { abortShardMove, moveShardStep } from "../../src/services/shards/move";
-import { ADMIN_TOKEN, call, ok, registerUser, type RegisteredUser } from "../support/harness";
+import { ADMIN_TOKEN, addWorkspaceCollaborator, call, ok, registerUser, type RegisteredUser } from "../support/harness";
 import { newD1Record, recordingD1 } from "../support/recordingD1";
 import { allRows, bulkRows, makeTable, type TestTable } from "../support/tableHarness";
 
@@ -57,6 +57,10 @@ beforeAll(async () => {
   const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Stepping project" } })).data;
   table = await makeTable(owner.token, project._id, "Ledger");
   await bulkRows(owner.token, table.tableId, Array.from({ length: 30 }, (_, k) => ({ [table.nameColumnId]: `step row ${k}` })));
+  // More users named by the shard's rows than a page holds (4 below): their copy takes several units, each within budget.
+  for (const colleague of await Promise.all(Array.from({ length: 9 }, (_, k) => registerUser(`Step colleague ${k}`)))) {
+    await addWorkspaceCollaborator(owner, owner.workspaceId, colleague, "viewer");
+  }
 });
 
 afterAll(async () => {
