@@ -14,7 +14,7 @@ import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
-import { enqueueAll } from "./messages";
+import { EVENTS_PER_MESSAGE, enqueueAll, type AutomationMessage } from "./messages";
 import { cascadeHome, cascadeHomeBinding, createRunsStatements, insertRunsStatement, reserveRunsStatements, startDelaysOf } from "./cascade";
 import { groupByShard, newIdBeside, shardBindingForId, shardBindingOfId } from "../../db/shardIds";
 import type { ShardBinding } from "../../db/shards";
@@ -50,14 +50,48 @@ function matches(t: Pick<TriggerRow, "table_id" | "column_id" | "document_ids">,
 
 /**
  * Creates and enqueues the runs these events cause. `depth` is the depth of the run whose writes caused them
- * (0 for a person's request). Never throws: a failure is logged (the write it follows has already succeeded).
+ * (0 for a person's request). Never throws: the write they follow has already succeeded, so a shard database's
+ * events whose runs could not be created (unavailable, or fenced by a move) go to the queue and are tried again
+ * there (retryEvents) — each event with its id and the cascade fixed, so a retry creates each run once.
  */
 export async function runsForEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
   // A project id naming no logical shard is no project's: no automation listens to it.
-  const byShard = groupByShard(events.filter((e) => shardBindingOfId(e.projectId) !== null), (e) => e.projectId);
-  const made = await Promise.all([...byShard].map(([binding, list]) => runsOnShard(env, binding, list, depth, cascadeId)));
+  const known = events.filter((e) => shardBindingOfId(e.projectId) !== null).map((e) => (e.eventId ? e : { ...e, eventId: newId() }));
+  const byShard = groupByShard(known, (e) => e.projectId);
+  const made = await Promise.all(
+    [...byShard].map(async ([binding, list]) => {
+      // A person's write starts a cascade, with an id beside the written project (its home is this shard database).
+      const cascade = cascadeId ?? newIdBeside(list[0]!.projectId);
+      try {
+        return await runsOnShard(env, binding, list, depth, cascade, cascadeId !== null);
+      } catch (err) {
+        await retryLater(env, list, depth, cascade, cascadeId !== null, err);
+        return 0;
+      }
+    }),
+  );
   return made.reduce((a, n) => a + n, 0);
+}
+
+/** Events whose runs could not be created now, queued to be tried again (messages.ts "events"); a failure of that too is logged. */
+async function retryLater(env: Env, events: readonly EventInput[], depth: number, cascadeId: string, causedByRun: boolean, err: unknown): Promise<void> {
+  console.error(JSON.stringify({ level: "warn", msg: "automation runs for events deferred to the queue", events: events.length, error: String(err) }));
+  const messages: AutomationMessage[] = [];
+  for (let i = 0; i < events.length; i += EVENTS_PER_MESSAGE) {
+    messages.push({ kind: "events", events: events.slice(i, i + EVENTS_PER_MESSAGE).map((e) => ({ ...e, eventId: e.eventId! })), depth, cascadeId, causedByRun });
+  }
+  await enqueueAll(env.AUTOMATION_QUEUE, messages, messages.map(() => RETRY_DELAY_S)).catch((again) =>
+    console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", events: events.length, error: String(again) })),
+  );
+}
+
+const RETRY_DELAY_S = 5;
+
+/** The queue's retry of events (retryLater): their runs created as runsForEvents would have; a failure throws, so the queue tries again. */
+export async function retryEvents(env: Env, message: Extract<AutomationMessage, { kind: "events" }>): Promise<number> {
+  const events = message.events as unknown as EventInput[];
+  return runsOnShard(env, shardBindingForId(events[0]!.projectId), events, message.depth, message.cascadeId, message.causedByRun);
 }
 
 interface CreatedRuns {
@@ -140,73 +174,66 @@ async function remoteRuns(env: Env, pointers: readonly (PointerRow & { projectId
 }
 
 /**
- * runsForEvents for the events of projects in one shard database (`binding`). The events' projects' triggers are
- * read here: the rows of automations beside them and the pointers of automations elsewhere, in one batch. Never
- * throws (a failure is logged).
+ * runsForEvents for the events of projects in one shard database (`binding`), each with its `eventId`, in the
+ * cascade `cascade` (`causedByRun`: continued by a run's writes, not begun by a person's). The events' projects'
+ * triggers are read here: the rows of automations beside them and the pointers of automations elsewhere, in one
+ * batch.
  */
-async function runsOnShard(env: Env, binding: ShardBinding, events: readonly EventInput[], depth: number, cascadeId: string | null): Promise<number> {
+async function runsOnShard(env: Env, binding: ShardBinding, events: readonly EventInput[], depth: number, cascade: string, causedByRun: boolean): Promise<number> {
   const d1 = uncountedD1(env[binding]!);
-  try {
-    const byProject = new Map<string, EventInput[]>();
-    for (const e of events) byProject.set(e.projectId, [...(byProject.get(e.projectId) ?? []), e]);
-    const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
-      const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
-      return [
-        d1
-          .prepare(
-            `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
-               (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
-               (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
-             FROM automation_event_triggers t
-             JOIN automations a ON a.id = t.automation_id
-             WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
-          )
-          .bind(projectId, names),
-        d1.prepare(`SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`).bind(projectId, names),
-      ];
-    });
-    const results = await d1.batch<TriggerRow & PointerRow>(lookups);
-    const now = Date.now();
-    const runs: RunsByDatabase = new Map();
-    const eventIds = new Map(events.map((e) => [e, newId()]));
-    const pointers: (PointerRow & { projectId: string })[] = [];
-    [...byProject.entries()].forEach(([projectId, list], i) => {
-      const triggers = results[2 * i]!.results;
-      pointers.push(...results[2 * i + 1]!.results.map((p) => ({ automation_id: p.automation_id, position: p.position, event: p.event, projectId })));
-      if (!triggers.length) return;
-      for (const e of list) {
-        const eventId = eventIds.get(e)!;
-        const seen = new Set<string>();
-        for (const t of triggers) {
-          if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
-          seen.add(t.automation_id);
-          addRun(runs, binding, [newIdBeside(t.automation_id), t.automation_id, e.projectId, `event:${eventId}`, triggerOf(e, eventId), t.planned_writes, t.planned_deliveries]);
-        }
+  const byProject = new Map<string, EventInput[]>();
+  for (const e of events) byProject.set(e.projectId, [...(byProject.get(e.projectId) ?? []), e]);
+  const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
+    const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
+    return [
+      d1
+        .prepare(
+          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
+             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
+           FROM automation_event_triggers t
+           JOIN automations a ON a.id = t.automation_id
+           WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
+        )
+        .bind(projectId, names),
+      d1.prepare(`SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`).bind(projectId, names),
+    ];
+  });
+  const results = await d1.batch<TriggerRow & PointerRow>(lookups);
+  const now = Date.now();
+  const runs: RunsByDatabase = new Map();
+  const eventIds = new Map(events.map((e) => [e, e.eventId ?? newId()]));
+  const pointers: (PointerRow & { projectId: string })[] = [];
+  [...byProject.entries()].forEach(([projectId, list], i) => {
+    const triggers = results[2 * i]!.results;
+    pointers.push(...results[2 * i + 1]!.results.map((p) => ({ automation_id: p.automation_id, position: p.position, event: p.event, projectId })));
+    if (!triggers.length) return;
+    for (const e of list) {
+      const eventId = eventIds.get(e)!;
+      const seen = new Set<string>();
+      for (const t of triggers) {
+        if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
+        seen.add(t.automation_id);
+        addRun(runs, binding, [newIdBeside(t.automation_id), t.automation_id, e.projectId, `event:${eventId}`, triggerOf(e, eventId), t.planned_writes, t.planned_deliveries]);
       }
-    });
-    if (pointers.length) await remoteRuns(env, pointers, byProject, eventIds, runs);
-    if (!runs.size) return 0;
-    // A person's write starts a cascade; a run's writes continue its own. Only the runs the cascade can still pay
-    // for are created, reserving what they could spend (cascade.ts): in one transaction where the cascade's row is
-    // (its home), booked there first elsewhere. A new cascade's id is issued beside the written project, so its
-    // home is this shard database.
-    const projectId = events[0]!.projectId;
-    const cascade = cascadeId ?? newIdBeside(projectId);
-    const home = cascadeHomeBinding(cascade, projectId);
-    const made = await Promise.all(
-      [...runs].map(async ([target, list]) => {
-        const td1 = uncountedD1(env[target]!);
-        const { made, clock } = target === home ? await createLocalRuns(td1, cascade, projectId, list, depth + 1, now) : await createForeignRuns(env, td1, cascade, projectId, list, depth + 1, now);
-        // In the order they were planned (each one's turn follows the cost of those before it).
-        const created = list.filter((r) => made.has(r[0] as string));
-        const delays = startDelaysOf(cascadeId !== null, clock ?? now, now, created.map((r) => Number(r[5]) + Number(r[6])));
-        await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
-        return created.length;
-      }),
-    );
-    return made.reduce((a, n) => a + n, 0);
-  } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "automation event emission failed", error: String(err) }));
-    return 0;
-  }
+    }
+  });
+  if (pointers.length) await remoteRuns(env, pointers, byProject, eventIds, runs);
+  if (!runs.size) return 0;
+  // Only the runs the cascade can still pay for are created, reserving what they could spend (cascade.ts): in one
+  // transaction where the cascade's row is (its home), booked there first elsewhere.
+  const projectId = events[0]!.projectId;
+  const home = cascadeHomeBinding(cascade, projectId);
+  const made = await Promise.all(
+    [...runs].map(async ([target, list]) => {
+      const td1 = uncountedD1(env[target]!);
+      const { made, clock } = target === home ? await createLocalRuns(td1, cascade, projectId, list, depth + 1, now) : await createForeignRuns(env, td1, cascade, projectId, list, depth + 1, now);
+      // In the order they were planned (each one's turn follows the cost of those before it).
+      const created = list.filter((r) => made.has(r[0] as string));
+      const delays = startDelaysOf(causedByRun, clock ?? now, now, created.map((r) => Number(r[5]) + Number(r[6])));
+      await enqueueAll(env.AUTOMATION_QUEUE, created.map((r) => ({ kind: "run" as const, runId: r[0] as string })), delays);
+      return created.length;
+    }),
+  );
+  return made.reduce((a, n) => a + n, 0);
 }

@@ -1,10 +1,25 @@
 /** Queue messages of the automation queue, parsed with zod on arrival (anything else is acknowledged and logged). */
 import { z } from "zod";
 
+/** Events per retry message (a queue message holds at most 128 KB; an event is a few hundred bytes). */
+export const EVENTS_PER_MESSAGE = 100;
+
 export const AutomationMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("run"), runId: z.string().min(1).max(64) }),
   /** `claimToken`: the claim a redelivery took before queueing its attempt (webhooks.ts). */
   z.object({ kind: z.literal("delivery"), deliveryId: z.string().min(1).max(64), claimToken: z.string().min(1).max(64).optional() }),
+  /**
+   * Events whose runs could not be created when they happened (a shard database unavailable or fenced), one shard
+   * database's, retried here (events.ts). Each carries its `eventId`, and the cascade is fixed, so a retry creates
+   * each run once.
+   */
+  z.object({
+    kind: z.literal("events"),
+    events: z.array(z.looseObject({ event: z.string().max(64), projectId: z.string().min(1).max(64), eventId: z.string().min(1).max(64) })).min(1).max(EVENTS_PER_MESSAGE),
+    depth: z.number().int().min(0).max(16),
+    cascadeId: z.string().min(1).max(64),
+    causedByRun: z.boolean(),
+  }),
 ]);
 export type AutomationMessage = z.infer<typeof AutomationMessageSchema>;
 

@@ -11,6 +11,7 @@ import { learnFromFence } from "../../db/placements";
 import { AutomationMessageSchema, DEAD_LETTER_QUEUE } from "./messages";
 import { executeRun, failRunForGood } from "./runner";
 import { attemptDelivery, failDeliveryForGood } from "./webhooks";
+import { retryEvents } from "./events";
 
 function log(msg: string, extra: Record<string, unknown>) {
   console.error(JSON.stringify({ level: "error", msg, ...extra }));
@@ -28,12 +29,17 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
     if (deadLetter) {
       const reason = `Gave up after ${message.attempts} queue attempt(s)`;
       if (body.kind === "run") await failRunForGood(env, body.runId, reason);
-      else await failDeliveryForGood(env, body.deliveryId, reason);
+      else if (body.kind === "delivery") await failDeliveryForGood(env, body.deliveryId, reason);
+      // Events whose runs could never be created: no record of them exists to fail, so the log says so.
+      else log("gave up creating the runs of events", { id: message.id, events: body.events.length, cascadeId: body.cascadeId, reason });
       message.ack();
       return;
     }
     if (body.kind === "run") {
       await executeRun(env, body.runId);
+      message.ack();
+    } else if (body.kind === "events") {
+      await retryEvents(env, body);
       message.ack();
     } else {
       const outcome = await attemptDelivery(env, body.deliveryId, body.claimToken);

@@ -18,6 +18,8 @@ export interface EventInput {
   documentId?: string;
   /** Document ids the event is "in": the document itself, its parent folder, the table's document. */
   documentIds?: readonly string[];
+  /** The event's own id, once a consumer has given it one (a retried event keeps it, so it causes each run once). */
+  eventId?: string;
 }
 
 /**
