@@ -3,13 +3,12 @@
  * a project of another organization the caller can read; that project's events are looked up in its own shard
  * database, so the trigger leaves a pointer there (`automation_remote_triggers`: project, event, automation,
  * position). The pointer only says where to ask: whether the trigger fires, and with which filter, is read from
- * the automation's own `triggers` in its database (remoteCandidates), so a pointer left behind by a change, a
- * delete or a failed write never fires anything. Pointers are written before the automation (a failure leaves one
- * too many, never one too few) and those of an earlier version dropped once a change holds.
+ * the automation's own `triggers` in its database (triggerOfPointer, used by events.ts), so a pointer left behind
+ * by a change, a delete or a failed write never fires anything. Pointers are written before the automation (a
+ * failure leaves one too many, never one too few) and those of an earlier version dropped once a change holds.
  */
 import type { StoredTrigger } from "../../db/schema";
-import type { AutomationRow } from "../../auth/access";
-import { readableProjectsStatement } from "../../auth/access";
+import { readableProjectsStatement, type AutomationRow } from "../../auth/access";
 import { d1Of } from "../../db/d1";
 import { groupByShard, logicalShardOfId } from "../../db/shardIds";
 import { onShardOf, type ServiceContext } from "../context";
