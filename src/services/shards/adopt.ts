@@ -5,8 +5,9 @@
  * are inserted beside them (ids are unique), checked present in the target, and only then deleted from the
  * directory — and copies every user into every shard (docs/scaling.md, "Adopting a database from before the
  * shards"), and writes the directory's portal routes and reference ids of the records that lack them and builds its
- * index of memberships (full passes of the scheduler's repairs). `npm start` runs it through `POST /admin/shards/adopt` on every start; with nothing
- * left in the directory it moves nothing. Once the directory's shard tables are empty it drops them, so the directory
+ * index of memberships (full passes of the scheduler's repairs), and turns event-trigger rows on another
+ * organization's project into pointers where that project is (pointCrossShardTriggerRows). `npm start` runs it
+ * through `POST /admin/shards/adopt` on every start; with nothing left in the directory it moves nothing. Once the directory's shard tables are empty it drops them, so the directory
  * holds only its own kind's tables, as a database made after migrations were split per kind does (docs/scaling.md
  * "Migrations per kind of database").
  */
