@@ -1,6 +1,6 @@
 /**
- * Events whose runs cannot be created when they happen are not lost (docs/api-guide.md, "Cascades are bounded as a
- * whole" and the queue): the write they follow has succeeded, so a shard database that refuses the runs' creation
+ * Events whose runs cannot be created when they happen are not lost (docs/scaling.md, "What a client sees"): the
+ * write they follow has succeeded, so a shard database that refuses the runs' creation
  * (here: fenced read-only, as during a move of its logical shard) sends the events to the queue, which creates the
  * runs once the database takes writes again, each exactly once however often the retry is delivered.
  */
