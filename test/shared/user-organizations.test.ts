@@ -171,6 +171,21 @@ describe("the index's repair", () => {
     expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
   });
 
+  it("a role change made on a clock behind the last change's still reaches the index (each change a newer version)", async () => {
+    const a = await user("Skewed owner");
+    const b = await userOnAnotherShard("Skewed member", a.organizationId);
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    // The last change was made by an isolate whose clock ran a minute ahead: its version is in this clock's future,
+    // in the shard and in the index alike.
+    const ahead = Date.now() + 60_000;
+    await shardD1(a.organizationId).prepare(`UPDATE organization_members SET updated_at = ?1 WHERE organization_id = ?2 AND user_id = ?3`).bind(ahead, a.organizationId, b.id).run();
+    await env.DB.prepare(`UPDATE user_organizations SET member_updated_at = ?1 WHERE organization_id = ?2 AND user_id = ?3`).bind(ahead, a.organizationId, b.id).run();
+    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } });
+    expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
+    const member = await shardD1(a.organizationId).prepare(`SELECT updated_at FROM organization_members WHERE organization_id = ?1 AND user_id = ?2`).bind(a.organizationId, b.id).first<number>("updated_at");
+    expect(member).toBe(ahead + 1);
+  });
+
   it("a row whose membership is gone from its shard is removed; the others stay", async () => {
     const a = await user("Stale owner");
     const b = await userOnAnotherShard("Stale member", a.organizationId);

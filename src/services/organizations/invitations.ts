@@ -13,7 +13,7 @@ import type { Db } from "../../env";
 import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
-import { indexMemberships, membershipRowsStatement, type MembershipRow } from "./userOrganizations";
+import { indexMemberships, membershipRowsStatement, nextMemberVersion, type MembershipRow } from "./userOrganizations";
 import { NOTICES_PER_SENDER_PER_HOUR, noticeId, outboxNotices, type Notice } from "../notifications/outbox";
 
 /** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
@@ -135,7 +135,7 @@ export async function applyPendingMemberInvitations(ctx: ServiceContext, { user,
         db
           .insert(organizationMembers)
           .values({ organizationId: inv.organizationId, userId: user.id, role, createdAt: t, updatedAt: t })
-          .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role, updatedAt: t } }),
+          .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role, updatedAt: nextMemberVersion(t) } }),
       );
     } else {
       const role = inv.role as "admin" | "editor" | "viewer";

@@ -9,7 +9,7 @@ import { read, routeTo, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 import { newOrganizationId } from "../../db/shardIds";
-import { indexMemberships, membershipRowsStatement, userOrganizationsStatement } from "./userOrganizations";
+import { indexMemberships, membershipRowsStatement, nextMemberVersion, userOrganizationsStatement } from "./userOrganizations";
 
 /**
  * The organizations the caller belongs to, with the caller's role, oldest first: from the directory's index of
@@ -67,7 +67,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   // A role change of an existing member is not an invitation; anything else waits for room, registered or not.
   if (member?.memberRole) {
     const [, indexed] = await ctx.db.batch([
-      ctx.db.update(organizationMembers).set({ role, updatedAt: ctx.now }).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id))),
+      ctx.db.update(organizationMembers).set({ role, updatedAt: nextMemberVersion(ctx.now) }).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id))),
       membershipRowsStatement(ctx.db, organizationId, [member.id]),
     ]);
     await indexMemberships(ctx, indexed);
@@ -92,7 +92,7 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
     const [, queued, indexed] = await ctx.db.batch([
       ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoUpdate({
         target: [organizationMembers.organizationId, organizationMembers.userId],
-        set: { role, updatedAt: ctx.now },
+        set: { role, updatedAt: nextMemberVersion(ctx.now) },
       }),
       queueSharingNotice(
         ctx.db,

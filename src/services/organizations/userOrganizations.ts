@@ -20,6 +20,15 @@ import { refreshPlacements } from "../../db/placements";
 import { servedHereSql } from "../../db/shardFence";
 import type { ServiceContext } from "../context";
 
+/**
+ * The `updated_at` a change of an existing membership writes: `now`, or one more than the version it replaces if that
+ * is later (another isolate's clock ahead of this one). Each change of a membership thus carries a newer version than
+ * the one before, whatever the clocks, so the index (which keeps the newest version) ends on the last change.
+ */
+export function nextMemberVersion(now: number): SQL<number> {
+  return sql<number>`MAX(${organizationMembers.updatedAt} + 1, ${now})`;
+}
+
 /** One membership as the index holds it (the organization's fields, the member's role, and the shard's versions). */
 export interface MembershipRow {
   userId: string;
