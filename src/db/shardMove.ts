@@ -77,6 +77,15 @@ export class ShardMoveError extends Error {
   }
 }
 
+/** Foreign keys (of one column) from `table` to tables outside the shard schema: the column, and the table and column it names. */
+function outward(table: SQLiteTable) {
+  return getTableConfig(table).foreignKeys.flatMap((fk) => {
+    const ref = fk.reference();
+    const parentName = getTableConfig(ref.foreignTable).name;
+    return shardTables.has(parentName) || ref.columns.length !== 1 ? [] : [{ column: ref.columns[0]!.name, parent: ref.foreignTable, parentName, parentColumn: ref.foreignColumns[0]!.name }];
+  });
+}
+
 /**
  * One page of the rows outside the shard schema that the shard's rows name (the users they reference), in key
  * order after `after`, for a move in steps, whose every unit of work must fit its budget of calls however many users
@@ -92,13 +101,6 @@ export async function copyReferencedPage(
   after: string | null,
   pageRows: number,
 ): Promise<{ last: string | null; rows: number; calls: number } | null> {
-  const shardNames = new Set(shardTables.keys());
-  const outward = (table: SQLiteTable) =>
-    getTableConfig(table).foreignKeys.flatMap((fk) => {
-      const ref = fk.reference();
-      const parent = getTableConfig(ref.foreignTable).name;
-      return shardNames.has(parent) || ref.columns.length !== 1 ? [] : [{ column: ref.columns[0]!.name, parent: ref.foreignTable, parentName: parent, parentColumn: ref.foreignColumns[0]!.name }];
-    });
   const refs = shardTablesInCopyOrder().flatMap((name) => outward(shardTables.get(name)!).map((r) => ({ ...r, table: name })));
   const parents = new Set(refs.map((r) => `${r.parentName}.${r.parentColumn}`));
   if (refs.length === 0 || parents.size !== 1 || outward(refs[0]!.parent).length) return null;
@@ -125,19 +127,11 @@ export async function copyReferencedPage(
  * keeps its own (they are copies of directory rows).
  */
 export async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
-  const shardNames = new Set(shardTables.keys());
   const everything = new Map<string, SQLiteTable>(
     Object.values<unknown>(schema)
       .filter((v): v is SQLiteTable => is(v, SQLiteTable))
       .map((t) => [getTableConfig(t).name, t]),
   );
-  /** Foreign keys from `table` to tables outside the shard schema: [column, parent table, parent column]. */
-  const outward = (table: SQLiteTable) =>
-    getTableConfig(table).foreignKeys.flatMap((fk) => {
-      const ref = fk.reference();
-      const parent = getTableConfig(ref.foreignTable).name;
-      return shardNames.has(parent) || ref.columns.length !== 1 ? [] : [[ref.columns[0]!.name, parent, ref.foreignColumns[0]!.name] as const];
-    });
 
   // Which parent rows the shard's rows name, read in one batch.
   const wanted = new Map<string, { column: string; ids: Set<string> }>();
@@ -148,7 +142,7 @@ export async function copyReferencedRows(from: D1Database, to: D1Database, logic
   const probes: { parent: string; column: string; stmt: D1PreparedStatement }[] = [];
   for (const name of shardTablesInCopyOrder()) {
     const cond = shardCondition(SHARD_KEY_COLUMNS[name], logical);
-    for (const [column, parent, parentColumn] of outward(shardTables.get(name)!)) {
+    for (const { column, parentName: parent, parentColumn } of outward(shardTables.get(name)!)) {
       probes.push({ parent, column: parentColumn, stmt: from.prepare(`SELECT DISTINCT ${q(column)} FROM ${q(name)} WHERE ${cond.sql} AND ${q(column)} IS NOT NULL`).bind(...cond.params) });
     }
   }
@@ -170,7 +164,7 @@ export async function copyReferencedRows(from: D1Database, to: D1Database, logic
   const visit = (name: string) => {
     if (insertOrder.includes(name) || visiting.has(name)) return;
     visiting.add(name);
-    for (const [, parent] of outward(everything.get(name)!)) visit(parent);
+    for (const { parentName } of outward(everything.get(name)!)) visit(parentName);
     insertOrder.push(name);
   };
   for (const name of [...wanted.keys()].sort()) visit(name);
@@ -186,7 +180,7 @@ export async function copyReferencedRows(from: D1Database, to: D1Database, logic
       rows.push(...(await from.prepare(`SELECT ${columns.map(q).join(", ")} FROM ${q(name)} WHERE ${q(entry.column)} IN (${chunk.map(() => "?").join(", ")})`).bind(...chunk).raw<unknown[]>()));
     }
     rowsOf.set(name, rows);
-    for (const [column, parent, parentColumn] of outward(table)) {
+    for (const { column, parentName: parent, parentColumn } of outward(table)) {
       const index = columns.indexOf(column);
       for (const row of rows) if (row[index] != null) want(parent, parentColumn).add(String(row[index]));
     }
