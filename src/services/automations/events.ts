@@ -142,35 +142,31 @@ const triggerOf = (e: EventInput, eventId: string) =>
   JSON.stringify({ type: "event", event: e.event, projectId: e.projectId, tableId: e.tableId, rowId: e.rowId, documentId: e.documentId, columnIds: e.columnIds, eventId });
 
 /**
- * The runs the pointers found beside the events' projects call for (remoteTriggers.ts): each pointer's automation is
- * read in its own database (all at once), and only a trigger it still has, with its filter matching, makes a run —
- * in the automation's database, for the automation's own project.
+ * A trigger an event of its project may fire: its automation and filter, what one run could spend, the shard database
+ * the run goes in and the project it is for (null: the event's own).
  */
-async function remoteRuns(env: Env, pointers: readonly (PointerRow & { projectId: string })[], byProject: Map<string, EventInput[]>, eventIds: Map<EventInput, string>, runs: RunsByDatabase) {
-  const byDatabase = groupByShard(pointers, (p) => p.automation_id);
+interface Candidate extends Pick<TriggerRow, "automation_id" | "event" | "table_id" | "column_id" | "document_ids" | "planned_writes" | "planned_deliveries"> {
+  target: ShardBinding;
+  runProjectId: string | null;
+}
+
+/**
+ * The triggers the pointers found beside the events' projects stand for (remoteTriggers.ts): each pointer's
+ * automation is read in its own database (all at once), and only a trigger it still has counts — its run goes in the
+ * automation's database, for the automation's own project.
+ */
+async function pointedCandidates(env: Env, pointers: readonly (PointerRow & { projectId: string })[]): Promise<(Candidate & { projectId: string })[]> {
   const found = await Promise.all(
-    [...byDatabase].map(async ([binding, list]) => {
-      const d1 = uncountedD1(env[binding]!);
-      const rows = await remoteAutomationsStatement(d1, list.map((p) => p.automation_id)).all<RemoteAutomation>();
-      return rows.results;
-    }),
+    [...groupByShard(pointers, (p) => p.automation_id)].map(async ([binding, list]) => (await remoteAutomationsStatement(uncountedD1(env[binding]!), list.map((p) => p.automation_id)).all<RemoteAutomation>()).results),
   );
   const automations = new Map(found.flat().map((a) => [a.id, a]));
-  for (const [projectId, list] of byProject) {
-    const here = pointers.filter((p) => p.projectId === projectId);
-    for (const e of list) {
-      const seen = new Set<string>();
-      for (const p of here) {
-        const a = automations.get(p.automation_id);
-        if (!a || p.event !== e.event || seen.has(a.id)) continue;
-        const t = triggerOfPointer(a, { position: p.position, event: p.event, projectId });
-        if (!t || !matches({ table_id: t.tableId, column_id: t.columnId, document_ids: t.documentIds }, e)) continue;
-        seen.add(a.id);
-        const eventId = eventIds.get(e)!;
-        addRun(runs, shardBindingForId(a.id), [newIdBeside(a.id), a.id, a.project_id, `event:${eventId}`, triggerOf(e, eventId), a.planned_writes, a.planned_deliveries]);
-      }
-    }
-  }
+  return pointers.flatMap((p) => {
+    const a = automations.get(p.automation_id);
+    const t = a ? triggerOfPointer(a, p) : null;
+    if (!a || !t) return [];
+    const target = shardBindingForId(a.id);
+    return [{ projectId: p.projectId, automation_id: a.id, event: t.event, table_id: t.tableId, column_id: t.columnId, document_ids: t.documentIds, planned_writes: a.planned_writes, planned_deliveries: a.planned_deliveries, target, runProjectId: a.project_id }];
+  });
 }
 
 /**
@@ -203,22 +199,26 @@ async function runsOnShard(env: Env, binding: ShardBinding, events: readonly Eve
   const now = Date.now();
   const runs: RunsByDatabase = new Map();
   const eventIds = new Map(events.map((e) => [e, e.eventId ?? newId()]));
+  // Each project's triggers: the rows beside it (runs here, for the event's project), then what its pointers stand for.
+  const candidates = new Map<string, Candidate[]>();
   const pointers: (PointerRow & { projectId: string })[] = [];
-  [...byProject.entries()].forEach(([projectId, list], i) => {
-    const triggers = results[2 * i]!.results;
+  [...byProject.keys()].forEach((projectId, i) => {
+    candidates.set(projectId, results[2 * i]!.results.map((t): Candidate => ({ ...t, target: binding, runProjectId: null })));
     pointers.push(...results[2 * i + 1]!.results.map((p) => ({ automation_id: p.automation_id, position: p.position, event: p.event, projectId })));
-    if (!triggers.length) return;
+  });
+  if (pointers.length) for (const c of await pointedCandidates(env, pointers)) candidates.get(c.projectId)!.push(c);
+  for (const [projectId, list] of byProject) {
+    const triggers = candidates.get(projectId)!;
     for (const e of list) {
       const eventId = eventIds.get(e)!;
       const seen = new Set<string>();
       for (const t of triggers) {
         if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
         seen.add(t.automation_id);
-        addRun(runs, binding, [newIdBeside(t.automation_id), t.automation_id, e.projectId, `event:${eventId}`, triggerOf(e, eventId), t.planned_writes, t.planned_deliveries]);
+        addRun(runs, t.target, [newIdBeside(t.automation_id), t.automation_id, t.runProjectId ?? e.projectId, `event:${eventId}`, triggerOf(e, eventId), t.planned_writes, t.planned_deliveries]);
       }
     }
-  });
-  if (pointers.length) await remoteRuns(env, pointers, byProject, eventIds, runs);
+  }
   if (!runs.size) return 0;
   // Only the runs the cascade can still pay for are created, reserving what they could spend (cascade.ts): in one
   // transaction where the cascade's row is (its home), booked there first elsewhere.
