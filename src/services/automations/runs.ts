@@ -155,8 +155,9 @@ const SPENT = "The delivery's run has used its externalWriteBudget (or its cause
 export async function redeliver(ctx: ServiceContext, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db
-      .select({ id: automationDeliveries.id, cascadeId: sql<string | null>`(SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${automationDeliveries.runId})`, projectId: sql<string | null>`(SELECT r.project_id FROM automation_runs r WHERE r.id = ${automationDeliveries.runId})` })
+      .select({ id: automationDeliveries.id, cascadeId: sql<string | null>`COALESCE(${automationRuns.cascadeId}, ${automationRuns.id})`, projectId: automationRuns.projectId })
       .from(automationDeliveries)
+      .leftJoin(automationRuns, eq(automationRuns.id, automationDeliveries.runId))
       .where(eq(automationDeliveries.id, deliveryId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfDelivery(deliveryId)),
   ]);
