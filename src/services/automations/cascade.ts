@@ -62,10 +62,6 @@ const DELIVERIES_SQL = `INSERT INTO automation_cascades (id, project_id, writes,
   ON CONFLICT (id) DO UPDATE SET deliveries = deliveries + ?3 WHERE deliveries + ?3 <= ${CASCADE_DELIVERIES}
   RETURNING deliveries`;
 
-export function deliveriesStatement(d1: D1Database, cascadeId: string, projectId: string, n = 1, now = Date.now()): D1PreparedStatement {
-  return d1.prepare(DELIVERIES_SQL).bind(cascadeId, projectId, n, now);
-}
-
 /** The id whose shard database holds the cascade's row: the cascade's own id when it names a shard, else the project's (ids of the older plain form). */
 function cascadeHomeId(cascadeId: string, projectId: string): string {
   const n = shardNumberOfId(cascadeId);
