@@ -1333,7 +1333,7 @@ export interface paths {
         };
         /**
          * Full-text search over the documents, files and rows the caller can read
-         * @description Ranked by bm25 with a title match weighted 10× a body match (10:1). Syntax: words (all must match), "quoted phrases", prefix `term*`, `a OR b`, and `-word` to exclude. Accents and case are ignored. Only records the caller can read are returned, and nothing is counted beyond the page. A query that cannot be read (an unclosed quote, exclusions alone, a dangling OR) is 422. Pass `nextCursor` as `cursor` for the next page.
+         * @description Ranked by `score`, computed from each record's own text alone (a title match weighs 10× a body match), never from other records, so nobody's data moves the order of yours. Syntax: words (all must match), "quoted phrases", prefix `term*` (at least 3 letters, at most 4 prefixes a query), `a OR b`, and `-word` to exclude. Accents and case are ignored. Only records the caller can read are returned, and nothing is counted beyond the page. A query that cannot be read (an unclosed quote, exclusions alone, a dangling OR) is 422, and so is one too broad to rank (more than 5000 matching records in one database: add words or narrow it). Pass `nextCursor` as `cursor` for the next page.
          */
         get: operations["search"];
         put?: never;
@@ -2816,6 +2816,8 @@ export interface components {
                 } | null;
             };
             projectId: string;
+            /** @description Relevance, higher first, computed from this record's own text only (matches in its title and body, its length) */
+            score: number;
             /** @description HTML: text around the matches with every character escaped and the matched words in <mark>…</mark> */
             snippet: string;
             /** @description A row's table; null for documents and files */

@@ -201,8 +201,8 @@ export async function deleteShardRowsWithin(db: D1Database, logical: number, chu
 
 /**
  * Deletes every row of `logical` from `db` — children first (the reverse copy order), then its search entries,
- * whose FTS5 rows go with them through search_entries' delete trigger (the real tables have no delete triggers of
- * their own, so entries would otherwise outlive their records). Returns the rows deleted per table.
+ * whose FTS5 rows go with them through search_entries' delete trigger (deleting documents and rows already takes
+ * their entries through their own delete triggers; this pass takes any left). Returns the rows deleted per table.
  */
 export async function deleteShardRows(db: D1Database, logical: number, chunk: number): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};

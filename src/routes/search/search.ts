@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, jsonResponse, type Router } from "../../openapi";
 import { IdSchema } from "../../schemas/ids";
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, search, TITLE_WEIGHT, BODY_WEIGHT } from "../../services/search/search";
-import { MAX_QUERY_LENGTH } from "../../services/search/query";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, search } from "../../services/search/search";
+import { MAX_PREFIX_TERMS, MAX_QUERY_LENGTH, MIN_PREFIX_LENGTH } from "../../services/search/query";
+import { MAX_CANDIDATES, TITLE_WEIGHT } from "../../services/search/rank";
 
 const Ref = z.object({ _id: z.string(), name: z.string() });
 
@@ -21,6 +22,9 @@ const SearchHitSchema = z
       table: Ref.nullable(),
     }),
     snippet: z.string().openapi({ description: "HTML: text around the matches with every character escaped and the matched words in <mark>…</mark>" }),
+    score: z.number().openapi({
+      description: "Relevance, higher first, computed from this record's own text only (matches in its title and body, its length)",
+    }),
   })
   .openapi("SearchHit");
 
@@ -37,10 +41,13 @@ const route = defineRoute({
   tags: ["Search"],
   summary: "Full-text search over the documents, files and rows the caller can read",
   description:
-    `Ranked by bm25 with a title match weighted ${TITLE_WEIGHT}× a body match (${TITLE_WEIGHT}:${BODY_WEIGHT}). ` +
-    'Syntax: words (all must match), "quoted phrases", prefix `term*`, `a OR b`, and `-word` to exclude. ' +
+    `Ranked by \`score\`, computed from each record's own text alone (a title match weighs ${TITLE_WEIGHT}× a body match), ` +
+    "never from other records, so nobody's data moves the order of yours. " +
+    `Syntax: words (all must match), "quoted phrases", prefix \`term*\` (at least ${MIN_PREFIX_LENGTH} letters, at most ` +
+    `${MAX_PREFIX_TERMS} prefixes a query), \`a OR b\`, and \`-word\` to exclude. ` +
     "Accents and case are ignored. Only records the caller can read are returned, and nothing is counted beyond the page. " +
-    "A query that cannot be read (an unclosed quote, exclusions alone, a dangling OR) is 422. " +
+    "A query that cannot be read (an unclosed quote, exclusions alone, a dangling OR) is 422, and so is one too broad " +
+    `to rank (more than ${MAX_CANDIDATES} matching records in one database: add words or narrow it). ` +
     "Pass `nextCursor` as `cursor` for the next page.",
   request: {
     query: z.object({

@@ -13,6 +13,13 @@ import { ApiError } from "../../errors";
 
 export const MAX_QUERY_LENGTH = 500;
 const MAX_TERMS = 32;
+/**
+ * A prefix expands over every word of the database's index that starts with it (other tenants' words too), so a
+ * short one costs in proportion to everyone's data: prefixes need this many letters or digits (the index keeps a
+ * list per 3-character prefix, read in one step), and a query holds at most MAX_PREFIX_TERMS of them.
+ */
+export const MIN_PREFIX_LENGTH = 3;
+export const MAX_PREFIX_TERMS = 4;
 
 interface Term {
   text: string;
@@ -70,6 +77,19 @@ function tokenize(q: string): (Term | "OR")[] {
   return out;
 }
 
+/** The last word of a term (a phrase's prefix applies to its last word), as the index splits words. */
+function lastWord(text: string): string {
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words[words.length - 1] ?? "";
+}
+
+function checkPrefixes(terms: Term[]) {
+  const prefixes = terms.filter((t) => t.prefix);
+  if (prefixes.length > MAX_PREFIX_TERMS) throw unprocessable(`A search query has at most ${MAX_PREFIX_TERMS} prefix terms (term*)`);
+  const short = prefixes.find((t) => [...lastWord(t.text)].length < MIN_PREFIX_LENGTH);
+  if (short) throw unprocessable(`A prefix (term*) needs at least ${MIN_PREFIX_LENGTH} letters or digits: "${short.text}*" is too short`);
+}
+
 function quoted(t: Term): string {
   return `"${t.text.replace(/\*/g, " ").replace(/"/g, '""')}"${t.prefix ? "*" : ""}`;
 }
@@ -80,6 +100,7 @@ export function ftsExpression(q: string): string {
   const tokens = tokenize(q);
   const terms = tokens.filter((t): t is Term => t !== "OR");
   if (terms.length > MAX_TERMS) throw unprocessable(`A search query has at most ${MAX_TERMS} terms`);
+  checkPrefixes(terms);
   const groups: Term[][] = [];
   const negated: Term[] = [];
   let joinNext = false;
@@ -109,7 +130,7 @@ export function ftsExpression(q: string): string {
 const TEXT_COLUMNS = "{title body}";
 
 /** An FTS5 string for one scope word (migrations/legacy/0009_search.sql): a prefix letter and an id. */
-export function scopeWord(prefix: "k" | "w" | "p", id: string): string {
+export function scopeWord(prefix: "k" | "w" | "p" | "d", id: string): string {
   return `"${prefix}${id.replace(/"/g, '""')}"`;
 }
 

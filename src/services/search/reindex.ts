@@ -17,10 +17,10 @@ const PAGE = 100;
 const R2_CONCURRENCY = 6;
 
 const ROW_TEXT = (rowId: string) => `
-  COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c
-    WHERE c.row_id = ${rowId} AND c.is_identifier = 1 AND c.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
   COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
-    WHERE c.row_id = ${rowId} AND c.is_identifier = 0 AND c.is_deleted = 0 AND json_type(c.data) = 'text'
+    WHERE c.row_id = ${rowId} AND c.is_identifier = 1 AND c.is_deleted = 0 AND co.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
+  COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
+    WHERE c.row_id = ${rowId} AND c.is_identifier = 0 AND c.is_deleted = 0 AND co.is_deleted = 0 AND json_type(c.data) = 'text'
       AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')`;
 
 /** The SQL-only part: titles, rows, and entries of records that no longer exist. */

@@ -2,7 +2,7 @@
  * GET /search (docs/api-guide.md › Search): ranked full-text hits among the records the caller can read.
  *
  * One statement, in the authentication batch (one D1 round trip): the FTS5 match, confined inside the index to
- * the caller's scope words and ranked by bm25 with the title weighted above the body (TITLE_WEIGHT : BODY_WEIGHT),
+ * the caller's scope words and ranked from each matched record's own text (rank.ts: never from other records),
  * then checked on the page against the access rules of src/auth/access.ts written as SQL — a document through its workspace or a grant on it or an ancestor folder, a row through its
  * project (workspace, or a grant on a live document of the project) — then, for the page only, the folder path
  * (folders the caller can read) and the highlighted snippet. Hidden records never reach the response: no count of
@@ -17,10 +17,8 @@ import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, routeTo, type ServiceContext } from "../context";
 import { readOnEveryShard } from "../shardReads";
 import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
+import { roundScore, scoredCte, tooBroad, tooBroadSql } from "./rank";
 
-/** bm25 column weights: a match in a record's title (document name, row identifier) counts ten times one in its body. */
-export const TITLE_WEIGHT = 10;
-export const BODY_WEIGHT = 1;
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 50;
 /** Deepest result a client can page to (offset paging over a ranking). */
@@ -49,6 +47,8 @@ export interface SearchHit {
   path: { project: { _id: string; name: string }; folders: { _id: string; name: string }[]; table: { _id: string; name: string } | null };
   /** HTML: the text around the matches, every character escaped, matches in <mark>. */
   snippet: string;
+  /** Relevance computed from this record alone (src/services/search/rank.ts); higher is better. */
+  score: number;
 }
 
 interface HitRow {
@@ -90,7 +90,7 @@ interface SearchScope {
  * granted to them, `d<id>` per granted document and every document below a granted folder — plus `k`/`w`/`p` words
  * for the type, workspace and project filters. FTS5 intersects those posting lists, so entries the caller cannot
  * read are never visited, ranked or counted, and the time of a search does not grow with hidden matches. The top
- * of the ranking is cut from the index alone (bm25, LIMIT); entries are read by rowid for that page only, where
+ * of the ranking is cut from the candidates' own scores (rank.ts, LIMIT); entries are read by rowid for that page only, where
  * the access rules in SQL are checked once more as the final guard.
  */
 export function scopedMatchCtes(user: SQL, match: string, opts: SearchScope): SQL {
@@ -128,10 +128,8 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
   return sql`
     WITH RECURSIVE
       ${scopedMatchCtes(user, match, opts)},
-      top AS MATERIALIZED (
-        SELECT rowid AS rid, bm25(search_fts, ${TITLE_WEIGHT}, ${BODY_WEIGHT}, 0) AS score FROM search_fts
-        WHERE search_fts MATCH (SELECT m FROM q)
-        ORDER BY score, rowid LIMIT ${opts.limit} OFFSET ${opts.offset}),
+      ${scoredCte(sql`(SELECT m FROM q)`)},
+      top AS MATERIALIZED (SELECT rid, score FROM scored ORDER BY score DESC, rid LIMIT ${opts.limit} OFFSET ${opts.offset}),
       hits AS MATERIALIZED (
         SELECT t.rid, e.record_id, e.kind, e.title, t.score, e.workspace_id, e.project_id
         FROM top t JOIN search_entries e ON e.id = t.rid
@@ -155,8 +153,12 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
         WHERE search_fts MATCH ${match} AND rowid = h.rid) AS snip
     FROM hits h LEFT JOIN projects pr ON pr.id = h.project_id
       LEFT JOIN rows r ON h.kind = 'row' AND r.id = h.record_id LEFT JOIN tables t ON t.id = r.table_id
-    ORDER BY h.score, h.rid`;
+    UNION ALL
+    SELECT ${TOO_BROAD_RID}, 0, '', 'row', '', '', '', NULL, NULL, NULL, '[]', NULL WHERE ${tooBroadSql}`;
 }
+
+/** The row id of the marker row a statement adds when its query matched more records than it may score. */
+const TOO_BROAD_RID = -1;
 
 const HIT_COLUMNS = ["rid", "score", "record_id", "kind", "title", "workspace_id", "project_id", "project_name", "table_id", "table_name", "folders", "snip"] as const;
 
@@ -164,6 +166,11 @@ const HIT_COLUMNS = ["rid", "score", "record_id", "kind", "title", "workspace_id
 function isFtsQueryError(err: unknown): boolean {
   const message = String((err as { message?: unknown })?.message ?? "") + String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
   return /fts5|unterminated string/i.test(message);
+}
+
+/** Best first; equal scores in entry order. */
+function byRank(a: HitRow, b: HitRow): number {
+  return b.score - a.score || a.rid - b.rid;
 }
 
 function hitDto(r: HitRow): SearchHit {
@@ -186,6 +193,7 @@ function hitDto(r: HitRow): SearchHit {
       table: r.table_id ? { _id: r.table_id, name: r.table_name ?? "" } : null,
     },
     snippet: snippetHtml(r.snip ?? ""),
+    score: roundScore(r.score),
   };
 }
 
@@ -206,15 +214,18 @@ export async function search(ctx: ServiceContext, input: SearchInput): Promise<{
       // first pages, merged here.
       const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: offset + limit + 1, offset: 0 });
       const perShard = await readOnEveryShard(ctx, (db) => [rawSelect<HitRow>(db, HIT_COLUMNS, statement)]);
-      rows = (perShard.flatMap(([found]) => found) as HitRow[]).sort((a, b) => a.score - b.score || a.rid - b.rid).slice(offset, offset + limit + 1);
+      const found = perShard.flatMap(([shardRows]) => shardRows) as HitRow[];
+      if (found.some((r) => r.rid === TOO_BROAD_RID)) throw tooBroad();
+      rows = found.sort(byRank).slice(offset, offset + limit + 1);
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (isFtsQueryError(err)) throw new ApiError("UnprocessableEntityError", "The search query cannot be read; quote words that contain punctuation");
     throw err;
   }
-  // The outer SELECT of a subquery keeps no order of its own: rank again (bm25, then entry id for ties).
-  rows.sort((a, b) => a.score - b.score || a.rid - b.rid);
+  if (rows.some((r) => r.rid === TOO_BROAD_RID)) throw tooBroad();
+  // The outer SELECT of a compound query keeps no order of its own: rank again (score, then entry id for ties).
+  rows.sort(byRank);
   const more = rows.length > limit && offset + limit < MAX_OFFSET;
   return {
     data: rows.slice(0, limit).map(hitDto),
