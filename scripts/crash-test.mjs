@@ -14,7 +14,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, ROOT } from "./lib/proc.mjs";
+import { freePort, isolatedEnv, ROOT } from "./lib/proc.mjs";
 import { isWorkspaceHealth } from "./lib/health.mjs";
 
 const RUNS = Number(process.env.CRASH_RUNS ?? 1);
@@ -71,7 +71,7 @@ const alive = (pid) => {
 async function startService(port, persistTo) {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), PERSIST_TO: persistTo, ENV_FILE: path.join(persistTo, "env.sh"), ADMIN_TOKEN },
+    env: isolatedEnv({ PORT: String(port), PERSIST_TO: persistTo, ENV_FILE: path.join(persistTo, "env.sh"), DEV_VARS: path.join(persistTo, ".dev.vars"), ADMIN_TOKEN }),
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
   });

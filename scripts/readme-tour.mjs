@@ -32,7 +32,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BIN, ROOT } from "./lib/proc.mjs";
+import { BIN, isolatedEnv, ROOT } from "./lib/proc.mjs";
 import { freePort } from "./lib/ports.mjs";
 
 const args = process.argv.slice(2);
@@ -174,7 +174,8 @@ async function startFreshService(dir) {
   const out = openSync(log, "w");
   const child = spawn(NODE, [path.join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, PATH, PORT: String(port), PERSIST_TO: path.join(dir, "state"), ENV_FILE: envFile, ADMIN_TOKEN: "" },
+    // npm start as a new user runs it, with nothing of this developer's: its own state, secrets and environment.
+    env: isolatedEnv({ PATH, PORT: String(port), PERSIST_TO: path.join(dir, "state"), ENV_FILE: envFile, DEV_VARS: path.join(dir, ".dev.vars") }),
     stdio: ["ignore", out, out],
     detached: true,
   });

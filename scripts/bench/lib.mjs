@@ -34,7 +34,8 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],
-    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ENVIRONMENT: "development" }, stdio: ["ignore", "ignore", "inherit"] },
+    // Its own environment, not the developer's (scripts/lib/proc.mjs isolatedEnv): its secrets are the file's alone.
+    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ENVIRONMENT: "development" }, stdio: ["ignore", "ignore", "inherit"], isolated: true },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });

@@ -31,7 +31,7 @@ async function startFloor(dir) {
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
     ["dev", "--config", config, "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false"],
-    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"] },
+    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"], isolated: true },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });

@@ -42,11 +42,23 @@ export async function waitForHttp(url, { timeoutMs = 60_000, child } = {}) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/**
+ * The environment of a service that tests and benches start: the developer's shell stripped to what running
+ * programs needs, plus `extra`. Nothing of a developer's local settings reaches it — a shell that sourced
+ * .dev/env.sh exports ADMIN_TOKEN, and wrangler reads declared secrets from its environment over --env-file, so a
+ * test service would take the developer's admin token instead of its own.
+ */
+export function isolatedEnv(extra = {}) {
+  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "USER", "SHELL", "SYSTEMROOT", "APPDATA", "LOCALAPPDATA"];
+  const base = Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+  return { ...base, ...extra };
+}
+
 /** Start a long-running child in its own process group so stop() takes its whole tree down. */
 export function startChild(cmd, args, opts = {}) {
   const child = spawn(cmd, args, {
     cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, ...opts.env },
+    env: opts.isolated ? isolatedEnv(opts.env) : { ...process.env, ...opts.env },
     stdio: opts.stdio ?? ["ignore", "inherit", "inherit"],
     detached: true,
   });

@@ -30,7 +30,8 @@ const NODE = existsSync(path.join(BIN, "node")) ? path.join(BIN, "node") : proce
  * Settings from the environment:
  *   PORT (8787), HOST (127.0.0.1), CONVERTER_PORT (any free port), WEBHOOK_INBOX_PORT (any free port),
  *   PERSIST_TO (.wrangler/state: the local D1,
- *   R2 and Durable Object data), ENV_FILE (.dev/env.sh: the export lines for the README tour).
+ *   R2 and Durable Object data), ENV_FILE (.dev/env.sh: the export lines for the README tour), DEV_VARS (.dev.vars:
+ *   the local secrets; the test scripts that run npm start point it into their own folder).
  */
 export function readSettings(env = process.env) {
   const persistTo = path.resolve(ROOT, env.PERSIST_TO || path.join(".wrangler", "state"));
@@ -41,7 +42,7 @@ export function readSettings(env = process.env) {
     inboxPort: parsePort(env.WEBHOOK_INBOX_PORT, 0, "WEBHOOK_INBOX_PORT"),
     persistTo,
     envFile: path.resolve(ROOT, env.ENV_FILE || path.join(".dev", "env.sh")),
-    devVarsFile: path.join(ROOT, ".dev.vars"),
+    devVarsFile: path.resolve(ROOT, env.DEV_VARS || ".dev.vars"),
     stateFile: path.join(persistTo, "demo.json"),
     corsAllowedOrigins: readCorsOrigins(env.CORS_ALLOWED_ORIGINS),
   };

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { ROOT } from "../lib/proc.mjs";
+import { isolatedEnv, ROOT } from "../lib/proc.mjs";
 import { parseCorsOrigins } from "../lib/cors-origins.mjs";
 
 describe("CORS_ALLOWED_ORIGINS for npm start", () => {
@@ -44,7 +44,7 @@ describe("CORS_ALLOWED_ORIGINS for npm start", () => {
     const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
       encoding: "utf8",
       timeout: 30_000,
-      env: { ...process.env, CORS_ALLOWED_ORIGINS: "http://localhost:5173,*", PORT: "1" },
+      env: isolatedEnv({ CORS_ALLOWED_ORIGINS: "http://localhost:5173,*", PORT: "1" }),
     });
     assert.equal(res.status, 1, `${res.stdout}${res.stderr}`);
     assert.match(res.stderr, /✗ CORS_ALLOWED_ORIGINS: "\*" is not an exact origin/);

@@ -9,7 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { ROOT } from "../lib/proc.mjs";
+import { isolatedEnv, ROOT } from "../lib/proc.mjs";
 import { freePort } from "../lib/ports.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -48,7 +48,7 @@ test("SIGKILL of npm start stops wrangler dev, workerd, the converter and LibreO
   const envFile = path.join(dir, "env.sh");
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), PERSIST_TO: path.join(dir, "state"), ENV_FILE: envFile, ADMIN_TOKEN: "" },
+    env: isolatedEnv({ PORT: String(port), PERSIST_TO: path.join(dir, "state"), ENV_FILE: envFile, DEV_VARS: path.join(dir, ".dev.vars") }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {
