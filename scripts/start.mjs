@@ -8,7 +8,7 @@ import { createSupervisor } from "./lib/children.mjs";
 import { exportLines, tourVariables, writeEnvFile } from "./lib/envfile.mjs";
 import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
 import { startInbox } from "./lib/inbox.mjs";
-import { adoptLegacyData, applyMigrations, checkPorts, launchConverter, loadSecrets, readSettings, seed, startWorker } from "./lib/service.mjs";
+import { applyMigrations, checkPorts, launchConverter, loadSecrets, readSettings, seed, startWorker } from "./lib/service.mjs";
 
 const sup = createSupervisor();
 
@@ -45,7 +45,6 @@ async function main() {
   const [worker] = await Promise.all([startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() }), converter?.ready]);
   // Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
   startScheduler(worker.base);
-  await adoptLegacyData(worker.base, secrets);
   const demo = await seed(worker.base, secrets, settings);
 
   // From here on the service runs until Ctrl-C; wrangler stopping on its own is a failure.

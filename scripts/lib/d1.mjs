@@ -5,9 +5,9 @@
 // lock of the shared state ("database is locked"), so five databases would cost ~35 s of every start.
 //
 // Each kind of database has its own migrations (docs/scaling.md "Migrations per kind of database"): a binding's
-// `migrations_dir` in wrangler.toml, migrations/directory for DB and migrations/shard for every SHARD_k. A database
-// migrated before the split recorded files of migrations/legacy (one set for every database); it finishes that set
-// first, then takes its kind's, whose baseline (IF NOT EXISTS throughout) finds everything already there.
+// `migrations_dir` in wrangler.toml, migrations/directory for DB and migrations/shard for every SHARD_k. A local
+// state that recorded migrations its kind does not have (one made before the databases were split per kind, with
+// one set for all) is not migrated: the runner refuses it (UnusableStateError) and npm start says how to reset it.
 //
 // Applied migrations are recorded as wrangler records them (table d1_migrations, one row per file name), so a state
 // migrated by either tool continues with the other; scripts/test/d1-migrations.test.mjs checks both give the same
@@ -17,8 +17,14 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./proc.mjs";
 
-/** The migrations every database took before they were split per kind (0000_initial.sql … 0016). */
-export const LEGACY_MIGRATIONS_DIR = path.join(ROOT, "migrations", "legacy");
+/** A local state the runner cannot bring up to date: `unknown` lists, per binding, the recorded migrations it lacks. */
+export class UnusableStateError extends Error {
+  constructor(unknown) {
+    super(`the local databases recorded migrations this version does not have (${Object.entries(unknown).map(([b, files]) => `${b}: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`).join("; ")})`);
+    this.name = "UnusableStateError";
+    this.unknown = unknown;
+  }
+}
 const WRANGLER_TOML = path.join(ROOT, "wrangler.toml");
 
 /** wrangler.toml's [[<section>]] entries (d1_databases by default) as TOML text, in file order. */
@@ -119,45 +125,10 @@ export async function applyFiles(db, dir, done, files = migrationFiles(dir)) {
   return applied;
 }
 
-/**
- * Brings one database up to date: the rest of migrations/legacy when it recorded any of it (a database from before
- * the split), then the files of its own kind. Returns the names applied.
- */
-async function applyTo(db, kindDir) {
+/** The names `db` recorded as applied (creating the record table when it has none). */
+async function recorded(db) {
   await db.prepare(MIGRATIONS_TABLE).run();
-  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
-  const fromBeforeSplit = migrationFiles(LEGACY_MIGRATIONS_DIR).some((f) => done.has(f));
-  const legacy = fromBeforeSplit ? await applyFiles(db, LEGACY_MIGRATIONS_DIR, done) : [];
-  const applied = [...legacy, ...(await applyFiles(db, kindDir, done))];
-  if (fromBeforeSplit && kindDir === SHARD_MIGRATIONS_DIR) await dropEmptyDirectoryTables(db);
-  return applied;
-}
-
-const SHARD_MIGRATIONS_DIR = path.join(ROOT, "migrations", "shard");
-const DIRECTORY_MIGRATIONS_DIR = path.join(ROOT, "migrations", "directory");
-
-/** The tables a kind's migration files create. */
-function tablesCreatedIn(dir) {
-  const names = new Set();
-  for (const file of migrationFiles(dir)) {
-    for (const m of readFileSync(path.join(dir, file), "utf8").matchAll(/CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?[`"]?(\w+)/gi)) names.add(m[1]);
-  }
-  return names;
-}
-
-/**
- * A shard database from before the split was given the directory's tables too (tokens, notifications, the
- * directory's indexes), never written there: they are dropped while empty, so it holds what a shard database made
- * by its own migrations holds. (The directory's shard tables hold rows until the Worker's adoption moves them out;
- * it drops them then: POST /admin/shards/adopt.)
- */
-async function dropEmptyDirectoryTables(db) {
-  const shard = tablesCreatedIn(SHARD_MIGRATIONS_DIR);
-  const only = [...tablesCreatedIn(DIRECTORY_MIGRATIONS_DIR)].filter((t) => !shard.has(t));
-  const held = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).results.map((r) => r.name);
-  const present = only.filter((t) => held.includes(t));
-  for (const t of present) if (await db.prepare(`SELECT 1 AS x FROM "${t}" LIMIT 1`).first()) return;
-  if (present.length) await db.batch(present.map((t) => db.prepare(`DROP TABLE "${t}"`)));
+  return new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((r) => r.name));
 }
 
 /**
@@ -168,10 +139,20 @@ async function dropEmptyDirectoryTables(db) {
 export async function applyLocalMigrations(persistTo, bindings = d1Bindings()) {
   const proxy = await openLocalD1(persistTo);
   try {
+    // Nothing is applied anywhere unless every database can be brought up to date from its own kind's files.
+    const done = {};
+    const unknown = {};
+    for (const binding of bindings) {
+      done[binding] = await recorded(proxy.env[binding]);
+      const known = new Set(migrationFiles(migrationsDirOf(binding)));
+      const strange = [...done[binding]].filter((name) => !known.has(name)).sort();
+      if (strange.length) unknown[binding] = strange;
+    }
+    if (Object.keys(unknown).length) throw new UnusableStateError(unknown);
     const out = {};
     for (const binding of bindings) {
       try {
-        out[binding] = await applyTo(proxy.env[binding], migrationsDirOf(binding));
+        out[binding] = await applyFiles(proxy.env[binding], migrationsDirOf(binding), done[binding]);
       } catch (err) {
         throw new Error(`${binding}: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -1,14 +1,14 @@
 // The steps of npm start, one function each, so start.mjs reads as a list and other scripts (the README tour
 // test) start the service exactly the same way. Every child goes through the supervisor, so one stopAll()
 // takes everything down.
-import { existsSync } from "node:fs";
+import { cpSync, existsSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { BIN, ROOT } from "./proc.mjs";
 import { readDevVars, SECRET_NAMES, secret, varArgs, writeDevVars } from "./devvars.mjs";
 import { ensureLibreOffice } from "./libreoffice.mjs";
 import { StartError } from "./errors.mjs";
-import { applyLocalMigrations, d1Bindings } from "./d1.mjs";
+import { applyLocalMigrations, d1Bindings, UnusableStateError } from "./d1.mjs";
 import { corsOriginsProblem, parseCorsOrigins } from "./cors-origins.mjs";
 import { assertPortFree, freePort, parsePort } from "./ports.mjs";
 import { isConverterHealth, isWorkspaceHealth, waitForHealth } from "./health.mjs";
@@ -107,8 +107,22 @@ export async function applyMigrations(settings, { log = console.log } = {}) {
   try {
     await applyLocalMigrations(settings.persistTo, bindings);
   } catch (err) {
+    if (err instanceof UnusableStateError) throw unusableState(settings, err);
     throw new StartError(`Applying the D1 migrations to the local databases failed: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * A local state this version cannot bring up to date (one made before the databases were split per kind): it is
+ * left as it is, a copy is kept beside it, and the error says how to start afresh.
+ */
+function unusableState(settings, err) {
+  const copy = `${settings.persistTo}.unusable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  cpSync(settings.persistTo, copy, { recursive: true });
+  const rel = (p) => path.relative(process.cwd(), p) || ".";
+  return new StartError(`This local state (${rel(settings.persistTo)}) was made by an earlier version and cannot be used: ${err.message}. Nothing was changed; a copy is kept at ${rel(copy)}.`, {
+    hint: `Start afresh (a new demo is seeded): rm -rf ${rel(settings.persistTo)} && npm start`,
+  });
 }
 
 /**
@@ -198,19 +212,3 @@ export async function seed(base, secrets, settings) {
   return seedDemo(base, secrets.adminToken, { stateFile: settings.stateFile });
 }
 
-/**
- * A local database from an earlier `npm start`, before the shard databases, keeps its organizations in the directory:
- * the Worker moves them to their shard databases (POST /admin/shards/adopt; nothing to do on later starts).
- */
-export async function adoptLegacyData(base, secrets, { log = console.log } = {}) {
-  const res = await fetch(`${base}/admin/shards/adopt`, { method: "POST", headers: { authorization: `Bearer ${secrets.adminToken}` } });
-  if (!res.ok) throw new StartError(`Moving the records of an earlier local database into the shard databases failed: ${res.status} ${await res.text()}`);
-  const { data } = await res.json();
-  if (data.moved.length) {
-    const rows = data.moved.reduce((a, m) => a + m.rows, 0);
-    log(`• Moved ${rows} records of an earlier local database into the shard databases (${data.moved.map((m) => `logical shard ${m.logical} → ${m.to}`).join(", ")})`);
-  }
-  if (data.directoryTablesDropped.length) {
-    log(`• Dropped the ${data.directoryTablesDropped.length} emptied shard tables an earlier version kept in the directory (DB); it now holds only its own kind's tables`);
-  }
-}

@@ -1,15 +1,16 @@
 // The local migration runner (scripts/lib/d1.mjs, used by npm start and the benches) against wrangler's own
 // `d1 migrations apply`: the same schema from the same files, recorded so that either continues after the other, on
-// every D1 database of wrangler.toml, each kind from its own folder; and a database migrated before migrations were
-// split per kind (docs/scaling.md "Migrations per kind of database"). node --test scripts/test/ (npm test's scripts stage).
+// every D1 database of wrangler.toml, each kind from its own folder; and a state recorded by an earlier version
+// (before migrations were split per kind), which npm start refuses with how to reset it. node --test scripts/test/.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { BIN, ROOT } from "../lib/proc.mjs";
-import { applyFiles, applyLocalMigrations, d1Bindings, LEGACY_MIGRATIONS_DIR, migrationFiles, MIGRATIONS_TABLE, migrationsDirOf, openLocalD1, splitMigration } from "../lib/d1.mjs";
+import { applyLocalMigrations, d1Bindings, migrationFiles, MIGRATIONS_TABLE, migrationsDirOf, openLocalD1, splitMigration, UnusableStateError } from "../lib/d1.mjs";
+import { applyMigrations } from "../lib/service.mjs";
 
 const dirs = [];
 const tempDir = () => {
@@ -34,20 +35,16 @@ async function schemaOf(persistTo, binding) {
 
 const directoryFiles = migrationFiles(path.join(ROOT, "migrations", "directory"));
 const shardFiles = migrationFiles(path.join(ROOT, "migrations", "shard"));
-const legacyFiles = migrationFiles(LEGACY_MIGRATIONS_DIR);
-
-/** How far an earlier npm start may have migrated: the old set up to the fence (0012). */
-const OLD_UP_TO = legacyFiles.indexOf("0012_shard_fence.sql") + 1;
-
-/** What an earlier npm start left in `bindings`: the old set up to OLD_UP_TO, then whatever `then` writes. */
-async function migrateAsBeforeTheSplit(persistTo, bindings, then = async () => {}) {
+/** What an earlier version's npm start left: every database recorded the migrations of one set for all. */
+async function migrateAsBeforeTheSplit(persistTo, bindings) {
   const proxy = await openLocalD1(persistTo);
   try {
     for (const binding of bindings) {
       const db = proxy.env[binding];
       await db.prepare(MIGRATIONS_TABLE).run();
-      await applyFiles(db, LEGACY_MIGRATIONS_DIR, new Set(), legacyFiles.slice(0, OLD_UP_TO));
-      await then(db);
+      await db.prepare("INSERT INTO d1_migrations (name) VALUES ('0000_initial.sql'), ('0001_tables_content.sql')").run();
+      await db.prepare("CREATE TABLE users (id text PRIMARY KEY, email text)").run();
+      await db.prepare("INSERT INTO users VALUES ('u1', 'old@example.com')").run();
     }
   } finally {
     await proxy.dispose();
@@ -92,49 +89,27 @@ describe("local D1 migrations", () => {
     assert.deepEqual((await applyLocalMigrations(ours)).DB, []);
   });
 
-  test("a database migrated before the split finishes the old set, keeps its rows, and its kind's baseline adds nothing", async () => {
-    // What an earlier npm start left: every database took migrations/legacy, here only up to the fence (0012).
-    const old = tempDir();
-    await migrateAsBeforeTheSplit(old, ["DB", "SHARD_1"], (db) =>
-      db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('u1', 'old@example.com', 'Old', 1, 1)").run(),
-    );
-    const applied = await applyLocalMigrations(old, ["DB", "SHARD_1"]);
-    assert.deepEqual(applied.DB, [...legacyFiles.slice(OLD_UP_TO), ...directoryFiles]);
-    assert.deepEqual(applied.SHARD_1, [...legacyFiles.slice(OLD_UP_TO), ...shardFiles]);
-    // A fresh database of each kind has exactly the objects the old one has under the same names: the baselines
-    // are the old set's end state, so code written for either finds the same tables, indexes and triggers.
-    const fresh = tempDir();
-    await applyLocalMigrations(fresh, ["DB", "SHARD_1"]);
-    for (const binding of ["DB", "SHARD_1"]) {
-      const before = await schemaOf(old, binding);
-      const made = await schemaOf(fresh, binding);
-      const names = new Set(made.objects.map((o) => `${o.type} ${o.name}`));
-      assert.deepEqual(before.objects.filter((o) => names.has(`${o.type} ${o.name}`)), made.objects, binding);
+  test("a state an earlier version made is refused with how to reset it, left as it was, and a copy kept", async () => {
+    const parent = tempDir();
+    const state = path.join(parent, "state");
+    await migrateAsBeforeTheSplit(state, ["DB", "SHARD_1"]);
+    await assert.rejects(applyLocalMigrations(state, ["DB", "SHARD_1"]), (err) => err instanceof UnusableStateError && /0000_initial\.sql/.test(err.message));
+    const logged = [];
+    await assert.rejects(applyMigrations({ persistTo: state }, { log: (l) => logged.push(l) }), (err) => {
+      assert.equal(err.name, "StartError");
+      assert.match(err.message, /made by an earlier version and cannot be used/);
+      assert.match(err.hint, /rm -rf .*state && npm start/);
+      return true;
+    });
+    // Nothing applied: the old record and rows are as they were, in the state and in its copy.
+    const copies = readdirSync(parent).filter((f) => f.startsWith("state.unusable-"));
+    assert.equal(copies.length, 1, readdirSync(parent).join());
+    for (const dir of [state, path.join(parent, copies[0])]) {
+      assert.ok(existsSync(dir));
+      const { recorded, objects } = await schemaOf(dir, "DB");
+      assert.deepEqual(recorded, ["0000_initial.sql", "0001_tables_content.sql"]);
+      assert.deepEqual(objects.map((o) => o.name), ["users"]);
     }
-    // The old shard database's directory tables, empty, are gone: it is now exactly what a new one is. The old
-    // directory keeps its shard tables until the Worker's adoption has moved their rows (test/shared/shard-adopt.test.ts).
-    assert.deepEqual((await schemaOf(old, "SHARD_1")).objects, (await schemaOf(fresh, "SHARD_1")).objects);
-    assert.ok((await schemaOf(old, "DB")).objects.some((o) => o.name === "organizations"));
-    const proxy2 = await openLocalD1(old);
-    try {
-      for (const binding of ["DB", "SHARD_1"]) assert.equal(await proxy2.env[binding].prepare("SELECT email FROM users WHERE id = 'u1'").first("email"), "old@example.com", binding);
-    } finally {
-      await proxy2.dispose();
-    }
-    assert.deepEqual(await applyLocalMigrations(old, ["DB", "SHARD_1"]), { DB: [], SHARD_1: [] });
-  });
-
-  test("db:migrate-legacy finishes the old set through wrangler where a database began it, and leaves a new one alone", async () => {
-    const state = tempDir();
-    await migrateAsBeforeTheSplit(state, ["DB"]);
-    const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "db-migrate-legacy.mjs"), "--local", "--persist-to", state, "DB", "SHARD_3"], { cwd: ROOT, encoding: "utf8" });
-    assert.equal(res.status, 0, `${res.stdout}${res.stderr}`);
-    assert.match(res.stdout, /SHARD_3: never took migrations\/legacy; left alone/);
-    const db = await schemaOf(state, "DB");
-    assert.deepEqual(db.recorded, legacyFiles);
-    assert.ok(db.objects.some((o) => o.type === "table" && o.name === "portal_routes"), "0014 applied");
-    // The shard database never took the old set and still has nothing; its own migrations come next, as for any.
-    assert.deepEqual(await applyLocalMigrations(state, ["DB", "SHARD_3"]), { DB: directoryFiles, SHARD_3: shardFiles });
   });
 
   test("statements split at breakpoints and line-final semicolons, never inside a trigger body", () => {

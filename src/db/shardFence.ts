@@ -1,9 +1,9 @@
 // The fence of a shard database (docs/scaling.md "Moving a logical shard"): what this database says about a logical
 // shard while it moves (table shard_fence, src/db/schema/fence.ts). Triggers on every shard table refuse a write of
-// a row whose shard is fenced (migrations/legacy/0013), so no code path can write to a copy that is being copied or has
+// a row whose shard is fenced (the shard baseline, migrations/shard/0000), so no code path can write to a copy that is being copied or has
 // moved; the request path answers such a refusal (fenceRefusalOf) with 503 and Retry-After (src/http/errors.ts).
 // Reads across every database filter with servedHere. shardGuardStatement is the same check made by a batch itself
-// (table shard_guard, migrations/legacy/0012), for reads that must fail rather than see a shard that left.
+// (table shard_guard, the shard baseline, migrations/shard/0000), for reads that must fail rather than see a shard that left.
 import { sql, type SQL } from "drizzle-orm";
 import { isLogicalShard } from "./shards";
 
@@ -60,7 +60,7 @@ export function fenceRefusalOf(error: unknown): "read-only" | "moved" | null {
 
 /**
  * SQL (text) true when the shard key `column` of a row names a logical shard whose fence here is in one of
- * `states`: the test the fence's triggers make (migrations/legacy/0013): the id's last two characters are the shard's
+ * `states`: the test the fence's triggers make (the shard baseline, migrations/shard/0000): the id's last two characters are the shard's
  * digits (src/lib/ids.ts), and a 26-character id is logical shard 0.
  */
 function fencedAs(column: string, states: readonly FenceState[]): string {

@@ -6,7 +6,7 @@
 // The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
 // The operator's `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts) runs the same move cut
 // into steps of bounded D1 calls (./shardMoveSteps.ts), and also switches the directory's placement; the fence is
-// enforced by triggers in every shard table (migrations/legacy/0013).
+// enforced by triggers in every shard table (the shard baseline, migrations/shard/0000).
 // This module takes two D1Database handles and knows nothing of bindings beyond their names.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";

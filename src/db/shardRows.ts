@@ -133,7 +133,7 @@ export function moveShapes(): { tables: TableShape[]; search: TableShape } {
 
 /**
  * A batch of the move's own writes (copying a fenced shard's rows in, deleting its old copy): a row in shard_mover
- * for the length of the batch, which the fence's triggers let through (migrations/legacy/0013). A D1 batch is one
+ * for the length of the batch, which the fence's triggers let through (the shard baseline, migrations/shard/0000). A D1 batch is one
  * transaction, so no other write ever sees the row. Returns the results of `statements`.
  */
 export async function asMover(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {

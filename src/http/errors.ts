@@ -53,7 +53,7 @@ export function renderError(err: Error, c: Context<HonoEnv>): Response {
           : err.message;
     return c.json(errorBody(code, message), code === "ValidationError" ? 400 : (status as 413 | 415));
   }
-  // A shard database refused a write because its logical shard is moving or has moved (the fence, migrations/legacy/0013;
+  // A shard database refused a write because its logical shard is moving or has moved (the fence, the shard baseline, migrations/shard/0000;
   // docs/scaling.md "Moving a logical shard"): nothing was written, and a retry succeeds — after the copy, or at
   // once on the new database, which this isolate looks up now for the retry to find.
   const refusal = fenceRefusalOf(err);

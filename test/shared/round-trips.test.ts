@@ -30,7 +30,7 @@ async function operations(): Promise<Operation[]> {
 }
 
 /** Operations outside the bearer suite: discovery, signed URLs and the admin bootstrap have their own tests. */
-const PUBLIC_ONLY = new Set(["GET /health", "GET /openapi.json", "GET /docs", "POST /admin/users", "POST /admin/shards/adopt", "POST /admin/shards/move", "POST /admin/shards/drop", "POST /admin/shards/abort"]);
+const PUBLIC_ONLY = new Set(["GET /health", "GET /openapi.json", "GET /docs", "POST /admin/users", "POST /admin/shards/move", "POST /admin/shards/drop", "POST /admin/shards/abort"]);
 
 const matchOp = (ops: Operation[], c: SecurityCase) => {
   const path = c.path.split("?")[0]!;

@@ -1,5 +1,5 @@
 /**
- * The fence in the shard databases (migrations/legacy/0013; docs/scaling.md "Moving a logical shard"): triggers on every
+ * The fence in the shard databases (the shard baseline, migrations/shard/0000; docs/scaling.md "Moving a logical shard"): triggers on every
  * shard table refuse writes of a fenced logical shard, whatever writes them, and the writers that sweep a whole
  * database step around a fenced shard instead of failing for everyone in it.
  */

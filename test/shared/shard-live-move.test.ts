@@ -1,7 +1,7 @@
 /**
  * Moving a logical shard while a client keeps reading and writing through the API (docs/scaling.md "Moving a logical
  * shard"): POST /admin/shards/move copies the shard to another database and switches the directory's placement;
- * writes meanwhile answer 503 with Retry-After (the fence's triggers, migrations/legacy/0013), reads go on, and every write
+ * writes meanwhile answer 503 with Retry-After (the fence's triggers, the shard baseline, migrations/shard/0000), reads go on, and every write
  * the client saw acknowledged is in the new database afterwards. A Worker that has not learned the switch is sent on
  * by the directory's answer beside its token check. The shard is moved back at the end, so the files after this one
  * (which share the databases and the Worker) find it where the map puts it.

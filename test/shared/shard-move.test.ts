@@ -300,7 +300,7 @@ describe("moving a logical shard", () => {
     await SHARD_3.batch([setFenceStatement(SHARD_3, logical, "moved", "SHARD_2")]);
     await copyShardRows({ from: SHARD_2, to: SHARD_3, logical, batchRows: 5 });
     const cond = shardCondition("workspace_id", logical);
-    // The target's fence refuses every write but the mover's own (migrations/legacy/0013): the loss is made as the mover.
+    // The target's fence refuses every write but the mover's own (the shard baseline, migrations/shard/0000): the loss is made as the mover.
     await asMover(SHARD_3, [SHARD_3.prepare(`DELETE FROM cells WHERE rowid IN (SELECT rowid FROM cells WHERE ${cond.sql} LIMIT 3)`).bind(...cond.params)]);
     expect((await digestShardTable(SHARD_3, moveShapes().tables.find((s) => s.name === "cells")!, logical)).rows).toBe(before.cells!.rows - 3);
 

@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, ok, registerUser, uniqueEmail, type RegisteredUser } from "../support/harness";
+import { call, ok, registerUser, uniqueEmail, type RegisteredUser } from "../support/harness";
 import { callScheduled } from "../support/automations";
 import { shardD1 } from "../support/shards";
 import { shardBindingOfId } from "../../src/db/shardIds";
@@ -224,24 +224,5 @@ describe("the index's repair", () => {
       expect((await listed(u)).find((o) => o._id === a.organizationId)?.name, u.name).toBe("Renamed");
       expect(await listed(u)).toEqual(await truth(u, [a.organizationId, u.organizationId].filter((id, i, all) => all.indexOf(id) === i)));
     }
-  });
-
-  it("adoption's full pass builds the index from the shards (a database from before it), whatever the rows' age", async () => {
-    const a = await user("Adopted owner");
-    const b = await userOnAnotherShard("Adopted member", a.organizationId);
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } });
-    // As before the index: no rows, memberships whose updated_at is the column's default, an organization changed long ago.
-    await env.DB.prepare(`DELETE FROM user_organizations WHERE user_id IN (?1, ?2)`).bind(a.id, b.id).run();
-    await shardD1(a.organizationId).batch([
-      shardD1(a.organizationId).prepare(`UPDATE organization_members SET updated_at = 0 WHERE organization_id = ?1`).bind(a.organizationId),
-      shardD1(a.organizationId).prepare(`UPDATE organizations SET updated_at = 1000 WHERE id = ?1`).bind(a.organizationId),
-    ]);
-    // The tick looks at the last day only: these rows are older than that.
-    await reconcileUserOrganizations(env, Date.now());
-    expect((await listed(b)).map((o) => o._id)).not.toContain(a.organizationId);
-    const adopted = await ok("POST", "/admin/shards/adopt", { token: ADMIN_TOKEN });
-    expect(adopted.data.userOrganizations.written).toBeGreaterThanOrEqual(2);
-    expect(await listed(a)).toEqual(await truth(a, [a.organizationId]));
-    expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
   });
 });

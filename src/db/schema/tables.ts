@@ -81,7 +81,7 @@ export const cells = sqliteTable("cells", {
   updatedAt: integer("updated_at").notNull(),
 }, (t) => [
   uniqueIndex("cells_row_column_uq").on(t.rowId, t.columnId),
-  /** A column's cells in row order: the formula engine's page reads scan a range of it (migrations/legacy/0010). */
+  /** A column's cells in row order: the formula engine's page reads scan a range of it (migrations/shard/0000). */
   index("cells_column_row_idx").on(t.columnId, t.rowId),
   index("cells_table_idx").on(t.tableId),
 ]);

@@ -129,7 +129,7 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   // Past the run's budget the apply is refused (422) before anything is written.
   const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("refuse"));
   // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
-  // (migrations/legacy/0009_search.sql), whose own writes D1 counts in `changes`, so the rows are counted as returned.
+  // (migrations/shard/0000 and 0005), whose own writes D1 counts in `changes`, so the rows are counted as returned.
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
   const updatedRows = await writeAllRows(d1, { table, plan, writes, now: ctx.now, countReturned: searchIndexed }, [
     persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, ctx.now),

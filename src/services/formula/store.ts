@@ -37,7 +37,7 @@ const LINKED_COLUMNS = `SELECT ${COLUMN_FIELDS} FROM columns WHERE is_deleted = 
 /**
  * Tables with a relation to ?1 and a formula calling LOOKUP (the engine tells relation lookups from Excel's).
  * Asked on every row write: the relations linking to ?1 are found on the columns_link_target_idx index
- * (migrations/legacy/0011), whose WHERE terms the subquery repeats so the planner can use it.
+ * (migrations/shard/0000), whose WHERE terms the subquery repeats so the planner can use it.
  */
 export const DEPENDENT_TABLES = `SELECT DISTINCT f.table_id FROM columns f WHERE f.is_deleted = 0 AND f.formula LIKE '%"lookup"%' AND f.table_id != ?1
   AND f.table_id IN (SELECT r.table_id FROM columns r WHERE r.is_deleted = 0 AND json_extract(r.data, '$.type') = 'oneMany' AND json_extract(r.data, '$.oneMany.tableId') = ?1)`;

@@ -127,7 +127,7 @@ const WINDOW_MS = 24 * 60 * 60_000;
 /** How old an index row must be before the repair checks it against its shard (a registration writes it beside the shard). */
 export const USER_ORGANIZATIONS_GRACE_MS = 60_000;
 const PAGE = 500;
-/** Pages per shard (forward) and index rows checked (backward) per tick; adoption's full pass has no bound. */
+/** Pages per shard (forward) and index rows checked (backward) per tick; a full pass (since 0) has no bound. */
 const TICK_PAGES = 10;
 const TICK_CHECKS = 200;
 
@@ -172,7 +172,7 @@ const MEMBERSHIPS = `FROM organization_members om JOIN organizations o ON o.id =
  *    looked up in their organization's shard: a row whose membership is gone is deleted (unless it was written
  *    again meanwhile), the others are corrected if they differ and stamped as checked, so the tick walks the
  *    whole index over time.
- * With `since` 0 (adoption, npm start) both passes cover everything, which builds the index of a database from
+ * With `since` 0 (a full pass) both passes cover everything, which builds the index of a database from
  * before it. Idempotent; run every minute by the scheduler.
  */
 export async function reconcileUserOrganizations(env: Env, now: number, since = now - WINDOW_MS): Promise<UserOrganizationsRepair> {

@@ -7,7 +7,7 @@
  * release writes the shard first, then deletes the routes. Either can stop between the two databases; the
  * scheduler's `reconcilePortalRoutes` repairs both halves.
  *
- * The table is created by hand (migrations/legacy/0014) and kept out of the drizzle schema, like `shard_placements`; the
+ * The table is created by hand (migrations/directory/0000) and kept out of the drizzle schema, like `shard_placements`; the
  * drizzle table below only lets its statements ride in a D1 batch.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -134,11 +134,11 @@ export interface RouteRepair {
  *    that name in its shard (`shardD1Of(projectId)`) is deleted — a claim whose shard write failed or never ran, or
  *    a release whose delete of the route failed. The delete names the claim's time, so a route claimed again
  *    meanwhile stays. The tick looks a day back, so its cost follows the day's claims, not every portal; a release
- *    lost on a route claimed earlier waits for a full pass (`since` 0: adoption, which npm start runs).
+ *    lost on a route claimed earlier waits for a full pass (`since` 0).
  * 2. every shard's entries updated after `since` (a day back; 0 for a full pass) whose slug or verified domain has
  *    no route get one. A name another project's route holds is left alone (two entries from before routes that
  *    raced on two shards: the route decides from now on, and the other entry is reported here).
- * Idempotent; run every minute by the scheduler, and with `since` 0 by adoption (npm start).
+ * Idempotent; run every minute by the scheduler; `since` 0 is a full pass.
  */
 export async function reconcilePortalRoutes(env: Env, now: number, since = now - ENTRY_WINDOW_MS): Promise<RouteRepair> {
   const dir = env.DB;

@@ -7,7 +7,7 @@
  * soft-deleted reference keeps its id, docs/api-guide.md › Content, snapshots and references). A create interrupted
  * between the two databases is repaired by the scheduler's `reconcileReferenceIds`.
  *
- * The table is created by hand (migrations/legacy/0015) and kept out of the drizzle schema, like `portal_routes`; the
+ * The table is created by hand (migrations/directory/0000) and kept out of the drizzle schema, like `portal_routes`; the
  * drizzle table below only lets its statements be built with drizzle. The claim names the reference's document,
  * whose id names the shard that holds it (a document is issued beside its workspace, and the create routes are
  * routed by it): the workspace is not known before the first read, which the claim rides beside.
@@ -122,7 +122,7 @@ export interface ReferenceIdRepair {
  * 2. every shard's references (both kinds, any id) created after `since` without a claim get one. An id another
  *    document's claim holds is left alone (two references from before the directory that raced on two shards: the
  *    claim decides from now on).
- * Idempotent; run every minute by the scheduler (a day back), and with `since` 0 by adoption (npm start).
+ * Idempotent; run every minute by the scheduler (a day back); `since` 0 is a full pass.
  */
 export async function reconcileReferenceIds(env: Env, now: number, since = now - WINDOW_MS): Promise<ReferenceIdRepair> {
   const dir = env.DB;

@@ -1,6 +1,6 @@
 /**
  * Keeping the search index in step with writes (docs/api-guide.md › Search). Names and cells are indexed by triggers
- * (migrations/legacy/0009_search.sql); bodies that live in R2 (rich-text content, DOCX files) are indexed by a statement the
+ * (migrations/shard/0000 and 0005); bodies that live in R2 (rich-text content, DOCX files) are indexed by a statement the
  * writer adds to the same D1 batch as its own write, so the index never runs ahead of or behind what was stored.
  */
 import { and, eq, sql } from "drizzle-orm";

@@ -129,7 +129,7 @@ export function ftsExpression(q: string): string {
 
 const TEXT_COLUMNS = "{title body}";
 
-/** An FTS5 string for one scope word (migrations/legacy/0009_search.sql): a prefix letter and an id. */
+/** An FTS5 string for one scope word (migrations/shard/0000 and 0005): a prefix letter and an id. */
 export function scopeWord(prefix: "k" | "w" | "p" | "d", id: string): string {
   return `"${prefix}${id.replace(/"/g, '""')}"`;
 }

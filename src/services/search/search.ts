@@ -85,7 +85,7 @@ interface SearchScope {
  * The common table expressions (for a WITH RECURSIVE) that end in `q(m)`: the caller's MATCH expression. `user`
  * names the caller (its SQL reference while authentication rides in the same batch).
  *
- * The caller's reach is written into the MATCH itself (migrations/legacy/0009_search.sql › scope): the user's words AND
+ * The caller's reach is written into the MATCH itself (migrations/shard/0000 › search_entries.scope): the user's words AND
  * any of the caller's scope words — `w<id>` per readable workspace, `r<id>` per project holding a live document
  * granted to them, `d<id>` per granted document and every document below a granted folder — plus `k`/`w`/`p` words
  * for the type, workspace and project filters. FTS5 intersects those posting lists, so entries the caller cannot

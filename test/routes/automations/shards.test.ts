@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
+import { addWorkspaceCollaborator, call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
 import { callScheduled, eventually, finishedRuns, hookUrl, sleep, webhookAction } from "../../support/automations";
 import { CASCADE_WRITES } from "../../../src/services/automations/cascade";
@@ -247,22 +247,6 @@ describe("event triggers across shard databases", () => {
     await sleep(1000);
     expect(await runCount(auto._id)).toBe(2);
     await eventually(async () => (await pointers(b.projectId, auto._id)).length === 0 || null, 10_000, "the pointers to be dropped");
-  });
-
-  it("a trigger row kept beside its automation for another organization's project (saved before pointers) becomes a pointer at adoption", async () => {
-    const [a, b] = orgs;
-    const watched = await makeTable(a.user.token, b.projectId, "Watched before pointers");
-    const auto = (await ok("POST", "/automation", { token: a.user.token, body: { projectId: a.projectId, name: "Before pointers", triggers: [{ event: "row.created", projectId: b.projectId, filter: { tableId: watched.tableId } }], actions: [{ id: "n", spec: { kind: "notify", title: "Seen" } }] } })).data;
-    // What a save before pointers left: the row beside the automation, no pointer where the project is.
-    await shardD1(b.projectId).prepare(`DELETE FROM automation_remote_triggers WHERE automation_id = ?1`).bind(auto._id).run();
-    await shardD1(auto._id).prepare(`INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id) VALUES (?1, 0, ?2, 'row.created', ?3)`).bind(auto._id, b.projectId, watched.tableId).run();
-    const adopted = await ok("POST", "/admin/shards/adopt", { token: ADMIN_TOKEN });
-    expect(adopted.data.triggersPointed).toBeGreaterThanOrEqual(1);
-    expect(await whereIs("automation_event_triggers", "automation_id", auto._id)).toEqual([]);
-    expect(await pointers(b.projectId, auto._id)).toEqual([{ position: 0, version: 0 }]);
-    await addRow(b.user.token, watched.tableId);
-    const [run] = await finishedRuns(a.user.token, auto._id);
-    expect(run).toMatchObject({ status: "succeeded", trigger: { tableId: watched.tableId } });
   });
 
   it("a run whose owner can no longer read the watched project fails, telling nothing of the event", async () => {
