@@ -10,7 +10,7 @@ import { openLocalD1 } from "../lib/d1.mjs";
 // The id codec and the shard map the Worker routes by: TypeScript that Node loads directly (no imports of other
 // src/ modules; ids.ts imports only the ulidx package).
 import { shardNumberOfId, shardSuffix } from "../../src/lib/ids.ts";
-import { DEFAULT_LOGICAL_SHARD, isLogicalShard, physicalIndexOf } from "../../src/db/shards.ts";
+import { isLogicalShard, physicalIndexOf } from "../../src/db/shards.ts";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
@@ -88,11 +88,10 @@ export async function tokensFor(api, u, n) {
 
 /**
  * The logical shard an id names (docs/scaling.md "Id format"): the last two characters (Crockford base-32) of a
- * 28-character id; the default shard for a 26-character ULID (ids issued before ids carried a shard).
+ * 28-character id.
  */
 export function logicalShardOf(id) {
   const n = shardNumberOfId(id);
-  if (n === "plain") return DEFAULT_LOGICAL_SHARD;
   if (n === null || !isLogicalShard(n)) throw new Error(`${id} names no logical shard`);
   return n;
 }

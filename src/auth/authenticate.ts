@@ -22,10 +22,11 @@ export const RATE_LIMIT_PERIOD_SECONDS = 60;
 export const AUTH_FAILURE_PERIOD_SECONDS = 60;
 
 /**
- * The shapes a personal access token can have (docs/api-guide.md › Authentication): `cws_` and 40 base62 characters,
- * optionally with the user's id between them. Anything else cannot be a token, so it is refused without a lookup.
+ * The shape of a personal access token (docs/api-guide.md › Authentication): `cws_`, the user's id, `_` and 40 base62
+ * characters. Anything else cannot be a token (the older form without a user id included), so it is refused
+ * without a lookup.
  */
-const TOKEN_SHAPE = /^cws_(?:([A-Za-z0-9-]{1,64})_)?[A-Za-z0-9]{40}$/;
+const TOKEN_SHAPE = /^cws_([A-Za-z0-9-]{1,64})_[A-Za-z0-9]{40}$/;
 
 /**
  * Token hashes this isolate has found unknown (or expired) recently: a client repeating one bogus token is refused
@@ -82,7 +83,7 @@ export function readBearer(header: string | undefined): string | null {
 /** A presented bearer token: its hash, and the user id it names (`cws_<userId>_<secret>`), not yet verified. */
 export interface Credential {
   hash: string;
-  userId: string | null;
+  userId: string;
 }
 
 /**
@@ -96,7 +97,7 @@ export async function bearerCredential(header: string | undefined, attempt: Auth
   if (!shape) return refuseCredential(attempt, "The bearer token is unknown or revoked");
   const hash = await sha256Hex(token);
   if (knownBadNow(hash, at)) return refuseCredential(attempt, "The bearer token is unknown or revoked");
-  return { hash, userId: shape[1] ?? null };
+  return { hash, userId: shape[1]! };
 }
 
 /** The authentication statement: token and user, every member aliased (D1 batches return rows as objects). */

@@ -61,14 +61,13 @@ export function fenceRefusalOf(error: unknown): "read-only" | "moved" | null {
 /**
  * SQL (text) true when the shard key `column` of a row names a logical shard whose fence here is in one of
  * `states`: the test the fence's triggers make (the shard baseline, migrations/shard/0000): the id's last two characters are the shard's
- * digits (src/lib/ids.ts), and a 26-character id is logical shard 0.
+ * digits (src/lib/ids.ts).
  */
 function fencedAs(column: string, states: readonly FenceState[]): string {
   if (!/^[a-z_]+(\.[a-z_]+)?$/.test(column)) throw new Error(`not a column: ${column}`);
   const digits = "'0123456789ABCDEFGHJKMNPQRSTVWXYZ'";
   return `EXISTS (SELECT 1 FROM shard_fence f WHERE f.state IN (${states.map((s) => `'${s}'`).join(", ")})
-    AND ((length(${column}) = 28 AND substr(${column}, 27, 2) = substr(${digits}, f.logical / 32 + 1, 1) || substr(${digits}, f.logical % 32 + 1, 1))
-      OR (length(${column}) = 26 AND f.logical = 0)))`;
+    AND length(${column}) = 28 AND substr(${column}, 27, 2) = substr(${digits}, f.logical / 32 + 1, 1) || substr(${digits}, f.logical % 32 + 1, 1))`;
 }
 
 /**

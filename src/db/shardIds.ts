@@ -13,14 +13,12 @@ export function newOrganizationScopedId(logicalShard: number): string {
 }
 
 /**
- * The logical shard an id names: its two last digits for the 28-character form; DEFAULT_LOGICAL_SHARD for a plain
- * 26-character ULID (every id issued before ids carried a shard); null for anything else — other forms, and shard
- * numbers that are not logical shards (480–1023 are reserved) — which no organization owns (the caller answers 404
- * without a query).
+ * The logical shard an id names: its two last digits (the 28-character form, src/lib/ids.ts); null for anything
+ * else — other forms, and shard numbers that are not logical shards (480–1023 are reserved) — which no
+ * organization owns (the caller answers 404 without a query).
  */
 export function logicalShardOfId(id: string): number | null {
   const n = shardNumberOfId(id);
-  if (n === "plain") return DEFAULT_LOGICAL_SHARD;
   return n !== null && isLogicalShard(n) ? n : null;
 }
 
@@ -30,8 +28,8 @@ export function newOrganizationId(): string {
 }
 
 /**
- * The logical shard of the organization `relative` belongs to, for a record issued beside it; an id of the older
- * form (or one naming no logical shard, which no stored record has) gives the default shard.
+ * The logical shard of the organization `relative` belongs to, for a record issued beside it; an id naming no
+ * logical shard (which no stored record has) gives the default shard.
  */
 function shardBeside(relative: string): number {
   return logicalShardOfId(relative) ?? DEFAULT_LOGICAL_SHARD;

@@ -4,7 +4,7 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as shardSchema from "./schema/shard";
-import { DEFAULT_LOGICAL_SHARD, isLogicalShard } from "./shards";
+import { isLogicalShard } from "./shards";
 import { shardSuffix } from "../lib/ids";
 
 /**
@@ -61,9 +61,8 @@ export const CLAIMS_KEY_COLUMN = "logical_shard";
 
 /**
  * A SQL condition true for the rows of `column` on logical shard `logical`, with its parameters: the id's two last
- * characters for the 28-character form, and for the default shard also every 26-character id (the ids issued
- * before ids carried a shard). For the ids the service issues it agrees with logicalShardOfId (./shardIds). The
- * claims' CLAIMS_KEY_COLUMN holds the number itself.
+ * characters (the 28-character form). It agrees with logicalShardOfId (./shardIds). The claims' CLAIMS_KEY_COLUMN
+ * holds the number itself.
  */
 export function shardCondition(column: string, logical: number): { sql: string; params: string[] } {
   if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
@@ -71,7 +70,7 @@ export function shardCondition(column: string, logical: number): { sql: string; 
   const digits = shardSuffix(logical);
   if (!/^[a-z][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${column}`);
   const sharded = `(length(${column}) = 28 AND substr(${column}, 27, 2) = ?)`;
-  return logical === DEFAULT_LOGICAL_SHARD ? { sql: `(length(${column}) = 26 OR ${sharded})`, params: [digits] } : { sql: sharded, params: [digits] };
+  return { sql: sharded, params: [digits] };
 }
 
 /**

@@ -16,7 +16,7 @@
  */
 export const LOGICAL_SHARDS = 480;
 
-/** The logical shard of everything created before ids carried one (ids of the 26-character ULID form). */
+/** The logical shard a record is issued on when the id it is issued beside names none (no stored record's id does so). */
 export const DEFAULT_LOGICAL_SHARD = 0;
 
 export type ShardBinding = `SHARD_${number}`;

@@ -10,11 +10,11 @@ export function newId(): string {
 /**
  * The id format of records inside an organization (docs/scaling.md "Id format"): a ULID followed by a shard number
  * in two Crockford base-32 digits, 28 characters in all ("01JF…Q7" + "0F" for shard 15). The shard comes last so
- * ids still sort by time, old and new together. This is the codec only; which shard numbers are logical shards,
- * and the shard of a plain ULID, are src/db/shardIds.ts's (lib/ is the bottom layer and imports nothing of src).
+ * ids still sort by time. Records of the directory (users, tokens) keep the plain 26-character form, which names no
+ * shard. This is the codec only; which shard numbers are logical shards is src/db/shardIds.ts's (lib/ is the bottom
+ * layer and imports nothing of src).
  */
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-const ULID_FORM = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const SHARDED_FORM = /^[0-7][0-9A-HJKMNP-TV-Z]{25}[0-9A-HJKMNP-TV-Z]{2}$/;
 
 /** How many shard numbers two digits hold (0…1023). */
@@ -30,9 +30,8 @@ export function newShardedId(shard: number): string {
   return ulid() + shardSuffix(shard);
 }
 
-/** The shard number a 28-character id ends with; "plain" for a 26-character ULID (ids issued before); else null. */
-export function shardNumberOfId(id: string): number | "plain" | null {
-  if (ULID_FORM.test(id)) return "plain";
+/** The shard number a 28-character id ends with; null for anything else. */
+export function shardNumberOfId(id: string): number | null {
   if (!SHARDED_FORM.test(id)) return null;
   return CROCKFORD.indexOf(id[26]!) * 32 + CROCKFORD.indexOf(id[27]!);
 }

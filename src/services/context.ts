@@ -2,7 +2,7 @@
  * What every service function receives: `verbEntity(ctx, input)`. No Hono context, no headers — the database of
  * this request (a D1 session), the caller, the clock and the bindings the service needs.
  */
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AuthUser, DatabaseBinding, Db, Env } from "../env";
 import { createDb } from "../db/client";
@@ -186,15 +186,14 @@ export interface TokenRow {
  * The caller of a request. Known from the start for eagerly authenticated routes; for routes that fold
  * authentication into their first read, `ref` lets that read's statements name the caller before the token row comes
  * back, and `settle` completes it from the same round trip: the user id the token carries (`cws_<userId>_<secret>`,
- * docs/api-guide.md › Authentication), checked against the token's row before any result is used, or for a token of
- * the older form a subquery on the token hash (which needs the token table in the same database).
+ * docs/api-guide.md › Authentication), checked against the token's row before any result is used.
  */
 export class Principal implements AuthUser {
   private user: AuthUser | null;
   constructor(
     readonly tokenHash: string | null,
     user: AuthUser | null = null,
-    /** The user id the presented token names, not yet verified (null for a token of the older form). */
+    /** The user id the presented token names, not yet verified (null when no token was presented). */
     readonly claimedUserId: string | null = null,
   ) {
     this.user = user;
@@ -238,19 +237,12 @@ export class Principal implements AuthUser {
 
   /**
    * The caller's user id as SQL: a bound value once known or named by the token (results are used only after the
-   * token is verified), else the token's user looked up in the same statement.
+   * token is verified).
    */
   get ref(): SQL {
     if (this.user) return sql`${this.user._id}`;
     if (this.claimedUserId) return sql`${this.claimedUserId}`;
-    if (!this.tokenHash) throw new ApiError("InternalError", "No caller on this request");
-    // Decided when the statement is sent, not when it is built: by then a shard's read waits for the directory's
-    // check (read() below), which settles the caller, so the shard never needs the token table.
-    const tokenHash = this.tokenHash;
-    const lazy: SQLWrapper = {
-      getSQL: () => (this.user ? sql`${this.user._id}` : sql`SELECT user_id FROM access_tokens WHERE token_hash = ${tokenHash}`),
-    };
-    return sql`${lazy}`;
+    throw new ApiError("InternalError", "No caller on this request");
   }
 
   settle(user: AuthUser) {
@@ -322,11 +314,9 @@ const batchOf = async (db: Db, items: BatchItem<"sqlite">[]): Promise<unknown[]>
 /**
  * The pending statements and `queries`, the pending ones completed before anything returns:
  * - one database (`dir` is `db`): one batch, token and claim first;
- * - a shard database beside the directory, with a token that names its user: the token's check in the directory and
- *   the claim and queries in the shard at the same time (one round trip of latency), results discarded unless the
- *   token's row names the same user (docs/scaling.md, "Reads stay one round trip of latency");
- * - otherwise (a token of the older form, whose user only the directory knows, or a keyed request, whose claim is
- *   keyed by the verified user): the directory first, then the shard.
+ * - a shard database beside the directory: the token's check in the directory and the claim and queries in the
+ *   shard at the same time (one round trip of latency), for the user the token names, results discarded unless
+ *   the token's row names the same user (docs/scaling.md, "Reads stay one round trip of latency").
  */
 async function runPending(ctx: ServiceContext, auth: PendingAuthentication, queries: readonly BatchItem<"sqlite">[]): Promise<[unknown[], unknown[]]> {
   auth.running = true;
@@ -339,7 +329,8 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
       const results = await batchOf(ctx.db, [token, ...claims, ...queries]);
       own = results.slice(0, 1 + claims.length);
       rest = results.slice(1 + claims.length);
-    } else if (ctx.user.claimedUserId) {
+    } else {
+      if (!ctx.user.claimedUserId) throw new ApiError("InternalError", "A pending authentication names no user");
       // A keyed request claims its key in its own database for the user the token names (a token the directory
       // refuses frees it again, src/http/route.ts), and registers it in the directory beside the token's check.
       const claimedUserId = ctx.user.claimedUserId;
@@ -351,22 +342,6 @@ async function runPending(ctx: ServiceContext, auth: PendingAuthentication, quer
       // database (which refuses writes of a moved shard, and whose copy may be dropped) runs again on the new one.
       const results = followPlacements(ctx, checked[1] as PlacementRow[]) ? await batchOf(ctx.db, [...claimsOn(ctx.db), ...queries]) : first;
       own = [checked[0], ...withRegistry(results.slice(0, claims.length), checked.slice(2))];
-      rest = results.slice(claims.length);
-    } else {
-      const [rows, placed] = (await batchOf(ctx.dir, [token, placementsQuery(ctx.dir)])) as [{ userId: string }[], PlacementRow[]];
-      followPlacements(ctx, placed);
-      const verified = rows[0]?.userId;
-      if (!verified || !auth.claims) {
-        // No such token (complete answers 401) or nothing to claim: the shard is asked only after the directory.
-        own = [rows];
-        pending.delete(ctx);
-        await auth.complete(own);
-        return [own, await batchOf(ctx.db, [...queries])];
-      }
-      const claims = auth.claims(ctx.db, verified);
-      const registry = auth.claims(ctx.dir, verified);
-      const [registered, results] = await Promise.all([batchOf(ctx.dir, [...registry]), batchOf(ctx.db, [...claims, ...queries])]);
-      own = [rows, ...withRegistry(results.slice(0, claims.length), registered)];
       rest = results.slice(claims.length);
     }
   } finally {

@@ -12,7 +12,6 @@ import { rawSelect } from "../../src/db/sql";
 import { actAs, deferAuthentication, Principal, read, serviceContext, type ServiceContext, type TokenRow } from "../../src/services/context";
 import { callerClaimStatements, claimStatements, type IdempotencyRecord } from "../../src/services/idempotency";
 import { ApiError } from "../../src/errors";
-import { sha256Hex } from "../../src/lib/crypto";
 import { registerUser, type RegisteredUser } from "../support/harness";
 
 const attempt = (): AuthAttempt => ({ env, address: `198.51.100.${Math.floor(Math.random() * 250)}`, onPrimary: true });
@@ -78,22 +77,6 @@ describe("the directory's token check beside a shard's read", () => {
     await expect(attemptRead).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === "UnauthorizedError");
   });
 
-  it("a token of the older form (no user in it): the directory first, then the shard — two round trips", async () => {
-    const user = await registerUser();
-    await mirror(user);
-    const legacy = `cws_${crypto.randomUUID().replace(/-/g, "").slice(0, 32)}abcdefgh`;
-    await env.DB.prepare("INSERT INTO access_tokens (id, user_id, name, token_hash, created_at) VALUES (?, ?, 'legacy', ?, ?)")
-      .bind(crypto.randomUUID(), user.id, await sha256Hex(legacy), Date.now())
-      .run();
-    await mirror(user);
-    const { ctx, counter, principal } = await shardRequest(legacy);
-    expect(principal.claimedUserId).toBeNull();
-    // The shard's statement, built before the caller is known, names it when sent: after the directory's check.
-    const again = { ctx, counter };
-    const [rows] = await read(ctx, [callerRow(ctx)]);
-    expect(rows).toEqual([{ id: user.id, email: user.email }]);
-    expect(again.counter.count).toBe(2);
-  });
 
   it("a keyed request claims its key in the shard for the user its token names and registers it in the directory, beside the token's check", async () => {
     const user = await registerUser();

@@ -114,9 +114,9 @@ describe("ids that carry their logical shard", () => {
     expect(() => newShardedId(-1)).toThrow(RangeError);
   });
 
-  it("ids issued before (plain ULIDs) decode to the default logical shard", () => {
-    expect(logicalShardOfId(newId())).toBe(DEFAULT_LOGICAL_SHARD);
-    expect(logicalShardOfId("01JF3Z8Q7X5V2K9M4N6P8R0T1W")).toBe(DEFAULT_LOGICAL_SHARD);
+  it("a plain 26-character ULID (the directory's ids: users, tokens) names no logical shard", () => {
+    expect(logicalShardOfId(newId())).toBeNull();
+    expect(logicalShardOfId("01JF3Z8Q7X5V2K9M4N6P8R0T1W")).toBeNull();
   });
 
   it("anything else names no shard: other lengths, lower case, letters outside Crockford's, shards not issued", () => {

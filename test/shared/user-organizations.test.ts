@@ -118,15 +118,6 @@ describe("GET /organization/all reads the directory's index", () => {
     expect((await listed(d)).find((o) => o._id === second._id)?.role).toBe("admin");
   });
 
-  it("a token of the older form lists from the index in the same batch", async () => {
-    const a = await user("Older token");
-    const { sha256Hex } = await import("../../src/lib/crypto");
-    const legacy = `cws_${crypto.randomUUID().replace(/-/g, "")}ABCDEFGH`;
-    await env.DB.prepare("INSERT INTO access_tokens (id, user_id, name, token_hash, created_at, last_used_at) VALUES (?, ?, 'legacy', ?, ?, ?)")
-      .bind(crypto.randomUUID(), a.id, await sha256Hex(legacy), Date.now(), Date.now())
-      .run();
-    expect((await listed({ ...a, token: legacy })).map((o) => o._id)).toEqual([a.organizationId]);
-  });
 });
 
 describe("the index's repair", () => {

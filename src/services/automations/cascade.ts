@@ -65,7 +65,7 @@ const DELIVERIES_SQL = `INSERT INTO automation_cascades (id, project_id, writes,
 /** The id whose shard database holds the cascade's row: the cascade's own id when it names a shard, else the project's (ids of the older plain form). */
 function cascadeHomeId(cascadeId: string, projectId: string): string {
   const n = shardNumberOfId(cascadeId);
-  return n === null || n === "plain" ? projectId : cascadeId;
+  return n === null ? projectId : cascadeId;
 }
 
 /** The raw D1 binding of the shard database holding the cascade's row, for runs of `projectId` (see the file's head). */
