@@ -4,25 +4,30 @@
  * format) with the WebSocket Hibernation API, so an idle room costs nothing and wakes with its sockets intact.
  *
  * This class only wires the room's parts (src/durable/room/) to the Durable Object's entry points:
- * - persistence.ts: the Yjs document and its SQLite storage (append before send, compaction, reload);
+ * - persistence.ts: the Yjs document and its SQLite storage (store before apply and send, chunks under the 2 MB
+ *   value limit, compaction, reload);
+ * - admission.ts and nesting.ts: each received update checked (document limit, block nesting), stored, then applied;
  * - protocol.ts, batching.ts, presence.ts, sockets.ts: the wire messages, the batching of received updates into one
- *   stored row and one broadcast, and relayed presence;
+ *   commit and one broadcast, and relayed presence;
+ * - limits.ts: the socket caps (checked at upgrade) and each socket's message rate;
  * - access.ts: re-checking connected users when access changes, and single-use connection tickets;
  * - opening.ts and writeBack.ts: the room's first state from the document's content, and edits written back to it;
  * - diagnostics.ts: the one inspection surface (operators, the benchmark, tests).
  *
  * A viewer's document updates are refused (an y-protocols auth "permission denied" message) and never applied; an
- * update that would take the state past its cap closes the socket with 1009; anything outside the protocol closes
- * only the socket that sent it, with 1003.
+ * update that would take the state past its cap or cannot be stored closes the socket with 1009, one nesting blocks
+ * too deep with 4422; a socket past its message rate is closed with 4429, one past the room's or its user's socket
+ * cap with 4503; anything outside the protocol closes only the socket that sent it, with 1003.
  */
 import { DurableObject } from "cloudflare:workers";
-import * as Y from "yjs";
 import type { Env } from "../env";
 import { ApiError, type ErrorCode } from "../errors";
 import { isBlockArray, writeBlocks } from "../services/collab/blocks";
 import { recheckAccess, Tickets } from "./room/access";
+import { UpdateAdmission, type Refusal } from "./room/admission";
 import { mergeBatch, UpdateBatcher, type Integrated } from "./room/batching";
 import { diagnose, type Diagnostics, type DiagnosticsRequest } from "./room/diagnostics";
+import { MessageRate, MESSAGE_BURST, MESSAGES_PER_SECOND, socketRefusal } from "./room/limits";
 import { RoomOpener, type CollabSession } from "./room/opening";
 import { RoomStorage } from "./room/persistence";
 import { Presence } from "./room/presence";
@@ -35,6 +40,8 @@ export type RoomResult<T> = { ok: true; value: T } | { ok: false; error: { code:
 export class DocumentRoom extends DurableObject<Env> {
   private readonly store: RoomStorage;
   private readonly batcher: UpdateBatcher;
+  private readonly admission: UpdateAdmission;
+  private readonly rate = new MessageRate();
   private readonly presence = new Presence();
   private readonly opener: RoomOpener;
   private readonly writeBack: WriteBack;
@@ -44,7 +51,8 @@ export class DocumentRoom extends DurableObject<Env> {
     super(ctx, env);
     this.store = new RoomStorage(ctx.storage, (update, origin) => this.onUpdate(update, origin));
     this.tickets = new Tickets(ctx.storage.sql);
-    this.batcher = new UpdateBatcher(() => this.store.doc, (integrated, broken) => this.commitBatch(integrated, broken));
+    this.admission = new UpdateAdmission(this.store);
+    this.batcher = new UpdateBatcher((ws, update) => this.admission.admit(ws, update), (integrated, refused) => this.commitBatch(integrated, refused));
     this.opener = new RoomOpener(env, this.store, () => this.ctx.getWebSockets().length);
     this.writeBack = new WriteBack(ctx, env, this.store, () => this.batcher.flush());
     this.presence.restore(this.ctx.getWebSockets());
@@ -53,28 +61,27 @@ export class DocumentRoom extends DurableObject<Env> {
   // ───────────────────────────── updates ─────────────────────────────
 
   /**
-   * Every integrated update: stored first, then sent to the other sockets. `origin` is the socket it came from, or a
-   * string for the room's own transactions ("content": a content write that is already stored; "seed": the content
-   * the room was opened with). During a flush of socket updates, the flush stores and sends them as one batch.
+   * Every integrated update of the room's own transactions ("content": a content write that is already stored;
+   * "seed": the content the room was opened with): stored, then sent to the sockets. A socket's update was stored
+   * before it was applied (admission.ts) and is sent with its batch.
    */
   private onUpdate(update: Uint8Array, origin: unknown) {
-    if (this.batcher.collect(update, origin)) return;
+    if (this.admission.capture(update)) return;
     this.store.append(update, 1);
     broadcast(this.ctx.getWebSockets(), updateMessage(update), origin);
     if (origin !== "content" && origin !== "seed") this.writeBack.markDirty(origin);
     if (this.store.compactionDue) this.compact();
   }
 
-  /** A flush's updates: stored as one row, then one message per socket (the only sender of a batch gets nothing). */
-  private commitBatch(integrated: Integrated[], broken: Set<WebSocket>) {
+  /** A flush's updates, each stored already: one message per socket (the only sender of a batch gets nothing). */
+  private commitBatch(integrated: Integrated[], refused: Map<WebSocket, Refusal>) {
     if (integrated.length > 0) {
       const { merged, soleOrigin } = mergeBatch(integrated);
-      this.store.append(merged, integrated.length);
       // A socket that sent part of a mixed batch gets its own part back too, which Yjs ignores.
       broadcast(this.ctx.getWebSockets(), updateMessage(merged), soleOrigin);
       this.writeBack.markDirty(integrated[integrated.length - 1]!.origin);
     }
-    for (const ws of broken) this.closeSocket(ws, CLOSE.unparseable, "Unparseable message");
+    for (const [ws, { code, reason }] of refused) this.closeSocket(ws, code, reason);
     if (integrated.length > 0 && this.store.compactionDue) this.compact();
   }
 
@@ -92,6 +99,15 @@ export class DocumentRoom extends DurableObject<Env> {
     await this.opener.open(session);
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
+    // The caps are counted here, after the last await, so concurrent upgrades cannot all pass them. A refused socket
+    // is accepted and closed at once (4503 with its reason): a Yjs provider reports the code and retries later,
+    // where a refused upgrade would only show it a network error.
+    const full = socketRefusal(this.ctx.getWebSockets(), session.userId, this.store.limit.maxSockets, (ws) => attachmentOf(ws)?.userId);
+    if (full) {
+      server.accept();
+      server.close(CLOSE.full, full);
+      return new Response(null, { status: 101, webSocket: client });
+    }
     const wasEmpty = this.ctx.getWebSockets().length === 0;
     this.ctx.acceptWebSocket(server, [session.userId]);
     server.serializeAttachment({ userId: session.userId, canEdit: session.canEdit, presence: {} } satisfies Attachment);
@@ -104,6 +120,12 @@ export class DocumentRoom extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: ArrayBuffer | string) {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (!this.rate.take(ws)) {
+      // Nothing of this message or later ones is applied; the provider reconnects and syncs what the room lacks.
+      this.closeSocket(ws, CLOSE.rateLimited, `Refused: message rate over ${MESSAGES_PER_SECOND} a second (burst ${MESSAGE_BURST})`);
+      return;
+    }
     try {
       if (typeof message === "string") throw new Unparseable("text frames are not part of the protocol");
       dispatch(new Uint8Array(message), {
@@ -127,7 +149,7 @@ export class DocumentRoom extends DurableObject<Env> {
     }
   }
 
-  /** A document update: refused for a viewer, closed with 1009 past the state cap, else queued for the next batch. */
+  /** A document update: refused for a viewer, else queued for the next batch (admission.ts checks and stores it). */
   private receiveUpdate(ws: WebSocket, update: Uint8Array) {
     // An empty update (a sync step 2 with nothing the room lacks) is no edit, also from a viewer.
     if (isEmptyUpdate(update)) return;
@@ -135,17 +157,9 @@ export class DocumentRoom extends DurableObject<Env> {
       send(ws, permissionDeniedMessage("read-only: your role on this document does not allow editing; the update was not applied"));
       return;
     }
-    const limit = this.store.limit.maxStateBytes;
-    // Stored bytes bound the encoded state from above; only near the limit is the exact size computed.
-    if (this.store.storedBytes + this.batcher.pendingBytes + update.byteLength > limit) {
-      this.batcher.flush();
-      const exact = Y.encodeStateAsUpdate(this.store.doc).byteLength;
-      if (exact + update.byteLength > limit) {
-        this.closeSocket(ws, CLOSE.tooLarge, `Refused: the document would exceed its ${Math.round(limit / 1024 / 1024)} MiB limit`);
-        return;
-      }
-    }
     this.batcher.enqueue(ws, update);
+    // The queue counts as held too: it is admitted at once when it alone would pass the document limit.
+    if (this.store.storedBytes + this.batcher.pendingBytes > this.store.limit.maxStateBytes) this.batcher.flush();
   }
 
   /** Presence: a message refused part-way (1003, or 1009 for an oversized state) leaves nothing behind. */

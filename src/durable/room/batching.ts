@@ -1,10 +1,11 @@
 /**
- * Updates received from sockets, not yet integrated. Each message's update is queued and the queue is flushed on the
- * next tick: messages that arrive while the previous flush's storage commit is in flight are integrated, stored (one
- * row, one commit) and broadcast together, so a busy room pays one commit per batch, not per keystroke. Nothing of a
- * queued update is visible to anyone before it is stored.
+ * Updates received from sockets, not yet admitted. Each message's update is queued and the queue is flushed on the
+ * next tick: messages that arrive while the previous flush's storage commit is in flight are admitted (each stored,
+ * then applied: admission.ts) in one commit and broadcast together as one message, so a busy room pays one commit
+ * per batch, not per keystroke. Nothing of a queued update is visible to anyone before it is stored.
  */
 import * as Y from "yjs";
+import type { Admitted, Refusal } from "./admission";
 
 /** How long received updates wait for more before they are stored and sent as one batch. */
 const FLUSH_DELAY_MS = 2;
@@ -15,25 +16,23 @@ export interface Integrated {
   update: Uint8Array;
 }
 
-/**
- * Stores and sends what one flush integrated (`integrated` may be empty), then closes the `broken` sockets, whose
- * update decoded but could not be applied.
- */
-export type BatchCommit = (integrated: Integrated[], broken: Set<WebSocket>) => void;
+/** Stores, applies and checks one queued update (UpdateAdmission.admit). */
+export type Admit = (ws: WebSocket, update: Uint8Array) => Admitted;
+
+/** Sends what one flush integrated (`integrated` may be empty), then closes the `refused` sockets. */
+export type BatchCommit = (integrated: Integrated[], refused: Map<WebSocket, Refusal>) => void;
 
 export class UpdateBatcher {
   private inbox: { ws: WebSocket; update: Uint8Array }[] = [];
   private inboxBytes = 0;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Integrated updates of the flush in progress. */
-  private collecting: Integrated[] | null = null;
 
   constructor(
-    private readonly doc: () => Y.Doc,
+    private readonly admit: Admit,
     private readonly commit: BatchCommit,
   ) {}
 
-  /** Bytes queued and not yet integrated (they count against the state cap). */
+  /** Bytes queued and not yet admitted (the room flushes at once when they alone pass the document limit). */
   get pendingBytes() {
     return this.inboxBytes;
   }
@@ -44,17 +43,7 @@ export class UpdateBatcher {
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
   }
 
-  /**
-   * For the document's update listener: during a flush, the update joins the batch (true) and the commit stores
-   * and sends it; otherwise (false) the caller stores and sends it alone.
-   */
-  collect(update: Uint8Array, origin: unknown): boolean {
-    if (!this.collecting) return false;
-    this.collecting.push({ origin, update });
-    return true;
-  }
-
-  /** Integrates the queued updates and hands what they changed to the commit. */
+  /** Admits the queued updates in order and hands what they changed, and the refused sockets, to the commit. */
   flush() {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
@@ -63,23 +52,15 @@ export class UpdateBatcher {
     this.inbox = [];
     this.inboxBytes = 0;
     const integrated: Integrated[] = [];
-    const broken = new Set<WebSocket>();
-    this.collecting = integrated;
-    try {
-      for (const { ws, update } of batch) {
-        if (broken.has(ws)) continue;
-        try {
-          Y.applyUpdate(this.doc(), update, ws);
-        } catch (err) {
-          // Whatever Yjs integrated before throwing came through the listener, so it is stored like any edit.
-          console.warn("collab: closing a socket whose update could not be applied", err instanceof Error ? err.message : err);
-          broken.add(ws);
-        }
-      }
-    } finally {
-      this.collecting = null;
+    const refused = new Map<WebSocket, Refusal>();
+    for (const { ws, update } of batch) {
+      // A refused socket's later updates build on what was refused: none of them is admitted.
+      if (refused.has(ws)) continue;
+      const result = this.admit(ws, update);
+      if (result.integrated) integrated.push(result.integrated);
+      if (result.refusal) refused.set(ws, result.refusal);
     }
-    this.commit(integrated, broken);
+    this.commit(integrated, refused);
   }
 }
 

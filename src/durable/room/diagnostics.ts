@@ -5,7 +5,7 @@
  */
 import * as Y from "yjs";
 import { readBlocks } from "../../services/collab/readBlocks";
-import type { RoomStorage } from "./persistence";
+import type { RoomLimits, RoomStorage } from "./persistence";
 
 export interface RoomStats {
   documentId: string | null;
@@ -21,8 +21,8 @@ export interface RoomStats {
 
 /** What to do before the stats are read, in this order. */
 export interface DiagnosticsRequest {
-  /** Lower the state cap or the compaction interval (tests; null restores docs/api-guide.md's 32 MiB and 2 000 updates). */
-  limits?: { maxStateBytes?: number | null; compactEvery?: number | null };
+  /** Lower the state cap, the compaction interval or the socket cap (tests; null restores docs/api-guide.md's defaults). */
+  limits?: RoomLimits;
   /** Compact the stored updates into one state now. */
   compact?: boolean;
   /**

@@ -1,21 +1,44 @@
 /**
- * The room's Yjs document and its SQLite storage. Every update the room integrates is appended as a row before any
- * socket is sent a byte of it (the output gate holds those sends until the write is durable), so whatever a client
- * could have seen survives an eviction. Compaction replaces the rows by one encoded state stored in chunks under the
- * 2 MB value limit. On wake the state and the updates after it are loaded again: exactly what was persisted.
- * Small facts (the document id, dirty, last editor, DOCX seeding, lowered limits) live in the `meta` table.
+ * The room's Yjs document and its SQLite storage. A socket's update is stored before the document applies it and
+ * before any socket is sent a byte of it (the output gate holds sends until the write is durable), so whatever a
+ * client could have seen survives an eviction, and an update that cannot be stored is never applied. Every value is
+ * written in chunks under MAX_VALUE_BYTES (a deployed Durable Object stores at most 2 MB a value): an update is one
+ * `updates` row holding its first chunk plus `update_parts` rows for the rest; compaction replaces them by one
+ * encoded state in `state_chunks`. On wake the state and the updates after it are loaded again: exactly what was
+ * persisted. Small facts (the document id, dirty, last editor, DOCX seeding, lowered limits) live in `meta`.
  */
 import * as Y from "yjs";
 import { FRAGMENT_NAME } from "../../services/collab/blocks";
+import { MAX_ROOM_SOCKETS } from "./limits";
 
 /** docs/api-guide.md › Automations, published portals, collaborative editing: a document's encoded state may not pass 32 MiB. */
 export const MAX_STATE_BYTES = 32 * 1024 * 1024;
 /** Updates between compactions. */
 export const COMPACT_EVERY = 2000;
-/** Compacted state is stored in chunks well under the 2 MB per-value limit. */
+/** The most a deployed Durable Object stores in one value (2 MB); every value the room writes stays under it. */
+export const MAX_VALUE_BYTES = 2_000_000;
+/** Updates and compacted state are stored in chunks of this size, well under MAX_VALUE_BYTES. */
 const CHUNK_BYTES = 1024 * 1024;
 
 const toBuffer = (u: Uint8Array): ArrayBuffer => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
+
+/** `bytes` as values of at most CHUNK_BYTES (one empty value for no bytes). */
+function chunksOf(bytes: Uint8Array): ArrayBuffer[] {
+  const chunks: ArrayBuffer[] = [];
+  for (let at = 0; at < bytes.byteLength || chunks.length === 0; at += CHUNK_BYTES) chunks.push(toBuffer(bytes.subarray(at, at + CHUNK_BYTES)));
+  return chunks;
+}
+
+function concat(buffers: ArrayBuffer[]): Uint8Array {
+  if (buffers.length === 1) return new Uint8Array(buffers[0]!);
+  const out = new Uint8Array(buffers.reduce((n, b) => n + b.byteLength, 0));
+  let at = 0;
+  for (const b of buffers) {
+    out.set(new Uint8Array(b), at);
+    at += b.byteLength;
+  }
+  return out;
+}
 
 /** What the storage holds, in bytes and rows. */
 interface Sizes {
@@ -26,6 +49,13 @@ interface Sizes {
   updateCount: number;
 }
 
+/** Limits a room can be given other than the defaults (null: back to the default). */
+export interface RoomLimits {
+  maxStateBytes?: number | null;
+  compactEvery?: number | null;
+  maxSockets?: number | null;
+}
+
 export type UpdateListener = (update: Uint8Array, origin: unknown) => void;
 
 export class RoomStorage {
@@ -33,7 +63,7 @@ export class RoomStorage {
   sizes: Sizes;
   private readonly sql: SqlStorage;
   /** The limits, read once per instance (tests lower them through the diagnostics surface). */
-  private limits: { maxStateBytes: number; compactEvery: number } | null = null;
+  private limits: { maxStateBytes: number; compactEvery: number; maxSockets: number } | null = null;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -41,6 +71,7 @@ export class RoomStorage {
   ) {
     this.sql = storage.sql;
     this.sql.exec(`CREATE TABLE IF NOT EXISTS updates (seq INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL, n INTEGER NOT NULL DEFAULT 1);
+      CREATE TABLE IF NOT EXISTS update_parts (seq INTEGER NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, idx));
       CREATE TABLE IF NOT EXISTS state_chunks (idx INTEGER PRIMARY KEY, data BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
     ({ doc: this.doc, sizes: this.sizes } = this.load());
@@ -54,18 +85,18 @@ export class RoomStorage {
     const chunks = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM state_chunks ORDER BY idx").toArray();
     const sizes: Sizes = { stateChunks: chunks.length, stateBytes: chunks.reduce((n, c) => n + c.data.byteLength, 0), updateBytes: 0, updateCount: 0 };
     const parts: Uint8Array[] = [];
-    if (chunks.length) {
-      const state = new Uint8Array(sizes.stateBytes);
-      let at = 0;
-      for (const c of chunks) {
-        state.set(new Uint8Array(c.data), at);
-        at += c.data.byteLength;
-      }
-      parts.push(state);
+    if (sizes.stateBytes > 0) parts.push(concat(chunks.map((c) => c.data)));
+    // The chunks after the first of each update stored in several (rare: updates over CHUNK_BYTES).
+    const rest = new Map<number, ArrayBuffer[]>();
+    for (const part of this.sql.exec<{ seq: number; data: ArrayBuffer }>("SELECT seq, data FROM update_parts ORDER BY seq, idx")) {
+      const list = rest.get(part.seq) ?? [];
+      list.push(part.data);
+      rest.set(part.seq, list);
     }
-    for (const row of this.sql.exec<{ data: ArrayBuffer; n: number }>("SELECT data, n FROM updates ORDER BY seq")) {
-      parts.push(new Uint8Array(row.data));
-      sizes.updateBytes += row.data.byteLength;
+    for (const row of this.sql.exec<{ seq: number; data: ArrayBuffer; n: number }>("SELECT seq, data, n FROM updates ORDER BY seq")) {
+      const update = concat([row.data, ...(rest.get(row.seq) ?? [])]);
+      parts.push(update);
+      sizes.updateBytes += update.byteLength;
       sizes.updateCount += row.n;
     }
     // One by one: Y.mergeUpdates over thousands of small updates is far slower than applying them.
@@ -99,22 +130,50 @@ export class RoomStorage {
     this.limits ??= {
       maxStateBytes: Number(this.meta("maxStateBytes") ?? MAX_STATE_BYTES),
       compactEvery: Number(this.meta("compactEvery") ?? COMPACT_EVERY),
+      maxSockets: Number(this.meta("maxSockets") ?? MAX_ROOM_SOCKETS),
     };
     return this.limits;
   }
 
-  /** Lowers the state cap or the compaction interval (null restores docs/api-guide.md's 32 MiB and 2 000 updates). */
-  setLimits(limits: { maxStateBytes?: number | null; compactEvery?: number | null }) {
-    if (limits.maxStateBytes !== undefined) this.setMeta("maxStateBytes", limits.maxStateBytes === null ? null : String(limits.maxStateBytes));
-    if (limits.compactEvery !== undefined) this.setMeta("compactEvery", limits.compactEvery === null ? null : String(limits.compactEvery));
+  /** Lowers the state cap, the compaction interval or the socket cap (null restores docs/api-guide.md's 32 MiB, 2 000 updates, 50 sockets). */
+  setLimits(limits: RoomLimits) {
+    for (const key of ["maxStateBytes", "compactEvery", "maxSockets"] as const) {
+      const value = limits[key];
+      if (value !== undefined) this.setMeta(key, value === null ? null : String(value));
+    }
     this.limits = null;
   }
 
-  /** Stores one integrated update (`n` updates merged into one row). */
-  append(update: Uint8Array, n: number) {
-    this.sql.exec("INSERT INTO updates (data, n) VALUES (?, ?)", toBuffer(update), n);
+  /**
+   * Stores one update (`n` updates merged) in chunks, all or nothing: a storage error throws and leaves no row.
+   * Returns its sequence number.
+   */
+  append(update: Uint8Array, n: number): number {
+    const seq = this.storage.transactionSync(() => this.write(update, n));
     this.sizes.updateBytes += update.byteLength;
     this.sizes.updateCount += n;
+    return seq;
+  }
+
+  /**
+   * Stored update `seq` becomes `update` (what the document really integrated of it, when applying it failed
+   * part-way), so the storage keeps holding exactly what the document holds.
+   */
+  replace(seq: number, stored: number, update: Uint8Array | null) {
+    this.storage.transactionSync(() => {
+      this.sql.exec("DELETE FROM updates WHERE seq = ?", seq);
+      this.sql.exec("DELETE FROM update_parts WHERE seq = ?", seq);
+      if (update) this.write(update, 1);
+    });
+    this.sizes.updateBytes += (update?.byteLength ?? 0) - stored;
+    if (!update) this.sizes.updateCount -= 1;
+  }
+
+  private write(update: Uint8Array, n: number): number {
+    const chunks = chunksOf(update);
+    const { seq } = this.sql.exec<{ seq: number }>("INSERT INTO updates (data, n) VALUES (?, ?) RETURNING seq", chunks[0]!, n).one();
+    for (let idx = 1; idx < chunks.length; idx++) this.sql.exec("INSERT INTO update_parts (seq, idx, data) VALUES (?, ?, ?)", seq, idx, chunks[idx]!);
+    return seq;
   }
 
   get compactionDue() {
@@ -127,12 +186,11 @@ export class RoomStorage {
     const state = Y.encodeStateAsUpdate(this.doc);
     this.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM state_chunks");
-      let idx = 0;
-      for (let at = 0; at < state.byteLength; at += CHUNK_BYTES) {
-        this.sql.exec("INSERT INTO state_chunks (idx, data) VALUES (?, ?)", idx++, toBuffer(state.subarray(at, at + CHUNK_BYTES)));
-      }
+      const chunks = chunksOf(state);
+      chunks.forEach((chunk, idx) => this.sql.exec("INSERT INTO state_chunks (idx, data) VALUES (?, ?)", idx, chunk));
       this.sql.exec("DELETE FROM updates");
-      this.sizes.stateChunks = idx;
+      this.sql.exec("DELETE FROM update_parts");
+      this.sizes.stateChunks = chunks.length;
     });
     this.sizes.stateBytes = state.byteLength;
     this.sizes.updateBytes = 0;
@@ -144,6 +202,7 @@ export class RoomStorage {
     this.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM state_chunks");
       this.sql.exec("DELETE FROM updates");
+      this.sql.exec("DELETE FROM update_parts");
       this.setMeta("seededAt", null);
       this.setMeta("dirty", null);
     });

@@ -18,8 +18,8 @@ const MESSAGE_QUERY_AWARENESS = 3;
 export const MAX_AWARENESS_CLIENTS = 4;
 export const MAX_AWARENESS_STATE_BYTES = 8 * 1024;
 
-/** Close codes sent to clients. */
-export const CLOSE = { unparseable: 1003, tooLarge: 1009, accessRevoked: 4403, reset: 4409 } as const;
+/** Close codes sent to clients (docs/api-guide.md, "Collaborative editing"). */
+export const CLOSE = { unparseable: 1003, tooLarge: 1009, accessRevoked: 4403, reset: 4409, tooDeep: 4422, rateLimited: 4429, full: 4503 } as const;
 
 /** A message that is not part of the protocol: its socket is closed with 1003 and nothing of it is applied. */
 export class Unparseable extends Error {}

@@ -25,7 +25,9 @@ const route = defineRoute({
     "The shared document holds the blocks in the XmlFragment `document-store` (BlockNote's layout). Authenticate with `Authorization: Bearer …` " +
     "or with `?ticket=` from `POST /document/{documentId}/collab/ticket` (single use, 60 s). Read access connects; without edit access the " +
     "socket receives updates but its document updates are refused with a y-protocols permission-denied message. A request without " +
-    "`Upgrade: websocket` is 400. Close codes: 1003 unparseable message (only that socket), 1009 the document would pass 32 MiB, 4403 access removed.",
+    "`Upgrade: websocket` is 400. Updates are stored (in chunks under 2 MB) before they are applied or sent. Close codes (only the socket " +
+    "concerned): 1003 unparseable message, 1009 the document would pass 32 MiB or the update could not be stored, 4403 access removed, " +
+    "4422 blocks nested more than 32 deep, 4429 more than 50 messages a second (burst 200), 4503 room full (50 sockets per document, 10 per user).",
   request: {
     params: z.object({ documentId: pathId("documentId") }),
     query: z.object({ ticket: z.string().min(1).max(200).optional().openapi({ description: "A ticket from POST /document/{documentId}/collab/ticket" }) }),
