@@ -2,8 +2,8 @@
  * The text the search index holds for a record (docs/api-guide.md › Search): plain text of BlockNote blocks and of a
  * DOCX file's main part. Nothing here touches the database; the index is derived from what these return.
  */
-import { Inflate } from "fflate";
 import { inspectZip, DOCX_BOUNDS } from "../../../converter/src/zip";
+import { inflateUpTo } from "../../lib/zipInflate";
 
 /** Most characters of one record's body the index keeps (the rest is not searchable, the record itself is intact). */
 const MAX_BODY_CHARS = 200_000;
@@ -83,25 +83,21 @@ function decodeXml(s: string): string {
 /** The main part is read only when it inflates to at most this (larger files index their name only). */
 const MAX_DOCUMENT_XML = 16 * 1024 * 1024;
 
-/** Compressed bytes pushed to the inflater at a time: each gives at most ~4 MiB, so a lie is caught that soon. */
-const PUSH = 4096;
-
 /**
  * The inflated bytes of a raw deflate stream, stopped as soon as they pass `declared` (the size the archive's
- * headers declare): null unless it inflates to exactly that. Synchronous (the index statements are built in
- * line), so pushed in small chunks rather than decoded whole into a buffer that would not stop it.
+ * headers declare): null unless it inflates to exactly that. Pushed a slice at a time (zipInflate.ts), never decoded
+ * whole into a buffer, which would not stop it.
  */
 function inflateDeclared(raw: Uint8Array, declared: number): Uint8Array | null {
   const out = new Uint8Array(declared);
-  let size = 0;
-  let over = false;
-  const inflater = new Inflate((chunk) => {
-    if (over || size + chunk.length > declared) over = true;
-    else out.set(chunk, size);
-    size += chunk.length;
+  let at = 0;
+  const steps = inflateUpTo(raw, declared, (chunk) => {
+    out.set(chunk, at);
+    at += chunk.length;
   });
-  for (let at = 0; at < raw.length && !over; at += PUSH) inflater.push(raw.subarray(at, at + PUSH), at + PUSH >= raw.length);
-  return !over && size === declared ? out : null;
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value === declared ? out : null;
 }
 
 /**
