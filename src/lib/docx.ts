@@ -1,7 +1,7 @@
 // The ZIP reader is the converter's own (converter/src/zip.ts, no runtime APIs), so the Worker and the converter
 // hold a DOCX to the very same structure checks and bounds (docs/api-guide.md, "Resource bounds"); both then check
 // that the data inflates to exactly what the headers declare (zipInflate.ts here, checkInflatedSizes there).
-import { DOCX_BOUNDS, inspectZip } from "../../converter/src/zip";
+import { DOCX_BOUNDS, inspectZip, type ZipEntry } from "../../converter/src/zip";
 import { inflationProblem } from "./zipInflate";
 
 export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -21,13 +21,13 @@ export function docxProblem(bytes: Uint8Array): DocxProblem | null {
   return inspectDocx(bytes).problem;
 }
 
-function inspectDocx(bytes: Uint8Array) {
+function inspectDocx(bytes: Uint8Array): { problem: DocxProblem | null; entries: ZipEntry[] } {
   const zip = inspectZip(bytes, DOCX_BOUNDS);
   if (!zip.ok) {
-    const problem: DocxProblem = zip.kind === "too-large" ? { kind: "too-large", reason: zip.reason } : { kind: "malformed", reason: `not a readable ZIP archive: ${zip.reason}` };
-    return { problem, entries: [] };
+    const reason = zip.kind === "too-large" ? zip.reason : `not a readable ZIP archive: ${zip.reason}`;
+    return { problem: { kind: zip.kind, reason }, entries: [] };
   }
-  if (!zip.entries.some((e) => e.name === "word/document.xml")) return { problem: { kind: "malformed", reason: "no word/document.xml in the archive" } as DocxProblem, entries: [] };
+  if (!zip.entries.some((e) => e.name === "word/document.xml")) return { problem: { kind: "malformed", reason: "no word/document.xml in the archive" }, entries: [] };
   return { problem: null, entries: zip.entries };
 }
 
