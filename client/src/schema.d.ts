@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * Open the document's collaborative room (WebSocket)
-         * @description Upgrades to a WebSocket speaking the y-websocket sync and awareness protocol (y-protocols), so standard Yjs providers connect unchanged. The shared document holds the blocks in the XmlFragment `document-store` (BlockNote's layout). Authenticate with `Authorization: Bearer …` or with `?ticket=` from `POST /document/{documentId}/collab/ticket` (single use, 60 s). Read access connects; without edit access the socket receives updates but its document updates are refused with a y-protocols permission-denied message. A request without `Upgrade: websocket` is 400. Close codes: 1003 unparseable message (only that socket), 1009 the document would pass 32 MiB, 4403 access removed.
+         * @description Upgrades to a WebSocket speaking the y-websocket sync and awareness protocol (y-protocols), so standard Yjs providers connect unchanged. The shared document holds the blocks in the XmlFragment `document-store` (BlockNote's layout). Authenticate with `Authorization: Bearer …` or with `?ticket=` from `POST /document/{documentId}/collab/ticket` (single use, 60 s). Read access connects; without edit access the socket receives updates but its document updates are refused with a y-protocols permission-denied message. A request without `Upgrade: websocket` is 400. Updates are stored (in chunks under 2 MB) before they are applied or sent. Close codes (only the socket concerned): 1003 unparseable message, 1009 the document would pass 32 MiB or the update could not be stored, 4403 access removed, 4422 blocks nested more than 32 deep, 4429 more than 50 messages a second (burst 200), 4503 room full (50 sockets per document, 10 per user).
          */
         get: operations["connectCollaboration"];
         put?: never;
@@ -707,7 +707,7 @@ export interface paths {
         put?: never;
         /**
          * Create an EXTERNAL DOCX document from the raw DOCX bytes
-         * @description Access as for `POST /document`: at the project root workspace owner/admin/editor, inside a folder edit access to it. Content-Length is required (411); over 50 MiB is 413; a body that is not a ZIP holding `word/document.xml` is 415. The document gets `external: { type: "DOCX", resourcePath: "/document/docx/{id}/export", resourceId: <blob id> }`.
+         * @description Access as for `POST /document`: at the project root workspace owner/admin/editor, inside a folder edit access to it. Content-Length is required (411); over 50 MiB is 413; a body that is not a ZIP holding `word/document.xml`, or whose entries do not inflate to exactly the sizes and CRC-32 their headers declare, is 415 and nothing is stored. The document gets `external: { type: "DOCX", resourcePath: "/document/docx/{id}/export", resourceId: <blob id> }`.
          */
         post: operations["createDocx"];
         delete?: never;
@@ -726,7 +726,7 @@ export interface paths {
         get?: never;
         /**
          * Store a new DOCX version of an EXTERNAL DOCX document
-         * @description Edit access. Earlier versions stay stored; the new one becomes the newest (E21 streams it) and `external.seededAt` is cleared. Not an EXTERNAL DOCX document: 409. Content-Length is required (411); over 50 MiB is 413; not a DOCX is 415.
+         * @description Edit access. Earlier versions stay stored; the new one becomes the newest (E21 streams it) and `external.seededAt` is cleared. Not an EXTERNAL DOCX document: 409. Content-Length is required (411); over 50 MiB is 413; not a DOCX (including a ZIP whose entries do not inflate to the sizes and CRC-32 their headers declare) is 415 and nothing is stored.
          */
         put: operations["putDocxVersion"];
         post?: never;
@@ -745,7 +745,7 @@ export interface paths {
         };
         /**
          * E21. Stream the latest DOCX blob
-         * @description Read access. Streams the newest stored version straight from storage with `Content-Disposition: attachment` (an ASCII `filename` and an RFC 5987 `filename*`, from the document name plus `.docx`). Missing or unreadable: 404; not an EXTERNAL DOCX: 409.
+         * @description Read access. Streams the newest stored version straight from storage with `Content-Disposition: attachment` (an ASCII `filename` and an RFC 5987 `filename*`, from the document name plus `.docx`). Missing or unreadable: 404; not an EXTERNAL DOCX: 409; a version stored before uploads were checked whose ZIP data disagrees with its headers (it inflates to more or fewer bytes than declared): 422.
          */
         get: operations["exportDocx"];
         put?: never;
@@ -8973,6 +8973,18 @@ export interface operations {
             };
             /** @description Duplicate id, stale version or other state conflict */
             409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];

@@ -194,6 +194,8 @@ export interface DocxBombOptions {
    * small size (the local header tells the truth); "both" = central directory and local header agree on the lie.
    */
   lie?: "central" | "both";
+  /** The inflated size the lying headers claim. Default 50 × the compressed size, at most 64 MiB (inside both bounds). */
+  claimed?: number;
 }
 
 const BOMB_PARAGRAPH = `<w:p><w:r><w:t>All work and no play makes Jack a dull boy.</w:t></w:r></w:p>`;
@@ -227,12 +229,37 @@ export function buildDocxBomb(options: DocxBombOptions = {}): Uint8Array {
     return { name, method: 8, crc: crc32(bytes), data: deflateRawSync(bytes), inflatedSize: bytes.length };
   };
   const entries = [small("[Content_Types].xml", CONTENT_TYPES_XML), small("_rels/.rels", ROOT_RELS_XML), document];
-  const claimed = Math.min(document.data.length * 50, 64 * 1024 * 1024); // inside both bounds: under 100 MiB, 50:1 at most
+  const claimed = options.claimed ?? Math.min(document.data.length * 50, 64 * 1024 * 1024); // inside both bounds: under 100 MiB, 50:1 at most
   return writeZip(entries, {
     zip64: options.zip64,
     centralSize: options.lie ? { [document.name]: claimed } : {},
     localSize: options.lie === "both" ? { [document.name]: claimed } : {},
   });
+}
+
+/**
+ * A DOCX whose word/document.xml's local header and central directory entry agree on `declared` bytes (default
+ * 900,000: under the 1 MiB ratio grace, so the declared sizes pass every bound) while its deflate stream really
+ * inflates to `inflatedBytes`: far more (a bomb whose headers lie) or fewer. The CRC-32 is that of the real data.
+ */
+export function buildLyingDocx(options: { inflatedBytes: number; declared?: number }): Uint8Array {
+  const declared = options.declared ?? 900_000;
+  const head = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W_NS}"><w:body>`);
+  const tail = strToU8(`</w:body></w:document>`);
+  const xml = new Uint8Array(Math.max(options.inflatedBytes, head.length + tail.length));
+  const paragraph = strToU8(BOMB_PARAGRAPH);
+  xml.set(head, 0);
+  let at = head.length;
+  for (; at + paragraph.length <= xml.length - tail.length; at += paragraph.length) xml.set(paragraph, at);
+  xml.fill(0x20, at, xml.length - tail.length); // spaces up to the tail, so the size is exact
+  xml.set(tail, xml.length - tail.length);
+  const document: RawZipEntry = { name: "word/document.xml", method: 8, crc: crc32(xml), data: deflateRawSync(xml, { level: 9 }), inflatedSize: xml.length };
+  const small = (name: string, text: string): RawZipEntry => {
+    const bytes = strToU8(text);
+    return { name, method: 8, crc: crc32(bytes), data: deflateRawSync(bytes), inflatedSize: bytes.length };
+  };
+  const entries = [small("[Content_Types].xml", CONTENT_TYPES_XML), small("_rels/.rels", ROOT_RELS_XML), document];
+  return writeZip(entries, { centralSize: { [document.name]: declared }, localSize: { [document.name]: declared } });
 }
 
 export interface RawZipEntry {

@@ -9,6 +9,7 @@ import {
   buildDocx,
   buildDocxBomb,
   buildDocxWithBrokenXml,
+  buildLyingDocx,
   buildRandomBytes,
   buildZipWithoutDocument,
   writeZip,
@@ -205,5 +206,20 @@ describe("ZIP bounds (read from the central directory, zip64 included)", () => {
     const crcInspected = inspectDocx(badCrc);
     const crcErr = "entries" in crcInspected ? await checkInflatedSizes(badCrc, crcInspected.entries) : undefined;
     expect(crcErr?.message).toMatch(/CRC-32/);
+  });
+
+  it("refuses finding 8's DOCX (both headers declare 900,000 bytes) that inflates to far more or to fewer, worded as the Worker words it", async () => {
+    for (const [bytes, message] of [
+      [buildLyingDocx({ inflatedBytes: 64 * MiB }), /"word\/document\.xml" inflates past the 900000 bytes its headers declare/],
+      [buildLyingDocx({ inflatedBytes: 100_000 }), /"word\/document\.xml" inflates to 100000 bytes, not the 900000 its headers declare/],
+    ] as const) {
+      const inspected = inspectDocx(bytes);
+      expect("entries" in inspected).toBe(true); // the declared sizes pass every bound
+      const started = performance.now();
+      const err = "entries" in inspected ? await checkInflatedSizes(bytes, inspected.entries) : undefined;
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(err).toMatchObject({ status: 422, code: "INVALID_DOCX" });
+      expect(err?.message).toMatch(message);
+    }
   });
 });

@@ -16,7 +16,8 @@ const route = defineRoute({
   summary: "E21. Stream the latest DOCX blob",
   description:
     "Read access. Streams the newest stored version straight from storage with `Content-Disposition: attachment` " +
-    "(an ASCII `filename` and an RFC 5987 `filename*`, from the document name plus `.docx`). Missing or unreadable: 404; not an EXTERNAL DOCX: 409.",
+    "(an ASCII `filename` and an RFC 5987 `filename*`, from the document name plus `.docx`). Missing or unreadable: 404; not an EXTERNAL DOCX: 409; " +
+    "a version stored before uploads were checked whose ZIP data disagrees with its headers (it inflates to more or fewer bytes than declared): 422.",
   request: { params: z.object({ documentId: pathId("documentId") }) },
   responses: {
     200: binaryResponse(DOCX_MEDIA_TYPE, "The DOCX bytes", {
@@ -25,7 +26,7 @@ const route = defineRoute({
       ETag: { description: "Entity tag of this version", schema: { type: "string" } },
     }),
     304: { description: "The newest version still has the ETag given in If-None-Match" },
-    ...onlyErrorResponses("ValidationError", "UnauthorizedError", "NotFoundError", "ConflictError", "RateLimitedError", "InternalError"),
+    ...onlyErrorResponses("ValidationError", "UnauthorizedError", "NotFoundError", "ConflictError", "UnprocessableEntityError", "RateLimitedError", "InternalError"),
   },
 });
 

@@ -15,7 +15,7 @@ const route = defineRoute({
   summary: "Store a new DOCX version of an EXTERNAL DOCX document",
   description:
     "Edit access. Earlier versions stay stored; the new one becomes the newest (E21 streams it) and `external.seededAt` is cleared. " +
-    "Not an EXTERNAL DOCX document: 409. Content-Length is required (411); over 50 MiB is 413; not a DOCX is 415.",
+    "Not an EXTERNAL DOCX document: 409. Content-Length is required (411); over 50 MiB is 413; not a DOCX (including a ZIP whose entries do not inflate to the sizes and CRC-32 their headers declare) is 415 and nothing is stored.",
   request: { params: z.object({ documentId: pathId("documentId") }), ...docxBody() },
   responses: {
     ...okData(z.object({ documentId: z.string(), version: z.number().int(), size: z.number().int(), etag: z.string() }).openapi("DocxVersion")),

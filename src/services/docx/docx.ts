@@ -6,7 +6,8 @@
 import { desc, eq } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements } from "../../auth/access";
 import { docxVersions } from "../../db/schema";
-import { notFound } from "../../errors";
+import { ApiError, notFound } from "../../errors";
+import { verifiedDocxProblem } from "../../lib/docx";
 import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
 import { assertDocumentInserted, prepareCreateDocument } from "../documents/mutations";
@@ -15,7 +16,7 @@ import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { docxBodyQuery } from "../search/index";
-import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, putDocxBlob, requireDocx, markSeeded } from "./store";
+import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, inflationChecked, putDocxBlob, requireDocx, markSeeded } from "./store";
 import { newIdBeside } from "../../db/shardIds";
 
 export interface RawBody {
@@ -28,7 +29,7 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
   const parentId = input.parentId ?? null;
   const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
   const bytes = await readExactly(input.upload.body, input.upload.length);
-  checkDocxBytes(bytes);
+  await checkDocxBytes(bytes);
 
   const documentId = newIdBeside(project.id);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
@@ -64,7 +65,7 @@ export async function putDocxVersion(ctx: ServiceContext, { documentId, upload }
   const { doc } = await docxAccess(ctx, documentId, "edit");
   requireDocx(doc);
   const bytes = await readExactly(upload.body, upload.length);
-  checkDocxBytes(bytes);
+  await checkDocxBytes(bytes);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
     const version = await addDocxVersion(ctx, { documentId, blob, bytes });
@@ -83,11 +84,13 @@ export async function markDocxSeeded(ctx: ServiceContext, documentId: string): P
 
 export type DocxExport =
   | { notModified: true; etag: string }
-  | { notModified: false; etag: string; size: number; body: ReadableStream; documentName: string };
+  | { notModified: false; etag: string; size: number; body: ReadableStream | Uint8Array; documentName: string };
 
 /**
  * E21: the newest DOCX blob (read access; 409 when not an EXTERNAL DOCX). One D1 round trip; R2 evaluates the
- * client's conditions (`onlyIf`, If-None-Match) against the blob's own ETag.
+ * client's conditions (`onlyIf`, If-None-Match) against the blob's own ETag. A blob stored since uploads are
+ * inflated and checked streams straight from R2; one stored before (no INFLATION_CHECKED metadata) is read and
+ * checked the same way first, and 422 if its data disagrees with its headers (docs/security-review.md, finding 8).
  */
 export async function exportDocx(ctx: ServiceContext, { documentId, onlyIf }: { documentId: string; onlyIf?: Headers | R2Conditional }): Promise<DocxExport> {
   const [docs, wsRoles, docRoles, versions] = await read(ctx, [
@@ -101,5 +104,9 @@ export async function exportDocx(ctx: ServiceContext, { documentId, onlyIf }: { 
   const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(version.r2Key, { onlyIf });
   if (!obj) throw notFound("DOCX blob");
   if (!hasBody(obj)) return { notModified: true, etag: obj.httpEtag };
-  return { notModified: false, etag: obj.httpEtag, size: obj.size, body: obj.body, documentName: doc.name };
+  if (inflationChecked(obj)) return { notModified: false, etag: obj.httpEtag, size: obj.size, body: obj.body, documentName: doc.name };
+  const bytes = new Uint8Array(await obj.arrayBuffer());
+  const problem = await verifiedDocxProblem(bytes);
+  if (problem) throw new ApiError("UnprocessableEntityError", `The stored DOCX is not served: ${problem.reason}. Store a new version.`);
+  return { notModified: false, etag: obj.httpEtag, size: obj.size, body: bytes, documentName: doc.name };
 }

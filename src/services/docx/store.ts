@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { insertWhere } from "../../db/sql";
-import { DOCX_MEDIA_TYPE, docxProblem } from "../../lib/docx";
+import { DOCX_MEDIA_TYPE, verifiedDocxProblem } from "../../lib/docx";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
 import { d1Of } from "../../db/d1";
 import { ApiError, conflict } from "../../errors";
@@ -17,9 +17,13 @@ import { docxBodyStatement } from "../search/index";
 
 export { DOCX_MEDIA_TYPE };
 
-/** 415 unless `bytes` is a consistent ZIP archive holding `word/document.xml`; 413 if its entries inflate past the bounds. */
-export function checkDocxBytes(bytes: Uint8Array) {
-  const problem = docxProblem(bytes);
+/**
+ * 415 unless `bytes` is a consistent ZIP archive holding `word/document.xml` whose every entry inflates to exactly
+ * the size and CRC-32 its headers declare (checked by inflating, stopped past the declared size); 413 if its
+ * entries declare more than the bounds. Runs before anything is stored.
+ */
+export async function checkDocxBytes(bytes: Uint8Array) {
+  const problem = await verifiedDocxProblem(bytes);
   if (problem?.kind === "too-large") throw new ApiError("PayloadTooLargeError", `The DOCX is refused: ${problem.reason}`);
   if (problem) throw new ApiError("UnsupportedMediaTypeError", `The body is not a DOCX file (${problem.reason})`);
 }
@@ -32,11 +36,22 @@ export interface StoredBlob {
   etag: string;
 }
 
+/**
+ * Custom metadata of every DOCX blob stored after checkDocxBytes inflated it. Blobs stored before that check
+ * existed lack it, and E21 checks those as it reads them (exportDocx).
+ */
+export const INFLATION_CHECKED = { inflation: "checked" } as const;
+
+export function inflationChecked(obj: R2Object): boolean {
+  return obj.customMetadata?.inflation === INFLATION_CHECKED.inflation;
+}
+
+/** Stores bytes that passed checkDocxBytes. */
 export async function putDocxBlob(r2: R2Bucket, documentId: string, bytes: Uint8Array): Promise<StoredBlob> {
   const blobId = newId();
   const r2Key = `docx/${documentId}/${blobId}.docx`;
   const digest = await crypto.subtle.digest("SHA-256", bytes);
-  const obj = await r2.put(r2Key, bytes, { httpMetadata: { contentType: DOCX_MEDIA_TYPE }, sha256: digest });
+  const obj = await r2.put(r2Key, bytes, { httpMetadata: { contentType: DOCX_MEDIA_TYPE }, customMetadata: INFLATION_CHECKED, sha256: digest });
   return { blobId, r2Key, size: bytes.byteLength, sha256: toHex(new Uint8Array(digest)), etag: obj.httpEtag };
 }
 

@@ -2,8 +2,8 @@
  * The text the search index holds for a record (docs/api-guide.md › Search): plain text of BlockNote blocks and of a
  * DOCX file's main part. Nothing here touches the database; the index is derived from what these return.
  */
-import { inflateSync } from "fflate";
 import { inspectZip, DOCX_BOUNDS } from "../../../converter/src/zip";
+import { inflateUpTo } from "../../lib/zipInflate";
 
 /** Most characters of one record's body the index keeps (the rest is not searchable, the record itself is intact). */
 const MAX_BODY_CHARS = 200_000;
@@ -84,8 +84,26 @@ function decodeXml(s: string): string {
 const MAX_DOCUMENT_XML = 16 * 1024 * 1024;
 
 /**
+ * The inflated bytes of a raw deflate stream, stopped as soon as they pass `declared` (the size the archive's
+ * headers declare): null unless it inflates to exactly that. Pushed a slice at a time (zipInflate.ts), never decoded
+ * whole into a buffer, which would not stop it.
+ */
+function inflateDeclared(raw: Uint8Array, declared: number): Uint8Array | null {
+  const out = new Uint8Array(declared);
+  let at = 0;
+  const steps = inflateUpTo(raw, declared, (chunk) => {
+    out.set(chunk, at);
+    at += chunk.length;
+  });
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value === declared ? out : null;
+}
+
+/**
  * Text of a DOCX file's `word/document.xml`: the runs' text (`w:t`), a line per paragraph. Empty when the archive or
- * its main part cannot be read: a file's text is a convenience of search, never a reason to refuse the upload.
+ * its main part cannot be read, or inflates to other than the size its headers declare (inflation stops past it): a
+ * file's text is a convenience of search, never a reason to refuse the upload (the upload's own check does).
  */
 export function docxText(bytes: Uint8Array): string {
   try {
@@ -94,7 +112,9 @@ export function docxText(bytes: Uint8Array): string {
     const entry = zip.entries.find((e) => e.name === "word/document.xml");
     if (!entry || entry.inflatedSize > MAX_DOCUMENT_XML) return "";
     const raw = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
-    const xmlBytes = entry.method === 0 ? raw : inflateSync(raw, { out: new Uint8Array(entry.inflatedSize) });
+    // Uploads are checked before they are stored, but snapshots and the reindex read blobs stored before that.
+    const xmlBytes = entry.method === 0 ? raw : inflateDeclared(raw, entry.inflatedSize);
+    if (!xmlBytes) return "";
     const xml = new TextDecoder().decode(xmlBytes);
     const out: string[] = [];
     const re = /<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<\/w:p>|<w:tab\/>|<w:br\/>/g;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { unzipSync, zipSync } from "fflate";
 import { PDFDocument } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, buildDocxBomb, buildDocxWithBrokenXml, buildRandomBytes, buildZipWithoutDocument } from "../../../converter/test/fixtures";
+import { buildDocx, buildDocxBomb, buildDocxWithBrokenXml, buildLyingDocx, buildRandomBytes, buildZipWithoutDocument } from "../../../converter/test/fixtures";
 import { convertDocxToPdf } from "../../../src/services/converter/client";
 import { ApiError } from "../../../src/errors";
 import { errorStatus } from "../../../src/http/errors";
@@ -87,6 +87,19 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
     });
     expectError(both, 422, "UnprocessableEntityError");
     expect(both.body.message).toMatch(/inflates past the \d+ bytes its headers declare/);
+  });
+
+  it("answers 422 quickly for finding 8's DOCX (both headers declare 900,000 bytes) that inflates to far more or to fewer", async () => {
+    for (const [bytes, message] of [
+      [buildLyingDocx({ inflatedBytes: 64 * 1024 * 1024 }), /inflates past the 900000 bytes its headers declare/],
+      [buildLyingDocx({ inflatedBytes: 100_000 }), /inflates to 100000 bytes, not the 900000 its headers declare/],
+    ] as const) {
+      const started = performance.now();
+      const res = await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx: b64(bytes) }] } });
+      expectError(res, 422, "UnprocessableEntityError");
+      expect(res.body.message).toMatch(message);
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
   });
 
   it("decodes base64 bodies far past 4 MB, up to the 64 MiB limit: a 47 MiB DOCX converts", async () => {
