@@ -4,6 +4,7 @@ import { handleScheduled } from "./services/automations/scheduler";
 import { handleAutomationBatch } from "./services/automations/queue";
 import { runsForEvents } from "./services/automations/events";
 import { subscribe } from "./services/events/events";
+import { startRepairs } from "./services/repairs";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -19,8 +20,12 @@ const app = buildApp();
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
 
-  /** Cron Trigger (wrangler.toml, every minute): due automations are claimed and their runs queued. */
+  /**
+   * Cron Trigger (wrangler.toml, every minute): the Worker's repairs start (src/services/repairs.ts), and due
+   * automations are claimed and their runs queued.
+   */
   async scheduled(controller, env, ctx) {
+    startRepairs(env, ctx);
     await handleScheduled(controller, env, ctx);
   },
 

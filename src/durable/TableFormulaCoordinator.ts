@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { createDb } from "../db/client";
-import { routeTo, serviceContext, workerActor, type ServiceContext } from "../services/context";
+import { systemContext, type ServiceContext } from "../services/context";
 import { learnFromFence } from "../db/placements";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../schemas/ids";
@@ -80,7 +80,7 @@ export class TableFormulaCoordinator extends DurableObject<Env> {
     const next = this.queue.then(async (): Promise<CoordinatorResult<T>> => {
       try {
         // The system acting on its own (no user: the caller checked access), on the shard database of the table.
-        const ctx = routeTo(serviceContext(this.env, createDb(this.env.DB), workerActor, { waitUntil: (p) => this.ctx.waitUntil(p) }), (parsed.data as { tableId: string }).tableId);
+        const ctx = systemContext(this.env, (parsed.data as { tableId: string }).tableId, { waitUntil: (p) => this.ctx.waitUntil(p) });
         return { ok: true, value: await work(ctx, parsed.data) };
       } catch (err) {
         if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, ...(err.details && { details: err.details }) } };

@@ -153,6 +153,14 @@ export function onDatabase(ctx: ServiceContext, binding: DatabaseBinding): Servi
   return binding === ctx.binding ? ctx : { ...ctx, binding, db: ctx.database(binding) };
 }
 
+/**
+ * The context of work no request started (a Durable Object: a room's opening and write-back, the formula
+ * coordinator), acting as the system with no user, on the shard database of the record `id`.
+ */
+export function systemContext(env: Env, id: string, opts: { waitUntil?: (p: Promise<unknown>) => void } = {}): ServiceContext {
+  return routeTo(serviceContext(env, createDb(env.DB), workerActor, opts), id);
+}
+
 /** A copy of `ctx` on every shard database, for work that visits them all (registration, a search across organizations). */
 export function everyShardContext(ctx: ServiceContext): ServiceContext[] {
   return shardBindings().map((b) => onDatabase(ctx, b));

@@ -7,11 +7,10 @@
  * have a room (content writes and access changes are then routed here) and whether sockets are connected.
  */
 import type { Env } from "../../env";
-import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import { isBlockArray, writeBlocks } from "../../services/collab/blocks";
 import { readContentJson } from "../../services/content/store";
-import { routeTo, serviceContext, workerActor } from "../../services/context";
+import { systemContext } from "../../services/context";
 import { shardD1Of } from "../../db/shardIds";
 import type { RoomStorage } from "./persistence";
 
@@ -73,7 +72,7 @@ export class RoomOpener {
 
   private async first(session: OpeningSession) {
     if (session.kind === "DOCUMENT") {
-      const { blocksJson } = await readContentJson(routeTo(serviceContext(this.env, createDb(this.env.DB), workerActor), session.documentId), session.documentId);
+      const { blocksJson } = await readContentJson(systemContext(this.env, session.documentId), session.documentId);
       const blocks: unknown = JSON.parse(blocksJson);
       if (isBlockArray(blocks) && blocks.length > 0) this.store.doc.transact(() => writeBlocks(this.store.fragment, blocks), "seed");
     }

@@ -7,7 +7,7 @@ import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { learnFromFence } from "../../db/placements";
 import { writeContent } from "../../services/content/store";
-import { routeTo, serviceContext, workerActor } from "../../services/context";
+import { systemContext } from "../../services/context";
 import { emitDocumentUpdated } from "../../services/collab/events";
 import { readBlocks } from "../../services/collab/readBlocks";
 import type { RoomStorage } from "./persistence";
@@ -18,7 +18,7 @@ export const WRITE_BACK_MS = 2000;
 
 /** Stores content as a new version (a stale `baseVersion` is a 409 ApiError); its version. */
 export function storeContent(env: Env, input: { documentId: string; userId: string; blocksJson: string; baseVersion?: number }) {
-  return writeContent(routeTo(serviceContext(env, createDb(env.DB), workerActor), input.documentId), input);
+  return writeContent(systemContext(env, input.documentId), input);
 }
 
 export class WriteBack {

@@ -14,11 +14,7 @@
  * the longest possible run are failed, and runs still `queued` after 15 minutes are enqueued again.
  * Automations live in the shard databases (docs/scaling.md): the claim and the sweep run on every shard database
  * at once, each in the round trips above; a run's id is issued beside its automation, so its message names its
- * shard. The same tick repairs users' copies in the shards (src/services/identity/users.ts repairUserCopies) and the
- * directory's portal routes (src/services/portals/routes.ts reconcilePortalRoutes) and reference ids
- * (src/services/references/referenceIds.ts reconcileReferenceIds) and index of memberships
- * (src/services/organizations/userOrganizations.ts reconcileUserOrganizations), and delivers the notifications the shards' outboxes
- * still hold (src/services/notifications/outbox.ts drainNotificationOutbox).
+ * shard. The Worker's own repairs run beside this tick, not from it (src/services/repairs.ts).
  */
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -29,11 +25,6 @@ import type { StoredTrigger } from "../../db/schema";
 import { newIdBeside } from "../../db/shardIds";
 import { shardBindings } from "../../db/shards";
 import { writableHereSql } from "../../db/shardFence";
-import { repairUserCopies } from "../identity/users";
-import { reconcilePortalRoutes } from "../portals/routes";
-import { reconcileReferenceIds } from "../references/referenceIds";
-import { drainNotificationOutbox } from "../notifications/outbox";
-import { reconcileUserOrganizations } from "../organizations/userOrganizations";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -142,12 +133,6 @@ async function sweepShard(env: Env, d1: D1Database, now: number): Promise<void> 
 const logFailure = (msg: string) => (err: unknown) => console.error(JSON.stringify({ level: "error", msg, error: String(err) }));
 
 export async function handleScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<TickResult> {
-  // Beside the claim, never in its way: a failed repair is logged and tried again at the next tick.
-  ctx.waitUntil(repairUserCopies(env, Date.now()).catch(logFailure("user copy repair failed")));
-  ctx.waitUntil(reconcilePortalRoutes(env, Date.now()).catch(logFailure("portal route repair failed")));
-  ctx.waitUntil(reconcileReferenceIds(env, Date.now()).catch(logFailure("reference id repair failed")));
-  ctx.waitUntil(reconcileUserOrganizations(env, Date.now()).catch(logFailure("membership index repair failed")));
-  ctx.waitUntil(drainNotificationOutbox(env, Date.now()).catch(logFailure("notification outbox drain failed")));
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
   ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));
   return result;
