@@ -158,9 +158,11 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     expect(await rowCount(table.tableId)).toBe(before + 1);
   });
 
-  it("does the same for document, table, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
+  it("does the same for project, document, table, column, reference, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
     const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
     const projectId = project.data._id as string;
+    const doc = (await ok("POST", "/document", { token: u.token, body: { projectId, name: "Host", type: "DOCUMENT" } })).data._id as string;
+    const t = await makeTable(u.token, projectId, "Host");
     // Each create's records are counted where they live: in the organization's shard database, except a new
     // organization, which may be placed on any shard (so every shard is asked, for this caller's organizations).
     // The claim is in the database the request is routed to: the organization's shard, or for POST /organization
@@ -170,6 +172,18 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       (await Promise.all(everyShardD1().map(async (db) => (await db.prepare(sqlText).bind(bound).first<{ n: number }>())!.n))).reduce((a, b) => a + b, 0);
     const inOrg = async (sqlText: string, bound: string) => (await org.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
     for (const [path, body, countSql, bound, count, claims] of [
+      ["/project", { workspaceId: u.workspaceId, name: "Kept" }, "SELECT COUNT(*) AS n FROM projects WHERE workspace_id = ?", u.workspaceId, inOrg, [org]],
+      [`/table/${t.tableId}/column`, { name: "Kept", data: { type: "text" } }, "SELECT COUNT(*) AS n FROM columns WHERE table_id = ?", t.tableId, inOrg, [org]],
+      [
+        `/table/${t.tableId}/column`,
+        { name: "Kept", data: { type: "formula", formula: { text: "1 + 1" } } },
+        "SELECT COUNT(*) AS n FROM columns WHERE table_id = ?",
+        t.tableId,
+        inOrg,
+        [org],
+      ],
+      ["/table/reference", { documentId: doc, tableId: t.tableId, columnId: t.nameColumnId, relatedRowId: null, type: "global" }, "SELECT COUNT(*) AS n FROM table_references WHERE document_id = ?", doc, inOrg, [org]],
+      ["/clause-reference", { _id: `kept-${crypto.randomUUID()}`, blockId: "b", documentId: doc, hierarchy: "d/b" }, "SELECT COUNT(*) AS n FROM clause_references WHERE document_id = ?", doc, inOrg, [org]],
       ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId, inOrg, [org]],
       ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId, inOrg, [org]],
       [
@@ -200,7 +214,8 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       const retried = await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body });
       expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
       expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
-      expect(retried.body.data.name, path).toBe("Kept");
+      if ("name" in body) expect(retried.body.data.name, path).toBe("Kept");
+      else expect(retried.body.data.documentId, path).toBe(doc);
       expect(await count(countSql, bound), path).toBe(before + 1);
     }
   });
