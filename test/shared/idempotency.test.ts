@@ -4,6 +4,7 @@ import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEma
 import { caseFactories } from "../security/registry";
 import { everyShardD1, shardD1 } from "../support/shards";
 import { makeTable, type TestTable } from "../support/tableHarness";
+import { DOCX_TYPE, docxBytes } from "../support/content-fixtures";
 
 /**
  * The kept record of (caller, key), read straight from D1 (what someone with the database would see): `db` is the
@@ -218,6 +219,54 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       else expect(retried.body.data.documentId, path).toBe(doc);
       expect(await count(countSql, bound), path).toBe(before + 1);
     }
+  });
+});
+
+describe("keyed POSTs that are not creates keep their answer with their write (docs/api-guide.md, HTTP semantics)", () => {
+  /** Sends `path` keyed while the claim's final answer is refused (a crash after the write), then again: the kept answer. */
+  async function crashAfterWrite(u: RegisteredUser, path: string, db: D1Database, opts: { raw?: Uint8Array; query?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const key = `after-write-${crypto.randomUUID()}`;
+    await db.prepare(
+      `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
+       WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
+    ).run();
+    try {
+      expect((await call("POST", path, { ...opts, token: u.token, headers: { ...opts.headers, "idempotency-key": key } })).status, path).toBe(500);
+    } finally {
+      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+    }
+    const retried = await call("POST", path, { ...opts, token: u.token, headers: { ...opts.headers, "idempotency-key": key } });
+    expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
+    expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
+    return retried.body.data;
+  }
+
+  it("a manual run, a retry and a webhook secret rotation: the retry after a crash replays, nothing runs or rotates twice", async () => {
+    const u = await registerUser("Crash runner");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Runs" } })).data._id as string;
+    const auto = (await ok("POST", "/automation", { token: u.token, body: { projectId: project, name: "Manual", actions: [{ id: "n", spec: { kind: "notify", title: "Hi" } }] } })).data;
+    const db = shardD1(project);
+    const runCount = async () => Number(await db.prepare("SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?").bind(auto._id).first("n"));
+
+    const run = await crashAfterWrite(u, `/automation/${auto._id}/run`, db);
+    expect(await runCount()).toBe(1);
+    const retry = await crashAfterWrite(u, `/automation/run/${run._id}/retry`, db);
+    expect(retry.retryOf).toBe(run._id);
+    expect(await runCount()).toBe(2);
+
+    const rotated = await crashAfterWrite(u, `/automation/${auto._id}/webhook-secret/rotate`, db);
+    // The replayed secret is the one in force: the retry did not rotate it again.
+    const now = (await ok("GET", `/automation/${auto._id}`, { token: u.token })).data;
+    expect(now.webhookSecret).toBe(rotated.webhookSecret);
+  });
+
+  it("a DOCX upload (a create with a raw body): one document for the request and its retry", async () => {
+    const u = await registerUser("Crash uploader");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Uploads" } })).data._id as string;
+    const db = shardD1(project);
+    const made = await crashAfterWrite(u, "/document/docx", db, { raw: docxBytes(), query: { projectId: project, name: "Kept" }, headers: { "content-type": DOCX_TYPE } });
+    expect(made.name).toBe("Kept");
+    expect(Number(await db.prepare("SELECT count(*) AS n FROM documents WHERE project_id = ?").bind(project).first("n"))).toBe(1);
   });
 });
 
