@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEma
 import { caseFactories } from "../security/registry";
 import { everyShardD1, shardD1 } from "../support/shards";
 import { makeTable, type TestTable } from "../support/tableHarness";
-import { DOCX_TYPE, docxBytes } from "../support/content-fixtures";
+import { AUDIO_HEADS, DOCX_TYPE, bytesWithHead, docxBytes } from "../support/content-fixtures";
 
 /**
  * The kept record of (caller, key), read straight from D1 (what someone with the database would see): `db` is the
@@ -224,18 +224,18 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
 
 describe("keyed POSTs that are not creates keep their answer with their write (docs/api-guide.md, HTTP semantics)", () => {
   /** Sends `path` keyed while the claim's final answer is refused (a crash after the write), then again: the kept answer. */
-  async function crashAfterWrite(u: RegisteredUser, path: string, db: D1Database, opts: { raw?: Uint8Array; query?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  async function crashAfterWrite(u: RegisteredUser, path: string, db: D1Database, opts: { raw?: Uint8Array; json?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {}) {
     const key = `after-write-${crypto.randomUUID()}`;
     await db.prepare(
       `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
        WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
     ).run();
     try {
-      expect((await call("POST", path, { ...opts, token: u.token, headers: { ...opts.headers, "idempotency-key": key } })).status, path).toBe(500);
+      expect((await call("POST", path, { raw: opts.raw, body: opts.json, query: opts.query, token: u.token, headers: { ...opts.headers, "idempotency-key": key } })).status, path).toBe(500);
     } finally {
       await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
     }
-    const retried = await call("POST", path, { ...opts, token: u.token, headers: { ...opts.headers, "idempotency-key": key } });
+    const retried = await call("POST", path, { raw: opts.raw, body: opts.json, query: opts.query, token: u.token, headers: { ...opts.headers, "idempotency-key": key } });
     expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
     expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
     return retried.body.data;
@@ -258,6 +258,24 @@ describe("keyed POSTs that are not creates keep their answer with their write (d
     // The replayed secret is the one in force: the retry did not rotate it again.
     const now = (await ok("GET", `/automation/${auto._id}`, { token: u.token })).data;
     expect(now.webhookSecret).toBe(rotated.webhookSecret);
+  });
+
+  it("an audio upload and a document invitation: one record for the request and its retry", async () => {
+    const u = await registerUser("Crash sharer");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Shares" } })).data._id as string;
+    const doc = (await ok("POST", "/document", { token: u.token, body: { projectId: project, name: "Shared", type: "DOCUMENT" } })).data._id as string;
+    const db = shardD1(project);
+    const count = async (table: string) => Number(await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE document_id = ?`).bind(doc).first("n"));
+    const audio = await crashAfterWrite(u, "/media/audio", db, {
+      raw: bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 2048),
+      query: { workspaceId: u.workspaceId, documentId: doc, fileName: "memo.mp3", mimeType: "audio/mpeg" },
+      headers: { "content-type": "application/octet-stream" },
+    });
+    expect(audio._id).toEqual(expect.any(String));
+    expect(await count("audio_media")).toBe(1);
+    const invited = await crashAfterWrite(u, "/document/invite-user", db, { json: { documentId: doc, email: uniqueEmail(), role: "viewer" } });
+    expect(invited).toEqual({ invitationsSent: 1, documentsInvited: 1, usersInvited: 0 });
+    expect(await count("invitations")).toBe(1);
   });
 
   it("a DOCX upload (a create with a raw body): one document for the request and its retry", async () => {
