@@ -159,7 +159,7 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     expect(await rowCount(table.tableId)).toBe(before + 1);
   });
 
-  it("does the same for project, document, table, column, reference, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
+  it("does the same for project, document, table, column, reference, snapshot, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
     const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
     const projectId = project.data._id as string;
     const doc = (await ok("POST", "/document", { token: u.token, body: { projectId, name: "Host", type: "DOCUMENT" } })).data._id as string;
@@ -184,6 +184,7 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
         [org],
       ],
       ["/table/reference", { documentId: doc, tableId: t.tableId, columnId: t.nameColumnId, relatedRowId: null, type: "global" }, "SELECT COUNT(*) AS n FROM table_references WHERE document_id = ?", doc, inOrg, [org]],
+      ["/snapshot", { documentId: doc, name: "Kept" }, "SELECT COUNT(*) AS n FROM snapshots WHERE document_id = ?", doc, inOrg, [org]],
       ["/clause-reference", { _id: `kept-${crypto.randomUUID()}`, blockId: "b", documentId: doc, hierarchy: "d/b" }, "SELECT COUNT(*) AS n FROM clause_references WHERE document_id = ?", doc, inOrg, [org]],
       ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId, inOrg, [org]],
       ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId, inOrg, [org]],
