@@ -142,7 +142,7 @@ export function ownerReadsSql(owner: string, project: string): string {
  * In the watched projects' database `d1`: drops the pointers (automation, project) whose automation's owner can no
  * longer read the project (docs/api-guide.md › Automations: such an event creates no run), answering which it
  * dropped. `pointers` are [automationId, projectId, ownerId]. A pointer dropped stays dropped: saving the
- * automation again, once its owner reads the project, writes it anew.
+ * automation's triggers again, once its owner reads the project, writes it anew.
  */
 export function dropUnreadablePointersStatement(d1: D1Database, pointers: readonly (readonly [string, string, string])[]): D1PreparedStatement {
   return d1
