@@ -1,12 +1,12 @@
 // npm run test:crash — Idempotency-Keys survive a crash (docs/api-guide.md, "HTTP semantics").
 //
 // Starts the service exactly as `npm start` does (scripts/start.mjs) on a fresh state directory, has 25 users
-// (one token each: the request budget is per user) write rows under Idempotency-Keys as fast as they can, kills
-// EVERY process of the service with SIGKILL in the middle of it, starts `npm start` again on the same state, and
-// retries every request it sent (same key, same body) until it gets a final answer. It fails when:
+// (one token each: the request budget is per user) send keyed creates as fast as they can — rows, projects and
+// documents in turn — kills EVERY process of the service with SIGKILL in the middle of it, starts `npm start` again
+// on the same state, and retries every request it sent (same key, same body) until it gets a final answer. It fails when:
 //   - a retry still answers 409 "in progress" after the 60 s lease (plus slack), or answers anything but 200;
-//   - an acknowledged request's retry is not a replay of the same row;
-//   - a row is missing for a request that finally answered 200 (lost), or a request's row exists twice (doubled).
+//   - an acknowledged request's retry is not a replay of the same record;
+//   - a record is missing for a request that finally answered 200 (lost), or a request's record exists twice (doubled).
 //
 // Settings: CRASH_RUNS (default 1; each run is a fresh state), CRASH_WRITERS (25), CRASH_AFTER_MS (how long
 // after every writer has had 3 answers the kill comes; random 200–1700 ms), PORT (a free one). Exit code 0 when every run passes.
@@ -140,25 +140,38 @@ async function setUp(base, run) {
     const project = await api(base, "POST", "/project", { token: token.token, body: { workspaceId: workspace._id, name: "Crash" } });
     const table = await api(base, "POST", "/table", { token: token.token, body: { projectId: project.body.data._id, name: "Rows" } });
     if (table.status !== 200) throw new Error(`creating a table: ${table.status} ${table.text}`);
-    writers.push({ token: token.token, tableId: table.body.data._id, nameColumnId: table.body.data.columns[0]._id, requests: [] });
+    writers.push({ token: token.token, workspaceId: workspace._id, projectId: project.body.data._id, tableId: table.body.data._id, nameColumnId: table.body.data.columns[0]._id, requests: [] });
   }
   return writers;
 }
 
-const rowRequest = (w, key) => ({ token: w.token, key, body: { cells: { [w.nameColumnId]: key } } });
+/** The kinds of keyed create each writer sends in turn, each named by its key (the row's cell, the record's name). */
+const KINDS = ["row", "project", "document"];
 
-/** Each writer sends keyed row creates one after another until the service dies under it. */
+/** The request of a keyed create of `kind` named `key`: its path and body, and where its answer names the record. */
+function createRequest(w, kind, key) {
+  if (kind === "row") return { path: `/table/${w.tableId}/row`, body: { cells: { [w.nameColumnId]: key } }, idOf: (b) => b.data.row._id };
+  if (kind === "project") return { path: "/project", body: { workspaceId: w.workspaceId, name: key }, idOf: (b) => b.data._id };
+  return { path: "/document", body: { projectId: w.projectId, name: key, type: "DOCUMENT" }, idOf: (b) => b.data._id };
+}
+
+async function sendCreate(base, w, req, timeoutMs) {
+  const { path: p, body, idOf } = createRequest(w, req.kind, req.key);
+  const res = await api(base, "POST", p, { token: w.token, key: req.key, body, timeoutMs });
+  return { ...res, recordId: res.status === 200 ? idOf(res.body) : undefined };
+}
+
+/** Each writer sends keyed creates (row, project, document in turn) one after another until the service dies under it. */
 function writeUntilKilled(base, writers, run, stop) {
   return Promise.all(
     writers.map(async (w, wi) => {
       for (let i = 0; !stop.done; i++) {
-        const key = `crash-${run}-${wi}-${i}`;
-        const req = { key, outcome: "sent" };
+        const req = { key: `crash-${run}-${wi}-${i}`, kind: KINDS[i % KINDS.length], outcome: "sent" };
         w.requests.push(req);
         try {
-          const res = await api(base, "POST", `/table/${w.tableId}/row`, { ...rowRequest(w, key), timeoutMs: 20_000 });
+          const res = await sendCreate(base, w, req, 20_000);
           req.outcome = res.status === 200 ? "acknowledged" : `answered ${res.status}`;
-          if (res.status === 200) req.rowId = res.body.data.row._id;
+          if (res.status === 200) req.recordId = res.recordId;
         } catch {
           req.outcome = "cut";
           return; // the service is gone
@@ -173,7 +186,7 @@ async function retryUntilSettled(base, w, req, deadline) {
   for (;;) {
     let res;
     try {
-      res = await api(base, "POST", `/table/${w.tableId}/row`, rowRequest(w, req.key));
+      res = await sendCreate(base, w, req, 30_000);
     } catch (err) {
       res = { status: 0, text: String(err) };
     }
@@ -200,6 +213,19 @@ async function listRows(base, w) {
   }
 }
 
+/** The names of what each kind of create made for `w`: record ids by the key that named them. */
+async function storedByName(base, w) {
+  const byName = new Map();
+  const add = (name, id) => byName.set(name, [...(byName.get(name) ?? []), id]);
+  for (const row of await listRows(base, w)) add(row.cells?.[w.nameColumnId], row._id);
+  for (const [p, skip] of [[`/project/all/${w.workspaceId}`, w.projectId], [`/document/all/${w.projectId}`, null]]) {
+    const res = await api(base, "GET", p, { token: w.token });
+    if (res.status !== 200) throw new Error(`listing ${p}: ${res.status} ${res.text}`);
+    for (const r of res.body.data) if (r._id !== skip) add(r.name, r._id);
+  }
+  return byName;
+}
+
 async function oneRun(run) {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), "crash-state-"));
   const port = Number(process.env.PORT) || (await freePort());
@@ -223,7 +249,8 @@ async function oneRun(run) {
     await writing;
     const all = writers.flatMap((w) => w.requests);
     const count = (o) => all.filter((r) => r.outcome === o).length;
-    log(`run ${run}: SIGKILL to ${killed} processes after ${afterMs} ms; ${all.length} requests: ${count("acknowledged")} acknowledged, ${count("cut")} cut by the crash`);
+    const kinds = KINDS.map((k) => `${all.filter((r) => r.kind === k).length} ${k}s`).join(", ");
+    log(`run ${run}: SIGKILL to ${killed} processes after ${afterMs} ms; ${all.length} requests (${kinds}): ${count("acknowledged")} acknowledged, ${count("cut")} cut by the crash`);
     for (const r of all) if (r.outcome.startsWith("answered")) problems.push(`${r.key} ${r.outcome} before the crash`);
 
     service = await startService(port, persistTo);
@@ -238,28 +265,23 @@ async function oneRun(run) {
           if (res.stuck) problems.push(`${req.key} (${req.outcome}): still ${res.status} ${res.text?.slice(0, 120)} ${Math.round((Date.now() - crashAt) / 1000)} s after the crash`);
           else if (res.status !== 200) problems.push(`${req.key} (${req.outcome}): retry answered ${res.status} ${res.text?.slice(0, 160)}`);
           else {
-            req.finalRowId = res.body.data.row._id;
-            if (req.outcome === "acknowledged" && (!res.replayed || req.finalRowId !== req.rowId)) {
-              problems.push(`${req.key}: acknowledged as ${req.rowId}, retry answered ${req.finalRowId} (replayed: ${res.replayed})`);
+            req.finalId = res.recordId;
+            if (req.outcome === "acknowledged" && (!res.replayed || req.finalId !== req.recordId)) {
+              problems.push(`${req.key} (${req.kind}): acknowledged as ${req.recordId}, retry answered ${req.finalId} (replayed: ${res.replayed})`);
             }
           }
         }
       }),
     );
     for (const w of writers) {
-      const rows = await listRows(service.base, w);
-      const byName = new Map();
-      for (const row of rows) {
-        const name = row.cells?.[w.nameColumnId];
-        byName.set(name, [...(byName.get(name) ?? []), row._id]);
-      }
+      const byName = await storedByName(service.base, w);
       for (const req of w.requests) {
         const ids = byName.get(req.key) ?? [];
-        if (ids.length > 1) problems.push(`${req.key}: stored ${ids.length} times (${ids.join(", ")})`);
-        if (req.finalRowId && !ids.includes(req.finalRowId)) problems.push(`${req.key}: answered row ${req.finalRowId}, which is not stored (lost)`);
+        if (ids.length > 1) problems.push(`${req.key} (${req.kind}): stored ${ids.length} times (${ids.join(", ")})`);
+        if (req.finalId && !ids.includes(req.finalId)) problems.push(`${req.key} (${req.kind}): answered ${req.finalId}, which is not stored (lost)`);
       }
       const known = new Set(w.requests.map((r) => r.key));
-      for (const name of byName.keys()) if (!known.has(name)) problems.push(`a row named ${name} that no request wrote`);
+      for (const name of byName.keys()) if (String(name).startsWith("crash-") && !known.has(name)) problems.push(`a record named ${name} that no request wrote`);
     }
     log(`run ${run}: retries saw 409 at most ${maxConflicts} times per request; ${problems.length ? `${problems.length} problem(s)` : "no key stranded, nothing lost or doubled"}`);
   } finally {

@@ -228,6 +228,16 @@ export function readableProjectsStatement(db: Db, user: UserRef, ids: readonly s
     );
 }
 
+/**
+ * SQL: `user` can read the project `projectId` (the project read rule of readableProjectsStatement, as a condition
+ * on columns of an enclosing query, e.g. an automation's owner and the project its trigger watches).
+ */
+export function projectReadableBy(user: UserRef, projectId: SQL) {
+  return sql<number>`EXISTS (SELECT 1 FROM projects rp WHERE rp.id = ${projectId} AND (
+    EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = rp.workspace_id AND wc.user_id = ${user})
+    OR ${viaDocumentGrant(user, sql`rp.id`)}))`;
+}
+
 /** Projects among `ids` the user can read (the project read rule), in one query whatever their number. */
 export async function readableProjectIds(db: Db, userId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

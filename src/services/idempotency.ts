@@ -174,12 +174,16 @@ const KEEP_ANSWER = "UPDATE idempotency_keys SET status = ?, content_type = ?, b
  * Idempotency-Key, so the data and its answer commit together (none without an owned key). The request's final
  * answer replaces it when the request completes; a crash in between leaves this one for the retry.
  */
-export async function keptAnswerStatements(ctx: ServiceContext, input: { d1: D1Database; payload: unknown; status?: number }): Promise<D1PreparedStatement[]> {
-  const { d1, payload, status = 200 } = input;
+export async function keptAnswerStatements(
+  ctx: ServiceContext,
+  input: { d1: D1Database; payload: unknown; status?: number; when?: { sql: string; params: readonly unknown[] } },
+): Promise<D1PreparedStatement[]> {
+  const { d1, payload, status = 200, when } = input;
   const owned = ctx.idempotencyClaim;
   if (!owned || !keepsHere(ctx, owned)) return [];
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
-  return [d1.prepare(KEEP_ANSWER).bind(status, "application/json", body, owned.callerId, owned.key, owned.claim)];
+  // `when`: kept only if the write took (a condition on what the batch wrote before this statement).
+  return [d1.prepare(when ? `${KEEP_ANSWER} AND (${when.sql})` : KEEP_ANSWER).bind(status, "application/json", body, owned.callerId, owned.key, owned.claim, ...(when?.params ?? []))];
 }
 
 /**

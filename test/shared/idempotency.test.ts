@@ -4,6 +4,7 @@ import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEma
 import { caseFactories } from "../security/registry";
 import { everyShardD1, shardD1 } from "../support/shards";
 import { makeTable, type TestTable } from "../support/tableHarness";
+import { AUDIO_HEADS, DOCX_TYPE, bytesWithHead, docxBytes } from "../support/content-fixtures";
 
 /**
  * The kept record of (caller, key), read straight from D1 (what someone with the database would see): `db` is the
@@ -158,9 +159,11 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
     expect(await rowCount(table.tableId)).toBe(before + 1);
   });
 
-  it("does the same for document, table, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
+  it("does the same for project, document, table, column, reference, snapshot, automation, workspace and organization creates: the answer kept with the record is replayed, nothing is created twice", async () => {
     const project = await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Crash records" } });
     const projectId = project.data._id as string;
+    const doc = (await ok("POST", "/document", { token: u.token, body: { projectId, name: "Host", type: "DOCUMENT" } })).data._id as string;
+    const t = await makeTable(u.token, projectId, "Host");
     // Each create's records are counted where they live: in the organization's shard database, except a new
     // organization, which may be placed on any shard (so every shard is asked, for this caller's organizations).
     // The claim is in the database the request is routed to: the organization's shard, or for POST /organization
@@ -170,6 +173,19 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       (await Promise.all(everyShardD1().map(async (db) => (await db.prepare(sqlText).bind(bound).first<{ n: number }>())!.n))).reduce((a, b) => a + b, 0);
     const inOrg = async (sqlText: string, bound: string) => (await org.prepare(sqlText).bind(bound).first<{ n: number }>())!.n;
     for (const [path, body, countSql, bound, count, claims] of [
+      ["/project", { workspaceId: u.workspaceId, name: "Kept" }, "SELECT COUNT(*) AS n FROM projects WHERE workspace_id = ?", u.workspaceId, inOrg, [org]],
+      [`/table/${t.tableId}/column`, { name: "Kept", data: { type: "text" } }, "SELECT COUNT(*) AS n FROM columns WHERE table_id = ?", t.tableId, inOrg, [org]],
+      [
+        `/table/${t.tableId}/column`,
+        { name: "Kept", data: { type: "formula", formula: { text: "1 + 1" } } },
+        "SELECT COUNT(*) AS n FROM columns WHERE table_id = ?",
+        t.tableId,
+        inOrg,
+        [org],
+      ],
+      ["/table/reference", { documentId: doc, tableId: t.tableId, columnId: t.nameColumnId, relatedRowId: null, type: "global" }, "SELECT COUNT(*) AS n FROM table_references WHERE document_id = ?", doc, inOrg, [org]],
+      ["/snapshot", { documentId: doc, name: "Kept" }, "SELECT COUNT(*) AS n FROM snapshots WHERE document_id = ?", doc, inOrg, [org]],
+      ["/clause-reference", { _id: `kept-${crypto.randomUUID()}`, blockId: "b", documentId: doc, hierarchy: "d/b" }, "SELECT COUNT(*) AS n FROM clause_references WHERE document_id = ?", doc, inOrg, [org]],
       ["/document", { projectId, name: "Kept", type: "DOCUMENT" }, "SELECT COUNT(*) AS n FROM documents WHERE project_id = ?", projectId, inOrg, [org]],
       ["/table", { projectId, name: "Kept" }, "SELECT COUNT(*) AS n FROM tables WHERE project_id = ?", projectId, inOrg, [org]],
       [
@@ -200,9 +216,76 @@ describe("Idempotency-Keys that survive a crash (docs/api-guide.md, HTTP semanti
       const retried = await call("POST", path, { token: u.token, headers: { "idempotency-key": key }, body });
       expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
       expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
-      expect(retried.body.data.name, path).toBe("Kept");
+      if ("name" in body) expect(retried.body.data.name, path).toBe("Kept");
+      else expect(retried.body.data.documentId, path).toBe(doc);
       expect(await count(countSql, bound), path).toBe(before + 1);
     }
+  });
+});
+
+describe("keyed POSTs that are not creates keep their answer with their write (docs/api-guide.md, HTTP semantics)", () => {
+  /** Sends `path` keyed while the claim's final answer is refused (a crash after the write), then again: the kept answer. */
+  async function crashAfterWrite(u: RegisteredUser, path: string, db: D1Database, opts: { raw?: Uint8Array; json?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const key = `after-write-${crypto.randomUUID()}`;
+    await db.prepare(
+      `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
+       WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
+    ).run();
+    try {
+      expect((await call("POST", path, { raw: opts.raw, body: opts.json, query: opts.query, token: u.token, headers: { ...opts.headers, "idempotency-key": key } })).status, path).toBe(500);
+    } finally {
+      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+    }
+    const retried = await call("POST", path, { raw: opts.raw, body: opts.json, query: opts.query, token: u.token, headers: { ...opts.headers, "idempotency-key": key } });
+    expect(retried.status, `${path}: ${JSON.stringify(retried.body)}`).toBe(200);
+    expect(retried.headers.get("idempotent-replayed"), path).toBe("true");
+    return retried.body.data;
+  }
+
+  it("a manual run, a retry and a webhook secret rotation: the retry after a crash replays, nothing runs or rotates twice", async () => {
+    const u = await registerUser("Crash runner");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Runs" } })).data._id as string;
+    const auto = (await ok("POST", "/automation", { token: u.token, body: { projectId: project, name: "Manual", actions: [{ id: "n", spec: { kind: "notify", title: "Hi" } }] } })).data;
+    const db = shardD1(project);
+    const runCount = async () => Number(await db.prepare("SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?").bind(auto._id).first("n"));
+
+    const run = await crashAfterWrite(u, `/automation/${auto._id}/run`, db);
+    expect(await runCount()).toBe(1);
+    const retry = await crashAfterWrite(u, `/automation/run/${run._id}/retry`, db);
+    expect(retry.retryOf).toBe(run._id);
+    expect(await runCount()).toBe(2);
+
+    const rotated = await crashAfterWrite(u, `/automation/${auto._id}/webhook-secret/rotate`, db);
+    // The replayed secret is the one in force: the retry did not rotate it again.
+    const now = (await ok("GET", `/automation/${auto._id}`, { token: u.token })).data;
+    expect(now.webhookSecret).toBe(rotated.webhookSecret);
+  });
+
+  it("an audio upload and a document invitation: one record for the request and its retry", async () => {
+    const u = await registerUser("Crash sharer");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Shares" } })).data._id as string;
+    const doc = (await ok("POST", "/document", { token: u.token, body: { projectId: project, name: "Shared", type: "DOCUMENT" } })).data._id as string;
+    const db = shardD1(project);
+    const count = async (table: string) => Number(await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE document_id = ?`).bind(doc).first("n"));
+    const audio = await crashAfterWrite(u, "/media/audio", db, {
+      raw: bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 2048),
+      query: { workspaceId: u.workspaceId, documentId: doc, fileName: "memo.mp3", mimeType: "audio/mpeg" },
+      headers: { "content-type": "application/octet-stream" },
+    });
+    expect(audio._id).toEqual(expect.any(String));
+    expect(await count("audio_media")).toBe(1);
+    const invited = await crashAfterWrite(u, "/document/invite-user", db, { json: { documentId: doc, email: uniqueEmail(), role: "viewer" } });
+    expect(invited).toEqual({ invitationsSent: 1, documentsInvited: 1, usersInvited: 0 });
+    expect(await count("invitations")).toBe(1);
+  });
+
+  it("a DOCX upload (a create with a raw body): one document for the request and its retry", async () => {
+    const u = await registerUser("Crash uploader");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Uploads" } })).data._id as string;
+    const db = shardD1(project);
+    const made = await crashAfterWrite(u, "/document/docx", db, { raw: docxBytes(), query: { projectId: project, name: "Kept" }, headers: { "content-type": DOCX_TYPE } });
+    expect(made.name).toBe("Kept");
+    expect(Number(await db.prepare("SELECT count(*) AS n FROM documents WHERE project_id = ?").bind(project).first("n"))).toBe(1);
   });
 });
 

@@ -379,7 +379,12 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: string) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   checkAutomationAccess(ctx.user, row, "change");
   const webhookSecret = newWebhookSecret();
-  await ctx.db.update(automations).set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now }).where(eq(automations.id, id));
+  // A keyed request's answer (sealed, as kept answers are) commits with the new secret: a retry after a crash
+  // replays it instead of rotating again and leaving the caller without the secret in force.
+  await ctx.db.batch([
+    ctx.db.update(automations).set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now }).where(eq(automations.id, id)),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: { webhookSecret } } })),
+  ]);
   return { webhookSecret };
 }
 

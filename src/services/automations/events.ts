@@ -18,7 +18,7 @@ import { EVENTS_PER_MESSAGE, enqueueAll, type AutomationMessage } from "./messag
 import { cascadeHome, cascadeHomeBinding, createRunsStatements, insertRunsStatement, reserveRunsStatements, startDelaysOf } from "./cascade";
 import { groupByShard, newIdBeside, shardBindingForId, shardBindingOfId } from "../../db/shardIds";
 import type { ShardBinding } from "../../db/shards";
-import { remoteAutomationsStatement, triggerOfPointer, type RemoteAutomation } from "./remoteTriggers";
+import { dropUnreadablePointersStatement, ownerReadsSql, remoteAutomationsStatement, triggerOfPointer, type RemoteAutomation } from "./remoteTriggers";
 
 export const MAX_DEPTH = 3;
 
@@ -153,27 +153,40 @@ interface Candidate extends Pick<TriggerRow, "automation_id" | "event" | "table_
 /**
  * The triggers the pointers found beside the events' projects stand for (remoteTriggers.ts): each pointer's
  * automation is read in its own database (all at once), and only a trigger it still has counts — its run goes in the
- * automation's database, for the automation's own project.
+ * automation's database, for the automation's own project. Then, in the watched projects' database `d1`, one
+ * statement drops the pointers whose automation's owner can no longer read the watched project: those fire nothing
+ * (no run, no record of the event with the owner).
  */
-async function pointedCandidates(env: Env, pointers: readonly (PointerRow & { projectId: string })[]): Promise<(Candidate & { projectId: string })[]> {
+async function pointedCandidates(env: Env, d1: D1Database, pointers: readonly (PointerRow & { projectId: string })[]): Promise<(Candidate & { projectId: string })[]> {
   const found = await Promise.all(
     [...groupByShard(pointers, (p) => p.automation_id)].map(async ([binding, list]) => (await remoteAutomationsStatement(uncountedD1(env[binding]!), list.map((p) => p.automation_id)).all<RemoteAutomation>()).results),
   );
   const automations = new Map(found.flat().map((a) => [a.id, a]));
+  const owned = pointers.flatMap((p) => {
+    const a = automations.get(p.automation_id);
+    return a ? [[a.id, p.projectId, a.owner_id] as const] : [];
+  });
+  const dropped = owned.length ? (await dropUnreadablePointersStatement(d1, owned).all<{ automation_id: string; project_id: string }>()).results : [];
+  const unreadable = new Set(dropped.map((d) => `${d.automation_id}\n${d.project_id}`));
   return pointers.flatMap((p) => {
     const a = automations.get(p.automation_id);
-    const t = a ? triggerOfPointer(a, p) : null;
+    const t = a && !unreadable.has(`${a.id}\n${p.projectId}`) ? triggerOfPointer(a, p) : null;
     if (!a || !t) return [];
     const target = shardBindingForId(a.id);
     return [{ projectId: p.projectId, automation_id: a.id, event: t.event, table_id: t.tableId, column_id: t.columnId, document_ids: t.documentIds, planned_writes: a.planned_writes, planned_deliveries: a.planned_deliveries, target, runProjectId: a.project_id }];
   });
 }
 
+/** The trigger lookup's access condition: the automation's owner still reads the project whose event it is. */
+const OWNER_READS_EVENT_PROJECT = ownerReadsSql("a.owner_id", "t.project_id");
+
 /**
  * runsForEvents for the events of projects in one shard database (`binding`), each with its `eventId`, in the
  * cascade `cascade` (`causedByRun`: continued by a run's writes, not begun by a person's). The events' projects'
  * triggers are read here: the rows of automations beside them and the pointers of automations elsewhere, in one
- * batch.
+ * batch. A trigger whose automation's owner can no longer read the event's project fires nothing: the rows beside
+ * it are filtered out in that lookup, the pointers dropped by pointedCandidates (the runner's start-of-run check
+ * still stands for access lost between this lookup and the run).
  */
 async function runsOnShard(env: Env, binding: ShardBinding, events: readonly EventInput[], depth: number, cascade: string, causedByRun: boolean): Promise<number> {
   const d1 = uncountedD1(env[binding]!);
@@ -189,7 +202,8 @@ async function runsOnShard(env: Env, binding: ShardBinding, events: readonly Eve
              (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
            FROM automation_event_triggers t
            JOIN automations a ON a.id = t.automation_id
-           WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0`,
+           WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0
+             AND ${OWNER_READS_EVENT_PROJECT}`,
         )
         .bind(projectId, names),
       d1.prepare(`SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`).bind(projectId, names),
@@ -206,7 +220,7 @@ async function runsOnShard(env: Env, binding: ShardBinding, events: readonly Eve
     candidates.set(projectId, results[2 * i]!.results.map((t): Candidate => ({ ...t, target: binding, runProjectId: null })));
     pointers.push(...results[2 * i + 1]!.results.map((p) => ({ automation_id: p.automation_id, position: p.position, event: p.event, projectId })));
   });
-  if (pointers.length) for (const c of await pointedCandidates(env, pointers)) candidates.get(c.projectId)!.push(c);
+  if (pointers.length) for (const c of await pointedCandidates(env, d1, pointers)) candidates.get(c.projectId)!.push(c);
   for (const [projectId, list] of byProject) {
     const triggers = candidates.get(projectId)!;
     for (const e of list) {

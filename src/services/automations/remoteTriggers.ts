@@ -7,8 +7,10 @@
  * by a change, a delete or a failed write never fires anything. Pointers are written before the automation (a
  * failure leaves one too many, never one too few) and those of an earlier version dropped once a change holds.
  */
+import { sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { StoredTrigger } from "../../db/schema";
-import { readableProjectsStatement, type AutomationRow } from "../../auth/access";
+import { projectReadableBy, readableProjectsStatement, type AutomationRow } from "../../auth/access";
 import { d1Of } from "../../db/d1";
 import { groupByShard, logicalShardOfId } from "../../db/shardIds";
 import { onShardOf, type ServiceContext } from "../context";
@@ -79,6 +81,7 @@ export function dropRemoteTriggers(ctx: ServiceContext, automationId: string, pr
 export interface RemoteAutomation {
   id: string;
   project_id: string;
+  owner_id: string;
   triggers: string;
   planned_writes: number;
   planned_deliveries: number;
@@ -88,7 +91,7 @@ export interface RemoteAutomation {
 export function remoteAutomationsStatement(d1: D1Database, ids: readonly string[]): D1PreparedStatement {
   return d1
     .prepare(
-      `SELECT a.id, a.project_id, a.triggers,
+      `SELECT a.id, a.project_id, a.owner_id, a.triggers,
          (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
          (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
        FROM automations a WHERE a.id IN (SELECT value FROM json_each(?1)) AND a.enabled = 1 AND a.is_deleted = 0`,
@@ -123,4 +126,32 @@ export function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, tri
 export function triggerOfPointer(a: RemoteAutomation, pointer: { position: number; event: string; projectId: string }) {
   const row = eventTriggerRows({ id: a.id, projectId: a.project_id }, JSON.parse(a.triggers) as StoredTrigger[]).find((r) => r.position === pointer.position);
   return row && row.event === pointer.event && row.projectId === pointer.projectId ? row : null;
+}
+
+/**
+ * The project read rule (auth/access.ts projectReadableBy) as SQL text over two column expressions of the
+ * enclosing statement — `owner` reads `project` — for raw statements: it binds no parameter, so it fits anywhere.
+ */
+export function ownerReadsSql(owner: string, project: string): string {
+  const { sql: text, params } = new SQLiteSyncDialect().sqlToQuery(projectReadableBy(sql.raw(owner), sql.raw(project)).getSQL());
+  if (params.length) throw new Error("ownerReadsSql: the read rule bound a parameter");
+  return text;
+}
+
+/**
+ * In the watched projects' database `d1`: drops the pointers (automation, project) whose automation's owner can no
+ * longer read the project (docs/api-guide.md › Automations: such an event creates no run), answering which it
+ * dropped. `pointers` are [automationId, projectId, ownerId]. A pointer dropped stays dropped: saving the
+ * automation's triggers again, once its owner reads the project, writes it anew.
+ */
+export function dropUnreadablePointersStatement(d1: D1Database, pointers: readonly (readonly [string, string, string])[]): D1PreparedStatement {
+  return d1
+    .prepare(
+      `DELETE FROM automation_remote_triggers AS p
+       WHERE p.project_id IN (SELECT value ->> 1 FROM json_each(?1))
+         AND EXISTS (SELECT 1 FROM json_each(?1) j WHERE j.value ->> 0 = p.automation_id AND j.value ->> 1 = p.project_id
+           AND NOT ${ownerReadsSql("j.value ->> 2", "p.project_id")})
+       RETURNING automation_id, project_id`,
+    )
+    .bind(JSON.stringify(pointers));
 }

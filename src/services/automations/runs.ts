@@ -9,6 +9,7 @@ import { automationAccessQuery, checkAutomationAccess } from "../../auth/automat
 import { conflict, notFound } from "../../errors";
 import { newId } from "../../lib/ids";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { CASCADE_DELIVERIES, CascadeBudgetExceeded, foreignCascade, reserveCascade } from "./cascade";
 import { decodeIdCursor, encodeIdCursor } from "./crud";
 import { enqueueAll } from "./messages";
@@ -51,7 +52,7 @@ export async function runAutomationNow(ctx: ServiceContext, id: string) {
   const { automation } = checkAutomationAccess(ctx.user, row, "run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
   const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now);
-  await ctx.db.insert(automationRuns).values(run);
+  await ctx.db.batch([ctx.db.insert(automationRuns).values(run), ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } }))]);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
   return runDto(run);
 }
@@ -81,7 +82,7 @@ export async function retryRun(ctx: ServiceContext, runId: string) {
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to retry its runs");
   // Bound to its cause: the retry spends what is left of the original run's cascade, at the original's depth.
   const run = newRunRow(automation, old.trigger, ctx.now, { depth: Math.max(1, old.depth), retryOf: old.id, cascadeId: old.cascadeId ?? old.id });
-  await ctx.db.insert(automationRuns).values(run);
+  await ctx.db.batch([ctx.db.insert(automationRuns).values(run), ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } }))]);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
   return runDto(run);
 }
@@ -155,7 +156,7 @@ const SPENT = "The delivery's run has used its externalWriteBudget (or its cause
 export async function redeliver(ctx: ServiceContext, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db
-      .select({ id: automationDeliveries.id, cascadeId: sql<string | null>`COALESCE(${automationRuns.cascadeId}, ${automationRuns.id})`, projectId: automationRuns.projectId })
+      .select({ delivery: automationDeliveries, cascadeId: sql<string | null>`COALESCE(${automationRuns.cascadeId}, ${automationRuns.id})`, projectId: automationRuns.projectId })
       .from(automationDeliveries)
       .leftJoin(automationRuns, eq(automationRuns.id, automationDeliveries.runId))
       .where(eq(automationDeliveries.id, deliveryId)),
@@ -181,10 +182,14 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string) {
       < (SELECT json_extract(a.behavior, '$.externalWriteBudget') FROM automations a WHERE a.id = ${d.automationId})
     AND COALESCE((SELECT c.deliveries FROM automation_cascades c WHERE c.id = ${cascadeOf}), 0) < ${CASCADE_DELIVERIES}`;
   const claimedHere = sql`(SELECT x.run_id FROM automation_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
+  const claim = { status: "pending" as const, retryIndex: 0, nextAttemptAt: ctx.now, claimToken: token, claimedUntil: ctx.now + CLAIM_MS, updatedAt: ctx.now };
+  // A keyed request's answer (the delivery as claimed) commits with the claim, kept only if this request claimed it:
+  // a retry after a crash replays it instead of sending another attempt.
+  const kept = await keptAnswerUpdates(ctx, { payload: { data: deliveryDto({ ...delivery.delivery, ...claim }) }, when: sql`${claimedHere} IS NOT NULL` });
   const [claimed] = await ctx.db.batch([
     ctx.db
       .update(d)
-      .set({ status: "pending", retryIndex: 0, nextAttemptAt: ctx.now, claimToken: token, claimedUntil: ctx.now + CLAIM_MS, updatedAt: ctx.now })
+      .set(claim)
       .where(and(eq(d.id, deliveryId), claimCondition(ctx.now), withinBudgets, sql`${runOf} IS NOT NULL`))
       .returning(),
     ctx.db.update(automationRuns).set({ externalWrites: sql`${automationRuns.externalWrites} + 1` }).where(sql`${automationRuns.id} = ${claimedHere}`),
@@ -192,6 +197,7 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string) {
       .update(automationCascades)
       .set({ deliveries: sql`${automationCascades.deliveries} + 1` })
       .where(sql`${automationCascades.id} = (SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${claimedHere})`),
+    ...kept,
   ]);
   const updated = claimed[0];
   if (!updated) {

@@ -9,13 +9,14 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn, notFoundAs, soleDocumentAccess, type DocumentLevel } from "../../auth/access";
-import { collabRooms, snapshots } from "../../db/schema";
+import { collabRooms, documents, snapshots } from "../../db/schema";
 import { roomOf, unwrapRoom } from "../collab/rooms";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
-import { notFound, preconditionFailed, validation } from "../../errors";
+import { conflict, notFound, preconditionFailed, validation } from "../../errors";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerStatements } from "../idempotency";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
 import { contentBodyStatement, docxBodyStatement } from "../search/index";
@@ -54,7 +55,12 @@ const RETURNING_SNAPSHOT = `id, document_id AS documentId, name, description, co
  * The statement that freezes the document's current content and newest DOCX version, `RETURNING` the new row: one
  * statement, so it points at whatever was current at that instant even while a content write races it.
  */
-function snapshotInsertStatement(d1: D1Database, p: { id: string; documentId: string; name: string; description: string; userId: string; at: number }) {
+function snapshotInsertStatement(
+  d1: D1Database,
+  p: { id: string; documentId: string; name: string; description: string; userId: string; at: number; frozen?: FrozenState },
+) {
+  // With `frozen`, only if the document is still at the versions read (the answer kept with the snapshot names them).
+  const guard = p.frozen ? ` AND COALESCE(c.version, 0) = ? AND v.version IS ?` : "";
   return d1
     .prepare(
       `INSERT INTO snapshots (id, document_id, name, description, content_version, content_key, content_size, docx_version, docx_key, user_id, created_at, updated_at)
@@ -64,11 +70,32 @@ function snapshotInsertStatement(d1: D1Database, p: { id: string; documentId: st
        LEFT JOIN docx_versions v ON v.document_id = d.id
          AND v.version = (SELECT MAX(version) FROM docx_versions WHERE document_id = d.id)
          AND d.type = 'EXTERNAL' AND json_extract(d.external, '$.type') = 'DOCX'
-       WHERE d.id = ?
+       WHERE d.id = ?${guard}
        RETURNING ${RETURNING_SNAPSHOT}`,
     )
-    .bind(p.id, p.name, p.description, p.userId, p.at, p.at, p.documentId);
+    .bind(p.id, p.name, p.description, p.userId, p.at, p.at, p.documentId, ...(p.frozen ? [p.frozen.contentVersion, p.frozen.docxVersion] : []));
 }
+
+/** The versions a new snapshot of a document would freeze: its content version (0 without content) and its newest DOCX version (a DOCX only). */
+interface FrozenState {
+  contentVersion: number;
+  docxVersion: number | null;
+}
+
+/** Batchable: what snapshotInsertStatement would freeze of the document now (no row for a missing document). */
+function frozenStateQuery(db: Db, documentId: string) {
+  return db
+    .select({
+      contentVersion: sql<number>`COALESCE((SELECT c.version FROM document_contents c WHERE c.document_id = ${documents.id}), 0)`,
+      docxVersion: sql<number | null>`CASE WHEN ${documents.type} = 'EXTERNAL' AND json_extract(${documents.external}, '$.type') = 'DOCX'
+        THEN (SELECT MAX(v.version) FROM docx_versions v WHERE v.document_id = ${documents.id}) END`,
+    })
+    .from(documents)
+    .where(eq(documents.id, documentId));
+}
+
+/** How often a keyed snapshot is tried again when the document changed between its read and its write. */
+const SNAPSHOT_ATTEMPTS = 3;
 
 /** The snapshot and its document's access at `level` in one batch; an unreadable document's snapshot is not found. */
 async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: DocumentLevel) {
@@ -91,17 +118,25 @@ async function assertSnapshotIfMatch(expected: ExpectedVersion | undefined, snap
 
 /** POST /snapshot: edit access to the document. Two D1 round trips. */
 export async function createSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string }): Promise<SnapshotDto> {
-  const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]));
-  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
-  return snapshotDto(await takeSnapshot(ctx, { ...input, userId: ctx.user.id }));
-}
-
-/** Freezes the document's current state as a new snapshot (one D1 round trip); the document must exist. */
-export async function takeSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string; userId: string }): Promise<SnapshotRow> {
-  const t = ctx.now;
-  const row = await snapshotInsertStatement(d1Of(ctx.db), { id: newIdBeside(input.documentId), documentId: input.documentId, name: input.name, description: input.description ?? "", userId: input.userId, at: t }).first<SnapshotRow>();
-  if (!row) throw notFound("Document");
-  return row;
+  const d1 = d1Of(ctx.db);
+  for (let attempt = 1; ; attempt++) {
+    const [docs, wsRoles, docRoles, [frozen]] = await read(ctx, [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), frozenStateQuery(ctx.db, input.documentId)]);
+    checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
+    if (!frozen) throw notFound("Document");
+    const id = newIdBeside(input.documentId);
+    // The answer names no object key: those are the INSERT … SELECT's, unseen by the caller.
+    const dto = snapshotDto({ id, documentId: input.documentId, name: input.name, description: input.description ?? "", ...frozen, contentKey: null, contentSize: 0, docxKey: null, userId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now });
+    // A keyed request's answer commits with the snapshot, kept only if it was taken at the versions it names
+    // (services/idempotency.ts): a crash cannot part them, and a retry replays instead of taking a second one.
+    const kept = await keptAnswerStatements(ctx, { d1, payload: { data: dto }, when: { sql: "EXISTS (SELECT 1 FROM snapshots WHERE id = ?)", params: [id] } });
+    const [taken] = await d1.batch([
+      snapshotInsertStatement(d1, { id, documentId: input.documentId, name: input.name, description: input.description ?? "", userId: ctx.user.id, at: ctx.now, frozen }),
+      ...kept,
+    ]);
+    if (taken!.results.length) return dto;
+    // The document changed (or went) between the read and the write: read again.
+    if (attempt >= SNAPSHOT_ATTEMPTS) throw conflict("The document changed while its snapshot was taken; retry");
+  }
 }
 
 /** GET /snapshot/all/{documentId}: read access; newest first. One D1 round trip. */

@@ -7,6 +7,7 @@ import { assertInvitationRoom, pendingInvitationsStatement, queueSharingNotice, 
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { newIdBeside } from "../../db/shardIds";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { liveSubtreeStatement, subtreeIds } from "./tree";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
@@ -70,6 +71,9 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
     // Counted against the organization's bound on pending invitations.
     organizationId: sql<string>`(SELECT w.organization_id FROM workspaces w WHERE w.id = ${access.doc.workspaceId})`,
   };
+  const answer: InviteResult = { invitationsSent: 1, documentsInvited: coveredIds.length, usersInvited: existingUserId ? 1 : 0 };
+  // A keyed request's answer commits with the invitation (services/idempotency.ts), so a crash cannot part them.
+  const kept = await keptAnswerUpdates(ctx, { payload: { data: answer } });
   if (existingUserId) {
     // E7's documented answer tells whether the user exists; the notification it sends is limited per sender and
     // recipient, later ones folded into the newest, so one sender cannot bury a recipient in them. It is queued in
@@ -94,6 +98,7 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
       queueSharingNotice(ctx.db, notice, grantsSomething),
       grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
       liveRoomsStatement(ctx.db, { documentIds: coveredIds }),
+      ...kept,
     ]);
     await deliverBeforeAnswer(ctx, queued);
     // A raised role takes effect in live collaborative rooms at once (a viewer who became editor may now edit).
@@ -101,9 +106,9 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
   } else {
     // A pending invitation counts against the organization's bound (docs/api-guide.md).
     assertInvitationRoom(pending);
-    await ctx.db.insert(invitations).values(invitation);
+    await ctx.db.batch([ctx.db.insert(invitations).values(invitation), ...kept]);
   }
-  return { invitationsSent: 1, documentsInvited: coveredIds.length, usersInvited: existingUserId ? 1 : 0 };
+  return answer;
 }
 
 /** Batchable: the pending document invitations of an email, oldest first. */

@@ -10,9 +10,8 @@ import { ApiError, notFound } from "../../errors";
 import { verifiedDocxProblem } from "../../lib/docx";
 import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
-import { assertDocumentInserted, prepareCreateDocument } from "../documents/mutations";
-import { placeNewDocument } from "../documents/create";
-import { documentCreatedEvent, emitAfterResponse } from "../events/events";
+import { prepareCreateDocument } from "../documents/mutations";
+import { commitNewDocument, placeNewDocument } from "../documents/create";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { docxBodyQuery } from "../search/index";
@@ -45,10 +44,10 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
         order,
       },
     });
-    const [inserted] = await ctx.db.batch([...statements, firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)]);
-    assertDocumentInserted(inserted);
-    emitAfterResponse(ctx, [documentCreatedEvent(row)]);
-    return documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+    const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
+    // The document, its first version and a keyed request's answer in one batch (commitNewDocument).
+    await commitNewDocument(ctx, { row, statements, with: [firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)], answer: dto });
+    return dto;
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);
     throw err;

@@ -7,6 +7,7 @@ import { ApiError, notFound, validation } from "../../errors";
 import { hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
 import { base64UrlEncode } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { hasBody, type ByteRange } from "../../lib/r2";
 import { newIdBeside } from "../../db/shardIds";
@@ -246,13 +247,15 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
     userId: ctx.user.id,
     createdAt: ctx.now,
   };
+  const record = await audioRecord(input.origin, row, secret, ctx.now);
   try {
-    await ctx.db.insert(audioMedia).values(row);
+    // A keyed request's answer commits with the record (services/idempotency.ts), so a crash cannot part them.
+    await ctx.db.batch([ctx.db.insert(audioMedia).values(row), ...(await keptAnswerUpdates(ctx, { payload: { data: record } }))]);
   } catch (err) {
     await ctx.env.BLOBS.delete(r2Key);
     throw err;
   }
-  return audioRecord(input.origin, row, secret, ctx.now);
+  return record;
 }
 
 /** GET /media/audio/{id}: a fresh record (new signed URL) with read access to its document. One D1 round trip. */

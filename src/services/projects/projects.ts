@@ -10,6 +10,7 @@ import { notFound, preconditionFailed } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { projectDto } from "../workspaces/serialize";
 import { newIdBeside } from "../../db/shardIds";
 
@@ -58,23 +59,25 @@ export interface ProjectFields {
 export async function createProject(ctx: ServiceContext, input: ProjectFields & { workspaceId: string; name: string }): Promise<ProjectDto> {
   const [ws] = await read(ctx, [workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId)]);
   checkWorkspaceAccess(ws[0], "edit");
-  const [row] = await ctx.db
-    .insert(projects)
-    .values({
-      id: newIdBeside(input.workspaceId),
-      workspaceId: input.workspaceId,
-      userId: ctx.user.id,
-      name: input.name,
-      description: input.description ?? "",
-      reference: input.reference ?? "",
-      icon: input.icon ?? null,
-      emoji: input.emoji ?? null,
-      published: [],
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    .returning();
-  return projectDto(row!, ctx.now);
+  const row: typeof projects.$inferSelect = {
+    id: newIdBeside(input.workspaceId),
+    workspaceId: input.workspaceId,
+    userId: ctx.user.id,
+    name: input.name,
+    originId: "",
+    description: input.description ?? "",
+    reference: input.reference ?? "",
+    icon: input.icon ?? null,
+    emoji: input.emoji ?? null,
+    published: [],
+    publishedBranding: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  const dto = projectDto(row, ctx.now);
+  // A keyed request's answer commits with the project (services/idempotency.ts), so a crash cannot part them.
+  await ctx.db.batch([ctx.db.insert(projects).values(row), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
+  return dto;
 }
 
 /**

@@ -8,6 +8,7 @@ import { conflict, notFound } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
 import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { servedHere } from "../../db/shardFence";
 import { withClaimedReferenceId } from "./referenceIds";
@@ -59,13 +60,15 @@ export async function createClauseReference(ctx: ServiceContext, input: { _id: s
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
+    const dto = clauseReferenceDto(row);
     try {
-      await ctx.db.insert(clauseReferences).values(row);
+      // A keyed request's answer commits with the reference (services/idempotency.ts), so a crash cannot part them.
+      await ctx.db.batch([ctx.db.insert(clauseReferences).values(row), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
     } catch (err) {
       if (isUniqueViolation(err, "clause_references.id")) throw taken();
       throw err;
     }
-    return clauseReferenceDto(row);
+    return dto;
   });
 }
 

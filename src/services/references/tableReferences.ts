@@ -20,6 +20,7 @@ import {
   type UserRef,
 } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { servedHere } from "../../db/shardFence";
 import { newIdBeside } from "../../db/shardIds";
@@ -169,14 +170,16 @@ export async function createTableReference(ctx: ServiceContext, input: NewTableR
       createdAt: t,
       updatedAt: t,
     };
+    const columnName = cols.find((c) => c.id === input.columnId)!.name;
+    const dto = tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
     try {
-      await db.insert(tableReferences).values(ref);
+      // A keyed request's answer commits with the reference (services/idempotency.ts), so a crash cannot part them.
+      await db.batch([db.insert(tableReferences).values(ref), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
     } catch (err) {
       if (isUniqueViolation(err, "table_references.id")) throw conflict(`A table reference with _id ${id} already exists`);
       throw err;
     }
-    const columnName = cols.find((c) => c.id === input.columnId)!.name;
-    return tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
+    return dto;
   });
 }
 

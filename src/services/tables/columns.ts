@@ -12,6 +12,7 @@ import { inJson, nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { applyFormulaThroughCoordinator, recomputeLookupsThroughCoordinator } from "../formula/coordinator";
 import { linkedColumnsOf, linkedColumnsQuery, type LinkedColumns } from "./linked";
 import { recalculateLookupsReading } from "./recompute";
@@ -183,23 +184,27 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
         ], linked)
       : null;
   const row = await withFreeSlug(ctx, { tableId: table.id, name: input.name, taken }, async (slug) => {
-    const [inserted] = await ctx.db
-      .insert(columns)
-      .values({
-        id: columnId,
-        tableId: table.id,
-        projectId: table.projectId,
-        workspaceId: table.workspaceId,
-        name: input.name,
-        slug,
-        description: input.description ?? "",
-        isIdentifier: false,
-        data,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      })
-      .returning();
-    return inserted!;
+    const made: ColumnRow = {
+      id: columnId,
+      tableId: table.id,
+      projectId: table.projectId,
+      workspaceId: table.workspaceId,
+      name: input.name,
+      slug,
+      originId: "",
+      description: input.description ?? "",
+      isIdentifier: false,
+      data,
+      formula: null,
+      isDeleted: false,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    // A keyed request's answer commits with the column (services/idempotency.ts): a crash cannot part them. For a
+    // formula column it is the column with its formula, as applyColumnFormula answers when the formula is applied.
+    const answer = formula ? withFormula(made, formula, list, linked) : columnDto(made, list, linked);
+    await ctx.db.batch([ctx.db.insert(columns).values(made), ...(await keptAnswerUpdates(ctx, { payload: { data: answer } }))]);
+    return made;
   });
   if (!formula) return columnDto(row, list, linked);
   return applyColumnFormula(ctx, table.id, row, formula, list, linked);
@@ -209,7 +214,12 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
 async function applyColumnFormula(ctx: ServiceContext, tableId: string, row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[], linked: LinkedColumns): Promise<ColumnDto> {
   await applyFormulaThroughCoordinator(ctx.env, { tableId, columnId: row.id, description: formula.description, expression: formula.expression });
   const [stored] = await liveColumnQuery(ctx.db, row.id);
-  const after = stored ?? { ...row, formula };
+  return stored ? columnDto(stored, [...list.filter((c) => c.id !== row.id), stored], linked) : withFormula(row, formula, list, linked);
+}
+
+/** A column's answer with its formula applied (what applyColumnFormula answers when the column is not read back). */
+function withFormula(row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[], linked: LinkedColumns): ColumnDto {
+  const after = { ...row, formula };
   return columnDto(after, [...list.filter((c) => c.id !== row.id), after], linked);
 }
 

@@ -266,6 +266,32 @@ describe("redelivery", () => {
     expect((await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })).status).toBe(200);
   });
 
+  it("a keyed redelivery keeps its answer with its claim: a retry after a crash replays it and sends nothing more", async () => {
+    const key = `redeliver-crash-${Date.now()}`;
+    const { auto, deliveryId } = await failedDelivery(key, 100);
+    const db = shardD1(auto._id);
+    const idem = `after-write-${crypto.randomUUID()}`;
+    // Only the request's final answer is refused: the request dies after its write (test/shared/idempotency.test.ts).
+    await db.prepare(
+      `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer_redeliver BEFORE UPDATE OF status ON idempotency_keys
+       WHEN NEW.key = '${idem}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
+    ).run();
+    const send = () => call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token, headers: { "idempotency-key": idem } });
+    try {
+      expect((await send()).status).toBe(500);
+    } finally {
+      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer_redeliver").run();
+    }
+    await eventually(async () => ((await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0].status === "delivered" ? true : null));
+    const retried = await send();
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.body.data).toMatchObject({ _id: deliveryId, status: "pending" });
+    await sleep(1500);
+    // The first send and the one redelivery: the retry sent nothing.
+    expect(await receiverLog(key)).toHaveLength(2);
+  });
+
   it("a redelivery counts against the run's externalWriteBudget: past it, 409 and nothing is sent", async () => {
     const key = `redeliver-budget-${Date.now()}`;
     const { deliveryId } = await failedDelivery(key, 1);

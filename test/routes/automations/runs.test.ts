@@ -269,6 +269,29 @@ describe("budgets, failures and rights", () => {
     expect(await allRows(owner.token, target.tableId)).toHaveLength(0);
   });
 
+  it("an event on a project its owner can no longer read creates no run and no record of it (same organization)", async () => {
+    const owner = await registerUser("Event owner");
+    const member = await registerUser("Event member");
+    const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Watched" } })).data;
+    await addWorkspaceCollaborator(owner, owner.workspaceId, member, "editor");
+    const source = await makeTable(owner.token, project._id, "Source");
+    const trigger = { event: "row.created", filter: { tableId: source.tableId } };
+    const notify = [{ id: "n", spec: { kind: "notify", title: "Row" } }];
+    const mine = (await ok("POST", "/automation", { token: member.token, body: { projectId: project._id, name: "Member's", triggers: [trigger], actions: notify } })).data;
+    const control = (await ok("POST", "/automation", { token: owner.token, body: { projectId: project._id, name: "Owner's", triggers: [trigger], actions: notify } })).data;
+    await addRow(owner.token, source.tableId);
+    const [seen] = await finishedRuns(member.token, mine._id);
+    expect(seen.status).toBe("succeeded");
+    await ok("DELETE", `/workspace/${owner.workspaceId}/collaborator/${member.id}`, { token: owner.token });
+    const unseen = await addRow(owner.token, source.tableId);
+    // The owner's automation ran for the same event: the member's was looked up in the same pass.
+    await finishedRuns(owner.token, control._id, 2);
+    await sleep(1000);
+    expect((await runs(owner.token, mine._id)).map((r: any) => r._id)).toEqual([seen._id]);
+    const recorded = await shardD1(project._id).prepare(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND "trigger" LIKE ?2`).bind(mine._id, `%${unseen.row._id}%`).first<number>("n");
+    expect(recorded).toBe(0);
+  });
+
   it("manual runs: runFromButton lets editors run, viewers never; retry carries retryOf; notify.inApp writes notifications", async () => {
     const a = await automation(t.owner.token, { notify: { inApp: true }, actions: [{ spec: { kind: "notify", title: "Ping", body: "pong" } }] });
     expectError(await call("POST", `/automation/${a._id}/run`, { token: t.editor.token }), 403, "ForbiddenError");

@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addWorkspaceCollaborator, call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
-import { callScheduled, eventually, finishedRuns, hookUrl, sleep, webhookAction } from "../../support/automations";
+import { callScheduled, eventually, finishedRuns, hookUrl, runs as runsOf, sleep, webhookAction } from "../../support/automations";
 import { CASCADE_WRITES } from "../../../src/services/automations/cascade";
 import { everyShardD1, shardD1 } from "../../support/shards";
 import { shardBindingOfId } from "../../../src/db/shardIds";
@@ -249,21 +249,39 @@ describe("event triggers across shard databases", () => {
     await eventually(async () => (await pointers(b.projectId, auto._id)).length === 0 || null, 10_000, "the pointers to be dropped");
   });
 
-  it("a run whose owner can no longer read the watched project fails, telling nothing of the event", async () => {
+  it("an event on a project its owner can no longer read creates no run and no record of it, and its pointer is dropped", async () => {
     const [, b] = orgs;
     const c = await registerUser("Shard watcher");
     await addWorkspaceCollaborator(b.user, b.user.workspaceId, c, "viewer");
+    const watched = await makeTable(b.user.token, b.projectId, "Watched by a viewer");
     const cProject = (await ok("POST", "/project", { token: c.token, body: { workspaceId: c.workspaceId, name: "Watching" } })).data._id;
-    const auto = (await ok("POST", "/automation", { token: c.token, body: { projectId: cProject, name: "Watch docs", triggers: [{ event: "document.created", projectId: b.projectId }], actions: [{ id: "n", spec: { kind: "notify", title: "New document" } }] } })).data;
-    await ok("POST", "/document", { token: b.user.token, body: { projectId: b.projectId, name: "Seen", type: "DOCUMENT" } });
+    const auto = (await ok("POST", "/automation", { token: c.token, body: { projectId: cProject, name: "Watch rows", triggers: [{ event: "row.created", projectId: b.projectId, filter: { tableId: watched.tableId } }], actions: [{ id: "n", spec: { kind: "notify", title: "New row" } }] } })).data;
+    // B's own automation on the same table: its run says the event was looked up.
+    const control = (await ok("POST", "/automation", { token: b.user.token, body: { projectId: b.projectId, name: "Control", triggers: [{ event: "row.created", filter: { tableId: watched.tableId } }], actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }] } })).data;
+    await addRow(b.user.token, watched.tableId);
     const [seen] = await finishedRuns(c.token, auto._id);
-    expect(seen).toMatchObject({ status: "succeeded", trigger: { event: "document.created", projectId: b.projectId } });
+    expect(seen).toMatchObject({ status: "succeeded", trigger: { event: "row.created", projectId: b.projectId } });
+    expect((await pointers(b.projectId, auto._id)).length).toBe(1);
+
     await ok("DELETE", `/workspace/${b.user.workspaceId}/collaborator/${c.id}`, { token: b.user.token });
-    await ok("POST", "/document", { token: b.user.token, body: { projectId: b.projectId, name: "Unseen", type: "DOCUMENT" } });
-    const [latest] = await finishedRuns(c.token, auto._id, 2);
-    expect(latest).toMatchObject({ status: "failed", error: { code: "ForbiddenError" } });
-    // The notify action never ran: no notice of the second document.
-    expect(latest.actions.every((a: any) => a.status === "notRun")).toBe(true);
+    const unseen = await addRow(b.user.token, watched.tableId);
+    await finishedRuns(b.user.token, control._id, 2);
+    // The pointer went in the lookup that found it unreadable, before any run was planned.
+    expect(await pointers(b.projectId, auto._id)).toEqual([]);
+    await sleep(1000);
+    // No run, and no record anywhere of the row C can no longer read.
+    expect((await runsOf(c.token, auto._id)).map((r: any) => r._id)).toEqual([seen._id]);
+    expect(await whereIs("automation_runs", "automation_id", auto._id)).toEqual([shardBindingOfId(auto._id)]);
+    expect(await runCount(auto._id)).toBe(1);
+    for (const d1 of everyShardD1()) {
+      const n = await d1.prepare(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND "trigger" LIKE ?2`).bind(auto._id, `%${unseen.row._id}%`).first<number>("n");
+      expect(n).toBe(0);
+    }
+    // Later events of the project find no pointer: still nothing.
+    await addRow(b.user.token, watched.tableId);
+    await finishedRuns(b.user.token, control._id, 3);
+    await sleep(500);
+    expect(await runCount(auto._id)).toBe(1);
   });
 
   it("a trigger on another organization's project the caller cannot read is 404 and leaves no pointer; a bad cron with it is still 404", async () => {
