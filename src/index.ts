@@ -25,7 +25,7 @@ export default {
    * automations are claimed and their runs queued.
    */
   async scheduled(controller, env, ctx) {
-    startRepairs(env, ctx);
+    startRepairs(env, ctx, Date.now());
     await handleScheduled(controller, env, ctx);
   },
 

@@ -6,6 +6,7 @@
 // (table shard_guard, the shard baseline, migrations/shard/0000), for reads that must fail rather than see a shard that left.
 import { sql, type SQL } from "drizzle-orm";
 import { isLogicalShard } from "./shards";
+import { namesFencedShard } from "./shardTables";
 
 export type FenceState = "active" | "read-only" | "moved";
 
@@ -65,9 +66,8 @@ export function fenceRefusalOf(error: unknown): "read-only" | "moved" | null {
  */
 function fencedAs(column: string, states: readonly FenceState[]): string {
   if (!/^[a-z_]+(\.[a-z_]+)?$/.test(column)) throw new Error(`not a column: ${column}`);
-  const digits = "'0123456789ABCDEFGHJKMNPQRSTVWXYZ'";
   return `EXISTS (SELECT 1 FROM shard_fence f WHERE f.state IN (${states.map((s) => `'${s}'`).join(", ")})
-    AND length(${column}) = 28 AND substr(${column}, 27, 2) = substr(${digits}, f.logical / 32 + 1, 1) || substr(${digits}, f.logical % 32 + 1, 1))`;
+    AND ${namesFencedShard(column)})`;
 }
 
 /**

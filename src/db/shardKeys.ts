@@ -6,46 +6,9 @@ import { is } from "drizzle-orm";
 import * as shardSchema from "./schema/shard";
 import { isLogicalShard } from "./shards";
 import { shardSuffix } from "../lib/ids";
+import { SHARD_KEY_COLUMNS, type ShardTable } from "./shardTables";
 
-/**
- * For each shard table, a column holding an organization-scoped id (so its last two characters name the logical
- * shard, src/lib/ids.ts). Any such column of a row names the same shard, since everything of an organization is
- * issued on the organization's shard; the one chosen is always set (NOT NULL) and indexed where one is.
- */
-export const SHARD_KEY_COLUMNS = {
-  organizations: "id",
-  organization_members: "organization_id",
-  member_invitations: "organization_id",
-  invitations: "document_id",
-  workspaces: "id",
-  workspace_collaborators: "workspace_id",
-  projects: "workspace_id",
-  documents: "workspace_id",
-  document_collaborators: "document_id",
-  tables: "workspace_id",
-  columns: "workspace_id",
-  rows: "workspace_id",
-  cells: "workspace_id",
-  table_references: "workspace_id",
-  clause_references: "workspace_id",
-  document_contents: "document_id",
-  document_settings: "document_id",
-  docx_versions: "document_id",
-  audio_media: "workspace_id",
-  snapshots: "document_id",
-  automations: "workspace_id",
-  automation_event_triggers: "project_id",
-  automation_remote_triggers: "project_id",
-  automation_runs: "project_id",
-  automation_deliveries: "automation_id",
-  automation_cascades: "project_id",
-  automation_project_days: "project_id",
-  published_entries: "project_id",
-  collab_rooms: "document_id",
-  notification_outbox: "id",
-} as const;
-
-export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
+export { SHARD_KEY_COLUMNS, type ShardTable };
 
 /**
  * Tables of a shard database that describe the database itself rather than an organization (the fence of

@@ -23,7 +23,7 @@ const REPAIRS: [string, (env: Env, now: number) => Promise<unknown>][] = [
 ];
 
 /** Starts every repair, each kept alive by `waitUntil`; returns at once. */
-export function startRepairs(env: Env, ctx: ExecutionContext, now = Date.now()): void {
+export function startRepairs(env: Env, ctx: ExecutionContext, now: number): void {
   for (const [failure, repair] of REPAIRS) {
     ctx.waitUntil(repair(env, now).catch((err: unknown) => console.error(JSON.stringify({ level: "error", msg: failure, error: String(err) }))));
   }

@@ -38,7 +38,9 @@ describe("per-user rate limit, all of a user's tokens together (docs/api-guide.m
 });
 
 describe("failed-authentication limit per client address (docs/api-guide.md, Limits)", () => {
-  const randomToken = () => `cws_${Array.from(crypto.getRandomValues(new Uint8Array(40)), (b) => "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789"[b % 46]).join("")}`;
+  // The token shape (cws_<user id>_<40>), with a user id and secret nobody holds.
+  const randomToken = () =>
+    `cws_${crypto.randomUUID().replace(/-/g, "").slice(0, 26).toUpperCase()}_${Array.from(crypto.getRandomValues(new Uint8Array(40)), (b) => "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789"[b % 46]).join("")}`;
 
   it("answers 429 with Retry-After after 60 unknown tokens a minute from one address, and only for that address", async () => {
     const ip = "198.51.100.7";
