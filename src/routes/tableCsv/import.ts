@@ -37,8 +37,9 @@ const route = defineRoute({
   operationId: "importTableCsv",
   // Authenticated before the body is touched, so a caller without a valid token never has a file read.
   auth: "token",
-  // Token (with the Idempotency-Key claim), access and columns, the rows (a batch per 2000), a new column costs 2
-  // more and new select labels 2: the budget is for a small file that adds one column (docs/api-guide.md).
+  // Token (with the Idempotency-Key claim), access and columns, the rows (a batch per 5,000 cells), a new column costs 2
+  // more and new select labels 2 (atomic: hiding new columns 1, the commit 1): the budget is for a small partial file
+  // that adds one column (docs/api-guide.md).
   roundTrips: 6,
   method: "post",
   path: "/table/{tableId}/import",
@@ -48,7 +49,7 @@ const route = defineRoute({
     "The body is the CSV file itself (`text/csv`, streamed) or a `multipart/form-data` upload whose `file` part is the CSV. " +
     `At most ${MAX_CSV_BYTES / 1024 / 1024} MiB (413), ${MAX_CSV_ROWS} data rows and ${MAX_CSV_CELLS} cells (rows × imported columns; past it ` +
     "`atomic` is 413 and writes nothing, `partial` reports the first row past it and reads no further); rows are written " +
-    `${CELLS_PER_BATCH} cells at a time. UTF-8 only: other bytes are 415. The first line names the columns: a live column with the same name ` +
+    `at most ${CELLS_PER_BATCH} cells at a time (fewer for wide rows). UTF-8 only: other bytes are 415. The first line names the columns: a live column with the same name ` +
     "(case-insensitive) or id receives the values; another name creates a column, typed by `types` or inferred from the first " +
     `${SAMPLE_ROWS} rows (number, checkbox, date, url, email, single select when values repeat, else text). Formula and oneMany ` +
     "columns are computed and their CSV columns are ignored. `mode=partial` (default) writes the valid rows and reports each bad row " +

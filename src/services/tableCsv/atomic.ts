@@ -8,7 +8,8 @@
  * are created, and new select items are kept in memory (they are few: labels, not rows).
  *
  * Commit is one D1 batch: the columns' select items stored, the new columns and the staged rows made live
- * (one UPDATE per column, one for all rows). Then formulas are recomputed and events sent, a batch at a time.
+ * (one UPDATE per column, one for all rows: at most MAX_CSV_ROWS rows, no cell touched, so the final step is
+ * bounded by the row limit — `npm run bench -- csv` measures it in the atomic phases). Then formulas are recomputed and events sent, a batch at a time.
  * On any failure (a bad row — the rest is still read and checked so the 422 lists every problem —, the cells
  * bound, an unreadable record, a failed write) the staged rows and their cells are deleted through plain SQL
  * DELETEs, a batch at a time, and the hidden columns with them: nothing is left behind.
@@ -21,7 +22,7 @@ import type { ServiceContext } from "../context";
 import { emitAfterResponse, rowEvent } from "../events/events";
 import { recalculateFormulasAfterWrite } from "../tables/recompute";
 import { idsBeside } from "../../db/shardIds";
-import { MAX_CSV_CELLS, Problems, tooManyRows, type ImportPlan } from "./plan";
+import { breather, MAX_CSV_CELLS, Problems, tooManyRows, type ImportPlan } from "./plan";
 import { problemsError } from "./records";
 import { convertRecord, createTargets, type RowValues, type Target } from "./targets";
 
@@ -49,7 +50,8 @@ const SHOW_ROWS = `UPDATE rows SET is_deleted = 0, origin_id = '', updated_at = 
 const STAGED = `SELECT id FROM rows WHERE table_id = ?1 AND origin_id = ?2 AND is_deleted = 1 ORDER BY id LIMIT ?3`;
 const DELETE_STAGED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (${STAGED})`;
 const DELETE_STAGED_ROWS = `DELETE FROM rows WHERE id IN (${STAGED})`;
-const DELETE_HIDDEN_COLUMNS = `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1)) AND is_deleted = 1`;
+/** The columns this import created: never answered for, so removed whether or not they were hidden yet. */
+const DELETE_CREATED_COLUMNS = `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1))`;
 
 /** `[cellId, rowId, columnId, isIdentifier, value]` entries as JSON arrays, split so no chunk passes CELL_CHUNK_BYTES. */
 function cellChunks(entries: readonly unknown[][]): string[] {
@@ -75,8 +77,10 @@ function cellChunks(entries: readonly unknown[][]): string[] {
 class Stage {
   readonly marker = `csv-import:${crypto.randomUUID()}`;
   readonly rowIds: string[] = [];
-  hiddenColumns: string[] = [];
+  /** The columns this import created (hidden until the commit). */
+  readonly hiddenColumns: string[] = [];
   private newId: () => string;
+  private lastMs = 0;
 
   constructor(
     private ctx: ServiceContext,
@@ -91,7 +95,7 @@ class Stage {
 
   /** Creates the import's new columns and hides them at once (a reader may see one, empty, for that instant). */
   async prepareColumns() {
-    this.hiddenColumns = await createTargets(this.ctx, this.plan.table, this.plan.targets);
+    await createTargets(this.ctx, this.plan.table, this.plan.targets, this.hiddenColumns);
     if (this.hiddenColumns.length) await this.d1.prepare(HIDE_COLUMNS).bind(JSON.stringify(this.hiddenColumns)).run();
   }
 
@@ -107,10 +111,13 @@ class Stage {
         if (value !== undefined && column) entries.push([this.newId(), ids[i], column.id, column.isIdentifier ? 1 : 0, value]);
       });
     });
+    await breather(this.lastMs);
+    const started = Date.now();
     const [inserted] = await this.d1.batch([
       this.d1.prepare(STAGE_ROWS).bind(table.id, table.projectId, table.workspaceId, this.ctx.user.id, t, JSON.stringify(ids), this.marker),
       ...cellChunks(entries).map((chunk) => this.d1.prepare(STAGE_CELLS).bind(table.id, table.workspaceId, t, chunk)),
     ]);
+    this.lastMs = Date.now() - started;
     if ((inserted?.meta.changes ?? 0) < ids.length) throw notFound("Table");
     for (const id of ids) this.rowIds.push(id);
   }
@@ -141,7 +148,7 @@ class Stage {
       ]);
       if ((rows?.meta.changes ?? 0) === 0) break;
     }
-    if (this.hiddenColumns.length) await this.d1.prepare(DELETE_HIDDEN_COLUMNS).bind(JSON.stringify(this.hiddenColumns)).run();
+    if (this.hiddenColumns.length) await this.d1.prepare(DELETE_CREATED_COLUMNS).bind(JSON.stringify(this.hiddenColumns)).run();
   }
 
   /** Formulas of the new rows and their events, a step at a time (the rows are live already). */
@@ -151,6 +158,7 @@ class Stage {
     for (let i = 0; i < this.rowIds.length; i += AFTER_COMMIT_ROWS) {
       const ids = this.rowIds.slice(i, i + AFTER_COMMIT_ROWS);
       await recalculateFormulasAfterWrite(this.ctx.env, table.id, ids);
+      // The columns the import writes (a row's empty fields included: its values are no longer in memory).
       emitAfterResponse(this.ctx, ids.map((id) => rowEvent("row.created", table, id, columnIds)));
     }
   }
@@ -185,7 +193,11 @@ export async function importAtomic(ctx: ServiceContext, plan: ImportPlan): Promi
     if (batch.length) await stage.write(batch);
     await stage.commit();
   } catch (err) {
-    await stage.undo();
+    // The caller gets the import's own error. Should the undo fail too, what it left is hidden (is_deleted = 1):
+    // no read shows it, and it is logged with its marker.
+    await stage.undo().catch((undoErr: unknown) => {
+      console.error(JSON.stringify({ level: "error", msg: "csv import: undoing a failed atomic import failed", tableId: plan.table.id, marker: stage.marker, error: String(undoErr) }));
+    });
     throw err;
   }
   await stage.announce();

@@ -93,11 +93,11 @@ export function writtenColumns(targets: readonly Target[]): ColumnRow[] {
 
 /**
  * Creates the columns the import adds (select items as collected so far), then reads the table's live columns
- * back so the writes check values against what is stored. Returns the ids of the columns it created.
+ * back so the writes check values against what is stored. The ids of the columns it creates are pushed to
+ * `created` as they are made (so a caller can remove them after a failure midway), and returned.
  */
-export async function createTargets(ctx: ServiceContext, table: TableRow, targets: Target[]): Promise<string[]> {
-  if (!targets.some((t) => t.created)) return [];
-  const created: string[] = [];
+export async function createTargets(ctx: ServiceContext, table: TableRow, targets: Target[], created: string[] = []): Promise<string[]> {
+  if (!targets.some((t) => t.created)) return created;
   for (const t of targets) {
     if (!t.created || !t.column) continue;
     const data = { ...t.column.column.data, ...(t.column.items.length ? { selectItems: t.column.items } : {}) } as ColumnDataInput;

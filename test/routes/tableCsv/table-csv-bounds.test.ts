@@ -128,9 +128,13 @@ describe("CSV import: bounded work (finding 4)", () => {
     const res = await running;
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
     expect(res.body.data.imported).toBe(1000);
-    // The import took seconds; no read waited behind it for more than a small part of that.
-    expect(latencies.length).toBeGreaterThan(5);
-    expect(Math.max(...latencies), `reads: ${latencies.join(",")}; import ${importDone - started} ms`).toBeLessThan(1500);
+    // The import took seconds; reads kept coming through while it ran (before the fix: one read in 57 s), almost all
+    // of them quickly, none waiting behind it for long.
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const why = `reads: ${latencies.join(",")}; import ${importDone - started} ms`;
+    expect(latencies.length, why).toBeGreaterThan(10);
+    expect(sorted[Math.ceil(sorted.length * 0.95) - 1], why).toBeLessThan(1000);
+    expect(sorted.at(-1), why).toBeLessThan(5000);
   }, 180_000);
 });
 
