@@ -112,12 +112,12 @@ class Stage {
       });
     });
     await breather(this.lastMs);
-    const started = Date.now();
+    const started = performance.now();
     const [inserted] = await this.d1.batch([
       this.d1.prepare(STAGE_ROWS).bind(table.id, table.projectId, table.workspaceId, this.ctx.user.id, t, JSON.stringify(ids), this.marker),
       ...cellChunks(entries).map((chunk) => this.d1.prepare(STAGE_CELLS).bind(table.id, table.workspaceId, t, chunk)),
     ]);
-    this.lastMs = Date.now() - started;
+    this.lastMs = performance.now() - started;
     if ((inserted?.meta.changes ?? 0) < ids.length) throw notFound("Table");
     for (const id of ids) this.rowIds.push(id);
   }

@@ -35,9 +35,9 @@ export async function importPartial(ctx: ServiceContext, plan: ImportPlan, skipp
     const full = batch;
     batch = [];
     await storeNewItems(ctx, targets);
-    const started = Date.now();
+    const started = performance.now();
     pending = insertRows(ctx, { table, rows: full.map((v) => cellsOf(targets, v)), columns: writtenColumns(targets) }).then((created) => {
-      lastMs = Date.now() - started;
+      lastMs = performance.now() - started;
       imported += created.rows.length;
       emitAfterResponse(ctx, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
     });

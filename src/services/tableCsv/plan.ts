@@ -68,7 +68,9 @@ export class Problems {
 /**
  * Between two write batches: a pause of a quarter of the last batch's time (at most 250 ms), so the queries of
  * other requests on the same database — each a few round trips — get in rather than queue behind the next batch
- * the import sends at once. It costs the import at most a fifth of its time.
+ * the import sends at once. It costs the import at most a fifth of its time. (The batch is timed with
+ * performance.now(), which in a Worker advances across I/O — the batch's round trip is what it measures; the
+ * request's clock, ctx.now, stays the one time the import writes.)
  */
 export function breather(lastBatchMs: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(1, lastBatchMs / 4))));
