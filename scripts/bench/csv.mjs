@@ -1,10 +1,19 @@
-// CSV import and export (docs/api-guide.md › CSV import and export) beside the bulk-row API and the row listing, on
-// the same data (5 columns: identifier, text, number, checkbox, date) through one real local API, in one run:
+// CSV import and export (docs/api-guide.md › CSV import and export), in one run through one real local API.
+//
+// Bounds (issue 34, finding 4; the default): while one tenant imports 100,000 rows × 4 columns and then 5,000 rows ×
+// 200 columns (partial mode, then the 100,000 × 4 file again in atomic mode), another tenant on the same shard
+// database reads its table in a closed loop; beside an idle phase, each phase prints the import's time, the peak
+// RSS of the workerd process (sampled every 100 ms from /proc) and the other tenant's read latency (p50, p95, max).
+// The Workers isolate limit is 128 MB; local workerd's RSS also holds the SQLite pages of every local database.
+//   npm run bench -- csv        (BENCH_CSV_ROWS scales the 100,000-row file; BENCH_CSV_WIDE_ROWS the 5,000-row one)
+//
+// Throughput (issue 25; BENCH_CSV_THROUGHPUT=1 adds it): the same data (5 columns: identifier, text, number,
+// checkbox, date) imported and exported beside the bulk-row API and the row listing:
 //   import: one POST /table/{id}/import of N rows   vs   N/1000 calls of POST /table/{id}/rows (1000 rows each)
 //   export: GET /table/{id}/export.csv read to the end   vs   paging GET /table/{id}/rows?limit=1000 to the end
-//   npm run bench -- csv        (BENCH_CSV_ROWS, default 100000; BENCH_CSV_PASSES for the read side, default 2)
-// Targets (issue 25): import throughput ≥ 0.7× the bulk API's; export time ≤ 2× the listing's.
-import { median, printTable, seedUser, startApi, time, tokensFor } from "./lib.mjs";
+// (BENCH_CSV_PASSES for the read side, default 2). Targets: import throughput ≥ 0.7× the bulk API's; export time ≤ 2× the listing's.
+import { readdirSync, readFileSync } from "node:fs";
+import { median, printTable, seedUser, shardBindingOf, startApi, time, tokensFor } from "./lib.mjs";
 
 const ROWS_PER_CALL = 1000;
 
@@ -46,12 +55,11 @@ async function readAll(url, token) {
   return { bytes, lines };
 }
 
-export default async function () {
+async function throughput(api) {
   const total = setting("rows", 100_000);
   const passes = setting("passes", 2);
   const calls = Math.ceil(total / ROWS_PER_CALL);
-  const api = await startApi();
-  try {
+  {
     const u = await seedUser(api);
     // Listing pages and bulk calls together pass one user's 300 requests a minute: spread them over helpers.
     const tokens = await tokensFor(api, u, 1 + Math.ceil((calls * (passes + 1)) / 250));
@@ -116,6 +124,124 @@ export default async function () {
       `ratios: import throughput ${importRatio.toFixed(2)}× the bulk API (target ≥ 0.7×: ${importRatio >= 0.7 ? "met" : "NOT met"}), ` +
         `export time ${exportRatio.toFixed(2)}× the listing (target ≤ 2×: ${exportRatio <= 2 ? "met" : "NOT met"})`,
     );
+  }
+}
+
+/** Resident memory (MB) of the largest workerd process of wrangler dev's process group, or null off Linux. */
+function workerdRssMb(pgid) {
+  let best = null;
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (rss && (best === null || Number(rss[1]) / 1024 > best)) best = Number(rss[1]) / 1024;
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return best;
+}
+
+function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
+}
+
+/** Runs `work` while sampling workerd's RSS and reading another tenant's table in a closed loop. */
+async function phase(api, reader, work) {
+  const before = workerdRssMb(api.pgid);
+  let peak = before ?? 0;
+  const sampler = setInterval(() => {
+    const mb = workerdRssMb(api.pgid);
+    if (mb !== null && mb > peak) peak = mb;
+  }, 100);
+  const latencies = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      await api.call("GET", `/table/${reader.tableId}/rows?limit=50`, { token: reader.tokens.next() });
+      if (running) latencies.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  const t0 = performance.now();
+  let out;
+  try {
+    out = await work();
+  } finally {
+    running = false;
+    clearInterval(sampler);
+    await loop;
+  }
+  const ms = performance.now() - t0;
+  return { ms, out, before, peak, reads: latencies.length, p50: pct(latencies, 50), p95: pct(latencies, 95), max: Math.max(...latencies) };
+}
+
+function csvOf(rows, cols) {
+  const header = ["Name", ...Array.from({ length: cols - 1 }, (_, c) => `C${c}`)].join(",");
+  const lines = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const fields = [`Row ${r}`];
+    for (let c = 1; c < cols; c++) fields.push(c % 2 ? `text ${r}.${c}` : String(r * c));
+    lines[r] = fields.join(",");
+  }
+  return `${header}\r\n${lines.join("\r\n")}\r\n`;
+}
+
+async function bounds(api) {
+  const importer = await seedUser(api, "Importer");
+  // The other tenant on the same shard database as the importer (a database has one writer; that is the contention).
+  let other = await seedUser(api, "Other");
+  for (let i = 0; i < 30 && shardBindingOf(other.workspaceId) !== shardBindingOf(importer.workspaceId); i++) other = await seedUser(api, `Other${i}`);
+  const sameShard = shardBindingOf(other.workspaceId) === shardBindingOf(importer.workspaceId);
+  // Reads every ~60 ms pass one user's 300 a minute: spread them over helpers of the other tenant's workspace.
+  const tokens = await tokensFor(api, other, 8);
+  const table = await api.call("POST", "/table", { token: other.token, body: { projectId: other.projectId, name: "Reads" } });
+  const tableId = table.data._id;
+  await api.call("POST", `/table/${tableId}/rows`, { token: other.token, body: { rows: Array.from({ length: 50 }, (_, i) => ({ cells: { [table.data.columns[0]._id]: `r${i}` } })) } });
+  const reader = { tableId, tokens };
+
+  const narrowRows = setting("rows", 100_000);
+  const wideRows = setting("wide_rows", 5_000);
+  const narrow = csvOf(narrowRows, 4);
+  const wide = csvOf(wideRows, 200);
+  const importInto = async (name, text, mode) => {
+    const t = await api.call("POST", "/table", { token: importer.token, body: { projectId: importer.projectId, name } });
+    const t0 = performance.now();
+    const http = await fetch(`${api.url}/table/${t.data._id}/import?mode=${mode}`, { method: "POST", headers: { authorization: `Bearer ${importer.token}`, "content-type": "text/csv" }, body: text });
+    const body = await http.text();
+    if (!http.ok) throw new Error(`${name}: import → ${http.status} after ${(performance.now() - t0).toFixed(0)} ms: ${[...http.headers].join(" ")} ${body.slice(0, 500)}`);
+    const res = JSON.parse(body);
+    if (res.data.failed !== 0) throw new Error(`${name}: ${res.data.failed} rows failed: ${JSON.stringify(res.data.errors.slice(0, 3))}`);
+    return res.data.imported;
+  };
+  const mb = (n) => (n === null || n === undefined ? "n/a" : n.toFixed(0));
+  const rows = [];
+  const add = (label, r) =>
+    rows.push({ phase: label, importMs: r.out === undefined ? "" : r.ms.toFixed(0), rssBeforeMb: mb(r.before), rssPeakMb: mb(r.peak), reads: r.reads, p50Ms: r.p50.toFixed(0), p95Ms: r.p95.toFixed(0), maxMs: r.max.toFixed(0) });
+  add("idle (5 s)", await phase(api, reader, () => new Promise((r) => setTimeout(r, 5000))));
+  add(`partial ${narrowRows} × 4 (${(narrow.length / 1048576).toFixed(1)} MiB)`, await phase(api, reader, () => importInto("Narrow", narrow, "partial")));
+  add(`partial ${wideRows} × 200 (${(wide.length / 1048576).toFixed(1)} MiB)`, await phase(api, reader, () => importInto("Wide", wide, "partial")));
+  add(`atomic ${narrowRows} × 4`, await phase(api, reader, () => importInto("NarrowAtomic", narrow, "atomic")));
+  add(`atomic ${wideRows} × 200`, await phase(api, reader, () => importInto("WideAtomic", wide, "atomic")));
+  add("idle again (5 s)", await phase(api, reader, () => new Promise((r) => setTimeout(r, 5000))));
+  printTable(`CSV import bounds: another tenant's reads (GET 50 rows${sameShard ? ", same shard database" : ", NOT on the same shard"}) and workerd RSS`, rows);
+}
+
+export default async function () {
+  const api = await startApi();
+  try {
+    await bounds(api);
+    if (process.env.BENCH_CSV_THROUGHPUT === "1") await throughput(api);
   } finally {
     await api.stop();
   }

@@ -6,7 +6,9 @@ import { fileBodyOf } from "../../http/upload";
 import { ApiError, validation } from "../../errors";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
 import { IMPORT_TYPES, type ImportType } from "../../services/tableCsv/convert";
-import { importCsv, MAX_CSV_BYTES, MAX_CSV_ROWS, MAX_REPORTED_ERRORS, SAMPLE_ROWS } from "../../services/tableCsv/import";
+import { importCsv } from "../../services/tableCsv/import";
+import { CELLS_PER_BATCH, MAX_CSV_CELLS, MAX_CSV_ROWS, SAMPLE_ROWS } from "../../services/tableCsv/plan";
+import { MAX_CSV_BYTES, MAX_REPORTED_ERRORS } from "../../services/tableCsv/records";
 
 const TypesSchema = z.record(z.string().min(1).max(500), z.enum(IMPORT_TYPES));
 
@@ -35,8 +37,9 @@ const route = defineRoute({
   operationId: "importTableCsv",
   // Authenticated before the body is touched, so a caller without a valid token never has a file read.
   auth: "token",
-  // Token (with the Idempotency-Key claim), access and columns, the rows (a batch per 2000), a new column costs 2
-  // more and new select labels 2: the budget is for a small file that adds one column (docs/api-guide.md).
+  // Token (with the Idempotency-Key claim), access and columns, the rows (a batch per 5,000 cells), a new column costs 2
+  // more and new select labels 2 (atomic: hiding new columns 1, the commit 1): the budget is for a small partial file
+  // that adds one column (docs/api-guide.md).
   roundTrips: 6,
   method: "post",
   path: "/table/{tableId}/import",
@@ -44,11 +47,14 @@ const route = defineRoute({
   summary: "Import rows from a CSV file",
   description:
     "The body is the CSV file itself (`text/csv`, streamed) or a `multipart/form-data` upload whose `file` part is the CSV. " +
-    `At most ${MAX_CSV_BYTES / 1024 / 1024} MiB (413) and ${MAX_CSV_ROWS} data rows. The first line names the columns: a live column with the same name ` +
+    `At most ${MAX_CSV_BYTES / 1024 / 1024} MiB (413), ${MAX_CSV_ROWS} data rows and ${MAX_CSV_CELLS} cells (rows × imported columns; past it ` +
+    "`atomic` is 413 and writes nothing, `partial` reports the first row past it and reads no further); rows are written " +
+    `at most ${CELLS_PER_BATCH} cells at a time (fewer for wide rows). UTF-8 only: other bytes are 415. The first line names the columns: a live column with the same name ` +
     "(case-insensitive) or id receives the values; another name creates a column, typed by `types` or inferred from the first " +
     `${SAMPLE_ROWS} rows (number, checkbox, date, url, email, single select when values repeat, else text). Formula and oneMany ` +
     "columns are computed and their CSV columns are ignored. `mode=partial` (default) writes the valid rows and reports each bad row " +
-    "by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines. A file that cannot be read " +
+    "by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines (its rows stay invisible until " +
+    "the whole file is written). A file that cannot be read " +
     "as CSV (a quote never closed, no header, a repeated column name) is 422 with the line.",
   request: {
     params: z.object({ tableId: pathId("tableId") }),

@@ -196,7 +196,7 @@ export function escapeFormulaText(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-function unescapeFormulaText(text: string): string {
+export function unescapeFormulaText(text: string): string {
   return ESCAPED_FORMULA_START.test(text) ? text.slice(1) : text;
 }
 

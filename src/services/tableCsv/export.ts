@@ -11,7 +11,7 @@ import { read, type ServiceContext } from "../context";
 import { liveColumnsQuery } from "../tables/columns";
 import { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "../tables/rows";
 import { columnDto, type ColumnRow, type TableRow } from "../tables/serialize";
-import { exportFormatter } from "./convert";
+import { escapeFormulaText, exportFormatter } from "./convert";
 
 export type CsvHeader = "name" | "id";
 
@@ -49,7 +49,9 @@ export async function exportCsv(ctx: ServiceContext, input: { tableId: string; h
       if (!headerSent) {
         headerSent = true;
         // A table whose columns are all empty still has a header line (RFC 4180 allows one header record).
-        controller.enqueue(encoder.encode(stringify([columns.map((c) => (input.header === "id" ? c.id : c.name))], STRINGIFY_OPTIONS)));
+        // Header names are text a spreadsheet runs like any field (CSV injection): escaped the same way.
+        const names = columns.map((c) => (input.header === "id" ? c.id : input.keepFormulas ? c.name : escapeFormulaText(c.name)));
+        controller.enqueue(encoder.encode(stringify([names], STRINGIFY_OPTIONS)));
         return;
       }
       if (!next) {
