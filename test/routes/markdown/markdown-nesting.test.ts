@@ -92,7 +92,7 @@ describe("export of content stored past the bound", () => {
     const out = await call("GET", `/document/${doc._id}/export.md`, { token: t.owner.token });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     const md = text(out.body);
-    // Blocks past the bound are kept, one level below its last: no text is lost.
+    // Blocks past the bound are written at its last level, in reading order: no text is lost.
     expect(md).toContain("level 1");
     expect(md).toContain("level 40");
     expect(md).toContain("deepest");
