@@ -586,7 +586,7 @@ describe("nesting depth (issue 34, finding 2)", () => {
   };
 
   it("attack-markdown-nesting: Markdown lists, quotes, emphasis and links nested thousands deep are 422 naming the line within 3 s, never a stalled 500", async () => {
-    const inputs = ["- ".repeat(30000) + "x", ">".repeat(100000) + " x", Array.from({ length: 2000 }, (_, i) => `${"  ".repeat(i)}- a`).join("\n"), "*".repeat(20000) + "a" + "*".repeat(20000), "![".repeat(10000) + "a" + "](u)".repeat(10000)];
+    const inputs = ["- ".repeat(30000) + "x", ">".repeat(100000) + " x", Array.from({ length: 1000 }, (_, i) => `${"  ".repeat(i)}- a`).join("\n"), "*".repeat(20000) + "a" + "*".repeat(20000), "![".repeat(10000) + "a" + "](u)".repeat(10000)];
     for (const md of inputs) {
       const started = Date.now();
       const res = await importMd(md);

@@ -8,13 +8,16 @@
  * deeper one through:
  *
  * - containers: on each line, the block quote markers (`>`), list markers (`-`, `+`, `*`, `1.`, `1)`) and footnote
- *   labels (`[^x]:`) that open it, plus half the columns of white space before the last of them (a list item's
- *   content is indented at least two columns in each level that holds it). A line without a marker opens nothing:
+ *   labels (`[^x]:`) that open it, plus half the columns of white space before the first list marker or label (a
+ *   list item's content is indented at least two columns in each level that holds it; past a list marker all is new). A line without a marker opens nothing:
  *   continuation and lazy lines only stay inside containers earlier lines opened.
- * - inline nesting, per paragraph: open brackets, plus the emphasis delimiters (`*`, `_`, `~`) that may open and
- *   are not yet closed (CommonMark's flanking rules; escaped characters skipped, code spans read as text).
- * - inline work: the inline constructs of a paragraph (delimiter runs, brackets, code span marks) at most
- *   MAX_PARAGRAPH_MARKS, and the sum of their squares over the text at most MAX_MARK_WORK.
+ * - inline nesting, per paragraph and kind (brackets, `*`, `_`, `~`): the lesser of the openers not yet closed
+ *   and the closers still to come in the paragraph (CommonMark's flanking rules; escaped characters skipped, code
+ *   spans read as text, so code with `*p` or `**kwargs` counts openers that nothing closes: no nesting).
+ * - work: the inline constructs of a paragraph (delimiter runs, brackets, code span marks) at most
+ *   MAX_PARAGRAPH_MARKS, closing brackets with nothing to close at most MAX_PARAGRAPH_STRAY_CLOSERS, the sum of
+ *   the constructs' squares over the text at most MAX_MARK_WORK, and lines, container markers, table pipes and
+ *   inline marks together (an upper bound of the nodes the parser builds) at most MAX_MARKDOWN_NODES.
  *
  * A paragraph here ends at a blank line, a heading or a bullet item line, which end every paragraph the parser
  * builds; so what is counted per paragraph is at least what the parser sees in one.
@@ -25,7 +28,14 @@ import { unprocessable } from "../../errors";
 /** Containers, and inline constructs within one another, at most this deep (twice the block bound: indentation counts half). */
 export const MAX_MARKDOWN_NESTING = 2 * MAX_BLOCK_DEPTH;
 /** Inline constructs in one paragraph. */
-export const MAX_PARAGRAPH_MARKS = 5_000;
+export const MAX_PARAGRAPH_MARKS = 20_000;
+/** Closing brackets with no bracket open before them in their paragraph (each makes micromark look back over all of it). */
+export const MAX_PARAGRAPH_STRAY_CLOSERS = 500;
+/**
+ * The parse's nodes, bounded from above: every line, container marker, table pipe and inline mark counts one. Time
+ * and memory of remark grow with them (50,000 list items took 5.4 s; 250,000 ran the isolate out of memory).
+ */
+export const MAX_MARKDOWN_NODES = 60_000;
 /** The sum over paragraphs of their inline constructs squared (micromark resolves them in quadratic time). */
 export const MAX_MARK_WORK = 250_000_000;
 
@@ -37,43 +47,87 @@ const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57
 // (a run then opens more often than it would: more counted, never less).
 const isPunct = (c: number | undefined) => c !== undefined && ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126));
 
+/** Closers of each kind a paragraph holds from a point on: `]` and the emphasis characters that may close. */
+type Closers = Map<number, number>;
+
 interface Paragraph {
   marks: number;
+  /** Closing brackets met with no bracket open. */
+  stray: number;
+  /** Open brackets. */
   brackets: number;
-  /** Open brackets plus the emphasis delimiters that may still close, at every open bracket level. */
-  depth: number;
   /** Emphasis delimiters that may still close, per character, in the open bracket levels (index 0: outside brackets). */
   levels: Map<number, number>[];
+  /** The same summed over the levels, per character. */
+  open: Map<number, number>;
+  /** What can still close in the rest of the paragraph (from the first pass). */
+  closers: Closers;
 }
 
-const newParagraph = (): Paragraph => ({ marks: 0, brackets: 0, depth: 0, levels: [new Map()] });
+const newParagraph = (closers: Closers = new Map()): Paragraph => ({ marks: 0, stray: 0, brackets: 0, levels: [new Map()], open: new Map(), closers });
 
 /**
- * Refuses (422, `details: [{ path: "body", line }]`) a Markdown text that nests or costs past the bounds above.
- * Linear in the text's length; stops at the first line past a bound.
+ * How deep the inline constructs in force can nest: a construct nests only between an opener before and a closer
+ * after, so per kind the lesser of the openers not yet closed and the closers still to come.
  */
-export function prescanMarkdown(text: string): void {
-  let work = 0;
-  let p = newParagraph();
+function inlineDepth(p: Paragraph): number {
+  let n = Math.min(p.brackets, p.closers.get(93) ?? 0);
+  for (const [c, v] of p.open) n += Math.min(v, p.closers.get(c) ?? 0);
+  return n;
+}
+
+type LineVisit = (line: number, contentAt: number, end: number, startsParagraph: boolean, markers: number) => void;
+
+/** Calls `visit` for every line (LF, CR LF and CR end lines) after its container prefix; 422 past the container bound. */
+function eachLine(text: string, visit: LineVisit) {
   let line = 0;
-  const endParagraph = () => {
-    work += p.marks * p.marks;
-    p = newParagraph();
-  };
   for (let start = 0; start <= text.length; ) {
     line++;
     let end = start;
     while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
     const next = end < text.length && text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
-
-    const { depth, contentAt, startsParagraph } = containerPrefix(text, start, end);
+    const { depth, markers, contentAt, startsParagraph } = containerPrefix(text, start, end);
     if (depth > MAX_MARKDOWN_NESTING) throw refuse(line, `Markdown containers (quotes, list items) nest more than ${MAX_MARKDOWN_NESTING} deep`);
-    if (startsParagraph) endParagraph();
-    scanInline(text, contentAt, end, p, line);
-    if (p.marks > MAX_PARAGRAPH_MARKS) throw refuse(line, `A paragraph holds more than ${MAX_PARAGRAPH_MARKS} inline marks (emphasis, links, code)`);
-    if (work + p.marks * p.marks > MAX_MARK_WORK) throw refuse(line, "The Markdown holds too much inline markup to import in one piece: split it");
+    visit(line, contentAt, end, startsParagraph, markers);
     start = next;
   }
+}
+
+/**
+ * Refuses (422, `details: [{ path: "body", line }]`) a Markdown text that nests or costs past the bounds above.
+ * Two passes, each linear in the text's length: the first counts each paragraph's closers (and checks the
+ * containers), the second follows the openers; it stops at the first line past a bound.
+ */
+export function prescanMarkdown(text: string): void {
+  const closersOf: Closers[] = [];
+  let counting: Closers = new Map();
+  eachLine(text, (_line, contentAt, end, startsParagraph) => {
+    if (startsParagraph) {
+      closersOf.push(counting);
+      counting = new Map();
+    }
+    countClosers(text, contentAt, end, counting);
+  });
+  closersOf.push(counting);
+
+  let paragraph = 0;
+  let p = newParagraph(closersOf[0]);
+  let work = 0;
+  let nodes = 0;
+  eachLine(text, (line, contentAt, end, startsParagraph, markers) => {
+    if (startsParagraph) {
+      work += p.marks * p.marks;
+      nodes += p.marks;
+      p = newParagraph(closersOf[++paragraph]);
+    }
+    nodes += 1 + markers;
+    for (let i = contentAt; i < end; i++) if (text.charCodeAt(i) === 124 /* | */) nodes++;
+    scanInline(text, contentAt, end, p, line);
+    if (nodes + p.marks > MAX_MARKDOWN_NODES) throw refuse(line, `The Markdown holds more than ${MAX_MARKDOWN_NODES} lines, list and quote markers, table cells and inline marks: split it`);
+    if (p.marks > MAX_PARAGRAPH_MARKS) throw refuse(line, `A paragraph holds more than ${MAX_PARAGRAPH_MARKS} inline marks (emphasis, links, code)`);
+    if (p.stray > MAX_PARAGRAPH_STRAY_CLOSERS) throw refuse(line, `A paragraph holds more than ${MAX_PARAGRAPH_STRAY_CLOSERS} closing brackets without an opening one`);
+    if (work + p.marks * p.marks > MAX_MARK_WORK) throw refuse(line, "The Markdown holds too much inline markup to import in one piece: split it");
+  });
 }
 
 /**
@@ -88,16 +142,19 @@ function containerPrefix(text: string, start: number, end: number) {
   let markers = 0;
   let firstIndent = -1;
   let firstChar = -1;
+  let opened = false;
   for (;;) {
     while (i < end) {
       const c = text.charCodeAt(i);
+      // After a list marker or footnote label everything on the line is inside a container the line opens, so its
+      // white space continues nothing: only markers count from there.
       if (c === 32) {
         col++;
-        spaces++;
+        if (!opened) spaces++;
       } else if (c === 9) {
         const w = 4 - (col % 4);
         col += w;
-        spaces += w;
+        if (!opened) spaces += w;
       } else break;
       i++;
     }
@@ -122,6 +179,7 @@ function containerPrefix(text: string, start: number, end: number) {
       if (j < end && text.charCodeAt(j) === 93 && text.charCodeAt(j + 1) === 58) after = j + 2;
     }
     if (after < 0) break;
+    if (c !== 62) opened = true;
     markers++;
     spacesBeforeLast = spaces;
     col += after - i;
@@ -133,65 +191,97 @@ function containerPrefix(text: string, start: number, end: number) {
   const rest = text.slice(i, Math.min(end, i + 8));
   const bulletWithText = firstIndent <= 3 && (firstChar === 45 || firstChar === 43 || firstChar === 42) && markers > 0 && rest.trim() !== "";
   const heading = markers === 0 && firstIndent <= 3 && /^#{1,6}(\s|$)/.test(rest);
-  return { depth: markers + (spacesBeforeLast >> 1), contentAt: i, startsParagraph: blank || bulletWithText || heading };
+  return { depth: markers + (spacesBeforeLast >> 1), markers, contentAt: i, startsParagraph: blank || bulletWithText || heading };
 }
 
-/** Counts the inline constructs of text[from, end) into `p`, refusing nesting past the bound. */
-function scanInline(text: string, from: number, end: number, p: Paragraph, line: number) {
+const add = (m: Map<number, number>, k: number, d: number) => m.set(k, (m.get(k) ?? 0) + d);
+
+/** The flanking of a run of delimiters `c` between `before` and `after` (CommonMark 6.2). */
+function flanking(c: number, before: number | undefined, after: number | undefined) {
+  const left = !isSpace(after) && (!isPunct(after) || isSpace(before) || isPunct(before));
+  const right = !isSpace(before) && (!isPunct(before) || isSpace(after) || isPunct(after));
+  return { canOpen: c === 95 ? left && (!right || isPunct(before)) : left, canClose: c === 95 ? right && (!left || isPunct(after)) : right };
+}
+
+/**
+ * Walks the inline constructs of text[from, end): escapes skipped, code span marks and brackets and delimiter runs
+ * reported in order.
+ */
+function eachMark(text: string, from: number, end: number, on: { tick(): void; bracket(c: number): void; run(c: number, length: number, before?: number, after?: number): void }) {
   for (let i = from; i < end; ) {
     const c = text.charCodeAt(i);
     if (c === 92 /* \ */) {
       // An escaped character is text (or, after a backslash inside a code span, the span's closing backtick).
       i += 2;
-      continue;
-    }
-    if (c === 96 /* ` */) {
+    } else if (c === 96 /* ` */) {
       // Code span marks cost work; what they enclose is still counted (more is counted, never less).
-      p.marks++;
+      on.tick();
       while (i < end && text.charCodeAt(i) === 96) i++;
-      continue;
-    }
-    if (c === 91 /* [ */) {
-      p.marks++;
-      p.brackets++;
-      p.depth++;
-      p.levels.push(new Map());
-      i++;
-    } else if (c === 93 /* ] */) {
-      p.marks++;
-      if (p.brackets > 0) {
-        p.brackets--;
-        p.depth--;
-        // Delimiters left open inside the brackets stay open outside them (the brackets may be no link).
-        const inner = p.levels.pop()!;
-        const outer = p.levels[p.levels.length - 1]!;
-        for (const [k, v] of inner) outer.set(k, (outer.get(k) ?? 0) + v);
-      }
+    } else if (c === 91 || c === 93 /* [ ] */) {
+      on.bracket(c);
       i++;
     } else if (c === 42 || c === 95 || c === 126 /* * _ ~ */) {
       let j = i;
       while (j < end && text.charCodeAt(j) === c) j++;
-      delimiterRun(p, c, j - i, i > from ? text.charCodeAt(i - 1) : undefined, j < end ? text.charCodeAt(j) : undefined);
+      on.run(c, j - i, i > from ? text.charCodeAt(i - 1) : undefined, j < end ? text.charCodeAt(j) : undefined);
       i = j;
-    } else {
-      i++;
-      continue;
-    }
-    if (p.depth > MAX_MARKDOWN_NESTING) throw refuse(line, `Markdown emphasis and links nest more than ${MAX_MARKDOWN_NESTING} deep`);
+    } else i++;
   }
 }
 
-/** A run of `length` delimiters `c` between `before` and `after`: it closes what it can, then opens (CommonMark 6.2). */
-function delimiterRun(p: Paragraph, c: number, length: number, before: number | undefined, after: number | undefined) {
-  p.marks++;
-  const left = !isSpace(after) && (!isPunct(after) || isSpace(before) || isPunct(before));
-  const right = !isSpace(before) && (!isPunct(before) || isSpace(after) || isPunct(after));
-  const canOpen = c === 95 ? left && (!right || isPunct(before)) : left;
-  const canClose = c === 95 ? right && (!left || isPunct(after)) : right;
-  const level = p.levels[p.levels.length - 1]!;
-  const was = level.get(c) ?? 0;
-  let now = canClose ? Math.max(0, was - length) : was;
-  if (canOpen) now += length;
-  level.set(c, now);
-  p.depth += now - was;
+/** First pass: the closers of text[from, end) added to a paragraph's. */
+function countClosers(text: string, from: number, end: number, closers: Closers) {
+  eachMark(text, from, end, {
+    tick() {},
+    bracket(c) {
+      if (c === 93) add(closers, 93, 1);
+    },
+    run(c, length, before, after) {
+      if (flanking(c, before, after).canClose) add(closers, c, length);
+    },
+  });
+}
+
+/** Second pass: the inline constructs of text[from, end) counted into `p`, refusing nesting past the bound. */
+function scanInline(text: string, from: number, end: number, p: Paragraph, line: number) {
+  const check = () => {
+    if (inlineDepth(p) > MAX_MARKDOWN_NESTING) throw refuse(line, `Markdown emphasis and links nest more than ${MAX_MARKDOWN_NESTING} deep`);
+  };
+  eachMark(text, from, end, {
+    tick() {
+      p.marks++;
+    },
+    bracket(c) {
+      p.marks++;
+      if (c === 91) {
+        p.brackets++;
+        p.levels.push(new Map());
+      } else {
+        add(p.closers, 93, -1);
+        if (p.brackets === 0) p.stray++;
+        else {
+          p.brackets--;
+          // Delimiters left open inside the brackets stay open outside them (the brackets may be no link).
+          const inner = p.levels.pop()!;
+          for (const [k, v] of inner) add(p.levels[p.levels.length - 1]!, k, v);
+        }
+      }
+      check();
+    },
+    run(c, length, before, after) {
+      p.marks++;
+      const { canOpen, canClose } = flanking(c, before, after);
+      const level = p.levels[p.levels.length - 1]!;
+      const was = level.get(c) ?? 0;
+      let now = was;
+      if (canClose) {
+        add(p.closers, c, -length);
+        now = Math.max(0, was - length);
+      }
+      if (canOpen) now += length;
+      level.set(c, now);
+      add(p.open, c, now - was);
+      check();
+    },
+  });
 }

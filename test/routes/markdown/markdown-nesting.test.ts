@@ -39,11 +39,27 @@ async function refusedQuickly(markdown: string, line: number) {
 }
 
 describe("Markdown nesting bound", () => {
-  it("refuses a 30,000-deep one-line list, a 100,000-deep quote and a 2,000-deep indented list with 422 naming the line, in under 3 s", async () => {
+  it("refuses a 30,000-deep one-line list, a 100,000-deep quote and a 1,000-deep indented list with 422 naming the line, in under 3 s", async () => {
     await refusedQuickly("- ".repeat(30000) + "x", 1);
     await refusedQuickly(">".repeat(100000) + " x", 1);
     // The pre-scan bound (64 containers) is passed on the 65th line; nothing after it is read.
-    await refusedQuickly(nestedList(2000), 65);
+    await refusedQuickly(nestedList(1000), 65);
+  });
+
+  it("a 2,000-deep indented list is 4 MB: over the 1 MiB byte bound, 413 at once", async () => {
+    const started = Date.now();
+    expectError(await importMd(nestedList(2000)), 413, "PayloadTooLargeError");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("refuses more lines, markers and marks than the node budget, and stray closing brackets, naming the line", async () => {
+    const lines = await importMd("- a\n".repeat(40000));
+    expectError(lines, 422, "UnprocessableEntityError");
+    expect(lines.body.details[0]).toMatchObject({ path: "body", line: 30001 });
+    expect(lines.body.message).toMatch(/60000/);
+    const stray = await importMd("intro\n\n" + "a] ".repeat(501));
+    expectError(stray, 422, "UnprocessableEntityError");
+    expect(stray.body.details[0]).toMatchObject({ path: "body", line: 3 });
   });
 
   it("refuses deeply nested emphasis, links and footnote definitions before parsing them", async () => {
@@ -69,7 +85,7 @@ describe("Markdown nesting bound", () => {
     expect(deeper.body.message).toMatch(/32/);
   });
 
-  it("a 1,000-deep list (4 MB of Markdown within the byte limit) is 422 and creates nothing", async () => {
+  it("a 1,000-deep list (1 MB of Markdown, within the byte bound) is 422 and creates nothing", async () => {
     const name = `Deep ${crypto.randomUUID()}`;
     expectError(await importMd(nestedList(1000), name), 422, "UnprocessableEntityError");
     const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data.filter((d: any) => d.name === name);
