@@ -43,8 +43,7 @@ const refuse = (line: number, message: string) => unprocessable(`${message} (lin
 
 const isSpace = (c: number | undefined) => c === undefined || c === 32 || c === 9 || c === 10 || c === 13;
 const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
-// ASCII punctuation, which is what the flanking rules need; other Unicode punctuation is counted as a letter
-// (a run then opens more often than it would: more counted, never less).
+// ASCII punctuation; a neighbour outside ASCII is read every way it could be (see flanking).
 const isPunct = (c: number | undefined) => c !== undefined && ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126));
 
 /** Closers of each kind a paragraph holds from a point on: `]` and the emphasis characters that may close. */
@@ -196,11 +195,35 @@ function containerPrefix(text: string, start: number, end: number) {
 
 const add = (m: Map<number, number>, k: number, d: number) => m.set(k, (m.get(k) ?? 0) + d);
 
-/** The flanking of a run of delimiters `c` between `before` and `after` (CommonMark 6.2). */
-function flanking(c: number, before: number | undefined, after: number | undefined) {
-  const left = !isSpace(after) && (!isPunct(after) || isSpace(before) || isPunct(before));
-  const right = !isSpace(before) && (!isPunct(before) || isSpace(after) || isPunct(after));
-  return { canOpen: c === 95 ? left && (!right || isPunct(before)) : left, canClose: c === 95 ? right && (!left || isPunct(after)) : right };
+/** What a character next to a delimiter run counts as (CommonMark 6.2); outside ASCII it may be any of them. */
+type Kind = "space" | "punct" | "other";
+const ANY: readonly Kind[] = ["space", "punct", "other"];
+const kindsOf = (c: number | undefined): readonly Kind[] =>
+  c !== undefined && (c > 127 || (c < 32 && !isSpace(c))) ? ANY : [isSpace(c) ? "space" : isPunct(c) ? "punct" : "other"];
+
+/**
+ * Whether a run of delimiters `c` between `before` and `after` may open, may close, or surely closes (CommonMark
+ * 6.2, GFM strikethrough), over every reading of a non-ASCII neighbour: openers and closers to come are counted when
+ * they may be, an opener is taken as closed only when its closer surely is one.
+ */
+function flanking(c: number, length: number, before: number | undefined, after: number | undefined) {
+  let openMaybe = false;
+  let closeMaybe = false;
+  let closeSurely = true;
+  // GFM strikethrough is one or two tildes; longer runs are text.
+  if (c === 126 && length > 2) return { openMaybe, closeMaybe, closeSurely: false };
+  for (const b of kindsOf(before)) {
+    for (const a of kindsOf(after)) {
+      const left = a !== "space" && (a !== "punct" || b !== "other");
+      const right = b !== "space" && (b !== "punct" || a !== "other");
+      const open = c === 95 ? left && (!right || b === "punct") : left;
+      const close = c === 95 ? right && (!left || a === "punct") : right;
+      openMaybe ||= open;
+      closeMaybe ||= close;
+      closeSurely &&= close;
+    }
+  }
+  return { openMaybe, closeMaybe, closeSurely };
 }
 
 /**
@@ -237,7 +260,7 @@ function countClosers(text: string, from: number, end: number, closers: Closers)
       if (c === 93) add(closers, 93, 1);
     },
     run(c, length, before, after) {
-      if (flanking(c, before, after).canClose) add(closers, c, length);
+      if (flanking(c, length, before, after).closeMaybe) add(closers, c, length);
     },
   });
 }
@@ -270,15 +293,13 @@ function scanInline(text: string, from: number, end: number, p: Paragraph, line:
     },
     run(c, length, before, after) {
       p.marks++;
-      const { canOpen, canClose } = flanking(c, before, after);
+      const { openMaybe, closeMaybe, closeSurely } = flanking(c, length, before, after);
       const level = p.levels[p.levels.length - 1]!;
       const was = level.get(c) ?? 0;
       let now = was;
-      if (canClose) {
-        add(p.closers, c, -length);
-        now = Math.max(0, was - length);
-      }
-      if (canOpen) now += length;
+      if (closeMaybe) add(p.closers, c, -length);
+      if (closeSurely) now = Math.max(0, was - length);
+      if (openMaybe) now += length;
       level.set(c, now);
       add(p.open, c, now - was);
       check();

@@ -94,7 +94,7 @@ describe("Markdown pre-scan", () => {
   });
 
   it("never lets a paragraph through whose emphasis and links nest deeper than the bound (property, against remark)", () => {
-    const token = fc.constantFrom("*", "_", "**", "__", "~~", "[", "![", "](u)", "]", "a", " ", "`", "\\", "*a", "_a", "a*", "a_", "[x](u)", ".", "\n");
+    const token = fc.constantFrom("*", "_", "**", "__", "~~", "[", "![", "](u)", "]", "a", " ", "`", "\\", "*a", "_a", "a*", "a_", "[x](u)", ".", "\n", "\u00a0", "é", "\u3000", "~", "~~~");
     fc.assert(
       fc.property(fc.array(token, { minLength: 1, maxLength: 400 }), (tokens) => {
         const md = tokens.join("");
@@ -104,7 +104,7 @@ describe("Markdown pre-scan", () => {
       { numRuns: 300 },
     );
     // Biased towards depth: openers first, then closers.
-    for (const [open, close] of [["*a ", " a*"], ["_a ", " a_"], ["![", "](u)"], ["*a _", "_ a*"], ["**a ", " a**"]]) {
+    for (const [open, close] of [["*a ", " a*"], ["_a ", " a_"], ["![", "](u)"], ["*a _", "_ a*"], ["**a ", " a**"], ["\u00a0*a", "a* "], ["~~a ", "b~~~ "], ["~~a ", " a~~"]]) {
       for (const n of [MAX_MARKDOWN_NESTING - 2, MAX_MARKDOWN_NESTING + 2, 200]) {
         const md = open!.repeat(n) + "x" + close!.repeat(n);
         if (refusedAt(md) !== null) continue;
