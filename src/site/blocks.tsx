@@ -5,28 +5,56 @@
  * underline, strike and code styles; links only to http, https and mailto. Anything else renders its plain text.
  */
 import type { Child } from "hono/jsx";
+import { MAX_BLOCK_DEPTH } from "../lib/blockDepth";
 import { safeHref, safeImageSrc } from "./safe";
 
 type Json = any;
 
-const MAX_DEPTH = 24;
+/**
+ * Block levels rendered: renderBlocks counts from 0 and renders a block's children while its depth is at most this,
+ * so every level content may have (MAX_BLOCK_DEPTH, docs/api-guide.md › Limits) renders; content stored deeper
+ * before that bound existed stops at it.
+ */
+const MAX_DEPTH = MAX_BLOCK_DEPTH - 2;
 
 function isObj(v: unknown): v is Record<string, Json> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Plain text of inline content or of a whole block (for unknown types and descriptions). */
-export function plainText(content: Json, depth = 0): string {
-  if (depth > MAX_DEPTH) return "";
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((c) => plainText(c, depth + 1)).join("");
-  if (!isObj(content)) return "";
-  if (typeof content.text === "string") return content.text;
-  if (content.type === "tableContent" && Array.isArray(content.rows)) {
-    return content.rows.map((r: Json) => (Array.isArray(r?.cells) ? r.cells.map((cell: Json) => plainText(cellContent(cell), depth + 1)).join(" ") : "")).join(" ");
+/** Inline content nested deeper than this (a link in a link's text…) renders as its plain text. */
+const MAX_INLINE_DEPTH = 4;
+
+/**
+ * Plain text of inline content or of a whole block (for unknown types and descriptions). An explicit stack, no
+ * recursion: content stored before the nesting bound (docs/api-guide.md › Limits) may nest arbitrarily deep.
+ */
+export function plainText(content: Json): string {
+  const out: string[] = [];
+  // Pending values in reverse reading order; a string is text as it stands (separators included).
+  const stack: Json[] = [content];
+  const pushReversed = (items: Json[]) => {
+    for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
+  };
+  while (stack.length > 0) {
+    const c = stack.pop();
+    if (typeof c === "string") out.push(c);
+    else if (Array.isArray(c)) pushReversed(c);
+    else if (!isObj(c)) continue;
+    else if (typeof c.text === "string") out.push(c.text);
+    else if (c.type === "tableContent" && Array.isArray(c.rows)) {
+      const parts: Json[] = [];
+      c.rows.forEach((r: Json, i: number) => {
+        if (i > 0) parts.push(" ");
+        (Array.isArray(r?.cells) ? r.cells : []).forEach((cell: Json, j: number) => {
+          if (j > 0) parts.push(" ");
+          // A cell's content as one value: a string in it is text, not a separator.
+          parts.push({ content: cellContent(cell) });
+        });
+      });
+      pushReversed(parts);
+    } else if (c.content !== undefined) stack.push(c.content);
   }
-  if (content.content !== undefined) return plainText(content.content, depth + 1);
-  return "";
+  return out.join("");
 }
 
 function styled(text: string, styles: Json): Child {
@@ -40,7 +68,7 @@ function styled(text: string, styles: Json): Child {
   return node;
 }
 
-export function Inline({ content }: { content: Json }): Child {
+export function Inline({ content, depth = 0 }: { content: Json; depth?: number }): Child {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return null;
   return content.map((item) => {
@@ -48,7 +76,7 @@ export function Inline({ content }: { content: Json }): Child {
     if (!isObj(item)) return null;
     if (item.type === "link") {
       const href = safeHref(item.href);
-      const inner = <Inline content={item.content} />;
+      const inner = depth >= MAX_INLINE_DEPTH ? plainText(item.content) : <Inline content={item.content} depth={depth + 1} />;
       return href ? <a href={href} rel="noopener noreferrer nofollow">{inner}</a> : <span>{inner}</span>;
     }
     if (typeof item.text === "string") return styled(item.text, item.styles);

@@ -3,7 +3,7 @@
  * attempt. Attacks the service refuses stay here as regression tests asserting the specific refusal (status, close
  * code, header); the review lists each attempt, its expected and observed outcome, and this file's test name.
  */
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, call, expectError, ok, registerUser, seedTenant, type Tenant } from "../support/harness";
 import { connect, openSocket, para } from "../support/collab-peer";
@@ -573,5 +573,49 @@ describe("Idempotency-Key shapes", () => {
     }
     // Only the personal organization exists.
     expect((await ok("GET", "/organization/all", { token: u.token })).data.map((o: any) => o._id)).toEqual([u.organizationId]);
+  });
+});
+
+describe("nesting depth (issue 34, finding 2)", () => {
+  const importMd = (markdown: string) =>
+    call("POST", "/document/markdown", { token: t.owner.token, raw: markdown, headers: { "content-type": "text/markdown" }, query: { projectId: t.projectId, name: "Nested" } });
+  const nestedBlocks = (depth: number) => {
+    let node: Record<string, unknown> = { id: `d${depth}`, type: "paragraph", props: {}, content: [{ type: "text", text: "deepest", styles: {} }], children: [] };
+    for (let d = depth - 1; d >= 1; d--) node = { id: `d${d}`, type: "bulletListItem", props: {}, content: [{ type: "text", text: `level ${d}`, styles: {} }], children: [node] };
+    return [node];
+  };
+
+  it("attack-markdown-nesting: Markdown lists, quotes, emphasis and links nested thousands deep are 422 naming the line within 3 s, never a stalled 500", async () => {
+    const inputs = ["- ".repeat(30000) + "x", ">".repeat(100000) + " x", Array.from({ length: 1000 }, (_, i) => `${"  ".repeat(i)}- a`).join("\n"), "*".repeat(20000) + "a" + "*".repeat(20000), "![".repeat(10000) + "a" + "](u)".repeat(10000)];
+    for (const md of inputs) {
+      const started = Date.now();
+      const res = await importMd(md);
+      expectError(res, 422, "UnprocessableEntityError");
+      expect(res.body.details[0]).toMatchObject({ path: "body", line: expect.any(Number) });
+      expect(Date.now() - started).toBeLessThan(3000);
+    }
+  });
+
+  it("attack-content-deep-put: content nested 1,000 blocks or 100,000 arrays deep is 422 naming the path, not stored", async () => {
+    const doc = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Deep put", type: "DOCUMENT" } })).data._id as string;
+    expectError(await call("PUT", `/document/${doc}/content`, { token: t.owner.token, body: { blocks: nestedBlocks(1000) } }), 422, "UnprocessableEntityError");
+    const raw = `{"blocks":${"[".repeat(100000)}${"]".repeat(100000)}}`;
+    expectError(await call("PUT", `/document/${doc}/content`, { token: t.owner.token, raw, headers: { "content-type": "application/json" } }), 422, "UnprocessableEntityError");
+    expect((await ok("GET", `/document/${doc}/content`, { token: t.owner.token })).data.version).toBe(0);
+  });
+
+  it("attack-deep-content-render: content stored deep before the bound (1,000 blocks, 20,000 links) still renders on the reader site and exports", async () => {
+    const p = await portal({ docName: "Deep" });
+    await ok("PUT", `/document/${p.doc}/content`, { token: t.owner.token, body: { blocks: [] } });
+    let link: Record<string, unknown> = { type: "text", text: "innermost", styles: {} };
+    for (let i = 0; i < 20000; i++) link = { type: "link", href: "https://example.com/", content: [link] };
+    const blocks = [...nestedBlocks(1000), { id: "l", type: "paragraph", props: {}, content: [link], children: [] }];
+    const [object] = (await env.BLOBS.list({ prefix: `content/${p.doc}/` })).objects;
+    await env.BLOBS.put(object!.key, JSON.stringify(blocks));
+    const res = await page(`/site/${p.slug}/${p.doc}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("level 1");
+    expect(res.text).toContain("innermost");
+    expect((await call("GET", `/document/${p.doc}/export.md`, { token: t.owner.token })).status).toBe(200);
   });
 });

@@ -14,7 +14,8 @@ const route = defineRoute({
   summary: "Replace a document's block content",
   description:
     "Edit access to the document. On a document with a collaborative room the write goes through the room and reaches connected editors as one Yjs transaction. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. " +
-    "`If-Match` with the ETag of GET means the same (else 412 and nothing is written). Without either the write always lands on top of the newest version. The response carries the new version's ETag.",
+    "`If-Match` with the ETag of GET means the same (else 412 and nothing is written). Without either the write always lands on top of the newest version. The response carries the new version's ETag. " +
+    "Blocks nested more than 32 deep through `children`, or JSON nested more than 128 levels, are 422 naming the path of the first value past the bound.",
   request: {
     params: z.object({ documentId: pathId("documentId") }),
     ...jsonBody(
@@ -25,7 +26,10 @@ const route = defineRoute({
       }),
     ),
   },
-  responses: { ...okData(z.object({ version: z.number().int() })), ...errorResponses("ConflictError", "PreconditionFailedError", "PayloadTooLargeError") },
+  responses: {
+    ...okData(z.object({ version: z.number().int() })),
+    ...errorResponses("ConflictError", "PreconditionFailedError", "PayloadTooLargeError", "UnprocessableEntityError"),
+  },
 });
 
 export function registerPutContent(app: Router) {
@@ -34,7 +38,7 @@ export function registerPutContent(app: Router) {
     const body = c.req.valid("json");
     const { version, etag } = await putContent(ctxOf(c), {
       documentId,
-      blocksJson: JSON.stringify(body.blocks),
+      blocks: body.blocks,
       baseVersion: body.baseVersion,
       expected: expectedVersionOf(c),
     });

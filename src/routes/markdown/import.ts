@@ -24,7 +24,9 @@ const route = defineRoute({
     "The body is the Markdown text (`text/markdown`, UTF-8) or a `multipart/form-data` upload whose `file` part holds it; " +
     `at most ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB (413). GitHub Flavored Markdown: headings, paragraphs with bold, italic, ` +
     "strikethrough, inline code and links, bullet, numbered and task lists (nested), quotes, fenced code, tables, images by URL " +
-    "and rules become the editor's blocks. The answer is the new document and its content version.",
+    "and rules become the editor's blocks. The answer is the new document and its content version. " +
+    "Text nested or costing past the import bounds (containers or inline constructs 64 deep, list items 32, the work budget of docs/api-guide.md › Limits) " +
+    "is 422 before it is parsed, `details[0].line` naming the line.",
   request: {
     query: z.object({ projectId: IdSchemaBody, name: NameSchema, parentId: IdSchemaBody.optional() }),
     body: {
@@ -40,7 +42,7 @@ const route = defineRoute({
   },
   responses: {
     ...okData(z.object({ document: DocumentSchema, version: z.number().int(), blocks: z.number().int() }).openapi("MarkdownImport")),
-    ...errorResponses("PayloadTooLargeError", "UnsupportedMediaTypeError"),
+    ...errorResponses("PayloadTooLargeError", "UnsupportedMediaTypeError", "UnprocessableEntityError"),
   },
 });
 

@@ -11,7 +11,7 @@ const route = defineRoute({
   summary: "Restore a snapshot",
   description:
     "Edit access to its document. In one transaction, snapshots the current state as \"Before restore\" (so nothing is lost), writes the frozen blocks as a new content version " +
-    "and, for a DOCX snapshot, stores the frozen DOCX as a new newest version.",
+    "and, for a DOCX snapshot, stores the frozen DOCX as a new newest version. Frozen blocks nested past the content bound (32 blocks deep; frozen before it existed) are 422 and nothing is restored.",
   request: { params: z.object({ snapshotId: pathId("snapshotId") }) },
   responses: {
     ...okData(
@@ -23,7 +23,7 @@ const route = defineRoute({
         })
         .openapi("SnapshotRestore"),
     ),
-    ...errorResponses("ConflictError"),
+    ...errorResponses("ConflictError", "UnprocessableEntityError"),
   },
 });
 

@@ -14,6 +14,7 @@ import { versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { EMPTY_SETTINGS, readCurrentText, writeContent, writeSettings, type ContentMeta, type DocumentSettings } from "./store";
 import { roomOf, roomStateStatement, unwrapRoom } from "../collab/rooms";
+import { assertContentDepth } from "./depth";
 
 /** The strong ETag of a document's content at `version` (version 0: never written, blocks `[]`). */
 export function contentEtag(version: number): string {
@@ -57,8 +58,8 @@ export async function getContent(ctx: ServiceContext, documentId: string): Promi
 
 export interface PutContentInput {
   documentId: string;
-  /** The blocks as JSON text; stored verbatim. */
-  blocksJson: string;
+  /** The blocks as sent (any JSON within the nesting bound); stored as their JSON text. */
+  blocks: unknown;
   baseVersion?: number;
   /** The version the write expects (If-Match, read in src/http/conditional.ts): the content must be at it (412 otherwise, nothing written). */
   expected?: ExpectedVersion;
@@ -74,6 +75,9 @@ export interface PutContentInput {
  * shared document as one Yjs transaction that connected editors receive.
  */
 export async function putContent(ctx: ServiceContext, input: PutContentInput): Promise<{ version: number; etag: string }> {
+  // Before anything is read or serialized: content nested past the bound is never stored (docs/api-guide.md › Limits).
+  assertContentDepth(input.blocks);
+  const blocksJson = JSON.stringify(input.blocks);
   const { doc, meta, hasRoom } = await accessWithContentMetaAndRoom(ctx, input.documentId, "edit");
   let baseVersion = input.baseVersion;
   if (input.expected !== undefined) {
@@ -85,7 +89,7 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     baseVersion = current;
   }
   try {
-    const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson: input.blocksJson, baseVersion };
+    const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson, baseVersion };
     const { version } = hasRoom
       ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
       : await writeContent(ctx, write);

@@ -18,6 +18,7 @@ import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
+import { assertContentDepth } from "./depth";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
 import { contentBodyStatement, docxBodyStatement } from "../search/index";
 import { newIdBeside } from "../../db/shardIds";
@@ -253,6 +254,8 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
   const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
   const r2 = ctx.env.BLOBS;
   const blocksJson = await snapshotBlocksJson(r2, snapshot);
+  // Content frozen before the nesting bound existed may be deeper than it; a restore is a write and keeps the bound.
+  assertContentDepth(parsedOrNull(blocksJson), "The snapshot's content");
   const documentId = snapshot.documentId;
   // A document with a collaborative room (docs/api-guide.md › Automations, published portals, collaborative editing): its live edits are written back first, so "Before restore"
   // holds them, and after the restore the room applies the restored blocks as one transaction editors receive.
@@ -300,6 +303,14 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
 }
 
 /** Records the frozen version's immutable blob again as the newest version and points the document at it (clears `seededAt`). */
+function parsedOrNull(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
+
 function restoreDocxStatements(d1: D1Database, documentId: string, frozenVersion: number, frozenKey: string, userId: string, t: number) {
   const external = docxExternal(documentId, blobIdOfKey(frozenKey));
   return [

@@ -21,7 +21,10 @@ import type { Blockquote, Code, Heading, Image, List, ListItem, Paragraph, Phras
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { unprocessable } from "../../errors";
+import { MAX_BLOCK_DEPTH } from "../../lib/blockDepth";
 import type { Block, InlineContent, Link, StyledText, TableContent } from "../collab/blocks";
+import { MAX_MARKDOWN_NESTING, prescanMarkdown } from "./prescan";
 
 type Styles = Record<string, string | boolean>;
 
@@ -37,28 +40,74 @@ function block(type: string, props: Record<string, unknown>, content?: Block["co
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-/** The blocks of a Markdown text. */
+/** Blocks one import may create (docs/api-guide.md › Limits); past it the import is 422. */
+export const MAX_IMPORT_BLOCKS = 50_000;
+/**
+ * How deep remark's tree may be for the conversion below: the pre-scan's bound on containers, the list node that
+ * holds each list item, the paragraph and the inline nesting. The tree is measured without recursion first, so the
+ * conversion's recursion is never deeper than this.
+ */
+const MAX_TREE_DEPTH = 3 * MAX_MARKDOWN_NESTING + 8;
+
+const lineOf = (node: { position?: { start: { line: number } } } | undefined) => node?.position?.start.line ?? 1;
+const tooDeep = (line: number, message: string) => unprocessable(`${message} (line ${line})`, [{ path: "body", message, line }]);
+
+/**
+ * The blocks of a Markdown text. What nests or costs past docs/api-guide.md › Limits is refused with 422 naming
+ * the line: by ./prescan.ts before the parser runs, then exactly on the parsed tree (list items at most
+ * MAX_BLOCK_DEPTH deep, at most MAX_IMPORT_BLOCKS blocks).
+ */
 export function markdownToBlocks(markdown: string): Block[] {
-  const tree = parser.parse(markdown) as Root;
-  return flowToBlocks(tree.children);
+  prescanMarkdown(markdown);
+  let tree: Root;
+  try {
+    tree = parser.parse(markdown) as Root;
+  } catch (err) {
+    // A stack the pre-scan's bounds should never let the parser exhaust: still the text's fault, not a 500.
+    if (err instanceof RangeError) throw unprocessable("The Markdown nests too deeply to be read", [{ path: "body", message: "Nested too deeply" }]);
+    throw err;
+  }
+  assertTreeDepth(tree);
+  return flowToBlocks(tree.children, { depth: 1, blocks: 0 });
 }
 
-function flowToBlocks(nodes: readonly RootContent[]): Block[] {
+/** 422 naming the line of the first node deeper than MAX_TREE_DEPTH; an explicit stack, no recursion. */
+function assertTreeDepth(tree: Root) {
+  const stack: { node: Root | RootContent | PhrasingContent; depth: number }[] = [{ node: tree, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (depth > MAX_TREE_DEPTH) throw tooDeep(lineOf(node), `Markdown nests more than ${MAX_TREE_DEPTH} levels deep`);
+    if ("children" in node && Array.isArray(node.children)) for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+  }
+}
+
+/** Where a conversion is: the block depth of the blocks it makes, and the blocks made so far. */
+interface At {
+  depth: number;
+  blocks: number;
+}
+
+function flowToBlocks(nodes: readonly RootContent[], at: At): Block[] {
   const out: Block[] = [];
-  for (const node of nodes) out.push(...nodeToBlocks(node));
+  for (const node of nodes) {
+    const made = nodeToBlocks(node, at);
+    at.blocks += made.length;
+    if (at.blocks > MAX_IMPORT_BLOCKS) throw tooDeep(lineOf(node), `A Markdown import makes at most ${MAX_IMPORT_BLOCKS} blocks`);
+    out.push(...made);
+  }
   return out;
 }
 
-function nodeToBlocks(node: RootContent): Block[] {
+function nodeToBlocks(node: RootContent, at: At): Block[] {
   switch (node.type) {
     case "heading":
       return [block("heading", { ...DEFAULT_PROPS, level: (node as Heading).depth, isToggleable: false }, inlineOf(node.children))];
     case "paragraph":
       return paragraphBlocks(node as Paragraph);
     case "list":
-      return listBlocks(node as List);
+      return listBlocks(node as List, at);
     case "blockquote":
-      return quoteBlocks(node as Blockquote);
+      return quoteBlocks(node as Blockquote, at);
     case "code": {
       const code = node as Code;
       return [block("codeBlock", { language: code.lang ?? "" }, code.value ? [text(code.value, {})] : [])];
@@ -71,7 +120,7 @@ function nodeToBlocks(node: RootContent): Block[] {
       return node.value.trim() ? [block("paragraph", { ...DEFAULT_PROPS }, [text(node.value, {})])] : [];
     default:
       // Definitions, footnotes and anything else GFM may add: their text, if they have any.
-      return "children" in node && Array.isArray(node.children) ? flowToBlocks(node.children as RootContent[]) : [];
+      return "children" in node && Array.isArray(node.children) ? flowToBlocks(node.children as RootContent[], at) : [];
   }
 }
 
@@ -98,11 +147,18 @@ function imageBlock(img: Image): Block {
   return block("image", { textAlignment: "left", backgroundColor: "default", name: "", url: img.url, caption: img.alt ?? "", showPreview: true }, undefined);
 }
 
-function listBlocks(list: List): Block[] {
+/** A list's items at `at.depth`; what they hold becomes their children, one level deeper (at most MAX_BLOCK_DEPTH). */
+function listBlocks(list: List, at: At): Block[] {
   return list.children.map((item: ListItem, index) => {
     const [first, ...rest] = item.children;
     const content = first?.type === "paragraph" ? inlineOf(first.children) : [];
-    const children = flowToBlocks(first?.type === "paragraph" ? rest : item.children);
+    const nested = first?.type === "paragraph" ? rest : item.children;
+    if (nested.length > 0 && at.depth >= MAX_BLOCK_DEPTH) {
+      throw tooDeep(lineOf(nested[0]), `Markdown list items nest more than ${MAX_BLOCK_DEPTH} deep`);
+    }
+    const inner: At = { depth: at.depth + 1, blocks: at.blocks };
+    const children = flowToBlocks(nested, inner);
+    at.blocks = inner.blocks;
     if (typeof item.checked === "boolean") return block("checkListItem", { ...DEFAULT_PROPS, checked: item.checked }, content, children);
     if (list.ordered) {
       const props: Record<string, unknown> = { ...DEFAULT_PROPS };
@@ -113,11 +169,11 @@ function listBlocks(list: List): Block[] {
   });
 }
 
-function quoteBlocks(q: Blockquote): Block[] {
+function quoteBlocks(q: Blockquote, at: At): Block[] {
   const out: Block[] = [];
   for (const child of q.children) {
     if (child.type === "paragraph") out.push(block("quote", { textColor: "default", backgroundColor: "default" }, inlineOf(child.children)));
-    else out.push(...nodeToBlocks(child));
+    else out.push(...nodeToBlocks(child, at));
   }
   return out;
 }

@@ -6,6 +6,7 @@ import type { Heading, List, ListItem, PhrasingContent, Root, RootContent, Table
 import remarkGfm from "remark-gfm";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
+import { MAX_BLOCK_DEPTH } from "../../lib/blockDepth";
 import type { Block } from "../collab/blocks";
 
 type Styles = Record<string, string | boolean>;
@@ -23,10 +24,15 @@ const serializer = unified().use(remarkGfm).use(remarkStringify, {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Markdown of any stored content: a block array (what the editor stores); anything else gives an empty text. */
+/**
+ * Markdown of any stored content: a block array (what the editor stores); anything else gives an empty text.
+ * Content is written at most MAX_BLOCK_DEPTH deep (docs/api-guide.md › Limits); content stored deeper before that
+ * bound existed is written with everything below its last level at that level, in reading order (no text is lost,
+ * and neither this conversion nor remark-stringify, which recurses, meets a deeper tree).
+ */
 export function blocksToMarkdown(blocks: unknown): string {
   const list = Array.isArray(blocks) ? blocks.filter(isObject) : [];
-  const root: Root = { type: "root", children: blocksToFlow(list as unknown as Block[]) };
+  const root: Root = { type: "root", children: blocksToFlow(list as unknown as Block[], 1) };
   const md = serializer.stringify(root);
   return md === "\n" ? "" : md;
 }
@@ -41,7 +47,11 @@ function listKind(type: string): ListKind | null {
   return null;
 }
 
-function blocksToFlow(blocks: readonly Block[]): Flow[] {
+/** Blocks at block depth `depth` (1: the top level) as Markdown flow; at the last level their descendants join them. */
+function blocksToFlow(given: readonly Block[], depth: number): Flow[] {
+  const last = depth >= MAX_BLOCK_DEPTH;
+  const blocks = last ? flatten(given) : given;
+  const nested = (b: Block) => (last ? [] : blocksToFlow(childrenOf(b), depth + 1));
   const out: Flow[] = [];
   let list: List | null = null;
   let kind: ListKind | null = null;
@@ -61,14 +71,27 @@ function blocksToFlow(blocks: readonly Block[]): Flow[] {
         spread: false,
         checked: k === "check" ? b.props?.checked === true : null,
         // An item with no text of its own holds its nested blocks directly ("1. - a"), not an empty first paragraph.
-        children: [...(content.length ? [{ type: "paragraph" as const, children: content }] : []), ...(blocksToFlow(childrenOf(b)) as ListItem["children"])],
+        children: [...(content.length ? [{ type: "paragraph" as const, children: content }] : []), ...(nested(b) as ListItem["children"])],
       };
       list.children.push(item);
       continue;
     }
     list = null;
     kind = null;
-    out.push(...blockToFlow(b), ...blocksToFlow(childrenOf(b)));
+    out.push(...blockToFlow(b), ...nested(b));
+  }
+  return out;
+}
+
+/** Blocks and all their descendants in reading order, one flat list; an explicit stack, no recursion. */
+function flatten(blocks: readonly Block[]): Block[] {
+  const out: Block[] = [];
+  const stack: Block[] = [...blocks].reverse();
+  while (stack.length > 0) {
+    const b = stack.pop()!;
+    out.push(b);
+    const kids = childrenOf(b);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }
   return out;
 }
@@ -136,18 +159,23 @@ function tableFlow(content: unknown): Flow[] {
   return [table];
 }
 
-/** Inline content as text only (code blocks). */
+/** Inline content as text only (code blocks, inline content nested past MAX_INLINE_DEPTH); an explicit stack, no recursion. */
 function plainText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((c) => {
-      if (typeof c === "string") return c;
-      if (!isObject(c)) return "";
-      if (typeof c.text === "string") return c.text;
-      return plainText(c.content);
-    })
-    .join("");
+  const parts: string[] = [];
+  // Pending contents: a string is text, an array a list of items (strings, or objects with text or content).
+  const stack: unknown[] = [content];
+  while (stack.length > 0) {
+    const c = stack.pop();
+    if (typeof c === "string") parts.push(c);
+    else if (Array.isArray(c)) {
+      for (let i = c.length - 1; i >= 0; i--) {
+        const item: unknown = c[i];
+        if (typeof item === "string") stack.push(item);
+        else if (isObject(item)) stack.push(typeof item.text === "string" ? item.text : item.content);
+      }
+    }
+  }
+  return parts.join("");
 }
 
 function inlineItems(content: unknown): unknown[] {
@@ -214,7 +242,10 @@ function textPieces(value: string, styles: Styles, inTable: boolean): Piece[] {
   return parts;
 }
 
-function piecesOf(content: unknown, inTable: boolean): Piece[] {
+/** Inline content nested deeper than this (a link inside a link's text, a mention inside that…) is read as its text. */
+const MAX_INLINE_DEPTH = 4;
+
+function piecesOf(content: unknown, inTable: boolean, depth = 0): Piece[] {
   const out: Piece[] = [];
   for (const item of inlineItems(content)) {
     if (typeof item === "string") {
@@ -225,15 +256,19 @@ function piecesOf(content: unknown, inTable: boolean): Piece[] {
     if (item.type === "text" && typeof item.text === "string") {
       out.push(...textPieces(item.text, isObject(item.styles) ? (item.styles as Styles) : {}, inTable));
     } else if (item.type === "link" && typeof item.href === "string") {
-      const children = nestMarks(piecesOf(item.content, inTable).filter((p) => p.node.type !== "break"));
+      const children = nestMarks(innerPieces(item.content, inTable, depth).filter((p) => p.node.type !== "break"));
       if (children.length === 0 && item.href === "") continue;
       out.push({ node: { type: "link", url: item.href, children: children.length ? (children as never) : [{ type: "text", value: item.href }] }, styles: {} });
     } else if (item.content !== undefined) {
       // A custom inline (a mention, a reference): its own text.
-      out.push(...piecesOf(item.content, inTable));
+      out.push(...innerPieces(item.content, inTable, depth));
     }
   }
   return out;
+}
+
+function innerPieces(content: unknown, inTable: boolean, depth: number): Piece[] {
+  return depth >= MAX_INLINE_DEPTH ? textPieces(plainText(content), {}, inTable) : piecesOf(content, inTable, depth + 1);
 }
 
 function phrasingOf(content: unknown, inTable = false): PhrasingContent[] {

@@ -140,6 +140,43 @@ describe("readContents (the service E5 reads blocks through)", () => {
   });
 });
 
+/** Blocks nested `depth` deep through `children` (docs/api-guide.md › Limits: at most 32). */
+function nestedBlocks(depth: number): unknown[] {
+  let node: Record<string, unknown> = { id: `n${depth}`, type: "paragraph", props: {}, content: [], children: [] };
+  for (let d = depth - 1; d >= 1; d--) node = { id: `n${d}`, type: "bulletListItem", props: {}, content: [], children: [node] };
+  return [node];
+}
+
+describe("content nesting bound", () => {
+  it("refuses blocks nested 1,000 deep (and 33) with 422 naming the path of the first block past 32, and writes nothing", async () => {
+    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Deep", type: "DOCUMENT" } });
+    const id = doc.data._id;
+    await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: ["kept"] } });
+    for (const depth of [1000, 33]) {
+      const res = await putContent(id, { blocks: nestedBlocks(depth) });
+      expectError(res, 422, "UnprocessableEntityError");
+      expect(res.body.message).toMatch(/32/);
+      expect(res.body.details).toEqual([{ path: "blocks.0" + ".children.0".repeat(32), message: expect.any(String) }]);
+    }
+    expect(await contentOf(id)).toEqual({ data: { documentId: id, version: 1, blocks: ["kept"] } });
+    expect(await contentObjects(id)).toHaveLength(1);
+  });
+
+  it("accepts blocks nested exactly 32 deep, and refuses JSON nested deeper than blocks can be outside `children`", async () => {
+    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "At the bound", type: "DOCUMENT" } });
+    const id = doc.data._id;
+    const blocks = nestedBlocks(32);
+    expect((await putContent(id, { blocks })).status).toBe(200);
+    expect((await contentOf(id)).data.blocks).toEqual(blocks);
+    // Deep arrays in a block's content are no blocks, but no walk of them may recurse without end either.
+    const deep = `{"blocks":[{"type":"paragraph","content":${"[".repeat(100000)}"x"${"]".repeat(100000)},"children":[]}]}`;
+    const res = await call("PUT", `/document/${id}/content`, { token: t.owner.token, raw: deep, headers: { "content-type": "application/json" } });
+    expectError(res, 422, "UnprocessableEntityError");
+    expect(res.body.details[0].path).toBe("blocks.0.content" + ".0".repeat(126));
+    expect((await contentOf(id)).data.version).toBe(1);
+  });
+});
+
 describe("document settings", () => {
   it("reads empty strings until set, then merges partial updates", async () => {
     const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Settings", type: "DOCUMENT" } });

@@ -25,6 +25,23 @@ const rawContent = async (id: string) => {
 const contentKeys = async (id: string) => (await env.BLOBS.list({ prefix: `content/${id}/` })).objects.map((o) => o.key).sort();
 
 describe("snapshots", () => {
+  it("refuses to restore a snapshot whose frozen blocks nest deeper than 32 (content stored before the bound): 422, nothing restored", async () => {
+    const id = await newDoc("Deep snapshot");
+    await put(id, ["shallow"]);
+    let node: Record<string, unknown> = { type: "paragraph", children: [] };
+    for (let d = 0; d < 200; d++) node = { type: "bulletListItem", children: [node] };
+    const [object] = (await env.BLOBS.list({ prefix: `content/${id}/` })).objects;
+    await env.BLOBS.put(object!.key, JSON.stringify([node]));
+    const frozen = await snap(id, "Deep");
+    await put(id, ["current"]);
+    const res = await call("POST", `/snapshot/${frozen.data._id}/restore`, { token: t.owner.token });
+    expectError(res, 422, "UnprocessableEntityError");
+    expect(res.body.message).toMatch(/32/);
+    const now = await ok("GET", `/document/${id}/content`, { token: t.owner.token });
+    expect(now.data).toMatchObject({ version: 2, blocks: ["current"] });
+    expect((await ok("GET", `/snapshot/all/${id}`, { token: t.owner.token })).data.map((s: any) => s.name)).toEqual(["Deep"]);
+  });
+
   it("creates, lists newest first, reads with blocks, renames", async () => {
     const id = await newDoc();
     const empty = await snap(id, "Empty", t.editor.token);
