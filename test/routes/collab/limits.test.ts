@@ -165,14 +165,18 @@ describe("room limits", () => {
     // A flood: 1 000 updates at once.
     const flood = await connect(docId, { token: t.editor.token });
     await flood.until(() => flood.blocks().length === 1, "the flooding peer to sync");
+    const floodStarted = Date.now();
     for (let i = 0; i < 1000; i++) flood.text(0).insert(0, "f");
     await flood.until(() => flood.closed !== null, "the flooding socket to be closed");
+    const floodSeconds = (Date.now() - floodStarted) / 1000;
     expect(flood.closed!.code).toBe(4429);
     expect(flood.closed!.reason).toMatch(/rate/);
     // Whatever it sent within its budget was applied; the rest never reached the room or the others.
     const held = JSON.stringify(await blocksOf(docId)).match(/"text":"(f*)/)![1]!.length;
     expect(held).toBeGreaterThan(0);
-    expect(held).toBeLessThanOrEqual(MESSAGE_BURST + 50);
+    // The burst, plus what the bucket refilled while the flood lasted (a loaded machine stretches it).
+    expect(held).toBeLessThanOrEqual(MESSAGE_BURST + Math.ceil(MESSAGES_PER_SECOND * (floodSeconds + 1)));
+    expect(held).toBeLessThan(1000);
     expect(steady.closed).toBeNull();
     steady.close();
   });
