@@ -346,6 +346,27 @@ describe("keyed POSTs whose write spans databases keep their answer with it (doc
     expect(Number(await db.prepare("SELECT count(*) AS n FROM published_entries WHERE project_id = ?").bind(project).first("n"))).toBe(2);
   });
 
+  it("concurrent keyed publishes of one project: each answer (and its replay) is the project as its own write left it", async () => {
+    const u = await registerUser("Racing publisher");
+    const project = (await ok("POST", `/project`, { token: u.token, body: { workspaceId: u.workspaceId, name: "Race" } })).data._id as string;
+    const requests = [0, 1, 2].map((i) => ({ key: `race-${i}-${crypto.randomUUID()}`, slug: `race-${i}-${crypto.randomUUID().slice(0, 8)}` }));
+    const send = (r: { key: string; slug: string }) =>
+      call("POST", `/project/${project}/publish`, { token: u.token, headers: { "idempotency-key": r.key }, body: { slug: r.slug } });
+    // Read at once, written one after another: a write whose project changed since its read re-reads it first.
+    const answers = await Promise.all(requests.map(send));
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const lists = answers.map((a) => a.body.data.published.map((p: any) => p.slug) as string[]);
+    requests.forEach((r, i) => expect(lists[i]).toContain(r.slug));
+    expect(lists.map((l) => l.length).sort()).toEqual([1, 2, 3]);
+    const final = (await ok("GET", `/project/${project}`, { token: u.token })).data;
+    expect(lists.find((l) => l.length === 3)).toEqual(final.published.map((p: any) => p.slug));
+    for (const [i, r] of requests.entries()) {
+      const replay = await send(r);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.body).toEqual(answers[i]!.body);
+    }
+  });
+
   it("a user registration: the retry after a crash replays the first token, and one user exists", async () => {
     const key = `register-${crypto.randomUUID()}`;
     const body = { email: uniqueEmail("crash-register"), name: "Crash registered" };
