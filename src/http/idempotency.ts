@@ -51,13 +51,17 @@ export class IdempotentReplay extends Error {
   }
 }
 
+/** What a route does before its kept answer is replayed (the admin's registration completes its shards' part). */
+export type OnReplay = (ctx: ServiceContext, kept: StoredResponse) => Promise<void>;
+
 /**
  * Runs the request under its claimed key: replays a finished one, else runs it and remembers what it answered.
  * `callerId` is the key's owner when it is not the authenticated user (the deployment admin).
  */
-export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId?: string) {
+export async function runIdempotent(c: Context<HonoEnv>, next: Next, ctx: ServiceContext, req: ClaimRequest, row: IdempotencyRecord | undefined, callerId?: string, onReplay?: OnReplay) {
   const claimed = await settleOwnedClaim(ctx, req, row, callerId);
   if (claimed.kind === "replay") {
+    await onReplay?.(ctx, claimed.response);
     c.res = replayResponse(claimed.response);
     return;
   }

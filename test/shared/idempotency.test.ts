@@ -315,3 +315,127 @@ describe("every POST operation with an Idempotency-Key (docs/api-guide.md, HTTP 
     });
   }
 });
+
+describe("keyed POSTs whose write spans databases keep their answer with it (docs/api-guide.md, HTTP semantics)", () => {
+  const refuseFinal = (key: string) =>
+    `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer BEFORE UPDATE OF status ON idempotency_keys
+     WHEN NEW.key = '${key}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`;
+
+  it("a portal publish: the retry after a crash replays the project with its entry, not 409 for its own slug", async () => {
+    const u = await registerUser("Crash publisher");
+    const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Portal" } })).data._id as string;
+    const db = shardD1(project);
+    // An entry already there, so the kept answer has to list both in the mirror's order.
+    await ok("POST", `/project/${project}/publish`, { token: u.token, body: { slug: `first-${crypto.randomUUID().slice(0, 8)}` } });
+    const key = `publish-${crypto.randomUUID()}`;
+    const body = { slug: `kept-${crypto.randomUUID().slice(0, 8)}`, domain: `kept-${crypto.randomUUID().slice(0, 8)}.example.com`, password: "hunter22" };
+    const send = () => call("POST", `/project/${project}/publish`, { token: u.token, headers: { "idempotency-key": key }, body });
+    await db.prepare(refuseFinal(key)).run();
+    try {
+      expect((await send()).status).toBe(500);
+    } finally {
+      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+    }
+    const retried = await send();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    // The kept answer is the project as the write left it (the mirror with both entries, the new time).
+    const now = (await ok("GET", `/project/${project}`, { token: u.token })).data;
+    expect(retried.body.data).toEqual(now);
+    expect(now.published.map((p: any) => p.slug)).toEqual([expect.stringMatching(/^first-/), body.slug]);
+    expect(Number(await db.prepare("SELECT count(*) AS n FROM published_entries WHERE project_id = ?").bind(project).first("n"))).toBe(2);
+  });
+
+  it("concurrent keyed publishes of one project: each answer (and its replay) is the project as its own write left it", async () => {
+    const u = await registerUser("Racing publisher");
+    const project = (await ok("POST", `/project`, { token: u.token, body: { workspaceId: u.workspaceId, name: "Race" } })).data._id as string;
+    const requests = [0, 1, 2].map((i) => ({ key: `race-${i}-${crypto.randomUUID()}`, slug: `race-${i}-${crypto.randomUUID().slice(0, 8)}` }));
+    const send = (r: { key: string; slug: string }) =>
+      call("POST", `/project/${project}/publish`, { token: u.token, headers: { "idempotency-key": r.key }, body: { slug: r.slug } });
+    // Read at once, written one after another: a write whose project changed since its read re-reads it first.
+    const answers = await Promise.all(requests.map(send));
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const lists = answers.map((a) => a.body.data.published.map((p: any) => p.slug) as string[]);
+    requests.forEach((r, i) => expect(lists[i]).toContain(r.slug));
+    expect(lists.map((l) => l.length).sort()).toEqual([1, 2, 3]);
+    const final = (await ok("GET", `/project/${project}`, { token: u.token })).data;
+    expect(lists.find((l) => l.length === 3)).toEqual(final.published.map((p: any) => p.slug));
+    for (const [i, r] of requests.entries()) {
+      const replay = await send(r);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.body).toEqual(answers[i]!.body);
+    }
+  });
+
+  it("a user registration: the retry after a crash replays the first token, and one user exists", async () => {
+    const key = `register-${crypto.randomUUID()}`;
+    const body = { email: uniqueEmail("crash-register"), name: "Crash registered" };
+    const send = () => call("POST", "/admin/users", { token: ADMIN_TOKEN, headers: { "idempotency-key": key }, body });
+    await env.DB.prepare(refuseFinal(key)).run();
+    try {
+      expect((await send()).status).toBe(500);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer").run();
+    }
+    const retried = await send();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(Number(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(body.email).first("n"))).toBe(1);
+    // The replayed first token is the one in force.
+    const me = await ok("GET", `/workspace/${retried.body.data.workspace._id}`, { token: retried.body.data.token.token });
+    expect(me.data.name).toBe("My workspace");
+  });
+
+  it("a user registration that died between the directory and the shards: the retry replays the token and completes the organization and workspace", async () => {
+    const key = `register-half-${crypto.randomUUID()}`;
+    const name = `Half ${crypto.randomUUID().slice(0, 8)}`;
+    const body = { email: uniqueEmail("half-register"), name };
+    const send = () => call("POST", "/admin/users", { token: ADMIN_TOKEN, headers: { "idempotency-key": key }, body });
+    // Every shard refuses the new organization: the directory's batch commits, the shards' part does not.
+    const refuse = `CREATE TRIGGER IF NOT EXISTS test_refuse_organization BEFORE INSERT ON organizations
+      WHEN NEW.name = '${name}''s organization' BEGIN SELECT RAISE(ABORT, 'simulated crash before the shard write'); END`;
+    for (const db of everyShardD1()) await db.prepare(refuse).run();
+    try {
+      expect((await send()).status).toBe(500);
+    } finally {
+      for (const db of everyShardD1()) await db.prepare("DROP TRIGGER IF EXISTS test_refuse_organization").run();
+    }
+    expect(Number(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(body.email).first("n"))).toBe(1);
+    const retried = await send();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    const { token, organization, workspace } = retried.body.data;
+    const home = shardD1(organization._id);
+    expect(Number(await home.prepare("SELECT count(*) AS n FROM organizations WHERE id = ?").bind(organization._id).first("n"))).toBe(1);
+    // The user can use what the answer named: the token, its workspace and its organization.
+    expect((await ok("GET", `/workspace/${workspace._id}`, { token: token.token })).data.organizationId).toBe(organization._id);
+    // A later replay finds the registration complete and writes nothing more.
+    const again = await send();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(retried.body);
+    expect(Number(await home.prepare("SELECT count(*) AS n FROM workspaces WHERE organization_id = ?").bind(organization._id).first("n"))).toBe(1);
+  });
+
+  it("a search reindex page: a repeat after a crash runs the page again harmlessly and answers the same cursor", async () => {
+    const key = `reindex-${crypto.randomUUID()}`;
+    const send = () => call("POST", "/admin/search/reindex", { token: ADMIN_TOKEN, headers: { "idempotency-key": key }, body: {} });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const entries = async () =>
+      (await Promise.all(everyShardD1().map(async (db) => Number(await db.prepare("SELECT count(*) AS n FROM search_entries").first("n"))))).reduce((a, b) => a + b, 0);
+    const before = await entries();
+    // The page's write is in a shard, the claim in the directory: a crash after the write leaves only the claim.
+    await env.DB.prepare("UPDATE idempotency_keys SET claim = 'died', status = NULL, content_type = NULL, body = NULL, created_at = ? WHERE user_id = 'deployment-admin' AND key = ?")
+      .bind(Date.now() - 61_000, key)
+      .run();
+    const retried = await send();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect(retried.body.data.nextCursor).toBe(first.body.data.nextCursor);
+    expect(await entries()).toBe(before);
+    // Its answer is kept and replayed as any other.
+    const replay = await send();
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(retried.body);
+  });
+});

@@ -1,17 +1,20 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { requireAdminToken } from "../../http/admin";
+import { adminTokenMiddleware } from "../../http/admin";
 import { errorResponses, EmailSchema, jsonBody, NameSchema, okData, type Router } from "../../openapi";
-import { createUser } from "../../services/identity/users";
+import { completeReplayedRegistration, createUser } from "../../services/identity/users";
 import { OrganizationSchema, TokenSchema, UserSchema, WorkspaceSchema } from "../../schemas/core";
 
 const route = defineRoute({
   operationId: "createUser",
   // No user token: the deployment's ADMIN_TOKEN, checked before the body is validated.
   auth: "public",
-  use: [requireAdminToken],
+  // A kept answer is replayed once the registration it names is complete (a request that died after the directory's
+  // write left its shards' part to the retry): see completeReplayedRegistration.
+  use: [adminTokenMiddleware({ onReplay: completeReplayedRegistration })],
   // Registration costs 2 (the writes, pending invitations); a keyed call adds its Idempotency-Key claim and the
-  // stored response (no token batch to ride in): 4. Each pending invitation adds the read of its subtree.
+  // stored response (no token batch to ride in): 4. Each pending invitation adds the read of its subtree. A replay
+  // costs the claim and the read of the organization, plus the shards' part when it completes one: at most 4.
   roundTrips: 4,
   method: "post",
   path: "/admin/users",

@@ -1,4 +1,4 @@
-import { gte } from "drizzle-orm";
+import { eq, gte } from "drizzle-orm";
 import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
@@ -8,7 +8,8 @@ import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invi
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
 import { indexMemberships } from "../organizations/userOrganizations";
-import { everyShardContext, type ServiceContext } from "../context";
+import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
+import { keptAnswerUpdates } from "../idempotency";
 import { createDb } from "../../db/client";
 import type { Db, Env } from "../../env";
 import { shardBindings } from "../../db/shards";
@@ -27,37 +28,64 @@ export function userCopyStatement(db: Db, user: typeof users.$inferSelect) {
   return db.insert(users).values(user).onConflictDoNothing({ target: users.id });
 }
 
+/** What a registration writes, all known before its first write (so its answer can be kept with that write). */
+interface Registration {
+  user: typeof users.$inferSelect;
+  org: typeof organizations.$inferSelect;
+  ws: typeof workspaces.$inferSelect;
+}
+
+function registrationRows(input: { userId: string; orgId: string; wsId: string; email: string; name: string; at: number }): Registration {
+  const { userId, orgId, wsId, email, name, at: t } = input;
+  return {
+    user: { id: userId, email, name, createdAt: t, updatedAt: t },
+    org: { id: orgId, name: `${name}'s organization`, ownerId: userId, createdAt: t, updatedAt: t },
+    ws: { id: wsId, organizationId: orgId, name: "My workspace", description: "", isDefault: true, isShared: false, ownerId: userId, createdAt: t, updatedAt: t },
+  };
+}
+
 /**
  * Registration (docs/scaling.md, "Users in every shard"): the user and a first token in the directory (a taken
  * email fails on its unique index: 409, nothing written); then, in every shard database at once, the user's copy
  * and the pending invitations for the email — and in the shard the new personal organization is placed on, that
  * organization with a default workspace the user owns; then the invitations found are applied, shard by shard.
  * Three D1 round trips one after another (two when nothing is pending). A shard that fails after the directory has
- * committed is repaired by the scheduler (`repairUserCopies`).
+ * committed is repaired by the scheduler (`repairUserCopies`) for the user's copies, and by a retry of the request
+ * for the rest: the answer (with its token, sealed) is kept with the directory's write under the request's
+ * Idempotency-Key (docs/api-guide.md › HTTP semantics), and its replay completes the registration
+ * (`completeReplayedRegistration`).
  */
 export async function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
   const { dir, now: t } = ctx;
-  const user = { id: newId(), email: input.email, name: input.name, createdAt: t, updatedAt: t };
-  const org = { id: newOrganizationId(), name: `${input.name}'s organization`, ownerId: user.id, createdAt: t, updatedAt: t };
-  const ws = {
-    id: newIdBeside(org.id),
-    organizationId: org.id,
-    name: "My workspace",
-    description: "",
-    isDefault: true,
-    isShared: false,
-    ownerId: user.id,
-    createdAt: t,
-    updatedAt: t,
-  };
+  const orgId = newOrganizationId();
+  const rows = registrationRows({ userId: newId(), orgId, wsId: newIdBeside(orgId), email: input.email, name: input.name, at: t });
+  const { user, org, ws } = rows;
   const { record: token, insert: insertToken } = await prepareToken(ctx, { userId: user.id, name: "default", expiresAt: null });
+  const answer = {
+    user: userDto(user),
+    organization: organizationDto(org),
+    workspace: workspaceDto(ws, [{ userId: user.id, role: "owner" }]),
+    token,
+  };
   try {
-    await dir.batch([dir.insert(users).values(user), insertToken]);
+    // The answer rides with the directory's write (the claim of an admin route is in the directory).
+    await dir.batch([dir.insert(users).values(user), insertToken, ...(await keptAnswerUpdates(ctx, { payload: { data: answer } }))]);
   } catch (err) {
     // A taken email, or two registrations racing for one: the unique index decides.
     if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
     throw err;
   }
+  await writeRegistrationToShards(ctx, rows);
+  return answer;
+}
+
+/**
+ * The shards' part of a registration whose directory write committed. The home shard's batch inserts the
+ * organization first: when a retry's completion (or the request it retries) got there first, that batch fails on the
+ * organization's id and writes nothing; the other shards' part is idempotent (copies and invitations applied once).
+ */
+async function writeRegistrationToShards(ctx: ServiceContext, { user, org, ws }: Registration) {
+  const t = user.createdAt;
   const home = shardBindingOfId(org.id);
   const shards = everyShardContext(ctx);
   // Every shard at once: the user's copy and its pending invitations; the home shard also the new organization.
@@ -76,12 +104,18 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
               db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
             ]
           : [];
-      const results = await db.batch([userCopyStatement(db, user), ...own, pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
-      const [documentInvitations, memberships] = results.slice(-2) as [
-        Awaited<ReturnType<typeof pendingInvitationsOf>>,
-        Awaited<ReturnType<typeof pendingMemberInvitationsOf>>,
-      ];
-      return { shard, documentInvitations, memberships };
+      try {
+        const results = await db.batch([userCopyStatement(db, user), ...own, pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
+        const [documentInvitations, memberships] = results.slice(-2) as [
+          Awaited<ReturnType<typeof pendingInvitationsOf>>,
+          Awaited<ReturnType<typeof pendingMemberInvitationsOf>>,
+        ];
+        return { shard, documentInvitations, memberships };
+      } catch (err) {
+        // Written already by the other of a request and its retry, which applies the home shard's invitations.
+        if (isUniqueViolation(err, "organizations.id")) return { shard, documentInvitations: [], memberships: [] };
+        throw err;
+      }
     }),
   );
   await indexed;
@@ -92,12 +126,22 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
       applyPendingMemberInvitations(shard, { user: { id: user.id, email: user.email }, pending: memberships }),
     ]),
   );
-  return {
-    user: userDto(user),
-    organization: organizationDto(org),
-    workspace: workspaceDto(ws, [{ userId: user.id, role: "owner" }]),
-    token,
-  };
+}
+
+/**
+ * The replay of a kept registration answer: when its organization is not in its home shard (organizations are never
+ * deleted, so it was never written: the request died after the directory's write), the shards' part is done now,
+ * so the replayed token opens the organization and workspace it names. One read when the registration is complete.
+ */
+export async function completeReplayedRegistration(ctx: ServiceContext, kept: { status: number; body: string | null }) {
+  if (kept.status !== 200 || kept.body === null) return;
+  const { data } = JSON.parse(kept.body) as { data: Awaited<ReturnType<typeof createUser>> };
+  const orgId = data.organization._id;
+  const home = shardDbOf(ctx, orgId);
+  const [written] = await home.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId));
+  if (written) return;
+  const { user, workspace } = data;
+  await writeRegistrationToShards(ctx, registrationRows({ userId: user._id, orgId, wsId: workspace._id, email: user.email, name: user.name, at: user.createdAt }));
 }
 
 /** How far back the scheduler looks for users whose copy a shard lacks (a registration interrupted between databases). */

@@ -16,6 +16,8 @@ import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
 import { domainRoute, releaseRoutesQuietly, slugRoute, withClaimedRoutes, type RouteNames } from "./routes";
 import { MASKED_PASSWORD } from "./state";
+import { fingerprintOf, mirror, predictedMirror, projectFingerprint } from "./mirror";
+import { keptAnswerUpdates } from "../idempotency";
 import { newDomainToken, txtName, txtRecordProves, txtValue, verificationOff } from "./domains";
 
 export interface PublishInput {
@@ -34,16 +36,6 @@ export interface EntryPatch {
   disabled?: boolean;
   expiresAt?: number | null;
   allowIndexing?: boolean;
-}
-
-/** The `published` mirror of a project, rebuilt from its entries (oldest first). */
-function mirror(projectId: string) {
-  return sql`(SELECT json_group_array(json(x)) FROM (
-    SELECT json_object('slug', slug, 'domain', coalesce(domain, ''), 'homepage', homepage, 'passwordHash', password_hash,
-      'disabled', json(CASE WHEN disabled THEN 'true' ELSE 'false' END), 'expiresAt', expires_at,
-      'allowIndexing', json(CASE WHEN allow_indexing THEN 'true' ELSE 'false' END),
-      'domainToken', domain_token, 'domainVerifiedAt', domain_verified_at) AS x
-    FROM published_entries WHERE project_id = ${projectId} ORDER BY created_at, slug))`;
 }
 
 /** Batchable: the homepage document when it is a live document of the project (no row otherwise). */
@@ -88,18 +80,25 @@ const ENTRY_DOMAIN = Symbol("the entry's own domain");
  * project access (404), no such entry (404), role (403), then the homepage's meaning (422), then the domain (409).
  */
 async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined, domain?: string | typeof ENTRY_DOMAIN) {
-  const [[projectRow], entries, homepageRows, domainHolders] = await read(ctx, [
+  return (await loadProjectForWrite(ctx, projectId, slug, homepage, domain)).entry;
+}
+
+/** loadForWrite with the project row, its entries and its fingerprint (what a publish predicts its answer from). */
+async function loadProjectForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined, domain?: string | typeof ENTRY_DOMAIN) {
+  const [[projectRow], entries, homepageRows, domainHolders, allEntries, [print]] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     entryStatement(ctx.db, projectId, slug ?? ""),
     homepageStatement(ctx.db, projectId, homepage),
     verifiedDomainStatement(ctx.db, domain, slug),
+    ctx.db.select().from(publishedEntries).where(eq(publishedEntries.projectId, slug === null ? projectId : "")),
+    ctx.db.select({ fingerprint: projectFingerprint }).from(projects).where(eq(projects.id, slug === null ? projectId : "")),
   ]);
   checkProjectAccess(projectRow, "read");
   if (slug !== null && entries.length === 0) throw notFound("Published entry");
-  checkProjectAccess(projectRow, "admin");
+  const { project } = checkProjectAccess(projectRow, "admin");
   checkHomepage(homepage, homepageRows);
   if (domain && domainHolders.length > 0) throw conflict("This domain is already used by another portal");
-  return entries[0];
+  return { entry: entries[0], project, entries: allEntries, fingerprint: print?.fingerprint ?? "" };
 }
 
 /** The domain columns of a claim of `domain`: a fresh TXT token, verified at once only with DOMAIN_VERIFICATION=off. */
@@ -166,33 +165,74 @@ async function refuseHeldElsewhere(ctx: ServiceContext, claim: { slug?: string; 
   throw conflict("This domain is already used by another portal");
 }
 
+/** How many times a publish re-reads a project that changed between its read and its write before answering 409. */
+const PUBLISH_ATTEMPTS = 3;
+
+/**
+ * Adds an entry. Its answer, the project as the write leaves it, is known before the write (./mirror.ts) and kept
+ * with it in one batch under the request's Idempotency-Key (docs/api-guide.md › HTTP semantics), so a retry after a
+ * crash replays it rather than meeting its own slug (409). The write is guarded by the project row it was predicted
+ * from: a project changed meanwhile (another entry, a rename) writes nothing, and the publish reads it again.
+ */
 export async function publishProject(ctx: ServiceContext, { projectId, entry: input }: { projectId: string; entry: PublishInput }) {
-  const { db } = ctx;
-  await loadForWrite(ctx, projectId, null, input.homepage, input.domain);
+  let state = await loadProjectForWrite(ctx, projectId, null, input.homepage, input.domain);
   const columns = claimColumns(ctx, input.domain ?? "");
   const names = domainNames(columns);
   names.claim.unshift(slugRoute(input.slug));
   // The directory's claim beside the other shards' check and the password's hash: one round trip.
   const held = refuseHeldElsewhere(ctx, { slug: input.slug, domain: input.domain ?? null });
   const hashing = input.password ? hashPassword(input.password) : Promise.resolve(null);
-  return withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () =>
-    refreshMirror(
-      ctx,
+  return withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () => {
+    const row: typeof publishedEntries.$inferSelect = {
+      slug: input.slug,
       projectId,
-      db.insert(publishedEntries).values({
-        slug: input.slug,
-        projectId,
-        ...columns,
-        homepage: input.homepage ?? "",
-        passwordHash: await hashing,
-        disabled: false,
-        expiresAt: input.expiresAt ?? null,
-        allowIndexing: input.allowIndexing ?? false,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      }),
-    ),
-  );
+      ...columns,
+      homepage: input.homepage ?? "",
+      passwordHash: await hashing,
+      disabled: false,
+      expiresAt: input.expiresAt ?? null,
+      allowIndexing: input.allowIndexing ?? false,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const answer = await writeEntry(ctx, row, state);
+      if (answer) return answer;
+      if (attempt === PUBLISH_ATTEMPTS) throw conflict("The project changed while it was being published; retry");
+      state = await loadProjectForWrite(ctx, projectId, null, input.homepage, input.domain);
+    }
+  });
+}
+
+/**
+ * One batch: the kept answer, the entry and the refreshed mirror, each only while the project row is the one read
+ * (`state.fingerprint`). The answer, or null when the project changed since (nothing was written).
+ */
+async function writeEntry(ctx: ServiceContext, row: typeof publishedEntries.$inferSelect, state: Awaited<ReturnType<typeof loadProjectForWrite>>) {
+  const { db } = ctx;
+  const { projectId } = row;
+  const answer = projectDto({ ...state.project, published: predictedMirror(state.entries, row), updatedAt: ctx.now }, ctx.now);
+  const unchanged = sql`${fingerprintOf(projectId)} = ${state.fingerprint}`;
+  const p = row;
+  try {
+    const results = await db.batch([
+      db.insert(publishedEntries).select(
+        sql`SELECT ${p.slug}, ${p.projectId}, ${p.domain}, ${p.domainToken}, ${p.domainVerifiedAt}, ${p.homepage}, ${p.passwordHash}, ${p.disabled ? 1 : 0},
+              ${p.expiresAt}, ${p.allowIndexing ? 1 : 0}, ${p.createdAt}, ${p.updatedAt} WHERE ${unchanged}`,
+      ),
+      // Before the mirror's refresh, while the project row is still the one read (the insert leaves it alone).
+      ...(await keptAnswerUpdates(ctx, { payload: { data: answer }, when: unchanged })),
+      db
+        .update(projects)
+        .set({ published: mirror(projectId) as never, updatedAt: ctx.now })
+        .where(and(eq(projects.id, projectId), sql`${projectFingerprint} = ${state.fingerprint}`))
+        .returning({ id: projects.id }),
+    ]);
+    const updated = results[results.length - 1] as unknown[];
+    return updated.length > 0 ? answer : null;
+  } catch (err) {
+    uniqueFailure(err);
+  }
 }
 
 export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slug, patch }: { projectId: string; slug: string; patch: EntryPatch }) {

@@ -6,6 +6,11 @@
  *   drops entries whose record is gone.
  * - Each call then reads the bodies of up to PAGE documents (content objects and newest DOCX blobs in R2).
  * - The last call rebuilds the FTS5 index itself from `search_entries` ('rebuild').
+ *
+ * Keyed calls (docs/api-guide.md › HTTP semantics): the page writes in a shard database and the admin's key is held
+ * in the directory, so the answer cannot commit with the page. It need not: a page only rewrites entries from the
+ * data, so a page run again after a crash (a retry taking over the key after its lease) writes the same entries and
+ * answers the same `nextCursor`; a finished page's answer is kept and replayed as any other.
  */
 import { d1Of } from "../../db/d1";
 import { mapConcurrent } from "../../lib/concurrency";
