@@ -13,10 +13,9 @@
 //    percent of one core: read from /proc, so less at the mercy of other load on the machine than the p95), and
 //    the targets (≤ 1 000 writes and ≤ 100 deliveries per cause, B's p95 during ≤ 2× idle).
 //   npm run bench -- cascade
-import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { monotonicFactory } from "ulidx";
-import { printTable, rawD1, seedRawTable, seedUser, startApi } from "./lib.mjs";
+import { printTable, rawD1, seedRawTable, seedUser, startApi, workerdStats } from "./lib.mjs";
 
 const SAMPLES = Number(process.env.BENCH_CASCADE_SAMPLES) || 100;
 // ~3 requests/s per tenant: under the 300 per 60 s rate limit for the whole run.
@@ -28,28 +27,6 @@ function pct(xs, p) {
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 }
 
-/** CPU ticks (1/100 s) of the busiest workerd process of wrangler dev's process group (the one running the Worker), or null off Linux. */
-function workerdTicks(pgid) {
-  let best = null;
-  let pids;
-  try {
-    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
-  } catch {
-    return null;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")) continue;
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      if (best === null || ticks > best) best = ticks;
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  return best;
-}
 
 /** A local webhook receiver that answers 200 and counts what it receives. */
 async function receiver() {
@@ -151,9 +128,9 @@ export default async function main() {
     let settled = false;
     // The Worker's CPU, second by second, while the cascade runs.
     const cpuPerSecond = [];
-    let lastTicks = workerdTicks(api.pgid);
+    let lastTicks = workerdStats(api.pgid, (p) => p.ticks);
     const cpuTimer = setInterval(() => {
-      const ticks = workerdTicks(api.pgid);
+      const ticks = workerdStats(api.pgid, (p) => p.ticks);
       if (ticks !== null && lastTicks !== null) cpuPerSecond.push(ticks - lastTicks);
       lastTicks = ticks;
     }, 1000);

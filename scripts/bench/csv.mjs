@@ -12,8 +12,7 @@
 //   import: one POST /table/{id}/import of N rows   vs   N/1000 calls of POST /table/{id}/rows (1000 rows each)
 //   export: GET /table/{id}/export.csv read to the end   vs   paging GET /table/{id}/rows?limit=1000 to the end
 // (BENCH_CSV_PASSES for the read side, default 2). Targets: import throughput ≥ 0.7× the bulk API's; export time ≤ 2× the listing's.
-import { readdirSync, readFileSync } from "node:fs";
-import { median, printTable, seedUser, shardBindingOf, startApi, time, tokensFor } from "./lib.mjs";
+import { median, printTable, seedUser, shardBindingOf, startApi, time, tokensFor, workerdStats } from "./lib.mjs";
 
 const ROWS_PER_CALL = 1000;
 
@@ -127,28 +126,6 @@ async function throughput(api) {
   }
 }
 
-/** Resident memory (MB) of the largest workerd process of wrangler dev's process group, or null off Linux. */
-function workerdRssMb(pgid) {
-  let best = null;
-  let pids;
-  try {
-    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
-  } catch {
-    return null;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")) continue;
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (rss && (best === null || Number(rss[1]) / 1024 > best)) best = Number(rss[1]) / 1024;
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  return best;
-}
 
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -157,10 +134,10 @@ function pct(xs, p) {
 
 /** Runs `work` while sampling workerd's RSS and reading another tenant's table in a closed loop. */
 async function phase(api, reader, work) {
-  const before = workerdRssMb(api.pgid);
+  const before = workerdStats(api.pgid, (p) => p.rssMb);
   let peak = before ?? 0;
   const sampler = setInterval(() => {
-    const mb = workerdRssMb(api.pgid);
+    const mb = workerdStats(api.pgid, (p) => p.rssMb);
     if (mb !== null && mb > peak) peak = mb;
   }, 100);
   const latencies = [];

@@ -1,6 +1,6 @@
 // Shared benchmark plumbing: a real local API (wrangler dev on a fresh persisted state) and a raw D1 of the
 // same engine for baselines, measured side by side in one run.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
@@ -185,4 +185,32 @@ export async function seedRawTable(db, ulid, columnStatements = () => []) {
     ...columnStatements(ids, t),
   ]);
   return ids;
+}
+
+/**
+ * The largest value `pick` gives over the workerd processes of wrangler dev's process group `pgid` (the one running
+ * the Worker is the busiest and the largest), each seen as { ticks: CPU ticks of 1/100 s, rssMb: resident MB };
+ * null off Linux or when none is found.
+ */
+export function workerdStats(pgid, pick) {
+  let best = null;
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      const value = pick({ ticks: Number(fields[11]) + Number(fields[12]), rssMb: rss ? Number(rss[1]) / 1024 : 0 });
+      if (best === null || value > best) best = value;
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return best;
 }
