@@ -118,7 +118,7 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
   return { done: false, state };
 }
 
-/** The position a cursor carries a move on from, once the fences show that move still under way (else ShardMoveError). */
+/** The position a cursor carries a move on from, once the fences show it still under way (else ShardMoveError). */
 function resumedState(opts: StepOptions, previous: MoveState, sourceFence: Fence, targetFence: Fence): MoveState {
   const { logical, fromName, toName } = opts;
   if (previous.logical !== logical || previous.from !== fromName || previous.to !== toName) {

@@ -4,7 +4,8 @@
 // its budget of calls lasts, and switches the fences and the map once every page has verified.
 //
 // Verification goes page by page in lockstep: a page of the source after key K (its last key L), the target's rows
-// with keys in (K, L] (after K, on the source's last page), their counts and SHA-256 over their quote()d values compared.
+// with keys in (K, L] (after K, on the source's last page), their counts and SHA-256 over their quote()d values
+// compared.
 import { shardCondition } from "./shardKeys";
 import {
   asMover,
@@ -146,7 +147,7 @@ async function clearSearchUnit({ opts, state, shapes, pageRows }: StepRun): Prom
   return 1;
 }
 
-/** Compares a page of the source with the target's rows in the same key range; throws ShardMoveError on a difference. */
+/** Compares a page of the source with the target's rows in its key range; throws ShardMoveError on a difference. */
 async function verifyUnit({ opts, state, shapes, pageRows }: StepRun): Promise<number> {
   const { from, to, logical } = opts;
   const shape = shapes[state.table]!;
