@@ -6,28 +6,24 @@
 // The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
 // The operator's `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts) runs the same move cut
 // into steps of bounded D1 calls (./shardMoveSteps.ts), and also switches the directory's placement; the fence is
-// enforced by triggers in every shard table (the shard baseline, migrations/shard/0000).
+// enforced by triggers in every shard table (the shard baseline, migrations/shard/0000). The rows outside the shard
+// schema that its rows name (the users) are copied ahead of it by ./shardMoveReferenced.ts.
 // This module takes two D1Database handles and knows nothing of bindings beyond their names.
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { is } from "drizzle-orm";
-import * as schema from "./schema";
 import { readFence, setFenceStatement } from "./shardFence";
-import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "./shardKeys";
+import { shardCondition } from "./shardKeys";
+import { copyReferencedRows } from "./shardMoveReferenced";
 import {
   asMover,
-  configOf,
   DEFAULT_BATCH_ROWS,
   deleteRows,
   deleteShardRows,
   deleteShardRowsWithin,
   digestShardTable,
   insertStatements,
-  MAX_PARAMS,
   moveShapes,
   pages,
   q,
   SEARCH,
-  shardTables,
   type TableReport,
   type TableShape,
 } from "./shardRows";
@@ -77,128 +73,6 @@ export class ShardMoveError extends Error {
   }
 }
 
-/** Foreign keys (of one column) from `table` to tables outside the shard schema: the column, and the table and column it names. */
-function outward(table: SQLiteTable) {
-  return getTableConfig(table).foreignKeys.flatMap((fk) => {
-    const ref = fk.reference();
-    const parentName = getTableConfig(ref.foreignTable).name;
-    return shardTables.has(parentName) || ref.columns.length !== 1 ? [] : [{ column: ref.columns[0]!.name, parent: ref.foreignTable, parentName, parentColumn: ref.foreignColumns[0]!.name }];
-  });
-}
-
-/**
- * One page of the rows outside the shard schema that the shard's rows name (the users they reference), in key
- * order after `after`, for a move in steps, whose every unit of work must fit its budget of calls however many users
- * a shard names: the referencing columns of every shard table read in one D1 call (a batch), the page's rows read in
- * another, inserted in a third; `calls` says how many it made. Only where that is one level (the referenced tables
- * name nothing further outside the shard, as today); null otherwise, and the caller copies them whole
- * (copyReferencedRows).
- */
-export async function copyReferencedPage(
-  from: D1Database,
-  to: D1Database,
-  logical: number,
-  after: string | null,
-  pageRows: number,
-): Promise<{ last: string | null; rows: number; calls: number } | null> {
-  const refs = shardTablesInCopyOrder().flatMap((name) => outward(shardTables.get(name)!).map((r) => ({ ...r, table: name })));
-  const parents = new Set(refs.map((r) => `${r.parentName}.${r.parentColumn}`));
-  if (refs.length === 0 || parents.size !== 1 || outward(refs[0]!.parent).length) return null;
-  const { parent, parentName, parentColumn } = refs[0]!;
-  const found = await from.batch<{ id: string }>(
-    refs.map((r) => {
-      const cond = shardCondition(SHARD_KEY_COLUMNS[r.table], logical);
-      return from.prepare(`SELECT DISTINCT ${q(r.column)} AS id FROM ${q(r.table)} WHERE ${cond.sql} AND ${q(r.column)} IS NOT NULL`).bind(...cond.params);
-    }),
-  );
-  const ids = [...new Set(found.flatMap((f) => f.results.map((x) => String(x.id))))].filter((id) => after === null || id > after).sort();
-  const page = ids.slice(0, pageRows);
-  if (!page.length) return { last: null, rows: 0, calls: 1 };
-  const { columns } = configOf(parent);
-  const rows = await from.prepare(`SELECT ${columns.map(q).join(", ")} FROM ${q(parentName)} WHERE ${q(parentColumn)} IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(page)).raw<unknown[]>();
-  if (rows.length) await to.batch(insertStatements(to, parentName, columns, rows, "ON CONFLICT DO NOTHING"));
-  return { last: ids.length > pageRows ? page[page.length - 1]! : null, rows: rows.length, calls: rows.length ? 3 : 2 };
-}
-
-/**
- * Rows outside the shard schema that the shard's rows reference: the users every shard database keeps a copy of
- * (src/db/schema/copies.ts; docs/scaling.md "Migrations per kind of database"), which shard tables reference with
- * foreign keys D1 enforces in the target too. These rows are copied first (as they are, kept if present); the source
- * keeps its own (they are copies of directory rows).
- */
-export async function copyReferencedRows(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<Record<string, number>> {
-  const everything = new Map<string, SQLiteTable>(
-    Object.values<unknown>(schema)
-      .filter((v): v is SQLiteTable => is(v, SQLiteTable))
-      .map((t) => [getTableConfig(t).name, t]),
-  );
-
-  // Which parent rows the shard's rows name, read in one batch.
-  const wanted = new Map<string, { column: string; ids: Set<string> }>();
-  const want = (parent: string, column: string) => {
-    if (!wanted.has(parent)) wanted.set(parent, { column, ids: new Set() });
-    return wanted.get(parent)!.ids;
-  };
-  const probes: { parent: string; column: string; stmt: D1PreparedStatement }[] = [];
-  for (const name of shardTablesInCopyOrder()) {
-    const cond = shardCondition(SHARD_KEY_COLUMNS[name], logical);
-    for (const { column, parentName: parent, parentColumn } of outward(shardTables.get(name)!)) {
-      probes.push({ parent, column: parentColumn, stmt: from.prepare(`SELECT DISTINCT ${q(column)} FROM ${q(name)} WHERE ${cond.sql} AND ${q(column)} IS NOT NULL`).bind(...cond.params) });
-    }
-  }
-  if (!probes.length) return {};
-  const present = new Set(
-    (await to.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).raw<[string]>()).map(([n]) => n),
-  );
-  const found = await from.batch(probes.map((p) => p.stmt));
-  probes.forEach((p, i) => {
-    const ids = want(p.parent, p.column);
-    for (const row of found[i]!.results as Record<string, string>[]) ids.add(Object.values(row)[0]!);
-  });
-
-  // Parents may name parents (an organization its owner): insert parents first (a depth-first post-order), read
-  // in the reverse order so that every row read adds the rows it names before their table is read.
-  const rowsOf = new Map<string, unknown[][]>();
-  const insertOrder: string[] = [];
-  const visiting = new Set<string>();
-  const visit = (name: string) => {
-    if (insertOrder.includes(name) || visiting.has(name)) return;
-    visiting.add(name);
-    for (const { parentName } of outward(everything.get(name)!)) visit(parentName);
-    insertOrder.push(name);
-  };
-  for (const name of [...wanted.keys()].sort()) visit(name);
-  for (const name of [...insertOrder].reverse()) {
-    const table = everything.get(name)!;
-    const { columns } = configOf(table);
-    const entry = wanted.get(name);
-    if (!entry || !present.has(name)) continue;
-    const ids = [...entry.ids];
-    const rows: unknown[][] = [];
-    for (let i = 0; i < ids.length; i += MAX_PARAMS - 1) {
-      const chunk = ids.slice(i, i + MAX_PARAMS - 1);
-      rows.push(...(await from.prepare(`SELECT ${columns.map(q).join(", ")} FROM ${q(name)} WHERE ${q(entry.column)} IN (${chunk.map(() => "?").join(", ")})`).bind(...chunk).raw<unknown[]>()));
-    }
-    rowsOf.set(name, rows);
-    for (const { column, parentName: parent, parentColumn } of outward(table)) {
-      const index = columns.indexOf(column);
-      for (const row of rows) if (row[index] != null) want(parent, parentColumn).add(String(row[index]));
-    }
-  }
-  const copied: Record<string, number> = {};
-  for (const name of insertOrder) {
-    const rows = rowsOf.get(name);
-    if (!rows) continue;
-    const { columns } = configOf(everything.get(name)!);
-    for (let i = 0; i < rows.length; i += pageRows) {
-      const statements = insertStatements(to, name, columns, rows.slice(i, i + pageRows), "ON CONFLICT DO NOTHING");
-      if (statements.length) await to.batch(statements);
-    }
-    copied[name] = rows.length;
-  }
-  return copied;
-}
-
 /**
  * The shard's search entries, carried from the source as they are. The target's triggers already made an entry
  * for every copied document (its name) and row (its cells' text), but a document's body comes from its content in
@@ -209,7 +83,10 @@ export async function copyReferencedRows(from: D1Database, to: D1Database, logic
 async function copySearchEntries(from: D1Database, to: D1Database, logical: number, pageRows: number): Promise<void> {
   await deleteRows(to, SEARCH, logical, pageRows);
   const columns = SEARCH.columns;
-  const update = columns.filter((c) => c !== "record_id").map((c) => `${q(c)} = excluded.${q(c)}`).join(", ");
+  const update = columns
+    .filter((c) => c !== "record_id")
+    .map((c) => `${q(c)} = excluded.${q(c)}`)
+    .join(", ");
   for await (const page of pages(from, SEARCH, logical, pageRows)) {
     await to.batch(insertStatements(to, SEARCH.name, columns, page, `ON CONFLICT (record_id) DO UPDATE SET ${update}`));
   }
@@ -257,11 +134,14 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
   const pageRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
   if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
   if (from === to || fromName === toName) throw new Error("a move needs two different databases");
-  if (!Number.isInteger(pageRows) || pageRows < 1) throw new RangeError(`batchRows must be a positive integer: ${pageRows}`);
+  if (!Number.isInteger(pageRows) || pageRows < 1)
+    throw new RangeError(`batchRows must be a positive integer: ${pageRows}`);
 
   const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
-  if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
-  if (targetFence.state === "read-only") throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
+  if (sourceFence.state === "moved")
+    throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
+  if (targetFence.state === "read-only")
+    throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
   if (sourceFence.state === "read-only" && (await recordedState(to, logical)) === "active") {
     // An earlier run stopped inside (d): the target went active after its copy was verified, the source never
     // left read-only, so the copy still holds every write. Verify again and finish.
@@ -271,7 +151,9 @@ export async function moveLogicalShard(opts: MoveOptions): Promise<MoveReport> {
     return { logical, from: fromName, to: toName, tables, search, referenced: {} };
   }
   if (targetFence.state === "active" && (await holdsRows(to, logical))) {
-    throw new ShardMoveError(`${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`);
+    throw new ShardMoveError(
+      `${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`,
+    );
   }
 
   // (a)
@@ -311,8 +193,12 @@ async function verify(opts: MoveOptions, pageRows: number): Promise<{ tables: Ta
   const shapes = moveShapes();
   const mismatches: ShardMoveError["mismatches"] = [];
   const compare = async (shape: TableShape) => {
-    const [source, target] = await Promise.all([digestShardTable(from, shape, logical, pageRows), digestShardTable(to, shape, logical, pageRows)]);
-    if (source.rows !== target.rows || source.checksum !== target.checksum) mismatches.push({ table: shape.name, source, target });
+    const [source, target] = await Promise.all([
+      digestShardTable(from, shape, logical, pageRows),
+      digestShardTable(to, shape, logical, pageRows),
+    ]);
+    if (source.rows !== target.rows || source.checksum !== target.checksum)
+      mismatches.push({ table: shape.name, source, target });
     return source;
   };
   const tables: TableReport[] = [];
@@ -336,7 +222,9 @@ export async function recordedState(db: D1Database, logical: number): Promise<st
 export async function holdsRows(db: D1Database, logical: number): Promise<boolean> {
   const statements = moveShapes().tables.map((shape) => {
     const cond = shardCondition(shape.key, logical);
-    return db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`).bind(...cond.params);
+    return db
+      .prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`)
+      .bind(...cond.params);
   });
   const results = await db.batch<{ present: number }>(statements);
   return results.some((r) => r.results[0]?.present === 1);
@@ -347,18 +235,33 @@ export async function holdsRows(db: D1Database, logical: number): Promise<boolea
  * first, then its search entries. Refuses unless `db`'s fence says the shard moved, so it can never delete the
  * copy that serves. Returns the rows deleted per table.
  */
-export async function dropMovedCopy(opts: { db: D1Database; logical: number; batchRows?: number }): Promise<Record<string, number>> {
+export async function dropMovedCopy(opts: {
+  db: D1Database;
+  logical: number;
+  batchRows?: number;
+}): Promise<Record<string, number>> {
   await refuseUnlessMoved(opts.db, opts.logical);
   return deleteShardRows(opts.db, opts.logical, opts.batchRows ?? DEFAULT_BATCH_ROWS);
 }
 
 async function refuseUnlessMoved(db: D1Database, logical: number): Promise<void> {
   const fence = await readFence(db, logical);
-  if (fence.state !== "moved") throw new ShardMoveError(`logical shard ${logical} has not moved out of this database (fence: ${fence.state})`);
+  if (fence.state !== "moved")
+    throw new ShardMoveError(`logical shard ${logical} has not moved out of this database (fence: ${fence.state})`);
 }
 
 /** dropMovedCopy within at most about `maxCalls` D1 calls: repeated until `done` for an old copy too large for one call. */
-export async function dropMovedCopyWithin(opts: { db: D1Database; logical: number; maxCalls: number; batchRows?: number }): Promise<{ deleted: number; done: boolean }> {
+export async function dropMovedCopyWithin(opts: {
+  db: D1Database;
+  logical: number;
+  maxCalls: number;
+  batchRows?: number;
+}): Promise<{ deleted: number; done: boolean }> {
   await refuseUnlessMoved(opts.db, opts.logical);
-  return deleteShardRowsWithin(opts.db, opts.logical, opts.batchRows ?? DEFAULT_BATCH_ROWS, Math.max(1, opts.maxCalls - 1));
+  return deleteShardRowsWithin(
+    opts.db,
+    opts.logical,
+    opts.batchRows ?? DEFAULT_BATCH_ROWS,
+    Math.max(1, opts.maxCalls - 1),
+  );
 }

@@ -9,11 +9,11 @@
 // the source after key K (its last key L), the target's rows with keys in (K, L] (after K, on the source's last page),
 // their counts and SHA-256 over their quote()d values compared. Any difference stops the move: the source takes writes
 // again at once, and the copy stays fenced off in the target for abortMoveWithin to delete in steps of its own.
-import { readFence, setFenceStatement, type FenceState } from "./shardFence";
-import { shardCondition } from "./shardKeys";
-import { asMover, BEFORE_ANY_ROWID, DEFAULT_BATCH_ROWS, deleteChunk, deleteShardRowsWithin, insertStatements, moveShapes, q, shardDeleteOrder, type TableShape } from "./shardRows";
-import { sha256Hex } from "../lib/crypto";
-import { copyReferencedPage, copyReferencedRows, holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
+// The units of work of each phase (a page copied, a page verified, …) are in ./shardMoveUnits.ts.
+import { readFence, setFenceStatement, type Fence, type FenceState } from "./shardFence";
+import { DEFAULT_BATCH_ROWS, deleteShardRowsWithin, moveShapes, shardDeleteOrder, type TableShape } from "./shardRows";
+import { holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
+import { UNITS } from "./shardMoveUnits";
 import { isLogicalShard } from "./shards";
 
 /** A key value as the cursor carries it (a primary key's columns, or a rowid). */
@@ -39,7 +39,10 @@ export interface MoveState {
 }
 
 /** A move's options (./shardMove.ts), and the D1 calls this step may make, at most (about: the fixed checks of a call count a few). */
-export type StepOptions = Pick<MoveOptions, "from" | "to" | "logical" | "fromName" | "toName" | "batchRows" | "onCopied" | "switchMap"> & { maxCalls: number };
+export type StepOptions = Pick<
+  MoveOptions,
+  "from" | "to" | "logical" | "fromName" | "toName" | "batchRows" | "onCopied" | "switchMap"
+> & { maxCalls: number };
 
 export type StepResult =
   | { done: false; state: MoveState }
@@ -55,7 +58,10 @@ export function stepShapes(): TableShape[] {
 export function isPlausibleState(state: MoveState): boolean {
   const n = stepShapes().length;
   const limit = state.phase === "clean" ? shardDeleteOrder().length : n;
-  const keyWidth = state.phase === "clean" || state.phase === "clear-search" || state.phase === "referenced" ? 1 : (stepShapes()[state.table]?.order.length ?? 0);
+  const keyWidth =
+    state.phase === "clean" || state.phase === "clear-search" || state.phase === "referenced"
+      ? 1
+      : (stepShapes()[state.table]?.order.length ?? 0);
   return (
     isLogicalShard(state.logical) &&
     state.table >= 0 &&
@@ -69,32 +75,6 @@ export function isPlausibleState(state: MoveState): boolean {
 }
 
 /**
- * One page of `shape`'s rows on `logical` in key order, after `after` (if any) and up to `upTo` (inclusive, if any),
- * at most `limit` rows; each row's values (through `select`) and its key.
- */
-async function readPage(
-  db: D1Database,
-  shape: TableShape,
-  logical: number,
-  after: KeyValue[] | null,
-  limit: number,
-  select: (c: string) => string,
-  upTo: KeyValue[] | null = null,
-): Promise<{ values: unknown[][]; last: KeyValue[] | null }> {
-  const cond = shardCondition(shape.key, logical);
-  const keys = shape.order.map(q).join(", ");
-  const tuple = (k: KeyValue[]) => `(${k.map(() => "?").join(", ")})`;
-  const where = [cond.sql, ...(after ? [`(${keys}) > ${tuple(after)}`] : []), ...(upTo ? [`(${keys}) <= ${tuple(upTo)}`] : [])].join(" AND ");
-  const rows = await db
-    .prepare(`SELECT ${shape.columns.map(select).join(", ")}, ${keys} FROM ${q(shape.name)} WHERE ${where} ORDER BY ${keys} LIMIT ?`)
-    .bind(...cond.params, ...(after ?? []), ...(upTo ?? []), limit)
-    .raw<unknown[]>();
-  const width = shape.columns.length;
-  const lastRow = rows[rows.length - 1];
-  return { values: rows.map((r) => r.slice(0, width)), last: lastRow ? (lastRow.slice(width) as KeyValue[]) : null };
-}
-
-/**
  * Starts a move in steps (no state) or carries one on (the state a previous step returned), making at most about
  * `maxCalls` D1 calls. Throws ShardMoveError when the move cannot start or go on (nothing changed then), or when its
  * copy does not verify: then the source is `active` again and the target's copy stays fenced `moved` → the source, for
@@ -105,43 +85,15 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
   const pageRows = opts.batchRows ?? 500;
   if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
   if (from === to || fromName === toName) throw new Error("a move needs two different databases");
-  if (!Number.isInteger(pageRows) || pageRows < 1) throw new RangeError(`batchRows must be a positive integer: ${pageRows}`);
+  if (!Number.isInteger(pageRows) || pageRows < 1)
+    throw new RangeError(`batchRows must be a positive integer: ${pageRows}`);
   const shapes = stepShapes();
-  let used = 2;
   const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
-  let state: MoveState;
-
-  if (previous) {
-    if (previous.logical !== logical || previous.from !== fromName || previous.to !== toName) {
-      throw new ShardMoveError(`the cursor belongs to a move of logical shard ${previous.logical} from ${previous.from} to ${previous.to}`);
-    }
-    const targetOk =
-      (targetFence.state === "moved" && targetFence.movedTo === fromName) ||
-      (targetFence.state === "active" && (previous.phase === "verify" || previous.phase === "switch"));
-    if (sourceFence.state !== "read-only" || !targetOk) {
-      throw new ShardMoveError(`the move of logical shard ${logical} to ${toName} this cursor continues is no longer under way (start it again without a cursor)`);
-    }
-    state = structuredClone(previous);
-  } else {
-    if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
-    if (targetFence.state === "read-only") throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
-    const zero = shapes.map(() => 0);
-    used++;
-    if (sourceFence.state === "read-only" && (await recordedState(to, logical)) === "active") {
-      // An earlier run stopped inside the switch: the target went active after its copy was verified and the source
-      // never left read-only. Verify again and finish.
-      state = { logical, from: fromName, to: toName, phase: "verify", table: 0, after: null, copied: [...zero], verified: [...zero], since: Date.now() };
-    } else {
-      used++;
-      if (targetFence.state === "active" && (await holdsRows(to, logical))) {
-        throw new ShardMoveError(`${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`);
-      }
-      await from.batch([setFenceStatement(from, logical, "read-only")]);
-      await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
-      used += 2;
-      state = { logical, from: fromName, to: toName, phase: "clean", table: 0, after: null, copied: [...zero], verified: [...zero], since: Date.now() };
-    }
-  }
+  const opened = previous
+    ? { state: resumedState(opts, previous, sourceFence, targetFence), used: 2 }
+    : await startMove(opts, shapes, sourceFence, targetFence);
+  const { state } = opened;
+  let used = opened.used;
 
   const abandon = async () => {
     // The source is writable again first; the target's copy stays, fenced `moved` → the source, so no read counts it
@@ -156,86 +108,94 @@ export async function moveLogicalShardStep(opts: StepOptions, previous: MoveStat
     // Each unit of work below costs two D1 calls at most, a page of referenced users and the switch three, and a
     // unit that fails (a page that differs) is followed by the abandon's two: room for four is left before each.
     while (used + 4 <= opts.maxCalls || used <= 5) {
-      if (state.phase === "clean") {
-        const clean = shardDeleteOrder();
-        const shape = clean[state.table]!;
-        const { last } = await deleteChunk(to, shape, logical, (state.after?.[0] as number | undefined) ?? BEFORE_ANY_ROWID, pageRows);
-        used++;
-        if (last !== null) state.after = [last];
-        else if (state.table + 1 < clean.length) Object.assign(state, { table: state.table + 1, after: null });
-        else Object.assign(state, { phase: "referenced", table: 0, after: null });
-      } else if (state.phase === "referenced") {
-        // The users the shard's rows name, a page per unit (three calls); whole where the schema does not allow pages.
-        const page = await copyReferencedPage(from, to, logical, (state.after?.[0] as string | undefined) ?? null, pageRows);
-        if (page === null) {
-          await copyReferencedRows(from, to, logical, pageRows);
-          used += 3;
-        } else used += page.calls;
-        if (page?.last) state.after = [page.last];
-        else Object.assign(state, { phase: "copy", table: 0, after: null });
-      } else if (state.phase === "copy") {
-        const shape = shapes[state.table]!;
-        const isSearch = state.table === shapes.length - 1;
-        const page = await readPage(from, shape, logical, state.after, pageRows, q);
-        used++;
-        if (page.values.length) {
-          const conflict = isSearch
-            ? `ON CONFLICT (record_id) DO UPDATE SET ${shape.columns.filter((c) => c !== "record_id").map((c) => `${q(c)} = excluded.${q(c)}`).join(", ")}`
-            : "ON CONFLICT DO NOTHING";
-          await asMover(to, insertStatements(to, shape.name, shape.columns, page.values, conflict));
-          used++;
-          state.copied[state.table]! += page.values.length;
-          state.after = page.last;
-        }
-        if (page.values.length < pageRows) {
-          await opts.onCopied?.(shape.name, state.copied[state.table]!);
-          const next = state.table + 1;
-          // Before the search entries: the target's triggers made entries for the copied rows, which the source's replace.
-          if (next === shapes.length - 1) Object.assign(state, { phase: "clear-search", table: next, after: null });
-          else if (next < shapes.length) Object.assign(state, { table: next, after: null });
-          else Object.assign(state, { phase: "verify", table: 0, after: null });
-        }
-      } else if (state.phase === "clear-search") {
-        const { last } = await deleteChunk(to, shapes[state.table]!, logical, (state.after?.[0] as number | undefined) ?? BEFORE_ANY_ROWID, pageRows);
-        used++;
-        if (last !== null) state.after = [last];
-        else Object.assign(state, { phase: "copy", after: null });
-      } else if (state.phase === "verify") {
-        const shape = shapes[state.table]!;
-        const quoted = (c: string) => `quote(${q(c)})`;
-        const source = await readPage(from, shape, logical, state.after, pageRows, quoted);
-        const lastPage = source.values.length < pageRows;
-        // The target's rows in the same key range: one more than a page may hold, so an extra row shows.
-        const target = await readPage(to, shape, logical, state.after, pageRows + 1, quoted, lastPage ? null : source.last);
-        used += 2;
-        const [a, b] = await Promise.all([source, target].map((p) => sha256Hex(p.values.map((r) => JSON.stringify(r)).join("\n"))));
-        if (source.values.length !== target.values.length || a !== b) {
-          const rows = (n: number) => state.verified[state.table]! + n;
-          throw new ShardMoveError(
-            `logical shard ${logical}: the copy in ${toName} differs from ${fromName} in ${shape.name} (${rows(source.values.length)} → ${rows(target.values.length)} rows so far). ` +
-              `The move stopped: ${fromName} serves the shard and takes writes again; the copy in ${toName} stays fenced off until it is deleted, ` +
-              `in steps: POST /admin/shards/abort {"logical": ${logical}, "to": "${toName}"} until it answers done (npm run shard:move does it)`,
-            [{ table: shape.name, source: { table: shape.name, rows: rows(source.values.length), checksum: a! }, target: { table: shape.name, rows: rows(target.values.length), checksum: b! } }],
-          );
-        }
-        state.verified[state.table]! += source.values.length;
-        if (!lastPage) state.after = source.last;
-        else if (state.table + 1 < shapes.length) Object.assign(state, { table: state.table + 1, after: null });
-        else Object.assign(state, { phase: "switch", table: 0, after: null });
-      } else {
-        await to.batch([setFenceStatement(to, logical, "active")]);
-        await opts.switchMap?.();
-        // Writes wait no longer once the map has switched: the read-only time ends here.
-        const readOnlyMs = Math.max(0, Date.now() - state.since);
-        await from.batch([setFenceStatement(from, logical, "moved", toName)]);
-        return { done: true, state, rows: Object.fromEntries(shapes.map((s, i) => [s.name, state.verified[i]!])), readOnlyMs };
-      }
+      if (state.phase === "switch") return await switchFences(opts, state, shapes);
+      used += await UNITS[state.phase]({ opts, state, shapes, pageRows });
     }
   } catch (error) {
     if (state.phase !== "switch") await abandon();
     throw error;
   }
   return { done: false, state };
+}
+
+/** The position a cursor carries a move on from, once the fences show it still under way (else ShardMoveError). */
+function resumedState(opts: StepOptions, previous: MoveState, sourceFence: Fence, targetFence: Fence): MoveState {
+  const { logical, fromName, toName } = opts;
+  if (previous.logical !== logical || previous.from !== fromName || previous.to !== toName) {
+    throw new ShardMoveError(
+      `the cursor belongs to a move of logical shard ${previous.logical} from ${previous.from} to ${previous.to}`,
+    );
+  }
+  const targetOk =
+    (targetFence.state === "moved" && targetFence.movedTo === fromName) ||
+    (targetFence.state === "active" && (previous.phase === "verify" || previous.phase === "switch"));
+  if (sourceFence.state !== "read-only" || !targetOk) {
+    throw new ShardMoveError(
+      `the move of logical shard ${logical} to ${toName} this cursor continues is no longer under way (start it again without a cursor)`,
+    );
+  }
+  return structuredClone(previous);
+}
+
+/**
+ * A new move's first position, and the D1 calls it took (the two fence reads included): the fences go up (the
+ * source `read-only`, the target `moved` → the source) and the move starts by cleaning the target; or, when an
+ * earlier run stopped inside the switch, it verifies again. ShardMoveError, nothing changed, when it cannot start.
+ */
+async function startMove(
+  opts: StepOptions,
+  shapes: TableShape[],
+  sourceFence: Fence,
+  targetFence: Fence,
+): Promise<{ state: MoveState; used: number }> {
+  const { from, to, logical, fromName, toName } = opts;
+  if (sourceFence.state === "moved")
+    throw new ShardMoveError(`logical shard ${logical} already left ${fromName} for ${sourceFence.movedTo}`);
+  if (targetFence.state === "read-only")
+    throw new ShardMoveError(`logical shard ${logical} is being moved out of ${toName}`);
+  const at = (phase: MovePhase): MoveState => {
+    const zero = shapes.map(() => 0);
+    return {
+      logical,
+      from: fromName,
+      to: toName,
+      phase,
+      table: 0,
+      after: null,
+      copied: [...zero],
+      verified: [...zero],
+      since: Date.now(),
+    };
+  };
+  if (sourceFence.state === "read-only" && (await recordedState(to, logical)) === "active") {
+    // An earlier run stopped inside the switch: the target went active after its copy was verified and the source
+    // never left read-only. Verify again and finish.
+    return { state: at("verify"), used: 3 };
+  }
+  if (targetFence.state === "active" && (await holdsRows(to, logical))) {
+    throw new ShardMoveError(
+      `${toName} serves logical shard ${logical} already (its fence is active and it holds rows)`,
+    );
+  }
+  await from.batch([setFenceStatement(from, logical, "read-only")]);
+  await to.batch([setFenceStatement(to, logical, "moved", fromName)]);
+  return { state: at("clean"), used: 6 };
+}
+
+/** The switch (three D1 calls): the target serves, the map switches, the source's fence says where the shard went. */
+async function switchFences(opts: StepOptions, state: MoveState, shapes: TableShape[]): Promise<StepResult> {
+  const { from, to, logical, toName } = opts;
+  await to.batch([setFenceStatement(to, logical, "active")]);
+  await opts.switchMap?.();
+  // Writes wait no longer once the map has switched: the read-only time ends here.
+  const readOnlyMs = Math.max(0, Date.now() - state.since);
+  await from.batch([setFenceStatement(from, logical, "moved", toName)]);
+  return {
+    done: true,
+    state,
+    rows: Object.fromEntries(shapes.map((s, i) => [s.name, state.verified[i]!])),
+    readOnlyMs,
+  };
 }
 
 /**
@@ -260,7 +220,9 @@ export async function findStoppedMoveTarget(
       return { name, row };
     }),
   );
-  const candidates = fences.filter(({ row }) => row && ((row.state === "moved" && row.moved_to === fromName) || (underWay && row.state === "active")));
+  const candidates = fences.filter(
+    ({ row }) => row && ((row.state === "moved" && row.moved_to === fromName) || (underWay && row.state === "active")),
+  );
   candidates.sort((a, b) => b.row!.updated_at - a.row!.updated_at);
   return candidates[0]?.name ?? null;
 }
@@ -290,7 +252,10 @@ export async function abortMoveWithin(opts: {
   if (from === to || fromName === toName) throw new Error("a move needs two different databases");
   const [sourceFence, targetFence] = await Promise.all([readFence(from, logical), readFence(to, logical)]);
   let used = 2;
-  if (sourceFence.state === "moved") throw new ShardMoveError(`logical shard ${logical} left ${fromName} for ${sourceFence.movedTo}: ${fromName} does not serve it`);
+  if (sourceFence.state === "moved")
+    throw new ShardMoveError(
+      `logical shard ${logical} left ${fromName} for ${sourceFence.movedTo}: ${fromName} does not serve it`,
+    );
   const underWay = sourceFence.state === "read-only";
   const fencedOff = targetFence.state === "moved" && targetFence.movedTo === fromName;
   if (targetFence.state === "read-only" || (!underWay && !fencedOff)) {
@@ -307,6 +272,11 @@ export async function abortMoveWithin(opts: {
     used++;
   }
   // The copy is fenced off for good now: deleting it may take as many calls as it needs.
-  const { deleted, done } = await deleteShardRowsWithin(to, logical, opts.batchRows ?? DEFAULT_BATCH_ROWS, Math.max(2, opts.maxCalls - used));
+  const { deleted, done } = await deleteShardRowsWithin(
+    to,
+    logical,
+    opts.batchRows ?? DEFAULT_BATCH_ROWS,
+    Math.max(2, opts.maxCalls - used),
+  );
   return { stopped: underWay, deleted, done };
 }

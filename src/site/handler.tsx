@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
- * The reader site (docs/api-guide.md › Automations, published portals, collaborative editing): public HTML pages of published portals at /site/{slug}[/{documentId}], and the same
- * pages at /[{documentId}] for requests whose Host is an entry's domain. No bearer token; no client JavaScript.
+ * The reader site (docs/api-guide.md › Automations, published portals, collaborative editing): public HTML pages of
+ * published portals at /site/{slug}[/{documentId}], and the same pages at /[{documentId}] for requests whose Host is
+ * an entry's domain. No bearer token; no client JavaScript. The pages themselves are rendered by ./render.tsx.
  *
  * Caching: every page request first reads the portal's state in one D1 query (services/portals/state.ts), whose
  * digest is the portal version. A public page's strong ETag and its Cache API key are derived from that version,
@@ -13,25 +14,15 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { HonoEnv } from "../env";
 import type { Router } from "../openapi";
-import { isActive, isIndexable, loadPortals, type PortalDocument, type PortalState } from "../services/portals/state";
+import { isActive, isIndexable, loadPortals, type PortalState } from "../services/portals/state";
 import { loginPortal, readerMayOpen } from "../services/portals/reader";
-import { readContentJson } from "../services/content/store";
 import { sha256Hex } from "../lib/crypto";
 import { ifNoneMatchHits, requestHost, strongEtag } from "../http/portalHeaders";
 import { LOGIN_PERIOD_SECONDS, spendPortalLogin } from "../http/portalLogin";
 import { SITE_CSS } from "./css";
 import { CSS_PATH, CSS_VERSION } from "./assets";
-import { describe, document, DocumentArticle, HomeArticle, PasswordGate, Problem, Shell, type Links, type PageMeta } from "./pages";
-import { safeImageSrc } from "./safe";
-import { SearchArticle } from "./search";
-import { searchPortal } from "../services/search/site";
-import { brandingDto } from "../services/portals/state";
-import { routeTo, serviceContext } from "../services/context";
-
-/** A portal reader's service context: no account, the portal and its reader token decide. */
-function readerContext(c: Context<HonoEnv>, now: number) {
-  return serviceContext(c.env, c.get("dir"), { type: "reader" }, { now, waitUntil: (p) => c.executionCtx.waitUntil(p), database: c.get("database") });
-}
+import { document, PasswordGate, Problem, type PageMeta } from "./pages";
+import { linksOf, readerContext, renderPage, searchPath, siteName, type Mount } from "./render";
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=600";
 const PRIVATE_CACHE_CONTROL = "private, no-store";
@@ -75,18 +66,6 @@ function remember(key: string, page: string | Uint8Array): Uint8Array {
 }
 const SLUG = /^[a-z0-9-]{1,63}$/;
 
-/** Where a portal lives: under /site/{slug}, or at the root of its own domain. */
-interface Mount {
-  slug: string;
-  ownDomain: boolean;
-}
-
-function linksOf(m: Mount): Links {
-  const base = m.ownDomain ? "" : `/site/${m.slug}`;
-  // Search lives under /site/{slug} on every host: on a portal's own domain /search is the API's.
-  return { home: base || "/", doc: (id) => `${base}/${id}`, search: `/site/${m.slug}/search` };
-}
-
 function cookiePath(m: Mount) {
   return m.ownDomain ? "/" : `/site/${m.slug}`;
 }
@@ -106,7 +85,12 @@ function html(status: number, body: Child | string | Uint8Array, headers: Record
   });
 }
 
-function problemPage(status: 403 | 404 | 413 | 429, title: string, message: string, extra: Record<string, string> = {}): Response {
+function problemPage(
+  status: 403 | 404 | 413 | 429,
+  title: string,
+  message: string,
+  extra: Record<string, string> = {},
+): Response {
   const meta: PageMeta = { title, description: message, url: "", siteName: title, noindex: true };
   return html(status, document(meta, <Problem title={title} message={message} />), {
     "Cache-Control": "no-store",
@@ -118,108 +102,58 @@ function problemPage(status: 403 | 404 | 413 | 429, title: string, message: stri
 const notFoundPage = () => problemPage(404, "Page not found", "There is no published page at this address.");
 const disabledPage = () => problemPage(403, "Portal unavailable", "This portal is not available at the moment.");
 
-async function readBlocks(c: Context<HonoEnv>, doc: PortalDocument): Promise<unknown> {
-  if (doc.type !== "DOCUMENT" || !doc.contentKey) return [];
-  let text: string | null = null;
-  const obj = await c.env.BLOBS.get(doc.contentKey);
-  if (obj) text = await obj.text();
-  else text = (await readContentJson(routeTo(readerContext(c, Date.now()), doc._id), doc._id)).blocksJson; // replaced since the state was read
-  try {
-    return JSON.parse(text);
-  } catch {
-    return [];
-  }
-}
-
-function siteName(p: PortalState) {
-  return brandingDto(p.project.branding)?.company.name || p.project.name;
-}
-
-/** The page's HTML (without headers): `docId` null is the portal home; `search` (the query) renders the search page. */
-async function renderPage(c: Context<HonoEnv>, portal: PortalState, mount: Mount, docId: string | null, search?: string): Promise<string> {
-  const links = linksOf(mount);
-  if (search !== undefined) return renderSearch(c, portal, mount, search);
-  const doc = docId ? portal.documents.find((d) => d._id === docId)! : portal.documents.find((d) => d._id === portal.homepage) ?? null;
-  const blocks = doc ? await readBlocks(c, doc) : [];
-  const name = siteName(portal);
-  const meta: PageMeta = {
-    title: docId && doc ? `${doc.name} · ${name}` : name,
-    description: describe(doc?.description || (docId ? "" : portal.project.description), blocks, docId && doc ? doc.name : portal.project.name),
-    url: new URL(c.req.url).origin + (docId ? links.doc(docId) : links.home),
-    siteName: name,
-    noindex: !isIndexable(portal),
-    image: safeImageSrc(brandingDto(portal.project.branding)?.company.logo),
-    type: docId ? "article" : "website",
-  };
-  const body = doc ? <DocumentArticle portal={portal} doc={doc} blocks={blocks} links={links} /> : <HomeArticle portal={portal} links={links} />;
-  return String(
-    document(
-      meta,
-      <Shell portal={portal} links={links} current={docId}>
-        {body}
-      </Shell>,
-    ),
-  );
-}
-
-async function renderSearch(c: Context<HonoEnv>, portal: PortalState, mount: Mount, q: string): Promise<string> {
-  const links = linksOf(mount);
-  const pages = portal.documents.filter((d) => d.type !== "EXTERNAL").map((d) => d._id);
-  const result = q.trim() ? await searchPortal(routeTo(readerContext(c, Date.now()), portal.projectId), { documentIds: pages, q }) : null;
-  const name = siteName(portal);
-  const meta: PageMeta = {
-    title: q.trim() ? `Search: ${q} · ${name}` : `Search · ${name}`,
-    description: `Search ${name}`,
-    url: new URL(c.req.url).origin + searchPath(mount, q),
-    siteName: name,
-    // Result pages are never indexed; the pages they list are.
-    noindex: true,
-    type: "website",
-  };
-  return String(
-    document(
-      meta,
-      <Shell portal={portal} links={links} current={null} q={q}>
-        <SearchArticle q={q} result={result} links={links} />
-      </Shell>,
-    ),
-  );
-}
-
-function searchPath(mount: Mount, q: string) {
-  return `${linksOf(mount).search}?q=${encodeURIComponent(q)}`;
-}
-
 function indexHeaders(portal: PortalState): Record<string, string> {
   return isIndexable(portal) ? {} : { "X-Robots-Tag": "noindex" };
 }
 
 function gate(portal: PortalState, mount: Mount, next: string, failed: boolean, status: 401 | 200 = 401): Response {
-  const meta: PageMeta = { title: `${siteName(portal)}: password required`, description: "This portal is password-protected.", url: "", siteName: siteName(portal), noindex: true };
-  return html(status, document(meta, <PasswordGate portal={portal} action={`/site/${mount.slug}/login`} next={next} failed={failed} />), {
-    "Cache-Control": PRIVATE_CACHE_CONTROL,
-    "X-Robots-Tag": "noindex",
-  });
+  const meta: PageMeta = {
+    title: `${siteName(portal)}: password required`,
+    description: "This portal is password-protected.",
+    url: "",
+    siteName: siteName(portal),
+    noindex: true,
+  };
+  return html(
+    status,
+    document(meta, <PasswordGate portal={portal} action={`/site/${mount.slug}/login`} next={next} failed={failed} />),
+    {
+      "Cache-Control": PRIVATE_CACHE_CONTROL,
+      "X-Robots-Tag": "noindex",
+    },
+  );
 }
 
 /** One page of a portal, with the access, conditional-request and edge-cache rules above. */
-async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, mount: Mount, docId: string | null, search?: string): Promise<Response> {
+async function servePage(
+  c: Context<HonoEnv>,
+  portal: PortalState | undefined,
+  mount: Mount,
+  docId: string | null,
+  search?: string,
+): Promise<Response> {
   const now = Date.now();
   if (!portal) return notFoundPage();
   if (!isActive(portal, now)) return disabledPage();
   // A search page is keyed (ETag, cache) by its query as a document page is by its path.
-  const path = search !== undefined ? searchPath(mount, search) : docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
+  const path =
+    search !== undefined ? searchPath(mount, search) : docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
 
   if (portal.passwordHash !== null) {
     const ok = await readerMayOpen(readerContext(c, now), { portal, token: getCookie(c, COOKIE_NAME) ?? null });
     if (!ok) return gate(portal, mount, path, false);
     if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
-    return html(200, await renderPage(c, portal, mount, docId, search), { "Cache-Control": PRIVATE_CACHE_CONTROL, ...indexHeaders(portal) });
+    return html(200, await renderPage(c, portal, mount, docId, search), {
+      "Cache-Control": PRIVATE_CACHE_CONTROL,
+      ...indexHeaders(portal),
+    });
   }
 
   if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
   const origin = new URL(c.req.url).origin;
-  const pageVersion = (await sha256Hex(`${portal.version}|${origin}|${path}|${mount.ownDomain ? "domain" : "site"}|${CSS_VERSION}`)).slice(0, 32);
+  const pageVersion = (
+    await sha256Hex(`${portal.version}|${origin}|${path}|${mount.ownDomain ? "domain" : "site"}|${CSS_VERSION}`)
+  ).slice(0, 32);
   const etag = strongEtag(pageVersion);
   const headers = { ETag: etag, "Cache-Control": PUBLIC_CACHE_CONTROL, ...indexHeaders(portal) };
   if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) {
@@ -247,14 +181,31 @@ async function servePage(c: Context<HonoEnv>, portal: PortalState | undefined, m
 
 function sitemap(c: Context<HonoEnv>, portal: PortalState | undefined, mount: Mount): Response {
   if (!portal || !isActive(portal, Date.now()) || !isIndexable(portal)) {
-    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=UTF-8", "X-Robots-Tag": "noindex", ...SECURITY_HEADERS } });
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=UTF-8", "X-Robots-Tag": "noindex", ...SECURITY_HEADERS },
+    });
   }
   const origin = new URL(c.req.url).origin;
   const links = linksOf(mount);
-  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-  const urls = [links.home, ...portal.documents.map((d) => links.doc(d._id))].map((p) => `<url><loc>${esc(origin + p)}</loc></url>`);
+  const esc = (s: string) =>
+    s
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;");
+  const urls = [links.home, ...portal.documents.map((d) => links.doc(d._id))].map(
+    (p) => `<url><loc>${esc(origin + p)}</loc></url>`,
+  );
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
-  return new Response(xml, { headers: { "Content-Type": "application/xml; charset=UTF-8", "Cache-Control": PUBLIC_CACHE_CONTROL, ...SECURITY_HEADERS } });
+  return new Response(xml, {
+    headers: {
+      "Content-Type": "application/xml; charset=UTF-8",
+      "Cache-Control": PUBLIC_CACHE_CONTROL,
+      ...SECURITY_HEADERS,
+    },
+  });
 }
 
 async function bySlug(c: Context<HonoEnv>, rawSlug: string): Promise<PortalState | undefined> {
@@ -268,10 +219,16 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
   const portal = await bySlug(c, slug);
   if (!portal) return notFoundPage();
   if (!isActive(portal, Date.now())) return disabledPage();
-  const mount: Mount = { slug: portal.slug, ownDomain: portal.domain !== "" && requestHost(new URL(c.req.url).host) === portal.domain };
-  if (Number(c.req.header("content-length") ?? 0) > MAX_LOGIN_BODY) return problemPage(413, "Request too large", "The form sent too much data.");
+  const mount: Mount = {
+    slug: portal.slug,
+    ownDomain: portal.domain !== "" && requestHost(new URL(c.req.url).host) === portal.domain,
+  };
+  if (Number(c.req.header("content-length") ?? 0) > MAX_LOGIN_BODY)
+    return problemPage(413, "Request too large", "The form sent too much data.");
   if (!(await spendPortalLogin(c.env, c.req.raw, portal.slug))) {
-    return problemPage(429, "Too many attempts", "Too many password attempts. Wait a minute and try again.", { "Retry-After": String(LOGIN_PERIOD_SECONDS) });
+    return problemPage(429, "Too many attempts", "Too many password attempts. Wait a minute and try again.", {
+      "Retry-After": String(LOGIN_PERIOD_SECONDS),
+    });
   }
   let form: Record<string, unknown> = {};
   try {
@@ -298,11 +255,18 @@ async function login(c: Context<HonoEnv>, rawSlug: string): Promise<Response> {
 export function registerSite(app: Router) {
   app.get(CSS_PATH, (c) => {
     const etag = strongEtag(`css-${CSS_VERSION}`);
-    const headers = { ...SECURITY_HEADERS, ETag: etag, "Cache-Control": "public, max-age=31536000, immutable", "Content-Type": "text/css; charset=UTF-8" };
+    const headers = {
+      ...SECURITY_HEADERS,
+      ETag: etag,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "Content-Type": "text/css; charset=UTF-8",
+    };
     if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) return new Response(null, { status: 304, headers });
     return new Response(SITE_CSS, { headers });
   });
-  app.get("/site/:slug/sitemap.xml", async (c) => sitemap(c, await bySlug(c, c.req.param("slug")), { slug: c.req.param("slug").toLowerCase(), ownDomain: false }));
+  app.get("/site/:slug/sitemap.xml", async (c) =>
+    sitemap(c, await bySlug(c, c.req.param("slug")), { slug: c.req.param("slug").toLowerCase(), ownDomain: false }),
+  );
   app.post("/site/:slug/login", (c) => login(c, c.req.param("slug")));
   app.get("/site/:slug/search", async (c) => {
     const portal = await bySlug(c, c.req.param("slug"));
@@ -310,7 +274,14 @@ export function registerSite(app: Router) {
     const q = (c.req.query("q") ?? "").slice(0, 1000);
     return servePage(c, portal, { slug: c.req.param("slug").toLowerCase(), ownDomain }, null, q);
   });
-  app.get("/site/:slug", async (c) => servePage(c, await bySlug(c, c.req.param("slug")), { slug: c.req.param("slug").toLowerCase(), ownDomain: false }, null));
+  app.get("/site/:slug", async (c) =>
+    servePage(
+      c,
+      await bySlug(c, c.req.param("slug")),
+      { slug: c.req.param("slug").toLowerCase(), ownDomain: false },
+      null,
+    ),
+  );
   app.get("/site/:slug/:documentId", async (c) => {
     const docId = c.req.param("documentId");
     const portal = await bySlug(c, c.req.param("slug"));
@@ -329,7 +300,12 @@ const HOST_PATH = /^\/(?:[A-Za-z0-9_-]{1,64}|sitemap\.xml)?$/;
 export function portalHostMiddleware(isApiPath: (path: string) => boolean) {
   return async (c: Context<HonoEnv>, next: () => Promise<void>) => {
     const path = c.req.path;
-    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || !HOST_PATH.test(path) || (path !== "/" && isApiPath(path))) return next();
+    if (
+      (c.req.method !== "GET" && c.req.method !== "HEAD") ||
+      !HOST_PATH.test(path) ||
+      (path !== "/" && isApiPath(path))
+    )
+      return next();
     const host = requestHost(new URL(c.req.url).host);
     if (!host) return next();
     const [portal] = await loadPortals(readerContext(c, Date.now()), { domain: host });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, okData, pathId, type Router } from "../../openapi";
-import { restoreSnapshot } from "../../services/content/snapshots";
+import { restoreSnapshot } from "../../services/content/snapshotRestore";
 
 const route = defineRoute({
   operationId: "restoreSnapshot",
@@ -10,14 +10,17 @@ const route = defineRoute({
   tags: ["Snapshots"],
   summary: "Restore a snapshot",
   description:
-    "Edit access to its document. In one transaction, snapshots the current state as \"Before restore\" (so nothing is lost), writes the frozen blocks as a new content version " +
+    'Edit access to its document. In one transaction, snapshots the current state as "Before restore" (so nothing is lost), writes the frozen blocks as a new content version ' +
     "and, for a DOCX snapshot, stores the frozen DOCX as a new newest version. Frozen blocks nested past the content bound (32 blocks deep; frozen before it existed) are 422 and nothing is restored.",
   request: { params: z.object({ snapshotId: pathId("snapshotId") }) },
   responses: {
     ...okData(
       z
         .object({
-          contentVersion: z.number().int().openapi({ description: "The new content version holding the restored blocks" }),
+          contentVersion: z
+            .number()
+            .int()
+            .openapi({ description: "The new content version holding the restored blocks" }),
           docxVersion: z.number().int().nullable().openapi({ description: "The new newest DOCX version, or null" }),
           beforeRestoreSnapshotId: z.string(),
         })

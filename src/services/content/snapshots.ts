@@ -2,25 +2,29 @@
  * Snapshots freeze a document's content (and its newest DOCX version). Taking one copies nothing: the snapshot
  * points at the current content object, which the next content write then keeps instead of deleting; DOCX objects
  * are never deleted, so a snapshot only names its version. Restore copies the frozen blocks into a new content
- * version and records the frozen DOCX blob as a new newest DOCX version.
+ * version and records the frozen DOCX blob as a new newest DOCX version (./snapshotRestore.ts).
  *
  * Every operation reads the snapshot and its document's access in one batch (the document named by a subquery on
  * the snapshot), and writes in one more.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn, notFoundAs, soleDocumentAccess, type DocumentLevel } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  documentsAccessStatements,
+  documentsAccessStatementsIn,
+  notFoundAs,
+  soleDocumentAccess,
+  type DocumentLevel,
+} from "../../auth/access";
 import { collabRooms, documents, snapshots } from "../../db/schema";
-import { roomOf, unwrapRoom } from "../collab/rooms";
 import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, validation } from "../../errors";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
-import { contentBumpStatement, contentObjectKey, EMPTY_BLOCKS_JSON } from "./store";
-import { assertContentDepth } from "./depth";
-import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
-import { contentBodyStatement, docxBodyStatement } from "../search/index";
+import { EMPTY_BLOCKS_JSON } from "./store";
 import { newIdBeside } from "../../db/shardIds";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
@@ -56,9 +60,17 @@ const RETURNING_SNAPSHOT = `id, document_id AS documentId, name, description, co
  * The statement that freezes the document's current content and newest DOCX version, `RETURNING` the new row: one
  * statement, so it points at whatever was current at that instant even while a content write races it.
  */
-function snapshotInsertStatement(
+export function snapshotInsertStatement(
   d1: D1Database,
-  p: { id: string; documentId: string; name: string; description: string; userId: string; at: number; frozen?: FrozenState },
+  p: {
+    id: string;
+    documentId: string;
+    name: string;
+    description: string;
+    userId: string;
+    at: number;
+    frozen?: FrozenState;
+  },
 ) {
   // With `frozen`, only if the document is still at the versions read (the answer kept with the snapshot names them).
   const guard = p.frozen ? ` AND COALESCE(c.version, 0) = ? AND v.version IS ?` : "";
@@ -74,7 +86,16 @@ function snapshotInsertStatement(
        WHERE d.id = ?${guard}
        RETURNING ${RETURNING_SNAPSHOT}`,
     )
-    .bind(p.id, p.name, p.description, p.userId, p.at, p.at, p.documentId, ...(p.frozen ? [p.frozen.contentVersion, p.frozen.docxVersion] : []));
+    .bind(
+      p.id,
+      p.name,
+      p.description,
+      p.userId,
+      p.at,
+      p.at,
+      p.documentId,
+      ...(p.frozen ? [p.frozen.contentVersion, p.frozen.docxVersion] : []),
+    );
 }
 
 /** The versions a new snapshot of a document would freeze: its content version (0 without content) and its newest DOCX version (a DOCX only). */
@@ -88,7 +109,9 @@ function frozenStateQuery(db: Db, documentId: string) {
   return db
     .select({
       contentVersion: sql<number>`COALESCE((SELECT c.version FROM document_contents c WHERE c.document_id = ${documents.id}), 0)`,
-      docxVersion: sql<number | null>`CASE WHEN ${documents.type} = 'EXTERNAL' AND json_extract(${documents.external}, '$.type') = 'DOCX'
+      docxVersion: sql<
+        number | null
+      >`CASE WHEN ${documents.type} = 'EXTERNAL' AND json_extract(${documents.external}, '$.type') = 'DOCX'
         THEN (SELECT MAX(v.version) FROM docx_versions v WHERE v.document_id = ${documents.id}) END`,
     })
     .from(documents)
@@ -99,16 +122,28 @@ function frozenStateQuery(db: Db, documentId: string) {
 const SNAPSHOT_ATTEMPTS = 3;
 
 /** The snapshot and its document's access at `level` in one batch; an unreadable document's snapshot is not found. */
-async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: DocumentLevel) {
+export async function loadSnapshot(ctx: ServiceContext, snapshotId: string, level: DocumentLevel) {
   const [found, docs, wsRoles, docRoles, rooms] = await read(ctx, [
     ctx.db.select().from(snapshots).where(eq(snapshots.id, snapshotId)),
-    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, sql`SELECT document_id FROM ${snapshots} WHERE ${snapshots.id} = ${snapshotId}`),
+    ...documentsAccessStatementsIn(
+      ctx.db,
+      ctx.user.ref,
+      sql`SELECT document_id FROM ${snapshots} WHERE ${snapshots.id} = ${snapshotId}`,
+    ),
     // Whether the document has a collaborative room (a restore goes through it).
-    ctx.db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(sql`${collabRooms.documentId} = (SELECT document_id FROM ${snapshots} WHERE ${snapshots.id} = ${snapshotId})`),
+    ctx.db
+      .select({ documentId: collabRooms.documentId })
+      .from(collabRooms)
+      .where(
+        sql`${collabRooms.documentId} = (SELECT document_id FROM ${snapshots} WHERE ${snapshots.id} = ${snapshotId})`,
+      ),
   ]);
   const snapshot = found[0];
   if (!snapshot) throw notFound("Snapshot");
-  const access = await notFoundAs("Snapshot", Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), level)));
+  const access = await notFoundAs(
+    "Snapshot",
+    Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), level)),
+  );
   return { snapshot, access, hasRoom: rooms.length > 0 };
 }
 
@@ -118,20 +153,50 @@ async function assertSnapshotIfMatch(expected: ExpectedVersion | undefined, snap
 }
 
 /** POST /snapshot: edit access to the document. Two D1 round trips. */
-export async function createSnapshot(ctx: ServiceContext, input: { documentId: string; name: string; description?: string }): Promise<SnapshotDto> {
+export async function createSnapshot(
+  ctx: ServiceContext,
+  input: { documentId: string; name: string; description?: string },
+): Promise<SnapshotDto> {
   const d1 = d1Of(ctx.db);
   for (let attempt = 1; ; attempt++) {
-    const [docs, wsRoles, docRoles, [frozen]] = await read(ctx, [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), frozenStateQuery(ctx.db, input.documentId)]);
+    const [docs, wsRoles, docRoles, [frozen]] = await read(ctx, [
+      ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
+      frozenStateQuery(ctx.db, input.documentId),
+    ]);
     checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
     if (!frozen) throw notFound("Document");
     const id = newIdBeside(input.documentId);
     // The answer names no object key: those are the INSERT … SELECT's, unseen by the caller.
-    const dto = snapshotDto({ id, documentId: input.documentId, name: input.name, description: input.description ?? "", ...frozen, contentKey: null, contentSize: 0, docxKey: null, userId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now });
+    const dto = snapshotDto({
+      id,
+      documentId: input.documentId,
+      name: input.name,
+      description: input.description ?? "",
+      ...frozen,
+      contentKey: null,
+      contentSize: 0,
+      docxKey: null,
+      userId: ctx.user.id,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
     // A keyed request's answer commits with the snapshot, kept only if it was taken at the versions it names
     // (services/idempotency.ts): a crash cannot part them, and a retry replays instead of taking a second one.
-    const kept = await keptAnswerStatements(ctx, { d1, payload: { data: dto }, when: { sql: "EXISTS (SELECT 1 FROM snapshots WHERE id = ?)", params: [id] } });
+    const kept = await keptAnswerStatements(ctx, {
+      d1,
+      payload: { data: dto },
+      when: { sql: "EXISTS (SELECT 1 FROM snapshots WHERE id = ?)", params: [id] },
+    });
     const [taken] = await d1.batch([
-      snapshotInsertStatement(d1, { id, documentId: input.documentId, name: input.name, description: input.description ?? "", userId: ctx.user.id, at: ctx.now, frozen }),
+      snapshotInsertStatement(d1, {
+        id,
+        documentId: input.documentId,
+        name: input.name,
+        description: input.description ?? "",
+        userId: ctx.user.id,
+        at: ctx.now,
+        frozen,
+      }),
       ...kept,
     ]);
     if (taken!.results.length) return dto;
@@ -160,7 +225,11 @@ export interface SnapshotRead {
 /** GET /snapshot/{id}: read access to its document; one D1 round trip, the blocks from R2 only when sent. */
 export async function getSnapshot(ctx: ServiceContext, snapshotId: string): Promise<SnapshotRead> {
   const { snapshot } = await loadSnapshot(ctx, snapshotId, "read");
-  return { etag: await snapshotEtag(snapshot), dto: snapshotDto(snapshot), blocksJson: () => snapshotBlocksJson(ctx.env.BLOBS, snapshot) };
+  return {
+    etag: await snapshotEtag(snapshot),
+    dto: snapshotDto(snapshot),
+    blocksJson: () => snapshotBlocksJson(ctx.env.BLOBS, snapshot),
+  };
 }
 
 /** The frozen blocks as stored JSON text. */
@@ -183,7 +252,9 @@ export async function updateSnapshot(
 ): Promise<{ etag: string }> {
   const { snapshotId, patch, expected } = input;
   if (patch.name === undefined && patch.description === undefined) {
-    throw validation("Provide at least one of name and description", [{ path: "body", message: "name or description is required" }]);
+    throw validation("Provide at least one of name and description", [
+      { path: "body", message: "name or description is required" },
+    ]);
   }
   const { snapshot } = await loadSnapshot(ctx, snapshotId, "edit");
   await assertSnapshotIfMatch(expected, snapshot);
@@ -202,11 +273,18 @@ export async function updateSnapshot(
 
 /** Conditions that hold while the snapshot is still the record an If-Match was checked against. */
 function unchanged(row: SnapshotRow) {
-  return [eq(snapshots.name, row.name), eq(snapshots.description, row.description), eq(snapshots.updatedAt, row.updatedAt)];
+  return [
+    eq(snapshots.name, row.name),
+    eq(snapshots.description, row.description),
+    eq(snapshots.updatedAt, row.updatedAt),
+  ];
 }
 
 /** DELETE /snapshot/{id}: edit access; If-Match → 412 when the snapshot changed. Two D1 round trips. */
-export async function deleteSnapshot(ctx: ServiceContext, input: { snapshotId: string; expected?: ExpectedVersion }): Promise<void> {
+export async function deleteSnapshot(
+  ctx: ServiceContext,
+  input: { snapshotId: string; expected?: ExpectedVersion },
+): Promise<void> {
   const { snapshotId, expected } = input;
   const { snapshot } = await loadSnapshot(ctx, snapshotId, "edit");
   await assertSnapshotIfMatch(expected, snapshot);
@@ -222,13 +300,17 @@ async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged 
   const d1 = d1Of(db);
   const statements = [
     ifUnchanged
-      ? d1.prepare("DELETE FROM snapshots WHERE id = ? AND name = ? AND description = ? AND updated_at = ?").bind(row.id, row.name, row.description, row.updatedAt)
+      ? d1
+          .prepare("DELETE FROM snapshots WHERE id = ? AND name = ? AND description = ? AND updated_at = ?")
+          .bind(row.id, row.name, row.description, row.updatedAt)
       : d1.prepare("DELETE FROM snapshots WHERE id = ?").bind(row.id),
   ];
   if (row.contentKey) {
     statements.push(
       d1
-        .prepare("SELECT EXISTS (SELECT 1 FROM snapshots WHERE content_key = ?1) OR EXISTS (SELECT 1 FROM document_contents WHERE r2_key = ?1) AS shared")
+        .prepare(
+          "SELECT EXISTS (SELECT 1 FROM snapshots WHERE content_key = ?1) OR EXISTS (SELECT 1 FROM document_contents WHERE r2_key = ?1) AS shared",
+        )
         .bind(row.contentKey),
     );
   }
@@ -236,92 +318,4 @@ async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged 
   const gone = deleted!.meta.changes === 1;
   if (gone && row.contentKey && !shared!.results[0]?.shared) await r2.delete(row.contentKey);
   return gone;
-}
-
-export interface RestoreResult {
-  contentVersion: number;
-  docxVersion: number | null;
-  beforeRestoreSnapshotId: string;
-}
-
-/**
- * POST /snapshot/{id}/restore: edit access. One D1 transaction snapshots the current state as "Before restore"
- * (which keeps the content object being replaced), makes a copy of the frozen blocks the new content version and,
- * for a DOCX snapshot of a DOCX document, records the frozen blob as the newest DOCX version; nothing can interleave,
- * so nothing is lost. Two D1 round trips.
- */
-export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): Promise<RestoreResult> {
-  const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
-  const r2 = ctx.env.BLOBS;
-  const blocksJson = await snapshotBlocksJson(r2, snapshot);
-  // Content frozen before the nesting bound existed may be deeper than it; a restore is a write and keeps the bound.
-  assertContentDepth(parsedOrNull(blocksJson), "The snapshot's content");
-  const documentId = snapshot.documentId;
-  // A document with a collaborative room (docs/api-guide.md › Automations, published portals, collaborative editing): its live edits are written back first, so "Before restore"
-  // holds them, and after the restore the room applies the restored blocks as one transaction editors receive.
-  const room = hasRoom ? roomOf(ctx.env, documentId) : null;
-  if (room) await room.flush();
-  const userId = ctx.user.id;
-  const t = ctx.now;
-  const key = contentObjectKey(documentId);
-  await r2.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
-
-  const d1 = d1Of(ctx.db);
-  const beforeId = newIdBeside(documentId);
-  const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
-  // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
-  const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;
-  const frozenBytes = frozenDocx ? new Uint8Array(await frozenDocx.arrayBuffer()) : null;
-  const statements = [
-    snapshotInsertStatement(d1, {
-      id: beforeId,
-      documentId,
-      name: "Before restore",
-      description: `Automatic snapshot before restoring "${snapshot.name}"`,
-      userId,
-      at: t,
-    }),
-    contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
-    ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
-    contentBodyStatement(d1, documentId, key, blocksJson),
-    ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
-  ];
-  let results: D1Result<{ version: number }>[];
-  try {
-    results = await d1.batch<{ version: number }>(statements);
-  } catch (err) {
-    await r2.delete(key);
-    throw err;
-  }
-  const [, bumped, docx] = results;
-  if (room) unwrapRoom(await room.replaceBlocks({ documentId, userId, blocksJson, store: false }));
-  return {
-    contentVersion: bumped!.results[0]!.version,
-    docxVersion: restoresDocx ? (docx!.results[0]?.version ?? null) : null,
-    beforeRestoreSnapshotId: beforeId,
-  };
-}
-
-/** Records the frozen version's immutable blob again as the newest version and points the document at it (clears `seededAt`). */
-function parsedOrNull(json: string): unknown {
-  try {
-    return JSON.parse(json);
-  } catch {
-    return null;
-  }
-}
-
-function restoreDocxStatements(d1: D1Database, documentId: string, frozenVersion: number, frozenKey: string, userId: string, t: number) {
-  const external = docxExternal(documentId, blobIdOfKey(frozenKey));
-  return [
-    d1
-      .prepare(
-        `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
-         SELECT f.document_id, (SELECT MAX(version) FROM docx_versions WHERE document_id = f.document_id) + 1, f.r2_key, f.size, f.sha256, f.etag, ?, ?
-         FROM docx_versions f WHERE f.document_id = ? AND f.version = ?
-         RETURNING version`,
-      )
-      .bind(userId, t, documentId, frozenVersion),
-    d1.prepare("UPDATE documents SET external = ?, updated_at = ? WHERE id = ?").bind(JSON.stringify(external), t, documentId),
-  ];
 }

@@ -9,11 +9,25 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
-import { assembleDocumentsAccess, checkReadableDocuments, documentsAccess, documentsAccessStatements, readableProjectIds } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkReadableDocuments,
+  documentsAccess,
+  documentsAccessStatements,
+  readableProjectIds,
+} from "../../auth/access";
 import { inJson } from "../../db/sql";
 import { ApiError, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
-import { contentMetasQuery, EMPTY_BLOCKS_JSON, readContentMeta, readCurrentText, settingsOf, settingsQuery, type ContentMeta } from "../content/store";
+import {
+  contentMetasQuery,
+  EMPTY_BLOCKS_JSON,
+  readContentMeta,
+  readCurrentText,
+  settingsOf,
+  settingsQuery,
+  type ContentMeta,
+} from "../content/store";
 import { mapConcurrent } from "../../lib/concurrency";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
@@ -81,12 +95,38 @@ function withMember(value: Record<string, unknown>, name: string, json: readonly
  * resolving references (their target documents' access and content, the referenced rows) adds reads only when
  * there are references. Answers the stream of `{ "exportData": [...] }`, or throws before anything is sent.
  */
-export async function getDocumentsData(ctx: ServiceContext, input: { projectId: string; documentIds: readonly string[] }): Promise<ReadableStream<Uint8Array>> {
-  const { db } = ctx;
+export async function getDocumentsData(
+  ctx: ServiceContext,
+  input: { projectId: string; documentIds: readonly string[] },
+): Promise<ReadableStream<Uint8Array>> {
   const { documentIds } = input;
   const ids = [...new Set(documentIds)];
   if (ids.length !== documentIds.length) throw new ApiError("ValidationError", "documentIds must be distinct");
-  if (ids.length > MAX_EXPORT_DOCUMENTS) throw new ApiError("ValidationError", `At most ${MAX_EXPORT_DOCUMENTS} documentIds`);
+  if (ids.length > MAX_EXPORT_DOCUMENTS)
+    throw new ApiError("ValidationError", `At most ${MAX_EXPORT_DOCUMENTS} documentIds`);
+  const { clauses, metas, settingRows } = await readExportedDocuments(ctx, input.projectId, documentIds, ids);
+  // Size before work: the stored contents alone may already be too much.
+  const total = ids.reduce((sum, id) => sum + (metas.get(id)?.size ?? EMPTY_BLOCKS_JSON.length), 0);
+  if (total > MAX_EXPORT_BYTES) throw tooLarge();
+
+  const settings = settingsOf(ids, settingRows);
+  const references = await resolveReferences(ctx, ids, clauses);
+  return streamPieces(ctx, answerPieces({ documentIds, clauses, metas, settings, ...references }, total));
+}
+
+type ClauseRow = typeof clauseReferences.$inferSelect;
+
+/**
+ * The one D1 batch: the documents' access (each must be readable and in `projectId`, else 403), their clause
+ * references, content metadata and settings.
+ */
+async function readExportedDocuments(
+  ctx: ServiceContext,
+  projectId: string,
+  documentIds: readonly string[],
+  ids: string[],
+) {
+  const { db } = ctx;
   const [docs, wsRoles, docRoles, clauses, contentMetas, settingRows] = await read(ctx, [
     ...documentsAccessStatements(db, ctx.user.ref, ids),
     db
@@ -99,15 +139,19 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   ]);
   const access = checkReadableDocuments(assembleDocumentsAccess([docs, wsRoles, docRoles]), documentIds);
   for (const id of documentIds) {
-    if (access.get(id)!.doc.projectId !== input.projectId) throw new ApiError("ForbiddenError", `Document ${id} is not in project ${input.projectId}`);
+    if (access.get(id)!.doc.projectId !== projectId)
+      throw new ApiError("ForbiddenError", `Document ${id} is not in project ${projectId}`);
   }
-  const metas = new Map(contentMetas.map(({ documentId, ...meta }) => [documentId, meta]));
-  // Size before work: the stored contents alone may already be too much.
-  let total = ids.reduce((sum, id) => sum + (metas.get(id)?.size ?? EMPTY_BLOCKS_JSON.length), 0);
-  if (total > MAX_EXPORT_BYTES) throw tooLarge();
+  const metas = new Map<string, ContentMeta>(contentMetas.map(({ documentId, ...meta }) => [documentId, meta]));
+  return { clauses, metas, settingRows };
+}
 
-  const user = ctx.user;
-  const settings = settingsOf(ids, settingRows);
+/**
+ * The references the caller may see, resolved: clause targets only where the caller can read the referenced
+ * document, table references only where it can read the table's project, with the blocks and rows they name.
+ */
+async function resolveReferences(ctx: ServiceContext, ids: string[], clauses: ClauseRow[]) {
+  const { db, user } = ctx;
   const tableRefs = await tableReferencesOfDocuments(ctx, ids);
 
   // Clause targets: resolved only where the caller can read the referenced document.
@@ -124,14 +168,31 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
     }),
   );
   const visibleRefs = tableRefs.filter((r) => readableProjects.has(r.tableProjectId));
-  const referencedRowIds = visibleRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x);
+  const referencedRowIds = visibleRefs
+    .flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])])
+    .filter((x): x is string => !!x);
   const [resolvedBlocks, rowsById] = await Promise.all([
     resolveClauseBlocks(ctx, clauses, targets, readableTargets),
     readRowsAcrossTables(ctx, referencedRowIds),
   ]);
+  return { targets, visibleRefs, resolvedBlocks, rowsById };
+}
 
-  // Every piece but the contents is text now; its size is summed as it is made (a shared block counted once per
-  // use, never copied), so past the bound this stops with 422 before more is built, and before the answer starts.
+/** Everything the answer is made of, once every read is done. */
+type ExportParts = {
+  documentIds: readonly string[];
+  clauses: ClauseRow[];
+  metas: Map<string, ContentMeta>;
+  settings: ReturnType<typeof settingsOf>;
+} & Awaited<ReturnType<typeof resolveReferences>>;
+
+/**
+ * The answer's pieces in order. Every piece but the contents is text now; its size is summed as it is made (a shared
+ * block counted once per use, never copied) onto `total` (the contents' sizes), so past the bound this stops with 422
+ * before more is built, and before the answer starts.
+ */
+function answerPieces(parts: ExportParts, total: number): Piece[] {
+  const { documentIds, clauses, metas, settings, targets, visibleRefs, resolvedBlocks, rowsById } = parts;
   const pieces: Piece[] = [];
   const push = (...more: Piece[]) => {
     for (const piece of more) {
@@ -144,7 +205,11 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   push('{"exportData":[');
   documentIds.forEach((documentId, index) => {
     const docRefs = visibleRefs.filter((r) => r.ref.documentId === documentId);
-    const rowIds = new Set(docRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x));
+    const rowIds = new Set(
+      docRefs
+        .flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])])
+        .filter((x): x is string => !!x),
+    );
     const tables = {
       // Only rows of the referencing table's project: that is what the reader was shown to be able to read.
       referenceRow: [...rowIds].flatMap((id) => {
@@ -159,17 +224,22 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
       .forEach((c, i) => {
         const target = targets.get(c.id);
         const block = target ? resolvedBlocks.get(`${target.documentId}/${target.blockId}`) : undefined;
-        const resolved = target && block ? withMember({ documentId: target.documentId, blockId: target.blockId }, "block", [block]) : ["null"];
+        const resolved =
+          target && block
+            ? withMember({ documentId: target.documentId, blockId: target.blockId }, "block", [block])
+            : ["null"];
         if (i) push(",");
         push(...withMember(clauseReferenceDto(c), "resolved", resolved));
       });
-    push(`],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`);
+    push(
+      `],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`,
+    );
     // The content's size was counted at the start, from D1.
     pieces.push({ content: documentId, meta: metas.get(documentId) });
     push("}");
   });
   push("]}");
-  return streamPieces(ctx, pieces);
+  return pieces;
 }
 
 /**
@@ -193,7 +263,9 @@ async function resolveClauseBlocks(
   const out = new Map<string, SharedText>();
   if (clauses.length === 0 || wanted.size === 0) return out;
   // One D1 query for every target's content metadata, however many targets there are.
-  const metas = new Map((await contentMetasQuery(ctx.db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]));
+  const metas = new Map(
+    (await contentMetasQuery(ctx.db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]),
+  );
   let held = 0;
   await mapConcurrent([...wanted], 2, async ([documentId, blockIds]) => {
     const { blocksJson } = await readCurrentText(ctx, { documentId, meta: metas.get(documentId) ?? null });
@@ -248,7 +320,11 @@ function streamPieces(ctx: ServiceContext, pieces: Piece[]): ReadableStream<Uint
  * The current content's object body, following a concurrent write to its new key as `readCurrentText` does; a
  * document never written is `[]`.
  */
-async function openContent(ctx: ServiceContext, documentId: string, meta: ContentMeta | null): Promise<ReadableStream<Uint8Array> | string> {
+async function openContent(
+  ctx: ServiceContext,
+  documentId: string,
+  meta: ContentMeta | null,
+): Promise<ReadableStream<Uint8Array> | string> {
   for (let attempt = 0; attempt < 5 && meta; attempt++) {
     const obj = await ctx.env.BLOBS.get(meta.r2Key);
     if (obj) return obj.body;

@@ -1,0 +1,112 @@
+/**
+ * Restoring a snapshot (docs/api-guide.md › Content, snapshots and references): POST /snapshot/{id}/restore copies the
+ * frozen blocks into a new content version and records the frozen DOCX blob as a new newest DOCX version, after
+ * snapshotting the current state as "Before restore". Reading, taking and editing snapshots is ./snapshots.ts.
+ */
+import { d1Of } from "../../db/d1";
+import { newIdBeside } from "../../db/shardIds";
+import type { ServiceContext } from "../context";
+import { roomOf, unwrapRoom } from "../collab/rooms";
+import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
+import { contentBodyStatement, docxBodyStatement } from "../search/index";
+import { assertContentDepth } from "./depth";
+import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
+import { contentBumpStatement, contentObjectKey } from "./store";
+
+export interface RestoreResult {
+  contentVersion: number;
+  docxVersion: number | null;
+  beforeRestoreSnapshotId: string;
+}
+
+/**
+ * POST /snapshot/{id}/restore: edit access. One D1 transaction snapshots the current state as "Before restore"
+ * (which keeps the content object being replaced), makes a copy of the frozen blocks the new content version and,
+ * for a DOCX snapshot of a DOCX document, records the frozen blob as the newest DOCX version; nothing can interleave,
+ * so nothing is lost. Two D1 round trips.
+ */
+export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): Promise<RestoreResult> {
+  const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
+  const r2 = ctx.env.BLOBS;
+  const blocksJson = await snapshotBlocksJson(r2, snapshot);
+  // Content frozen before the nesting bound existed may be deeper than it; a restore is a write and keeps the bound.
+  assertContentDepth(parsedOrNull(blocksJson), "The snapshot's content");
+  const documentId = snapshot.documentId;
+  // A document with a collaborative room (docs/api-guide.md › Automations, published portals, collaborative editing): its live edits are written back first, so "Before restore"
+  // holds them, and after the restore the room applies the restored blocks as one transaction editors receive.
+  const room = hasRoom ? roomOf(ctx.env, documentId) : null;
+  if (room) await room.flush();
+  const userId = ctx.user.id;
+  const t = ctx.now;
+  const key = contentObjectKey(documentId);
+  await r2.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
+
+  const d1 = d1Of(ctx.db);
+  const beforeId = newIdBeside(documentId);
+  const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
+  // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
+  const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;
+  const frozenBytes = frozenDocx ? new Uint8Array(await frozenDocx.arrayBuffer()) : null;
+  const statements = [
+    snapshotInsertStatement(d1, {
+      id: beforeId,
+      documentId,
+      name: "Before restore",
+      description: `Automatic snapshot before restoring "${snapshot.name}"`,
+      userId,
+      at: t,
+    }),
+    contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
+    ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
+    contentBodyStatement(d1, documentId, key, blocksJson),
+    ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
+  ];
+  let results: D1Result<{ version: number }>[];
+  try {
+    results = await d1.batch<{ version: number }>(statements);
+  } catch (err) {
+    await r2.delete(key);
+    throw err;
+  }
+  const [, bumped, docx] = results;
+  if (room) unwrapRoom(await room.replaceBlocks({ documentId, userId, blocksJson, store: false }));
+  return {
+    contentVersion: bumped!.results[0]!.version,
+    docxVersion: restoresDocx ? (docx!.results[0]?.version ?? null) : null,
+    beforeRestoreSnapshotId: beforeId,
+  };
+}
+
+/** The snapshot's blocks parsed, or null when they are not JSON (assertContentDepth then has nothing to bound). */
+function parsedOrNull(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
+
+/** Records the frozen version's immutable blob again as the newest version and points the document at it (clears `seededAt`). */
+function restoreDocxStatements(
+  d1: D1Database,
+  documentId: string,
+  frozenVersion: number,
+  frozenKey: string,
+  userId: string,
+  t: number,
+) {
+  const external = docxExternal(documentId, blobIdOfKey(frozenKey));
+  return [
+    d1
+      .prepare(
+        `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
+         SELECT f.document_id, (SELECT MAX(version) FROM docx_versions WHERE document_id = f.document_id) + 1, f.r2_key, f.size, f.sha256, f.etag, ?, ?
+         FROM docx_versions f WHERE f.document_id = ? AND f.version = ?
+         RETURNING version`,
+      )
+      .bind(userId, t, documentId, frozenVersion),
+    d1
+      .prepare("UPDATE documents SET external = ?, updated_at = ? WHERE id = ?")
+      .bind(JSON.stringify(external), t, documentId),
+  ];
+}
