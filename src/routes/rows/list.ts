@@ -1,7 +1,7 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonResponse, pathId, type Router } from "../../openapi";
-import { DEFAULT_PAGE_SIZE, listRowsOfTable, MAX_PAGE_SIZE } from "../../services/tables/rows";
+import { DEFAULT_PAGE_SIZE, listRowsOfTable, MAX_PAGE_SIZE } from "../../services/tables/rowReads";
 import { RowWithCellValuesSchema } from "../../schemas/tables";
 
 const route = defineRoute({

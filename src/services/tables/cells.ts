@@ -9,7 +9,7 @@ import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
 import { recalculateFormulasAfterWrite } from "./recompute";
-import { liveRowQuery, tableOfRow } from "./rows";
+import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 import { newIdBeside } from "../../db/shardIds";
