@@ -16,7 +16,8 @@
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert } from "./store";
+import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
+import { readRowPage, readRows } from "./rowPages";
 import { d1Of } from "../../db/d1";
 import type { ServiceContext } from "../context";
 import { validateFormula } from "./validate";

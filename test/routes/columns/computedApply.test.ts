@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { recomputeRowsThroughCoordinator } from "../../../src/services/formula/coordinator";
-import { readOptions, readRowPage, readRows } from "../../../src/services/formula/store";
+import { readOptions, readRowPage, readRows } from "../../../src/services/formula/rowPages";
 import { createDb } from "../../../src/db/client";
 import { routeTo, serviceContext, workerActor } from "../../../src/services/context";
 import { chip, col, deepTree, fn, lit, op, text } from "../../support/formula/expr";
