@@ -8,7 +8,7 @@ import { validateFormula } from "./validate";
 import { findCycle, formulaTrees, type TableColumn } from "./graph";
 import { printFormula } from "./print";
 import { inferResultType, type ResultType } from "./resultType";
-import { FormulaSyntaxError, positionAt, type FormulaProblem } from "./text";
+import { FormulaSyntaxError, positionAt, type FormulaProblem } from "./syntaxErrors";
 import { parseFormula } from "./resolve";
 import { lookupProblem, relationLookups, relationTest, type LinkedColumns } from "./lookups";
 

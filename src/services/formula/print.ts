@@ -9,7 +9,8 @@
  */
 import type { ArrayItem, BinaryOp, DescriptionItem, Expr } from "./expression";
 import { lookupFunction } from "./functions";
-import { looksLikeArrayConstant, type NamedColumn } from "./text";
+import { looksLikeArrayConstant } from "./lexer";
+import type { NamedColumn } from "./text";
 
 /** Binding strength, loosest first, as the parser reads it. */
 const LEVEL = { compare: 1, concat: 2, additive: 3, multiplicative: 4, power: 5, unary: 6, primary: 8 } as const;

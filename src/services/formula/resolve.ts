@@ -7,7 +7,9 @@ import type { ArrayItem, Expr } from "./expression";
 import { LET_NAME, MAX_ARRAY_ITEMS } from "./expression";
 import { arityProblem, FUNCTION_CATALOG, lookupFunction, signatureOf } from "./functions";
 import { nearest } from "./suggest";
-import { CONSTANT, FormulaSyntaxError, parseSyntax, percentOf, type FormulaProblem, type NamedColumn, type Position, type Syntax } from "./text";
+import { CONSTANT, type Position } from "./lexer";
+import { FormulaSyntaxError, type FormulaProblem } from "./syntaxErrors";
+import { parseSyntax, percentOf, type NamedColumn, type Syntax } from "./text";
 
 export interface ParsedFormula {
   expr: Expr;

@@ -8,7 +8,8 @@ import { compileFormulaText } from "../../../src/services/formula/formulaText";
 import { ApiError } from "../../../src/errors";
 import { errorStatus } from "../../../src/http/errors";
 import { printFormula } from "../../../src/services/formula/print";
-import { checkGrammar, FormulaSyntaxError, type FormulaProblem } from "../../../src/services/formula/text";
+import { FormulaSyntaxError, type FormulaProblem } from "../../../src/services/formula/syntaxErrors";
+import { checkGrammar } from "../../../src/services/formula/text";
 import { parseFormula } from "../../../src/services/formula/resolve";
 import { col, fn, lit, neg, op } from "../../support/formula/expr";
 
