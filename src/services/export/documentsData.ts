@@ -9,11 +9,25 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
-import { assembleDocumentsAccess, checkReadableDocuments, documentsAccess, documentsAccessStatements, readableProjectIds } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkReadableDocuments,
+  documentsAccess,
+  documentsAccessStatements,
+  readableProjectIds,
+} from "../../auth/access";
 import { inJson } from "../../db/sql";
 import { ApiError, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
-import { contentMetasQuery, EMPTY_BLOCKS_JSON, readContentMeta, readCurrentText, settingsOf, settingsQuery, type ContentMeta } from "../content/store";
+import {
+  contentMetasQuery,
+  EMPTY_BLOCKS_JSON,
+  readContentMeta,
+  readCurrentText,
+  settingsOf,
+  settingsQuery,
+  type ContentMeta,
+} from "../content/store";
 import { mapConcurrent } from "../../lib/concurrency";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
@@ -81,12 +95,16 @@ function withMember(value: Record<string, unknown>, name: string, json: readonly
  * resolving references (their target documents' access and content, the referenced rows) adds reads only when
  * there are references. Answers the stream of `{ "exportData": [...] }`, or throws before anything is sent.
  */
-export async function getDocumentsData(ctx: ServiceContext, input: { projectId: string; documentIds: readonly string[] }): Promise<ReadableStream<Uint8Array>> {
+export async function getDocumentsData(
+  ctx: ServiceContext,
+  input: { projectId: string; documentIds: readonly string[] },
+): Promise<ReadableStream<Uint8Array>> {
   const { db } = ctx;
   const { documentIds } = input;
   const ids = [...new Set(documentIds)];
   if (ids.length !== documentIds.length) throw new ApiError("ValidationError", "documentIds must be distinct");
-  if (ids.length > MAX_EXPORT_DOCUMENTS) throw new ApiError("ValidationError", `At most ${MAX_EXPORT_DOCUMENTS} documentIds`);
+  if (ids.length > MAX_EXPORT_DOCUMENTS)
+    throw new ApiError("ValidationError", `At most ${MAX_EXPORT_DOCUMENTS} documentIds`);
   const [docs, wsRoles, docRoles, clauses, contentMetas, settingRows] = await read(ctx, [
     ...documentsAccessStatements(db, ctx.user.ref, ids),
     db
@@ -99,7 +117,8 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   ]);
   const access = checkReadableDocuments(assembleDocumentsAccess([docs, wsRoles, docRoles]), documentIds);
   for (const id of documentIds) {
-    if (access.get(id)!.doc.projectId !== input.projectId) throw new ApiError("ForbiddenError", `Document ${id} is not in project ${input.projectId}`);
+    if (access.get(id)!.doc.projectId !== input.projectId)
+      throw new ApiError("ForbiddenError", `Document ${id} is not in project ${input.projectId}`);
   }
   const metas = new Map(contentMetas.map(({ documentId, ...meta }) => [documentId, meta]));
   // Size before work: the stored contents alone may already be too much.
@@ -124,7 +143,9 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
     }),
   );
   const visibleRefs = tableRefs.filter((r) => readableProjects.has(r.tableProjectId));
-  const referencedRowIds = visibleRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x);
+  const referencedRowIds = visibleRefs
+    .flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])])
+    .filter((x): x is string => !!x);
   const [resolvedBlocks, rowsById] = await Promise.all([
     resolveClauseBlocks(ctx, clauses, targets, readableTargets),
     readRowsAcrossTables(ctx, referencedRowIds),
@@ -144,7 +165,11 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
   push('{"exportData":[');
   documentIds.forEach((documentId, index) => {
     const docRefs = visibleRefs.filter((r) => r.ref.documentId === documentId);
-    const rowIds = new Set(docRefs.flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])]).filter((x): x is string => !!x));
+    const rowIds = new Set(
+      docRefs
+        .flatMap((r) => [r.ref.relatedRowId, r.ref.rowId, ...(r.ref.oneToManyInstanceIds ?? [])])
+        .filter((x): x is string => !!x),
+    );
     const tables = {
       // Only rows of the referencing table's project: that is what the reader was shown to be able to read.
       referenceRow: [...rowIds].flatMap((id) => {
@@ -159,11 +184,16 @@ export async function getDocumentsData(ctx: ServiceContext, input: { projectId: 
       .forEach((c, i) => {
         const target = targets.get(c.id);
         const block = target ? resolvedBlocks.get(`${target.documentId}/${target.blockId}`) : undefined;
-        const resolved = target && block ? withMember({ documentId: target.documentId, blockId: target.blockId }, "block", [block]) : ["null"];
+        const resolved =
+          target && block
+            ? withMember({ documentId: target.documentId, blockId: target.blockId }, "block", [block])
+            : ["null"];
         if (i) push(",");
         push(...withMember(clauseReferenceDto(c), "resolved", resolved));
       });
-    push(`],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`);
+    push(
+      `],"tables":${JSON.stringify(tables)}},"settings":${JSON.stringify(settings.get(documentId) ?? { listTemplateId: "", importedTermId: "" })},"blocks":`,
+    );
     // The content's size was counted at the start, from D1.
     pieces.push({ content: documentId, meta: metas.get(documentId) });
     push("}");
@@ -193,7 +223,9 @@ async function resolveClauseBlocks(
   const out = new Map<string, SharedText>();
   if (clauses.length === 0 || wanted.size === 0) return out;
   // One D1 query for every target's content metadata, however many targets there are.
-  const metas = new Map((await contentMetasQuery(ctx.db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]));
+  const metas = new Map(
+    (await contentMetasQuery(ctx.db, [...wanted.keys()])).map(({ documentId, ...meta }) => [documentId, meta]),
+  );
   let held = 0;
   await mapConcurrent([...wanted], 2, async ([documentId, blockIds]) => {
     const { blocksJson } = await readCurrentText(ctx, { documentId, meta: metas.get(documentId) ?? null });
@@ -248,7 +280,11 @@ function streamPieces(ctx: ServiceContext, pieces: Piece[]): ReadableStream<Uint
  * The current content's object body, following a concurrent write to its new key as `readCurrentText` does; a
  * document never written is `[]`.
  */
-async function openContent(ctx: ServiceContext, documentId: string, meta: ContentMeta | null): Promise<ReadableStream<Uint8Array> | string> {
+async function openContent(
+  ctx: ServiceContext,
+  documentId: string,
+  meta: ContentMeta | null,
+): Promise<ReadableStream<Uint8Array> | string> {
   for (let attempt = 0; attempt < 5 && meta; attempt++) {
     const obj = await ctx.env.BLOBS.get(meta.r2Key);
     if (obj) return obj.body;

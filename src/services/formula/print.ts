@@ -17,12 +17,20 @@ const LEVEL = { compare: 1, concat: 2, additive: 3, multiplicative: 4, power: 5,
 
 function opLevel(op: BinaryOp): number {
   switch (op) {
-    case "&": return LEVEL.concat;
-    case "+": case "-": return LEVEL.additive;
-    case "*": case "/": return LEVEL.multiplicative;
-    case "^": return LEVEL.power;
-    case "%": return LEVEL.primary; // printed as MOD(…)
-    default: return LEVEL.compare;
+    case "&":
+      return LEVEL.concat;
+    case "+":
+    case "-":
+      return LEVEL.additive;
+    case "*":
+    case "/":
+      return LEVEL.multiplicative;
+    case "^":
+      return LEVEL.power;
+    case "%":
+      return LEVEL.primary; // printed as MOD(…)
+    default:
+      return LEVEL.compare;
   }
 }
 
@@ -126,7 +134,12 @@ export function printFormula(
       }
       case "call": {
         const [relation, target] = e.args;
-        if (e.fn.toUpperCase() === "LOOKUP" && e.args.length === 2 && relation?.kind === "column" && target?.kind === "column") {
+        if (
+          e.fn.toUpperCase() === "LOOKUP" &&
+          e.args.length === 2 &&
+          relation?.kind === "column" &&
+          target?.kind === "column"
+        ) {
           const among = linked.get(relation.columnId);
           if (among) {
             // LOOKUP({Relation}, {Column}): the column is named as the linked table names it.
