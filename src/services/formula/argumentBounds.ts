@@ -1,6 +1,6 @@
 /**
- * The argument bounds of every library function whose cost grows with an argument (docs/api-guide.md, "Resource
- * bounds"), one rule per row, and the checks the evaluator runs with them before a call.
+ * The argument bounds of every library function whose cost grows with an argument, one rule per row
+ * (docs/api-guide.md, "Resource bounds"), and the checks the evaluator runs with them before a call.
  *
  * The argument bounds were found by evaluating every function of the catalogue at growing arguments
  * (`npm run bench -- formula-bounds`); each one keeps its function's worst call to a few milliseconds, well
