@@ -95,7 +95,7 @@ async function rawUpsert(db, { tableId, columnId, rowIds }, k) {
   return ms;
 }
 
-// The engine's page read (src/services/formula/store.ts, columnScanSql) of columns A and B: the page's row ids,
+// The engine's page read (src/services/formula/rowPages.ts, columnScanSql) of columns A and B: the page's row ids,
 // then one range scan of each column's cells on the (column_id, row_id) index, aligned with the ids or as pairs.
 const columnScan = (param) => `(SELECT CASE WHEN group_concat(c.row_id, ',') IS (SELECT ids FROM b) THEN json_group_array(CASE WHEN c.is_deleted = 0 THEN c.data END)
       ELSE json_group_array(json_array(c.row_id, CASE WHEN c.is_deleted = 0 THEN c.data END)) END

@@ -2,7 +2,7 @@ import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { jsonWithEtag } from "../../http/conditional";
 import { okData, onlyErrorResponses, pathId, type Router } from "../../openapi";
-import { getRow } from "../../services/tables/rows";
+import { getRow } from "../../services/tables/rowReads";
 import { RowSchema } from "../../schemas/tables";
 
 const route = defineRoute({

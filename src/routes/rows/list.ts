@@ -1,7 +1,7 @@
 import { defineRoute, ctxOf } from "../../http/route";
 import { z } from "@hono/zod-openapi";
 import { errorResponses, jsonResponse, pathId, type Router } from "../../openapi";
-import { DEFAULT_PAGE_SIZE, listRowsOfTable, MAX_PAGE_SIZE } from "../../services/tables/rows";
+import { DEFAULT_PAGE_SIZE, listRowsOfTable, MAX_PAGE_SIZE } from "../../services/tables/rowReads";
 import { RowWithCellValuesSchema } from "../../schemas/tables";
 
 const route = defineRoute({
@@ -21,12 +21,25 @@ const route = defineRoute({
   request: {
     params: z.object({ tableId: pathId("tableId") }),
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ param: { name: "limit", in: "query" }, example: 100 }),
-      cursor: z.string().min(1).max(200).optional().openapi({ param: { name: "cursor", in: "query" } }),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_PAGE_SIZE)
+        .default(DEFAULT_PAGE_SIZE)
+        .openapi({ param: { name: "limit", in: "query" }, example: 100 }),
+      cursor: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .openapi({ param: { name: "cursor", in: "query" } }),
     }),
   },
   responses: {
-    200: jsonResponse(z.object({ data: z.array(RowWithCellValuesSchema), nextCursor: z.string().nullable() }).openapi("RowsPage")),
+    200: jsonResponse(
+      z.object({ data: z.array(RowWithCellValuesSchema), nextCursor: z.string().nullable() }).openapi("RowsPage"),
+    ),
     ...errorResponses(),
   },
 });

@@ -23,7 +23,7 @@ import { shardD1Of } from "../../db/shardIds";
 import { shardBindings } from "../../db/shards";
 import { emitEvents, type EventInput } from "../events/events";
 import { getProject } from "../projects/projects";
-import { getRowInAnyState, listRowsOfTable } from "../tables/rows";
+import { getRowInAnyState, listRowsOfTable } from "../tables/rowReads";
 import { rowCreateGroupSize, runAction, runRowCreateGroup, type ActiveRun, type RowWithCells } from "./actions";
 import { Budget, BudgetExceeded, DEFAULT_BEHAVIOR, budgetedD1, errorInfo, withDeadline } from "./budget";
 import { CascadeBudgetExceeded, DAILY_RUNS, cascadeHome, claimDayNoticeStatement, dayRunStatement, exhaustedStatement, foreignCascade, skipQueuedRuns } from "./cascade";

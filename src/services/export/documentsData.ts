@@ -31,7 +31,7 @@ import {
 import { mapConcurrent } from "../../lib/concurrency";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
-import { readRowsAcrossTables } from "../tables/rows";
+import { readRowsAcrossTables } from "../tables/rowReads";
 
 type Block = Record<string, unknown>;
 

@@ -16,14 +16,22 @@
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, loadTable, persistFormulaStatement, readRowPage, readRows, type CellUpsert } from "./store";
+import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
+import { readRowPage, readRows } from "./rowPages";
 import { d1Of } from "../../db/d1";
 import type { ServiceContext } from "../context";
 import { validateFormula } from "./validate";
 import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
-import { evaluateRows, planComputation, readLinkedData, runBudget, safeParse, type ComputationPlan, type RunBudget } from "./plan";
+import {
+  evaluateRows,
+  planComputation,
+  readLinkedData,
+  runBudget,
+  safeParse,
+  type ComputationPlan,
+  type RunBudget,
+} from "./plan";
 import type { OneManyOptions } from "../../schemas/tables";
-
 
 /** Rows read and evaluated per keyset page. */
 export const ROW_PAGE_SIZE = 5_000;
@@ -117,7 +125,8 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   if (!table || table.isDeleted) throw notFound("Table");
   const column = columns.find((c) => c.id === input.columnId);
   if (!column || column.isDeleted) throw notFound("Column");
-  if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
+  if (column.isIdentifier || column.data.type === "identifier")
+    throw conflict("The identifier column cannot become a formula column");
   const expression = validateFormula(input, columns, linked);
 
   const trees = formulaTrees(columns, { columnId: column.id, expression });
@@ -132,13 +141,24 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   // (migrations/shard/0000 and 0005), whose own writes D1 counts in `changes`, so the rows are counted as returned.
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
   const updatedRows = await writeAllRows(d1, { table, plan, writes, now: ctx.now, countReturned: searchIndexed }, [
-    persistFormulaStatement(d1, column.id, { ...column.data, type: "formula" }, { expression, description: input.description }, ctx.now),
+    persistFormulaStatement(
+      d1,
+      column.id,
+      { ...column.data, type: "formula" },
+      { expression, description: input.description },
+      ctx.now,
+    ),
   ]);
   return { updatedRows, dependentTables };
 }
 
 /** Every live row of the table evaluated for the plan, page by page; the cells to write. */
-async function evaluateAllRows(ctx: ServiceContext, tableId: string, plan: ComputationPlan, run: RunBudget): Promise<CellUpsert[]> {
+async function evaluateAllRows(
+  ctx: ServiceContext,
+  tableId: string,
+  plan: ComputationPlan,
+  run: RunBudget,
+): Promise<CellUpsert[]> {
   const writes: CellUpsert[] = [];
   let rowsBefore = 0;
   let page = readRowPage(ctx, { tableId, afterId: "", limit: ROW_PAGE_SIZE, columnIds: plan.readColumns });
@@ -161,12 +181,22 @@ async function evaluateAllRows(ctx: ServiceContext, tableId: string, plan: Compu
  */
 async function writeAllRows(
   d1: D1Database,
-  run: { table: { id: string; workspaceId: string }; plan: ComputationPlan; writes: CellUpsert[]; now: number; countReturned?: boolean },
+  run: {
+    table: { id: string; workspaceId: string };
+    plan: ComputationPlan;
+    writes: CellUpsert[];
+    now: number;
+    countReturned?: boolean;
+  },
   extra: D1PreparedStatement[],
 ): Promise<number> {
   const { table, plan, writes } = run;
   const withDependentsToo = plan.order.length > 1 || run.countReturned === true;
-  const cellStatements = cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: run.now, returning: withDependentsToo }, writes);
+  const cellStatements = cellWriteStatements(
+    d1,
+    { tableId: table.id, workspaceId: table.workspaceId, now: run.now, returning: withDependentsToo },
+    writes,
+  );
   if (cellStatements.length + extra.length === 0) return 0;
   const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
   const cellResults = results.slice(0, cellStatements.length);
@@ -181,18 +211,24 @@ async function writeAllRows(
  * refused: cells past the run's budget store #LIMIT!. Lookups are one level deep, so this changes nothing
  * another table looks up.
  */
-export async function recomputeLookupColumns(ctx: ServiceContext, input: { tableId: string; fromTableId?: string; relationId?: string }): Promise<ApplyFormulaResult> {
+export async function recomputeLookupColumns(
+  ctx: ServiceContext,
+  input: { tableId: string; fromTableId?: string; relationId?: string },
+): Promise<ApplyFormulaResult> {
   const { tableId, ...opts } = input;
   const d1 = d1Of(ctx.db);
   const { table, columns, linked } = await loadTable(ctx, tableId);
   if (!table || table.isDeleted) return { updatedRows: 0 };
   const trees = formulaTrees(columns);
   const isRelation = relationTest(columns);
-  const relationTable = (relationId: string) => (columns.find((c) => c.id === relationId)?.data.oneMany as OneManyOptions | undefined)?.tableId;
+  const relationTable = (relationId: string) =>
+    (columns.find((c) => c.id === relationId)?.data.oneMany as OneManyOptions | undefined)?.tableId;
   const targets = new Set<string>();
   for (const [id, expr] of trees) {
     const uses = relationLookups(expr, isRelation).some(
-      (l) => (opts.relationId === undefined || l.relationId === opts.relationId) && (opts.fromTableId === undefined || relationTable(l.relationId) === opts.fromTableId),
+      (l) =>
+        (opts.relationId === undefined || l.relationId === opts.relationId) &&
+        (opts.fromTableId === undefined || relationTable(l.relationId) === opts.fromTableId),
     );
     if (uses) for (const t of withDependents(id, trees)) targets.add(t);
   }
@@ -207,7 +243,10 @@ export async function recomputeLookupColumns(ctx: ServiceContext, input: { table
  * Lookups are one level deep: when this table's formulas (`trees`, after the write) make a column depend on a
  * lookup, no other table may look that column up (422 naming who does).
  */
-async function assertNotLookedUpDeeper(d1: D1Database, input: { columns: TableColumn[]; trees: ReadonlyMap<string, Expr>; dependentTables: string[] }): Promise<void> {
+async function assertNotLookedUpDeeper(
+  d1: D1Database,
+  input: { columns: TableColumn[]; trees: ReadonlyMap<string, Expr>; dependentTables: string[] },
+): Promise<void> {
   if (input.dependentTables.length === 0) return;
   const deep = [...lookupDependentColumns(input.columns, input.trees)];
   if (deep.length === 0) return;
@@ -240,7 +279,8 @@ export async function recomputeRowFormulas(
   const { table, columns, linked, dependentTables } = await loadTable(ctx, tableId);
   if (!table || table.isDeleted) {
     // A deleted table recomputes nothing of its own, but the tables looking into it still learn of it.
-    if (rowIds.length === 0 && (opts.writes ?? []).length === 0 && table) return { updatedRows: 0, formulaCells: {}, ...(dependentTables.length > 0 && { dependentTables }) };
+    if (rowIds.length === 0 && (opts.writes ?? []).length === 0 && table)
+      return { updatedRows: 0, formulaCells: {}, ...(dependentTables.length > 0 && { dependentTables }) };
     throw notFound("Table");
   }
   const writes = opts.writes ?? [];
@@ -254,7 +294,13 @@ export async function recomputeRowFormulas(
   const trees = formulaTrees(columns);
   const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
-  if (allRowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }), ...(dependentTables.length > 0 && { dependentTables }) };
+  if (allRowIds.length === 0)
+    return {
+      updatedRows: 0,
+      formulaCells: {},
+      ...(opts.returnCells && { formulaCellRecords: [] }),
+      ...(dependentTables.length > 0 && { dependentTables }),
+    };
   await readLinkedData(ctx, { plan, columns, linked });
   // Written columns are read too, so the write can be applied to the page before evaluation.
   const readColumns = [...new Set([...plan.readColumns, ...writes.map((w) => w.columnId)])];
@@ -273,14 +319,26 @@ export async function recomputeRowFormulas(
 
   // The page is small: old values were read, so changes are found here and only those are written.
   // Past the run's budget the remaining cells are #LIMIT!: the write itself is never refused for a formula.
-  const updatedRows = plan.order.length > 0 ? await evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true, run: runBudget("limit") }) : 0;
+  const updatedRows =
+    plan.order.length > 0
+      ? await evaluateRows({ ...plan, readColumns }, page, upserts, { compare: true, run: runBudget("limit") })
+      : 0;
   // The stored formula cells, when asked, are read in the same batch as the writes (after them).
   const readBack =
-    opts.returnCells && plan.order.length > 0 ? d1.prepare(SELECT_FORMULA_CELLS).bind(JSON.stringify(page.rowIds), JSON.stringify(plan.order)) : null;
+    opts.returnCells && plan.order.length > 0
+      ? d1.prepare(SELECT_FORMULA_CELLS).bind(JSON.stringify(page.rowIds), JSON.stringify(plan.order))
+      : null;
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
     const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
-    const statements = upserts.length > 0 ? cellWriteStatements(d1, { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, identifierColumnId }, upserts) : [];
+    const statements =
+      upserts.length > 0
+        ? cellWriteStatements(
+            d1,
+            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, identifierColumnId },
+            upserts,
+          )
+        : [];
     const results = await d1.batch<StoredCellRaw>(readBack ? [...statements, readBack] : statements);
     if (readBack) formulaCellRecords = results.at(-1)!.results.map(storedCell);
   }
@@ -294,5 +352,10 @@ export async function recomputeRowFormulas(
     }
     formulaCells[rowId] = out;
   });
-  return { updatedRows, formulaCells, ...(formulaCellRecords && { formulaCellRecords }), ...(dependentTables.length > 0 && { dependentTables }) };
+  return {
+    updatedRows,
+    formulaCells,
+    ...(formulaCellRecords && { formulaCellRecords }),
+    ...(dependentTables.length > 0 && { dependentTables }),
+  };
 }

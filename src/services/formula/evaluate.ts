@@ -8,24 +8,14 @@
  * the number of days between them; elsewhere a date counts as its serial number.
  * IF, IFS, IFERROR, IFNA, AND, OR, SWITCH and CHOOSE evaluate lazily (only the branch taken; AND/OR stop at
  * the first FALSE/TRUE). Every other call evaluates its arguments, propagates the first error argument
- * (except functions that inspect errors, such as ISERROR), and calls the library.
+ * (except functions that inspect errors, such as ISERROR), and calls the library (./libraryCalls.ts).
  */
 import type { Expr } from "./expression";
-import { lookupFunction, arityProblem, type FunctionSpec } from "./functions";
-import {
-  compareValues,
-  dateToSerial,
-  Errors,
-  normalizeResult,
-  numberText,
-  toBoolean,
-  toNumber,
-  type FormulaValue,
-} from "./values";
-import { parseNumberText } from "./parseText";
-import { argumentBoundError, argumentCost, CALL_UNITS, ELEMENT_UNITS, hasArgumentBounds, THROW_UNITS } from "./limits";
+import { lookupFunction, arityProblem } from "./functions";
+import { compareValues, Errors, normalizeResult, toBoolean, toNumber, type FormulaValue } from "./values";
 import { charge, elements } from "./cellBudget";
 import { compileOperator } from "./operators";
+import { compileLibraryCall } from "./libraryCalls";
 
 export { evaluateCell, evaluateCellText, LIMIT_TEXT } from "./cellBudget";
 
@@ -33,32 +23,17 @@ export { evaluateCell, evaluateCellText, LIMIT_TEXT } from "./cellBudget";
 export type ValueSource = (columnId: string) => FormulaValue;
 export type CompiledFormula = (get: ValueSource) => FormulaValue;
 
-/** Functions that receive dates as Date objects (the library's date form); elsewhere a date is its serial number. */
-const DATE_ARGUMENT_FUNCTIONS = new Set([
-  "DATE", "DATEDIF", "DATEVALUE", "DAY", "DAYS", "DAYS360", "EDATE", "EOMONTH", "HOUR", "ISOWEEKNUM", "MINUTE",
-  "MONTH", "NETWORKDAYS", "NETWORKDAYS.INTL", "NETWORKDAYSINTL", "SECOND", "TIMEVALUE", "WEEKDAY", "WEEKNUM",
-  "WORKDAY", "WORKDAY.INTL", "WORKDAYINTL", "YEAR", "YEARFRAC", "TEXT",
-]);
-
-/** Functions that read their arguments as text themselves: date text stays text for them. */
-const TEXT_DATE_FUNCTIONS = new Set(["DATEVALUE", "TIMEVALUE", "TEXT"]);
-
-/**
- * Argument positions that a function reads as text ("*": all): a number there becomes its text as a spreadsheet
- * shows it (15 significant digits: LEN(1/3) is 17), not JavaScript's 17-digit form.
- */
-const TEXT_ARGUMENTS: Record<string, number[] | "*"> = {
-  LEN: [0], LEFT: [0], RIGHT: [0], MID: [0], UPPER: [0], LOWER: [0], TRIM: [0], CLEAN: [0], SUBSTITUTE: [0, 1, 2],
-  REPLACE: [0, 3], FIND: [0, 1], EXACT: [0, 1], REPT: [0], CONCATENATE: "*", CONCAT: "*", TEXTJOIN: "*", CODE: [0], UNICODE: [0],
-};
-
 /** Functions whose results are dates: used to read a formula column's stored ms back as dates. */
-export const DATE_RESULT_FUNCTIONS = new Set(["DATE", "DATEVALUE", "EDATE", "EOMONTH", "TODAY", "NOW", "WORKDAY", "WORKDAY.INTL", "WORKDAYINTL"]);
-
-/** Functions that look at errors instead of failing with them. */
-const ERROR_AWARE_FUNCTIONS = new Set([
-  "ISERROR", "ISERR", "ISNA", "ERROR.TYPE", "TYPE", "ISBLANK", "ISNUMBER", "ISTEXT", "ISLOGICAL", "ISNONTEXT",
-  "COUNT", "COUNTA", "COUNTBLANK", "AGGREGATE",
+export const DATE_RESULT_FUNCTIONS = new Set([
+  "DATE",
+  "DATEVALUE",
+  "EDATE",
+  "EOMONTH",
+  "TODAY",
+  "NOW",
+  "WORKDAY",
+  "WORKDAY.INTL",
+  "WORKDAYINTL",
 ]);
 
 export function compileFormula(expr: Expr): CompiledFormula {
@@ -102,7 +77,12 @@ export function compileFormula(expr: Expr): CompiledFormula {
       };
     }
     case "op":
-      return compileOperator(expr.op, compileFormula(expr.args[0]), compileFormula(expr.args[1]), expr.args[0].kind === "column" || expr.args[1].kind === "column");
+      return compileOperator(
+        expr.op,
+        compileFormula(expr.args[0]),
+        compileFormula(expr.args[1]),
+        expr.args[0].kind === "column" || expr.args[1].kind === "column",
+      );
     case "call":
       return compileCall(expr.fn.toUpperCase(), expr.args.map(compileFormula), expr.args);
   }
@@ -217,84 +197,6 @@ function compileCall(name: string, args: CompiledFormula[], argExprs: readonly E
   return compileLibraryCall(spec, args, argExprs);
 }
 
-function compileLibraryCall(spec: FunctionSpec, compiled: CompiledFormula[], argExprs: readonly Expr[]): CompiledFormula {
-  const passDates = DATE_ARGUMENT_FUNCTIONS.has(spec.name);
-  const errorAware = spec.errorAware || ERROR_AWARE_FUNCTIONS.has(spec.name);
-  // A column read is a cell reference: functions that tell references from typed values see it as a range.
-  const args = spec.references
-    ? compiled.map((a, i) => {
-        if (argExprs[i]?.kind !== "column") return a;
-        return (get: ValueSource) => {
-          const v = a(get);
-          return Array.isArray(v) || v instanceof Error ? v : [v];
-        };
-      })
-    : compiled;
-  const bounded = hasArgumentBounds(spec.name);
-  const impl = spec.impl;
-  const textAt = TEXT_ARGUMENTS[spec.name];
-  const dateText = passDates && !TEXT_DATE_FUNCTIONS.has(spec.name);
-  // The .INTL functions' third argument is a weekend mask such as "0000011", not a date.
-  const intl = spec.name.includes("INTL");
-  // Arguments reach the library as they are unless one needs converting (text positions, dates, lists).
-  const convertsAlways = Boolean(textAt) || dateText;
-  const convert = (v: FormulaValue, i: number): unknown => {
-    if (textAt && (textAt === "*" || textAt.includes(i))) v = numbersAsText(v);
-    // Date functions read date and time text as Excel does (HOUR("14:30") is 14).
-    if (dateText && typeof v === "string" && !(intl && i === 2)) {
-      const serial = parseNumberText(v);
-      if (serial !== undefined) return new Date(Math.round((serial - 25_569) * 86_400_000));
-    }
-    return toLibraryArgument(v, passDates);
-  };
-  return (get) => {
-    const values: FormulaValue[] = new Array(args.length);
-    for (let i = 0; i < args.length; i++) values[i] = args[i]!(get);
-    if (!errorAware) {
-      for (const v of values) {
-        if (v instanceof Error) return v;
-        if (Array.isArray(v)) for (const item of v) if (item instanceof Error) return item;
-      }
-    }
-    if (bounded) {
-      const past = argumentBoundError(spec.name, values);
-      if (past) return past;
-    }
-    // A library call costs its fixed overhead, its inputs and its own estimate (loops over an argument's value):
-    // charged before it runs, so a call the cell cannot afford never starts; the clock is looked at too.
-    let cost = CALL_UNITS;
-    for (const v of values) cost += elements(v) * ELEMENT_UNITS;
-    if (bounded) cost += argumentCost(spec.name, values) ?? 0;
-    charge(cost, true);
-    let result: FormulaValue;
-    try {
-      const plain = !convertsAlways && values.every((v) => !(v instanceof Date) && !Array.isArray(v));
-      result = normalizeResult(impl(...(plain ? values : values.map(convert))));
-    } catch {
-      // A library call that throws (mostly a recursion past the stack) cost far more than its count said.
-      charge(THROW_UNITS, true);
-      return Errors.value;
-    }
-    // ... and its output, after it ran (a slow call shows on the clock).
-    charge(Array.isArray(result) ? elements(result) * ELEMENT_UNITS : 0, true);
-    return result;
-  };
-}
-
-/** Numbers (and the numbers of a list) as the text a spreadsheet shows for them. */
-function numbersAsText(v: FormulaValue): FormulaValue {
-  if (typeof v === "number") return numberText(v);
-  if (Array.isArray(v)) return v.map(numbersAsText);
-  return v;
-}
-
-/** Dates as the library expects them; lists copied, since some library functions parse arrays in place. */
-function toLibraryArgument(v: FormulaValue, passDates: boolean): unknown {
-  if (v instanceof Date) return passDates ? new Date(v.getTime()) : dateToSerial(v);
-  if (Array.isArray(v)) return v.map((x) => toLibraryArgument(x, passDates));
-  return v;
-}
-
 /**
  * Whether a tree always yields a date (or blank), from the column types it reads; `columnYieldsDate` answers
  * for referenced columns. Used to read a formula column's stored ms back as dates.
@@ -329,12 +231,18 @@ export function expressionYieldsDate(expr: Expr, columnYieldsDate: (columnId: st
 /** The argument positions a lazy function may return. */
 function branchesOf(fn: string, args: Expr[]): Expr[] | null {
   switch (fn) {
-    case "IF": return args.length === 3 ? args.slice(1) : null;
-    case "IFS": return args.filter((_, i) => i % 2 === 1);
+    case "IF":
+      return args.length === 3 ? args.slice(1) : null;
+    case "IFS":
+      return args.filter((_, i) => i % 2 === 1);
     case "IFERROR":
-    case "IFNA": return args.slice(0, 1);
-    case "CHOOSE": return args.slice(1);
-    case "SWITCH": return args.slice(1).filter((_, i) => i % 2 === 1 || (i === args.length - 2 && (args.length - 1) % 2 === 1));
-    default: return null;
+    case "IFNA":
+      return args.slice(0, 1);
+    case "CHOOSE":
+      return args.slice(1);
+    case "SWITCH":
+      return args.slice(1).filter((_, i) => i % 2 === 1 || (i === args.length - 2 && (args.length - 1) % 2 === 1));
+    default:
+      return null;
   }
 }

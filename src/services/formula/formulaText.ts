@@ -3,12 +3,20 @@
  * line, column, message, suggestions), and any stored tree → its text and result type for the column record.
  */
 import { ApiError, unprocessable, type ErrorDetail } from "../../errors";
-import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, MAX_FORMULA_TEXT, measureTree, type DescriptionItem, type Expr, type ParsedExpression } from "./expression";
+import {
+  MAX_FORMULA_DEPTH,
+  MAX_FORMULA_NODES,
+  MAX_FORMULA_TEXT,
+  measureTree,
+  type DescriptionItem,
+  type Expr,
+  type ParsedExpression,
+} from "./expression";
 import { validateFormula } from "./validate";
 import { findCycle, formulaTrees, type TableColumn } from "./graph";
 import { printFormula } from "./print";
 import { inferResultType, type ResultType } from "./resultType";
-import { FormulaSyntaxError, positionAt, type FormulaProblem } from "./text";
+import { FormulaSyntaxError, positionAt, type FormulaProblem } from "./syntaxErrors";
 import { parseFormula } from "./resolve";
 import { lookupProblem, relationLookups, relationTest, type LinkedColumns } from "./lookups";
 
@@ -70,11 +78,20 @@ function nestingPastLimit(text: string, limit: number): number | null {
  * one (for cycles). Throws 422 with every problem found, each at its line and column; `path` names the body
  * member in the details.
  */
-export function compileFormulaText(text: string, columns: readonly TableColumn[], opts: { columnId?: string; path: string; linked?: LinkedColumns }): CompiledText {
+export function compileFormulaText(
+  text: string,
+  columns: readonly TableColumn[],
+  opts: { columnId?: string; path: string; linked?: LinkedColumns },
+): CompiledText {
   const linked = opts.linked ?? new Map();
-  if (text.length > MAX_FORMULA_TEXT) formulaError([{ line: 1, column: 1, message: `A formula is at most ${MAX_FORMULA_TEXT} characters` }], opts.path);
+  if (text.length > MAX_FORMULA_TEXT)
+    formulaError([{ line: 1, column: 1, message: `A formula is at most ${MAX_FORMULA_TEXT} characters` }], opts.path);
   const tooDeepAt = nestingPastLimit(text, MAX_FORMULA_DEPTH);
-  if (tooDeepAt !== null) formulaError([{ ...positionAt(text, tooDeepAt), message: `The formula nests more than ${MAX_FORMULA_DEPTH} levels deep` }], opts.path);
+  if (tooDeepAt !== null)
+    formulaError(
+      [{ ...positionAt(text, tooDeepAt), message: `The formula nests more than ${MAX_FORMULA_DEPTH} levels deep` }],
+      opts.path,
+    );
   const cols = live(columns);
   let parsed: ReturnType<typeof parseFormula>;
   try {
@@ -82,13 +99,19 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
   } catch (err) {
     if (err instanceof FormulaSyntaxError) formulaError(err.problems, opts.path);
     // The bounds above keep the recursive passes shallow; should one still run out of stack, it is the formula's size.
-    if (err instanceof RangeError) formulaError([{ line: 1, column: 1, message: "The formula is too large or nests too deeply" }], opts.path);
+    if (err instanceof RangeError)
+      formulaError([{ line: 1, column: 1, message: "The formula is too large or nests too deeply" }], opts.path);
     throw err;
   }
   const { expr, referencePositions } = parsed;
   const { depth, nodes } = measureTree(expr);
-  if (depth > MAX_FORMULA_DEPTH) formulaError([{ line: 1, column: 1, message: `The formula nests more than ${MAX_FORMULA_DEPTH} levels deep` }], opts.path);
-  if (nodes > MAX_FORMULA_NODES) formulaError([{ line: 1, column: 1, message: `The formula has more than ${MAX_FORMULA_NODES} parts` }], opts.path);
+  if (depth > MAX_FORMULA_DEPTH)
+    formulaError(
+      [{ line: 1, column: 1, message: `The formula nests more than ${MAX_FORMULA_DEPTH} levels deep` }],
+      opts.path,
+    );
+  if (nodes > MAX_FORMULA_NODES)
+    formulaError([{ line: 1, column: 1, message: `The formula has more than ${MAX_FORMULA_NODES} parts` }], opts.path);
 
   const lookupProblems = relationLookups(expr, relationTest(cols)).flatMap((l) => {
     const message = lookupProblem(l, linked);
@@ -103,7 +126,9 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
       const names = cycle.map((id) => `{${byId.get(id)?.name ?? id}}`);
       const pos = referencePositions.get(cycle[1]!) ?? { line: 1, column: 1 };
       const message =
-        cycle.length === 2 ? `The formula refers to its own column ${names[0]}` : `The formula creates a reference cycle: ${names.join(" → ")}`;
+        cycle.length === 2
+          ? `The formula refers to its own column ${names[0]}`
+          : `The formula creates a reference cycle: ${names.join(" → ")}`;
       formulaError([{ ...pos, message }], opts.path);
     }
   }
@@ -111,16 +136,23 @@ export function compileFormulaText(text: string, columns: readonly TableColumn[]
 }
 
 /** The text, description and result type of a stored tree, with the table's (and linked tables') current column names. */
-export function describeFormula(expr: Expr, columns: readonly TableColumn[], linked?: LinkedColumns): { text: string; description: DescriptionItem[]; resultType: ResultType } {
+export function describeFormula(
+  expr: Expr,
+  columns: readonly TableColumn[],
+  linked?: LinkedColumns,
+): { text: string; description: DescriptionItem[]; resultType: ResultType } {
   const cols = live(columns);
   const printed = printFormula(expr, cols, { linked });
   const resultType = inferResultType(
     expr,
-    cols.map((c) => ({ id: c.id, type: c.data.type, expression: c.data.type === "formula" ? (c.formula?.expression ?? null) : null })),
+    cols.map((c) => ({
+      id: c.id,
+      type: c.data.type,
+      expression: c.data.type === "formula" ? (c.formula?.expression ?? null) : null,
+    })),
   );
   return { ...printed, resultType };
 }
-
 
 /** The node path ("args.1") a validation detail path ("expression.args.1.fn") points at, or null. */
 function nodePathOf(detailPath: string): string | null {
@@ -135,7 +167,12 @@ function nodePathOf(detailPath: string): string | null {
  * A tree's 422 (from validateFormula, here or in the table's coordinator) with each problem's line and column in
  * the tree's canonical text (what the column will show), so a tree write answers like a text write.
  */
-export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly TableColumn[], linked?: LinkedColumns): unknown {
+export function locateTreeProblems(
+  err: unknown,
+  expr: Expr,
+  columns: readonly TableColumn[],
+  linked?: LinkedColumns,
+): unknown {
   if (!(err instanceof ApiError) || err.code !== "UnprocessableEntityError" || !err.details) return err;
   const printed = printFormula(expr, live(columns), { withOffsets: true, linked });
   const details = err.details.map((d) => {
@@ -148,7 +185,11 @@ export function locateTreeProblems(err: unknown, expr: Expr, columns: readonly T
 }
 
 /** validateFormula for a tree given as such, its problems located (locateTreeProblems). */
-export function validateTree(input: { columnId: string; expression: ParsedExpression; description: DescriptionItem[] }, columns: readonly TableColumn[], linked?: LinkedColumns): Expr {
+export function validateTree(
+  input: { columnId: string; expression: ParsedExpression; description: DescriptionItem[] },
+  columns: readonly TableColumn[],
+  linked?: LinkedColumns,
+): Expr {
   try {
     return validateFormula(input, columns, linked);
   } catch (err) {

@@ -8,9 +8,20 @@ import type { Expr } from "./expression";
 import { compileFormula, evaluateCellText, LIMIT_TEXT, type CompiledFormula } from "./evaluate";
 import { formulaLimits } from "./limits";
 import { columnMetas, computeOrder, referencedColumns, type TableColumn } from "./graph";
-import { readLinkedRows, type CellUpsert, type RowPage } from "./store";
+import { readLinkedRows, type CellUpsert } from "./store";
+import type { RowPage } from "./rowPages";
 import { cellToValue, Errors, type ColumnMeta, type FormulaValue } from "./values";
-import { linkedRows, lookupSlotId, lookupValue, relationLookups, relationTest, withLookupReads, type LinkedColumns, type LinkedRelation, type RelationLookup } from "./lookups";
+import {
+  linkedRows,
+  lookupSlotId,
+  lookupValue,
+  relationLookups,
+  relationTest,
+  withLookupReads,
+  type LinkedColumns,
+  type LinkedRelation,
+  type RelationLookup,
+} from "./lookups";
 import type { OneManyOptions } from "../../schemas/tables";
 import type { ServiceContext } from "../context";
 
@@ -59,7 +70,10 @@ export function planComputation(
 }
 
 /** Reads the linked rows the plan's lookups need (one query per linked table, one round trip), into `plan.relations`. */
-export async function readLinkedData(ctx: ServiceContext, input: { plan: ComputationPlan; columns: readonly TableColumn[]; linked: LinkedColumns }): Promise<void> {
+export async function readLinkedData(
+  ctx: ServiceContext,
+  input: { plan: ComputationPlan; columns: readonly TableColumn[]; linked: LinkedColumns },
+): Promise<void> {
   const { plan, columns, linked } = input;
   if (plan.lookups.size === 0) return;
   const tableOf = new Map<string, { tableId: string; options: OneManyOptions }>();
@@ -98,7 +112,13 @@ export interface RunBudget {
 }
 
 export function runBudget(onSpent: RunBudget["onSpent"]): RunBudget {
-  return { ms: formulaLimits.runMs, units: formulaLimits.runUnits, bytes: formulaLimits.runBytes, onSpent, spent: false };
+  return {
+    ms: formulaLimits.runMs,
+    units: formulaLimits.runUnits,
+    bytes: formulaLimits.runBytes,
+    onSpent,
+    spent: false,
+  };
 }
 
 function spend(run: RunBudget, rows: number): void {
@@ -108,10 +128,14 @@ function spend(run: RunBudget, rows: number): void {
   if (!clockSpent && run.units > 0 && run.bytes >= 0) return;
   run.spent = true;
   if (run.onSpent === "refuse") {
-    const why = run.bytes < 0 ? `${Math.round(formulaLimits.runBytes / 1024 / 1024)} MiB of values` : `${formulaLimits.runMs / 1000} s of evaluation`;
-    throw unprocessable(`Computing this formula for every row of the table takes more than ${why} (stopped after ${rows} rows); nothing was changed`, [
-      { path: "expression", message: `past the table computation budget of ${why}` },
-    ]);
+    const why =
+      run.bytes < 0
+        ? `${Math.round(formulaLimits.runBytes / 1024 / 1024)} MiB of values`
+        : `${formulaLimits.runMs / 1000} s of evaluation`;
+    throw unprocessable(
+      `Computing this formula for every row of the table takes more than ${why} (stopped after ${rows} rows); nothing was changed`,
+      [{ path: "expression", message: `past the table computation budget of ${why}` }],
+    );
   }
 }
 
@@ -128,9 +152,18 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  * Each cell is evaluated within its own budget (#LIMIT! past it) and charged to the run's; the work is done in
  * slices of about `formulaLimits.sliceMs` with a yield to the event loop between them.
  */
-export async function evaluateRows(plan: ComputationPlan, page: RowPage, out: CellUpsert[], opts: { compare: boolean; run: RunBudget; rowsBefore?: number }): Promise<number> {
+export async function evaluateRows(
+  plan: ComputationPlan,
+  page: RowPage,
+  out: CellUpsert[],
+  opts: { compare: boolean; run: RunBudget; rowsBefore?: number },
+): Promise<number> {
   const run = opts.run;
-  const slotIds = [...page.columnIds, ...plan.order.filter((id) => !page.columnIds.includes(id)), ...plan.lookups.keys()];
+  const slotIds = [
+    ...page.columnIds,
+    ...plan.order.filter((id) => !page.columnIds.includes(id)),
+    ...plan.lookups.keys(),
+  ];
   const slotOf = new Map(slotIds.map((id, k) => [id, k]));
   const metaBySlot = slotIds.map((id) => plan.metas.get(id));
   const lookupBySlot = slotIds.map((id) => plan.lookups.get(id));
@@ -228,4 +261,3 @@ function canonical(text: string | null | undefined): string | null {
     return text;
   }
 }
-

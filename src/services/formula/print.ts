@@ -9,19 +9,28 @@
  */
 import type { ArrayItem, BinaryOp, DescriptionItem, Expr } from "./expression";
 import { lookupFunction } from "./functions";
-import { looksLikeArrayConstant, type NamedColumn } from "./text";
+import { looksLikeArrayConstant } from "./lexer";
+import type { NamedColumn } from "./text";
 
 /** Binding strength, loosest first, as the parser reads it. */
 const LEVEL = { compare: 1, concat: 2, additive: 3, multiplicative: 4, power: 5, unary: 6, primary: 8 } as const;
 
 function opLevel(op: BinaryOp): number {
   switch (op) {
-    case "&": return LEVEL.concat;
-    case "+": case "-": return LEVEL.additive;
-    case "*": case "/": return LEVEL.multiplicative;
-    case "^": return LEVEL.power;
-    case "%": return LEVEL.primary; // printed as MOD(…)
-    default: return LEVEL.compare;
+    case "&":
+      return LEVEL.concat;
+    case "+":
+    case "-":
+      return LEVEL.additive;
+    case "*":
+    case "/":
+      return LEVEL.multiplicative;
+    case "^":
+      return LEVEL.power;
+    case "%":
+      return LEVEL.primary; // printed as MOD(…)
+    default:
+      return LEVEL.compare;
   }
 }
 
@@ -125,7 +134,12 @@ export function printFormula(
       }
       case "call": {
         const [relation, target] = e.args;
-        if (e.fn.toUpperCase() === "LOOKUP" && e.args.length === 2 && relation?.kind === "column" && target?.kind === "column") {
+        if (
+          e.fn.toUpperCase() === "LOOKUP" &&
+          e.args.length === 2 &&
+          relation?.kind === "column" &&
+          target?.kind === "column"
+        ) {
           const among = linked.get(relation.columnId);
           if (among) {
             // LOOKUP({Relation}, {Column}): the column is named as the linked table names it.

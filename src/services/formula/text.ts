@@ -6,73 +6,45 @@
  * parsers are among the fastest in JavaScript, and it is actively kept (Langium builds on it). Ohm's grammar
  * language is pleasant, but its trees need a separate semantics pass and its error positions are offsets only.
  *
- * Parsing is two steps: the Chevrotain parser here builds a positioned syntax tree (`Syntax`), then resolve.ts turns
- * it into an `Expr` against the table's columns and the function catalogue, collecting every problem it can
+ * Parsing is two steps: the Chevrotain parser here, over the tokens of ./lexer.ts, builds a positioned syntax
+ * tree (`Syntax`), then resolve.ts turns it into an `Expr` against the table's columns and the function catalogue, collecting every problem it can
  * find (unknown column or function with suggestions, wrong argument count with the signature) with its line
- * and column. A syntax error (unbalanced brackets, a stray operator) stops at the first one.
+ * and column. A syntax error (unbalanced brackets, a stray operator) stops at the first one; its message is
+ * worded in ./syntaxErrors.ts.
  */
-import { createToken, EmbeddedActionsParser, Lexer, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, type IToken } from "chevrotain";
+import {
+  Amp,
+  ArrayConstant,
+  at,
+  Caret,
+  ColumnRef,
+  Comma,
+  CompareOp,
+  lexer,
+  LParen,
+  Minus,
+  Name,
+  NumberLit,
+  Percent,
+  Plus,
+  RParen,
+  Slash,
+  Star,
+  StringLit,
+  TOKENS,
+  VALUE_TOKENS,
+  type Position,
+} from "./lexer";
+import { FormulaSyntaxError, lexingProblem, parsingProblem } from "./syntaxErrors";
 import type { BinaryOp } from "./expression";
 import { MAX_FORMULA_NODES } from "./expression";
-
-/** A problem a person can fix, at a 1-based line and column of the text. */
-export interface FormulaProblem {
-  line: number;
-  column: number;
-  message: string;
-  suggestions?: string[];
-}
-
-export class FormulaSyntaxError extends Error {
-  constructor(readonly problems: FormulaProblem[]) {
-    super(problems[0]?.message ?? "Invalid formula");
-  }
-}
 
 /** A column the text may name. */
 export interface NamedColumn {
   id: string;
   name: string;
 }
-
-export interface Position {
-  line: number;
-  column: number;
-}
-
-// ---- tokens -------------------------------------------------------------------------------------------------
-
-export const CONSTANT = String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?%?|"(?:[^"]|"")*"|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]`;
-/** `{1, 2; 3, 4}`: constants with at least one separator. Anything else in braces names a column. */
-const ARRAY_PATTERN = new RegExp(String.raw`\{\s*(?:${CONSTANT})\s*(?:[,;]\s*(?:${CONSTANT})\s*)+\}`);
-const ARRAY_WHOLE = new RegExp(`^${ARRAY_PATTERN.source}$`);
-
-const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /\s+/, group: Lexer.SKIPPED, line_breaks: true });
-const ArrayConstant = createToken({ name: "ArrayConstant", pattern: ARRAY_PATTERN, line_breaks: true });
-const ColumnRef = createToken({ name: "ColumnRef", pattern: /\{(?:\\[\s\S]|[^\\}])*\}/, line_breaks: true });
-const StringLit = createToken({ name: "StringLit", pattern: /"(?:[^"]|"")*"/, line_breaks: true });
-const NumberLit = createToken({ name: "NumberLit", pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/ });
-const Name = createToken({ name: "Name", pattern: /[A-Za-z_][A-Za-z0-9_.]*/ });
-const LParen = createToken({ name: "LParen", pattern: "(", label: "(" });
-const RParen = createToken({ name: "RParen", pattern: ")", label: ")" });
-const Comma = createToken({ name: "Comma", pattern: ",", label: "," });
-const CompareOp = createToken({ name: "CompareOp", pattern: /<>|<=|>=|<|>|=/, label: "a comparison" });
-const Amp = createToken({ name: "Amp", pattern: "&", label: "&" });
-const Plus = createToken({ name: "Plus", pattern: "+", label: "+" });
-const Minus = createToken({ name: "Minus", pattern: "-", label: "-" });
-const Star = createToken({ name: "Star", pattern: "*", label: "*" });
-const Slash = createToken({ name: "Slash", pattern: "/", label: "/" });
-const Caret = createToken({ name: "Caret", pattern: "^", label: "^" });
-const Percent = createToken({ name: "Percent", pattern: "%", label: "%" });
-
-const TOKENS: TokenType[] = [
-  WhiteSpace, ArrayConstant, ColumnRef, StringLit, NumberLit, Name, LParen, RParen, Comma, CompareOp, Amp, Plus, Minus, Star,
-  Slash, Caret, Percent,
-];
-
-const VALUE_TOKENS = new Set<TokenType>([ArrayConstant, ColumnRef, StringLit, NumberLit, Name]);
-
-const lexer = new Lexer(TOKENS, { positionTracking: "full", ensureOptimizations: false });
 
 // ---- syntax tree --------------------------------------------------------------------------------------------
 
@@ -85,8 +57,6 @@ export type Syntax =
   | { kind: "neg"; arg: Syntax; at: Position }
   | { kind: "call"; name: string; args: Syntax[]; at: Position }
   | { kind: "name"; name: string; at: Position };
-
-const at = (t: IToken): Position => ({ line: t.startLine ?? 1, column: t.startColumn ?? 1 });
 
 class FormulaParser extends EmbeddedActionsParser {
   /** Open parentheses not yet closed, for "unbalanced" messages. */
@@ -101,7 +71,8 @@ class FormulaParser extends EmbeddedActionsParser {
   formula = this.RULE("formula", (): Syntax => this.SUBRULE(this.comparison));
 
   private additiveOp = (): IToken => this.OR([{ ALT: () => this.CONSUME(Plus) }, { ALT: () => this.CONSUME(Minus) }]);
-  private multiplicativeOp = (): IToken => this.OR1([{ ALT: () => this.CONSUME(Star) }, { ALT: () => this.CONSUME(Slash) }]);
+  private multiplicativeOp = (): IToken =>
+    this.OR1([{ ALT: () => this.CONSUME(Star) }, { ALT: () => this.CONSUME(Slash) }]);
 
   comparison = this.RULE("comparison", (): Syntax => {
     let left = this.SUBRULE(this.concat);
@@ -258,7 +229,9 @@ class FormulaParser extends EmbeddedActionsParser {
       });
     });
     return this.ACTION(() =>
-      args === undefined ? { kind: "name", name: nameToken.image, at: at(nameToken) } : { kind: "call", name: nameToken.image, args, at: at(nameToken) },
+      args === undefined
+        ? { kind: "name", name: nameToken.image, at: at(nameToken) }
+        : { kind: "call", name: nameToken.image, args, at: at(nameToken) },
     );
   });
 }
@@ -289,19 +262,6 @@ function parser(): FormulaParser {
   return parserInstance;
 }
 
-/** Line and column of a character offset in `text`. */
-export function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let column = 1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text[i] === "\n") {
-      line += 1;
-      column = 1;
-    } else column += 1;
-  }
-  return { line, column };
-}
-
 /** The text as a positioned syntax tree, or throws FormulaSyntaxError with the first syntax problem. */
 export function parseSyntax(text: string): Syntax {
   // A leading = (as typed in a spreadsheet cell) is accepted and means nothing; blanked so positions stay put.
@@ -313,65 +273,15 @@ export function parseSyntax(text: string): Syntax {
   // also keeps the parse and the passes over its tree shallow.
   const values = lexed.tokens.filter((t) => VALUE_TOKENS.has(t.tokenType));
   if (values.length > MAX_FORMULA_NODES) {
-    throw new FormulaSyntaxError([{ ...at(values[MAX_FORMULA_NODES]!), message: `The formula has more than ${MAX_FORMULA_NODES} parts` }]);
+    throw new FormulaSyntaxError([
+      { ...at(values[MAX_FORMULA_NODES]!), message: `The formula has more than ${MAX_FORMULA_NODES} parts` },
+    ]);
   }
   const p = parser();
   p.openParens = [];
   p.input = lexed.tokens;
   const tree = p.formula();
-  if (p.errors.length > 0) throw new FormulaSyntaxError([parsingProblem(text, p.errors[0]!, p.openParens, lexed.tokens)]);
+  if (p.errors.length > 0)
+    throw new FormulaSyntaxError([parsingProblem(text, p.errors[0]!, p.openParens, lexed.tokens)]);
   return tree;
-}
-
-function lexingProblem(text: string, offset: number): FormulaProblem {
-  const pos = positionAt(text, offset);
-  const ch = text[offset]!;
-  if (ch === '"') return { ...pos, message: `Unbalanced quotes: the text starting at line ${pos.line}, column ${pos.column} has no closing "` };
-  if (ch === "{") return { ...pos, message: `Unbalanced braces: the { at line ${pos.line}, column ${pos.column} is never closed by }` };
-  if (ch === "}") return { ...pos, message: `Unbalanced braces: the } at line ${pos.line}, column ${pos.column} has no matching {` };
-  if (ch === "[" || ch === "]") return { ...pos, message: `Unexpected ${ch}: a column is written in braces, {Column name}` };
-  if ("“”„‟″".includes(ch)) return { ...pos, message: `Unexpected ${ch}: text is written in straight double quotes, "like this"` };
-  if (ch === "'") return { ...pos, message: `Unexpected ': text is written in double quotes, "like this"` };
-  if (ch === ";") return { ...pos, message: "Unexpected ;: arguments are separated by commas" };
-  return { ...pos, message: `Unexpected character ${JSON.stringify(ch)}` };
-}
-
-function describeToken(t: IToken): string {
-  if (t.tokenType.name === "EOF") return "the end of the formula";
-  return JSON.stringify(t.image.length > 40 ? `${t.image.slice(0, 40)}…` : t.image);
-}
-
-function parsingProblem(text: string, error: IRecognitionException, openParens: IToken[], tokens: IToken[]): FormulaProblem {
-  // Unbalanced parentheses first: whatever the parser tripped on, that is the problem to fix.
-  let depth = 0;
-  const opened: IToken[] = [];
-  for (const t of tokens) {
-    if (t.tokenType === LParen) opened.push(t);
-    else if (t.tokenType === RParen) {
-      const open = opened.pop();
-      if (!open) {
-        const pos = at(t);
-        return { ...pos, message: `Unbalanced parentheses: the ) at line ${pos.line}, column ${pos.column} has no matching (` };
-      }
-    }
-    depth = opened.length;
-  }
-  if (depth > 0) {
-    const open = openParens.at(-1) ?? opened.at(-1)!;
-    const pos = at(open);
-    return { ...pos, message: `Unbalanced parentheses: the ( at line ${pos.line}, column ${pos.column} is never closed by )` };
-  }
-  const t = error.token;
-  const isEnd = t.tokenType.name === "EOF" || Number.isNaN(t.startOffset);
-  const pos = isEnd ? positionAt(text, text.length) : at(t);
-  if (isEnd) return { ...pos, message: "The formula ends too soon: a value is missing after the last operator" };
-  if (error.name === "NotAllInputParsedException") {
-    return { ...pos, message: `Unexpected ${describeToken(t)} at line ${pos.line}, column ${pos.column}: an operator or a comma is missing before it` };
-  }
-  return { ...pos, message: `Unexpected ${describeToken(t)} at line ${pos.line}, column ${pos.column}: a value was expected` };
-}
-
-/** Whether `{inner}` would read as an array constant (a column so named must be escaped). */
-export function looksLikeArrayConstant(inner: string): boolean {
-  return ARRAY_WHOLE.test(`{${inner}}`);
 }

@@ -9,7 +9,7 @@ import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
 import { recalculateFormulasAfterWrite } from "./recompute";
-import { liveRowQuery, tableOfRow } from "./rows";
+import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 import { newIdBeside } from "../../db/shardIds";
@@ -32,7 +32,10 @@ function liveCellWhere(...conditions: Parameters<typeof and>) {
 /** E15: a live cell of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
 export async function getCell(ctx: ServiceContext, cellId: string): Promise<CellDto> {
   const [[cell], [tableRow]] = await read(ctx, [
-    ctx.db.select().from(cells).where(liveCellWhere(eq(cells.id, cellId))),
+    ctx.db
+      .select()
+      .from(cells)
+      .where(liveCellWhere(eq(cells.id, cellId))),
     tableAccessStatement(ctx.db, ctx.user.ref, sql`(SELECT table_id FROM cells WHERE id = ${cellId})`),
   ]);
   if (!cell) throw notFound("Cell");
@@ -53,8 +56,14 @@ export async function upsertCell(
   const [[row], [tableRow], [column], [current]] = await read(ctx, [
     liveRowQuery(ctx.db, input.rowId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(input.rowId)),
-    ctx.db.select().from(columns).where(and(eq(columns.id, input.columnId), eq(columns.isDeleted, false))),
-    ctx.db.select().from(cells).where(and(eq(cells.rowId, input.rowId), eq(cells.columnId, input.columnId), eq(cells.isDeleted, false))),
+    ctx.db
+      .select()
+      .from(columns)
+      .where(and(eq(columns.id, input.columnId), eq(columns.isDeleted, false))),
+    ctx.db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.rowId, input.rowId), eq(cells.columnId, input.columnId), eq(cells.isDeleted, false))),
   ]);
   if (!row) throw notFound("Row");
   // Existence of the row and the column before the role (docs/api-guide.md › Conventions): a viewer naming a missing column gets 404.
@@ -77,8 +86,21 @@ function cellUpsertStatement(ctx: ServiceContext, table: TableRow, rowId: string
   const t = ctx.now;
   return ctx.db
     .insert(cells)
-    .values({ id: newIdBeside(table.id), tableId: table.id, rowId, columnId: column.id, workspaceId: table.workspaceId, isIdentifier: column.isIdentifier, data, createdAt: t, updatedAt: t })
-    .onConflictDoUpdate({ target: [cells.rowId, cells.columnId], set: { data: sql`excluded.data`, isIdentifier: column.isIdentifier, isDeleted: false, updatedAt: t } });
+    .values({
+      id: newIdBeside(table.id),
+      tableId: table.id,
+      rowId,
+      columnId: column.id,
+      workspaceId: table.workspaceId,
+      isIdentifier: column.isIdentifier,
+      data,
+      createdAt: t,
+      updatedAt: t,
+    })
+    .onConflictDoUpdate({
+      target: [cells.rowId, cells.columnId],
+      set: { data: sql`excluded.data`, isIdentifier: column.isIdentifier, isDeleted: false, updatedAt: t },
+    });
 }
 
 /**
@@ -87,12 +109,21 @@ function cellUpsertStatement(ctx: ServiceContext, table: TableRow, rowId: string
  * wrong type: nothing is written), every cell and the rows' updatedAt in one batch, then the rows' formula cells
  * recomputed in the table's coordinator and one row.updated event per row.
  */
-export async function updateCells(ctx: ServiceContext, input: { tableId: string; rowIds: readonly string[]; values: Record<string, unknown> }): Promise<{ table: TableRow }> {
+export async function updateCells(
+  ctx: ServiceContext,
+  input: { tableId: string; rowIds: readonly string[]; values: Record<string, unknown> },
+): Promise<{ table: TableRow }> {
   const columnIds = Object.keys(input.values);
   const [[tableRow], found, columnList] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
-    ctx.db.select({ id: rows.id }).from(rows).where(and(eq(rows.tableId, input.tableId), eq(rows.isDeleted, false), inJson(rows.id, input.rowIds))),
-    ctx.db.select().from(columns).where(and(eq(columns.tableId, input.tableId), eq(columns.isDeleted, false), inJson(columns.id, columnIds))),
+    ctx.db
+      .select({ id: rows.id })
+      .from(rows)
+      .where(and(eq(rows.tableId, input.tableId), eq(rows.isDeleted, false), inJson(rows.id, input.rowIds))),
+    ctx.db
+      .select()
+      .from(columns)
+      .where(and(eq(columns.tableId, input.tableId), eq(columns.isDeleted, false), inJson(columns.id, columnIds))),
   ]);
   const { table } = checkTableAccess(tableRow, "write");
   if (found.length !== new Set(input.rowIds).size) throw notFound("Row");
@@ -103,9 +134,14 @@ export async function updateCells(ctx: ServiceContext, input: { tableId: string;
     checkCellWrite(column, input.values[columnId]);
   }
   if (input.rowIds.length === 0) return { table };
-  const writes = input.rowIds.flatMap((rowId) => columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, input.values[columnId])));
+  const writes = input.rowIds.flatMap((rowId) =>
+    columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, input.values[columnId])),
+  );
   await ctx.db.batch([ctx.db.update(rows).set({ updatedAt: ctx.now }).where(inJson(rows.id, input.rowIds)), ...writes]);
   await recalculateFormulasAfterWrite(ctx.env, table.id, input.rowIds);
-  emitAfterResponse(ctx, input.rowIds.map((rowId) => rowEvent("row.updated", table, rowId, columnIds)));
+  emitAfterResponse(
+    ctx,
+    input.rowIds.map((rowId) => rowEvent("row.updated", table, rowId, columnIds)),
+  );
   return { table };
 }

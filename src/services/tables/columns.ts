@@ -1,129 +1,55 @@
 /**
- * Columns: derived slugs (./columnSlugs.ts), type options that reference other records, and the identifier column's rules (docs/api-guide.md › Tables, columns, rows, cells).
+ * Columns: derived slugs (./columnSlugs.ts), type options that reference other records, and the identifier column's rules (docs/api-guide.md › Tables, columns, rows, cells);
+ * the checks a write runs before it writes are in ./columnChecks.ts.
  * Every operation loads access, the column (or table) and what its checks need — oneMany targets, taken slugs, the
  * column list its If-Match is compared with — in one D1 batch (`read`), then writes once.
  */
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
-import { columns, tables } from "../../db/schema";
+import { columns } from "../../db/schema";
 import type { Db } from "../../env";
-import { conflict, notFound, preconditionFailed, unprocessable, validation, type ErrorDetail } from "../../errors";
-import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
-import { inJson, nextUpdatedAt } from "../../db/sql";
+import { conflict, notFound, preconditionFailed, unprocessable } from "../../errors";
+import type { ExpectedVersion } from "../../lib/etag";
+import { nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
-import type { ColumnDataInput, FormulaInput } from "../../schemas/tables";
+import type { ColumnDataInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { applyFormulaThroughCoordinator, recomputeLookupsThroughCoordinator } from "../formula/coordinator";
 import { linkedColumnsOf, linkedColumnsQuery, type LinkedColumns } from "./linked";
 import { recalculateLookupsReading } from "./recompute";
 import { MAX_FORMULA_DEPTH, type DescriptionItem, type Expr, type ParsedExpression } from "../formula/expression";
-import { compileFormulaText, locateTreeProblems, validateTree } from "../formula/formulaText";
-import type { TableColumn } from "../formula/graph";
+import { compileFormulaText, locateTreeProblems } from "../formula/formulaText";
 import { printFormula } from "../formula/print";
 import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
 import { slugify, takenSlugsQuery, withFreeSlug } from "./columnSlugs";
+import {
+  assertColumnIfMatch,
+  checkOneManyReferences,
+  columnAfterWrite,
+  compileColumnFormula,
+  oneManyStatements,
+  storedData,
+  type CompiledColumnFormula,
+} from "./columnChecks";
 import { newIdBeside } from "../../db/shardIds";
 
 export type ColumnDto = ReturnType<typeof columnDto>;
 
 /** liveColumns as a query builder, to run inside a batch; `tableId` may be SQL (a subquery in the same batch). */
 export function liveColumnsQuery(db: Db, tableId: string | SQL) {
-  return db.select().from(columns).where(and(eq(columns.tableId, tableId), eq(columns.isDeleted, false))).orderBy(asc(columns.id));
+  return db
+    .select()
+    .from(columns)
+    .where(and(eq(columns.tableId, tableId), eq(columns.isDeleted, false)))
+    .orderBy(asc(columns.id));
 }
 
 /** The live column by id, for a batch (empty when missing or deleted). */
 function liveColumnQuery(db: Db, columnId: string) {
-  return db.select().from(columns).where(and(eq(columns.id, columnId), eq(columns.isDeleted, false)));
-}
-
-/** The body E11 answers with: its ETag, and one of the two an If-Match on a column may name (see columnIfMatch). */
-export const columnListRepresentation = (list: readonly ColumnRow[]) => ({ data: list.map((c) => columnDto(c, list)) });
-
-/**
- * If-Match on PATCH/DELETE of a column (docs/api-guide.md › HTTP semantics: retries, caching, replicas): the column's GET is E11, so the column list's ETag is accepted;
- * so is the ETag of the column's own `{ data: column }` (what POST/PATCH column answer with, and their ETag header).
- * Anything else — or a column already changed — is 412.
- */
-async function assertColumnIfMatch(expected: ExpectedVersion | undefined, column: ColumnRow, list: readonly ColumnRow[]) {
-  if (expected === undefined) return;
-  const tags = await Promise.all([etagOf(columnListRepresentation(list)), etagOf({ data: columnDto(column, list) })]);
-  if (!tags.some((t) => versionMatches(expected, t))) throw preconditionFailed();
-}
-
-/** What a oneMany check needs, for the same batch as the access check (empty reads when `data` is not oneMany). */
-function oneManyStatements(db: Db, data: ColumnDataInput | undefined) {
-  const oneMany = data?.type === "oneMany" ? data.oneMany : null;
-  const ids = oneMany ? [...new Set([...oneMany.filter.map((f) => f.targetColumnId), ...oneMany.filter.flatMap((f) => (f.sourceColumnId ? [f.sourceColumnId] : []))])] : [];
-  return [
-    db.select({ id: tables.id, projectId: tables.projectId, isDeleted: tables.isDeleted }).from(tables).where(eq(tables.id, oneMany?.tableId ?? "")),
-    db.select({ id: columns.id, tableId: columns.tableId, data: columns.data }).from(columns).where(and(eq(columns.isDeleted, false), inJson(columns.id, ids))),
-  ] as const;
-}
-
-/**
- * A oneMany column's references must resolve: the target a live table of the same project, each
- * `targetColumnId` a live column of the target and each `sourceColumnId` a live column of this table — neither a
- * oneMany column (relations of relations are not computed). 400 with a detail per problem.
- */
-function checkOneManyReferences(
-  table: TableRow,
-  data: ColumnDataInput | undefined,
-  [targets, cols]: [{ id: string; projectId: string; isDeleted: boolean }[], { id: string; tableId: string; data: ColumnRow["data"] }[]],
-) {
-  if (data?.type !== "oneMany") return;
-  const { tableId: targetId, filter } = data.oneMany;
-  const target = targets[0];
-  if (!target || target.isDeleted || target.projectId !== table.projectId) {
-    throw validation("oneMany.tableId must be a table of the same project", [{ path: "data.oneMany.tableId", message: "no such table in this project" }]);
-  }
-  const details: ErrorDetail[] = [];
-  const byId = new Map(cols.map((c) => [c.id, c]));
-  const check = (columnId: string, tableId: string, path: string, what: string) => {
-    const c = byId.get(columnId);
-    if (!c || c.tableId !== tableId) details.push({ path, message: `not a column of the ${what} table` });
-    else if (c.data.type === "oneMany") details.push({ path, message: "a oneMany column cannot be compared" });
-  };
-  filter.forEach((item, i) => {
-    check(item.targetColumnId, targetId, `data.oneMany.filter.${i}.targetColumnId`, "target");
-    if (item.sourceColumnId) check(item.sourceColumnId, table.id, `data.oneMany.filter.${i}.sourceColumnId`, "source");
-  });
-  if (details.length) throw validation(`Invalid oneMany filter: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
-}
-
-/** The stored form of `data`: what the client sent, with defaults zod filled in; a formula is kept on the column, not in `data`. */
-function storedData(data: ColumnDataInput): ColumnRow["data"] {
-  if (data.type === "formula") {
-    const { formula: _formula, ...rest } = data;
-    return rest as ColumnRow["data"];
-  }
-  return data as ColumnRow["data"];
-}
-
-interface CompiledColumnFormula {
-  expression: Expr;
-  description: DescriptionItem[];
-}
-
-/**
- * A formula given with a column write, checked against its table (`columns`, the column itself among them):
- * text is parsed (422 with line, column and suggestions), a tree is validated as E3 validates it.
- */
-function compileColumnFormula(formula: FormulaInput, columnId: string, columns: readonly TableColumn[], linked: LinkedColumns): CompiledColumnFormula {
-  if (formula.text !== undefined) {
-    const compiled = compileFormulaText(formula.text, columns, { columnId, path: "data.formula.text", linked });
-    return { expression: compiled.expression, description: compiled.description };
-  }
-  const parsed = formula.expression!;
-  if (parsed.tooDeep) {
-    throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "data.formula.expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
-  }
-  const expression = validateTree({ columnId, expression: parsed, description: formula.description ?? [] }, columns, linked);
-  return { expression, description: formula.description ?? printFormula(expression, columns, { linked }).description };
-}
-
-/** The column as the formula checks see it, with the type and name a write gives it. */
-function columnAfterWrite(base: Omit<TableColumn, "type" | "data" | "formula">, data: ColumnRow["data"]): TableColumn {
-  return { ...base, type: data.type, data, formula: null };
+  return db
+    .select()
+    .from(columns)
+    .where(and(eq(columns.id, columnId), eq(columns.isDeleted, false)));
 }
 
 export interface NewColumn {
@@ -154,7 +80,11 @@ export function identifierColumnRow(table: TableRow): ColumnRow {
 
 /** E11: the table's live columns in creation order, with project read access (else 404). One round trip. */
 export async function listColumns(ctx: ServiceContext, tableId: string): Promise<ColumnDto[]> {
-  const [[table], list, linkedRows] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), liveColumnsQuery(ctx.db, tableId), linkedColumnsQuery(ctx.db, tableId)]);
+  const [[table], list, linkedRows] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, tableId),
+    liveColumnsQuery(ctx.db, tableId),
+    linkedColumnsQuery(ctx.db, tableId),
+  ]);
   checkTableAccess(table, "read");
   const linked = linkedColumnsOf(list, linkedRows);
   return list.map((c) => columnDto(c, list, linked));
@@ -171,17 +101,23 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
   ]);
   const linked = linkedColumnsOf(list, linkedRows);
   const { table } = checkTableAccess(tableRow, "write");
-  if (input.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
+  if (input.data.type === "identifier")
+    throw conflict("The table already has its identifier column; a table has exactly one");
   checkOneManyReferences(table, input.data, [targets, cols]);
   const columnId = newIdBeside(table.id);
   const data = storedData(input.data);
   // The new column is among the columns its formula may name, so naming itself is a cycle, not an unknown name.
   const formula =
     input.data.type === "formula" && input.data.formula
-      ? compileColumnFormula(input.data.formula, columnId, [
-          ...list.map(asTableColumn),
-          columnAfterWrite({ id: columnId, name: input.name, isIdentifier: false, isDeleted: false }, data),
-        ], linked)
+      ? compileColumnFormula(
+          input.data.formula,
+          columnId,
+          [
+            ...list.map(asTableColumn),
+            columnAfterWrite({ id: columnId, name: input.name, isIdentifier: false, isDeleted: false }, data),
+          ],
+          linked,
+        )
       : null;
   const row = await withFreeSlug(ctx, { tableId: table.id, name: input.name, taken }, async (slug) => {
     const made: ColumnRow = {
@@ -203,7 +139,10 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
     // A keyed request's answer commits with the column (services/idempotency.ts): a crash cannot part them. For a
     // formula column it is the column with its formula, as applyColumnFormula answers when the formula is applied.
     const answer = formula ? withFormula(made, formula, list, linked) : columnDto(made, list, linked);
-    await ctx.db.batch([ctx.db.insert(columns).values(made), ...(await keptAnswerUpdates(ctx, { payload: { data: answer } }))]);
+    await ctx.db.batch([
+      ctx.db.insert(columns).values(made),
+      ...(await keptAnswerUpdates(ctx, { payload: { data: answer } })),
+    ]);
     return made;
   });
   if (!formula) return columnDto(row, list, linked);
@@ -211,14 +150,33 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
 }
 
 /** Persists and computes a column write's formula through the table's coordinator (as E3 does), then reads the column back. */
-async function applyColumnFormula(ctx: ServiceContext, tableId: string, row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[], linked: LinkedColumns): Promise<ColumnDto> {
-  await applyFormulaThroughCoordinator(ctx.env, { tableId, columnId: row.id, description: formula.description, expression: formula.expression });
+async function applyColumnFormula(
+  ctx: ServiceContext,
+  tableId: string,
+  row: ColumnRow,
+  formula: CompiledColumnFormula,
+  list: readonly ColumnRow[],
+  linked: LinkedColumns,
+): Promise<ColumnDto> {
+  await applyFormulaThroughCoordinator(ctx.env, {
+    tableId,
+    columnId: row.id,
+    description: formula.description,
+    expression: formula.expression,
+  });
   const [stored] = await liveColumnQuery(ctx.db, row.id);
-  return stored ? columnDto(stored, [...list.filter((c) => c.id !== row.id), stored], linked) : withFormula(row, formula, list, linked);
+  return stored
+    ? columnDto(stored, [...list.filter((c) => c.id !== row.id), stored], linked)
+    : withFormula(row, formula, list, linked);
 }
 
 /** A column's answer with its formula applied (what applyColumnFormula answers when the column is not read back). */
-function withFormula(row: ColumnRow, formula: CompiledColumnFormula, list: readonly ColumnRow[], linked: LinkedColumns): ColumnDto {
+function withFormula(
+  row: ColumnRow,
+  formula: CompiledColumnFormula,
+  list: readonly ColumnRow[],
+  linked: LinkedColumns,
+): ColumnDto {
   const after = { ...row, formula };
   return columnDto(after, [...list.filter((c) => c.id !== row.id), after], linked);
 }
@@ -237,7 +195,10 @@ const tableOfColumn = (columnId: string) => sql`(SELECT table_id FROM columns WH
  * `identifier` (409); existing cells keep their stored values and reads return them as stored. Leaving `formula`
  * drops the persisted formula. If-Match: see assertColumnIfMatch.
  */
-export async function updateColumn(ctx: ServiceContext, input: { columnId: string; patch: ColumnPatch; expected?: ExpectedVersion }): Promise<ColumnDto> {
+export async function updateColumn(
+  ctx: ServiceContext,
+  input: { columnId: string; patch: ColumnPatch; expected?: ExpectedVersion },
+): Promise<ColumnDto> {
   const { columnId, patch } = input;
   const [[column], [tableRow], list, targets, cols, taken, linkedRows] = await read(ctx, [
     liveColumnQuery(ctx.db, columnId),
@@ -252,18 +213,58 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
   await assertColumnIfMatch(input.expected, column, list);
   if (patch.data) {
-    if (column.isIdentifier && patch.data.type !== "identifier") throw conflict("The identifier column keeps type identifier");
-    if (!column.isIdentifier && patch.data.type === "identifier") throw conflict("The table already has its identifier column; a table has exactly one");
+    if (column.isIdentifier && patch.data.type !== "identifier")
+      throw conflict("The identifier column keeps type identifier");
+    if (!column.isIdentifier && patch.data.type === "identifier")
+      throw conflict("The table already has its identifier column; a table has exactly one");
     checkOneManyReferences(table, patch.data, [targets, cols]);
   }
   const data = patch.data ? storedData(patch.data) : undefined;
   const formula =
     patch.data?.type === "formula" && patch.data.formula
-      ? compileColumnFormula(patch.data.formula, column.id, [
-          ...list.filter((c) => c.id !== column.id).map(asTableColumn),
-          columnAfterWrite({ id: column.id, name: patch.name ?? column.name, isIdentifier: column.isIdentifier, isDeleted: false }, data!),
-        ], linked)
+      ? compileColumnFormula(
+          patch.data.formula,
+          column.id,
+          [
+            ...list.filter((c) => c.id !== column.id).map(asTableColumn),
+            columnAfterWrite(
+              { id: column.id, name: patch.name ?? column.name, isIdentifier: column.isIdentifier, isDeleted: false },
+              data!,
+            ),
+          ],
+          linked,
+        )
       : null;
+  const row = await writeColumnPatch(ctx, { column, patch, data, expected: input.expected, tableId: table.id, taken });
+  const others = list.filter((c) => c.id !== row.id);
+  // Sending back the formula a column already has (a client returning what it read) recomputes nothing.
+  const unchanged =
+    formula &&
+    column.data.type === "formula" &&
+    JSON.stringify(column.formula?.expression) === JSON.stringify(formula.expression);
+  // A relation whose filter (or type) changed: the lookups through it are recomputed before the answer.
+  if (column.data.type === "oneMany" && patch.data && JSON.stringify(patch.data) !== JSON.stringify(column.data)) {
+    await recomputeLookupsThroughCoordinator(ctx.env, { tableId: table.id, relationId: column.id });
+  }
+  // Lookups in other tables that read this column see its new options (a select's labels, a type change).
+  if (patch.data && !formula) await recalculateLookupsReading(ctx.env, table.id);
+  if (!formula || unchanged) return columnDto(row, [...others, row], linked);
+  return applyColumnFormula(ctx, table.id, row, formula, others, linked);
+}
+
+/** Writes a column's patch; a rename takes a slug free in the table. */
+async function writeColumnPatch(
+  ctx: ServiceContext,
+  input: {
+    column: ColumnRow;
+    patch: ColumnPatch;
+    data: ColumnRow["data"] | undefined;
+    expected: ExpectedVersion | undefined;
+    tableId: string;
+    taken: readonly { slug: string }[];
+  },
+): Promise<ColumnRow> {
+  const { column, patch, data, expected, tableId, taken } = input;
   const set = {
     ...(patch.description !== undefined && { description: patch.description }),
     ...(data && { data }),
@@ -275,27 +276,23 @@ export async function updateColumn(ctx: ServiceContext, input: { columnId: strin
       .update(columns)
       .set({ ...set, ...(slug !== undefined && { name: patch.name!, slug }) })
       // With If-Match, a compare-and-set on the column as checked: a concurrent write in between makes this a 412.
-      .where(and(eq(columns.id, column.id), input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+      .where(
+        and(eq(columns.id, column.id), expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)),
+      )
       .returning();
     if (!row) throw preconditionFailed();
     return row;
   };
-  const row = patch.name !== undefined && patch.name !== column.name ? await withFreeSlug(ctx, { tableId: table.id, name: patch.name, taken, exceptColumnId: column.id }, write) : await write();
-  const others = list.filter((c) => c.id !== row.id);
-  // Sending back the formula a column already has (a client returning what it read) recomputes nothing.
-  const unchanged = formula && column.data.type === "formula" && JSON.stringify(column.formula?.expression) === JSON.stringify(formula.expression);
-  // A relation whose filter (or type) changed: the lookups through it are recomputed before the answer.
-  if (column.data.type === "oneMany" && patch.data && JSON.stringify(patch.data) !== JSON.stringify(column.data)) {
-    await recomputeLookupsThroughCoordinator(ctx.env, { tableId: table.id, relationId: column.id });
-  }
-  // Lookups in other tables that read this column see its new options (a select's labels, a type change).
-  if (patch.data && !formula) await recalculateLookupsReading(ctx.env, table.id);
-  if (!formula || unchanged) return columnDto(row, [...others, row], linked);
-  return applyColumnFormula(ctx, table.id, row, formula, others, linked);
+  return patch.name !== undefined && patch.name !== column.name
+    ? withFreeSlug(ctx, { tableId, name: patch.name, taken, exceptColumnId: column.id }, write)
+    : write();
 }
 
 /** Soft-deletes a column (its cells vanish); the identifier column cannot be deleted (409). If-Match as for update. */
-export async function deleteColumn(ctx: ServiceContext, input: { columnId: string; expected?: ExpectedVersion }): Promise<void> {
+export async function deleteColumn(
+  ctx: ServiceContext,
+  input: { columnId: string; expected?: ExpectedVersion },
+): Promise<void> {
   const [[column], [tableRow], list] = await read(ctx, [
     liveColumnQuery(ctx.db, input.columnId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfColumn(input.columnId)),
@@ -308,7 +305,12 @@ export async function deleteColumn(ctx: ServiceContext, input: { columnId: strin
   const deleted = await ctx.db
     .update(columns)
     .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
-    .where(and(eq(columns.id, column.id), input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)))
+    .where(
+      and(
+        eq(columns.id, column.id),
+        input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt),
+      ),
+    )
     .returning({ id: columns.id });
   if (deleted.length === 0) throw preconditionFailed();
   // A lookup of the deleted column (or through a relation filtering on it) is recomputed: it reads #REF! or fewer rows now.
@@ -335,7 +337,8 @@ export async function applyComputedColumn(
   const reapply = input.text === undefined && input.expression === undefined;
   if (reapply && !column.formula) throw unprocessable("The column has no formula to apply");
   const linked = linkedColumnsOf(list, linkedRows);
-  if (column.isIdentifier || column.data.type === "identifier") throw conflict("The identifier column cannot become a formula column");
+  if (column.isIdentifier || column.data.type === "identifier")
+    throw conflict("The identifier column cannot become a formula column");
   let expression: Expr;
   let description: DescriptionItem[];
   if (reapply) {
@@ -344,19 +347,30 @@ export async function applyComputedColumn(
     description = input.description ?? (column.formula!.description as DescriptionItem[]);
   } else if (input.text !== undefined) {
     // The typed form: parsed here, where the column names are at hand; the coordinator validates the tree again.
-    const compiled = compileFormulaText(input.text, list.map(asTableColumn), { columnId: column.id, path: "text", linked });
+    const compiled = compileFormulaText(input.text, list.map(asTableColumn), {
+      columnId: column.id,
+      path: "text",
+      linked,
+    });
     expression = compiled.expression;
     description = input.description ?? compiled.description;
   } else {
     const parsed = input.expression!;
     if (parsed.tooDeep) {
-      throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [{ path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` }]);
+      throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [
+        { path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` },
+      ]);
     }
     expression = parsed.expr;
     description = input.description ?? printFormula(expression, list.map(asTableColumn), { linked }).description;
   }
   try {
-    const result = await applyFormulaThroughCoordinator(ctx.env, { tableId: table.id, columnId: column.id, description, expression });
+    const result = await applyFormulaThroughCoordinator(ctx.env, {
+      tableId: table.id,
+      columnId: column.id,
+      description,
+      expression,
+    });
     return { updatedRows: result.updatedRows };
   } catch (err) {
     // The coordinator validates; its problems get their place in the formula's canonical text.

@@ -5,15 +5,29 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { recomputeRowsThroughCoordinator } from "../../../src/services/formula/coordinator";
-import { readOptions, readRowPage, readRows } from "../../../src/services/formula/store";
+import { readOptions, readRowPage, readRows } from "../../../src/services/formula/rowPages";
 import { createDb } from "../../../src/db/client";
 import { routeTo, serviceContext, workerActor } from "../../../src/services/context";
 import { chip, col, deepTree, fn, lit, op, text } from "../../support/formula/expr";
 import { shardD1 } from "../../support/shards";
-import { cellValues, columnRecord, seedColumn, seedRows, seedTable, setCell, softDelete, type SeededTable } from "../../support/formula/seed";
+import {
+  cellValues,
+  columnRecord,
+  seedColumn,
+  seedRows,
+  seedTable,
+  setCell,
+  softDelete,
+  type SeededTable,
+} from "../../support/formula/seed";
 
-const apply = (t: Tenant, columnId: string, expression: unknown, description: unknown[] = [text("formula")], token = t.owner.token) =>
-  call("POST", `/table/column/${columnId}/computed/apply`, { token, body: { description, expression } });
+const apply = (
+  t: Tenant,
+  columnId: string,
+  expression: unknown,
+  description: unknown[] = [text("formula")],
+  token = t.owner.token,
+) => call("POST", `/table/column/${columnId}/computed/apply`, { token, body: { description, expression } });
 
 const utc = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
 
@@ -28,7 +42,16 @@ async function priceTable() {
     { name: "Qty", type: "number" },
     { name: "Note", type: "text" },
     { name: "Due", type: "date" },
-    { name: "Status", type: "select", data: { selectItems: [{ id: "s1", label: "Open", color: "green" }, { id: "s2", label: "Closed", color: "red" }] } },
+    {
+      name: "Status",
+      type: "select",
+      data: {
+        selectItems: [
+          { id: "s1", label: "Open", color: "green" },
+          { id: "s2", label: "Closed", color: "red" },
+        ],
+      },
+    },
     { name: "Total", type: "text" },
   ]);
   const rows = await seedRows(table, [
@@ -80,7 +103,10 @@ describe("E3 apply", () => {
       op("&", fn("UPPER", col(table.col.Name!)), op("&", lit(" due "), fn("YEAR", col(table.col.Due!)))),
       fn("EDATE", col(table.col.Due!), lit(1)),
     );
-    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, { token: t.owner.token, body: { description: [], expression } });
+    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression },
+    });
     const values = await cellValues(table.col.Total!);
     // Row b is Closed: EDATE(2024-02-29, 1) = 2024-03-29 as ms. Rows c and d have no date: EDATE(blank) fails.
     expect(values.get(rows[0]!)).toBe("A due 2024");
@@ -110,7 +136,10 @@ describe("E3 apply", () => {
     const plusOne = await seedColumn(t, table, { name: "PlusOne", type: "text" });
     const label = await seedColumn(t, table, { name: "Label", type: "text" });
     // PlusOne = Double + 1 is applied before Double is a formula; Label reads both.
-    await ok("POST", `/table/column/${plusOne}/computed/apply`, { token: t.owner.token, body: { description: [], expression: op("+", col(double), lit(1)) } });
+    await ok("POST", `/table/column/${plusOne}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression: op("+", col(double), lit(1)) },
+    });
     await ok("POST", `/table/column/${label}/computed/apply`, {
       token: t.owner.token,
       body: { description: [], expression: op("&", op("&", col(double), lit("/")), col(plusOne)) },
@@ -126,8 +155,14 @@ describe("E3 apply", () => {
   it("reads a date-valued formula column back as dates in the formulas that use it", async () => {
     const { table, rows } = await priceTable();
     const next = await seedColumn(t, table, { name: "Next", type: "text" });
-    await ok("POST", `/table/column/${next}/computed/apply`, { token: t.owner.token, body: { description: [], expression: op("+", col(table.col.Due!), lit(1)) } });
-    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, { token: t.owner.token, body: { description: [], expression: fn("MONTH", col(next)) } });
+    await ok("POST", `/table/column/${next}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression: op("+", col(table.col.Due!), lit(1)) },
+    });
+    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression: fn("MONTH", col(next)) },
+    });
     const [n, m] = await Promise.all([cellValues(next), cellValues(table.col.Total!)]);
     expect(n.get(rows[0]!)).toBe(utc(2024, 2, 1));
     expect(m.get(rows[0]!)).toBe(2);
@@ -144,9 +179,27 @@ describe("E3 errors", () => {
     expectError(await apply(t, id, { kind: "op", op: "+", args: [lit(1)] }), 400, "ValidationError");
     expectError(await apply(t, id, { kind: "call", fn: "SUM(", args: [] }), 400, "ValidationError");
     expectError(await apply(t, id, { kind: "literal", value: { nested: true } }), 400, "ValidationError");
-    expectError(await call("POST", `/table/column/${id}/computed/apply`, { token: t.owner.token, body: { description: [] } }), 400, "ValidationError");
-    expectError(await call("POST", `/table/column/${id}/computed/apply`, { token: t.owner.token, body: { description: [], expression: lit(1), extra: 1 } }), 400, "ValidationError");
-    expectError(await call("POST", `/table/column/bad id!/computed/apply`, { token: t.owner.token, body: { description: [], expression: lit(1) } }), 400, "ValidationError");
+    expectError(
+      await call("POST", `/table/column/${id}/computed/apply`, { token: t.owner.token, body: { description: [] } }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("POST", `/table/column/${id}/computed/apply`, {
+        token: t.owner.token,
+        body: { description: [], expression: lit(1), extra: 1 },
+      }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("POST", `/table/column/bad id!/computed/apply`, {
+        token: t.owner.token,
+        body: { description: [], expression: lit(1) },
+      }),
+      400,
+      "ValidationError",
+    );
     expect((await columnRecord(id))!.data.type).toBe("text");
   });
 
@@ -179,12 +232,20 @@ describe("E3 errors", () => {
     beforeAll(async () => {
       ({ table } = await priceTable());
       other = await seedTable(t, [{ name: "Elsewhere", type: "number" }], "Other");
-      await ok("POST", `/table/column/${table.col.Total}/computed/apply`, { token: t.owner.token, body: { description: [], expression: op("+", col(table.col.Price!), lit(1)) } });
+      await ok("POST", `/table/column/${table.col.Total}/computed/apply`, {
+        token: t.owner.token,
+        body: { description: [], expression: op("+", col(table.col.Price!), lit(1)) },
+      });
       before = await columnRecord(table.col.Total!);
       cellsBefore = await cellValues(table.col.Total!);
     });
 
-    async function expect422(expression: unknown, description: unknown[] = [], columnId = table.col.Total!, pattern?: RegExp) {
+    async function expect422(
+      expression: unknown,
+      description: unknown[] = [],
+      columnId = table.col.Total!,
+      pattern?: RegExp,
+    ) {
       const res = await apply(t, columnId, expression, description);
       expectError(res, 422, "UnprocessableEntityError");
       if (pattern) expect(res.body.message).toMatch(pattern);
@@ -207,7 +268,9 @@ describe("E3 errors", () => {
     it("an unknown function", async () => {
       const res = await expect422(fn("NOSUCHFN", lit(1)), [], undefined, /Unknown function NOSUCHFN/);
       // Where it is in the tree's canonical text, NOSUCHFN(1), as a typed formula's problems are.
-      expect(res.body.details).toEqual([{ path: "expression.fn", message: "Unknown function NOSUCHFN", line: 1, column: 1 }]);
+      expect(res.body.details).toEqual([
+        { path: "expression.fn", message: "Unknown function NOSUCHFN", line: 1, column: 1 },
+      ]);
     });
 
     it("a wrong number of arguments", async () => {
@@ -226,7 +289,10 @@ describe("E3 errors", () => {
 
     it("a cycle through another formula column, and a self-reference", async () => {
       const a = await seedColumn(t, table, { name: "A", type: "text" });
-      await ok("POST", `/table/column/${a}/computed/apply`, { token: t.owner.token, body: { description: [], expression: op("+", col(table.col.Total!), lit(1)) } });
+      await ok("POST", `/table/column/${a}/computed/apply`, {
+        token: t.owner.token,
+        body: { description: [], expression: op("+", col(table.col.Total!), lit(1)) },
+      });
       // Total → A → Total
       await expect422(op("*", col(a), lit(2)), [], undefined, /cycle: "Total" → "A" → "Total"/);
       await expect422(op("+", col(table.col.Total!), lit(1)), [], undefined, /refers to its own column "Total"/);
@@ -238,33 +304,55 @@ describe("row recalculation through the coordinator", () => {
   it("stores writes and recomputes the row's formula cells in dependency order", async () => {
     const { table, rows } = await priceTable();
     const double = await seedColumn(t, table, { name: "Double", type: "text" });
-    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, { token: t.owner.token, body: { description: [], expression: op("+", col(double), lit(1)) } });
-    await ok("POST", `/table/column/${double}/computed/apply`, { token: t.owner.token, body: { description: [], expression: op("*", col(table.col.Price!), lit(2)) } });
+    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression: op("+", col(double), lit(1)) },
+    });
+    await ok("POST", `/table/column/${double}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression: op("*", col(table.col.Price!), lit(2)) },
+    });
 
     const result = await recomputeRowsThroughCoordinator(env, {
       tableId: table.tableId,
       rowIds: [rows[0]!],
       writes: [{ rowId: rows[0]!, columnId: table.col.Price!, data: 50 }],
     });
-    expect(result).toEqual({ updatedRows: 1, formulaCells: { [rows[0]!]: { [double]: 100, [table.col.Total!]: 101 } } });
+    expect(result).toEqual({
+      updatedRows: 1,
+      formulaCells: { [rows[0]!]: { [double]: 100, [table.col.Total!]: 101 } },
+    });
     expect((await cellValues(table.col.Price!)).get(rows[0]!)).toBe(50);
 
     // A row created without cells gets its formulas computed.
     const [fresh] = await seedRows(table, [{ Name: "new", Price: 1 }]);
     const created = await recomputeRowsThroughCoordinator(env, { tableId: table.tableId, rowIds: [fresh!] });
     expect(created.formulaCells[fresh!]).toEqual({ [double]: 2, [table.col.Total!]: 3 });
-    expect(await recomputeRowsThroughCoordinator(env, { tableId: table.tableId, rowIds: [fresh!] })).toMatchObject({ updatedRows: 0 });
+    expect(await recomputeRowsThroughCoordinator(env, { tableId: table.tableId, rowIds: [fresh!] })).toMatchObject({
+      updatedRows: 0,
+    });
   });
 
   it("refuses writes to computed columns (409) and to rows that are not live rows of the table (404)", async () => {
     const { table, rows } = await priceTable();
-    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, { token: t.owner.token, body: { description: [], expression: lit(1) } });
+    await ok("POST", `/table/column/${table.col.Total}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [], expression: lit(1) },
+    });
     await expect(
-      recomputeRowsThroughCoordinator(env, { tableId: table.tableId, rowIds: [], writes: [{ rowId: rows[0]!, columnId: table.col.Total!, data: 5 }] }),
+      recomputeRowsThroughCoordinator(env, {
+        tableId: table.tableId,
+        rowIds: [],
+        writes: [{ rowId: rows[0]!, columnId: table.col.Total!, data: 5 }],
+      }),
     ).rejects.toMatchObject({ code: "ConflictError" });
     await softDelete("rows", rows[1]!);
     await expect(
-      recomputeRowsThroughCoordinator(env, { tableId: table.tableId, rowIds: [], writes: [{ rowId: rows[1]!, columnId: table.col.Price!, data: 5 }] }),
+      recomputeRowsThroughCoordinator(env, {
+        tableId: table.tableId,
+        rowIds: [],
+        writes: [{ rowId: rows[1]!, columnId: table.col.Price!, data: 5 }],
+      }),
     ).rejects.toMatchObject({ code: "NotFoundError" });
   });
 });
@@ -277,7 +365,10 @@ describe("concurrency", () => {
       { name: "B", type: "text" },
     ]);
     const n = 3_000;
-    const rows = await seedRows(table, Array.from({ length: n }, (_, i) => ({ Name: `r${i}`, In: i })));
+    const rows = await seedRows(
+      table,
+      Array.from({ length: n }, (_, i) => ({ Name: `r${i}`, In: i })),
+    );
     const applyA = (k: number) => apply(t, table.col.A!, op("*", col(table.col.In!), lit(k)));
     const applies = [applyA(2), apply(t, table.col.B!, op("+", col(table.col.A!), lit(1))), applyA(3)];
     // Writes land while the applies read and evaluate: without the coordinator an apply that read the old In
@@ -285,7 +376,11 @@ describe("concurrency", () => {
     await new Promise((r) => setTimeout(r, 15));
     const written = rows.filter((_, i) => i % 300 === 7);
     const writes = written.map((rowId, j) =>
-      recomputeRowsThroughCoordinator(env, { tableId: table.tableId, rowIds: [rowId], writes: [{ rowId, columnId: table.col.In!, data: 100_000 + j }] }),
+      recomputeRowsThroughCoordinator(env, {
+        tableId: table.tableId,
+        rowIds: [rowId],
+        writes: [{ rowId, columnId: table.col.In!, data: 100_000 + j }],
+      }),
     );
     const results = await Promise.all(applies);
     await Promise.all(writes);
@@ -295,7 +390,11 @@ describe("concurrency", () => {
     const finalA = (await columnRecord(table.col.A!))!.formula.expression;
     const k = finalA.args[1].value as number;
     expect([2, 3]).toContain(k);
-    const [input, a, b] = await Promise.all([cellValues(table.col.In!), cellValues(table.col.A!), cellValues(table.col.B!)]);
+    const [input, a, b] = await Promise.all([
+      cellValues(table.col.In!),
+      cellValues(table.col.A!),
+      cellValues(table.col.B!),
+    ]);
     written.forEach((rowId, j) => expect(input.get(rowId)).toBe(100_000 + j));
     for (const rowId of rows) {
       expect(a.get(rowId)).toBe((input.get(rowId) as number) * k);
@@ -304,8 +403,22 @@ describe("concurrency", () => {
   });
 
   it("different tables apply in parallel", async () => {
-    const tables = await Promise.all([0, 1, 2].map(() => seedTable(t, [{ name: "X", type: "number" }, { name: "F", type: "text" }])));
-    await Promise.all(tables.map((tb) => seedRows(tb, Array.from({ length: 200 }, (_, i) => ({ X: i })))));
+    const tables = await Promise.all(
+      [0, 1, 2].map(() =>
+        seedTable(t, [
+          { name: "X", type: "number" },
+          { name: "F", type: "text" },
+        ]),
+      ),
+    );
+    await Promise.all(
+      tables.map((tb) =>
+        seedRows(
+          tb,
+          Array.from({ length: 200 }, (_, i) => ({ X: i })),
+        ),
+      ),
+    );
     const results = await Promise.all(tables.map((tb) => apply(t, tb.col.F!, op("+", col(tb.col.X!), lit(1)))));
     expect(results.map((r) => r.body)).toEqual([{ updatedRows: 200 }, { updatedRows: 200 }, { updatedRows: 200 }]);
   });
@@ -319,7 +432,10 @@ describe("scale", () => {
       { name: "Result", type: "text" },
     ]);
     const n = 20_000;
-    const rows = await seedRows(table, Array.from({ length: n }, (_, i) => ({ Name: `row ${i}`, Amount: i, Rate: (i % 7) + 1 })));
+    const rows = await seedRows(
+      table,
+      Array.from({ length: n }, (_, i) => ({ Name: `row ${i}`, Amount: i, Rate: (i % 7) + 1 })),
+    );
     const expression = fn("ROUND", op("/", col(table.col.Amount!), col(table.col.Rate!)), lit(2));
     const t0 = Date.now();
     const res = await apply(t, table.col.Result!, expression);
@@ -356,7 +472,14 @@ describe("page reads", () => {
     const grouped = await read(true);
     expect(await read(false)).toEqual(grouped);
     // Page 1: every row has a Price and a Note cell (each column's scan is aligned with the page's rows).
-    expect(grouped[0]).toEqual({ rowIds: [rows[0], rows[1]], columnIds: columns, texts: [["10", '"x"', null], ["2.5", '"y"', null]] });
+    expect(grouped[0]).toEqual({
+      rowIds: [rows[0], rows[1]],
+      columnIds: columns,
+      texts: [
+        ["10", '"x"', null],
+        ["2.5", '"y"', null],
+      ],
+    });
     // Page 2: the deleted row's cells lie in the page's id range (the scan is matched by id and they are dropped).
     expect(grouped[1]).toEqual({ rowIds: [rows[3]], columnIds: columns, texts: [[null, null, null]] });
     expect(grouped[2]!.rowIds).toEqual([rows[0], rows[1], rows[3]]);
@@ -364,9 +487,20 @@ describe("page reads", () => {
 
   it("read more columns than one query binds (in groups, merged by row id) the same way", async () => {
     const names = Array.from({ length: 95 }, (_, k) => `C${k}`);
-    const table = await seedTable(t, names.map((name) => ({ name, type: "number" })));
+    const table = await seedTable(
+      t,
+      names.map((name) => ({ name, type: "number" })),
+    );
     // Column k has a cell in every row whose index is not a multiple of (k % 4) + 2: aligned scans and sparse ones.
-    const rows = await seedRows(table, Array.from({ length: 7 }, (_, i) => Object.fromEntries([["Name", `r${i}`], ...names.flatMap((name, k) => (i % ((k % 4) + 2) === 0 ? [] : [[name, i * 100 + k]]))])));
+    const rows = await seedRows(
+      table,
+      Array.from({ length: 7 }, (_, i) =>
+        Object.fromEntries([
+          ["Name", `r${i}`],
+          ...names.flatMap((name, k) => (i % ((k % 4) + 2) === 0 ? [] : [[name, i * 100 + k]])),
+        ]),
+      ),
+    );
     const columnIds = names.map((name) => table.col[name]!);
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
@@ -389,15 +523,31 @@ describe("page reads", () => {
 
   it("read a deleted cell of a live row as blank, and rows without a cell among rows with one", async () => {
     const table = await seedTable(t, [{ name: "N", type: "number" }]);
-    const rows = await seedRows(table, Array.from({ length: 6 }, (_, i) => (i === 3 ? { Name: `r${i}` } : { Name: `r${i}`, N: i })));
-    await shardD1(table.tableId).prepare("UPDATE cells SET is_deleted = 1 WHERE row_id = ? AND column_id = ?").bind(rows[1], table.col.N).run();
+    const rows = await seedRows(
+      table,
+      Array.from({ length: 6 }, (_, i) => (i === 3 ? { Name: `r${i}` } : { Name: `r${i}`, N: i })),
+    );
+    await shardD1(table.tableId)
+      .prepare("UPDATE cells SET is_deleted = 1 WHERE row_id = ? AND column_id = ?")
+      .bind(rows[1], table.col.N)
+      .run();
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
         const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
         return [
-          await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 3, columnIds: [table.col.N!, table.col.Name!] }),
-          await readRowPage(ctx, { tableId: table.tableId, afterId: rows[2]!, limit: 3, columnIds: [table.col.N!, table.col.Name!] }),
+          await readRowPage(ctx, {
+            tableId: table.tableId,
+            afterId: "",
+            limit: 3,
+            columnIds: [table.col.N!, table.col.Name!],
+          }),
+          await readRowPage(ctx, {
+            tableId: table.tableId,
+            afterId: rows[2]!,
+            limit: 3,
+            columnIds: [table.col.N!, table.col.Name!],
+          }),
         ];
       } finally {
         readOptions.grouped = true;
@@ -405,7 +555,15 @@ describe("page reads", () => {
     };
     const grouped = await read(true);
     expect(await read(false)).toEqual(grouped);
-    expect(grouped[0]!.texts).toEqual([["0", '"r0"'], [null, '"r1"'], ["2", '"r2"']]);
-    expect(grouped[1]!.texts).toEqual([[null, '"r3"'], ["4", '"r4"'], ["5", '"r5"']]);
+    expect(grouped[0]!.texts).toEqual([
+      ["0", '"r0"'],
+      [null, '"r1"'],
+      ["2", '"r2"'],
+    ]);
+    expect(grouped[1]!.texts).toEqual([
+      [null, '"r3"'],
+      ["4", '"r4"'],
+      ["5", '"r5"'],
+    ]);
   });
 });

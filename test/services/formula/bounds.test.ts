@@ -12,7 +12,8 @@ import { call, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, addRow, makeTable } from "../../support/tableHarness";
 import { compileFormula, evaluateCell } from "../../../src/services/formula/evaluate";
 import { FUNCTION_CATALOG } from "../../../src/services/formula/functions";
-import { ARGUMENT_BOUNDS, argumentBoundError, formulaLimits } from "../../../src/services/formula/limits";
+import { ARGUMENT_BOUNDS, argumentBoundError } from "../../../src/services/formula/argumentBounds";
+import { formulaLimits } from "../../../src/services/formula/limits";
 import type { Expr } from "../../../src/services/formula/expression";
 import { col, fn, lit, op, text } from "../../support/formula/expr";
 import { cellValues, columnRecord, seedRows, seedTable } from "../../support/formula/seed";
@@ -46,7 +47,8 @@ function wideFormula(count: number): Expr {
   let level: Expr[] = Array.from({ length: count }, () => fn("SUM", call_("MUNIT", 100)));
   while (level.length > 1) {
     const next: Expr[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? op("+", level[i]!, level[i + 1]!) : level[i]!);
+    for (let i = 0; i < level.length; i += 2)
+      next.push(i + 1 < level.length ? op("+", level[i]!, level[i + 1]!) : level[i]!);
     level = next;
   }
   return level[0]!;
@@ -82,7 +84,8 @@ describe("argument bounds", () => {
   });
 
   it("names only functions of the catalogue", () => {
-    for (const bound of ARGUMENT_BOUNDS) for (const name of bound.functions) expect(FUNCTION_CATALOG.has(name), name).toBe(true);
+    for (const bound of ARGUMENT_BOUNDS)
+      for (const name of bound.functions) expect(FUNCTION_CATALOG.has(name), name).toBe(true);
   });
 
   it("every bound of the table gives a value at its example inside and #NUM! (or #VALUE!) just past it", () => {
@@ -107,10 +110,17 @@ describe("every function of the catalogue", () => {
   const scalars = [0, 1, 2, 0.5, -1, 10, 100, 1e3, 1e4, 1e6, 1e9, 1e15, "a", "", true];
   /** Functions that allocate by the value of one argument (its index). */
   const ALLOCATING = new Map<string, number>([
-    ["MUNIT", 0], ["REPT", 1], ["BASE", 2], ["ROMAN", 0],
-    ...["DEC2BIN", "DEC2HEX", "DEC2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX", "BIN2HEX", "BIN2OCT"].map((f) => [f, 1] as [string, number]),
+    ["MUNIT", 0],
+    ["REPT", 1],
+    ["BASE", 2],
+    ["ROMAN", 0],
+    ...["DEC2BIN", "DEC2HEX", "DEC2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX", "BIN2HEX", "BIN2OCT"].map(
+      (f) => [f, 1] as [string, number],
+    ),
   ]);
-  const names = [...FUNCTION_CATALOG.values()].filter((f) => !["NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY"].includes(f.name));
+  const names = [...FUNCTION_CATALOG.values()].filter(
+    (f) => !["NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY"].includes(f.name),
+  );
 
   it("answers every call at huge arguments within the cell's budget, and never throws", () => {
     const list = Array.from({ length: 10_000 }, (_, i) => (i % 97) + 1);
@@ -119,9 +129,15 @@ describe("every function of the catalogue", () => {
         fc.constantFrom(...names),
         fc.array(fc.oneof(fc.constantFrom(...scalars), fc.constant("LIST")), { minLength: 0, maxLength: 6 }),
         (spec, raw) => {
-          const n = Math.min(Math.max(raw.length, spec.min), spec.max === Infinity ? Math.max(spec.min, raw.length) : spec.max);
+          const n = Math.min(
+            Math.max(raw.length, spec.min),
+            spec.max === Infinity ? Math.max(spec.min, raw.length) : spec.max,
+          );
           const args = Array.from({ length: n }, (_, i) => raw[i] ?? 1);
-          const expr = fn(spec.name, ...args.map((a, i) => (a === "LIST" ? col(`l${i}`) : lit(a as number | string | boolean))));
+          const expr = fn(
+            spec.name,
+            ...args.map((a, i) => (a === "LIST" ? col(`l${i}`) : lit(a as number | string | boolean))),
+          );
           // Functions that allocate by an argument's value would exhaust the heap without their bound, taking the
           // suite down: at huge arguments their bound is asserted instead of run.
           const at = args[ALLOCATING.get(spec.name) ?? -1];
@@ -148,7 +164,9 @@ describe("per-cell budget", () => {
     const { value, ms } = evaluate(fn("FREQUENCY", col("a"), col("b")), { a: list(10_000), b: list(10_000) });
     expect(value).toEqual(LIMIT);
     expect(ms).toBeLessThan(500); // running it takes seconds
-    expect(withoutClock(() => evaluate(fn("FREQUENCY", col("a"), col("b")), { a: list(100), b: [10, 50] })).value).toEqual([11, 40, 49]);
+    expect(
+      withoutClock(() => evaluate(fn("FREQUENCY", col("a"), col("b")), { a: list(100), b: [10, 50] })).value,
+    ).toEqual([11, 40, 49]);
   });
 
   it("without the clock (Workers freeze it while code runs), the count of work alone stops a costly cell", () => {
@@ -178,7 +196,9 @@ describe("per-cell budget", () => {
   it("a list past 10,000 elements is #LIMIT! before any function receives it", () => {
     const many = Array.from({ length: 10_001 }, (_, i) => i % 7);
     expect(evaluate(fn("SUM", col("a")), { a: many }).value).toEqual(LIMIT);
-    expect(withoutClock(() => evaluate(fn("SUM", col("a")), { a: many.slice(1) })).value).toBe(many.slice(1).reduce((x, y) => x + y, 0));
+    expect(withoutClock(() => evaluate(fn("SUM", col("a")), { a: many.slice(1) })).value).toBe(
+      many.slice(1).reduce((x, y) => x + y, 0),
+    );
   });
 
   it("an evaluation past 50 ms stops and is #LIMIT!, whatever its calls", () => {
@@ -221,7 +241,10 @@ describe("E3 and row writes", () => {
   });
 
   const apply = (columnId: string, expression: Expr) =>
-    call("POST", `/table/column/${columnId}/computed/apply`, { token: t.owner.token, body: { description: [text("f")], expression } });
+    call("POST", `/table/column/${columnId}/computed/apply`, {
+      token: t.owner.token,
+      body: { description: [text("f")], expression },
+    });
 
   it("MUNIT past its bound stores #NUM! instead of answering 500 (SQLITE_TOOBIG)", async () => {
     const table = await seedTable(t, [{ name: "F", type: "text" }]);
@@ -250,7 +273,10 @@ describe("E3 and row writes", () => {
 
   it("a formula past the per-cell budget stores #LIMIT! in every row", async () => {
     const table = await seedTable(t, [{ name: "F", type: "text" }]);
-    const rows = await seedRows(table, Array.from({ length: 3 }, (_, i) => ({ Name: `r${i}` })));
+    const rows = await seedRows(
+      table,
+      Array.from({ length: 3 }, (_, i) => ({ Name: `r${i}` })),
+    );
     const t0 = Date.now();
     const res = await apply(table.col.F!, wideFormula(128));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -261,7 +287,10 @@ describe("E3 and row writes", () => {
 
   it("a whole-table apply past its run budget is 422 and persists nothing", async () => {
     const table = await seedTable(t, [{ name: "F", type: "text" }]);
-    await seedRows(table, Array.from({ length: 200 }, (_, i) => ({ Name: `r${i}` })));
+    await seedRows(
+      table,
+      Array.from({ length: 200 }, (_, i) => ({ Name: `r${i}` })),
+    );
     const saved = formulaLimits.runMs;
     formulaLimits.runMs = 400;
     try {
@@ -277,7 +306,10 @@ describe("E3 and row writes", () => {
 
   it("a whole-table apply whose values pass the run's bytes is 422 and persists nothing", async () => {
     const table = await seedTable(t, [{ name: "F", type: "text" }]);
-    await seedRows(table, Array.from({ length: 20 }, (_, i) => ({ Name: `r${i}` })));
+    await seedRows(
+      table,
+      Array.from({ length: 20 }, (_, i) => ({ Name: `r${i}` })),
+    );
     const saved = formulaLimits.runBytes;
     formulaLimits.runBytes = 5_000;
     try {
@@ -298,7 +330,10 @@ describe("E3 and row writes", () => {
     const saved = formulaLimits.runUnits;
     formulaLimits.runUnits = 10_000_000;
     try {
-      const res = await call("POST", `/table/${table.tableId}/rows`, { token: t.owner.token, body: { rows: Array.from({ length: 60 }, () => ({ cells: {} })) } });
+      const res = await call("POST", `/table/${table.tableId}/rows`, {
+        token: t.owner.token,
+        body: { rows: Array.from({ length: 60 }, () => ({ cells: {} })) },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     } finally {
       formulaLimits.runUnits = saved;
@@ -313,7 +348,10 @@ describe("E3 and row writes", () => {
   it("a long apply on one table lets a request on another table through", async () => {
     const big = await seedTable(t, [{ name: "F", type: "text" }]);
     // Enough rows that the apply outlasts a one-row read on a fast, quiet machine too.
-    await seedRows(big, Array.from({ length: 2_000 }, (_, i) => ({ Name: `r${i}` })));
+    await seedRows(
+      big,
+      Array.from({ length: 2_000 }, (_, i) => ({ Name: `r${i}` })),
+    );
     const other = await seedTable(t, [{ name: "X", type: "number" }]);
     await seedRows(other, [{ Name: "x", X: 1 }]);
     // this test is about yielding, not the run's budget

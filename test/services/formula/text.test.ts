@@ -8,7 +8,8 @@ import { compileFormulaText } from "../../../src/services/formula/formulaText";
 import { ApiError } from "../../../src/errors";
 import { errorStatus } from "../../../src/http/errors";
 import { printFormula } from "../../../src/services/formula/print";
-import { checkGrammar, FormulaSyntaxError, type FormulaProblem } from "../../../src/services/formula/text";
+import { FormulaSyntaxError, type FormulaProblem } from "../../../src/services/formula/syntaxErrors";
+import { checkGrammar } from "../../../src/services/formula/text";
 import { parseFormula } from "../../../src/services/formula/resolve";
 import { col, fn, lit, neg, op } from "../../support/formula/expr";
 
@@ -84,8 +85,14 @@ describe("formula text: parsing", () => {
   });
 
   it("reads array constants, told from column references by their separators", () => {
-    expect(parse("{1,2;3,4}")).toEqual({ kind: "array", rows: [[1, 2], [3, 4]] });
-    expect(parse('SUM({1, -2.5, 50%})')).toEqual(fn("SUM", { kind: "array", rows: [[1, -2.5, 0.5]] }));
+    expect(parse("{1,2;3,4}")).toEqual({
+      kind: "array",
+      rows: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
+    expect(parse("SUM({1, -2.5, 50%})")).toEqual(fn("SUM", { kind: "array", rows: [[1, -2.5, 0.5]] }));
     expect(parse('{"a";TRUE}')).toEqual({ kind: "array", rows: [["a"], [true]] });
   });
 });
@@ -112,9 +119,21 @@ describe("formula text: errors a person can fix", () => {
   it("reports unbalanced brackets, quotes and braces where they open", () => {
     expect(problems("ROUND(({Price}, 2)")[0]).toMatchObject({ line: 1, column: 7 });
     expect(problems("ROUND(({Price}, 2)")[0]!.message).toMatch(/Unbalanced parentheses/);
-    expect(problems("{Price})")[0]).toMatchObject({ line: 1, column: 8, message: expect.stringMatching(/no matching \(/) });
-    expect(problems('"abc')[0]).toMatchObject({ line: 1, column: 1, message: expect.stringMatching(/Unbalanced quotes/) });
-    expect(problems("1 + {Price")[0]).toMatchObject({ line: 1, column: 5, message: expect.stringMatching(/Unbalanced braces/) });
+    expect(problems("{Price})")[0]).toMatchObject({
+      line: 1,
+      column: 8,
+      message: expect.stringMatching(/no matching \(/),
+    });
+    expect(problems('"abc')[0]).toMatchObject({
+      line: 1,
+      column: 1,
+      message: expect.stringMatching(/Unbalanced quotes/),
+    });
+    expect(problems("1 + {Price")[0]).toMatchObject({
+      line: 1,
+      column: 5,
+      message: expect.stringMatching(/Unbalanced braces/),
+    });
     expect(problems("1 +")[0]!.message).toMatch(/ends too soon/);
     expect(problems("=")[0]!.message).toMatch(/empty/);
     expect(problems("={Nope}")[0]).toMatchObject({ line: 1, column: 2 });
@@ -135,7 +154,8 @@ describe("formula text: errors a person can fix", () => {
 function normalize(e: Expr): Expr {
   switch (e.kind) {
     case "literal":
-      if (typeof e.value === "number" && (e.value < 0 || Object.is(e.value, -0))) return e.value === 0 ? lit(0) : neg(lit(-e.value));
+      if (typeof e.value === "number" && (e.value < 0 || Object.is(e.value, -0)))
+        return e.value === 0 ? lit(0) : neg(lit(-e.value));
       return e;
     case "array":
       // JSON has no -0 either.
@@ -157,8 +177,14 @@ function normalize(e: Expr): Expr {
 }
 
 // LET takes names in its odd positions (tested on its own in excel.test.ts).
-const FUNCTIONS = [...FUNCTION_CATALOG.values()].filter((f) => f.max >= 1 && f.min <= 3 && f.name !== "TRUE" && f.name !== "FALSE" && f.name !== "LET");
-const arrayItem = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 6 }), fc.boolean());
+const FUNCTIONS = [...FUNCTION_CATALOG.values()].filter(
+  (f) => f.max >= 1 && f.min <= 3 && f.name !== "TRUE" && f.name !== "FALSE" && f.name !== "LET",
+);
+const arrayItem = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 6 }),
+  fc.boolean(),
+);
 const exprArb: fc.Arbitrary<Expr> = fc.letrec<{ e: Expr }>((tie) => ({
   e: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -170,15 +196,30 @@ const exprArb: fc.Arbitrary<Expr> = fc.letrec<{ e: Expr }>((tie) => ({
       fc.constantFrom(...COLUMNS.map((c) => col(c.id))),
       fc
         .tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2, max: 3 }))
-        .chain(([r, c]) => fc.array(fc.array(arrayItem, { minLength: c, maxLength: c }), { minLength: r, maxLength: r }))
+        .chain(([r, c]) =>
+          fc.array(fc.array(arrayItem, { minLength: c, maxLength: c }), { minLength: r, maxLength: r }),
+        )
         .map((rows) => ({ kind: "array", rows }) as Expr),
     ),
     tie("e").map((a) => neg(a)),
-    fc.tuple(fc.constantFrom("+", "-", "*", "/", "%", "^", "&", "=", "<>", "<", "<=", ">", ">=" as const), tie("e"), tie("e")).map(([o, a, b]) => op(o as never, a, b)),
+    fc
+      .tuple(
+        fc.constantFrom("+", "-", "*", "/", "%", "^", "&", "=", "<>", "<", "<=", ">", ">=" as const),
+        tie("e"),
+        tie("e"),
+      )
+      .map(([o, a, b]) => op(o as never, a, b)),
     fc
       .tuple(fc.constantFrom(...FUNCTIONS), fc.boolean())
       .chain(([f, lower]) =>
-        fc.array(tie("e"), { minLength: f.min, maxLength: Math.min(f.max, f.min + 2) }).map((args) => fn(lower ? f.name.toLowerCase() : f.name, ...(f.pairs && (args.length - f.min) % 2 ? args.slice(0, -1) : args))),
+        fc
+          .array(tie("e"), { minLength: f.min, maxLength: Math.min(f.max, f.min + 2) })
+          .map((args) =>
+            fn(
+              lower ? f.name.toLowerCase() : f.name,
+              ...(f.pairs && (args.length - f.min) % 2 ? args.slice(0, -1) : args),
+            ),
+          ),
       ),
   ),
 })).e;
@@ -195,7 +236,15 @@ describe("formula text: printing", () => {
     expect(print(col("c_hash"))).toBe("{\\#tag}");
     expect(print(col("c_dup1"))).toBe("{#c_dup1}");
     expect(print(op("%", lit(7), lit(3)))).toBe("MOD(7, 3)");
-    expect(print({ kind: "array", rows: [[1, "a"], [true, -2]] })).toBe('{1, "a"; TRUE, -2}');
+    expect(
+      print({
+        kind: "array",
+        rows: [
+          [1, "a"],
+          [true, -2],
+        ],
+      }),
+    ).toBe('{1, "a"; TRUE, -2}');
     expect(printFormula(op("+", col("c_price"), lit(1)), COLUMNS).description).toEqual([
       { kind: "column", text: "{Price}", columnId: "c_price" },
       { kind: "text", text: " + 1" },
@@ -216,8 +265,18 @@ describe("formula text: printing", () => {
 
   it("keeps typed text stable after one normalization", () => {
     const typed = fc.constantFrom(
-      "{price}*{QTY}", "sum( 1,2 ,3)", "-2^2", "2^3^2", "50%*{Price}", "IF({Qty}>0,\"yes\",)", "{1,2;3,4}", "a(1)".replace("a", "abs"),
-      "((1))", "1--1", "TRUE()", "\"x\"&{Unit price}&\"\"\"\"",
+      "{price}*{QTY}",
+      "sum( 1,2 ,3)",
+      "-2^2",
+      "2^3^2",
+      "50%*{Price}",
+      'IF({Qty}>0,"yes",)',
+      "{1,2;3,4}",
+      "a(1)".replace("a", "abs"),
+      "((1))",
+      "1--1",
+      "TRUE()",
+      '"x"&{Unit price}&""""',
     );
     fc.assert(
       fc.property(typed, (text) => {
@@ -235,17 +294,27 @@ describe("formula text: array constants evaluate as ranges", () => {
     expect(value("AVERAGE({1,2,3,4})")).toBe(2.5);
     expect(value("MAX({1,-7;30,4})")).toBe(30);
     expect(value("LARGE({5,1,9}, 2)")).toBe(5);
-    expect(value("COUNT({1,\"a\",TRUE,4})")).toBe(2);
+    expect(value('COUNT({1,"a",TRUE,4})')).toBe(2);
     expect(value("MATCH(9, {5,1,9}, 0)")).toBe(3);
     expect(value("INDEX({1,2;3,4}, 2, 1)")).toBe(3);
     expect(value("SUMPRODUCT({1,2,3}, {4,5,6})")).toBe(32);
-    expect(value("TEXTJOIN(\"-\", TRUE, {\"a\",\"b\",\"c\"})")).toBe("a-b-c");
-    expect(value("{1,2;3,4}")).toEqual([[1, 2], [3, 4]]);
+    expect(value('TEXTJOIN("-", TRUE, {"a","b","c"})')).toBe("a-b-c");
+    expect(value("{1,2;3,4}")).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 });
 
 describe("formula text: bounds", () => {
-  const columns = COLUMNS.map((c) => ({ ...c, type: "number", isIdentifier: false, isDeleted: false, data: { type: "number" }, formula: null }));
+  const columns = COLUMNS.map((c) => ({
+    ...c,
+    type: "number",
+    isIdentifier: false,
+    isDeleted: false,
+    data: { type: "number" },
+    formula: null,
+  }));
   const status = (text: string) => {
     try {
       compileFormulaText(text, columns, { path: "text" });
