@@ -145,15 +145,16 @@ interface TriggerLookup {
 }
 
 /**
- * The events' projects' triggers, in one batch of `d1` (the shard database `binding`): the rows of automations
+ * The events' projects' triggers, in one batch of the shard database `binding`: the rows of automations
  * beside them and the pointers of automations elsewhere. A trigger whose automation's owner can no longer read the
  * event's project is filtered out in this lookup.
  */
 export async function lookupTriggers(
-  d1: D1Database,
+  env: Env,
   binding: ShardBinding,
   byProject: Map<string, EventInput[]>,
 ): Promise<TriggerLookup> {
+  const d1 = uncountedD1(env[binding]!);
   const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
     const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
     return [

@@ -191,7 +191,7 @@ async function runsOnShard(
   const d1 = uncountedD1(env[binding]!);
   const byProject = new Map<string, EventInput[]>();
   for (const e of events) byProject.set(e.projectId, [...(byProject.get(e.projectId) ?? []), e]);
-  const { candidates, pointers } = await lookupTriggers(d1, binding, byProject);
+  const { candidates, pointers } = await lookupTriggers(env, binding, byProject);
   const now = Date.now();
   const eventIds = new Map(events.map((e) => [e, e.eventId ?? newId()]));
   if (pointers.length) for (const c of await pointedCandidates(env, d1, pointers)) candidates.get(c.projectId)!.push(c);
