@@ -1,7 +1,7 @@
 /**
  * Bearer authentication with hashed personal access tokens (docs/api-guide.md › Authentication). One SQL statement finds the token and its
  * user; it either runs on its own (eager routes) or rides in the route's first read batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas), see
- * `read()` in src/services/context.ts. The rate limit is spent while the token is looked up.
+ * `read()` in src/services/batchedAuth.ts. The rate limit is spent while the token is looked up.
  */
 import { sql } from "drizzle-orm";
 import { eq } from "drizzle-orm";
