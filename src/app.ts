@@ -8,7 +8,8 @@ import { declaredTags } from "./openapi";
 import { d1Session } from "./http/session";
 import { apiCors, declareCorsHeaders } from "./http/cors";
 import { renderError } from "./http/errors";
-import { authenticateNow, authenticatedPaths } from "./http/route";
+import { authenticatedPaths } from "./http/route";
+import { authenticateNow } from "./http/routeAuth";
 import { registerRoutes } from "./routes";
 import { describeDiscoveryRoutes, registerHealth } from "./routes/discovery/health";
 import { portalHostMiddleware, registerSite } from "./site/handler";
@@ -25,7 +26,13 @@ export function documentConfig(tags: string[], environment = "production") {
     },
     // Relative: every operation lives on the origin that served this document, whatever the deployment's host.
     // x-internal: false — a public API (OWASP API9 asks each server to name its audience and environment).
-    servers: [{ url: "/", description: `This service's ${environment} deployment: the origin that served this document`, "x-internal": false }],
+    servers: [
+      {
+        url: "/",
+        description: `This service's ${environment} deployment: the origin that served this document`,
+        "x-internal": false,
+      },
+    ],
     tags: declaredTags(tags),
     security: [{ bearer: [] }],
   };
@@ -67,10 +74,19 @@ export function createRouter() {
         const details: ErrorDetail[] = result.error.issues.flatMap((issue) =>
           issue.code === "unrecognized_keys"
             ? issue.keys.map((key) => ({ path: [...issue.path, key].map(String).join("."), message: "Unknown field" }))
-            : [{ path: issue.path.map(String).join(".") || (result.target === "json" ? "body" : result.target), message: issue.message }],
+            : [
+                {
+                  path: issue.path.map(String).join(".") || (result.target === "json" ? "body" : result.target),
+                  message: issue.message,
+                },
+              ],
         );
         const where = TARGET_LABEL[result.target] ?? result.target;
-        throw new ApiError("ValidationError", `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
+        throw new ApiError(
+          "ValidationError",
+          `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
+          { details },
+        );
       }
     },
   });
@@ -86,7 +102,12 @@ export function buildApp() {
   // API paths are never taken over. The middleware only looks at single-segment paths, so the API's single-segment
   // routes (filled in once every route is registered) answer it with one Set lookup instead of a scan of every route.
   const singleSegmentApiPaths = new Set<string>();
-  app.use("*", portalHostMiddleware((path) => singleSegmentApiPaths.has(path) || (singleSegmentApiPaths.has("*") && routesFor(path).length > 0)));
+  app.use(
+    "*",
+    portalHostMiddleware(
+      (path) => singleSegmentApiPaths.has(path) || (singleSegmentApiPaths.has("*") && routesFor(path).length > 0),
+    ),
+  );
   // CORS for the origins of CORS_ALLOWED_ORIGINS (src/http/cors.ts): after the portal-domain reader site, which keeps its own headers.
   app.use("*", apiCors);
 
@@ -102,7 +123,9 @@ export function buildApp() {
   registerHealth(app);
   describeDiscoveryRoutes(app);
   const usedTags = app.openAPIRegistry.definitions.flatMap((d) => ("route" in d ? (d.route.tags ?? []) : []));
-  app.get("/openapi.json", (c) => c.json(declareCorsHeaders(app.getOpenAPI31Document(documentConfig(usedTags, c.env.ENVIRONMENT)))));
+  app.get("/openapi.json", (c) =>
+    c.json(declareCorsHeaders(app.getOpenAPI31Document(documentConfig(usedTags, c.env.ENVIRONMENT)))),
+  );
   app.get("/docs", apiReferencePage);
 
   const routePatterns = app.routes.map((r) => ({ method: r.method, path: r.path, re: pathToRegex(r.path) }));
@@ -122,7 +145,9 @@ export function buildApp() {
     if (methods.size > 0) {
       // Authentication comes first on a known path of an authenticated resource (401 before 405).
       if (matching.some((r) => authenticatedRoutingPaths.has(r.path))) await authenticateNow(c, async () => undefined);
-      return c.json(errorBody("MethodNotAllowedError", `${c.req.method} is not allowed on ${c.req.path}`), 405, { Allow: [...methods].join(", ") });
+      return c.json(errorBody("MethodNotAllowedError", `${c.req.method} is not allowed on ${c.req.path}`), 405, {
+        Allow: [...methods].join(", "),
+      });
     }
     return c.json(errorBody("NotFoundError", `No route for ${c.req.method} ${c.req.path}`), 404);
   });

@@ -1,7 +1,7 @@
 /**
  * Bearer authentication with hashed personal access tokens (docs/api-guide.md › Authentication). One SQL statement finds the token and its
  * user; it either runs on its own (eager routes) or rides in the route's first read batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas), see
- * `read()` in src/services/context.ts. The rate limit is spent while the token is looked up.
+ * `read()` in src/services/batchedAuth.ts. The rate limit is spent while the token is looked up.
  */
 import { sql } from "drizzle-orm";
 import { eq } from "drizzle-orm";
@@ -10,7 +10,7 @@ import { ApiError } from "../errors";
 import { accessTokens } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";
 import { rawSelect } from "../db/sql";
-import type { Principal, TokenRow } from "../services/context";
+import type { Principal, TokenRow } from "../services/principal";
 
 /** Touching lastUsedAt at most once a minute keeps reads from turning into writes on every request. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
@@ -67,9 +67,13 @@ export async function refuseCredential(attempt: AuthAttempt, message: string): P
   const limiter = attempt.env.AUTH_FAILURE_LIMITER;
   const outcome = limiter ? await limiter.limit({ key: `auth-failure|${attempt.address}` }) : undefined;
   if (outcome && !outcome.success) {
-    throw new ApiError("RateLimitedError", "Too many failed authentications from this client address; retry after the period in Retry-After", {
-      retryAfterSeconds: AUTH_FAILURE_PERIOD_SECONDS,
-    });
+    throw new ApiError(
+      "RateLimitedError",
+      "Too many failed authentications from this client address; retry after the period in Retry-After",
+      {
+        retryAfterSeconds: AUTH_FAILURE_PERIOD_SECONDS,
+      },
+    );
   }
   throw new ApiError("UnauthorizedError", message);
 }
@@ -90,7 +94,11 @@ export interface Credential {
  * The presented bearer token's hash and named user; 401 when there is none. A value that cannot be a token, or
  * one this isolate already found unknown, is a failed authentication decided here, before any D1 lookup.
  */
-export async function bearerCredential(header: string | undefined, attempt: AuthAttempt, at = Date.now()): Promise<Credential> {
+export async function bearerCredential(
+  header: string | undefined,
+  attempt: AuthAttempt,
+  at = Date.now(),
+): Promise<Credential> {
   const token = readBearer(header);
   if (!token) throw new ApiError("UnauthorizedError", "A bearer token is required: Authorization: Bearer <token>");
   const shape = TOKEN_SHAPE.exec(token);
@@ -102,9 +110,13 @@ export async function bearerCredential(header: string | undefined, attempt: Auth
 
 /** The authentication statement: token and user, every member aliased (D1 batches return rows as objects). */
 export function tokenStatement(db: Db, tokenHash: string) {
-  return rawSelect<TokenRow>(db, ["tokenId", "expiresAt", "lastUsedAt", "userId", "email", "name"], sql`SELECT t.id AS tokenId,
+  return rawSelect<TokenRow>(
+    db,
+    ["tokenId", "expiresAt", "lastUsedAt", "userId", "email", "name"],
+    sql`SELECT t.id AS tokenId,
       t.expires_at AS expiresAt, t.last_used_at AS lastUsedAt, u.id AS userId, u.email AS email, u.name AS name
-    FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ${tokenHash} LIMIT 1`);
+    FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ${tokenHash} LIMIT 1`,
+  );
 }
 
 /**
@@ -145,11 +157,21 @@ export async function completeAuthentication(
   }
   const limit = await spendRateLimit(attempt.env, row.userId);
   if (limit && !limit.success) {
-    throw new ApiError("RateLimitedError", "Too many requests for this user (all of its tokens together); retry after the period in Retry-After", {
-      retryAfterSeconds: RATE_LIMIT_PERIOD_SECONDS,
-    });
+    throw new ApiError(
+      "RateLimitedError",
+      "Too many requests for this user (all of its tokens together); retry after the period in Retry-After",
+      {
+        retryAfterSeconds: RATE_LIMIT_PERIOD_SECONDS,
+      },
+    );
   }
-  principal.settle({ _id: row.userId, email: row.email, name: row.name, tokenId: row.tokenId, tokenExpiresAt: row.expiresAt });
+  principal.settle({
+    _id: row.userId,
+    email: row.email,
+    name: row.name,
+    tokenId: row.tokenId,
+    tokenExpiresAt: row.expiresAt,
+  });
   if (row.lastUsedAt === null || at - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) {
     return { touch: dir.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId)).run() };
   }

@@ -19,17 +19,17 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Db, HonoEnv } from "../env";
+import type { HonoEnv } from "../env";
 import { newOrganizationId, newOrganizationScopedId } from "../db/shardIds";
 import { placeOrganization } from "../db/shards";
-import { placementsQuery } from "../db/placements";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
-import { bearerCredential, completeAuthentication, readBearer, tokenStatement, type AuthAttempt } from "../auth/authenticate";
-import { clientAddress } from "./clientAddress";
-import { actAs, deferAuthentication, ensureAuthenticated, followPlacements, guardUntilAuthenticated, Principal, routeTo, serviceContext, type ServiceContext, type TokenRow } from "../services/context";
-import { IdempotentReplay, idempotencyRequest, rememberOrRelease, runIdempotent, settleOwnedClaim } from "./idempotency";
-import { callerClaimStatements, claimStatements, releaseRefusedClaim, type ClaimRequest, type IdempotencyRecord } from "../services/idempotency";
+import { readBearer } from "../auth/authenticate";
+import { routeTo } from "../services/context";
+import { ctxOf } from "./requestContext";
+import { authenticateIdempotent, authenticateInFirstRead, authenticateNow } from "./routeAuth";
+
+export { ctxOf } from "./requestContext";
 
 export const MiB = 1024 * 1024;
 /** JSON bodies are capped (docs/api-guide.md › Limits); raw uploads enforce their own limits with 411/413 in their services. */
@@ -62,7 +62,8 @@ export interface RouteSettings {
   shard?: ShardKey;
 }
 
-export type ShardKey = { param: string } | { body: string } | { query: string } | "directory" | "service" | "new-organization";
+export type ShardKey =
+  { param: string } | { body: string } | { query: string } | "directory" | "service" | "new-organization";
 
 /** The shard key of a route: declared, else its first path parameter; a route with neither must declare one. */
 function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
@@ -82,7 +83,11 @@ async function placedOrganizationId(c: Context<HonoEnv>): Promise<string> {
   if (!key) return newOrganizationId();
   const bearer = readBearer(c.req.header("authorization")) ?? "";
   const caller = /^cws_([A-Za-z0-9-]{1,64})_[A-Za-z0-9]{40}$/.exec(bearer)?.[1] ?? bearer;
-  const digest = new Uint32Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${caller}\n${key}`)), 0, 1);
+  const digest = new Uint32Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${caller}\n${key}`)),
+    0,
+    1,
+  );
   return newOrganizationScopedId(placeOrganization(() => digest[0]! / 2 ** 32));
 }
 
@@ -103,7 +108,8 @@ function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
     let id: unknown;
     if ("param" in key) id = c.req.param(key.param);
     else if ("query" in key) id = c.req.query(key.query);
-    else if (/json/i.test(c.req.header("content-type") ?? "")) id = ((await c.req.json().catch(() => null)) as Record<string, unknown> | null)?.[key.body];
+    else if (/json/i.test(c.req.header("content-type") ?? ""))
+      id = ((await c.req.json().catch(() => null)) as Record<string, unknown> | null)?.[key.body];
     // A missing key names no shard either: routeTo sends it where no record is found.
     routeTo(ctxOf(c), typeof id === "string" ? id : "");
     await next();
@@ -120,13 +126,23 @@ const bearerSecurity = [{ bearer: [] as string[] }];
  */
 export const authenticatedPaths = new Set<string>();
 
-export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(config: R & RouteSettings): Defined<R> {
-  const { auth = config.method === "post" ? "batched" : "token", bodyLimit: limit = DEFAULT_JSON_LIMIT, use = [], roundTrips, shard, ...route } = config;
+export function defineRoute<P extends string, R extends Omit<RouteConfig, "path" | "middleware"> & { path: P }>(
+  config: R & RouteSettings,
+): Defined<R> {
+  const {
+    auth = config.method === "post" ? "batched" : "token",
+    bodyLimit: limit = DEFAULT_JSON_LIMIT,
+    use = [],
+    roundTrips,
+    shard,
+    ...route
+  } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth !== "public") authenticatedPaths.add(route.path);
   const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
   // A public route without a path parameter (health, discovery, the admin bootstrap) is about no organization.
-  const shardKey = auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard);
+  const shardKey =
+    auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard);
   const router = routeBy(shardKey);
   if (router) middleware.push(router);
   if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
@@ -136,11 +152,14 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
     ...route,
     responses: { ...centralResponses(route, auth, shardKey), ...route.responses },
     // Documentation only: src/http/idempotency.ts checks the header (400) before any validation runs.
-    ...(claimsIdempotencyKey(route, auth) ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] } : {}),
+    ...(claimsIdempotencyKey(route, auth)
+      ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] }
+      : {}),
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
     "x-d1-round-trips": budget,
     // Which database the operation's queries go to (RouteSettings.shard), checked against its parameters by test/shared/shard-routing.test.ts.
-    "x-shard-key": typeof shardKey === "string" ? shardKey : Object.entries(shardKey).map(([where, name]) => `${where}:${name}`)[0],
+    "x-shard-key":
+      typeof shardKey === "string" ? shardKey : Object.entries(shardKey).map(([where, name]) => `${where}:${name}`)[0],
     middleware,
   } as unknown as RouteConfig) as unknown as Defined<R>;
 }
@@ -172,7 +191,11 @@ const IDEMPOTENCY_KEY_PARAMETER = {
  *   Content-Type: application/json.
  * Whether a path or query parameter can fail its schema (400) is the route's own to say: some accept anything.
  */
-function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode, shardKey: ShardKey): RouteConfig["responses"] {
+function centralResponses(
+  route: Omit<RouteConfig, "middleware">,
+  auth: AuthMode,
+  shardKey: ShardKey,
+): RouteConfig["responses"] {
   const request = route.request;
   const jsonBody = request?.body?.content && "application/json" in request.body.content;
   // A write to a shard database is refused while its logical shard moves to another database (503 with
@@ -181,158 +204,25 @@ function centralResponses(route: Omit<RouteConfig, "middleware">, auth: AuthMode
   return {
     ...(fenced ? onlyErrorResponses("ServiceUnavailableError") : {}),
     ...(jsonBody ? onlyErrorResponses("ValidationError", "PayloadTooLargeError", "UnsupportedMediaTypeError") : {}),
-    ...(claimsIdempotencyKey(route, auth) ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError") : {}),
+    ...(claimsIdempotencyKey(route, auth)
+      ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError")
+      : {}),
     ...(auth !== "public" ? authErrorResponses() : {}),
   };
-}
-
-/** The service context of this request. */
-export function ctxOf(c: Context<HonoEnv>): ServiceContext {
-  const existing = c.get("ctx");
-  if (existing) return existing;
-  // Anonymous (a reader of public things) until the route authenticates its caller (actAs).
-  const ctx = serviceContext(c.env, c.get("dir"), { type: "reader" }, { waitUntil: (p) => c.executionCtx.waitUntil(p), database: c.get("database") });
-  c.set("ctx", ctx);
-  return ctx;
 }
 
 function jsonBodyLimit(maxSize: number): MiddlewareHandler<HonoEnv> {
   const limiter = bodyLimit({
     maxSize,
     onError: () => {
-      throw new ApiError("PayloadTooLargeError", `JSON bodies on this route are limited to ${Math.round(maxSize / MiB)} MiB`);
+      throw new ApiError(
+        "PayloadTooLargeError",
+        `JSON bodies on this route are limited to ${Math.round(maxSize / MiB)} MiB`,
+      );
     },
   });
   return async (c, next) => {
     if (!/json/i.test(c.req.header("content-type") ?? "")) return next();
     return limiter(c, next);
-  };
-}
-
-/** Work started during authentication (the lastUsedAt touch) that the request awaits before answering. */
-function track(c: Context<HonoEnv>, work: Promise<unknown> | null | undefined) {
-  if (work) c.set("background", [...(c.get("background") ?? []), work]);
-}
-
-/** The bindings and client address a request authenticates with (failed attempts are limited per address). */
-function attemptOf(c: Context<HonoEnv>): AuthAttempt {
-  // Reads may look the token up on a read replica that has not yet seen a token just issued (docs/api-guide.md,
-  // "HTTP semantics"): only a miss on the primary is remembered as a bad token.
-  const onPrimary = c.req.method !== "GET" && c.req.method !== "HEAD";
-  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary };
-}
-
-export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const attempt = attemptOf(c);
-  const credential = await bearerCredential(c.req.header("authorization"), attempt);
-  const ctx = ctxOf(c);
-  const principal = new Principal(credential.hash, null, credential.userId);
-  actAs(ctx, principal);
-  // The directory's newer shard placements ride with the token (src/db/placements.ts): the handler, which runs
-  // after, reaches the database that serves its shard now.
-  const [rows, placed] = await ctx.dir.batch([tokenStatement(ctx.dir, credential.hash), placementsQuery(ctx.dir)]);
-  followPlacements(ctx, placed);
-  track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows, ctx.now)).touch);
-  c.set("user", principal);
-  await next();
-};
-
-/**
- * The request's Idempotency-Key claim (null without a key). A malformed key is 400 only once the token has been
- * checked: authentication answers first (docs/api-guide.md › Conventions), so a bad token with a bad key is 401.
- */
-async function claimAfterAuthenticating(c: Context<HonoEnv>): Promise<ClaimRequest | null> {
-  try {
-    return await idempotencyRequest(c);
-  } catch (err) {
-    await authenticateNow(c, async () => undefined);
-    throw err;
-  }
-}
-
-/** Completes authentication of a batch that also claimed a key; a refused request frees the key it claimed. */
-async function authenticateClaimed(
-  c: Context<HonoEnv>,
-  attempt: AuthAttempt,
-  principal: Principal,
-  rows: TokenRow[],
-  claim: ClaimRequest,
-  record: IdempotencyRecord | undefined,
-) {
-  const ctx = ctxOf(c);
-  try {
-    track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows, ctx.now)).touch);
-  } catch (err) {
-    // The claim was made for the token's user, or for the user a refused token named: either way it is freed.
-    const userId = rows[0]?.userId ?? principal.claimedUserId;
-    if (userId) await releaseRefusedClaim(ctx, { userId, request: claim, record });
-    throw err;
-  }
-}
-
-/** The logical shard a claim made in `db` belongs to: the request's, in its shard database; none in the directory. */
-const claimShard = (ctx: ServiceContext, db: Db): number | null => (db === ctx.dir ? null : (ctx.logical ?? null));
-
-/** POST: the Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas) is claimed in the same batch as the token statement. */
-const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const attempt = attemptOf(c);
-  const credential = await bearerCredential(c.req.header("authorization"), attempt);
-  const claim = await claimAfterAuthenticating(c);
-  if (!claim) return authenticateNow(c, next);
-  const ctx = ctxOf(c);
-  const principal = new Principal(credential.hash, null, credential.userId);
-  actAs(ctx, principal);
-  let record: IdempotencyRecord | undefined;
-  // The token and the claim in one round trip (ensureAuthenticated runs them as read() would, on one database or two).
-  deferAuthentication(ctx, {
-    token: (dir) => tokenStatement(dir, credential.hash),
-    claims: (db, userId) => (userId ? callerClaimStatements(db, userId, claim, ctx.now, claimShard(ctx, db)) : claimStatements(db, credential.hash, claim, ctx.now, claimShard(ctx, db))),
-    complete: async ([rows, , records]) => {
-      record = (records as IdempotencyRecord[] | undefined)?.[0];
-      await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
-    },
-  });
-  await ensureAuthenticated(ctx);
-  c.set("user", principal);
-  await runIdempotent(c, next, ctx, claim, record);
-};
-
-/**
- * Authentication folded into the handler's first `read()` batch. On a POST (`claims`), the Idempotency-Key claim
- * (docs/api-guide.md › HTTP semantics: retries, caching, replicas) rides in that batch too, so a keyed create costs what an unkeyed one does plus remembering its
- * response; a key that already holds a finished response stops the handler at that batch (only reads have run)
- * and is replayed.
- */
-function authenticateInFirstRead(claims: boolean): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    const attempt = attemptOf(c);
-    const credential = await bearerCredential(c.req.header("authorization"), attempt);
-    const hash = credential.hash;
-    const claim = claims ? await claimAfterAuthenticating(c) : null;
-    const ctx = ctxOf(c);
-    const principal = new Principal(hash, null, credential.userId);
-    actAs(ctx, principal);
-    c.set("user", principal);
-    c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
-    let owned = false;
-    deferAuthentication(ctx, {
-      token: (dir) => tokenStatement(dir, hash),
-      ...(claim && {
-        claims: (db: Db, userId: string | null) =>
-          userId ? callerClaimStatements(db, userId, claim, ctx.now, claimShard(ctx, db)) : claimStatements(db, hash, claim, ctx.now, claimShard(ctx, db)),
-      }),
-      complete: async ([rows, , records]) => {
-        if (!claim) return track(c, (await completeAuthentication(ctx.dir, attempt, principal, rows as TokenRow[], ctx.now)).touch);
-        const record = (records as IdempotencyRecord[])[0];
-        await authenticateClaimed(c, attempt, principal, rows as TokenRow[], claim, record);
-        const settled = await settleOwnedClaim(ctx, claim, record);
-        if (settled.kind === "replay") throw new IdempotentReplay(settled.response);
-        owned = true;
-      },
-    });
-    await next();
-    // A handler that answered without reading (a refused body) still authenticates, and claims, before anything leaves.
-    if (!principal.resolved) await ensureAuthenticated(ctx);
-    if (claim && owned) await rememberOrRelease(c, ctx, claim);
   };
 }

@@ -5,11 +5,18 @@
 import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../../src/auth/authenticate";
+import {
+  bearerCredential,
+  completeAuthentication,
+  tokenStatement,
+  type AuthAttempt,
+} from "../../src/auth/authenticate";
 import { createDb } from "../../src/db/client";
 import { countingD1, databasesHeader, type RoundTripCounter } from "../../src/db/instrument";
 import { rawSelect } from "../../src/db/sql";
-import { actAs, deferAuthentication, Principal, read, serviceContext, type ServiceContext, type TokenRow } from "../../src/services/context";
+import { actAs, serviceContext, type ServiceContext } from "../../src/services/context";
+import { deferAuthentication, read } from "../../src/services/batchedAuth";
+import { Principal, type TokenRow } from "../../src/services/principal";
 import { callerClaimStatements, claimStatements, type IdempotencyRecord } from "../../src/services/idempotency";
 import { ApiError } from "../../src/errors";
 import { registerUser, type RegisteredUser } from "../support/harness";
@@ -21,7 +28,12 @@ async function shardRequest(token: string, opts: { claimKey?: string } = {}) {
   const counter: RoundTripCounter = { count: 0 };
   const dir = createDb(countingD1(env.DB, counter, "DB"));
   const db = createDb(countingD1(env.SHARD_1!, counter, "SHARD_1"));
-  const ctx: ServiceContext = serviceContext(env, dir, { type: "reader" }, { database: (b) => (b === "DB" ? dir : db) });
+  const ctx: ServiceContext = serviceContext(
+    env,
+    dir,
+    { type: "reader" },
+    { database: (b) => (b === "DB" ? dir : db) },
+  );
   ctx.db = db;
   ctx.binding = "SHARD_1";
   const credential = await bearerCredential(`Bearer ${token}`, attempt());
@@ -31,7 +43,12 @@ async function shardRequest(token: string, opts: { claimKey?: string } = {}) {
   const outcome: { record?: IdempotencyRecord } = {};
   deferAuthentication(ctx, {
     token: (d) => tokenStatement(d, credential.hash),
-    ...(claim && { claims: (d, userId) => (userId ? callerClaimStatements(d, userId, claim, ctx.now, null) : claimStatements(d, credential.hash, claim, ctx.now, null)) }),
+    ...(claim && {
+      claims: (d, userId) =>
+        userId
+          ? callerClaimStatements(d, userId, claim, ctx.now, null)
+          : claimStatements(d, credential.hash, claim, ctx.now, null),
+    }),
     complete: async ([rows, , records]) => {
       await completeAuthentication(ctx.dir, attempt(), principal, rows as TokenRow[], ctx.now);
       outcome.record = (records as IdempotencyRecord[] | undefined)?.[0];
@@ -46,12 +63,20 @@ async function shardRequest(token: string, opts: { claimKey?: string } = {}) {
  */
 async function mirror(user: RegisteredUser) {
   await env.DB.prepare("UPDATE access_tokens SET last_used_at = ? WHERE user_id = ?").bind(Date.now(), user.id).run();
-  await env.SHARD_1!.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, 0, 0) ON CONFLICT (id) DO NOTHING")
+  await env
+    .SHARD_1!.prepare(
+      "INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, 0, 0) ON CONFLICT (id) DO NOTHING",
+    )
     .bind(user.id, user.email, user.name)
     .run();
 }
 
-const callerRow = (ctx: ServiceContext) => rawSelect<{ id: string; email: string }>(ctx.db, ["id", "email"], sql`SELECT id, email FROM users WHERE id = ${ctx.user.ref}`);
+const callerRow = (ctx: ServiceContext) =>
+  rawSelect<{ id: string; email: string }>(
+    ctx.db,
+    ["id", "email"],
+    sql`SELECT id, email FROM users WHERE id = ${ctx.user.ref}`,
+  );
 
 describe("the directory's token check beside a shard's read", () => {
   it("a token that names its user: the shard's read and the directory's check at once, one round trip of latency on two databases", async () => {
@@ -74,9 +99,10 @@ describe("the directory's token check beside a shard's read", () => {
     const { ctx } = await shardRequest(forged);
     const attemptRead = read(ctx, [callerRow(ctx)]);
     // …but the read fails with the directory's verdict instead of answering with them.
-    await expect(attemptRead).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === "UnauthorizedError");
+    await expect(attemptRead).rejects.toSatisfy(
+      (e: unknown) => e instanceof ApiError && e.code === "UnauthorizedError",
+    );
   });
-
 
   it("a keyed request claims its key in the shard for the user its token names and registers it in the directory, beside the token's check", async () => {
     const user = await registerUser();
@@ -92,5 +118,4 @@ describe("the directory's token check beside a shard's read", () => {
     // The directory's row only registers the key (no answer is ever kept there for a shard's request).
     expect(inDirectory.results).toEqual([{ user_id: user.id }]);
   });
-
 });

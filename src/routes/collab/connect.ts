@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { authenticateNow, ctxOf, defineRoute } from "../../http/route";
+import { ctxOf, defineRoute } from "../../http/route";
+import { authenticateNow } from "../../http/routeAuth";
 import { errorResponses, pathId, security, type Router } from "../../openapi";
 import { ApiError } from "../../errors";
 import { checkCollabTicket, collabSession, redeemCollabTicket } from "../../services/collab/sessions";
@@ -30,7 +31,14 @@ const route = defineRoute({
     "4422 blocks nested more than 32 deep, 4429 more than 50 messages a second (burst 200), 4503 room full (50 sockets per document, 10 per user).",
   request: {
     params: z.object({ documentId: pathId("documentId") }),
-    query: z.object({ ticket: z.string().min(1).max(200).optional().openapi({ description: "A ticket from POST /document/{documentId}/collab/ticket" }) }),
+    query: z.object({
+      ticket: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .openapi({ description: "A ticket from POST /document/{documentId}/collab/ticket" }),
+    }),
   },
   responses: {
     101: { description: "Switching protocols: the WebSocket of the room" },
@@ -38,7 +46,8 @@ const route = defineRoute({
   },
 });
 
-const notUpgrade = () => new ApiError("ValidationError", "This route opens a WebSocket: send Upgrade: websocket (426 Upgrade Required)");
+const notUpgrade = () =>
+  new ApiError("ValidationError", "This route opens a WebSocket: send Upgrade: websocket (426 Upgrade Required)");
 
 export function registerConnectCollaboration(app: Router) {
   app.openapi(route, async (c) => {
@@ -52,10 +61,12 @@ export function registerConnectCollaboration(app: Router) {
       // A wrong ticket is a failed authentication like a wrong token: counted per client address (429 past the limit).
       const attempt = { env: c.env, address: clientAddress(c.req.raw.headers, c.env) };
       const refuse = (err: unknown): never => {
-        if (err instanceof ApiError && err.code === "UnauthorizedError") return refuseCredential(attempt, err.message) as never;
+        if (err instanceof ApiError && err.code === "UnauthorizedError")
+          return refuseCredential(attempt, err.message) as never;
         throw err;
       };
-      if (!TICKET_SHAPE.test(ticket)) await refuseCredential(attempt, "The collaboration ticket is unknown, expired or already used");
+      if (!TICKET_SHAPE.test(ticket))
+        await refuseCredential(attempt, "The collaboration ticket is unknown, expired or already used");
       if (!upgrade) {
         await checkCollabTicket(ctx, { documentId, ticket }).catch(refuse);
         throw notUpgrade();

@@ -1,34 +1,43 @@
 /**
  * Automation records (docs/api-guide.md › Automations, published portals, collaborative editing, E2): create,
- * change, read, list, delete, secret rotation. Their runs and deliveries: runs.ts. Access through
- * src/auth/automationAccess.ts (requireAutomation).
+ * change, read, list, delete, secret rotation. What a create or a PATCH gives is normalized and checked in
+ * automationInput.ts. Their runs and deliveries: runs.ts. Access through src/auth/automationAccess.ts
+ * (requireAutomation).
  */
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { d1Of } from "../../db/d1";
 import { and, eq, gt } from "drizzle-orm";
-import { automationEventTriggers, automations, type StoredAction, type StoredBehavior, type StoredTrigger } from "../../db/schema";
+import { automationEventTriggers, automations, type StoredAction, type StoredTrigger } from "../../db/schema";
 import {
   checkProjectAccess,
   projectAccessStatement,
-  readableProjectIds,
   readableProjectsStatement,
   type AutomationRow,
 } from "../../auth/access";
 import { automationAccessQuery, checkAutomationAccess, requireAutomation } from "../../auth/automationAccess";
-import { onShardOf, read } from "../context";
-import { conflict, notFound, unprocessable, validation } from "../../errors";
+import { read } from "../context";
+import { conflict, unprocessable, validation } from "../../errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { openSecret, randomBase62, sealSecret } from "../../lib/crypto";
 import { encodeBase64, textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { keptAnswerUpdates } from "../idempotency";
-import { BUDGETS, type CreateAutomationValue, type TriggerInputValue, type UpdateAutomationValue } from "../../schemas/automations";
+import type { CreateAutomationValue, UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceContext } from "../context";
-import { requireWebhookUrl } from "./ssrf";
-import { checkSchedule, nextRunOnSave } from "./schedule";
+import { nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
-import { groupByShard, newIdBeside } from "../../db/shardIds";
-import { dropRemoteTriggers, eventTriggerRows, isRemoteProject, writeRemoteTriggers } from "./remoteTriggers";
+import { newIdBeside } from "../../db/shardIds";
+import { dropRemoteTriggers, isRemoteProject } from "./remoteTriggers";
+import {
+  checkMeaning,
+  localEventTriggerRows,
+  normalizeActions,
+  normalizeBehavior,
+  normalizeTrigger,
+  otherTriggerProjects,
+  patchedMembers,
+  remoteTriggerProjects,
+} from "./automationInput";
 
 /**
  * The automation as its owner reads it: the webhook secret opened (it is sealed at rest, lib/crypto sealSecret).
@@ -48,149 +57,16 @@ export function newWebhookSecret(): string {
   return `whsec_${encodeBase64(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
-function normalizeTrigger(t: TriggerInputValue): StoredTrigger {
-  const filter = t.filter
-    ? {
-        tableId: t.filter.tableId ?? null,
-        columnId: t.filter.columnId ?? null,
-        documentId: t.filter.documentId ?? null,
-        documentIds: t.filter.documentIds ?? null,
-      }
-    : null;
-  return {
-    cron: t.cron ?? null,
-    timezone: t.cron !== null && t.cron !== undefined ? (t.timezone ?? "UTC") : (t.timezone ?? null),
-    runAt: t.runAt ?? null,
-    event: t.event ?? null,
-    projectId: t.projectId ?? null,
-    filter,
-    askForData: t.askForData ?? false,
-    dataPrompt: t.dataPrompt ?? "",
-    query: t.query ?? "",
-  };
-}
-
-function normalizeBehavior(b: Partial<StoredBehavior> | undefined, base?: StoredBehavior): StoredBehavior {
-  return {
-    maxDurationMs: b?.maxDurationMs ?? base?.maxDurationMs ?? BUDGETS.maxDurationMs.default,
-    operationBudget: b?.operationBudget ?? base?.operationBudget ?? BUDGETS.operationBudget.default,
-    maxAffectedRows: b?.maxAffectedRows ?? base?.maxAffectedRows ?? BUDGETS.maxAffectedRows.default,
-    externalWriteBudget: b?.externalWriteBudget ?? base?.externalWriteBudget ?? BUDGETS.externalWriteBudget.default,
-    allowDocumentWrites: b?.allowDocumentWrites ?? base?.allowDocumentWrites ?? false,
-  };
-}
-
-function normalizeActions(actions: NonNullable<CreateAutomationValue["actions"]>): StoredAction[] {
-  const used = new Set(actions.map((a) => a.id).filter(Boolean));
-  return actions.map((a, i) => {
-    let id = a.id;
-    if (!id) {
-      id = `action-${i + 1}`;
-      while (used.has(id)) id = `${id}-${randomBase62(4)}`;
-      used.add(id);
-    }
-    return {
-      id,
-      spec: a.spec as StoredAction["spec"],
-      continueOnError: a.continueOnError ?? false,
-      ...(a.condition ? { condition: a.condition } : {}),
-    };
-  });
-}
-
-/** Projects other than the automation's own that its triggers watch (each must be readable by the caller). */
-function otherTriggerProjects(projectId: string, triggers: StoredTrigger[]): string[] {
-  return [...new Set(triggers.map((t) => t.projectId as string | null).filter((p): p is string => p !== null && p !== projectId))];
-}
-
-/** The 422s of triggers and actions (schedules, webhook URLs), thrown. */
-function checkMeaningOnly(ctx: ServiceContext, triggers: StoredTrigger[], actions: StoredAction[]) {
-  triggers.forEach((t, i) => {
-    if (t.cron !== null || t.timezone !== null) checkSchedule({ cron: t.cron as string | null, timezone: t.timezone as string | null }, `triggers.${i}`);
-  });
-  actions.forEach((a, i) => {
-    if (a.spec.kind === "webhook") requireWebhookUrl(String(a.spec.url), ctx.env, `actions.${i}.spec.url`);
-  });
-}
-
-/**
- * Trigger projects the caller cannot read (404), then the checks of meaning (422); docs/api-guide.md › Conventions:
- * existence before meaning. Projects of the automation's own logical shard are checked in its database (from
- * `readable` when the caller's first read already fetched them, else with one query); those of another (another
- * organization's) in theirs, by writing their event triggers' pointers there (remoteTriggers.ts) — only once the
- * checks of meaning hold (a request refused for meaning only reads there, to tell 404 from 422). Both checks run at
- * once, so a request refused for a project of its own shard may leave pointers in another's: a pointer the
- * automation does not name never fires. `automation` is the automation's id and the version the pointers are for.
- */
-async function checkMeaning(ctx: ServiceContext, automation: { id: string; projectId: string; version: number }, triggers: StoredTrigger[], actions: StoredAction[], readable?: Set<string>) {
-  const others = otherTriggerProjects(automation.projectId, triggers);
-  const local = others.filter((p) => !isRemoteProject(automation.projectId, p));
-  const remote = others.filter((p) => isRemoteProject(automation.projectId, p));
-  const pointers = eventTriggerRows(automation, triggers)
-    .filter((r) => isRemoteProject(automation.projectId, r.projectId))
-    .map((r) => ({ projectId: r.projectId, event: r.event, automationId: r.automationId, position: r.position }));
-  const pointed = new Set(pointers.map((p) => p.projectId));
-  let meaning: unknown = null;
-  try {
-    checkMeaningOnly(ctx, triggers, actions);
-  } catch (err) {
-    meaning = err;
-  }
-  const localCheck = async () => {
-    if (!local.length) return;
-    const known = readable ?? (await readableProjectIds(ctx.db, ctx.user._id, local));
-    if (local.some((p) => !known.has(p))) throw notFound("Project");
-  };
-  // Refused for meaning: the remote projects are only read. Else the pointers' write checks their projects, and
-  // remote projects of other triggers (a schedule's) are read.
-  const remoteCheck = async () => {
-    const readOnly = meaning ? remote : remote.filter((p) => !pointed.has(p));
-    await Promise.all([meaning ? Promise.resolve() : writeRemoteTriggers(ctx, pointers, automation.version), readableEverywhere(ctx, readOnly)]);
-  };
-  await Promise.all([localCheck(), remoteCheck()]);
-  if (meaning) throw meaning;
-}
-
-/** 404 unless the caller can read every project of `ids`, each asked in its own shard database (all at once). */
-async function readableEverywhere(ctx: ServiceContext, ids: readonly string[]): Promise<void> {
-  if (!ids.length) return;
-  const found = await Promise.all([...groupByShard(new Set(ids), (p) => p).values()].map((list) => readableProjectIds(onShardOf(ctx, list[0]!).db, ctx.user._id, list)));
-  const known = new Set(found.flatMap((s) => [...s]));
-  if (ids.some((p) => !known.has(p))) throw notFound("Project");
-}
-
-/** The automation's event-trigger rows kept beside it: those watching a project of its own logical shard (the others are pointers). */
-function localEventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, triggers: StoredTrigger[]) {
-  return eventTriggerRows(a, triggers).filter((r) => !isRemoteProject(a.projectId, r.projectId));
-}
-
-/** The projects of another logical shard that `triggers` watch (where their pointers are). */
-function remoteTriggerProjects(projectId: string, triggers: StoredTrigger[]): string[] {
-  return otherTriggerProjects(projectId, triggers).filter((p) => isRemoteProject(projectId, p));
-}
-
-/**
- * Two D1 round trips: authentication, the project's access and the other trigger projects of its shard in one batch;
- * the insert. Three when a trigger watches another organization's project: its pointer is written in between.
- */
-export async function createAutomation(ctx: ServiceContext, input: CreateAutomationValue) {
-  const triggers = (input.triggers ?? []).map(normalizeTrigger);
-  const actions = normalizeActions(input.actions ?? []);
-  const others = otherTriggerProjects(input.projectId, triggers).filter((p) => !isRemoteProject(input.projectId, p));
-  const [[access], readable] = await read(ctx, [
-    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
-    // Nothing matches an empty list: the batch keeps its shape whatever the triggers.
-    readableProjectsStatement(ctx.db, ctx.user.ref, others),
-  ]);
-  const { project } = checkProjectAccess(access, "write");
-  if (input.workspaceId && input.workspaceId !== project.workspaceId) {
-    throw validation("workspaceId is not the project's workspace", [{ path: "workspaceId", message: "not the project's workspace" }]);
-  }
+/** The stored record of a new automation in `project`, its webhook secret sealed (lib/crypto sealSecret). */
+async function newAutomationRow(
+  ctx: ServiceContext,
+  input: CreateAutomationValue,
+  project: { id: string; workspaceId: string },
+  fields: { id: string; triggers: StoredTrigger[]; actions: StoredAction[]; webhookSecret: string },
+): Promise<AutomationRow> {
+  const { id, triggers, actions } = fields;
   const enabled = input.enabled ?? true;
-  const id = newIdBeside(project.id);
-  await checkMeaning(ctx, { id, projectId: project.id, version: 0 }, triggers, actions, new Set(readable.map((r) => r.id)));
-  const webhookSecret = newWebhookSecret();
-  const row: AutomationRow = {
+  return {
     id,
     publicId: randomBase62(12),
     projectId: project.id,
@@ -212,7 +88,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
     notify: { inApp: input.notify?.inApp ?? false, email: input.notify?.email ?? false },
     enabled,
     runFromButton: input.runFromButton ?? false,
-    webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id),
+    webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, fields.webhookSecret, id),
     consecutiveFailures: 0,
     lastRunAt: null,
     nextRunAt: nextRunOnSave(triggers, enabled, ctx.now),
@@ -223,6 +99,37 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+}
+
+/**
+ * Two D1 round trips: authentication, the project's access and the other trigger projects of its shard in one batch;
+ * the insert. Three when a trigger watches another organization's project: its pointer is written in between.
+ */
+export async function createAutomation(ctx: ServiceContext, input: CreateAutomationValue) {
+  const triggers = (input.triggers ?? []).map(normalizeTrigger);
+  const actions = normalizeActions(input.actions ?? []);
+  const others = otherTriggerProjects(input.projectId, triggers).filter((p) => !isRemoteProject(input.projectId, p));
+  const [[access], readable] = await read(ctx, [
+    projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
+    // Nothing matches an empty list: the batch keeps its shape whatever the triggers.
+    readableProjectsStatement(ctx.db, ctx.user.ref, others),
+  ]);
+  const { project } = checkProjectAccess(access, "write");
+  if (input.workspaceId && input.workspaceId !== project.workspaceId) {
+    throw validation("workspaceId is not the project's workspace", [
+      { path: "workspaceId", message: "not the project's workspace" },
+    ]);
+  }
+  const id = newIdBeside(project.id);
+  await checkMeaning(
+    ctx,
+    { id, projectId: project.id, version: 0 },
+    triggers,
+    actions,
+    new Set(readable.map((r) => r.id)),
+  );
+  const webhookSecret = newWebhookSecret();
+  const row = await newAutomationRow(ctx, input, project, { id, triggers, actions, webhookSecret });
   const eventRows = localEventTriggerRows(row, triggers);
   const dto = automationDto({ ...row, webhookSecret }, { canChange: true });
   // A keyed request's answer (sealed: it shows the webhook secret) commits with the automation (services/idempotency.ts).
@@ -245,7 +152,10 @@ export async function getAutomation(ctx: ServiceContext, id: string) {
  * One D1 round trip: access and the page in one batch (the page is dropped unless the project is readable).
  * Creation order, keyset-paged on the (time-sortable) id: `nextCursor` while more follow.
  */
-export async function listAutomations(ctx: ServiceContext, input: { projectId: string; limit?: number; cursor?: string }) {
+export async function listAutomations(
+  ctx: ServiceContext,
+  input: { projectId: string; limit?: number; cursor?: string },
+) {
   const { projectId } = input;
   const q = { limit: input.limit ?? 1000, cursor: input.cursor };
   const after = q.cursor ? decodeIdCursor(q.cursor) : null;
@@ -254,7 +164,13 @@ export async function listAutomations(ctx: ServiceContext, input: { projectId: s
     ctx.db
       .select()
       .from(automations)
-      .where(and(eq(automations.projectId, projectId), eq(automations.isDeleted, false), after ? gt(automations.id, after) : undefined))
+      .where(
+        and(
+          eq(automations.projectId, projectId),
+          eq(automations.isDeleted, false),
+          after ? gt(automations.id, after) : undefined,
+        ),
+      )
       .orderBy(automations.id)
       .limit(q.limit + 1),
   ]);
@@ -262,42 +178,23 @@ export async function listAutomations(ctx: ServiceContext, input: { projectId: s
   const admin = workspaceRole === "owner" || workspaceRole === "admin";
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
-  const data = await Promise.all(page.map((a) => (admin || a.ownerId === ctx.user._id ? ownerView(ctx, a) : automationDto(a, { canChange: false }))));
+  const data = await Promise.all(
+    page.map((a) => (admin || a.ownerId === ctx.user._id ? ownerView(ctx, a) : automationDto(a, { canChange: false }))),
+  );
   return { data, nextCursor: more ? encodeIdCursor(page[page.length - 1]!.id) : null };
-}
-
-/** The members a PATCH writes: those named, and what they decide (the schedule, the failure count). */
-function patchedMembers(ctx: ServiceContext, input: UpdateAutomationValue, current: AutomationRow, triggers: StoredTrigger[], actions: StoredAction[]): Partial<AutomationRow> {
-  const set: Partial<AutomationRow> = {};
-  if (input.name !== undefined) set.name = input.name;
-  if (input.description !== undefined) set.description = input.description;
-  if (input.prompt !== undefined) set.prompt = input.prompt;
-  if (input.promptDoc !== undefined) set.promptDoc = input.promptDoc;
-  if (input.icon !== undefined) set.icon = (input.icon as Record<string, unknown> | null) ?? null;
-  if (input.scope !== undefined) set.scope = input.scope;
-  if (input.triggers) set.triggers = triggers;
-  if (input.actions) set.actions = actions;
-  if (input.conditions !== undefined) set.conditions = (input.conditions as Record<string, unknown> | null) ?? null;
-  if (input.references !== undefined) set.references = input.references;
-  if (input.onMissingReference !== undefined) set.onMissingReference = input.onMissingReference;
-  if (input.behavior !== undefined) set.behavior = normalizeBehavior(input.behavior, current.behavior);
-  if (input.notify !== undefined) set.notify = { inApp: input.notify.inApp ?? current.notify.inApp, email: input.notify.email ?? current.notify.email };
-  if (input.runFromButton !== undefined) set.runFromButton = input.runFromButton;
-  const enabled = input.enabled ?? current.enabled;
-  if (input.enabled !== undefined) set.enabled = enabled;
-  if (enabled && !current.enabled) set.consecutiveFailures = 0;
-  if (input.triggers !== undefined || enabled !== current.enabled) {
-    set.nextRunAt = nextRunOnSave(triggers, enabled, ctx.now);
-    set.claimToken = null;
-  }
-  return set;
 }
 
 /**
  * The PATCH's conditional UPDATE on the version read and, with new triggers, the event-trigger rows — written only
  * when that UPDATE is the one that holds (the version it set, the triggers it wrote).
  */
-function patchStatements(ctx: ServiceContext, d1: D1Database, current: AutomationRow, set: Partial<AutomationRow>, triggers: StoredTrigger[] | null): D1PreparedStatement[] {
+function patchStatements(
+  ctx: ServiceContext,
+  d1: D1Database,
+  current: AutomationRow,
+  set: Partial<AutomationRow>,
+  triggers: StoredTrigger[] | null,
+): D1PreparedStatement[] {
   const id = current.id;
   const version = current.version + 1;
   const update = ctx.db
@@ -309,9 +206,19 @@ function patchStatements(ctx: ServiceContext, d1: D1Database, current: Automatio
   const statements = [d1.prepare(update.sql).bind(...update.params)];
   if (!triggers) return statements;
   const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
-  const rows = localEventTriggerRows({ ...current, ...set }, triggers).map((r) => [r.automationId, r.position, r.projectId, r.event, r.tableId, r.columnId, r.documentIds]);
+  const rows = localEventTriggerRows({ ...current, ...set }, triggers).map((r) => [
+    r.automationId,
+    r.position,
+    r.projectId,
+    r.event,
+    r.tableId,
+    r.columnId,
+    r.documentIds,
+  ]);
   statements.push(
-    d1.prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`).bind(id, version, JSON.stringify(triggers)),
+    d1
+      .prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`)
+      .bind(id, version, JSON.stringify(triggers)),
     d1
       .prepare(
         `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
@@ -334,21 +241,37 @@ const PATCH_ATTEMPTS = 5;
  * PATCHes of different members both take effect; `If-Match` is checked against each read (412 once it no longer
  * holds).
  */
-export async function updateAutomation(ctx: ServiceContext, { automationId: id, patch: input, expected }: { automationId: string; patch: UpdateAutomationValue; expected?: ExpectedVersion }) {
+export async function updateAutomation(
+  ctx: ServiceContext,
+  {
+    automationId: id,
+    patch: input,
+    expected,
+  }: { automationId: string; patch: UpdateAutomationValue; expected?: ExpectedVersion },
+) {
   for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
     const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
     // The representation GET /automation/{id} gives this caller (who can change it, so it carries the secret).
     await assertExpectedVersion(expected, async () => ({ data: await ownerView(ctx, current) }));
     if (input.projectId !== undefined && input.projectId !== current.projectId) {
-      throw unprocessable("An automation cannot move to another project", [{ path: "projectId", message: "not this automation's project" }]);
+      throw unprocessable("An automation cannot move to another project", [
+        { path: "projectId", message: "not this automation's project" },
+      ]);
     }
     if (input.workspaceId !== undefined && input.workspaceId !== current.workspaceId) {
-      throw unprocessable("An automation cannot move to another workspace", [{ path: "workspaceId", message: "not this automation's workspace" }]);
+      throw unprocessable("An automation cannot move to another workspace", [
+        { path: "workspaceId", message: "not this automation's workspace" },
+      ]);
     }
     const triggers = input.triggers ? input.triggers.map(normalizeTrigger) : current.triggers;
     const actions = input.actions ? normalizeActions(input.actions) : current.actions;
     const version = current.version + 1;
-    await checkMeaning(ctx, { id, projectId: current.projectId, version }, input.triggers ? triggers : [], input.actions ? actions : []);
+    await checkMeaning(
+      ctx,
+      { id, projectId: current.projectId, version },
+      input.triggers ? triggers : [],
+      input.actions ? actions : [],
+    );
     const set = patchedMembers(ctx, input, current, triggers, actions);
     const next: AutomationRow = { ...current, ...set, version, updatedAt: ctx.now };
     const d1 = d1Of(ctx.db);
@@ -356,18 +279,33 @@ export async function updateAutomation(ctx: ServiceContext, { automationId: id, 
     const [written] = await d1.batch(statements);
     if (written!.results.length) {
       // The pointers of the triggers replaced (and any of an earlier version) are tidied after the response.
-      if (input.triggers) dropRemoteTriggers(ctx, id, [...remoteTriggerProjects(current.projectId, current.triggers), ...remoteTriggerProjects(current.projectId, triggers)], version);
+      if (input.triggers)
+        dropRemoteTriggers(
+          ctx,
+          id,
+          [
+            ...remoteTriggerProjects(current.projectId, current.triggers),
+            ...remoteTriggerProjects(current.projectId, triggers),
+          ],
+          version,
+        );
       return ownerView(ctx, next);
     }
   }
   throw conflict("The automation kept changing while this change was applied: read it again and retry");
 }
 
-export async function deleteAutomation(ctx: ServiceContext, { automationId: id, expected }: { automationId: string; expected?: ExpectedVersion }) {
+export async function deleteAutomation(
+  ctx: ServiceContext,
+  { automationId: id, expected }: { automationId: string; expected?: ExpectedVersion },
+) {
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
   await assertExpectedVersion(expected, async () => ({ data: await ownerView(ctx, current) }));
   await ctx.db.batch([
-    ctx.db.update(automations).set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now }).where(eq(automations.id, id)),
+    ctx.db
+      .update(automations)
+      .set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now })
+      .where(eq(automations.id, id)),
     ctx.db.delete(automationEventTriggers).where(eq(automationEventTriggers.automationId, id)),
   ]);
   dropRemoteTriggers(ctx, id, remoteTriggerProjects(current.projectId, current.triggers));
@@ -382,7 +320,10 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: string) {
   // A keyed request's answer (sealed, as kept answers are) commits with the new secret: a retry after a crash
   // replays it instead of rotating again and leaving the caller without the secret in force.
   await ctx.db.batch([
-    ctx.db.update(automations).set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now }).where(eq(automations.id, id)),
+    ctx.db
+      .update(automations)
+      .set({ webhookSecret: await sealSecret(ctx.env.SIGNING_SECRET, webhookSecret, id), updatedAt: ctx.now })
+      .where(eq(automations.id, id)),
     ...(await keptAnswerUpdates(ctx, { payload: { data: { webhookSecret } } })),
   ]);
   return { webhookSecret };
@@ -394,6 +335,7 @@ export function encodeIdCursor(id: string) {
 
 export function decodeIdCursor(cursor: string): string {
   const id = textFromBase64Url(cursor) ?? "";
-  if (!ID_PATTERN.test(id)) throw validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
+  if (!ID_PATTERN.test(id))
+    throw validation("cursor is not a cursor this listing returned", [{ path: "cursor", message: "invalid cursor" }]);
   return id;
 }
