@@ -3,7 +3,8 @@
 --    record's title and body as empty: a delete takes its words out of the index (and so out of every word list a
 --    query expands), a restore puts them back, and a 'rebuild' does the same.
 -- 2. Hard deletes of documents and rows (an atomic import undone, a purge) delete their entries.
--- 3. A row's text leaves out the cells of deleted columns; deleting or restoring a column rewrites its table's rows.
+-- 3. A row's text leaves out the cells of deleted columns; deleting or restoring a column rewrites the entries of the
+--    rows holding text in it (its cells, through cells_column_row_idx), no others.
 -- 4. The prefix index covers 3-character prefixes only: shorter prefixes are refused by the query translation.
 DROP TRIGGER IF EXISTS `search_entries_ai`;
 --> statement-breakpoint
@@ -91,5 +92,5 @@ CREATE TRIGGER `search_columns_au` AFTER UPDATE OF is_deleted ON `columns` WHEN 
     body = COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
       WHERE c.row_id = search_entries.record_id AND c.is_identifier = 0 AND c.is_deleted = 0 AND co.is_deleted = 0 AND json_type(c.data) = 'text'
         AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')
-  WHERE record_id IN (SELECT r.id FROM rows r WHERE r.table_id = new.table_id);
+  WHERE record_id IN (SELECT c.row_id FROM cells c WHERE c.column_id = new.id AND c.is_deleted = 0 AND json_type(c.data) = 'text');
 END;

@@ -3,7 +3,7 @@
 // 0013), each row with a sequence number. Every authenticated request asks the directory, in the batch that checks
 // its token, for the rows newer than the last one this isolate has seen — almost always none — so a Worker learns a
 // move on its next authenticated request at no cost in round trips, and a request that was routed by the older map
-// is sent again to the database the directory names (src/services/context.ts followPlacements). Work without a
+// is sent again to the database the directory names (src/services/batchedAuth.ts followPlacements). Work without a
 // token (a portal reader, a queue message, a Durable Object) learns it when the old database refuses a write
 // (the fence, src/db/shardFence.ts) and its error path calls learnFromFence.
 import { sql } from "drizzle-orm";
