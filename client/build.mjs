@@ -12,7 +12,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, "dist");
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(path.join(here, "package.json")).resolve("typescript/bin/tsc");
-const res = spawnSync(process.execPath, [tsc, "-p", path.join(here, "tsconfig.build.json")], { stdio: ["ignore", process.stderr, process.stderr] });
+const res = spawnSync(process.execPath, [tsc, "-p", path.join(here, "tsconfig.build.json")], {
+  stdio: ["ignore", process.stderr, process.stderr],
+});
 if (res.status !== 0) process.exit(res.status ?? 1);
 copyFileSync(path.join(here, "src", "schema.d.ts"), path.join(dist, "schema.d.ts"));
 for (const f of ["index.js", "index.d.ts", "schema.d.ts"]) {

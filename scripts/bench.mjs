@@ -6,7 +6,9 @@ import { ROOT } from "./lib/proc.mjs";
 
 const dir = path.join(ROOT, "scripts", "bench");
 // Not benches: shared helpers, and the load bench's floor Worker (a Worker module that wrangler bundles).
-const available = readdirSync(dir).filter((f) => f.endsWith(".mjs") && !["lib.mjs", "requestpath.mjs", "floor-worker.mjs"].includes(f)).map((f) => f.replace(/\.mjs$/, ""));
+const available = readdirSync(dir)
+  .filter((f) => f.endsWith(".mjs") && !["lib.mjs", "requestpath.mjs", "floor-worker.mjs"].includes(f))
+  .map((f) => f.replace(/\.mjs$/, ""));
 // Names come first; anything from the first `--option` on is passed to the bench (`formula-bounds --top 40`).
 const firstOption = process.argv.slice(2).findIndex((a) => a.startsWith("--"));
 const wanted = firstOption < 0 ? process.argv.slice(2) : process.argv.slice(2, 2 + firstOption);

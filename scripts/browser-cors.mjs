@@ -167,7 +167,10 @@ async function pageServer(script) {
     res.end(page ?? "not found");
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** The allowed and the refused origin; `vars` go to the service (startApi). */
@@ -189,8 +192,13 @@ async function seedCors(api, seed) {
   const call = (method, p, body) => api.call(method, p, { token: seed.token, body });
   const me = await call("GET", "/me");
   const project = (await call("POST", "/project", { workspaceId: seed.workspaceId, name: "Cross-origin" })).data;
-  const doc = (await call("POST", "/document", { projectId: project._id, name: "Shared draft", type: "DOCUMENT" })).data;
-  await call("PUT", `/document/${doc._id}/content`, { blocks: [{ id: "c1", type: "paragraph", props: {}, content: [{ type: "text", text: TEXT, styles: {} }], children: [] }] });
+  const doc = (await call("POST", "/document", { projectId: project._id, name: "Shared draft", type: "DOCUMENT" }))
+    .data;
+  await call("PUT", `/document/${doc._id}/content`, {
+    blocks: [
+      { id: "c1", type: "paragraph", props: {}, content: [{ type: "text", text: TEXT, styles: {} }], children: [] },
+    ],
+  });
   return { name: me.data.name, docId: doc._id };
 }
 
@@ -198,10 +206,14 @@ async function pageResults(page, url, { consoleLines } = {}) {
   if (consoleLines) page.on("console", (m) => consoleLines.push(m.text()));
   await page.goto(url, { waitUntil: "load" });
   await page.waitForFunction(() => document.body.dataset.state !== "running", { timeout: 20_000 });
-  return { state: await page.evaluate(() => document.body.dataset.state), results: await page.evaluate(() => window.results) };
+  return {
+    state: await page.evaluate(() => document.body.dataset.state),
+    results: await page.evaluate(() => window.results),
+  };
 }
 
-const query = (base, seed, extra = {}) => new URLSearchParams({ api: base, token: seed.token, workspace: seed.workspaceId, ...extra }).toString();
+const query = (base, seed, extra = {}) =>
+  new URLSearchParams({ api: base, token: seed.token, workspace: seed.workspaceId, ...extra }).toString();
 
 export const corsChecks = [
   {
@@ -209,10 +221,17 @@ export const corsChecks = [
     async run({ base, api, seed, origins, newPage }) {
       const s = await seedCors(api, seed);
       const page = await newPage();
-      const where = "This page is served from a second local origin, listed in CORS_ALLOWED_ORIGINS; the API runs on its own.";
-      const { state, results } = await pageResults(page, `${origins.allowed}/app.html?${query(base, seed, { doc: s.docId, where })}`);
+      const where =
+        "This page is served from a second local origin, listed in CORS_ALLOWED_ORIGINS; the API runs on its own.";
+      const { state, results } = await pageResults(
+        page,
+        `${origins.allowed}/app.html?${query(base, seed, { doc: s.docId, where })}`,
+      );
       assert(state === "done", `the allowed page's calls: ${JSON.stringify(results)}`);
-      assert(results.length === 7 && results[0].text.includes(s.name), `the page shows the caller: ${JSON.stringify(results)}`);
+      assert(
+        results.length === 7 && results[0].text.includes(s.name),
+        `the page shows the caller: ${JSON.stringify(results)}`,
+      );
       await page.setViewport({ width: 1000, height: 520 });
       await page.screenshot({ path: CORS_SCREENSHOT });
     },
@@ -223,7 +242,11 @@ export const corsChecks = [
       const page = await newPage();
       const consoleLines = [];
       const where = "This page is served from a third local origin, not listed in CORS_ALLOWED_ORIGINS.";
-      const { state, results } = await pageResults(page, `${origins.refused}/refused.html?${query(base, seed, { where })}`, { consoleLines });
+      const { state, results } = await pageResults(
+        page,
+        `${origins.refused}/refused.html?${query(base, seed, { where })}`,
+        { consoleLines },
+      );
       assert(state === "done", `the unlisted page's calls: ${JSON.stringify(results)}`);
       assert(
         consoleLines.some((l) => /blocked by CORS policy/i.test(l) && l.includes(origins.refused)),
@@ -237,7 +260,10 @@ export const corsChecks = [
       const s = await seedCors(api, seed);
       const page = await newPage();
       const where = "This page is served from a second local origin, listed in CORS_ALLOWED_ORIGINS.";
-      const { state, results } = await pageResults(page, `${origins.allowed}/collab.html?${query(base, seed, { doc: s.docId, expect: TEXT, edit: EDIT, where })}`);
+      const { state, results } = await pageResults(
+        page,
+        `${origins.allowed}/collab.html?${query(base, seed, { doc: s.docId, expect: TEXT, edit: EDIT, where })}`,
+      );
       assert(state === "done", `the collaboration page: ${JSON.stringify(results)}`);
       // The room writes its document back as content at most every 2 s: the page's paragraph reaches the API.
       let texts = [];
@@ -247,7 +273,10 @@ export const corsChecks = [
         if (texts.includes(EDIT)) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-      assert(texts.includes(TEXT) && texts.includes(EDIT), `the API's content after the page's edit: ${JSON.stringify(texts)}`);
+      assert(
+        texts.includes(TEXT) && texts.includes(EDIT),
+        `the API's content after the page's edit: ${JSON.stringify(texts)}`,
+      );
       await page.setViewport({ width: 1000, height: 420 });
       await page.screenshot({ path: COLLAB_SCREENSHOT });
       await page.evaluate(() => window.provider.destroy());

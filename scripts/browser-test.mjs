@@ -26,15 +26,27 @@ const para = (id, s) => ({ id, type: "paragraph", props: {}, content: text(s), c
 
 /** Two portals through the public API: a public handbook and a password-protected one. */
 async function seed(api) {
-  const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `browser-${Date.now()}@example.com`, name: "Browser Test" } });
+  const reg = await api.call("POST", "/admin/users", {
+    token: ADMIN_TOKEN,
+    body: { email: `browser-${Date.now()}@example.com`, name: "Browser Test" },
+  });
   const token = reg.data.token.token;
   const workspaceId = reg.data.workspace._id;
   const call = (method, p, body) => api.call(method, p, { token, body });
   const stamp = Date.now().toString(36);
 
   async function portal(name, slug, password) {
-    const project = (await call("POST", "/project", { workspaceId, name, description: `${name}: how we work, in one place.`, emoji: { unified: "1f4d8", emojiStyle: "apple" } })).data;
-    const doc = async (n, type, parentId) => (await call("POST", "/document", { projectId: project._id, name: n, type, ...(parentId && { parentId }) })).data._id;
+    const project = (
+      await call("POST", "/project", {
+        workspaceId,
+        name,
+        description: `${name}: how we work, in one place.`,
+        emoji: { unified: "1f4d8", emojiStyle: "apple" },
+      })
+    ).data;
+    const doc = async (n, type, parentId) =>
+      (await call("POST", "/document", { projectId: project._id, name: n, type, ...(parentId && { parentId }) })).data
+        ._id;
     const folder = await doc("Policies", "FOLDER");
     const welcome = await doc("Welcome", "DOCUMENT");
     const leave = await doc("Leave policy", "DOCUMENT", folder);
@@ -66,24 +78,57 @@ async function seed(api) {
         { id: "l3", type: "heading", props: { level: 2 }, content: text("Booking time off"), children: [] },
         { id: "l4", type: "numberedListItem", props: {}, content: text("Tell your team a week ahead"), children: [] },
         { id: "l5", type: "numberedListItem", props: {}, content: text("Book it in the calendar"), children: [] },
-        { id: "l6", type: "checkListItem", props: { checked: true }, content: text("Handover notes written"), children: [] },
-        { id: "l7", type: "checkListItem", props: { checked: false }, content: text("Out-of-office reply set"), children: [] },
+        {
+          id: "l6",
+          type: "checkListItem",
+          props: { checked: true },
+          content: text("Handover notes written"),
+          children: [],
+        },
+        {
+          id: "l7",
+          type: "checkListItem",
+          props: { checked: false },
+          content: text("Out-of-office reply set"),
+          children: [],
+        },
         { id: "l8", type: "quote", props: {}, content: text("Rest is part of the work."), children: [] },
         {
           id: "l9",
           type: "table",
           props: {},
-          content: { type: "tableContent", headerRows: 1, rows: [{ cells: [text("Years"), text("Days")] }, { cells: [text("0–4"), text("25")] }, { cells: [text("5+"), text("28")] }] },
+          content: {
+            type: "tableContent",
+            headerRows: 1,
+            rows: [
+              { cells: [text("Years"), text("Days")] },
+              { cells: [text("0–4"), text("25")] },
+              { cells: [text("5+"), text("28")] },
+            ],
+          },
           children: [],
         },
-        { id: "l10", type: "codeBlock", props: { language: "text" }, content: text("leave-request: 2026-08-01 .. 2026-08-14"), children: [] },
+        {
+          id: "l10",
+          type: "codeBlock",
+          props: { language: "text" },
+          content: text("leave-request: 2026-08-01 .. 2026-08-14"),
+          children: [],
+        },
       ],
     });
-    await call("PUT", `/document/${remote}/content`, { blocks: [para("r1", "Work from wherever you do your best work.")] });
+    await call("PUT", `/document/${remote}/content`, {
+      blocks: [para("r1", "Work from wherever you do your best work.")],
+    });
     for (const id of [folder, welcome, leave, remote]) await call("POST", `/document/${id}/publish`, {});
     await call("PUT", `/project/${project._id}/branding`, {
       company: { name: "Acme Handbook", logo: "", url: "" },
-      callToAction: { enabled: true, icon: { name: "mail", color: "#fff" }, text: "Contact us", url: "https://example.com/contact" },
+      callToAction: {
+        enabled: true,
+        icon: { name: "mail", color: "#fff" },
+        text: "Contact us",
+        url: "https://example.com/contact",
+      },
       socials: [{ platform: "x", handle: "acme" }],
     });
     await call("POST", `/project/${project._id}/publish`, { slug, homepage: welcome, ...(password && { password }) });
@@ -121,19 +166,35 @@ export const checks = [
       const res = await page.goto(`${base}/site/${s.open.slug}`, { waitUntil: "load" });
       assert(res.status() === 200, `home answered ${res.status()}`);
       assert((await page.title()).includes("Acme Handbook"), `home title: ${await page.title()}`);
-      assert((await page.$eval("main h1", (h) => h.textContent)).includes("Welcome"), "home shows the homepage document");
+      assert(
+        (await page.$eval("main h1", (h) => h.textContent)).includes("Welcome"),
+        "home shows the homepage document",
+      );
       const grid = await page.$eval(".layout", (el) => getComputedStyle(el).display);
       assert(grid === "grid", `the stylesheet is not applied (layout display: ${grid})`);
-      await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(`nav a[href="/site/${s.open.slug}/${s.open.leave}"]`)]);
+      await Promise.all([
+        page.waitForNavigation({ waitUntil: "load" }),
+        page.click(`nav a[href="/site/${s.open.slug}/${s.open.leave}"]`),
+      ]);
       assert(page.url().endsWith(`/site/${s.open.slug}/${s.open.leave}`), `navigation went to ${page.url()}`);
-      assert((await page.$eval("main h1", (h) => h.textContent)) === "Leave policy", "the document page shows its title");
+      assert(
+        (await page.$eval("main h1", (h) => h.textContent)) === "Leave policy",
+        "the document page shows its title",
+      );
       assert((await page.$$eval("main table th", (th) => th.length)) === 2, "the table renders with its header row");
-      assert((await page.$eval('nav a[aria-current="page"]', (a) => a.textContent)) === "Leave policy", "navigation marks the current page");
+      assert(
+        (await page.$eval('nav a[aria-current="page"]', (a) => a.textContent)) === "Leave policy",
+        "navigation marks the current page",
+      );
       assert(problems.length === 0, `console errors (CSP or script): ${problems.join(" | ")}`);
       await page.setViewport({ width: 1200, height: 900 });
       await page.screenshot({ path: SCREENSHOT, fullPage: false });
       const axePage = await newPage({ bypassCSP: true });
-      for (const p of [`/site/${s.open.slug}`, `/site/${s.open.slug}/${s.open.leave}`, `/site/${s.open.slug}/${s.open.folder}`]) {
+      for (const p of [
+        `/site/${s.open.slug}`,
+        `/site/${s.open.slug}/${s.open.leave}`,
+        `/site/${s.open.slug}/${s.open.folder}`,
+      ]) {
         await axePage.goto(`${base}${p}`, { waitUntil: "load" });
         await axeCheck(axePage, p);
       }
@@ -154,7 +215,10 @@ export const checks = [
       const page = await newPage({ javaScript: false });
       await page.goto(`${base}/site/${s.open.slug}/${s.open.remote}`, { waitUntil: "load" });
       await page.type("#site-search-q", "annu* leave");
-      const [res] = await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click('form.site-search button[type="submit"]')]);
+      const [res] = await Promise.all([
+        page.waitForNavigation({ waitUntil: "load" }),
+        page.click('form.site-search button[type="submit"]'),
+      ]);
       assert(res.status() === 200, `the search page answered ${res.status()}`);
       assert(page.url().startsWith(`${base}/site/${s.open.slug}/search?q=`), `the form went to ${page.url()}`);
       const hits = await page.$$eval("ol.search-results a", (as) => as.map((a) => a.getAttribute("href")));
@@ -177,20 +241,32 @@ export const checks = [
       assert(res.status() === 401, `protected page without a cookie answered ${res.status()}`);
       assert(await page.$('form input[type="password"]'), "the password form is shown");
       await page.type("#password", "wrong password");
-      [res] = await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click('form button[type="submit"]')]);
+      [res] = await Promise.all([
+        page.waitForNavigation({ waitUntil: "load" }),
+        page.click('form button[type="submit"]'),
+      ]);
       assert(res.status() === 401, `a wrong password answered ${res.status()}`);
       assert((await page.content()).includes("not correct"), "a wrong password says so");
       await page.type("#password", s.password);
-      [res] = await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click('form button[type="submit"]')]);
+      [res] = await Promise.all([
+        page.waitForNavigation({ waitUntil: "load" }),
+        page.click('form button[type="submit"]'),
+      ]);
       assert(page.url() === target, `after login the browser is at ${page.url()}, not ${target}`);
       assert(res.status() === 200, `after login the page answered ${res.status()}`);
-      assert((await page.$eval("main h1", (h) => h.textContent)) === "Leave policy", "the protected document is shown after login");
+      assert(
+        (await page.$eval("main h1", (h) => h.textContent)) === "Leave policy",
+        "the protected document is shown after login",
+      );
       // The cookie opens the rest of the portal, and only it.
       await page.goto(`${base}/site/${s.locked.slug}/${s.locked.remote}`, { waitUntil: "load" });
       assert((await page.content()).includes("Work from wherever"), "the cookie opens other pages of the portal");
       const cookies = await page.browserContext().cookies();
       const c = cookies.find((x) => x.name === "portal_token");
-      assert(c && c.httpOnly && c.secure && c.sameSite === "Lax" && c.path === `/site/${s.locked.slug}`, `cookie attributes: ${JSON.stringify(c)}`);
+      assert(
+        c && c.httpOnly && c.secure && c.sameSite === "Lax" && c.path === `/site/${s.locked.slug}`,
+        `cookie attributes: ${JSON.stringify(c)}`,
+      );
       const axePage = await newPage({ bypassCSP: true });
       await axePage.goto(target, { waitUntil: "load" });
       await axeCheck(axePage, "password form");
@@ -218,7 +294,9 @@ export const checks = [
       assert(res.status() === 200, `/docs answered ${res.status()}`);
       // Rendered from /openapi.json: the title and an operation's summary are on the page.
       await page.waitForFunction(
-        () => document.body.innerText.includes("Collaborative Workspace Service") && document.body.innerText.includes("Issue a personal access token"),
+        () =>
+          document.body.innerText.includes("Collaborative Workspace Service") &&
+          document.body.innerText.includes("Issue a personal access token"),
         { timeout: 60_000 },
       );
       assert(elsewhere.length === 0, `/docs asked for other origins: ${[...new Set(elsewhere)].join(", ")}`);

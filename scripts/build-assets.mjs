@@ -8,7 +8,17 @@
 // Runs from npm start, npm run dev, npm test, deploy:check, the benches and vitest.config.ts; public/ is not committed.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,17 +34,34 @@ function npmCommand() {
 /** The pinned bundle file, fetched and verified once into .cache/docs-bundle/. */
 export function docsBundle() {
   const spec = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).docsBundle;
-  const cached = path.join(ROOT, ".cache", "docs-bundle", `${spec.package.replace(/[@/]/g, "_")}-${spec.version}-${path.basename(spec.file)}`);
+  const cached = path.join(
+    ROOT,
+    ".cache",
+    "docs-bundle",
+    `${spec.package.replace(/[@/]/g, "_")}-${spec.version}-${path.basename(spec.file)}`,
+  );
   if (existsSync(cached)) return cached;
   const tmp = mkdtempSync(path.join(os.tmpdir(), "docs-bundle-"));
   try {
     const [cmd, ...pre] = npmCommand();
-    const pack = spawnSync(cmd, [...pre, "pack", `${spec.package}@${spec.version}`, "--pack-destination", tmp, "--silent"], { cwd: tmp, encoding: "utf8" });
+    const pack = spawnSync(
+      cmd,
+      [...pre, "pack", `${spec.package}@${spec.version}`, "--pack-destination", tmp, "--silent"],
+      { cwd: tmp, encoding: "utf8" },
+    );
     const tgz = existsSync(tmp) ? readdirSync(tmp).find((f) => f.endsWith(".tgz")) : undefined;
-    if (pack.status !== 0 || !tgz) throw new Error(`npm pack ${spec.package}@${spec.version} failed (the /docs bundle is fetched once, then cached):\n${pack.stderr}`);
-    const digest = `sha512-${createHash("sha512").update(readFileSync(path.join(tmp, tgz))).digest("base64")}`;
-    if (digest !== spec.integrity) throw new Error(`${tgz} does not match package.json's docsBundle.integrity (${digest})`);
-    const untar = spawnSync("tar", ["-xzf", path.join(tmp, tgz), "-C", tmp, `package/${spec.file}`], { encoding: "utf8" });
+    if (pack.status !== 0 || !tgz)
+      throw new Error(
+        `npm pack ${spec.package}@${spec.version} failed (the /docs bundle is fetched once, then cached):\n${pack.stderr}`,
+      );
+    const digest = `sha512-${createHash("sha512")
+      .update(readFileSync(path.join(tmp, tgz)))
+      .digest("base64")}`;
+    if (digest !== spec.integrity)
+      throw new Error(`${tgz} does not match package.json's docsBundle.integrity (${digest})`);
+    const untar = spawnSync("tar", ["-xzf", path.join(tmp, tgz), "-C", tmp, `package/${spec.file}`], {
+      encoding: "utf8",
+    });
     if (untar.status !== 0) throw new Error(`tar could not extract package/${spec.file} from ${tgz}: ${untar.stderr}`);
     mkdirSync(path.dirname(cached), { recursive: true });
     copyFileSync(path.join(tmp, "package", spec.file), `${cached}.part`);

@@ -15,7 +15,11 @@ export async function generateClientTypes(outFile) {
     const input = path.join(dir, "openapi.json");
     writeFileSync(input, JSON.stringify(await servedDocument()));
     // openapi-typescript needs TypeScript 5's JS API, installed in the client workspace only.
-    run(path.join(ROOT, "client", "node_modules", ".bin", "openapi-typescript"), [input, "--output", outFile, "--alphabetize"], { quiet: true });
+    run(
+      path.join(ROOT, "client", "node_modules", ".bin", "openapi-typescript"),
+      [input, "--output", outFile, "--alphabetize"],
+      { quiet: true },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -26,7 +30,9 @@ async function checkInfoVersion() {
   const served = (await servedDocument()).info.version;
   const recorded = JSON.parse(readFileSync(path.join(ROOT, "client", "package.json"), "utf8")).openapi?.infoVersion;
   if (served !== recorded) {
-    console.error(`client/package.json openapi.infoVersion is ${JSON.stringify(recorded)}, the served /openapi.json says ${JSON.stringify(served)}: update it.`);
+    console.error(
+      `client/package.json openapi.infoVersion is ${JSON.stringify(recorded)}, the served /openapi.json says ${JSON.stringify(served)}: update it.`,
+    );
     process.exit(1);
   }
 }
@@ -42,7 +48,9 @@ if (check) {
       current = readFileSync(TARGET, "utf8");
     } catch {}
     if (current !== readFileSync(fresh, "utf8")) {
-      console.error("client/src/schema.d.ts differs from the served /openapi.json: run `npm run client:generate` and commit it.");
+      console.error(
+        "client/src/schema.d.ts differs from the served /openapi.json: run `npm run client:generate` and commit it.",
+      );
       process.exit(1);
     }
     console.log("client/src/schema.d.ts matches the served /openapi.json");

@@ -71,7 +71,13 @@ const alive = (pid) => {
 async function startService(port, persistTo) {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
-    env: isolatedEnv({ PORT: String(port), PERSIST_TO: persistTo, ENV_FILE: path.join(persistTo, "env.sh"), DEV_VARS: path.join(persistTo, ".dev.vars"), ADMIN_TOKEN }),
+    env: isolatedEnv({
+      PORT: String(port),
+      PERSIST_TO: persistTo,
+      ENV_FILE: path.join(persistTo, "env.sh"),
+      DEV_VARS: path.join(persistTo, ".dev.vars"),
+      ADMIN_TOKEN,
+    }),
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
   });
@@ -85,7 +91,10 @@ async function startService(port, persistTo) {
   });
   const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${out.slice(-2000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `npm start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${out.slice(-2000)}`,
+      );
     if (ready) {
       const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).catch(() => null);
       if (res?.ok && isWorkspaceHealth(await res.json().catch(() => null))) return { child, base };
@@ -116,13 +125,22 @@ async function stopService(child) {
   } catch {}
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && alive(child.pid)) await sleep(100);
-  for (const pid of pids) if (alive(pid)) try { process.kill(pid, "SIGKILL"); } catch {}
+  for (const pid of pids)
+    if (alive(pid))
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
 }
 
 async function api(base, method, p, { token, body, key, timeoutMs = 30_000 } = {}) {
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
   if (key) headers["idempotency-key"] = key;
-  const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   let json = null;
   try {
@@ -134,13 +152,29 @@ async function api(base, method, p, { token, body, key, timeoutMs = 30_000 } = {
 async function setUp(base, run) {
   const writers = [];
   for (let i = 0; i < WRITERS; i++) {
-    const admin = await api(base, "POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `crash-${run}-${i}-${Date.now()}@example.com`, name: `Writer ${i}` } });
+    const admin = await api(base, "POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: `crash-${run}-${i}-${Date.now()}@example.com`, name: `Writer ${i}` },
+    });
     if (admin.status !== 200) throw new Error(`registering writer ${i}: ${admin.status} ${admin.text}`);
     const { token, workspace } = admin.body.data;
-    const project = await api(base, "POST", "/project", { token: token.token, body: { workspaceId: workspace._id, name: "Crash" } });
-    const table = await api(base, "POST", "/table", { token: token.token, body: { projectId: project.body.data._id, name: "Rows" } });
+    const project = await api(base, "POST", "/project", {
+      token: token.token,
+      body: { workspaceId: workspace._id, name: "Crash" },
+    });
+    const table = await api(base, "POST", "/table", {
+      token: token.token,
+      body: { projectId: project.body.data._id, name: "Rows" },
+    });
     if (table.status !== 200) throw new Error(`creating a table: ${table.status} ${table.text}`);
-    writers.push({ token: token.token, workspaceId: workspace._id, projectId: project.body.data._id, tableId: table.body.data._id, nameColumnId: table.body.data.columns[0]._id, requests: [] });
+    writers.push({
+      token: token.token,
+      workspaceId: workspace._id,
+      projectId: project.body.data._id,
+      tableId: table.body.data._id,
+      nameColumnId: table.body.data.columns[0]._id,
+      requests: [],
+    });
   }
   return writers;
 }
@@ -150,8 +184,10 @@ const KINDS = ["row", "project", "document"];
 
 /** The request of a keyed create of `kind` named `key`: its path and body, and where its answer names the record. */
 function createRequest(w, kind, key) {
-  if (kind === "row") return { path: `/table/${w.tableId}/row`, body: { cells: { [w.nameColumnId]: key } }, idOf: (b) => b.data.row._id };
-  if (kind === "project") return { path: "/project", body: { workspaceId: w.workspaceId, name: key }, idOf: (b) => b.data._id };
+  if (kind === "row")
+    return { path: `/table/${w.tableId}/row`, body: { cells: { [w.nameColumnId]: key } }, idOf: (b) => b.data.row._id };
+  if (kind === "project")
+    return { path: "/project", body: { workspaceId: w.workspaceId, name: key }, idOf: (b) => b.data._id };
   return { path: "/document", body: { projectId: w.projectId, name: key, type: "DOCUMENT" }, idOf: (b) => b.data._id };
 }
 
@@ -218,7 +254,10 @@ async function storedByName(base, w) {
   const byName = new Map();
   const add = (name, id) => byName.set(name, [...(byName.get(name) ?? []), id]);
   for (const row of await listRows(base, w)) add(row.cells?.[w.nameColumnId], row._id);
-  for (const [p, skip] of [[`/project/all/${w.workspaceId}`, w.projectId], [`/document/all/${w.projectId}`, null]]) {
+  for (const [p, skip] of [
+    [`/project/all/${w.workspaceId}`, w.projectId],
+    [`/document/all/${w.projectId}`, null],
+  ]) {
     const res = await api(base, "GET", p, { token: w.token });
     if (res.status !== 200) throw new Error(`listing ${p}: ${res.status} ${res.text}`);
     for (const r of res.body.data) if (r._id !== skip) add(r.name, r._id);
@@ -239,7 +278,8 @@ async function oneRun(run) {
     const writing = writeUntilKilled(service.base, writers, run, stop);
     // Writes must be flowing before the crash: every writer has had answers, then a random moment more.
     const started = Date.now();
-    const acknowledged = () => writers.filter((w) => w.requests.filter((r) => r.outcome === "acknowledged").length >= 3).length;
+    const acknowledged = () =>
+      writers.filter((w) => w.requests.filter((r) => r.outcome === "acknowledged").length >= 3).length;
     while (acknowledged() < writers.length && Date.now() - started < 60_000) await sleep(50);
     await sleep(Number(process.env.CRASH_AFTER_MS) || 200 + Math.floor(Math.random() * 1500));
     const afterMs = Date.now() - started;
@@ -250,7 +290,9 @@ async function oneRun(run) {
     const all = writers.flatMap((w) => w.requests);
     const count = (o) => all.filter((r) => r.outcome === o).length;
     const kinds = KINDS.map((k) => `${all.filter((r) => r.kind === k).length} ${k}s`).join(", ");
-    log(`run ${run}: SIGKILL to ${killed} processes after ${afterMs} ms; ${all.length} requests (${kinds}): ${count("acknowledged")} acknowledged, ${count("cut")} cut by the crash`);
+    log(
+      `run ${run}: SIGKILL to ${killed} processes after ${afterMs} ms; ${all.length} requests (${kinds}): ${count("acknowledged")} acknowledged, ${count("cut")} cut by the crash`,
+    );
     for (const r of all) if (r.outcome.startsWith("answered")) problems.push(`${r.key} ${r.outcome} before the crash`);
 
     service = await startService(port, persistTo);
@@ -262,12 +304,18 @@ async function oneRun(run) {
         for (const req of w.requests) {
           const res = await retryUntilSettled(service.base, w, req, deadline);
           maxConflicts = Math.max(maxConflicts, res.conflicts);
-          if (res.stuck) problems.push(`${req.key} (${req.outcome}): still ${res.status} ${res.text?.slice(0, 120)} ${Math.round((Date.now() - crashAt) / 1000)} s after the crash`);
-          else if (res.status !== 200) problems.push(`${req.key} (${req.outcome}): retry answered ${res.status} ${res.text?.slice(0, 160)}`);
+          if (res.stuck)
+            problems.push(
+              `${req.key} (${req.outcome}): still ${res.status} ${res.text?.slice(0, 120)} ${Math.round((Date.now() - crashAt) / 1000)} s after the crash`,
+            );
+          else if (res.status !== 200)
+            problems.push(`${req.key} (${req.outcome}): retry answered ${res.status} ${res.text?.slice(0, 160)}`);
           else {
             req.finalId = res.recordId;
             if (req.outcome === "acknowledged" && (!res.replayed || req.finalId !== req.recordId)) {
-              problems.push(`${req.key} (${req.kind}): acknowledged as ${req.recordId}, retry answered ${req.finalId} (replayed: ${res.replayed})`);
+              problems.push(
+                `${req.key} (${req.kind}): acknowledged as ${req.recordId}, retry answered ${req.finalId} (replayed: ${res.replayed})`,
+              );
             }
           }
         }
@@ -278,12 +326,17 @@ async function oneRun(run) {
       for (const req of w.requests) {
         const ids = byName.get(req.key) ?? [];
         if (ids.length > 1) problems.push(`${req.key} (${req.kind}): stored ${ids.length} times (${ids.join(", ")})`);
-        if (req.finalId && !ids.includes(req.finalId)) problems.push(`${req.key} (${req.kind}): answered ${req.finalId}, which is not stored (lost)`);
+        if (req.finalId && !ids.includes(req.finalId))
+          problems.push(`${req.key} (${req.kind}): answered ${req.finalId}, which is not stored (lost)`);
       }
       const known = new Set(w.requests.map((r) => r.key));
-      for (const name of byName.keys()) if (String(name).startsWith("crash-") && !known.has(name)) problems.push(`a record named ${name} that no request wrote`);
+      for (const name of byName.keys())
+        if (String(name).startsWith("crash-") && !known.has(name))
+          problems.push(`a record named ${name} that no request wrote`);
     }
-    log(`run ${run}: retries saw 409 at most ${maxConflicts} times per request; ${problems.length ? `${problems.length} problem(s)` : "no key stranded, nothing lost or doubled"}`);
+    log(
+      `run ${run}: retries saw 409 at most ${maxConflicts} times per request; ${problems.length ? `${problems.length} problem(s)` : "no key stranded, nothing lost or doubled"}`,
+    );
   } finally {
     if (service) await stopService(service.child);
     rmSync(persistTo, { recursive: true, force: true });

@@ -27,10 +27,18 @@ const DEV_ENVIRONMENTS = new Set(["development", "dev", "test", "local"]);
 /** Variables only the bench or a local run sets. */
 const LOCAL_ONLY_VARS = ["D1_LATENCY_MS"];
 /** Values the local tooling uses (vitest.config.ts, the bench), which must never be production secrets. */
-const KNOWN_DEV_SECRETS = new Set(["test-admin-token", "test-signing-secret", "bench-admin-token", "bench-signing-secret", "changeme", "secret"]);
+const KNOWN_DEV_SECRETS = new Set([
+  "test-admin-token",
+  "test-signing-secret",
+  "bench-admin-token",
+  "bench-signing-secret",
+  "changeme",
+  "secret",
+]);
 
 const isPlaceholderId = (id) => /^0{8}-0{4}-0{4}-0{4}-0{12}$/.test(id) || /placeholder|your[-_ ]|<|x{8}/i.test(id);
-const isLocalHost = (host) => /^(localhost|127\.|0\.0\.0\.0|\[?::1\]?$|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/i.test(host);
+const isLocalHost = (host) =>
+  /^(localhost|127\.|0\.0\.0\.0|\[?::1\]?$|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/i.test(host);
 
 /** dotenv (KEY=value, KEY="value") or JSON, as wrangler's --secrets-file reads it. */
 export function parseSecretsFile(text) {
@@ -59,11 +67,21 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
   const environment = vars.ENVIRONMENT;
   if (environment === undefined) add("ENVIRONMENT", true, "unset: the Worker behaves as production");
   else if (DEV_ENVIRONMENTS.has(String(environment).toLowerCase()))
-    add("ENVIRONMENT", false, `"${environment}" is a development setting (it skips the webhook host DNS check and labels /openapi.json a ${environment} deployment); set ENVIRONMENT = "production" in [vars]`);
+    add(
+      "ENVIRONMENT",
+      false,
+      `"${environment}" is a development setting (it skips the webhook host DNS check and labels /openapi.json a ${environment} deployment); set ENVIRONMENT = "production" in [vars]`,
+    );
   else add("ENVIRONMENT", true, `"${environment}"`);
 
   const localOnly = LOCAL_ONLY_VARS.filter((k) => k in vars);
-  add("local-only variables", localOnly.length === 0, localOnly.length ? `${localOnly.join(", ")} in [vars] is for the bench only; remove it` : `none of ${LOCAL_ONLY_VARS.join(", ")}`);
+  add(
+    "local-only variables",
+    localOnly.length === 0,
+    localOnly.length
+      ? `${localOnly.join(", ")} in [vars] is for the bench only; remove it`
+      : `none of ${LOCAL_ONLY_VARS.join(", ")}`,
+  );
 
   const converterUrl = vars.CONVERTER_URL;
   let converterLocal = false;
@@ -74,9 +92,20 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
       converterLocal = true;
     }
   }
-  add("CONVERTER_URL", !converterLocal, converterUrl ? (converterLocal ? `"${converterUrl}" is a local address; leave it unset to use the PDF_CONVERTER container` : `"${converterUrl}"`) : "unset: the PDF_CONVERTER container converts");
+  add(
+    "CONVERTER_URL",
+    !converterLocal,
+    converterUrl
+      ? converterLocal
+        ? `"${converterUrl}" is a local address; leave it unset to use the PDF_CONVERTER container`
+        : `"${converterUrl}"`
+      : "unset: the PDF_CONVERTER container converts",
+  );
 
-  const origins = String(vars.WEBHOOK_ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const origins = String(vars.WEBHOOK_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const localOrigins = origins.filter((o) => {
     try {
       const u = new URL(o);
@@ -85,7 +114,15 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
       return true;
     }
   });
-  add("WEBHOOK_ALLOWED_ORIGINS", localOrigins.length === 0, localOrigins.length ? `${localOrigins.join(", ")}: a local or plain-http receiver exempt from the webhook address rules` : origins.length ? origins.join(", ") : "empty: no origin is exempt from the webhook address rules");
+  add(
+    "WEBHOOK_ALLOWED_ORIGINS",
+    localOrigins.length === 0,
+    localOrigins.length
+      ? `${localOrigins.join(", ")}: a local or plain-http receiver exempt from the webhook address rules`
+      : origins.length
+        ? origins.join(", ")
+        : "empty: no origin is exempt from the webhook address rules",
+  );
 
   // CORS (src/http/cors.ts): exact origins only (never `*`), and in production https origins that are not local.
   const corsValue = vars.CORS_ALLOWED_ORIGINS;
@@ -107,8 +144,16 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
           : "empty: no browser origin may call the API cross-origin",
   );
 
-  const plainSecrets = Object.keys(vars).filter((k) => REQUIRED_SECRETS.includes(k) || /TOKEN|SECRET|PASSWORD|PRIVATE_KEY|API_KEY/i.test(k));
-  add("no secret in [vars]", plainSecrets.length === 0, plainSecrets.length ? `${plainSecrets.join(", ")} would ship as a plain-text variable; use wrangler secret put` : `[vars] holds ${Object.keys(vars).join(", ") || "nothing"}`);
+  const plainSecrets = Object.keys(vars).filter(
+    (k) => REQUIRED_SECRETS.includes(k) || /TOKEN|SECRET|PASSWORD|PRIVATE_KEY|API_KEY/i.test(k),
+  );
+  add(
+    "no secret in [vars]",
+    plainSecrets.length === 0,
+    plainSecrets.length
+      ? `${plainSecrets.join(", ")} would ship as a plain-text variable; use wrangler secret put`
+      : `[vars] holds ${Object.keys(vars).join(", ") || "nothing"}`,
+  );
 
   const dbs = config.d1_databases ?? [];
   const badDbs = dbs.filter((d) => d.database_id !== undefined && isPlaceholderId(String(d.database_id)));
@@ -116,8 +161,18 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
     "D1 database ids",
     badDbs.length === 0,
     badDbs.length
-      ? badDbs.map((d) => `${d.binding}: database_id "${d.database_id}" is a placeholder; put the id printed by \`wrangler d1 create ${d.database_name}\` or leave database_id out`).join("; ")
-      : dbs.map((d) => `${d.binding}: ${d.database_id ? `database_id ${d.database_id}` : `no database_id, so wrangler deploy binds (or creates) "${d.database_name}"`}`).join("; ") || "no D1 database",
+      ? badDbs
+          .map(
+            (d) =>
+              `${d.binding}: database_id "${d.database_id}" is a placeholder; put the id printed by \`wrangler d1 create ${d.database_name}\` or leave database_id out`,
+          )
+          .join("; ")
+      : dbs
+          .map(
+            (d) =>
+              `${d.binding}: ${d.database_id ? `database_id ${d.database_id}` : `no database_id, so wrangler deploy binds (or creates) "${d.database_name}"`}`,
+          )
+          .join("; ") || "no D1 database",
   );
 
   const declared = config.secrets?.required ?? [];
@@ -125,7 +180,9 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
   add(
     "[secrets] required",
     undeclared.length === 0,
-    undeclared.length ? `${undeclared.join(", ")} not declared, so wrangler deploy would ship a Worker without it; add it to [secrets] required` : `${declared.join(", ")}: wrangler deploy refuses while one is unset on the Worker`,
+    undeclared.length
+      ? `${undeclared.join(", ")} not declared, so wrangler deploy would ship a Worker without it; add it to [secrets] required`
+      : `${declared.join(", ")}: wrangler deploy refuses while one is unset on the Worker`,
   );
 
   if (secrets) {
@@ -133,11 +190,20 @@ export function checkConfig(config, { secrets, secretsFile } = {}) {
     for (const name of declared.length ? declared : REQUIRED_SECRETS) {
       const v = secrets[name];
       if (v === undefined || v === "") problems.push(`${name} missing`);
-      else if (KNOWN_DEV_SECRETS.has(String(v)) || String(v).length < 16) problems.push(`${name} is a test value or shorter than 16 characters`);
+      else if (KNOWN_DEV_SECRETS.has(String(v)) || String(v).length < 16)
+        problems.push(`${name} is a test value or shorter than 16 characters`);
     }
-    add(`secrets in ${secretsFile}`, problems.length === 0, problems.length ? problems.join("; ") : "every required secret has a value");
+    add(
+      `secrets in ${secretsFile}`,
+      problems.length === 0,
+      problems.length ? problems.join("; ") : "every required secret has a value",
+    );
   } else {
-    add("secrets on the account", true, "not checked here (no --secrets-file); wrangler deploy checks them against [secrets] required");
+    add(
+      "secrets on the account",
+      true,
+      "not checked here (no --secrets-file); wrangler deploy checks them against [secrets] required",
+    );
   }
   return checks;
 }
@@ -160,11 +226,15 @@ async function main(args) {
   const config = await readWranglerConfig(configPath, env);
   const secrets = secretsFile ? parseSecretsFile(readFileSync(secretsFile, "utf8")) : undefined;
   const checks = checkConfig(config, { secrets, secretsFile });
-  console.log(`Production checks of ${path.relative(process.cwd(), configPath) || configPath}${env ? ` (env ${env})` : ""}:`);
+  console.log(
+    `Production checks of ${path.relative(process.cwd(), configPath) || configPath}${env ? ` (env ${env})` : ""}:`,
+  );
   for (const c of checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
   const failed = checks.filter((c) => !c.ok);
   if (failed.length) {
-    console.error(`\n✗ deploy:check: ${failed.length} of ${checks.length} checks failed; a deploy would ship the configuration above.`);
+    console.error(
+      `\n✗ deploy:check: ${failed.length} of ${checks.length} checks failed; a deploy would ship the configuration above.`,
+    );
     return 1;
   }
   if (args.includes("--config-only")) {
@@ -181,8 +251,26 @@ async function dryRun(configPath, env) {
   console.log("\nBundling as `wrangler deploy` would (--dry-run --containers-rollout=none):");
   const res = spawnSync(
     path.join(BIN, "wrangler"),
-    ["deploy", "--dry-run", "--containers-rollout=none", "--outdir", outdir, "--config", configPath, ...(env ? ["--env", env] : [])],
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false", PATH: [BIN, process.env.PATH].join(path.delimiter) } },
+    [
+      "deploy",
+      "--dry-run",
+      "--containers-rollout=none",
+      "--outdir",
+      outdir,
+      "--config",
+      configPath,
+      ...(env ? ["--env", env] : []),
+    ],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        CI: "1",
+        WRANGLER_SEND_METRICS: "false",
+        PATH: [BIN, process.env.PATH].join(path.delimiter),
+      },
+    },
   );
   try {
     if (res.status !== 0) {

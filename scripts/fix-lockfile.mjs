@@ -23,11 +23,21 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     if (lock.packages[key] || !PLATFORMS[name]) continue;
     const { os, cpu } = PLATFORMS[name];
     // Members in the order npm itself writes them, so a later `npm install` leaves the file as it is.
-    lock.packages[key] = { version, cpu, dev: entry.dev, license: "Apache-2.0", optional: true, os, engines: { node: ">=16" } };
+    lock.packages[key] = {
+      version,
+      cpu,
+      dev: entry.dev,
+      license: "Apache-2.0",
+      optional: true,
+      os,
+      engines: { node: ">=16" },
+    };
     added += 1;
   }
 }
-const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+const sorted = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 lock.packages = sorted;
 writeFileSync(file, JSON.stringify(lock, null, 2) + "\n");
 console.log(`package-lock.json: restored ${added} optional platform entr${added === 1 ? "y" : "ies"}`);

@@ -25,4 +25,6 @@ if (process.argv.includes("--list")) {
     console.log(`${f.name}(${f.min === f.max ? f.min : `${f.min}-${max}`})`);
   }
 }
-console.log(`${catalog.size} functions accepted (${distinct} distinct implementations; some are spreadsheet aliases such as CONCAT/CONCATENATE)`);
+console.log(
+  `${catalog.size} functions accepted (${distinct} distinct implementations; some are spreadsheet aliases such as CONCAT/CONCATENATE)`,
+);

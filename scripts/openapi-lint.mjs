@@ -12,10 +12,22 @@ let failed = false;
 try {
   const runTool = (name, args) => {
     console.log(`\n▶ ${name}`);
-    const res = spawnSync(path.join(TOOLS_BIN, name), args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } });
+    const res = spawnSync(path.join(TOOLS_BIN, name), args, {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    });
     if (res.status !== 0) failed = true;
   };
-  runTool("spectral", ["lint", file, "--ruleset", path.join(ROOT, ".spectral.yaml"), "--fail-severity", "error", ...process.argv.slice(2)]);
+  runTool("spectral", [
+    "lint",
+    file,
+    "--ruleset",
+    path.join(ROOT, ".spectral.yaml"),
+    "--fail-severity",
+    "error",
+    ...process.argv.slice(2),
+  ]);
   runTool("redocly", ["lint", file, "--config", path.join(ROOT, "redocly.yaml")]);
 } finally {
   cleanup();

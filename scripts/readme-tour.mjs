@@ -29,14 +29,26 @@
 //   --verbose  print every block's output, not only a failing one's
 //   --readme <file>  another markdown file (to try the runner itself)
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BIN, isolatedEnv, ROOT } from "./lib/proc.mjs";
 import { freePort } from "./lib/ports.mjs";
 
 const args = process.argv.slice(2);
-const README = args.includes("--readme") ? path.resolve(args[args.indexOf("--readme") + 1]) : path.join(ROOT, "README.md");
+const README = args.includes("--readme")
+  ? path.resolve(args[args.indexOf("--readme") + 1])
+  : path.join(ROOT, "README.md");
 const envArg = args.includes("--env") ? path.resolve(args[args.indexOf("--env") + 1]) : null;
 const keep = args.includes("--keep");
 const verbose = args.includes("--verbose");
@@ -91,15 +103,19 @@ export function lint(blocks) {
       if (expect) {
         const next = logical[k + 1];
         if (!/^\d{3}$/.test(expect[1])) problems.push(`README.md:${line}: "# expect:" needs a 3-digit status`);
-        else if (!next || !/^\s*curl\s/.test(next.text)) problems.push(`README.md:${line}: the line after "# expect: ${expect[1]}" must start with curl`);
-        else if (/--fail-with-body/.test(next.text)) problems.push(`README.md:${next.line}: a call expected to fail has no --fail-with-body`);
+        else if (!next || !/^\s*curl\s/.test(next.text))
+          problems.push(`README.md:${line}: the line after "# expect: ${expect[1]}" must start with curl`);
+        else if (/--fail-with-body/.test(next.text))
+          problems.push(`README.md:${next.line}: a call expected to fail has no --fail-with-body`);
         else if (!/(^|\s)-sS\b/.test(next.text)) problems.push(`README.md:${next.line}: write curl -sS`);
         k++;
         continue;
       }
       const code = text.replace(/(^|\s)#.*$/, "");
       if (CURL.test(code) && !/--fail-with-body/.test(code)) {
-        problems.push(`README.md:${line}: curl without --fail-with-body (or mark an expected failure with "# expect: <status>" on the line before)`);
+        problems.push(
+          `README.md:${line}: curl without --fail-with-body (or mark an expected failure with "# expect: <status>" on the line before)`,
+        );
       }
     }
   }
@@ -140,7 +156,9 @@ function buildScript(blocks) {
     for (let j = 0; j < lines.length; j++) {
       const m = /^\s*#\s*expect:\s*(\d{3})\s*$/.exec(lines[j]);
       if (CURL_FUNCTION.test(lines[j])) {
-        parts.push("# (the README's curl() is replaced by the runner's checking curl, which prints the same status line)");
+        parts.push(
+          "# (the README's curl() is replaced by the runner's checking curl, which prints the same status line)",
+        );
       } else if (m && j + 1 < lines.length) {
         parts.push(lines[j]);
         parts.push(lines[j + 1].replace(/^(\s*)curl\s/, `$1__EXPECT=${m[1]} curl `));
@@ -175,7 +193,13 @@ async function startFreshService(dir) {
   const child = spawn(NODE, [path.join(ROOT, "scripts", "start.mjs")], {
     cwd: ROOT,
     // npm start as a new user runs it, with nothing of this developer's: its own state, secrets and environment.
-    env: isolatedEnv({ PATH, PORT: String(port), PERSIST_TO: path.join(dir, "state"), ENV_FILE: envFile, DEV_VARS: path.join(dir, ".dev.vars") }),
+    env: isolatedEnv({
+      PATH,
+      PORT: String(port),
+      PERSIST_TO: path.join(dir, "state"),
+      ENV_FILE: envFile,
+      DEV_VARS: path.join(dir, ".dev.vars"),
+    }),
     stdio: ["ignore", out, out],
     detached: true,
   });
@@ -194,7 +218,9 @@ async function startFreshService(dir) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
       const tail = readFileSync(log, "utf8").split("\n").slice(-40).join("\n");
-      throw new Error(`The fresh service did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : "timeout"}). Its log:\n${tail}`);
+      throw new Error(
+        `The fresh service did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : "timeout"}). Its log:\n${tail}`,
+      );
     }
     await sleep(250);
   }
@@ -204,7 +230,11 @@ async function startFreshService(dir) {
 
 function runBash(script, cwd, blocks) {
   return new Promise((resolve) => {
-    const child = spawn("bash", ["--noprofile", "--norc", "-c", script], { cwd, env: { ...process.env, PATH }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["--noprofile", "--norc", "-c", script], {
+      cwd,
+      env: { ...process.env, PATH },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const outputs = blocks.map(() => "");
     let current = -1;
     let done = false;
@@ -217,7 +247,10 @@ function runBash(script, cwd, blocks) {
         buf = buf.slice(nl + 1);
         const marker = /^\x1e(BLOCK (\d+)|DONE)$/.exec(line);
         if (marker) {
-          if (current >= 0) console.log(`  ✓ README.md:${blocks[current].line}${verbose ? `\n${outputs[current].replace(/^/gm, "      ")}` : ""}`);
+          if (current >= 0)
+            console.log(
+              `  ✓ README.md:${blocks[current].line}${verbose ? `\n${outputs[current].replace(/^/gm, "      ")}` : ""}`,
+            );
           if (marker[1] === "DONE") done = true;
           else current = Number(marker[2]);
         } else if (current >= 0) outputs[current] += line + "\n";
@@ -240,7 +273,9 @@ async function main() {
   if (blocks.length === 0) throw new Error("README.md has no ```sh blocks");
   const problems = lint(blocks);
   if (problems.length) {
-    console.error(`README tour: the blocks break the rules at the top of scripts/readme-tour.mjs:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    console.error(
+      `README tour: the blocks break the rules at the top of scripts/readme-tour.mjs:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+    );
     return 1;
   }
 
@@ -255,20 +290,29 @@ async function main() {
       console.log(`README tour: starting a fresh service like npm start …`);
       service = await startFreshService(dir);
       copyFileSync(service.envFile, path.join(work, ".dev", "env.sh"));
-      console.log(`README tour: service on port ${service.port} ready after ${((Date.now() - started) / 1000).toFixed(1)} s; running ${blocks.length} blocks`);
+      console.log(
+        `README tour: service on port ${service.port} ready after ${((Date.now() - started) / 1000).toFixed(1)} s; running ${blocks.length} blocks`,
+      );
     }
     const tourStart = Date.now();
     const result = await runBash(buildScript(blocks), work, blocks);
     if (result.code === 0 && result.done) {
       passed = true;
-      console.log(`README tour passed: ${blocks.length} blocks in ${((Date.now() - tourStart) / 1000).toFixed(1)} s (${((Date.now() - started) / 1000).toFixed(1)} s with the start)`);
+      console.log(
+        `README tour passed: ${blocks.length} blocks in ${((Date.now() - tourStart) / 1000).toFixed(1)} s (${((Date.now() - started) / 1000).toFixed(1)} s with the start)`,
+      );
       return 0;
     }
     const failed = Math.max(result.current, 0);
     const b = blocks[failed];
     console.error(`\n✗ README tour failed in the block at README.md:${b.line} (exit ${result.code})\n`);
     console.error("── block ──────────────────────────────────────────");
-    console.error(b.code.split("\n").map((l, i) => `${String(b.line + i).padStart(5)}  ${l}`).join("\n"));
+    console.error(
+      b.code
+        .split("\n")
+        .map((l, i) => `${String(b.line + i).padStart(5)}  ${l}`)
+        .join("\n"),
+    );
     console.error("── its output ─────────────────────────────────────");
     console.error(result.outputs[failed].trimEnd() || "(none)");
     console.error("───────────────────────────────────────────────────");

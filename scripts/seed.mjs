@@ -17,7 +17,9 @@ async function call(base, method, p, token, body) {
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
-    throw new StartError(`Seeding the demo tenant failed: ${method} ${p} got no answer (${err.cause?.code ?? err.message}); the service's log is above.`);
+    throw new StartError(
+      `Seeding the demo tenant failed: ${method} ${p} got no answer (${err.cause?.code ?? err.message}); the service's log is above.`,
+    );
   }
   const data = await res.json().catch(() => null);
   return { status: res.status, data };
@@ -28,7 +30,9 @@ function seedFailure(what, res) {
     res.status === 401 && what.includes("/admin/users")
       ? "The server did not accept ADMIN_TOKEN: is ADMIN_TOKEN in your environment different from .dev.vars? Unset it or fix .dev.vars."
       : "The service is up but answered unexpectedly; its log is above.";
-  return new StartError(`Seeding the demo tenant failed: ${what} → ${res.status} ${JSON.stringify(res.data)}`, { hint });
+  return new StartError(`Seeding the demo tenant failed: ${what} → ${res.status} ${JSON.stringify(res.data)}`, {
+    hint,
+  });
 }
 
 async function must(base, method, p, token, body) {
@@ -67,7 +71,14 @@ async function seedTable(base, t, state) {
   });
   const applied = await call(base, "POST", `/table/column/${total._id}/computed/apply`, t, {
     description: [{ kind: "text", text: "Price * 2" }],
-    expression: { kind: "op", op: "*", args: [{ kind: "column", columnId: price._id }, { kind: "literal", value: 2 }] },
+    expression: {
+      kind: "op",
+      op: "*",
+      args: [
+        { kind: "column", columnId: price._id },
+        { kind: "literal", value: 2 },
+      ],
+    },
   });
   if (applied.status !== 200) throw seedFailure(`POST /table/column/${total._id}/computed/apply`, applied);
   return table._id;
@@ -85,17 +96,55 @@ async function seedNew(base, adminToken, email) {
     description: "Seeded by npm start",
     emoji: { unified: "1f680", emojiStyle: "apple" },
   });
-  const folder = await must(base, "POST", "/document", t, { projectId: project._id, name: "Getting started", type: "FOLDER" });
-  const welcome = await must(base, "POST", "/document", t, { projectId: project._id, parentId: folder._id, name: "Welcome", type: "DOCUMENT" });
-  await must(base, "POST", "/document", t, { projectId: project._id, parentId: folder._id, name: "Roadmap", type: "DOCUMENT" });
+  const folder = await must(base, "POST", "/document", t, {
+    projectId: project._id,
+    name: "Getting started",
+    type: "FOLDER",
+  });
+  const welcome = await must(base, "POST", "/document", t, {
+    projectId: project._id,
+    parentId: folder._id,
+    name: "Welcome",
+    type: "DOCUMENT",
+  });
+  await must(base, "POST", "/document", t, {
+    projectId: project._id,
+    parentId: folder._id,
+    name: "Roadmap",
+    type: "DOCUMENT",
+  });
   const text = (s) => [{ type: "text", text: s, styles: {} }];
   await must(base, "PUT", `/document/${welcome._id}/content`, t, {
     blocks: [
-      { id: "b1", type: "heading", props: { level: 1 }, content: text("Welcome to the workspace service"), children: [] },
-      { id: "b2", type: "paragraph", props: {}, content: text("This document was seeded by npm start. The README tour publishes it as a portal page."), children: [] },
+      {
+        id: "b1",
+        type: "heading",
+        props: { level: 1 },
+        content: text("Welcome to the workspace service"),
+        children: [],
+      },
+      {
+        id: "b2",
+        type: "paragraph",
+        props: {},
+        content: text("This document was seeded by npm start. The README tour publishes it as a portal page."),
+        children: [],
+      },
       { id: "b3", type: "heading", props: { level: 2 }, content: text("What is in this project"), children: [] },
-      { id: "b4", type: "bulletListItem", props: {}, content: text("a folder with this page and a roadmap"), children: [] },
-      { id: "b5", type: "bulletListItem", props: {}, content: text("the table Prices, with a formula column Total"), children: [] },
+      {
+        id: "b4",
+        type: "bulletListItem",
+        props: {},
+        content: text("a folder with this page and a roadmap"),
+        children: [],
+      },
+      {
+        id: "b5",
+        type: "bulletListItem",
+        props: {},
+        content: text("the table Prices, with a formula column Total"),
+        children: [],
+      },
       {
         id: "b6",
         type: "paragraph",

@@ -26,7 +26,12 @@ const keep = args.includes("--keep-old-copy");
 const abort = args.includes("--abort");
 const [shardText, binding] = args.filter((a) => !a.startsWith("--"));
 const logical = logicalOf(shardText ?? "");
-if (!Number.isInteger(logical) || ((!abort || binding !== undefined) && !/^SHARD_\d+$/.test(binding ?? "")) || !(grace >= 0) || (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))) {
+if (
+  !Number.isInteger(logical) ||
+  ((!abort || binding !== undefined) && !/^SHARD_\d+$/.test(binding ?? "")) ||
+  !(grace >= 0) ||
+  (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 10 && maxCalls <= 900))
+) {
   console.error(
     "usage: npm run shard:move -- <logical shard 0–479, or an id of its organization> <SHARD_k> [--url URL] [--grace seconds] [--keep-old-copy] [--max-calls 10–900]\n" +
       "       npm run shard:move -- <logical shard, or an id of its organization> [<SHARD_k>] --abort [--url URL] [--max-calls 10–900]\n" +
@@ -58,7 +63,9 @@ async function post(route, body, { alreadyDone, onRefusal } = {}) {
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   }).catch((error) => {
-    console.error(`No API at ${base} (${error.cause?.code ?? error.message}): start it with npm start, or name it with --url`);
+    console.error(
+      `No API at ${base} (${error.cause?.code ?? error.message}): start it with npm start, or name it with --url`,
+    );
     process.exit(1);
   });
   const parsed = await res.json().catch(() => null);
@@ -84,8 +91,15 @@ async function stopAndClean(to) {
   let rows = 0;
   let answer;
   do {
-    answer = await post("/admin/shards/abort", { logical, ...((answer?.to ?? to) && { to: answer?.to ?? to }), ...(maxCalls && { maxCalls }) });
-    if (answer.stopped) console.log(`Stopped the move of logical shard ${logical}: its organizations are writable again in ${answer.from}`);
+    answer = await post("/admin/shards/abort", {
+      logical,
+      ...((answer?.to ?? to) && { to: answer?.to ?? to }),
+      ...(maxCalls && { maxCalls }),
+    });
+    if (answer.stopped)
+      console.log(
+        `Stopped the move of logical shard ${logical}: its organizations are writable again in ${answer.from}`,
+      );
     rows += answer.rows;
   } while (!answer.done);
   if (answer.to) console.log(`Deleted what the move had copied: ${rows} rows from ${answer.to}`);
@@ -98,7 +112,9 @@ if (abort) {
 
 // Interrupted between steps, the move leaves the shard read-only: say how to go on or back.
 process.once("SIGINT", () => {
-  console.error(`\nInterrupted: logical shard ${logical} stays read-only until the move runs again (the same command) or is stopped (npm run shard:move -- ${logical} ${binding} --abort)`);
+  console.error(
+    `\nInterrupted: logical shard ${logical} stays read-only until the move runs again (the same command) or is stopped (npm run shard:move -- ${logical} ${binding} --abort)`,
+  );
   process.exit(130);
 });
 
@@ -107,18 +123,24 @@ let moved;
 let cursor;
 let shown = "";
 for (;;) {
-  const step = await post("/admin/shards/move", { logical, to: binding, ...(cursor && { cursor }), ...(maxCalls && { maxCalls }) }, {
-    alreadyDone: cursor ? undefined : /is served by .* already/,
-    onRefusal: async (status, message) => {
-      // Refused once under way (its copy differed, or it was stopped): the shard is writable where it was; delete the copy.
-      if (status === 409 && (cursor || / differs from /.test(message))) {
-        console.error(`Deleting what the move copied into ${binding}…`);
-        await stopAndClean(binding);
-      } else if (cursor) {
-        console.error(`The move stopped part way: run the same command again (it starts over), or stop it and delete its copy (npm run shard:move -- ${logical} ${binding} --abort)`);
-      }
+  const step = await post(
+    "/admin/shards/move",
+    { logical, to: binding, ...(cursor && { cursor }), ...(maxCalls && { maxCalls }) },
+    {
+      alreadyDone: cursor ? undefined : /is served by .* already/,
+      onRefusal: async (status, message) => {
+        // Refused once under way (its copy differed, or it was stopped): the shard is writable where it was; delete the copy.
+        if (status === 409 && (cursor || / differs from /.test(message))) {
+          console.error(`Deleting what the move copied into ${binding}…`);
+          await stopAndClean(binding);
+        } else if (cursor) {
+          console.error(
+            `The move stopped part way: run the same command again (it starts over), or stop it and delete its copy (npm run shard:move -- ${logical} ${binding} --abort)`,
+          );
+        }
+      },
     },
-  });
+  );
   if (step.done) {
     moved = step;
     break;
@@ -130,10 +152,16 @@ for (;;) {
   shown = line;
 }
 const total = Object.values(moved.rows).reduce((a, n) => a + n, 0);
-console.log(`logical shard ${logical}: ${moved.from} → ${moved.to}, ${total} rows copied and verified; read-only for ${moved.readOnlyMs} ms`);
-console.log(`Record it in src/db/shards.ts at the next deploy: SHARD_MAP.moved[${logical}] = ${moved.to.slice("SHARD_".length)}`);
+console.log(
+  `logical shard ${logical}: ${moved.from} → ${moved.to}, ${total} rows copied and verified; read-only for ${moved.readOnlyMs} ms`,
+);
+console.log(
+  `Record it in src/db/shards.ts at the next deploy: SHARD_MAP.moved[${logical}] = ${moved.to.slice("SHARD_".length)}`,
+);
 if (keep) {
-  console.log(`The old copy stays in ${moved.from}; drop it later with POST /admin/shards/drop {"logical": ${logical}, "from": "${moved.from}"}`);
+  console.log(
+    `The old copy stays in ${moved.from}; drop it later with POST /admin/shards/drop {"logical": ${logical}, "from": "${moved.from}"}`,
+  );
 } else {
   if (grace > 0) {
     console.log(`Waiting ${grace} s before dropping the old copy in ${moved.from}…`);
@@ -141,7 +169,7 @@ if (keep) {
   }
   // As many calls as the old copy needs, each within the route's budget of D1 calls.
   let rows = 0;
-  for (let done = false; !done; ) {
+  for (let done = false; !done;) {
     const dropped = await post("/admin/shards/drop", { logical, from: moved.from, ...(maxCalls && { maxCalls }) });
     rows += dropped.rows;
     done = dropped.done;

@@ -8,7 +8,15 @@ import { createSupervisor } from "./lib/children.mjs";
 import { exportLines, tourVariables, writeEnvFile } from "./lib/envfile.mjs";
 import { schedulerDevArgs, startScheduler } from "./lib/scheduler.mjs";
 import { startInbox } from "./lib/inbox.mjs";
-import { applyMigrations, checkPorts, launchConverter, loadSecrets, readSettings, seed, startWorker } from "./lib/service.mjs";
+import {
+  applyMigrations,
+  checkPorts,
+  launchConverter,
+  loadSecrets,
+  readSettings,
+  seed,
+  startWorker,
+} from "./lib/service.mjs";
 
 const sup = createSupervisor();
 
@@ -41,8 +49,16 @@ async function main() {
   const origins = [process.env.WEBHOOK_ALLOWED_ORIGINS, inbox.url].filter(Boolean).join(",");
   // Browser apps on these origins may call the API (CORS, src/http/cors.ts); none unless your environment lists some.
   const cors = settings.corsAllowedOrigins ? { CORS_ALLOWED_ORIGINS: settings.corsAllowedOrigins } : {};
-  const vars = { ...secrets.vars, WEBHOOK_ALLOWED_ORIGINS: origins, ...cors, ...(converter && { CONVERTER_URL: converter.url }) };
-  const [worker] = await Promise.all([startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() }), converter?.ready]);
+  const vars = {
+    ...secrets.vars,
+    WEBHOOK_ALLOWED_ORIGINS: origins,
+    ...cors,
+    ...(converter && { CONVERTER_URL: converter.url }),
+  };
+  const [worker] = await Promise.all([
+    startWorker(sup, settings, vars, { extraArgs: schedulerDevArgs() }),
+    converter?.ready,
+  ]);
   // Automations: the Cron Trigger's every-minute tick, locally (scripts/lib/scheduler.mjs).
   startScheduler(worker.base);
   const demo = await seed(worker.base, secrets, settings);
@@ -63,7 +79,9 @@ async function main() {
       "",
       `Workspace service running on ${worker.base}   (API reference: ${worker.base}/docs)`,
       `Webhook inbox on ${inbox.url} (allowed as a webhook origin; GET ${inbox.url}/received lists what arrived)`,
-      settings.corsAllowedOrigins ? `Browser apps allowed to call the API (CORS_ALLOWED_ORIGINS): ${settings.corsAllowedOrigins}` : "No browser origin may call the API cross-origin (set CORS_ALLOWED_ORIGINS to allow some)",
+      settings.corsAllowedOrigins
+        ? `Browser apps allowed to call the API (CORS_ALLOWED_ORIGINS): ${settings.corsAllowedOrigins}`
+        : "No browser origin may call the API cross-origin (set CORS_ALLOWED_ORIGINS to allow some)",
       `Demo user ${demo.email ?? "demo@example.com"} ${demo.created ? "created" : "already seeded"}; token: ${demo.token}`,
       `ADMIN_TOKEN (registers users with POST /admin/users) is kept in ${secrets.adminSource}.`,
       "",

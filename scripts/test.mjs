@@ -28,16 +28,22 @@ async function stage(title, fn) {
   console.log(`  (${s} s)`);
 }
 try {
-  await stage("script tests (deploy:check, npm start's process tree, the packed client; node --test scripts/test/)", () =>
-    run(process.execPath, ["--test", path.join(ROOT, "scripts", "test", "*.test.mjs")]),
+  await stage(
+    "script tests (deploy:check, npm start's process tree, the packed client; node --test scripts/test/)",
+    () => run(process.execPath, ["--test", path.join(ROOT, "scripts", "test", "*.test.mjs")]),
   );
-  await stage("converter tests (real LibreOffice)", () => run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]));
+  await stage("converter tests (real LibreOffice)", () =>
+    run(vitest, ["run", "--root", path.join(ROOT, "converter"), ...extra]),
+  );
   await stage("Worker tests (workerd, D1, R2, Durable Objects, Queues)", () => run(vitest, ["run", ...extra]));
   if (skipBrowser) console.log("\n▶ reader site and /docs in a real browser: skipped (SKIP_BROWSER_TESTS)");
   else {
     // Imported here, so a run without the browser stage never loads puppeteer-core.
     const { runBrowserTests } = await import("./browser-test.mjs");
-    await stage("reader site, /docs (offline) and CORS from other origins in a real browser (Chromium, puppeteer-core, axe-core)", () => runBrowserTests());
+    await stage(
+      "reader site, /docs (offline) and CORS from other origins in a real browser (Chromium, puppeteer-core, axe-core)",
+      () => runBrowserTests(),
+    );
   }
   await stage("README tour (a fresh service like npm start, every ```sh block of README.md)", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "readme-tour.mjs")]),
@@ -46,8 +52,29 @@ try {
     run(path.join(BIN, "tsc"), ["--noEmit", "-p", "."]);
     run(path.join(BIN, "tsc"), ["--noEmit", "-p", "converter"]);
   });
+  await stage("format (Prettier, .prettierrc.json: 120 columns; npm run format fixes it)", () =>
+    run(process.execPath, [
+      path.join(ROOT, "scripts", "lib", "tools.mjs"),
+      "prettier",
+      "--check",
+      "--log-level",
+      "warn",
+      "src",
+      "test",
+      "scripts",
+      "converter",
+      "client",
+    ]),
+  );
   await stage("lint (ESLint + typescript-eslint, eslint.config.mjs: import direction of the layers)", () =>
-    run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "eslint", "--max-warnings", "0", "src", "test"]),
+    run(process.execPath, [
+      path.join(ROOT, "scripts", "lib", "tools.mjs"),
+      "eslint",
+      "--max-warnings",
+      "0",
+      "src",
+      "test",
+    ]),
   );
   await stage("unused files, exports, types and dependencies (knip, knip.jsonc)", () =>
     run(process.execPath, [path.join(ROOT, "scripts", "lib", "tools.mjs"), "knip", "--no-progress"]),
@@ -59,7 +86,9 @@ try {
     run(process.execPath, [path.join(ROOT, "scripts", "client-generate.mjs"), "--check"]);
     run(path.join(ROOT, "client", "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "client"]);
   });
-  await stage("the typed client's tour and the README's y-websocket examples against a running service", () => run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]));
+  await stage("the typed client's tour and the README's y-websocket examples against a running service", () =>
+    run(process.execPath, [path.join(ROOT, "scripts", "client-test.mjs")]),
+  );
   console.log(`\n✓ npm test passed. ${timings.join("; ")}`);
 } catch (err) {
   console.error(`\n${err.message}`);

@@ -49,10 +49,13 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = "Resource") => new ApiError("NotFoundError", `${what} not found`);
-export const forbidden = (message = "Your role does not allow this operation") => new ApiError("ForbiddenError", message);
+export const forbidden = (message = "Your role does not allow this operation") =>
+  new ApiError("ForbiddenError", message);
 export const conflict = (message: string) => new ApiError("ConflictError", message);
-export const validation = (message: string, details?: ErrorDetail[]) => new ApiError("ValidationError", message, { details });
-export const preconditionFailed = (message = "If-Match does not match the record's current ETag; nothing was changed") =>
-  new ApiError("PreconditionFailedError", message);
+export const validation = (message: string, details?: ErrorDetail[]) =>
+  new ApiError("ValidationError", message, { details });
+export const preconditionFailed = (
+  message = "If-Match does not match the record's current ETag; nothing was changed",
+) => new ApiError("PreconditionFailedError", message);
 export const unprocessable = (message: string, details?: ErrorDetail[]) =>
   new ApiError("UnprocessableEntityError", message, { details });

@@ -62,19 +62,31 @@ export function pathId(name: string) {
  * what it read, then dropped (parsed to undefined, so no handler can pick them up by spreading the body).
  */
 export function ignored<const K extends string>(...keys: K[]) {
-  const dropped = z.unknown().optional().transform((): undefined => undefined).openapi({ description: "Read-only; ignored when sent" });
+  const dropped = z
+    .unknown()
+    .optional()
+    .transform((): undefined => undefined)
+    .openapi({ description: "Read-only; ignored when sent" });
   return Object.fromEntries(keys.map((k) => [k, dropped])) as Record<K, typeof dropped>;
 }
 
 /** Caps the JSON size of a free-form member, so it can never reach D1's 2 MB per-value limit as a 500. */
 export function maxJsonBytes(maxBytes: number) {
-  return [(value: unknown) => JSON.stringify(value ?? null).length <= maxBytes, `must be at most ${maxBytes / 1024} KiB as JSON`] as const;
+  return [
+    (value: unknown) => JSON.stringify(value ?? null).length <= maxBytes,
+    `must be at most ${maxBytes / 1024} KiB as JSON`,
+  ] as const;
 }
 
 export const IconSchema = z.strictObject({ name: z.string().max(200), color: z.string().max(200) }).openapi("Icon");
-export const EmojiSchema = z.strictObject({ unified: z.string().max(200), emojiStyle: z.string().max(200) }).openapi("Emoji");
+export const EmojiSchema = z
+  .strictObject({ unified: z.string().max(200), emojiStyle: z.string().max(200) })
+  .openapi("Emoji");
 export const NameSchema = z.string().trim().min(1).max(500);
-export const EmailSchema = z.email().max(320).transform((e) => e.toLowerCase());
+export const EmailSchema = z
+  .email()
+  .max(320)
+  .transform((e) => e.toLowerCase());
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { HonoEnv } from "./env";

@@ -41,7 +41,12 @@ export class ApiError extends Error {
 }
 
 function isErrorBody(b: unknown): b is ErrorBody {
-  return typeof b === "object" && b !== null && typeof (b as ErrorBody).error === "string" && typeof (b as ErrorBody).message === "string";
+  return (
+    typeof b === "object" &&
+    b !== null &&
+    typeof (b as ErrorBody).error === "string" &&
+    typeof (b as ErrorBody).message === "string"
+  );
 }
 
 export interface ApiClientOptions {
@@ -104,11 +109,14 @@ function retryingFetch(options: ApiClientOptions): (input: Request) => Promise<R
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   return async (request) => {
     const headers = new Headers(request.headers);
-    if (request.method === "POST" && !headers.has("idempotency-key")) headers.set("idempotency-key", crypto.randomUUID());
+    if (request.method === "POST" && !headers.has("idempotency-key"))
+      headers.set("idempotency-key", crypto.randomUUID());
     // The body is read once, so every attempt can send the same bytes.
     const body = request.body ? await request.arrayBuffer() : undefined;
     for (let attempt = 0; ; attempt++) {
-      const res = await base(new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
+      const res = await base(
+        new Request(request.url, { method: request.method, headers, body, signal: request.signal }),
+      );
       if (res.status !== 429 || attempt >= maxRetries) return res;
       // Without Retry-After: exponential back-off from 1 s.
       const wait = retryAfterMs(res.headers.get("retry-after")) ?? 1000 * 2 ** attempt;

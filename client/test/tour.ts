@@ -25,7 +25,9 @@ export async function tour(baseUrl: string, adminToken: string): Promise<string[
   assert.equal(org.data.name, "Second org");
   step("organizations");
 
-  const workspace = await unwrap(api.POST("/workspace", { body: { organizationId: org.data._id, name: "Tour workspace" } }));
+  const workspace = await unwrap(
+    api.POST("/workspace", { body: { organizationId: org.data._id, name: "Tour workspace" } }),
+  );
   const workspaces = await unwrap(api.GET("/workspace/all/{orgId}", { params: { path: { orgId: org.data._id } } }));
   assert.ok(workspaces.data.some((w) => w._id === workspace.data._id));
   const readWs = await unwrap(api.GET("/workspace/{id}", { params: { path: { id: workspace.data._id } } }));
@@ -33,13 +35,26 @@ export async function tour(baseUrl: string, adminToken: string): Promise<string[
   step("workspaces");
 
   const project = await unwrap(api.POST("/project", { body: { workspaceId: workspace.data._id, name: "Contracts" } }));
-  const projects = await unwrap(api.GET("/project/all/{workspaceId}", { params: { path: { workspaceId: workspace.data._id } } }));
-  assert.deepEqual(projects.data.map((p) => p._id), [project.data._id]);
+  const projects = await unwrap(
+    api.GET("/project/all/{workspaceId}", { params: { path: { workspaceId: workspace.data._id } } }),
+  );
+  assert.deepEqual(
+    projects.data.map((p) => p._id),
+    [project.data._id],
+  );
   step("projects");
 
-  const folder = await unwrap(api.POST("/document", { body: { projectId: project.data._id, name: "Drafts", type: "FOLDER" } }));
-  const doc = await unwrap(api.POST("/document", { body: { projectId: project.data._id, parentId: folder.data._id, name: "Lease", type: "DOCUMENT" } }));
-  const tree = await unwrap(api.GET("/document/all/{projectId}", { params: { path: { projectId: project.data._id } } }));
+  const folder = await unwrap(
+    api.POST("/document", { body: { projectId: project.data._id, name: "Drafts", type: "FOLDER" } }),
+  );
+  const doc = await unwrap(
+    api.POST("/document", {
+      body: { projectId: project.data._id, parentId: folder.data._id, name: "Lease", type: "DOCUMENT" },
+    }),
+  );
+  const tree = await unwrap(
+    api.GET("/document/all/{projectId}", { params: { path: { projectId: project.data._id } } }),
+  );
   assert.deepEqual(tree.data.map((d) => d._id).sort(), [folder.data._id, doc.data._id].sort());
   const readDoc = await unwrap(api.GET("/document/{documentId}", { params: { path: { documentId: doc.data._id } } }));
   assert.equal(readDoc.data.name, "Lease");
@@ -51,46 +66,83 @@ export async function tour(baseUrl: string, adminToken: string): Promise<string[
   const price = await unwrap(
     api.POST("/table/{tableId}/column", {
       params: { path: { tableId: table.data._id } },
-      body: { name: "Price", data: { type: "number", number: { format: "currency", decimalPlaces: 2, aggregation: "sum" } } },
+      body: {
+        name: "Price",
+        data: { type: "number", number: { format: "currency", decimalPlaces: 2, aggregation: "sum" } },
+      },
     }),
   );
-  const one = await unwrap(api.POST("/table/{tableId}/row", { params: { path: { tableId: table.data._id } }, body: { cells: { [nameCol]: "Apples", [price.data._id]: 3 } } }));
+  const one = await unwrap(
+    api.POST("/table/{tableId}/row", {
+      params: { path: { tableId: table.data._id } },
+      body: { cells: { [nameCol]: "Apples", [price.data._id]: 3 } },
+    }),
+  );
   await unwrap(
     api.POST("/table/{tableId}/rows", {
       params: { path: { tableId: table.data._id } },
-      body: { rows: [{ cells: { [nameCol]: "Pears", [price.data._id]: 4 } }, { cells: { [nameCol]: "Plums", [price.data._id]: 5 } }] },
+      body: {
+        rows: [
+          { cells: { [nameCol]: "Pears", [price.data._id]: 4 } },
+          { cells: { [nameCol]: "Plums", [price.data._id]: 5 } },
+        ],
+      },
     }),
   );
-  const rows = await unwrap(api.GET("/table/{tableId}/rows", { params: { path: { tableId: table.data._id }, query: { limit: 100 } } }));
+  const rows = await unwrap(
+    api.GET("/table/{tableId}/rows", { params: { path: { tableId: table.data._id }, query: { limit: 100 } } }),
+  );
   assert.equal(rows.data.length, 3);
   const row = await unwrap(api.GET("/table/row/{rowId}", { params: { path: { rowId: one.data.row._id } } }));
   assert.equal(row.data._id, one.data.row._id);
   const columns = await unwrap(api.GET("/table/columns/{tableId}", { params: { path: { tableId: table.data._id } } }));
-  assert.deepEqual(columns.data.map((c) => c.name), ["Name", "Price"]);
+  assert.deepEqual(
+    columns.data.map((c) => c.name),
+    ["Name", "Price"],
+  );
   step("tables, columns and rows");
 
   // A retried create with the same Idempotency-Key answers the first result and creates nothing twice.
   const key = crypto.randomUUID();
-  const first = await unwrap(api.POST("/project", { body: { workspaceId: workspace.data._id, name: "Once" }, headers: { "idempotency-key": key } }));
-  const again = await unwrap(api.POST("/project", { body: { workspaceId: workspace.data._id, name: "Once" }, headers: { "idempotency-key": key } }));
+  const first = await unwrap(
+    api.POST("/project", {
+      body: { workspaceId: workspace.data._id, name: "Once" },
+      headers: { "idempotency-key": key },
+    }),
+  );
+  const again = await unwrap(
+    api.POST("/project", {
+      body: { workspaceId: workspace.data._id, name: "Once" },
+      headers: { "idempotency-key": key },
+    }),
+  );
   assert.equal(again.data._id, first.data._id);
   step("Idempotency-Key replay");
 
   // Errors arrive as ApiError with the service's body.
-  await assert.rejects(api.GET("/project/{id}", { params: { path: { id: "01JD5Y7X9Q0000000000000000" } } }), (err: unknown) => {
-    assert.ok(err instanceof ApiError);
-    assert.equal(err.status, 404);
-    assert.equal(err.error, "NotFoundError");
-    return true;
-  });
-  await assert.rejects(api.POST("/project", { body: { workspaceId: workspace.data._id, name: "" } }), (err: unknown) => {
-    assert.ok(err instanceof ApiError);
-    assert.equal(err.status, 400);
-    assert.equal(err.error, "ValidationError");
-    assert.ok(err.details.length > 0);
-    return true;
-  });
-  await assert.rejects(createApiClient({ baseUrl, token: "cws_wrong" }).GET("/me"), (err: unknown) => err instanceof ApiError && err.status === 401);
+  await assert.rejects(
+    api.GET("/project/{id}", { params: { path: { id: "01JD5Y7X9Q0000000000000000" } } }),
+    (err: unknown) => {
+      assert.ok(err instanceof ApiError);
+      assert.equal(err.status, 404);
+      assert.equal(err.error, "NotFoundError");
+      return true;
+    },
+  );
+  await assert.rejects(
+    api.POST("/project", { body: { workspaceId: workspace.data._id, name: "" } }),
+    (err: unknown) => {
+      assert.ok(err instanceof ApiError);
+      assert.equal(err.status, 400);
+      assert.equal(err.error, "ValidationError");
+      assert.ok(err.details.length > 0);
+      return true;
+    },
+  );
+  await assert.rejects(
+    createApiClient({ baseUrl, token: "cws_wrong" }).GET("/me"),
+    (err: unknown) => err instanceof ApiError && err.status === 401,
+  );
   step("errors as ApiError");
   return steps;
 }
@@ -105,11 +157,22 @@ export async function retrySemantics(): Promise<string[]> {
     token: "cws_t",
     sleep: async (ms) => void slept.push(ms),
     fetch: async (req) => {
-      seen.push({ method: req.method, key: req.headers.get("idempotency-key"), auth: req.headers.get("authorization"), body: await req.text() });
+      seen.push({
+        method: req.method,
+        key: req.headers.get("idempotency-key"),
+        auth: req.headers.get("authorization"),
+        body: await req.text(),
+      });
       const status = answers.shift() ?? 200;
       return status === 429
-        ? new Response(JSON.stringify({ error: "RateLimitedError", message: "slow down" }), { status, headers: { "content-type": "application/json", "retry-after": "2" } })
-        : new Response(JSON.stringify({ data: { _id: "p1", name: "x" } }), { status, headers: { "content-type": "application/json" } });
+        ? new Response(JSON.stringify({ error: "RateLimitedError", message: "slow down" }), {
+            status,
+            headers: { "content-type": "application/json", "retry-after": "2" },
+          })
+        : new Response(JSON.stringify({ data: { _id: "p1", name: "x" } }), {
+            status,
+            headers: { "content-type": "application/json" },
+          });
     },
   });
   const res = await unwrap(api.POST("/project", { body: { workspaceId: "w", name: "x" } }));
@@ -126,10 +189,16 @@ export async function retrySemantics(): Promise<string[]> {
     sleep: async () => {},
     fetch: async (req) => {
       assert.equal(req.headers.get("idempotency-key"), null);
-      return new Response(JSON.stringify({ error: "RateLimitedError", message: "slow down" }), { status: 429, headers: { "content-type": "application/json", "retry-after": "1" } });
+      return new Response(JSON.stringify({ error: "RateLimitedError", message: "slow down" }), {
+        status: 429,
+        headers: { "content-type": "application/json", "retry-after": "1" },
+      });
     },
   });
-  await assert.rejects(limited.GET("/me"), (err: unknown) => err instanceof ApiError && err.status === 429 && err.error === "RateLimitedError");
+  await assert.rejects(
+    limited.GET("/me"),
+    (err: unknown) => err instanceof ApiError && err.status === 429 && err.error === "RateLimitedError",
+  );
 
   // A wait longer than allowed is not slept through.
   let calls = 0;

@@ -32,7 +32,11 @@ export function stats(samples: number[]): Stats {
 }
 
 /** (a) One new `soffice --headless --convert-to pdf` process per file, each with a fresh profile. Milliseconds. */
-export async function benchColdSoffice(docx: Uint8Array, runs: number, soffice = process.env.CONVERTER_SOFFICE || "soffice"): Promise<Stats> {
+export async function benchColdSoffice(
+  docx: Uint8Array,
+  runs: number,
+  soffice = process.env.CONVERTER_SOFFICE || "soffice",
+): Promise<Stats> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const dir = await mkdtemp(join(tmpdir(), "bench-cold-"));
@@ -99,7 +103,14 @@ export interface Throughput {
 
 /** Starts an in-process converter with `poolSize` offices and converts `count` copies of `docx` concurrently. */
 export async function benchThroughput(poolSize: number, count: number, docx: Uint8Array): Promise<Throughput> {
-  const converter = await startConverter({ poolSize, port: 0, host: "127.0.0.1", log: false, env: {}, queueLimit: count });
+  const converter = await startConverter({
+    poolSize,
+    port: 0,
+    host: "127.0.0.1",
+    log: false,
+    env: {},
+    queueLimit: count,
+  });
   try {
     // wait until every office is warm, then one warm-up conversion per office
     const deadline = Date.now() + 60_000;
@@ -135,7 +146,10 @@ export async function runBench(
   const fortyPages = buildDocx({ pages: 40, withHeading: true, withTable: true });
 
   say(`cold soffice --convert-to pdf (fresh profile each), ${coldRuns} runs per document ...`);
-  const cold = { onePage: await benchColdSoffice(onePage, coldRuns), fortyPages: await benchColdSoffice(fortyPages, coldRuns) };
+  const cold = {
+    onePage: await benchColdSoffice(onePage, coldRuns),
+    fortyPages: await benchColdSoffice(fortyPages, coldRuns),
+  };
 
   say(`warm converter over HTTP (pool 2), ${warmRuns} runs per document ...`);
   const converter = await startConverter({ poolSize: 2, port: 0, host: "127.0.0.1", log: false, env: {} });
@@ -150,7 +164,10 @@ export async function runBench(
   }
 
   say(`throughput: ${count} concurrent 1-page conversions, pool 1 vs pool 2 ...`);
-  const throughput = { pool1: await benchThroughput(1, count, onePage), pool2: await benchThroughput(2, count, onePage) };
+  const throughput = {
+    pool1: await benchThroughput(1, count, onePage),
+    pool2: await benchThroughput(2, count, onePage),
+  };
 
   const ratios = {
     onePageColdOverWarm: cold.onePage.p50 / warm.onePage.p50,
@@ -161,11 +178,17 @@ export async function runBench(
   say("");
   say("document   | cold soffice p50 | converter HTTP p50 | speed-up");
   say("-----------|------------------|--------------------|---------");
-  say(`1 page     | ${ms(cold.onePage.p50).padStart(16)} | ${ms(warm.onePage.p50).padStart(18)} | ${ratios.onePageColdOverWarm.toFixed(1)}x`);
-  say(`40 pages   | ${ms(cold.fortyPages.p50).padStart(16)} | ${ms(warm.fortyPages.p50).padStart(18)} | ${ratios.fortyPagesColdOverWarm.toFixed(1)}x`);
+  say(
+    `1 page     | ${ms(cold.onePage.p50).padStart(16)} | ${ms(warm.onePage.p50).padStart(18)} | ${ratios.onePageColdOverWarm.toFixed(1)}x`,
+  );
+  say(
+    `40 pages   | ${ms(cold.fortyPages.p50).padStart(16)} | ${ms(warm.fortyPages.p50).padStart(18)} | ${ratios.fortyPagesColdOverWarm.toFixed(1)}x`,
+  );
   say("");
   for (const t of [throughput.pool1, throughput.pool2]) {
-    say(`pool ${t.poolSize}: ${t.conversions} conversions in ${ms(t.wallMs)} = ${t.perSecond.toFixed(2)} conversions/s`);
+    say(
+      `pool ${t.poolSize}: ${t.conversions} conversions in ${ms(t.wallMs)} = ${t.perSecond.toFixed(2)} conversions/s`,
+    );
   }
   say(`pool 2 / pool 1 throughput: ${ratios.pool2OverPool1.toFixed(2)}x`);
   return { cold, warm, throughput, ratios };

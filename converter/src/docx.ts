@@ -12,7 +12,10 @@ export const inflatedTooLarge = (message: string) =>
   new HttpError(413, "PayloadTooLargeError", message, "INFLATED_TOO_LARGE", { connection: "close" });
 
 /** An HttpError (413 or 422) describing why `bytes` is not a usable DOCX, or the archive's entries. */
-export function inspectDocx(bytes: Uint8Array, bounds: ZipBounds = DOCX_BOUNDS): { error: HttpError } | { entries: ZipEntry[] } {
+export function inspectDocx(
+  bytes: Uint8Array,
+  bounds: ZipBounds = DOCX_BOUNDS,
+): { error: HttpError } | { entries: ZipEntry[] } {
   if (bytes.length === 0) return { error: unprocessable("Request body is empty: expected DOCX bytes.", "EMPTY_BODY") };
   if (OLE2_MAGIC.every((b, i) => bytes[i] === b)) {
     return {
@@ -30,10 +33,20 @@ export function inspectDocx(bytes: Uint8Array, bounds: ZipBounds = DOCX_BOUNDS):
     return { error: inflatedTooLarge(`Input is refused before conversion: ${zip.reason}.`) };
   }
   if (!zip.ok) {
-    return { error: unprocessable(`Input is not a readable DOCX file: its ZIP archive is truncated or corrupt (${zip.reason}).`, "INVALID_DOCX") };
+    return {
+      error: unprocessable(
+        `Input is not a readable DOCX file: its ZIP archive is truncated or corrupt (${zip.reason}).`,
+        "INVALID_DOCX",
+      ),
+    };
   }
   if (!zip.entries.some((e) => e.name.toLowerCase().startsWith("word/"))) {
-    return { error: unprocessable("Input is a ZIP archive but not a DOCX file: it has no word/document.xml part.", "INVALID_DOCX") };
+    return {
+      error: unprocessable(
+        "Input is a ZIP archive but not a DOCX file: it has no word/document.xml part.",
+        "INVALID_DOCX",
+      ),
+    };
   }
   return { entries: zip.entries };
 }
@@ -49,17 +62,26 @@ export function checkDocx(bytes: Uint8Array, bounds: ZipBounds = DOCX_BOUNDS): H
  * gives exactly the size and CRC-32 its headers declare. Stops an entry at its declared size plus one byte, so the
  * work is bounded by what `inspectDocx` already allowed, and a header that lies about a bomb costs no more.
  */
-export async function checkInflatedSizes(bytes: Uint8Array, entries: readonly ZipEntry[]): Promise<HttpError | undefined> {
+export async function checkInflatedSizes(
+  bytes: Uint8Array,
+  entries: readonly ZipEntry[],
+): Promise<HttpError | undefined> {
   for (const entry of entries) {
     const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
-    const got = entry.method === 0 ? { size: data.byteLength, crc: crc32(data) } : await inflate(data, entry.inflatedSize);
+    const got =
+      entry.method === 0 ? { size: data.byteLength, crc: crc32(data) } : await inflate(data, entry.inflatedSize);
     const name = JSON.stringify(entry.name);
     let problem: string | undefined;
     if (got === "over") problem = `${name} inflates past the ${entry.inflatedSize} bytes its headers declare`;
     else if (got === "corrupt") problem = `${name} is not a valid deflate stream`;
-    else if (got.size !== entry.inflatedSize) problem = `${name} inflates to ${got.size} bytes, not the ${entry.inflatedSize} its headers declare`;
+    else if (got.size !== entry.inflatedSize)
+      problem = `${name} inflates to ${got.size} bytes, not the ${entry.inflatedSize} its headers declare`;
     else if (got.crc !== entry.crc32) problem = `${name} fails its CRC-32 check`;
-    if (problem) return unprocessable(`Input is not a readable DOCX file: its ZIP archive is inconsistent (${problem}).`, "INVALID_DOCX");
+    if (problem)
+      return unprocessable(
+        `Input is not a readable DOCX file: its ZIP archive is inconsistent (${problem}).`,
+        "INVALID_DOCX",
+      );
   }
   return undefined;
 }

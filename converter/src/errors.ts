@@ -29,7 +29,8 @@ export const payloadTooLarge = (message: string) =>
   new HttpError(413, "PayloadTooLargeError", message, "PAYLOAD_TOO_LARGE", { connection: "close" });
 export const unprocessable = (message: string, code = "INVALID_DOCX") =>
   new HttpError(422, "UnprocessableEntityError", message, code);
-export const internal = (message: string, code = "INTERNAL") => new HttpError(500, "InternalServerError", message, code);
+export const internal = (message: string, code = "INTERNAL") =>
+  new HttpError(500, "InternalServerError", message, code);
 export const unavailable = (message: string, code: string, retryAfterSeconds?: number) =>
   new HttpError(
     503,

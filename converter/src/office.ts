@@ -212,7 +212,10 @@ export class OfficeSlot {
     const memory = this.settings.officeMemoryBytes;
     const office =
       memory > 0
-        ? spawn(this.settings.prlimitPath, [`--as=${memory}`, this.settings.sofficePath, ...officeArgs], { detached: true, stdio: "ignore" })
+        ? spawn(this.settings.prlimitPath, [`--as=${memory}`, this.settings.sofficePath, ...officeArgs], {
+            detached: true,
+            stdio: "ignore",
+          })
         : spawn(this.settings.sofficePath, officeArgs, { detached: true, stdio: "ignore" });
     const helper = spawn(
       this.settings.pythonPath,

@@ -145,7 +145,11 @@ export class OfficePool {
   /** Converts DOCX bytes to PDF bytes. Throws HttpError (422/500/503). */
   async convert(input: Uint8Array, signal?: AbortSignal): Promise<ConversionResult> {
     // Size before work: the archive's declared sizes, then what it really inflates to, before an office sees it.
-    const bounds = { maxTotalInflated: this.options.maxInflatedBytes, maxRatio: this.options.maxInflateRatio, ratioGraceBytes: MiB };
+    const bounds = {
+      maxTotalInflated: this.options.maxInflatedBytes,
+      maxRatio: this.options.maxInflateRatio,
+      ratioGraceBytes: MiB,
+    };
     const inspected = inspectDocx(input, bounds);
     if ("error" in inspected) throw inspected.error;
     const lie = await checkInflatedSizes(input, inspected.entries);
@@ -161,7 +165,10 @@ export class OfficePool {
         jobDir = await mkdtemp(join(this.jobsDir, "job-"));
         await writeFile(join(jobDir, "input.docx"), input);
       } catch (err) {
-        slotPromise.then((slot) => slot.unreserve(), () => {});
+        slotPromise.then(
+          (slot) => slot.unreserve(),
+          () => {},
+        );
         throw internal(`cannot write temporary input file: ${(err as Error).message}`, "TEMP_FILE_ERROR");
       }
       const slot = await slotPromise;

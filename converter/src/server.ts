@@ -54,7 +54,8 @@ export async function startConverter(overrides: StartConverterOptions = {}): Pro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://converter").pathname;
     if (path === "/health") {
-      if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, methodNotAllowed("Use GET /health.", "GET, HEAD"));
+      if (req.method !== "GET" && req.method !== "HEAD")
+        return sendError(res, methodNotAllowed("Use GET /health.", "GET, HEAD"));
       // 200 when at least one office process can take work, else 503 (same JSON plus error/message),
       // so `GET /health` doubles as a readiness probe.
       const health = pool.health();
@@ -65,7 +66,8 @@ export async function startConverter(overrides: StartConverterOptions = {}): Pro
       });
     }
     if (path !== "/convert") return sendError(res, notFound(`No route for ${req.method} ${path}.`));
-    if (req.method !== "POST") return sendError(res, methodNotAllowed("Use POST /convert with DOCX bytes as the body.", "POST"));
+    if (req.method !== "POST")
+      return sendError(res, methodNotAllowed("Use POST /convert with DOCX bytes as the body.", "POST"));
     if (options.secret && !secretMatches(req.headers[SECRET_HEADER], options.secret)) {
       return sendError(res, unauthorized(`Missing or wrong ${SECRET_HEADER} header.`));
     }
@@ -86,11 +88,15 @@ export async function startConverter(overrides: StartConverterOptions = {}): Pro
         "x-converter-convert-ms": String(Math.round(result.convertMs)),
       });
       res.end(result.pdf);
-      log(`POST /convert 200 ${body.byteLength}B -> ${result.pdf.byteLength}B slot ${result.slotId} ` +
-        `queue ${Math.round(result.queuedMs)}ms convert ${Math.round(result.convertMs)}ms`);
+      log(
+        `POST /convert 200 ${body.byteLength}B -> ${result.pdf.byteLength}B slot ${result.slotId} ` +
+          `queue ${Math.round(result.queuedMs)}ms convert ${Math.round(result.convertMs)}ms`,
+      );
     } catch (err) {
       const httpError = err instanceof HttpError ? err : internal(`unexpected error: ${(err as Error)?.message}`);
-      log(`POST /convert ${httpError.status} ${httpError.code ?? httpError.error} after ${Math.round(performance.now() - started)}ms: ${httpError.message}`);
+      log(
+        `POST /convert ${httpError.status} ${httpError.code ?? httpError.error} after ${Math.round(performance.now() - started)}ms: ${httpError.message}`,
+      );
       if (httpError.status === 499 || res.destroyed) return;
       sendError(res, httpError, httpError.status === 413);
     }
@@ -183,7 +189,13 @@ function tooLarge(maxBytes: number): HttpError {
   return payloadTooLarge(`Request body exceeds the limit of ${maxBytes} bytes.`);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headOnly = false, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headOnly = false,
+  headers: Record<string, string> = {},
+): void {
   const json = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

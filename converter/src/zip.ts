@@ -121,18 +121,24 @@ function readDirectory(view: DataView): Directory {
   let end = eocd;
   const locator = eocd - 20;
   if (locator >= 0 && view.getUint32(locator, true) === SIG_ZIP64_LOCATOR) {
-    if (view.getUint32(locator + 4, true) !== 0 || view.getUint32(locator + 16, true) !== 1) fail("a multi-disk zip64 archive");
+    if (view.getUint32(locator + 4, true) !== 0 || view.getUint32(locator + 16, true) !== 1)
+      fail("a multi-disk zip64 archive");
     const record = u64(view, locator + 8);
     inBounds(view, record, 56, "the zip64 end record");
     if (view.getUint32(record, true) !== SIG_ZIP64_EOCD) fail("the zip64 locator points at no zip64 end record");
     if (record + 12 + u64(view, record + 4) !== locator) fail("the zip64 end record's size is inconsistent");
-    if (view.getUint32(record + 16, true) !== 0 || view.getUint32(record + 20, true) !== 0) fail("a multi-disk zip64 archive");
+    if (view.getUint32(record + 16, true) !== 0 || view.getUint32(record + 20, true) !== 0)
+      fail("a multi-disk zip64 archive");
     const count64 = u64(view, record + 32);
     if (u64(view, record + 24) !== count64) fail("the zip64 end record's entry counts disagree");
     const size64 = u64(view, record + 40);
     const offset64 = u64(view, record + 48);
     // A 16- or 32-bit field that is not saturated must tell the same as its 64-bit twin.
-    if ((count !== U16_MAX && count !== count64) || (size !== U32_MAX && size !== size64) || (offset !== U32_MAX && offset !== offset64)) {
+    if (
+      (count !== U16_MAX && count !== count64) ||
+      (size !== U32_MAX && size !== size64) ||
+      (offset !== U32_MAX && offset !== offset64)
+    ) {
       fail("the end record and the zip64 end record disagree");
     }
     count = count64;
@@ -180,10 +186,22 @@ function readEntries(view: DataView, bytes: Uint8Array, dir: Directory): ZipEntr
     if (names.has(name)) fail(`two entries are named ${JSON.stringify(name)}`);
     names.add(name);
     if (flags & 0x0001) fail(`${JSON.stringify(name)} is encrypted`);
-    if (method !== 0 && method !== 8) fail(`${JSON.stringify(name)} uses compression method ${method} (only stored and deflated are read)`);
-    if (method === 0 && compressedSize !== inflatedSize) fail(`${JSON.stringify(name)} is stored but its two sizes differ`);
-    const dataOffset = checkLocalHeader(view, bytes, { name, nameBytes, flags, method, crc32, compressedSize, inflatedSize, localHeaderOffset });
-    if (dataOffset + compressedSize > dir.offset) fail(`${JSON.stringify(name)}'s data runs into the central directory`);
+    if (method !== 0 && method !== 8)
+      fail(`${JSON.stringify(name)} uses compression method ${method} (only stored and deflated are read)`);
+    if (method === 0 && compressedSize !== inflatedSize)
+      fail(`${JSON.stringify(name)} is stored but its two sizes differ`);
+    const dataOffset = checkLocalHeader(view, bytes, {
+      name,
+      nameBytes,
+      flags,
+      method,
+      crc32,
+      compressedSize,
+      inflatedSize,
+      localHeaderOffset,
+    });
+    if (dataOffset + compressedSize > dir.offset)
+      fail(`${JSON.stringify(name)}'s data runs into the central directory`);
     entries.push({ name, method, flags, crc32, compressedSize, inflatedSize, localHeaderOffset, dataOffset });
     p = next;
   }
@@ -203,7 +221,16 @@ function readEntries(view: DataView, bytes: Uint8Array, dir: Directory): ZipEntr
 function checkLocalHeader(
   view: DataView,
   bytes: Uint8Array,
-  cd: { name: string; nameBytes: Uint8Array; flags: number; method: number; crc32: number; compressedSize: number; inflatedSize: number; localHeaderOffset: number },
+  cd: {
+    name: string;
+    nameBytes: Uint8Array;
+    flags: number;
+    method: number;
+    crc32: number;
+    compressedSize: number;
+    inflatedSize: number;
+    localHeaderOffset: number;
+  },
 ): number {
   const what = `the local header of ${JSON.stringify(cd.name)}`;
   const at = cd.localHeaderOffset;
@@ -218,7 +245,8 @@ function checkLocalHeader(
   const extraLength = view.getUint16(at + 28, true);
   inBounds(view, at + 30, nameLength + extraLength, what);
   const name = bytes.subarray(at + 30, at + 30 + nameLength);
-  if (name.length !== cd.nameBytes.length || name.some((b, i) => b !== cd.nameBytes[i])) fail(`${what} names another file`);
+  if (name.length !== cd.nameBytes.length || name.some((b, i) => b !== cd.nameBytes[i]))
+    fail(`${what} names another file`);
   if (method !== cd.method) fail(`${what} disagrees on the compression method`);
   if ((flags & 0x0001) !== 0) fail(`${JSON.stringify(cd.name)} is encrypted`);
   // A local zip64 extra field, when present, carries both sizes (inflated first).
@@ -232,7 +260,11 @@ function checkLocalHeader(
   // With a data descriptor (flag bit 3) the local header may leave the CRC and sizes at zero, each on its own.
   const deferred = (flags & 0x0008) !== 0;
   const agrees = (local: number, central: number) => local === central || (deferred && local === 0);
-  if (!agrees(crc32, cd.crc32) || !agrees(compressedSize, cd.compressedSize) || !agrees(inflatedSize, cd.inflatedSize)) {
+  if (
+    !agrees(crc32, cd.crc32) ||
+    !agrees(compressedSize, cd.compressedSize) ||
+    !agrees(inflatedSize, cd.inflatedSize)
+  ) {
     fail(`${what} and the central directory disagree on its sizes or checksum`);
   }
   const dataOffset = at + 30 + nameLength + extraLength;

@@ -33,7 +33,9 @@ function ourOfficePipes(): string[] {
     }
   }
   return readdirSync("/tmp").filter(
-    (f) => f.startsWith("OSL_PIPE_") && (f.includes(`converter-${process.pid}-`) || names.has(f.replace(/^OSL_PIPE_\d+_/, ""))),
+    (f) =>
+      f.startsWith("OSL_PIPE_") &&
+      (f.includes(`converter-${process.pid}-`) || names.has(f.replace(/^OSL_PIPE_\d+_/, ""))),
   );
 }
 
@@ -99,7 +101,11 @@ describe("converter with a pool of 2", () => {
   });
 
   it("answers 401 for a missing or wrong secret", async () => {
-    const variants: Array<Record<string, string>> = [{}, { "x-converter-secret": "wrong" }, { "x-converter-secret": `${SECRET}x` }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { "x-converter-secret": "wrong" },
+      { "x-converter-secret": `${SECRET}x` },
+    ];
     for (const headers of variants) {
       const res = await postConvert(conv.url, onePage, headers);
       expect(res.status).toBe(401);
@@ -163,7 +169,11 @@ describe("converter with a pool of 2", () => {
   it("fails the in-flight request with 503 when its office process is killed, and keeps serving", async () => {
     const huge = buildDocx({ pages: 1500 });
     const pending = postConvert(conv.url, huge, AUTH);
-    const busy = await waitFor(async () => (await getHealth(conv.url)).pool.find((s) => s.state === "busy" && s.pid), 10_000, 20);
+    const busy = await waitFor(
+      async () => (await getHealth(conv.url)).pool.find((s) => s.state === "busy" && s.pid),
+      10_000,
+      20,
+    );
     const victim = busy.pid!;
     await new Promise((r) => setTimeout(r, 300)); // let it get into the conversion
     process.kill(victim, "SIGKILL");
@@ -229,7 +239,12 @@ describe("converter with a pool of 1, a queue of 1 and a short timeout", () => {
     expect(recycling.state).toBe("restarting");
     expect(recycling.restarts).toBe(1);
     // no office can take work right now: /health says so with 503 (readiness probe semantics)
-    expect(recyclingHealth).toMatchObject({ httpStatus: 503, ready: false, status: "degraded", error: "ServiceUnavailableError" });
+    expect(recyclingHealth).toMatchObject({
+      httpStatus: 503,
+      ready: false,
+      status: "degraded",
+      error: "ServiceUnavailableError",
+    });
     // a request arriving during the restart waits for the fresh process instead of failing
     const res = await postConvert(conv.url, onePage);
     expect(res.status).toBe(200);

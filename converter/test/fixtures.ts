@@ -213,7 +213,11 @@ export function buildDocxBomb(options: DocxBombOptions = {}): Uint8Array {
   const repeats = Math.max(1, Math.ceil((target - head.length - tail.length) / run.length));
   const full = { finishFlush: constants.Z_FULL_FLUSH, level: 9 };
   const runDeflated = deflateRawSync(run, full);
-  const parts = [deflateRawSync(head, full), ...Array.from({ length: repeats }, () => runDeflated), deflateRawSync(tail, { level: 9 })];
+  const parts = [
+    deflateRawSync(head, full),
+    ...Array.from({ length: repeats }, () => runDeflated),
+    deflateRawSync(tail, { level: 9 }),
+  ];
   let crc = crc32(head);
   for (let i = 0; i < repeats; i++) crc = crc32(run, crc);
   crc = crc32(tail, crc);
@@ -253,7 +257,13 @@ export function buildLyingDocx(options: { inflatedBytes: number; declared?: numb
   for (; at + paragraph.length <= xml.length - tail.length; at += paragraph.length) xml.set(paragraph, at);
   xml.fill(0x20, at, xml.length - tail.length); // spaces up to the tail, so the size is exact
   xml.set(tail, xml.length - tail.length);
-  const document: RawZipEntry = { name: "word/document.xml", method: 8, crc: crc32(xml), data: deflateRawSync(xml, { level: 9 }), inflatedSize: xml.length };
+  const document: RawZipEntry = {
+    name: "word/document.xml",
+    method: 8,
+    crc: crc32(xml),
+    data: deflateRawSync(xml, { level: 9 }),
+    inflatedSize: xml.length,
+  };
   const small = (name: string, text: string): RawZipEntry => {
     const bytes = strToU8(text);
     return { name, method: 8, crc: crc32(bytes), data: deflateRawSync(bytes), inflatedSize: bytes.length };

@@ -59,7 +59,11 @@ export async function getHealth(url: string): Promise<PoolHealth & { httpStatus:
 }
 
 /** Polls `probe` until it returns a truthy value (or throws after timeoutMs). */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 30_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -35,7 +35,12 @@ describe("configuration", () => {
   });
 
   it("reads and validates environment variables", () => {
-    const o = optionsFromEnv({ PORT: "9000", CONVERTER_POOL_SIZE: "3", CONVERTER_SECRET: "s", CONVERTER_TIMEOUT_MS: "1500" });
+    const o = optionsFromEnv({
+      PORT: "9000",
+      CONVERTER_POOL_SIZE: "3",
+      CONVERTER_SECRET: "s",
+      CONVERTER_TIMEOUT_MS: "1500",
+    });
     expect(o).toMatchObject({ port: 9000, poolSize: 3, secret: "s", timeoutMs: 1500 });
     expect(() => optionsFromEnv({ CONVERTER_POOL_SIZE: "0" })).toThrow(/CONVERTER_POOL_SIZE/);
     expect(() => optionsFromEnv({ CONVERTER_QUEUE_LIMIT: "many" })).toThrow(/CONVERTER_QUEUE_LIMIT/);
@@ -74,7 +79,13 @@ describe("DOCX pre-check", () => {
 
 function entry(name: string, text: string, method: 0 | 8 = 8): RawZipEntry {
   const bytes = new TextEncoder().encode(text);
-  return { name, method, crc: crc32(bytes), data: method === 8 ? deflateRawSync(bytes) : bytes, inflatedSize: bytes.length };
+  return {
+    name,
+    method,
+    crc: crc32(bytes),
+    data: method === 8 ? deflateRawSync(bytes) : bytes,
+    inflatedSize: bytes.length,
+  };
 }
 
 const smallDocx = [
@@ -85,7 +96,12 @@ const smallDocx = [
 
 describe("ZIP bounds (read from the central directory, zip64 included)", () => {
   it("accepts real DOCX files, in plain and in zip64 form, with or without data descriptors", async () => {
-    for (const bytes of [buildDocx(), buildDocx({ pages: 3000 }), writeZip(smallDocx), writeZip(smallDocx, { zip64: true })]) {
+    for (const bytes of [
+      buildDocx(),
+      buildDocx({ pages: 3000 }),
+      writeZip(smallDocx),
+      writeZip(smallDocx, { zip64: true }),
+    ]) {
       const zip = inspectZip(bytes);
       expect(zip.ok, JSON.stringify(zip)).toBe(true);
     }
@@ -108,7 +124,9 @@ describe("ZIP bounds (read from the central directory, zip64 included)", () => {
     expect("entries" in described && (await checkInflatedSizes(withDescriptors, described.entries))).toBeUndefined();
 
     const zip64 = inspectZip(writeZip(smallDocx, { zip64: true }));
-    expect(zip64.ok && zip64.entries.map((e) => [e.name, e.inflatedSize])).toEqual(smallDocx.map((e) => [e.name, e.inflatedSize]));
+    expect(zip64.ok && zip64.entries.map((e) => [e.name, e.inflatedSize])).toEqual(
+      smallDocx.map((e) => [e.name, e.inflatedSize]),
+    );
   });
 
   it("refuses the 650 MB bomb by its declared sizes, plain or zip64, without inflating it", () => {
@@ -139,7 +157,11 @@ describe("ZIP bounds (read from the central directory, zip64 included)", () => {
       ["two entries with one name", writeZip([...smallDocx, smallDocx[1]!]), /two entries are named/],
       ["saturated end record without zip64", saturated, /disagree|saturated end record/],
       ["truncated", buildDocx().subarray(0, 1500), /no end-of-central-directory/],
-      ["stored entry with two sizes", writeZip([entry("a.txt", "abc", 0)], { centralSize: { "a.txt": 4 }, localSize: { "a.txt": 4 } }), /stored but its two sizes differ/],
+      [
+        "stored entry with two sizes",
+        writeZip([entry("a.txt", "abc", 0)], { centralSize: { "a.txt": 4 }, localSize: { "a.txt": 4 } }),
+        /stored but its two sizes differ/,
+      ],
     ];
     for (const [name, bytes, reason] of cases) {
       const zip = inspectZip(bytes);
@@ -151,9 +173,18 @@ describe("ZIP bounds (read from the central directory, zip64 included)", () => {
 
   it("refuses entries that overlap (one archive byte range counted twice)", () => {
     const inner = writeZip([entry("word/document.xml", "<w:document/>")]);
-    const innerLocal = inner.subarray(0, 30 + "word/document.xml".length + deflateRawSync(new TextEncoder().encode("<w:document/>")).length);
+    const innerLocal = inner.subarray(
+      0,
+      30 + "word/document.xml".length + deflateRawSync(new TextEncoder().encode("<w:document/>")).length,
+    );
     // Entry "outer" stores the inner entry's local header and data; a second directory entry points inside it.
-    const outer: RawZipEntry = { name: "outer.bin", method: 0, crc: crc32(innerLocal), data: innerLocal, inflatedSize: innerLocal.length };
+    const outer: RawZipEntry = {
+      name: "outer.bin",
+      method: 0,
+      crc: crc32(innerLocal),
+      data: innerLocal,
+      inflatedSize: innerLocal.length,
+    };
     const two = writeZip([outer, entry("word/document.xml", "<w:document/>")]);
     const view = new DataView(two.buffer);
     const cdOffset = view.getUint32(two.length - 6, true);
@@ -210,8 +241,14 @@ describe("ZIP bounds (read from the central directory, zip64 included)", () => {
 
   it("refuses finding 8's DOCX (both headers declare 900,000 bytes) that inflates to far more or to fewer, worded as the Worker words it", async () => {
     for (const [bytes, message] of [
-      [buildLyingDocx({ inflatedBytes: 64 * MiB }), /"word\/document\.xml" inflates past the 900000 bytes its headers declare/],
-      [buildLyingDocx({ inflatedBytes: 100_000 }), /"word\/document\.xml" inflates to 100000 bytes, not the 900000 its headers declare/],
+      [
+        buildLyingDocx({ inflatedBytes: 64 * MiB }),
+        /"word\/document\.xml" inflates past the 900000 bytes its headers declare/,
+      ],
+      [
+        buildLyingDocx({ inflatedBytes: 100_000 }),
+        /"word\/document\.xml" inflates to 100000 bytes, not the 900000 its headers declare/,
+      ],
     ] as const) {
       const inspected = inspectDocx(bytes);
       expect("entries" in inspected).toBe(true); // the declared sizes pass every bound

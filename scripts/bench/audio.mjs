@@ -19,16 +19,34 @@ export default async function () {
   const raw = await rawD1();
   try {
     const u = await seedUser(api);
-    const doc = await api.call("POST", "/document", { token: u.token, body: { projectId: u.projectId, name: "Bench audio", type: "DOCUMENT" } });
-    const query = new URLSearchParams({ workspaceId: u.workspaceId, documentId: doc.data._id, fileName: "bench.mp3", mimeType: "audio/mpeg" });
+    const doc = await api.call("POST", "/document", {
+      token: u.token,
+      body: { projectId: u.projectId, name: "Bench audio", type: "DOCUMENT" },
+    });
+    const query = new URLSearchParams({
+      workspaceId: u.workspaceId,
+      documentId: doc.data._id,
+      fileName: "bench.mp3",
+      mimeType: "audio/mpeg",
+    });
 
     const apiMs = [];
     const rawMs = [];
     // One warm-up of each, then alternate so drift hits both sides alike.
-    await api.call("POST", `/media/audio?${query}`, { token: u.token, raw: bytes, headers: { "content-type": "application/octet-stream" } });
+    await api.call("POST", `/media/audio?${query}`, {
+      token: u.token,
+      raw: bytes,
+      headers: { "content-type": "application/octet-stream" },
+    });
     await raw.r2.put("bench/warmup", bytes);
     for (let i = 0; i < RUNS; i++) {
-      const a = await time(() => api.call("POST", `/media/audio?${query}`, { token: u.token, raw: bytes, headers: { "content-type": "application/octet-stream" } }));
+      const a = await time(() =>
+        api.call("POST", `/media/audio?${query}`, {
+          token: u.token,
+          raw: bytes,
+          headers: { "content-type": "application/octet-stream" },
+        }),
+      );
       if (!a.out?.data?.url) throw new Error("upload answered without a url");
       apiMs.push(a.ms);
       const r = await time(() => raw.r2.put(`bench/${i}`, bytes));

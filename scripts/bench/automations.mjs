@@ -8,7 +8,17 @@
 //     batch, asserted by test/routes/automations/schedules.test.ts), so the time should grow far less than tenfold.
 //   npm run bench -- automations
 import { monotonicFactory } from "ulidx";
-import { ADMIN_TOKEN, freshState, openD1, printTable, rawD1, seedRawTable, seedUser, startApi, suffixBeside } from "./lib.mjs";
+import {
+  ADMIN_TOKEN,
+  freshState,
+  openD1,
+  printTable,
+  rawD1,
+  seedRawTable,
+  seedUser,
+  startApi,
+  suffixBeside,
+} from "./lib.mjs";
 
 const EVENTS = Number(process.env.BENCH_AUTO_EVENTS) || 100;
 const QUEUED = 1000;
@@ -40,11 +50,18 @@ async function latencyAndThroughput() {
   const api = await startApi();
   try {
     const u = await seedUser(api);
-    const table = (await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Events" } })).data;
+    const table = (
+      await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Events" } })
+    ).data;
     const a = (
       await api.call("POST", "/automation", {
         token: u.token,
-        body: { projectId: u.projectId, name: "Latency", triggers: [{ event: "row.created", filter: { tableId: table._id } }], actions: [{ spec: { kind: "notify", title: "row" } }] },
+        body: {
+          projectId: u.projectId,
+          name: "Latency",
+          triggers: [{ event: "row.created", filter: { tableId: table._id } }],
+          actions: [{ spec: { kind: "notify", title: "row" } }],
+        },
       })
     ).data;
     const created = new Map();
@@ -54,19 +71,33 @@ async function latencyAndThroughput() {
       await sleep(20);
     }
     const runs = await allRuns(api, u.token, a._id, EVENTS, 60_000);
-    const lat = runs.filter((r) => created.has(r.trigger.rowId)).map((r) => r.finishedAt - created.get(r.trigger.rowId));
+    const lat = runs
+      .filter((r) => created.has(r.trigger.rowId))
+      .map((r) => r.finishedAt - created.get(r.trigger.rowId));
 
     // Throughput: 1 000 runs queued at once by one bulk insert, each run creating one row in another table.
-    const src = (await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk source" } })).data;
-    const dst = (await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk target" } })).data;
+    const src = (
+      await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk source" } })
+    ).data;
+    const dst = (
+      await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk target" } })
+    ).data;
     const b = (
       await api.call("POST", "/automation", {
         token: u.token,
-        body: { projectId: u.projectId, name: "Throughput", triggers: [{ event: "row.created", filter: { tableId: src._id } }], actions: [{ spec: { kind: "row.create", tableId: dst._id } }] },
+        body: {
+          projectId: u.projectId,
+          name: "Throughput",
+          triggers: [{ event: "row.created", filter: { tableId: src._id } }],
+          actions: [{ spec: { kind: "row.create", tableId: dst._id } }],
+        },
       })
     ).data;
     const t0 = Date.now();
-    await api.call("POST", `/table/${src._id}/rows`, { token: u.token, body: { rows: Array.from({ length: QUEUED }, () => ({ cells: {} })) } });
+    await api.call("POST", `/table/${src._id}/rows`, {
+      token: u.token,
+      body: { rows: Array.from({ length: QUEUED }, () => ({ cells: {} })) },
+    });
     const done = await allRuns(api, u.token, b._id, QUEUED, 300_000);
     const lastFinish = Math.max(...done.map((r) => r.finishedAt));
     const runsPerSec = (done.length / (lastFinish - t0)) * 1000;
@@ -87,7 +118,11 @@ async function rawInsertsPerSec() {
     const t0 = performance.now();
     // Ten at a time, like the Queue consumer's concurrent messages.
     for (let i = 0; i < QUEUED; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, () => db.prepare(insert).bind(ulid(), ids.table, ids.project, ids.ws, ids.user, Date.now()).run()));
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          db.prepare(insert).bind(ulid(), ids.table, ids.project, ids.ws, ids.user, Date.now()).run(),
+        ),
+      );
     }
     return (QUEUED / (performance.now() - t0)) * 1000;
   } finally {
@@ -115,7 +150,15 @@ async function claimTime(count) {
            '{"maxDurationMs":30000,"operationBudget":1000,"maxAffectedRows":1000,"externalWriteBudget":10,"allowDocumentWrites":false}', '{"inApp":false,"email":false}', 1, 'whsec_x', ?4, ?4, ?4
          FROM json_each(?5)`,
       )
-      .bind(u.projectId, u.workspaceId, u.userId, now - 60_000, JSON.stringify(ids.slice(i, i + 2000)), prefix, suffixBeside(u.workspaceId))
+      .bind(
+        u.projectId,
+        u.workspaceId,
+        u.userId,
+        now - 60_000,
+        JSON.stringify(ids.slice(i, i + 2000)),
+        prefix,
+        suffixBeside(u.workspaceId),
+      )
       .run();
   }
   await dispose();
@@ -141,7 +184,11 @@ export default async function main() {
   printTable("Automations", [
     { measure: `event → run finished, p50 (${lat.length} runs)`, value: `${Math.round(pct(lat, 50))} ms`, target: "" },
     { measure: "event → run finished, p99", value: `${Math.round(pct(lat, 99))} ms`, target: "≤ 2000 ms" },
-    { measure: `runs/s, ${QUEUED} queued (${succeeded}/${finished} succeeded)`, value: runsPerSec.toFixed(0), target: "" },
+    {
+      measure: `runs/s, ${QUEUED} queued (${succeeded}/${finished} succeeded)`,
+      value: runsPerSec.toFixed(0),
+      target: "",
+    },
     { measure: `raw single-row inserts/s (${QUEUED}, 10 at a time)`, value: raw.toFixed(0), target: "" },
     { measure: "runs/s ÷ raw inserts/s", value: (runsPerSec / raw).toFixed(2), target: "≥ 0.5" },
     { measure: "scheduled: claim + enqueue 1 000 due", value: `${Math.round(claim1k.ms)} ms`, target: "" },

@@ -27,7 +27,6 @@ function pct(xs, p) {
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 }
 
-
 /** A local webhook receiver that answers 200 and counts what it receives. */
 async function receiver() {
   let received = 0;
@@ -91,8 +90,11 @@ export default async function main() {
   try {
     const a = await seedUser(api, "Cascader");
     const b = await seedUser(api, "Bystander");
-    const table = (await api.call("POST", "/table", { token: a.token, body: { projectId: a.projectId, name: "T" } })).data;
-    const bTable = (await api.call("POST", "/table", { token: b.token, body: { projectId: b.projectId, name: "Mine" } })).data;
+    const table = (await api.call("POST", "/table", { token: a.token, body: { projectId: a.projectId, name: "T" } }))
+      .data;
+    const bTable = (
+      await api.call("POST", "/table", { token: b.token, body: { projectId: b.projectId, name: "Mine" } })
+    ).data;
     const trigger = [{ event: "row.created", filter: { tableId: table._id } }];
     const automations = [];
     for (const name of ["Fan-out 1", "Fan-out 2"]) {
@@ -101,7 +103,10 @@ export default async function main() {
         name,
         triggers: trigger,
         behavior: { maxDurationMs: 900_000, operationBudget: 100_000, maxAffectedRows: 100_000 },
-        actions: Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: table._id } })),
+        actions: Array.from({ length: 50 }, (_, i) => ({
+          id: `c${i}`,
+          spec: { kind: "row.create", tableId: table._id },
+        })),
       };
       automations.push((await api.call("POST", "/automation", { token: a.token, body })).data);
     }
@@ -114,7 +119,10 @@ export default async function main() {
             name: "Webhooks",
             triggers: trigger,
             behavior: { externalWriteBudget: 100 },
-            actions: Array.from({ length: 50 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: `${hooks.url}/hook/${i}` } })),
+            actions: Array.from({ length: 50 }, (_, i) => ({
+              id: `h${i}`,
+              spec: { kind: "webhook", url: `${hooks.url}/hook/${i}` },
+            })),
           },
         })
       ).data,
@@ -141,7 +149,9 @@ export default async function main() {
       for (;;) {
         let open = 0;
         for (const auto of automations) {
-          for (const status of ["queued", "running"]) open += (await api.call("GET", `/automation/${auto._id}/runs?limit=1&status=${status}`, { token: a.token })).data.length;
+          for (const status of ["queued", "running"])
+            open += (await api.call("GET", `/automation/${auto._id}/runs?limit=1&status=${status}`, { token: a.token }))
+              .data.length;
         }
         if (open === 0) break;
         await sleep(3_000);
@@ -181,19 +191,34 @@ export default async function main() {
     const floorP95 = pct(floor, 95);
     const duringP95 = pct(during, 95);
     printTable("One write under the worst allowed cascade", [
-      { measure: "rows written by automations (besides the 1 written by the person)", value: rows - 1, target: "≤ 1000" },
+      {
+        measure: "rows written by automations (besides the 1 written by the person)",
+        value: rows - 1,
+        target: "≤ 1000",
+      },
       { measure: "runs caused (of which skipped: cascade budget)", value: `${runs} (${skipped})`, target: "" },
       { measure: "webhook deliveries recorded / received", value: `${deliveries} / ${hooks.count()}`, target: "≤ 100" },
       { measure: "cascade duration", value: `${(cascadeMs / 1000).toFixed(1)} s`, target: "" },
       {
-        measure: "Worker's workerd CPU while the cascade ran (B's requests and the polling included), % of one core: mean / busiest second",
-        value: cpuPerSecond.length ? `${(cpuPerSecond.reduce((a, b) => a + b, 0) / cpuPerSecond.length).toFixed(0)} / ${Math.max(...cpuPerSecond)}` : "n/a",
+        measure:
+          "Worker's workerd CPU while the cascade ran (B's requests and the polling included), % of one core: mean / busiest second",
+        value: cpuPerSecond.length
+          ? `${(cpuPerSecond.reduce((a, b) => a + b, 0) / cpuPerSecond.length).toFixed(0)} / ${Math.max(...cpuPerSecond)}`
+          : "n/a",
         target: "",
       },
       { measure: `other tenant p95, idle (${idle.length} requests)`, value: `${idleP95.toFixed(1)} ms`, target: "" },
-      { measure: `other tenant p95, during the cascade (${during.length} requests)`, value: `${duringP95.toFixed(1)} ms`, target: "≤ 2× idle" },
+      {
+        measure: `other tenant p95, during the cascade (${during.length} requests)`,
+        value: `${duringP95.toFixed(1)} ms`,
+        target: "≤ 2× idle",
+      },
       { measure: "p95 during ÷ idle", value: (duringP95 / idleP95).toFixed(2), target: "≤ 2" },
-      { measure: `floor: other tenant p95 during ${rows - 1} raw D1 inserts over the same time, no app code (${floor.length} requests)`, value: `${floorP95.toFixed(1)} ms`, target: "" },
+      {
+        measure: `floor: other tenant p95 during ${rows - 1} raw D1 inserts over the same time, no app code (${floor.length} requests)`,
+        value: `${floorP95.toFixed(1)} ms`,
+        target: "",
+      },
       { measure: "floor ÷ idle (the machine's share)", value: (floorP95 / idleP95).toFixed(2), target: "" },
       { measure: "during ÷ floor (our share)", value: (duringP95 / floorP95).toFixed(2), target: "" },
     ]);

@@ -98,9 +98,16 @@ export default async function () {
   const api = await startApi();
   try {
     const u = await seedUser(api, "Collab");
-    const newDoc = async (name) => (await api.call("POST", "/document", { token: u.token, body: { projectId: u.projectId, name, type: "DOCUMENT" } })).data._id;
+    const newDoc = async (name) =>
+      (
+        await api.call("POST", "/document", {
+          token: u.token,
+          body: { projectId: u.projectId, name, type: "DOCUMENT" },
+        })
+      ).data._id;
     const wsUrl = (id) => `${api.url.replace(/^http/, "ws")}/document/${id}/collab`;
-    const inspect = (id, body = {}) => api.call("POST", `/admin/collab/${id}`, { token: ADMIN_TOKEN, body }).then((r) => r.data);
+    const inspect = (id, body = {}) =>
+      api.call("POST", `/admin/collab/${id}`, { token: ADMIN_TOKEN, body }).then((r) => r.data);
 
     // 1. Fan-out latency.
     const fanDoc = await newDoc("Fan-out");
@@ -113,7 +120,11 @@ export default async function () {
       writer.type("f");
       await new Promise((r) => setTimeout(r, FANOUT_GAP_MS));
     }
-    await waitFor(() => listeners.every((l) => l.received.length >= FANOUT_UPDATES), 60_000, "every listener to receive every update");
+    await waitFor(
+      () => listeners.every((l) => l.received.length >= FANOUT_UPDATES),
+      60_000,
+      "every listener to receive every update",
+    );
     const latencies = listeners.flatMap((l) => l.received.slice(0, FANOUT_UPDATES).map((at, i) => at - sentAt[i]));
     const converged = listeners.every((l) => l.text.toString() === writer.text.toString());
     for (const p of [writer, ...listeners]) p.close();
@@ -159,7 +170,12 @@ export default async function () {
       },
     ]);
     printTable("Throughput: 10 writers in one room", [
-      { updates: total, "elapsed ms": tpMs.toFixed(0), "updates/s": ((total / tpMs) * 1000).toFixed(0), converged: tpConverged },
+      {
+        updates: total,
+        "elapsed ms": tpMs.toFixed(0),
+        "updates/s": ((total / tpMs) * 1000).toFixed(0),
+        converged: tpConverged,
+      },
     ]);
     printTable("Storage after 10 000 small updates", [
       {
@@ -179,7 +195,9 @@ export default async function () {
         "reload matches": after.reloadMatches,
       },
     ]);
-    console.log(`(10 000 updates from one writer took ${smallMs.toFixed(0)} ms: ${((SMALL_UPDATES / smallMs) * 1000).toFixed(0)} updates/s; target reload ≤ 200 ms: ${Math.max(before.reloadMs, after.reloadMs) <= 200 ? "met" : "missed"})`);
+    console.log(
+      `(10 000 updates from one writer took ${smallMs.toFixed(0)} ms: ${((SMALL_UPDATES / smallMs) * 1000).toFixed(0)} updates/s; target reload ≤ 200 ms: ${Math.max(before.reloadMs, after.reloadMs) <= 200 ? "met" : "missed"})`,
+    );
   } finally {
     await api.stop();
   }

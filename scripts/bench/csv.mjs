@@ -36,8 +36,15 @@ async function makeTable(api, token, projectId, name) {
   const table = await api.call("POST", "/table", { token, body: { projectId, name } });
   const tableId = table.data._id;
   const colIds = [table.data.columns[0]._id];
-  for (const [colName, type] of [["Text", "text"], ["Number", "number"], ["Done", "checkbox"], ["When", "date"]]) {
-    colIds.push((await api.call("POST", `/table/${tableId}/column`, { token, body: { name: colName, data: { type } } })).data._id);
+  for (const [colName, type] of [
+    ["Text", "text"],
+    ["Number", "number"],
+    ["Done", "checkbox"],
+    ["When", "date"],
+  ]) {
+    colIds.push(
+      (await api.call("POST", `/table/${tableId}/column`, { token, body: { name: colName, data: { type } } })).data._id,
+    );
   }
   return { tableId, colIds };
 }
@@ -69,16 +76,25 @@ async function throughput(api) {
     const bulkRun = await time(async () => {
       for (let k = 0; k < calls; k++) {
         const n = Math.min(ROWS_PER_CALL, total - k * ROWS_PER_CALL);
-        const rows = Array.from({ length: n }, (_, i) => ({ cells: Object.fromEntries(rowValues(k * ROWS_PER_CALL + i).map((v, c) => [bulk.colIds[c], v])) }));
+        const rows = Array.from({ length: n }, (_, i) => ({
+          cells: Object.fromEntries(rowValues(k * ROWS_PER_CALL + i).map((v, c) => [bulk.colIds[c], v])),
+        }));
         await api.call("POST", `/table/${bulk.tableId}/rows`, { token: tokens.next(), body: { rows } });
       }
     });
     const csvText = "Name,Text,Number,Done,When\r\n" + Array.from({ length: total }, (_, i) => csvLine(i)).join("");
     const importRun = await time(() =>
-      api.call("POST", `/table/${imported.tableId}/import`, { token: u.token, raw: csvText, headers: { "content-type": "text/csv" } }),
+      api.call("POST", `/table/${imported.tableId}/import`, {
+        token: u.token,
+        raw: csvText,
+        headers: { "content-type": "text/csv" },
+      }),
     );
     const result = importRun.out.data;
-    if (result.imported !== total || result.failed !== 0) throw new Error(`import wrote ${result.imported} of ${total} (failed ${result.failed}): ${JSON.stringify(result.errors.slice(0, 3))}`);
+    if (result.imported !== total || result.failed !== 0)
+      throw new Error(
+        `import wrote ${result.imported} of ${total} (failed ${result.failed}): ${JSON.stringify(result.errors.slice(0, 3))}`,
+      );
     if (result.columns.some((c) => c.created)) throw new Error("the import created columns: headers did not match");
 
     // Read side: page through the listing, and read the export to its end, alternating passes.
@@ -92,7 +108,11 @@ async function throughput(api) {
             let cursor;
             let n = 0;
             do {
-              const res = await api.call("GET", `/table/${imported.tableId}/rows?limit=1000${cursor ? `&cursor=${cursor}` : ""}`, { token: tokens.next() });
+              const res = await api.call(
+                "GET",
+                `/table/${imported.tableId}/rows?limit=1000${cursor ? `&cursor=${cursor}` : ""}`,
+                { token: tokens.next() },
+              );
               n += res.data.length;
               cursor = res.nextCursor;
             } while (cursor);
@@ -110,13 +130,20 @@ async function throughput(api) {
     const list = median(listMs);
     const exp = median(exportMs);
     printTable(`Import: ${total} rows × 5 columns (${(csvText.length / 1024 / 1024).toFixed(1)} MiB of CSV)`, [
-      { side: `bulk API POST /table/{id}/rows (${calls} calls × ${ROWS_PER_CALL})`, ms: bulkRun.ms.toFixed(0), rowsPerSec: rps(bulkRun.ms) },
+      {
+        side: `bulk API POST /table/{id}/rows (${calls} calls × ${ROWS_PER_CALL})`,
+        ms: bulkRun.ms.toFixed(0),
+        rowsPerSec: rps(bulkRun.ms),
+      },
       { side: "CSV POST /table/{id}/import (1 call)", ms: importRun.ms.toFixed(0), rowsPerSec: rps(importRun.ms) },
     ]);
-    printTable(`Export: ${total} rows, median of ${passes} passes (${(exported.bytes / 1024 / 1024).toFixed(1)} MiB of CSV)`, [
-      { side: "listing GET /table/{id}/rows (pages of 1000)", ms: list.toFixed(0), rowsPerSec: rps(list) },
-      { side: "CSV GET /table/{id}/export.csv (streamed)", ms: exp.toFixed(0), rowsPerSec: rps(exp) },
-    ]);
+    printTable(
+      `Export: ${total} rows, median of ${passes} passes (${(exported.bytes / 1024 / 1024).toFixed(1)} MiB of CSV)`,
+      [
+        { side: "listing GET /table/{id}/rows (pages of 1000)", ms: list.toFixed(0), rowsPerSec: rps(list) },
+        { side: "CSV GET /table/{id}/export.csv (streamed)", ms: exp.toFixed(0), rowsPerSec: rps(exp) },
+      ],
+    );
     const importRatio = bulkRun.ms / importRun.ms;
     const exportRatio = exp / list;
     console.log(
@@ -125,7 +152,6 @@ async function throughput(api) {
     );
   }
 }
-
 
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -160,7 +186,16 @@ async function phase(api, reader, work) {
     await loop;
   }
   const ms = performance.now() - t0;
-  return { ms, out, before, peak, reads: latencies.length, p50: pct(latencies, 50), p95: pct(latencies, 95), max: Math.max(...latencies) };
+  return {
+    ms,
+    out,
+    before,
+    peak,
+    reads: latencies.length,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    max: Math.max(...latencies),
+  };
 }
 
 function csvOf(rows, cols) {
@@ -178,13 +213,20 @@ async function bounds(api) {
   const importer = await seedUser(api, "Importer");
   // The other tenant on the same shard database as the importer (a database has one writer; that is the contention).
   let other = await seedUser(api, "Other");
-  for (let i = 0; i < 30 && shardBindingOf(other.workspaceId) !== shardBindingOf(importer.workspaceId); i++) other = await seedUser(api, `Other${i}`);
+  for (let i = 0; i < 30 && shardBindingOf(other.workspaceId) !== shardBindingOf(importer.workspaceId); i++)
+    other = await seedUser(api, `Other${i}`);
   const sameShard = shardBindingOf(other.workspaceId) === shardBindingOf(importer.workspaceId);
   // Reads every ~60 ms pass one user's 300 a minute: spread them over helpers of the other tenant's workspace.
   const tokens = await tokensFor(api, other, 8);
-  const table = await api.call("POST", "/table", { token: other.token, body: { projectId: other.projectId, name: "Reads" } });
+  const table = await api.call("POST", "/table", {
+    token: other.token,
+    body: { projectId: other.projectId, name: "Reads" },
+  });
   const tableId = table.data._id;
-  await api.call("POST", `/table/${tableId}/rows`, { token: other.token, body: { rows: Array.from({ length: 50 }, (_, i) => ({ cells: { [table.data.columns[0]._id]: `r${i}` } })) } });
+  await api.call("POST", `/table/${tableId}/rows`, {
+    token: other.token,
+    body: { rows: Array.from({ length: 50 }, (_, i) => ({ cells: { [table.data.columns[0]._id]: `r${i}` } })) },
+  });
   const reader = { tableId, tokens };
 
   const narrowRows = setting("rows", 100_000);
@@ -192,26 +234,55 @@ async function bounds(api) {
   const narrow = csvOf(narrowRows, 4);
   const wide = csvOf(wideRows, 200);
   const importInto = async (name, text, mode) => {
-    const t = await api.call("POST", "/table", { token: importer.token, body: { projectId: importer.projectId, name } });
+    const t = await api.call("POST", "/table", {
+      token: importer.token,
+      body: { projectId: importer.projectId, name },
+    });
     const t0 = performance.now();
-    const http = await fetch(`${api.url}/table/${t.data._id}/import?mode=${mode}`, { method: "POST", headers: { authorization: `Bearer ${importer.token}`, "content-type": "text/csv" }, body: text });
+    const http = await fetch(`${api.url}/table/${t.data._id}/import?mode=${mode}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${importer.token}`, "content-type": "text/csv" },
+      body: text,
+    });
     const body = await http.text();
-    if (!http.ok) throw new Error(`${name}: import → ${http.status} after ${(performance.now() - t0).toFixed(0)} ms: ${[...http.headers].join(" ")} ${body.slice(0, 500)}`);
+    if (!http.ok)
+      throw new Error(
+        `${name}: import → ${http.status} after ${(performance.now() - t0).toFixed(0)} ms: ${[...http.headers].join(" ")} ${body.slice(0, 500)}`,
+      );
     const res = JSON.parse(body);
-    if (res.data.failed !== 0) throw new Error(`${name}: ${res.data.failed} rows failed: ${JSON.stringify(res.data.errors.slice(0, 3))}`);
+    if (res.data.failed !== 0)
+      throw new Error(`${name}: ${res.data.failed} rows failed: ${JSON.stringify(res.data.errors.slice(0, 3))}`);
     return res.data.imported;
   };
   const mb = (n) => (n === null || n === undefined ? "n/a" : n.toFixed(0));
   const rows = [];
   const add = (label, r) =>
-    rows.push({ phase: label, importMs: r.out === undefined ? "" : r.ms.toFixed(0), rssBeforeMb: mb(r.before), rssPeakMb: mb(r.peak), reads: r.reads, p50Ms: r.p50.toFixed(0), p95Ms: r.p95.toFixed(0), maxMs: r.max.toFixed(0) });
+    rows.push({
+      phase: label,
+      importMs: r.out === undefined ? "" : r.ms.toFixed(0),
+      rssBeforeMb: mb(r.before),
+      rssPeakMb: mb(r.peak),
+      reads: r.reads,
+      p50Ms: r.p50.toFixed(0),
+      p95Ms: r.p95.toFixed(0),
+      maxMs: r.max.toFixed(0),
+    });
   add("idle (5 s)", await phase(api, reader, () => new Promise((r) => setTimeout(r, 5000))));
-  add(`partial ${narrowRows} × 4 (${(narrow.length / 1048576).toFixed(1)} MiB)`, await phase(api, reader, () => importInto("Narrow", narrow, "partial")));
-  add(`partial ${wideRows} × 200 (${(wide.length / 1048576).toFixed(1)} MiB)`, await phase(api, reader, () => importInto("Wide", wide, "partial")));
+  add(
+    `partial ${narrowRows} × 4 (${(narrow.length / 1048576).toFixed(1)} MiB)`,
+    await phase(api, reader, () => importInto("Narrow", narrow, "partial")),
+  );
+  add(
+    `partial ${wideRows} × 200 (${(wide.length / 1048576).toFixed(1)} MiB)`,
+    await phase(api, reader, () => importInto("Wide", wide, "partial")),
+  );
   add(`atomic ${narrowRows} × 4`, await phase(api, reader, () => importInto("NarrowAtomic", narrow, "atomic")));
   add(`atomic ${wideRows} × 200`, await phase(api, reader, () => importInto("WideAtomic", wide, "atomic")));
   add("idle again (5 s)", await phase(api, reader, () => new Promise((r) => setTimeout(r, 5000))));
-  printTable(`CSV import bounds: another tenant's reads (GET 50 rows${sameShard ? ", same shard database" : ", NOT on the same shard"}) and workerd RSS`, rows);
+  printTable(
+    `CSV import bounds: another tenant's reads (GET 50 rows${sameShard ? ", same shard database" : ", NOT on the same shard"}) and workerd RSS`,
+    rows,
+  );
 }
 
 export default async function () {

@@ -9,7 +9,10 @@ export default async function () {
     const u = await seedUser(api);
     // The setup sends ~500 requests within a minute: spread over 4 users of the workspace (300/60 s each).
     const tokens = await tokensFor(api, u, 4);
-    const table = await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Prices" } });
+    const table = await api.call("POST", "/table", {
+      token: u.token,
+      body: { projectId: u.projectId, name: "Prices" },
+    });
     const nameCol = table.data.columns[0]._id;
     const created = await api.call("POST", `/table/${table.data._id}/rows`, {
       token: u.token,
@@ -18,17 +21,34 @@ export default async function () {
     const rowIds = created.data.rows.map((r) => r._id);
     const docIds = [];
     for (let i = 0; i < 100; i++) {
-      const doc = await api.call("POST", "/document", { token: tokens.next(), body: { projectId: u.projectId, name: `Doc ${i}`, type: "DOCUMENT" } });
+      const doc = await api.call("POST", "/document", {
+        token: tokens.next(),
+        body: { projectId: u.projectId, name: `Doc ${i}`, type: "DOCUMENT" },
+      });
       const id = doc.data._id;
       docIds.push(id);
-      const blocks = Array.from({ length: 20 }, (_, b) => ({ id: `b${b}`, type: "paragraph", text: `Paragraph ${b} of document ${i}` }));
+      const blocks = Array.from({ length: 20 }, (_, b) => ({
+        id: `b${b}`,
+        type: "paragraph",
+        text: `Paragraph ${b} of document ${i}`,
+      }));
       await api.call("PUT", `/document/${id}/content`, { token: tokens.next(), body: { blocks } });
       await api.call("PUT", `/document/${id}/settings`, { token: tokens.next(), body: { listTemplateId: "tpl" } });
       const target = i > 0 ? docIds[i - 1] : id;
-      await api.call("POST", "/clause-reference", { token: tokens.next(), body: { _id: `c-${id}`, blockId: "b0", documentId: id, hierarchy: `${target}/b3` } });
+      await api.call("POST", "/clause-reference", {
+        token: tokens.next(),
+        body: { _id: `c-${id}`, blockId: "b0", documentId: id, hierarchy: `${target}/b3` },
+      });
       await api.call("POST", "/table/reference", {
         token: tokens.next(),
-        body: { documentId: id, tableId: table.data._id, columnId: nameCol, relatedRowId: rowIds[i], rowId: rowIds[i + 100], type: "reference" },
+        body: {
+          documentId: id,
+          tableId: table.data._id,
+          columnId: nameCol,
+          relatedRowId: rowIds[i],
+          rowId: rowIds[i + 100],
+          type: "reference",
+        },
       });
     }
     for (const n of [1, 10, 100]) {

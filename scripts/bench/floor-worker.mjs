@@ -27,14 +27,18 @@ export default {
     const [[tokenRows], [docs, , , collaborators]] = await Promise.all([
       directory.batch([
         directory
-          .prepare("SELECT t.id, t.expires_at, u.id AS user_id, u.email, u.name FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?")
+          .prepare(
+            "SELECT t.id, t.expires_at, u.id AS user_id, u.email, u.name FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?",
+          )
           .bind(hash),
         directory.prepare("SELECT logical, binding, seq FROM shard_placements WHERE seq > ?").bind(0),
       ]),
       shard.batch([
         shard.prepare("SELECT * FROM documents WHERE id IN (SELECT value FROM json_each(?))").bind(ids),
         shard
-          .prepare("SELECT workspace_id, role FROM workspace_collaborators WHERE user_id = ? AND workspace_id IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(?)))")
+          .prepare(
+            "SELECT workspace_id, role FROM workspace_collaborators WHERE user_id = ? AND workspace_id IN (SELECT workspace_id FROM documents WHERE id IN (SELECT value FROM json_each(?)))",
+          )
           .bind(userId, ids),
         shard
           .prepare(
@@ -46,7 +50,11 @@ export default {
              JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ? GROUP BY c.start_id`,
           )
           .bind(ids, userId),
-        shard.prepare("SELECT * FROM document_collaborators WHERE document_id IN (SELECT value FROM json_each(?)) ORDER BY created_at").bind(ids),
+        shard
+          .prepare(
+            "SELECT * FROM document_collaborators WHERE document_id IN (SELECT value FROM json_each(?)) ORDER BY created_at",
+          )
+          .bind(ids),
       ]),
     ]);
     const row = tokenRows.results[0];

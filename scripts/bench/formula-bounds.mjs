@@ -24,7 +24,13 @@ if (!isMainThread) {
   // ---- worker: evaluates one task at a time ----------------------------------------------------------------
   const mod = await import(workerData.bundle);
   // --units: no per-cell budget, so every call runs to its end and reports the work it was charged.
-  if (workerData.unlimited && mod.formulaLimits) Object.assign(mod.formulaLimits, { cellMs: Infinity, cellUnits: 1e15, cellBytes: Infinity, arrayElements: Infinity });
+  if (workerData.unlimited && mod.formulaLimits)
+    Object.assign(mod.formulaLimits, {
+      cellMs: Infinity,
+      cellUnits: 1e15,
+      cellBytes: Infinity,
+      arrayElements: Infinity,
+    });
   const evaluateCell = mod.evaluateCellText
     ? (f, get) => {
         const r = mod.evaluateCellText(f, get);
@@ -42,7 +48,10 @@ if (!isMainThread) {
       fn: name,
       args: args.map((a, i) => {
         if (a === null || typeof a !== "object") return lit(a);
-        arrays.set(`a${i}`, Array.from({ length: a.array }, (_, k) => (k % 97) + 1));
+        arrays.set(
+          `a${i}`,
+          Array.from({ length: a.array }, (_, k) => (k % 97) + 1),
+        );
         return { kind: "column", columnId: `a${i}` };
       }),
     };
@@ -57,7 +66,12 @@ if (!isMainThread) {
     }
     const ms = performance.now() - t0;
     const text = JSON.stringify(cell) ?? "null";
-    parentPort.postMessage({ ms, units: lastUnits, bytes: text.length, error: cell && typeof cell === "object" && !Array.isArray(cell) ? (cell.error ?? cell.thrown) : undefined });
+    parentPort.postMessage({
+      ms,
+      units: lastUnits,
+      bytes: text.length,
+      error: cell && typeof cell === "object" && !Array.isArray(cell) ? (cell.error ?? cell.thrown) : undefined,
+    });
   });
 } else {
   // nothing at import time on the main thread: bench.mjs calls the default export
@@ -67,7 +81,9 @@ async function bundle(root) {
   const { build } = await import("esbuild");
   const ROOT = root ?? (await import("../lib/proc.mjs")).ROOT;
   const { existsSync } = await import("node:fs");
-  const limits = existsSync(path.join(ROOT, "src/services/formula/limits.ts")) ? `export { formulaLimits } from "./src/services/formula/limits";` : "";
+  const limits = existsSync(path.join(ROOT, "src/services/formula/limits.ts"))
+    ? `export { formulaLimits } from "./src/services/formula/limits";`
+    : "";
   const out = await build({
     stdin: {
       contents: `export * from "./src/services/formula/evaluate"; export { valueToCell } from "./src/services/formula/values"; export { FUNCTION_CATALOG } from "./src/services/formula/functions"; ${limits}`,
@@ -96,7 +112,10 @@ class Runner {
     this.worker = null;
   }
   spawn() {
-    this.worker = new Worker(new URL(import.meta.url), { workerData: { bundle: this.bundleFile, unlimited: this.unlimited }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
+    this.worker = new Worker(new URL(import.meta.url), {
+      workerData: { bundle: this.bundleFile, unlimited: this.unlimited },
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    });
     this.worker.unref();
   }
   run(name, args) {
@@ -151,7 +170,14 @@ function patterns(n) {
   return out;
 }
 
-const fmt = (r) => (r === undefined ? "" : r.timeout ? "timeout" : r.crash ? `crash(${r.crash})` : `${r.ms < 10 ? r.ms.toFixed(2) : Math.round(r.ms)}${r.error ? ` ${r.error}` : r.bytes > 1000 ? ` ${Math.round(r.bytes / 1000)}KB` : ""}`);
+const fmt = (r) =>
+  r === undefined
+    ? ""
+    : r.timeout
+      ? "timeout"
+      : r.crash
+        ? `crash(${r.crash})`
+        : `${r.ms < 10 ? r.ms.toFixed(2) : Math.round(r.ms)}${r.error ? ` ${r.error}` : r.bytes > 1000 ? ` ${Math.round(r.bytes / 1000)}KB` : ""}`;
 
 export default async function (argv = []) {
   const opt = (name, dflt) => {
@@ -160,7 +186,13 @@ export default async function (argv = []) {
   };
   const top = Number(opt("top", 25));
   const timeoutMs = Number(opt("timeout", 3000));
-  const only = opt("only", "") ? new Set(opt("only", "").split(",").map((s) => s.toUpperCase())) : null;
+  const only = opt("only", "")
+    ? new Set(
+        opt("only", "")
+          .split(",")
+          .map((s) => s.toUpperCase()),
+      )
+    : null;
   // --root DIR measures another checkout's evaluator (e.g. `git archive <commit> src` unpacked, for a before/after table).
   const bundleFile = await bundle(opt("root", undefined));
   const { FUNCTION_CATALOG } = await import(bundleFile);
@@ -216,25 +248,45 @@ export default async function (argv = []) {
       }
     }
     if (fnWorst) worst.push(fnWorst);
-    if (worst.length % 50 === 0) process.stderr.write(`  ${worst.length} functions measured (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+    if (worst.length % 50 === 0)
+      process.stderr.write(
+        `  ${worst.length} functions measured (${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
+      );
   }
   await runner.worker?.terminate();
   worst.sort((a, b) => b.peak - a.peak || b.peakBytes - a.peakBytes);
-  const label = (w) => `${w.name}(${w.base.map((v, i) => (w.grow.includes(i) ? (w.array ? "[N]" : "N") : v)).join(", ")})`;
+  const label = (w) =>
+    `${w.name}(${w.base.map((v, i) => (w.grow.includes(i) ? (w.array ? "[N]" : "N") : v)).join(", ")})`;
   const sizeName = (s) => s.toExponential().replace("e+", "e");
-  const rows = worst.slice(0, top).map((w) =>
-    Object.fromEntries([["call", label(w)], ...SIZES.map((s, i) => [`N=${sizeName(s)} ([N]=${sizeName(ARRAY_SIZES[i] ?? ARRAY_SIZES.at(-1))})`, i < (w.array ? ARRAY_SIZES : SIZES).length ? fmt(w.results[i]) : ""])]),
+  const rows = worst
+    .slice(0, top)
+    .map((w) =>
+      Object.fromEntries([
+        ["call", label(w)],
+        ...SIZES.map((s, i) => [
+          `N=${sizeName(s)} ([N]=${sizeName(ARRAY_SIZES[i] ?? ARRAY_SIZES.at(-1))})`,
+          i < (w.array ? ARRAY_SIZES : SIZES).length ? fmt(w.results[i]) : "",
+        ]),
+      ]),
+    );
+  console.log(
+    `\n${worst.length} functions, ${tasks} evaluations in ${((performance.now() - started) / 1000).toFixed(0)} s; watchdog ${timeoutMs} ms, heap ${HEAP_MB} MB per worker.`,
   );
-  console.log(`\n${worst.length} functions, ${tasks} evaluations in ${((performance.now() - started) / 1000).toFixed(0)} s; watchdog ${timeoutMs} ms, heap ${HEAP_MB} MB per worker.`);
-  console.log(`Slowest ${top} functions: one cell's time in ms (fastest of 3 when over 5 ms) at each N (with its error value, or its stored size past 1 KB); the worst growth pattern of each function.`);
+  console.log(
+    `Slowest ${top} functions: one cell's time in ms (fastest of 3 when over 5 ms) at each N (with its error value, or its stored size past 1 KB); the worst growth pattern of each function.`,
+  );
   console.table(rows);
-  const oversize = worst.filter((w) => w.peakBytes > 100_000).map((w) => `${label(w)} ${Math.round(w.peakBytes / 1000)} KB`);
+  const oversize = worst
+    .filter((w) => w.peakBytes > 100_000)
+    .map((w) => `${label(w)} ${Math.round(w.peakBytes / 1000)} KB`);
   if (oversize.length) console.log(`Results past 100 KB: ${oversize.join("; ")}`);
   if (unlimited) {
     // Where the clock stands still while code runs (Workers), the count of work is what stops a cell: a call
     // whose time is far above its units times the typical cost of a unit escapes it, and needs a cost estimate.
     const samples = [];
-    for (const w of worst) for (const r of w.results) if (r.units > 0 && Number.isFinite(r.ms) && r.ms > 0.5) samples.push({ w, r, ns: (r.ms * 1e6) / r.units });
+    for (const w of worst)
+      for (const r of w.results)
+        if (r.units > 0 && Number.isFinite(r.ms) && r.ms > 0.5) samples.push({ w, r, ns: (r.ms * 1e6) / r.units });
     samples.sort((a, b) => b.ns - a.ns);
     const seenFn = new Set();
     const rowsNs = [];

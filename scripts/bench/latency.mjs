@@ -32,7 +32,11 @@ export default async function () {
         if (i > 0) samples.push(performance.now() - t0);
         trips = Number(res.headers.get("x-d1-round-trips"));
       }
-      rows.push({ endpoint: name, "D1 round trips": trips, [`p50 ms (each round trip +${delay} ms)`]: median(samples).toFixed(1) });
+      rows.push({
+        endpoint: name,
+        "D1 round trips": trips,
+        [`p50 ms (each round trip +${delay} ms)`]: median(samples).toFixed(1),
+      });
     }
     printTable(`Latency with a distant database (every D1 round trip delayed ${delay} ms)`, rows);
   } finally {

@@ -30,12 +30,44 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
   const dir = existingDir ?? freshState();
   const port = await freePort();
   // Secrets through a file in the state directory (not the command line); the rest as --var.
-  const varArgs = devVarArgs({ ENVIRONMENT: "development", TRUST_CF_CONNECTING_IP: "false", ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret", CONVERTER_SECRET: "bench-converter-secret", ...vars }, path.join(dir, "wrangler-dev.vars"));
+  const varArgs = devVarArgs(
+    {
+      ENVIRONMENT: "development",
+      TRUST_CF_CONNECTING_IP: "false",
+      ADMIN_TOKEN,
+      SIGNING_SECRET: "bench-signing-secret",
+      CONVERTER_SECRET: "bench-converter-secret",
+      ...vars,
+    },
+    path.join(dir, "wrangler-dev.vars"),
+  );
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
-    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs, ...args],
+    [
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      dir,
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+      ...varArgs,
+      ...args,
+    ],
     // Its own environment, not the developer's (scripts/lib/proc.mjs isolatedEnv): its secrets are the file's alone.
-    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ENVIRONMENT: "development" }, stdio: ["ignore", "ignore", "inherit"], isolated: true },
+    {
+      env: {
+        CI: "1",
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        ENVIRONMENT: "development",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+      isolated: true,
+    },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
@@ -47,7 +79,12 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
       const h = { ...headers };
       if (token) h.authorization = `Bearer ${token}`;
       if (body !== undefined) h["content-type"] = "application/json";
-      const res = await fetch(url + p, { method, headers: h, body: body !== undefined ? JSON.stringify(body) : raw, duplex: "half" });
+      const res = await fetch(url + p, {
+        method,
+        headers: h,
+        body: body !== undefined ? JSON.stringify(body) : raw,
+        duplex: "half",
+      });
       const type = res.headers.get("content-type") ?? "";
       const data = type.includes("json") ? await res.json() : await res.arrayBuffer();
       if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(data).slice(0, 300)}`);
@@ -63,9 +100,15 @@ export async function startApi({ vars = {}, dir: existingDir, args = [] } = {}) 
 
 /** A user with a workspace and project on the given API. */
 export async function seedUser(api, name = "Bench") {
-  const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${name.toLowerCase()}-${Date.now()}@bench.test`, name } });
+  const reg = await api.call("POST", "/admin/users", {
+    token: ADMIN_TOKEN,
+    body: { email: `${name.toLowerCase()}-${Date.now()}@bench.test`, name },
+  });
   const token = reg.data.token.token;
-  const project = await api.call("POST", "/project", { token, body: { workspaceId: reg.data.workspace._id, name: "Bench project" } });
+  const project = await api.call("POST", "/project", {
+    token,
+    body: { workspaceId: reg.data.workspace._id, name: "Bench project" },
+  });
   return { token, workspaceId: reg.data.workspace._id, projectId: project.data._id, userId: reg.data.user._id };
 }
 
@@ -78,8 +121,14 @@ export async function tokensFor(api, u, n) {
   const out = [u.token];
   for (let i = 1; i < n; i++) {
     const email = `bench-helper-${i}-${Date.now()}@bench.test`;
-    const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: `Bench helper ${i}` } });
-    await api.call("POST", `/workspace/${u.workspaceId}/collaborator`, { token: u.token, body: { email, role: "admin" } });
+    const reg = await api.call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email, name: `Bench helper ${i}` },
+    });
+    await api.call("POST", `/workspace/${u.workspaceId}/collaborator`, {
+      token: u.token,
+      body: { email, role: "admin" },
+    });
     out.push(reg.data.token.token);
   }
   let next = 0;
@@ -177,11 +226,27 @@ export async function seedRawTable(db, ulid, columnStatements = () => []) {
   const t = Date.now();
   const ids = { user: ulid(), org: ulid(), ws: ulid(), project: ulid(), table: ulid() };
   await db.batch([
-    db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?)").bind(ids.user, `raw-${t}-${ids.user}@bench.test`, t, t),
-    db.prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Raw', ?, ?, ?)").bind(ids.org, ids.user, t, t),
-    db.prepare("INSERT INTO workspaces (id, organization_id, name, owner_id, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?, ?)").bind(ids.ws, ids.org, ids.user, t, t),
-    db.prepare("INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Raw', ?, ?)").bind(ids.project, ids.ws, ids.user, t, t),
-    db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Raw', ?, ?)").bind(ids.table, ids.project, ids.ws, ids.user, t, t),
+    db
+      .prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?)")
+      .bind(ids.user, `raw-${t}-${ids.user}@bench.test`, t, t),
+    db
+      .prepare("INSERT INTO organizations (id, name, owner_id, created_at, updated_at) VALUES (?, 'Raw', ?, ?, ?)")
+      .bind(ids.org, ids.user, t, t),
+    db
+      .prepare(
+        "INSERT INTO workspaces (id, organization_id, name, owner_id, created_at, updated_at) VALUES (?, ?, 'Raw', ?, ?, ?)",
+      )
+      .bind(ids.ws, ids.org, ids.user, t, t),
+    db
+      .prepare(
+        "INSERT INTO projects (id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, 'Raw', ?, ?)",
+      )
+      .bind(ids.project, ids.ws, ids.user, t, t),
+    db
+      .prepare(
+        "INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Raw', ?, ?)",
+      )
+      .bind(ids.table, ids.project, ids.ws, ids.user, t, t),
     ...columnStatements(ids, t),
   ]);
   return ids;
@@ -204,7 +269,11 @@ export function workerdStats(pgid, pick) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid || !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")) continue;
+      if (
+        Number(fields[2]) !== pgid ||
+        !readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("workerd")
+      )
+        continue;
       const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       const value = pick({ ticks: Number(fields[11]) + Number(fields[12]), rssMb: rss ? Number(rss[1]) / 1024 : 0 });
       if (best === null || value > best) best = value;

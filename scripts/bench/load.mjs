@@ -30,8 +30,27 @@ async function startFloor(dir) {
   const [port, inspector] = [await freePort(), await freePort()];
   const { child, stop } = startChild(
     path.join(BIN, "wrangler"),
-    ["dev", "--config", config, "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--persist-to", dir, "--log-level", "warn", "--show-interactive-dev-session=false"],
-    { env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: ["ignore", "ignore", "inherit"], isolated: true },
+    [
+      "dev",
+      "--config",
+      config,
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspector),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      dir,
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: ["ignore", "ignore", "inherit"],
+      isolated: true,
+    },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
@@ -63,8 +82,13 @@ export default async function () {
     // Warm every token (lastUsedAt) and the isolate.
     await drive(api.url, ENDPOINTS["E10 GET /document/{id}"], identities, { concurrency: 4, ms: 1000 });
     await drive(floor.url, FLOOR_PATH, identities, { concurrency: 4, ms: 1000 });
-    const targets = [...Object.entries(ENDPOINTS).map(([name, pathOf]) => [name, api.url, pathOf]), [FLOOR, floor.url, FLOOR_PATH]];
-    const totals = Object.fromEntries(targets.map(([k]) => [k, { latencies: [], requests: 0, seconds: 0, failures: 0, trips: [] }]));
+    const targets = [
+      ...Object.entries(ENDPOINTS).map(([name, pathOf]) => [name, api.url, pathOf]),
+      [FLOOR, floor.url, FLOOR_PATH],
+    ];
+    const totals = Object.fromEntries(
+      targets.map(([k]) => [k, { latencies: [], requests: 0, seconds: 0, failures: 0, trips: [] }]),
+    );
     for (let r = 0; r < rounds; r++) {
       for (const [name, url, pathOf] of targets) {
         const res = await drive(url, pathOf, identities, { concurrency, ms });

@@ -15,8 +15,14 @@ export default async function () {
   const rows = [];
   try {
     const u = await seedUser(api);
-    const doc = await api.call("POST", "/document", { token: u.token, body: { projectId: u.projectId, name: "PDF", type: "DOCUMENT" } });
-    const documents = { "1 page": buildDocx({ withHeading: true }), "40 pages": buildDocx({ pages: 40, withHeading: true, withTable: true }) };
+    const doc = await api.call("POST", "/document", {
+      token: u.token,
+      body: { projectId: u.projectId, name: "PDF", type: "DOCUMENT" },
+    });
+    const documents = {
+      "1 page": buildDocx({ withHeading: true }),
+      "40 pages": buildDocx({ pages: 40, withHeading: true, withTable: true }),
+    };
     for (const [label, docx] of Object.entries(documents)) {
       const body = { data: [{ documentId: doc.data._id, docx: Buffer.from(docx).toString("base64") }] };
       const e6 = async () => (await time(() => api.call("POST", "/export/doc-to-pdf", { token: u.token, body }))).ms;
@@ -47,6 +53,10 @@ export default async function () {
   const pool2 = await benchThroughput(2, count, onePage);
   printTable(`Throughput, ${count} concurrent 1-page conversions`, [
     { office_processes: 1, "conversions/s": pool1.perSecond.toFixed(2) },
-    { office_processes: 2, "conversions/s": pool2.perSecond.toFixed(2), "ratio 2/1": (pool2.perSecond / pool1.perSecond).toFixed(2) },
+    {
+      office_processes: 2,
+      "conversions/s": pool2.perSecond.toFixed(2),
+      "ratio 2/1": (pool2.perSecond / pool1.perSecond).toFixed(2),
+    },
   ]);
 }

@@ -48,9 +48,30 @@ function blocks200() {
   for (let i = 0; i < 200; i++) {
     const kind = i % 10;
     const text = (s) => [{ type: "text", text: s, styles: {} }];
-    if (kind === 0) out.push({ id: `h${i}`, type: "heading", props: { level: 2 }, content: text(`Section ${i / 10 + 1}`), children: [] });
-    else if (kind === 5) out.push({ id: `b${i}`, type: "bulletListItem", props: {}, content: text(`Point ${i}: keep it short and clear.`), children: [] });
-    else if (kind === 7) out.push({ id: `c${i}`, type: "checkListItem", props: { checked: i % 2 === 0 }, content: text(`Task ${i}`), children: [] });
+    if (kind === 0)
+      out.push({
+        id: `h${i}`,
+        type: "heading",
+        props: { level: 2 },
+        content: text(`Section ${i / 10 + 1}`),
+        children: [],
+      });
+    else if (kind === 5)
+      out.push({
+        id: `b${i}`,
+        type: "bulletListItem",
+        props: {},
+        content: text(`Point ${i}: keep it short and clear.`),
+        children: [],
+      });
+    else if (kind === 7)
+      out.push({
+        id: `c${i}`,
+        type: "checkListItem",
+        props: { checked: i % 2 === 0 },
+        content: text(`Task ${i}`),
+        children: [],
+      });
     else
       out.push({
         id: `p${i}`,
@@ -72,14 +93,20 @@ function blocks200() {
 export default async function () {
   const api = await startApi();
   try {
-    const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `portal-bench-${Date.now()}@bench.test`, name: "Bench" } });
+    const reg = await api.call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: `portal-bench-${Date.now()}@bench.test`, name: "Bench" },
+    });
     const token = reg.data.token.token;
     const call = (method, p, body) => api.call(method, p, { token, body });
     const setup = async (slug, password) => {
-      const project = (await call("POST", "/project", { workspaceId: reg.data.workspace._id, name: `Bench ${slug}` })).data;
-      const doc = (await call("POST", "/document", { projectId: project._id, name: "Long document", type: "DOCUMENT" })).data._id;
+      const project = (await call("POST", "/project", { workspaceId: reg.data.workspace._id, name: `Bench ${slug}` }))
+        .data;
+      const doc = (await call("POST", "/document", { projectId: project._id, name: "Long document", type: "DOCUMENT" }))
+        .data._id;
       for (let i = 0; i < 20; i++) {
-        const d = (await call("POST", "/document", { projectId: project._id, name: `Page ${i}`, type: "DOCUMENT" })).data._id;
+        const d = (await call("POST", "/document", { projectId: project._id, name: `Page ${i}`, type: "DOCUMENT" }))
+          .data._id;
         await call("POST", `/document/${d}/publish`, {});
       }
       await call("PUT", `/document/${doc}/content`, { blocks: blocks200() });
@@ -133,14 +160,36 @@ export default async function () {
     const f = (x) => Number(x.toFixed(1));
     console.table([
       { measure: "GET /health", rps: f(health.rps), p50_ms: f(health.p50), p99_ms: f(health.p99), requests: health.n },
-      { measure: "cached public page (200 blocks)", rps: f(cached.rps), p50_ms: f(cached.p50), p99_ms: f(cached.p99), requests: cached.n },
-      { measure: "uncached render, protected page (200 blocks)", rps: "", p50_ms: f(render.p50), p99_ms: f(render.p99), requests: render.n },
-      { measure: "first view after an edit (miss, 200 blocks)", rps: "", p50_ms: f(pct(missTimes, 50)), p99_ms: f(pct(missTimes, 99)), requests: missTimes.length },
+      {
+        measure: "cached public page (200 blocks)",
+        rps: f(cached.rps),
+        p50_ms: f(cached.p50),
+        p99_ms: f(cached.p99),
+        requests: cached.n,
+      },
+      {
+        measure: "uncached render, protected page (200 blocks)",
+        rps: "",
+        p50_ms: f(render.p50),
+        p99_ms: f(render.p99),
+        requests: render.n,
+      },
+      {
+        measure: "first view after an edit (miss, 200 blocks)",
+        rps: "",
+        p50_ms: f(pct(missTimes, 50)),
+        p99_ms: f(pct(missTimes, 99)),
+        requests: missTimes.length,
+      },
     ]);
     const ratio = cached.rps / health.rps;
-    console.log(`cached page throughput / /health throughput: ${ratio.toFixed(2)} (target ≥ 0.80) ${ratio >= 0.8 ? "✓" : "✗"}`);
+    console.log(
+      `cached page throughput / /health throughput: ${ratio.toFixed(2)} (target ≥ 0.80) ${ratio >= 0.8 ? "✓" : "✗"}`,
+    );
     console.log(`uncached render p99: ${render.p99.toFixed(1)} ms (target ≤ 50 ms) ${render.p99 <= 50 ? "✓" : "✗"}`);
-    console.log(`cached hit: x-portal-cache ${cacheHeader}, D1 round trips ${roundTrips} (target 0 or 1) ${roundTrips <= 1 ? "✓" : "✗"}`);
+    console.log(
+      `cached hit: x-portal-cache ${cacheHeader}, D1 round trips ${roundTrips} (target 0 or 1) ${roundTrips <= 1 ? "✓" : "✗"}`,
+    );
     if (health.errors || cached.errors) console.log(`errors: health ${health.errors}, cached ${cached.errors}`);
   } finally {
     await api.stop();

@@ -21,7 +21,11 @@ function cpuOf(pgid) {
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[2]) !== pgid) continue;
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      const name = cmd[0].endsWith("workerd") ? "workerd" : cmd.some((a) => a.includes("wrangler")) ? "wrangler (node)" : cmd[0].split("/").pop();
+      const name = cmd[0].endsWith("workerd")
+        ? "workerd"
+        : cmd.some((a) => a.includes("wrangler"))
+          ? "wrangler (node)"
+          : cmd[0].split("/").pop();
       out.set(pid, { name, ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // The process ended between listing and reading.
@@ -41,17 +45,19 @@ async function inspector(port) {
     pending.get(msg.id)?.(msg.result);
     pending.delete(msg.id);
   });
-  const send = (method, params = {}) => new Promise((resolve) => {
-    pending.set(++id, resolve);
-    ws.send(JSON.stringify({ id, method, params }));
-  });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
   return { send, close: () => ws.close() };
 }
 
 export default async function () {
   const ms = Number(process.env.BENCH_PROFILE_MS || 4000);
   const endpoint = process.env.BENCH_PROFILE_ENDPOINT || "E10 GET /document/{id}";
-  if (!ENDPOINTS[endpoint]) throw new Error(`BENCH_PROFILE_ENDPOINT must be one of: ${Object.keys(ENDPOINTS).join(", ")}`);
+  if (!ENDPOINTS[endpoint])
+    throw new Error(`BENCH_PROFILE_ENDPOINT must be one of: ${Object.keys(ENDPOINTS).join(", ")}`);
   const inspectorPort = await freePort();
   const api = await startApi({ args: ["--inspector-port", String(inspectorPort)] });
   try {
@@ -66,7 +72,10 @@ export default async function () {
       const client = process.cpuUsage(client0);
       const after = cpuOf(api.pgid);
       const n = run.latencies.length;
-      const perProcess = [...after].map(([pid, p]) => ({ ...p, ms: ((p.ticks - (before.get(pid)?.ticks ?? p.ticks)) * 10) / n }));
+      const perProcess = [...after].map(([pid, p]) => ({
+        ...p,
+        ms: ((p.ticks - (before.get(pid)?.ticks ?? p.ticks)) * 10) / n,
+      }));
       const workerd = perProcess.filter((p) => p.name === "workerd").sort((a, b) => b.ms - a.ms);
       const wrangler = perProcess.filter((p) => p.name === "wrangler (node)").reduce((a, p) => a + p.ms, 0);
       const clientMs = (client.user + client.system) / 1000 / n;
@@ -77,7 +86,7 @@ export default async function () {
         "proxy workerd ms/req": workerd[1]?.ms.toFixed(2),
         "wrangler node ms/req": wrangler.toFixed(2),
         "bench client ms/req": clientMs.toFixed(2),
-        "Worker's workerd busy %": (((workerd[0]?.ms ?? 0) * n) / ms * 100).toFixed(0),
+        "Worker's workerd busy %": ((((workerd[0]?.ms ?? 0) * n) / ms) * 100).toFixed(0),
       });
     }
     if (rows.length) printTable(`CPU per request by process (16 concurrent callers, ${ms} ms per endpoint)`, rows);
@@ -99,7 +108,10 @@ export default async function () {
     }
     printTable(
       `The Worker isolate's hottest functions under ${endpoint} (${run.latencies.length} requests, ${profile.samples.length} samples; the profiler slows the isolate)`,
-      [...self].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([fn, count]) => ({ function: fn, "% of samples": ((100 * count) / profile.samples.length).toFixed(1) })),
+      [...self]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([fn, count]) => ({ function: fn, "% of samples": ((100 * count) / profile.samples.length).toFixed(1) })),
     );
   } finally {
     await api.stop();

@@ -10,15 +10,33 @@ export async function seedRequestPath(api, { users = 8, tokensPerUser = 10 } = {
   const out = [];
   await Promise.all(
     Array.from({ length: users * tokensPerUser }, async (_, i) => {
-      const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `load-${i}-${Date.now()}@bench.test`, name: `Load ${i}` } });
+      const reg = await api.call("POST", "/admin/users", {
+        token: ADMIN_TOKEN,
+        body: { email: `load-${i}-${Date.now()}@bench.test`, name: `Load ${i}` },
+      });
       const token = reg.data.token.token;
       const workspaceId = reg.data.workspace._id;
       const project = await api.call("POST", "/project", { token, body: { workspaceId, name: "Load project" } });
-      const doc = await api.call("POST", "/document", { token, body: { projectId: project.data._id, name: "Load doc", type: "DOCUMENT" } });
-      const table = await api.call("POST", "/table", { token, body: { projectId: project.data._id, name: "Load table" } });
+      const doc = await api.call("POST", "/document", {
+        token,
+        body: { projectId: project.data._id, name: "Load doc", type: "DOCUMENT" },
+      });
+      const table = await api.call("POST", "/table", {
+        token,
+        body: { projectId: project.data._id, name: "Load table" },
+      });
       const nameCol = table.data.columns[0]._id;
-      const row = await api.call("POST", `/table/${table.data._id}/row`, { token, body: { cells: { [nameCol]: "a row" } } });
-      out.push({ token, workspaceId, projectId: project.data._id, docId: doc.data._id, rowId: (row.data.row ?? row.data)._id });
+      const row = await api.call("POST", `/table/${table.data._id}/row`, {
+        token,
+        body: { cells: { [nameCol]: "a row" } },
+      });
+      out.push({
+        token,
+        workspaceId,
+        projectId: project.data._id,
+        docId: doc.data._id,
+        rowId: (row.data.row ?? row.data)._id,
+      });
     }),
   );
   return out;

@@ -14,7 +14,13 @@ function setting(name, fallback) {
 
 /** The cell values of row i: identifier, text, number, checkbox, date. */
 function rowValues(i) {
-  return [`Row ${i}`, `Some text for row ${i} that is a little longer than a word`, i * 1.25, i % 2 === 0, 1_700_000_000_000 + i * 60_000];
+  return [
+    `Row ${i}`,
+    `Some text for row ${i} that is a little longer than a word`,
+    i * 1.25,
+    i % 2 === 0,
+    1_700_000_000_000 + i * 60_000,
+  ];
 }
 
 // Mirrors INSERT_ROWS / INSERT_CELLS in src/services/tables/rows.ts.
@@ -33,8 +39,21 @@ async function seedRaw(db, ulid) {
   const ids = await seedRawTable(db, ulid, (ids, t) =>
     columns.map((id, i) =>
       db
-        .prepare("INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        .bind(id, ids.table, ids.project, ids.ws, `c${i}`, `c${i}`, i === 0 ? 1 : 0, JSON.stringify({ type: ["identifier", "text", "number", "checkbox", "date"][i] }), t, t),
+        .prepare(
+          "INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(
+          id,
+          ids.table,
+          ids.project,
+          ids.ws,
+          `c${i}`,
+          `c${i}`,
+          i === 0 ? 1 : 0,
+          JSON.stringify({ type: ["identifier", "text", "number", "checkbox", "date"][i] }),
+          t,
+          t,
+        ),
     ),
   );
   return { ...ids, columns };
@@ -44,7 +63,11 @@ async function rawBulkInsert(db, ulid, s, offset) {
   const t = Date.now();
   const rowIds = Array.from({ length: ROWS_PER_CALL }, () => ulid());
   const cells = [];
-  rowIds.forEach((rowId, i) => rowValues(offset + i).forEach((v, c) => cells.push(JSON.stringify([ulid(), rowId, s.columns[c], c === 0 ? 1 : 0, v]))));
+  rowIds.forEach((rowId, i) =>
+    rowValues(offset + i).forEach((v, c) =>
+      cells.push(JSON.stringify([ulid(), rowId, s.columns[c], c === 0 ? 1 : 0, v])),
+    ),
+  );
   await db.batch([
     db.prepare(INSERT_ROWS).bind(s.table, s.project, s.ws, s.user, t, JSON.stringify(rowIds)),
     db.prepare(INSERT_CELLS).bind(s.table, s.ws, t, `[${cells.join(",")}]`),
@@ -69,7 +92,9 @@ async function apiPageThrough(api, token, tableId, pages, limit) {
   let cursor;
   let n = 0;
   for (let p = 0; p < pages; p++) {
-    const res = await api.call("GET", `/table/${tableId}/rows?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, { token });
+    const res = await api.call("GET", `/table/${tableId}/rows?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, {
+      token,
+    });
     n += res.data.length;
     cursor = res.nextCursor;
     if (!cursor) break;
@@ -91,10 +116,15 @@ export default async function () {
     const tableId = table.data._id;
     const colIds = [table.data.columns[0]._id];
     for (const type of ["text", "number", "checkbox", "date"]) {
-      colIds.push((await api.call("POST", `/table/${tableId}/column`, { token: u.token, body: { name: type, data: { type } } })).data._id);
+      colIds.push(
+        (await api.call("POST", `/table/${tableId}/column`, { token: u.token, body: { name: type, data: { type } } }))
+          .data._id,
+      );
     }
     const body = (offset) => ({
-      rows: Array.from({ length: ROWS_PER_CALL }, (_, i) => ({ cells: Object.fromEntries(rowValues(offset + i).map((v, c) => [colIds[c], v])) })),
+      rows: Array.from({ length: ROWS_PER_CALL }, (_, i) => ({
+        cells: Object.fromEntries(rowValues(offset + i).map((v, c) => [colIds[c], v])),
+      })),
     });
     const s = await seedRaw(raw.db, ulid);
 

@@ -17,7 +17,17 @@
 //   npm run bench -- search      (BENCH_SEARCH_DOCS, BENCH_SEARCH_CELLS, BENCH_SEARCH_CALLS override the defaults)
 import { rmSync } from "node:fs";
 import { monotonicFactory } from "ulidx";
-import { freshState, idsBeside, openD1, shardBindingOf, printTable, seedUser, startApi, time, tokensFor } from "./lib.mjs";
+import {
+  freshState,
+  idsBeside,
+  openD1,
+  shardBindingOf,
+  printTable,
+  seedUser,
+  startApi,
+  time,
+  tokensFor,
+} from "./lib.mjs";
 
 function setting(name, fallback) {
   const v = Number(process.env[`BENCH_SEARCH_${name.toUpperCase()}`]);
@@ -32,7 +42,28 @@ const pct = (xs, p) => {
 // A deterministic vocabulary of pronounceable words, drawn with a Zipf distribution (word of rank r ∝ 1/r), so a
 // few words are everywhere and most are rare, as in real text.
 const VOCAB_SIZE = 20_000;
-const SYL = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "ly", "do", "fe", "gi", "ho", "ju", "be", "co", "wa"];
+const SYL = [
+  "ka",
+  "lo",
+  "mi",
+  "ne",
+  "ru",
+  "sa",
+  "ti",
+  "vo",
+  "ze",
+  "pa",
+  "qu",
+  "ly",
+  "do",
+  "fe",
+  "gi",
+  "ho",
+  "ju",
+  "be",
+  "co",
+  "wa",
+];
 const vocab = Array.from({ length: VOCAB_SIZE }, (_, i) => {
   let w = "";
   let n = i + 400; // at least three syllables
@@ -88,7 +119,11 @@ async function seedDocuments(db, newId, owner, count) {
            SELECT j.value ->> 0, ?1, ?2, NULL, ?3, j.value ->> 1, 'DOCUMENT', ?4, ?4 FROM json_each(?5) j`,
         )
         .bind(owner.projectId, owner.workspaceId, owner.userId, t, JSON.stringify(docs.map((d) => [d[0], d[1]]))),
-      db.prepare(`UPDATE search_entries SET body = j.value ->> 1 FROM json_each(?1) j WHERE search_entries.record_id = j.value ->> 0`).bind(JSON.stringify(docs.map((d) => [d[0], d[2]]))),
+      db
+        .prepare(
+          `UPDATE search_entries SET body = j.value ->> 1 FROM json_each(?1) j WHERE search_entries.record_id = j.value ->> 0`,
+        )
+        .bind(JSON.stringify(docs.map((d) => [d[0], d[2]]))),
     ]);
   }
   return ids;
@@ -102,11 +137,28 @@ async function seedRows(db, newId, owner, rowCount) {
   const table = newId();
   const columns = COLUMN_TYPES.map(() => newId());
   await db.batch([
-    db.prepare("INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Bench table', ?, ?)").bind(table, owner.projectId, owner.workspaceId, owner.userId, t, t),
+    db
+      .prepare(
+        "INSERT INTO tables (id, project_id, workspace_id, user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, 'Bench table', ?, ?)",
+      )
+      .bind(table, owner.projectId, owner.workspaceId, owner.userId, t, t),
     ...columns.map((id, i) =>
       db
-        .prepare("INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        .bind(id, table, owner.projectId, owner.workspaceId, `c${i}`, `c${i}`, i === 0 ? 1 : 0, JSON.stringify({ type: COLUMN_TYPES[i] }), t, t),
+        .prepare(
+          "INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(
+          id,
+          table,
+          owner.projectId,
+          owner.workspaceId,
+          `c${i}`,
+          `c${i}`,
+          i === 0 ? 1 : 0,
+          JSON.stringify({ type: COLUMN_TYPES[i] }),
+          t,
+          t,
+        ),
     ),
   ]);
   const ROWS_PER_BATCH = 1000;
@@ -114,7 +166,15 @@ async function seedRows(db, newId, owner, rowCount) {
     const rowIds = Array.from({ length: Math.min(ROWS_PER_BATCH, rowCount - done) }, () => newId());
     const cells = [];
     for (const rowId of rowIds) {
-      COLUMN_TYPES.forEach((type, c) => cells.push([newId(), rowId, columns[c], c === 0 ? 1 : 0, type === "number" ? Math.round(rand() * 1e6) : words(type === "identifier" ? 2 : 6)]));
+      COLUMN_TYPES.forEach((type, c) =>
+        cells.push([
+          newId(),
+          rowId,
+          columns[c],
+          c === 0 ? 1 : 0,
+          type === "number" ? Math.round(rand() * 1e6) : words(type === "identifier" ? 2 : 6),
+        ]),
+      );
     }
     await db.batch([
       db
@@ -167,7 +227,11 @@ function queryClasses() {
 
 const FLOOR = "floor: GET /project/{id}";
 
-const likeTerm = (q) => q.replace(/["*]/g, "").split(/\s+/).find((x) => x && x !== "OR" && !x.startsWith("-")) ?? q;
+const likeTerm = (q) =>
+  q
+    .replace(/["*]/g, "")
+    .split(/\s+/)
+    .find((x) => x && x !== "OR" && !x.startsWith("-")) ?? q;
 
 export default async function () {
   const docCount = setting("docs", 100_000);
@@ -189,11 +253,18 @@ export default async function () {
   let d1 = await openD1(dir);
   const mineDb = d1.shard(searcher.workspaceId);
   const otherDb = d1.shard(other.workspaceId);
-  const databases = shardBindingOf(searcher.workspaceId) === shardBindingOf(other.workspaceId) ? [mineDb] : [mineDb, otherDb];
+  const databases =
+    shardBindingOf(searcher.workspaceId) === shardBindingOf(other.workspaceId) ? [mineDb] : [mineDb, otherDb];
   const seeded = await time(async () => {
     const mine = await seedDocuments(mineDb, idsBeside(ulid, searcher.workspaceId), searcher, Math.ceil(docCount / 2));
     await seedDocuments(otherDb, idsBeside(ulid, other.workspaceId), other, Math.floor(docCount / 2));
-    const triggers = (await mineDb.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('search_cells_ai', 'search_cells_au')").all()).results;
+    const triggers = (
+      await mineDb
+        .prepare(
+          "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('search_cells_ai', 'search_cells_au')",
+        )
+        .all()
+    ).results;
     for (const db of databases) for (const tr of triggers) await db.prepare(`DROP TRIGGER ${tr.name}`).run();
     await seedRows(mineDb, idsBeside(ulid, searcher.workspaceId), searcher, Math.ceil(rowCount / 2));
     await seedRows(otherDb, idsBeside(ulid, other.workspaceId), other, Math.floor(rowCount / 2));
@@ -206,10 +277,16 @@ export default async function () {
   const myDocs = seeded.out;
   const counts = { documents: 0, cells: 0, entries: 0 };
   for (const db of databases) {
-    const c = await db.prepare("SELECT (SELECT COUNT(*) FROM documents) AS documents, (SELECT COUNT(*) FROM cells) AS cells, (SELECT COUNT(*) FROM search_entries) AS entries").first();
+    const c = await db
+      .prepare(
+        "SELECT (SELECT COUNT(*) FROM documents) AS documents, (SELECT COUNT(*) FROM cells) AS cells, (SELECT COUNT(*) FROM search_entries) AS entries",
+      )
+      .first();
     for (const k of Object.keys(counts)) counts[k] += c[k];
   }
-  console.log(`seeded ${counts.documents} documents, ${counts.cells} cells, ${counts.entries} index entries through SQL in ${(seeded.ms / 1000).toFixed(0)} s`);
+  console.log(
+    `seeded ${counts.documents} documents, ${counts.cells} cells, ${counts.entries} index entries through SQL in ${(seeded.ms / 1000).toFixed(0)} s`,
+  );
 
   // LIKE baseline on the same text and engine (the API is down: one process on the state at a time).
   const classes = queryClasses();
@@ -217,7 +294,17 @@ export default async function () {
   const LIKE_SQL = `SELECT e.record_id FROM search_entries e WHERE (e.title LIKE ?1 OR e.body LIKE ?1) AND e.live = 1 AND e.workspace_id = ?2 LIMIT 20`;
   for (const c of classes) {
     const xs = [];
-    for (let i = 0; i < 5; i++) xs.push((await time(() => mineDb.prepare(LIKE_SQL).bind(`%${likeTerm(c.q())}%`, searcher.workspaceId).all())).ms);
+    for (let i = 0; i < 5; i++)
+      xs.push(
+        (
+          await time(() =>
+            mineDb
+              .prepare(LIKE_SQL)
+              .bind(`%${likeTerm(c.q())}%`, searcher.workspaceId)
+              .all(),
+          )
+        ).ms,
+      );
     likeMs.set(c.name, xs);
   }
   await d1.dispose();
@@ -228,13 +315,21 @@ export default async function () {
   const hitsOf = new Map();
   const saveDoc = myDocs[0];
   const saveWith = [];
-  const blocks = (k) => Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, type: "paragraph", props: {}, content: [{ type: "text", text: `${k} ${words(10)}`, styles: {} }], children: [] }));
+  const blocks = (k) =>
+    Array.from({ length: 8 }, (_, i) => ({
+      id: `b${i}`,
+      type: "paragraph",
+      props: {},
+      content: [{ type: "text", text: `${k} ${words(10)}`, styles: {} }],
+      children: [],
+    }));
   try {
     // A query matching more records than one may score (MAX_CANDIDATES) is answered 422 "too broad": timed as well,
     // and reported as such in the hits column.
     const searchOnce = async (q) => {
       try {
-        return (await api.call("GET", `/search?q=${encodeURIComponent(q)}&limit=20`, { token: tokens.next() })).data.length;
+        return (await api.call("GET", `/search?q=${encodeURIComponent(q)}&limit=20`, { token: tokens.next() })).data
+          .length;
       } catch (err) {
         if (/→ 422: .*too broad/.test(String(err.message))) return "422 too broad";
         throw err;
@@ -244,7 +339,10 @@ export default async function () {
     // The floor: the cheapest authenticated read (one D1 round trip) on the same server, interleaved.
     perClass.set(FLOOR, []);
     for (let i = 0; i < calls; i++) {
-      if (i % classes.length === 0) perClass.get(FLOOR).push((await time(() => api.call("GET", `/project/${searcher.projectId}`, { token: tokens.next() }))).ms);
+      if (i % classes.length === 0)
+        perClass
+          .get(FLOOR)
+          .push((await time(() => api.call("GET", `/project/${searcher.projectId}`, { token: tokens.next() }))).ms);
       const c = classes[i % classes.length];
       const { ms, out } = await time(() => searchOnce(c.q()));
       perClass.get(c.name).push(ms);
@@ -252,8 +350,16 @@ export default async function () {
     }
 
     // Content saves with the index in step: a ~80-word, 8-block document, saved again and again.
-    for (let i = 0; i < 5; i++) await api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } });
-    for (let i = 0; i < 60; i++) saveWith.push((await time(() => api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } }))).ms);
+    for (let i = 0; i < 5; i++)
+      await api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } });
+    for (let i = 0; i < 60; i++)
+      saveWith.push(
+        (
+          await time(() =>
+            api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } }),
+          )
+        ).ms,
+      );
   } finally {
     await api.stop();
   }
@@ -274,13 +380,22 @@ export default async function () {
     "DROP TRIGGER search_tables_au",
     "ALTER TABLE search_entries RENAME TO search_entries_bench",
     "CREATE TABLE search_entries (id integer PRIMARY KEY, record_id text NOT NULL UNIQUE, kind text NOT NULL, title text NOT NULL DEFAULT '', body text NOT NULL DEFAULT '', workspace_id text, project_id text, live integer NOT NULL DEFAULT 0)",
-  ]) await saveDb.prepare(sql).run();
+  ])
+    await saveDb.prepare(sql).run();
   await d1.dispose();
   api = await startApi({ dir });
   const saveWithout = [];
   try {
-    for (let i = 0; i < 5; i++) await api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } });
-    for (let i = 0; i < 60; i++) saveWithout.push((await time(() => api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } }))).ms);
+    for (let i = 0; i < 5; i++)
+      await api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } });
+    for (let i = 0; i < 60; i++)
+      saveWithout.push(
+        (
+          await time(() =>
+            api.call("PUT", `/document/${saveDoc}/content`, { token: tokens.next(), body: { blocks: blocks(i) } }),
+          )
+        ).ms,
+      );
   } finally {
     await api.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -290,17 +405,32 @@ export default async function () {
   perClass.delete(FLOOR);
   const all = [...perClass.values()].flat();
   const allLike = [...likeMs.values()].flat();
-  printTable(`GET /search on ${counts.documents} documents + ${counts.cells} cells (searcher reads half), ${calls} calls`, [
-    ...classes.map((c) => ({
-      query: c.name,
-      hits: hitsOf.get(c.name),
-      "search p50 ms": pct(perClass.get(c.name), 50).toFixed(1),
-      "search p99 ms": pct(perClass.get(c.name), 99).toFixed(1),
-      "LIKE scan p50 ms": pct(likeMs.get(c.name), 50).toFixed(1),
-    })),
-    { query: FLOOR, hits: "", "search p50 ms": pct(floor, 50).toFixed(1), "search p99 ms": pct(floor, 99).toFixed(1), "LIKE scan p50 ms": "" },
-    { query: "ALL", hits: "", "search p50 ms": pct(all, 50).toFixed(1), "search p99 ms": pct(all, 99).toFixed(1), "LIKE scan p50 ms": pct(allLike, 50).toFixed(1) },
-  ]);
+  printTable(
+    `GET /search on ${counts.documents} documents + ${counts.cells} cells (searcher reads half), ${calls} calls`,
+    [
+      ...classes.map((c) => ({
+        query: c.name,
+        hits: hitsOf.get(c.name),
+        "search p50 ms": pct(perClass.get(c.name), 50).toFixed(1),
+        "search p99 ms": pct(perClass.get(c.name), 99).toFixed(1),
+        "LIKE scan p50 ms": pct(likeMs.get(c.name), 50).toFixed(1),
+      })),
+      {
+        query: FLOOR,
+        hits: "",
+        "search p50 ms": pct(floor, 50).toFixed(1),
+        "search p99 ms": pct(floor, 99).toFixed(1),
+        "LIKE scan p50 ms": "",
+      },
+      {
+        query: "ALL",
+        hits: "",
+        "search p50 ms": pct(all, 50).toFixed(1),
+        "search p99 ms": pct(all, 99).toFixed(1),
+        "LIKE scan p50 ms": pct(allLike, 50).toFixed(1),
+      },
+    ],
+  );
   const w50 = pct(saveWith, 50);
   const wo50 = pct(saveWithout, 50);
   printTable("Content save (PUT /document/{id}/content, 8 blocks), 60 saves each", [

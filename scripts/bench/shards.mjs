@@ -40,9 +40,15 @@ export const DEFAULTS = {
 
 /** sfc32: small, fast, good enough for a simulation, and the same sequence on every machine. */
 export function prng(seed) {
-  let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+  let a = 0x9e3779b9,
+    b = 0x243f6a88,
+    c = 0xb7e15162,
+    d = seed >>> 0;
   const next = () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -67,7 +73,8 @@ export function population(opts) {
   const random = prng(o.seed);
   const storageW = new Float64Array(o.orgs);
   const loadW = new Float64Array(o.orgs);
-  let sumS = 0, sumL = 0;
+  let sumS = 0,
+    sumL = 0;
   for (let k = 0; k < o.orgs; k++) {
     storageW[k] = (k + 1) ** -o.storageZipf * Math.exp(o.storageSigma * gaussian(random));
     loadW[k] = (k + 1) ** -o.loadZipf * Math.exp(o.loadSigma * gaussian(random));
@@ -128,7 +135,8 @@ export function rebalance(totals, placement, count, { fillBytes, limit }) {
   const moves = [];
   const dbs = databases(totals, next, count);
   const move = (l, from, to, why) => {
-    const a = dbs[from], b = dbs[to];
+    const a = dbs[from],
+      b = dbs[to];
     a.shards.splice(a.shards.indexOf(l), 1);
     a.storage -= totals.storage[l];
     a.load -= totals.load[l];
@@ -203,7 +211,8 @@ export function spread(values) {
 export function violations(dbs, limit) {
   const out = [];
   for (const d of dbs) {
-    if (d.load > limit && d.shards.length !== 1) out.push(`SHARD_${d.index}: ${(d.load * 100).toFixed(2)}% of queries on ${d.shards.length} logical shards`);
+    if (d.load > limit && d.shards.length !== 1)
+      out.push(`SHARD_${d.index}: ${(d.load * 100).toFixed(2)}% of queries on ${d.shards.length} logical shards`);
     if (d.storage > DATABASE_BYTES) out.push(`SHARD_${d.index}: ${(d.storage / GB).toFixed(2)} GB`);
   }
   return out;
@@ -220,11 +229,25 @@ export function simulate(opts = {}) {
   const placement = Int32Array.from({ length: LOGICAL_SHARDS }, (_, l) => physicalIndexOf(l, map));
   const before = databases(totals, placement, o.databases);
   const limit = 2 / o.databases; // query shares sum to 1
-  const { placement: after, moves } = rebalance(totals, placement, o.databases, { fillBytes: o.fillTarget * DATABASE_BYTES, limit });
+  const { placement: after, moves } = rebalance(totals, placement, o.databases, {
+    fillBytes: o.fillTarget * DATABASE_BYTES,
+    limit,
+  });
   const afterDbs = databases(totals, after, o.databases);
   // Logical shards left alone on a database above the limit are closed to new organizations.
   const closed = afterDbs.filter((d) => d.shards.length === 1 && d.load > limit).map((d) => d.shards[0]);
-  return { options: o, pop, totals, before, after: afterDbs, moves, closed, limit, violationsBefore: violations(before, limit), violationsAfter: violations(afterDbs, limit) };
+  return {
+    options: o,
+    pop,
+    totals,
+    before,
+    after: afterDbs,
+    moves,
+    closed,
+    limit,
+    violationsBefore: violations(before, limit),
+    violationsAfter: violations(afterDbs, limit),
+  };
 }
 
 const pct = (x) => `${(x * 100).toFixed(2)}%`;
@@ -234,8 +257,26 @@ function balanceRows(dbs) {
   const s = spread(dbs.map((d) => d.storage));
   const q = spread(dbs.map((d) => d.load));
   return [
-    { measure: "storage", min: gb(s.min), p50: gb(s.p50), p99: gb(s.p99), max: gb(s.max), "max ÷ mean": (s.max / s.mean).toFixed(2), "DBs > 2× mean": s.above2x, "DBs > 10 GB": dbs.filter((d) => d.storage > DATABASE_BYTES).length },
-    { measure: "query share", min: pct(q.min), p50: pct(q.p50), p99: pct(q.p99), max: pct(q.max), "max ÷ mean": (q.max / q.mean).toFixed(2), "DBs > 2× mean": q.above2x, "DBs > 10 GB": "" },
+    {
+      measure: "storage",
+      min: gb(s.min),
+      p50: gb(s.p50),
+      p99: gb(s.p99),
+      max: gb(s.max),
+      "max ÷ mean": (s.max / s.mean).toFixed(2),
+      "DBs > 2× mean": s.above2x,
+      "DBs > 10 GB": dbs.filter((d) => d.storage > DATABASE_BYTES).length,
+    },
+    {
+      measure: "query share",
+      min: pct(q.min),
+      p50: pct(q.p50),
+      p99: pct(q.p99),
+      max: pct(q.max),
+      "max ÷ mean": (q.max / q.mean).toFixed(2),
+      "DBs > 2× mean": q.above2x,
+      "DBs > 10 GB": "",
+    },
   ];
 }
 
@@ -251,7 +292,8 @@ const ROW_WITH_CELLS = `SELECT r.*, (SELECT json_group_object(c.column_id, json(
   FROM rows r WHERE r.id = ?1 AND r.is_deleted = 0`;
 const PAGE = `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells
   FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND (r.seq, r.id) > (?2, ?3) ORDER BY r.seq, r.id LIMIT ?4`;
-const TOKEN = "SELECT t.user_id, t.expires_at, u.email FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?1";
+const TOKEN =
+  "SELECT t.user_id, t.expires_at, u.email FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?1";
 const UPDATE_CELL = "UPDATE cells SET data = ?1, updated_at = ?2 WHERE row_id = ?3 AND column_id = ?4";
 
 /** Time (ms) per statement of our typical statements on a local D1: median, min and max of 5 tries. */
@@ -266,19 +308,42 @@ export async function measureQueryTimes(n = 100) {
     const ids = await seedRawTable(db, ulid, (ids, t) =>
       columns.map((id, i) =>
         db
-          .prepare("INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-          .bind(id, ids.table, ids.project, ids.ws, `c${i}`, `c${i}`, i === 0 ? 1 : 0, JSON.stringify({ type: "text" }), t, t),
+          .prepare(
+            "INSERT INTO columns (id, table_id, project_id, workspace_id, name, slug, is_identifier, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          .bind(
+            id,
+            ids.table,
+            ids.project,
+            ids.ws,
+            `c${i}`,
+            `c${i}`,
+            i === 0 ? 1 : 0,
+            JSON.stringify({ type: "text" }),
+            t,
+            t,
+          ),
       ),
     );
     const rowIds = [];
     for (let b = 0; b < 10; b++) {
       const t = Date.now();
       const batch = Array.from({ length: 1000 }, () => ulid());
-      const cells = batch.flatMap((rowId, i) => columns.map((c, k) => JSON.stringify([ulid(), rowId, c, k === 0 ? 1 : 0, `value ${b * 1000 + i}/${k}`])));
-      await db.batch([db.prepare(INSERT_ROWS).bind(ids.table, ids.project, ids.ws, ids.user, t, JSON.stringify(batch)), db.prepare(INSERT_CELLS).bind(ids.table, ids.ws, t, `[${cells.join(",")}]`)]);
+      const cells = batch.flatMap((rowId, i) =>
+        columns.map((c, k) => JSON.stringify([ulid(), rowId, c, k === 0 ? 1 : 0, `value ${b * 1000 + i}/${k}`])),
+      );
+      await db.batch([
+        db.prepare(INSERT_ROWS).bind(ids.table, ids.project, ids.ws, ids.user, t, JSON.stringify(batch)),
+        db.prepare(INSERT_CELLS).bind(ids.table, ids.ws, t, `[${cells.join(",")}]`),
+      ]);
       rowIds.push(...batch);
     }
-    await db.prepare("INSERT INTO access_tokens (id, user_id, name, token_hash, created_at) VALUES (?, ?, 'bench', 'bench-hash', ?)").bind(ulid(), ids.user, Date.now()).run();
+    await db
+      .prepare(
+        "INSERT INTO access_tokens (id, user_id, name, token_hash, created_at) VALUES (?, ?, 'bench', 'bench-hash', ?)",
+      )
+      .bind(ulid(), ids.user, Date.now())
+      .run();
     const random = prng(99);
     const pick = () => rowIds[Math.floor(random() * rowIds.length)];
     const kinds = {
@@ -290,7 +355,10 @@ export async function measureQueryTimes(n = 100) {
         const rowId = ulid();
         const t = Date.now();
         const cells = columns.map((c, k) => JSON.stringify([ulid(), rowId, c, k === 0 ? 1 : 0, "new"]));
-        return [db.prepare(INSERT_ROWS).bind(ids.table, ids.project, ids.ws, ids.user, t, JSON.stringify([rowId])), db.prepare(INSERT_CELLS).bind(ids.table, ids.ws, t, `[${cells.join(",")}]`)];
+        return [
+          db.prepare(INSERT_ROWS).bind(ids.table, ids.project, ids.ws, ids.user, t, JSON.stringify([rowId])),
+          db.prepare(INSERT_CELLS).bind(ids.table, ids.ws, t, `[${cells.join(",")}]`),
+        ];
       },
     };
     // Locally meta.duration counts whole milliseconds, too coarse for sub-millisecond statements; so each kind runs
@@ -324,7 +392,14 @@ export async function measureQueryTimes(n = 100) {
 function parseArgs(args) {
   const opts = {};
   if (args.includes("--measure")) opts.measure = true;
-  const names = { "--orgs": "orgs", "--databases": "databases", "--seed": "seed", "--total-gb": "totalGb", "--qps": "qps", "--query-ms": "queryMs" };
+  const names = {
+    "--orgs": "orgs",
+    "--databases": "databases",
+    "--seed": "seed",
+    "--total-gb": "totalGb",
+    "--qps": "qps",
+    "--query-ms": "queryMs",
+  };
   for (let i = 0; i < args.length; i++) {
     const key = names[args[i]];
     if (!key) continue;
@@ -339,10 +414,23 @@ export default async function shards(args = []) {
   const opts = parseArgs(args);
   if (opts.measure) {
     const times = await measureQueryTimes();
-    console.log("time per statement on a local D1 (slope between batches of 100 and 200, pages 10 and 20; table of 10,000 rows × 5 cells):");
-    console.table(Object.entries(times).map(([statement, t]) => ({ statement, "median ms": t.median.toFixed(3), "min ms": t.min.toFixed(3), "max ms": t.max.toFixed(3) })));
+    console.log(
+      "time per statement on a local D1 (slope between batches of 100 and 200, pages 10 and 20; table of 10,000 rows × 5 cells):",
+    );
+    console.table(
+      Object.entries(times).map(([statement, t]) => ({
+        statement,
+        "median ms": t.median.toFixed(3),
+        "min ms": t.min.toFixed(3),
+        "max ms": t.max.toFixed(3),
+      })),
+    );
     // The capacity lines use the slowest median of the single-record statements a request typically makes.
-    opts.queryMs = Math.max(times["one row with its cells"].median, times["update one cell"].median, times["token check (directory)"].median);
+    opts.queryMs = Math.max(
+      times["one row with its cells"].median,
+      times["update one cell"].median,
+      times["token check (directory)"].median,
+    );
     delete opts.measure;
   }
   const t0 = performance.now();
@@ -366,7 +454,9 @@ export default async function shards(args = []) {
   console.table(balanceRows(r.before));
   const bytesMoved = r.moves.reduce((s, m) => s + m.bytes, 0);
   const byWhy = (w) => r.moves.filter((m) => m.why === w).length;
-  console.log(`\nafter ${r.moves.length} greedy moves of logical shards (${byWhy("load")} for load, ${byWhy("storage")} for storage; ${gb(bytesMoved)} copied):`);
+  console.log(
+    `\nafter ${r.moves.length} greedy moves of logical shards (${byWhy("load")} for load, ${byWhy("storage")} for storage; ${gb(bytesMoved)} copied):`,
+  );
   console.table(balanceRows(r.after));
   const hot = r.after.filter((d) => d.load > r.limit).sort((a, b) => b.load - a.load);
   console.log(

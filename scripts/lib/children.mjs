@@ -84,7 +84,10 @@ export async function stopGroups(own, { graceMs = 5000 } = {}) {
 
 /** The watchdog: a separate process that stops `pid`s written to its stdin once this process is gone. */
 function startWatchdog() {
-  const dog = spawn(process.execPath, [WATCHDOG, String(process.pid)], { stdio: ["pipe", "ignore", "inherit"], detached: true });
+  const dog = spawn(process.execPath, [WATCHDOG, String(process.pid)], {
+    stdio: ["pipe", "ignore", "inherit"],
+    detached: true,
+  });
   dog.on("error", () => {});
   dog.stdin.on("error", () => {});
   dog.unref();

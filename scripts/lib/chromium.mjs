@@ -16,8 +16,12 @@ export function ensureChromium({ log = console.log } = {}) {
   }
   log(`Installing Chromium from Debian's packages: ${APT_PACKAGES.join(" ")}`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  if (spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env }).status !== 0) return "apt-get update failed; see the output above";
-  const install = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...APT_PACKAGES], { stdio: "inherit", env });
+  if (spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env }).status !== 0)
+    return "apt-get update failed; see the output above";
+  const install = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...APT_PACKAGES], {
+    stdio: "inherit",
+    env,
+  });
   if (install.status !== 0 || !existsSync(CHROMIUM)) return "apt-get install of Chromium failed; see the output above";
   return null;
 }

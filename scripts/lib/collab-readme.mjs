@@ -16,12 +16,18 @@ async function until(check, what, ms = 15_000) {
 
 /** `api` is startApi()'s handle; `token` a user's token with a project `projectId`. Returns the steps it proved. */
 export async function readmeCollab(api, token, projectId) {
-  const docId = (await api.call("POST", "/document", { token, body: { projectId, name: "Live", type: "DOCUMENT" } })).data._id;
+  const docId = (await api.call("POST", "/document", { token, body: { projectId, name: "Live", type: "DOCUMENT" } }))
+    .data._id;
   const server = `${api.url.replace(/^http/, "ws")}/document`;
   const room = `${docId}/collab`;
 
   // The browser way, as the README shows it.
-  const { data } = await (await fetch(`${api.url}/document/${docId}/collab/ticket`, { method: "POST", headers: { authorization: `Bearer ${token}` } })).json();
+  const { data } = await (
+    await fetch(`${api.url}/document/${docId}/collab/ticket`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
   const a = new Y.Doc();
   const viaTicket = new WebsocketProvider(server, room, a, { params: { ticket: data.ticket }, disableBc: true });
   // The Node way: the bearer token as a header (ws), as the README shows it.
@@ -37,7 +43,10 @@ export async function readmeCollab(api, token, projectId) {
   try {
     await until(() => viaTicket.synced && viaHeader.synced, "both providers to sync");
     a.getText("readme").insert(0, "hello from y-websocket");
-    await until(() => b.getText("readme").toString() === "hello from y-websocket", "the edit to reach the other provider");
+    await until(
+      () => b.getText("readme").toString() === "hello from y-websocket",
+      "the edit to reach the other provider",
+    );
     return ["y-websocket provider with a ticket and with a bearer header: both sync, an edit reaches the other"];
   } finally {
     viaTicket.destroy();

@@ -15,7 +15,8 @@ export function parseCorsOrigins(value) {
     let origin = null;
     try {
       const url = new URL(entry);
-      if ((url.protocol === "http:" || url.protocol === "https:") && url.origin === entry.replace(/\/$/, "")) origin = url.origin;
+      if ((url.protocol === "http:" || url.protocol === "https:") && url.origin === entry.replace(/\/$/, ""))
+        origin = url.origin;
     } catch {}
     if (origin) origins.push(origin);
     else problems.push(entry);

@@ -20,7 +20,11 @@ import { ROOT } from "./proc.mjs";
 /** A local state the runner cannot bring up to date: `unknown` lists, per binding, the recorded migrations it lacks. */
 export class UnusableStateError extends Error {
   constructor(unknown) {
-    super(`the local databases recorded migrations this version does not have (${Object.entries(unknown).map(([b, files]) => `${b}: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`).join("; ")})`);
+    super(
+      `the local databases recorded migrations this version does not have (${Object.entries(unknown)
+        .map(([b, files]) => `${b}: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`)
+        .join("; ")})`,
+    );
     this.name = "UnusableStateError";
     this.unknown = unknown;
   }
@@ -51,7 +55,9 @@ export function migrationsDirOf(binding, configPath = WRANGLER_TOML) {
 
 /** The .sql files of a migrations folder, in the order they apply. */
 export function migrationFiles(dir) {
-  return readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 }
 
 /**
@@ -65,7 +71,10 @@ export async function openLocalD1(persistTo, configPath = WRANGLER_TOML, { r2 = 
   const dir = mkdtempSync(path.join(os.tmpdir(), "cws-d1-config-"));
   const config = path.join(dir, "wrangler.toml");
   const blocks = [...d1Blocks(configPath), ...(r2 ? d1Blocks(configPath, "r2_buckets") : [])];
-  writeFileSync(config, [`name = "workspace-edge-migrations"`, `compatibility_date = "2026-11-01"`, "", ...blocks].join("\n"));
+  writeFileSync(
+    config,
+    [`name = "workspace-edge-migrations"`, `compatibility_date = "2026-11-01"`, "", ...blocks].join("\n"),
+  );
   try {
     return await getPlatformProxy({ configPath: config, persist: { path: path.join(persistTo, "v3") } });
   } finally {
@@ -118,7 +127,10 @@ export async function applyFiles(db, dir, done, files = migrationFiles(dir)) {
   for (const file of files) {
     if (done.has(file)) continue;
     const statements = splitMigration(readFileSync(path.join(dir, file), "utf8"));
-    await db.batch([...statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
+    await db.batch([
+      ...statements.map((s) => db.prepare(s)),
+      db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file),
+    ]);
     done.add(file);
     applied.push(file);
   }

@@ -40,8 +40,12 @@ export function migratedFenceTriggers(dir = SHARD_MIGRATIONS) {
 export function fenceTriggerDiff(dir = SHARD_MIGRATIONS) {
   const migrated = migratedFenceTriggers(dir);
   const wanted = allFenceTriggers();
-  const drop = [...migrated.keys()].filter((name) => migrated.get(name) !== (wanted.has(name) ? normal(wanted.get(name)) : undefined)).sort();
-  const create = new Map([...wanted].filter(([name, sql]) => migrated.get(name) !== normal(sql)).sort(([a], [b]) => a.localeCompare(b)));
+  const drop = [...migrated.keys()]
+    .filter((name) => migrated.get(name) !== (wanted.has(name) ? normal(wanted.get(name)) : undefined))
+    .sort();
+  const create = new Map(
+    [...wanted].filter(([name, sql]) => migrated.get(name) !== normal(sql)).sort(([a], [b]) => a.localeCompare(b)),
+  );
   return { drop, create };
 }
 

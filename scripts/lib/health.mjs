@@ -11,7 +11,10 @@ export async function waitForHealth(url, { name, child, isOurs, timeoutMs = 120_
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new StartError(`${name} exited (${child.exitCode ?? child.signalCode}) before ${url} answered; its output is above.`, { hint });
+      throw new StartError(
+        `${name} exited (${child.exitCode ?? child.signalCode}) before ${url} answered; its output is above.`,
+        { hint },
+      );
     }
     let res;
     try {
@@ -23,7 +26,9 @@ export async function waitForHealth(url, { name, child, isOurs, timeoutMs = 120_
     const body = await res.json().catch(() => null);
     if (res.ok) {
       if (isOurs(body)) return body;
-      throw new StartError(`Another server answers ${url} (not ${name}); something else listens on that port.`, { hint });
+      throw new StartError(`Another server answers ${url} (not ${name}); something else listens on that port.`, {
+        hint,
+      });
     }
     await sleep(250);
   }

@@ -19,9 +19,12 @@ export function startInbox({ port = 0, host = "127.0.0.1" } = {}) {
     };
     if (req.method === "GET" && req.url === "/received") return send(200, { data: received });
     if (req.method === "GET" && req.url === "/received/last") {
-      return received.length ? send(200, { data: received.at(-1) }) : send(404, { error: "NotFoundError", message: "Nothing received yet" });
+      return received.length
+        ? send(200, { data: received.at(-1) })
+        : send(404, { error: "NotFoundError", message: "Nothing received yet" });
     }
-    if (req.method !== "POST" && req.method !== "PUT") return send(405, { error: "MethodNotAllowedError", message: "POST or PUT a webhook; GET /received lists them" });
+    if (req.method !== "POST" && req.method !== "PUT")
+      return send(405, { error: "MethodNotAllowedError", message: "POST or PUT a webhook; GET /received lists them" });
     const chunks = [];
     let size = 0;
     req.on("data", (c) => {
@@ -30,7 +33,14 @@ export function startInbox({ port = 0, host = "127.0.0.1" } = {}) {
     });
     req.on("end", () => {
       if (size > MAX_BODY) return send(413, { error: "PayloadTooLargeError", message: `over ${MAX_BODY} bytes` });
-      received.push({ id: next++, receivedAt: new Date().toISOString(), method: req.method, path: req.url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        id: next++,
+        receivedAt: new Date().toISOString(),
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       if (received.length > KEEP) received.shift();
       send(204);
     });

@@ -1,7 +1,13 @@
 // Finding LibreOffice, and installing it from Debian's packages when it is missing and this machine allows.
 import { spawnSync } from "node:child_process";
 
-export const APT_PACKAGES = ["libreoffice-writer-nogui", "python3-uno", "fonts-liberation", "fonts-crosextra-carlito", "fonts-crosextra-caladea"];
+export const APT_PACKAGES = [
+  "libreoffice-writer-nogui",
+  "python3-uno",
+  "fonts-liberation",
+  "fonts-crosextra-carlito",
+  "fonts-crosextra-caladea",
+];
 
 export function hasLibreOffice() {
   const soffice = spawnSync("sh", ["-c", "command -v soffice"], { encoding: "utf8" });
@@ -21,7 +27,10 @@ export function ensureLibreOffice({ log = console.log } = {}) {
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   const update = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
   if (update.status !== 0) return "apt-get update failed; see the output above";
-  const install = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...APT_PACKAGES], { stdio: "inherit", env });
+  const install = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...APT_PACKAGES], {
+    stdio: "inherit",
+    env,
+  });
   if (install.status !== 0 || !hasLibreOffice()) return "apt-get install of LibreOffice failed; see the output above";
   return null;
 }

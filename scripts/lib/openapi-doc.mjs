@@ -38,7 +38,10 @@ export async function servedDocument(origin = "http://127.0.0.1:8787") {
     });
     const { buildApp } = await import(pathToFileURL(out).href);
     const env = { DB: { withSession: () => ({ getBookmark: () => null, prepare() {}, batch() {} }) } };
-    const res = await buildApp().request(`${origin}/openapi.json`, {}, env, { waitUntil() {}, passThroughOnException() {} });
+    const res = await buildApp().request(`${origin}/openapi.json`, {}, env, {
+      waitUntil() {},
+      passThroughOnException() {},
+    });
     if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${await res.text()}`);
     return await res.json();
   } finally {

@@ -39,14 +39,20 @@ export async function assertPortFree(port, { host = "127.0.0.1", what, envName }
   if (problem === null) return;
   const other = port === 65535 ? port - 1 : port + 1;
   if (problem === "EADDRINUSE") {
-    throw new StartError(`Port ${port} on ${host} (${what}) is already in use by another process; nothing was started.`, {
-      hint: `Pick another port: ${envName}=${other} npm start`,
-    });
+    throw new StartError(
+      `Port ${port} on ${host} (${what}) is already in use by another process; nothing was started.`,
+      {
+        hint: `Pick another port: ${envName}=${other} npm start`,
+      },
+    );
   }
   if (problem === "EADDRNOTAVAIL" || problem === "ENOTFOUND" || problem === "EAI_AGAIN") {
-    throw new StartError(`Cannot listen on ${host}: not an address of this machine (${problem}); nothing was started.`, {
-      hint: "Set HOST to a local address, e.g. HOST=127.0.0.1 npm start",
-    });
+    throw new StartError(
+      `Cannot listen on ${host}: not an address of this machine (${problem}); nothing was started.`,
+      {
+        hint: "Set HOST to a local address, e.g. HOST=127.0.0.1 npm start",
+      },
+    );
   }
   throw new StartError(`Cannot listen on ${host}:${port} (${what}): ${problem}; nothing was started.`, {
     hint: `Pick another port: ${envName}=${other} npm start`,
@@ -57,7 +63,9 @@ export function parsePort(value, fallback, envName) {
   if (value === undefined || value === "") return fallback;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new StartError(`${envName}=${value} is not a port number (1-65535).`, { hint: `For example: ${envName}=8788 npm start` });
+    throw new StartError(`${envName}=${value} is not a port number (1-65535).`, {
+      hint: `For example: ${envName}=8788 npm start`,
+    });
   }
   return port;
 }

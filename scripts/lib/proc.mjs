@@ -9,7 +9,12 @@ export const BIN = path.join(ROOT, "node_modules", ".bin");
 
 /** Run a command to completion, inheriting stdio; throws on failure. */
 export function run(cmd, args, opts = {}) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: opts.quiet ? "pipe" : "inherit", env: { ...process.env, ...opts.env }, encoding: "utf8" });
+  const res = spawnSync(cmd, args, {
+    cwd: ROOT,
+    stdio: opts.quiet ? "pipe" : "inherit",
+    env: { ...process.env, ...opts.env },
+    encoding: "utf8",
+  });
   if (res.status !== 0) {
     if (opts.quiet) process.stderr.write(`${res.stdout ?? ""}${res.stderr ?? ""}`);
     throw new Error(`${cmd} ${args.join(" ")} exited with ${res.status}`);
@@ -49,7 +54,19 @@ export async function waitForHttp(url, { timeoutMs = 60_000, child } = {}) {
  * test service would take the developer's admin token instead of its own.
  */
 export function isolatedEnv(extra = {}) {
-  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "USER", "SHELL", "SYSTEMROOT", "APPDATA", "LOCALAPPDATA"];
+  const keep = [
+    "PATH",
+    "HOME",
+    "TMPDIR",
+    "LANG",
+    "LC_ALL",
+    "TZ",
+    "USER",
+    "SHELL",
+    "SYSTEMROOT",
+    "APPDATA",
+    "LOCALAPPDATA",
+  ];
   const base = Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
   return { ...base, ...extra };
 }

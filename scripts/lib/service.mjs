@@ -51,7 +51,10 @@ export function readSettings(env = process.env) {
 /** Browser-app origins allowed by CORS (src/http/cors.ts), from the environment; `*` or a malformed entry stops npm start. */
 function readCorsOrigins(value) {
   const problem = corsOriginsProblem(value);
-  if (problem) throw new StartError(problem, { hint: "e.g. CORS_ALLOWED_ORIGINS=http://localhost:5173,https://app.example.com npm start" });
+  if (problem)
+    throw new StartError(problem, {
+      hint: "e.g. CORS_ALLOWED_ORIGINS=http://localhost:5173,https://app.example.com npm start",
+    });
   return parseCorsOrigins(value).origins.join(",");
 }
 
@@ -59,7 +62,11 @@ function readCorsOrigins(value) {
 export async function checkPorts(settings) {
   await assertPortFree(settings.port, { host: settings.host, what: "the API", envName: "PORT" });
   if (settings.converterPort !== undefined) {
-    await assertPortFree(settings.converterPort, { host: "127.0.0.1", what: "the PDF converter", envName: "CONVERTER_PORT" });
+    await assertPortFree(settings.converterPort, {
+      host: "127.0.0.1",
+      what: "the PDF converter",
+      envName: "CONVERTER_PORT",
+    });
   }
 }
 
@@ -83,7 +90,11 @@ export function loadSecrets(settings, env = process.env) {
   fill.TRUST_CF_CONNECTING_IP ||= "false";
   if (JSON.stringify(fill) !== JSON.stringify(fileVars)) writeDevVars(settings.devVarsFile, fill);
   const adminToken = env.ADMIN_TOKEN || fill.ADMIN_TOKEN;
-  const adminSource = env.ADMIN_TOKEN ? "your environment (ADMIN_TOKEN)" : generated ? ".dev.vars (generated now)" : ".dev.vars";
+  const adminSource = env.ADMIN_TOKEN
+    ? "your environment (ADMIN_TOKEN)"
+    : generated
+      ? ".dev.vars (generated now)"
+      : ".dev.vars";
   return { vars: { ...fill, ADMIN_TOKEN: adminToken }, adminToken, adminSource };
 }
 
@@ -108,7 +119,9 @@ export async function applyMigrations(settings, { log = console.log } = {}) {
     await applyLocalMigrations(settings.persistTo, bindings);
   } catch (err) {
     if (err instanceof UnusableStateError) throw unusableState(settings, err);
-    throw new StartError(`Applying the D1 migrations to the local databases failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new StartError(
+      `Applying the D1 migrations to the local databases failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -120,9 +133,12 @@ function unusableState(settings, err) {
   const copy = `${settings.persistTo}.unusable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   cpSync(settings.persistTo, copy, { recursive: true });
   const rel = (p) => path.relative(process.cwd(), p) || ".";
-  return new StartError(`This local state (${rel(settings.persistTo)}) was made by an earlier version and cannot be used: ${err.message}. Nothing was changed; a copy is kept at ${rel(copy)}.`, {
-    hint: `Start afresh (a new demo is seeded): rm -rf ${rel(settings.persistTo)} && npm start`,
-  });
+  return new StartError(
+    `This local state (${rel(settings.persistTo)}) was made by an earlier version and cannot be used: ${err.message}. Nothing was changed; a copy is kept at ${rel(copy)}.`,
+    {
+      hint: `Start afresh (a new demo is seeded): rm -rf ${rel(settings.persistTo)} && npm start`,
+    },
+  );
 }
 
 /**
@@ -176,12 +192,18 @@ export async function launchConverter(sup, settings, secrets, { log = console.lo
  * the state directory, not the command line.
  */
 export function wranglerDevArgs(settings, vars, extraArgs = []) {
-  const args = varArgs({ ...vars, ENVIRONMENT: "development", TRUST_CF_CONNECTING_IP: "false" }, path.join(settings.persistTo, "wrangler-dev.vars"));
+  const args = varArgs(
+    { ...vars, ENVIRONMENT: "development", TRUST_CF_CONNECTING_IP: "false" },
+    path.join(settings.persistTo, "wrangler-dev.vars"),
+  );
   return [
     "dev",
-    "--port", String(settings.port),
-    "--ip", settings.host,
-    "--persist-to", settings.persistTo,
+    "--port",
+    String(settings.port),
+    "--ip",
+    settings.host,
+    "--persist-to",
+    settings.persistTo,
     "--show-interactive-dev-session=false",
     ...extraArgs,
     ...args,
@@ -195,8 +217,17 @@ export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) 
   // wrangler also reads the declared vars and secrets from its own environment (over --var and --env-file): the
   // caller's ENVIRONMENT must not turn the local service into a production one, and the secrets come only from
   // the file (an undefined value leaves the variable out of the child's environment).
-  const env = { ...QUIET_WRANGLER, ENVIRONMENT: "development", ...Object.fromEntries(SECRET_NAMES.map((k) => [k, undefined])) };
-  const entry = sup.spawn("wrangler dev", path.join(BIN, "wrangler"), wranglerDevArgs(settings, { ...portalDomainVars(settings), ...vars }, extraArgs), { env });
+  const env = {
+    ...QUIET_WRANGLER,
+    ENVIRONMENT: "development",
+    ...Object.fromEntries(SECRET_NAMES.map((k) => [k, undefined])),
+  };
+  const entry = sup.spawn(
+    "wrangler dev",
+    path.join(BIN, "wrangler"),
+    wranglerDevArgs(settings, { ...portalDomainVars(settings), ...vars }, extraArgs),
+    { env },
+  );
   const base = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${settings.port}`;
   await waitForHealth(`${base}/health`, {
     name: "wrangler dev",
@@ -211,4 +242,3 @@ export async function startWorker(sup, settings, vars, { extraArgs = [] } = {}) 
 export async function seed(base, secrets, settings) {
   return seedDemo(base, secrets.adminToken, { stateFile: settings.stateFile });
 }
-

@@ -22,13 +22,21 @@ export function ensureTools({ log = console.log } = {}) {
   const marker = path.join(TOOLS, "node_modules", ".package-lock.json");
   const lock = path.join(TOOLS, "package-lock.json");
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  log("• Installing the test-only tools once (tools/package.json: lint, browser test, migrations) into tools/node_modules");
+  log(
+    "• Installing the test-only tools once (tools/package.json: lint, browser test, migrations) into tools/node_modules",
+  );
   const [cmd, ...pre] = npmCommand();
   const res = spawnSync(cmd, [...pre, "ci", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: TOOLS,
     stdio: "inherit",
     // No install analytics, no browser download (the browser test drives Debian's Chromium).
-    env: { ...process.env, SCARF_ANALYTICS: "false", DO_NOT_TRACK: "1", PUPPETEER_SKIP_DOWNLOAD: "true", npm_config_update_notifier: "false" },
+    env: {
+      ...process.env,
+      SCARF_ANALYTICS: "false",
+      DO_NOT_TRACK: "1",
+      PUPPETEER_SKIP_DOWNLOAD: "true",
+      npm_config_update_notifier: "false",
+    },
   });
   if (res.status !== 0) throw new Error(`npm ci in ${TOOLS} failed (exit ${res.status}); its output is above`);
 }

@@ -23,7 +23,9 @@ async function parentGone() {
     }
   });
   if (alive.length) {
-    console.error(`\n! npm start (pid ${parent}) ended without stopping its children; stopping ${alive.length} process group(s).`);
+    console.error(
+      `\n! npm start (pid ${parent}) ended without stopping its children; stopping ${alive.length} process group(s).`,
+    );
     await stopGroups(alive);
   }
   process.exit(0);

@@ -37,13 +37,18 @@ function pack(dir, extra = []) {
 
 /** A package's directory as installed in this repository (the client workspace first, then the root). */
 function installed(name) {
-  const dir = [path.join(CLIENT, "node_modules", name), path.join(ROOT, "node_modules", name)].find((d) => existsSync(path.join(d, "package.json")));
+  const dir = [path.join(CLIENT, "node_modules", name), path.join(ROOT, "node_modules", name)].find((d) =>
+    existsSync(path.join(d, "package.json")),
+  );
   assert.ok(dir, `${name} is not installed (npm install at the repository root)`);
   return dir;
 }
 
 /** The ```ts blocks of client/README.md, in order: one module. */
-const readmeTour = () => [...readFileSync(path.join(CLIENT, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).join("\n");
+const readmeTour = () =>
+  [...readFileSync(path.join(CLIENT, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .join("\n");
 
 describe("the installable client (@workspace-edge/client)", () => {
   let packed;
@@ -57,7 +62,11 @@ describe("the installable client (@workspace-edge/client)", () => {
     const manifest = JSON.parse(readFileSync(path.join(CLIENT, "package.json"), "utf8"));
     assert.equal(manifest.private, undefined, "the client must not be private");
     assert.equal(manifest.type, "module");
-    assert.deepEqual(manifest.exports["."], { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" });
+    assert.deepEqual(manifest.exports["."], {
+      types: "./dist/index.d.ts",
+      import: "./dist/index.js",
+      default: "./dist/index.js",
+    });
     // The service release it was generated from, and the /openapi.json version its types come from.
     assert.equal(manifest.version, JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
     assert.equal(manifest.openapi.infoVersion, "current");
@@ -69,10 +78,25 @@ describe("the installable client (@workspace-edge/client)", () => {
 
   test("installed from the tarball into an empty project (offline), the README tour typechecks and runs against the service", async () => {
     writeFileSync(path.join(work, "package.json"), "{}");
-    const deps = ["openapi-fetch", "openapi-typescript-helpers"].map((name) => pack(installed(name), ["--ignore-scripts"]).filename);
+    const deps = ["openapi-fetch", "openapi-typescript-helpers"].map(
+      (name) => pack(installed(name), ["--ignore-scripts"]).filename,
+    );
     spawnSync("mkdir", ["-p", project]);
-    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "client-package-test", private: true, type: "module" }, null, 2));
-    npm(["install", "--offline", "--ignore-scripts", "--no-audit", "--no-fund", ...[packed.filename, ...deps].map((f) => path.join(work, f))], project);
+    writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({ name: "client-package-test", private: true, type: "module" }, null, 2),
+    );
+    npm(
+      [
+        "install",
+        "--offline",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        ...[packed.filename, ...deps].map((f) => path.join(work, f)),
+      ],
+      project,
+    );
     const pkgDir = path.join(project, "node_modules", "@workspace-edge", "client");
     assert.ok(existsSync(path.join(pkgDir, "dist", "index.js")), "the package is installed with its dist/");
     assert.ok(!existsSync(path.join(pkgDir, "src")), "no TypeScript source is installed");
@@ -82,19 +106,45 @@ describe("the installable client (@workspace-edge/client)", () => {
     writeFileSync(
       path.join(project, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: ["node"], typeRoots: [path.join(ROOT, "node_modules", "@types")], lib: ["ES2023", "DOM"] },
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+          typeRoots: [path.join(ROOT, "node_modules", "@types")],
+          lib: ["ES2023", "DOM"],
+        },
         include: ["tour.ts"],
       }),
     );
-    const tsc = spawnSync(process.execPath, [path.join(CLIENT, "node_modules", "typescript", "bin", "tsc"), "-p", project], { encoding: "utf8" });
-    assert.equal(tsc.status, 0, `the README tour does not typecheck against the installed package:\n${tsc.stdout}${tsc.stderr}`);
+    const tsc = spawnSync(
+      process.execPath,
+      [path.join(CLIENT, "node_modules", "typescript", "bin", "tsc"), "-p", project],
+      { encoding: "utf8" },
+    );
+    assert.equal(
+      tsc.status,
+      0,
+      `the README tour does not typecheck against the installed package:\n${tsc.stdout}${tsc.stderr}`,
+    );
 
     // Run: the same file (Node 22 strips the types) against a fresh service, as a user whose token npm start printed.
     const api = await startApi();
     try {
-      const reg = await api.call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `client-package-${Date.now()}@example.com`, name: "Package" } });
+      const reg = await api.call("POST", "/admin/users", {
+        token: ADMIN_TOKEN,
+        body: { email: `client-package-${Date.now()}@example.com`, name: "Package" },
+      });
       const node = existsSync(path.join(BIN, "node")) ? path.join(BIN, "node") : process.execPath;
-      const run = spawnSync(node, ["tour.ts"], { cwd: project, encoding: "utf8", env: { ...process.env, BASE: api.url, TOKEN: reg.data.token.token }, timeout: 60_000 });
+      const run = spawnSync(node, ["tour.ts"], {
+        cwd: project,
+        encoding: "utf8",
+        env: { ...process.env, BASE: api.url, TOKEN: reg.data.token.token },
+        timeout: 60_000,
+      });
       assert.equal(run.status, 0, `the README tour failed:\n${run.stdout}\n${run.stderr}`);
       for (const expected of [
         /^signed in as client-package-.*@example\.com, working in "/m,

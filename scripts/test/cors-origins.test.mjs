@@ -10,9 +10,18 @@ import { parseCorsOrigins } from "../lib/cors-origins.mjs";
 
 describe("CORS_ALLOWED_ORIGINS for npm start", () => {
   test("exact origins are kept (a trailing slash dropped); `*`, paths, other schemes and upper case are problems", () => {
-    assert.deepEqual(parseCorsOrigins(" http://localhost:5173/ , https://app.example.com:8443"), { origins: ["http://localhost:5173", "https://app.example.com:8443"], problems: [] });
+    assert.deepEqual(parseCorsOrigins(" http://localhost:5173/ , https://app.example.com:8443"), {
+      origins: ["http://localhost:5173", "https://app.example.com:8443"],
+      problems: [],
+    });
     assert.deepEqual(parseCorsOrigins(undefined), { origins: [], problems: [] });
-    assert.deepEqual(parseCorsOrigins("*,https://a.example/app,ftp://b.example,https://C.example,null").problems, ["*", "https://a.example/app", "ftp://b.example", "https://C.example", "null"]);
+    assert.deepEqual(parseCorsOrigins("*,https://a.example/app,ftp://b.example,https://C.example,null").problems, [
+      "*",
+      "https://a.example/app",
+      "ftp://b.example",
+      "https://C.example",
+      "null",
+    ]);
   });
 
   test("npm start and deploy:check read the list as the Worker does (src/http/cors.ts)", async () => {
@@ -28,16 +37,26 @@ describe("CORS_ALLOWED_ORIGINS for npm start", () => {
     ];
     for (const value of samples) {
       const { origins, problems } = parseCorsOrigins(value);
-      assert.deepEqual([...worker.allowedCorsOrigins({ CORS_ALLOWED_ORIGINS: value })], origins, `allowed origins of ${JSON.stringify(value)}`);
+      assert.deepEqual(
+        [...worker.allowedCorsOrigins({ CORS_ALLOWED_ORIGINS: value })],
+        origins,
+        `allowed origins of ${JSON.stringify(value)}`,
+      );
       assert.deepEqual(worker.corsOriginProblems(value), problems, `problems of ${JSON.stringify(value)}`);
     }
   });
 
   test("npm start's settings carry the list, normalised, for wrangler dev's CORS_ALLOWED_ORIGINS", async () => {
     const { readSettings } = await import("../lib/service.mjs");
-    assert.equal(readSettings({ CORS_ALLOWED_ORIGINS: "http://localhost:5173/, https://app.example.com" }).corsAllowedOrigins, "http://localhost:5173,https://app.example.com");
+    assert.equal(
+      readSettings({ CORS_ALLOWED_ORIGINS: "http://localhost:5173/, https://app.example.com" }).corsAllowedOrigins,
+      "http://localhost:5173,https://app.example.com",
+    );
     assert.equal(readSettings({}).corsAllowedOrigins, "");
-    assert.throws(() => readSettings({ CORS_ALLOWED_ORIGINS: "*" }), /CORS_ALLOWED_ORIGINS: "\*" is not an exact origin/);
+    assert.throws(
+      () => readSettings({ CORS_ALLOWED_ORIGINS: "*" }),
+      /CORS_ALLOWED_ORIGINS: "\*" is not an exact origin/,
+    );
   });
 
   test("npm start refuses `*` before starting anything", () => {

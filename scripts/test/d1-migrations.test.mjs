@@ -9,7 +9,16 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { BIN, ROOT } from "../lib/proc.mjs";
-import { applyLocalMigrations, d1Bindings, migrationFiles, MIGRATIONS_TABLE, migrationsDirOf, openLocalD1, splitMigration, UnusableStateError } from "../lib/d1.mjs";
+import {
+  applyLocalMigrations,
+  d1Bindings,
+  migrationFiles,
+  MIGRATIONS_TABLE,
+  migrationsDirOf,
+  openLocalD1,
+  splitMigration,
+  UnusableStateError,
+} from "../lib/d1.mjs";
 import { applyMigrations } from "../lib/service.mjs";
 
 const dirs = [];
@@ -25,7 +34,13 @@ async function schemaOf(persistTo, binding) {
   try {
     const db = proxy.env[binding];
     // d1_migrations itself differs in whitespace only; its rows are compared below.
-    const objects = (await db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT IN ('_cf_KV', 'd1_migrations') ORDER BY type, name").all()).results;
+    const objects = (
+      await db
+        .prepare(
+          "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT IN ('_cf_KV', 'd1_migrations') ORDER BY type, name",
+        )
+        .all()
+    ).results;
     const recorded = (await db.prepare("SELECT name FROM d1_migrations ORDER BY id").all()).results.map((r) => r.name);
     return { objects, recorded };
   } finally {
@@ -42,7 +57,9 @@ async function migrateAsBeforeTheSplit(persistTo, bindings) {
     for (const binding of bindings) {
       const db = proxy.env[binding];
       await db.prepare(MIGRATIONS_TABLE).run();
-      await db.prepare("INSERT INTO d1_migrations (name) VALUES ('0000_initial.sql'), ('0001_tables_content.sql')").run();
+      await db
+        .prepare("INSERT INTO d1_migrations (name) VALUES ('0000_initial.sql'), ('0001_tables_content.sql')")
+        .run();
       await db.prepare("CREATE TABLE users (id text PRIMARY KEY, email text)").run();
       await db.prepare("INSERT INTO users VALUES ('u1', 'old@example.com')").run();
     }
@@ -52,11 +69,15 @@ async function migrateAsBeforeTheSplit(persistTo, bindings) {
 }
 
 function wranglerApply(binding, persistTo) {
-  const res = spawnSync(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
-  });
+  const res = spawnSync(
+    path.join(BIN, "wrangler"),
+    ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   assert.equal(res.status, 0, res.stderr);
 }
 
@@ -64,7 +85,8 @@ describe("local D1 migrations", () => {
   test("wrangler.toml binds the directory and four shard databases, each kind with its own migrations", () => {
     assert.deepEqual(d1Bindings(), ["DB", "SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"]);
     assert.equal(migrationsDirOf("DB"), path.join(ROOT, "migrations", "directory"));
-    for (const b of ["SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"]) assert.equal(migrationsDirOf(b), path.join(ROOT, "migrations", "shard"), b);
+    for (const b of ["SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"])
+      assert.equal(migrationsDirOf(b), path.join(ROOT, "migrations", "shard"), b);
   });
 
   test("the runner builds the schema wrangler builds for each kind, records the same files, and is a no-op the second time", async () => {
@@ -81,8 +103,14 @@ describe("local D1 migrations", () => {
     assert.deepEqual(shard, await schemaOf(theirs, "SHARD_2"));
     // Each kind holds its own tables only: no organization data in the directory, no tokens in a shard.
     const tables = (s) => s.objects.filter((o) => o.type === "table").map((o) => o.name);
-    assert.ok(tables(directory).includes("access_tokens") && !tables(directory).includes("organizations"), tables(directory).join());
-    assert.ok(tables(shard).includes("organizations") && !tables(shard).includes("access_tokens"), tables(shard).join());
+    assert.ok(
+      tables(directory).includes("access_tokens") && !tables(directory).includes("organizations"),
+      tables(directory).join(),
+    );
+    assert.ok(
+      tables(shard).includes("organizations") && !tables(shard).includes("access_tokens"),
+      tables(shard).join(),
+    );
     // wrangler's state continues with the runner, and the runner's with itself, applying nothing twice.
     const again = await applyLocalMigrations(theirs, ["DB", "SHARD_2"]);
     assert.deepEqual(again, { DB: [], SHARD_2: [] });
@@ -93,7 +121,10 @@ describe("local D1 migrations", () => {
     const parent = tempDir();
     const state = path.join(parent, "state");
     await migrateAsBeforeTheSplit(state, ["DB", "SHARD_1"]);
-    await assert.rejects(applyLocalMigrations(state, ["DB", "SHARD_1"]), (err) => err instanceof UnusableStateError && /0000_initial\.sql/.test(err.message));
+    await assert.rejects(
+      applyLocalMigrations(state, ["DB", "SHARD_1"]),
+      (err) => err instanceof UnusableStateError && /0000_initial\.sql/.test(err.message),
+    );
     const logged = [];
     await assert.rejects(applyMigrations({ persistTo: state }, { log: (l) => logged.push(l) }), (err) => {
       assert.equal(err.name, "StartError");
@@ -108,7 +139,10 @@ describe("local D1 migrations", () => {
       assert.ok(existsSync(dir));
       const { recorded, objects } = await schemaOf(dir, "DB");
       assert.deepEqual(recorded, ["0000_initial.sql", "0001_tables_content.sql"]);
-      assert.deepEqual(objects.map((o) => o.name), ["users"]);
+      assert.deepEqual(
+        objects.map((o) => o.name),
+        ["users"],
+      );
     }
   });
 

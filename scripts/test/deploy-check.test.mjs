@@ -20,7 +20,11 @@ let n = 0;
 function check(toml, extra = []) {
   const file = path.join(dir, `wrangler-${n++}.toml`);
   writeFileSync(file, toml);
-  const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "deploy-check.mjs"), "--config", file, "--config-only", ...extra], { encoding: "utf8" });
+  const res = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "scripts", "deploy-check.mjs"), "--config", file, "--config-only", ...extra],
+    { encoding: "utf8" },
+  );
   return { code: res.status, out: `${res.stdout}${res.stderr}` };
 }
 const withVars = (extra) => committed.replace(/^\[vars\]\n/m, `[vars]\n${extra}\n`);
@@ -29,8 +33,21 @@ describe("deploy:check", { concurrency: true }, () => {
   test("the committed configuration passes and lists every check", () => {
     const { code, out } = check(committed);
     assert.equal(code, 0, out);
-    for (const name of ["ENVIRONMENT", "local-only variables", "CONVERTER_URL", "WEBHOOK_ALLOWED_ORIGINS", "CORS_ALLOWED_ORIGINS", "no secret in [vars]", "D1 database ids", "[secrets] required"]) {
-      assert.match(out, new RegExp(`✓ ${name.replace(/[[\]]/g, "\\$&")}:`), `check "${name}" listed as passed:\n${out}`);
+    for (const name of [
+      "ENVIRONMENT",
+      "local-only variables",
+      "CONVERTER_URL",
+      "WEBHOOK_ALLOWED_ORIGINS",
+      "CORS_ALLOWED_ORIGINS",
+      "no secret in [vars]",
+      "D1 database ids",
+      "[secrets] required",
+    ]) {
+      assert.match(
+        out,
+        new RegExp(`✓ ${name.replace(/[[\]]/g, "\\$&")}:`),
+        `check "${name}" listed as passed:\n${out}`,
+      );
     }
     assert.match(out, /ENVIRONMENT: "production"/);
     // Production allows no browser origin unless the deployment lists some.
@@ -50,13 +67,19 @@ describe("deploy:check", { concurrency: true }, () => {
   });
 
   test("a placeholder D1 database id is refused", () => {
-    const { code, out } = check(committed.replace(/^preview_database_id = .*$/m, '$&\ndatabase_id = "00000000-0000-0000-0000-000000000000"'));
+    const { code, out } = check(
+      committed.replace(/^preview_database_id = .*$/m, '$&\ndatabase_id = "00000000-0000-0000-0000-000000000000"'),
+    );
     assert.equal(code, 1, out);
     assert.match(out, /✗ D1 database ids: DB: database_id "0{8}-0{4}-0{4}-0{4}-0{12}" is a placeholder/);
   });
 
   test("a secret in [vars], a local converter, a loopback webhook origin and the bench latency are refused", () => {
-    const { code, out } = check(withVars('PARTNER_API_TOKEN = "abc"\nCONVERTER_URL = "http://127.0.0.1:9000"\nWEBHOOK_ALLOWED_ORIGINS = "http://127.0.0.1:9999"\nD1_LATENCY_MS = "50"'));
+    const { code, out } = check(
+      withVars(
+        'PARTNER_API_TOKEN = "abc"\nCONVERTER_URL = "http://127.0.0.1:9000"\nWEBHOOK_ALLOWED_ORIGINS = "http://127.0.0.1:9999"\nD1_LATENCY_MS = "50"',
+      ),
+    );
     assert.equal(code, 1, out);
     assert.match(out, /✗ no secret in \[vars\]: PARTNER_API_TOKEN/);
     assert.match(out, /✗ CONVERTER_URL: "http:\/\/127\.0\.0\.1:9000" is a local address/);
@@ -93,7 +116,10 @@ describe("deploy:check", { concurrency: true }, () => {
     assert.equal(r1.code, 1, r1.out);
     assert.match(r1.out, /ADMIN_TOKEN is a test value.*CONVERTER_SECRET missing/);
     const good = path.join(dir, "good.json");
-    writeFileSync(good, JSON.stringify({ ADMIN_TOKEN: "a".repeat(32), SIGNING_SECRET: "b".repeat(32), CONVERTER_SECRET: "c".repeat(32) }));
+    writeFileSync(
+      good,
+      JSON.stringify({ ADMIN_TOKEN: "a".repeat(32), SIGNING_SECRET: "b".repeat(32), CONVERTER_SECRET: "c".repeat(32) }),
+    );
     const r2 = check(committed, ["--secrets-file", good]);
     assert.equal(r2.code, 0, r2.out);
     assert.match(r2.out, /✓ secrets in .*good\.json: every required secret has a value/);

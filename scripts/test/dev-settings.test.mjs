@@ -10,14 +10,25 @@ import { ADMIN_TOKEN, startApi } from "../bench/lib.mjs";
 import { ROOT } from "../lib/proc.mjs";
 import { readSettings } from "../lib/service.mjs";
 
-const DEVELOPER = { ADMIN_TOKEN: "adm_developer_own_token", SIGNING_SECRET: "sig_developer", CONVERTER_SECRET: "cnv_developer" };
+const DEVELOPER = {
+  ADMIN_TOKEN: "adm_developer_own_token",
+  SIGNING_SECRET: "sig_developer",
+  CONVERTER_SECRET: "cnv_developer",
+};
 const devVars = path.join(ROOT, ".dev.vars");
 const madeDevVars = !existsSync(devVars);
 const saved = Object.fromEntries(Object.keys(DEVELOPER).map((k) => [k, process.env[k]]));
 
 before(() => {
   // As after npm start: a .dev.vars of the developer's (kept when there is one) and a shell that sourced env.sh.
-  if (madeDevVars) writeFileSync(devVars, Object.entries(DEVELOPER).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n", { mode: 0o600 });
+  if (madeDevVars)
+    writeFileSync(
+      devVars,
+      Object.entries(DEVELOPER)
+        .map(([k, v]) => `${k}="${v}"`)
+        .join("\n") + "\n",
+      { mode: 0o600 },
+    );
   Object.assign(process.env, DEVELOPER);
 });
 after(() => {
@@ -28,21 +39,25 @@ after(() => {
   }
 });
 
-test("a test service answers its own admin token, not the developer's, in a shell that sourced .dev/env.sh", { timeout: 180_000 }, async () => {
-  const api = await startApi();
-  try {
-    const register = (token) =>
-      fetch(`${api.url}/admin/users`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ email: `dev-settings-${Date.now()}-${Math.random()}@example.com`, name: "Settings" }),
-      });
-    assert.equal((await register(ADMIN_TOKEN)).status, 200);
-    assert.equal((await register(DEVELOPER.ADMIN_TOKEN)).status, 401);
-  } finally {
-    await api.stop();
-  }
-});
+test(
+  "a test service answers its own admin token, not the developer's, in a shell that sourced .dev/env.sh",
+  { timeout: 180_000 },
+  async () => {
+    const api = await startApi();
+    try {
+      const register = (token) =>
+        fetch(`${api.url}/admin/users`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ email: `dev-settings-${Date.now()}-${Math.random()}@example.com`, name: "Settings" }),
+        });
+      assert.equal((await register(ADMIN_TOKEN)).status, 200);
+      assert.equal((await register(DEVELOPER.ADMIN_TOKEN)).status, 401);
+    } finally {
+      await api.stop();
+    }
+  },
+);
 
 test("npm start run by a test keeps its secrets in its own folder (DEV_VARS), never the developer's .dev.vars", () => {
   assert.equal(readSettings({}).devVarsFile, devVars);

@@ -8,9 +8,17 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { ROOT } from "../lib/proc.mjs";
 
-const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+  cwd: ROOT,
+  encoding: "utf8",
+})
   .split("\0")
-  .filter((f) => /\.(ts|tsx|mjs|js|md|json|jsonc|toml|yaml)$/.test(f) && !/(^|\/)package-lock\.json$/.test(f) && f !== "scripts/test/docs-citations.test.mjs");
+  .filter(
+    (f) =>
+      /\.(ts|tsx|mjs|js|md|json|jsonc|toml|yaml)$/.test(f) &&
+      !/(^|\/)package-lock\.json$/.test(f) &&
+      f !== "scripts/test/docs-citations.test.mjs",
+  );
 const read = (f) => {
   try {
     return readFileSync(path.join(ROOT, f), "utf8");
@@ -20,7 +28,9 @@ const read = (f) => {
 };
 
 const guide = read("docs/api-guide.md");
-const names = [...guide.matchAll(/^#+\s+(.+)$/gm), ...guide.matchAll(/\*\*([^*]+?)\*\*/g)].map((m) => m[1].trim().replace(/[.:]$/, "").toLowerCase());
+const names = [...guide.matchAll(/^#+\s+(.+)$/gm), ...guide.matchAll(/\*\*([^*]+?)\*\*/g)].map((m) =>
+  m[1].trim().replace(/[.:]$/, "").toLowerCase(),
+);
 
 /** What each citation of the guide names: the text after `docs/api-guide.md ›` or `docs/api-guide.md, "…"`. */
 function citations(text) {
@@ -29,14 +39,21 @@ function citations(text) {
 /** A citation starts with a heading or bold term of the guide (a shorter form of one counts, "HTTP semantics"). */
 const known = (cited) => {
   const n = cited.toLowerCase();
-  return names.some((h) => (n.startsWith(h) && !/^[a-z0-9]/.test(n.slice(h.length))) || (h.startsWith(n.split(/[)"]/)[0]) && n.split(/[)"]/)[0].length >= 4));
+  return names.some(
+    (h) =>
+      (n.startsWith(h) && !/^[a-z0-9]/.test(n.slice(h.length))) ||
+      (h.startsWith(n.split(/[)"]/)[0]) && n.split(/[)"]/)[0].length >= 4),
+  );
 };
 
 describe("documentation inside the repository", () => {
   test("sees the guide and the tree", () => {
     assert.ok(names.includes("formulas") && names.includes("limits"), "the guide's headings are read");
     assert.ok(files.length > 200);
-    assert.deepEqual(citations(`(docs/api-guide.md › Limits; Errors)\n(docs/api-guide.md, "Published portals")`), ["Limits; Errors)", "Published portals"]);
+    assert.deepEqual(citations(`(docs/api-guide.md › Limits; Errors)\n(docs/api-guide.md, "Published portals")`), [
+      "Limits; Errors)",
+      "Published portals",
+    ]);
     assert.equal(known("Limits; Errors)"), true);
     assert.equal(known("HTTP semantics)"), true);
     assert.equal(known("No such section)"), false);
@@ -45,11 +62,18 @@ describe("documentation inside the repository", () => {
 
   test("nothing points at design notes outside the repository", () => {
     const outside = /\b(API|ARCHITECTURE)\.md\b|\.\.\/shared\b|interface-specification/;
-    assert.deepEqual(files.filter((f) => outside.test(read(f))), []);
+    assert.deepEqual(
+      files.filter((f) => outside.test(read(f))),
+      [],
+    );
   });
 
   test("every citation of docs/api-guide.md names one of its sections or bold terms", () => {
-    const unknown = files.flatMap((f) => citations(read(f)).filter((c) => !known(c)).map((c) => `${f}: ${c}`));
+    const unknown = files.flatMap((f) =>
+      citations(read(f))
+        .filter((c) => !known(c))
+        .map((c) => `${f}: ${c}`),
+    );
     assert.deepEqual(unknown, []);
   });
 });

@@ -65,9 +65,16 @@ describe("eslint.config.mjs: import direction", { concurrency: true }, () => {
 });
 
 describe("eslint.config.mjs: base64 only in src/lib", { concurrency: true }, () => {
-  for (const [file, expected] of [["src/services/media/audio.ts", true], ["src/site/handler.tsx", true], ["src/lib/base64.ts", false]]) {
+  for (const [file, expected] of [
+    ["src/services/media/audio.ts", true],
+    ["src/site/handler.tsx", true],
+    ["src/lib/base64.ts", false],
+  ]) {
     test(`btoa in ${file} is ${expected ? "refused" : "allowed"}`, async () => {
-      assert.equal(await restricted(file, "export const x = btoa(\"a\") + atob(\"YQ==\");", "no-restricted-globals"), expected);
+      assert.equal(
+        await restricted(file, 'export const x = btoa("a") + atob("YQ==");', "no-restricted-globals"),
+        expected,
+      );
     });
   }
 });
@@ -79,24 +86,35 @@ async function breaks(file, text, rule) {
 }
 
 /** A function of `n` lines of code (its braces included), with a comment and a blank line after each step. */
-const fnOf = (n) => `export function f(): number {\n  let x = 0;\n${"  x++;\n  // a step\n\n".repeat(n - 4)}  return x;\n}\n`;
+const fnOf = (n) =>
+  `export function f(): number {\n  let x = 0;\n${"  x++;\n  // a step\n\n".repeat(n - 4)}  return x;\n}\n`;
 
 describe("eslint.config.mjs: sizes", { concurrency: true }, () => {
   test("a file under src/ over 400 lines (comments and blank lines count) is refused; 400 pass", async () => {
-    const lines = (n) => Array.from({ length: n }, (_, i) => (i % 2 ? "// a comment" : `export const x${i} = ${i};`)).join("\n") + "\n";
+    const lines = (n) =>
+      Array.from({ length: n }, (_, i) => (i % 2 ? "// a comment" : `export const x${i} = ${i};`)).join("\n") + "\n";
     assert.equal(await breaks("src/services/tables/rows.ts", lines(401), "max-lines"), true);
     assert.equal(await breaks("src/services/tables/rows.ts", lines(400), "max-lines"), false);
     assert.equal(await breaks("test/services/big.test.ts", lines(401), "max-lines"), false);
   });
 
-  for (const file of ["src/services/automations/runner.ts", "src/services/automations/actions.ts", "src/durable/DocumentRoom.ts", "src/durable/room/writeBack.ts"]) {
+  for (const file of [
+    "src/services/automations/runner.ts",
+    "src/services/automations/actions.ts",
+    "src/durable/DocumentRoom.ts",
+    "src/durable/room/writeBack.ts",
+    "src/services/tables/rows.ts",
+    "src/site/blocks.tsx",
+  ]) {
     test(`${file}: a function over 60 lines (blank lines and comments not counted) is refused`, async () => {
       assert.equal(await breaks(file, fnOf(61), "max-lines-per-function"), true);
       assert.equal(await breaks(file, fnOf(60), "max-lines-per-function"), false);
     });
   }
 
-  test("other files may hold longer functions", async () => {
-    assert.equal(await breaks("src/services/tables/rows.ts", fnOf(61), "max-lines-per-function"), false);
+  test("tests may hold longer functions; a function of src/ only with its reason where it stands", async () => {
+    assert.equal(await breaks("test/services/big.test.ts", fnOf(61), "max-lines-per-function"), false);
+    const excused = `// eslint-disable-next-line max-lines-per-function -- one case per kind\n${fnOf(61)}`;
+    assert.equal(await breaks("src/services/tables/rows.ts", excused, "max-lines-per-function"), false);
   });
 });

@@ -7,7 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { SHARD_KEY_COLUMNS } from "../../src/db/shardTables.ts";
-import { fenceMigrationSql, fenceTriggerDiff, migratedFenceTriggers, SHARD_MIGRATIONS } from "../lib/fence-triggers.mjs";
+import {
+  fenceMigrationSql,
+  fenceTriggerDiff,
+  migratedFenceTriggers,
+  SHARD_MIGRATIONS,
+} from "../lib/fence-triggers.mjs";
 import { migrationFiles } from "../lib/d1.mjs";
 import { readFileSync } from "node:fs";
 
@@ -16,14 +21,20 @@ test("the shard migrations leave every declared fence trigger, as generated, and
   assert.deepEqual({ drop, create: [...create.keys()] }, { drop: [], create: [] }, "run npm run db:generate");
   const names = [...migratedFenceTriggers().keys()].sort();
   assert.equal(names.length, Object.keys(SHARD_KEY_COLUMNS).length * 3);
-  for (const table of Object.keys(SHARD_KEY_COLUMNS)) for (const op of ["insert", "update", "delete"]) assert.ok(names.includes(`fence_${table}_${op}`), `${table} ${op}`);
+  for (const table of Object.keys(SHARD_KEY_COLUMNS))
+    for (const op of ["insert", "update", "delete"])
+      assert.ok(names.includes(`fence_${table}_${op}`), `${table} ${op}`);
 });
 
 test("a hand-edited trigger or a new shard table shows as a difference that a generated migration undoes", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cws-fence-"));
   try {
-    for (const file of migrationFiles(SHARD_MIGRATIONS)) writeFileSync(path.join(dir, file), readFileSync(path.join(SHARD_MIGRATIONS, file)));
-    writeFileSync(path.join(dir, "9998_by_hand.sql"), "DROP TRIGGER IF EXISTS `fence_rows_update`;\n--> statement-breakpoint\nCREATE TRIGGER `fence_rows_update` BEFORE UPDATE ON `rows` BEGIN SELECT 1; END;\n");
+    for (const file of migrationFiles(SHARD_MIGRATIONS))
+      writeFileSync(path.join(dir, file), readFileSync(path.join(SHARD_MIGRATIONS, file)));
+    writeFileSync(
+      path.join(dir, "9998_by_hand.sql"),
+      "DROP TRIGGER IF EXISTS `fence_rows_update`;\n--> statement-breakpoint\nCREATE TRIGGER `fence_rows_update` BEFORE UPDATE ON `rows` BEGIN SELECT 1; END;\n",
+    );
     const diff = fenceTriggerDiff(dir);
     assert.deepEqual(diff.drop, ["fence_rows_update"]);
     assert.deepEqual([...diff.create.keys()], ["fence_rows_update"]);

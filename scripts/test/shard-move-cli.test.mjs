@@ -15,7 +15,14 @@ const run = (...args) =>
   });
 
 test("refuses a shard that is neither a number nor an organization-scoped id, and a binding that is not SHARD_k", () => {
-  for (const args of [[], ["12"], ["twelve", "SHARD_1"], ["01M8CDZVJRP81RX40HCBM39238", "SHARD_1"], ["12", "DB"], ["12", "SHARD_1", "--grace", "-1"]]) {
+  for (const args of [
+    [],
+    ["12"],
+    ["twelve", "SHARD_1"],
+    ["01M8CDZVJRP81RX40HCBM39238", "SHARD_1"],
+    ["12", "DB"],
+    ["12", "SHARD_1", "--grace", "-1"],
+  ]) {
     const r = run(...args);
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, /usage: npm run shard:move/);
@@ -42,8 +49,16 @@ test("drives the move a step at a time, passing each cursor back, then drops the
   // A stand-in for the API: two steps that are not done, then the summary; then the drop, in two calls.
   const bodies = [];
   const answers = [
-    { done: false, cursor: "c1", progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
-    { done: false, cursor: "c2", progress: { phase: "verify", table: "cells", tableIndex: 11, tables: 29, rowsCopied: 90, rowsVerified: 30 } },
+    {
+      done: false,
+      cursor: "c1",
+      progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 },
+    },
+    {
+      done: false,
+      cursor: "c2",
+      progress: { phase: "verify", table: "cells", tableIndex: 11, tables: 29, rowsCopied: 90, rowsVerified: 30 },
+    },
     { done: true, logical: 12, from: "SHARD_0", to: "SHARD_1", rows: { rows: 40, cells: 50 }, readOnlyMs: 7 },
     { logical: 12, from: "SHARD_0", rows: 60, done: false },
     { logical: 12, from: "SHARD_0", rows: 30, done: true },
@@ -60,9 +75,13 @@ test("drives the move a step at a time, passing each cursor back, then drops the
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   try {
     const { port } = server.address();
-    const child = spawn(process.execPath, [path.join(ROOT, "scripts/shard-move.mjs"), "12", "SHARD_1", "--grace", "0", "--max-calls", "20"], {
-      env: { ...process.env, ADMIN_TOKEN: "x", API_URL: `http://127.0.0.1:${port}` },
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, "scripts/shard-move.mjs"), "12", "SHARD_1", "--grace", "0", "--max-calls", "20"],
+      {
+        env: { ...process.env, ADMIN_TOKEN: "x", API_URL: `http://127.0.0.1:${port}` },
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -146,10 +165,15 @@ test("--abort stops the move, then deletes what it copied, call after call until
 });
 
 test("a move whose copy differs: the command deletes the target's copy through the abort route until done, then fails", async () => {
-  const differs = "logical shard 12: the copy in SHARD_1 differs from SHARD_0 in projects (4 → 4 rows so far). The move stopped: …";
+  const differs =
+    "logical shard 12: the copy in SHARD_1 differs from SHARD_0 in projects (4 → 4 rows so far). The move stopped: …";
   const r = await against(
     [
-      { done: false, cursor: "c1", progress: { phase: "verify", table: "projects", tableIndex: 3, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
+      {
+        done: false,
+        cursor: "c1",
+        progress: { phase: "verify", table: "projects", tableIndex: 3, tables: 29, rowsCopied: 40, rowsVerified: 0 },
+      },
       { status: 409, body: { error: "ConflictError", message: differs } },
       { logical: 12, from: "SHARD_0", to: "SHARD_1", stopped: false, rows: 30, done: false },
       { logical: 12, from: "SHARD_0", to: "SHARD_1", stopped: false, rows: 10, done: true },
@@ -171,21 +195,35 @@ test("a move whose copy differs: the command deletes the target's copy through t
 });
 
 test("a move refused before it began (another move of the shard under way) deletes nothing", async () => {
-  const r = await against([{ status: 409, body: { error: "ConflictError", message: "logical shard 12 is being moved out of SHARD_1" } }], "12", "SHARD_1");
+  const r = await against(
+    [{ status: 409, body: { error: "ConflictError", message: "logical shard 12 is being moved out of SHARD_1" } }],
+    "12",
+    "SHARD_1",
+  );
   assert.equal(r.status, 1, r.stderr);
-  assert.deepEqual(r.asked.map(([url]) => url), ["/admin/shards/move"]);
+  assert.deepEqual(
+    r.asked.map(([url]) => url),
+    ["/admin/shards/move"],
+  );
 });
 
 test("a move that fails part way otherwise deletes nothing and says how to go on or back", async () => {
   const r = await against(
     [
-      { done: false, cursor: "c1", progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 } },
+      {
+        done: false,
+        cursor: "c1",
+        progress: { phase: "copy", table: "rows", tableIndex: 10, tables: 29, rowsCopied: 40, rowsVerified: 0 },
+      },
       { status: 500, body: { error: "InternalError", message: "Internal error" } },
     ],
     "12",
     "SHARD_1",
   );
   assert.equal(r.status, 1, r.stderr);
-  assert.deepEqual(r.asked.map(([url]) => url), ["/admin/shards/move", "/admin/shards/move"]);
+  assert.deepEqual(
+    r.asked.map(([url]) => url),
+    ["/admin/shards/move", "/admin/shards/move"],
+  );
   assert.match(r.stderr, /run the same command again .*\(npm run shard:move -- 12 SHARD_1 --abort\)/);
 });

@@ -14,7 +14,10 @@ describe("shards bench", { concurrency: true }, () => {
   test("a small population needs moves, and after them every hot database holds one logical shard alone and none passes 10 GB", () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const r = simulate({ ...SMALL, seed });
-      assert.ok(r.violationsBefore.length > 0, `seed ${seed}: the placement alone should leave a hot database shared (else the test proves nothing)`);
+      assert.ok(
+        r.violationsBefore.length > 0,
+        `seed ${seed}: the placement alone should leave a hot database shared (else the test proves nothing)`,
+      );
       assert.deepEqual(r.violationsAfter, [], `seed ${seed}`);
       const limit = 2 * spread(r.after.map((d) => d.load)).mean;
       for (const d of r.after) {
@@ -37,7 +40,10 @@ describe("shards bench", { concurrency: true }, () => {
   test("moves carry whole logical shards: every database is a set of logical shards, totals are conserved", () => {
     const r = simulate({ ...SMALL, seed: 7 });
     const seen = r.after.flatMap((d) => d.shards).sort((a, b) => a - b);
-    assert.deepEqual(seen, Array.from({ length: LOGICAL_SHARDS }, (_, l) => l));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: LOGICAL_SHARDS }, (_, l) => l),
+    );
     const sum = (dbs, k) => dbs.reduce((s, d) => s + d[k], 0);
     assert.ok(Math.abs(sum(r.before, "load") - 1) < 1e-9);
     assert.ok(Math.abs(sum(r.after, "load") - 1) < 1e-9);
@@ -62,7 +68,11 @@ describe("shards bench", { concurrency: true }, () => {
   });
 
   test("npm run bench -- shards prints both balance tables and the spread, and exits 0", () => {
-    const res = spawnSync(process.execPath, [path.join(ROOT, "scripts", "bench.mjs"), "shards", "--orgs", "5000", "--databases", "24", "--total-gb", "60"], { encoding: "utf8" });
+    const res = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "scripts", "bench.mjs"), "shards", "--orgs", "5000", "--databases", "24", "--total-gb", "60"],
+      { encoding: "utf8" },
+    );
     assert.equal(res.status, 0, `${res.stdout}${res.stderr}`);
     assert.match(res.stdout, /before moves/);
     assert.match(res.stdout, /after \d+ greedy moves/);

@@ -36,9 +36,14 @@ export interface DocumentAccess {
   isOwner: boolean;
 }
 
-function summarize(doc: DocumentRow, workspaceRole: WorkspaceRole | null, documentRoles: DocumentRole[]): DocumentAccess {
+function summarize(
+  doc: DocumentRow,
+  workspaceRole: WorkspaceRole | null,
+  documentRoles: DocumentRole[],
+): DocumentAccess {
   const canRead = workspaceRole !== null || documentRoles.length > 0;
-  const canEdit = (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
+  const canEdit =
+    (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
   const isOwner = (workspaceRole !== null && WS_ADMIN.includes(workspaceRole)) || documentRoles.includes("owner");
   return { doc, workspaceRole, documentRoles, canRead, canEdit, isOwner };
 }
@@ -62,7 +67,10 @@ export function documentsAccessStatements(db: Db, user: UserRef, ids: readonly s
  */
 export function documentsAccessStatementsIn(db: Db, user: UserRef, idsQuery: SQL) {
   return [
-    db.select().from(documents).where(sql`${documents.id} IN (${idsQuery})`),
+    db
+      .select()
+      .from(documents)
+      .where(sql`${documents.id} IN (${idsQuery})`),
     db
       .select({ workspaceId: workspaceCollaborators.workspaceId, role: workspaceCollaborators.role })
       .from(workspaceCollaborators)
@@ -72,7 +80,10 @@ export function documentsAccessStatementsIn(db: Db, user: UserRef, idsQuery: SQL
           sql`${workspaceCollaborators.workspaceId} IN (SELECT workspace_id FROM documents WHERE id IN (${idsQuery}))`,
         ),
       ),
-    rawSelect<{ id: string; roles: string }>(db, ["id", "roles"], sql`
+    rawSelect<{ id: string; roles: string }>(
+      db,
+      ["id", "roles"],
+      sql`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
         SELECT d.id, d.id, d.parent_id, 0 FROM documents d WHERE d.id IN (${idsQuery})
         UNION ALL
@@ -81,7 +92,8 @@ export function documentsAccessStatementsIn(db: Db, user: UserRef, idsQuery: SQL
       )
       SELECT c.start_id AS id, group_concat(dc.role) AS roles
       FROM chain c JOIN document_collaborators dc ON dc.document_id = c.id AND dc.user_id = ${user}
-      GROUP BY c.start_id`),
+      GROUP BY c.start_id`,
+    ),
   ] as const;
 }
 
@@ -103,7 +115,11 @@ export function soleDocumentAccess(results: AccessResults): DocumentAccess | nul
 }
 
 /** Access of one user to many documents in one D1 round trip. Missing ids are absent; deleted documents are included. */
-export async function documentsAccess(db: Db, user: UserRef, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
+export async function documentsAccess(
+  db: Db,
+  user: UserRef,
+  ids: readonly string[],
+): Promise<Map<string, DocumentAccess>> {
   if (ids.length === 0) return new Map();
   return assembleDocumentsAccess((await db.batch(documentsAccessStatements(db, user, ids))) as AccessResults);
 }
@@ -112,8 +128,13 @@ export async function documentsAccess(db: Db, user: UserRef, ids: readonly strin
  * The level check of `requireDocument` on an access already loaded (for services that load access in a larger batch):
  * NotFoundError when missing, deleted (unless `includeDeleted`) or unreadable; ForbiddenError below `level`.
  */
-export function checkDocumentAccess(access: DocumentAccess | null | undefined, level: DocumentLevel, opts: { includeDeleted?: boolean; as?: string } = {}): DocumentAccess {
-  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted)) throw notFound(opts.as ?? "Document");
+export function checkDocumentAccess(
+  access: DocumentAccess | null | undefined,
+  level: DocumentLevel,
+  opts: { includeDeleted?: boolean; as?: string } = {},
+): DocumentAccess {
+  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted))
+    throw notFound(opts.as ?? "Document");
   if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
   if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
   return access;
@@ -122,7 +143,10 @@ export function checkDocumentAccess(access: DocumentAccess | null | undefined, l
 export type DocumentLevel = "read" | "edit" | "owner";
 
 /** Every one of `ids` live and readable (403 naming the first that is not), on an access map already loaded (in a larger batch). */
-export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids: readonly string[]): Map<string, DocumentAccess> {
+export function checkReadableDocuments(
+  access: Map<string, DocumentAccess>,
+  ids: readonly string[],
+): Map<string, DocumentAccess> {
   for (const id of ids) {
     const a = access.get(id);
     if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);
@@ -133,8 +157,10 @@ export function checkReadableDocuments(access: Map<string, DocumentAccess>, ids:
 export type WorkspaceLevel = "read" | "edit" | "admin";
 
 function checkWorkspaceLevel(role: WorkspaceRole, level: WorkspaceLevel) {
-  if (level === "edit" && !WS_EDIT.includes(role)) throw forbidden("This operation needs the workspace owner, admin or editor role");
-  if (level === "admin" && !WS_ADMIN.includes(role)) throw forbidden("This operation needs the workspace owner or admin role");
+  if (level === "edit" && !WS_EDIT.includes(role))
+    throw forbidden("This operation needs the workspace owner, admin or editor role");
+  if (level === "admin" && !WS_ADMIN.includes(role))
+    throw forbidden("This operation needs the workspace owner or admin role");
 }
 
 /*
@@ -150,7 +176,11 @@ export function workspaceAccessStatement(db: Db, user: UserRef, id: string | SQL
   return db
     .select({
       ...getTableColumns(workspaces),
-      callerRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "workspaces"."id" AND wc.user_id = ${user})`.as("caller_role"),
+      callerRole: sql<
+        string | null
+      >`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "workspaces"."id" AND wc.user_id = ${user})`.as(
+        "caller_role",
+      ),
     })
     .from(workspaces)
     .where(eq(workspaces.id, id));
@@ -159,7 +189,10 @@ export function workspaceAccessStatement(db: Db, user: UserRef, id: string | SQL
 type WorkspaceAccessRow = WorkspaceRow & { callerRole: string | null };
 
 /** A workspace is visible to its collaborators only (else 404); `level` is checked against the role (else 403). */
-export function checkWorkspaceAccess(row: WorkspaceAccessRow | undefined, level: WorkspaceLevel): { workspace: WorkspaceRow; role: WorkspaceRole } {
+export function checkWorkspaceAccess(
+  row: WorkspaceAccessRow | undefined,
+  level: WorkspaceLevel,
+): { workspace: WorkspaceRow; role: WorkspaceRole } {
   if (!row || row.callerRole === null) throw notFound("Workspace");
   const { callerRole, ...workspace } = row;
   const role = callerRole as WorkspaceRole;
@@ -187,7 +220,11 @@ export function projectAccessStatement(db: Db, user: UserRef, id: string | SQL) 
   return db
     .select({
       ...getTableColumns(projects),
-      callerRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`.as("caller_role"),
+      callerRole: sql<
+        string | null
+      >`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "projects"."workspace_id" AND wc.user_id = ${user})`.as(
+        "caller_role",
+      ),
       viaDocument: sql<number>`${viaDocumentGrant(user, sql`"projects"."id"`)}`.as("via_document"),
     })
     .from(projects)
@@ -203,7 +240,11 @@ export type ProjectLevel = "read" | "write" | "admin";
  * it (tables, rows, cells, columns, documents at its root) needs workspace owner/admin/editor,
  * and `admin` needs workspace owner/admin.
  */
-export function checkProjectAccess(row: ProjectAccessRow | undefined, level: ProjectLevel, opts: { as?: string } = {}): ProjectAccess {
+export function checkProjectAccess(
+  row: ProjectAccessRow | undefined,
+  level: ProjectLevel,
+  opts: { as?: string } = {},
+): ProjectAccess {
   if (!row || (row.callerRole === null && !row.viaDocument)) throw notFound(opts.as ?? "Project");
   const { callerRole, viaDocument: _via, ...project } = row;
   const role = (callerRole as WorkspaceRole | null) ?? null;
@@ -247,7 +288,9 @@ export async function readableProjectIds(db: Db, userId: string, ids: readonly s
 
 /** The caller's workspace role on a project's workspace, as a scalar subquery (null without one). */
 function workspaceRoleOfProject(user: UserRef, projectId: SQL | SQLiteColumn) {
-  return sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
+  return sql<
+    string | null
+  >`(SELECT wc.role FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
     WHERE p.id = ${projectId} AND wc.user_id = ${user})`;
 }
 
@@ -280,7 +323,11 @@ export interface TableRoleAccess {
  * The table rule's decision on a row of tableAccessStatement: NotFoundError labelled `as` when the table is missing,
  * soft-deleted or unreadable; ForbiddenError for `write` below workspace editor.
  */
-export function checkTableAccess(row: TableAccessRow | undefined, level: "read" | "write", opts: { as?: string } = {}): TableRoleAccess {
+export function checkTableAccess(
+  row: TableAccessRow | undefined,
+  level: "read" | "write",
+  opts: { as?: string } = {},
+): TableRoleAccess {
   if (!row || row.isDeleted || (row.accessRole === null && !row.accessViaDocument)) throw notFound(opts.as ?? "Table");
   const { accessRole, accessViaDocument: _via, ...table } = row;
   const role = (accessRole as WorkspaceRole | null) ?? null;
@@ -293,14 +340,18 @@ export function checkTableAccess(row: TableAccessRow | undefined, level: "read" 
 
 /** Batchable: ids of the documents in a project the user can read through document grants (self or ancestor). */
 export function documentIdsGrantedInProjectStatement(db: Db, user: UserRef, projectId: string) {
-  return rawSelect<{ id: string }>(db, ["id"], sql`
+  return rawSelect<{ id: string }>(
+    db,
+    ["id"],
+    sql`
     WITH RECURSIVE granted(id, depth) AS (
       SELECT dc.document_id, 0 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
       WHERE dc.user_id = ${user} AND d.project_id = ${projectId}
       UNION
       SELECT d.id, g.depth + 1 FROM documents d JOIN granted g ON d.parent_id = g.id WHERE g.depth < ${MAX_FOLDER_DEPTH + 1}
     )
-    SELECT DISTINCT id AS id FROM granted`);
+    SELECT DISTINCT id AS id FROM granted`,
+  );
 }
 
 /** Batchable: the caller's workspace role (one row, or none when not a collaborator). */

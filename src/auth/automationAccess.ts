@@ -22,7 +22,12 @@ export interface AutomationAccess {
  * their owner or a project admin (403 for anyone else who can read); run by hand by those, or by a workspace
  * owner/admin/editor when `runFromButton` is set. One D1 query.
  */
-export async function requireAutomation(db: Db, user: AuthUser, id: string, level: AutomationLevel): Promise<AutomationAccess> {
+export async function requireAutomation(
+  db: Db,
+  user: AuthUser,
+  id: string,
+  level: AutomationLevel,
+): Promise<AutomationAccess> {
   const [row] = await automationAccessQuery(db, user._id, id);
   return checkAutomationAccess(user, row, level);
 }
@@ -37,7 +42,9 @@ export function automationAccessQuery(db: Db, user: UserRef, automationId: strin
   return db
     .select({
       automation: automations,
-      role: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "automations"."workspace_id" AND wc.user_id = ${user})`,
+      role: sql<
+        string | null
+      >`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = "automations"."workspace_id" AND wc.user_id = ${user})`,
       viaDocument: viaDocumentGrant(user, sql`"automations"."project_id"`),
     })
     .from(automations)
@@ -47,14 +54,21 @@ export function automationAccessQuery(db: Db, user: UserRef, automationId: strin
 type AutomationAccessRow = { automation: AutomationRow; role: string | null; viaDocument: unknown };
 
 /** 404 (labelled `as`) when missing or unreadable, 403 when the level is not the caller's. */
-export function checkAutomationAccess(user: AuthUser, row: AutomationAccessRow | undefined, level: AutomationLevel, as = "Automation"): AutomationAccess {
+export function checkAutomationAccess(
+  user: AuthUser,
+  row: AutomationAccessRow | undefined,
+  level: AutomationLevel,
+  as = "Automation",
+): AutomationAccess {
   if (!row || (row.role === null && !row.viaDocument)) throw notFound(as);
   const role = (row.role as WorkspaceRole | null) ?? null;
   const automation = row.automation;
   const canChange = automation.ownerId === user._id || (role !== null && WS_ADMIN.includes(role));
   if (level === "change" && !canChange) throw forbidden("Only the automation's owner or a project admin can change it");
   if (level === "run" && !canChange && !(automation.runFromButton && role !== null && WS_EDIT.includes(role))) {
-    throw forbidden("Only the owner or a project admin can run this automation (or an editor when runFromButton is set)");
+    throw forbidden(
+      "Only the owner or a project admin can run this automation (or an editor when runFromButton is set)",
+    );
   }
   return { automation, workspaceRole: role, canChange };
 }

@@ -12,15 +12,22 @@ export function organizationAccessStatement(db: Db, user: UserRef, id: string) {
   return db
     .select({
       ...getTableColumns(organizations),
-      callerRole: sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = "organizations"."id" AND om.user_id = ${user})`.as("caller_role"),
+      callerRole:
+        sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = "organizations"."id" AND om.user_id = ${user})`.as(
+          "caller_role",
+        ),
     })
     .from(organizations)
     .where(eq(organizations.id, id));
 }
 
 /** An organization is visible to its members only (else 404); `admin` needs the owner or admin role (else 403). */
-export function checkOrganizationAccess<R extends { callerRole: OrganizationRole | null }>(row: R | undefined, level: "read" | "admin"): R & { callerRole: OrganizationRole } {
+export function checkOrganizationAccess<R extends { callerRole: OrganizationRole | null }>(
+  row: R | undefined,
+  level: "read" | "admin",
+): R & { callerRole: OrganizationRole } {
   if (!row || row.callerRole === null) throw notFound("Organization");
-  if (level === "admin" && row.callerRole === "member") throw forbidden("This operation needs the organization owner or admin role");
+  if (level === "admin" && row.callerRole === "member")
+    throw forbidden("This operation needs the organization owner or admin role");
   return row as R & { callerRole: OrganizationRole };
 }

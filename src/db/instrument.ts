@@ -64,7 +64,7 @@ const UNCOUNTED = Symbol("uncounted D1");
 
 /** The binding behind a counting proxy: for background work (waitUntil) that must not change a response's count. */
 export function uncountedD1(db: D1Database): D1Database {
-  return ((db as unknown as Record<symbol, D1Database>)[UNCOUNTED] ?? db);
+  return (db as unknown as Record<symbol, D1Database>)[UNCOUNTED] ?? db;
 }
 
 /** `db` with every round trip counted in `counter` as one to the database `name` (its binding). */
@@ -74,7 +74,8 @@ export function countingD1(db: D1Database, counter: RoundTripCounter, name = "DB
       if (prop === UNCOUNTED) return target;
       if (prop === "prepare") return (query: string) => patchStatement(target.prepare(query), counter, name);
       if (prop === "batch" || prop === "exec") {
-        return (...args: unknown[]) => roundTrip(counter, name, () => (target[prop] as (...a: unknown[]) => unknown).apply(target, args));
+        return (...args: unknown[]) =>
+          roundTrip(counter, name, () => (target[prop] as (...a: unknown[]) => unknown).apply(target, args));
       }
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;

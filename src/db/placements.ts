@@ -29,7 +29,11 @@ export function servingBindingOf(logical: number): ShardBinding {
 
 /** The directory's placements newer than the newest this isolate has applied (a statement for a batch). */
 export function placementsQuery(dir: Db) {
-  return rawSelect<PlacementRow>(dir, ["logical", "binding", "seq"], sql`SELECT logical, binding, seq FROM shard_placements WHERE seq > ${seenSeq}`);
+  return rawSelect<PlacementRow>(
+    dir,
+    ["logical", "binding", "seq"],
+    sql`SELECT logical, binding, seq FROM shard_placements WHERE seq > ${seenSeq}`,
+  );
 }
 
 const isBinding = (b: string): b is ShardBinding => (shardBindings() as string[]).includes(b);
@@ -69,7 +73,12 @@ export async function learnFromFence(dir: Db, error: unknown): Promise<"read-onl
  * sequence number is the next after the largest, computed in the statement, so concurrent moves of different shards
  * each get their own.
  */
-export function recordPlacementStatement(dir: D1Database, logical: number, binding: ShardBinding, at: number): D1PreparedStatement {
+export function recordPlacementStatement(
+  dir: D1Database,
+  logical: number,
+  binding: ShardBinding,
+  at: number,
+): D1PreparedStatement {
   if (!isLogicalShard(logical)) throw new RangeError(`not a logical shard: ${logical}`);
   return dir
     .prepare(

@@ -21,9 +21,15 @@ function checkLogical(logical: number): void {
 }
 
 /** Sets the fence of `logical` in this database (an upsert; "active" is kept as a row so its time is recorded). */
-export function setFenceStatement(d1: D1Database, logical: number, state: FenceState, movedTo: string | null = null): D1PreparedStatement {
+export function setFenceStatement(
+  d1: D1Database,
+  logical: number,
+  state: FenceState,
+  movedTo: string | null = null,
+): D1PreparedStatement {
   checkLogical(logical);
-  if ((state === "moved") !== (movedTo !== null)) throw new Error(`a fence names moved_to exactly when the shard moved (${state}, ${movedTo})`);
+  if ((state === "moved") !== (movedTo !== null))
+    throw new Error(`a fence names moved_to exactly when the shard moved (${state}, ${movedTo})`);
   return d1
     .prepare(
       `INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, ?2, ?3, ?4)
@@ -35,7 +41,10 @@ export function setFenceStatement(d1: D1Database, logical: number, state: FenceS
 /** What this database says about `logical`: no row means active. */
 export async function readFence(d1: D1Database, logical: number): Promise<Fence> {
   checkLogical(logical);
-  const row = await d1.prepare(`SELECT state, moved_to FROM shard_fence WHERE logical = ?1`).bind(logical).first<{ state: FenceState; moved_to: string | null }>();
+  const row = await d1
+    .prepare(`SELECT state, moved_to FROM shard_fence WHERE logical = ?1`)
+    .bind(logical)
+    .first<{ state: FenceState; moved_to: string | null }>();
   return row ? { state: row.state, movedTo: row.moved_to } : { state: "active", movedTo: null };
 }
 

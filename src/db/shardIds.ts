@@ -5,7 +5,14 @@
 // (docs/scaling.md "Id format").
 import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
 import { servingBindingOf } from "./placements";
-import { cryptoRandom, DEFAULT_LOGICAL_SHARD, isLogicalShard, placeOrganization, shardBindings, type ShardBinding } from "./shards";
+import {
+  cryptoRandom,
+  DEFAULT_LOGICAL_SHARD,
+  isLogicalShard,
+  placeOrganization,
+  shardBindings,
+  type ShardBinding,
+} from "./shards";
 
 export function newOrganizationScopedId(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);

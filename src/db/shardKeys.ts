@@ -47,7 +47,9 @@ export function shardTablesInCopyOrder(): ShardTable[] {
   const parents = new Map<string, Set<string>>();
   for (const t of tables) {
     const config = getTableConfig(t);
-    const refs = new Set(config.foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name).filter((n) => n !== config.name));
+    const refs = new Set(
+      config.foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name).filter((n) => n !== config.name),
+    );
     parents.set(config.name, refs);
   }
   const order: string[] = [];

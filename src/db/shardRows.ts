@@ -5,7 +5,13 @@ import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-co
 import { is } from "drizzle-orm";
 import * as shardSchema from "./schema/shard";
 import { idempotencyKeys } from "./schema/copies";
-import { CLAIMS_KEY_COLUMN, SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder, type ShardTable } from "./shardKeys";
+import {
+  CLAIMS_KEY_COLUMN,
+  SHARD_KEY_COLUMNS,
+  shardCondition,
+  shardTablesInCopyOrder,
+  type ShardTable,
+} from "./shardKeys";
 
 /** D1's limit of bound parameters per statement. */
 export const MAX_PARAMS = 100;
@@ -33,7 +39,8 @@ export interface TableShape {
 export function configOf(table: SQLiteTable) {
   const config = getTableConfig(table);
   const columns = config.columns.map((c) => c.name);
-  const pk = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
+  const pk =
+    config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
   const unique = config.indexes.find(
     (i) => i.config.unique && !i.config.where && i.config.columns.every((c) => is(c, SQLiteColumn) && c.notNull),
   );
@@ -49,7 +56,8 @@ export const shardTables = new Map<string, SQLiteTable>(
 
 function shapeOf(name: ShardTable): TableShape {
   const { columns, order } = configOf(shardTables.get(name)!);
-  if (!order.length) throw new Error(`${name} has neither a primary key nor a unique index on NOT NULL columns to page by`);
+  if (!order.length)
+    throw new Error(`${name} has neither a primary key nor a unique index on NOT NULL columns to page by`);
   return { name, columns, order, key: SHARD_KEY_COLUMNS[name] };
 }
 
@@ -68,7 +76,13 @@ export const q = (name: string) => `"${name}"`;
  * the key (a row-value comparison with the last row's key), not an OFFSET, so a table is read in one pass however
  * many pages it takes.
  */
-export async function* pages(db: D1Database, shape: TableShape, logical: number, pageRows: number, select = (c: string) => q(c)) {
+export async function* pages(
+  db: D1Database,
+  shape: TableShape,
+  logical: number,
+  pageRows: number,
+  select = (c: string) => q(c),
+) {
   const cond = shardCondition(shape.key, logical);
   const keys = shape.order.map(q).join(", ");
   const head = `SELECT ${shape.columns.map(select).join(", ")}, ${keys} FROM ${q(shape.name)} WHERE ${cond.sql}`;
@@ -77,7 +91,9 @@ export async function* pages(db: D1Database, shape: TableShape, logical: number,
   let last: unknown[] | null = null;
   for (;;) {
     const stmt: D1PreparedStatement = last
-      ? db.prepare(`${head} AND (${keys}) > (${last.map(() => "?").join(", ")}) ${tail}`).bind(...cond.params, ...last, pageRows)
+      ? db
+          .prepare(`${head} AND (${keys}) > (${last.map(() => "?").join(", ")}) ${tail}`)
+          .bind(...cond.params, ...last, pageRows)
       : db.prepare(`${head} ${tail}`).bind(...cond.params, pageRows);
     const rows: unknown[][] = await stmt.raw<unknown[]>();
     if (rows.length) yield rows.map((r) => r.slice(0, width));
@@ -87,14 +103,24 @@ export async function* pages(db: D1Database, shape: TableShape, logical: number,
 }
 
 /** Multi-row INSERTs of `rows` into `table`, each statement under D1's 100 bound parameters. */
-export function insertStatements(db: D1Database, table: string, columns: string[], rows: unknown[][], conflict: string): D1PreparedStatement[] {
+export function insertStatements(
+  db: D1Database,
+  table: string,
+  columns: string[],
+  rows: unknown[][],
+  conflict: string,
+): D1PreparedStatement[] {
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const out: D1PreparedStatement[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
     const tuple = `(${columns.map(() => "?").join(", ")})`;
     out.push(
-      db.prepare(`INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")} ${conflict}`).bind(...chunk.flat()),
+      db
+        .prepare(
+          `INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")} ${conflict}`,
+        )
+        .bind(...chunk.flat()),
     );
   }
   return out;
@@ -105,7 +131,12 @@ export function insertStatements(db: D1Database, table: string, columns: string[
  * form, so an integer and its text, or a real rounded on its way through JavaScript, hash differently: the check is
  * independent of how the copy carried the values.
  */
-export async function digestShardTable(db: D1Database, shape: TableShape, logical: number, pageRows = DEFAULT_BATCH_ROWS): Promise<TableReport> {
+export async function digestShardTable(
+  db: D1Database,
+  shape: TableShape,
+  logical: number,
+  pageRows = DEFAULT_BATCH_ROWS,
+): Promise<TableReport> {
   const stream = new crypto.DigestStream("SHA-256");
   const writer = stream.getWriter();
   const encoder = new TextEncoder();
@@ -124,7 +155,12 @@ export async function digestShardTable(db: D1Database, shape: TableShape, logica
  * each shard keeps a copy of (copies.ts), whose rows name their logical shard by number. Last in copy order, so the
  * requests that claimed them while the shard went read-only have met the fence before their claims are copied.
  */
-export const CLAIMS: TableShape = { name: "idempotency_keys", columns: configOf(idempotencyKeys).columns, order: ["user_id", "key"], key: CLAIMS_KEY_COLUMN };
+export const CLAIMS: TableShape = {
+  name: "idempotency_keys",
+  columns: configOf(idempotencyKeys).columns,
+  order: ["user_id", "key"],
+  key: CLAIMS_KEY_COLUMN,
+};
 
 /** The shard tables (copy order) with the claims last, and the search entries, as the digest and copy see them. */
 export function moveShapes(): { tables: TableShape[]; search: TableShape } {
@@ -137,7 +173,11 @@ export function moveShapes(): { tables: TableShape[]; search: TableShape } {
  * transaction, so no other write ever sees the row. Returns the results of `statements`.
  */
 export async function asMover(db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
-  const results = await db.batch([db.prepare(`INSERT OR REPLACE INTO shard_mover (id) VALUES (1)`), ...statements, db.prepare(`DELETE FROM shard_mover`)]);
+  const results = await db.batch([
+    db.prepare(`INSERT OR REPLACE INTO shard_mover (id) VALUES (1)`),
+    ...statements,
+    db.prepare(`DELETE FROM shard_mover`),
+  ]);
   return results.slice(1, -1);
 }
 
@@ -145,7 +185,13 @@ export async function asMover(db: D1Database, statements: D1PreparedStatement[])
  * Deletes (as the mover) up to `chunk` rows of `shape` on `logical` after rowid `after`: how many went, and the last
  * rowid deleted, or null once none is left after it.
  */
-export async function deleteChunk(db: D1Database, shape: TableShape, logical: number, after: number, chunk: number): Promise<{ last: number | null; gone: number }> {
+export async function deleteChunk(
+  db: D1Database,
+  shape: TableShape,
+  logical: number,
+  after: number,
+  chunk: number,
+): Promise<{ last: number | null; gone: number }> {
   const cond = shardCondition(shape.key, logical);
   const sql = `DELETE FROM ${q(shape.name)} WHERE rowid IN (SELECT rowid FROM ${q(shape.name)} WHERE ${cond.sql} AND rowid > ? ORDER BY rowid LIMIT ?) RETURNING rowid AS gone`;
   const [result] = await asMover(db, [db.prepare(sql).bind(...cond.params, after, chunk)]);
@@ -162,7 +208,7 @@ export const BEFORE_ANY_ROWID = Number.MIN_SAFE_INTEGER;
  */
 export async function deleteRows(db: D1Database, shape: TableShape, logical: number, chunk: number): Promise<number> {
   let total = 0;
-  for (let after: number | null = BEFORE_ANY_ROWID; after !== null; ) {
+  for (let after: number | null = BEFORE_ANY_ROWID; after !== null;) {
     const step = await deleteChunk(db, shape, logical, after, chunk);
     total += step.gone;
     after = step.last;
@@ -176,13 +222,20 @@ export async function deleteRows(db: D1Database, shape: TableShape, logical: num
  * it, with the same arguments, until done — the old copy of a shard too large for one invocation's D1 calls goes over
  * several.
  */
-export async function deleteShardRowsWithin(db: D1Database, logical: number, chunk: number, maxCalls: number): Promise<{ deleted: number; done: boolean }> {
+export async function deleteShardRowsWithin(
+  db: D1Database,
+  logical: number,
+  chunk: number,
+  maxCalls: number,
+): Promise<{ deleted: number; done: boolean }> {
   const shapes = shardDeleteOrder();
   // Which tables still hold rows of the shard, in one call, so the budget goes to deleting.
   const present = await db.batch<{ present: number }>(
     shapes.map((shape) => {
       const cond = shardCondition(shape.key, logical);
-      return db.prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`).bind(...cond.params);
+      return db
+        .prepare(`SELECT EXISTS (SELECT 1 FROM ${q(shape.name)} WHERE ${cond.sql}) AS present`)
+        .bind(...cond.params);
     }),
   );
   let deleted = 0;
@@ -215,4 +268,3 @@ export function shardDeleteOrder(): TableShape[] {
   const { tables, search } = moveShapes();
   return [...[...tables].reverse(), search];
 }
-

@@ -89,6 +89,7 @@ export function fenceTriggers(table: string, column: string): Map<string, string
 /** Every fence trigger the shard tables need, by name. */
 export function allFenceTriggers(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [table, column] of Object.entries(SHARD_KEY_COLUMNS)) for (const [name, sql] of fenceTriggers(table, column)) out.set(name, sql);
+  for (const [table, column] of Object.entries(SHARD_KEY_COLUMNS))
+    for (const [name, sql] of fenceTriggers(table, column)) out.set(name, sql);
   return out;
 }

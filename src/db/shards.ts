@@ -73,11 +73,14 @@ export function logicalShardsOn(physical: number, map: ShardMap = SHARD_MAP): nu
 /** What is wrong with a map (empty when it is usable). */
 export function shardMapProblems(map: ShardMap): string[] {
   const problems: string[] = [];
-  if (!Number.isInteger(map.physical) || map.physical < 1 || map.physical > LOGICAL_SHARDS) problems.push(`physical must be 1…${LOGICAL_SHARDS}`);
-  else if (LOGICAL_SHARDS % map.physical !== 0) problems.push(`physical (${map.physical}) must divide ${LOGICAL_SHARDS}`);
+  if (!Number.isInteger(map.physical) || map.physical < 1 || map.physical > LOGICAL_SHARDS)
+    problems.push(`physical must be 1…${LOGICAL_SHARDS}`);
+  else if (LOGICAL_SHARDS % map.physical !== 0)
+    problems.push(`physical (${map.physical}) must divide ${LOGICAL_SHARDS}`);
   for (const [l, k] of Object.entries(map.moved)) {
     if (!isLogicalShard(Number(l))) problems.push(`moved: ${l} is not a logical shard`);
-    if (!Number.isInteger(k) || k < 0 || k >= map.physical) problems.push(`moved: ${l} → ${k} is not a database of the map`);
+    if (!Number.isInteger(k) || k < 0 || k >= map.physical)
+      problems.push(`moved: ${l} → ${k} is not a database of the map`);
   }
   for (const l of map.closed) if (!isLogicalShard(l)) problems.push(`closed: ${l} is not a logical shard`);
   if (map.closed.length >= LOGICAL_SHARDS) problems.push("closed: no logical shard is left open for new organizations");

@@ -15,7 +15,11 @@ export function inJson(column: SQLiteColumn | SQL, values: readonly string[]): S
  * Drizzle's raw `db.all(sql)` cannot be batched with parameters. Every listed column must be named in `query`'s
  * output; rows come back as objects with exactly those members.
  */
-export function rawSelect<T extends object>(db: { select: Db["select"] }, columns: readonly (keyof T & string)[], query: SQL) {
+export function rawSelect<T extends object>(
+  db: { select: Db["select"] },
+  columns: readonly (keyof T & string)[],
+  query: SQL,
+) {
   const fields = Object.fromEntries(columns.map((c) => [c, sql.raw(`"raw"."${c}"`)])) as { [K in keyof T]: SQL<T[K]> };
   return db.select(fields).from(sql`(${query}) AS raw`);
 }
@@ -38,7 +42,8 @@ export function insertWhere<T extends SQLiteTable>(db: Db, table: T, row: T["$in
   const values = Object.entries(getTableColumns(table)).map(([key, column]) => {
     let value = (row as Record<string, unknown>)[key];
     // A column left out takes its plain default, as a VALUES insert would; SQL defaults must be given.
-    if (value === undefined && column.hasDefault && column.default !== undefined && !(column.default instanceof SQL)) value = column.default;
+    if (value === undefined && column.hasDefault && column.default !== undefined && !(column.default instanceof SQL))
+      value = column.default;
     if (value === undefined && column.notNull) throw new Error(`insertWhere: ${key} is required`);
     return value === undefined || value === null ? sql`NULL` : sql`${column.mapToDriverValue(value)}`;
   });

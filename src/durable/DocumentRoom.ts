@@ -31,7 +31,18 @@ import { MessageRate, MESSAGE_BURST, MESSAGES_PER_SECOND, socketRefusal } from "
 import { RoomOpener, type CollabSession } from "./room/opening";
 import { RoomStorage } from "./room/persistence";
 import { Presence } from "./room/presence";
-import { CLOSE, decodeAwareness, dispatch, MAX_AWARENESS_STATE_BYTES, isEmptyUpdate, permissionDeniedMessage, syncStep1Message, syncStep2Message, Unparseable, updateMessage } from "./room/protocol";
+import {
+  CLOSE,
+  decodeAwareness,
+  dispatch,
+  MAX_AWARENESS_STATE_BYTES,
+  isEmptyUpdate,
+  permissionDeniedMessage,
+  syncStep1Message,
+  syncStep2Message,
+  Unparseable,
+  updateMessage,
+} from "./room/protocol";
 import { attachmentOf, broadcast, closeQuietly, send, type Attachment } from "./room/sockets";
 import { storeContent, WriteBack } from "./room/writeBack";
 
@@ -52,7 +63,10 @@ export class DocumentRoom extends DurableObject<Env> {
     this.store = new RoomStorage(ctx.storage, (update, origin) => this.onUpdate(update, origin));
     this.tickets = new Tickets(ctx.storage.sql);
     this.admission = new UpdateAdmission(this.store);
-    this.batcher = new UpdateBatcher((ws, update) => this.admission.admit(ws, update), (integrated, refused) => this.commitBatch(integrated, refused));
+    this.batcher = new UpdateBatcher(
+      (ws, update) => this.admission.admit(ws, update),
+      (integrated, refused) => this.commitBatch(integrated, refused),
+    );
     this.opener = new RoomOpener(env, this.store, () => this.ctx.getWebSockets().length);
     this.writeBack = new WriteBack(ctx, env, this.store, () => this.batcher.flush());
     this.presence.restore(this.ctx.getWebSockets());
@@ -93,7 +107,8 @@ export class DocumentRoom extends DurableObject<Env> {
   // ───────────────────────────── sockets ─────────────────────────────
 
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return new Response("Expected a WebSocket upgrade", { status: 426 });
     const session = JSON.parse(request.headers.get("x-collab-session") ?? "null") as CollabSession | null;
     if (!session) return new Response("Missing session", { status: 400 });
     await this.opener.open(session);
@@ -102,7 +117,12 @@ export class DocumentRoom extends DurableObject<Env> {
     // The caps are counted here, after the last await, so concurrent upgrades cannot all pass them. A refused socket
     // is accepted and closed at once (4503 with its reason): a Yjs provider reports the code and retries later,
     // where a refused upgrade would only show it a network error.
-    const full = socketRefusal(this.ctx.getWebSockets(), session.userId, this.store.limit.maxSockets, (ws) => attachmentOf(ws)?.userId);
+    const full = socketRefusal(
+      this.ctx.getWebSockets(),
+      session.userId,
+      this.store.limit.maxSockets,
+      (ws) => attachmentOf(ws)?.userId,
+    );
     if (full) {
       server.accept();
       server.close(CLOSE.full, full);
@@ -123,7 +143,11 @@ export class DocumentRoom extends DurableObject<Env> {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (!this.rate.take(ws)) {
       // Nothing of this message or later ones is applied; the provider reconnects and syncs what the room lacks.
-      this.closeSocket(ws, CLOSE.rateLimited, `Refused: message rate over ${MESSAGES_PER_SECOND} a second (burst ${MESSAGE_BURST})`);
+      this.closeSocket(
+        ws,
+        CLOSE.rateLimited,
+        `Refused: message rate over ${MESSAGES_PER_SECOND} a second (burst ${MESSAGE_BURST})`,
+      );
       return;
     }
     try {
@@ -154,7 +178,12 @@ export class DocumentRoom extends DurableObject<Env> {
     // An empty update (a sync step 2 with nothing the room lacks) is no edit, also from a viewer.
     if (isEmptyUpdate(update)) return;
     if (!attachmentOf(ws)!.canEdit) {
-      send(ws, permissionDeniedMessage("read-only: your role on this document does not allow editing; the update was not applied"));
+      send(
+        ws,
+        permissionDeniedMessage(
+          "read-only: your role on this document does not allow editing; the update was not applied",
+        ),
+      );
       return;
     }
     this.batcher.enqueue(ws, update);
@@ -211,13 +240,24 @@ export class DocumentRoom extends DurableObject<Env> {
    * `baseVersion` is a 409 and nothing changes); without it the caller already stored the content. Blocks that are
    * not BlockNote JSON are stored as given and leave the shared document empty.
    */
-  async replaceBlocks(input: { documentId: string; userId: string; blocksJson: string; baseVersion?: number; store: boolean }): Promise<RoomResult<{ version: number | null }>> {
+  async replaceBlocks(input: {
+    documentId: string;
+    userId: string;
+    blocksJson: string;
+    baseVersion?: number;
+    store: boolean;
+  }): Promise<RoomResult<{ version: number | null }>> {
     try {
       await this.opener.open({ documentId: input.documentId, userId: input.userId, kind: "DOCUMENT", seededAt: null });
       let version: number | null = null;
       if (input.store) {
         await this.writeBack.run();
-        ({ version } = await storeContent(this.env, { documentId: input.documentId, userId: input.userId, blocksJson: input.blocksJson, baseVersion: input.baseVersion }));
+        ({ version } = await storeContent(this.env, {
+          documentId: input.documentId,
+          userId: input.userId,
+          blocksJson: input.blocksJson,
+          baseVersion: input.baseVersion,
+        }));
       }
       const blocks: unknown = JSON.parse(input.blocksJson);
       this.batcher.flush();

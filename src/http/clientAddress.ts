@@ -28,7 +28,10 @@ export function clientAddress(headers: Headers, env: { TRUST_CF_CONNECTING_IP?: 
 
 /** `ip4:…` for an IPv4 address (IPv4-mapped IPv6 included), `ip6:<first four groups>::/64` for IPv6, null otherwise. */
 export function normalizeAddress(raw: string): string | null {
-  const text = raw.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const text = raw
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   const v4 = parseIpv4(text);
   if (v4) return `ip4:${v4.join(".")}`;
   const groups = parseIpv6(text);
@@ -37,7 +40,10 @@ export function normalizeAddress(raw: string): string | null {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return `ip4:${[groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".")}`;
   }
-  return `ip6:${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+  return `ip6:${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }
 
 function parseIpv4(text: string): number[] | null {

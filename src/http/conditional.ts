@@ -15,7 +15,9 @@ export async function jsonWithEtag<T>(c: Context<HonoEnv>, body: T) {
   if (inm && etagListMatches(inm, etag)) {
     return c.body(null, 304, { ETag: etag });
   }
-  return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: etag }) as unknown as Response & { _body: T };
+  return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: etag }) as unknown as Response & {
+    _body: T;
+  };
 }
 
 /**
@@ -39,11 +41,18 @@ export async function withEtag(c: Context<HonoEnv>, body: unknown) {
  * parts): 304 without producing the body when `If-None-Match` names `etag`; otherwise `produce()` gives the body text
  * and the tag that goes with it (which may differ from `etag` when the record moved on in between).
  */
-export async function jsonTextWithEtag(c: Context<HonoEnv>, etag: string, produce: () => Promise<{ etag: string; text: string }>) {
+export async function jsonTextWithEtag(
+  c: Context<HonoEnv>,
+  etag: string,
+  produce: () => Promise<{ etag: string; text: string }>,
+) {
   const inm = c.req.header("if-none-match");
   if (inm && etagListMatches(inm, etag)) return c.body(null, 304, { ETag: etag });
   const out = await produce();
-  return c.body(out.text, 200, { "Content-Type": "application/json; charset=UTF-8", ETag: out.etag }) as unknown as Response;
+  return c.body(out.text, 200, {
+    "Content-Type": "application/json; charset=UTF-8",
+    ETag: out.etag,
+  }) as unknown as Response;
 }
 
 /**

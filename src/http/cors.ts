@@ -18,7 +18,14 @@ import { cors } from "hono/cors";
 import type { HonoEnv } from "../env";
 
 const CORS_ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
-const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "x-d1-bookmark"];
+const CORS_ALLOWED_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  "If-Match",
+  "If-None-Match",
+  "x-d1-bookmark",
+];
 const CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "x-d1-bookmark", "Location", "Content-Disposition"];
 const CORS_MAX_AGE_SECONDS = 600;
 
@@ -57,7 +64,10 @@ export function allowedCorsOrigins(env: { CORS_ALLOWED_ORIGINS?: string }): Set<
     parsedFrom = value;
     const ignored = corsOriginProblems(value);
     // Once per isolate and value, so `wrangler tail` shows why a listed app is still refused.
-    if (ignored.length) console.warn(`CORS_ALLOWED_ORIGINS: ignoring ${ignored.map((e) => JSON.stringify(e)).join(", ")} (not an exact origin; "*" is never allowed)`);
+    if (ignored.length)
+      console.warn(
+        `CORS_ALLOWED_ORIGINS: ignoring ${ignored.map((e) => JSON.stringify(e)).join(", ")} (not an exact origin; "*" is never allowed)`,
+      );
   }
   return parsed;
 }
@@ -76,7 +86,8 @@ const allowListed = cors({
 
 export const apiCors: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const allowed = allowedCorsOrigins(c.env);
-  if (allowed.size === 0 || OWN_HEADERS.test(c.req.path) || c.req.header("upgrade")?.toLowerCase() === "websocket") return next();
+  if (allowed.size === 0 || OWN_HEADERS.test(c.req.path) || c.req.header("upgrade")?.toLowerCase() === "websocket")
+    return next();
   const origin = c.req.header("origin");
   if (origin && allowed.has(origin)) return allowListed(c, next);
   await next();
@@ -94,7 +105,10 @@ export const apiCors: MiddlewareHandler<HonoEnv> = async (c, next) => {
 
 type HeaderObject = { description?: string; schema?: unknown; $ref?: string };
 type ResponseObject = { headers?: Record<string, HeaderObject> };
-type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, ResponseObject> } | unknown>>; components?: Record<string, unknown> };
+type OpenApiDocument = {
+  paths?: Record<string, Record<string, { responses?: Record<string, ResponseObject> } | unknown>>;
+  components?: Record<string, unknown>;
+};
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
@@ -135,7 +149,11 @@ export function declareCorsHeaders<D>(document: D): D {
       for (const response of Object.values(responses)) {
         if ("$ref" in response) continue;
         const own = response.headers ?? {};
-        const refs = Object.fromEntries(Object.keys(CORS_RESPONSE_HEADERS).filter((name) => !Object.keys(own).some((k) => k.toLowerCase() === name.toLowerCase())).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+        const refs = Object.fromEntries(
+          Object.keys(CORS_RESPONSE_HEADERS)
+            .filter((name) => !Object.keys(own).some((k) => k.toLowerCase() === name.toLowerCase()))
+            .map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+        );
         response.headers = { ...refs, ...own };
       }
     }

@@ -42,7 +42,8 @@ export function renderError(err: Error, c: Context<HonoEnv>): Response {
   // Hono's own exceptions (a malformed JSON body, a body over its limit) carry a client status.
   const status = (err as { status?: number }).status;
   if (typeof status === "number" && status >= 400 && status < 500) {
-    const code = status === 413 ? "PayloadTooLargeError" : status === 415 ? "UnsupportedMediaTypeError" : "ValidationError";
+    const code =
+      status === 413 ? "PayloadTooLargeError" : status === 415 ? "UnsupportedMediaTypeError" : "ValidationError";
     // The only 415 Hono raises is the OpenAPI body gate of a route with a JSON body (raw uploads answer their own).
     const contentType = c.req.header("content-type")?.split(";")[0]?.trim();
     const message =
@@ -63,9 +64,19 @@ export function renderError(err: Error, c: Context<HonoEnv>): Response {
       refusal === "read-only"
         ? "This organization's records are being moved to another database; writes resume within seconds"
         : "This organization's records have moved to another database; retry the request";
-    return c.json(errorBody("ServiceUnavailableError", message), 503, { "Retry-After": refusal === "read-only" ? "2" : "1" });
+    return c.json(errorBody("ServiceUnavailableError", message), 503, {
+      "Retry-After": refusal === "read-only" ? "2" : "1",
+    });
   }
-  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: err.stack }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      requestId: c.get("requestId"),
+      path: c.req.path,
+      error: String(err),
+      stack: err.stack,
+    }),
+  );
   return c.json(errorBody("InternalError", "An unexpected error occurred; it has been logged"), 500);
 }
 
@@ -78,9 +89,20 @@ export const ErrorBodySchema = z
         z.object({
           path: z.string(),
           message: z.string(),
-          line: z.number().int().optional().openapi({ description: "Formula problems: the 1-based line in the formula's text" }),
-          column: z.number().int().optional().openapi({ description: "Formula problems: the 1-based column in the formula's text" }),
-          suggestions: z.array(z.string()).optional().openapi({ description: "Formula problems: the nearest column or function names" }),
+          line: z
+            .number()
+            .int()
+            .optional()
+            .openapi({ description: "Formula problems: the 1-based line in the formula's text" }),
+          column: z
+            .number()
+            .int()
+            .optional()
+            .openapi({ description: "Formula problems: the 1-based column in the formula's text" }),
+          suggestions: z
+            .array(z.string())
+            .optional()
+            .openapi({ description: "Formula problems: the nearest column or function names" }),
         }),
       )
       .optional(),
@@ -123,7 +145,14 @@ export function authErrorResponses() {
   return onlyErrorResponses("UnauthorizedError", "RateLimitedError");
 }
 
-const defaultCodes: ErrorCode[] = ["ValidationError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RateLimitedError", "InternalError"];
+const defaultCodes: ErrorCode[] = [
+  "ValidationError",
+  "UnauthorizedError",
+  "ForbiddenError",
+  "NotFoundError",
+  "RateLimitedError",
+  "InternalError",
+];
 
 /** Error responses for a route's `responses`, keyed by status, so the OpenAPI document lists them truthfully. */
 export function errorResponses(...extra: ErrorCode[]) {

@@ -16,4 +16,3 @@ export function requestHost(hostHeader: string | undefined | null): string | nul
   const h = hostHeader.trim().toLowerCase().replace(/\.$/, "");
   return h.length > 0 && h.length <= 260 ? h : null;
 }
-

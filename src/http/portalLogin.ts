@@ -20,7 +20,11 @@ export function loginClientAddress(request: Request, env: Env): string {
  */
 export async function spendPortalLogin(env: Env, request: Request, entrySlug: string): Promise<boolean> {
   const perAddress = env.PORTAL_LOGIN_LIMITER;
-  if (perAddress && !(await perAddress.limit({ key: `${loginClientAddress(request, env)}|portal:${entrySlug}` })).success) return false;
+  if (
+    perAddress &&
+    !(await perAddress.limit({ key: `${loginClientAddress(request, env)}|portal:${entrySlug}` })).success
+  )
+    return false;
   const perPortal = env.PORTAL_LOGIN_PORTAL_LIMITER;
   if (perPortal && !(await perPortal.limit({ key: `portal:${entrySlug}` })).success) return false;
   return true;

@@ -41,5 +41,7 @@ export function contentRange(range: ByteRange, size: number): string {
 
 /** 416 with the `Content-Range: bytes *\/size` RFC 9110 §15.5.17 asks for. */
 export function rangeNotSatisfiable(c: Context<HonoEnv>, size: number) {
-  return c.json(errorBody("RangeNotSatisfiableError", `The range is outside the ${size}-byte file`), 416, { "Content-Range": `bytes */${size}` });
+  return c.json(errorBody("RangeNotSatisfiableError", `The range is outside the ${size}-byte file`), 416, {
+    "Content-Range": `bytes */${size}`,
+  });
 }

@@ -20,8 +20,12 @@ export interface RawUpload {
 
 /** The Content-Length of a raw upload: absent → 411, malformed → 400, over `limit` → 413. */
 export function declaredLength(raw: string | undefined | null, limit = MAX_UPLOAD_BYTES): number {
-  if (raw === null || raw === undefined) throw new ApiError("LengthRequiredError", "Content-Length is required for a raw upload");
-  if (!/^\s*\d{1,16}\s*$/.test(raw)) throw validation("Content-Length must be a non-negative integer", [{ path: "content-length", message: "not an integer" }]);
+  if (raw === null || raw === undefined)
+    throw new ApiError("LengthRequiredError", "Content-Length is required for a raw upload");
+  if (!/^\s*\d{1,16}\s*$/.test(raw))
+    throw validation("Content-Length must be a non-negative integer", [
+      { path: "content-length", message: "not an integer" },
+    ]);
   const n = Number(raw);
   if (n > limit) throw new ApiError("PayloadTooLargeError", `The body is ${n} bytes; the limit is ${limit} bytes`);
   return n;
@@ -32,11 +36,18 @@ export function checkRawContentType(raw: string | undefined | null, accept: (med
   if (raw === null || raw === undefined) return "";
   const mediaType = raw.split(";")[0]!.trim().toLowerCase();
   if (mediaType === "" || mediaType === "application/octet-stream" || accept(mediaType)) return mediaType;
-  throw new ApiError("UnsupportedMediaTypeError", `Content-Type ${mediaType} is not accepted here; send the raw bytes as application/octet-stream`);
+  throw new ApiError(
+    "UnsupportedMediaTypeError",
+    `Content-Type ${mediaType} is not accepted here; send the raw bytes as application/octet-stream`,
+  );
 }
 
 /** The request's raw body with its type (415) and declared length (411/400/413) checked. */
-export function rawUploadOf(c: Context<HonoEnv>, accept: (mediaType: string) => boolean, limit = MAX_UPLOAD_BYTES): RawUpload {
+export function rawUploadOf(
+  c: Context<HonoEnv>,
+  accept: (mediaType: string) => boolean,
+  limit = MAX_UPLOAD_BYTES,
+): RawUpload {
   const mediaType = checkRawContentType(c.req.header("content-type"), accept);
   const length = declaredLength(c.req.header("content-length"), limit);
   return { length, mediaType, body: c.req.raw.body };
@@ -50,23 +61,35 @@ const MULTIPART_ALLOWANCE = 64 * 1024;
  * workerd reads whole): the declared length is checked first (413 past `limit`, multipart allowed its envelope),
  * then the file's stream is handed over, to be counted as it is read. `what` names the file in messages.
  */
-export async function fileBodyOf(c: Context<HonoEnv>, opts: { mediaTypes: readonly string[]; limit: number; what: string }): Promise<ReadableStream<Uint8Array> | null> {
+export async function fileBodyOf(
+  c: Context<HonoEnv>,
+  opts: { mediaTypes: readonly string[]; limit: number; what: string },
+): Promise<ReadableStream<Uint8Array> | null> {
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const length = c.req.header("content-length");
-  if (length !== undefined) declaredLength(length, type === "multipart/form-data" ? opts.limit + MULTIPART_ALLOWANCE : opts.limit);
+  if (length !== undefined)
+    declaredLength(length, type === "multipart/form-data" ? opts.limit + MULTIPART_ALLOWANCE : opts.limit);
   if (type === "multipart/form-data") {
     let form: FormData;
     try {
       form = await c.req.formData();
     } catch {
-      throw validation("The multipart body cannot be read", [{ path: "body", message: "malformed multipart/form-data" }]);
+      throw validation("The multipart body cannot be read", [
+        { path: "body", message: "malformed multipart/form-data" },
+      ]);
     }
     const file = form.get("file");
-    if (file === null || typeof file === "string") throw validation(`The form needs a \`file\` part holding the ${opts.what}`, [{ path: "file", message: "missing" }]);
+    if (file === null || typeof file === "string")
+      throw validation(`The form needs a \`file\` part holding the ${opts.what}`, [
+        { path: "file", message: "missing" },
+      ]);
     return file.stream();
   }
   if (!opts.mediaTypes.includes(type)) {
-    throw new ApiError("UnsupportedMediaTypeError", `Send the ${opts.what} as ${opts.mediaTypes[0]}, or as the file part of multipart/form-data`);
+    throw new ApiError(
+      "UnsupportedMediaTypeError",
+      `Send the ${opts.what} as ${opts.mediaTypes[0]}, or as the file part of multipart/form-data`,
+    );
   }
   return bodyStream(c);
 }

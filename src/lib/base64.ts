@@ -3,7 +3,10 @@
  * expression and no intermediate binary string, so a 64 MiB E6 body decodes in one pass (a backtracking regex over
  * the whole input overflowed the stack past about 4 MB).
  */
-type FromBase64 = (text: string, options?: { alphabet?: "base64" | "base64url"; lastChunkHandling?: "loose" | "strict" }) => Uint8Array;
+type FromBase64 = (
+  text: string,
+  options?: { alphabet?: "base64" | "base64url"; lastChunkHandling?: "loose" | "strict" },
+) => Uint8Array;
 type ToBase64 = (this: Uint8Array, options?: { alphabet?: "base64" | "base64url"; omitPadding?: boolean }) => string;
 
 const native = Uint8Array as unknown as { fromBase64?: FromBase64; prototype: { toBase64?: ToBase64 } };

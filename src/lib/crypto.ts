@@ -41,7 +41,9 @@ export async function timingSafeEqualStrings(a: string, b: string): Promise<bool
 }
 
 export async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
@@ -57,17 +59,20 @@ const sealingKeys = new Map<string, Promise<CryptoKey>>();
 function sealingKey(secret: string): Promise<CryptoKey> {
   let key = sealingKeys.get(secret);
   if (!key) {
-    key = crypto.subtle
-      .importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
-      .then((base) =>
-        crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("workspace-edge sealed secrets v1") },
-          base,
-          { name: "AES-GCM", length: 256 },
-          false,
-          ["encrypt", "decrypt"],
-        ),
-      );
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]).then((base) =>
+      crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new Uint8Array(0),
+          info: encoder.encode("workspace-edge sealed secrets v1"),
+        },
+        base,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      ),
+    );
     sealingKeys.set(secret, key);
   }
   return key;
@@ -77,7 +82,11 @@ function sealingKey(secret: string): Promise<CryptoKey> {
 export async function sealSecret(secret: string | undefined, plaintext: string, context: string): Promise<string> {
   if (!secret) return plaintext;
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, await sealingKey(secret), encoder.encode(plaintext));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+    await sealingKey(secret),
+    encoder.encode(plaintext),
+  );
   return `${SEALED_PREFIX}${base64UrlEncode(iv)}.${base64UrlEncode(new Uint8Array(sealed))}`;
 }
 
@@ -89,6 +98,10 @@ export async function openSecret(secret: string | undefined, stored: string, con
   const iv = base64UrlDecode(ivText ?? "");
   const data = base64UrlDecode(dataText ?? "");
   if (!iv || !data) throw new Error("A sealed secret is not base64url");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, await sealingKey(secret), data);
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+    await sealingKey(secret),
+    data,
+  );
   return new TextDecoder().decode(plain);
 }

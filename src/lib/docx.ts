@@ -27,7 +27,8 @@ function inspectDocx(bytes: Uint8Array): { problem: DocxProblem | null; entries:
     const reason = zip.kind === "too-large" ? zip.reason : `not a readable ZIP archive: ${zip.reason}`;
     return { problem: { kind: zip.kind, reason }, entries: [] };
   }
-  if (!zip.entries.some((e) => e.name === "word/document.xml")) return { problem: { kind: "malformed", reason: "no word/document.xml in the archive" }, entries: [] };
+  if (!zip.entries.some((e) => e.name === "word/document.xml"))
+    return { problem: { kind: "malformed", reason: "no word/document.xml in the archive" }, entries: [] };
   return { problem: null, entries: zip.entries };
 }
 

@@ -22,7 +22,8 @@ export const SHARD_NUMBERS = 1024;
 
 /** The two characters that end the ids of shard number `shard` ("0F" for 15). */
 export function shardSuffix(shard: number): string {
-  if (!Number.isInteger(shard) || shard < 0 || shard >= SHARD_NUMBERS) throw new RangeError(`not a shard number: ${shard}`);
+  if (!Number.isInteger(shard) || shard < 0 || shard >= SHARD_NUMBERS)
+    throw new RangeError(`not a shard number: ${shard}`);
   return CROCKFORD[shard >> 5]! + CROCKFORD[shard & 31]!;
 }
 

@@ -34,7 +34,11 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  * `limit`. Yields the bytes each push gave; returns the total, or "over" as soon as it passes `limit`. Throws on a
  * corrupt or truncated stream. Synchronous, so a caller that must not block may pause between pushes.
  */
-export function* inflateUpTo(data: Uint8Array, limit: number, onChunk: (chunk: Uint8Array) => void): Generator<number, number | "over"> {
+export function* inflateUpTo(
+  data: Uint8Array,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => void,
+): Generator<number, number | "over"> {
   let size = 0;
   let over = false;
   const inflater = new Inflate((chunk) => {
@@ -81,11 +85,13 @@ async function inflateCounted(data: Uint8Array, limit: number): Promise<Inflated
 export async function inflationProblem(bytes: Uint8Array, entries: readonly ZipEntry[]): Promise<string | null> {
   for (const entry of entries) {
     const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
-    const got = entry.method === 0 ? { size: data.byteLength, crc: crc32(data) } : await inflateCounted(data, entry.inflatedSize);
+    const got =
+      entry.method === 0 ? { size: data.byteLength, crc: crc32(data) } : await inflateCounted(data, entry.inflatedSize);
     const name = JSON.stringify(entry.name);
     if (got === "over") return `${name} inflates past the ${entry.inflatedSize} bytes its headers declare`;
     if (got === "corrupt") return `${name} is not a valid deflate stream`;
-    if (got.size !== entry.inflatedSize) return `${name} inflates to ${got.size} bytes, not the ${entry.inflatedSize} its headers declare`;
+    if (got.size !== entry.inflatedSize)
+      return `${name} inflates to ${got.size} bytes, not the ${entry.inflatedSize} its headers declare`;
     if (got.crc !== entry.crc32) return `${name} fails its CRC-32 check`;
   }
   return null;

@@ -62,7 +62,12 @@ export const ConditionInput = z
     if (value === null || value === undefined) return null;
     const parsed = ConditionInner.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path as PropertyKey[] as (string | number)[], message: issue.message });
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({
+          code: "custom",
+          path: issue.path as PropertyKey[] as (string | number)[],
+          message: issue.message,
+        });
       return z.NEVER;
     }
     if (depthOf(parsed.data) > MAX_CONDITION_DEPTH) {
@@ -78,7 +83,7 @@ export const ConditionInput = z
   .openapi({
     type: "object",
     description:
-      "`{ kind?: \"rowFilter\", tableId?, conjunction?: \"and\"|\"or\" (default and), predicates?: [{ columnId, op, value? }], group?: Condition | Condition[] }`; " +
+      '`{ kind?: "rowFilter", tableId?, conjunction?: "and"|"or" (default and), predicates?: [{ columnId, op, value? }], group?: Condition | Condition[] }`; ' +
       `ops: ${FILTER_OPS.join(", ")}; groups nest at most ${MAX_CONDITION_DEPTH} deep.`,
   });
 
@@ -98,16 +103,30 @@ const ActionSpec = z.discriminatedUnion("kind", [
     name: NameSchema,
     type: z.enum(["FOLDER", "DOCUMENT"]).optional(),
   }),
-  z.looseObject({ kind: z.literal("notify"), title: z.string().min(1).max(500), body: z.string().max(5000).optional() }),
+  z.looseObject({
+    kind: z.literal("notify"),
+    title: z.string().min(1).max(500),
+    body: z.string().max(5000).optional(),
+  }),
   z.looseObject({
     kind: z.literal("webhook"),
     url: z.string().min(1).max(2048),
     method: z.enum(WEBHOOK_METHODS).optional(),
     headers: z
-      .record(z.string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP header name"), z.string().max(4096))
+      .record(
+        z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP header name"),
+        z.string().max(4096),
+      )
       .refine((h) => Object.keys(h).length <= 30, "at most 30 headers")
       .optional(),
-    body: z.unknown().optional().refine(...maxJsonBytes(64 * 1024)),
+    body: z
+      .unknown()
+      .optional()
+      .refine(...maxJsonBytes(64 * 1024)),
   }),
 ]);
 export type ActionSpecValue = z.infer<typeof ActionSpec>;
@@ -154,8 +173,15 @@ const members = {
   name: NameSchema,
   description: z.string().max(10_000).optional(),
   prompt: z.string().max(100_000).optional(),
-  promptDoc: z.unknown().optional().refine(...maxJsonBytes(256 * 1024)),
-  icon: z.record(z.string(), z.unknown()).nullable().optional().refine(...maxJsonBytes(4 * 1024)),
+  promptDoc: z
+    .unknown()
+    .optional()
+    .refine(...maxJsonBytes(256 * 1024)),
+  icon: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .optional()
+    .refine(...maxJsonBytes(4 * 1024)),
   scope: z.strictObject({ projectIds: z.array(IdSchema).max(100) }).optional(),
   triggers: z.array(TriggerInput).max(20).optional(),
   conditions: ConditionInput.optional(),
@@ -165,12 +191,17 @@ const members = {
     .superRefine((actions, ctx) => {
       const seen = new Set<string>();
       actions.forEach((a, i) => {
-        if (a.id && seen.has(a.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate action id ${a.id}` });
+        if (a.id && seen.has(a.id))
+          ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate action id ${a.id}` });
         if (a.id) seen.add(a.id);
       });
     })
     .optional(),
-  references: z.array(z.record(z.string(), z.unknown())).max(100).optional().refine(...maxJsonBytes(64 * 1024)),
+  references: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(100)
+    .optional()
+    .refine(...maxJsonBytes(64 * 1024)),
   onMissingReference: z.string().max(50).optional(),
   behavior: BehaviorInput.optional(),
   notify: NotifyInput.optional(),
@@ -179,7 +210,17 @@ const members = {
 };
 
 const readOnly = ignored(
-  "_id", "publicId", "ownerId", "createdBy", "createdAt", "updatedAt", "consecutiveFailures", "lastRunAt", "nextRunAt", "webhookSecret", "isDeleted",
+  "_id",
+  "publicId",
+  "ownerId",
+  "createdBy",
+  "createdAt",
+  "updatedAt",
+  "consecutiveFailures",
+  "lastRunAt",
+  "nextRunAt",
+  "webhookSecret",
+  "isDeleted",
 );
 
 export const CreateAutomationInput = z
@@ -212,7 +253,12 @@ const TriggerSchema = z
     runAt: z.number().nullable(),
     projectId: z.string().nullable(),
     filter: z
-      .object({ tableId: z.string().nullable(), columnId: z.string().nullable(), documentId: z.string().nullable(), documentIds: z.array(z.string()).nullable() })
+      .object({
+        tableId: z.string().nullable(),
+        columnId: z.string().nullable(),
+        documentId: z.string().nullable(),
+        documentIds: z.array(z.string()).nullable(),
+      })
       .nullable(),
     askForData: z.boolean(),
     dataPrompt: z.string(),
@@ -221,7 +267,10 @@ const TriggerSchema = z
   .openapi("AutomationTrigger");
 
 // null when there is none: the schema says so (a `type: "object"` override here once hid the null from clients).
-const ConditionSchema = z.record(z.string(), z.unknown()).nullable().openapi({ description: "A rowFilter condition (see the request schema), or null" });
+const ConditionSchema = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .openapi({ description: "A rowFilter condition (see the request schema), or null" });
 
 export const AutomationSchema = z
   .object({
@@ -239,7 +288,12 @@ export const AutomationSchema = z
     icon: z.record(z.string(), z.unknown()).nullable(),
     triggers: z.array(TriggerSchema),
     actions: z.array(
-      z.object({ id: z.string(), spec: z.looseObject({ kind: z.string() }), continueOnError: z.boolean(), condition: ConditionSchema.optional() }),
+      z.object({
+        id: z.string(),
+        spec: z.looseObject({ kind: z.string() }),
+        continueOnError: z.boolean(),
+        condition: ConditionSchema.optional(),
+      }),
     ),
     conditions: ConditionSchema,
     references: z.array(z.record(z.string(), z.unknown())),
@@ -260,12 +314,16 @@ export const AutomationSchema = z
     lastRunAt: z.number().nullable(),
     nextRunAt: z.number().nullable(),
     isDeleted: z.boolean(),
-    webhookSecret: z.string().optional().openapi({ description: "Only for the owner and project admins: `whsec_<base64 of 32 bytes>`" }),
+    webhookSecret: z
+      .string()
+      .optional()
+      .openapi({ description: "Only for the owner and project admins: `whsec_<base64 of 32 bytes>`" }),
   })
   .openapi("Automation");
 
 const ErrorInfo = z.record(z.string(), z.unknown()).nullable().openapi({
-  description: "null, or `{ code, message, ... }`; a budget excess is `{ code: \"BudgetExceeded\", budget, limit, used }`",
+  description:
+    'null, or `{ code, message, ... }`; a budget excess is `{ code: "BudgetExceeded", budget, limit, used }`',
 });
 
 export const RunSchema = z
@@ -309,7 +367,14 @@ export const DeliverySchema = z
     url: z.string(),
     method: z.string(),
     status: z.enum(["pending", "delivered", "failed"]),
-    attempts: z.array(z.object({ at: z.number(), durationMs: z.number(), httpStatus: z.number().optional(), error: z.string().optional() })),
+    attempts: z.array(
+      z.object({
+        at: z.number(),
+        durationMs: z.number(),
+        httpStatus: z.number().optional(),
+        error: z.string().optional(),
+      }),
+    ),
     nextAttemptAt: z.number().nullable(),
     createdAt: z.number(),
     updatedAt: z.number(),

@@ -2,7 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { AUDIO_MIME_TYPES } from "../services/media/audio";
 import { DOCX_MEDIA_TYPE } from "../services/docx/store";
 
-export const BlocksSchema = z.unknown().openapi({ description: "The document's rich-text block content (any JSON value)", example: [{ type: "paragraph", text: "Hello" }] });
+export const BlocksSchema = z.unknown().openapi({
+  description: "The document's rich-text block content (any JSON value)",
+  example: [{ type: "paragraph", text: "Hello" }],
+});
 
 export const DocumentContentSchema = z
   .object({ documentId: z.string(), version: z.number().int(), blocks: BlocksSchema })
@@ -18,8 +21,15 @@ export const SnapshotSchema = z
     documentId: z.string(),
     name: z.string(),
     description: z.string(),
-    contentVersion: z.number().int().openapi({ description: "The content version frozen (0: the document had no content yet)" }),
-    docxVersion: z.number().int().nullable().openapi({ description: "The DOCX version frozen; null unless the document is an EXTERNAL DOCX" }),
+    contentVersion: z
+      .number()
+      .int()
+      .openapi({ description: "The content version frozen (0: the document had no content yet)" }),
+    docxVersion: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The DOCX version frozen; null unless the document is an EXTERNAL DOCX" }),
     userId: z.string().openapi({ description: "Who took the snapshot" }),
     createdAt: z.number(),
     updatedAt: z.number(),
@@ -29,7 +39,9 @@ export const SnapshotSchema = z
 export const AudioRecordSchema = z
   .object({
     _id: z.string(),
-    url: z.string().openapi({ description: "Signed content URL, valid 6 hours; needs no bearer token and honours Range" }),
+    url: z
+      .string()
+      .openapi({ description: "Signed content URL, valid 6 hours; needs no bearer token and honours Range" }),
     mimeType: z.enum(AUDIO_MIME_TYPES),
   })
   .openapi("AudioRecord");
@@ -48,7 +60,11 @@ export function rawBody(description: string, ...mediaTypes: string[]) {
 }
 
 export const docxBody = () =>
-  rawBody("The DOCX file's bytes (a ZIP holding word/document.xml), at most 50 MiB; Content-Length is required", DOCX_MEDIA_TYPE, "application/octet-stream");
+  rawBody(
+    "The DOCX file's bytes (a ZIP holding word/document.xml), at most 50 MiB; Content-Length is required",
+    DOCX_MEDIA_TYPE,
+    "application/octet-stream",
+  );
 
 export function binaryResponse(
   mediaTypes: string | readonly string[],

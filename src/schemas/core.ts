@@ -1,22 +1,43 @@
 import { z } from "@hono/zod-openapi";
 import { EmojiSchema, IconSchema } from "../openapi";
 
-const Collaborator = z.object({ userId: z.string(), role: z.string().openapi({ example: "owner" }) }).openapi("Collaborator");
+const Collaborator = z
+  .object({ userId: z.string(), role: z.string().openapi({ example: "owner" }) })
+  .openapi("Collaborator");
 
 export const UserSchema = z
   .object({ _id: z.string(), email: z.string(), name: z.string(), createdAt: z.number() })
   .openapi("User");
 
 export const TokenSchema = z
-  .object({ _id: z.string(), name: z.string(), token: z.string(), createdAt: z.number(), expiresAt: z.number().nullable() })
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    token: z.string(),
+    createdAt: z.number(),
+    expiresAt: z.number().nullable(),
+  })
   .openapi("IssuedToken");
 
 export const TokenInfoSchema = z
-  .object({ _id: z.string(), name: z.string(), createdAt: z.number(), expiresAt: z.number().nullable(), lastUsedAt: z.number().nullable() })
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    createdAt: z.number(),
+    expiresAt: z.number().nullable(),
+    lastUsedAt: z.number().nullable(),
+  })
   .openapi("TokenInfo");
 
 export const OrganizationSchema = z
-  .object({ _id: z.string(), name: z.string(), ownerId: z.string(), createdAt: z.number(), updatedAt: z.number(), role: z.string().optional() })
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    ownerId: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    role: z.string().optional(),
+  })
   .openapi("Organization");
 
 export const WorkspaceSchema = z
@@ -57,16 +78,26 @@ export const ProjectSchema = z
         domainVerification: z
           .object({ status: z.enum(["pending", "verified"]), txtName: z.string(), txtValue: z.string() })
           .optional()
-          .openapi({ description: "Present when the entry has a domain: the TXT record that proves ownership, and whether it has been verified (only a verified domain is served)" }),
+          .openapi({
+            description:
+              "Present when the entry has a domain: the TXT record that proves ownership, and whether it has been verified (only a verified domain is served)",
+          }),
       }),
     ),
     publishedBranding: z
       .object({
         company: z.object({ name: z.string(), logo: z.string(), url: z.string() }),
-        callToAction: z.object({ icon: z.object({ name: z.string(), color: z.string() }), text: z.string(), url: z.string() }),
+        callToAction: z.object({
+          icon: z.object({ name: z.string(), color: z.string() }),
+          text: z.string(),
+          url: z.string(),
+        }),
       })
       .nullable()
-      .openapi("ProjectBranding", { description: "Set through PUT /project/{id}/branding; null until then. E13 returns the fuller PublishedBranding." }),
+      .openapi("ProjectBranding", {
+        description:
+          "Set through PUT /project/{id}/branding; null until then. E13 returns the fuller PublishedBranding.",
+      }),
   })
   .openapi("Project");
 
@@ -86,10 +117,20 @@ export const DocumentSchema = z
     order: z.number(),
     isPublished: z.boolean(),
     publishedSettings: z
-      .object({ publishedById: z.string(), publishedAt: z.number(), styling: z.record(z.string(), z.unknown()), domainSlug: z.string() })
+      .object({
+        publishedById: z.string(),
+        publishedAt: z.number(),
+        styling: z.record(z.string(), z.unknown()),
+        domainSlug: z.string(),
+      })
       .nullable(),
     external: z
-      .object({ type: z.enum(["DOCX", "PDF"]), resourcePath: z.string(), resourceId: z.string(), seededAt: z.number().optional() })
+      .object({
+        type: z.enum(["DOCX", "PDF"]),
+        resourcePath: z.string(),
+        resourceId: z.string(),
+        seededAt: z.number().optional(),
+      })
       .nullable(),
     icon: IconSchema.nullable(),
     emoji: EmojiSchema.nullable(),

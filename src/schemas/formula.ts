@@ -32,16 +32,34 @@ const LiteralExpr = z.object({
 const ArrayExpr = z
   .object({
     kind: z.literal("array"),
-    rows: z.array(z.array(z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()])).min(1).max(MAX_ARRAY_ITEMS)).min(1).max(MAX_ARRAY_ITEMS),
+    rows: z
+      .array(
+        z
+          .array(z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()]))
+          .min(1)
+          .max(MAX_ARRAY_ITEMS),
+      )
+      .min(1)
+      .max(MAX_ARRAY_ITEMS),
   })
   .superRefine((node, ctx) => {
     const width = node.rows[0]?.length ?? 0;
-    if (node.rows.some((r) => r.length !== width)) ctx.addIssue({ code: "custom", path: ["rows"], message: "every row of an array constant has the same length" });
-    else if (width * node.rows.length > MAX_ARRAY_ITEMS) ctx.addIssue({ code: "custom", path: ["rows"], message: `at most ${MAX_ARRAY_ITEMS} items` });
-    else if (width * node.rows.length < 2) ctx.addIssue({ code: "custom", path: ["rows"], message: "an array constant has at least two items (one value is a literal)" });
+    if (node.rows.some((r) => r.length !== width))
+      ctx.addIssue({ code: "custom", path: ["rows"], message: "every row of an array constant has the same length" });
+    else if (width * node.rows.length > MAX_ARRAY_ITEMS)
+      ctx.addIssue({ code: "custom", path: ["rows"], message: `at most ${MAX_ARRAY_ITEMS} items` });
+    else if (width * node.rows.length < 2)
+      ctx.addIssue({
+        code: "custom",
+        path: ["rows"],
+        message: "an array constant has at least two items (one value is a literal)",
+      });
   });
 const ColumnExpr = z.object({ kind: z.literal("column"), columnId: IdSchema });
-const NameExpr = z.object({ kind: z.literal("name"), name: z.string().min(1).max(255).regex(LET_NAME, "must be a name such as x or total_2") });
+const NameExpr = z.object({
+  kind: z.literal("name"),
+  name: z.string().min(1).max(255).regex(LET_NAME, "must be a name such as x or total_2"),
+});
 const OpExpr = z.object({
   kind: z.literal("op"),
   op: z.enum(BINARY_OPS),
@@ -76,7 +94,7 @@ export const ExprSchema: z.ZodType<Expr> = z
       "op (binary operator) | neg (unary minus) | name (a name bound by LET: LET(name, value, …, calculation)) | call (spreadsheet function,",
       "any of the @formulajs/formulajs library by its spreadsheet name, case-insensitive). Operators have spreadsheet",
       "semantics: `&` concatenates text; `=` and `<>` and the orderings compare text case-insensitively; `+ - * / ^`",
-      "coerce (blank → 0, \"3\" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics",
+      'coerce (blank → 0, "3" → 3, other text → #VALUE!); `/` by zero is #DIV/0!; `%` is modulo with MOD semantics',
       "(a − b·INT(a/b), the sign of the divisor: -3 % 5 = 2). At most 64 levels deep and 1,000 nodes.",
     ].join(" "),
   }) as z.ZodType<Expr>;
@@ -92,7 +110,8 @@ export const ExpressionSchema = z
     if (depth > MAX_FORMULA_DEPTH) return { tooDeep: true, depth };
     const parsed = ExprSchema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
       return z.NEVER;
     }
     return { tooDeep: false, expr: parsed.data };
@@ -105,7 +124,8 @@ export const DescriptionItemSchema = z
     z.strictObject({ kind: z.literal("column"), text: z.string().max(MAX_TEXT_LENGTH), columnId: IdSchema }),
   ])
   .openapi("FormulaDescriptionItem", {
-    description: "How the client shows the formula: literal text, or a column chip that names a column of the same table.",
+    description:
+      "How the client shows the formula: literal text, or a column chip that names a column of the same table.",
   });
 
 // The schema describes exactly the tree's DescriptionItem (checked when compiling).
@@ -118,17 +138,18 @@ export const DescriptionSchema = z.array(DescriptionItemSchema).max(5_000);
 /** The E3 body. */
 export const ApplyFormulaBodySchema = z
   .strictObject({
-    text: z
-      .string()
-      .min(1)
-      .max(MAX_FORMULA_TEXT)
-      .optional()
-      .openapi({ description: "The formula as typed, e.g. `{Price} * {Qty}`; when given it wins over `expression`", example: "{Price} * {Qty}" }),
+    text: z.string().min(1).max(MAX_FORMULA_TEXT).optional().openapi({
+      description: "The formula as typed, e.g. `{Price} * {Qty}`; when given it wins over `expression`",
+      example: "{Price} * {Qty}",
+    }),
     description: DescriptionSchema.optional(),
     expression: ExpressionSchema.optional(),
   })
-  .refine((b) => b.text !== undefined || b.expression !== undefined, { message: "the formula's text (or its compiled expression) is required", path: ["text"] })
+  .refine((b) => b.text !== undefined || b.expression !== undefined, {
+    message: "the formula's text (or its compiled expression) is required",
+    path: ["text"],
+  })
   .openapi("ApplyFormulaBody", {
-    description: "The formula: its `text` (what people type), or the compiled `expression` with its `description` (the specification's form).",
+    description:
+      "The formula: its `text` (what people type), or the compiled `expression` with its `description` (the specification's form).",
   });
-

@@ -6,20 +6,46 @@ import { DescriptionItemSchema, DescriptionSchema, ExpressionSchema } from "./fo
 import { MAX_FORMULA_TEXT } from "../services/formula/formulaText";
 import { RESULT_TYPES } from "../services/formula/resultType";
 
-export const COLUMN_TYPES = ["identifier", "text", "number", "checkbox", "date", "select", "multiSelect", "url", "email", "oneMany", "formula"] as const;
+export const COLUMN_TYPES = [
+  "identifier",
+  "text",
+  "number",
+  "checkbox",
+  "date",
+  "select",
+  "multiSelect",
+  "url",
+  "email",
+  "oneMany",
+  "formula",
+] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
 
 export const FILTER_OPS = ["eq", "neq", "lt", "lte", "gt", "gte", "contains", "in", "isEmpty", "isNotEmpty"] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 export const NUMBER_AGGREGATIONS = [
-  "none", "sum", "average", "median", "min", "max", "range", "count", "countEmpty", "countNotEmpty", "countUnique", "percentEmpty", "percentNotEmpty",
+  "none",
+  "sum",
+  "average",
+  "median",
+  "min",
+  "max",
+  "range",
+  "count",
+  "countEmpty",
+  "countNotEmpty",
+  "countUnique",
+  "percentEmpty",
+  "percentNotEmpty",
 ] as const;
 
 export const MAX_SELECT_ITEMS = 1000;
 export const MAX_FILTER_ITEMS = 20;
 
-const SelectItem = z.object({ id: IdSchema, label: z.string().max(500), color: z.string().max(100) }).openapi("SelectItem");
+const SelectItem = z
+  .object({ id: IdSchema, label: z.string().max(500), color: z.string().max(100) })
+  .openapi("SelectItem");
 
 const SelectItems = z
   .array(SelectItem)
@@ -27,7 +53,8 @@ const SelectItems = z
   .superRefine((items, ctx) => {
     const seen = new Set<string>();
     items.forEach((item, i) => {
-      if (seen.has(item.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate select item id ${item.id}` });
+      if (seen.has(item.id))
+        ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate select item id ${item.id}` });
       seen.add(item.id);
     });
   });
@@ -51,8 +78,10 @@ const FilterItem = z
     if (item.op === "isEmpty" || item.op === "isNotEmpty") return;
     const hasValue = item.value !== undefined && item.value !== null;
     const hasSource = item.sourceColumnId !== undefined;
-    if (hasValue === hasSource) ctx.addIssue({ code: "custom", message: `op ${item.op} compares with exactly one of value or sourceColumnId` });
-    if (item.op === "in" && hasValue && !Array.isArray(item.value)) ctx.addIssue({ code: "custom", path: ["value"], message: "op in needs an array value" });
+    if (hasValue === hasSource)
+      ctx.addIssue({ code: "custom", message: `op ${item.op} compares with exactly one of value or sourceColumnId` });
+    if (item.op === "in" && hasValue && !Array.isArray(item.value))
+      ctx.addIssue({ code: "custom", path: ["value"], message: "op in needs an array value" });
   })
   .openapi("OneManyFilterItem");
 
@@ -65,11 +94,10 @@ export const OneManyOptions = z
   .openapi("OneManyOptions");
 export type OneManyOptions = z.infer<typeof OneManyOptions>;
 
-export const FormulaTextSchema = z
-  .string()
-  .min(1)
-  .max(MAX_FORMULA_TEXT)
-  .openapi({ description: "The formula as typed, e.g. `{Price} * {Qty}` (docs/api-guide.md, Formulas as text)", example: "ROUND({Price} * {Qty}, 2)" });
+export const FormulaTextSchema = z.string().min(1).max(MAX_FORMULA_TEXT).openapi({
+  description: "The formula as typed, e.g. `{Price} * {Qty}` (docs/api-guide.md, Formulas as text)",
+  example: "ROUND({Price} * {Qty}, 2)",
+});
 
 /**
  * A formula as a column write gives it: its text (what people type), or the compiled tree (E3's form).
@@ -82,7 +110,9 @@ export const FormulaInputSchema = z
     description: DescriptionSchema.optional(),
     resultType: z.string().max(32).optional().openapi({ description: "Ignored: read-only" }),
   })
-  .refine((f) => f.text !== undefined || f.expression !== undefined, { message: "a formula needs its text (or its expression)" })
+  .refine((f) => f.text !== undefined || f.expression !== undefined, {
+    message: "a formula needs its text (or its expression)",
+  })
   .openapi("FormulaInput", { description: "`text` first; when both are given, `text` wins." });
 export type FormulaInput = z.infer<typeof FormulaInputSchema>;
 
@@ -90,7 +120,7 @@ export const ResultTypeSchema = z.enum(RESULT_TYPES).openapi("FormulaResultType"
   description: [
     "The type of value a formula yields, inferred from its tree and the columns it reads; `unknown` when it depends on the data.",
     "It is the shape of the column's cell values: number → a JSON number; text → a string; boolean → true/false; date → milliseconds",
-    "since 1970 (a number, as date columns hold); array → a JSON array (a lookup's list, SEQUENCE…); error → `{ \"error\": \"#DIV/0!\" }`-style;",
+    'since 1970 (a number, as date columns hold); array → a JSON array (a lookup\'s list, SEQUENCE…); error → `{ "error": "#DIV/0!" }`-style;',
     "any formula cell may also hold an error object or null (blank).",
   ].join(" "),
 });
@@ -112,11 +142,18 @@ export const ColumnDataInput = z
     z.looseObject({ type: z.literal("email") }),
     z.looseObject({ type: z.literal("oneMany"), oneMany: OneManyOptions }),
     // A formula column's data is closed: a member this service would not act on (a misspelt `formula`) is 400, not dropped.
-    z.strictObject({ type: z.literal("formula"), formula: FormulaInputSchema.optional(), number: NumberOptions.optional() }),
+    z.strictObject({
+      type: z.literal("formula"),
+      formula: FormulaInputSchema.optional(),
+      number: NumberOptions.optional(),
+    }),
   ])
   .refine(...maxJsonBytes(256 * 1024))
   // A formula given with another type would be kept as an inert member; say so instead.
-  .refine((d) => d.type === "formula" || !("formula" in d), { message: "formula is for formula columns: set type to formula", path: ["formula"] })
+  .refine((d) => d.type === "formula" || !("formula" in d), {
+    message: "formula is for formula columns: set type to formula",
+    path: ["formula"],
+  })
   .openapi("ColumnDataInput");
 export type ColumnDataInput = z.infer<typeof ColumnDataInput>;
 
@@ -140,10 +177,10 @@ export const ColumnDataSchema = z
     selectItems: z.array(SelectItem).optional(),
     number: NumberOptions.optional(),
     oneMany: OneManyOptions.optional(),
-    formula: z
-      .object({ text: z.string(), expression: z.unknown(), resultType: ResultTypeSchema })
-      .optional()
-      .openapi({ description: "A formula column's formula: its canonical text (columns by their current names), its tree, its result type" }),
+    formula: z.object({ text: z.string(), expression: z.unknown(), resultType: ResultTypeSchema }).optional().openapi({
+      description:
+        "A formula column's formula: its canonical text (columns by their current names), its tree, its result type",
+    }),
   })
   .openapi("ColumnData");
 
@@ -168,7 +205,9 @@ export const ColumnSchema = z
     description: z.string(),
     isIdentifier: z.boolean(),
     data: ColumnDataSchema,
-    formula: ColumnFormulaSchema.optional().openapi({ description: "The persisted formula of a formula column: text, tree (E3), description, result type" }),
+    formula: ColumnFormulaSchema.optional().openapi({
+      description: "The persisted formula of a formula column: text, tree (E3), description, result type",
+    }),
     createdAt: z.number(),
     updatedAt: z.number(),
     isDeleted: z.boolean(),
@@ -205,9 +244,9 @@ export const CellSchema = z
   })
   .openapi("Cell");
 
-export const CellValuesSchema = z
-  .record(z.string(), z.unknown())
-  .openapi("CellValues", { description: "Values by column id; every live column is present (null when empty); oneMany values are computed" });
+export const CellValuesSchema = z.record(z.string(), z.unknown()).openapi("CellValues", {
+  description: "Values by column id; every live column is present (null when empty); oneMany values are computed",
+});
 
 export const RowWithCellValuesSchema = RowSchema.extend({ cells: CellValuesSchema }).openapi("RowWithCellValues");
 

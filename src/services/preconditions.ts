@@ -6,7 +6,10 @@ import { etagOf, versionMatches, type ExpectedVersion } from "../lib/etag";
  * A write's precondition: the record's current representation (the one its GET returns; undefined when there is
  * no record) must be at an expected version, else 412 and nothing changes. No expectation: no precondition.
  */
-export async function assertExpectedVersion(expected: ExpectedVersion | undefined, currentRepresentation: () => unknown | Promise<unknown>) {
+export async function assertExpectedVersion(
+  expected: ExpectedVersion | undefined,
+  currentRepresentation: () => unknown | Promise<unknown>,
+) {
   if (expected === undefined) return;
   const current = await currentRepresentation();
   if (current === undefined || current === null) throw preconditionFailed();

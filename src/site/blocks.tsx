@@ -76,8 +76,15 @@ export function Inline({ content, depth = 0 }: { content: Json; depth?: number }
     if (!isObj(item)) return null;
     if (item.type === "link") {
       const href = safeHref(item.href);
-      const inner = depth >= MAX_INLINE_DEPTH ? plainText(item.content) : <Inline content={item.content} depth={depth + 1} />;
-      return href ? <a href={href} rel="noopener noreferrer nofollow">{inner}</a> : <span>{inner}</span>;
+      const inner =
+        depth >= MAX_INLINE_DEPTH ? plainText(item.content) : <Inline content={item.content} depth={depth + 1} />;
+      return href ? (
+        <a href={href} rel="noopener noreferrer nofollow">
+          {inner}
+        </a>
+      ) : (
+        <span>{inner}</span>
+      );
     }
     if (typeof item.text === "string") return styled(item.text, item.styles);
     return plainText(item);
@@ -99,13 +106,20 @@ function Children({ blocks, depth }: { blocks: Json; depth: number }): Child {
 }
 
 function ListItem({ block, depth }: { block: Record<string, Json>; depth: number }): Child {
-  const nested = Array.isArray(block.children) && block.children.length > 0 && depth <= MAX_DEPTH ? renderBlocks(block.children, depth + 1) : null;
+  const nested =
+    Array.isArray(block.children) && block.children.length > 0 && depth <= MAX_DEPTH
+      ? renderBlocks(block.children, depth + 1)
+      : null;
   if (block.type === "checkListItem") {
     const checked = isObj(block.props) && block.props.checked === true;
     return (
       <li class={checked ? "done" : undefined}>
-        <span class="check" role="img" aria-label={checked ? "Done" : "Not done"}>{checked ? "☑" : "☐"}</span>
-        <span class="text"><Inline content={block.content} /></span>
+        <span class="check" role="img" aria-label={checked ? "Done" : "Not done"}>
+          {checked ? "☑" : "☐"}
+        </span>
+        <span class="text">
+          <Inline content={block.content} />
+        </span>
         {nested}
       </li>
     );
@@ -127,7 +141,15 @@ function Table({ content }: { content: Json }): Child {
         {rows.map((row: Json, i: number) => (
           <tr>
             {(isObj(row) && Array.isArray(row.cells) ? row.cells : []).map((cell: Json) =>
-              i < headerRows ? <th scope="col"><Inline content={cellContent(cell)} /></th> : <td><Inline content={cellContent(cell)} /></td>,
+              i < headerRows ? (
+                <th scope="col">
+                  <Inline content={cellContent(cell)} />
+                </th>
+              ) : (
+                <td>
+                  <Inline content={cellContent(cell)} />
+                </td>
+              ),
             )}
           </tr>
         ))}
@@ -136,6 +158,7 @@ function Table({ content }: { content: Json }): Child {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- one case per BlockNote block type, as the reader site renders it
 function Block({ block, depth }: { block: Json; depth: number }): Child {
   if (typeof block === "string") return <p>{block}</p>;
   if (!isObj(block)) return null;
@@ -146,7 +169,9 @@ function Block({ block, depth }: { block: Json; depth: number }): Child {
     case "paragraph":
       return (
         <>
-          <p class={cls}><Inline content={block.content} /></p>
+          <p class={cls}>
+            <Inline content={block.content} />
+          </p>
           {children}
         </>
       );
@@ -154,7 +179,14 @@ function Block({ block, depth }: { block: Json; depth: number }): Child {
       const level = Math.min(Math.max(Number(props.level) || 1, 1), 3);
       const inner = <Inline content={block.content} />;
       // A heading of level n is <hn>, as the document's author chose it (HTML allows more than one h1 per page).
-      const h = level === 1 ? <h1 class={cls}>{inner}</h1> : level === 2 ? <h2 class={cls}>{inner}</h2> : <h3 class={cls}>{inner}</h3>;
+      const h =
+        level === 1 ? (
+          <h1 class={cls}>{inner}</h1>
+        ) : level === 2 ? (
+          <h2 class={cls}>{inner}</h2>
+        ) : (
+          <h3 class={cls}>{inner}</h3>
+        );
       return (
         <>
           {h}
@@ -165,15 +197,24 @@ function Block({ block, depth }: { block: Json; depth: number }): Child {
     case "quote":
       return (
         <>
-          <blockquote><p><Inline content={block.content} /></p></blockquote>
+          <blockquote>
+            <p>
+              <Inline content={block.content} />
+            </p>
+          </blockquote>
           {children}
         </>
       );
     case "codeBlock": {
-      const lang = typeof props.language === "string" && /^[A-Za-z0-9+#._-]{1,32}$/.test(props.language) ? `language-${props.language}` : undefined;
+      const lang =
+        typeof props.language === "string" && /^[A-Za-z0-9+#._-]{1,32}$/.test(props.language)
+          ? `language-${props.language}`
+          : undefined;
       return (
         <>
-          <pre><code class={lang}>{plainText(block.content)}</code></pre>
+          <pre>
+            <code class={lang}>{plainText(block.content)}</code>
+          </pre>
           {children}
         </>
       );
@@ -221,7 +262,7 @@ const LIST_TAG: Record<string, "ul" | "ol"> = { bulletListItem: "ul", numberedLi
 export function renderBlocks(blocks: Json, depth = 0): Child[] {
   if (!Array.isArray(blocks)) return [];
   const out: Child[] = [];
-  for (let i = 0; i < blocks.length; ) {
+  for (let i = 0; i < blocks.length;) {
     const b = blocks[i];
     const kind = isObj(b) && typeof b.type === "string" ? b.type : "";
     if (LIST_TAG[kind]) {

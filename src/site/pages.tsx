@@ -57,7 +57,16 @@ const SOCIAL_URL: Record<string, (h: string) => string> = {
   mastodon: (h) => h,
 };
 
-const SOCIAL_LABEL: Record<string, string> = { x: "X", twitter: "X", linkedin: "LinkedIn", github: "GitHub", facebook: "Facebook", instagram: "Instagram", youtube: "YouTube", mastodon: "Mastodon" };
+const SOCIAL_LABEL: Record<string, string> = {
+  x: "X",
+  twitter: "X",
+  linkedin: "LinkedIn",
+  github: "GitHub",
+  facebook: "Facebook",
+  instagram: "Instagram",
+  youtube: "YouTube",
+  mastodon: "Mastodon",
+};
 
 function socialLink(platform: string, handle: string): string | null {
   const direct = safeHref(handle);
@@ -100,7 +109,9 @@ function Header({ portal, links }: { portal: PortalState; links: Links }) {
         <span>{name}</span>
       </a>
       {cta && ctaUrl && cta.text ? (
-        <a class="cta" href={ctaUrl} rel="noopener noreferrer">{cta.text}</a>
+        <a class="cta" href={ctaUrl} rel="noopener noreferrer">
+          {cta.text}
+        </a>
       ) : cta && cta.text ? (
         <span class="cta">{cta.text}</span>
       ) : null}
@@ -119,7 +130,17 @@ function Footer({ portal }: { portal: PortalState }) {
           {socials.map((s) => {
             const href = socialLink(s.platform, s.handle);
             const label = `${SOCIAL_LABEL[s.platform.toLowerCase()] ?? s.platform}: ${s.handle}`;
-            return <li>{href ? <a href={href} rel="noopener noreferrer">{label}</a> : label}</li>;
+            return (
+              <li>
+                {href ? (
+                  <a href={href} rel="noopener noreferrer">
+                    {label}
+                  </a>
+                ) : (
+                  label
+                )}
+              </li>
+            );
           })}
         </ul>
       ) : null}
@@ -150,14 +171,28 @@ function label(d: PortalDocument): string {
   return e ? `${e} ${d.name}` : d.name;
 }
 
-function NavList({ parent, tree, links, current, depth }: { parent: string | null; tree: Map<string | null, PortalDocument[]>; links: Links; current: string | null; depth: number }): Child {
+function NavList({
+  parent,
+  tree,
+  links,
+  current,
+  depth,
+}: {
+  parent: string | null;
+  tree: Map<string | null, PortalDocument[]>;
+  links: Links;
+  current: string | null;
+  depth: number;
+}): Child {
   const items = tree.get(parent) ?? [];
   if (items.length === 0 || depth > 32) return null;
   return (
     <ul>
       {items.map((d) => (
         <li>
-          <a href={links.doc(d._id)} aria-current={d._id === current ? "page" : undefined}>{label(d)}</a>
+          <a href={links.doc(d._id)} aria-current={d._id === current ? "page" : undefined}>
+            {label(d)}
+          </a>
           <NavList parent={d._id} tree={tree} links={links} current={current} depth={depth + 1} />
         </li>
       ))}
@@ -165,17 +200,33 @@ function NavList({ parent, tree, links, current, depth }: { parent: string | nul
   );
 }
 
-export function Shell({ portal, links, current, children, q = "" }: { portal: PortalState; links: Links; current: string | null; children: Child; q?: string }) {
+export function Shell({
+  portal,
+  links,
+  current,
+  children,
+  q = "",
+}: {
+  portal: PortalState;
+  links: Links;
+  current: string | null;
+  children: Child;
+  q?: string;
+}) {
   const tree = treeOf(portal.documents);
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <Header portal={portal} links={links} />
       <div class="layout">
         <nav class="site-nav" aria-label="Documents">
           <SearchBox links={links} q={q} />
           <h2>
-            <a href={links.home} aria-current={current === null ? "page" : undefined}>{portal.project.name}</a>
+            <a href={links.home} aria-current={current === null ? "page" : undefined}>
+              {portal.project.name}
+            </a>
           </h2>
           <NavList parent={null} tree={tree} links={links} current={current} depth={0} />
         </nav>
@@ -187,17 +238,33 @@ export function Shell({ portal, links, current, children, q = "" }: { portal: Po
 }
 
 /** The document's own page body: its blocks, or the list of its children for a folder. */
-export function DocumentArticle({ portal, doc, blocks, links }: { portal: PortalState; doc: PortalDocument; blocks: unknown; links: Links }) {
+export function DocumentArticle({
+  portal,
+  doc,
+  blocks,
+  links,
+}: {
+  portal: PortalState;
+  doc: PortalDocument;
+  blocks: unknown;
+  links: Links;
+}) {
   const children = treeOf(portal.documents).get(doc._id) ?? [];
   return (
     <article>
       <h1>{label(doc)}</h1>
       {doc.description ? <p class="lead">{doc.description}</p> : null}
-      {doc.type === "EXTERNAL" ? <p class="notice">This document is a file; it cannot be shown on this page.</p> : renderBlocks(blocks)}
+      {doc.type === "EXTERNAL" ? (
+        <p class="notice">This document is a file; it cannot be shown on this page.</p>
+      ) : (
+        renderBlocks(blocks)
+      )}
       {doc.type === "FOLDER" && children.length ? (
         <ul class="doc-list">
           {children.map((c) => (
-            <li><a href={links.doc(c._id)}>{label(c)}</a></li>
+            <li>
+              <a href={links.doc(c._id)}>{label(c)}</a>
+            </li>
           ))}
         </ul>
       ) : null}
@@ -216,7 +283,9 @@ export function HomeArticle({ portal, links }: { portal: PortalState; links: Lin
       {roots.length ? (
         <ul class="doc-list">
           {roots.map((d) => (
-            <li><a href={links.doc(d._id)}>{label(d)}</a></li>
+            <li>
+              <a href={links.doc(d._id)}>{label(d)}</a>
+            </li>
           ))}
         </ul>
       ) : (
@@ -226,7 +295,17 @@ export function HomeArticle({ portal, links }: { portal: PortalState; links: Lin
   );
 }
 
-export function PasswordGate({ portal, action, next, failed }: { portal: PortalState; action: string; next: string; failed: boolean }) {
+export function PasswordGate({
+  portal,
+  action,
+  next,
+  failed,
+}: {
+  portal: PortalState;
+  action: string;
+  next: string;
+  failed: boolean;
+}) {
   return (
     <main id="main" class="gate">
       <h1>{portal.project.name}</h1>
@@ -234,8 +313,19 @@ export function PasswordGate({ portal, action, next, failed }: { portal: PortalS
       <form method="post" action={action}>
         <input type="hidden" name="next" value={next} />
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" required autocomplete="current-password" aria-describedby={failed ? "password-error" : undefined} />
-        {failed ? <p id="password-error" class="error" role="alert">That password is not correct.</p> : null}
+        <input
+          id="password"
+          name="password"
+          type="password"
+          required
+          autocomplete="current-password"
+          aria-describedby={failed ? "password-error" : undefined}
+        />
+        {failed ? (
+          <p id="password-error" class="error" role="alert">
+            That password is not correct.
+          </p>
+        ) : null}
         <button type="submit">Open</button>
       </form>
     </main>

@@ -9,14 +9,21 @@ export function SearchArticle({ q, result, links }: { q: string; result: SiteSea
     <article>
       <h1>Search</h1>
       {result === null ? (
-        <p>Type one or more words in the search box. Use "quotes" for a phrase, word* for a prefix, OR between alternatives and -word to leave a word out.</p>
+        <p>
+          Type one or more words in the search box. Use "quotes" for a phrase, word* for a prefix, OR between
+          alternatives and -word to leave a word out.
+        </p>
       ) : !result.ok ? (
-        <p class="notice" role="alert">{result.message}</p>
+        <p class="notice" role="alert">
+          {result.message}
+        </p>
       ) : result.hits.length === 0 ? (
         <p role="status">No page matches “{q}”.</p>
       ) : (
         <>
-          <p role="status">{result.hits.length === 1 ? "1 page" : `${result.hits.length} pages`} match “{q}”.</p>
+          <p role="status">
+            {result.hits.length === 1 ? "1 page" : `${result.hits.length} pages`} match “{q}”.
+          </p>
           <ol class="search-results">
             {result.hits.map((h) => (
               <li>

@@ -27,18 +27,31 @@ async function page(path: string, init: RequestInit = {}) {
 /** A fresh project with one published document, published under a fresh slug. */
 async function portal(opts: { name?: string; docName?: string; password?: string } = {}) {
   const tok = t.owner.token;
-  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: t.workspaceId, name: opts.name ?? "Handbook" } })).data;
-  const doc = (await ok("POST", "/document", { token: tok, body: { projectId: project._id, name: opts.docName ?? "Leave policy", type: "DOCUMENT" } })).data._id as string;
+  const project = (
+    await ok("POST", "/project", { token: tok, body: { workspaceId: t.workspaceId, name: opts.name ?? "Handbook" } })
+  ).data;
+  const doc = (
+    await ok("POST", "/document", {
+      token: tok,
+      body: { projectId: project._id, name: opts.docName ?? "Leave policy", type: "DOCUMENT" },
+    })
+  ).data._id as string;
   await ok("POST", `/document/${doc}/publish`, { token: tok, body: {} });
   const slug = uniqueSlug();
-  await ok("POST", `/project/${project._id}/publish`, { token: tok, body: { slug, ...(opts.password && { password: opts.password }) } });
+  await ok("POST", `/project/${project._id}/publish`, {
+    token: tok,
+    body: { slug, ...(opts.password && { password: opts.password }) },
+  });
   return { projectId: project._id as string, doc, slug };
 }
 
 async function login(slug: string, password: string) {
   const res = await page(`/site/${slug}/login`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": `10.77.${n % 250}.${++n % 250}` },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "cf-connecting-ip": `10.77.${n % 250}.${++n % 250}`,
+    },
     body: new URLSearchParams({ password, next: `/site/${slug}` }).toString(),
   });
   expect(res.status).toBe(303);
@@ -55,12 +68,30 @@ describe("portal XSS and cache mixing", () => {
     await ok("PUT", `/project/${p.projectId}/branding`, {
       token: t.owner.token,
       body: {
-        company: { name: SCRIPT, url: "https://acme.test/?q=\"><script>alert(4)</script>" },
-        callToAction: { enabled: true, text: "<svg onload=alert(5)>", url: "https://acme.test/go", icon: { name: "<b>x</b>", color: "red;}</style><script>alert(6)</script>" } },
-        socials: [{ platform: "x", handle: "acme\"><script>alert(7)</script>" }],
+        company: { name: SCRIPT, url: 'https://acme.test/?q="><script>alert(4)</script>' },
+        callToAction: {
+          enabled: true,
+          text: "<svg onload=alert(5)>",
+          url: "https://acme.test/go",
+          icon: { name: "<b>x</b>", color: "red;}</style><script>alert(6)</script>" },
+        },
+        socials: [{ platform: "x", handle: 'acme"><script>alert(7)</script>' }],
       },
     });
-    await ok("PUT", `/document/${p.doc}/content`, { token: t.owner.token, body: { blocks: [{ id: "b1", type: "paragraph", props: {}, content: [{ type: "text", text: SCRIPT, styles: {} }], children: [] }] } });
+    await ok("PUT", `/document/${p.doc}/content`, {
+      token: t.owner.token,
+      body: {
+        blocks: [
+          {
+            id: "b1",
+            type: "paragraph",
+            props: {},
+            content: [{ type: "text", text: SCRIPT, styles: {} }],
+            children: [],
+          },
+        ],
+      },
+    });
     for (const path of [`/site/${p.slug}`, `/site/${p.slug}/${p.doc}`]) {
       const res = await page(path);
       expect(res.status, path).toBe(200);
@@ -82,7 +113,10 @@ describe("portal XSS and cache mixing", () => {
     const second = await page(`/site/${p.slug}/${p.doc}`);
     expect(first.status).toBe(200);
     expect(second.headers.get("x-portal-cache")).toBe("hit");
-    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "now secret" } });
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { password: "now secret" },
+    });
     const stranger = await page(`/site/${p.slug}/${p.doc}`);
     expect(stranger.status).toBe(401);
     expect(stranger.headers.get("cache-control")).toBe("private, no-store");
@@ -101,12 +135,19 @@ describe("portal XSS and cache mixing", () => {
     expect(bare.text).not.toContain("Secret memo");
     // The E14 read with a user-published-token is private too, and varies on the header that carries the token.
     const token = decodeURIComponent(cookie.split("=")[1]!);
-    const api = await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": token } });
+    const api = await call("GET", `/published/${p.projectId}/project`, {
+      token: t.outsider.token,
+      headers: { "user-published-token": token },
+    });
     expect(api.status).toBe(200);
     const cc = api.headers.get("cache-control") ?? "";
     expect(cc).toMatch(/private|no-store/);
     expect(cc).not.toMatch(/public/);
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }), 401, "UnauthorizedError");
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }),
+      401,
+      "UnauthorizedError",
+    );
   });
 
   it("attack-portal-cookie-reuse: one portal's login token opens neither another portal's pages nor its E14 data", async () => {
@@ -117,17 +158,40 @@ describe("portal XSS and cache mixing", () => {
     const other = await page(`/site/${b.slug}/${b.doc}`, { headers: { cookie: cookieA } });
     expect(other.status).toBe(401);
     expect(other.text).not.toContain("Other portal page");
-    expectError(await call("GET", `/published/${b.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": tokenA } }), 401, "UnauthorizedError");
+    expectError(
+      await call("GET", `/published/${b.projectId}/project`, {
+        token: t.outsider.token,
+        headers: { "user-published-token": tokenA },
+      }),
+      401,
+      "UnauthorizedError",
+    );
   });
 });
 
 describe("portal link schemes", () => {
   it("attack-portal-link-schemes: obfuscated script URLs in content links and images are never emitted as href or src", async () => {
     const p = await portal({ docName: "Links" });
-    const hrefs = ["\u0000javascript:alert(1)", "  JAVASCRIPT:alert(2)", "javascript&colon;alert(3)", "&#106;avascript:alert(4)", "vbscript:msgbox(5)",
-      "java\nscript:alert(6)", "https://ok.test/\" onmouseover=\"alert(7)", "\\\\evil.test\\x", "jav&#x09;ascript:alert(8)", "data:image/svg+xml,<svg onload=alert(9)>"];
+    const hrefs = [
+      "\u0000javascript:alert(1)",
+      "  JAVASCRIPT:alert(2)",
+      "javascript&colon;alert(3)",
+      "&#106;avascript:alert(4)",
+      "vbscript:msgbox(5)",
+      "java\nscript:alert(6)",
+      'https://ok.test/" onmouseover="alert(7)',
+      "\\\\evil.test\\x",
+      "jav&#x09;ascript:alert(8)",
+      "data:image/svg+xml,<svg onload=alert(9)>",
+    ];
     const blocks = [
-      ...hrefs.map((href, i) => ({ id: `l${i}`, type: "paragraph", props: {}, content: [{ type: "link", href, content: [{ type: "text", text: `link ${i}`, styles: {} }] }], children: [] })),
+      ...hrefs.map((href, i) => ({
+        id: `l${i}`,
+        type: "paragraph",
+        props: {},
+        content: [{ type: "link", href, content: [{ type: "text", text: `link ${i}`, styles: {} }] }],
+        children: [],
+      })),
       ...hrefs.map((url, i) => ({ id: `i${i}`, type: "image", props: { url, caption: `image ${i}` }, children: [] })),
     ];
     await ok("PUT", `/document/${p.doc}/content`, { token: t.owner.token, body: { blocks } });
@@ -145,16 +209,43 @@ describe("portal link schemes", () => {
 
 describe("webhook SSRF", () => {
   const save = (url: string) =>
-    call("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "SSRF", actions: [{ spec: { kind: "webhook", url } }] } });
+    call("POST", "/automation", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "SSRF", actions: [{ spec: { kind: "webhook", url } }] },
+    });
 
   it("attack-ssrf-forms: loopback, metadata and private targets in every spelling are 422 on save", async () => {
     const forms = [
-      "https://localhost/", "https://LOCALHOST./", "https://a.b.localhost/", "https://127.1/", "https://0x7f000001/", "https://2130706433/",
-      "https://0177.0.0.1/", "https://127.0.0.1./", "https://0.0.0.0/", "https://0/", "https://[::1]/", "https://[::]/",
-      "https://[0:0:0:0:0:ffff:7f00:1]/", "https://[::ffff:169.254.169.254]/", "https://169.254.169.254/latest/meta-data/",
-      "https://[fe80::1]/", "https://[fd00::1]/", "https://10.0.0.1/", "https://192.168.1.1/", "https://172.16.0.1/",
-      "https://100.64.0.1/", "https://127。0。0。1/", "https://①②⑦.0.0.1/", "https://user:pw@example.com/",
-      "http://example.com/", "file:///etc/passwd", "gopher://example.com/", "ftp://example.com/", "javascript:alert(1)", "not a url",
+      "https://localhost/",
+      "https://LOCALHOST./",
+      "https://a.b.localhost/",
+      "https://127.1/",
+      "https://0x7f000001/",
+      "https://2130706433/",
+      "https://0177.0.0.1/",
+      "https://127.0.0.1./",
+      "https://0.0.0.0/",
+      "https://0/",
+      "https://[::1]/",
+      "https://[::]/",
+      "https://[0:0:0:0:0:ffff:7f00:1]/",
+      "https://[::ffff:169.254.169.254]/",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://[fe80::1]/",
+      "https://[fd00::1]/",
+      "https://10.0.0.1/",
+      "https://192.168.1.1/",
+      "https://172.16.0.1/",
+      "https://100.64.0.1/",
+      "https://127。0。0。1/",
+      "https://①②⑦.0.0.1/",
+      "https://user:pw@example.com/",
+      "http://example.com/",
+      "file:///etc/passwd",
+      "gopher://example.com/",
+      "ftp://example.com/",
+      "javascript:alert(1)",
+      "not a url",
     ];
     for (const url of forms) {
       const res = await save(url);
@@ -164,9 +255,18 @@ describe("webhook SSRF", () => {
   });
 
   it("attack-ssrf-patch: a saved automation cannot be edited to point at a private address", async () => {
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Good", actions: [webhookAction("https://example.com/hook")] } })).data;
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Good", actions: [webhookAction("https://example.com/hook")] },
+      })
+    ).data;
     for (const url of ["https://127.0.0.1/", "https://[::ffff:127.0.0.1]/", "https://169.254.169.254/"]) {
-      expectError(await call("PATCH", `/automation/${a._id}`, { token: t.owner.token, body: { actions: [webhookAction(url)] } }), 422, "UnprocessableEntityError");
+      expectError(
+        await call("PATCH", `/automation/${a._id}`, { token: t.owner.token, body: { actions: [webhookAction(url)] } }),
+        422,
+        "UnprocessableEntityError",
+      );
     }
     const back = await ok("GET", `/automation/${a._id}`, { token: t.owner.token });
     expect(back.data.actions[0].spec.url).toBe("https://example.com/hook");
@@ -176,7 +276,12 @@ describe("webhook SSRF", () => {
     const target = `atk-target-${crypto.randomUUID()}`;
     const source = `atk-redirect-${crypto.randomUUID()}`;
     const url = hookUrl(source, { statuses: "302", location: hookUrl(target) });
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Redirect", actions: [webhookAction(url)] } })).data;
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Redirect", actions: [webhookAction(url)] },
+      })
+    ).data;
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
     const d = await eventually(async () => {
       const [x] = (await ok("GET", `/automation/${a._id}/deliveries`, { token: t.owner.token })).data;
@@ -191,7 +296,12 @@ describe("webhook SSRF", () => {
 
 describe("WebSocket abuse", () => {
   async function newDoc(name = "Room") {
-    return (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" } })).data._id as string;
+    return (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
+      })
+    ).data._id as string;
   }
 
   it("attack-ws-no-credentials: an upgrade with no token, a garbage ticket or an over-long ticket is refused before any socket opens", async () => {
@@ -207,7 +317,10 @@ describe("WebSocket abuse", () => {
   it("attack-ws-ticket-after-revoke: a ticket issued before access was removed does not open the room", async () => {
     const guest = await registerUser("Guest");
     const docId = await newDoc("Revoked");
-    await ok("POST", `/workspace/${t.workspaceId}/collaborator`, { token: t.owner.token, body: { email: guest.email, role: "editor" } });
+    await ok("POST", `/workspace/${t.workspaceId}/collaborator`, {
+      token: t.owner.token,
+      body: { email: guest.email, role: "editor" },
+    });
     const issued = await ok("POST", `/document/${docId}/collab/ticket`, { token: guest.token });
     await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${guest.id}`, { token: t.owner.token });
     const res = await openSocket(docId, { ticket: issued.data.ticket });
@@ -233,11 +346,25 @@ describe("WebSocket abuse", () => {
   it("attack-ws-malformed-oversized: a text frame, a truncated frame and a 4 MiB garbage frame close only their socket", async () => {
     const docId = await newDoc();
     const good = await connect(docId, { token: t.owner.token });
-    const frames: (string | Uint8Array)[] = ["hello", new Uint8Array([0, 2, 0xff, 0xff, 0xff]), (() => { const b = new Uint8Array(4 * 1024 * 1024); b.fill(0xff); b[0] = 0; b[1] = 2; return b; })()];
+    const frames: (string | Uint8Array)[] = [
+      "hello",
+      new Uint8Array([0, 2, 0xff, 0xff, 0xff]),
+      (() => {
+        const b = new Uint8Array(4 * 1024 * 1024);
+        b.fill(0xff);
+        b[0] = 0;
+        b[1] = 2;
+        return b;
+      })(),
+    ];
     for (const frame of frames) {
       const bad = await connect(docId, { token: t.editor.token });
       bad.ws.send(frame);
-      await bad.until(() => bad.closed !== null, `the close after ${typeof frame === "string" ? "a text frame" : `${frame.byteLength} bytes`}`, 10_000);
+      await bad.until(
+        () => bad.closed !== null,
+        `the close after ${typeof frame === "string" ? "a text frame" : `${frame.byteLength} bytes`}`,
+        10_000,
+      );
       expect(bad.closed!.code).toBe(1003);
     }
     good.write([para("g1", "still alive")]);
@@ -250,8 +377,15 @@ describe("WebSocket abuse", () => {
 
   it("attack-ws-flood: one user opening sockets in a loop meets the per-user rate limit (429) within two budgets", async () => {
     const flooder = await registerUser("Flooder");
-    const project = (await ok("POST", "/project", { token: flooder.token, body: { workspaceId: flooder.workspaceId, name: "Flood" } })).data;
-    const docId = (await ok("POST", "/document", { token: flooder.token, body: { projectId: project._id, name: "Flooded", type: "DOCUMENT" } })).data._id;
+    const project = (
+      await ok("POST", "/project", { token: flooder.token, body: { workspaceId: flooder.workspaceId, name: "Flood" } })
+    ).data;
+    const docId = (
+      await ok("POST", "/document", {
+        token: flooder.token,
+        body: { projectId: project._id, name: "Flooded", type: "DOCUMENT" },
+      })
+    ).data._id;
     const open: WebSocket[] = [];
     let limited: Response | null = null;
     for (let i = 0; i < 700 && !limited; i++) {
@@ -342,7 +476,10 @@ describe("formula resource limits", () => {
       const parsed = await call("POST", "/formula/parse", { token: t.viewer.token, body: { tableId, text } });
       expect(parsed.status, `parse ${text.slice(0, 10)}… → ${parsed.status}`).toBeGreaterThanOrEqual(400);
       expect(parsed.status).toBeLessThan(500);
-      const column = await call("POST", `/table/${tableId}/column`, { token: t.owner.token, body: { name: "Deep", data: { type: "formula", formula: { text } } } });
+      const column = await call("POST", `/table/${tableId}/column`, {
+        token: t.owner.token,
+        body: { name: "Deep", data: { type: "formula", formula: { text } } },
+      });
       expect(column.status, `column ${text.slice(0, 10)}… → ${column.status}`).toBeGreaterThanOrEqual(400);
       expect(column.status).toBeLessThan(500);
     }
@@ -353,22 +490,42 @@ describe("Idempotency-Key cross-user replay", () => {
   it("attack-idem-cross-user: another user sending the same key and body gets their own answer, never the first user's", async () => {
     const [a, b] = await Promise.all([registerUser("Alice"), registerUser("Bob")]);
     const key = `shared-${crypto.randomUUID()}`;
-    const first = await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    const first = await call("POST", "/token", {
+      token: a.token,
+      headers: { "idempotency-key": key },
+      body: { name: "ci" },
+    });
     expect(first.status).toBeLessThan(300);
-    const replay = await call("POST", "/token", { token: b.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    const replay = await call("POST", "/token", {
+      token: b.token,
+      headers: { "idempotency-key": key },
+      body: { name: "ci" },
+    });
     expect(replay.status).toBe(first.status);
     expect(replay.body.data.token).not.toBe(first.body.data.token);
     expect(replay.headers.get("idempotent-replayed")).toBeNull();
     // Bob's token is Bob's: it authenticates as Bob.
     expect((await ok("GET", "/me", { token: replay.body.data.token })).data._id).toBe(b.id);
     // Alice's own retry replays Alice's answer.
-    const again = await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    const again = await call("POST", "/token", {
+      token: a.token,
+      headers: { "idempotency-key": key },
+      body: { name: "ci" },
+    });
     expect(again.body.data.token).toBe(first.body.data.token);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     // The same for an organization: Bob's key does not reveal Alice's organization.
     const orgKey = `org-${crypto.randomUUID()}`;
-    const orgA = await ok("POST", "/organization", { token: a.token, headers: { "idempotency-key": orgKey }, body: { name: "Alice Org" } });
-    const orgB = await ok("POST", "/organization", { token: b.token, headers: { "idempotency-key": orgKey }, body: { name: "Alice Org" } });
+    const orgA = await ok("POST", "/organization", {
+      token: a.token,
+      headers: { "idempotency-key": orgKey },
+      body: { name: "Alice Org" },
+    });
+    const orgB = await ok("POST", "/organization", {
+      token: b.token,
+      headers: { "idempotency-key": orgKey },
+      body: { name: "Alice Org" },
+    });
     expect(orgB.data._id).not.toBe(orgA.data._id);
   });
 });
@@ -396,7 +553,9 @@ describe("rate-limit bypass", () => {
     let limited = null;
     const forms = [`Bearer ${u.token}`, `bearer ${u.token}`, `BEARER ${u.token}`, `Bearer  ${u.token}`];
     for (let i = 0; i < 700 && !limited; i++) {
-      const res = await SELF.fetch(`${BASE}/me`, { headers: { authorization: forms[i % forms.length]!, "cf-connecting-ip": `100.98.${i % 250}.1` } });
+      const res = await SELF.fetch(`${BASE}/me`, {
+        headers: { authorization: forms[i % forms.length]!, "cf-connecting-ip": `100.98.${i % 250}.1` },
+      });
       await res.arrayBuffer();
       if (res.status === 429) limited = res;
     }
@@ -404,11 +563,14 @@ describe("rate-limit bypass", () => {
   }, 120_000);
 });
 
-
 describe("more portal and replay attempts", () => {
   it("attack-portal-reflect: HTML in a path or in the login form's next is never reflected as markup", async () => {
     const p = await portal({ password: "pw-reflect" });
-    for (const path of [`/site/${p.slug}/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E`, `/site/${p.slug}/x"><script>alert(1)</script>`, `/site/${p.slug}?next=%22%3E%3Cscript%3Ealert(1)%3C/script%3E`]) {
+    for (const path of [
+      `/site/${p.slug}/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E`,
+      `/site/${p.slug}/x"><script>alert(1)</script>`,
+      `/site/${p.slug}?next=%22%3E%3Cscript%3Ealert(1)%3C/script%3E`,
+    ]) {
       const r = await page(path);
       expect([401, 404], path).toContain(r.status);
       const type = r.headers.get("content-type") ?? "";
@@ -430,28 +592,55 @@ describe("more portal and replay attempts", () => {
   it("attack-portal-etag-probe: a stranger's If-None-Match on a protected portal's E14 is 401, not 304; the token's answer varies on it", async () => {
     const p = await portal({ password: "pw-etag" });
     const cookie = await login(p.slug, "pw-etag");
-    const api = await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": decodeURIComponent(cookie.split("=")[1]!) } });
+    const api = await call("GET", `/published/${p.projectId}/project`, {
+      token: t.outsider.token,
+      headers: { "user-published-token": decodeURIComponent(cookie.split("=")[1]!) },
+    });
     expect(api.status).toBe(200);
     expect(api.headers.get("vary") ?? "").toMatch(/user-published-token/i);
     expect(api.headers.get("cache-control")).toMatch(/^private/);
-    const probe = await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "if-none-match": api.headers.get("etag")! } });
+    const probe = await call("GET", `/published/${p.projectId}/project`, {
+      token: t.outsider.token,
+      headers: { "if-none-match": api.headers.get("etag")! },
+    });
     expectError(probe, 401, "UnauthorizedError");
   });
 
   it("attack-idem-cross-endpoint: a key used on one endpoint is not replayed on another (422), nor with another body", async () => {
     const a = await registerUser("Idem");
     const key = `k-${crypto.randomUUID()}`;
-    expect((await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } })).status).toBe(200);
-    const org = await call("POST", "/organization", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } });
+    expect(
+      (await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "ci" } }))
+        .status,
+    ).toBe(200);
+    const org = await call("POST", "/organization", {
+      token: a.token,
+      headers: { "idempotency-key": key },
+      body: { name: "ci" },
+    });
     expectError(org, 422, "UnprocessableEntityError");
     expect(JSON.stringify(org.body)).not.toMatch(/"token"/);
-    expectError(await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "other" } }), 422, "UnprocessableEntityError");
+    expectError(
+      await call("POST", "/token", { token: a.token, headers: { "idempotency-key": key }, body: { name: "other" } }),
+      422,
+      "UnprocessableEntityError",
+    );
   });
 
   it("attack-webhook-header-injection: an action's Host, CF-Connecting-IP, Transfer-Encoding and Connection headers do not reach the target as given", async () => {
     const key = `atk-host-${crypto.randomUUID()}`;
-    const headers = { Host: "metadata.google.internal", "CF-Connecting-IP": "127.0.0.1", "Transfer-Encoding": "chunked", Connection: "close" };
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Host", actions: [webhookAction(hookUrl(key), { headers })] } })).data;
+    const headers = {
+      Host: "metadata.google.internal",
+      "CF-Connecting-IP": "127.0.0.1",
+      "Transfer-Encoding": "chunked",
+      Connection: "close",
+    };
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Host", actions: [webhookAction(hookUrl(key), { headers })] },
+      })
+    ).data;
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
     const [req] = await eventually(async () => {
       const l = await receiverLog(key);
@@ -470,13 +659,26 @@ describe("portal tokens and download names", () => {
     const cookie = await login(p.slug, "old-pw");
     const token = decodeURIComponent(cookie.split("=")[1]!);
     expect((await page(`/site/${p.slug}/${p.doc}`, { headers: { cookie } })).status).toBe(200);
-    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "new-pw" } });
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { password: "new-pw" },
+    });
     const site = await page(`/site/${p.slug}/${p.doc}`, { headers: { cookie } });
     expect(site.status).toBe(401);
     expect(site.text).not.toContain("Rotated");
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": token } }), 401, "UnauthorizedError");
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, {
+        token: t.outsider.token,
+        headers: { "user-published-token": token },
+      }),
+      401,
+      "UnauthorizedError",
+    );
     await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "" } });
-    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "old-pw" } });
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { password: "old-pw" },
+    });
     expect((await page(`/site/${p.slug}/${p.doc}`, { headers: { cookie } })).status).toBe(401);
   });
 
@@ -484,13 +686,29 @@ describe("portal tokens and download names", () => {
     const { docxBytes, DOCX_TYPE } = await import("../support/content-fixtures");
     const cases: [string, string][] = [
       ['evil".html', `attachment; filename="evil_.html.docx"; filename*=UTF-8''evil%22.html.docx`],
-      ["a\r\nSet-Cookie: x=1", `attachment; filename="a__Set-Cookie: x=1.docx"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1.docx`],
-      ['évil";filename=x.html', `attachment; filename="_vil__filename=x.html.docx"; filename*=UTF-8''%C3%A9vil%22%3Bfilename%3Dx.html.docx`],
-      ["../../etc/passwd", `attachment; filename=".._.._etc_passwd.docx"; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd.docx`],
+      [
+        "a\r\nSet-Cookie: x=1",
+        `attachment; filename="a__Set-Cookie: x=1.docx"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1.docx`,
+      ],
+      [
+        'évil";filename=x.html',
+        `attachment; filename="_vil__filename=x.html.docx"; filename*=UTF-8''%C3%A9vil%22%3Bfilename%3Dx.html.docx`,
+      ],
+      [
+        "../../etc/passwd",
+        `attachment; filename=".._.._etc_passwd.docx"; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd.docx`,
+      ],
     ];
     for (const [name, disposition] of cases) {
-      const created = await ok("POST", "/document/docx", { token: t.owner.token, raw: docxBytes(), query: { projectId: t.projectId, name }, headers: { "content-type": DOCX_TYPE } });
-      const res = await SELF.fetch(`${BASE}/document/docx/${created.data._id}/export`, { headers: { authorization: `Bearer ${t.owner.token}` } });
+      const created = await ok("POST", "/document/docx", {
+        token: t.owner.token,
+        raw: docxBytes(),
+        query: { projectId: t.projectId, name },
+        headers: { "content-type": DOCX_TYPE },
+      });
+      const res = await SELF.fetch(`${BASE}/document/docx/${created.data._id}/export`, {
+        headers: { authorization: `Bearer ${t.owner.token}` },
+      });
       await res.arrayBuffer();
       expect(res.status).toBe(200);
       expect(res.headers.get("content-disposition"), JSON.stringify(name)).toBe(disposition);
@@ -516,9 +734,16 @@ describe("credential guessing", () => {
     const ip = `100.96.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     const statuses: number[] = [];
     await inOneWindow();
-    const shaped = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const shaped = () =>
+      btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
     for (let i = 0; i < 120 && !statuses.includes(429); i++) {
-      const res = await openSocket(t.docId, { ticket: i % 2 ? `guess-${i}` : shaped(), headers: { "cf-connecting-ip": ip } });
+      const res = await openSocket(t.docId, {
+        ticket: i % 2 ? `guess-${i}` : shaped(),
+        headers: { "cf-connecting-ip": ip },
+      });
       statuses.push(res.status);
       if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     }
@@ -527,11 +752,17 @@ describe("credential guessing", () => {
     expect(first).toBeLessThanOrEqual(61);
     expect(statuses.slice(0, first).every((s) => s === 401)).toBe(true);
     // A plain GET with a guessed ticket counts too.
-    const plain = await call("GET", `/document/${t.docId}/collab`, { query: { ticket: shaped() }, headers: { "cf-connecting-ip": ip } });
+    const plain = await call("GET", `/document/${t.docId}/collab`, {
+      query: { ticket: shaped() },
+      headers: { "cf-connecting-ip": ip },
+    });
     expectError(plain, 429, "RateLimitedError");
     // Another address is unaffected, and a real ticket still connects from it.
     const issued = await ok("POST", `/document/${t.docId}/collab/ticket`, { token: t.owner.token });
-    const res = await openSocket(t.docId, { ticket: issued.data.ticket, headers: { "cf-connecting-ip": "100.95.0.1" } });
+    const res = await openSocket(t.docId, {
+      ticket: issued.data.ticket,
+      headers: { "cf-connecting-ip": "100.95.0.1" },
+    });
     expect(res.status).toBe(101);
     res.webSocket!.accept();
     res.webSocket!.close(1000, "bye");
@@ -542,7 +773,15 @@ describe("credential guessing", () => {
     const statuses: number[] = [];
     await inOneWindow();
     for (let i = 0; i < 120 && !statuses.includes(429); i++) {
-      statuses.push((await call("POST", "/admin/users", { token: `wrong-admin-${i}`, body: { email: `x${i}@example.com`, name: "x" }, headers: { "cf-connecting-ip": ip } })).status);
+      statuses.push(
+        (
+          await call("POST", "/admin/users", {
+            token: `wrong-admin-${i}`,
+            body: { email: `x${i}@example.com`, name: "x" },
+            headers: { "cf-connecting-ip": ip },
+          })
+        ).status,
+      );
     }
     expect(tally(statuses)).toBeGreaterThanOrEqual(55);
     expect(tally(statuses)).toBeLessThanOrEqual(61);
@@ -553,10 +792,29 @@ describe("webhook SSRF, IPv6 and numeric spellings (save-time rule)", () => {
   it("attack-ssrf-ipv6-forms: IPv4-compatible, mapped, NAT64, 6to4 and Teredo wrappings of loopback or metadata, and numeric IPv4 spellings, are refused", async () => {
     const { checkWebhookUrl } = await import("../../src/services/automations/ssrf");
     const refused = [
-      "[::127.0.0.1]", "[::7f00:1]", "[0::ffff:7f00:1]", "[::ffff:7f00:1]", "[::ffff:127.1]", "[64:ff9b::127.0.0.1]", "[64:ff9b::a9fe:a9fe]",
-      "[2002:7f00:1::]", "[2002:a9fe:a9fe::1]", "[::ffff:0a00:0001]", "[fec0::1]", "[ff02::1]", "[100::1]", "[2001:db8::1]",
-      "[::ffff:ffff:ffff]", "[0:0:0:0:0:0:0:1]", "[0000:0000:0000:0000:0000:0000:0000:0001]", "[::0:1]",
-      "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "0x7f.1", "127.000.000.001", "0x7F.0.0.1", "017700000001",
+      "[::127.0.0.1]",
+      "[::7f00:1]",
+      "[0::ffff:7f00:1]",
+      "[::ffff:7f00:1]",
+      "[::ffff:127.1]",
+      "[64:ff9b::127.0.0.1]",
+      "[64:ff9b::a9fe:a9fe]",
+      "[2002:7f00:1::]",
+      "[2002:a9fe:a9fe::1]",
+      "[::ffff:0a00:0001]",
+      "[fec0::1]",
+      "[ff02::1]",
+      "[100::1]",
+      "[2001:db8::1]",
+      "[::ffff:ffff:ffff]",
+      "[0:0:0:0:0:0:0:1]",
+      "[0000:0000:0000:0000:0000:0000:0000:0001]",
+      "[::0:1]",
+      "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+      "0x7f.1",
+      "127.000.000.001",
+      "0x7F.0.0.1",
+      "017700000001",
     ];
     for (const h of refused) expect(checkWebhookUrl(`https://${h}/`, {}).ok, h).toBe(false);
     // Names are judged at send time by their DNS answers (test/routes/automations/ssrf.test.ts), not by how they look.
@@ -568,25 +826,55 @@ describe("Idempotency-Key shapes", () => {
   it("attack-idem-key-shapes: over-long, empty, blank and control-character keys are 400 and store nothing", async () => {
     const u = await registerUser("Keys");
     for (const key of ["a".repeat(256), "a".repeat(5000), "", " ", "a\tb"]) {
-      const res = await call("POST", "/organization", { token: u.token, headers: { "idempotency-key": key }, body: { name: "k" } });
+      const res = await call("POST", "/organization", {
+        token: u.token,
+        headers: { "idempotency-key": key },
+        body: { name: "k" },
+      });
       expectError(res, 400, "ValidationError");
     }
     // Only the personal organization exists.
-    expect((await ok("GET", "/organization/all", { token: u.token })).data.map((o: any) => o._id)).toEqual([u.organizationId]);
+    expect((await ok("GET", "/organization/all", { token: u.token })).data.map((o: any) => o._id)).toEqual([
+      u.organizationId,
+    ]);
   });
 });
 
 describe("nesting depth (issue 34, finding 2)", () => {
   const importMd = (markdown: string) =>
-    call("POST", "/document/markdown", { token: t.owner.token, raw: markdown, headers: { "content-type": "text/markdown" }, query: { projectId: t.projectId, name: "Nested" } });
+    call("POST", "/document/markdown", {
+      token: t.owner.token,
+      raw: markdown,
+      headers: { "content-type": "text/markdown" },
+      query: { projectId: t.projectId, name: "Nested" },
+    });
   const nestedBlocks = (depth: number) => {
-    let node: Record<string, unknown> = { id: `d${depth}`, type: "paragraph", props: {}, content: [{ type: "text", text: "deepest", styles: {} }], children: [] };
-    for (let d = depth - 1; d >= 1; d--) node = { id: `d${d}`, type: "bulletListItem", props: {}, content: [{ type: "text", text: `level ${d}`, styles: {} }], children: [node] };
+    let node: Record<string, unknown> = {
+      id: `d${depth}`,
+      type: "paragraph",
+      props: {},
+      content: [{ type: "text", text: "deepest", styles: {} }],
+      children: [],
+    };
+    for (let d = depth - 1; d >= 1; d--)
+      node = {
+        id: `d${d}`,
+        type: "bulletListItem",
+        props: {},
+        content: [{ type: "text", text: `level ${d}`, styles: {} }],
+        children: [node],
+      };
     return [node];
   };
 
   it("attack-markdown-nesting: Markdown lists, quotes, emphasis and links nested thousands deep are 422 naming the line within 3 s, never a stalled 500", async () => {
-    const inputs = ["- ".repeat(30000) + "x", ">".repeat(100000) + " x", Array.from({ length: 1000 }, (_, i) => `${"  ".repeat(i)}- a`).join("\n"), "*".repeat(20000) + "a" + "*".repeat(20000), "![".repeat(10000) + "a" + "](u)".repeat(10000)];
+    const inputs = [
+      "- ".repeat(30000) + "x",
+      ">".repeat(100000) + " x",
+      Array.from({ length: 1000 }, (_, i) => `${"  ".repeat(i)}- a`).join("\n"),
+      "*".repeat(20000) + "a" + "*".repeat(20000),
+      "![".repeat(10000) + "a" + "](u)".repeat(10000),
+    ];
     for (const md of inputs) {
       const started = Date.now();
       const res = await importMd(md);
@@ -597,10 +885,27 @@ describe("nesting depth (issue 34, finding 2)", () => {
   });
 
   it("attack-content-deep-put: content nested 1,000 blocks or 100,000 arrays deep is 422 naming the path, not stored", async () => {
-    const doc = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Deep put", type: "DOCUMENT" } })).data._id as string;
-    expectError(await call("PUT", `/document/${doc}/content`, { token: t.owner.token, body: { blocks: nestedBlocks(1000) } }), 422, "UnprocessableEntityError");
+    const doc = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Deep put", type: "DOCUMENT" },
+      })
+    ).data._id as string;
+    expectError(
+      await call("PUT", `/document/${doc}/content`, { token: t.owner.token, body: { blocks: nestedBlocks(1000) } }),
+      422,
+      "UnprocessableEntityError",
+    );
     const raw = `{"blocks":${"[".repeat(100000)}${"]".repeat(100000)}}`;
-    expectError(await call("PUT", `/document/${doc}/content`, { token: t.owner.token, raw, headers: { "content-type": "application/json" } }), 422, "UnprocessableEntityError");
+    expectError(
+      await call("PUT", `/document/${doc}/content`, {
+        token: t.owner.token,
+        raw,
+        headers: { "content-type": "application/json" },
+      }),
+      422,
+      "UnprocessableEntityError",
+    );
     expect((await ok("GET", `/document/${doc}/content`, { token: t.owner.token })).data.version).toBe(0);
   });
 

@@ -29,7 +29,8 @@ export async function startCalcOracle(): Promise<{ url: string; close: () => Pro
       const { formulas } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { formulas: string[] };
       evaluateInCalc(formulas).then(
         (values) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ values })),
-        (err: Error) => res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: err.message })),
+        (err: Error) =>
+          res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: err.message })),
       );
     });
   });
@@ -40,11 +41,59 @@ export async function startCalcOracle(): Promise<{ url: string; close: () => Pro
 
 /** Functions Excel files name with the `_xlfn.` prefix (added after Excel 2007); dotted names always are. */
 const XLFN = new Set([
-  "AGGREGATE", "ARABIC", "BASE", "BITAND", "BITLSHIFT", "BITOR", "BITRSHIFT", "BITXOR", "COMBINA", "CONCAT", "COT", "COTH", "CSC",
-  "CSCH", "DAYS", "DECIMAL", "FILTER", "FORMULATEXT", "GAMMA", "GAUSS", "IFNA", "IFS", "ISFORMULA", "ISOWEEKNUM", "LET", "MAXIFS",
-  "MINIFS", "NUMBERVALUE", "PDURATION", "PERMUTATIONA", "PHI", "RANDARRAY", "RRI", "SEC", "SECH", "SEQUENCE", "SHEET", "SHEETS",
-  "SORT", "SORTBY", "SWITCH", "TEXTAFTER", "TEXTBEFORE", "TEXTJOIN", "TEXTSPLIT", "UNICHAR", "UNICODE", "UNIQUE", "XLOOKUP",
-  "XMATCH", "XOR", "ACOT", "ACOTH",
+  "AGGREGATE",
+  "ARABIC",
+  "BASE",
+  "BITAND",
+  "BITLSHIFT",
+  "BITOR",
+  "BITRSHIFT",
+  "BITXOR",
+  "COMBINA",
+  "CONCAT",
+  "COT",
+  "COTH",
+  "CSC",
+  "CSCH",
+  "DAYS",
+  "DECIMAL",
+  "FILTER",
+  "FORMULATEXT",
+  "GAMMA",
+  "GAUSS",
+  "IFNA",
+  "IFS",
+  "ISFORMULA",
+  "ISOWEEKNUM",
+  "LET",
+  "MAXIFS",
+  "MINIFS",
+  "NUMBERVALUE",
+  "PDURATION",
+  "PERMUTATIONA",
+  "PHI",
+  "RANDARRAY",
+  "RRI",
+  "SEC",
+  "SECH",
+  "SEQUENCE",
+  "SHEET",
+  "SHEETS",
+  "SORT",
+  "SORTBY",
+  "SWITCH",
+  "TEXTAFTER",
+  "TEXTBEFORE",
+  "TEXTJOIN",
+  "TEXTSPLIT",
+  "UNICHAR",
+  "UNICODE",
+  "UNIQUE",
+  "XLOOKUP",
+  "XMATCH",
+  "XOR",
+  "ACOT",
+  "ACOTH",
 ]);
 
 /** The formula in OOXML's stored form: newer functions prefixed `_xlfn.` (names outside strings only). */
@@ -59,7 +108,9 @@ export function toOoxmlFormula(text: string): string {
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function fods(formulas: string[]): string {
-  const rows = formulas.map((f) => `<table:table-row><table:table-cell table:formula="msoxl:=${xml(toOoxmlFormula(f))}"/></table:table-row>`);
+  const rows = formulas.map(
+    (f) => `<table:table-row><table:table-cell table:formula="msoxl:=${xml(toOoxmlFormula(f))}"/></table:table-row>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:msoxl="http://schemas.microsoft.com/office/excel/formula" office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
 <office:body><office:spreadsheet>
@@ -130,7 +181,11 @@ function formattedNumber(field: string): unknown {
   if (!m || (!m[1] && !m[4])) return field;
   let serial = 0;
   if (m[1]) serial = Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2])) / 86_400_000 + 25_569;
-  if (m[4]) serial += ((m[7] ? Number(m[4]) % 12 : Number(m[4])) + (m[7] === "PM" ? 12 : 0)) / 24 + Number(m[5]) / 1_440 + Number(m[6]) / 86_400;
+  if (m[4])
+    serial +=
+      ((m[7] ? Number(m[4]) % 12 : Number(m[4])) + (m[7] === "PM" ? 12 : 0)) / 24 +
+      Number(m[5]) / 1_440 +
+      Number(m[6]) / 86_400;
   return serial;
 }
 
@@ -144,7 +199,17 @@ export async function evaluateInCalc(formulas: string[]): Promise<unknown[]> {
     await new Promise<void>((resolve, reject) =>
       execFile(
         "soffice",
-        ["--headless", "--norestore", "--nologo", `-env:UserInstallation=file://${path.join(dir, "profile")}`, "--convert-to", filter, "--outdir", dir, input],
+        [
+          "--headless",
+          "--norestore",
+          "--nologo",
+          `-env:UserInstallation=file://${path.join(dir, "profile")}`,
+          "--convert-to",
+          filter,
+          "--outdir",
+          dir,
+          input,
+        ],
         { timeout: 120_000 },
         (err) => (err ? reject(err) : resolve()),
       ),

@@ -23,11 +23,14 @@ export async function startDohServer(): Promise<{ url: string; close: () => Prom
       if (req.method === "GET" && url.pathname === "/dns-query") {
         const name = (url.searchParams.get("name") ?? "").toLowerCase().replace(/\.$/, "");
         const values = url.searchParams.get("type")?.toUpperCase() === "TXT" ? (records.get(name) ?? []) : [];
-        const quote = (v: string) => (v.match(/.{1,255}/g) ?? [""]).map((part) => `"${part.replace(/["\\]/g, "\\$&")}"`).join(" ");
+        const quote = (v: string) =>
+          (v.match(/.{1,255}/g) ?? [""]).map((part) => `"${part.replace(/["\\]/g, "\\$&")}"`).join(" ");
         const body = {
           Status: values.length ? 0 : 3,
           Question: [{ name: `${name}.`, type: 16 }],
-          ...(values.length && { Answer: values.map((v) => ({ name: `${name}.`, type: 16, TTL: 300, data: quote(v) })) }),
+          ...(values.length && {
+            Answer: values.map((v) => ({ name: `${name}.`, type: 16, TTL: 300, data: quote(v) })),
+          }),
         };
         res.writeHead(200, { "content-type": "application/dns-json" }).end(JSON.stringify(body));
         return;

@@ -8,7 +8,10 @@ import type { AddressInfo } from "node:net";
  * answers that much later); `GET /log/<key>` lists them, each with `inFlight`: the key's requests unanswered when it came, itself included.
  */
 export async function startWebhookReceiver(): Promise<{ url: string; close: () => Promise<void> }> {
-  const log = new Map<string, { method: string; headers: Record<string, string>; body: string; at: number; inFlight: number }[]>();
+  const log = new Map<
+    string,
+    { method: string; headers: Record<string, string>; body: string; at: number; inFlight: number }[]
+  >();
   const inFlight = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://receiver");
@@ -27,17 +30,26 @@ export async function startWebhookReceiver(): Promise<{ url: string; close: () =
       }
       const list = log.get(key) ?? [];
       inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
-      list.push({ method: req.method ?? "", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8"), at: Date.now(), inFlight: inFlight.get(key)! });
+      list.push({
+        method: req.method ?? "",
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+        inFlight: inFlight.get(key)!,
+      });
       log.set(key, list);
       const statuses = (url.searchParams.get("statuses") ?? "200").split(",").map(Number);
       const status = statuses[Math.min(list.length - 1, statuses.length - 1)] ?? 200;
       const headers: Record<string, string> = { "content-type": "text/plain" };
       if (url.searchParams.get("retryAfter")) headers["retry-after"] = url.searchParams.get("retryAfter")!;
       if (url.searchParams.get("location")) headers.location = url.searchParams.get("location")!;
-      setTimeout(() => {
-        inFlight.set(key, inFlight.get(key)! - 1);
-        res.writeHead(status, headers).end("ok");
-      }, Number(url.searchParams.get("holdMs") ?? 0));
+      setTimeout(
+        () => {
+          inFlight.set(key, inFlight.get(key)! - 1);
+          res.writeHead(status, headers).end("ok");
+        },
+        Number(url.searchParams.get("holdMs") ?? 0),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

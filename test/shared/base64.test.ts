@@ -1,10 +1,21 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
-import { base64UrlDecode, base64UrlEncode, decodeBase64, encodeBase64, textFromBase64Url, textToBase64Url } from "../../src/lib/base64";
+import {
+  base64UrlDecode,
+  base64UrlEncode,
+  decodeBase64,
+  encodeBase64,
+  textFromBase64Url,
+  textToBase64Url,
+} from "../../src/lib/base64";
 import { ifNoneMatchHits } from "../../src/http/portalHeaders";
 import { etagListMatches } from "../../src/lib/etag";
 
-const srcFiles = import.meta.glob("../../src/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const srcFiles = import.meta.glob("../../src/**/*.{ts,tsx}", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
 describe("one base64 helper", () => {
   it("encodes base64url without padding and decodes it with or without", () => {
@@ -29,7 +40,9 @@ describe("one base64 helper", () => {
       .filter(([path]) => !path.includes("/src/lib/"))
       // String.fromCharCode of bytes (spread, indexed or accumulated) is a base64 loop; of one code (the CHAR
       // function) it is not.
-      .filter(([, text]) => /\b(btoa|atob)\(|String\.fromCharCode\((\.\.\.|[^)]*\[)|\+=\s*String\.fromCharCode\(/.test(text))
+      .filter(([, text]) =>
+        /\b(btoa|atob)\(|String\.fromCharCode\((\.\.\.|[^)]*\[)|\+=\s*String\.fromCharCode\(/.test(text),
+      )
       .map(([path]) => path);
     expect(offenders).toEqual([]);
   });

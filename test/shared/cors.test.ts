@@ -17,7 +17,10 @@ const EXPOSED = ["etag", "retry-after", "x-d1-bookmark", "location", "content-di
 function expectAllowed(headers: Headers, origin = APP) {
   expect(headers.get("access-control-allow-origin")).toBe(origin);
   expect(headers.get("vary") ?? "").toMatch(/\borigin\b/i);
-  const exposed = (headers.get("access-control-expose-headers") ?? "").toLowerCase().split(",").map((s) => s.trim());
+  const exposed = (headers.get("access-control-expose-headers") ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((s) => s.trim());
   for (const h of EXPOSED) expect(exposed).toContain(h);
   // Bearer-only: a browser never sends cookies or HTTP auth along.
   expect(headers.get("access-control-allow-credentials")).toBeNull();
@@ -30,7 +33,12 @@ function expectNoCors(headers: Headers) {
 const preflight = (path: string, origin: string, method: string, requestHeaders: string) =>
   SELF.fetch(`${BASE}${path}`, {
     method: "OPTIONS",
-    headers: { origin, "access-control-request-method": method, "access-control-request-headers": requestHeaders, "cf-connecting-ip": "100.64.9.9" },
+    headers: {
+      origin,
+      "access-control-request-method": method,
+      "access-control-request-headers": requestHeaders,
+      "cf-connecting-ip": "100.64.9.9",
+    },
   });
 
 describe("CORS: allowed origins", () => {
@@ -41,7 +49,11 @@ describe("CORS: allowed origins", () => {
     expectAllowed(me.headers);
     const second = await call("GET", "/me", { token: u.token, headers: { origin: "http://localhost:5173" } });
     expectAllowed(second.headers, "http://localhost:5173");
-    const created = await call("POST", "/project", { token: u.token, headers: { origin: APP }, body: { workspaceId: u.workspaceId, name: "From a browser" } });
+    const created = await call("POST", "/project", {
+      token: u.token,
+      headers: { origin: APP },
+      body: { workspaceId: u.workspaceId, name: "From a browser" },
+    });
     expect(created.status).toBe(200);
     expectAllowed(created.headers);
     // Discovery is for browsers too (a client reads the document before it has a token).
@@ -82,13 +94,19 @@ describe("CORS: allowed origins", () => {
 
   it("answers a preflight with the methods, the request headers a client sends and a cache lifetime", async () => {
     const t = await seedTenant();
-    const res = await preflight(`/document/${t.docId}/content`, APP, "PUT", "authorization, content-type, if-match, idempotency-key, if-none-match, x-d1-bookmark");
+    const res = await preflight(
+      `/document/${t.docId}/content`,
+      APP,
+      "PUT",
+      "authorization, content-type, if-match, idempotency-key, if-none-match, x-d1-bookmark",
+    );
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(APP);
     const methods = (res.headers.get("access-control-allow-methods") ?? "").split(",");
     for (const m of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]) expect(methods).toContain(m);
     const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(",");
-    for (const h of ["authorization", "content-type", "idempotency-key", "if-match", "if-none-match", "x-d1-bookmark"]) expect(allowed).toContain(h);
+    for (const h of ["authorization", "content-type", "idempotency-key", "if-match", "if-none-match", "x-d1-bookmark"])
+      expect(allowed).toContain(h);
     expect(res.headers.get("access-control-max-age")).toBe("600");
     expect(res.headers.get("vary") ?? "").toMatch(/\borigin\b/i);
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
@@ -101,7 +119,10 @@ describe("CORS: allowed origins", () => {
     const pre = await preflight(`/document/${t.docId}/collab/ticket`, APP, "POST", "authorization");
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe(APP);
-    const issued = await call("POST", `/document/${t.docId}/collab/ticket`, { token: t.editor.token, headers: { origin: APP } });
+    const issued = await call("POST", `/document/${t.docId}/collab/ticket`, {
+      token: t.editor.token,
+      headers: { origin: APP },
+    });
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     expectAllowed(issued.headers);
     const res = await openSocket(t.docId, { ticket: issued.body.data.ticket, headers: { origin: APP } });
@@ -146,15 +167,14 @@ describe("CORS: other origins and own-header pages", () => {
   });
 
   it("CORS_ALLOWED_ORIGINS takes exact origins only: `*`, paths and other schemes allow nothing", () => {
-    expect([...allowedCorsOrigins({ CORS_ALLOWED_ORIGINS: " https://a.example , http://127.0.0.1:5173/ ,*" })]).toEqual(["https://a.example", "http://127.0.0.1:5173"]);
+    expect([...allowedCorsOrigins({ CORS_ALLOWED_ORIGINS: " https://a.example , http://127.0.0.1:5173/ ,*" })]).toEqual(
+      ["https://a.example", "http://127.0.0.1:5173"],
+    );
     expect(allowedCorsOrigins({ CORS_ALLOWED_ORIGINS: "*" }).size).toBe(0);
     expect(allowedCorsOrigins({}).size).toBe(0);
-    expect(corsOriginProblems("*, https://a.example/app, ftp://x.example, https://ok.example, https://HOST.example")).toEqual([
-      "*",
-      "https://a.example/app",
-      "ftp://x.example",
-      "https://HOST.example",
-    ]);
+    expect(
+      corsOriginProblems("*, https://a.example/app, ftp://x.example, https://ok.example, https://HOST.example"),
+    ).toEqual(["*", "https://a.example/app", "ftp://x.example", "https://HOST.example"]);
     expect(corsOriginProblems(undefined)).toEqual([]);
   });
 });
@@ -166,7 +186,11 @@ describe("CORS and ETag: a browser app can read what it needs for a conditional 
     expect(read.status).toBe(200);
     expect(read.headers.get("etag")).toBeTruthy();
     expectAllowed(read.headers);
-    const put = await ok("PUT", `/document/${t.docId}/content`, { token: t.owner.token, headers: { origin: APP, "if-match": read.headers.get("etag")! }, body: { blocks: [] } });
+    const put = await ok("PUT", `/document/${t.docId}/content`, {
+      token: t.owner.token,
+      headers: { origin: APP, "if-match": read.headers.get("etag")! },
+      body: { blocks: [] },
+    });
     expect(put.data.version).toBeGreaterThan(0);
   });
 });
@@ -174,8 +198,16 @@ describe("CORS and ETag: a browser app can read what it needs for a conditional 
 describe("CORS in /openapi.json", () => {
   it("declares Access-Control-Allow-Origin, the exposed headers and Vary on every API response, and not on /docs or the WebSocket upgrade", async () => {
     const doc = (await call("GET", "/openapi.json")).body;
-    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]));
-    expect(doc.components.headers["Access-Control-Expose-Headers"].schema.const.split(",")).toEqual(["ETag", "Retry-After", "x-d1-bookmark", "Location", "Content-Disposition"]);
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining(["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Vary"]),
+    );
+    expect(doc.components.headers["Access-Control-Expose-Headers"].schema.const.split(",")).toEqual([
+      "ETag",
+      "Retry-After",
+      "x-d1-bookmark",
+      "Location",
+      "Content-Disposition",
+    ]);
     let checked = 0;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
@@ -184,7 +216,9 @@ describe("CORS in /openapi.json", () => {
           const where = `${method.toUpperCase()} ${path} ${status}`;
           if (own) expect(res.headers?.["Access-Control-Allow-Origin"], where).toBeUndefined();
           else {
-            expect(res.headers?.["Access-Control-Allow-Origin"], where).toEqual({ $ref: "#/components/headers/Access-Control-Allow-Origin" });
+            expect(res.headers?.["Access-Control-Allow-Origin"], where).toEqual({
+              $ref: "#/components/headers/Access-Control-Allow-Origin",
+            });
             checked += 1;
           }
         }

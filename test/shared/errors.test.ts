@@ -33,7 +33,11 @@ describe("error model", () => {
   });
 
   it("a trailing slash is an unknown path (404), not a 405 whose Allow names the method used", async () => {
-    for (const [method, path] of [["GET", "/me/"], ["GET", "/organization/all/"], ["PATCH", `/workspace/${u.workspaceId}/`]] as const) {
+    for (const [method, path] of [
+      ["GET", "/me/"],
+      ["GET", "/organization/all/"],
+      ["PATCH", `/workspace/${u.workspaceId}/`],
+    ] as const) {
       const res = await call(method, path, { token: u.token, body: method === "PATCH" ? {} : undefined });
       expectError(res, 404, "NotFoundError");
     }
@@ -60,9 +64,17 @@ describe("error model", () => {
   });
 
   it("malformed JSON is 400 ValidationError", async () => {
-    const res = await call("POST", "/organization", { token: u.token, raw: '{"name": "x"', headers: { "content-type": "application/json" } });
+    const res = await call("POST", "/organization", {
+      token: u.token,
+      raw: '{"name": "x"',
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 400, "ValidationError");
-    const empty = await call("POST", "/organization", { token: u.token, raw: "", headers: { "content-type": "application/json" } });
+    const empty = await call("POST", "/organization", {
+      token: u.token,
+      raw: "",
+      headers: { "content-type": "application/json" },
+    });
     expectError(empty, 400, "ValidationError");
   });
 
@@ -82,21 +94,36 @@ describe("error model", () => {
     const ws = await ok("GET", `/workspace/${u.workspaceId}`, { token: u.token });
     expect(ws.data.name).not.toBe("Renamed");
     expectError(
-      await call("POST", "/organization", { token: u.token, raw: JSON.stringify({ name: "Org" }), headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      await call("POST", "/organization", {
+        token: u.token,
+        raw: JSON.stringify({ name: "Org" }),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
       415,
       "UnsupportedMediaTypeError",
     );
     // application/json with parameters and +json media types are JSON.
-    await ok("POST", "/organization", { token: u.token, raw: JSON.stringify({ name: "Org" }), headers: { "content-type": "application/json; charset=utf-8" } });
+    await ok("POST", "/organization", {
+      token: u.token,
+      raw: JSON.stringify({ name: "Org" }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
   });
 
   it("a 415 names the media type the operation accepts, and what came instead", async () => {
     // Bytes without any Content-Type (a Uint8Array body gets none), and with a wrong one.
-    const bare = await call("POST", "/organization", { token: u.token, raw: new TextEncoder().encode(JSON.stringify({ name: "Org" })) });
+    const bare = await call("POST", "/organization", {
+      token: u.token,
+      raw: new TextEncoder().encode(JSON.stringify({ name: "Org" })),
+    });
     expectError(bare, 415, "UnsupportedMediaTypeError");
     expect(bare.body.message).toContain("application/json");
     expect(bare.body.message).toMatch(/no Content-Type/);
-    const text = await call("POST", "/organization", { token: u.token, raw: JSON.stringify({ name: "Org" }), headers: { "content-type": "text/plain" } });
+    const text = await call("POST", "/organization", {
+      token: u.token,
+      raw: JSON.stringify({ name: "Org" }),
+      headers: { "content-type": "text/plain" },
+    });
     expectError(text, 415, "UnsupportedMediaTypeError");
     expect(text.body.message).toContain("application/json");
     expect(text.body.message).toContain("text/plain");
@@ -127,7 +154,10 @@ describe("error model", () => {
   });
 
   it("each invalid member gets its own detail", async () => {
-    const res = await call("POST", "/workspace", { token: u.token, body: { organizationId: "bad id", name: "", isShared: "yes" } });
+    const res = await call("POST", "/workspace", {
+      token: u.token,
+      body: { organizationId: "bad id", name: "", isShared: "yes" },
+    });
     expectError(res, 400, "ValidationError");
     expect(res.body.details.map((d: any) => d.path).sort()).toEqual(["isShared", "name", "organizationId"]);
   });
@@ -150,12 +180,19 @@ describe("error model", () => {
   it("validation comes before existence (400 before 404)", async () => {
     const res = await call("PATCH", "/project/does-not-exist", { token: u.token, body: { name: 5 } });
     expectError(res, 400, "ValidationError");
-    expectError(await call("PATCH", "/project/does-not-exist", { token: u.token, body: { name: "ok" } }), 404, "NotFoundError");
+    expectError(
+      await call("PATCH", "/project/does-not-exist", { token: u.token, body: { name: "ok" } }),
+      404,
+      "NotFoundError",
+    );
   });
 
   it("messages carry no stack trace or SQL", async () => {
     const probes = [
-      await call("POST", "/document", { token: u.token, body: { projectId: "x'; DROP TABLE documents; --", name: "x", type: "DOCUMENT" } }),
+      await call("POST", "/document", {
+        token: u.token,
+        body: { projectId: "x'; DROP TABLE documents; --", name: "x", type: "DOCUMENT" },
+      }),
       await call("POST", "/document", { token: u.token, body: { projectId: "nope", name: "x", type: "DOCUMENT" } }),
       await call("GET", "/workspace/all/%27%20OR%201%3D1%20--", { token: u.token }),
     ];

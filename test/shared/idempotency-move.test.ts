@@ -14,7 +14,10 @@ let moved: { logical: number; home: ShardBinding; away: ShardBinding } | null = 
 async function moveTo(logical: number, to: ShardBinding) {
   let cursor: string | undefined;
   for (;;) {
-    const step = await ok("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to, ...(cursor && { cursor }) } });
+    const step = await ok("POST", "/admin/shards/move", {
+      token: ADMIN_TOKEN,
+      body: { logical, to, ...(cursor && { cursor }) },
+    });
     if (step.data.done) return;
     cursor = step.data.cursor;
   }
@@ -35,14 +38,24 @@ describe("Idempotency-Keys across a shard move", () => {
     const away = bindings[(bindings.indexOf(home) + 1) % bindings.length]!;
     const key = `move-${crypto.randomUUID()}`;
     const name = `Keyed ${crypto.randomUUID()}`;
-    const first = await ok("POST", "/project", { token: u.token, headers: { "idempotency-key": key }, body: { workspaceId: u.workspaceId, name } });
+    const first = await ok("POST", "/project", {
+      token: u.token,
+      headers: { "idempotency-key": key },
+      body: { workspaceId: u.workspaceId, name },
+    });
     await moveTo(logical, away);
     moved = { logical, home, away };
     await ok("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: home } });
-    const again = await call("POST", "/project", { token: u.token, headers: { "idempotency-key": key }, body: { workspaceId: u.workspaceId, name } });
+    const again = await call("POST", "/project", {
+      token: u.token,
+      headers: { "idempotency-key": key },
+      body: { workspaceId: u.workspaceId, name },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data._id).toBe(first.data._id);
-    const n = await env[away]!.prepare("SELECT count(*) AS n FROM projects WHERE name = ?1").bind(name).first<number>("n");
+    const n = await env[away]!.prepare("SELECT count(*) AS n FROM projects WHERE name = ?1")
+      .bind(name)
+      .first<number>("n");
     expect(n).toBe(1);
   });
 });

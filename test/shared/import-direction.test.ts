@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 
-const sources = import.meta.glob("../../src/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const sources = import.meta.glob("../../src/**/*.{ts,tsx}", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
 /** The module specifiers a source file imports or re-exports (static and dynamic, types included). */
 function importsOf(text: string): string[] {
@@ -34,19 +38,28 @@ const services = files.filter((f) => f.path.startsWith("src/services/"));
 describe("import direction", () => {
   it("sees the source tree", () => {
     expect(services.length).toBeGreaterThan(50);
-    expect(importsOf(`import { a } from "../automations/events";\nexport { b } from "../lib/x";\nconst c = import("../y");`)).toEqual(["../automations/events", "../lib/x", "../y"]);
+    expect(
+      importsOf(`import { a } from "../automations/events";\nexport { b } from "../lib/x";\nconst c = import("../y");`),
+    ).toEqual(["../automations/events", "../lib/x", "../y"]);
   });
 
   it("no service outside services/automations imports it (writers emit through services/events)", () => {
     const offenders = services
       .filter((f) => !f.path.startsWith("src/services/automations/"))
-      .flatMap((f) => importsOf(f.text).filter((s) => resolve(f.path, s).startsWith("src/services/automations")).map((s) => `${f.path} → ${s}`));
+      .flatMap((f) =>
+        importsOf(f.text)
+          .filter((s) => resolve(f.path, s).startsWith("src/services/automations"))
+          .map((s) => `${f.path} → ${s}`),
+      );
     expect(offenders).toEqual([]);
   });
 
   it("tables, content and documents use services/events", () => {
-    const users = services.filter((f) => importsOf(f.text).some((s) => resolve(f.path, s) === "src/services/events/events")).map((f) => f.path);
-    for (const dir of ["tables", "content", "documents"]) expect(users.some((p) => p.startsWith(`src/services/${dir}/`))).toBe(true);
+    const users = services
+      .filter((f) => importsOf(f.text).some((s) => resolve(f.path, s) === "src/services/events/events"))
+      .map((f) => f.path);
+    for (const dir of ["tables", "content", "documents"])
+      expect(users.some((p) => p.startsWith(`src/services/${dir}/`))).toBe(true);
   });
 
   // No pending exceptions: the formula tree's zod/OpenAPI schemas live in src/schemas/formula.ts.
@@ -80,8 +93,11 @@ describe("import direction", () => {
   // No exception: the formula engine, plan and store too take the context the formula coordinator (a Durable Object)
   // builds for the system actor.
   it("every exported async service takes the service context first: no db-first twins (statement builders excepted)", () => {
-    const offenders = services
-      .flatMap((f) => [...f.text.matchAll(/export async function (\w+)(?:<[^>]*>)?\(\s*(?:db|d1)\s*:/g)].map((m) => `${f.path}: ${m[1]}`));
+    const offenders = services.flatMap((f) =>
+      [...f.text.matchAll(/export async function (\w+)(?:<[^>]*>)?\(\s*(?:db|d1)\s*:/g)].map(
+        (m) => `${f.path}: ${m[1]}`,
+      ),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -92,7 +108,11 @@ describe("import direction", () => {
   it("services outside automations/ read ctx.now, not Date.now() or lib/ids now()", () => {
     const offenders = services
       .filter((f) => !/^src\/services\/automations\//.test(f.path) && !CLOCK_OWNERS.includes(f.path))
-      .filter((f) => /\bDate\.now\(\)/.test(f.text) || /import\s*\{[^}]*\bnow\b[^}]*\}\s*from\s*["'][./]*lib\/ids["']/.test(f.text))
+      .filter(
+        (f) =>
+          /\bDate\.now\(\)/.test(f.text) ||
+          /import\s*\{[^}]*\bnow\b[^}]*\}\s*from\s*["'][./]*lib\/ids["']/.test(f.text),
+      )
       .map((f) => f.path);
     expect(offenders).toEqual([]);
   });

@@ -23,7 +23,12 @@ async function runNotifier(title: string) {
   const automation = (
     await ok("POST", "/automation", {
       token: t.owner.token,
-      body: { projectId: t.projectId, name: "Notifier", notify: { inApp: false }, actions: [{ id: "tell", spec: { kind: "notify", title, body: "outbox" } }] },
+      body: {
+        projectId: t.projectId,
+        name: "Notifier",
+        notify: { inApp: false },
+        actions: [{ id: "tell", spec: { kind: "notify", title, body: "outbox" } }],
+      },
     })
   ).data;
   await ok("POST", `/automation/${automation._id}/run`, { token: t.owner.token });
@@ -39,7 +44,10 @@ async function listed(title: string): Promise<any[]> {
 
 /** The outbox rows whose data names `runId`, in its shard database (or `db`). */
 async function outboxOf(runId: string, db = shardD1(runId)) {
-  const { results } = await db.prepare(`SELECT id, title FROM notification_outbox WHERE json_extract(data, '$.runId') = ?1`).bind(runId).all<{ id: string; title: string }>();
+  const { results } = await db
+    .prepare(`SELECT id, title FROM notification_outbox WHERE json_extract(data, '$.runId') = ?1`)
+    .bind(runId)
+    .all<{ id: string; title: string }>();
   return results;
 }
 
@@ -47,10 +55,14 @@ describe("notification outbox", () => {
   it("a notify action's notice reaches the owner's notifications once, under an id derived from the run and the action, and leaves the outbox empty", async () => {
     const title = uniqueTitle("Delivered");
     const { run } = await runNotifier(title);
-    const notes = await eventually(async () => {
-      const found = await listed(title);
-      return found.length ? found : null;
-    }, 10_000, "the notice");
+    const notes = await eventually(
+      async () => {
+        const found = await listed(title);
+        return found.length ? found : null;
+      },
+      10_000,
+      "the notice",
+    );
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: "automation.notify", body: "outbox", data: { runId: run._id } });
     expect(notes[0]._id).toBe(noticeId(run._id, "automation.notify:tell"));
@@ -82,7 +94,10 @@ describe("notification outbox", () => {
     expect(await outboxOf(run._id)).toHaveLength(1);
 
     // The scheduler's tick (the Worker's scheduled handler) delivers it once it is older than that.
-    await shardD1(run._id).prepare(`UPDATE notification_outbox SET queued_at = queued_at - 60000 WHERE id = ?1`).bind(waiting[0]!.id).run();
+    await shardD1(run._id)
+      .prepare(`UPDATE notification_outbox SET queued_at = queued_at - 60000 WHERE id = ?1`)
+      .bind(waiting[0]!.id)
+      .run();
     await callScheduled(Date.now());
     expect(await listed(title)).toHaveLength(1);
     expect(await outboxOf(run._id)).toEqual([]);
@@ -104,7 +119,13 @@ describe("notification outbox", () => {
       .prepare(
         `INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, 'automation.notify', ?3, 'outbox', ?4, ?5, ?5)`,
       )
-      .bind(id, t.owner.id, title, JSON.stringify({ automationId: run.automationId, runId: run._id }), Date.now() - 60_000)
+      .bind(
+        id,
+        t.owner.id,
+        title,
+        JSON.stringify({ automationId: run.automationId, runId: run._id }),
+        Date.now() - 60_000,
+      )
       .run();
     const drained = await drainNotificationOutbox(env, Date.now());
     expect(drained.delivered).toBeGreaterThanOrEqual(1);
@@ -122,23 +143,50 @@ describe("notification outbox", () => {
 
   it("a webhook delivery that fails for good tells its owner once, through the outbox of its shard, whichever path fails it", async () => {
     const webhookAutomation = async (name: string, url: string) =>
-      (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name, notify: { inApp: false }, actions: [{ id: "hook", spec: { kind: "webhook", url } }] } })).data;
-    const deliveriesOf = async (automationId: string) => (await ok("GET", `/automation/${automationId}/deliveries`, { token: t.owner.token })).data;
+      (
+        await ok("POST", "/automation", {
+          token: t.owner.token,
+          body: {
+            projectId: t.projectId,
+            name,
+            notify: { inApp: false },
+            actions: [{ id: "hook", spec: { kind: "webhook", url } }],
+          },
+        })
+      ).data;
+    const deliveriesOf = async (automationId: string) =>
+      (await ok("GET", `/automation/${automationId}/deliveries`, { token: t.owner.token })).data;
     const failures = async (deliveryId: string) =>
-      (await ok("GET", "/notification/all", { token: t.owner.token })).data.filter((x: any) => x.kind === "automation.webhook.failed" && x.data?.deliveryId === deliveryId);
+      (await ok("GET", "/notification/all", { token: t.owner.token })).data.filter(
+        (x: any) => x.kind === "automation.webhook.failed" && x.data?.deliveryId === deliveryId,
+      );
 
     // A final answer (410): the attempt that records the failure writes the notice in the same batch.
-    const gone = await webhookAutomation(uniqueTitle("Gone hook"), hookUrl(uniqueTitle("gone").replace(/\W/g, "-"), { statuses: "410" }));
+    const gone = await webhookAutomation(
+      uniqueTitle("Gone hook"),
+      hookUrl(uniqueTitle("gone").replace(/\W/g, "-"), { statuses: "410" }),
+    );
     await ok("POST", `/automation/${gone._id}/run`, { token: t.owner.token });
-    const failed = await eventually(async () => {
-      const [d] = await deliveriesOf(gone._id);
-      return d?.status === "failed" ? d : null;
-    }, 15_000, "the failed delivery");
-    const [notice] = await eventually(async () => {
-      const found = await failures(failed._id);
-      return found.length ? found : null;
-    }, 10_000, "the failure's notice");
-    expect(notice).toMatchObject({ title: `A webhook of "${gone.name}" failed`, data: { automationId: gone._id, deliveryId: failed._id } });
+    const failed = await eventually(
+      async () => {
+        const [d] = await deliveriesOf(gone._id);
+        return d?.status === "failed" ? d : null;
+      },
+      15_000,
+      "the failed delivery",
+    );
+    const [notice] = await eventually(
+      async () => {
+        const found = await failures(failed._id);
+        return found.length ? found : null;
+      },
+      10_000,
+      "the failure's notice",
+    );
+    expect(notice).toMatchObject({
+      title: `A webhook of "${gone.name}" failed`,
+      data: { automationId: gone._id, deliveryId: failed._id },
+    });
     expect(notice._id).toBe(noticeId(failed._id, "automation.webhook.failed"));
     // The dead-letter queue giving up on it too adds nothing (the delivery is no longer pending).
     await callQueue("automation-dlq", [{ kind: "delivery", deliveryId: failed._id }], 11);
@@ -146,17 +194,27 @@ describe("notification outbox", () => {
     expect(await failures(failed._id)).toHaveLength(1);
 
     // A delivery still pending that the dead-letter queue gives up on: failed, and the owner told once.
-    const retrying = await webhookAutomation(uniqueTitle("Busy hook"), hookUrl(uniqueTitle("busy").replace(/\W/g, "-"), { statuses: "503" }));
+    const retrying = await webhookAutomation(
+      uniqueTitle("Busy hook"),
+      hookUrl(uniqueTitle("busy").replace(/\W/g, "-"), { statuses: "503" }),
+    );
     await ok("POST", `/automation/${retrying._id}/run`, { token: t.owner.token });
-    const pending = await eventually(async () => {
-      const [d] = await deliveriesOf(retrying._id);
-      return d?.attempts.length >= 1 ? d : null;
-    }, 15_000, "the first attempt");
+    const pending = await eventually(
+      async () => {
+        const [d] = await deliveriesOf(retrying._id);
+        return d?.attempts.length >= 1 ? d : null;
+      },
+      15_000,
+      "the first attempt",
+    );
     for (let i = 0; i < 2; i++) await callQueue("automation-dlq", [{ kind: "delivery", deliveryId: pending._id }], 11);
     await drainNotificationOutbox(env, Date.now() + 60_000);
     const told = await failures(pending._id);
     expect(told).toHaveLength(1);
-    expect(told[0]).toMatchObject({ title: `A webhook of "${retrying.name}" failed`, data: { automationId: retrying._id, runId: pending.runId, deliveryId: pending._id } });
+    expect(told[0]).toMatchObject({
+      title: `A webhook of "${retrying.name}" failed`,
+      data: { automationId: retrying._id, runId: pending.runId, deliveryId: pending._id },
+    });
     expect(await outboxOf(pending.runId)).toEqual([]);
   });
 
@@ -167,12 +225,16 @@ describe("notification outbox", () => {
     const id = noticeId(t.projectId, title);
     const marker = `fenced-${id}`;
     await shard
-      .prepare(`INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, 'automation.notify', ?3, '', ?4, ?5, ?5)`)
+      .prepare(
+        `INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, 'automation.notify', ?3, '', ?4, ?5, ?5)`,
+      )
       .bind(id, t.owner.id, title, JSON.stringify({ runId: marker }), Date.now() - 60_000)
       .run();
     // Replacing the `active` row an earlier move may have left for this logical shard (no row means the same).
     await shard
-      .prepare(`INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, 'read-only', NULL, 0) ON CONFLICT (logical) DO UPDATE SET state = 'read-only', moved_to = NULL`)
+      .prepare(
+        `INSERT INTO shard_fence (logical, state, moved_to, updated_at) VALUES (?1, 'read-only', NULL, 0) ON CONFLICT (logical) DO UPDATE SET state = 'read-only', moved_to = NULL`,
+      )
       .bind(logical)
       .run();
     try {

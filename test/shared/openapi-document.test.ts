@@ -9,7 +9,8 @@ describe("/openapi.json for client developers", () => {
   const operations: { where: string; op: any }[] = [];
   beforeAll(async () => {
     doc = (await call("GET", "/openapi.json")).body;
-    for (const [path, item] of Object.entries<any>(doc.paths)) for (const [m, op] of Object.entries<any>(item)) operations.push({ where: `${m.toUpperCase()} ${path}`, op });
+    for (const [path, item] of Object.entries<any>(doc.paths))
+      for (const [m, op] of Object.entries<any>(item)) operations.push({ where: `${m.toUpperCase()} ${path}`, op });
   });
 
   it("declares every tag an operation uses, each with a description", () => {
@@ -21,7 +22,9 @@ describe("/openapi.json for client developers", () => {
   });
 
   it("names its servers", () => {
-    expect(doc.servers).toEqual([expect.objectContaining({ url: "/", description: expect.stringMatching(/development|production/) })]);
+    expect(doc.servers).toEqual([
+      expect.objectContaining({ url: "/", description: expect.stringMatching(/development|production/) }),
+    ]);
   });
 
   it("every operation has a unique camelCase operationId", () => {
@@ -41,24 +44,45 @@ describe("/openapi.json for client developers", () => {
   // The statuses a route answers because of how it is declared (src/http/route.ts, centralResponses).
   it("every operation with a JSON body lists 400, 413 and 415; every credentialed POST documents its Idempotency-Key header and lists 409 and 422", () => {
     for (const { where, op } of operations) {
-      if (op.requestBody?.content?.["application/json"]) for (const status of ["400", "413", "415"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      if (op.requestBody?.content?.["application/json"])
+        for (const status of ["400", "413", "415"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
       const credentialed = !(Array.isArray(op.security) && op.security.length === 0);
       if (!where.startsWith("POST ") || !credentialed) continue;
       for (const status of ["400", "409", "422"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
-      expect(op.parameters, where).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header", schema: expect.objectContaining({ maxLength: 255 }) }));
+      expect(op.parameters, where).toContainEqual(
+        expect.objectContaining({
+          name: "Idempotency-Key",
+          in: "header",
+          schema: expect.objectContaining({ maxLength: 255 }),
+        }),
+      );
     }
   });
 
   it("POST /project without Content-Type answers 415 and POST /document a reused Idempotency-Key 422, both listed", async () => {
     const user = await registerUser();
-    const noType = await call("POST", "/project", { token: user.token, raw: JSON.stringify({ workspaceId: user.workspaceId, name: "P" }) });
+    const noType = await call("POST", "/project", {
+      token: user.token,
+      raw: JSON.stringify({ workspaceId: user.workspaceId, name: "P" }),
+    });
     expect(noType.status).toBe(415);
     expect(doc.paths["/project"].post.responses["415"]).toBeDefined();
-    const project = await call("POST", "/project", { token: user.token, body: { workspaceId: user.workspaceId, name: "P" } });
+    const project = await call("POST", "/project", {
+      token: user.token,
+      body: { workspaceId: user.workspaceId, name: "P" },
+    });
     const key = { "idempotency-key": `reuse-${crypto.randomUUID()}` };
-    const first = await call("POST", "/document", { token: user.token, headers: key, body: { projectId: project.body.data._id, name: "A", type: "DOCUMENT" } });
+    const first = await call("POST", "/document", {
+      token: user.token,
+      headers: key,
+      body: { projectId: project.body.data._id, name: "A", type: "DOCUMENT" },
+    });
     expect(first.status).toBe(200);
-    const reused = await call("POST", "/document", { token: user.token, headers: key, body: { projectId: project.body.data._id, name: "B", type: "DOCUMENT" } });
+    const reused = await call("POST", "/document", {
+      token: user.token,
+      headers: key,
+      body: { projectId: project.body.data._id, name: "B", type: "DOCUMENT" },
+    });
     expect(reused.status).toBe(422);
     expect(doc.paths["/document"].post.responses["422"]).toBeDefined();
   });
@@ -67,12 +91,22 @@ describe("/openapi.json for client developers", () => {
   it("the answer checker refuses an unlisted status and a body off its schema, and passes a real answer", async () => {
     const fetch = SELF.fetch.bind(SELF);
     const me = new URL("/me", BASE);
-    const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-    expect(await undescribed(fetch, "GET", me, json({ error: "Teapot", message: "no" }, 418))).toEqual([expect.stringContaining("status not listed")]);
-    expect(await undescribed(fetch, "GET", me, json({ data: { _id: 1 } }, 200))).toEqual([expect.stringContaining("does not match the schema")]);
-    expect(await undescribed(fetch, "GET", me, new Response("<p>hi</p>", { status: 200, headers: { "content-type": "text/html" } }))).toEqual([
-      expect.stringContaining("content type text/html not listed"),
+    const json = (body: unknown, status: number) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    expect(await undescribed(fetch, "GET", me, json({ error: "Teapot", message: "no" }, 418))).toEqual([
+      expect.stringContaining("status not listed"),
     ]);
+    expect(await undescribed(fetch, "GET", me, json({ data: { _id: 1 } }, 200))).toEqual([
+      expect.stringContaining("does not match the schema"),
+    ]);
+    expect(
+      await undescribed(
+        fetch,
+        "GET",
+        me,
+        new Response("<p>hi</p>", { status: 200, headers: { "content-type": "text/html" } }),
+      ),
+    ).toEqual([expect.stringContaining("content type text/html not listed")]);
     const user = await registerUser();
     const real = await SELF.fetch(me, { headers: { authorization: `Bearer ${user.token}` } });
     expect(real.status).toBe(200);

@@ -30,13 +30,20 @@ async function ownersOnTwoShards(): Promise<[Owner, Owner]> {
 }
 
 async function newProject(owner: Owner): Promise<string> {
-  const project = await ok("POST", "/project", { token: owner.user.token, body: { workspaceId: owner.user.workspaceId, name: "Routed" } });
+  const project = await ok("POST", "/project", {
+    token: owner.user.token,
+    body: { workspaceId: owner.user.workspaceId, name: "Routed" },
+  });
   return project.data._id as string;
 }
 
-const publish = (owner: Owner, projectId: string, slug: string) => call("POST", `/project/${projectId}/publish`, { token: owner.user.token, body: { slug } });
+const publish = (owner: Owner, projectId: string, slug: string) =>
+  call("POST", `/project/${projectId}/publish`, { token: owner.user.token, body: { slug } });
 
-const routeOf = (name: string) => env.DB.prepare(`SELECT name, project_id, claimed_at FROM portal_routes WHERE name = ?1`).bind(name).first<{ project_id: string; claimed_at: number }>();
+const routeOf = (name: string) =>
+  env.DB.prepare(`SELECT name, project_id, claimed_at FROM portal_routes WHERE name = ?1`)
+    .bind(name)
+    .first<{ project_id: string; claimed_at: number }>();
 
 describe("portal routes in the directory", () => {
   let a: Owner;
@@ -58,7 +65,13 @@ describe("portal routes in the directory", () => {
       const winner = answers[0]!.status === 200 ? pa : pb;
       expect((await routeOf(`slug:${slug}`))?.project_id).toBe(winner);
       // Only the winner's shard holds the entry.
-      const held = await Promise.all([a, b].map((o) => env[o.binding as "SHARD_0"]!.prepare(`SELECT project_id FROM published_entries WHERE slug = ?1`).bind(slug).all()));
+      const held = await Promise.all(
+        [a, b].map((o) =>
+          env[o.binding as "SHARD_0"]!.prepare(`SELECT project_id FROM published_entries WHERE slug = ?1`)
+            .bind(slug)
+            .all(),
+        ),
+      );
       expect(held.flatMap((r) => r.results)).toEqual([{ project_id: winner }]);
     }
   });
@@ -68,7 +81,9 @@ describe("portal routes in the directory", () => {
     const [stranded, pb] = await Promise.all([newProject(a), newProject(b)]);
     const now = Date.now();
     // The directory's half of a publish of `stranded` whose shard write failed: a route, no entry.
-    await env.DB.prepare(`INSERT INTO portal_routes (name, project_id, claimed_at) VALUES (?1, ?2, ?3)`).bind(`slug:${slug}`, stranded, now).run();
+    await env.DB.prepare(`INSERT INTO portal_routes (name, project_id, claimed_at) VALUES (?1, ?2, ?3)`)
+      .bind(`slug:${slug}`, stranded, now)
+      .run();
     const refused = await publish(b, pb, slug);
     expectError(refused, 409, "ConflictError");
     expect(refused.body.message).toBe("This slug is already in use");
@@ -110,7 +125,9 @@ describe("portal routes in the directory", () => {
     const pa = await newProject(a);
     expect((await publish(a, pa, slug)).status).toBe(200);
     await env.DB.prepare(`DELETE FROM portal_routes WHERE name = ?1`).bind(`slug:${slug}`).run();
-    await env[a.binding as "SHARD_0"]!.prepare(`UPDATE published_entries SET updated_at = 1 WHERE slug = ?1`).bind(slug).run();
+    await env[a.binding as "SHARD_0"]!.prepare(`UPDATE published_entries SET updated_at = 1 WHERE slug = ?1`)
+      .bind(slug)
+      .run();
     await reconcilePortalRoutes(env, Date.now());
     expect(await routeOf(`slug:${slug}`)).toBeNull();
     await reconcilePortalRoutes(env, Date.now(), 0);
@@ -139,9 +156,14 @@ describe("portal routes in the directory", () => {
     expect((await routeOf(`slug:${slug}`))?.project_id).toBe(pa);
     // Another project's claim of a fresh slug with a verified domain held elsewhere (a route, as after verification).
     const domain = `${uniqueSlug()}.example.org`;
-    await env.DB.prepare(`INSERT INTO portal_routes (name, project_id, claimed_at) VALUES (?1, ?2, ?3)`).bind(`domain:${domain}`, pa, Date.now()).run();
+    await env.DB.prepare(`INSERT INTO portal_routes (name, project_id, claimed_at) VALUES (?1, ?2, ?3)`)
+      .bind(`domain:${domain}`, pa, Date.now())
+      .run();
     const fresh = uniqueSlug();
-    const refused = await call("POST", `/project/${pb}/publish`, { token: b.user.token, body: { slug: fresh, domain } });
+    const refused = await call("POST", `/project/${pb}/publish`, {
+      token: b.user.token,
+      body: { slug: fresh, domain },
+    });
     expectError(refused, 409, "ConflictError");
     expect(refused.body.message).toBe("This domain is already used by another portal");
     expect(await routeOf(`slug:${fresh}`)).toBeNull();
@@ -151,24 +173,46 @@ describe("portal routes in the directory", () => {
     const domain = `${uniqueSlug()}.example.org`;
     const [pa, pb] = await Promise.all([newProject(a), newProject(b)]);
     const [sa, sb] = [uniqueSlug(), uniqueSlug()];
-    const claim = (o: Owner, p: string, slug: string) => ok("POST", `/project/${p}/publish`, { token: o.user.token, body: { slug, domain } });
+    const claim = (o: Owner, p: string, slug: string) =>
+      ok("POST", `/project/${p}/publish`, { token: o.user.token, body: { slug, domain } });
     const [ra, rb] = await Promise.all([claim(a, pa, sa), claim(b, pb, sb)]);
     expect(await routeOf(`domain:${domain}`)).toBeNull();
-    for (const [r, slug] of [[ra, sa], [rb, sb]] as const) {
+    for (const [r, slug] of [
+      [ra, sa],
+      [rb, sb],
+    ] as const) {
       const v = entryOf(r.data, slug).domainVerification!;
       await publishTxt(v.txtName, v.txtValue);
     }
-    const verify = (o: Owner, p: string, slug: string) => call("POST", `/project/${p}/publish/${slug}/verify-domain`, { token: o.user.token, body: {} });
+    const verify = (o: Owner, p: string, slug: string) =>
+      call("POST", `/project/${p}/publish/${slug}/verify-domain`, { token: o.user.token, body: {} });
     const answers = await Promise.all([verify(a, pa, sa), verify(b, pb, sb)]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
-    const [winner, loser] = answers[0]!.status === 200 ? [{ o: a, p: pa, slug: sa }, { o: b, p: pb, slug: sb }] : [{ o: b, p: pb, slug: sb }, { o: a, p: pa, slug: sa }];
-    expect((answers.find((r) => r.status === 409)!.body as { message: string }).message).toBe("This domain is already used by another portal");
+    const [winner, loser] =
+      answers[0]!.status === 200
+        ? [
+            { o: a, p: pa, slug: sa },
+            { o: b, p: pb, slug: sb },
+          ]
+        : [
+            { o: b, p: pb, slug: sb },
+            { o: a, p: pa, slug: sa },
+          ];
+    expect((answers.find((r) => r.status === 409)!.body as { message: string }).message).toBe(
+      "This domain is already used by another portal",
+    );
     expect((await routeOf(`domain:${domain}`))?.project_id).toBe(winner.p);
 
     // The winner moves to another domain: the verified one's route is released, and the other portal can verify it.
-    await ok("PATCH", `/project/${winner.p}/publish/${winner.slug}`, { token: winner.o.user.token, body: { domain: `${uniqueSlug()}.example.org` } });
+    await ok("PATCH", `/project/${winner.p}/publish/${winner.slug}`, {
+      token: winner.o.user.token,
+      body: { domain: `${uniqueSlug()}.example.org` },
+    });
     expect(await routeOf(`domain:${domain}`)).toBeNull();
-    await ok("POST", `/project/${loser.p}/publish/${loser.slug}/verify-domain`, { token: loser.o.user.token, body: {} });
+    await ok("POST", `/project/${loser.p}/publish/${loser.slug}/verify-domain`, {
+      token: loser.o.user.token,
+      body: {},
+    });
     expect((await routeOf(`domain:${domain}`))?.project_id).toBe(loser.p);
   });
 });

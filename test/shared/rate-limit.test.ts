@@ -8,7 +8,8 @@ describe("per-user rate limit, all of a user's tokens together (docs/api-guide.m
   it("answers 429 with Retry-After once a user's tokens together spend 300 requests a minute", async () => {
     const u = await registerUser("Busy");
     const tokens = [u.token];
-    for (let i = 0; i < 4; i++) tokens.push((await ok("POST", "/token", { token: u.token, body: { name: `extra ${i}` } })).data.token);
+    for (let i = 0; i < 4; i++)
+      tokens.push((await ok("POST", "/token", { token: u.token, body: { name: `extra ${i}` } })).data.token);
     // The limiter counts in fixed 60 s windows: a run that straddles a window boundary may pass up to twice the
     // budget before its first 429, never less than one budget (issuing the tokens above spent 4 requests of it).
     let allowed = 0;
@@ -30,9 +31,15 @@ describe("per-user rate limit, all of a user's tokens together (docs/api-guide.m
     expect((await call("GET", "/me", { token: other.token })).status).toBe(200);
     // A keyed POST refused by the limit leaves its Idempotency-Key free (nothing stays claimed for 24 hours).
     const key = `k-${crypto.randomUUID()}`;
-    const refused = await call("POST", "/organization", { token: u.token, headers: { "idempotency-key": key }, body: { name: "Limited org" } });
+    const refused = await call("POST", "/organization", {
+      token: u.token,
+      headers: { "idempotency-key": key },
+      body: { name: "Limited org" },
+    });
     expectError(refused, 429, "RateLimitedError");
-    const kept = await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?").bind(u.id, key).first<{ n: number }>();
+    const kept = await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?")
+      .bind(u.id, key)
+      .first<{ n: number }>();
     expect(kept!.n).toBe(0);
   });
 });
@@ -57,15 +64,35 @@ describe("failed-authentication limit per client address (docs/api-guide.md, Lim
     expect(unauthorized).toBeGreaterThanOrEqual(59);
     expect(unauthorized).toBeLessThan(121);
     // One bogus token repeated, and values that cannot be tokens, are limited the same way.
-    expectError(await call("GET", "/me", { token: "cws_bogus", headers: { "cf-connecting-ip": ip } }), 429, "RateLimitedError");
-    expectError(await call("POST", "/token", { token: randomToken(), body: { name: "x" }, headers: { "cf-connecting-ip": ip } }), 429, "RateLimitedError");
+    expectError(
+      await call("GET", "/me", { token: "cws_bogus", headers: { "cf-connecting-ip": ip } }),
+      429,
+      "RateLimitedError",
+    );
+    expectError(
+      await call("POST", "/token", { token: randomToken(), body: { name: "x" }, headers: { "cf-connecting-ip": ip } }),
+      429,
+      "RateLimitedError",
+    );
     // A wrong ADMIN_TOKEN counts the same.
-    expectError(await call("POST", "/admin/users", { token: "not-the-admin-token", body: { email: "x@example.com", name: "X" }, headers: { "cf-connecting-ip": ip } }), 429, "RateLimitedError");
+    expectError(
+      await call("POST", "/admin/users", {
+        token: "not-the-admin-token",
+        body: { email: "x@example.com", name: "X" },
+        headers: { "cf-connecting-ip": ip },
+      }),
+      429,
+      "RateLimitedError",
+    );
     // A valid token from the same address is not a failed authentication: it still works.
     const u = await registerUser("Neighbour");
     expect((await call("GET", "/me", { token: u.token, headers: { "cf-connecting-ip": ip } })).status).toBe(200);
     // Another address is its own client.
-    expectError(await call("GET", "/me", { token: randomToken(), headers: { "cf-connecting-ip": "198.51.100.8" } }), 401, "UnauthorizedError");
+    expectError(
+      await call("GET", "/me", { token: randomToken(), headers: { "cf-connecting-ip": "198.51.100.8" } }),
+      401,
+      "UnauthorizedError",
+    );
   });
 
   it("counts an IPv6 client by its /64, so rotating the interface part does not escape the limit", async () => {
@@ -77,7 +104,11 @@ describe("failed-authentication limit per client address (docs/api-guide.md, Lim
     }
     expect(limited, "no 429 within 130 attempts from one /64").not.toBeNull();
     expectError(limited!, 429, "RateLimitedError");
-    expectError(await call("GET", "/me", { token: randomToken(), headers: { "cf-connecting-ip": "2001:db8:78::1" } }), 401, "UnauthorizedError");
+    expectError(
+      await call("GET", "/me", { token: randomToken(), headers: { "cf-connecting-ip": "2001:db8:78::1" } }),
+      401,
+      "UnauthorizedError",
+    );
   });
 
   it("refuses a repeated unknown token without looking it up again, once the primary has not found it", async () => {
@@ -127,7 +158,9 @@ describe("the client address (one helper for every per-client limit)", () => {
     for (let i = 0; i < 130 && !limited; i++) {
       const ctx = createExecutionContext();
       const res = await worker.fetch(
-        new Request(`${BASE}/me`, { headers: { authorization: "Bearer cws_forged", "cf-connecting-ip": `192.0.2.${i % 250}` } }),
+        new Request(`${BASE}/me`, {
+          headers: { authorization: "Bearer cws_forged", "cf-connecting-ip": `192.0.2.${i % 250}` },
+        }),
         untrusted,
         ctx,
       );

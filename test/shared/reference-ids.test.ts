@@ -10,7 +10,8 @@ import { shardBindingOfId } from "../../src/db/shardIds";
 import { reconcileReferenceIds } from "../../src/services/references/referenceIds";
 
 let n = 0;
-const uniqueId = (kind: string) => `${kind}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
+const uniqueId = (kind: string) =>
+  `${kind}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
 
 interface Side {
   t: Tenant;
@@ -36,12 +37,28 @@ async function sideOf(t: Tenant): Promise<Side> {
   return { t, tableId: table.tableId, columnId: table.nameColumnId, rowId: row.row._id };
 }
 
-const clause = (s: Side, id: string) => call("POST", "/clause-reference", { token: s.t.owner.token, body: { _id: id, blockId: "blk-1", documentId: s.t.docId, hierarchy: `${s.t.doc2Id}/blk-2` } });
+const clause = (s: Side, id: string) =>
+  call("POST", "/clause-reference", {
+    token: s.t.owner.token,
+    body: { _id: id, blockId: "blk-1", documentId: s.t.docId, hierarchy: `${s.t.doc2Id}/blk-2` },
+  });
 const tableRef = (s: Side, id: string) =>
-  call("POST", "/table/reference", { token: s.t.owner.token, body: { _id: id, documentId: s.t.docId, tableId: s.tableId, columnId: s.columnId, relatedRowId: s.rowId, type: "reference" } });
+  call("POST", "/table/reference", {
+    token: s.t.owner.token,
+    body: {
+      _id: id,
+      documentId: s.t.docId,
+      tableId: s.tableId,
+      columnId: s.columnId,
+      relatedRowId: s.rowId,
+      type: "reference",
+    },
+  });
 
 const claimOf = (kind: string, id: string) =>
-  env.DB.prepare(`SELECT document_id, claimed_at FROM reference_ids WHERE kind = ?1 AND id = ?2`).bind(kind, id).first<{ document_id: string; claimed_at: number }>();
+  env.DB.prepare(`SELECT document_id, claimed_at FROM reference_ids WHERE kind = ?1 AND id = ?2`)
+    .bind(kind, id)
+    .first<{ document_id: string; claimed_at: number }>();
 
 describe("reference ids in the directory", () => {
   let a: Side;
@@ -68,7 +85,13 @@ describe("reference ids in the directory", () => {
         expect((await claimOf(kind, id))?.document_id).toBe(winner.t.docId);
         // Only the winner's shard holds the reference.
         const table = kind === "clause" ? "clause_references" : "table_references";
-        const held = await Promise.all([a, b].map((s) => env[shardBindingOfId(s.t.organizationId)!]!.prepare(`SELECT document_id FROM ${table} WHERE id = ?1`).bind(id).all()));
+        const held = await Promise.all(
+          [a, b].map((s) =>
+            env[shardBindingOfId(s.t.organizationId)!]!.prepare(`SELECT document_id FROM ${table} WHERE id = ?1`)
+              .bind(id)
+              .all(),
+          ),
+        );
         expect(held.flatMap((r) => r.results)).toEqual([{ document_id: winner.t.docId }]);
       }
     });
@@ -76,7 +99,10 @@ describe("reference ids in the directory", () => {
 
   it("a deleted reference keeps its id: another shard's create with it is 409", async () => {
     const id = uniqueId("clause");
-    await ok("POST", "/clause-reference", { token: a.t.owner.token, body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" } });
+    await ok("POST", "/clause-reference", {
+      token: a.t.owner.token,
+      body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" },
+    });
     await ok("DELETE", `/clause-reference/${id}`, { token: a.t.owner.token });
     expectError(await clause(b, id), 409, "ConflictError");
   });
@@ -89,7 +115,9 @@ describe("reference ids in the directory", () => {
       const id = uniqueId(kind);
       const now = Date.now();
       // The directory's half of a create in `a` whose shard write failed: a claim, no reference.
-      await env.DB.prepare(`INSERT INTO reference_ids (kind, id, document_id, claimed_at) VALUES (?1, ?2, ?3, ?4)`).bind(kind, id, a.t.docId, now).run();
+      await env.DB.prepare(`INSERT INTO reference_ids (kind, id, document_id, claimed_at) VALUES (?1, ?2, ?3, ?4)`)
+        .bind(kind, id, a.t.docId, now)
+        .run();
       expectError(await create(b, id), 409, "ConflictError");
 
       // Within the grace period the claim is left alone (the create's shard write may still be on its way).
@@ -127,7 +155,10 @@ describe("reference ids in the directory", () => {
     expect((await tableRef(a, id)).status).toBe(200);
     await env.DB.prepare(`DELETE FROM reference_ids WHERE kind = 'table' AND id = ?1`).bind(id).run();
     const shard = env[shardBindingOfId(a.t.organizationId)!]!;
-    await shard.prepare(`UPDATE table_references SET created_at = ?2 WHERE id = ?1`).bind(id, Date.now() - 2 * 86_400_000).run();
+    await shard
+      .prepare(`UPDATE table_references SET created_at = ?2 WHERE id = ?1`)
+      .bind(id, Date.now() - 2 * 86_400_000)
+      .run();
     await reconcileReferenceIds(env, Date.now());
     expect(await claimOf("table", id)).toBeNull();
     await reconcileReferenceIds(env, Date.now(), 0);
@@ -137,7 +168,10 @@ describe("reference ids in the directory", () => {
   it("a create refused for access gives its fresh claim back", async () => {
     const id = uniqueId("clause");
     // The outsider has no access to a's document: 404, and the id stays free.
-    const refused = await call("POST", "/clause-reference", { token: a.t.outsider.token, body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" } });
+    const refused = await call("POST", "/clause-reference", {
+      token: a.t.outsider.token,
+      body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" },
+    });
     expectError(refused, 404, "NotFoundError");
     expect(await claimOf("clause", id)).toBeNull();
     expect((await clause(b, id)).status).toBe(200);
@@ -148,7 +182,10 @@ describe("reference ids in the directory", () => {
     // A token naming a real user with a wrong secret: the claim rides beside the token's check, which refuses it.
     const token = a.t.owner.token;
     const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
-    const refused = await call("POST", "/clause-reference", { token: wrong, body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" } });
+    const refused = await call("POST", "/clause-reference", {
+      token: wrong,
+      body: { _id: id, blockId: "b", documentId: a.t.docId, hierarchy: "x/y" },
+    });
     expect(refused.status).toBe(401);
     expect(await claimOf("clause", id)).toBeNull();
   });

@@ -32,9 +32,15 @@ describe("request path", () => {
     const res = await call("GET", `/document/${t.docId}`, { token: t.owner.token });
     const bookmark = res.headers.get("x-d1-bookmark");
     expect(bookmark).toBeTruthy();
-    const again = await call("GET", `/document/${t.docId}`, { token: t.owner.token, headers: { "x-d1-bookmark": bookmark! } });
+    const again = await call("GET", `/document/${t.docId}`, {
+      token: t.owner.token,
+      headers: { "x-d1-bookmark": bookmark! },
+    });
     expect(again.status).toBe(200);
-    const garbage = await call("GET", `/document/${t.docId}`, { token: t.owner.token, headers: { "x-d1-bookmark": "not a bookmark!" } });
+    const garbage = await call("GET", `/document/${t.docId}`, {
+      token: t.owner.token,
+      headers: { "x-d1-bookmark": "not a bookmark!" },
+    });
     expect(garbage.status).toBe(200);
   });
 
@@ -46,7 +52,10 @@ describe("request path", () => {
       ["GET", "/health", null],
       ["GET", "/openapi.json", null],
     ] as const) {
-      const res = await SELF.fetch(`${BASE}${path}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const res = await SELF.fetch(`${BASE}${path}`, {
+        method,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
       await res.arrayBuffer();
       expect(res.headers.get("x-d1-bookmark"), `${method} ${path} (${res.status})`).toBeTruthy();
       expect(res.headers.get("x-d1-round-trips"), `${method} ${path}`).toBe("0");
@@ -61,14 +70,20 @@ describe("request path", () => {
     const res = await call("GET", `/document/${t.docId}`, { token: t.owner.token });
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-    const again = await SELF.fetch(`${BASE}/document/${t.docId}`, { headers: { authorization: `Bearer ${t.owner.token}`, "if-none-match": etag } });
+    const again = await SELF.fetch(`${BASE}/document/${t.docId}`, {
+      headers: { authorization: `Bearer ${t.owner.token}`, "if-none-match": etag },
+    });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
   });
 
   describe("Idempotency-Key", () => {
     const post = (key: string, name: string, token = t.owner.token) =>
-      call("POST", "/document", { token, headers: { "idempotency-key": key }, body: { projectId: t.projectId, name, type: "DOCUMENT" } });
+      call("POST", "/document", {
+        token,
+        headers: { "idempotency-key": key },
+        body: { projectId: t.projectId, name, type: "DOCUMENT" },
+      });
 
     it("replays the first response and creates nothing twice", async () => {
       const key = `k-${crypto.randomUUID()}`;
@@ -110,7 +125,10 @@ describe("request path", () => {
     });
 
     it("the key's claim rides in the first read batch with the token: a keyed create costs one round trip more (the stored response), 3 in all", async () => {
-      const plain = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "plain", type: "DOCUMENT" } });
+      const plain = await call("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "plain", type: "DOCUMENT" },
+      });
       const keyed = await post(`k-${crypto.randomUUID()}`, "keyed");
       expect(keyed.status).toBe(200);
       expect(trips(keyed.headers)).toBe(trips(plain.headers) + 1);
@@ -120,16 +138,26 @@ describe("request path", () => {
     });
 
     it("a request refused at authentication (an expired token) frees the key it claimed: the user's retry with another token runs", async () => {
-      const brief = await ok("POST", "/token", { token: t.owner.token, body: { name: "brief", expiresAt: Date.now() + 1000 } });
+      const brief = await ok("POST", "/token", {
+        token: t.owner.token,
+        body: { name: "brief", expiresAt: Date.now() + 1000 },
+      });
       await new Promise((r) => setTimeout(r, 1300));
       // A batched POST (the claim rides in the service's first read) and an eagerly authenticated one.
       const requests = [
-        { path: "/document", body: { projectId: t.projectId, name: `Refused ${crypto.randomUUID()}`, type: "DOCUMENT" } },
+        {
+          path: "/document",
+          body: { projectId: t.projectId, name: `Refused ${crypto.randomUUID()}`, type: "DOCUMENT" },
+        },
         { path: "/organization", body: { name: `Refused org ${crypto.randomUUID()}` } },
       ];
       for (const { path, body } of requests) {
         const key = `k-${crypto.randomUUID()}`;
-        const refused = await call("POST", path, { token: brief.data.token, headers: { "idempotency-key": key }, body });
+        const refused = await call("POST", path, {
+          token: brief.data.token,
+          headers: { "idempotency-key": key },
+          body,
+        });
         expect(refused.status).toBe(401);
         const retried = await call("POST", path, { token: t.owner.token, headers: { "idempotency-key": key }, body });
         expect(retried.status).toBe(200);
@@ -144,7 +172,11 @@ describe("request path", () => {
         ["/document", { projectId: t.projectId, name: "Bad token", type: "DOCUMENT" }],
         ["/organization", { name: "Bad token" }],
       ] as const) {
-        const res = await call("POST", path, { token: "cws_bogus0000000000000000000000000000000000", headers: { "idempotency-key": bad }, body });
+        const res = await call("POST", path, {
+          token: "cws_bogus0000000000000000000000000000000000",
+          headers: { "idempotency-key": bad },
+          body,
+        });
         expect(res.status, path).toBe(401);
         expect(res.body.error).toBe("UnauthorizedError");
       }

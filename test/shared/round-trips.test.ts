@@ -23,21 +23,36 @@ async function operations(): Promise<Operation[]> {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const re = new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-      out.push({ method: method.toUpperCase(), path, operationId: op.operationId, budget: op["x-d1-round-trips"], re, isPublic: Array.isArray(op.security) && op.security.length === 0 });
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: op.operationId,
+        budget: op["x-d1-round-trips"],
+        re,
+        isPublic: Array.isArray(op.security) && op.security.length === 0,
+      });
     }
   }
   return out;
 }
 
 /** Operations outside the bearer suite: discovery, signed URLs and the admin bootstrap have their own tests. */
-const PUBLIC_ONLY = new Set(["GET /health", "GET /openapi.json", "GET /docs", "POST /admin/users", "POST /admin/shards/move", "POST /admin/shards/drop", "POST /admin/shards/abort"]);
+const PUBLIC_ONLY = new Set([
+  "GET /health",
+  "GET /openapi.json",
+  "GET /docs",
+  "POST /admin/users",
+  "POST /admin/shards/move",
+  "POST /admin/shards/drop",
+  "POST /admin/shards/abort",
+]);
 
 const matchOp = (ops: Operation[], c: SecurityCase) => {
   const path = c.path.split("?")[0]!;
   // Static segments first, so /document/all/{id} is not read as /document/{id}/…
   return ops
     .filter((o) => o.method === c.method && o.re.test(path))
-    .sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) < (a.path.match(/\{/g)?.length ?? 0) ? 1 : -1)[0];
+    .sort((a, b) => ((b.path.match(/\{/g)?.length ?? 0) < (a.path.match(/\{/g)?.length ?? 0) ? 1 : -1))[0];
 };
 
 describe("round-trip budget", () => {
@@ -55,7 +70,9 @@ describe("round-trip budget", () => {
         if (op) covered.add(`${op.method} ${op.path}`);
       }
     }
-    const missing = ops.filter((o) => !o.isPublic && !PUBLIC_ONLY.has(`${o.method} ${o.path}`) && !covered.has(`${o.method} ${o.path}`));
+    const missing = ops.filter(
+      (o) => !o.isPublic && !PUBLIC_ONLY.has(`${o.method} ${o.path}`) && !covered.has(`${o.method} ${o.path}`),
+    );
     expect(missing.map((o) => `${o.method} ${o.path}`)).toEqual([]);
   });
 
@@ -77,9 +94,16 @@ describe("round-trip budget", () => {
         }
         const op = matchOp(ops, c);
         if (!op) continue;
-        const res = await call(c.method, c.path, { token: t.owner.token, body: c.body, raw: c.raw?.(), query: c.query, headers: c.headers });
+        const res = await call(c.method, c.path, {
+          token: t.owner.token,
+          body: c.body,
+          raw: c.raw?.(),
+          query: c.query,
+          headers: c.headers,
+        });
         const trips = Number(res.headers.get("x-d1-round-trips"));
-        if (!(trips <= op.budget)) over.push(`${op.operationId} ${c.name}: ${trips} > ${op.budget} (status ${res.status})`);
+        if (!(trips <= op.budget))
+          over.push(`${op.operationId} ${c.name}: ${trips} > ${op.budget} (status ${res.status})`);
       }
       expect(over).toEqual([]);
     });

@@ -7,7 +7,9 @@
 import { describe, expect, it } from "vitest";
 
 // Only the keys (file names) are read; the modules are never loaded.
-const routeFiles = Object.keys(import.meta.glob("../../src/routes/**/*.{ts,tsx}", { query: "?raw", import: "default" }));
+const routeFiles = Object.keys(
+  import.meta.glob("../../src/routes/**/*.{ts,tsx}", { query: "?raw", import: "default" }),
+);
 const testFiles = Object.keys(import.meta.glob("../routes/**/*.test.ts", { query: "?raw", import: "default" }));
 
 /** Route folders whose tests live elsewhere, each with the reason. None today. */

@@ -9,11 +9,18 @@ import * as directory from "../../src/db/schema/directory";
 import * as shard from "../../src/db/schema/shard";
 import * as copies from "../../src/db/schema/copies";
 
-const docs = import.meta.glob("../../docs/scaling.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const docs = import.meta.glob("../../docs/scaling.md", { query: "?raw", import: "default", eager: true }) as Record<
+  string,
+  string
+>;
 const scaling = Object.values(docs)[0]!;
 
-const tablesOf = (mod: Record<string, unknown>) => Object.values(mod).filter((v): v is SQLiteTable => is(v, SQLiteTable));
-const names = (mod: Record<string, unknown>) => tablesOf(mod).map((t) => getTableConfig(t).name).sort();
+const tablesOf = (mod: Record<string, unknown>) =>
+  Object.values(mod).filter((v): v is SQLiteTable => is(v, SQLiteTable));
+const names = (mod: Record<string, unknown>) =>
+  tablesOf(mod)
+    .map((t) => getTableConfig(t).name)
+    .sort();
 
 /** Foreign keys from a table of `from` to a table outside it: "table.column → other". */
 function crossReferences(from: Record<string, unknown>): string[] {
@@ -56,7 +63,10 @@ describe("directory and shard schemas", () => {
     const fromDirectory = crossReferences(directory);
     expect(fromDirectory).toEqual([]);
     // Only users: every shard keeps a copy of every user, so these hold inside each shard database too.
-    expect(fromShard.every((r) => /→ users$/.test(r)), fromShard.join("\n")).toBe(true);
+    expect(
+      fromShard.every((r) => /→ users$/.test(r)),
+      fromShard.join("\n"),
+    ).toBe(true);
     expect(fromShard.length).toBe(Number(/the (\d+) references from shard tables to `users.id`/.exec(scaling)?.[1]));
   });
 

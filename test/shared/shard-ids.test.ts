@@ -40,10 +40,21 @@ describe("ids carry their organization's logical shard", () => {
 
     const answers: unknown[] = [];
     const keep = <T>(answer: T): T => (answers.push(answer), answer);
-    const ws = keep(await ok("POST", "/workspace", { token: u.token, body: { organizationId: org._id, name: "W" } })).data;
-    const project = keep(await ok("POST", "/project", { token: u.token, body: { workspaceId: ws._id, name: "P" } })).data;
-    const folder = keep(await ok("POST", "/document", { token: u.token, body: { projectId: project._id, name: "F", type: "FOLDER" } })).data;
-    const doc = keep(await ok("POST", "/document", { token: u.token, body: { projectId: project._id, parentId: folder._id, name: "D", type: "DOCUMENT" } })).data;
+    const ws = keep(
+      await ok("POST", "/workspace", { token: u.token, body: { organizationId: org._id, name: "W" } }),
+    ).data;
+    const project = keep(
+      await ok("POST", "/project", { token: u.token, body: { workspaceId: ws._id, name: "P" } }),
+    ).data;
+    const folder = keep(
+      await ok("POST", "/document", { token: u.token, body: { projectId: project._id, name: "F", type: "FOLDER" } }),
+    ).data;
+    const doc = keep(
+      await ok("POST", "/document", {
+        token: u.token,
+        body: { projectId: project._id, parentId: folder._id, name: "D", type: "DOCUMENT" },
+      }),
+    ).data;
     const table = await makeTable(u.token, project._id, "T");
     const price = keep(await addColumn(u.token, table.tableId, "Price", { type: "number" }));
     const total = keep(await addColumn(u.token, table.tableId, "Total", { type: "number" }));
@@ -51,13 +62,44 @@ describe("ids carry their organization's logical shard", () => {
     // E3: the engine writes the new column's cells in SQL, with ids it builds there.
     await ok("POST", `/table/column/${total._id}/computed/apply`, {
       token: u.token,
-      body: { description: [{ kind: "text", text: "Price * 2" }], expression: { kind: "op", op: "*", args: [{ kind: "column", columnId: price._id }, { kind: "literal", value: 2 }] } },
+      body: {
+        description: [{ kind: "text", text: "Price * 2" }],
+        expression: {
+          kind: "op",
+          op: "*",
+          args: [
+            { kind: "column", columnId: price._id },
+            { kind: "literal", value: 2 },
+          ],
+        },
+      },
     });
     keep(await ok("GET", `/table/row/${row._id}`, { token: u.token }));
     keep(await ok("GET", `/table/${table.tableId}`, { token: u.token }));
     keep(await ok("POST", "/snapshot", { token: u.token, body: { documentId: doc._id, name: "S" } }));
-    keep(await ok("POST", "/table/reference", { token: u.token, body: { documentId: doc._id, tableId: table.tableId, columnId: table.nameColumnId, relatedRowId: null, type: "global" } }));
-    const automation = keep(await ok("POST", "/automation", { token: u.token, body: { projectId: project._id, name: "A", runFromButton: true, actions: [{ spec: { kind: "notify", title: "Hi" } }] } })).data;
+    keep(
+      await ok("POST", "/table/reference", {
+        token: u.token,
+        body: {
+          documentId: doc._id,
+          tableId: table.tableId,
+          columnId: table.nameColumnId,
+          relatedRowId: null,
+          type: "global",
+        },
+      }),
+    );
+    const automation = keep(
+      await ok("POST", "/automation", {
+        token: u.token,
+        body: {
+          projectId: project._id,
+          name: "A",
+          runFromButton: true,
+          actions: [{ spec: { kind: "notify", title: "Hi" } }],
+        },
+      }),
+    ).data;
     keep(await ok("POST", `/automation/${automation._id}/run`, { token: u.token }));
 
     const found = idsIn(answers);

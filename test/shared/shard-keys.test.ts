@@ -9,14 +9,18 @@ import { LOGICAL_SHARDS } from "../../src/db/shards";
 import { logicalShardOfId } from "../../src/db/shardIds";
 import { newId, newShardedId } from "../../src/lib/ids";
 
-const allTables = Object.values<unknown>(shardSchema).filter((v): v is SQLiteTable => is(v, SQLiteTable)).map((t) => getTableConfig(t));
+const allTables = Object.values<unknown>(shardSchema)
+  .filter((v): v is SQLiteTable => is(v, SQLiteTable))
+  .map((t) => getTableConfig(t));
 // The fence is each database's own record, not organization data: it has no shard key and is never copied.
 const tables = allTables.filter((t) => !(PER_DATABASE_TABLES as readonly string[]).includes(t.name));
 
 describe("shard keys", () => {
   it("every shard table has a key column, which exists and is NOT NULL; the per-database tables are shard tables without one", () => {
     for (const name of PER_DATABASE_TABLES) expect(allTables.map((t) => t.name)).toContain(name);
-    expect(Object.keys(SHARD_KEY_COLUMNS).filter((n) => (PER_DATABASE_TABLES as readonly string[]).includes(n))).toEqual([]);
+    expect(
+      Object.keys(SHARD_KEY_COLUMNS).filter((n) => (PER_DATABASE_TABLES as readonly string[]).includes(n)),
+    ).toEqual([]);
     expect(Object.keys(SHARD_KEY_COLUMNS).sort()).toEqual(tables.map((t) => t.name).sort());
     for (const t of tables) {
       const column = t.columns.find((c) => c.name === SHARD_KEY_COLUMNS[t.name as keyof typeof SHARD_KEY_COLUMNS]);
@@ -32,7 +36,9 @@ describe("shard keys", () => {
       for (const fk of t.foreignKeys) {
         const parent = getTableConfig(fk.reference().foreignTable).name;
         if (parent === t.name || !order.includes(parent as never)) continue;
-        expect(order.indexOf(parent as never), `${parent} before ${t.name}`).toBeLessThan(order.indexOf(t.name as never));
+        expect(order.indexOf(parent as never), `${parent} before ${t.name}`).toBeLessThan(
+          order.indexOf(t.name as never),
+        );
       }
     }
     expect(order.indexOf("workspaces")).toBeLessThan(order.indexOf("cells"));
@@ -47,7 +53,9 @@ describe("shard keys", () => {
       const { results } = await env.DB.prepare(`SELECT column1 AS id FROM (VALUES ${values}) WHERE ${cond.sql}`)
         .bind(...ids, ...cond.params)
         .all<{ id: string }>();
-      expect(results.map((r) => r.id).sort(), `shard ${shard}`).toEqual(ids.filter((id) => logicalShardOfId(id) === shard).sort());
+      expect(results.map((r) => r.id).sort(), `shard ${shard}`).toEqual(
+        ids.filter((id) => logicalShardOfId(id) === shard).sort(),
+      );
     }
     expect(() => shardCondition("column1", LOGICAL_SHARDS)).toThrow(RangeError);
     expect(() => shardCondition("x; DROP TABLE rows", 1)).toThrow();

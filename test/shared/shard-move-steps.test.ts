@@ -30,11 +30,16 @@ async function digests(db: D1Database, logical: number): Promise<Record<string, 
 }
 
 /** Drives a move through the route, a step at a time, until it is done or refused; the answers of every step. */
-async function moveInSteps(body: Record<string, unknown>): Promise<{ steps: any[]; last: { status: number; body: any } }> {
+async function moveInSteps(
+  body: Record<string, unknown>,
+): Promise<{ steps: any[]; last: { status: number; body: any } }> {
   const steps: any[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 2000; i++) {
-    const res = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { ...body, ...(cursor && { cursor }) } });
+    const res = await call("POST", "/admin/shards/move", {
+      token: ADMIN_TOKEN,
+      body: { ...body, ...(cursor && { cursor }) },
+    });
     if (res.status !== 200 || res.body.data.done) return { steps, last: res };
     steps.push(res.body.data);
     cursor = res.body.data.cursor;
@@ -54,9 +59,18 @@ beforeAll(async () => {
   home = servingBindingOf(logical);
   const bindings = shardBindings();
   away = bindings[(bindings.indexOf(home) + 2) % bindings.length]!;
-  const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Stepping project" } })).data;
+  const project = (
+    await ok("POST", "/project", {
+      token: owner.token,
+      body: { workspaceId: owner.workspaceId, name: "Stepping project" },
+    })
+  ).data;
   table = await makeTable(owner.token, project._id, "Ledger");
-  await bulkRows(owner.token, table.tableId, Array.from({ length: 30 }, (_, k) => ({ [table.nameColumnId]: `step row ${k}` })));
+  await bulkRows(
+    owner.token,
+    table.tableId,
+    Array.from({ length: 30 }, (_, k) => ({ [table.nameColumnId]: `step row ${k}` })),
+  );
   // More users named by the shard's rows than a page holds (4 below): their copy takes several units, each within budget.
   for (const colleague of await Promise.all(Array.from({ length: 9 }, (_, k) => registerUser(`Step colleague ${k}`)))) {
     await addWorkspaceCollaborator(owner, owner.workspaceId, colleague, "viewer");
@@ -67,7 +81,8 @@ afterAll(async () => {
   // Back where the map puts it, and no copy left behind in either database.
   if (!logical) return;
   if (servingBindingOf(logical) !== home) await moveInSteps({ logical, to: home });
-  if ((await readFence(env[away]!, logical)).state === "moved") await call("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: away } });
+  if ((await readFence(env[away]!, logical)).state === "moved")
+    await call("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: away } });
 });
 
 describe("moving a logical shard in steps", () => {
@@ -83,7 +98,12 @@ describe("moving a logical shard in steps", () => {
     const phases = [...new Set(steps.map((s) => s.progress.phase))];
     expect(phases).toEqual(expect.arrayContaining(["copy", "verify"]));
     expect(phases.indexOf("copy")).toBeLessThan(phases.indexOf("verify"));
-    for (const s of steps) expect(s).toMatchObject({ done: false, cursor: expect.any(String), progress: { tables: moveShapes().tables.length + 1 } });
+    for (const s of steps)
+      expect(s).toMatchObject({
+        done: false,
+        cursor: expect.any(String),
+        progress: { tables: moveShapes().tables.length + 1 },
+      });
     const copied = steps.map((s) => s.progress.rowsCopied);
     expect(copied).toEqual([...copied].sort((a, b) => a - b));
 
@@ -96,18 +116,35 @@ describe("moving a logical shard in steps", () => {
     expect(await digests(env[away]!, logical)).toEqual(before);
     expect(await readFence(env[home]!, logical)).toEqual({ state: "moved", movedTo: away });
     expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
-    expect(await env.DB.prepare(`SELECT binding FROM shard_placements WHERE logical = ?1`).bind(logical).first<string>("binding")).toBe(away);
+    expect(
+      await env.DB.prepare(`SELECT binding FROM shard_placements WHERE logical = ?1`)
+        .bind(logical)
+        .first<string>("binding"),
+    ).toBe(away);
     expect(servingBindingOf(logical)).toBe(away);
 
     // The service routes the organization to the new database: a row written now is there only.
-    const row = (await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the steps" } } })).data.row;
-    expect(await env[away]!.prepare(`SELECT count(*) AS n FROM rows WHERE id = ?1`).bind(row._id).first<number>("n")).toBe(1);
-    expect(await env[home]!.prepare(`SELECT count(*) AS n FROM rows WHERE id = ?1`).bind(row._id).first<number>("n")).toBe(0);
+    const row = (
+      await ok("POST", `/table/${table.tableId}/row`, {
+        token: owner.token,
+        body: { cells: { [table.nameColumnId]: "after the steps" } },
+      })
+    ).data.row;
+    expect(
+      await env[away]!.prepare(`SELECT count(*) AS n FROM rows WHERE id = ?1`).bind(row._id).first<number>("n"),
+    ).toBe(1);
+    expect(
+      await env[home]!.prepare(`SELECT count(*) AS n FROM rows WHERE id = ?1`).bind(row._id).first<number>("n"),
+    ).toBe(0);
     expect((await allRows(owner.token, table.tableId)).length).toBe(31);
 
     // The old copy goes in calls of at most ten D1 calls each, repeated until done.
     const drops: { rows: number; done: boolean }[] = [];
-    while (!drops.at(-1)?.done) drops.push((await ok("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: home, maxCalls: 10 } })).data);
+    while (!drops.at(-1)?.done)
+      drops.push(
+        (await ok("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: home, maxCalls: 10 } }))
+          .data,
+      );
     expect(drops.length).toBeGreaterThan(1);
     expect(drops.slice(0, -1).every((d) => !d.done)).toBe(true);
     expect(drops.reduce((a, d) => a + d.rows, 0)).toBeGreaterThanOrEqual(30);
@@ -115,24 +152,52 @@ describe("moving a logical shard in steps", () => {
   });
 
   it("refuses a cursor it did not issue with 400, stops a move through the abort route, and refuses that move's cursor with 409", async () => {
-    for (const cursor of ["not a cursor!", "e30", textToBase64Url(JSON.stringify({ phase: "copy" })), "x".repeat(5000)]) {
+    for (const cursor of [
+      "not a cursor!",
+      "e30",
+      textToBase64Url(JSON.stringify({ phase: "copy" })),
+      "x".repeat(5000),
+    ]) {
       const res = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor } });
       expect(res.status, cursor.slice(0, 40)).toBe(400);
     }
-    expect((await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 5 } })).status).toBe(400);
-    expect((await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, pageRows: 0 } })).status).toBe(400);
+    expect(
+      (await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 5 } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, pageRows: 0 } }))
+        .status,
+    ).toBe(400);
     // A well-formed cursor whose move never started (the source is active): 409, and nothing changes.
-    const first = await ok("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 10, pageRows: 4 } });
+    const first = await ok("POST", "/admin/shards/move", {
+      token: ADMIN_TOKEN,
+      body: { logical, to: home, maxCalls: 10, pageRows: 4 },
+    });
     expect(first.data.done).toBe(false);
     // The shard is read-only while the move is under way; stopping it (the command's --abort) makes it writable again.
-    const write = () => call("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "around an abort" } } });
+    const write = () =>
+      call("POST", `/table/${table.tableId}/row`, {
+        token: owner.token,
+        body: { cells: { [table.nameColumnId]: "around an abort" } },
+      });
     expect((await write()).status).toBe(503);
     expect((await call("POST", "/admin/shards/abort", { token: owner.token, body: { logical } })).status).toBe(401);
     // It finds the move's target from the fences and deletes what the move had copied there (here, nothing yet).
-    expect((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).data).toEqual({ logical, from: away, to: home, stopped: true, rows: 0, done: true });
+    expect((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).data).toEqual({
+      logical,
+      from: away,
+      to: home,
+      stopped: true,
+      rows: 0,
+      done: true,
+    });
     expect((await write()).status).toBe(200);
     expect((await call("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).status).toBe(409);
-    const stale = await call("POST", "/admin/shards/move", { token: ADMIN_TOKEN, body: { logical, to: home, cursor: first.data.cursor } });
+    const stale = await call("POST", "/admin/shards/move", {
+      token: ADMIN_TOKEN,
+      body: { logical, to: home, cursor: first.data.cursor },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.message).toMatch(/no longer under way/);
     expect(await readFence(env[away]!, logical)).toEqual({ state: "active", movedTo: null });
@@ -158,7 +223,10 @@ describe("moving a logical shard in steps", () => {
     expect(await digests(env[away]!, logical)).toEqual(before);
     expect(servingBindingOf(logical)).toBe(away);
     // Writes go on where the shard is.
-    await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the refusal" } } });
+    await ok("POST", `/table/${table.tableId}/row`, {
+      token: owner.token,
+      body: { cells: { [table.nameColumnId]: "after the refusal" } },
+    });
 
     // What was copied stays in the target, fenced off: no listing across the databases counts it.
     expect(await readFence(env[home]!, logical)).toEqual({ state: "moved", movedTo: away });
@@ -170,7 +238,10 @@ describe("moving a logical shard in steps", () => {
     const aborts: any[] = [];
     while (!aborts.at(-1)?.done) {
       expect(aborts.length).toBeLessThan(100);
-      aborts.push((await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 10 } })).data);
+      aborts.push(
+        (await ok("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical, to: home, maxCalls: 10 } }))
+          .data,
+      );
     }
     expect(aborts[0]).toMatchObject({ logical, from: away, to: home, stopped: false });
     expect(aborts.reduce((a, d) => a + d.rows, 0)).toBeGreaterThan(0);
@@ -184,8 +255,28 @@ describe("moving a logical shard in steps", () => {
     const before = await digests(env[away]!, logical);
     // A move that stopped between two steps, part of the copy made: the command was interrupted and its cursor lost.
     let interrupted: Awaited<ReturnType<typeof moveShardStep>> | undefined;
-    for (let i = 0; i < 200 && !(interrupted && !interrupted.done && interrupted.progress.phase === "copy" && interrupted.progress.rowsCopied > 8); i++) {
-      interrupted = await moveShardStep(env, { logical, to: home, cursor: interrupted && !interrupted.done ? interrupted.cursor : undefined, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+    for (
+      let i = 0;
+      i < 200 &&
+      !(
+        interrupted &&
+        !interrupted.done &&
+        interrupted.progress.phase === "copy" &&
+        interrupted.progress.rowsCopied > 8
+      );
+      i++
+    ) {
+      interrupted = await moveShardStep(
+        env,
+        {
+          logical,
+          to: home,
+          cursor: interrupted && !interrupted.done ? interrupted.cursor : undefined,
+          maxCalls: 12,
+          pageRows: 4,
+        },
+        { now: Date.now() },
+      );
     }
     expect(interrupted).toMatchObject({ done: false, progress: { phase: "copy" } });
     expect(await readFence(env[away]!, logical)).toEqual({ state: "read-only", movedTo: null });
@@ -197,13 +288,21 @@ describe("moving a logical shard in steps", () => {
     const counter = newD1Record();
     // The service as the route runs it, with the two shard databases' calls counted (the directory's are a placement
     // read per step, and the switch's two).
-    const counted = { ...env, [home]: recordingD1(env[home]!, counter), [away]: recordingD1(env[away]!, counter) } as typeof env;
+    const counted = {
+      ...env,
+      [home]: recordingD1(env[home]!, counter),
+      [away]: recordingD1(env[away]!, counter),
+    } as typeof env;
     const perStep: number[] = [];
     let cursor: string | undefined;
     for (let i = 0; ; i++) {
       expect(i).toBeLessThan(2000);
       counter.calls = 0;
-      const step = await moveShardStep(counted, { logical, to: home, cursor, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+      const step = await moveShardStep(
+        counted,
+        { logical, to: home, cursor, maxCalls: 12, pageRows: 4 },
+        { now: Date.now() },
+      );
       perStep.push(counter.calls);
       if (step.done) break;
       cursor = step.cursor;
@@ -220,7 +319,11 @@ describe("moving a logical shard in steps", () => {
     expect(servingBindingOf(logical)).toBe(home);
     const rowsBefore = (await allRows(owner.token, table.tableId)).length;
     const counter = newD1Record();
-    const counted = { ...env, [home]: recordingD1(env[home]!, counter), [away]: recordingD1(env[away]!, counter) } as typeof env;
+    const counted = {
+      ...env,
+      [home]: recordingD1(env[home]!, counter),
+      [away]: recordingD1(env[away]!, counter),
+    } as typeof env;
     const budget = 12;
     const perCall: number[] = [];
     /** One call of the service, its shard databases' D1 calls counted. */
@@ -242,7 +345,9 @@ describe("moving a logical shard in steps", () => {
     try {
       let cursor: string | undefined;
       for (let i = 0; i < 2000 && !refusal; i++) {
-        const step = await counting(() => moveShardStep(counted, { logical, to: away, cursor, maxCalls: budget, pageRows: 4 }, { now: Date.now() })).catch((e) => {
+        const step = await counting(() =>
+          moveShardStep(counted, { logical, to: away, cursor, maxCalls: budget, pageRows: 4 }, { now: Date.now() }),
+        ).catch((e) => {
           refusal = e;
           return null;
         });
@@ -257,7 +362,10 @@ describe("moving a logical shard in steps", () => {
     expect(Math.max(...perCall)).toBeLessThanOrEqual(budget);
 
     // The source is writable straight away; away's copy is fenced off, so nothing serves or writes it.
-    await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "right after the mismatch" } } });
+    await ok("POST", `/table/${table.tableId}/row`, {
+      token: owner.token,
+      body: { cells: { [table.nameColumnId]: "right after the mismatch" } },
+    });
     expect((await allRows(owner.token, table.tableId)).length).toBe(rowsBefore + 1);
     expect(await readFence(env[home]!, logical)).toEqual({ state: "active", movedTo: null });
     expect(await readFence(env[away]!, logical)).toEqual({ state: "moved", movedTo: home });
@@ -301,8 +409,16 @@ describe("moving a logical shard in steps", () => {
     expect(oldCopy.rows!.rows).toBeGreaterThan(8);
     const rowsBefore = (await allRows(owner.token, table.tableId)).length;
     let step: Awaited<ReturnType<typeof moveShardStep>> | undefined;
-    for (let i = 0; i < 200 && !(step && !step.done && step.progress.phase === "copy" && step.progress.rowsCopied > 20); i++) {
-      step = await moveShardStep(env, { logical, to: third, cursor: step && !step.done ? step.cursor : undefined, maxCalls: 12, pageRows: 4 }, { now: Date.now() });
+    for (
+      let i = 0;
+      i < 200 && !(step && !step.done && step.progress.phase === "copy" && step.progress.rowsCopied > 20);
+      i++
+    ) {
+      step = await moveShardStep(
+        env,
+        { logical, to: third, cursor: step && !step.done ? step.cursor : undefined, maxCalls: 12, pageRows: 4 },
+        { now: Date.now() },
+      );
     }
     expect(step).toMatchObject({ done: false, progress: { phase: "copy" } });
     // As a move stopped between the two writes of its switch leaves it: the target's fence active, the source read-only.
@@ -310,7 +426,10 @@ describe("moving a logical shard in steps", () => {
 
     const counter = newD1Record();
     // Every shard database's calls counted: without `to`, the first call reads the fence of each.
-    const counted = { ...env, ...Object.fromEntries(bindings.map((b) => [b, recordingD1(env[b]!, counter)])) } as typeof env;
+    const counted = {
+      ...env,
+      ...Object.fromEntries(bindings.map((b) => [b, recordingD1(env[b]!, counter)])),
+    } as typeof env;
     const answers: any[] = [];
     const perCall: number[] = [];
     while (!answers.at(-1)?.done) {
@@ -326,7 +445,10 @@ describe("moving a logical shard in steps", () => {
         expect(await readFence(env[third]!, logical)).toEqual({ state: "moved", movedTo: away });
         const orgs = (await ok("GET", "/organization/all", { token: owner.token })).data as { _id: string }[];
         expect(orgs.filter((o) => o._id === owner.organizationId)).toHaveLength(1);
-        await ok("POST", `/table/${table.tableId}/row`, { token: owner.token, body: { cells: { [table.nameColumnId]: "after the stop" } } });
+        await ok("POST", `/table/${table.tableId}/row`, {
+          token: owner.token,
+          body: { cells: { [table.nameColumnId]: "after the stop" } },
+        });
       }
     }
     expect(answers.length).toBeGreaterThan(1);

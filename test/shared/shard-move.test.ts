@@ -26,7 +26,11 @@ const SHARD_2 = env.SHARD_2!;
 const SHARD_3 = env.SHARD_3!;
 
 /** A word no other test writes, so a search hit is this file's document. */
-const word = (stem: string) => `${stem}${crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}`;
+const word = (stem: string) =>
+  `${stem}${crypto
+    .randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}`;
 
 /** Every shard table's (and the search entries') count and checksum of `logical` in `db`. */
 async function digests(db: D1Database, logical: number): Promise<Record<string, TableReport>> {
@@ -40,7 +44,9 @@ async function digests(db: D1Database, logical: number): Promise<Record<string, 
 async function searchHits(db: D1Database, logical: number, query: string): Promise<string[]> {
   const cond = shardCondition("record_id", logical);
   const { results } = await db
-    .prepare(`SELECT e.record_id AS id FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid WHERE search_fts MATCH ? AND ${cond.sql}`)
+    .prepare(
+      `SELECT e.record_id AS id FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid WHERE search_fts MATCH ? AND ${cond.sql}`,
+    )
     .bind(`{title body}: ${query}`, ...cond.params)
     .all<{ id: string }>();
   return results.map((r) => r.id).sort();
@@ -48,7 +54,10 @@ async function searchHits(db: D1Database, logical: number, query: string): Promi
 
 async function shardRowCount(db: D1Database, logical: number, table: string, column: string): Promise<number> {
   const cond = shardCondition(column, logical);
-  return (await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${cond.sql}`).bind(...cond.params).first<number>("n"))!;
+  return (await db
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${cond.sql}`)
+    .bind(...cond.params)
+    .first<number>("n"))!;
 }
 
 interface Org {
@@ -74,9 +83,18 @@ async function emptyShardOrganization(u: RegisteredUser, avoid: Set<number>): Pr
     // Nothing else of that shard in the source, nor in the targets (whose fences a move sets).
     const cond = shardCondition("id", logical);
     const others = await Promise.all(
-      [DB, SHARD_2, SHARD_3].map((db) => db.prepare(`SELECT count(*) AS n FROM workspaces WHERE ${cond.sql} AND organization_id <> ?`).bind(...cond.params, org._id).first<number>("n")),
+      [DB, SHARD_2, SHARD_3].map((db) =>
+        db
+          .prepare(`SELECT count(*) AS n FROM workspaces WHERE ${cond.sql} AND organization_id <> ?`)
+          .bind(...cond.params, org._id)
+          .first<number>("n"),
+      ),
     );
-    const fenced = await Promise.all([DB, SHARD_2, SHARD_3].map((db) => db.prepare(`SELECT count(*) AS n FROM shard_fence WHERE logical = ?`).bind(logical).first<number>("n")));
+    const fenced = await Promise.all(
+      [DB, SHARD_2, SHARD_3].map((db) =>
+        db.prepare(`SELECT count(*) AS n FROM shard_fence WHERE logical = ?`).bind(logical).first<number>("n"),
+      ),
+    );
     if ([...others, ...fenced].every((n) => n === 0)) return { id: org._id, logical };
   }
   throw new Error("no organization landed on an empty logical shard of SHARD_0 in 80 tries");
@@ -88,9 +106,19 @@ async function buildOrganization(u: RegisteredUser, org: { id: string; logical: 
   const rowWord = word("rowtext");
   const ws = (await ok("POST", "/workspace", { token: u.token, body: { organizationId: org.id, name: "W" } })).data;
   const project = (await ok("POST", "/project", { token: u.token, body: { workspaceId: ws._id, name: "P" } })).data;
-  const folder = (await ok("POST", "/document", { token: u.token, body: { projectId: project._id, name: "F", type: "FOLDER" } })).data;
-  const doc = (await ok("POST", "/document", { token: u.token, body: { projectId: project._id, parentId: folder._id, name: "D", type: "DOCUMENT" } })).data;
-  await ok("PUT", `/document/${doc._id}/content`, { token: u.token, body: { blocks: [para("b0", `The body holds ${docWord} here`)] } });
+  const folder = (
+    await ok("POST", "/document", { token: u.token, body: { projectId: project._id, name: "F", type: "FOLDER" } })
+  ).data;
+  const doc = (
+    await ok("POST", "/document", {
+      token: u.token,
+      body: { projectId: project._id, parentId: folder._id, name: "D", type: "DOCUMENT" },
+    })
+  ).data;
+  await ok("PUT", `/document/${doc._id}/content`, {
+    token: u.token,
+    body: { blocks: [para("b0", `The body holds ${docWord} here`)] },
+  });
   const table = await makeTable(u.token, project._id, "T");
   const price = await addColumn(u.token, table.tableId, "Price", { type: "number" });
   const total = await addColumn(u.token, table.tableId, "Total", { type: "number" });
@@ -98,11 +126,40 @@ async function buildOrganization(u: RegisteredUser, org: { id: string; logical: 
   for (let i = 0; i < 6; i++) await addRow(u.token, table.tableId, { [table.nameColumnId]: `r${i}`, [price._id]: i });
   await ok("POST", `/table/column/${total._id}/computed/apply`, {
     token: u.token,
-    body: { description: [{ kind: "text", text: "Price * 2" }], expression: { kind: "op", op: "*", args: [{ kind: "column", columnId: price._id }, { kind: "literal", value: 2 }] } },
+    body: {
+      description: [{ kind: "text", text: "Price * 2" }],
+      expression: {
+        kind: "op",
+        op: "*",
+        args: [
+          { kind: "column", columnId: price._id },
+          { kind: "literal", value: 2 },
+        ],
+      },
+    },
   });
   await ok("POST", "/snapshot", { token: u.token, body: { documentId: doc._id, name: "S" } });
-  await ok("POST", "/table/reference", { token: u.token, body: { documentId: doc._id, tableId: table.tableId, columnId: table.nameColumnId, relatedRowId: null, type: "global" } });
-  const automation = (await ok("POST", "/automation", { token: u.token, body: { projectId: project._id, name: "A", runFromButton: true, actions: [{ spec: { kind: "notify", title: "Hi" } }] } })).data;
+  await ok("POST", "/table/reference", {
+    token: u.token,
+    body: {
+      documentId: doc._id,
+      tableId: table.tableId,
+      columnId: table.nameColumnId,
+      relatedRowId: null,
+      type: "global",
+    },
+  });
+  const automation = (
+    await ok("POST", "/automation", {
+      token: u.token,
+      body: {
+        projectId: project._id,
+        name: "A",
+        runFromButton: true,
+        actions: [{ spec: { kind: "notify", title: "Hi" } }],
+      },
+    })
+  ).data;
   await ok("POST", `/automation/${automation._id}/run`, { token: u.token });
   // The run goes on in the queue consumer, which writes (unguarded) into the shard: let it finish before any move.
   await finishedRuns(u.token, automation._id);
@@ -110,9 +167,16 @@ async function buildOrganization(u: RegisteredUser, org: { id: string; logical: 
 }
 
 /** A write batch carrying the fence's guard: renames the project; answers how the fence answered. */
-async function guardedRename(db: D1Database, org: Org, name: string): Promise<"done" | "read-only" | "moved" | "other"> {
+async function guardedRename(
+  db: D1Database,
+  org: Org,
+  name: string,
+): Promise<"done" | "read-only" | "moved" | "other"> {
   try {
-    await db.batch([shardGuardStatement(db, org.logical, "write"), db.prepare(`UPDATE projects SET name = ?1 WHERE id = ?2`).bind(name, org.projectId)]);
+    await db.batch([
+      shardGuardStatement(db, org.logical, "write"),
+      db.prepare(`UPDATE projects SET name = ?1 WHERE id = ?2`).bind(name, org.projectId),
+    ]);
     return "done";
   } catch (error) {
     return fenceRefusalOf(error) ?? "other";
@@ -121,14 +185,18 @@ async function guardedRename(db: D1Database, org: Org, name: string): Promise<"d
 
 async function guardedRead(db: D1Database, org: Org): Promise<string | "read-only" | "moved" | "other"> {
   try {
-    const [, res] = await db.batch<{ name: string }>([shardGuardStatement(db, org.logical, "read"), db.prepare(`SELECT name FROM projects WHERE id = ?1`).bind(org.projectId)]);
+    const [, res] = await db.batch<{ name: string }>([
+      shardGuardStatement(db, org.logical, "read"),
+      db.prepare(`SELECT name FROM projects WHERE id = ?1`).bind(org.projectId),
+    ]);
     return res!.results[0]?.name ?? "absent";
   } catch (error) {
     return fenceRefusalOf(error) ?? "other";
   }
 }
 
-const projectName = (db: D1Database, org: Org) => db.prepare(`SELECT name FROM projects WHERE id = ?1`).bind(org.projectId).first<string>("name");
+const projectName = (db: D1Database, org: Org) =>
+  db.prepare(`SELECT name FROM projects WHERE id = ?1`).bind(org.projectId).first<string>("name");
 
 let owner: RegisteredUser;
 let moving: Org;
@@ -149,7 +217,8 @@ beforeAll(async () => {
   // The organization that stays: any other logical shard of the same database.
   const elsewhere = (id: string) => avoid.has(logicalShardOfId(id)!) || bindingOf(logicalShardOfId(id)!) !== "SHARD_0";
   let other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
-  while (elsewhere(other._id)) other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
+  while (elsewhere(other._id))
+    other = (await ok("POST", "/organization", { token: u.token, body: { name: "Staying" } })).data;
   staying = await buildOrganization(u, { id: other._id, logical: logicalShardOfId(other._id)! });
   stayingBefore = await digests(DB, staying.logical);
 });
@@ -162,7 +231,8 @@ afterAll(async () => {
     await db.batch([setFenceStatement(db, moving.logical, "moved", "SHARD_0")]);
     await dropMovedCopy({ db, logical: moving.logical });
   }
-  for (const db of [DB, SHARD_2, SHARD_3]) await db.prepare(`DELETE FROM shard_fence WHERE logical = ?1`).bind(moving.logical).run();
+  for (const db of [DB, SHARD_2, SHARD_3])
+    await db.prepare(`DELETE FROM shard_fence WHERE logical = ?1`).bind(moving.logical).run();
 });
 
 describe("the shard fence", () => {
@@ -197,12 +267,30 @@ describe("moving a logical shard", () => {
   it("copies every table's rows of the shard from DB to SHARD_2 with equal counts and checksums, switches the fences, and drops the old copy", async () => {
     const { logical } = moving;
     const before = await digests(DB, logical);
-    for (const table of ["workspaces", "projects", "documents", "document_contents", "tables", "columns", "rows", "cells", "snapshots", "table_references", "automations", "automation_runs", "search_entries"]) {
+    for (const table of [
+      "workspaces",
+      "projects",
+      "documents",
+      "document_contents",
+      "tables",
+      "columns",
+      "rows",
+      "cells",
+      "snapshots",
+      "table_references",
+      "automations",
+      "automation_runs",
+      "search_entries",
+    ]) {
       expect(before[table]!.rows, table).toBeGreaterThan(0);
     }
     expect(await searchHits(DB, logical, moving.docWord)).toEqual([moving.docId]);
     const cond = shardCondition("id", logical);
-    expect(await DB.prepare(`SELECT owner_id FROM workspaces WHERE ${cond.sql}`).bind(...cond.params).raw()).not.toContainEqual([owner.id]);
+    expect(
+      await DB.prepare(`SELECT owner_id FROM workspaces WHERE ${cond.sql}`)
+        .bind(...cond.params)
+        .raw(),
+    ).not.toContainEqual([owner.id]);
 
     // A client keeps writing through the guard while the shard moves: every write is either acknowledged (and then
     // in the copy) or refused, read-only while the copy runs and moved after it.
@@ -280,9 +368,15 @@ describe("moving a logical shard", () => {
     expect(await digests(DB, staying.logical)).toEqual(stayingBefore);
     expect(stayingBefore.cells!.rows).toBeGreaterThan(0);
     // The organization moved with its shard; the users its rows name are in the target too.
-    expect(await DB.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(0);
-    expect(await SHARD_2.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n")).toBe(1);
-    expect(await SHARD_2.prepare(`SELECT count(*) AS n FROM users WHERE id = ?1`).bind(owner.id).first<number>("n")).toBe(1);
+    expect(
+      await DB.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n"),
+    ).toBe(0);
+    expect(
+      await SHARD_2.prepare(`SELECT count(*) AS n FROM organizations WHERE id = ?1`).bind(moving.id).first<number>("n"),
+    ).toBe(1);
+    expect(
+      await SHARD_2.prepare(`SELECT count(*) AS n FROM users WHERE id = ?1`).bind(owner.id).first<number>("n"),
+    ).toBe(1);
     // A copy that is still the serving one is never dropped.
     await expect(dropMovedCopy({ db: SHARD_2, logical })).rejects.toThrow(ShardMoveError);
   });
@@ -293,7 +387,9 @@ describe("moving a logical shard", () => {
     expect(before.cells!.rows).toBeGreaterThan(0);
 
     // Into a database that serves the shard (its fence is active and it holds the rows): refused, nothing changes.
-    await expect(moveLogicalShard({ from: SHARD_3, to: SHARD_2, logical, fromName: "SHARD_3", toName: "SHARD_2" })).rejects.toThrow(/serves logical shard/);
+    await expect(
+      moveLogicalShard({ from: SHARD_3, to: SHARD_2, logical, fromName: "SHARD_3", toName: "SHARD_2" }),
+    ).rejects.toThrow(/serves logical shard/);
 
     // A move that stopped after step (a) and part of (b): fences set, the copy made, then part of it lost.
     await SHARD_2.batch([setFenceStatement(SHARD_2, logical, "read-only")]);
@@ -301,10 +397,29 @@ describe("moving a logical shard", () => {
     await copyShardRows({ from: SHARD_2, to: SHARD_3, logical, batchRows: 5 });
     const cond = shardCondition("workspace_id", logical);
     // The target's fence refuses every write but the mover's own (the shard baseline, migrations/shard/0000): the loss is made as the mover.
-    await asMover(SHARD_3, [SHARD_3.prepare(`DELETE FROM cells WHERE rowid IN (SELECT rowid FROM cells WHERE ${cond.sql} LIMIT 3)`).bind(...cond.params)]);
-    expect((await digestShardTable(SHARD_3, moveShapes().tables.find((s) => s.name === "cells")!, logical)).rows).toBe(before.cells!.rows - 3);
+    await asMover(SHARD_3, [
+      SHARD_3.prepare(`DELETE FROM cells WHERE rowid IN (SELECT rowid FROM cells WHERE ${cond.sql} LIMIT 3)`).bind(
+        ...cond.params,
+      ),
+    ]);
+    expect(
+      (
+        await digestShardTable(
+          SHARD_3,
+          moveShapes().tables.find((s) => s.name === "cells")!,
+          logical,
+        )
+      ).rows,
+    ).toBe(before.cells!.rows - 3);
 
-    const report = await moveLogicalShard({ from: SHARD_2, to: SHARD_3, logical, fromName: "SHARD_2", toName: "SHARD_3", batchRows: 5 });
+    const report = await moveLogicalShard({
+      from: SHARD_2,
+      to: SHARD_3,
+      logical,
+      fromName: "SHARD_2",
+      toName: "SHARD_3",
+      batchRows: 5,
+    });
     for (const t of report.tables) expect(t, t.table).toEqual(before[t.table]);
     expect(await digests(SHARD_3, logical)).toEqual(before);
     expect(await readFence(SHARD_2, logical)).toEqual({ state: "moved", movedTo: "SHARD_3" });
@@ -313,13 +428,21 @@ describe("moving a logical shard", () => {
 
     // A run that stopped between (d)'s two writes (the target active, the source still read-only) is finished.
     await SHARD_2.batch([setFenceStatement(SHARD_2, logical, "read-only")]);
-    const finished = await moveLogicalShard({ from: SHARD_2, to: SHARD_3, logical, fromName: "SHARD_2", toName: "SHARD_3" });
+    const finished = await moveLogicalShard({
+      from: SHARD_2,
+      to: SHARD_3,
+      logical,
+      fromName: "SHARD_2",
+      toName: "SHARD_3",
+    });
     expect(finished.tables).toEqual(report.tables);
     expect(await readFence(SHARD_2, logical)).toEqual({ state: "moved", movedTo: "SHARD_3" });
     expect(await digests(SHARD_3, logical)).toEqual(before);
 
     // A second run of a finished move is refused at the source, which says where the shard went.
-    await expect(moveLogicalShard({ from: SHARD_2, to: SHARD_3, logical, fromName: "SHARD_2", toName: "SHARD_3" })).rejects.toThrow(/already left SHARD_2 for SHARD_3/);
+    await expect(
+      moveLogicalShard({ from: SHARD_2, to: SHARD_3, logical, fromName: "SHARD_2", toName: "SHARD_3" }),
+    ).rejects.toThrow(/already left SHARD_2 for SHARD_3/);
     await dropMovedCopy({ db: SHARD_2, logical });
     for (const [table, r] of Object.entries(await digests(SHARD_2, logical))) expect(r.rows, table).toBe(0);
   });
@@ -333,10 +456,18 @@ describe("moving a logical shard", () => {
        BEGIN UPDATE projects SET name = name || ' (changed)' WHERE id = new.id; END`,
     ).run();
     try {
-      const error = await moveLogicalShard({ from: SHARD_3, to: SHARD_2, logical, fromName: "SHARD_3", toName: "SHARD_2" }).catch((e: unknown) => e);
+      const error = await moveLogicalShard({
+        from: SHARD_3,
+        to: SHARD_2,
+        logical,
+        fromName: "SHARD_3",
+        toName: "SHARD_2",
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ShardMoveError);
       expect((error as ShardMoveError).mismatches.map((m) => m.table)).toEqual(["projects"]);
-      expect((error as ShardMoveError).mismatches[0]!.source.rows).toBe((error as ShardMoveError).mismatches[0]!.target.rows);
+      expect((error as ShardMoveError).mismatches[0]!.source.rows).toBe(
+        (error as ShardMoveError).mismatches[0]!.target.rows,
+      );
     } finally {
       await SHARD_2.prepare(`DROP TRIGGER shard_move_test_corrupt`).run();
     }
@@ -354,7 +485,14 @@ describe("moving a logical shard", () => {
     const recording = (db: D1Database) => recordingD1(db, recorded);
     const before = await digests(SHARD_3, logical);
     const batchRows = 20;
-    const report = await moveLogicalShard({ from: recording(SHARD_3), to: recording(SHARD_2), logical, fromName: "SHARD_3", toName: "SHARD_2", batchRows });
+    const report = await moveLogicalShard({
+      from: recording(SHARD_3),
+      to: recording(SHARD_2),
+      logical,
+      fromName: "SHARD_3",
+      toName: "SHARD_2",
+      batchRows,
+    });
     for (const t of report.tables) expect(t, t.table).toEqual(before[t.table]);
     expect(Math.max(...recorded.params)).toBeLessThanOrEqual(100);
     // automations has 31 columns, so its multi-row INSERTs come close to the limit.

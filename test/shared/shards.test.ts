@@ -19,7 +19,12 @@ import { logicalShardOfId, newOrganizationScopedId } from "../../src/db/shardIds
 import { ID_PATTERN, newId, newShardedId, SHARD_NUMBERS, shardNumberOfId } from "../../src/lib/ids";
 import { call, registerUser } from "../support/harness";
 
-const map = (physical: number, extra: Partial<ShardMap> = {}): ShardMap => ({ physical, moved: {}, closed: [], ...extra });
+const map = (physical: number, extra: Partial<ShardMap> = {}): ShardMap => ({
+  physical,
+  moved: {},
+  closed: [],
+  ...extra,
+});
 
 describe("logical shards", () => {
   it("480 logical shards divide evenly over every physical count the plan names", () => {
@@ -121,7 +126,18 @@ describe("ids that carry their logical shard", () => {
 
   it("anything else names no shard: other lengths, lower case, letters outside Crockford's, shards not issued", () => {
     const id = newOrganizationScopedId(5);
-    for (const bad of ["", "abc", id.toLowerCase(), `${id}0`, id.slice(0, 27), `${id.slice(0, 26)}F0`, `${id.slice(0, 26)}ZZ`, `${id.slice(0, 26)}0U`, `8${id.slice(1)}`, `${id.slice(0, 26)}-5`]) {
+    for (const bad of [
+      "",
+      "abc",
+      id.toLowerCase(),
+      `${id}0`,
+      id.slice(0, 27),
+      `${id.slice(0, 26)}F0`,
+      `${id.slice(0, 26)}ZZ`,
+      `${id.slice(0, 26)}0U`,
+      `8${id.slice(1)}`,
+      `${id.slice(0, 26)}-5`,
+    ]) {
       expect(logicalShardOfId(bad), bad).toBeNull();
     }
   });
@@ -158,11 +174,16 @@ describe("the physical databases of the map", () => {
       for (const binding of ["DB", ...bindings] as const) {
         const db = env[binding]!;
         const tables = await db
-          .prepare("SELECT group_concat(name) AS names FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('access_tokens', 'cells', 'documents', 'users') ORDER BY name)")
+          .prepare(
+            "SELECT group_concat(name) AS names FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('access_tokens', 'cells', 'documents', 'users') ORDER BY name)",
+          )
           .first<{ names: string }>();
         // The directory: users and tokens, no organization data; a shard: organization data and its copy of users.
         expect(tables?.names, binding).toBe(binding === "DB" ? "access_tokens,users" : "cells,documents,users");
-        const seen = await db.prepare("SELECT count(*) AS n FROM d1_migrations WHERE name = ?").bind(marker).first<{ n: number }>();
+        const seen = await db
+          .prepare("SELECT count(*) AS n FROM d1_migrations WHERE name = ?")
+          .bind(marker)
+          .first<{ n: number }>();
         expect(seen?.n, binding).toBe(binding === "SHARD_1" ? 1 : 0);
       }
     } finally {

@@ -27,7 +27,10 @@ async function listed(user: RegisteredUser, kind: string): Promise<any[]> {
 
 /** The outbox rows for `userId` in the shard database of `recordId`. */
 async function outboxFor(recordId: string, userId: string) {
-  const { results } = await shardD1(recordId).prepare(`SELECT id, kind FROM notification_outbox WHERE user_id = ?1`).bind(userId).all<{ id: string; kind: string }>();
+  const { results } = await shardD1(recordId)
+    .prepare(`SELECT id, kind FROM notification_outbox WHERE user_id = ?1`)
+    .bind(userId)
+    .all<{ id: string; kind: string }>();
   return results;
 }
 
@@ -39,7 +42,9 @@ async function outboxEmpties(recordId: string, userId: string) {
 /** Runs `work` while the directory refuses every notification for `userId` (the second half fails on purpose). */
 async function whileDirectoryRefuses<T>(userId: string, work: () => Promise<T>): Promise<T> {
   const name = `test_refuse_${userId.toLowerCase()}`;
-  await env.DB.prepare(`CREATE TRIGGER ${name} BEFORE INSERT ON notifications WHEN NEW.user_id = '${userId}' BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`).run();
+  await env.DB.prepare(
+    `CREATE TRIGGER ${name} BEFORE INSERT ON notifications WHEN NEW.user_id = '${userId}' BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`,
+  ).run();
   try {
     return await work();
   } finally {
@@ -49,11 +54,18 @@ async function whileDirectoryRefuses<T>(userId: string, work: () => Promise<T>):
 
 /** Ages `userId`'s outbox rows in `recordId`'s shard past the drain's grace period. */
 async function age(recordId: string, userId: string) {
-  await shardD1(recordId).prepare(`UPDATE notification_outbox SET queued_at = queued_at - 60000 WHERE user_id = ?1`).bind(userId).run();
+  await shardD1(recordId)
+    .prepare(`UPDATE notification_outbox SET queued_at = queued_at - 60000 WHERE user_id = ?1`)
+    .bind(userId)
+    .run();
 }
 
 const addMember = (user: RegisteredUser, headers?: Record<string, string>) =>
-  call("POST", `/organization/${t.organizationId}/member`, { token: t.owner.token, body: { email: user.email, role: "member" }, headers });
+  call("POST", `/organization/${t.organizationId}/member`, {
+    token: t.owner.token,
+    body: { email: user.email, role: "member" },
+    headers,
+  });
 const share = (user: RegisteredUser, role = "viewer", documentId = t.docId) =>
   call("POST", "/document/invite-user", { token: t.owner.token, body: { email: user.email, documentId, role } });
 
@@ -92,7 +104,10 @@ describe("sharing and membership notices go through the shard's outbox", () => {
     await outboxEmpties(t.docId, guest.id);
 
     const colleague = await registerUser("Colleague");
-    const added = await call("POST", `/workspace/${t.workspaceId}/collaborator`, { token: t.owner.token, body: { email: colleague.email, role: "editor" } });
+    const added = await call("POST", `/workspace/${t.workspaceId}/collaborator`, {
+      token: t.owner.token,
+      body: { email: colleague.email, role: "editor" },
+    });
     expect(added.status).toBe(200);
     expect(Number(added.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(3);
     const told = await listed(colleague, "workspace.shared");
@@ -104,11 +119,15 @@ describe("sharing and membership notices go through the shard's outbox", () => {
   it("when the directory refuses the notice, the share stands, the notice waits in the outbox and the tick delivers it once", async () => {
     const member = await registerUser("Refused member");
     const guest = await registerUser("Refused guest");
-    const [added, shared] = await whileDirectoryRefuses(member.id, () => whileDirectoryRefuses(guest.id, async () => [await addMember(member), await share(guest)]));
+    const [added, shared] = await whileDirectoryRefuses(member.id, () =>
+      whileDirectoryRefuses(guest.id, async () => [await addMember(member), await share(guest)]),
+    );
     // The first half committed: the membership and the grant are there.
     expect(added!.status).toBe(200);
     expect(shared!.status).toBe(200);
-    expect(((await ok("GET", "/organization/all", { token: member.token })).data as any[]).map((o) => o._id)).toContain(t.organizationId);
+    expect(((await ok("GET", "/organization/all", { token: member.token })).data as any[]).map((o) => o._id)).toContain(
+      t.organizationId,
+    );
     expect((await ok("GET", `/access/document/${t.docId}`, { token: guest.token })).data).toBe(true);
     // The second half did not: no notice listed, each waiting in its shard's outbox.
     expect(await listed(member, "organization.member_added")).toEqual([]);
@@ -132,7 +151,9 @@ describe("sharing and membership notices go through the shard's outbox", () => {
     // Later ticks keep one; so does a delivery repeated after the directory took it (the outbox's delete lost).
     const [note] = await listed(member, "organization.member_added");
     await shardD1(t.organizationId)
-      .prepare(`INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)`)
+      .prepare(
+        `INSERT INTO notification_outbox (id, user_id, kind, title, body, data, created_at, queued_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)`,
+      )
       .bind(note._id, member.id, note.kind, note.title, note.body, JSON.stringify(note.data), note.createdAt - 60_000)
       .run();
     await callScheduled(Date.now() + 60_000);
@@ -161,7 +182,11 @@ describe("sharing and membership notices go through the shard's outbox", () => {
 
   it("a workspace collaboration ended and made again is a new notice; the same add repeated is not", async () => {
     const colleague = await registerUser("Returning colleague");
-    const add = () => ok("POST", `/workspace/${t.workspaceId}/collaborator`, { token: t.owner.token, body: { email: colleague.email, role: "viewer" } });
+    const add = () =>
+      ok("POST", `/workspace/${t.workspaceId}/collaborator`, {
+        token: t.owner.token,
+        body: { email: colleague.email, role: "viewer" },
+      });
     await Promise.all([add(), add(), add(), add()]);
     await add();
     expect(await listed(colleague, "workspace.shared")).toHaveLength(1);
@@ -195,7 +220,15 @@ describe("sharing and membership notices go through the shard's outbox", () => {
     const victim = await registerUser("Drained victim");
     const total = NOTIFICATIONS_PER_SENDER_PER_HOUR + 5;
     const docs: string[] = [];
-    for (let i = 0; i < total; i++) docs.push((await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: `Queued ${i}`, type: "DOCUMENT" } })).data._id);
+    for (let i = 0; i < total; i++)
+      docs.push(
+        (
+          await ok("POST", "/document", {
+            token: t.owner.token,
+            body: { projectId: t.projectId, name: `Queued ${i}`, type: "DOCUMENT" },
+          })
+        ).data._id,
+      );
     await whileDirectoryRefuses(victim.id, async () => {
       for (const doc of docs) expect((await share(victim, "viewer", doc)).status).toBe(200);
     });

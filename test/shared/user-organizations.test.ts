@@ -11,7 +11,10 @@ import { call, ok, registerUser, uniqueEmail, type RegisteredUser } from "../sup
 import { callScheduled } from "../support/automations";
 import { shardD1 } from "../support/shards";
 import { shardBindingOfId } from "../../src/db/shardIds";
-import { reconcileUserOrganizations, USER_ORGANIZATIONS_GRACE_MS } from "../../src/services/organizations/userOrganizations";
+import {
+  reconcileUserOrganizations,
+  USER_ORGANIZATIONS_GRACE_MS,
+} from "../../src/services/organizations/userOrganizations";
 
 interface Listed {
   _id: string;
@@ -67,19 +70,28 @@ async function userOnAnotherShard(name: string, avoid: string): Promise<Register
 async function refusingIndexWrites<T>(organizationId: string, body: () => Promise<T>): Promise<T> {
   const when = `WHEN NEW.organization_id = '${organizationId}'`;
   await env.DB.batch([
-    env.DB.prepare(`CREATE TRIGGER test_refuse_index_insert BEFORE INSERT ON user_organizations ${when} BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`),
-    env.DB.prepare(`CREATE TRIGGER test_refuse_index_update BEFORE UPDATE ON user_organizations ${when} BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`),
+    env.DB.prepare(
+      `CREATE TRIGGER test_refuse_index_insert BEFORE INSERT ON user_organizations ${when} BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`,
+    ),
+    env.DB.prepare(
+      `CREATE TRIGGER test_refuse_index_update BEFORE UPDATE ON user_organizations ${when} BEGIN SELECT RAISE(ABORT, 'refused on purpose'); END`,
+    ),
   ]);
   try {
     return await body();
   } finally {
-    await env.DB.batch([env.DB.prepare(`DROP TRIGGER test_refuse_index_insert`), env.DB.prepare(`DROP TRIGGER test_refuse_index_update`)]);
+    await env.DB.batch([
+      env.DB.prepare(`DROP TRIGGER test_refuse_index_insert`),
+      env.DB.prepare(`DROP TRIGGER test_refuse_index_update`),
+    ]);
   }
 }
 
 /** Makes the index rows of `userId` look checked long ago, so the tick's check of index rows takes them now. */
 async function ageIndexRows(userId: string) {
-  await env.DB.prepare(`UPDATE user_organizations SET synced_at = synced_at - ?2 WHERE user_id = ?1`).bind(userId, 2 * USER_ORGANIZATIONS_GRACE_MS).run();
+  await env.DB.prepare(`UPDATE user_organizations SET synced_at = synced_at - ?2 WHERE user_id = ?1`)
+    .bind(userId, 2 * USER_ORGANIZATIONS_GRACE_MS)
+    .run();
 }
 
 describe("GET /organization/all reads the directory's index", () => {
@@ -88,26 +100,39 @@ describe("GET /organization/all reads the directory's index", () => {
     expect(await listed(a)).toEqual(await truth(a, [a.organizationId]));
     expect((await listed(a))[0]).toMatchObject({ _id: a.organizationId, ownerId: a.id, role: "owner" });
 
-    const second = (await ok("POST", "/organization", { token: a.token, body: { name: "Second of A" } })).data as Listed;
+    const second = (await ok("POST", "/organization", { token: a.token, body: { name: "Second of A" } }))
+      .data as Listed;
     expect(await listed(a)).toEqual(await truth(a, [a.organizationId, second._id]));
     expect((await listed(a)).map((o) => o._id)).toEqual([a.organizationId, second._id]);
 
     // B (on another shard database) is added to A's organization, then made admin.
     const b = await userOnAnotherShard("Indexed member", a.organizationId);
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "member" },
+    });
     expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
     expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("member");
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } });
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "admin" },
+    });
     expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
     expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
 
     // A workspace collaborator becomes a member of its organization.
     const c = await user("Indexed collaborator");
-    await ok("POST", `/workspace/${a.workspaceId}/collaborator`, { token: a.token, body: { email: c.email, role: "editor" } });
+    await ok("POST", `/workspace/${a.workspaceId}/collaborator`, {
+      token: a.token,
+      body: { email: c.email, role: "editor" },
+    });
     expect(await listed(c)).toEqual(await truth(c, [a.organizationId, c.organizationId]));
     expect((await listed(c)).find((o) => o._id === a.organizationId)?.role).toBe("member");
     // Collaborating again does not lower an admin's role in the index (the shard keeps it, so does the index).
-    await ok("POST", `/workspace/${a.workspaceId}/collaborator`, { token: a.token, body: { email: b.email, role: "viewer" } });
+    await ok("POST", `/workspace/${a.workspaceId}/collaborator`, {
+      token: a.token,
+      body: { email: b.email, role: "viewer" },
+    });
     expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
 
     // An email without an account is invited as admin, and registers: the invitation's membership is listed.
@@ -117,7 +142,6 @@ describe("GET /organization/all reads the directory's index", () => {
     expect(await listed(d)).toEqual(await truth(d, [second._id, d.organizationId]));
     expect((await listed(d)).find((o) => o._id === second._id)?.role).toBe("admin");
   });
-
 });
 
 describe("the index's repair", () => {
@@ -153,8 +177,16 @@ describe("the index's repair", () => {
   it("a role change whose index write fails is repaired by the tick", async () => {
     const a = await user("Role owner");
     const b = await userOnAnotherShard("Role member", a.organizationId);
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
-    await refusingIndexWrites(a.organizationId, () => ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } }));
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "member" },
+    });
+    await refusingIndexWrites(a.organizationId, () =>
+      ok("POST", `/organization/${a.organizationId}/member`, {
+        token: a.token,
+        body: { email: b.email, role: "admin" },
+      }),
+    );
     expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("member");
     const repair = await reconcileUserOrganizations(env, Date.now());
     expect(repair.written).toBeGreaterThanOrEqual(1);
@@ -165,25 +197,47 @@ describe("the index's repair", () => {
   it("a role change made on a clock behind the last change's still reaches the index (each change a newer version)", async () => {
     const a = await user("Skewed owner");
     const b = await userOnAnotherShard("Skewed member", a.organizationId);
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "member" },
+    });
     // The last change was made by an isolate whose clock ran a minute ahead: its version is in this clock's future,
     // in the shard and in the index alike.
     const ahead = Date.now() + 60_000;
-    await shardD1(a.organizationId).prepare(`UPDATE organization_members SET updated_at = ?1 WHERE organization_id = ?2 AND user_id = ?3`).bind(ahead, a.organizationId, b.id).run();
-    await env.DB.prepare(`UPDATE user_organizations SET member_updated_at = ?1 WHERE organization_id = ?2 AND user_id = ?3`).bind(ahead, a.organizationId, b.id).run();
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "admin" } });
+    await shardD1(a.organizationId)
+      .prepare(`UPDATE organization_members SET updated_at = ?1 WHERE organization_id = ?2 AND user_id = ?3`)
+      .bind(ahead, a.organizationId, b.id)
+      .run();
+    await env.DB.prepare(
+      `UPDATE user_organizations SET member_updated_at = ?1 WHERE organization_id = ?2 AND user_id = ?3`,
+    )
+      .bind(ahead, a.organizationId, b.id)
+      .run();
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "admin" },
+    });
     expect((await listed(b)).find((o) => o._id === a.organizationId)?.role).toBe("admin");
-    const member = await shardD1(a.organizationId).prepare(`SELECT updated_at FROM organization_members WHERE organization_id = ?1 AND user_id = ?2`).bind(a.organizationId, b.id).first<number>("updated_at");
+    const member = await shardD1(a.organizationId)
+      .prepare(`SELECT updated_at FROM organization_members WHERE organization_id = ?1 AND user_id = ?2`)
+      .bind(a.organizationId, b.id)
+      .first<number>("updated_at");
     expect(member).toBe(ahead + 1);
   });
 
   it("a row whose membership is gone from its shard is removed; the others stay", async () => {
     const a = await user("Stale owner");
     const b = await userOnAnotherShard("Stale member", a.organizationId);
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "member" },
+    });
     expect((await listed(b)).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
     // The membership is deleted in the shard directly: the index still names it.
-    await shardD1(a.organizationId).prepare(`DELETE FROM organization_members WHERE organization_id = ?1 AND user_id = ?2`).bind(a.organizationId, b.id).run();
+    await shardD1(a.organizationId)
+      .prepare(`DELETE FROM organization_members WHERE organization_id = ?1 AND user_id = ?2`)
+      .bind(a.organizationId, b.id)
+      .run();
     expect((await listed(b)).map((o) => o._id).sort()).toEqual([a.organizationId, b.organizationId].sort());
     // A row checked within the grace period is left for later…
     await callScheduled(Date.now());
@@ -194,26 +248,40 @@ describe("the index's repair", () => {
     expect(await listed(b)).toEqual(await truth(b, [a.organizationId, b.organizationId]));
     expect((await listed(b)).map((o) => o._id)).toEqual([b.organizationId]);
     // The row still held was checked, not deleted, and stamped: it leaves the front of the queue.
-    const held = await env.DB.prepare(`SELECT synced_at FROM user_organizations WHERE user_id = ?1`).bind(b.id).first<{ synced_at: number }>();
+    const held = await env.DB.prepare(`SELECT synced_at FROM user_organizations WHERE user_id = ?1`)
+      .bind(b.id)
+      .first<{ synced_at: number }>();
     expect(held!.synced_at).toBeGreaterThan(Date.now() - USER_ORGANIZATIONS_GRACE_MS);
   });
 
   it("an organization changed in its shard (as a rename would) is corrected for every member by the tick", async () => {
     const a = await user("Renamed owner");
     const b = await userOnAnotherShard("Renamed member", a.organizationId);
-    await ok("POST", `/organization/${a.organizationId}/member`, { token: a.token, body: { email: b.email, role: "member" } });
+    await ok("POST", `/organization/${a.organizationId}/member`, {
+      token: a.token,
+      body: { email: b.email, role: "member" },
+    });
     // The memberships themselves are old (from before the column, in the shard and in the index alike): only the
     // organization's own change can lead the repair to them.
-    await env.DB.prepare(`UPDATE user_organizations SET member_updated_at = 0 WHERE organization_id = ?1`).bind(a.organizationId).run();
+    await env.DB.prepare(`UPDATE user_organizations SET member_updated_at = 0 WHERE organization_id = ?1`)
+      .bind(a.organizationId)
+      .run();
     const shard = shardD1(a.organizationId);
     await shard.batch([
       shard.prepare(`UPDATE organization_members SET updated_at = 0 WHERE organization_id = ?1`).bind(a.organizationId),
-      shard.prepare(`UPDATE organizations SET name = 'Renamed', updated_at = ?2 WHERE id = ?1`).bind(a.organizationId, Date.now() + 1),
+      shard
+        .prepare(`UPDATE organizations SET name = 'Renamed', updated_at = ?2 WHERE id = ?1`)
+        .bind(a.organizationId, Date.now() + 1),
     ]);
     await reconcileUserOrganizations(env, Date.now());
     for (const u of [a, b]) {
       expect((await listed(u)).find((o) => o._id === a.organizationId)?.name, u.name).toBe("Renamed");
-      expect(await listed(u)).toEqual(await truth(u, [a.organizationId, u.organizationId].filter((id, i, all) => all.indexOf(id) === i)));
+      expect(await listed(u)).toEqual(
+        await truth(
+          u,
+          [a.organizationId, u.organizationId].filter((id, i, all) => all.indexOf(id) === i),
+        ),
+      );
     }
   });
 });

@@ -1,5 +1,12 @@
 /** Helpers for the automation tests: the receiver, polling for runs and deliveries, direct handler calls. */
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import worker from "../../src/index";
 import { ok } from "./harness";
 
@@ -11,7 +18,9 @@ export function hookUrl(key: string, query: Record<string, string> = {}) {
   return `${receiverUrl()}/hook/${key}${q ? `?${q}` : ""}`;
 }
 
-export async function receiverLog(key: string): Promise<{ method: string; headers: Record<string, string>; body: string; at: number; inFlight: number }[]> {
+export async function receiverLog(
+  key: string,
+): Promise<{ method: string; headers: Record<string, string>; body: string; at: number; inFlight: number }[]> {
   const res = await fetch(`${receiverUrl()}/log/${key}`);
   return res.json();
 }
@@ -19,7 +28,11 @@ export async function receiverLog(key: string): Promise<{ method: string; header
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` returns something truthy (or throws after `timeoutMs`). */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -34,21 +47,32 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
 }
 
-export async function runs(token: string, automationId: string, query: Record<string, string | number> = {}): Promise<any[]> {
+export async function runs(
+  token: string,
+  automationId: string,
+  query: Record<string, string | number> = {},
+): Promise<any[]> {
   return (await ok("GET", `/automation/${automationId}/runs`, { token, query })).data;
 }
 
 /** Waits until the automation has `count` finished runs (not queued/running) and returns them, newest first. */
 export async function finishedRuns(token: string, automationId: string, count = 1, timeoutMs = 20_000): Promise<any[]> {
-  return eventually(async () => {
-    const list = await runs(token, automationId, { limit: 100 });
-    const done = list.filter((r) => r.status !== "queued" && r.status !== "running");
-    return done.length >= count ? done : null;
-  }, timeoutMs, `${count} finished run(s) of ${automationId}`);
+  return eventually(
+    async () => {
+      const list = await runs(token, automationId, { limit: 100 });
+      const done = list.filter((r) => r.status !== "queued" && r.status !== "running");
+      return done.length >= count ? done : null;
+    },
+    timeoutMs,
+    `${count} finished run(s) of ${automationId}`,
+  );
 }
 
 export async function callQueue(queue: string, bodies: unknown[], attempts = 1) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `msg-${Date.now()}-${i}-${Math.random()}`, timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body, i) => ({ id: `msg-${Date.now()}-${i}-${Math.random()}`, timestamp: new Date(), attempts, body })),
+  );
   const ctx = createExecutionContext();
   await worker.queue!(batch as MessageBatch<unknown>, env, ctx);
   return getQueueResult(batch, ctx);

@@ -125,13 +125,20 @@ export class Peer {
   }
 }
 
-export async function openSocket(documentId: string, opts: { token?: string; ticket?: string; headers?: Record<string, string> } = {}) {
+export async function openSocket(
+  documentId: string,
+  opts: { token?: string; ticket?: string; headers?: Record<string, string> } = {},
+) {
   const url = new URL(`/document/${documentId}/collab`, BASE);
   if (opts.ticket) url.searchParams.set("ticket", opts.ticket);
   // Each socket from its own client address, as call() does: refused tickets count as failed authentications per
   // address (60 a minute), and the suite's sockets together must not spend one address's budget.
   const b = crypto.getRandomValues(new Uint8Array(3));
-  const headers: Record<string, string> = { upgrade: "websocket", "cf-connecting-ip": `100.${64 + (b[0]! & 63)}.${b[1]}.${b[2]}`, ...(opts.headers ?? {}) };
+  const headers: Record<string, string> = {
+    upgrade: "websocket",
+    "cf-connecting-ip": `100.${64 + (b[0]! & 63)}.${b[1]}.${b[2]}`,
+    ...(opts.headers ?? {}),
+  };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   return SELF.fetch(url, { headers });
 }

@@ -33,7 +33,8 @@ function testClientAddress() {
 
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (!Object.keys(headers).some((k) => k.toLowerCase() === "cf-connecting-ip")) headers["cf-connecting-ip"] = testClientAddress();
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === "cf-connecting-ip"))
+    headers["cf-connecting-ip"] = testClientAddress();
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined = opts.raw;
   if (opts.body !== undefined) {
@@ -81,10 +82,22 @@ export interface RegisteredUser {
 export async function registerUser(name = "Test User", email = uniqueEmail()): Promise<RegisteredUser> {
   const body = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name } });
   const d = body.data;
-  return { id: d.user._id, email: d.user.email, name, token: d.token.token, organizationId: d.organization._id, workspaceId: d.workspace._id };
+  return {
+    id: d.user._id,
+    email: d.user.email,
+    name,
+    token: d.token.token,
+    organizationId: d.organization._id,
+    workspaceId: d.workspace._id,
+  };
 }
 
-export async function addWorkspaceCollaborator(owner: RegisteredUser, workspaceId: string, who: RegisteredUser, role: "admin" | "editor" | "viewer") {
+export async function addWorkspaceCollaborator(
+  owner: RegisteredUser,
+  workspaceId: string,
+  who: RegisteredUser,
+  role: "admin" | "editor" | "viewer",
+) {
   await ok("POST", `/workspace/${workspaceId}/collaborator`, { token: owner.token, body: { email: who.email, role } });
 }
 
@@ -114,9 +127,18 @@ export async function seedTenant(): Promise<Tenant> {
   await addWorkspaceCollaborator(owner, workspaceId, viewer, "viewer");
   const project = await ok("POST", "/project", { token: owner.token, body: { workspaceId, name: "Project" } });
   const projectId = project.data._id;
-  const folder = await ok("POST", "/document", { token: owner.token, body: { projectId, name: "Folder", type: "FOLDER" } });
-  const doc = await ok("POST", "/document", { token: owner.token, body: { projectId, parentId: folder.data._id, name: "Doc 1", type: "DOCUMENT" } });
-  const doc2 = await ok("POST", "/document", { token: owner.token, body: { projectId, parentId: folder.data._id, name: "Doc 2", type: "DOCUMENT" } });
+  const folder = await ok("POST", "/document", {
+    token: owner.token,
+    body: { projectId, name: "Folder", type: "FOLDER" },
+  });
+  const doc = await ok("POST", "/document", {
+    token: owner.token,
+    body: { projectId, parentId: folder.data._id, name: "Doc 1", type: "DOCUMENT" },
+  });
+  const doc2 = await ok("POST", "/document", {
+    token: owner.token,
+    body: { projectId, parentId: folder.data._id, name: "Doc 2", type: "DOCUMENT" },
+  });
   return {
     owner,
     editor,

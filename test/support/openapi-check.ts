@@ -36,7 +36,10 @@ function loadIndex(fetch: FetchFn): Promise<DocIndex> {
     const doc: any = await res.json();
     const operations: Operation[] = [];
     for (const [template, item] of Object.entries<any>(doc.paths ?? {})) {
-      const segments = template.split("/").slice(1).map((s) => (/^\{.+\}$/.test(s) ? null : s));
+      const segments = template
+        .split("/")
+        .slice(1)
+        .map((s) => (/^\{.+\}$/.test(s) ? null : s));
       for (const [method, op] of Object.entries<any>(item)) {
         if (!op || typeof op !== "object" || !op.responses) continue;
         operations.push({ method: method.toUpperCase(), template, segments, responses: op.responses });
@@ -53,7 +56,7 @@ function findOperation(ops: Operation[], method: string, pathname: string): Oper
   let best: Operation | undefined;
   for (const op of ops) {
     if (op.method !== method || op.segments.length !== parts.length) continue;
-    if (!op.segments.every((s, i) => s === null ? parts[i] !== "" : s === parts[i])) continue;
+    if (!op.segments.every((s, i) => (s === null ? parts[i] !== "" : s === parts[i]))) continue;
     if (!best || moreSpecific(op, best)) best = op;
   }
   return best;
@@ -90,8 +93,16 @@ function validatorFor(idx: DocIndex, cacheKey: string, schema: any) {
 
 function describeErrors(errors: OutputUnit[]) {
   // The deepest errors say what is wrong; the enclosing anyOf/$ref/properties ones only repeat where.
-  const leaves = errors.filter((e) => !["properties", "$ref", "allOf", "items", "anyOf", "oneOf", "additionalProperties", "prefixItems"].includes(e.keyword));
-  return (leaves.length ? leaves : errors).slice(0, 6).map((e) => `${e.instanceLocation}: ${e.error}`).join("; ");
+  const leaves = errors.filter(
+    (e) =>
+      !["properties", "$ref", "allOf", "items", "anyOf", "oneOf", "additionalProperties", "prefixItems"].includes(
+        e.keyword,
+      ),
+  );
+  return (leaves.length ? leaves : errors)
+    .slice(0, 6)
+    .map((e) => `${e.instanceLocation}: ${e.error}`)
+    .join("; ");
 }
 
 /**
@@ -115,15 +126,20 @@ async function check(fetch: FetchFn, method: string, url: URL, res: Response, vi
   const found = responseFor(op.responses, res.status);
   if (!found) {
     const body = await res.text().catch(() => "");
-    violations.push(`${where} → ${res.status}: status not listed (lists ${Object.keys(op.responses).join(", ")}) ${body.slice(0, 200)}`);
+    violations.push(
+      `${where} → ${res.status}: status not listed (lists ${Object.keys(op.responses).join(", ")}) ${body.slice(0, 200)}`,
+    );
     return;
   }
   const content = found.response.content as Record<string, any> | undefined;
   const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (method === "HEAD" || res.status === 204 || res.status === 304 || !content || !type) return void res.body?.cancel();
+  if (method === "HEAD" || res.status === 204 || res.status === 304 || !content || !type)
+    return void res.body?.cancel();
   const media = mediaMatch(content, type);
   if (!media) {
-    violations.push(`${where} → ${res.status}: content type ${type} not listed (lists ${Object.keys(content).join(", ")})`);
+    violations.push(
+      `${where} → ${res.status}: content type ${type} not listed (lists ${Object.keys(content).join(", ")})`,
+    );
     return void res.body?.cancel();
   }
   if (type === "text/event-stream" || !/[/+]json$/.test(type)) return void res.body?.cancel();
@@ -137,11 +153,11 @@ async function check(fetch: FetchFn, method: string, url: URL, res: Response, vi
     return;
   }
   const result = validatorFor(idx, `${op.method} ${op.template} ${found.key} ${type}`, media.schema).validate(body);
-  if (!result.valid) violations.push(`${where} → ${res.status}: body does not match the schema: ${describeErrors(result.errors)}`);
+  if (!result.valid)
+    violations.push(`${where} → ${res.status}: body does not match the schema: ${describeErrors(result.errors)}`);
 }
 
 /** /openapi.json itself is the reference, not an operation checked against itself. */
 async function checkDocument(res: Response) {
   await res.body?.cancel();
 }
-

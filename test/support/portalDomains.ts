@@ -2,7 +2,11 @@
 import { env } from "cloudflare:test";
 import { ok } from "./harness";
 
-type Entry = { slug: string; domain: string; domainVerification?: { status: string; txtName: string; txtValue: string } };
+type Entry = {
+  slug: string;
+  domain: string;
+  domainVerification?: { status: string; txtName: string; txtValue: string };
+};
 
 /** Publishes a TXT record on the test resolver (test/setup/doh-server.ts). */
 export async function publishTxt(name: string, value: string) {

@@ -18,12 +18,15 @@ export function recordingD1(db: D1Database, record: D1Record): D1Database {
   const real = new WeakMap<object, D1PreparedStatement>();
   const call = (target: object, prop: string | symbol) => {
     const value = Reflect.get(target, prop) as unknown;
-    return typeof value === "function" ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args) : value;
+    return typeof value === "function"
+      ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args)
+      : value;
   };
   const statement = (stmt: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
       get(target, prop) {
-        if (prop === "bind") return (...args: unknown[]) => (record.params.push(args.length), statement(target.bind(...args)));
+        if (prop === "bind")
+          return (...args: unknown[]) => (record.params.push(args.length), statement(target.bind(...args)));
         if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") record.calls++;
         return call(target, prop);
       },

@@ -26,7 +26,18 @@ export const DOCUMENT_KEYS = [
   "isDeleted",
 ].sort();
 
-export const WORKSPACE_KEYS = ["_id", "name", "isDefault", "isShared", "organizationId", "ownerId", "collaborators", "createdAt", "updatedAt", "description"].sort();
+export const WORKSPACE_KEYS = [
+  "_id",
+  "name",
+  "isDefault",
+  "isShared",
+  "organizationId",
+  "ownerId",
+  "collaborators",
+  "createdAt",
+  "updatedAt",
+  "description",
+].sort();
 
 export const PROJECT_KEYS = [
   "_id",
@@ -59,7 +70,8 @@ export function expectMsTimestamp(v: unknown) {
 
 export function expectDocumentShape(d: any) {
   expect(Object.keys(d).sort()).toEqual(DOCUMENT_KEYS);
-  for (const k of ["_id", "projectId", "userId", "workspaceId", "name", "type", "description", "reference"]) expect(typeof d[k], k).toBe("string");
+  for (const k of ["_id", "projectId", "userId", "workspaceId", "name", "type", "description", "reference"])
+    expect(typeof d[k], k).toBe("string");
   expect(d.parentId === null || typeof d.parentId === "string").toBe(true);
   expect(["FOLDER", "DOCUMENT", "EXTERNAL"]).toContain(d.type);
   expectMsTimestamp(d.createdAt);
@@ -91,7 +103,8 @@ export function expectWorkspaceShape(w: any) {
 
 export function expectProjectShape(p: any) {
   expect(Object.keys(p).sort()).toEqual(PROJECT_KEYS);
-  for (const k of ["_id", "userId", "workspaceId", "name", "originId", "reference", "description"]) expect(typeof p[k], k).toBe("string");
+  for (const k of ["_id", "userId", "workspaceId", "name", "originId", "reference", "description"])
+    expect(typeof p[k], k).toBe("string");
   expectMsTimestamp(p.createdAt);
   expectMsTimestamp(p.updatedAt);
   expect(isObjectOrNull(p.icon)).toBe(true);

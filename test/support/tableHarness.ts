@@ -11,7 +11,12 @@ export async function makeTable(token: string, projectId: string, name = "Table"
   return { tableId: res.data._id, nameColumnId: res.data.columns[0]._id };
 }
 
-export async function addColumn(token: string, tableId: string, name: string, data: Record<string, unknown>): Promise<any> {
+export async function addColumn(
+  token: string,
+  tableId: string,
+  name: string,
+  data: Record<string, unknown>,
+): Promise<any> {
   return (await ok("POST", `/table/${tableId}/column`, { token, body: { name, data } })).data;
 }
 
@@ -20,11 +25,17 @@ export async function addRow(token: string, tableId: string, cells: Record<strin
 }
 
 export async function bulkRows(token: string, tableId: string, rows: Record<string, unknown>[]): Promise<any[]> {
-  return (await ok("POST", `/table/${tableId}/rows`, { token, body: { rows: rows.map((cells) => ({ cells })) } })).data.rows;
+  return (await ok("POST", `/table/${tableId}/rows`, { token, body: { rows: rows.map((cells) => ({ cells })) } })).data
+    .rows;
 }
 
 /** Every page of GET /table/{id}/rows, optionally doing something between page fetches. */
-export async function allRows(token: string, tableId: string, limit = 1000, between?: (page: number) => Promise<void>): Promise<any[]> {
+export async function allRows(
+  token: string,
+  tableId: string,
+  limit = 1000,
+  between?: (page: number) => Promise<void>,
+): Promise<any[]> {
   const out: any[] = [];
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
@@ -45,9 +56,17 @@ const SELECT_ITEMS = [
 export async function makeTypedTable(token: string, projectId: string) {
   const table = await makeTable(token, projectId, "Typed");
   const col: Record<string, string> = { identifier: table.nameColumnId };
-  for (const type of ["text", "number", "checkbox", "date", "url", "email", "formula"]) col[type] = (await addColumn(token, table.tableId, type, { type }))._id;
+  for (const type of ["text", "number", "checkbox", "date", "url", "email", "formula"])
+    col[type] = (await addColumn(token, table.tableId, type, { type }))._id;
   col.select = (await addColumn(token, table.tableId, "select", { type: "select", selectItems: SELECT_ITEMS }))._id;
-  col.multiSelect = (await addColumn(token, table.tableId, "multiSelect", { type: "multiSelect", selectItems: SELECT_ITEMS }))._id;
-  col.oneMany = (await addColumn(token, table.tableId, "oneMany", { type: "oneMany", oneMany: { tableId: table.tableId, filter: [] } }))._id;
+  col.multiSelect = (
+    await addColumn(token, table.tableId, "multiSelect", { type: "multiSelect", selectItems: SELECT_ITEMS })
+  )._id;
+  col.oneMany = (
+    await addColumn(token, table.tableId, "oneMany", {
+      type: "oneMany",
+      oneMany: { tableId: table.tableId, filter: [] },
+    })
+  )._id;
   return { ...table, col };
 }

@@ -9,7 +9,9 @@ import { documents } from "./documents";
 export const collabRooms = sqliteTable(
   "collab_rooms",
   {
-    documentId: text("document_id").primaryKey().references(() => documents.id),
+    documentId: text("document_id")
+      .primaryKey()
+      .references(() => documents.id),
     live: integer("live").notNull().default(0),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -9,15 +9,19 @@ import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
  * shard: its last two characters are the shard key a move reads (src/db/shardKeys.ts). No foreign keys: the row is
  * the directory's, parked here.
  */
-export const notificationOutbox = sqliteTable("notification_outbox", {
-  id: text("id").primaryKey(),
-  userId: text("user_id").notNull(),
-  kind: text("kind").notNull(),
-  title: text("title").notNull(),
-  body: text("body").notNull().default(""),
-  /** JSON text, as the directory's notifications.data. */
-  data: text("data"),
-  createdAt: integer("created_at").notNull(),
-  /** When the row was written here: the drain takes rows older than a grace period (an immediate delivery may be on its way). */
-  queuedAt: integer("queued_at").notNull(),
-}, (t) => [index("notification_outbox_queued_idx").on(t.queuedAt)]);
+export const notificationOutbox = sqliteTable(
+  "notification_outbox",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    kind: text("kind").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull().default(""),
+    /** JSON text, as the directory's notifications.data. */
+    data: text("data"),
+    createdAt: integer("created_at").notNull(),
+    /** When the row was written here: the drain takes rows older than a grace period (an immediate delivery may be on its way). */
+    queuedAt: integer("queued_at").notNull(),
+  },
+  (t) => [index("notification_outbox_queued_idx").on(t.queuedAt)],
+);

@@ -16,7 +16,13 @@ import { attachmentOf } from "./sockets";
  * whose user can no longer read is handed to `revoke`, the others keep or lose the right to edit. Returns how many
  * sockets were revoked.
  */
-export async function recheckAccess(env: Env, documentId: string, sockets: readonly WebSocket[], userIds: string[] | undefined, revoke: (ws: WebSocket) => void) {
+export async function recheckAccess(
+  env: Env,
+  documentId: string,
+  sockets: readonly WebSocket[],
+  userIds: string[] | undefined,
+  revoke: (ws: WebSocket) => void,
+) {
   const affected = sockets.filter((ws) => {
     const att = attachmentOf(ws);
     return att && (!userIds || userIds.includes(att.userId));
@@ -48,7 +54,9 @@ export async function recheckAccess(env: Env, documentId: string, sockets: reado
 /** Single-use connection tickets, stored hashed in the room's SQLite storage. */
 export class Tickets {
   constructor(private readonly sql: SqlStorage) {
-    sql.exec("CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+    );
   }
 
   /** A ticket for `userId`, valid `ttlMs`; expired tickets are dropped on the way. */
@@ -57,7 +65,12 @@ export class Tickets {
     const expiresAt = Date.now() + ttlMs;
     const now = Date.now();
     this.sql.exec("DELETE FROM tickets WHERE expires_at <= ?", now);
-    this.sql.exec("INSERT INTO tickets (hash, user_id, expires_at) VALUES (?, ?, ?)", await sha256Hex(ticket), userId, expiresAt);
+    this.sql.exec(
+      "INSERT INTO tickets (hash, user_id, expires_at) VALUES (?, ?, ?)",
+      await sha256Hex(ticket),
+      userId,
+      expiresAt,
+    );
     return { ticket, expiresAt };
   }
 
@@ -67,14 +80,21 @@ export class Tickets {
    */
   async redeem(ticket: string): Promise<string | null> {
     const hash = await sha256Hex(ticket);
-    const row = this.sql.exec<{ user_id: string; expires_at: number }>("DELETE FROM tickets WHERE hash = ? RETURNING user_id, expires_at", hash).toArray()[0];
+    const row = this.sql
+      .exec<{ user_id: string; expires_at: number }>(
+        "DELETE FROM tickets WHERE hash = ? RETURNING user_id, expires_at",
+        hash,
+      )
+      .toArray()[0];
     if (!row || row.expires_at <= Date.now()) return null;
     return row.user_id;
   }
 
   /** Whether a ticket would be accepted now, without using it up (a plain GET must not burn it). */
   async valid(ticket: string): Promise<boolean> {
-    const row = this.sql.exec<{ expires_at: number }>("SELECT expires_at FROM tickets WHERE hash = ?", await sha256Hex(ticket)).toArray()[0];
+    const row = this.sql
+      .exec<{ expires_at: number }>("SELECT expires_at FROM tickets WHERE hash = ?", await sha256Hex(ticket))
+      .toArray()[0];
     return !!row && row.expires_at > Date.now();
   }
 }

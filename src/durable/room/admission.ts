@@ -54,7 +54,12 @@ export class UpdateAdmission {
     const tooLarge = this.pastLimit(fresh.byteLength);
     if (tooLarge) return { refusal: tooLarge };
     if (!withinLimits(nesting)) {
-      return { refusal: { code: CLOSE.tooDeep, reason: `Refused: blocks may nest at most ${MAX_BLOCK_DEPTH} levels deep (and XML nodes ${MAX_NODE_DEPTH})` } };
+      return {
+        refusal: {
+          code: CLOSE.tooDeep,
+          reason: `Refused: blocks may nest at most ${MAX_BLOCK_DEPTH} levels deep (and XML nodes ${MAX_NODE_DEPTH})`,
+        },
+      };
     }
     let seq: number;
     try {
@@ -70,8 +75,16 @@ export class UpdateAdmission {
     } catch (err) {
       // Decoded but not applicable: the storage keeps what Yjs integrated before it threw (the update events of
       // the failed transaction), so it holds what the document holds, and that part is sent like any edit.
-      console.warn("collab: closing a socket whose update could not be applied", err instanceof Error ? err.message : err);
-      const part = this.captured.length === 0 ? null : this.captured.length === 1 ? this.captured[0]! : Y.mergeUpdates(this.captured);
+      console.warn(
+        "collab: closing a socket whose update could not be applied",
+        err instanceof Error ? err.message : err,
+      );
+      const part =
+        this.captured.length === 0
+          ? null
+          : this.captured.length === 1
+            ? this.captured[0]!
+            : Y.mergeUpdates(this.captured);
       store.replace(seq, fresh.byteLength, part);
       return { refusal: unparseable, ...(part && { integrated: { origin: ws, update: part } }) };
     } finally {
@@ -89,7 +102,11 @@ export class UpdateAdmission {
     const limit = store.limit.maxStateBytes;
     if (store.storedBytes + bytes <= limit) return null;
     const held = Y.encodeStateAsUpdate(store.doc).byteLength;
-    if (held + bytes > limit) return { code: CLOSE.tooLarge, reason: `Refused: the document would exceed its ${Math.round(limit / 1024 / 1024)} MiB limit` };
+    if (held + bytes > limit)
+      return {
+        code: CLOSE.tooLarge,
+        reason: `Refused: the document would exceed its ${Math.round(limit / 1024 / 1024)} MiB limit`,
+      };
     if (store.storedBytes - held > limit / 8) store.compact();
     return null;
   }

@@ -34,9 +34,15 @@ export class MessageRate {
 }
 
 /** Why one more socket for `userId` is refused (the close reason), or null when the room has room for it. */
-export function socketRefusal(sockets: readonly WebSocket[], userId: string, maxRoomSockets: number, userOf: (ws: WebSocket) => string | undefined): string | null {
+export function socketRefusal(
+  sockets: readonly WebSocket[],
+  userId: string,
+  maxRoomSockets: number,
+  userOf: (ws: WebSocket) => string | undefined,
+): string | null {
   const open = sockets.filter((ws) => ws.readyState === WebSocket.OPEN);
   if (open.length >= maxRoomSockets) return `Room full: at most ${maxRoomSockets} sockets per document`;
-  if (open.filter((ws) => userOf(ws) === userId).length >= MAX_USER_SOCKETS) return `Too many sockets: at most ${MAX_USER_SOCKETS} sockets per user in one document`;
+  if (open.filter((ws) => userOf(ws) === userId).length >= MAX_USER_SOCKETS)
+    return `Too many sockets: at most ${MAX_USER_SOCKETS} sockets per user in one document`;
   return null;
 }

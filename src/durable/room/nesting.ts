@@ -23,10 +23,14 @@ const ROOT: Nesting = { nodes: 0, blocks: 0 };
 /** A struct as decoded from an update: `parent` is a root name, the id of its parent item, or null (inferred). */
 type Decoded = Y.Item & { parent: string | Y.ID | null };
 
-const isType = (item: Y.Item | Y.GC | undefined): item is Y.Item => item instanceof Y.Item && item.content instanceof Y.ContentType;
+const isType = (item: Y.Item | Y.GC | undefined): item is Y.Item =>
+  item instanceof Y.Item && item.content instanceof Y.ContentType;
 const below = (parent: Nesting, item: Y.Item): Nesting => {
   const type = (item.content as Y.ContentType).type;
-  return { nodes: parent.nodes + 1, blocks: parent.blocks + (type instanceof Y.XmlElement && type.nodeName === "blockContainer" ? 1 : 0) };
+  return {
+    nodes: parent.nodes + 1,
+    blocks: parent.blocks + (type instanceof Y.XmlElement && type.nodeName === "blockContainer" ? 1 : 0),
+  };
 };
 
 /** Whether `nesting` fits the limits (a block count over MAX_BLOCK_DEPTH, or nodes over MAX_NODE_DEPTH, does not). */
@@ -103,7 +107,8 @@ class Probe {
     const known = this.heldDepth.get(type);
     if (known) return known;
     let n = ROOT;
-    for (let t: Y.AbstractType<unknown> | null = type; t?._item; t = t._item.parent as Y.AbstractType<unknown> | null) n = below(n, t._item);
+    for (let t: Y.AbstractType<unknown> | null = type; t?._item; t = t._item.parent as Y.AbstractType<unknown> | null)
+      n = below(n, t._item);
     this.heldDepth.set(type, n);
     return n;
   }
@@ -114,7 +119,8 @@ class Probe {
     if (item.parent) {
       const found = this.find(item.parent);
       if (!found) return { done: null };
-      if ("held" in found) return { done: isType(found.held) ? this.depthOfHeld((found.held.content as Y.ContentType).type) : null };
+      if ("held" in found)
+        return { done: isType(found.held) ? this.depthOfHeld((found.held.content as Y.ContentType).type) : null };
       const parent = found.added;
       return isType(parent) ? { wait: parent, then: (n) => below(n, parent) } : { done: null };
     }
@@ -122,7 +128,13 @@ class Probe {
     const neighbour = item.rightOrigin ?? item.origin;
     const found = neighbour ? this.find(neighbour) : null;
     if (!found) return { done: null };
-    if ("held" in found) return { done: found.held instanceof Y.Item && found.held.parent ? this.depthOfHeld(found.held.parent as Y.AbstractType<unknown>) : null };
+    if ("held" in found)
+      return {
+        done:
+          found.held instanceof Y.Item && found.held.parent
+            ? this.depthOfHeld(found.held.parent as Y.AbstractType<unknown>)
+            : null,
+      };
     return { wait: found.added, then: (n) => n };
   }
 

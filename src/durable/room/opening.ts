@@ -67,16 +67,21 @@ export class RoomOpener {
     const replaced = blob !== null && recordedBlob !== null && recordedBlob !== blob;
     if (session.seededAt === null && (recorded !== null || replaced) && empty) this.store.reset();
     if (session.seededAt !== null) this.store.setMeta("seededAt", String(session.seededAt));
-    if (blob !== null && (empty || session.seededAt !== null || recordedBlob === null)) this.store.setMeta("docxResourceId", blob);
+    if (blob !== null && (empty || session.seededAt !== null || recordedBlob === null))
+      this.store.setMeta("docxResourceId", blob);
   }
 
   private async first(session: OpeningSession) {
     if (session.kind === "DOCUMENT") {
       const { blocksJson } = await readContentJson(systemContext(this.env, session.documentId), session.documentId);
       const blocks: unknown = JSON.parse(blocksJson);
-      if (isBlockArray(blocks) && blocks.length > 0) this.store.doc.transact(() => writeBlocks(this.store.fragment, blocks), "seed");
+      if (isBlockArray(blocks) && blocks.length > 0)
+        this.store.doc.transact(() => writeBlocks(this.store.fragment, blocks), "seed");
     }
-    await shardD1Of(this.env, session.documentId).prepare("INSERT INTO collab_rooms (document_id, live, updated_at) VALUES (?, 0, ?) ON CONFLICT (document_id) DO NOTHING")
+    await shardD1Of(this.env, session.documentId)
+      .prepare(
+        "INSERT INTO collab_rooms (document_id, live, updated_at) VALUES (?, 0, ?) ON CONFLICT (document_id) DO NOTHING",
+      )
       .bind(session.documentId, Date.now())
       .run();
     this.store.setMeta("lastEditor", session.userId);
@@ -85,7 +90,8 @@ export class RoomOpener {
 
   /** Records in D1 whether sockets are connected (a failure only costs a needless re-check later). */
   setLive(documentId: string, live: boolean) {
-    return shardD1Of(this.env, documentId).prepare("UPDATE collab_rooms SET live = ?, updated_at = ? WHERE document_id = ?")
+    return shardD1Of(this.env, documentId)
+      .prepare("UPDATE collab_rooms SET live = ?, updated_at = ? WHERE document_id = ?")
       .bind(live ? 1 : 0, Date.now(), documentId)
       .run()
       .catch(() => undefined);

@@ -20,12 +20,14 @@ export const MAX_VALUE_BYTES = 2_000_000;
 /** Updates and compacted state are stored in chunks of this size, well under MAX_VALUE_BYTES. */
 const CHUNK_BYTES = 1024 * 1024;
 
-const toBuffer = (u: Uint8Array): ArrayBuffer => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
+const toBuffer = (u: Uint8Array): ArrayBuffer =>
+  u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
 
 /** `bytes` as values of at most CHUNK_BYTES (one empty value for no bytes). */
 function chunksOf(bytes: Uint8Array): ArrayBuffer[] {
   const chunks: ArrayBuffer[] = [];
-  for (let at = 0; at < bytes.byteLength || chunks.length === 0; at += CHUNK_BYTES) chunks.push(toBuffer(bytes.subarray(at, at + CHUNK_BYTES)));
+  for (let at = 0; at < bytes.byteLength || chunks.length === 0; at += CHUNK_BYTES)
+    chunks.push(toBuffer(bytes.subarray(at, at + CHUNK_BYTES)));
   return chunks;
 }
 
@@ -70,7 +72,8 @@ export class RoomStorage {
     private readonly onUpdate: UpdateListener,
   ) {
     this.sql = storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS updates (seq INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL, n INTEGER NOT NULL DEFAULT 1);
+    this.sql
+      .exec(`CREATE TABLE IF NOT EXISTS updates (seq INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL, n INTEGER NOT NULL DEFAULT 1);
       CREATE TABLE IF NOT EXISTS update_parts (seq INTEGER NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, idx));
       CREATE TABLE IF NOT EXISTS state_chunks (idx INTEGER PRIMARY KEY, data BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
@@ -83,17 +86,26 @@ export class RoomStorage {
     const started = performance.now();
     const doc = new Y.Doc({ gc: true });
     const chunks = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM state_chunks ORDER BY idx").toArray();
-    const sizes: Sizes = { stateChunks: chunks.length, stateBytes: chunks.reduce((n, c) => n + c.data.byteLength, 0), updateBytes: 0, updateCount: 0 };
+    const sizes: Sizes = {
+      stateChunks: chunks.length,
+      stateBytes: chunks.reduce((n, c) => n + c.data.byteLength, 0),
+      updateBytes: 0,
+      updateCount: 0,
+    };
     const parts: Uint8Array[] = [];
     if (sizes.stateBytes > 0) parts.push(concat(chunks.map((c) => c.data)));
     // The chunks after the first of each update stored in several (rare: updates over CHUNK_BYTES).
     const rest = new Map<number, ArrayBuffer[]>();
-    for (const part of this.sql.exec<{ seq: number; data: ArrayBuffer }>("SELECT seq, data FROM update_parts ORDER BY seq, idx")) {
+    for (const part of this.sql.exec<{ seq: number; data: ArrayBuffer }>(
+      "SELECT seq, data FROM update_parts ORDER BY seq, idx",
+    )) {
       const list = rest.get(part.seq) ?? [];
       list.push(part.data);
       rest.set(part.seq, list);
     }
-    for (const row of this.sql.exec<{ seq: number; data: ArrayBuffer; n: number }>("SELECT seq, data, n FROM updates ORDER BY seq")) {
+    for (const row of this.sql.exec<{ seq: number; data: ArrayBuffer; n: number }>(
+      "SELECT seq, data, n FROM updates ORDER BY seq",
+    )) {
       const update = concat([row.data, ...(rest.get(row.seq) ?? [])]);
       parts.push(update);
       sizes.updateBytes += update.byteLength;
@@ -123,7 +135,12 @@ export class RoomStorage {
 
   setMeta(key: string, value: string | null) {
     if (value === null) this.sql.exec("DELETE FROM meta WHERE key = ?", key);
-    else this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+    else
+      this.sql.exec(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        key,
+        value,
+      );
   }
 
   get limit() {
@@ -171,8 +188,11 @@ export class RoomStorage {
 
   private write(update: Uint8Array, n: number): number {
     const chunks = chunksOf(update);
-    const { seq } = this.sql.exec<{ seq: number }>("INSERT INTO updates (data, n) VALUES (?, ?) RETURNING seq", chunks[0]!, n).one();
-    for (let idx = 1; idx < chunks.length; idx++) this.sql.exec("INSERT INTO update_parts (seq, idx, data) VALUES (?, ?, ?)", seq, idx, chunks[idx]!);
+    const { seq } = this.sql
+      .exec<{ seq: number }>("INSERT INTO updates (data, n) VALUES (?, ?) RETURNING seq", chunks[0]!, n)
+      .one();
+    for (let idx = 1; idx < chunks.length; idx++)
+      this.sql.exec("INSERT INTO update_parts (seq, idx, data) VALUES (?, ?, ?)", seq, idx, chunks[idx]!);
     return seq;
   }
 

@@ -71,6 +71,12 @@ export class Presence {
 /** Stores the attachment, dropping the states (not the clocks) when they would not fit. */
 function keep(ws: WebSocket, att: Attachment) {
   const json = JSON.stringify(att.presence);
-  const stored = json.length <= MAX_ATTACHMENT_PRESENCE ? att : { ...att, presence: Object.fromEntries(Object.entries(att.presence).map(([k, [clock]]) => [k, [clock, null]])) };
+  const stored =
+    json.length <= MAX_ATTACHMENT_PRESENCE
+      ? att
+      : {
+          ...att,
+          presence: Object.fromEntries(Object.entries(att.presence).map(([k, [clock]]) => [k, [clock, null]])),
+        };
   ws.serializeAttachment(stored);
 }

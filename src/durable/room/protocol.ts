@@ -19,7 +19,15 @@ export const MAX_AWARENESS_CLIENTS = 4;
 export const MAX_AWARENESS_STATE_BYTES = 8 * 1024;
 
 /** Close codes sent to clients (docs/api-guide.md, "Collaborative editing"). */
-export const CLOSE = { unparseable: 1003, tooLarge: 1009, accessRevoked: 4403, reset: 4409, tooDeep: 4422, rateLimited: 4429, full: 4503 } as const;
+export const CLOSE = {
+  unparseable: 1003,
+  tooLarge: 1009,
+  accessRevoked: 4403,
+  reset: 4409,
+  tooDeep: 4422,
+  rateLimited: 4429,
+  full: 4503,
+} as const;
 
 /** A message that is not part of the protocol: its socket is closed with 1003 and nothing of it is applied. */
 export class Unparseable extends Error {}
@@ -90,7 +98,8 @@ function encodeSync(write: (e: encoding.Encoder) => void) {
 /** y-websocket's opening: the room's state vector (the client answers with what the room lacks). */
 export const syncStep1Message = (doc: Y.Doc) => encodeSync((e) => syncProtocol.writeSyncStep1(e, doc));
 /** What `doc` holds beyond `stateVector`. */
-export const syncStep2Message = (doc: Y.Doc, stateVector: Uint8Array) => encodeSync((e) => syncProtocol.writeSyncStep2(e, doc, stateVector));
+export const syncStep2Message = (doc: Y.Doc, stateVector: Uint8Array) =>
+  encodeSync((e) => syncProtocol.writeSyncStep2(e, doc, stateVector));
 export const updateMessage = (update: Uint8Array) => encodeSync((e) => syncProtocol.writeUpdate(e, update));
 
 /** y-protocols auth "permission denied": sent to a viewer whose update was not applied. */

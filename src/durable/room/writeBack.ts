@@ -17,7 +17,10 @@ import { attachmentOf } from "./sockets";
 export const WRITE_BACK_MS = 2000;
 
 /** Stores content as a new version (a stale `baseVersion` is a 409 ApiError); its version. */
-export function storeContent(env: Env, input: { documentId: string; userId: string; blocksJson: string; baseVersion?: number }) {
+export function storeContent(
+  env: Env,
+  input: { documentId: string; userId: string; blocksJson: string; baseVersion?: number },
+) {
   return writeContent(systemContext(env, input.documentId), input);
 }
 

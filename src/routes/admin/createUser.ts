@@ -21,11 +21,14 @@ const route = defineRoute({
   shard: "service",
   tags: ["Identity"],
   summary: "Register a user (deployment admin token)",
-  description: "Creates the user, a personal organization with a default workspace, applies pending invitations and issues a first token.",
+  description:
+    "Creates the user, a personal organization with a default workspace, applies pending invitations and issues a first token.",
   security: [{ bearer: [] }],
   request: jsonBody(z.strictObject({ email: EmailSchema, name: NameSchema })),
   responses: {
-    ...okData(z.object({ user: UserSchema, organization: OrganizationSchema, workspace: WorkspaceSchema, token: TokenSchema })),
+    ...okData(
+      z.object({ user: UserSchema, organization: OrganizationSchema, workspace: WorkspaceSchema, token: TokenSchema }),
+    ),
     ...errorResponses("ConflictError"),
   },
 });

@@ -13,8 +13,17 @@ import {
   moveShardStep,
 } from "../../services/shards/move";
 
-const Logical = z.number().int().min(0).max(LOGICAL_SHARDS - 1).openapi({ description: `A logical shard, 0–${LOGICAL_SHARDS - 1}` });
-const Binding = z.string().max(10).regex(/^SHARD_\d{1,4}$/).openapi({ description: "A shard database binding, e.g. SHARD_2" });
+const Logical = z
+  .number()
+  .int()
+  .min(0)
+  .max(LOGICAL_SHARDS - 1)
+  .openapi({ description: `A logical shard, 0–${LOGICAL_SHARDS - 1}` });
+const Binding = z
+  .string()
+  .max(10)
+  .regex(/^SHARD_\d{1,4}$/)
+  .openapi({ description: "A shard database binding, e.g. SHARD_2" });
 
 const MaxCalls = z
   .number()
@@ -35,7 +44,7 @@ const move = defineRoute({
   tags: ["Identity"],
   summary: "Move a logical shard to another shard database while the service runs (deployment admin token)",
   description:
-    "docs/scaling.md, \"Moving a logical shard\": the shard's organizations are read-only while their rows are copied (writes answer 503 with " +
+    'docs/scaling.md, "Moving a logical shard": the shard\'s organizations are read-only while their rows are copied (writes answer 503 with ' +
     "Retry-After), the copy is verified table by table (row count and checksum), then the directory's placement switches and every Worker " +
     "sends the shard's requests to the new database. The old copy stays until POST /admin/shards/drop. `npm run shard:move` calls both. " +
     "409 when the shard is served by that database already, or when the copy does not verify: then the shard is writable again where it " +
@@ -52,9 +61,20 @@ const move = defineRoute({
           schema: z.object({
             logical: Logical,
             to: Binding,
-            cursor: z.string().min(1).max(4096).optional().openapi({ description: "The `cursor` of the previous step's answer; none to start the move" }),
+            cursor: z
+              .string()
+              .min(1)
+              .max(4096)
+              .optional()
+              .openapi({ description: "The `cursor` of the previous step's answer; none to start the move" }),
             maxCalls: MaxCalls,
-            pageRows: z.number().int().min(1).max(MAX_PAGE_ROWS).optional().openapi({ description: `Rows per page read and written (default ${MAX_PAGE_ROWS})` }),
+            pageRows: z
+              .number()
+              .int()
+              .min(1)
+              .max(MAX_PAGE_ROWS)
+              .optional()
+              .openapi({ description: `Rows per page read and written (default ${MAX_PAGE_ROWS})` }),
           }),
         },
       },
@@ -105,7 +125,12 @@ const drop = defineRoute({
     "shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy " +
     "too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away.",
   security: [{ bearer: [] }],
-  request: { body: { content: { "application/json": { schema: z.object({ logical: Logical, from: Binding, maxCalls: MaxCalls }) } }, required: true } },
+  request: {
+    body: {
+      content: { "application/json": { schema: z.object({ logical: Logical, from: Binding, maxCalls: MaxCalls }) } },
+      required: true,
+    },
+  },
   responses: {
     ...okData(z.object({ logical: z.number().int(), from: z.string(), rows: z.number().int(), done: z.boolean() })),
     ...errorResponses("UnauthorizedError", "RateLimitedError", "ConflictError"),
@@ -123,7 +148,7 @@ const abort = defineRoute({
   tags: ["Identity"],
   summary: "Stop a logical shard's move and delete what it copied, in steps (deployment admin token)",
   description:
-    "docs/scaling.md, \"A move in steps\". For a move whose command was interrupted, or that is given up: the shard's organizations are " +
+    'docs/scaling.md, "A move in steps". For a move whose command was interrupted, or that is given up: the shard\'s organizations are ' +
     "writable again at once, in the database they never left, and the move's cursor is refused from then on (`stopped: true`). For a move " +
     "that stopped on its own (a page of its copy differed: POST /admin/shards/move answered 409), there is nothing to stop. Either way the " +
     "copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about " +
@@ -137,7 +162,9 @@ const abort = defineRoute({
         "application/json": {
           schema: z.object({
             logical: Logical,
-            to: Binding.optional().openapi({ description: "The move's target database, as a previous answer named it; none to find it" }),
+            to: Binding.optional().openapi({
+              description: "The move's target database, as a previous answer named it; none to find it",
+            }),
             maxCalls: MaxCalls,
           }),
         },
@@ -150,10 +177,15 @@ const abort = defineRoute({
       z.object({
         logical: z.number().int(),
         from: z.string().openapi({ description: "The database that serves the shard (writable)" }),
-        to: z.string().nullable().openapi({ description: "The move's target, whose copy this call deleted from; null when the move stopped before it fenced a target (it had copied nothing)" }),
+        to: z.string().nullable().openapi({
+          description:
+            "The move's target, whose copy this call deleted from; null when the move stopped before it fenced a target (it had copied nothing)",
+        }),
         stopped: z.boolean().openapi({ description: "Whether this call stopped a move that was under way" }),
         rows: z.number().int().openapi({ description: "Rows deleted from `to` by this call" }),
-        done: z.boolean().openapi({ description: "Whether no row of the shard is left in `to`; false asks for another call" }),
+        done: z
+          .boolean()
+          .openapi({ description: "Whether no row of the shard is left in `to`; false asks for another call" }),
       }),
     ),
     ...errorResponses("UnauthorizedError", "RateLimitedError", "ConflictError"),
@@ -162,6 +194,8 @@ const abort = defineRoute({
 
 export function registerShardMoves(app: Router) {
   app.openapi(abort, async (c) => c.json({ data: await abortShardMove(c.env, c.req.valid("json")) }, 200));
-  app.openapi(move, async (c) => c.json({ data: await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() }) }, 200));
+  app.openapi(move, async (c) =>
+    c.json({ data: await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() }) }, 200),
+  );
   app.openapi(drop, async (c) => c.json({ data: await dropOldShardCopy(c.env, c.req.valid("json")) }, 200));
 }

@@ -10,11 +10,22 @@ const route = defineRoute({
   operationId: "deleteAutomation",
   tags: ["Automations"],
   summary: "Delete an automation",
-  description: "Owner or project admin. It stops running at once; its runs and deliveries stay readable for their retention period through nothing else. `If-Match` with the ETag of GET /automation/{id}: a mismatch is 412 and nothing changes.",
+  description:
+    "Owner or project admin. It stops running at once; its runs and deliveries stay readable for their retention period through nothing else. `If-Match` with the ETag of GET /automation/{id}: a mismatch is 412 and nothing changes.",
   request: { params: z.object({ id: pathId("id") }) },
   responses: { ...okData(z.object({ success: z.literal(true) })), ...errorResponses("PreconditionFailedError") },
 });
 
 export function registerDeleteAutomation(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await deleteAutomation(ctxOf(c), { automationId: c.req.valid("param").id, expected: expectedVersionOf(c) }) }, 200));
+  app.openapi(route, async (c) =>
+    c.json(
+      {
+        data: await deleteAutomation(ctxOf(c), {
+          automationId: c.req.valid("param").id,
+          expected: expectedVersionOf(c),
+        }),
+      },
+      200,
+    ),
+  );
 }

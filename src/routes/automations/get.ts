@@ -12,9 +12,14 @@ const route = defineRoute({
   operationId: "getAutomation",
   tags: ["Automations"],
   summary: "Retrieve an automation",
-  description: "Readable with project read. `webhookSecret` is included only for the owner and project admins. Strong ETag; If-None-Match answers 304.",
+  description:
+    "Readable with project read. `webhookSecret` is included only for the owner and project admins. Strong ETag; If-None-Match answers 304.",
   request: { params: z.object({ id: pathId("id") }) },
-  responses: { ...okData(AutomationSchema), ...errorResponses(), 304: { description: "Not modified (If-None-Match matched the ETag)" } },
+  responses: {
+    ...okData(AutomationSchema),
+    ...errorResponses(),
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
+  },
 });
 
 export function registerGetAutomation(app: Router) {

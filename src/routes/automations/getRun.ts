@@ -11,7 +11,8 @@ const route = defineRoute({
   operationId: "getAutomationRun",
   tags: ["Automations"],
   summary: "One run, with each action's figures",
-  description: "Each action carries `status`, `startedAt`, `finishedAt`, `operations`, `affectedRows` and `error`. Readable with project read.",
+  description:
+    "Each action carries `status`, `startedAt`, `finishedAt`, `operations`, `affectedRows` and `error`. Readable with project read.",
   request: { params: z.object({ runId: pathId("runId") }) },
   responses: { ...okData(RunSchema), ...errorResponses() },
 });

@@ -22,9 +22,17 @@ const route = defineRoute({
       cursor: z.string().min(1).max(200).optional(),
     }),
   },
-  responses: { 200: jsonResponse(z.object({ data: z.array(AutomationSchema), nextCursor: z.string().nullable() })), ...errorResponses() },
+  responses: {
+    200: jsonResponse(z.object({ data: z.array(AutomationSchema), nextCursor: z.string().nullable() })),
+    ...errorResponses(),
+  },
 });
 
 export function registerListAutomations(app: Router) {
-  app.openapi(route, async (c) => c.json(await listAutomations(ctxOf(c), { projectId: c.req.valid("param").projectId, ...c.req.valid("query") }), 200));
+  app.openapi(route, async (c) =>
+    c.json(
+      await listAutomations(ctxOf(c), { projectId: c.req.valid("param").projectId, ...c.req.valid("query") }),
+      200,
+    ),
+  );
 }

@@ -11,7 +11,8 @@ const route = defineRoute({
   operationId: "listWebhookDeliveries",
   tags: ["Automations"],
   summary: "An automation's webhook deliveries, newest first",
-  description: "Each with its attempts (`at`, `durationMs`, `httpStatus` or `error`) and `nextAttemptAt` while a retry is due. Paged like runs.",
+  description:
+    "Each with its attempts (`at`, `durationMs`, `httpStatus` or `error`) and `nextAttemptAt` while a retry is due. Paged like runs.",
   request: {
     params: z.object({ id: pathId("id") }),
     query: z.object({
@@ -20,9 +21,14 @@ const route = defineRoute({
       status: z.enum(DELIVERY_STATUSES).optional(),
     }),
   },
-  responses: { 200: jsonResponse(z.object({ data: z.array(DeliverySchema), nextCursor: z.string().nullable() })), ...errorResponses() },
+  responses: {
+    200: jsonResponse(z.object({ data: z.array(DeliverySchema), nextCursor: z.string().nullable() })),
+    ...errorResponses(),
+  },
 });
 
 export function registerListWebhookDeliveries(app: Router) {
-  app.openapi(route, async (c) => c.json(await listDeliveries(ctxOf(c), { automationId: c.req.valid("param").id, ...c.req.valid("query") }), 200));
+  app.openapi(route, async (c) =>
+    c.json(await listDeliveries(ctxOf(c), { automationId: c.req.valid("param").id, ...c.req.valid("query") }), 200),
+  );
 }

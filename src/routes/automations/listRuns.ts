@@ -11,7 +11,8 @@ const route = defineRoute({
   operationId: "listAutomationRuns",
   tags: ["Automations"],
   summary: "An automation's runs, newest first",
-  description: "Readable with project read. Paged: `limit` 1–100 (default 20), `cursor` from `nextCursor`, optional `status` filter. Runs are kept 90 days.",
+  description:
+    "Readable with project read. Paged: `limit` 1–100 (default 20), `cursor` from `nextCursor`, optional `status` filter. Runs are kept 90 days.",
   request: {
     params: z.object({ id: pathId("id") }),
     query: z.object({
@@ -20,9 +21,14 @@ const route = defineRoute({
       status: z.enum(RUN_STATUSES).optional(),
     }),
   },
-  responses: { 200: jsonResponse(z.object({ data: z.array(RunSchema), nextCursor: z.string().nullable() })), ...errorResponses() },
+  responses: {
+    200: jsonResponse(z.object({ data: z.array(RunSchema), nextCursor: z.string().nullable() })),
+    ...errorResponses(),
+  },
 });
 
 export function registerListAutomationRuns(app: Router) {
-  app.openapi(route, async (c) => c.json(await listRuns(ctxOf(c), { automationId: c.req.valid("param").id, ...c.req.valid("query") }), 200));
+  app.openapi(route, async (c) =>
+    c.json(await listRuns(ctxOf(c), { automationId: c.req.valid("param").id, ...c.req.valid("query") }), 200),
+  );
 }

@@ -10,7 +10,8 @@ const route = defineRoute({
   operationId: "retryAutomationRun",
   tags: ["Automations"],
   summary: "Run a run's trigger again",
-  description: "Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run. It spends what is left of the original run's cascade budget, at its depth; a disabled automation is not retried (409).",
+  description:
+    "Queues a new run with the same trigger, carrying `retryOf`. Same rights as a manual run. It spends what is left of the original run's cascade budget, at its depth; a disabled automation is not retried (409).",
   request: { params: z.object({ runId: pathId("runId") }) },
   responses: { ...okData(RunSchema), ...errorResponses("ConflictError") },
 });

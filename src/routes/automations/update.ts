@@ -17,12 +17,19 @@ const route = defineRoute({
     "(ids, timestamps, owner, counters, a trigger's `type`/`mode`/`provider`) are accepted and ignored. `nextRunAt` is recomputed when triggers or `enabled` change. " +
     "`If-Match` with the ETag of GET /automation/{id}: a mismatch is 412 and nothing changes.",
   request: { params: z.object({ id: pathId("id") }), ...jsonBody(UpdateAutomationInput) },
-  responses: { ...okData(AutomationSchema), ...errorResponses("UnprocessableEntityError", "PreconditionFailedError", "ConflictError") },
+  responses: {
+    ...okData(AutomationSchema),
+    ...errorResponses("UnprocessableEntityError", "PreconditionFailedError", "ConflictError"),
+  },
 });
 
 export function registerUpdateAutomation(app: Router) {
   app.openapi(route, async (c) => {
-    const data = await updateAutomation(ctxOf(c), { automationId: c.req.valid("param").id, patch: c.req.valid("json"), expected: expectedVersionOf(c) });
+    const data = await updateAutomation(ctxOf(c), {
+      automationId: c.req.valid("param").id,
+      patch: c.req.valid("json"),
+      expected: expectedVersionOf(c),
+    });
     await withEtag(c, { data });
     return c.json({ data }, 200);
   });

@@ -23,14 +23,35 @@ const route = defineRoute({
     params: z.object({ rowId: pathId("rowId"), columnId: pathId("columnId") }),
     ...jsonBody(
       z.strictObject({
-        data: z.unknown().refine((v) => v !== undefined, { message: "data is required (null clears the cell)" }).openapi({ description: "The typed value" }),
-        ...ignored("_id", "tableId", "rowId", "columnId", "workspaceId", "originId", "isIdentifier", "createdAt", "updatedAt", "isDeleted"),
+        data: z
+          .unknown()
+          .refine((v) => v !== undefined, { message: "data is required (null clears the cell)" })
+          .openapi({ description: "The typed value" }),
+        ...ignored(
+          "_id",
+          "tableId",
+          "rowId",
+          "columnId",
+          "workspaceId",
+          "originId",
+          "isIdentifier",
+          "createdAt",
+          "updatedAt",
+          "isDeleted",
+        ),
       }),
     ),
   },
   responses: {
     200: jsonResponse(
-      z.object({ data: CellSchema, formulaCells: z.record(z.string(), z.unknown()).openapi({ description: "The row's formula cells as computed in this request" }) }).openapi("UpsertedCell"),
+      z
+        .object({
+          data: CellSchema,
+          formulaCells: z
+            .record(z.string(), z.unknown())
+            .openapi({ description: "The row's formula cells as computed in this request" }),
+        })
+        .openapi("UpsertedCell"),
     ),
     ...errorResponses("ConflictError", "PreconditionFailedError"),
   },
@@ -39,7 +60,12 @@ const route = defineRoute({
 export function registerUpsertCell(app: Router) {
   app.openapi(route, async (c) => {
     const { rowId, columnId } = c.req.valid("param");
-    const { cell, formulaCells } = await upsertCell(ctxOf(c), { rowId, columnId, data: c.req.valid("json").data, expected: expectedVersionOf(c) });
+    const { cell, formulaCells } = await upsertCell(ctxOf(c), {
+      rowId,
+      columnId,
+      data: c.req.valid("json").data,
+      expected: expectedVersionOf(c),
+    });
     await withEtag(c, { data: cell });
     return c.json({ data: cell, formulaCells }, 200);
   });

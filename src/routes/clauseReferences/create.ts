@@ -21,7 +21,8 @@ const route = defineRoute({
   shard: { body: "documentId" },
   tags: ["References"],
   summary: "E4. Create a clause reference",
-  description: "The caller supplies `_id` (pattern ^[A-Za-z0-9_-]{1,64}$; one already in use is 409). Needs edit access to the document.",
+  description:
+    "The caller supplies `_id` (pattern ^[A-Za-z0-9_-]{1,64}$; one already in use is 409). Needs edit access to the document.",
   request: jsonBody(
     z.strictObject({
       _id: IdSchemaBody,

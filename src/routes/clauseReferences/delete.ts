@@ -13,7 +13,8 @@ const route = defineRoute({
   shard: "service",
   tags: ["References"],
   summary: "Soft-delete a clause reference (edit access to its document)",
-  description: "Marks the clause reference deleted; it no longer appears in its document's list. Needs edit access to its document.",
+  description:
+    "Marks the clause reference deleted; it no longer appears in its document's list. Needs edit access to its document.",
   request: { params: z.object({ referenceId: pathId("referenceId") }) },
   responses: { ...okData(SuccessSchema), ...errorResponses() },
 });

@@ -19,5 +19,7 @@ const route = defineRoute({
 });
 
 export function registerGetClauseReference(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await getClauseReference(ctxOf(c), c.req.valid("param").referenceId) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await getClauseReference(ctxOf(c), c.req.valid("param").referenceId) }, 200),
+  );
 }

@@ -34,12 +34,23 @@ const route = defineRoute({
     ...jsonBody(
       z.strictObject({
         compact: z.boolean().optional().openapi({ description: "Compact the room's updates into one state first" }),
-        compactEvery: z.number().int().min(1).max(1_000_000).nullable().optional().openapi({ description: "Updates between compactions (null: the default 2 000)" }),
+        compactEvery: z
+          .number()
+          .int()
+          .min(1)
+          .max(1_000_000)
+          .nullable()
+          .optional()
+          .openapi({ description: "Updates between compactions (null: the default 2 000)" }),
       }),
     ),
   },
   responses: {
-    ...okData(z.object({ stats: StatsSchema, reloadMs: z.number(), reloadMatches: z.boolean() }).openapi("CollaborationRoomInspection")),
+    ...okData(
+      z
+        .object({ stats: StatsSchema, reloadMs: z.number(), reloadMatches: z.boolean() })
+        .openapi("CollaborationRoomInspection"),
+    ),
     ...errorResponses(),
   },
 });
@@ -50,7 +61,10 @@ export function registerInspectCollaborationRoom(app: Router) {
     const body = c.req.valid("json");
     const room = roomOf(c.env, documentId);
     if (body.compactEvery !== undefined || body.compact) {
-      await room.diagnostics({ limits: body.compactEvery !== undefined ? { compactEvery: body.compactEvery } : undefined, compact: body.compact });
+      await room.diagnostics({
+        limits: body.compactEvery !== undefined ? { compactEvery: body.compactEvery } : undefined,
+        compact: body.compact,
+      });
     }
     // Timed here, around the call: inside the object the clock does not advance while it computes.
     const started = performance.now();

@@ -13,7 +13,7 @@ const route = defineRoute({
   summary: "Add a column",
   description:
     "`data.type` is one of identifier, text, number, checkbox, date, select, multiSelect, url, email, oneMany, formula. " +
-    "A formula column takes its formula as typed, `data: { type: \"formula\", formula: { text: \"{Price} * {Qty}\" } }` (or the compiled " +
+    'A formula column takes its formula as typed, `data: { type: "formula", formula: { text: "{Price} * {Qty}" } }` (or the compiled ' +
     "`formula: { expression }`); it is checked against the table (422 with the line and column of each problem in `details`) and computed " +
     "for every row before the answer, which carries `formula: { text, expression, description, resultType }`. " +
     "`slug` is derived from the name (`-2`, `-3`, … on a clash within the table). A second `identifier` column is 409. " +
@@ -26,7 +26,19 @@ const route = defineRoute({
         name: NameSchema,
         description: z.string().max(10_000).optional(),
         data: ColumnDataInput,
-        ...ignored("_id", "projectId", "tableId", "workspaceId", "slug", "originId", "isIdentifier", "formula", "createdAt", "updatedAt", "isDeleted"),
+        ...ignored(
+          "_id",
+          "projectId",
+          "tableId",
+          "workspaceId",
+          "slug",
+          "originId",
+          "isIdentifier",
+          "formula",
+          "createdAt",
+          "updatedAt",
+          "isDeleted",
+        ),
       }),
     ),
   },
@@ -36,7 +48,9 @@ const route = defineRoute({
 export function registerCreateColumn(app: Router) {
   app.openapi(route, async (c) => {
     const { name, description, data } = c.req.valid("json");
-    const body = { data: await createColumn(ctxOf(c), { tableId: c.req.valid("param").tableId, name, description, data }) };
+    const body = {
+      data: await createColumn(ctxOf(c), { tableId: c.req.valid("param").tableId, name, description, data }),
+    };
     await withEtag(c, body);
     return c.json(body, 200);
   });

@@ -12,7 +12,8 @@ const route = defineRoute({
   path: "/table/column/{columnId}",
   tags: ["Columns"],
   summary: "Soft-delete a column (its cells vanish); the identifier column cannot be deleted (409)",
-  description: "`If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.",
+  description:
+    "`If-Match` takes the ETag of E11 (the table's column list) or of this column (from its POST/PATCH response): a mismatch is 412 and nothing changes.",
   request: { params: z.object({ columnId: pathId("columnId") }) },
   responses: { ...okData(SuccessSchema), ...errorResponses("ConflictError", "PreconditionFailedError") },
 });

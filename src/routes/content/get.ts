@@ -16,7 +16,11 @@ const route = defineRoute({
     "Read access to the document. A document never written answers version 0 and blocks `[]`. " +
     "Carries a strong ETag (one per version); If-None-Match answers 304, and `If-Match` on PUT means the same as `baseVersion`.",
   request: { params: z.object({ documentId: pathId("documentId") }) },
-  responses: { ...okData(DocumentContentSchema), ...errorResponses(), 304: { description: "Not modified (If-None-Match matched the ETag)" } },
+  responses: {
+    ...okData(DocumentContentSchema),
+    ...errorResponses(),
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
+  },
 });
 
 export function registerGetContent(app: Router) {
@@ -27,7 +31,10 @@ export function registerGetContent(app: Router) {
       const { version, etag, blocksJson } = await content.blocks();
       // The stored JSON text is spliced in as is: no parse/serialize of large block trees, and a read returns
       // exactly the bytes that were written.
-      return { etag, text: `{"data":{"documentId":${JSON.stringify(documentId)},"version":${version},"blocks":${blocksJson}}}` };
+      return {
+        etag,
+        text: `{"data":{"documentId":${JSON.stringify(documentId)},"version":${version},"blocks":${blocksJson}}}`,
+      };
     }) as never;
   });
 }

@@ -21,7 +21,13 @@ const route = defineRoute({
     ...jsonBody(
       z.strictObject({
         blocks: BlocksSchema.refine((v) => v !== undefined, "Required"),
-        baseVersion: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: "The version this write is based on (0: never written)" }),
+        baseVersion: z
+          .number()
+          .int()
+          .min(0)
+          .max(Number.MAX_SAFE_INTEGER)
+          .optional()
+          .openapi({ description: "The version this write is based on (0: never written)" }),
         ...ignored("documentId", "version"),
       }),
     ),

@@ -4,7 +4,12 @@ import { errorResponses, jsonBody, okData, pathId, type Router } from "../../ope
 import { updateDocumentSettings } from "../../services/content/content";
 import { DocumentSettingsSchema } from "../../schemas/content";
 
-const SettingValue = z.string().max(200).nullable().optional().openapi({ description: "null or an empty string clears it" });
+const SettingValue = z
+  .string()
+  .max(200)
+  .nullable()
+  .optional()
+  .openapi({ description: "null or an empty string clears it" });
 
 const route = defineRoute({
   operationId: "updateDocumentSettings",

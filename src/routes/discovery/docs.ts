@@ -53,5 +53,9 @@ export function apiReferencePage(c: Context<HonoEnv>) {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join("; ");
-  return c.html(html, 200, { "content-security-policy": csp, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
+  return c.html(html, 200, {
+    "content-security-policy": csp,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+  });
 }

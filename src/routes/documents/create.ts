@@ -1,6 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, type Router } from "../../openapi";
+import {
+  EmojiSchema,
+  errorResponses,
+  ignored,
+  IconSchema,
+  IdSchemaBody,
+  jsonBody,
+  NameSchema,
+  okData,
+  type Router,
+} from "../../openapi";
 import { createDocument } from "../../services/documents/create";
 import { DocumentSchema } from "../../schemas/core";
 
@@ -12,7 +22,8 @@ const route = defineRoute({
   shard: { body: "projectId" },
   tags: ["Documents"],
   summary: "Create a folder or rich-text document",
-  description: "At the project root this needs workspace owner/admin/editor; inside a folder, edit access to that folder. The creator becomes collaborator `owner`.",
+  description:
+    "At the project root this needs workspace owner/admin/editor; inside a folder, edit access to that folder. The creator becomes collaborator `owner`.",
   request: jsonBody(
     z.strictObject({
       projectId: IdSchemaBody,
@@ -24,7 +35,18 @@ const route = defineRoute({
       order: z.number().int().min(0).max(1_000_000_000).optional(),
       icon: IconSchema.nullable().optional(),
       emoji: EmojiSchema.nullable().optional(),
-      ...ignored("_id", "userId", "workspaceId", "createdAt", "updatedAt", "isPublished", "publishedSettings", "external", "collaborators", "isDeleted"),
+      ...ignored(
+        "_id",
+        "userId",
+        "workspaceId",
+        "createdAt",
+        "updatedAt",
+        "isPublished",
+        "publishedSettings",
+        "external",
+        "collaborators",
+        "isDeleted",
+      ),
     }),
   ),
   responses: { ...okData(DocumentSchema), ...errorResponses() },

@@ -11,14 +11,21 @@ const route = defineRoute({
   path: "/document/{documentId}",
   tags: ["Documents"],
   summary: "Soft-delete a document and its subtree",
-  description: "Needs edit access. `If-Match` with the document's ETag (E10) makes the delete conditional: 412 and nothing deleted when it changed.",
+  description:
+    "Needs edit access. `If-Match` with the document's ETag (E10) makes the delete conditional: 412 and nothing deleted when it changed.",
   request: { params: z.object({ documentId: pathId("documentId") }) },
-  responses: { ...okData(z.object({ success: z.literal(true), deletedDocuments: z.number() })), ...errorResponses("PreconditionFailedError") },
+  responses: {
+    ...okData(z.object({ success: z.literal(true), deletedDocuments: z.number() })),
+    ...errorResponses("PreconditionFailedError"),
+  },
 });
 
 export function registerDeleteDocument(app: Router) {
   app.openapi(route, async (c) => {
-    const { deletedDocuments } = await deleteDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, expected: expectedVersionOf(c) });
+    const { deletedDocuments } = await deleteDocument(ctxOf(c), {
+      documentId: c.req.valid("param").documentId,
+      expected: expectedVersionOf(c),
+    });
     return c.json({ data: { success: true as const, deletedDocuments } }, 200);
   });
 }

@@ -20,7 +20,10 @@ const route = defineRoute({
     ...okData(DocumentSchema),
     ...errorResponses(),
     304: { description: "Not modified (If-None-Match matched the ETag)" },
-    404: { description: "Missing, soft-deleted or unreadable", content: { "application/json": { schema: DocumentNotFoundSchema } } },
+    404: {
+      description: "Missing, soft-deleted or unreadable",
+      content: { "application/json": { schema: DocumentNotFoundSchema } },
+    },
   },
 });
 

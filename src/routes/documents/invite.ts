@@ -14,10 +14,18 @@ const route = defineRoute({
   description:
     "Needs edit access (granting `owner` needs the owner role). Covers the document and, for a folder, every live document below it. A registered email is granted at once; otherwise the invitation waits for that email to register.",
   request: jsonBody(
-    z.strictObject({ email: EmailSchema, documentId: IdSchemaBody, role: z.enum(["owner", "editor", "viewer"]).default("viewer") }),
+    z.strictObject({
+      email: EmailSchema,
+      documentId: IdSchemaBody,
+      role: z.enum(["owner", "editor", "viewer"]).default("viewer"),
+    }),
   ),
   responses: {
-    ...okData(z.object({ invitationsSent: z.number(), documentsInvited: z.number(), usersInvited: z.number() }).openapi("InvitationResult")),
+    ...okData(
+      z
+        .object({ invitationsSent: z.number(), documentsInvited: z.number(), usersInvited: z.number() })
+        .openapi("InvitationResult"),
+    ),
     ...errorResponses(),
   },
 });

@@ -12,7 +12,8 @@ const route = defineRoute({
   path: "/document/all/{projectId}",
   tags: ["Documents"],
   summary: "The project's document tree: readable, non-deleted documents ordered by parentId, order",
-  description: "The documents and folders of a project the caller can read, without deleted ones, ordered by parentId and then order, so a client can build the tree in one pass.",
+  description:
+    "The documents and folders of a project the caller can read, without deleted ones, ordered by parentId and then order, so a client can build the tree in one pass.",
   request: { params: z.object({ projectId: pathId("projectId") }) },
   responses: { ...okData(z.array(DocumentSchema)), ...errorResponses() },
 });

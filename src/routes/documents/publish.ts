@@ -13,10 +13,19 @@ const publishRoute = defineRoute({
   path: "/document/{documentId}/publish",
   tags: ["Documents"],
   summary: "Publish a document (edit access)",
-  description: "Marks the document published so a project portal can show it, with optional styling and domain slug. Needs edit access.",
+  description:
+    "Marks the document published so a project portal can show it, with optional styling and domain slug. Needs edit access.",
   request: {
     params,
-    ...jsonBody(z.strictObject({ styling: z.record(z.string(), z.unknown()).refine(...maxJsonBytes(64 * 1024)).optional(), domainSlug: z.string().max(200).optional() })),
+    ...jsonBody(
+      z.strictObject({
+        styling: z
+          .record(z.string(), z.unknown())
+          .refine(...maxJsonBytes(64 * 1024))
+          .optional(),
+        domainSlug: z.string().max(200).optional(),
+      }),
+    ),
   },
   responses: { ...okData(DocumentSchema), ...errorResponses() },
 });
@@ -35,11 +44,16 @@ const unpublishRoute = defineRoute({
 
 export function registerPublishDocument(app: Router) {
   app.openapi(publishRoute, async (c) => {
-    const data = await publishDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, ...c.req.valid("json") });
+    const data = await publishDocument(ctxOf(c), {
+      documentId: c.req.valid("param").documentId,
+      ...c.req.valid("json"),
+    });
     return c.json({ data }, 200);
   });
 }
 
 export function registerUnpublishDocument(app: Router) {
-  app.openapi(unpublishRoute, async (c) => c.json({ data: await unpublishDocument(ctxOf(c), c.req.valid("param").documentId) }, 200));
+  app.openapi(unpublishRoute, async (c) =>
+    c.json({ data: await unpublishDocument(ctxOf(c), c.req.valid("param").documentId) }, 200),
+  );
 }

@@ -13,9 +13,14 @@ const route = defineRoute({
   summary: "Restore a soft-deleted document with the subtree deleted along with it",
   description: "A document whose parent folder is still deleted answers 409: restore the folder first.",
   request: { params: z.object({ documentId: pathId("documentId") }) },
-  responses: { ...okData(DocumentSchema.extend({ restoredDocuments: z.number() })), ...errorResponses("ConflictError") },
+  responses: {
+    ...okData(DocumentSchema.extend({ restoredDocuments: z.number() })),
+    ...errorResponses("ConflictError"),
+  },
 });
 
 export function registerRestoreDocument(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await restoreDocument(ctxOf(c), c.req.valid("param").documentId) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await restoreDocument(ctxOf(c), c.req.valid("param").documentId) }, 200),
+  );
 }

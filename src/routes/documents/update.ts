@@ -1,7 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { expectedVersionOf, withEtag } from "../../http/conditional";
-import { EmojiSchema, errorResponses, IconSchema, IdSchemaBody, ignored, jsonBody, NameSchema, okData, pathId, type Router } from "../../openapi";
+import {
+  EmojiSchema,
+  errorResponses,
+  IconSchema,
+  IdSchemaBody,
+  ignored,
+  jsonBody,
+  NameSchema,
+  okData,
+  pathId,
+  type Router,
+} from "../../openapi";
 import { updateDocument } from "../../services/documents/update";
 import { DocumentSchema } from "../../schemas/core";
 
@@ -26,7 +37,20 @@ const route = defineRoute({
         parentId: IdSchemaBody.nullable().optional(),
         icon: IconSchema.nullable().optional(),
         emoji: EmojiSchema.nullable().optional(),
-        ...ignored("_id", "projectId", "userId", "workspaceId", "type", "createdAt", "updatedAt", "isPublished", "publishedSettings", "external", "collaborators", "isDeleted"),
+        ...ignored(
+          "_id",
+          "projectId",
+          "userId",
+          "workspaceId",
+          "type",
+          "createdAt",
+          "updatedAt",
+          "isPublished",
+          "publishedSettings",
+          "external",
+          "collaborators",
+          "isDeleted",
+        ),
       }),
     ),
   },
@@ -35,7 +59,13 @@ const route = defineRoute({
 
 export function registerUpdateDocument(app: Router) {
   app.openapi(route, async (c) => {
-    const body = { data: await updateDocument(ctxOf(c), { documentId: c.req.valid("param").documentId, patch: c.req.valid("json"), expected: expectedVersionOf(c) }) };
+    const body = {
+      data: await updateDocument(ctxOf(c), {
+        documentId: c.req.valid("param").documentId,
+        patch: c.req.valid("json"),
+        expected: expectedVersionOf(c),
+      }),
+    };
     await withEtag(c, body);
     return c.json(body, 200);
   });

@@ -17,7 +17,7 @@ const route = defineRoute({
   description:
     "Access as for `POST /document`: at the project root workspace owner/admin/editor, inside a folder edit access to it. " +
     "Content-Length is required (411); over 50 MiB is 413; a body that is not a ZIP holding `word/document.xml`, or whose entries do not inflate to exactly the sizes and CRC-32 their headers declare, is 415 and nothing is stored. " +
-    "The document gets `external: { type: \"DOCX\", resourcePath: \"/document/docx/{id}/export\", resourceId: <blob id> }`.",
+    'The document gets `external: { type: "DOCX", resourcePath: "/document/docx/{id}/export", resourceId: <blob id> }`.',
   request: {
     query: z.object({
       projectId: IdSchemaBody,
@@ -26,7 +26,10 @@ const route = defineRoute({
     }),
     ...docxBody(),
   },
-  responses: { ...okData(DocumentSchema), ...errorResponses("LengthRequiredError", "PayloadTooLargeError", "UnsupportedMediaTypeError") },
+  responses: {
+    ...okData(DocumentSchema),
+    ...errorResponses("LengthRequiredError", "PayloadTooLargeError", "UnsupportedMediaTypeError"),
+  },
 });
 
 export function registerCreateDocx(app: Router) {

@@ -26,7 +26,15 @@ const route = defineRoute({
       ETag: { description: "Entity tag of this version", schema: { type: "string" } },
     }),
     304: { description: "The newest version still has the ETag given in If-None-Match" },
-    ...onlyErrorResponses("ValidationError", "UnauthorizedError", "NotFoundError", "ConflictError", "UnprocessableEntityError", "RateLimitedError", "InternalError"),
+    ...onlyErrorResponses(
+      "ValidationError",
+      "UnauthorizedError",
+      "NotFoundError",
+      "ConflictError",
+      "UnprocessableEntityError",
+      "RateLimitedError",
+      "InternalError",
+    ),
   },
 });
 

@@ -14,7 +14,14 @@ const route = defineRoute({
   request: { params: z.object({ documentId: pathId("documentId") }) },
   responses: {
     ...okData(z.object({ seededAt: z.number() })),
-    ...onlyErrorResponses("ValidationError", "UnauthorizedError", "NotFoundError", "ConflictError", "RateLimitedError", "InternalError"),
+    ...onlyErrorResponses(
+      "ValidationError",
+      "UnauthorizedError",
+      "NotFoundError",
+      "ConflictError",
+      "RateLimitedError",
+      "InternalError",
+    ),
   },
 });
 

@@ -18,7 +18,11 @@ const route = defineRoute({
     "Not an EXTERNAL DOCX document: 409. Content-Length is required (411); over 50 MiB is 413; not a DOCX (including a ZIP whose entries do not inflate to the sizes and CRC-32 their headers declare) is 415 and nothing is stored.",
   request: { params: z.object({ documentId: pathId("documentId") }), ...docxBody() },
   responses: {
-    ...okData(z.object({ documentId: z.string(), version: z.number().int(), size: z.number().int(), etag: z.string() }).openapi("DocxVersion")),
+    ...okData(
+      z
+        .object({ documentId: z.string(), version: z.number().int(), size: z.number().int(), etag: z.string() })
+        .openapi("DocxVersion"),
+    ),
     ...errorResponses("ConflictError", "LengthRequiredError", "PayloadTooLargeError", "UnsupportedMediaTypeError"),
   },
 });

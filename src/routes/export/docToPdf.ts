@@ -21,14 +21,27 @@ const route = defineRoute({
   request: jsonBody(
     z.strictObject({
       data: z
-        .array(z.strictObject({ documentId: IdSchemaBody, docx: z.string().min(1).max(64 * MiB).openapi({ format: "byte", description: "base64 DOCX" }) }))
+        .array(
+          z.strictObject({
+            documentId: IdSchemaBody,
+            docx: z
+              .string()
+              .min(1)
+              .max(64 * MiB)
+              .openapi({ format: "byte", description: "base64 DOCX" }),
+          }),
+        )
         .min(1)
         .max(MAX_FILES),
     }),
   ),
   responses: {
     200: jsonResponse(
-      z.object({ pdfDocuments: z.array(z.object({ documentId: z.string(), pdf: z.string().openapi({ format: "byte" }) })) }).openapi("PdfExport"),
+      z
+        .object({
+          pdfDocuments: z.array(z.object({ documentId: z.string(), pdf: z.string().openapi({ format: "byte" }) })),
+        })
+        .openapi("PdfExport"),
     ),
     ...errorResponses("PayloadTooLargeError", "UnprocessableEntityError", "ServiceUnavailableError"),
   },

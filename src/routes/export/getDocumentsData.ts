@@ -8,7 +8,10 @@ const ExportPayloadSchema = z
     documentId: z.string(),
     references: z.object({
       clauses: z.array(z.record(z.string(), z.unknown())),
-      tables: z.object({ referenceRow: z.array(z.record(z.string(), z.unknown())), references: z.array(z.record(z.string(), z.unknown())) }),
+      tables: z.object({
+        referenceRow: z.array(z.record(z.string(), z.unknown())),
+        references: z.array(z.record(z.string(), z.unknown())),
+      }),
     }),
     settings: z.object({ listTemplateId: z.string(), importedTermId: z.string() }),
     blocks: z.unknown(),

@@ -8,8 +8,12 @@ import { parseFormulaForTable } from "../../services/tables/formulaParse";
 const ParsedFormulaSchema = z
   .object({
     tree: z.unknown().openapi({ $ref: "#/components/schemas/FormulaExpr" } as object),
-    text: z.string().openapi({ description: "The canonical text: normalized spacing, function names as the catalogue spells them" }),
-    references: z.array(z.string()).openapi({ description: "Ids of the columns the formula reads, in order of first mention" }),
+    text: z
+      .string()
+      .openapi({ description: "The canonical text: normalized spacing, function names as the catalogue spells them" }),
+    references: z
+      .array(z.string())
+      .openapi({ description: "Ids of the columns the formula reads, in order of first mention" }),
     resultType: ResultTypeSchema,
   })
   .openapi("ParsedFormula");
@@ -34,7 +38,9 @@ const route = defineRoute({
       z.strictObject({
         tableId: IdSchema,
         text: FormulaTextSchema,
-        columnId: IdSchema.optional().openapi({ description: "The column the formula is for, to check reference cycles through it" }),
+        columnId: IdSchema.optional().openapi({
+          description: "The column the formula is for, to check reference cycles through it",
+        }),
       }),
     ),
   },

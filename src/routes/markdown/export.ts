@@ -3,9 +3,19 @@ import { ctxOf, defineRoute } from "../../http/route";
 import { attachmentDisposition } from "../../http/disposition";
 import { errorResponses, pathId, type Router } from "../../openapi";
 import { binaryResponse } from "../../schemas/content";
-import { exportFolderZip, exportMarkdownDocument, MAX_ZIP_CONTENT_BYTES, MAX_ZIP_DOCUMENTS } from "../../services/markdown/documents";
+import {
+  exportFolderZip,
+  exportMarkdownDocument,
+  MAX_ZIP_CONTENT_BYTES,
+  MAX_ZIP_DOCUMENTS,
+} from "../../services/markdown/documents";
 
-const disposition = { "Content-Disposition": { description: "attachment; filename=…; filename*=UTF-8''…", schema: { type: "string" as const } } };
+const disposition = {
+  "Content-Disposition": {
+    description: "attachment; filename=…; filename*=UTF-8''…",
+    schema: { type: "string" as const },
+  },
+};
 
 const markdownRoute = defineRoute({
   operationId: "exportMarkdownDocument",
@@ -21,7 +31,10 @@ const markdownRoute = defineRoute({
     "headings, styled text and links, lists and task lists, quotes, code, tables, images, rules. What Markdown cannot say " +
     "(colours, alignment, underline) is left out. A folder or an EXTERNAL document is 409.",
   request: { params: z.object({ documentId: pathId("documentId") }) },
-  responses: { 200: binaryResponse("text/markdown", "The Markdown text (UTF-8)", disposition), ...errorResponses("ConflictError") },
+  responses: {
+    200: binaryResponse("text/markdown", "The Markdown text (UTF-8)", disposition),
+    ...errorResponses("ConflictError"),
+  },
 });
 
 const zipRoute = defineRoute({
@@ -38,7 +51,10 @@ const zipRoute = defineRoute({
     "named after its folders (names made safe for file systems; repeats get ` (2)`, ` (3)`, …); EXTERNAL documents are not " +
     `included. At most ${MAX_ZIP_DOCUMENTS} documents and ${MAX_ZIP_CONTENT_BYTES / 1024 / 1024} MiB of content (422: export subfolders). Not a folder: 409.`,
   request: { params: z.object({ documentId: pathId("documentId") }) },
-  responses: { 200: binaryResponse("application/zip", "The ZIP archive", disposition), ...errorResponses("ConflictError", "UnprocessableEntityError") },
+  responses: {
+    200: binaryResponse("application/zip", "The ZIP archive", disposition),
+    ...errorResponses("ConflictError", "UnprocessableEntityError"),
+  },
 });
 
 export function registerExportMarkdown(app: Router) {
@@ -46,14 +62,22 @@ export function registerExportMarkdown(app: Router) {
     const { name, markdown } = await exportMarkdownDocument(ctxOf(c), c.req.valid("param").documentId);
     return new Response(markdown, {
       status: 200,
-      headers: { "Content-Type": "text/markdown; charset=utf-8", "Content-Disposition": attachmentDisposition(name, ".md"), "Cache-Control": "private, no-store" },
+      headers: {
+        "Content-Type": "text/markdown; charset=utf-8",
+        "Content-Disposition": attachmentDisposition(name, ".md"),
+        "Cache-Control": "private, no-store",
+      },
     }) as never;
   });
   app.openapi(zipRoute, async (c) => {
     const { name, zip } = await exportFolderZip(ctxOf(c), c.req.valid("param").documentId);
     return new Response(zip, {
       status: 200,
-      headers: { "Content-Type": "application/zip", "Content-Disposition": attachmentDisposition(name, ".zip"), "Cache-Control": "private, no-store" },
+      headers: {
+        "Content-Type": "application/zip",
+        "Content-Disposition": attachmentDisposition(name, ".zip"),
+        "Cache-Control": "private, no-store",
+      },
     }) as never;
   });
 }

@@ -35,20 +35,32 @@ const route = defineRoute({
       content: {
         "text/markdown": { schema: { type: "string", maxLength: MAX_MARKDOWN_BYTES } },
         "multipart/form-data": {
-          schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary", maxLength: MAX_MARKDOWN_BYTES } } },
+          schema: {
+            type: "object",
+            required: ["file"],
+            properties: { file: { type: "string", format: "binary", maxLength: MAX_MARKDOWN_BYTES } },
+          },
         },
       },
     },
   },
   responses: {
-    ...okData(z.object({ document: DocumentSchema, version: z.number().int(), blocks: z.number().int() }).openapi("MarkdownImport")),
+    ...okData(
+      z
+        .object({ document: DocumentSchema, version: z.number().int(), blocks: z.number().int() })
+        .openapi("MarkdownImport"),
+    ),
     ...errorResponses("PayloadTooLargeError", "UnsupportedMediaTypeError", "UnprocessableEntityError"),
   },
 });
 
 /** The Markdown text of the request, within the size limit (413 from the declared length, or as it is read). */
 async function markdownOf(c: Context<HonoEnv>): Promise<string> {
-  const body = await fileBodyOf(c, { mediaTypes: ["text/markdown", "text/x-markdown", "text/plain"], limit: MAX_MARKDOWN_BYTES, what: "Markdown" });
+  const body = await fileBodyOf(c, {
+    mediaTypes: ["text/markdown", "text/x-markdown", "text/plain"],
+    limit: MAX_MARKDOWN_BYTES,
+    what: "Markdown",
+  });
   const bytes = await readLimited(body, MAX_MARKDOWN_BYTES);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);

@@ -30,7 +30,14 @@ const route = defineRoute({
       "Content-Range": { description: "bytes first-last/size", schema: { type: "string" } },
     }),
     304: { description: "Not modified (If-None-Match matched the file's ETag)" },
-    ...onlyErrorResponses("ValidationError", "ForbiddenError", "NotFoundError", "RangeNotSatisfiableError", "InternalError", "ServiceUnavailableError"),
+    ...onlyErrorResponses(
+      "ValidationError",
+      "ForbiddenError",
+      "NotFoundError",
+      "RangeNotSatisfiableError",
+      "InternalError",
+      "ServiceUnavailableError",
+    ),
   },
 });
 
@@ -38,10 +45,17 @@ export function registerStreamAudio(app: Router) {
   app.openapi(route, async (c) => {
     const { audioId } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
-    const audio = await streamAudio(ctxOf(c), { audioId, expires, signature, rangeFor: rangeOf(c), onlyIf: r2ConditionsOf(c) });
+    const audio = await streamAudio(ctxOf(c), {
+      audioId,
+      expires,
+      signature,
+      rangeFor: rangeOf(c),
+      onlyIf: r2ConditionsOf(c),
+    });
     if (audio.kind === "unsatisfiable") return rangeNotSatisfiable(c, audio.size);
     const cache = { "Accept-Ranges": "bytes", "Cache-Control": "private, max-age=3600" };
-    if (audio.kind === "notModified") return new Response(null, { status: 304, headers: { ...cache, ETag: audio.etag } });
+    if (audio.kind === "notModified")
+      return new Response(null, { status: 304, headers: { ...cache, ETag: audio.etag } });
     const headers: Record<string, string> = { ...cache, "Content-Type": audio.mimeType, ETag: audio.etag };
     if (audio.range) {
       headers["Content-Range"] = contentRange(audio.range, audio.size);

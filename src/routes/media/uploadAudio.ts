@@ -28,7 +28,12 @@ const route = defineRoute({
   },
   responses: {
     ...okData(AudioRecordSchema),
-    ...errorResponses("LengthRequiredError", "PayloadTooLargeError", "UnsupportedMediaTypeError", "ServiceUnavailableError"),
+    ...errorResponses(
+      "LengthRequiredError",
+      "PayloadTooLargeError",
+      "UnsupportedMediaTypeError",
+      "ServiceUnavailableError",
+    ),
   },
 });
 

@@ -4,7 +4,9 @@ import { EmailSchema, errorResponses, IdSchemaBody, jsonBody, okData, pathId, ty
 import { addOrganizationMember } from "../../services/organizations/organizations";
 
 // The same answer whether the email has an account or becomes a pending invitation: no user id in it.
-const MemberSchema = z.object({ organizationId: IdSchemaBody, email: z.email().max(320), role: z.enum(["owner", "admin", "member"]) }).openapi("OrganizationMember");
+const MemberSchema = z
+  .object({ organizationId: IdSchemaBody, email: z.email().max(320), role: z.enum(["owner", "admin", "member"]) })
+  .openapi("OrganizationMember");
 
 const route = defineRoute({
   operationId: "addOrganizationMember",
@@ -23,5 +25,15 @@ const route = defineRoute({
 });
 
 export function registerAddOrganizationMember(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await addOrganizationMember(ctxOf(c), { organizationId: c.req.valid("param").orgId, ...c.req.valid("json") }) }, 200));
+  app.openapi(route, async (c) =>
+    c.json(
+      {
+        data: await addOrganizationMember(ctxOf(c), {
+          organizationId: c.req.valid("param").orgId,
+          ...c.req.valid("json"),
+        }),
+      },
+      200,
+    ),
+  );
 }

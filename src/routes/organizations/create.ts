@@ -14,10 +14,14 @@ const route = defineRoute({
   tags: ["Organizations"],
   summary: "Create an organization (the caller becomes its owner)",
   description: "Creates the organization with the caller as its owner and answers the new record.",
-  request: jsonBody(z.strictObject({ name: NameSchema, ...ignored("_id", "ownerId", "role", "createdAt", "updatedAt") })),
+  request: jsonBody(
+    z.strictObject({ name: NameSchema, ...ignored("_id", "ownerId", "role", "createdAt", "updatedAt") }),
+  ),
   responses: { ...okData(OrganizationSchema), ...errorResponses() },
 });
 
 export function registerCreateOrganization(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await createOrganization(ctxOf(c), { name: c.req.valid("json").name }) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await createOrganization(ctxOf(c), { name: c.req.valid("json").name }) }, 200),
+  );
 }

@@ -12,7 +12,8 @@ const route = defineRoute({
   auth: "batched",
   tags: ["Portals"],
   summary: "Set the branding of a project's portals (project admin)",
-  description: "Replaces the branding E13 returns. Links (logo, company and call-to-action URLs, socials given as URLs) must be absolute http(s) URLs or \"\" (400 otherwise); E13 never returns any other.",
+  description:
+    'Replaces the branding E13 returns. Links (logo, company and call-to-action URLs, socials given as URLs) must be absolute http(s) URLs or "" (400 otherwise); E13 never returns any other.',
   request: { params: z.object({ id: pathId("id") }), ...jsonBody(BrandingBodySchema) },
   responses: { ...okData(ProjectSchema), ...errorResponses() },
 });

@@ -2,7 +2,12 @@ import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
 import { errorResponses, jsonBody, okData, pathId, type Router } from "../../openapi";
 import { ProjectSchema } from "../../schemas/core";
-import { publishProject, unpublishProject, updatePublishedEntry, verifyEntryDomain } from "../../services/portals/entries";
+import {
+  publishProject,
+  unpublishProject,
+  updatePublishedEntry,
+  verifyEntryDomain,
+} from "../../services/portals/entries";
 import { refuseOwnHost } from "../../services/portals/domains";
 import { DomainSchema, ExpiresAtSchema, HomepageSchema, PasswordSchema, SlugParam, SlugSchema } from "./schemas";
 
@@ -45,7 +50,7 @@ const updateRoute = defineRoute({
   tags: ["Portals"],
   summary: "Change a published entry (project admin)",
   description:
-    "A changed `domain` starts a new, pending verification. `password: \"\"` or `null` removes the password, `\"********\"` (as read) keeps it; `expiresAt: null` removes the expiry. " +
+    'A changed `domain` starts a new, pending verification. `password: ""` or `null` removes the password, `"********"` (as read) keeps it; `expiresAt: null` removes the expiry. ' +
     "An entry past `expiresAt` answers as disabled.",
   request: {
     params: slugParams,
@@ -57,7 +62,11 @@ const updateRoute = defineRoute({
         disabled: z.boolean().optional(),
         expiresAt: ExpiresAtSchema.nullable().optional(),
         allowIndexing: z.boolean().optional(),
-        slug: z.unknown().optional().transform((): undefined => undefined).openapi({ description: "Read-only; ignored when sent" }),
+        slug: z
+          .unknown()
+          .optional()
+          .transform((): undefined => undefined)
+          .openapi({ description: "Read-only; ignored when sent" }),
       }),
     ),
   },
@@ -71,7 +80,8 @@ const deleteRoute = defineRoute({
   auth: "batched",
   tags: ["Portals"],
   summary: "Remove a published entry (project admin)",
-  description: "Removes the published entry named by its slug; its portal stops being served. Answers the project with its remaining entries.",
+  description:
+    "Removes the published entry named by its slug; its portal stops being served. Answers the project with its remaining entries.",
   request: { params: slugParams },
   responses: { ...okData(ProjectSchema), ...errorResponses() },
 });
@@ -87,7 +97,10 @@ const verifyRoute = defineRoute({
     "is verified and from then on served. 422 while the record does not hold it (or the entry has no domain); 409 when another portal " +
     "verified the domain first; 503 when the resolver cannot be reached. Answers the project.",
   request: { params: slugParams },
-  responses: { ...okData(ProjectSchema), ...errorResponses("ConflictError", "UnprocessableEntityError", "ServiceUnavailableError") },
+  responses: {
+    ...okData(ProjectSchema),
+    ...errorResponses("ConflictError", "UnprocessableEntityError", "ServiceUnavailableError"),
+  },
 });
 
 export function registerPublishRoutes(app: Router) {

@@ -23,11 +23,16 @@ const brandingRoute = defineRoute({
   operationId: "getPublishedBranding",
   tags: ["Portals"],
   summary: "E13: retrieve published project branding",
-  description: "Any valid bearer token. `home` resolves the entry whose domain is the Host, else `?slug=`. `data` is null when no branding is set.",
+  description:
+    "Any valid bearer token. `home` resolves the entry whose domain is the Host, else `?slug=`. `data` is null when no branding is set.",
   security,
   request: { params, query: PortalQuery },
   responses: {
-    200: { description: "OK", headers: { ETag: { schema: { type: "string" } } }, content: { "application/json": { schema: dataOf(BrandingSchema.nullable()) } } },
+    200: {
+      description: "OK",
+      headers: { ETag: { schema: { type: "string" } } },
+      content: { "application/json": { schema: dataOf(BrandingSchema.nullable()) } },
+    },
     ...notModified,
     ...onlyErrorResponses("ValidationError", "UnauthorizedError", "NotFoundError", "RateLimitedError", "InternalError"),
   },
@@ -49,7 +54,11 @@ const projectRoute = defineRoute({
     headers: z.object({ "user-published-token": z.string().max(512).optional() }),
   },
   responses: {
-    200: { description: "OK", headers: { ETag: { schema: { type: "string" } } }, content: { "application/json": { schema: dataOf(PublishedProjectSchema) } } },
+    200: {
+      description: "OK",
+      headers: { ETag: { schema: { type: "string" } } },
+      content: { "application/json": { schema: dataOf(PublishedProjectSchema) } },
+    },
     ...notModified,
     ...errorResponses(),
   },
@@ -63,11 +72,15 @@ const loginRoute = defineRoute({
   operationId: "loginPublishedProject",
   tags: ["Portals"],
   summary: "Exchange a portal password for a user-published-token (valid 24 hours)",
-  description: "10 attempts per minute per client address and portal, and 100 per portal across all addresses; then 429 with Retry-After.",
+  description:
+    "10 attempts per minute per client address and portal, and 100 per portal across all addresses; then 429 with Retry-After.",
   security,
   request: { params, query: PortalQuery, ...jsonBody(z.strictObject({ password: z.string().max(200) })) },
   responses: {
-    200: { description: "OK", content: { "application/json": { schema: dataOf(z.object({ token: z.string(), expiresAt: z.number() })) } } },
+    200: {
+      description: "OK",
+      content: { "application/json": { schema: dataOf(z.object({ token: z.string(), expiresAt: z.number() })) } },
+    },
     ...errorResponses("ServiceUnavailableError"),
   },
 });
@@ -75,7 +88,11 @@ const loginRoute = defineRoute({
 /** 10 password attempts per minute per client address and portal entry, 100 per entry (src/http/portalLogin.ts); over it, 429 with Retry-After. */
 export async function spendLoginAttempt(c: Context<HonoEnv>, entrySlug: string) {
   if (!(await spendPortalLogin(c.env, c.req.raw, entrySlug))) {
-    throw new ApiError("RateLimitedError", "Too many password attempts for this portal; retry after the period in Retry-After", { retryAfterSeconds: LOGIN_PERIOD_SECONDS });
+    throw new ApiError(
+      "RateLimitedError",
+      "Too many password attempts for this portal; retry after the period in Retry-After",
+      { retryAfterSeconds: LOGIN_PERIOD_SECONDS },
+    );
   }
 }
 
@@ -88,20 +105,33 @@ function conditionalJson(c: Context<HonoEnv>, etag: string, body: unknown) {
 export function registerPublishedRoutes(app: Router) {
   app.openapi(brandingRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
-    const { branding, version } = await getPublishedBranding(ctxOf(c), { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug });
+    const { branding, version } = await getPublishedBranding(ctxOf(c), {
+      publishedId,
+      host: requestHost(new URL(c.req.url).host),
+      slug: c.req.valid("query").slug,
+    });
     return conditionalJson(c, strongEtag(`b-${version}`), { data: branding }) as never;
   });
   app.openapi(projectRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const token = c.req.valid("header")["user-published-token"] ?? null;
-    const out = await getPublishedProject(ctxOf(c), { address: { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug }, readerToken: token });
-    return conditionalJson(c, strongEtag(`p-${out.version}-${out.slug}`), { data: { projectId: out.projectId, projectData: out.projectData } }) as never;
+    const out = await getPublishedProject(ctxOf(c), {
+      address: { publishedId, host: requestHost(new URL(c.req.url).host), slug: c.req.valid("query").slug },
+      readerToken: token,
+    });
+    return conditionalJson(c, strongEtag(`p-${out.version}-${out.slug}`), {
+      data: { projectId: out.projectId, projectData: out.projectData },
+    }) as never;
   });
   app.openapi(loginRoute, async (c) => {
     const { publishedId } = c.req.valid("param");
     const { slug } = c.req.valid("query");
     const addr = { publishedId, host: requestHost(new URL(c.req.url).host), slug };
-    const data = await loginPublished(ctxOf(c), { address: addr, password: c.req.valid("json").password, spendAttempt: (entrySlug) => spendLoginAttempt(c, entrySlug) });
+    const data = await loginPublished(ctxOf(c), {
+      address: addr,
+      password: c.req.valid("json").password,
+      spendAttempt: (entrySlug) => spendLoginAttempt(c, entrySlug),
+    });
     return c.json({ data }, 200);
   });
 }

@@ -29,10 +29,16 @@ export const DomainSchema = z
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?)?$/, "must be a host name such as docs.example.com")
+  .regex(
+    /^(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?)?$/,
+    "must be a host name such as docs.example.com",
+  )
   .openapi({ example: "docs.example.com" });
 
-export const HomepageSchema = z.string().max(64).regex(/^(?:[A-Za-z0-9_-]{1,64})?$/, "must be a document id or empty");
+export const HomepageSchema = z
+  .string()
+  .max(64)
+  .regex(/^(?:[A-Za-z0-9_-]{1,64})?$/, "must be a document id or empty");
 export const PasswordSchema = z.string().max(200);
 export const ExpiresAtSchema = z.number().int().min(0).max(8_640_000_000_000_000);
 
@@ -43,7 +49,10 @@ const LinkStr = Str(2048).refine((s) => s === "" || isHttpUrl(s), "must be an ht
 const HandleStr = Str(200).refine((s) => !looksLikeUrl(s) || isHttpUrl(s), "must be a handle or an http or https URL");
 
 export const BrandingBodySchema = z.strictObject({
-  company: z.strictObject({ name: Str(500), logo: LinkStr, url: LinkStr }).partial().optional(),
+  company: z
+    .strictObject({ name: Str(500), logo: LinkStr, url: LinkStr })
+    .partial()
+    .optional(),
   callToAction: z
     .strictObject({
       enabled: z.boolean(),
@@ -53,13 +62,21 @@ export const BrandingBodySchema = z.strictObject({
     })
     .partial()
     .optional(),
-  socials: z.array(z.strictObject({ platform: Str(50), handle: HandleStr })).max(20).optional(),
+  socials: z
+    .array(z.strictObject({ platform: Str(50), handle: HandleStr }))
+    .max(20)
+    .optional(),
 });
 
 export const BrandingSchema = z
   .object({
     company: z.object({ name: z.string(), logo: z.string(), url: z.string() }),
-    callToAction: z.object({ enabled: z.boolean(), icon: z.object({ name: z.string(), color: z.string() }), text: z.string(), url: z.string() }),
+    callToAction: z.object({
+      enabled: z.boolean(),
+      icon: z.object({ name: z.string(), color: z.string() }),
+      text: z.string(),
+      url: z.string(),
+    }),
     socials: z.array(z.object({ platform: z.string(), handle: z.string() })),
   })
   .openapi("PublishedBranding");
@@ -77,7 +94,15 @@ export const PublishedProjectSchema = z
       emoji: EmojiOut,
       homepage: z.string(),
       documents: z.array(
-        z.object({ _id: z.string(), parentId: z.string().nullable(), name: z.string(), type: z.string(), order: z.number(), icon: IconOut, emoji: EmojiOut }),
+        z.object({
+          _id: z.string(),
+          parentId: z.string().nullable(),
+          name: z.string(),
+          type: z.string(),
+          order: z.number(),
+          icon: IconOut,
+          emoji: EmojiOut,
+        }),
       ),
     }),
   })
@@ -88,8 +113,18 @@ export const PublishedIdParam = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]{1,64}$/)
-  .openapi({ param: { name: "publishedId", in: "path" }, description: "A project id, or `home` for the portal of the Host header (else `?slug=`)", example: "home" });
+  .openapi({
+    param: { name: "publishedId", in: "path" },
+    description: "A project id, or `home` for the portal of the Host header (else `?slug=`)",
+    example: "home",
+  });
 
 export const PortalQuery = z.object({
-  slug: z.string().min(1).max(63).regex(/^[A-Za-z0-9-]+$/).optional().openapi({ description: "Selects one entry (and resolves `home` when the Host matches none)" }),
+  slug: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[A-Za-z0-9-]+$/)
+    .optional()
+    .openapi({ description: "Selects one entry (and resolves `home` when the Host matches none)" }),
 });

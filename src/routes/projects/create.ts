@@ -1,6 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { EmojiSchema, errorResponses, ignored, IconSchema, IdSchemaBody, jsonBody, NameSchema, okData, type Router } from "../../openapi";
+import {
+  EmojiSchema,
+  errorResponses,
+  ignored,
+  IconSchema,
+  IdSchemaBody,
+  jsonBody,
+  NameSchema,
+  okData,
+  type Router,
+} from "../../openapi";
 import { createProject } from "../../services/projects/projects";
 import { ProjectSchema } from "../../schemas/core";
 
@@ -12,7 +22,8 @@ const route = defineRoute({
   shard: { body: "workspaceId" },
   tags: ["Projects"],
   summary: "Create a project (workspace owner, admin or editor)",
-  description: "Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).",
+  description:
+    "Creates a project in a workspace where the caller is owner, admin or editor (a viewer is 403, a workspace the caller cannot read 404).",
   request: jsonBody(
     z.strictObject({
       workspaceId: IdSchemaBody,

@@ -14,7 +14,11 @@ const route = defineRoute({
   summary: "Retrieve a project",
   description: "Carries a strong ETag; If-None-Match answers 304.",
   request: { params: z.object({ id: pathId("id") }) },
-  responses: { ...okData(ProjectSchema), ...errorResponses(), 304: { description: "Not modified (If-None-Match matched the ETag)" } },
+  responses: {
+    ...okData(ProjectSchema),
+    ...errorResponses(),
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
+  },
 });
 
 export function registerGetProject(app: Router) {

@@ -12,11 +12,14 @@ const route = defineRoute({
   path: "/project/all/{workspaceId}",
   tags: ["Projects"],
   summary: "E12. List projects in a workspace",
-  description: "All projects of the workspace for its collaborators; for others, the projects in which they can read a document. A workspace the caller can see nothing of is 404.",
+  description:
+    "All projects of the workspace for its collaborators; for others, the projects in which they can read a document. A workspace the caller can see nothing of is 404.",
   request: { params: z.object({ workspaceId: pathId("workspaceId") }) },
   responses: { ...okData(z.array(ProjectSchema)), ...errorResponses() },
 });
 
 export function registerListProjects(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await listProjects(ctxOf(c), c.req.valid("param").workspaceId) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await listProjects(ctxOf(c), c.req.valid("param").workspaceId) }, 200),
+  );
 }

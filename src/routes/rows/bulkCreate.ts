@@ -21,14 +21,19 @@ const route = defineRoute({
     ...jsonBody(z.strictObject({ rows: z.array(RowInput).min(1).max(MAX_BULK_ROWS) })),
   },
   responses: {
-    ...okData(z.object({ rows: z.array(RowSchema.extend({ cells: z.record(z.string(), z.unknown()) }).openapi("CreatedRow")) })),
+    ...okData(
+      z.object({ rows: z.array(RowSchema.extend({ cells: z.record(z.string(), z.unknown()) }).openapi("CreatedRow")) }),
+    ),
     ...errorResponses("ConflictError", "PayloadTooLargeError"),
   },
 });
 
 export function registerBulkCreateRows(app: Router) {
   app.openapi(route, async (c) => {
-    const { rows } = await bulkCreateRows(ctxOf(c), { tableId: c.req.valid("param").tableId, rows: c.req.valid("json").rows.map((r) => r.cells) });
+    const { rows } = await bulkCreateRows(ctxOf(c), {
+      tableId: c.req.valid("param").tableId,
+      rows: c.req.valid("json").rows.map((r) => r.cells),
+    });
     return c.json({ data: { rows } }, 200);
   });
 }

@@ -16,12 +16,18 @@ const route = defineRoute({
     "`cells` in the response are the row's stored Cell records, ordered by column id: the values given and the formula cells " +
     "computed in this same request (a formula that evaluates to blank stores no cell).",
   request: { params: z.object({ tableId: pathId("tableId") }), ...jsonBody(RowInput) },
-  responses: { ...okData(z.object({ row: RowSchema, cells: z.array(CellSchema) })), ...errorResponses("ConflictError") },
+  responses: {
+    ...okData(z.object({ row: RowSchema, cells: z.array(CellSchema) })),
+    ...errorResponses("ConflictError"),
+  },
 });
 
 export function registerCreateRow(app: Router) {
   app.openapi(route, async (c) => {
-    const { row, cells } = await createRow(ctxOf(c), { tableId: c.req.valid("param").tableId, cells: c.req.valid("json").cells });
+    const { row, cells } = await createRow(ctxOf(c), {
+      tableId: c.req.valid("param").tableId,
+      cells: c.req.valid("json").cells,
+    });
     return c.json({ data: { row, cells } }, 200);
   });
 }

@@ -23,7 +23,9 @@ const route = defineRoute({
   security: [{ bearer: [] }],
   request: jsonBody(z.strictObject({ cursor: z.string().min(1).max(64).nullable().default(null) })),
   responses: {
-    ...okData(z.object({ documents: z.number().int(), nextCursor: z.string().nullable() }).openapi("SearchReindexPage")),
+    ...okData(
+      z.object({ documents: z.number().int(), nextCursor: z.string().nullable() }).openapi("SearchReindexPage"),
+    ),
     ...errorResponses(),
   },
 });

@@ -10,7 +10,9 @@ const Ref = z.object({ _id: z.string(), name: z.string() });
 
 const SearchHitSchema = z
   .object({
-    _id: z.string().openapi({ description: "The record's id: a document's, a file's (an EXTERNAL document) or a row's" }),
+    _id: z
+      .string()
+      .openapi({ description: "The record's id: a document's, a file's (an EXTERNAL document) or a row's" }),
     kind: z.enum(["document", "file", "row"]),
     title: z.string().openapi({ description: "The document's name, or the row's identifier cell" }),
     workspaceId: z.string(),
@@ -21,9 +23,12 @@ const SearchHitSchema = z
       folders: z.array(Ref).openapi({ description: "Enclosing folders the caller can read, outermost first" }),
       table: Ref.nullable(),
     }),
-    snippet: z.string().openapi({ description: "HTML: text around the matches with every character escaped and the matched words in <mark>…</mark>" }),
+    snippet: z.string().openapi({
+      description: "HTML: text around the matches with every character escaped and the matched words in <mark>…</mark>",
+    }),
     score: z.number().openapi({
-      description: "Relevance, higher first, computed from this record's own text only (matches in its title and body, its length)",
+      description:
+        "Relevance, higher first, computed from this record's own text only (matches in its title and body, its length)",
     }),
   })
   .openapi("SearchHit");
@@ -51,16 +56,36 @@ const route = defineRoute({
     "Pass `nextCursor` as `cursor` for the next page.",
   request: {
     query: z.object({
-      q: z.string().min(1).max(MAX_QUERY_LENGTH).openapi({ param: { name: "q", in: "query" }, example: 'budget "annual report" -draft' }),
+      q: z
+        .string()
+        .min(1)
+        .max(MAX_QUERY_LENGTH)
+        .openapi({ param: { name: "q", in: "query" }, example: 'budget "annual report" -draft' }),
       workspaceId: IdSchema.optional().openapi({ param: { name: "workspaceId", in: "query" } }),
       projectId: IdSchema.optional().openapi({ param: { name: "projectId", in: "query" } }),
-      type: z.enum(["document", "file", "row"]).optional().openapi({ param: { name: "type", in: "query" } }),
-      limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT).openapi({ param: { name: "limit", in: "query" } }),
-      cursor: z.string().min(1).max(200).optional().openapi({ param: { name: "cursor", in: "query" } }),
+      type: z
+        .enum(["document", "file", "row"])
+        .optional()
+        .openapi({ param: { name: "type", in: "query" } }),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_SEARCH_LIMIT)
+        .default(DEFAULT_SEARCH_LIMIT)
+        .openapi({ param: { name: "limit", in: "query" } }),
+      cursor: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .openapi({ param: { name: "cursor", in: "query" } }),
     }),
   },
   responses: {
-    200: jsonResponse(z.object({ data: z.array(SearchHitSchema), nextCursor: z.string().nullable() }).openapi("SearchResults")),
+    200: jsonResponse(
+      z.object({ data: z.array(SearchHitSchema), nextCursor: z.string().nullable() }).openapi("SearchResults"),
+    ),
     ...errorResponses("UnprocessableEntityError"),
   },
 });

@@ -32,7 +32,11 @@ export function registerUpdateSnapshot(app: Router) {
   app.openapi(route, async (c) => {
     const { snapshotId } = c.req.valid("param");
     const { name, description } = c.req.valid("json");
-    const { etag } = await updateSnapshot(ctxOf(c), { snapshotId, patch: { name, description }, expected: expectedVersionOf(c) });
+    const { etag } = await updateSnapshot(ctxOf(c), {
+      snapshotId,
+      patch: { name, description },
+      expected: expectedVersionOf(c),
+    });
     return c.json({ data: { success: true as const } }, 200, { ETag: etag });
   });
 }

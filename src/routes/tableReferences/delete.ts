@@ -13,7 +13,8 @@ const route = defineRoute({
   shard: "service",
   tags: ["References"],
   summary: "Delete a table reference (edit access to its document)",
-  description: "Deletes the reference between a document and a table; the table itself is untouched. Needs edit access to the referencing document.",
+  description:
+    "Deletes the reference between a document and a table; the table itself is untouched. Needs edit access to the referencing document.",
   request: { params: z.object({ referenceId: pathId("referenceId") }) },
   responses: { ...okData(SuccessSchema), ...errorResponses() },
 });

@@ -21,5 +21,7 @@ const route = defineRoute({
 });
 
 export function registerGetTableReference(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await getTableReference(ctxOf(c), c.req.valid("param").referenceId) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await getTableReference(ctxOf(c), c.req.valid("param").referenceId) }, 200),
+  );
 }

@@ -12,9 +12,14 @@ const route = defineRoute({
   path: "/table/{tableId}",
   tags: ["Tables"],
   summary: "Retrieve a table",
-  description: "Carries a strong ETag; If-None-Match answers 304. Missing, deleted and unreadable tables are 404 alike.",
+  description:
+    "Carries a strong ETag; If-None-Match answers 304. Missing, deleted and unreadable tables are 404 alike.",
   request: { params: z.object({ tableId: pathId("tableId") }) },
-  responses: { ...okData(TableSchema), ...errorResponses(), 304: { description: "Not modified (If-None-Match matched the ETag)" } },
+  responses: {
+    ...okData(TableSchema),
+    ...errorResponses(),
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
+  },
 });
 
 export function registerGetTable(app: Router) {

@@ -10,7 +10,8 @@ const route = defineRoute({
   path: "/table/all/{projectId}/id",
   tags: ["Tables"],
   summary: "E19. List table IDs in a project",
-  description: "The `_id` of every non-deleted table in the project, newest first. Needs project read access (else 404).",
+  description:
+    "The `_id` of every non-deleted table in the project, newest first. Needs project read access (else 404).",
   request: { params: z.object({ projectId: pathId("projectId") }) },
   responses: {
     ...okData(z.array(z.object({ _id: z.string() }).openapi("TableId"))),

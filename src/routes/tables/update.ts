@@ -20,7 +20,17 @@ const route = defineRoute({
     ...jsonBody(
       z.strictObject({
         name: NameSchema,
-        ...ignored("_id", "projectId", "workspaceId", "documentId", "userId", "createdAt", "updatedAt", "isDeleted", "columns"),
+        ...ignored(
+          "_id",
+          "projectId",
+          "workspaceId",
+          "documentId",
+          "userId",
+          "createdAt",
+          "updatedAt",
+          "isDeleted",
+          "columns",
+        ),
       }),
     ),
   },
@@ -29,7 +39,11 @@ const route = defineRoute({
 
 export function registerUpdateTable(app: Router) {
   app.openapi(route, async (c) => {
-    const table = await updateTable(ctxOf(c), { tableId: c.req.valid("param").tableId, name: c.req.valid("json").name, expected: expectedVersionOf(c) });
+    const table = await updateTable(ctxOf(c), {
+      tableId: c.req.valid("param").tableId,
+      name: c.req.valid("json").name,
+      expected: expectedVersionOf(c),
+    });
     const body = { data: table };
     await withEtag(c, body);
     return c.json(body, 200);

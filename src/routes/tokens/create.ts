@@ -14,8 +14,14 @@ const route = defineRoute({
   auth: "token",
   tags: ["Identity"],
   summary: "Issue a personal access token",
-  description: "The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.",
-  request: jsonBody(z.strictObject({ name: NameSchema, expiresAt: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional() })),
+  description:
+    "The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.",
+  request: jsonBody(
+    z.strictObject({
+      name: NameSchema,
+      expiresAt: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+    }),
+  ),
   responses: { ...okData(TokenSchema), ...errorResponses() },
 });
 

@@ -10,7 +10,8 @@ const route = defineRoute({
   shard: "directory",
   tags: ["Identity"],
   summary: "Revoke a token at once",
-  description: "The token stops authenticating with the next request. Only the caller's own tokens can be revoked; another user's token id is 404.",
+  description:
+    "The token stops authenticating with the next request. Only the caller's own tokens can be revoked; another user's token id is 404.",
   request: { params: z.object({ tokenId: pathId("tokenId") }) },
   responses: { ...okData(z.object({ success: z.literal(true) })), ...errorResponses() },
 });

@@ -25,5 +25,15 @@ const route = defineRoute({
 });
 
 export function registerAddWorkspaceCollaborator(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await addWorkspaceCollaborator(ctxOf(c), { workspaceId: c.req.valid("param").id, ...c.req.valid("json") }) }, 200));
+  app.openapi(route, async (c) =>
+    c.json(
+      {
+        data: await addWorkspaceCollaborator(ctxOf(c), {
+          workspaceId: c.req.valid("param").id,
+          ...c.req.valid("json"),
+        }),
+      },
+      200,
+    ),
+  );
 }

@@ -12,7 +12,8 @@ const route = defineRoute({
   shard: { body: "organizationId" },
   tags: ["Workspaces"],
   summary: "Create a workspace in an organization the caller belongs to (the caller becomes owner)",
-  description: "Creates a workspace in the given organization; the caller must be a member of it (404 otherwise) and becomes the workspace's owner.",
+  description:
+    "Creates a workspace in the given organization; the caller must be a member of it (404 otherwise) and becomes the workspace's owner.",
   request: jsonBody(
     z.strictObject({
       organizationId: IdSchemaBody,

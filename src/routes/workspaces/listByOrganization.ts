@@ -13,9 +13,13 @@ const route = defineRoute({
   path: "/workspace/all/{orgId}",
   tags: ["Workspaces"],
   summary: "E17. List workspaces in an organization",
-  description: "The workspaces of the organization that the caller collaborates on; `[]` for an organization the caller is not in.",
+  description:
+    "The workspaces of the organization that the caller collaborates on; `[]` for an organization the caller is not in.",
   request: { params: z.object({ orgId: z.string().openapi({ param: { name: "orgId", in: "path" } }) }) },
-  responses: { ...okData(z.array(WorkspaceSchema)), ...onlyErrorResponses("UnauthorizedError", "RateLimitedError", "InternalError") },
+  responses: {
+    ...okData(z.array(WorkspaceSchema)),
+    ...onlyErrorResponses("UnauthorizedError", "RateLimitedError", "InternalError"),
+  },
 });
 
 export function registerListWorkspaces(app: Router) {

@@ -10,8 +10,10 @@ const route = defineRoute({
   method: "delete",
   path: "/workspace/{id}/collaborator/{userId}",
   tags: ["Workspaces"],
-  summary: "Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too",
-  description: "Owners and admins may remove any collaborator but the owner; any collaborator may remove themselves. The removed user's document grants inside the workspace end with it.",
+  summary:
+    "Remove a collaborator (owner or admin; anyone may remove themselves); their document grants in the workspace end too",
+  description:
+    "Owners and admins may remove any collaborator but the owner; any collaborator may remove themselves. The removed user's document grants inside the workspace end with it.",
   request: { params: z.object({ id: pathId("id"), userId: pathId("userId") }) },
   responses: { ...okData(WorkspaceSchema), ...errorResponses("ConflictError") },
 });

@@ -12,7 +12,8 @@ const route = defineRoute({
   path: "/workspace/{id}",
   tags: ["Workspaces"],
   summary: "Update a workspace (owner or admin)",
-  description: "`If-Match` with the workspace's ETag makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.",
+  description:
+    "`If-Match` with the workspace's ETag makes the update conditional: 412 and nothing changed when it no longer matches. The response carries the new ETag.",
   request: {
     params: z.object({ id: pathId("id") }),
     ...jsonBody(
@@ -29,7 +30,13 @@ const route = defineRoute({
 
 export function registerUpdateWorkspace(app: Router) {
   app.openapi(route, async (c) => {
-    const body = { data: await updateWorkspace(ctxOf(c), { workspaceId: c.req.valid("param").id, patch: c.req.valid("json"), expected: expectedVersionOf(c) }) };
+    const body = {
+      data: await updateWorkspace(ctxOf(c), {
+        workspaceId: c.req.valid("param").id,
+        patch: c.req.valid("json"),
+        expected: expectedVersionOf(c),
+      }),
+    };
     await withEtag(c, body);
     return c.json(body, 200);
   });

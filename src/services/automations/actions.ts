@@ -24,7 +24,13 @@ import { newIdBeside } from "../../db/shardIds";
 import type { ActionNotice } from "./notify";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
-export type RowWithCells = { id: string; tableId: string; projectId: string; isDeleted: boolean; cells: Record<string, unknown> };
+export type RowWithCells = {
+  id: string;
+  tableId: string;
+  projectId: string;
+  isDeleted: boolean;
+  cells: Record<string, unknown>;
+};
 
 /** A run while its actions execute. */
 export interface ActiveRun {
@@ -40,7 +46,6 @@ export interface ActiveRun {
   /** The notify actions' notices, written to the outbox with the run's record (runner.ts recordRun). */
   notices: ActionNotice[];
 }
-
 
 export interface ActionOutcome {
   affectedRows: number;
@@ -84,7 +89,11 @@ async function rowCreate(ar: ActiveRun, spec: Spec, scope: Scope): Promise<Actio
   if (!scope.gateOpen) return SKIPPED;
   ar.budget.reserveRows(1);
   await reserveWrites(ar, 1);
-  await createRow(on(ar, String(spec.tableId)), { tableId: String(spec.tableId), cells: (spec.cells as Record<string, unknown>) ?? {}, cellsPath: "spec.cells" });
+  await createRow(on(ar, String(spec.tableId)), {
+    tableId: String(spec.tableId),
+    cells: (spec.cells as Record<string, unknown>) ?? {},
+    cellsPath: "spec.cells",
+  });
   return { affectedRows: 1 };
 }
 
@@ -102,7 +111,13 @@ export function rowCreateGroupSize(ar: ActiveRun, from: number): number {
   let end = from + 1;
   while (end < actions.length) {
     const spec = actions[end]!.spec as Spec;
-    if (spec.kind !== "row.create" || spec.tableId !== first.tableId || JSON.stringify(spec.cells ?? {}) !== cells || !scopeOf(ar, actions[end]!).gateOpen) break;
+    if (
+      spec.kind !== "row.create" ||
+      spec.tableId !== first.tableId ||
+      JSON.stringify(spec.cells ?? {}) !== cells ||
+      !scopeOf(ar, actions[end]!).gateOpen
+    )
+      break;
     end++;
   }
   return end - from;
@@ -125,7 +140,11 @@ export async function runRowCreateGroup(ar: ActiveRun, from: number, n: number):
   }
   ar.budget.reserveRows(n);
   const cells = (spec.cells as Record<string, unknown>) ?? {};
-  await bulkCreateRows(on(ar, String(spec.tableId)), { tableId: String(spec.tableId), rows: Array.from({ length: n }, () => cells), cellsPath: "spec.cells" });
+  await bulkCreateRows(on(ar, String(spec.tableId)), {
+    tableId: String(spec.tableId),
+    rows: Array.from({ length: n }, () => cells),
+    cellsPath: "spec.cells",
+  });
   return { affectedRows: n };
 }
 
@@ -189,7 +208,9 @@ function defaultPayload(ar: ActiveRun) {
       automationId: ar.automation.id,
       runId: ar.run.id,
       trigger,
-      ...(ar.triggerRow ? { row: { _id: ar.triggerRow.id, tableId: ar.triggerRow.tableId, cells: ar.triggerRow.cells } } : {}),
+      ...(ar.triggerRow
+        ? { row: { _id: ar.triggerRow.id, tableId: ar.triggerRow.tableId, cells: ar.triggerRow.cells } }
+        : {}),
       ...(typeof trigger.documentId === "string" ? { document: { _id: trigger.documentId } } : {}),
     },
   };
@@ -223,7 +244,10 @@ async function webhook(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAc
   return { affectedRows: 0 };
 }
 
-const handlers: Record<string, (ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction) => Promise<ActionOutcome>> = {
+const handlers: Record<
+  string,
+  (ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAction) => Promise<ActionOutcome>
+> = {
   "row.create": rowCreate,
   "row.update": rowWrite,
   "row.delete": rowWrite,

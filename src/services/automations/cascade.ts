@@ -45,7 +45,10 @@ export const CASCADE_BURST = 100;
 export const PACE_MS_PER_WRITE = 1000 / CASCADE_RATE;
 
 export class CascadeBudgetExceeded extends Error {
-  constructor(readonly budget: "writes" | "deliveries" | "runs", readonly limit: number) {
+  constructor(
+    readonly budget: "writes" | "deliveries" | "runs",
+    readonly limit: number,
+  ) {
     super(`The cascade this run belongs to has used its ${budget} budget (${limit}) for its cause`);
   }
   toJSON() {
@@ -87,11 +90,20 @@ export function foreignCascade(cascadeId: string, projectId: string): boolean {
  * Reserves `n` writes (or deliveries) on the cascade, in its home (cascadeHome; its raw binding: guarding a run costs
  * no operation of the run's budget); throws CascadeBudgetExceeded when that would pass the budget.
  */
-export async function reserveCascade(env: Env, cascadeId: string, projectId: string, kind: "writes" | "deliveries", n: number): Promise<void> {
+export async function reserveCascade(
+  env: Env,
+  cascadeId: string,
+  projectId: string,
+  kind: "writes" | "deliveries",
+  n: number,
+): Promise<void> {
   if (n <= 0) return;
   const d1 = cascadeHome(env, cascadeId, projectId);
   if (kind === "writes" && n > CASCADE_WRITES) throw new CascadeBudgetExceeded("writes", CASCADE_WRITES);
-  const row = await d1.prepare(kind === "writes" ? WRITES_SQL : DELIVERIES_SQL).bind(cascadeId, projectId, n, Date.now()).first();
+  const row = await d1
+    .prepare(kind === "writes" ? WRITES_SQL : DELIVERIES_SQL)
+    .bind(cascadeId, projectId, n, Date.now())
+    .first();
   if (!row) throw new CascadeBudgetExceeded(kind, kind === "writes" ? CASCADE_WRITES : CASCADE_DELIVERIES);
 }
 
@@ -104,7 +116,9 @@ export interface CascadeSpent {
 /** True when the cascade can do nothing more (its writes and its deliveries are both used up). */
 export function exhaustedStatement(d1: D1Database, cascadeId: string): D1PreparedStatement {
   return d1
-    .prepare(`SELECT writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`)
+    .prepare(
+      `SELECT writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`,
+    )
     .bind(cascadeId);
 }
 
@@ -113,7 +127,9 @@ export function exhaustedStatement(d1: D1Database, cascadeId: string): D1Prepare
  * `r.n` is each run's place, `r.w_before`/`r.d_before` what the runs before it plan. RUN_FITS is the condition for
  * a run the cascade can still pay for.
  */
-const plannedRuns = (cascadeParam: string) => `j AS (SELECT key AS k, value ->> 0 AS id, value ->> 1 AS automation_id, value ->> 2 AS project_id, value ->> 3 AS event_key,
+const plannedRuns = (
+  cascadeParam: string,
+) => `j AS (SELECT key AS k, value ->> 0 AS id, value ->> 1 AS automation_id, value ->> 2 AS project_id, value ->> 3 AS event_key,
                       value ->> 4 AS trig, value ->> 5 AS w, value ->> 6 AS d FROM json_each(?1)),
               c AS (SELECT runs, writes, MAX(writes, planned_writes) AS pw, MAX(deliveries, planned_deliveries) AS pd FROM automation_cascades WHERE id = ${cascadeParam}),
               r AS (SELECT j.*, ROW_NUMBER() OVER (ORDER BY k) AS n,
@@ -130,7 +146,11 @@ const bookRuns = (made: string) => `UPDATE automation_cascades SET runs = runs +
          WHERE id = ?2 RETURNING last_grant AS clock`;
 const RUN_COLUMNS = `(id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)`;
 const ensureCascade = (d1: D1Database, cascadeId: string, projectId: string, now: number) =>
-  d1.prepare(`INSERT INTO automation_cascades (id, project_id, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING`).bind(cascadeId, projectId, now);
+  d1
+    .prepare(
+      `INSERT INTO automation_cascades (id, project_id, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING`,
+    )
+    .bind(cascadeId, projectId, now);
 
 /**
  * Creating runs reserves what they could spend (docs/api-guide.md, "Cascades are bounded as a whole"): each run
@@ -144,7 +164,14 @@ const ensureCascade = (d1: D1Database, cascadeId: string, projectId: string, now
  *
  * `runs` is a JSON array of [id, automationId, projectId, eventKey, trigger, plannedWrites, plannedDeliveries].
  */
-export function createRunsStatements(d1: D1Database, cascadeId: string, projectId: string, runs: readonly unknown[][], depth: number, now: number): D1PreparedStatement[] {
+export function createRunsStatements(
+  d1: D1Database,
+  cascadeId: string,
+  projectId: string,
+  runs: readonly unknown[][],
+  depth: number,
+  now: number,
+): D1PreparedStatement[] {
   const json = JSON.stringify(runs);
   return [
     ensureCascade(d1, cascadeId, projectId, now),
@@ -159,7 +186,9 @@ export function createRunsStatements(d1: D1Database, cascadeId: string, projectI
       )
       .bind(json, depth, now, cascadeId),
     d1
-      .prepare(`WITH made AS (SELECT j.value ->> 5 AS w, j.value ->> 6 AS d FROM json_each(?1) j JOIN automation_runs r ON r.id = j.value ->> 0) ${bookRuns("made")}`)
+      .prepare(
+        `WITH made AS (SELECT j.value ->> 5 AS w, j.value ->> 6 AS d FROM json_each(?1) j JOIN automation_runs r ON r.id = j.value ->> 0) ${bookRuns("made")}`,
+      )
       .bind(json, cascadeId, now),
   ];
 }
@@ -171,17 +200,31 @@ export function createRunsStatements(d1: D1Database, cascadeId: string, projectI
  * A run booked here that its own database then refuses (an event delivered twice) stays booked: the budget is
  * spent early, never passed.
  */
-export function reserveRunsStatements(d1: D1Database, cascadeId: string, projectId: string, runs: readonly unknown[][], now: number): D1PreparedStatement[] {
+export function reserveRunsStatements(
+  d1: D1Database,
+  cascadeId: string,
+  projectId: string,
+  runs: readonly unknown[][],
+  now: number,
+): D1PreparedStatement[] {
   const json = JSON.stringify(runs);
   return [
     ensureCascade(d1, cascadeId, projectId, now),
     d1.prepare(`WITH ${plannedRuns("?2")} SELECT r.id FROM r, c WHERE ${RUN_FITS}`).bind(json, cascadeId),
-    d1.prepare(`WITH ${plannedRuns("?2")}, made AS (SELECT r.w, r.d FROM r, c WHERE ${RUN_FITS}) ${bookRuns("made")}`).bind(json, cascadeId, now),
+    d1
+      .prepare(`WITH ${plannedRuns("?2")}, made AS (SELECT r.w, r.d FROM r, c WHERE ${RUN_FITS}) ${bookRuns("made")}`)
+      .bind(json, cascadeId, now),
   ];
 }
 
 /** The runs a foreign cascade's home booked (reserveRunsStatements), created in their own shard database; RETURNING the ids created. */
-export function insertRunsStatement(d1: D1Database, cascadeId: string, runs: readonly unknown[][], depth: number, now: number): D1PreparedStatement {
+export function insertRunsStatement(
+  d1: D1Database,
+  cascadeId: string,
+  runs: readonly unknown[][],
+  depth: number,
+  now: number,
+): D1PreparedStatement {
   return d1
     .prepare(
       `INSERT INTO automation_runs ${RUN_COLUMNS}
@@ -214,7 +257,12 @@ export function runStartDelays(clock: number, now: number, costs: readonly numbe
  * runs caused by runs (`causedByRun`) wait their turns on the cascade's clock (runStartDelays). Both kinds have
  * booked their cost on the clock already, so whatever the direct runs cause waits behind them.
  */
-export function startDelaysOf(causedByRun: boolean, clock: number, now: number, costs: readonly number[]): number[] | undefined {
+export function startDelaysOf(
+  causedByRun: boolean,
+  clock: number,
+  now: number,
+  costs: readonly number[],
+): number[] | undefined {
   return causedByRun ? runStartDelays(clock, now, costs) : undefined;
 }
 
@@ -223,8 +271,16 @@ export function startDelaysOf(causedByRun: boolean, clock: number, now: number, 
  * action writes, once the writes are gone; whose every action is a webhook, once the deliveries are) end `skipped`
  * at once, in one statement, instead of each taking its turn on the Queue to find out.
  */
-export function skipQueuedRunsStatement(d1: D1Database, cascadeId: string, now: number, spent: CascadeSpent | null = null): D1PreparedStatement {
-  const error = JSON.stringify({ code: "CascadeBudgetExceeded", message: "The cascade this run belongs to has used its budget for its cause" });
+export function skipQueuedRunsStatement(
+  d1: D1Database,
+  cascadeId: string,
+  now: number,
+  spent: CascadeSpent | null = null,
+): D1PreparedStatement {
+  const error = JSON.stringify({
+    code: "CascadeBudgetExceeded",
+    message: "The cascade this run belongs to has used its budget for its cause",
+  });
   // A foreign cascade's row is at home (`spent`, read there); a local one's is read in the statement.
   const state = spent
     ? `SELECT ${Number(spent.writes)} < ${CASCADE_WRITES} AS wl, ${Number(spent.deliveries)} < ${CASCADE_DELIVERIES} AS dl`
@@ -257,7 +313,9 @@ export function dayRunStatement(d1: D1Database, projectId: string, now: number):
 /** Marks the day as notified; RETURNING a row only for the first caller (the owner is told once). */
 export function claimDayNoticeStatement(d1: D1Database, projectId: string, now: number): D1PreparedStatement {
   return d1
-    .prepare(`UPDATE automation_project_days SET notified = 1 WHERE project_id = ?1 AND day = ?2 AND notified = 0 RETURNING runs`)
+    .prepare(
+      `UPDATE automation_project_days SET notified = 1 WHERE project_id = ?1 AND day = ?2 AND notified = 0 RETURNING runs`,
+    )
     .bind(projectId, utcDay(now));
 }
 

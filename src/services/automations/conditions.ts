@@ -10,8 +10,10 @@ function isEmpty(v: unknown): boolean {
 function compare(a: unknown, b: unknown): number | null {
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === "number" && typeof b === "string" && b.trim() !== "" && !Number.isNaN(Number(b))) return a - Number(b);
-  if (typeof a === "string" && typeof b === "number" && a.trim() !== "" && !Number.isNaN(Number(a))) return Number(a) - b;
+  if (typeof a === "number" && typeof b === "string" && b.trim() !== "" && !Number.isNaN(Number(b)))
+    return a - Number(b);
+  if (typeof a === "string" && typeof b === "number" && a.trim() !== "" && !Number.isNaN(Number(a)))
+    return Number(a) - b;
   return null;
 }
 
@@ -44,7 +46,12 @@ export function predicateHolds(cells: Cells, p: { columnId: string; op: string; 
       if (Array.isArray(v)) return v.some((x) => equal(x, p.value));
       return typeof v === "string" && typeof p.value === "string" && v.toLowerCase().includes(p.value.toLowerCase());
     case "in":
-      return Array.isArray(p.value) && (Array.isArray(v) ? v.some((x) => (p.value as unknown[]).some((y) => equal(x, y))) : (p.value as unknown[]).some((y) => equal(v, y)));
+      return (
+        Array.isArray(p.value) &&
+        (Array.isArray(v)
+          ? v.some((x) => (p.value as unknown[]).some((y) => equal(x, y)))
+          : (p.value as unknown[]).some((y) => equal(v, y)))
+      );
     default:
       return false;
   }
@@ -60,6 +67,9 @@ export function hasTests(c: ConditionValue | null | undefined): c is ConditionVa
 export function conditionHolds(c: ConditionValue | null | undefined, cells: Cells): boolean {
   if (!hasTests(c)) return true;
   const groups = c.group === undefined ? [] : Array.isArray(c.group) ? c.group : [c.group];
-  const results = [...(c.predicates ?? []).map((p) => predicateHolds(cells, p)), ...groups.filter(hasTests).map((g) => conditionHolds(g, cells))];
+  const results = [
+    ...(c.predicates ?? []).map((p) => predicateHolds(cells, p)),
+    ...groups.filter(hasTests).map((g) => conditionHolds(g, cells)),
+  ];
   return c.conjunction === "or" ? results.some(Boolean) : results.every(Boolean);
 }

@@ -7,7 +7,11 @@ export const EVENTS_PER_MESSAGE = 100;
 export const AutomationMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("run"), runId: z.string().min(1).max(64) }),
   /** `claimToken`: the claim a redelivery took before queueing its attempt (webhooks.ts). */
-  z.object({ kind: z.literal("delivery"), deliveryId: z.string().min(1).max(64), claimToken: z.string().min(1).max(64).optional() }),
+  z.object({
+    kind: z.literal("delivery"),
+    deliveryId: z.string().min(1).max(64),
+    claimToken: z.string().min(1).max(64).optional(),
+  }),
   /**
    * Events whose runs could not be created when they happened (a shard database unavailable or fenced), one shard
    * database's, retried here (events.ts). Each carries its `eventId`, and the cascade is fixed, so a retry creates
@@ -15,7 +19,16 @@ export const AutomationMessageSchema = z.discriminatedUnion("kind", [
    */
   z.object({
     kind: z.literal("events"),
-    events: z.array(z.looseObject({ event: z.string().max(64), projectId: z.string().min(1).max(64), eventId: z.string().min(1).max(64) })).min(1).max(EVENTS_PER_MESSAGE),
+    events: z
+      .array(
+        z.looseObject({
+          event: z.string().max(64),
+          projectId: z.string().min(1).max(64),
+          eventId: z.string().min(1).max(64),
+        }),
+      )
+      .min(1)
+      .max(EVENTS_PER_MESSAGE),
     depth: z.number().int().min(0).max(16),
     cascadeId: z.string().min(1).max(64),
     causedByRun: z.boolean(),
@@ -29,9 +42,15 @@ export const DEAD_LETTER_QUEUE = "automation-dlq";
 export const SEND_BATCH_MAX = 100;
 
 /** `delaySeconds[i]`, when given, holds message i back that long (a cascade's pace, cascade.ts). */
-export async function enqueueAll(queue: Queue<AutomationMessage>, messages: readonly AutomationMessage[], delaySeconds?: readonly number[]): Promise<void> {
+export async function enqueueAll(
+  queue: Queue<AutomationMessage>,
+  messages: readonly AutomationMessage[],
+  delaySeconds?: readonly number[],
+): Promise<void> {
   const chunks: MessageSendRequest<AutomationMessage>[][] = [];
-  const requests = messages.map((body, i): MessageSendRequest<AutomationMessage> => (delaySeconds?.[i] ? { body, contentType: "json", delaySeconds: delaySeconds[i] } : { body, contentType: "json" }));
+  const requests = messages.map((body, i): MessageSendRequest<AutomationMessage> =>
+    delaySeconds?.[i] ? { body, contentType: "json", delaySeconds: delaySeconds[i] } : { body, contentType: "json" },
+  );
   for (let i = 0; i < requests.length; i += SEND_BATCH_MAX) chunks.push(requests.slice(i, i + SEND_BATCH_MAX));
   await Promise.all(chunks.map((chunk) => queue.sendBatch(chunk)));
 }

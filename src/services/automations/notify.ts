@@ -83,8 +83,18 @@ export function runNoticeStatements(db: Db, r: RunNotices) {
   }
   if (failed) {
     const body = `It failed ${r.disableAfter} times in a row. Last error: ${r.reason}`;
-    const notice = { id: noticeId(run.id, "automation.disabled"), automation: run.automationId, kind: "automation.disabled", title: 'Automation "{name}" was disabled', body, data, at: finishedAt };
-    statements.push(ownerNoticeStatement(db, notice, finishedAt, sql`a.consecutive_failures = ${r.disableAfter} AND a.enabled = 0`));
+    const notice = {
+      id: noticeId(run.id, "automation.disabled"),
+      automation: run.automationId,
+      kind: "automation.disabled",
+      title: 'Automation "{name}" was disabled',
+      body,
+      data,
+      at: finishedAt,
+    };
+    statements.push(
+      ownerNoticeStatement(db, notice, finishedAt, sql`a.consecutive_failures = ${r.disableAfter} AND a.enabled = 0`),
+    );
   }
   if (r.status !== "skipped") {
     const notice = {

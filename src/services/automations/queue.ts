@@ -31,7 +31,13 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
       if (body.kind === "run") await failRunForGood(env, body.runId, reason);
       else if (body.kind === "delivery") await failDeliveryForGood(env, body.deliveryId, reason);
       // Events whose runs could never be created: no record of them exists to fail, so the log says so.
-      else log("gave up creating the runs of events", { id: message.id, events: body.events.length, cascadeId: body.cascadeId, reason });
+      else
+        log("gave up creating the runs of events", {
+          id: message.id,
+          events: body.events.length,
+          cascadeId: body.cascadeId,
+          reason,
+        });
       message.ack();
       return;
     }
@@ -68,7 +74,11 @@ export const RUN_CONCURRENCY = 2;
  */
 export const DELIVERY_CONCURRENCY = 5;
 
-async function inLanes<T>(items: readonly T[], lanes: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+async function inLanes<T>(
+  items: readonly T[],
+  lanes: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(lanes, items.length) }, async () => {
@@ -85,5 +95,8 @@ export async function handleAutomationBatch(batch: MessageBatch<unknown>, env: E
   const isRun = (m: Message<unknown>) => !deadLetter && (m.body as { kind?: unknown } | null)?.kind === "run";
   const runs = batch.messages.filter(isRun);
   const others = batch.messages.filter((m) => !isRun(m));
-  await Promise.all([inLanes(runs, RUN_CONCURRENCY, (m) => handleOne(m, env, deadLetter)), inLanes(others, DELIVERY_CONCURRENCY, (m) => handleOne(m, env, deadLetter))]);
+  await Promise.all([
+    inLanes(runs, RUN_CONCURRENCY, (m) => handleOne(m, env, deadLetter)),
+    inLanes(others, DELIVERY_CONCURRENCY, (m) => handleOne(m, env, deadLetter)),
+  ]);
 }

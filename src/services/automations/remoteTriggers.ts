@@ -35,7 +35,11 @@ export interface RemoteTrigger {
  * writes only the pointers of readable projects (at `version`, the automation's version they are for) and answers
  * which it wrote. Any watched project the caller cannot read is 404, as for a missing one.
  */
-export async function writeRemoteTriggers(ctx: ServiceContext, pointers: readonly RemoteTrigger[], version: number): Promise<void> {
+export async function writeRemoteTriggers(
+  ctx: ServiceContext,
+  pointers: readonly RemoteTrigger[],
+  version: number,
+): Promise<void> {
   if (!pointers.length) return;
   const groups = groupByShard(pointers, (p) => p.projectId);
   const written = await Promise.all(
@@ -50,7 +54,11 @@ export async function writeRemoteTriggers(ctx: ServiceContext, pointers: readonl
            ON CONFLICT (project_id, event, automation_id, position) DO UPDATE SET version = MAX(version, excluded.version)
            RETURNING project_id`,
         )
-        .bind(version, JSON.stringify(list.map((p) => [p.projectId, p.event, p.automationId, p.position])), ...readable.params)
+        .bind(
+          version,
+          JSON.stringify(list.map((p) => [p.projectId, p.event, p.automationId, p.position])),
+          ...readable.params,
+        )
         .all<{ project_id: string }>();
       return rows.results.map((r) => r.project_id);
     }),
@@ -63,7 +71,12 @@ export async function writeRemoteTriggers(ctx: ServiceContext, pointers: readonl
  * Drops the automation's pointers of versions before `version` (all of them without one) in the databases of
  * `projectIds`, after the response: a pointer left behind never fires (see the file's head), so this only tidies.
  */
-export function dropRemoteTriggers(ctx: ServiceContext, automationId: string, projectIds: readonly string[], version: number | null = null): void {
+export function dropRemoteTriggers(
+  ctx: ServiceContext,
+  automationId: string,
+  projectIds: readonly string[],
+  version: number | null = null,
+): void {
   const databases = [...groupByShard(new Set(projectIds), (p) => p).values()];
   if (!databases.length) return;
   const work = Promise.all(
@@ -73,7 +86,16 @@ export function dropRemoteTriggers(ctx: ServiceContext, automationId: string, pr
         .bind(automationId, version ?? Number.MAX_SAFE_INTEGER)
         .run(),
     ),
-  ).catch((err) => console.error(JSON.stringify({ level: "warn", msg: "dropping remote trigger pointers failed", automationId, error: String(err) })));
+  ).catch((err) =>
+    console.error(
+      JSON.stringify({
+        level: "warn",
+        msg: "dropping remote trigger pointers failed",
+        automationId,
+        error: String(err),
+      }),
+    ),
+  );
   ctx.waitUntil(work);
 }
 
@@ -104,7 +126,9 @@ export function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, tri
   return triggers.flatMap((t, position) => {
     if (typeof t.event !== "string") return [];
     const f = (t.filter as Record<string, unknown> | null) ?? {};
-    const docs = [f.documentId, ...((f.documentIds as string[] | null) ?? [])].filter((d): d is string => typeof d === "string");
+    const docs = [f.documentId, ...((f.documentIds as string[] | null) ?? [])].filter(
+      (d): d is string => typeof d === "string",
+    );
     return [
       {
         automationId: a.id,
@@ -124,7 +148,9 @@ export function eventTriggerRows(a: Pick<AutomationRow, "id" | "projectId">, tri
  * that position, for that event, watching that project); null for a pointer left behind.
  */
 export function triggerOfPointer(a: RemoteAutomation, pointer: { position: number; event: string; projectId: string }) {
-  const row = eventTriggerRows({ id: a.id, projectId: a.project_id }, JSON.parse(a.triggers) as StoredTrigger[]).find((r) => r.position === pointer.position);
+  const row = eventTriggerRows({ id: a.id, projectId: a.project_id }, JSON.parse(a.triggers) as StoredTrigger[]).find(
+    (r) => r.position === pointer.position,
+  );
   return row && row.event === pointer.event && row.projectId === pointer.projectId ? row : null;
 }
 
@@ -133,7 +159,9 @@ export function triggerOfPointer(a: RemoteAutomation, pointer: { position: numbe
  * enclosing statement — `owner` reads `project` — for raw statements: it binds no parameter, so it fits anywhere.
  */
 export function ownerReadsSql(owner: string, project: string): string {
-  const { sql: text, params } = new SQLiteSyncDialect().sqlToQuery(projectReadableBy(sql.raw(owner), sql.raw(project)).getSQL());
+  const { sql: text, params } = new SQLiteSyncDialect().sqlToQuery(
+    projectReadableBy(sql.raw(owner), sql.raw(project)).getSQL(),
+  );
   if (params.length) throw new Error("ownerReadsSql: the read rule bound a parameter");
   return text;
 }
@@ -144,7 +172,10 @@ export function ownerReadsSql(owner: string, project: string): string {
  * dropped. `pointers` are [automationId, projectId, ownerId]. A pointer dropped stays dropped: saving the
  * automation's triggers again, once its owner reads the project, writes it anew.
  */
-export function dropUnreadablePointersStatement(d1: D1Database, pointers: readonly (readonly [string, string, string])[]): D1PreparedStatement {
+export function dropUnreadablePointersStatement(
+  d1: D1Database,
+  pointers: readonly (readonly [string, string, string])[],
+): D1PreparedStatement {
   return d1
     .prepare(
       `DELETE FROM automation_remote_triggers AS p

@@ -21,7 +21,12 @@ import { newIdBeside } from "../../db/shardIds";
  * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;
  * a retry keeps its original's depth and cascade (docs/api-guide.md, automations).
  */
-function newRunRow(a: Pick<AutomationRow, "id" | "projectId">, trigger: Record<string, unknown>, now: number, opts: { depth?: number; retryOf?: string | null; eventKey?: string | null; cascadeId?: string } = {}): RunRow {
+function newRunRow(
+  a: Pick<AutomationRow, "id" | "projectId">,
+  trigger: Record<string, unknown>,
+  now: number,
+  opts: { depth?: number; retryOf?: string | null; eventKey?: string | null; cascadeId?: string } = {},
+): RunRow {
   const id = newIdBeside(a.id);
   return {
     id,
@@ -52,13 +57,17 @@ export async function runAutomationNow(ctx: ServiceContext, id: string) {
   const { automation } = checkAutomationAccess(ctx.user, row, "run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
   const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now);
-  await ctx.db.batch([ctx.db.insert(automationRuns).values(run), ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } }))]);
+  await ctx.db.batch([
+    ctx.db.insert(automationRuns).values(run),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } })),
+  ]);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
   return runDto(run);
 }
 
 const automationOfRun = (runId: string) => sql`(SELECT automation_id FROM automation_runs WHERE id = ${runId})`;
-const automationOfDelivery = (deliveryId: string) => sql`(SELECT automation_id FROM automation_deliveries WHERE id = ${deliveryId})`;
+const automationOfDelivery = (deliveryId: string) =>
+  sql`(SELECT automation_id FROM automation_deliveries WHERE id = ${deliveryId})`;
 
 /** One D1 round trip: the run and its automation's access together; an unreadable run is as absent as a missing one. */
 export async function getRun(ctx: ServiceContext, runId: string) {
@@ -81,8 +90,15 @@ export async function retryRun(ctx: ServiceContext, runId: string) {
   const { automation } = checkAutomationAccess(ctx.user, access, "run", "Run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to retry its runs");
   // Bound to its cause: the retry spends what is left of the original run's cascade, at the original's depth.
-  const run = newRunRow(automation, old.trigger, ctx.now, { depth: Math.max(1, old.depth), retryOf: old.id, cascadeId: old.cascadeId ?? old.id });
-  await ctx.db.batch([ctx.db.insert(automationRuns).values(run), ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } }))]);
+  const run = newRunRow(automation, old.trigger, ctx.now, {
+    depth: Math.max(1, old.depth),
+    retryOf: old.id,
+    cascadeId: old.cascadeId ?? old.id,
+  });
+  await ctx.db.batch([
+    ctx.db.insert(automationRuns).values(run),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } })),
+  ]);
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "run", runId: run.id }]);
   return runDto(run);
 }
@@ -107,17 +123,17 @@ export async function listRuns(ctx: ServiceContext, input: { automationId: strin
   const [[access], rows] = await read(ctx, [
     automationAccessQuery(ctx.db, ctx.user.ref, automationId),
     ctx.db
-    .select()
-    .from(automationRuns)
-    .where(
-      and(
-        eq(automationRuns.automationId, automationId),
-        before ? lt(automationRuns.id, before) : undefined,
-        q.status ? eq(automationRuns.status, q.status as RunRow["status"]) : undefined,
-      ),
-    )
-    .orderBy(desc(automationRuns.id))
-    .limit(q.limit + 1),
+      .select()
+      .from(automationRuns)
+      .where(
+        and(
+          eq(automationRuns.automationId, automationId),
+          before ? lt(automationRuns.id, before) : undefined,
+          q.status ? eq(automationRuns.status, q.status as RunRow["status"]) : undefined,
+        ),
+      )
+      .orderBy(desc(automationRuns.id))
+      .limit(q.limit + 1),
   ]);
   checkAutomationAccess(ctx.user, access, "read");
   return newestFirstPage(rows, q.limit, runDto);
@@ -129,23 +145,24 @@ export async function listDeliveries(ctx: ServiceContext, input: { automationId:
   const [[access], rows] = await read(ctx, [
     automationAccessQuery(ctx.db, ctx.user.ref, automationId),
     ctx.db
-    .select()
-    .from(automationDeliveries)
-    .where(
-      and(
-        eq(automationDeliveries.automationId, automationId),
-        before ? lt(automationDeliveries.id, before) : undefined,
-        q.status ? eq(automationDeliveries.status, q.status as "pending") : undefined,
-      ),
-    )
-    .orderBy(desc(automationDeliveries.id))
-    .limit(q.limit + 1),
+      .select()
+      .from(automationDeliveries)
+      .where(
+        and(
+          eq(automationDeliveries.automationId, automationId),
+          before ? lt(automationDeliveries.id, before) : undefined,
+          q.status ? eq(automationDeliveries.status, q.status as "pending") : undefined,
+        ),
+      )
+      .orderBy(desc(automationDeliveries.id))
+      .limit(q.limit + 1),
   ]);
   const { canChange } = checkAutomationAccess(ctx.user, access, "read");
   return newestFirstPage(rows, q.limit, (d) => deliveryDto(d, { canChange }));
 }
 
-const SPENT = "The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent";
+const SPENT =
+  "The delivery's run has used its externalWriteBudget (or its cause's cascade its deliveries): nothing was sent";
 
 /**
  * `POST /automation/delivery/{id}/redeliver`: a new attempt now, with the retry schedule started afresh. One attempt
@@ -153,10 +170,15 @@ const SPENT = "The delivery's run has used its externalWriteBudget (or its cause
  * while an attempt is in flight, is 409), and the attempt counts against the run's `externalWriteBudget` and its
  * cascade's deliveries — claim and counts in one D1 transaction.
  */
+// eslint-disable-next-line max-lines-per-function -- one claim of the delivery, its cascade charge and its attempt, in the order the crash-safety of §17 needs
 export async function redeliver(ctx: ServiceContext, deliveryId: string) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db
-      .select({ delivery: automationDeliveries, cascadeId: sql<string | null>`COALESCE(${automationRuns.cascadeId}, ${automationRuns.id})`, projectId: automationRuns.projectId })
+      .select({
+        delivery: automationDeliveries,
+        cascadeId: sql<string | null>`COALESCE(${automationRuns.cascadeId}, ${automationRuns.id})`,
+        projectId: automationRuns.projectId,
+      })
       .from(automationDeliveries)
       .leftJoin(automationRuns, eq(automationRuns.id, automationDeliveries.runId))
       .where(eq(automationDeliveries.id, deliveryId)),
@@ -182,27 +204,43 @@ export async function redeliver(ctx: ServiceContext, deliveryId: string) {
       < (SELECT json_extract(a.behavior, '$.externalWriteBudget') FROM automations a WHERE a.id = ${d.automationId})
     AND COALESCE((SELECT c.deliveries FROM automation_cascades c WHERE c.id = ${cascadeOf}), 0) < ${CASCADE_DELIVERIES}`;
   const claimedHere = sql`(SELECT x.run_id FROM automation_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
-  const claim = { status: "pending" as const, retryIndex: 0, nextAttemptAt: ctx.now, claimToken: token, claimedUntil: ctx.now + CLAIM_MS, updatedAt: ctx.now };
+  const claim = {
+    status: "pending" as const,
+    retryIndex: 0,
+    nextAttemptAt: ctx.now,
+    claimToken: token,
+    claimedUntil: ctx.now + CLAIM_MS,
+    updatedAt: ctx.now,
+  };
   // A keyed request's answer (the delivery as claimed) commits with the claim, kept only if this request claimed it:
   // a retry after a crash replays it instead of sending another attempt.
-  const kept = await keptAnswerUpdates(ctx, { payload: { data: deliveryDto({ ...delivery.delivery, ...claim }) }, when: sql`${claimedHere} IS NOT NULL` });
+  const kept = await keptAnswerUpdates(ctx, {
+    payload: { data: deliveryDto({ ...delivery.delivery, ...claim }) },
+    when: sql`${claimedHere} IS NOT NULL`,
+  });
   const [claimed] = await ctx.db.batch([
     ctx.db
       .update(d)
       .set(claim)
       .where(and(eq(d.id, deliveryId), claimCondition(ctx.now), withinBudgets, sql`${runOf} IS NOT NULL`))
       .returning(),
-    ctx.db.update(automationRuns).set({ externalWrites: sql`${automationRuns.externalWrites} + 1` }).where(sql`${automationRuns.id} = ${claimedHere}`),
+    ctx.db
+      .update(automationRuns)
+      .set({ externalWrites: sql`${automationRuns.externalWrites} + 1` })
+      .where(sql`${automationRuns.id} = ${claimedHere}`),
     ctx.db
       .update(automationCascades)
       .set({ deliveries: sql`${automationCascades.deliveries} + 1` })
-      .where(sql`${automationCascades.id} = (SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${claimedHere})`),
+      .where(
+        sql`${automationCascades.id} = (SELECT COALESCE(r.cascade_id, r.id) FROM automation_runs r WHERE r.id = ${claimedHere})`,
+      ),
     ...kept,
   ]);
   const updated = claimed[0];
   if (!updated) {
     const [now] = await ctx.db.select({ claimedUntil: d.claimedUntil }).from(d).where(eq(d.id, deliveryId));
-    if (now?.claimedUntil != null && now.claimedUntil >= ctx.now) throw conflict("An attempt of this delivery is in progress: try again when it has finished");
+    if (now?.claimedUntil != null && now.claimedUntil >= ctx.now)
+      throw conflict("An attempt of this delivery is in progress: try again when it has finished");
     throw conflict(SPENT);
   }
   await enqueueAll(ctx.env.AUTOMATION_QUEUE, [{ kind: "delivery", deliveryId, claimToken: token }]);

@@ -78,7 +78,13 @@ async function claimOnShard(env: Env, d1: D1Database, token: string, now: number
       next = null; // a schedule croner no longer accepts stops rather than failing every tick
     }
     nextTimes.push([r.id, next]);
-    runs.push([newIdBeside(r.id), r.id, r.project_id, `schedule:${r.claimed_for}`, JSON.stringify({ type: "schedule", scheduledFor: r.claimed_for })]);
+    runs.push([
+      newIdBeside(r.id),
+      r.id,
+      r.project_id,
+      `schedule:${r.claimed_for}`,
+      JSON.stringify({ type: "schedule", scheduledFor: r.claimed_for }),
+    ]);
   }
   const statements: D1PreparedStatement[] = [];
   for (let i = 0; i < nextTimes.length; i += CHUNK) {
@@ -105,7 +111,10 @@ async function claimOnShard(env: Env, d1: D1Database, token: string, now: number
   }
   const results = await d1.batch<{ id: string }>(statements);
   const runIds = results.slice(Math.ceil(nextTimes.length / CHUNK)).flatMap((r) => r.results.map((x) => x.id));
-  await enqueueAll(env.AUTOMATION_QUEUE, runIds.map((runId): AutomationMessage => ({ kind: "run", runId })));
+  await enqueueAll(
+    env.AUTOMATION_QUEUE,
+    runIds.map((runId): AutomationMessage => ({ kind: "run", runId })),
+  );
   return { claimed: rows.length, enqueued: runIds.length, d1RoundTrips: 2 };
 }
 
@@ -119,20 +128,46 @@ export async function sweep(env: Env, now: number): Promise<void> {
 
 async function sweepShard(env: Env, d1: D1Database, now: number): Promise<void> {
   const [, , stale, queued] = await d1.batch<{ id: string }>([
-    d1.prepare(`DELETE FROM automation_runs WHERE id IN (SELECT id FROM automation_runs WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
-    d1.prepare(`DELETE FROM automation_deliveries WHERE id IN (SELECT id FROM automation_deliveries WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
-    d1.prepare(`SELECT id FROM automation_runs WHERE status = 'running' AND started_at < ?1 LIMIT 100`).bind(now - STALE_RUNNING_MS),
-    d1.prepare(`SELECT id FROM automation_runs WHERE status = 'queued' AND created_at < ?1 LIMIT 1000`).bind(now - STALE_QUEUED_MS),
-    d1.prepare(`DELETE FROM automation_cascades WHERE id IN (SELECT id FROM automation_cascades WHERE created_at < ?1 LIMIT 5000)`).bind(now - RETENTION_MS),
-    d1.prepare(`DELETE FROM automation_project_days WHERE day < ?1`).bind(new Date(now - 2 * 86_400_000).toISOString().slice(0, 10)),
+    d1
+      .prepare(
+        `DELETE FROM automation_runs WHERE id IN (SELECT id FROM automation_runs WHERE created_at < ?1 LIMIT 5000)`,
+      )
+      .bind(now - RETENTION_MS),
+    d1
+      .prepare(
+        `DELETE FROM automation_deliveries WHERE id IN (SELECT id FROM automation_deliveries WHERE created_at < ?1 LIMIT 5000)`,
+      )
+      .bind(now - RETENTION_MS),
+    d1
+      .prepare(`SELECT id FROM automation_runs WHERE status = 'running' AND started_at < ?1 LIMIT 100`)
+      .bind(now - STALE_RUNNING_MS),
+    d1
+      .prepare(`SELECT id FROM automation_runs WHERE status = 'queued' AND created_at < ?1 LIMIT 1000`)
+      .bind(now - STALE_QUEUED_MS),
+    d1
+      .prepare(
+        `DELETE FROM automation_cascades WHERE id IN (SELECT id FROM automation_cascades WHERE created_at < ?1 LIMIT 5000)`,
+      )
+      .bind(now - RETENTION_MS),
+    d1
+      .prepare(`DELETE FROM automation_project_days WHERE day < ?1`)
+      .bind(new Date(now - 2 * 86_400_000).toISOString().slice(0, 10)),
   ]);
   for (const r of stale!.results) await failRunForGood(env, r.id, "The run was interrupted and did not finish");
-  await enqueueAll(env.AUTOMATION_QUEUE, queued!.results.map((r): AutomationMessage => ({ kind: "run", runId: r.id })));
+  await enqueueAll(
+    env.AUTOMATION_QUEUE,
+    queued!.results.map((r): AutomationMessage => ({ kind: "run", runId: r.id })),
+  );
 }
 
-const logFailure = (msg: string) => (err: unknown) => console.error(JSON.stringify({ level: "error", msg, error: String(err) }));
+const logFailure = (msg: string) => (err: unknown) =>
+  console.error(JSON.stringify({ level: "error", msg, error: String(err) }));
 
-export async function handleScheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<TickResult> {
+export async function handleScheduled(
+  controller: ScheduledController,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<TickResult> {
   const result = await claimAndEnqueue(env, controller.scheduledTime || Date.now());
   ctx.waitUntil(sweep(env, Date.now()).catch(logFailure("automation sweep failed")));
   return result;

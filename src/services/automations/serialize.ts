@@ -57,9 +57,15 @@ function actionDto(a: StoredAction, canChange: boolean) {
   let spec = a.spec;
   if (!canChange && spec.kind === "webhook") {
     spec = { ...spec, url: webhookUrlForReader(String(spec.url ?? "")) };
-    if (spec.headers && typeof spec.headers === "object") spec.headers = Object.fromEntries(Object.keys(spec.headers as object).map((k) => [k, "********"]));
+    if (spec.headers && typeof spec.headers === "object")
+      spec.headers = Object.fromEntries(Object.keys(spec.headers as object).map((k) => [k, "********"]));
   }
-  return { id: a.id, spec, continueOnError: a.continueOnError ?? false, ...(a.condition ? { condition: conditionDto(a.condition as Record<string, unknown>) } : {}) };
+  return {
+    id: a.id,
+    spec,
+    continueOnError: a.continueOnError ?? false,
+    ...(a.condition ? { condition: conditionDto(a.condition as Record<string, unknown>) } : {}),
+  };
 }
 
 export function automationDto(a: AutomationRow, opts: { canChange: boolean }) {

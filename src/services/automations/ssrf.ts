@@ -98,7 +98,8 @@ function ipv6Groups(host: string): number[] | null {
   }
   const halves = text.split("::");
   if (halves.length > 2) return null;
-  const parse = (s: string) => (s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+  const parse = (s: string) =>
+    s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
   const head = parse(halves[0]!);
   const rest = halves.length === 2 ? parse(halves[1]!) : [];
   if ([...head, ...rest].some(Number.isNaN)) return null;
@@ -165,10 +166,15 @@ export function checkWebhookUrl(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: st
   let host = url.hostname.toLowerCase();
   if (host.endsWith(".")) host = host.slice(0, -1);
   if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
-  if (host === "localhost" || host.endsWith(".localhost") || host === "") return { ok: false, reason: "must not point at localhost" };
+  if (host === "localhost" || host.endsWith(".localhost") || host === "")
+    return { ok: false, reason: "must not point at localhost" };
   const literal = ipv4Parts(host) !== null || ipv6Groups(host) !== null;
   const range = literal ? specialRange(host) : null;
-  if (range) return { ok: false, reason: `must not point at a private, loopback, link-local or reserved address (${range.cidr}, ${range.name})` };
+  if (range)
+    return {
+      ok: false,
+      reason: `must not point at a private, loopback, link-local or reserved address (${range.cidr}, ${range.name})`,
+    };
   // Any remaining all-numeric or hex-looking host the parser did not normalise is refused rather than guessed at.
   if (!literal && /^[0-9.]+$/.test(host)) return { ok: false, reason: "is not a valid host" };
   return { ok: true, url, exempt: false, literal };
@@ -190,7 +196,11 @@ export type SendRefusal = { reason: string; retryable: boolean };
  * must be outside SPECIAL_RANGES. A lookup that fails is a reason to try later (like a network error), not to
  * send unchecked. Only origins in WEBHOOK_ALLOWED_ORIGINS skip the lookup (the local loopback receiver).
  */
-export async function sendTimeCheck(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: string }, fetcher: typeof fetch = fetch): Promise<SendRefusal | null> {
+export async function sendTimeCheck(
+  raw: string,
+  env: { WEBHOOK_ALLOWED_ORIGINS?: string },
+  fetcher: typeof fetch = fetch,
+): Promise<SendRefusal | null> {
   const verdict = checkWebhookUrl(raw, env);
   if (!verdict.ok) return { reason: `The webhook URL ${verdict.reason}`, retryable: false };
   if (verdict.exempt || verdict.literal) return null;
@@ -198,10 +208,13 @@ export async function sendTimeCheck(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?
   const lookups = await Promise.all(
     (["A", "AAAA"] as const).map(async (type): Promise<SendRefusal | DohAnswer> => {
       try {
-        const res = await fetcher(`https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(host)}&type=${type}`, {
-          headers: { accept: "application/dns-json" },
-          signal: AbortSignal.timeout(5_000),
-        });
+        const res = await fetcher(
+          `https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(host)}&type=${type}`,
+          {
+            headers: { accept: "application/dns-json" },
+            signal: AbortSignal.timeout(5_000),
+          },
+        );
         if (!res.ok) return { reason: `DNS lookup of ${host} failed (${res.status})`, retryable: true };
         return (await res.json()) as DohAnswer;
       } catch (err) {
@@ -212,14 +225,22 @@ export async function sendTimeCheck(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?
   for (const l of lookups) {
     if ("reason" in l) return l;
     for (const a of l.Answer ?? []) {
-      const range = (a.type === 1 || a.type === 28) ? specialRange(a.data) : null;
-      if (range) return { reason: `${host} resolves to a private or special-purpose address (${range.cidr}, ${range.name})`, retryable: false };
+      const range = a.type === 1 || a.type === 28 ? specialRange(a.data) : null;
+      if (range)
+        return {
+          reason: `${host} resolves to a private or special-purpose address (${range.cidr}, ${range.name})`,
+          retryable: false,
+        };
     }
   }
   return null;
 }
 
 /** `sendTimeCheck`'s reason alone (null: the URL may be sent to). */
-export async function refuseAtSendTime(raw: string, env: { WEBHOOK_ALLOWED_ORIGINS?: string }, fetcher: typeof fetch = fetch): Promise<string | null> {
+export async function refuseAtSendTime(
+  raw: string,
+  env: { WEBHOOK_ALLOWED_ORIGINS?: string },
+  fetcher: typeof fetch = fetch,
+): Promise<string | null> {
   return (await sendTimeCheck(raw, env, fetcher))?.reason ?? null;
 }

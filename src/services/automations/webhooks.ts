@@ -49,6 +49,7 @@ export function claimCondition(now: number, token?: string) {
 }
 
 /** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
+// eslint-disable-next-line max-lines-per-function -- one delivery attempt from SSRF check to recorded outcome; each step's failure is recorded in place
 export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
   const d1 = shardD1Of(env, deliveryId);
   const db = createDb(d1);
@@ -57,11 +58,22 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
   const [claimed] = await db
     .update(automationDeliveries)
     .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
-    .where(and(eq(automationDeliveries.id, deliveryId), eq(automationDeliveries.status, "pending"), claimCondition(now, claimToken)))
+    .where(
+      and(
+        eq(automationDeliveries.id, deliveryId),
+        eq(automationDeliveries.status, "pending"),
+        claimCondition(now, claimToken),
+      ),
+    )
     .returning({ id: automationDeliveries.id });
   if (!claimed) return { state: "gone" };
   const [found] = await db
-    .select({ delivery: automationDeliveries, secret: automations.webhookSecret, ownerId: automations.ownerId, name: automations.name })
+    .select({
+      delivery: automationDeliveries,
+      secret: automations.webhookSecret,
+      ownerId: automations.ownerId,
+      name: automations.name,
+    })
     .from(automationDeliveries)
     .innerJoin(automations, eq(automations.id, automationDeliveries.automationId))
     .where(eq(automationDeliveries.id, deliveryId));
@@ -80,7 +92,8 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
     // A DNS lookup that failed is tried again like a network error; an address refused is final.
     retryable = refusal!.retryable;
   } else if (secret === null) {
-    attempt.error = "the automation's webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret";
+    attempt.error =
+      "the automation's webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret";
   } else {
     const timestamp = Math.floor(started / 1000);
     const hasBody = d.method !== "GET";
@@ -92,20 +105,31 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
     headers.set("webhook-signature", new Webhook(secret).sign(d.id, new Date(timestamp * 1000), hasBody ? d.body : ""));
     try {
       // Redirects are not followed: a 3xx could point anywhere, including addresses the URL rules refuse.
-      const res = await fetch(d.url, { method: d.method, headers, body: hasBody ? d.body : undefined, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const res = await fetch(d.url, {
+        method: d.method,
+        headers,
+        body: hasBody ? d.body : undefined,
+        redirect: "manual",
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
       await res.body?.cancel();
       attempt.httpStatus = res.status;
       retryable = res.status === 408 || res.status === 429 || res.status >= 500;
       if (retryable) retryAfter = retryAfterSeconds(res.headers.get("retry-after"), Date.now());
     } catch (err) {
-      attempt.error = (err as Error).name === "TimeoutError" ? `timed out after ${TIMEOUT_MS / 1000} s` : `network error: ${(err as Error).message}`;
+      attempt.error =
+        (err as Error).name === "TimeoutError"
+          ? `timed out after ${TIMEOUT_MS / 1000} s`
+          : `network error: ${(err as Error).message}`;
       retryable = true;
     }
   }
   attempt.durationMs = Date.now() - started;
   const delivered = attempt.httpStatus !== undefined && attempt.httpStatus >= 200 && attempt.httpStatus < 300;
   const canRetry = !delivered && retryable && d.retryIndex < RETRY_SCHEDULE_SECONDS.length;
-  const delaySeconds = canRetry ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[d.retryIndex]!, retryAfter ?? 0)) : 0;
+  const delaySeconds = canRetry
+    ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[d.retryIndex]!, retryAfter ?? 0))
+    : 0;
   const status = delivered ? "delivered" : canRetry ? "pending" : "failed";
   const t = Date.now();
   // Told once: the notice of a failure goes to the outbox in the batch that records it, before the update and only

@@ -67,13 +67,18 @@ export const CELL_LAYOUT_ATTRS = new Set(["colspan", "rowspan", "colwidth"]);
 
 // ───────────────────────────── JSON shape ─────────────────────────────
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function isInline(v: unknown): boolean {
   if (typeof v === "string") return true;
   if (!isObject(v) || typeof v.type !== "string") return false;
   if (v.type === "text") return typeof v.text === "string" && (v.styles === undefined || isObject(v.styles));
-  if (v.type === "link") return typeof v.href === "string" && (typeof v.content === "string" || (Array.isArray(v.content) && v.content.every(isInline)));
+  if (v.type === "link")
+    return (
+      typeof v.href === "string" &&
+      (typeof v.content === "string" || (Array.isArray(v.content) && v.content.every(isInline)))
+    );
   return v.props === undefined || isObject(v.props);
 }
 
@@ -81,12 +86,20 @@ function isBlock(v: unknown, depth: number): boolean {
   if (!isObject(v) || typeof v.type !== "string" || v.type.length === 0 || depth > 64) return false;
   if (v.id !== undefined && typeof v.id !== "string") return false;
   if (v.props !== undefined && !isObject(v.props)) return false;
-  if (v.children !== undefined && !(Array.isArray(v.children) && v.children.every((c) => isBlock(c, depth + 1)))) return false;
+  if (v.children !== undefined && !(Array.isArray(v.children) && v.children.every((c) => isBlock(c, depth + 1))))
+    return false;
   const c = v.content;
   if (c === undefined || typeof c === "string") return true;
   if (Array.isArray(c)) return c.every(isInline);
   if (isObject(c) && c.type === "tableContent" && Array.isArray(c.rows)) {
-    return c.rows.every((r) => isObject(r) && Array.isArray(r.cells) && r.cells.every((cell) => (Array.isArray(cell) ? cell.every(isInline) : isObject(cell) || typeof cell === "string")));
+    return c.rows.every(
+      (r) =>
+        isObject(r) &&
+        Array.isArray(r.cells) &&
+        r.cells.every((cell) =>
+          Array.isArray(cell) ? cell.every(isInline) : isObject(cell) || typeof cell === "string",
+        ),
+    );
   }
   return false;
 }
@@ -137,7 +150,13 @@ function flattenInline(content: unknown, code: boolean, link: string | undefined
   }
 }
 
-function pushText(text: string, styles: Styles | undefined, link: string | undefined, code: boolean, out: InlineItem[]) {
+function pushText(
+  text: string,
+  styles: Styles | undefined,
+  link: string | undefined,
+  code: boolean,
+  out: InlineItem[],
+) {
   const attrs = markAttrs(styles, link);
   if (code) {
     if (text) out.push({ text, attrs });
@@ -188,7 +207,11 @@ function setAttrs(el: Y.XmlElement, attrs: Record<string, unknown> | undefined) 
   }
 }
 
-function tableToElement(type: string, props: Record<string, unknown> | undefined, table: TableContent): { el: Y.XmlElement; fill: () => void } {
+function tableToElement(
+  type: string,
+  props: Record<string, unknown> | undefined,
+  table: TableContent,
+): { el: Y.XmlElement; fill: () => void } {
   const el = new Y.XmlElement(type);
   setAttrs(el, props);
   const widths = table.columnWidths ?? [];
@@ -197,7 +220,8 @@ function tableToElement(type: string, props: Record<string, unknown> | undefined
     const rowEl = new Y.XmlElement("tableRow");
     let col = 0;
     const cells = row.cells.map((cell, c) => {
-      const isCell = !Array.isArray(cell) && typeof cell === "object" && cell !== null && (cell as TableCell).type === "tableCell";
+      const isCell =
+        !Array.isArray(cell) && typeof cell === "object" && cell !== null && (cell as TableCell).type === "tableCell";
       const cellProps = isCell ? { ...(cell as TableCell).props } : {};
       const content = isCell ? (cell as TableCell).content : (cell as unknown as InlineContent[] | string);
       const header = r < (table.headerRows ?? 0) || c < (table.headerCols ?? 0);
@@ -210,7 +234,8 @@ function tableToElement(type: string, props: Record<string, unknown> | undefined
       cellEl.setAttribute("rowspan", rowspan as unknown as string);
       const span = widths.slice(col, col + colspan);
       col += colspan;
-      if (span.some((w) => typeof w === "number")) cellEl.setAttribute("colwidth", span.map((w) => w ?? null) as unknown as string);
+      if (span.some((w) => typeof w === "number"))
+        cellEl.setAttribute("colwidth", span.map((w) => w ?? null) as unknown as string);
       setAttrs(cellEl, cellProps);
       const para = new Y.XmlElement("tableParagraph");
       cellEl.insert(0, [para]);
@@ -231,7 +256,12 @@ function blockToContainer(block: Block, fills: (() => void)[]): Y.XmlElement {
   container.setAttribute("id", block.id || generateId());
   const parts: Y.XmlElement[] = [];
   const content = block.content as unknown;
-  if (content && typeof content === "object" && !Array.isArray(content) && (content as TableContent).type === "tableContent") {
+  if (
+    content &&
+    typeof content === "object" &&
+    !Array.isArray(content) &&
+    (content as TableContent).type === "tableContent"
+  ) {
     const { el, fill } = tableToElement(block.type, block.props, content as TableContent);
     parts.push(el);
     fills.push(fill);
@@ -252,7 +282,10 @@ function blockToContainer(block: Block, fills: (() => void)[]): Y.XmlElement {
 
 function blocksToGroup(blocks: Block[], fills: (() => void)[]): Y.XmlElement {
   const group = new Y.XmlElement("blockGroup");
-  group.insert(0, blocks.map((b) => blockToContainer(b, fills)));
+  group.insert(
+    0,
+    blocks.map((b) => blockToContainer(b, fills)),
+  );
   return group;
 }
 

@@ -19,7 +19,9 @@ export interface DocumentUpdatedEvent {
 export async function emitDocumentUpdated(env: Env, documentId: string, _event: DocumentUpdatedEvent): Promise<void> {
   try {
     const doc = await shardD1Of(env, documentId)
-      .prepare("SELECT id, project_id AS projectId, parent_id AS parentId FROM documents WHERE id = ?1 AND is_deleted = 0")
+      .prepare(
+        "SELECT id, project_id AS projectId, parent_id AS parentId FROM documents WHERE id = ?1 AND is_deleted = 0",
+      )
       .bind(documentId)
       .first<{ id: string; projectId: string; parentId: string | null }>();
     if (doc) await emitEvents(env, [documentUpdatedEvent(doc)]);

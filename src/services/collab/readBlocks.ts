@@ -3,7 +3,18 @@
  * y-prosemirror's layout described there (text runs with the same styles and link merged, as BlockNote does).
  */
 import * as Y from "yjs";
-import { CELL_LAYOUT_ATTRS, isObject, NO_CONTENT, type Block, type InlineContent, type Link, type StyledText, type Styles, type TableCell, type TableContent } from "./blocks";
+import {
+  CELL_LAYOUT_ATTRS,
+  isObject,
+  NO_CONTENT,
+  type Block,
+  type InlineContent,
+  type Link,
+  type StyledText,
+  type Styles,
+  type TableCell,
+  type TableContent,
+} from "./blocks";
 
 function stylesOf(attrs: Record<string, unknown> | undefined): { styles: Styles; link?: string } {
   const styles: Styles = {};
@@ -61,7 +72,11 @@ function readInline(el: Y.XmlElement): InlineContent[] {
       if (child.nodeName === "hardBreak") {
         addText(out, "\n", lastStyles, lastLink);
       } else {
-        out.push({ type: child.nodeName, props: child.getAttributes() as Record<string, unknown>, content: readInline(child) });
+        out.push({
+          type: child.nodeName,
+          props: child.getAttributes() as Record<string, unknown>,
+          content: readInline(child),
+        });
         lastLink = undefined;
         lastStyles = {};
       }
@@ -93,7 +108,8 @@ function readTable(el: Y.XmlElement): TableContent {
       for (let i = 0; i < colspan; i++) {
         const w = colwidth?.[i];
         if (typeof w === "number") anyWidth = true;
-        if (r === 0 || widths[col + i] === undefined) widths[col + i] = typeof w === "number" ? w : (widths[col + i] ?? undefined);
+        if (r === 0 || widths[col + i] === undefined)
+          widths[col + i] = typeof w === "number" ? w : (widths[col + i] ?? undefined);
       }
       col += colspan;
       const header = cellEl.nodeName === "tableHeader";
@@ -111,7 +127,11 @@ function readTable(el: Y.XmlElement): TableContent {
     rows.push({ cells });
   });
   // Unset widths are null (what BlockNote's `undefined` becomes in JSON).
-  const table: TableContent = { type: "tableContent", columnWidths: widths.map((w) => (anyWidth ? (w ?? null) : null)), rows };
+  const table: TableContent = {
+    type: "tableContent",
+    columnWidths: widths.map((w) => (anyWidth ? (w ?? null) : null)),
+    rows,
+  };
   if (headerRows > 0) table.headerRows = headerRows;
   if (headerCols !== Infinity && headerCols > 0) table.headerCols = headerCols;
   return table;
@@ -122,7 +142,12 @@ function readContainer(container: Y.XmlElement): Block | null {
   if (container.nodeName !== "blockContainer") {
     // A structural block without a content node (BlockNote's column layouts): its children are blocks.
     const { id, ...props } = attrs;
-    return { id: String(id ?? ""), type: container.nodeName, props, children: container.toArray().flatMap((c) => (c instanceof Y.XmlElement ? readGroupOrContainer(c) : [])) };
+    return {
+      id: String(id ?? ""),
+      type: container.nodeName,
+      props,
+      children: container.toArray().flatMap((c) => (c instanceof Y.XmlElement ? readGroupOrContainer(c) : [])),
+    };
   }
   const elements = container.toArray().filter((c): c is Y.XmlElement => c instanceof Y.XmlElement);
   const contentEl = elements.find((e) => e.nodeName !== "blockGroup");

@@ -17,7 +17,10 @@ export function roomOf(env: Env, documentId: string) {
 
 /** For a read batch: one row when the document's room holds state (content writes must then go through it). */
 export function roomStateStatement(db: Db, documentId: string) {
-  return db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(eq(collabRooms.documentId, documentId));
+  return db
+    .select({ documentId: collabRooms.documentId })
+    .from(collabRooms)
+    .where(eq(collabRooms.documentId, documentId));
 }
 
 /** A room's answer, with its error rethrown as the ApiError it was (errors cross the RPC boundary as data). */
@@ -33,14 +36,20 @@ const REVALIDATE_CONCURRENCY = 6;
  * For a batch: the documents among `scope` (by id, every document of a workspace, or a document's subtree) whose room has sockets
  * connected. Riding in the batch that changes access costs no extra D1 round trip.
  */
-export function liveRoomsStatement(db: Db, scope: { documentIds: readonly string[] } | { workspaceId: string } | { subtreeOf: string }) {
+export function liveRoomsStatement(
+  db: Db,
+  scope: { documentIds: readonly string[] } | { workspaceId: string } | { subtreeOf: string },
+) {
   const where =
     "workspaceId" in scope
       ? sql`${collabRooms.documentId} IN (SELECT id FROM documents WHERE workspace_id = ${scope.workspaceId})`
       : "subtreeOf" in scope
         ? inSubtree(collabRooms.documentId, scope.subtreeOf)
         : inJson(collabRooms.documentId, scope.documentIds);
-  return db.select({ documentId: collabRooms.documentId }).from(collabRooms).where(sql`${collabRooms.live} = 1 AND ${where}`);
+  return db
+    .select({ documentId: collabRooms.documentId })
+    .from(collabRooms)
+    .where(sql`${collabRooms.live} = 1 AND ${where}`);
 }
 
 /**

@@ -7,12 +7,24 @@
  */
 import { documentUpdatedEvent, emitAfterResponse } from "../events/events";
 import { eq } from "drizzle-orm";
-import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentLevel } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  documentsAccessStatements,
+  type DocumentLevel,
+} from "../../auth/access";
 import { documentContents, documentSettings } from "../../db/schema";
 import { ApiError, preconditionFailed } from "../../errors";
 import { versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
-import { EMPTY_SETTINGS, readCurrentText, writeContent, writeSettings, type ContentMeta, type DocumentSettings } from "./store";
+import {
+  EMPTY_SETTINGS,
+  readCurrentText,
+  writeContent,
+  writeSettings,
+  type ContentMeta,
+  type DocumentSettings,
+} from "./store";
 import { roomOf, roomStateStatement, unwrapRoom } from "../collab/rooms";
 import { assertContentDepth } from "./depth";
 
@@ -74,7 +86,10 @@ export interface PutContentInput {
  * live edits back first (so a `baseVersion` older than them is a 409), stores the blocks, and applies them to the
  * shared document as one Yjs transaction that connected editors receive.
  */
-export async function putContent(ctx: ServiceContext, input: PutContentInput): Promise<{ version: number; etag: string }> {
+export async function putContent(
+  ctx: ServiceContext,
+  input: PutContentInput,
+): Promise<{ version: number; etag: string }> {
   // Before anything is read or serialized: content nested past the bound is never stored (docs/api-guide.md › Limits).
   assertContentDepth(input.blocks);
   const blocksJson = JSON.stringify(input.blocks);
@@ -84,20 +99,31 @@ export async function putContent(ctx: ServiceContext, input: PutContentInput): P
     const current = meta?.version ?? 0;
     if (!versionMatches(input.expected, contentEtag(current))) throw preconditionFailed();
     if (baseVersion !== undefined && baseVersion !== current) {
-      throw new ApiError("ConflictError", `The content changed: baseVersion ${baseVersion} is not the current version ${current}`);
+      throw new ApiError(
+        "ConflictError",
+        `The content changed: baseVersion ${baseVersion} is not the current version ${current}`,
+      );
     }
     baseVersion = current;
   }
   try {
     const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson, baseVersion };
     const { version } = hasRoom
-      ? ((unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as { version: number }))
+      ? (unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as {
+          version: number;
+        })
       : await writeContent(ctx, write);
     emitAfterResponse(ctx, [documentUpdatedEvent(doc)]);
     return { version, etag: contentEtag(version) };
   } catch (err) {
     // The version named by If-Match was replaced between the check and the write: a failed precondition, not a 409.
-    if (input.expected !== undefined && input.baseVersion === undefined && err instanceof ApiError && err.code === "ConflictError") throw preconditionFailed();
+    if (
+      input.expected !== undefined &&
+      input.baseVersion === undefined &&
+      err instanceof ApiError &&
+      err.code === "ConflictError"
+    )
+      throw preconditionFailed();
     throw err;
   }
 }
@@ -116,7 +142,10 @@ export async function getDocumentSettings(ctx: ServiceContext, documentId: strin
 /** PUT /document/{id}/settings: edit access; members left out keep their value (null or "" clears one). */
 export async function updateDocumentSettings(
   ctx: ServiceContext,
-  { documentId, patch }: { documentId: string; patch: { listTemplateId?: string | null; importedTermId?: string | null } },
+  {
+    documentId,
+    patch,
+  }: { documentId: string; patch: { listTemplateId?: string | null; importedTermId?: string | null } },
 ): Promise<DocumentSettings> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");

@@ -34,8 +34,10 @@ export function contentDepthProblem(blocks: unknown, root = "blocks"): { path: s
   const stack: Visit[] = [{ value: blocks, parent: null, key: root, block: 0, json: 1 }];
   while (stack.length > 0) {
     const v = stack.pop()!;
-    if (v.block > MAX_BLOCK_DEPTH) return { path: pathOf(v), message: `Blocks nest at most ${MAX_BLOCK_DEPTH} deep (through children)` };
-    if (v.json > MAX_CONTENT_JSON_DEPTH) return { path: pathOf(v), message: `Content nests at most ${MAX_CONTENT_JSON_DEPTH} levels of JSON deep` };
+    if (v.block > MAX_BLOCK_DEPTH)
+      return { path: pathOf(v), message: `Blocks nest at most ${MAX_BLOCK_DEPTH} deep (through children)` };
+    if (v.json > MAX_CONTENT_JSON_DEPTH)
+      return { path: pathOf(v), message: `Content nests at most ${MAX_CONTENT_JSON_DEPTH} levels of JSON deep` };
     const { value } = v;
     if (typeof value !== "object" || value === null) continue;
     // A block list is the top-level array and the `children` of a block in one.
@@ -43,7 +45,13 @@ export function contentDepthProblem(blocks: unknown, root = "blocks"): { path: s
     const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, item] = entries[i]!;
-      stack.push({ value: item, parent: v, key, block: isBlockList ? (v.parent === null ? 1 : v.parent.block + 1) : 0, json: v.json + 1 });
+      stack.push({
+        value: item,
+        parent: v,
+        key,
+        block: isBlockList ? (v.parent === null ? 1 : v.parent.block + 1) : 0,
+        json: v.json + 1,
+      });
     }
   }
   return null;

@@ -51,7 +51,10 @@ export async function readContentMeta(ctx: ServiceContext, documentId: string): 
  * The stored JSON text of the current content. A write deletes the object it replaces, so a read that saw the old
  * key just before a write can find it gone: it then reads the metadata again and follows the new key.
  */
-export async function readCurrentText(ctx: ServiceContext, input: { documentId: string; meta: ContentMeta | null }): Promise<{ version: number; blocksJson: string }> {
+export async function readCurrentText(
+  ctx: ServiceContext,
+  input: { documentId: string; meta: ContentMeta | null },
+): Promise<{ version: number; blocksJson: string }> {
   const { documentId } = input;
   let { meta } = input;
   const r2 = ctx.env.BLOBS;
@@ -65,7 +68,10 @@ export async function readCurrentText(ctx: ServiceContext, input: { documentId: 
 }
 
 /** The blocks of one document as the JSON text stored for them (never parsed), with its version. */
-export async function readContentJson(ctx: ServiceContext, documentId: string): Promise<{ version: number; blocksJson: string }> {
+export async function readContentJson(
+  ctx: ServiceContext,
+  documentId: string,
+): Promise<{ version: number; blocksJson: string }> {
   return readCurrentText(ctx, { documentId, meta: await readContentMeta(ctx, documentId) });
 }
 
@@ -73,7 +79,10 @@ export async function readContentJson(ctx: ServiceContext, documentId: string): 
  * Contents of many documents in one D1 query plus concurrent R2 reads (E5). Every requested id is in the map;
  * a document never written has version 0 and blocks `[]`. Access is the caller's business.
  */
-export async function readContents(ctx: ServiceContext, documentIds: readonly string[]): Promise<Map<string, DocumentContent>> {
+export async function readContents(
+  ctx: ServiceContext,
+  documentIds: readonly string[],
+): Promise<Map<string, DocumentContent>> {
   if (documentIds.length === 0) return new Map();
   return readContentsOf(ctx, { documentIds, metas: await contentMetasQuery(ctx.db, documentIds) });
 }
@@ -81,7 +90,12 @@ export async function readContents(ctx: ServiceContext, documentIds: readonly st
 /** The content metadata of many documents, batchable (see `readContentsOf`). */
 export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
   return db
-    .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
+    .select({
+      documentId: documentContents.documentId,
+      version: documentContents.version,
+      r2Key: documentContents.r2Key,
+      size: documentContents.size,
+    })
     .from(documentContents)
     .where(inJson(documentContents.documentId, [...new Set(documentIds)]));
 }
@@ -89,7 +103,10 @@ export function contentMetasQuery(db: Db, documentIds: readonly string[]) {
 /** `readContents` from metadata already read (`contentMetasQuery` in a larger batch): only R2 reads. */
 export async function readContentsOf(
   ctx: ServiceContext,
-  { documentIds, metas: rows }: { documentIds: readonly string[]; metas: readonly ({ documentId: string } & ContentMeta)[] },
+  {
+    documentIds,
+    metas: rows,
+  }: { documentIds: readonly string[]; metas: readonly ({ documentId: string } & ContentMeta)[] },
 ): Promise<Map<string, DocumentContent>> {
   const out = new Map<string, DocumentContent>();
   for (const id of new Set(documentIds)) out.set(id, { documentId: id, version: 0, blocks: [] });
@@ -131,7 +148,11 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
       )
       .bind(documentId);
     // The search index's body follows in the same transaction (docs/api-guide.md › Search).
-    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([previous, bump, contentBodyStatement(d1, documentId, key, input.blocksJson)]);
+    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([
+      previous,
+      bump,
+      contentBodyStatement(d1, documentId, key, input.blocksJson),
+    ]);
     const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
     const bumped = bumpResult!.results[0] as { version: number } | undefined;
     if (!bumped) throw staleVersion(baseVersion!, prev?.version ?? 0);
@@ -181,8 +202,18 @@ export function contentBumpStatement(
  * The first content version of a document created in the same batch (a Markdown import), inserted only `when` the
  * document was (its create may find its parent folder deleted and write nothing).
  */
-export function firstContentQuery(ctx: ServiceContext, p: { documentId: string; key: string; size: number; when: SQL }) {
-  const row = { documentId: p.documentId, version: 1, size: p.size, r2Key: p.key, updatedBy: ctx.user.id, updatedAt: ctx.now };
+export function firstContentQuery(
+  ctx: ServiceContext,
+  p: { documentId: string; key: string; size: number; when: SQL },
+) {
+  const row = {
+    documentId: p.documentId,
+    version: 1,
+    size: p.size,
+    r2Key: p.key,
+    updatedBy: ctx.user.id,
+    updatedAt: ctx.now,
+  };
   return insertWhere(ctx.db, documentContents, row, p.when);
 }
 
@@ -198,29 +229,46 @@ export interface DocumentSettings {
 export const EMPTY_SETTINGS: DocumentSettings = { listTemplateId: "", importedTermId: "" };
 
 /** Settings of many documents in one query (E5); every requested id is in the map, unset ones as empty strings. */
-export async function readSettings(ctx: ServiceContext, documentIds: readonly string[]): Promise<Map<string, DocumentSettings>> {
+export async function readSettings(
+  ctx: ServiceContext,
+  documentIds: readonly string[],
+): Promise<Map<string, DocumentSettings>> {
   if (documentIds.length === 0) return new Map();
   return settingsOf(documentIds, await settingsQuery(ctx.db, documentIds));
 }
 
 /** The settings rows of many documents, batchable (see `settingsOf`). */
 export function settingsQuery(db: Db, documentIds: readonly string[]) {
-  return db.select().from(documentSettings).where(inJson(documentSettings.documentId, [...new Set(documentIds)]));
+  return db
+    .select()
+    .from(documentSettings)
+    .where(inJson(documentSettings.documentId, [...new Set(documentIds)]));
 }
 
 /** Every requested id's settings from rows already read; unset ones as empty strings. */
-export function settingsOf(documentIds: readonly string[], rows: readonly (typeof documentSettings.$inferSelect)[]): Map<string, DocumentSettings> {
+export function settingsOf(
+  documentIds: readonly string[],
+  rows: readonly (typeof documentSettings.$inferSelect)[],
+): Map<string, DocumentSettings> {
   const out = new Map<string, DocumentSettings>(documentIds.map((id) => [id, { ...EMPTY_SETTINGS }]));
   for (const r of rows) out.set(r.documentId, { listTemplateId: r.listTemplateId, importedTermId: r.importedTermId });
   return out;
 }
 
 /** Sets the given members (others keep their value) in one upsert; returns the resulting settings. */
-export async function writeSettings(ctx: ServiceContext, { documentId, patch }: { documentId: string; patch: Partial<DocumentSettings> }): Promise<DocumentSettings> {
+export async function writeSettings(
+  ctx: ServiceContext,
+  { documentId, patch }: { documentId: string; patch: Partial<DocumentSettings> },
+): Promise<DocumentSettings> {
   const t = ctx.now;
   const [row] = await ctx.db
     .insert(documentSettings)
-    .values({ documentId, listTemplateId: patch.listTemplateId ?? "", importedTermId: patch.importedTermId ?? "", updatedAt: t })
+    .values({
+      documentId,
+      listTemplateId: patch.listTemplateId ?? "",
+      importedTermId: patch.importedTermId ?? "",
+      updatedAt: t,
+    })
     .onConflictDoUpdate({
       target: documentSettings.documentId,
       set: {

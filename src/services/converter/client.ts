@@ -17,13 +17,18 @@ const PER_MIB_TIMEOUT_MS = 15_000;
 const SECRET_HEADER = "x-converter-secret";
 
 function unavailable(reason: string) {
-  return new ApiError("ServiceUnavailableError", `The PDF converter is unavailable: ${reason}`, { retryAfterSeconds: 5 });
+  return new ApiError("ServiceUnavailableError", `The PDF converter is unavailable: ${reason}`, {
+    retryAfterSeconds: 5,
+  });
 }
 
 async function send(env: Env, docx: Uint8Array, signal: AbortSignal): Promise<Response> {
   const init: RequestInit = {
     method: "POST",
-    headers: { "content-type": DOCX_MEDIA_TYPE, ...(env.CONVERTER_SECRET ? { [SECRET_HEADER]: env.CONVERTER_SECRET } : {}) },
+    headers: {
+      "content-type": DOCX_MEDIA_TYPE,
+      ...(env.CONVERTER_SECRET ? { [SECRET_HEADER]: env.CONVERTER_SECRET } : {}),
+    },
     body: docx,
     signal,
   };
@@ -50,10 +55,16 @@ export async function convertDocxToPdf(env: Env, docx: Uint8Array, cancel?: Abor
   if (res.ok) return new Uint8Array(await res.arrayBuffer());
   const detail = await res.json<{ message?: string }>().catch(() => null);
   if (res.status === 413) {
-    throw new ApiError("PayloadTooLargeError", `The DOCX was refused by the converter: ${detail?.message ?? "it inflates past the size limits"}`);
+    throw new ApiError(
+      "PayloadTooLargeError",
+      `The DOCX was refused by the converter: ${detail?.message ?? "it inflates past the size limits"}`,
+    );
   }
   if (res.status === 422) {
-    throw new ApiError("UnprocessableEntityError", `The DOCX could not be read by the office suite: ${detail?.message ?? "unreadable document"}`);
+    throw new ApiError(
+      "UnprocessableEntityError",
+      `The DOCX could not be read by the office suite: ${detail?.message ?? "unreadable document"}`,
+    );
   }
   throw unavailable(detail?.message ?? `it answered ${res.status}`);
 }

@@ -1,9 +1,22 @@
 /** Creating a folder or rich-text document: one read batch (authentication, access, parent, order), one write batch. */
-import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  checkProjectAccess,
+  documentsAccessStatements,
+  projectAccessStatement,
+} from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { documentCreatedEvent, emitAfterResponse } from "../events/events";
-import { assertDocumentInserted, assertParentFolder, documentExists, nextOrderStatement, prepareCreateDocument, type NewDocument } from "./mutations";
+import {
+  assertDocumentInserted,
+  assertParentFolder,
+  documentExists,
+  nextOrderStatement,
+  prepareCreateDocument,
+  type NewDocument,
+} from "./mutations";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DocumentRow } from "../../auth/access";
 import { documentDto } from "./serialize";
@@ -20,7 +33,10 @@ export interface CreateDocumentInput extends Omit<NewDocument, "external" | "id"
 export async function createDocument(ctx: ServiceContext, input: CreateDocumentInput) {
   const parentId = input.parentId ?? null;
   const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
-  const { row, statements } = await prepareCreateDocument(ctx, { project, document: { ...input, parentId, order: input.order ?? order } });
+  const { row, statements } = await prepareCreateDocument(ctx, {
+    project,
+    document: { ...input, parentId, order: input.order ?? order },
+  });
   const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
   await commitNewDocument(ctx, { row, statements, answer: dto });
   return dto;
@@ -34,10 +50,18 @@ export async function createDocument(ctx: ServiceContext, input: CreateDocumentI
  */
 export async function commitNewDocument(
   ctx: ServiceContext,
-  input: { row: DocumentRow; statements: readonly BatchItem<"sqlite">[]; with?: readonly BatchItem<"sqlite">[]; answer: unknown },
+  input: {
+    row: DocumentRow;
+    statements: readonly BatchItem<"sqlite">[];
+    with?: readonly BatchItem<"sqlite">[];
+    answer: unknown;
+  },
 ) {
   const kept = await keptAnswerUpdates(ctx, { payload: { data: input.answer }, when: documentExists(input.row.id) });
-  const [inserted] = await ctx.db.batch([...input.statements, ...(input.with ?? []), ...kept] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [inserted] = await ctx.db.batch([...input.statements, ...(input.with ?? []), ...kept] as [
+    BatchItem<"sqlite">,
+    ...BatchItem<"sqlite">[],
+  ]);
   assertDocumentInserted(inserted as unknown[]);
   emitAfterResponse(ctx, [documentCreatedEvent(input.row)]);
 }
@@ -46,7 +70,10 @@ export async function commitNewDocument(
  * Where a new document (folder, rich text or DOCX) may go, in one read batch: the project (write at its root, read
  * inside a folder), edit access to the parent folder with its depth, and the next free sibling `order`.
  */
-export async function placeNewDocument(ctx: ServiceContext, { projectId, parentId }: { projectId: string; parentId: string | null }) {
+export async function placeNewDocument(
+  ctx: ServiceContext,
+  { projectId, parentId }: { projectId: string; parentId: string | null },
+) {
   const [projectRows, docs, wsRoles, docRoles, chain, order] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, parentId ? [parentId] : []),

@@ -1,9 +1,20 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { documentCollaborators, invitations, users } from "../../db/schema";
 import type { Db } from "../../env";
-import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, type DocumentRole } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  documentsAccessStatements,
+  type DocumentRole,
+} from "../../auth/access";
 import { forbidden } from "../../errors";
-import { assertInvitationRoom, pendingInvitationsStatement, queueSharingNotice, sharingNotice, shortName } from "../organizations/invitations";
+import {
+  assertInvitationRoom,
+  pendingInvitationsStatement,
+  queueSharingNotice,
+  sharingNotice,
+  shortName,
+} from "../organizations/invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { newIdBeside } from "../../db/shardIds";
 import { read, type ServiceContext } from "../context";
@@ -24,7 +35,9 @@ function grantStatement(db: Db, userId: string, role: DocumentRole, documentIds:
     .select(sql`SELECT value, ${userId}, ${role}, ${at} FROM json_each(${JSON.stringify(documentIds)}) WHERE true`)
     .onConflictDoUpdate({
       target: [documentCollaborators.documentId, documentCollaborators.userId],
-      set: { role: sql`CASE WHEN ${rank(sql`excluded.role`)} > ${rank(documentCollaborators.role)} THEN excluded.role ELSE ${documentCollaborators.role} END` },
+      set: {
+        role: sql`CASE WHEN ${rank(sql`excluded.role`)} > ${rank(documentCollaborators.role)} THEN excluded.role ELSE ${documentCollaborators.role} END`,
+      },
     });
 }
 
@@ -44,7 +57,11 @@ export interface InviteResult {
  * Needs edit access; granting `owner` needs the owner role. One read batch (authentication, access, the invitee,
  * the covered documents) and one write batch.
  */
-export async function inviteUser(ctx: ServiceContext, input: { documentId: string; email: string; role: DocumentRole }): Promise<InviteResult> {
+// eslint-disable-next-line max-lines-per-function -- the access checks, the grant and its notice form one ordered batch
+export async function inviteUser(
+  ctx: ServiceContext,
+  input: { documentId: string; email: string; role: DocumentRole },
+): Promise<InviteResult> {
   const [docs, wsRoles, docRoles, invitee, covered, pending] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
     ctx.db.select({ id: users.id }).from(users).where(eq(users.email, input.email.toLowerCase())),
@@ -71,7 +88,11 @@ export async function inviteUser(ctx: ServiceContext, input: { documentId: strin
     // Counted against the organization's bound on pending invitations.
     organizationId: sql<string>`(SELECT w.organization_id FROM workspaces w WHERE w.id = ${access.doc.workspaceId})`,
   };
-  const answer: InviteResult = { invitationsSent: 1, documentsInvited: coveredIds.length, usersInvited: existingUserId ? 1 : 0 };
+  const answer: InviteResult = {
+    invitationsSent: 1,
+    documentsInvited: coveredIds.length,
+    usersInvited: existingUserId ? 1 : 0,
+  };
   // A keyed request's answer commits with the invitation (services/idempotency.ts), so a crash cannot part them.
   const kept = await keptAnswerUpdates(ctx, { payload: { data: answer } });
   if (existingUserId) {
@@ -121,7 +142,10 @@ export function pendingInvitationsOf(db: Db, email: string) {
 }
 
 /** At registration: every pending invitation for the email becomes grants over the documents it covers now. */
-export async function applyPendingInvitations(ctx: ServiceContext, { user, pending }: { user: { id: string; email: string }; pending: (typeof invitations.$inferSelect)[] }) {
+export async function applyPendingInvitations(
+  ctx: ServiceContext,
+  { user, pending }: { user: { id: string; email: string }; pending: (typeof invitations.$inferSelect)[] },
+) {
   if (pending.length === 0) return 0;
   const { db, now: t } = ctx;
   const statements = [];
@@ -133,4 +157,3 @@ export async function applyPendingInvitations(ctx: ServiceContext, { user, pendi
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   return pending.length;
 }
-

@@ -25,7 +25,10 @@ export interface NewDocument {
 }
 
 function siblingsOf(projectId: string, parentId: string | null) {
-  return and(eq(documents.projectId, projectId), parentId === null ? isNull(documents.parentId) : eq(documents.parentId, parentId));
+  return and(
+    eq(documents.projectId, projectId),
+    parentId === null ? isNull(documents.parentId) : eq(documents.parentId, parentId),
+  );
 }
 
 /** Batchable: one row whose `next` is the next free `order` among siblings, so a new document lands last. */
@@ -47,13 +50,21 @@ async function nextOrder(db: Db, projectId: string, parentId: string | null) {
  */
 export function assertParentFolder(projectId: string, parent: DocumentRow | undefined, chainLength: number) {
   if (!parent || parent.isDeleted) throw notFound("Parent folder");
-  if (parent.projectId !== projectId) throw validation("The parent must belong to the same project", [{ path: "parentId", message: "not in this project" }]);
-  if (parent.type !== "FOLDER") throw validation("The parent must be a FOLDER", [{ path: "parentId", message: "not a folder" }]);
-  if (chainLength >= MAX_FOLDER_DEPTH) throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
+  if (parent.projectId !== projectId)
+    throw validation("The parent must belong to the same project", [
+      { path: "parentId", message: "not in this project" },
+    ]);
+  if (parent.type !== "FOLDER")
+    throw validation("The parent must be a FOLDER", [{ path: "parentId", message: "not a folder" }]);
+  if (chainLength >= MAX_FOLDER_DEPTH)
+    throw validation(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`, [{ path: "parentId", message: "too deep" }]);
 }
 
 /** Statements that create a document with its creator as `owner`; the caller runs them (possibly in a larger batch). */
-export async function prepareCreateDocument(ctx: ServiceContext, { project, document: input }: { project: ProjectRow; document: NewDocument }) {
+export async function prepareCreateDocument(
+  ctx: ServiceContext,
+  { project, document: input }: { project: ProjectRow; document: NewDocument },
+) {
   const { db, now: t } = ctx;
   const userId = ctx.user.id;
   const parentId = input.parentId ?? null;
@@ -86,7 +97,12 @@ export async function prepareCreateDocument(ctx: ServiceContext, { project, docu
     : sql`1`;
   const statements = [
     insertWhere(db, documents, row, parentLive).returning({ id: documents.id }),
-    insertWhere(db, documentCollaborators, { documentId: row.id, userId, role: "owner", createdAt: t }, documentExists(row.id)),
+    insertWhere(
+      db,
+      documentCollaborators,
+      { documentId: row.id, userId, role: "owner", createdAt: t },
+      documentExists(row.id),
+    ),
   ] as const;
   return { row, statements };
 }
@@ -134,6 +150,12 @@ export function restoreSubtreeStatement(db: Db, root: DocumentRow, at: number) {
   return db
     .update(documents)
     .set({ isDeleted: false, deletedAt: null, updatedAt: at })
-    .where(and(inSubtree(documents.id, root.id), eq(documents.isDeleted, true), root.deletedAt === null ? isNull(documents.deletedAt) : eq(documents.deletedAt, root.deletedAt)))
+    .where(
+      and(
+        inSubtree(documents.id, root.id),
+        eq(documents.isDeleted, true),
+        root.deletedAt === null ? isNull(documents.deletedAt) : eq(documents.deletedAt, root.deletedAt),
+      ),
+    )
     .returning({ id: documents.id });
 }

@@ -3,7 +3,13 @@
  * batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas).
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { assembleDocumentsAccess, checkProjectAccess, documentIdsGrantedInProjectStatement, documentsAccessStatements, projectAccessStatement } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkProjectAccess,
+  documentIdsGrantedInProjectStatement,
+  documentsAccessStatements,
+  projectAccessStatement,
+} from "../../auth/access";
 import { documents } from "../../db/schema";
 import { read, type ServiceContext } from "../context";
 import { collaboratorsStatement, documentDto, groupCollaborators } from "./serialize";
@@ -18,7 +24,10 @@ export async function getDocument(ctx: ServiceContext, documentId: string): Prom
   ]);
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId);
   if (!access || !access.canRead || access.doc.isDeleted) return null;
-  return documentDto(access.doc, collaborators.map((c) => ({ userId: c.userId, role: c.role })));
+  return documentDto(
+    access.doc,
+    collaborators.map((c) => ({ userId: c.userId, role: c.role })),
+  );
 }
 
 /** E20: whether the caller can read the document; false for missing, soft-deleted and unreadable alike. */
@@ -37,7 +46,11 @@ export async function listDocuments(ctx: ServiceContext, projectId: string): Pro
   const live = and(eq(documents.projectId, projectId), eq(documents.isDeleted, false));
   const [projectRows, rows, granted, collaborators] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
-    ctx.db.select().from(documents).where(live).orderBy(asc(documents.parentId), asc(documents.order), asc(documents.createdAt)),
+    ctx.db
+      .select()
+      .from(documents)
+      .where(live)
+      .orderBy(asc(documents.parentId), asc(documents.order), asc(documents.createdAt)),
     documentIdsGrantedInProjectStatement(ctx.db, ctx.user.ref, projectId),
     collaboratorsStatement(ctx.db, sql`SELECT ${documents.id} FROM ${documents} WHERE ${live}`),
   ]);

@@ -34,7 +34,11 @@ export function collaboratorsStatement(db: Db, ids: readonly string[] | SQL) {
   return db
     .select()
     .from(documentCollaborators)
-    .where(Array.isArray(ids) ? inJson(documentCollaborators.documentId, ids as string[]) : sql`${documentCollaborators.documentId} IN (${ids})`)
+    .where(
+      Array.isArray(ids)
+        ? inJson(documentCollaborators.documentId, ids as string[])
+        : sql`${documentCollaborators.documentId} IN (${ids})`,
+    )
     .orderBy(documentCollaborators.createdAt);
 }
 

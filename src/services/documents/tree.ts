@@ -15,7 +15,10 @@ export function subtreeSql(rootId: string) {
 }
 
 /** The ids of the document's subtree (itself first, then by depth); `onlyLive` leaves deleted ones out. */
-export async function subtreeIds(ctx: ServiceContext, input: { rootId: string; onlyLive?: boolean }): Promise<string[]> {
+export async function subtreeIds(
+  ctx: ServiceContext,
+  input: { rootId: string; onlyLive?: boolean },
+): Promise<string[]> {
   const { rootId } = input;
   const rows = await ctx.db.all<{ id: string }>(sql`${subtreeSql(rootId)}
     SELECT sub.id AS id FROM sub JOIN documents d ON d.id = sub.id
@@ -31,22 +34,34 @@ export async function subtreeIds(ctx: ServiceContext, input: { rootId: string; o
 
 /** Ids from the document up to the root folder (the document included); their number is its depth + 1. */
 export function ancestorsStatement(db: Db, id: string) {
-  return rawSelect<{ id: string }>(db, ["id"], sql`WITH RECURSIVE up(id, parent_id, depth) AS (
+  return rawSelect<{ id: string }>(
+    db,
+    ["id"],
+    sql`WITH RECURSIVE up(id, parent_id, depth) AS (
       SELECT id, parent_id, 0 FROM documents WHERE id = ${id}
       UNION ALL
       SELECT d.id, d.parent_id, up.depth + 1 FROM documents d JOIN up ON d.id = up.parent_id WHERE up.depth < ${MAX_FOLDER_DEPTH * 4}
-    ) SELECT id AS id FROM up`);
+    ) SELECT id AS id FROM up`,
+  );
 }
 
 /** One row: the depth of the deepest document below `rootId` (0 for a leaf). */
 export function subtreeHeightStatement(db: Db, rootId: string) {
-  return rawSelect<{ height: number | null }>(db, ["height"], sql`${subtreeSql(rootId)} SELECT MAX(depth) AS height FROM sub`);
+  return rawSelect<{ height: number | null }>(
+    db,
+    ["height"],
+    sql`${subtreeSql(rootId)} SELECT MAX(depth) AS height FROM sub`,
+  );
 }
 
 /** Ids of the live documents in the subtree of `rootId` (itself included when live). */
 export function liveSubtreeStatement(db: Db, rootId: string) {
-  return rawSelect<{ id: string }>(db, ["id"], sql`${subtreeSql(rootId)}
-    SELECT sub.id AS id FROM sub JOIN documents d ON d.id = sub.id WHERE d.is_deleted = 0`);
+  return rawSelect<{ id: string }>(
+    db,
+    ["id"],
+    sql`${subtreeSql(rootId)}
+    SELECT sub.id AS id FROM sub JOIN documents d ON d.id = sub.id WHERE d.is_deleted = 0`,
+  );
 }
 
 /** SQL: `column` is in the subtree of `rootId` (for a builder's WHERE, so the write stays batchable). */

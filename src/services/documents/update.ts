@@ -6,7 +6,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { nextUpdatedAt } from "../../db/sql";
-import { assembleDocumentsAccess, checkDocumentAccess, checkProjectAccess, documentsAccessStatements, projectAccessStatement, type DocumentAccess } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  checkProjectAccess,
+  documentsAccessStatements,
+  projectAccessStatement,
+  type DocumentAccess,
+} from "../../auth/access";
 import { documentCollaborators, documents, type Emoji, type Icon } from "../../db/schema";
 import { conflict, notFound, preconditionFailed } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
@@ -32,7 +39,12 @@ export interface DocumentPatch {
 
 /** What E10 returns for the document: the representation an If-Match tag is computed from. */
 function representation(doc: DocumentRow, collaborators: (typeof documentCollaborators.$inferSelect)[]) {
-  return { data: documentDto(doc, collaborators.map((c) => ({ userId: c.userId, role: c.role }))) };
+  return {
+    data: documentDto(
+      doc,
+      collaborators.map((c) => ({ userId: c.userId, role: c.role })),
+    ),
+  };
 }
 
 /**
@@ -40,7 +52,12 @@ function representation(doc: DocumentRow, collaborators: (typeof documentCollabo
  * was checked against the row as read) the write is a compare-and-set on `updatedAt`: a concurrent write in
  * between makes it change nothing, and the answer is 412 (docs/api-guide.md, "HTTP semantics").
  */
-async function writeAndReload(ctx: ServiceContext, documentId: string, set: SQLiteUpdateSetSource<typeof documents>, unchangedSince?: number) {
+async function writeAndReload(
+  ctx: ServiceContext,
+  documentId: string,
+  set: SQLiteUpdateSetSource<typeof documents>,
+  unchangedSince?: number,
+) {
   // A move into a folder names the folder's liveness in the same statement, so a document never lands in a folder
   // deleted meanwhile (nothing is written; 404, as when the folder was already gone).
   const into = typeof set.parentId === "string" ? set.parentId : null;
@@ -66,7 +83,10 @@ async function writeAndReload(ctx: ServiceContext, documentId: string, set: SQLi
  * Needs edit access to the document; a move also needs edit access to the destination folder (or, to the root, the
  * workspace editor role); a move into its own subtree is 409. If-Match is checked against E10's representation.
  */
-export async function updateDocument(ctx: ServiceContext, input: { documentId: string; patch: DocumentPatch; expected?: ExpectedVersion }) {
+export async function updateDocument(
+  ctx: ServiceContext,
+  input: { documentId: string; patch: DocumentPatch; expected?: ExpectedVersion },
+) {
   const { documentId, patch } = input;
   const target = patch.parentId;
   const [docs, wsRoles, docRoles, collaborators, chain, height, projectRows, live] = await read(ctx, [
@@ -75,7 +95,11 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     // Only a move needs these; "" matches nothing, so the batch keeps one shape.
     ancestorsStatement(ctx.db, target ?? ""),
     subtreeHeightStatement(ctx.db, target ? documentId : ""),
-    projectAccessStatement(ctx.db, ctx.user.ref, target === null ? sql`(SELECT d.project_id FROM documents d WHERE d.id = ${documentId})` : ""),
+    projectAccessStatement(
+      ctx.db,
+      ctx.user.ref,
+      target === null ? sql`(SELECT d.project_id FROM documents d WHERE d.id = ${documentId})` : "",
+    ),
     // A move changes what ancestor folders grant (docs/api-guide.md › Concepts): the subtree's rooms with sockets re-check their users.
     liveRoomsStatement(ctx.db, { subtreeOf: target !== undefined ? documentId : "" }),
   ]);
@@ -90,33 +114,48 @@ export async function updateDocument(ctx: ServiceContext, input: { documentId: s
     if (target) {
       const parent = checkDocumentAccess(access.get(target), "edit");
       assertParentFolder(doc.projectId, parent.doc, chain.length);
-      assertMove(doc, chain.map((c) => c.id), height[0]?.height ?? 0);
+      assertMove(
+        doc,
+        chain.map((c) => c.id),
+        height[0]?.height ?? 0,
+      );
     } else {
       checkProjectAccess(projectRows[0], "write");
     }
   }
-  const updated = await writeAndReload(ctx, documentId, {
-    ...(patch.name !== undefined && { name: patch.name }),
-    ...(patch.description !== undefined && { description: patch.description }),
-    ...(patch.reference !== undefined && { reference: patch.reference }),
-    ...(patch.order !== undefined && { order: patch.order }),
-    ...(moving && { parentId: target ?? null }),
-    ...(patch.icon !== undefined && { icon: patch.icon }),
-    ...(patch.emoji !== undefined && { emoji: patch.emoji }),
-    updatedAt: nextUpdatedAt(documents.updatedAt, ctx.now),
-  }, input.expected === undefined ? undefined : doc.updatedAt);
+  const updated = await writeAndReload(
+    ctx,
+    documentId,
+    {
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.description !== undefined && { description: patch.description }),
+      ...(patch.reference !== undefined && { reference: patch.reference }),
+      ...(patch.order !== undefined && { order: patch.order }),
+      ...(moving && { parentId: target ?? null }),
+      ...(patch.icon !== undefined && { icon: patch.icon }),
+      ...(patch.emoji !== undefined && { emoji: patch.emoji }),
+      updatedAt: nextUpdatedAt(documents.updatedAt, ctx.now),
+    },
+    input.expected === undefined ? undefined : doc.updatedAt,
+  );
   // Guests whose access came from the folder left behind are disconnected now, not at their next connect (docs/api-guide.md › Automations, published portals, collaborative editing).
   if (moving && live.length) await revalidateRooms(ctx.env, live);
   return updated;
 }
 
 /** Access (edit) and the current representation, for the writes below that take no other input. */
-async function loadForEdit(ctx: ServiceContext, documentId: string, opts: { includeDeleted?: boolean; expected?: ExpectedVersion } = {}): Promise<DocumentAccess> {
+async function loadForEdit(
+  ctx: ServiceContext,
+  documentId: string,
+  opts: { includeDeleted?: boolean; expected?: ExpectedVersion } = {},
+): Promise<DocumentAccess> {
   const [docs, wsRoles, docRoles, collaborators] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
   ]);
-  const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", { includeDeleted: opts.includeDeleted });
+  const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", {
+    includeDeleted: opts.includeDeleted,
+  });
   await assertExpectedVersion(opts.expected, () => representation(access.doc, collaborators));
   return access;
 }
@@ -137,7 +176,10 @@ export async function deleteDocument(ctx: ServiceContext, input: { documentId: s
   await assertExpectedVersion(input.expected, () => representation(doc, collaborators));
   const deleted = await softDeleteSubtree(ctx, documentId);
   const gone = new Set(deleted);
-  await revalidateRooms(ctx.env, live.filter((r) => gone.has(r.documentId)));
+  await revalidateRooms(
+    ctx.env,
+    live.filter((r) => gone.has(r.documentId)),
+  );
   return { deletedDocuments: deleted.length };
 }
 
@@ -154,7 +196,9 @@ export async function restoreDocument(ctx: ServiceContext, documentId: string) {
       .where(eq(documents.id, sql`(SELECT d.parent_id FROM documents d WHERE d.id = ${documentId})`)),
     collaboratorsStatement(ctx.db, [documentId]),
   ]);
-  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", { includeDeleted: true });
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", {
+    includeDeleted: true,
+  });
   if (parent[0]?.isDeleted) throw conflict("The parent folder is deleted; restore it first");
   if (!doc.isDeleted) return { ...representation(doc, collaborators).data, restoredDocuments: 0 };
   const [restored, [row]] = await ctx.db.batch([
@@ -165,11 +209,19 @@ export async function restoreDocument(ctx: ServiceContext, documentId: string) {
 }
 
 /** Publishes the document (edit access) with the given styling and domain slug. */
-export async function publishDocument(ctx: ServiceContext, input: { documentId: string; styling?: Record<string, unknown>; domainSlug?: string }) {
+export async function publishDocument(
+  ctx: ServiceContext,
+  input: { documentId: string; styling?: Record<string, unknown>; domainSlug?: string },
+) {
   await loadForEdit(ctx, input.documentId);
   return writeAndReload(ctx, input.documentId, {
     isPublished: true,
-    publishedSettings: { publishedById: ctx.user.id, publishedAt: ctx.now, styling: input.styling ?? {}, domainSlug: input.domainSlug ?? "" },
+    publishedSettings: {
+      publishedById: ctx.user.id,
+      publishedAt: ctx.now,
+      styling: input.styling ?? {},
+      domainSlug: input.domainSlug ?? "",
+    },
     updatedAt: ctx.now,
   });
 }

@@ -15,7 +15,16 @@ import { commitNewDocument, placeNewDocument } from "../documents/create";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { docxBodyQuery } from "../search/index";
-import { addDocxVersion, checkDocxBytes, docxExternal, firstDocxVersion, inflationChecked, putDocxBlob, requireDocx, markSeeded } from "./store";
+import {
+  addDocxVersion,
+  checkDocxBytes,
+  docxExternal,
+  firstDocxVersion,
+  inflationChecked,
+  putDocxBlob,
+  requireDocx,
+  markSeeded,
+} from "./store";
 import { newIdBeside } from "../../db/shardIds";
 
 export interface RawBody {
@@ -24,7 +33,10 @@ export interface RawBody {
 }
 
 /** POST /document/docx: an EXTERNAL DOCX document from raw bytes. Two D1 round trips. */
-export async function createDocx(ctx: ServiceContext, input: { projectId: string; name: string; parentId?: string; upload: RawBody }) {
+export async function createDocx(
+  ctx: ServiceContext,
+  input: { projectId: string; name: string; parentId?: string; upload: RawBody },
+) {
   const parentId = input.parentId ?? null;
   const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
   const bytes = await readExactly(input.upload.body, input.upload.length);
@@ -46,7 +58,12 @@ export async function createDocx(ctx: ServiceContext, input: { projectId: string
     });
     const dto = documentDto(row, [{ userId: ctx.user.id, role: "owner" }]);
     // The document, its first version and a keyed request's answer in one batch (commitNewDocument).
-    await commitNewDocument(ctx, { row, statements, with: [firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)], answer: dto });
+    await commitNewDocument(ctx, {
+      row,
+      statements,
+      with: [firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)],
+      answer: dto,
+    });
     return dto;
   } catch (err) {
     await ctx.env.BLOBS.delete(blob.r2Key);
@@ -60,7 +77,10 @@ async function docxAccess(ctx: ServiceContext, documentId: string, level: "read"
 }
 
 /** PUT /document/docx/{id}: a new newest version (edit access; 409 when not an EXTERNAL DOCX). Two D1 round trips. */
-export async function putDocxVersion(ctx: ServiceContext, { documentId, upload }: { documentId: string; upload: RawBody }) {
+export async function putDocxVersion(
+  ctx: ServiceContext,
+  { documentId, upload }: { documentId: string; upload: RawBody },
+) {
   const { doc } = await docxAccess(ctx, documentId, "edit");
   requireDocx(doc);
   const bytes = await readExactly(upload.body, upload.length);
@@ -91,10 +111,18 @@ export type DocxExport =
  * inflated and checked streams straight from R2; one stored before (no INFLATION_CHECKED metadata) is read and
  * checked the same way first, and 422 if its data disagrees with its headers (docs/security-review.md, finding 8).
  */
-export async function exportDocx(ctx: ServiceContext, { documentId, onlyIf }: { documentId: string; onlyIf?: Headers | R2Conditional }): Promise<DocxExport> {
+export async function exportDocx(
+  ctx: ServiceContext,
+  { documentId, onlyIf }: { documentId: string; onlyIf?: Headers | R2Conditional },
+): Promise<DocxExport> {
   const [docs, wsRoles, docRoles, versions] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
-    ctx.db.select().from(docxVersions).where(eq(docxVersions.documentId, documentId)).orderBy(desc(docxVersions.version)).limit(1),
+    ctx.db
+      .select()
+      .from(docxVersions)
+      .where(eq(docxVersions.documentId, documentId))
+      .orderBy(desc(docxVersions.version))
+      .limit(1),
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
   requireDocx(doc);
@@ -103,9 +131,14 @@ export async function exportDocx(ctx: ServiceContext, { documentId, onlyIf }: { 
   const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(version.r2Key, { onlyIf });
   if (!obj) throw notFound("DOCX blob");
   if (!hasBody(obj)) return { notModified: true, etag: obj.httpEtag };
-  if (inflationChecked(obj)) return { notModified: false, etag: obj.httpEtag, size: obj.size, body: obj.body, documentName: doc.name };
+  if (inflationChecked(obj))
+    return { notModified: false, etag: obj.httpEtag, size: obj.size, body: obj.body, documentName: doc.name };
   const bytes = new Uint8Array(await obj.arrayBuffer());
   const problem = await verifiedDocxProblem(bytes);
-  if (problem) throw new ApiError("UnprocessableEntityError", `The stored DOCX is not served: ${problem.reason}. Store a new version.`);
+  if (problem)
+    throw new ApiError(
+      "UnprocessableEntityError",
+      `The stored DOCX is not served: ${problem.reason}. Store a new version.`,
+    );
   return { notModified: false, etag: obj.httpEtag, size: obj.size, body: bytes, documentName: doc.name };
 }

@@ -24,7 +24,8 @@ export { DOCX_MEDIA_TYPE };
  */
 export async function checkDocxBytes(bytes: Uint8Array) {
   const problem = await verifiedDocxProblem(bytes);
-  if (problem?.kind === "too-large") throw new ApiError("PayloadTooLargeError", `The DOCX is refused: ${problem.reason}`);
+  if (problem?.kind === "too-large")
+    throw new ApiError("PayloadTooLargeError", `The DOCX is refused: ${problem.reason}`);
   if (problem) throw new ApiError("UnsupportedMediaTypeError", `The body is not a DOCX file (${problem.reason})`);
 }
 
@@ -51,7 +52,11 @@ export async function putDocxBlob(r2: R2Bucket, documentId: string, bytes: Uint8
   const blobId = newId();
   const r2Key = `docx/${documentId}/${blobId}.docx`;
   const digest = await crypto.subtle.digest("SHA-256", bytes);
-  const obj = await r2.put(r2Key, bytes, { httpMetadata: { contentType: DOCX_MEDIA_TYPE }, customMetadata: INFLATION_CHECKED, sha256: digest });
+  const obj = await r2.put(r2Key, bytes, {
+    httpMetadata: { contentType: DOCX_MEDIA_TYPE },
+    customMetadata: INFLATION_CHECKED,
+    sha256: digest,
+  });
   return { blobId, r2Key, size: bytes.byteLength, sha256: toHex(new Uint8Array(digest)), etag: obj.httpEtag };
 }
 
@@ -79,7 +84,16 @@ export function firstDocxVersion(ctx: ServiceContext, { documentId, blob }: { do
   return insertWhere(
     ctx.db,
     docxVersions,
-    { documentId, version: 1, r2Key: blob.r2Key, size: blob.size, sha256: blob.sha256, etag: blob.etag, createdBy: userId, createdAt: ctx.now },
+    {
+      documentId,
+      version: 1,
+      r2Key: blob.r2Key,
+      size: blob.size,
+      sha256: blob.sha256,
+      etag: blob.etag,
+      createdBy: userId,
+      createdAt: ctx.now,
+    },
     sql`EXISTS (SELECT 1 FROM ${documents} d WHERE d.id = ${documentId})`,
   );
 }
@@ -88,7 +102,10 @@ export function firstDocxVersion(ctx: ServiceContext, { documentId, blob }: { do
  * Records `blob` as the newest version and points the document at it, clearing `seededAt`, in one atomic batch.
  * The version number is computed inside the statement, so concurrent writers get distinct numbers.
  */
-export async function addDocxVersion(ctx: ServiceContext, { documentId, blob, bytes }: { documentId: string; blob: StoredBlob; bytes: Uint8Array }): Promise<number> {
+export async function addDocxVersion(
+  ctx: ServiceContext,
+  { documentId, blob, bytes }: { documentId: string; blob: StoredBlob; bytes: Uint8Array },
+): Promise<number> {
   const userId = ctx.user.id;
   const d1 = d1Of(ctx.db);
   const t = ctx.now;
@@ -116,7 +133,11 @@ export async function addDocxVersion(ctx: ServiceContext, { documentId, blob, by
 export async function markSeeded(ctx: ServiceContext, doc: typeof documents.$inferSelect): Promise<number> {
   const db = ctx.db;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const external = attempt === 0 ? doc.external : (await db.select({ external: documents.external }).from(documents).where(eq(documents.id, doc.id)))[0]?.external;
+    const external =
+      attempt === 0
+        ? doc.external
+        : (await db.select({ external: documents.external }).from(documents).where(eq(documents.id, doc.id)))[0]
+            ?.external;
     if (!external || external.type !== "DOCX") throw conflict("The document is not an EXTERNAL DOCX document");
     if (typeof external.seededAt === "number") return external.seededAt;
     const t = ctx.now;

@@ -26,7 +26,12 @@ export interface EventInput {
  * A consumer of events: `depth` is the depth of the run whose writes caused them (0 for a person's request),
  * `cascadeId` the cascade they continue. Answers how many runs (or other effects) it started; never throws.
  */
-export type EventConsumer = (env: Env, events: readonly EventInput[], depth: number, cascadeId: string | null) => Promise<number>;
+export type EventConsumer = (
+  env: Env,
+  events: readonly EventInput[],
+  depth: number,
+  cascadeId: string | null,
+) => Promise<number>;
 
 const consumers: EventConsumer[] = [];
 
@@ -36,10 +41,17 @@ export function subscribe(consumer: EventConsumer): void {
 }
 
 /** Hands `events` to every consumer; the sum of what they started. Never throws. */
-export async function emitEvents(env: Env, events: readonly EventInput[], depth = 0, cascadeId: string | null = null): Promise<number> {
+export async function emitEvents(
+  env: Env,
+  events: readonly EventInput[],
+  depth = 0,
+  cascadeId: string | null = null,
+): Promise<number> {
   if (events.length === 0) return 0;
   if (consumers.length === 0) {
-    console.error(JSON.stringify({ level: "error", msg: "events emitted with no consumer subscribed", events: events.length }));
+    console.error(
+      JSON.stringify({ level: "error", msg: "events emitted with no consumer subscribed", events: events.length }),
+    );
     return 0;
   }
   const counts = await Promise.all(consumers.map((c) => c(env, events, depth, cascadeId).catch(() => 0)));
@@ -53,16 +65,33 @@ export function rowEvent(
   rowId: string,
   columnIds: readonly string[] = [],
 ): EventInput {
-  return { event, projectId: table.projectId, tableId: table.id, rowId, columnIds, documentIds: table.documentId ? [table.documentId] : [] };
+  return {
+    event,
+    projectId: table.projectId,
+    tableId: table.id,
+    rowId,
+    columnIds,
+    documentIds: table.documentId ? [table.documentId] : [],
+  };
 }
 
 export function documentCreatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
-  return { event: "document.created", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
+  return {
+    event: "document.created",
+    projectId: doc.projectId,
+    documentId: doc.id,
+    documentIds: doc.parentId ? [doc.parentId] : [],
+  };
 }
 
 /** A document's content changed (PUT content, or the collaborative room's write-back, at most every 2 s). */
 export function documentUpdatedEvent(doc: { id: string; projectId: string; parentId: string | null }): EventInput {
-  return { event: "document.updated", projectId: doc.projectId, documentId: doc.id, documentIds: doc.parentId ? [doc.parentId] : [] };
+  return {
+    event: "document.updated",
+    projectId: doc.projectId,
+    documentId: doc.id,
+    documentIds: doc.parentId ? [doc.parentId] : [],
+  };
 }
 
 /**

@@ -17,10 +17,16 @@ import { groupByShard } from "../../db/shardIds";
  * The access check (one D1 round trip) and the conversions run side by side: a failed check cancels the
  * conversions and wins over any of their errors. The caller must already be authenticated.
  */
-export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly { documentId: string; docx: string }[]) {
+export async function convertDocumentsToPdf(
+  ctx: ServiceContext,
+  items: readonly { documentId: string; docx: string }[],
+) {
   const files = items.map((item, i) => {
     const bytes = decodeBase64(item.docx);
-    if (!bytes) throw new ApiError("ValidationError", `data.${i}.docx is not valid base64`, { details: [{ path: `data.${i}.docx`, message: "not valid base64" }] });
+    if (!bytes)
+      throw new ApiError("ValidationError", `data.${i}.docx is not valid base64`, {
+        details: [{ path: `data.${i}.docx`, message: "not valid base64" }],
+      });
     const problem = docxProblem(bytes);
     if (problem?.kind === "too-large") {
       throw new ApiError("PayloadTooLargeError", `data.${i}.docx is refused before conversion: ${problem.reason}`, {
@@ -28,7 +34,9 @@ export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly
       });
     }
     if (problem) {
-      throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file: ${problem.reason}`, { details: [{ path: `data.${i}.docx`, message: problem.reason }] });
+      throw new ApiError("ValidationError", `data.${i}.docx is not a DOCX file: ${problem.reason}`, {
+        details: [{ path: `data.${i}.docx`, message: problem.reason }],
+      });
     }
     return { documentId: item.documentId, bytes };
   });
@@ -52,7 +60,14 @@ export async function convertDocumentsToPdf(ctx: ServiceContext, items: readonly
 }
 
 /** The access to documents that may live on several shard databases: each shard asked for its own, all at once. */
-async function documentsAccessOnTheirShards(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, DocumentAccess>> {
-  const maps = await Promise.all([...groupByShard(ids, (id) => id)].map(([binding, some]) => documentsAccess(ctx.database(binding), ctx.user.id, some)));
+async function documentsAccessOnTheirShards(
+  ctx: ServiceContext,
+  ids: readonly string[],
+): Promise<Map<string, DocumentAccess>> {
+  const maps = await Promise.all(
+    [...groupByShard(ids, (id) => id)].map(([binding, some]) =>
+      documentsAccess(ctx.database(binding), ctx.user.id, some),
+    ),
+  );
   return new Map(maps.flatMap((m) => [...m]));
 }

@@ -77,24 +77,41 @@ export interface CellEvaluation {
  * collection, other processes on a loaded machine), and such a pause does not come back at the same place, while a
  * cell that really is slow is slow again. So a cheap formula's value does not depend on the machine's load.
  */
-export function evaluateCellText(f: CompiledFormula, get: ValueSource, maxUnits = formulaLimits.cellUnits, startedAt?: number): CellEvaluation {
+export function evaluateCellText(
+  f: CompiledFormula,
+  get: ValueSource,
+  maxUnits = formulaLimits.cellUnits,
+  startedAt?: number,
+): CellEvaluation {
   const first = attempt(f, get, maxUnits, startedAt ?? performance.now());
   if (!first.clockAlone) return { text: first.text, units: first.units };
   const again = attempt(f, get, maxUnits, performance.now());
   return { text: again.text, units: first.units + again.units };
 }
 
-function attempt(f: CompiledFormula, get: ValueSource, maxUnits: number, now: number): CellEvaluation & { clockAlone: boolean } {
+function attempt(
+  f: CompiledFormula,
+  get: ValueSource,
+  maxUnits: number,
+  now: number,
+): CellEvaluation & { clockAlone: boolean } {
   const units = Math.min(maxUnits, formulaLimits.cellUnits);
   const outer = budget;
-  const mine: Budget = { units, start: units, deadline: now + formulaLimits.cellMs, hardDeadline: now + 4 * formulaLimits.cellMs, clockAlone: false };
+  const mine: Budget = {
+    units,
+    start: units,
+    deadline: now + formulaLimits.cellMs,
+    hardDeadline: now + 4 * formulaLimits.cellMs,
+    clockAlone: false,
+  };
   budget = mine;
   try {
     const value = f(get);
     elements(value);
     const cell = valueToCell(value);
     const text = cell === null ? null : JSON.stringify(cell);
-    if (text !== null && text.length > formulaLimits.cellBytes) return { text: LIMIT_TEXT, units: units - mine.units, clockAlone: false };
+    if (text !== null && text.length > formulaLimits.cellBytes)
+      return { text: LIMIT_TEXT, units: units - mine.units, clockAlone: false };
     return { text, units: units - mine.units, clockAlone: false };
   } catch (err) {
     if (err === SPENT) return { text: LIMIT_TEXT, units: units - mine.units, clockAlone: mine.clockAlone };

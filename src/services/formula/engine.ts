@@ -270,6 +270,7 @@ async function assertNotLookedUpDeeper(
  * to another table are skipped; a write to one is 404, a write to a formula column 409. (oneMany cells are
  * read-only to clients but computed by the table service, which may store them here.)
  */
+// eslint-disable-next-line max-lines-per-function -- the recalculation of a row set in dependency order, one pass kept whole so its budget reads in one place
 export async function recomputeRowFormulas(
   ctx: ServiceContext,
   input: { tableId: string; rowIds: readonly string[]; writes?: readonly CellWrite[]; returnCells?: boolean },

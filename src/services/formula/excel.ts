@@ -19,4 +19,8 @@ import { TEXT_DATE_FINANCE_FUNCTIONS } from "./excel/table-text";
 export type { ExcelFunction };
 
 /** Every Excel entry, in the order the parts list them (a later entry of the same name wins, as in one table). */
-export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = { ...CORE_FUNCTIONS, ...STATISTICS_FUNCTIONS, ...TEXT_DATE_FINANCE_FUNCTIONS };
+export const EXCEL_FUNCTIONS: Record<string, ExcelFunction> = {
+  ...CORE_FUNCTIONS,
+  ...STATISTICS_FUNCTIONS,
+  ...TEXT_DATE_FINANCE_FUNCTIONS,
+};

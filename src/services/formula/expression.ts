@@ -42,7 +42,11 @@ export interface MeasuredTree {
  * Depth (root = 1) and node count of a tree, iteratively and without trusting its shape; the walk stops once
  * the depth exceeds `stopAfterDepth` or the count exceeds `stopAfterNodes`.
  */
-export function measureTree(value: unknown, stopAfterDepth = MAX_FORMULA_DEPTH, stopAfterNodes = MAX_FORMULA_NODES): MeasuredTree {
+export function measureTree(
+  value: unknown,
+  stopAfterDepth = MAX_FORMULA_DEPTH,
+  stopAfterNodes = MAX_FORMULA_NODES,
+): MeasuredTree {
   let depth = 0;
   let nodes = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];

@@ -37,42 +37,183 @@ const MANY = Number.POSITIVE_INFINITY;
 /** Spreadsheet arity of the common functions: [min, max]. */
 const ARITY: Record<string, [number, number]> = {
   // logical
-  IF: [2, 3], IFS: [2, MANY], IFERROR: [2, 2], IFNA: [2, 2], AND: [1, MANY], OR: [1, MANY], XOR: [1, MANY],
-  NOT: [1, 1], SWITCH: [3, MANY], CHOOSE: [2, MANY],
+  IF: [2, 3],
+  IFS: [2, MANY],
+  IFERROR: [2, 2],
+  IFNA: [2, 2],
+  AND: [1, MANY],
+  OR: [1, MANY],
+  XOR: [1, MANY],
+  NOT: [1, 1],
+  SWITCH: [3, MANY],
+  CHOOSE: [2, MANY],
   // math
-  ROUND: [2, 2], ROUNDUP: [2, 2], ROUNDDOWN: [2, 2], TRUNC: [1, 2], INT: [1, 1], ABS: [1, 1], MOD: [2, 2],
-  POWER: [2, 2], SQRT: [1, 1], CEILING: [1, 2], FLOOR: [1, 2], CEILINGMATH: [1, 3], "CEILING.MATH": [1, 3],
-  FLOORMATH: [1, 3], "FLOOR.MATH": [1, 3], CEILINGPRECISE: [1, 2], "CEILING.PRECISE": [1, 2], FLOORPRECISE: [1, 2],
-  "FLOOR.PRECISE": [1, 2], "ISO.CEILING": [1, 2], LOG: [1, 2], LN: [1, 1], LOG10: [1, 1], EXP: [1, 1],
-  SIGN: [1, 1], MROUND: [2, 2], EVEN: [1, 1], ODD: [1, 1], RANDBETWEEN: [2, 2], QUOTIENT: [2, 2], FACT: [1, 1],
-  COMBIN: [2, 2], SUMIF: [2, 3], AVERAGEIF: [2, 3], COUNTIF: [2, 2], ROMAN: [1, 2], BASE: [2, 3],
-  DECIMAL: [2, 2], RADIANS: [1, 1], DEGREES: [1, 1], ATAN2: [2, 2], GCD: [1, MANY], LCM: [1, MANY],
+  ROUND: [2, 2],
+  ROUNDUP: [2, 2],
+  ROUNDDOWN: [2, 2],
+  TRUNC: [1, 2],
+  INT: [1, 1],
+  ABS: [1, 1],
+  MOD: [2, 2],
+  POWER: [2, 2],
+  SQRT: [1, 1],
+  CEILING: [1, 2],
+  FLOOR: [1, 2],
+  CEILINGMATH: [1, 3],
+  "CEILING.MATH": [1, 3],
+  FLOORMATH: [1, 3],
+  "FLOOR.MATH": [1, 3],
+  CEILINGPRECISE: [1, 2],
+  "CEILING.PRECISE": [1, 2],
+  FLOORPRECISE: [1, 2],
+  "FLOOR.PRECISE": [1, 2],
+  "ISO.CEILING": [1, 2],
+  LOG: [1, 2],
+  LN: [1, 1],
+  LOG10: [1, 1],
+  EXP: [1, 1],
+  SIGN: [1, 1],
+  MROUND: [2, 2],
+  EVEN: [1, 1],
+  ODD: [1, 1],
+  RANDBETWEEN: [2, 2],
+  QUOTIENT: [2, 2],
+  FACT: [1, 1],
+  COMBIN: [2, 2],
+  SUMIF: [2, 3],
+  AVERAGEIF: [2, 3],
+  COUNTIF: [2, 2],
+  ROMAN: [1, 2],
+  BASE: [2, 3],
+  DECIMAL: [2, 2],
+  RADIANS: [1, 1],
+  DEGREES: [1, 1],
+  ATAN2: [2, 2],
+  GCD: [1, MANY],
+  LCM: [1, MANY],
   // text
-  LEFT: [1, 2], RIGHT: [1, 2], MID: [3, 3], LEN: [1, 1], UPPER: [1, 1], LOWER: [1, 1], PROPER: [1, 1],
-  TRIM: [1, 1], CLEAN: [1, 1], CONCATENATE: [1, MANY], CONCAT: [1, MANY], TEXTJOIN: [3, MANY],
-  SUBSTITUTE: [3, 4], REPLACE: [4, 4], FIND: [2, 3], SEARCH: [2, 3], REPT: [2, 2], TEXT: [2, 2], VALUE: [1, 1],
-  EXACT: [2, 2], CHAR: [1, 1], CODE: [1, 1], UNICHAR: [1, 1], UNICODE: [1, 1], T: [1, 1], N: [1, 1],
-  FIXED: [1, 3], DOLLAR: [1, 2], NUMBERVALUE: [1, 3],
+  LEFT: [1, 2],
+  RIGHT: [1, 2],
+  MID: [3, 3],
+  LEN: [1, 1],
+  UPPER: [1, 1],
+  LOWER: [1, 1],
+  PROPER: [1, 1],
+  TRIM: [1, 1],
+  CLEAN: [1, 1],
+  CONCATENATE: [1, MANY],
+  CONCAT: [1, MANY],
+  TEXTJOIN: [3, MANY],
+  SUBSTITUTE: [3, 4],
+  REPLACE: [4, 4],
+  FIND: [2, 3],
+  SEARCH: [2, 3],
+  REPT: [2, 2],
+  TEXT: [2, 2],
+  VALUE: [1, 1],
+  EXACT: [2, 2],
+  CHAR: [1, 1],
+  CODE: [1, 1],
+  UNICHAR: [1, 1],
+  UNICODE: [1, 1],
+  T: [1, 1],
+  N: [1, 1],
+  FIXED: [1, 3],
+  DOLLAR: [1, 2],
+  NUMBERVALUE: [1, 3],
   // information
-  ISBLANK: [1, 1], ISERROR: [1, 1], ISERR: [1, 1], ISNA: [1, 1], ISNUMBER: [1, 1], ISTEXT: [1, 1],
-  ISLOGICAL: [1, 1], ISNONTEXT: [1, 1], ISEVEN: [1, 1], ISODD: [1, 1], TYPE: [1, 1], "ERROR.TYPE": [1, 1],
+  ISBLANK: [1, 1],
+  ISERROR: [1, 1],
+  ISERR: [1, 1],
+  ISNA: [1, 1],
+  ISNUMBER: [1, 1],
+  ISTEXT: [1, 1],
+  ISLOGICAL: [1, 1],
+  ISNONTEXT: [1, 1],
+  ISEVEN: [1, 1],
+  ISODD: [1, 1],
+  TYPE: [1, 1],
+  "ERROR.TYPE": [1, 1],
   // date and time
-  DATE: [3, 3], YEAR: [1, 1], MONTH: [1, 1], DAY: [1, 1], HOUR: [1, 1], MINUTE: [1, 1], SECOND: [1, 1],
-  TIME: [3, 3], DATEVALUE: [1, 1], TIMEVALUE: [1, 1], DAYS: [2, 2], DAYS360: [2, 3], DATEDIF: [3, 3],
-  EDATE: [2, 2], EOMONTH: [2, 2], WEEKDAY: [1, 2], WEEKNUM: [1, 2], ISOWEEKNUM: [1, 1], NETWORKDAYS: [2, 3],
-  "NETWORKDAYS.INTL": [2, 4], NETWORKDAYSINTL: [2, 4], WORKDAY: [2, 3], "WORKDAY.INTL": [2, 4],
-  WORKDAYINTL: [2, 4], YEARFRAC: [2, 3],
+  DATE: [3, 3],
+  YEAR: [1, 1],
+  MONTH: [1, 1],
+  DAY: [1, 1],
+  HOUR: [1, 1],
+  MINUTE: [1, 1],
+  SECOND: [1, 1],
+  TIME: [3, 3],
+  DATEVALUE: [1, 1],
+  TIMEVALUE: [1, 1],
+  DAYS: [2, 2],
+  DAYS360: [2, 3],
+  DATEDIF: [3, 3],
+  EDATE: [2, 2],
+  EOMONTH: [2, 2],
+  WEEKDAY: [1, 2],
+  WEEKNUM: [1, 2],
+  ISOWEEKNUM: [1, 1],
+  NETWORKDAYS: [2, 3],
+  "NETWORKDAYS.INTL": [2, 4],
+  NETWORKDAYSINTL: [2, 4],
+  WORKDAY: [2, 3],
+  "WORKDAY.INTL": [2, 4],
+  WORKDAYINTL: [2, 4],
+  YEARFRAC: [2, 3],
   // statistics and lists
-  LARGE: [2, 2], SMALL: [2, 2], SORT: [1, 4], UNIQUE: [1, 3],
+  LARGE: [2, 2],
+  SMALL: [2, 2],
+  SORT: [1, 4],
+  UNIQUE: [1, 3],
   // Excel's optional trailing arguments of functions the library declares with all parameters
-  ACCRINT: [6, 8], "BETA.DIST": [4, 6], "BETA.INV": [3, 5], COMPLEX: [2, 3], COUPDAYS: [3, 4], DELTA: [1, 2], GESTEP: [1, 2],
-  DEC2BIN: [1, 2], DEC2HEX: [1, 2], DEC2OCT: [1, 2], HEX2BIN: [1, 2], HEX2OCT: [1, 2], OCT2BIN: [1, 2], OCT2HEX: [1, 2],
-  BIN2HEX: [1, 2], BIN2OCT: [1, 2], DISC: [4, 5], PRICEDISC: [4, 5], DROP: [2, 3], TAKE: [2, 3], EXPAND: [2, 4],
-  TREND: [1, 3], LINEST: [1, 2], LOGEST: [1, 2], GROWTH: [1, 4], "PERCENTRANK.INC": [2, 3], "PERCENTRANK.EXC": [2, 3],
-  PROB: [3, 4], "RANK.AVG": [2, 3], XIRR: [2, 3], SUBTOTAL: [2, MANY], AGGREGATE: [3, MANY],
+  ACCRINT: [6, 8],
+  "BETA.DIST": [4, 6],
+  "BETA.INV": [3, 5],
+  COMPLEX: [2, 3],
+  COUPDAYS: [3, 4],
+  DELTA: [1, 2],
+  GESTEP: [1, 2],
+  DEC2BIN: [1, 2],
+  DEC2HEX: [1, 2],
+  DEC2OCT: [1, 2],
+  HEX2BIN: [1, 2],
+  HEX2OCT: [1, 2],
+  OCT2BIN: [1, 2],
+  OCT2HEX: [1, 2],
+  BIN2HEX: [1, 2],
+  BIN2OCT: [1, 2],
+  DISC: [4, 5],
+  PRICEDISC: [4, 5],
+  DROP: [2, 3],
+  TAKE: [2, 3],
+  EXPAND: [2, 4],
+  TREND: [1, 3],
+  LINEST: [1, 2],
+  LOGEST: [1, 2],
+  GROWTH: [1, 4],
+  "PERCENTRANK.INC": [2, 3],
+  "PERCENTRANK.EXC": [2, 3],
+  PROB: [3, 4],
+  "RANK.AVG": [2, 3],
+  XIRR: [2, 3],
+  SUBTOTAL: [2, MANY],
+  AGGREGATE: [3, MANY],
   // financial
-  PMT: [3, 5], FV: [3, 5], PV: [3, 5], NPER: [3, 5], RATE: [3, 6], IPMT: [4, 6], PPMT: [4, 6], NPV: [2, MANY],
-  IRR: [1, 2], SLN: [3, 3], SYD: [4, 4], DB: [4, 5], DDB: [4, 5], EFFECT: [2, 2], NOMINAL: [2, 2],
+  PMT: [3, 5],
+  FV: [3, 5],
+  PV: [3, 5],
+  NPER: [3, 5],
+  RATE: [3, 6],
+  IPMT: [4, 6],
+  PPMT: [4, 6],
+  NPV: [2, MANY],
+  IRR: [1, 2],
+  SLN: [3, 3],
+  SYD: [4, 4],
+  DB: [4, 5],
+  DDB: [4, 5],
+  EFFECT: [2, 2],
+  NOMINAL: [2, 2],
 };
 
 /**
@@ -105,9 +246,18 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
  * which is what parsing `${k}e${-digits}` gives. Everything else (near a boundary, texts, booleans, blanks,
  * errors, fractional digits, exponent forms) goes to the library. A whole-table computation may call ROUND per row.
  */
-function roundLike(library: LibraryFunction, roundFn: (x: number) => number, boundary: "half" | "integer"): LibraryFunction {
+function roundLike(
+  library: LibraryFunction,
+  roundFn: (x: number) => number,
+  boundary: "half" | "integer",
+): LibraryFunction {
   return (number: unknown, num_digits: unknown) => {
-    if (typeof number === "number" && typeof num_digits === "number" && Number.isInteger(num_digits) && Math.abs(num_digits) <= 22) {
+    if (
+      typeof number === "number" &&
+      typeof num_digits === "number" &&
+      Number.isInteger(num_digits) &&
+      Math.abs(num_digits) <= 22
+    ) {
       const val = Math.abs(number);
       // Number → text without an exponent: 0, and 1e-6 ≤ |x| < 1e21.
       if (val === 0 || (val >= 1e-6 && val < 1e21)) {
@@ -139,8 +289,16 @@ const CORRECTIONS: Record<string, LibraryFunction> = {
  * legacy name (CHIDIST is CHISQ.DIST, so CHISQ.DIST.RT also shows up as CHIDIST.RT); no spreadsheet has them.
  */
 const NOT_SPREADSHEET_NAMES = new Set([
-  "BINOMDIST.RANGE", "CHIDIST.RT", "CHIINV.RT", "FDIST.RT", "FINV.RT", "ISO.CEILING.MATH", "ISO.CEILING.PRECISE",
-  "TDIST.2T", "TDIST.RT", "TINV.2T",
+  "BINOMDIST.RANGE",
+  "CHIDIST.RT",
+  "CHIINV.RT",
+  "FDIST.RT",
+  "FINV.RT",
+  "ISO.CEILING.MATH",
+  "ISO.CEILING.PRECISE",
+  "TDIST.2T",
+  "TDIST.RT",
+  "TINV.2T",
 ]);
 
 /** Every callable the library exports, by spreadsheet name: `NORM.S.DIST` is `formulajs.NORM.S.DIST`. */
@@ -176,7 +334,15 @@ function buildCatalog(): Map<string, FunctionSpec> {
   }
   // Excel's semantics where the library departs from them, and the common functions it lacks (excel.ts).
   for (const [name, f] of Object.entries(EXCEL_FUNCTIONS)) {
-    catalog.set(name, { name, impl: f.impl, min: f.min, max: f.max, ...(f.references && { references: true }), ...(f.errorAware && { errorAware: true }), ...(f.pairs && { pairs: true }) });
+    catalog.set(name, {
+      name,
+      impl: f.impl,
+      min: f.min,
+      max: f.max,
+      ...(f.references && { references: true }),
+      ...(f.errorAware && { errorAware: true }),
+      ...(f.pairs && { pairs: true }),
+    });
   }
   return catalog;
 }
@@ -198,7 +364,8 @@ export function describeArity(spec: FunctionSpec): string {
 /** null when `count` arguments fit the function, else the reason. */
 export function arityProblem(spec: FunctionSpec, count: number): string | null {
   if (count < spec.min || count > spec.max) return `${spec.name} takes ${describeArity(spec)}, got ${count}`;
-  if (spec.pairs && (count - spec.min) % 2 !== 0) return `${spec.name} takes its arguments in condition/value pairs, got ${count}`;
+  if (spec.pairs && (count - spec.min) % 2 !== 0)
+    return `${spec.name} takes its arguments in condition/value pairs, got ${count}`;
   return null;
 }
 
@@ -206,7 +373,15 @@ export function arityProblem(spec: FunctionSpec, count: number): string | null {
 function declaredParameters(impl: LibraryFunction): string[] {
   const m = /^[^(]*\(([^)]*)\)/.exec(Function.prototype.toString.call(impl));
   if (!m) return [];
-  const names = m[1]!.split(",").map((p) => p.replace(/=.*$/, "").replace(/^\.\.\./, "").trim()).filter(Boolean);
+  const names = m[1]!
+    .split(",")
+    .map((p) =>
+      p
+        .replace(/=.*$/, "")
+        .replace(/^\.\.\./, "")
+        .trim(),
+    )
+    .filter(Boolean);
   return names.every((n) => /^[A-Za-z_$][\w$]*$/.test(n)) ? names : [];
 }
 

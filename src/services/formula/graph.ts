@@ -31,7 +31,10 @@ export function referencedColumns(expr: Expr): Set<string> {
 }
 
 /** Live formula columns with a persisted tree, by id, with the tree to use (an override replaces one). */
-export function formulaTrees(columns: readonly TableColumn[], override?: { columnId: string; expression: Expr }): Map<string, Expr> {
+export function formulaTrees(
+  columns: readonly TableColumn[],
+  override?: { columnId: string; expression: Expr },
+): Map<string, Expr> {
   const out = new Map<string, Expr>();
   for (const c of columns) {
     if (c.isDeleted) continue;
@@ -115,7 +118,10 @@ export function withDependents(columnId: string, trees: ReadonlyMap<string, Expr
 }
 
 /** How each column's cells are read by the evaluator (labels of select items, date-typed formula results). */
-export function columnMetas(columns: readonly TableColumn[], trees: ReadonlyMap<string, Expr>): Map<string, ColumnMeta> {
+export function columnMetas(
+  columns: readonly TableColumn[],
+  trees: ReadonlyMap<string, Expr>,
+): Map<string, ColumnMeta> {
   const metas = new Map<string, ColumnMeta>();
   for (const c of columns) {
     if (c.isDeleted) continue;
@@ -124,7 +130,11 @@ export function columnMetas(columns: readonly TableColumn[], trees: ReadonlyMap<
     const items = c.data.selectItems;
     if ((type === "select" || type === "multiSelect") && Array.isArray(items)) {
       meta.labels = new Map(
-        items.flatMap((i) => (i && typeof i === "object" && typeof i.id === "string" ? [[i.id, String(i.label ?? "")] as [string, string]] : [])),
+        items.flatMap((i) =>
+          i && typeof i === "object" && typeof i.id === "string"
+            ? [[i.id, String(i.label ?? "")] as [string, string]]
+            : [],
+        ),
       );
     }
     metas.set(c.id, meta);
@@ -133,10 +143,11 @@ export function columnMetas(columns: readonly TableColumn[], trees: ReadonlyMap<
   const { order } = computeOrder(trees);
   for (const id of order) {
     const meta = metas.get(id);
-    if (meta) meta.yieldsDate = expressionYieldsDate(trees.get(id)!, (ref) => {
-      const m = metas.get(ref);
-      return m ? m.type === "date" || Boolean(m.yieldsDate) : false;
-    });
+    if (meta)
+      meta.yieldsDate = expressionYieldsDate(trees.get(id)!, (ref) => {
+        const m = metas.get(ref);
+        return m ? m.type === "date" || Boolean(m.yieldsDate) : false;
+      });
   }
   return metas;
 }

@@ -77,7 +77,10 @@ export function withLookupReads(expr: Expr, isRelation: IsRelation): Expr {
 }
 
 /** Formula columns of a table that use a relation lookup, directly or through the table's other formula columns. */
-export function lookupDependentColumns(columns: readonly TableColumn[], trees: ReadonlyMap<string, Expr> = formulaTrees(columns)): Set<string> {
+export function lookupDependentColumns(
+  columns: readonly TableColumn[],
+  trees: ReadonlyMap<string, Expr> = formulaTrees(columns),
+): Set<string> {
   const isRelation = relationTest(columns);
   const out = new Set<string>();
   for (const [id, expr] of trees) if (relationLookups(expr, isRelation).length > 0) out.add(id);
@@ -115,7 +118,8 @@ export function lookupProblem(lookup: RelationLookup, linked: LinkedColumns): st
   if (!columns) return "The linked table of this relation is deleted or not available";
   const col = columns.find((c) => c.id === lookup.columnId && !c.isDeleted);
   if (!col) return `Column ${lookup.columnId} is not a column of the linked table`;
-  if (col.data.type === "oneMany") return `{${col.name}} is a relation: LOOKUP reads a column of the linked rows, not their relations`;
+  if (col.data.type === "oneMany")
+    return `{${col.name}} is a relation: LOOKUP reads a column of the linked rows, not their relations`;
   if (lookupDependentColumns(columns).has(col.id)) {
     return `{${col.name}} uses a lookup itself: lookups are one level deep (look up the columns it reads instead)`;
   }
@@ -139,17 +143,33 @@ export interface LinkedRelation {
   rows: LinkedRows;
 }
 
-export function linkedRows(ids: string[], values: Record<string, unknown>[], columns: readonly TableColumn[]): LinkedRows {
-  return { ids, values, eqIndex: new Map(), positionOf: new Map(ids.map((id, i) => [id, i])), metas: columnMetas(columns, formulaTrees(columns)) };
+export function linkedRows(
+  ids: string[],
+  values: Record<string, unknown>[],
+  columns: readonly TableColumn[],
+): LinkedRows {
+  return {
+    ids,
+    values,
+    eqIndex: new Map(),
+    positionOf: new Map(ids.map((id, i) => [id, i])),
+    metas: columnMetas(columns, formulaTrees(columns)),
+  };
 }
 
 /**
  * The list a lookup yields for one source row, whose raw cells `sourceCell` reads (for the filter's
  * `sourceColumnId` items).
  */
-export function lookupValue(relation: LinkedRelation, columnId: string, rowId: string, sourceCell: (columnId: string) => unknown): FormulaValue {
+export function lookupValue(
+  relation: LinkedRelation,
+  columnId: string,
+  rowId: string,
+  sourceCell: (columnId: string) => unknown,
+): FormulaValue {
   const cells: Record<string, unknown> = {};
-  for (const item of relation.options.filter) if (item.sourceColumnId) cells[item.sourceColumnId] = sourceCell(item.sourceColumnId);
+  for (const item of relation.options.filter)
+    if (item.sourceColumnId) cells[item.sourceColumnId] = sourceCell(item.sourceColumnId);
   const ids = relatedRowIds(relation.options, relation.rows, { id: rowId, cells });
   // Past the list cap the whole cell is #LIMIT! (as any list past it is), not an error value a COUNTA would count.
   if (ids.length > formulaLimits.arrayElements) throw SPENT;

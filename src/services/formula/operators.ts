@@ -6,7 +6,16 @@
 import * as formulajs from "@formulajs/formulajs";
 import { spreadsheetMod } from "./functions";
 import { formulaLimits, MAX_TEXT } from "./limits";
-import { addDays, compareValues, daysBetween, Errors, normalizeResult, toNumber, toText, type FormulaValue } from "./values";
+import {
+  addDays,
+  compareValues,
+  daysBetween,
+  Errors,
+  normalizeResult,
+  toNumber,
+  toText,
+  type FormulaValue,
+} from "./values";
 import { charge, SPENT } from "./cellBudget";
 import type { CompiledFormula } from "./evaluate";
 
@@ -14,8 +23,15 @@ import type { CompiledFormula } from "./evaluate";
  * `columnOperand`: a column's list (multiSelect labels, linked rows) is one value to an operator, not an array to
  * go through element by element, so `{Tags} + 1` stays #VALUE!; array constants and function results broadcast.
  */
-export function compileOperator(op: string, left: CompiledFormula, right: CompiledFormula, columnOperand = false): CompiledFormula {
-  const elementwise = columnOperand ? (a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue) => f(a, b) : broadcast;
+export function compileOperator(
+  op: string,
+  left: CompiledFormula,
+  right: CompiledFormula,
+  columnOperand = false,
+): CompiledFormula {
+  const elementwise = columnOperand
+    ? (a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue) => f(a, b)
+    : broadcast;
   switch (op) {
     case "&":
       return (get) => {
@@ -38,12 +54,18 @@ export function compileOperator(op: string, left: CompiledFormula, right: Compil
           const c = compareValues(a, b);
           if (c instanceof Error) return c;
           switch (op) {
-            case "=": return c === 0;
-            case "<>": return c !== 0;
-            case "<": return c < 0;
-            case "<=": return c <= 0;
-            case ">": return c > 0;
-            default: return c >= 0;
+            case "=":
+              return c === 0;
+            case "<>":
+              return c !== 0;
+            case "<":
+              return c < 0;
+            case "<=":
+              return c <= 0;
+            case ">":
+              return c > 0;
+            default:
+              return c >= 0;
           }
         });
       };
@@ -59,7 +81,11 @@ export function compileOperator(op: string, left: CompiledFormula, right: Compil
  * An operator over arrays, as Excel's array arithmetic: element by element (`{1,2} * {3,4}` is {3,8}), a single
  * value or one-item array against each element, and #N/A where one array is shorter than the other.
  */
-function broadcast(a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: FormulaValue) => FormulaValue): FormulaValue {
+function broadcast(
+  a: FormulaValue,
+  b: FormulaValue,
+  f: (a: FormulaValue, b: FormulaValue) => FormulaValue,
+): FormulaValue {
   if (!Array.isArray(a) && !Array.isArray(b)) return f(a, b);
   if (a instanceof Error) return a;
   if (b instanceof Error) return b;
@@ -76,7 +102,9 @@ function broadcast(a: FormulaValue, b: FormulaValue, f: (a: FormulaValue, b: For
     if (!Array.isArray(y)) return x.map((v) => zip(v, y));
     if (x.length === 1 && y.length !== 1) return y.map((v) => zip(x[0]!, v));
     if (y.length === 1 && x.length !== 1) return x.map((v) => zip(v, y[0]!));
-    return Array.from({ length: Math.max(x.length, y.length) }, (_, i) => (i < x.length && i < y.length ? zip(x[i]!, y[i]!) : Errors.na));
+    return Array.from({ length: Math.max(x.length, y.length) }, (_, i) =>
+      i < x.length && i < y.length ? zip(x[i]!, y[i]!) : Errors.na,
+    );
   };
   return zip(a, b);
 }
@@ -100,12 +128,19 @@ function arithmetic(op: string, a: FormulaValue, b: FormulaValue): FormulaValue 
   const y = toNumber(b);
   if (y instanceof Error) return y;
   switch (op) {
-    case "+": return normalizeResult(x + y);
-    case "-": return normalizeResult(x - y);
-    case "*": return normalizeResult(x * y);
-    case "/": return y === 0 ? Errors.div0 : normalizeResult(x / y);
-    case "%": return normalizeResult(spreadsheetMod(x, y));
-    case "^": return normalizeResult(formulajs.POWER(x, y));
-    default: return Errors.value;
+    case "+":
+      return normalizeResult(x + y);
+    case "-":
+      return normalizeResult(x - y);
+    case "*":
+      return normalizeResult(x * y);
+    case "/":
+      return y === 0 ? Errors.div0 : normalizeResult(x / y);
+    case "%":
+      return normalizeResult(spreadsheetMod(x, y));
+    case "^":
+      return normalizeResult(formulajs.POWER(x, y));
+    default:
+      return Errors.value;
   }
 }

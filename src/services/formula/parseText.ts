@@ -7,7 +7,20 @@ const MS_PER_DAY = 86_400_000;
 const EPOCH = 25_569;
 const dateSerial = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d) / MS_PER_DAY + EPOCH;
 
-export const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+export const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 /** Text as Excel's VALUE reads it: numbers (thousands separators, currency, percent, parentheses), dates and times. */
 export function parseNumberText(raw: string): number | undefined {
@@ -61,7 +74,8 @@ function parseDateTimeText(s: string): number | undefined {
   let y: number, mo: number, day: number;
   let m: RegExpExecArray | null;
   if ((m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(d))) [y, mo, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  else if ((m = /^(\d{1,2})[-/](\d{1,2})[-/](\d{2}|\d{4})$/.exec(d))) [mo, day, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else if ((m = /^(\d{1,2})[-/](\d{1,2})[-/](\d{2}|\d{4})$/.exec(d)))
+    [mo, day, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
   else if ((m = /^(\d{1,2})[- ]([a-z]{3,})[- ,]*(\d{2}|\d{4})$/i.exec(d))) {
     const i = MONTHS.findIndex((name) => name.startsWith(m![2]!.toLowerCase()));
     if (i < 0) return undefined;
@@ -75,4 +89,3 @@ function parseDateTimeText(s: string): number | undefined {
   if (mo < 1 || mo > 12 || day < 1 || day > new Date(Date.UTC(y, mo, 0)).getUTCDate()) return undefined;
   return dateSerial(y, mo, day) + t;
 }
-

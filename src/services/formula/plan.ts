@@ -152,6 +152,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  * Each cell is evaluated within its own budget (#LIMIT! past it) and charged to the run's; the work is done in
  * slices of about `formulaLimits.sliceMs` with a yield to the event loop between them.
  */
+// eslint-disable-next-line max-lines-per-function -- the evaluation loop with its per-cell budget and paging, kept in one place
 export async function evaluateRows(
   plan: ComputationPlan,
   page: RowPage,

@@ -18,27 +18,148 @@ export interface TypedColumn {
 }
 
 const TEXT_FUNCTIONS = new Set([
-  "LEFT", "RIGHT", "MID", "UPPER", "LOWER", "PROPER", "TRIM", "CLEAN", "CONCATENATE", "CONCAT", "TEXTJOIN", "SUBSTITUTE",
-  "REPLACE", "REPT", "TEXT", "CHAR", "UNICHAR", "T", "FIXED", "DOLLAR", "ROMAN", "BASE", "DEC2BIN", "DEC2HEX", "DEC2OCT",
-  "BIN2HEX", "BIN2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX", "COMPLEX", "IMABS", "IMAGINARY", "IMREAL", "IMSUM",
-  "IMSUB", "IMPRODUCT", "IMDIV", "IMPOWER", "IMSQRT", "IMEXP", "IMLN", "IMLOG10", "IMLOG2", "IMSIN", "IMCOS", "IMTAN",
-  "IMCONJUGATE", "IMARGUMENT", "ARRAYJOIN", "JOIN", "TEXTBEFORE", "TEXTAFTER", "REGEXEXTRACT", "REGEXREPLACE", "ENCODEURL",
-  "BAHTTEXT", "ASC", "DBCS", "JIS", "PHONETIC", "LEFTB", "RIGHTB", "MIDB", "REPLACEB", "VALUETOTEXT", "ARRAYTOTEXT",
+  "LEFT",
+  "RIGHT",
+  "MID",
+  "UPPER",
+  "LOWER",
+  "PROPER",
+  "TRIM",
+  "CLEAN",
+  "CONCATENATE",
+  "CONCAT",
+  "TEXTJOIN",
+  "SUBSTITUTE",
+  "REPLACE",
+  "REPT",
+  "TEXT",
+  "CHAR",
+  "UNICHAR",
+  "T",
+  "FIXED",
+  "DOLLAR",
+  "ROMAN",
+  "BASE",
+  "DEC2BIN",
+  "DEC2HEX",
+  "DEC2OCT",
+  "BIN2HEX",
+  "BIN2OCT",
+  "HEX2BIN",
+  "HEX2OCT",
+  "OCT2BIN",
+  "OCT2HEX",
+  "COMPLEX",
+  "IMABS",
+  "IMAGINARY",
+  "IMREAL",
+  "IMSUM",
+  "IMSUB",
+  "IMPRODUCT",
+  "IMDIV",
+  "IMPOWER",
+  "IMSQRT",
+  "IMEXP",
+  "IMLN",
+  "IMLOG10",
+  "IMLOG2",
+  "IMSIN",
+  "IMCOS",
+  "IMTAN",
+  "IMCONJUGATE",
+  "IMARGUMENT",
+  "ARRAYJOIN",
+  "JOIN",
+  "TEXTBEFORE",
+  "TEXTAFTER",
+  "REGEXEXTRACT",
+  "REGEXREPLACE",
+  "ENCODEURL",
+  "BAHTTEXT",
+  "ASC",
+  "DBCS",
+  "JIS",
+  "PHONETIC",
+  "LEFTB",
+  "RIGHTB",
+  "MIDB",
+  "REPLACEB",
+  "VALUETOTEXT",
+  "ARRAYTOTEXT",
 ]);
 
 const BOOLEAN_FUNCTIONS = new Set([
-  "AND", "OR", "XOR", "NOT", "TRUE", "FALSE", "EXACT", "ISBLANK", "ISERROR", "ISERR", "ISNA", "ISNUMBER", "ISTEXT",
-  "ISLOGICAL", "ISNONTEXT", "ISEVEN", "ISODD", "ISREF", "ISFORMULA", "ISEMAIL", "ISURL", "REGEXMATCH", "DELTA", "GESTEP",
+  "AND",
+  "OR",
+  "XOR",
+  "NOT",
+  "TRUE",
+  "FALSE",
+  "EXACT",
+  "ISBLANK",
+  "ISERROR",
+  "ISERR",
+  "ISNA",
+  "ISNUMBER",
+  "ISTEXT",
+  "ISLOGICAL",
+  "ISNONTEXT",
+  "ISEVEN",
+  "ISODD",
+  "ISREF",
+  "ISFORMULA",
+  "ISEMAIL",
+  "ISURL",
+  "REGEXMATCH",
+  "DELTA",
+  "GESTEP",
 ]);
 
 const ARRAY_FUNCTIONS = new Set([
-  "SORT", "SORTBY", "UNIQUE", "FILTER", "SEQUENCE", "TRANSPOSE", "MMULT", "MINVERSE", "MUNIT", "HSTACK", "VSTACK",
-  "CHOOSECOLS", "CHOOSEROWS", "TEXTSPLIT", "SPLIT", "FLATTEN", "TOCOL", "TOROW", "WRAPCOLS", "WRAPROWS", "TAKE", "DROP",
-  "EXPAND", "FREQUENCY", "LINEST", "LOGEST", "GROWTH", "TREND", "ARGS2ARRAY", "RANDARRAY",
+  "SORT",
+  "SORTBY",
+  "UNIQUE",
+  "FILTER",
+  "SEQUENCE",
+  "TRANSPOSE",
+  "MMULT",
+  "MINVERSE",
+  "MUNIT",
+  "HSTACK",
+  "VSTACK",
+  "CHOOSECOLS",
+  "CHOOSEROWS",
+  "TEXTSPLIT",
+  "SPLIT",
+  "FLATTEN",
+  "TOCOL",
+  "TOROW",
+  "WRAPCOLS",
+  "WRAPROWS",
+  "TAKE",
+  "DROP",
+  "EXPAND",
+  "FREQUENCY",
+  "LINEST",
+  "LOGEST",
+  "GROWTH",
+  "TREND",
+  "ARGS2ARRAY",
+  "RANDARRAY",
 ]);
 
 /** Functions whose result is one of their arguments, or a value found in the data. */
-const DATA_DEPENDENT_FUNCTIONS = new Set(["VLOOKUP", "HLOOKUP", "LOOKUP", "XLOOKUP", "INDEX", "OFFSET", "INDIRECT", "MAXA", "MINA"]);
+const DATA_DEPENDENT_FUNCTIONS = new Set([
+  "VLOOKUP",
+  "HLOOKUP",
+  "LOOKUP",
+  "XLOOKUP",
+  "INDEX",
+  "OFFSET",
+  "INDIRECT",
+  "MAXA",
+  "MINA",
+]);
 
 const ERROR_FUNCTIONS = new Set(["NA", "ERROR"]);
 
@@ -71,6 +192,7 @@ function columnType(type: string): ResultType {
 }
 
 /** The result type of `expr` in a table with `columns`. */
+// eslint-disable-next-line max-lines-per-function -- one case per kind of formula node
 export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): ResultType {
   const byId = new Map(columns.map((c) => [c.id, c]));
   const formulaTypes = new Map<string, ResultType>();
@@ -91,10 +213,17 @@ export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): Re
     return t;
   };
 
+  // eslint-disable-next-line max-lines-per-function -- one case per kind of formula node
   const infer = (e: Expr): ResultType => {
     switch (e.kind) {
       case "literal":
-        return e.value === null ? "unknown" : typeof e.value === "number" ? "number" : typeof e.value === "boolean" ? "boolean" : "text";
+        return e.value === null
+          ? "unknown"
+          : typeof e.value === "number"
+            ? "number"
+            : typeof e.value === "boolean"
+              ? "boolean"
+              : "text";
       case "array":
         return "array";
       case "column":
@@ -118,7 +247,9 @@ export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): Re
         const fn = spec.name;
         switch (fn) {
           case "IF":
-            return e.args.length >= 3 ? unify([infer(e.args[1]!), infer(e.args[2]!)]) : unify([infer(e.args[1]!), "boolean"]);
+            return e.args.length >= 3
+              ? unify([infer(e.args[1]!), infer(e.args[2]!)])
+              : unify([infer(e.args[1]!), "boolean"]);
           case "IFS":
             return unify(e.args.filter((_, i) => i % 2 === 1).map(infer));
           case "IFERROR":
@@ -129,7 +260,8 @@ export function inferResultType(expr: Expr, columns: readonly TypedColumn[]): Re
           case "LOOKUP": {
             // LOOKUP({Relation}, {Column}) over linked rows yields their list.
             const first = e.args[0];
-            if (e.args.length === 2 && first?.kind === "column" && byId.get(first.columnId)?.type === "oneMany") return "array";
+            if (e.args.length === 2 && first?.kind === "column" && byId.get(first.columnId)?.type === "oneMany")
+              return "array";
             break;
           }
           case "LET":

@@ -3,7 +3,14 @@
  * and nothing is persisted. The shape was checked by zod already (400).
  */
 import { unprocessable, type ErrorDetail } from "../../errors";
-import { MAX_FORMULA_DEPTH, MAX_FORMULA_NODES, measureTree, type DescriptionItem, type Expr, type ParsedExpression } from "./expression";
+import {
+  MAX_FORMULA_DEPTH,
+  MAX_FORMULA_NODES,
+  measureTree,
+  type DescriptionItem,
+  type Expr,
+  type ParsedExpression,
+} from "./expression";
 import { arityProblem, lookupFunction } from "./functions";
 import { findCycle, formulaTrees, type TableColumn } from "./graph";
 import { lookupProblem, relationLookupOf, relationTest, type LinkedColumns } from "./lookups";
@@ -15,7 +22,12 @@ export interface FormulaToValidate {
 }
 
 /** The tree when the formula means something for this table, else throws 422 listing every problem. */
-export function validateFormula(input: FormulaToValidate, columns: readonly TableColumn[], linked: LinkedColumns = new Map()): Expr {
+// eslint-disable-next-line max-lines-per-function -- one case per kind of formula node
+export function validateFormula(
+  input: FormulaToValidate,
+  columns: readonly TableColumn[],
+  linked: LinkedColumns = new Map(),
+): Expr {
   if (input.expression.tooDeep) {
     throw unprocessable(`The formula nests more than ${MAX_FORMULA_DEPTH} levels deep`, [
       { path: "expression", message: `deeper than ${MAX_FORMULA_DEPTH} levels` },
@@ -24,7 +36,9 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
   const expr = input.expression.expr;
   const { nodes } = measureTree(expr, MAX_FORMULA_DEPTH, MAX_FORMULA_NODES);
   if (nodes > MAX_FORMULA_NODES) {
-    throw unprocessable(`The formula has more than ${MAX_FORMULA_NODES} parts`, [{ path: "expression", message: "too many nodes" }]);
+    throw unprocessable(`The formula has more than ${MAX_FORMULA_NODES} parts`, [
+      { path: "expression", message: "too many nodes" },
+    ]);
   }
 
   const byId = new Map(columns.map((c) => [c.id, c]));
@@ -46,7 +60,8 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
       case "array":
         return;
       case "name":
-        if (!scope.includes(e.name.toUpperCase())) problems.push({ path, message: `Unknown name ${e.name}: only LET binds names` });
+        if (!scope.includes(e.name.toUpperCase()))
+          problems.push({ path, message: `Unknown name ${e.name}: only LET binds names` });
         return;
       case "column":
         return checkColumn(e.columnId, `${path}.columnId`);
@@ -74,7 +89,8 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
           e.args.forEach((a, i) => {
             const isName = i % 2 === 0 && i < e.args.length - 1;
             if (!isName) return walk(a, `${path}.args.${i}`);
-            if (a.kind !== "name") problems.push({ path: `${path}.args.${i}`, message: "LET takes a name here, such as x" });
+            if (a.kind !== "name")
+              problems.push({ path: `${path}.args.${i}`, message: "LET takes a name here, such as x" });
             else scope.push(a.name.toUpperCase());
           });
           scope.length = before;
@@ -94,14 +110,21 @@ export function validateFormula(input: FormulaToValidate, columns: readonly Tabl
     if (cycle) {
       const names = cycle.map((id) => `"${byId.get(id)?.name ?? id}"`);
       const message =
-        cycle.length === 2 ? `The formula refers to its own column ${names[0]}` : `The formula creates a cycle: ${names.join(" → ")}`;
+        cycle.length === 2
+          ? `The formula refers to its own column ${names[0]}`
+          : `The formula creates a cycle: ${names.join(" → ")}`;
       problems.push({ path: "expression", message });
     }
   }
 
   if (problems.length > 0) {
     const first = problems[0]!.message;
-    throw unprocessable(problems.length === 1 ? first : `${first} (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})`, problems);
+    throw unprocessable(
+      problems.length === 1
+        ? first
+        : `${first} (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})`,
+      problems,
+    );
   }
   return expr;
 }

@@ -14,7 +14,18 @@ export type FormulaValue = number | string | boolean | null | Date | Error | For
 const libraryErrors = formulajs.utils.errors as unknown as Record<string, Error>;
 
 /** The spreadsheet error codes a cell can hold; #LIMIT! is a cell past its resource budget (docs/api-guide.md). */
-export const ERROR_CODES = ["#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#NULL!", "#CALC!", "#ERROR!", "#LIMIT!"] as const;
+export const ERROR_CODES = [
+  "#DIV/0!",
+  "#VALUE!",
+  "#REF!",
+  "#NAME?",
+  "#NUM!",
+  "#N/A",
+  "#NULL!",
+  "#CALC!",
+  "#ERROR!",
+  "#LIMIT!",
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The library's own error instances, so its functions recognize an error we pass in (they test identity). */
@@ -198,15 +209,23 @@ export function cellToValue(data: unknown, col: ColumnMeta): FormulaValue {
   if (data === "" && col.type !== "formula") return null;
   if (typeof data === "object" && !Array.isArray(data)) {
     const code = (data as { error?: unknown }).error;
-    return typeof code === "string" ? formulaError((ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : "#VALUE!") : Errors.value;
+    return typeof code === "string"
+      ? formulaError((ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : "#VALUE!")
+      : Errors.value;
   }
   switch (col.type) {
     case "date":
-      return typeof data === "number" ? new Date(data) : typeof data === "string" && data !== "" ? parseDateText(data) : null;
+      return typeof data === "number"
+        ? new Date(data)
+        : typeof data === "string" && data !== ""
+          ? parseDateText(data)
+          : null;
     case "select":
       return typeof data === "string" ? (col.labels?.get(data) ?? null) : null;
     case "multiSelect":
-      return Array.isArray(data) ? data.flatMap((id) => (typeof id === "string" && col.labels?.has(id) ? [col.labels.get(id)!] : [])) : null;
+      return Array.isArray(data)
+        ? data.flatMap((id) => (typeof id === "string" && col.labels?.has(id) ? [col.labels.get(id)!] : []))
+        : null;
     case "checkbox":
       return typeof data === "boolean" ? data : Boolean(data);
     case "formula":

@@ -22,7 +22,10 @@ export interface IssuedToken {
  * names its user (`cws_<userId>_<secret>`, docs/api-guide.md › Authentication), so a request can be sent to the
  * user's data while the directory verifies the token (docs/scaling.md); the hash covers the whole token.
  */
-export async function prepareToken(ctx: ServiceContext, { userId, name, expiresAt }: { userId: string; name: string; expiresAt: number | null }) {
+export async function prepareToken(
+  ctx: ServiceContext,
+  { userId, name, expiresAt }: { userId: string; name: string; expiresAt: number | null },
+) {
   const token = `${TOKEN_PREFIX}${userId}_${randomBase62(40)}`;
   const record: IssuedToken = { _id: newId(), name, token, createdAt: ctx.now, expiresAt };
   const insert = ctx.db.insert(accessTokens).values({
@@ -37,12 +40,24 @@ export async function prepareToken(ctx: ServiceContext, { userId, name, expiresA
 }
 
 export function tokenDto(row: typeof accessTokens.$inferSelect) {
-  return { _id: row.id, name: row.name, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt };
+  return {
+    _id: row.id,
+    name: row.name,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+  };
 }
 
 /** The caller's tokens, newest first, without secrets (one round trip with authentication). */
 export async function listTokens(ctx: ServiceContext) {
-  const [rows] = await read(ctx, [ctx.db.select().from(accessTokens).where(eq(accessTokens.userId, ctx.user.ref)).orderBy(desc(accessTokens.createdAt))]);
+  const [rows] = await read(ctx, [
+    ctx.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.userId, ctx.user.ref))
+      .orderBy(desc(accessTokens.createdAt)),
+  ]);
   return rows.map(tokenDto);
 }
 
@@ -50,9 +65,13 @@ export async function listTokens(ctx: ServiceContext) {
  * Issues a token for the caller. A token cannot mint one that outlives it, or expiry could be escaped by
  * re-issuing: with an expiring token, the new one expires no later than it.
  */
-export async function createToken(ctx: ServiceContext, input: { name: string; expiresAt?: number | null }): Promise<IssuedToken> {
+export async function createToken(
+  ctx: ServiceContext,
+  input: { name: string; expiresAt?: number | null },
+): Promise<IssuedToken> {
   const { expiresAt } = input;
-  if (expiresAt != null && expiresAt <= ctx.now) throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
+  if (expiresAt != null && expiresAt <= ctx.now)
+    throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
   const limit = ctx.user.tokenExpiresAt;
   const effective = limit === null ? (expiresAt ?? null) : Math.min(expiresAt ?? limit, limit);
   const { record, insert } = await prepareToken(ctx, { userId: ctx.user.id, name: input.name, expiresAt: effective });

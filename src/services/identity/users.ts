@@ -20,7 +20,14 @@ export function userDto(row: typeof users.$inferSelect) {
 }
 
 export function organizationDto(row: typeof organizations.$inferSelect, role?: string) {
-  return { _id: row.id, name: row.name, ownerId: row.ownerId, createdAt: row.createdAt, updatedAt: row.updatedAt, ...(role ? { role } : {}) };
+  return {
+    _id: row.id,
+    name: row.name,
+    ownerId: row.ownerId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    ...(role ? { role } : {}),
+  };
 }
 
 /** The statement that puts a user's row into a shard database (every shard keeps a copy of every user). */
@@ -35,12 +42,29 @@ interface Registration {
   ws: typeof workspaces.$inferSelect;
 }
 
-function registrationRows(input: { userId: string; orgId: string; wsId: string; email: string; name: string; at: number }): Registration {
+function registrationRows(input: {
+  userId: string;
+  orgId: string;
+  wsId: string;
+  email: string;
+  name: string;
+  at: number;
+}): Registration {
   const { userId, orgId, wsId, email, name, at: t } = input;
   return {
     user: { id: userId, email, name, createdAt: t, updatedAt: t },
     org: { id: orgId, name: `${name}'s organization`, ownerId: userId, createdAt: t, updatedAt: t },
-    ws: { id: wsId, organizationId: orgId, name: "My workspace", description: "", isDefault: true, isShared: false, ownerId: userId, createdAt: t, updatedAt: t },
+    ws: {
+      id: wsId,
+      organizationId: orgId,
+      name: "My workspace",
+      description: "",
+      isDefault: true,
+      isShared: false,
+      ownerId: userId,
+      createdAt: t,
+      updatedAt: t,
+    },
   };
 }
 
@@ -58,9 +82,20 @@ function registrationRows(input: { userId: string; orgId: string; wsId: string; 
 export async function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
   const { dir, now: t } = ctx;
   const orgId = newOrganizationId();
-  const rows = registrationRows({ userId: newId(), orgId, wsId: newIdBeside(orgId), email: input.email, name: input.name, at: t });
+  const rows = registrationRows({
+    userId: newId(),
+    orgId,
+    wsId: newIdBeside(orgId),
+    email: input.email,
+    name: input.name,
+    at: t,
+  });
   const { user, org, ws } = rows;
-  const { record: token, insert: insertToken } = await prepareToken(ctx, { userId: user.id, name: "default", expiresAt: null });
+  const { record: token, insert: insertToken } = await prepareToken(ctx, {
+    userId: user.id,
+    name: "default",
+    expiresAt: null,
+  });
   const answer = {
     user: userDto(user),
     organization: organizationDto(org),
@@ -69,7 +104,11 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
   };
   try {
     // The answer rides with the directory's write (the claim of an admin route is in the directory).
-    await dir.batch([dir.insert(users).values(user), insertToken, ...(await keptAnswerUpdates(ctx, { payload: { data: answer } }))]);
+    await dir.batch([
+      dir.insert(users).values(user),
+      insertToken,
+      ...(await keptAnswerUpdates(ctx, { payload: { data: answer } })),
+    ]);
   } catch (err) {
     // A taken email, or two registrations racing for one: the unique index decides.
     if (isUniqueViolation(err, "users.email")) throw conflict("A user with this email is already registered");
@@ -91,7 +130,9 @@ async function writeRegistrationToShards(ctx: ServiceContext, { user, org, ws }:
   // Every shard at once: the user's copy and its pending invitations; the home shard also the new organization.
   // The directory's index of memberships (docs/scaling.md) gets the new organization beside the shards' writes, so
   // registration keeps its round trips; should the home shard's write fail, the repair deletes the row.
-  const indexed = indexMemberships(ctx, [{ ...org, organizationId: org.id, userId: user.id, role: "owner", memberUpdatedAt: t }]);
+  const indexed = indexMemberships(ctx, [
+    { ...org, organizationId: org.id, userId: user.id, role: "owner", memberUpdatedAt: t },
+  ]);
   const found = await Promise.all(
     shards.map(async (shard) => {
       const { db } = shard;
@@ -99,13 +140,22 @@ async function writeRegistrationToShards(ctx: ServiceContext, { user, org, ws }:
         shard.binding === home
           ? [
               db.insert(organizations).values(org),
-              db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t, updatedAt: t }),
+              db
+                .insert(organizationMembers)
+                .values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: t, updatedAt: t }),
               db.insert(workspaces).values(ws),
-              db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
+              db
+                .insert(workspaceCollaborators)
+                .values({ workspaceId: ws.id, userId: user.id, role: "owner", createdAt: t }),
             ]
           : [];
       try {
-        const results = await db.batch([userCopyStatement(db, user), ...own, pendingInvitationsOf(db, user.email), pendingMemberInvitationsOf(db, user.email)]);
+        const results = await db.batch([
+          userCopyStatement(db, user),
+          ...own,
+          pendingInvitationsOf(db, user.email),
+          pendingMemberInvitationsOf(db, user.email),
+        ]);
         const [documentInvitations, memberships] = results.slice(-2) as [
           Awaited<ReturnType<typeof pendingInvitationsOf>>,
           Awaited<ReturnType<typeof pendingMemberInvitationsOf>>,
@@ -141,7 +191,17 @@ export async function completeReplayedRegistration(ctx: ServiceContext, kept: { 
   const [written] = await home.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId));
   if (written) return;
   const { user, workspace } = data;
-  await writeRegistrationToShards(ctx, registrationRows({ userId: user._id, orgId, wsId: workspace._id, email: user.email, name: user.name, at: user.createdAt }));
+  await writeRegistrationToShards(
+    ctx,
+    registrationRows({
+      userId: user._id,
+      orgId,
+      wsId: workspace._id,
+      email: user.email,
+      name: user.name,
+      at: user.createdAt,
+    }),
+  );
 }
 
 /** How far back the scheduler looks for users whose copy a shard lacks (a registration interrupted between databases). */

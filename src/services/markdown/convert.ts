@@ -17,7 +17,21 @@
  * (test/services/markdown/convert.test.ts). Blocks Markdown cannot say (colours, alignment, underline, empty
  * paragraphs, a non-list block's children indentation) lose that on export.
  */
-import type { Blockquote, Code, Heading, Image, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell, TableRow } from "mdast";
+import type {
+  Blockquote,
+  Code,
+  Heading,
+  Image,
+  List,
+  ListItem,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+  TableCell,
+  TableRow,
+} from "mdast";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
@@ -32,7 +46,12 @@ const DEFAULT_PROPS = { textColor: "default", backgroundColor: "default", textAl
 
 const newBlockId = () => crypto.randomUUID();
 
-function block(type: string, props: Record<string, unknown>, content?: Block["content"], children: Block[] = []): Block {
+function block(
+  type: string,
+  props: Record<string, unknown>,
+  content?: Block["content"],
+  children: Block[] = [],
+): Block {
   return { id: newBlockId(), type, props, ...(content !== undefined && { content }), children };
 }
 
@@ -50,7 +69,8 @@ export const MAX_IMPORT_BLOCKS = 50_000;
 const MAX_TREE_DEPTH = 3 * MAX_MARKDOWN_NESTING + 8;
 
 const lineOf = (node: { position?: { start: { line: number } } } | undefined) => node?.position?.start.line ?? 1;
-const tooDeep = (line: number, message: string) => unprocessable(`${message} (line ${line})`, [{ path: "body", message, line }]);
+const tooDeep = (line: number, message: string) =>
+  unprocessable(`${message} (line ${line})`, [{ path: "body", message, line }]);
 
 /**
  * The blocks of a Markdown text. What nests or costs past docs/api-guide.md › Limits is refused with 422 naming
@@ -64,7 +84,8 @@ export function markdownToBlocks(markdown: string): Block[] {
     tree = parser.parse(markdown) as Root;
   } catch (err) {
     // A stack the pre-scan's bounds should never let the parser exhaust: still the text's fault, not a 500.
-    if (err instanceof RangeError) throw unprocessable("The Markdown nests too deeply to be read", [{ path: "body", message: "Nested too deeply" }]);
+    if (err instanceof RangeError)
+      throw unprocessable("The Markdown nests too deeply to be read", [{ path: "body", message: "Nested too deeply" }]);
     throw err;
   }
   assertTreeDepth(tree);
@@ -77,7 +98,8 @@ function assertTreeDepth(tree: Root) {
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (depth > MAX_TREE_DEPTH) throw tooDeep(lineOf(node), `Markdown nests more than ${MAX_TREE_DEPTH} levels deep`);
-    if ("children" in node && Array.isArray(node.children)) for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+    if ("children" in node && Array.isArray(node.children))
+      for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
   }
 }
 
@@ -92,7 +114,8 @@ function flowToBlocks(nodes: readonly RootContent[], at: At): Block[] {
   for (const node of nodes) {
     const made = nodeToBlocks(node, at);
     at.blocks += made.length;
-    if (at.blocks > MAX_IMPORT_BLOCKS) throw tooDeep(lineOf(node), `A Markdown import makes at most ${MAX_IMPORT_BLOCKS} blocks`);
+    if (at.blocks > MAX_IMPORT_BLOCKS)
+      throw tooDeep(lineOf(node), `A Markdown import makes at most ${MAX_IMPORT_BLOCKS} blocks`);
     out.push(...made);
   }
   return out;
@@ -101,7 +124,13 @@ function flowToBlocks(nodes: readonly RootContent[], at: At): Block[] {
 function nodeToBlocks(node: RootContent, at: At): Block[] {
   switch (node.type) {
     case "heading":
-      return [block("heading", { ...DEFAULT_PROPS, level: (node as Heading).depth, isToggleable: false }, inlineOf(node.children))];
+      return [
+        block(
+          "heading",
+          { ...DEFAULT_PROPS, level: (node as Heading).depth, isToggleable: false },
+          inlineOf(node.children),
+        ),
+      ];
     case "paragraph":
       return paragraphBlocks(node as Paragraph);
     case "list":
@@ -130,7 +159,8 @@ function paragraphBlocks(p: Paragraph): Block[] {
   let run: PhrasingContent[] = [];
   const flush = () => {
     const content = inlineOf(run);
-    if (content.length && !content.every((c) => c.type === "text" && (c as StyledText).text.trim() === "")) out.push(block("paragraph", { ...DEFAULT_PROPS }, content));
+    if (content.length && !content.every((c) => c.type === "text" && (c as StyledText).text.trim() === ""))
+      out.push(block("paragraph", { ...DEFAULT_PROPS }, content));
     run = [];
   };
   for (const child of p.children) {
@@ -144,7 +174,18 @@ function paragraphBlocks(p: Paragraph): Block[] {
 }
 
 function imageBlock(img: Image): Block {
-  return block("image", { textAlignment: "left", backgroundColor: "default", name: "", url: img.url, caption: img.alt ?? "", showPreview: true }, undefined);
+  return block(
+    "image",
+    {
+      textAlignment: "left",
+      backgroundColor: "default",
+      name: "",
+      url: img.url,
+      caption: img.alt ?? "",
+      showPreview: true,
+    },
+    undefined,
+  );
 }
 
 /** A list's items at `at.depth`; what they hold becomes their children, one level deeper (at most MAX_BLOCK_DEPTH). */
@@ -159,7 +200,8 @@ function listBlocks(list: List, at: At): Block[] {
     const inner: At = { depth: at.depth + 1, blocks: at.blocks };
     const children = flowToBlocks(nested, inner);
     at.blocks = inner.blocks;
-    if (typeof item.checked === "boolean") return block("checkListItem", { ...DEFAULT_PROPS, checked: item.checked }, content, children);
+    if (typeof item.checked === "boolean")
+      return block("checkListItem", { ...DEFAULT_PROPS, checked: item.checked }, content, children);
     if (list.ordered) {
       const props: Record<string, unknown> = { ...DEFAULT_PROPS };
       if (index === 0 && typeof list.start === "number" && list.start !== 1) props.start = list.start;
@@ -172,7 +214,8 @@ function listBlocks(list: List, at: At): Block[] {
 function quoteBlocks(q: Blockquote, at: At): Block[] {
   const out: Block[] = [];
   for (const child of q.children) {
-    if (child.type === "paragraph") out.push(block("quote", { textColor: "default", backgroundColor: "default" }, inlineOf(child.children)));
+    if (child.type === "paragraph")
+      out.push(block("quote", { textColor: "default", backgroundColor: "default" }, inlineOf(child.children)));
     else out.push(...nodeToBlocks(child, at));
   }
   return out;

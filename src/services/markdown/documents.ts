@@ -6,7 +6,14 @@
  */
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { sql } from "drizzle-orm";
-import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn, type DocumentAccess, type DocumentRow } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  documentsAccessStatements,
+  documentsAccessStatementsIn,
+  type DocumentAccess,
+  type DocumentRow,
+} from "../../auth/access";
 import { documentContents } from "../../db/schema";
 import { conflict, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
@@ -34,21 +41,34 @@ export const MAX_ZIP_CONTENT_BYTES = 64 * 1024 * 1024;
  * its first content version, its search text and a keyed request's answer commit in one D1 batch (commitNewDocument): an import that
  * fails (a parent folder deleted meanwhile: 404) writes nothing, and its R2 object is removed again.
  */
-export async function importMarkdownDocument(ctx: ServiceContext, input: { projectId: string; parentId?: string | null; name: string; markdown: string }) {
+export async function importMarkdownDocument(
+  ctx: ServiceContext,
+  input: { projectId: string; parentId?: string | null; name: string; markdown: string },
+) {
   const blocks = markdownToBlocks(input.markdown);
   const blocksJson = JSON.stringify(blocks);
   const parentId = input.parentId ?? null;
   const { project, order } = await placeNewDocument(ctx, { projectId: input.projectId, parentId });
-  const { row, statements } = await prepareCreateDocument(ctx, { project, document: { parentId, name: input.name, type: "DOCUMENT", order } });
+  const { row, statements } = await prepareCreateDocument(ctx, {
+    project,
+    document: { parentId, name: input.name, type: "DOCUMENT", order },
+  });
   const key = contentObjectKey(row.id);
   await ctx.env.BLOBS.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
-  const answer = { document: documentDto(row, [{ userId: ctx.user.id, role: "owner" }]), version: 1, blocks: blocks.length };
+  const answer = {
+    document: documentDto(row, [{ userId: ctx.user.id, role: "owner" }]),
+    version: 1,
+    blocks: blocks.length,
+  };
   const size = new TextEncoder().encode(blocksJson).byteLength;
   try {
     await commitNewDocument(ctx, {
       row,
       statements,
-      with: [firstContentQuery(ctx, { documentId: row.id, key, size, when: documentExists(row.id) }), newContentBodyQuery(ctx.db, row.id, blocksJson)],
+      with: [
+        firstContentQuery(ctx, { documentId: row.id, key, size, when: documentExists(row.id) }),
+        newContentBodyQuery(ctx.db, row.id, blocksJson),
+      ],
       answer,
     });
   } catch (err) {
@@ -60,15 +80,24 @@ export async function importMarkdownDocument(ctx: ServiceContext, input: { proje
 
 function assertRichText(doc: DocumentRow) {
   if (doc.type === "FOLDER") throw conflict("This is a folder: GET /document/{documentId}/export.zip exports it");
-  if (doc.type !== "DOCUMENT") throw conflict("Only rich-text documents have Markdown; an EXTERNAL document is exported as its file");
+  if (doc.type !== "DOCUMENT")
+    throw conflict("Only rich-text documents have Markdown; an EXTERNAL document is exported as its file");
 }
 
 /** GET /document/{id}/export.md: read access; access and content metadata in one round trip, the blocks from R2. */
-export async function exportMarkdownDocument(ctx: ServiceContext, documentId: string): Promise<{ name: string; markdown: string }> {
+export async function exportMarkdownDocument(
+  ctx: ServiceContext,
+  documentId: string,
+): Promise<{ name: string; markdown: string }> {
   const [docs, wsRoles, docRoles, metas] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db
-      .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
+      .select({
+        documentId: documentContents.documentId,
+        version: documentContents.version,
+        r2Key: documentContents.r2Key,
+        size: documentContents.size,
+      })
       .from(documentContents)
       .where(sql`${documentContents.documentId} = ${documentId}`),
   ]);
@@ -105,12 +134,21 @@ function uniqueIn(taken: Set<string>, name: string, extension: string): string {
  * ride in one D1 round trip; the blocks come from R2. EXTERNAL documents are not included (they are files, not
  * rich text); documents the caller cannot read are left out as if absent.
  */
-export async function exportFolderZip(ctx: ServiceContext, folderId: string): Promise<{ name: string; zip: Uint8Array; documents: number }> {
+// eslint-disable-next-line max-lines-per-function -- the folder walk, its bounds and the archive written as it goes
+export async function exportFolderZip(
+  ctx: ServiceContext,
+  folderId: string,
+): Promise<{ name: string; zip: Uint8Array; documents: number }> {
   const subtree = sql`${subtreeSql(folderId)} SELECT id FROM sub`;
   const [docs, wsRoles, docRoles, metas] = await read(ctx, [
     ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, subtree),
     ctx.db
-      .select({ documentId: documentContents.documentId, version: documentContents.version, r2Key: documentContents.r2Key, size: documentContents.size })
+      .select({
+        documentId: documentContents.documentId,
+        version: documentContents.version,
+        r2Key: documentContents.r2Key,
+        size: documentContents.size,
+      })
       .from(documentContents)
       .where(inSubtree(documentContents.documentId, folderId)),
   ]);
@@ -129,7 +167,9 @@ export async function exportFolderZip(ctx: ServiceContext, folderId: string): Pr
   const dirs: string[] = [];
   const walk = (parentId: string, prefix: string, depth: number) => {
     const taken = new Set<string>();
-    const kids = (childrenOf.get(parentId) ?? []).sort((a, b) => a.order - b.order || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const kids = (childrenOf.get(parentId) ?? []).sort(
+      (a, b) => a.order - b.order || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    );
     for (const d of kids) {
       if (d.type === "FOLDER") {
         const dir = `${prefix}${uniqueIn(taken, safeFileName(d.name), "")}/`;
@@ -141,11 +181,17 @@ export async function exportFolderZip(ctx: ServiceContext, folderId: string): Pr
     }
   };
   walk(folderId, "", 0);
-  if (files.length > MAX_ZIP_DOCUMENTS) throw unprocessable(`The folder holds ${files.length} documents; a ZIP export takes at most ${MAX_ZIP_DOCUMENTS}: export its subfolders`);
+  if (files.length > MAX_ZIP_DOCUMENTS)
+    throw unprocessable(
+      `The folder holds ${files.length} documents; a ZIP export takes at most ${MAX_ZIP_DOCUMENTS}: export its subfolders`,
+    );
   const wanted = new Set(files.map((f) => f.id));
   const rows = metas.filter((m) => wanted.has(m.documentId));
   const bytes = rows.reduce((n, m) => n + m.size, 0);
-  if (bytes > MAX_ZIP_CONTENT_BYTES) throw unprocessable(`The folder's documents hold ${bytes} bytes of content; a ZIP export takes at most ${MAX_ZIP_CONTENT_BYTES}: export its subfolders`);
+  if (bytes > MAX_ZIP_CONTENT_BYTES)
+    throw unprocessable(
+      `The folder's documents hold ${bytes} bytes of content; a ZIP export takes at most ${MAX_ZIP_CONTENT_BYTES}: export its subfolders`,
+    );
 
   const contents = await readContentsOf(ctx, { documentIds: [...wanted], metas: rows });
   const entries: Zippable = {};

@@ -39,12 +39,14 @@ export const MAX_MARKDOWN_NODES = 60_000;
 /** The sum over paragraphs of their inline constructs squared (micromark resolves them in quadratic time). */
 export const MAX_MARK_WORK = 250_000_000;
 
-const refuse = (line: number, message: string) => unprocessable(`${message} (line ${line})`, [{ path: "body", message, line }]);
+const refuse = (line: number, message: string) =>
+  unprocessable(`${message} (line ${line})`, [{ path: "body", message, line }]);
 
 const isSpace = (c: number | undefined) => c === undefined || c === 32 || c === 9 || c === 10 || c === 13;
 const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
 // ASCII punctuation; a neighbour outside ASCII is read every way it could be (see flanking).
-const isPunct = (c: number | undefined) => c !== undefined && ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126));
+const isPunct = (c: number | undefined) =>
+  c !== undefined && ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126));
 
 /** Closers of each kind a paragraph holds from a point on: `]` and the emphasis characters that may close. */
 type Closers = Map<number, number>;
@@ -63,7 +65,14 @@ interface Paragraph {
   closers: Closers;
 }
 
-const newParagraph = (closers: Closers = new Map()): Paragraph => ({ marks: 0, stray: 0, brackets: 0, levels: [new Map()], open: new Map(), closers });
+const newParagraph = (closers: Closers = new Map()): Paragraph => ({
+  marks: 0,
+  stray: 0,
+  brackets: 0,
+  levels: [new Map()],
+  open: new Map(),
+  closers,
+});
 
 /**
  * How deep the inline constructs in force can nest: a construct nests only between an opener before and a closer
@@ -80,13 +89,15 @@ type LineVisit = (line: number, contentAt: number, end: number, startsParagraph:
 /** Calls `visit` for every line (LF, CR LF and CR end lines) after its container prefix; 422 past the container bound. */
 function eachLine(text: string, visit: LineVisit) {
   let line = 0;
-  for (let start = 0; start <= text.length; ) {
+  for (let start = 0; start <= text.length;) {
     line++;
     let end = start;
     while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
-    const next = end < text.length && text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+    const next =
+      end < text.length && text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
     const { depth, markers, contentAt, startsParagraph } = containerPrefix(text, start, end);
-    if (depth > MAX_MARKDOWN_NESTING) throw refuse(line, `Markdown containers (quotes, list items) nest more than ${MAX_MARKDOWN_NESTING} deep`);
+    if (depth > MAX_MARKDOWN_NESTING)
+      throw refuse(line, `Markdown containers (quotes, list items) nest more than ${MAX_MARKDOWN_NESTING} deep`);
     visit(line, contentAt, end, startsParagraph, markers);
     start = next;
   }
@@ -122,10 +133,20 @@ export function prescanMarkdown(text: string): void {
     nodes += 1 + markers;
     for (let i = contentAt; i < end; i++) if (text.charCodeAt(i) === 124 /* | */) nodes++;
     scanInline(text, contentAt, end, p, line);
-    if (nodes + p.marks > MAX_MARKDOWN_NODES) throw refuse(line, `The Markdown holds more than ${MAX_MARKDOWN_NODES} lines, list and quote markers, table cells and inline marks: split it`);
-    if (p.marks > MAX_PARAGRAPH_MARKS) throw refuse(line, `A paragraph holds more than ${MAX_PARAGRAPH_MARKS} inline marks (emphasis, links, code)`);
-    if (p.stray > MAX_PARAGRAPH_STRAY_CLOSERS) throw refuse(line, `A paragraph holds more than ${MAX_PARAGRAPH_STRAY_CLOSERS} closing brackets without an opening one`);
-    if (work + p.marks * p.marks > MAX_MARK_WORK) throw refuse(line, "The Markdown holds too much inline markup to import in one piece: split it");
+    if (nodes + p.marks > MAX_MARKDOWN_NODES)
+      throw refuse(
+        line,
+        `The Markdown holds more than ${MAX_MARKDOWN_NODES} lines, list and quote markers, table cells and inline marks: split it`,
+      );
+    if (p.marks > MAX_PARAGRAPH_MARKS)
+      throw refuse(line, `A paragraph holds more than ${MAX_PARAGRAPH_MARKS} inline marks (emphasis, links, code)`);
+    if (p.stray > MAX_PARAGRAPH_STRAY_CLOSERS)
+      throw refuse(
+        line,
+        `A paragraph holds more than ${MAX_PARAGRAPH_STRAY_CLOSERS} closing brackets without an opening one`,
+      );
+    if (work + p.marks * p.marks > MAX_MARK_WORK)
+      throw refuse(line, "The Markdown holds too much inline markup to import in one piece: split it");
   });
 }
 
@@ -133,6 +154,7 @@ export function prescanMarkdown(text: string): void {
  * The container markers at the start of text[start, end): the upper bound of the containers the line can be in,
  * where its content starts, and whether it ends the paragraph before it (blank, a heading, a bullet item).
  */
+// eslint-disable-next-line max-lines-per-function -- one line's container markers scanned in a single linear pass (the pre-scan's point is one pass)
 function containerPrefix(text: string, start: number, end: number) {
   let i = start;
   let col = 0;
@@ -165,7 +187,11 @@ function containerPrefix(text: string, start: number, end: number) {
     const c = text.charCodeAt(i);
     let after = -1;
     if (c === 62 /* > */) after = i + 1;
-    else if ((c === 45 || c === 43 || c === 42) /* - + * */ && isSpace(i + 1 < end ? text.charCodeAt(i + 1) : undefined)) after = i + 1;
+    else if (
+      (c === 45 || c === 43 || c === 42) /* - + * */ &&
+      isSpace(i + 1 < end ? text.charCodeAt(i + 1) : undefined)
+    )
+      after = i + 1;
     else if (isDigit(c)) {
       let j = i;
       while (j < end && j - i < 9 && isDigit(text.charCodeAt(j))) j++;
@@ -188,9 +214,15 @@ function containerPrefix(text: string, start: number, end: number) {
   const blank = i >= end && markers === 0;
   // A bullet item with text, or an ATX heading, at most three columns in: it ends any paragraph before it.
   const rest = text.slice(i, Math.min(end, i + 8));
-  const bulletWithText = firstIndent <= 3 && (firstChar === 45 || firstChar === 43 || firstChar === 42) && markers > 0 && rest.trim() !== "";
+  const bulletWithText =
+    firstIndent <= 3 && (firstChar === 45 || firstChar === 43 || firstChar === 42) && markers > 0 && rest.trim() !== "";
   const heading = markers === 0 && firstIndent <= 3 && /^#{1,6}(\s|$)/.test(rest);
-  return { depth: markers + (spacesBeforeLast >> 1), markers, contentAt: i, startsParagraph: blank || bulletWithText || heading };
+  return {
+    depth: markers + (spacesBeforeLast >> 1),
+    markers,
+    contentAt: i,
+    startsParagraph: blank || bulletWithText || heading,
+  };
 }
 
 const add = (m: Map<number, number>, k: number, d: number) => m.set(k, (m.get(k) ?? 0) + d);
@@ -199,7 +231,9 @@ const add = (m: Map<number, number>, k: number, d: number) => m.set(k, (m.get(k)
 type Kind = "space" | "punct" | "other";
 const ANY: readonly Kind[] = ["space", "punct", "other"];
 const kindsOf = (c: number | undefined): readonly Kind[] =>
-  c !== undefined && (c > 127 || (c < 32 && !isSpace(c))) ? ANY : [isSpace(c) ? "space" : isPunct(c) ? "punct" : "other"];
+  c !== undefined && (c > 127 || (c < 32 && !isSpace(c)))
+    ? ANY
+    : [isSpace(c) ? "space" : isPunct(c) ? "punct" : "other"];
 
 /**
  * Whether a run of delimiters `c` between `before` and `after` may open, may close, or surely closes (CommonMark
@@ -230,8 +264,13 @@ function flanking(c: number, length: number, before: number | undefined, after: 
  * Walks the inline constructs of text[from, end): escapes skipped, code span marks and brackets and delimiter runs
  * reported in order.
  */
-function eachMark(text: string, from: number, end: number, on: { tick(): void; bracket(c: number): void; run(c: number, length: number, before?: number, after?: number): void }) {
-  for (let i = from; i < end; ) {
+function eachMark(
+  text: string,
+  from: number,
+  end: number,
+  on: { tick(): void; bracket(c: number): void; run(c: number, length: number, before?: number, after?: number): void },
+) {
+  for (let i = from; i < end;) {
     const c = text.charCodeAt(i);
     if (c === 92 /* \ */) {
       // An escaped character is text (or, after a backslash inside a code span, the span's closing backtick).
@@ -268,7 +307,8 @@ function countClosers(text: string, from: number, end: number, closers: Closers)
 /** Second pass: the inline constructs of text[from, end) counted into `p`, refusing nesting past the bound. */
 function scanInline(text: string, from: number, end: number, p: Paragraph, line: number) {
   const check = () => {
-    if (inlineDepth(p) > MAX_MARKDOWN_NESTING) throw refuse(line, `Markdown emphasis and links nest more than ${MAX_MARKDOWN_NESTING} deep`);
+    if (inlineDepth(p) > MAX_MARKDOWN_NESTING)
+      throw refuse(line, `Markdown emphasis and links nest more than ${MAX_MARKDOWN_NESTING} deep`);
   };
   eachMark(text, from, end, {
     tick() {

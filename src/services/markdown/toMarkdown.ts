@@ -61,7 +61,13 @@ function blocksToFlow(given: readonly Block[], depth: number): Flow[] {
       const start = k === "ordered" && typeof b.props?.start === "number" ? (b.props.start as number) : undefined;
       // A numbered item with its own start begins a new list (it was one when imported).
       if (!list || kind !== k || start !== undefined) {
-        list = { type: "list", ordered: k === "ordered", spread: false, ...(start !== undefined && { start }), children: [] };
+        list = {
+          type: "list",
+          ordered: k === "ordered",
+          spread: false,
+          ...(start !== undefined && { start }),
+          children: [],
+        };
         kind = k;
         out.push(list);
       }
@@ -71,7 +77,10 @@ function blocksToFlow(given: readonly Block[], depth: number): Flow[] {
         spread: false,
         checked: k === "check" ? b.props?.checked === true : null,
         // An item with no text of its own holds its nested blocks directly ("1. - a"), not an empty first paragraph.
-        children: [...(content.length ? [{ type: "paragraph" as const, children: content }] : []), ...(nested(b) as ListItem["children"])],
+        children: [
+          ...(content.length ? [{ type: "paragraph" as const, children: content }] : []),
+          ...(nested(b) as ListItem["children"]),
+        ],
       };
       list.children.push(item);
       continue;
@@ -110,7 +119,8 @@ function blockToFlow(b: Block): Flow[] {
     case "quote":
       return [{ type: "blockquote", children: [{ type: "paragraph", children: phrasingOf(b.content) }] }];
     case "codeBlock": {
-      const lang = typeof props.language === "string" && props.language && props.language !== "text" ? props.language : null;
+      const lang =
+        typeof props.language === "string" && props.language && props.language !== "text" ? props.language : null;
       return [{ type: "code", lang, value: plainText(b.content) }];
     }
     case "table":
@@ -120,14 +130,20 @@ function blockToFlow(b: Block): Flow[] {
     case "image": {
       const url = typeof props.url === "string" ? props.url : "";
       if (!url) return [];
-      return [{ type: "paragraph", children: [{ type: "image", url, alt: typeof props.caption === "string" ? props.caption : "" }] }];
+      return [
+        {
+          type: "paragraph",
+          children: [{ type: "image", url, alt: typeof props.caption === "string" ? props.caption : "" }],
+        },
+      ];
     }
     case "video":
     case "audio":
     case "file": {
       const url = typeof props.url === "string" ? props.url : "";
       if (!url) return [];
-      const label = (typeof props.name === "string" && props.name) || (typeof props.caption === "string" && props.caption) || url;
+      const label =
+        (typeof props.name === "string" && props.name) || (typeof props.caption === "string" && props.caption) || url;
       return [{ type: "paragraph", children: [{ type: "link", url, children: [{ type: "text", value: label }] }] }];
     }
     case "pageBreak":
@@ -237,7 +253,10 @@ function textPieces(value: string, styles: Styles, inTable: boolean): Piece[] {
   lines.forEach((line, i) => {
     if (i > 0) parts.push({ node: { type: "break" }, styles: {} });
     if (line === "") return;
-    parts.push({ node: styles.code === true ? { type: "inlineCode", value: line } : { type: "text", value: line }, styles });
+    parts.push({
+      node: styles.code === true ? { type: "inlineCode", value: line } : { type: "text", value: line },
+      styles,
+    });
   });
   return parts;
 }
@@ -258,7 +277,14 @@ function piecesOf(content: unknown, inTable: boolean, depth = 0): Piece[] {
     } else if (item.type === "link" && typeof item.href === "string") {
       const children = nestMarks(innerPieces(item.content, inTable, depth).filter((p) => p.node.type !== "break"));
       if (children.length === 0 && item.href === "") continue;
-      out.push({ node: { type: "link", url: item.href, children: children.length ? (children as never) : [{ type: "text", value: item.href }] }, styles: {} });
+      out.push({
+        node: {
+          type: "link",
+          url: item.href,
+          children: children.length ? (children as never) : [{ type: "text", value: item.href }],
+        },
+        styles: {},
+      });
     } else if (item.content !== undefined) {
       // A custom inline (a mention, a reference): its own text.
       out.push(...innerPieces(item.content, inTable, depth));
@@ -268,7 +294,9 @@ function piecesOf(content: unknown, inTable: boolean, depth = 0): Piece[] {
 }
 
 function innerPieces(content: unknown, inTable: boolean, depth: number): Piece[] {
-  return depth >= MAX_INLINE_DEPTH ? textPieces(plainText(content), {}, inTable) : piecesOf(content, inTable, depth + 1);
+  return depth >= MAX_INLINE_DEPTH
+    ? textPieces(plainText(content), {}, inTable)
+    : piecesOf(content, inTable, depth + 1);
 }
 
 function phrasingOf(content: unknown, inTable = false): PhrasingContent[] {

@@ -1,6 +1,13 @@
 /** Audio media (E9): format sniffing, signed content URLs, records. */
 import { eq, sql } from "drizzle-orm";
-import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn, notFoundAs, soleDocumentAccess } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  documentsAccessStatements,
+  documentsAccessStatementsIn,
+  notFoundAs,
+  soleDocumentAccess,
+} from "../../auth/access";
 import { audioMedia, documents } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
@@ -12,7 +19,15 @@ import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { hasBody, type ByteRange } from "../../lib/r2";
 import { newIdBeside } from "../../db/shardIds";
 
-export const AUDIO_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/mp4", "audio/x-m4a", "audio/ogg", "audio/aac"] as const;
+export const AUDIO_MIME_TYPES = [
+  "audio/mpeg",
+  "audio/wav",
+  "audio/x-wav",
+  "audio/mp4",
+  "audio/x-m4a",
+  "audio/ogg",
+  "audio/aac",
+] as const;
 export type AudioMimeType = (typeof AUDIO_MIME_TYPES)[number];
 
 /** E9 response `url` lifetime. */
@@ -20,7 +35,8 @@ export const AUDIO_URL_TTL_MS = 6 * 60 * 60 * 1000;
 /** Bytes the sniffers look at. */
 export const SNIFF_BYTES = 12;
 
-const ascii = (head: Uint8Array, at: number, text: string) => [...text].every((ch, i) => head[at + i] === ch.charCodeAt(0));
+const ascii = (head: Uint8Array, at: number, text: string) =>
+  [...text].every((ch, i) => head[at + i] === ch.charCodeAt(0));
 
 /** An MPEG audio frame header: 11 sync bits, a valid version, layer, bitrate and sample rate. */
 function isMpegFrame(h: Uint8Array) {
@@ -103,7 +119,15 @@ export class Id3Verifier {
       this.pending.push(byte);
       if (this.pending.length < 10) return;
       const h = this.pending;
-      if (h[0] !== 0x49 || h[1] !== 0x44 || h[2] !== 0x33 || h[3] === 0xff || h[4] === 0xff || h.slice(6).some((b) => b >= 0x80)) this.refuse();
+      if (
+        h[0] !== 0x49 ||
+        h[1] !== 0x44 ||
+        h[2] !== 0x33 ||
+        h[3] === 0xff ||
+        h[4] === 0xff ||
+        h.slice(6).some((b) => b >= 0x80)
+      )
+        this.refuse();
       const size = (h[6]! << 21) | (h[7]! << 14) | (h[8]! << 7) | h[9]!;
       const footer = (h[5]! & 0x10) !== 0 ? 10 : 0;
       this.tags += 1;
@@ -135,7 +159,11 @@ export class Id3Verifier {
 }
 
 /** The reader the upload streams from, with every byte (the prefix already read included) passed through `verifier`. */
-function verifiedReader(reader: ReadableStreamDefaultReader<Uint8Array>, prefix: Prefix, verifier: Id3Verifier): ReadableStreamDefaultReader<Uint8Array> {
+function verifiedReader(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  prefix: Prefix,
+  verifier: Id3Verifier,
+): ReadableStreamDefaultReader<Uint8Array> {
   for (const chunk of prefix.chunks) verifier.push(chunk);
   if (prefix.done) verifier.end();
   return {
@@ -152,7 +180,8 @@ function verifiedReader(reader: ReadableStreamDefaultReader<Uint8Array>, prefix:
 }
 
 export function requireSigningSecret(secret: string | undefined): string {
-  if (!secret) throw new ApiError("ServiceUnavailableError", "Signing is not configured on this deployment (SIGNING_SECRET)");
+  if (!secret)
+    throw new ApiError("ServiceUnavailableError", "Signing is not configured on this deployment (SIGNING_SECRET)");
   return secret;
 }
 
@@ -165,7 +194,13 @@ export async function signAudioUrl(origin: string, id: string, secret: string, a
 }
 
 /** 403 unless `expires` is in the future and `signature` is this deployment's signature of id and expiry. */
-async function verifyAudioSignature(id: string, expires: string | undefined, signature: string | undefined, secret: string, at: number) {
+async function verifyAudioSignature(
+  id: string,
+  expires: string | undefined,
+  signature: string | undefined,
+  secret: string,
+  at: number,
+) {
   const denied = (why: string) => new ApiError("ForbiddenError", `This audio link is ${why}`);
   if (!expires || !signature || !/^\d{1,16}$/.test(expires)) throw denied("not validly signed");
   const expected = base64UrlEncode(await hmacSha256(secret, signedMessage(id, Number(expires))));
@@ -206,10 +241,15 @@ export interface UploadAudioInput {
  */
 export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) {
   const secret = requireSigningSecret(ctx.env.SIGNING_SECRET);
-  const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]));
+  const [docs, wsRoles, docRoles] = await read(
+    ctx,
+    documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
+  );
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
   if (doc.workspaceId !== input.workspaceId) {
-    throw validation("The document is not in this workspace", [{ path: "workspaceId", message: "does not contain the document" }]);
+    throw validation("The document is not in this workspace", [
+      { path: "workspaceId", message: "does not contain the document" },
+    ]);
   }
   const body = input.upload.body;
   if (!body) throw new ApiError("UnsupportedMediaTypeError", `The body is empty, not ${input.mimeType} audio`);
@@ -250,7 +290,10 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
   const record = await audioRecord(input.origin, row, secret, ctx.now);
   try {
     // A keyed request's answer commits with the record (services/idempotency.ts), so a crash cannot part them.
-    await ctx.db.batch([ctx.db.insert(audioMedia).values(row), ...(await keptAnswerUpdates(ctx, { payload: { data: record } }))]);
+    await ctx.db.batch([
+      ctx.db.insert(audioMedia).values(row),
+      ...(await keptAnswerUpdates(ctx, { payload: { data: record } })),
+    ]);
   } catch (err) {
     await ctx.env.BLOBS.delete(r2Key);
     throw err;
@@ -259,15 +302,25 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
 }
 
 /** GET /media/audio/{id}: a fresh record (new signed URL) with read access to its document. One D1 round trip. */
-export async function getAudio(ctx: ServiceContext, { audioId, origin }: { audioId: string; /** Where the signed stream URL points. */ origin: string }) {
+export async function getAudio(
+  ctx: ServiceContext,
+  { audioId, origin }: { audioId: string; /** Where the signed stream URL points. */ origin: string },
+) {
   const secret = requireSigningSecret(ctx.env.SIGNING_SECRET);
   const [found, docs, wsRoles, docRoles] = await read(ctx, [
     ctx.db.select().from(audioMedia).where(eq(audioMedia.id, audioId)),
-    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, sql`SELECT document_id FROM ${audioMedia} WHERE ${audioMedia.id} = ${audioId}`),
+    ...documentsAccessStatementsIn(
+      ctx.db,
+      ctx.user.ref,
+      sql`SELECT document_id FROM ${audioMedia} WHERE ${audioMedia.id} = ${audioId}`,
+    ),
   ]);
   const audio = found[0];
   if (!audio) throw notFound("Audio");
-  await notFoundAs("Audio", Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), "read")));
+  await notFoundAs(
+    "Audio",
+    Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), "read")),
+  );
   return audioRecord(origin, audio, secret, ctx.now);
 }
 
@@ -290,12 +343,21 @@ export async function streamAudio(
     onlyIf?: Headers | R2Conditional;
   },
 ): Promise<AudioStream> {
-  await verifyAudioSignature(input.audioId, input.expires, input.signature, requireSigningSecret(ctx.env.SIGNING_SECRET), ctx.now);
+  await verifyAudioSignature(
+    input.audioId,
+    input.expires,
+    input.signature,
+    requireSigningSecret(ctx.env.SIGNING_SECRET),
+    ctx.now,
+  );
   const audio = await findAudio(ctx.db, input.audioId);
   if (!audio || audio.documentDeleted) throw notFound("Audio");
   const range = input.rangeFor(audio.size);
   if (range === "unsatisfiable") return { kind: "unsatisfiable", size: audio.size };
-  const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(audio.r2Key, { ...(range && { range }), onlyIf: input.onlyIf });
+  const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(audio.r2Key, {
+    ...(range && { range }),
+    onlyIf: input.onlyIf,
+  });
   if (!obj) throw notFound("Audio");
   if (!hasBody(obj)) return { kind: "notModified", etag: obj.httpEtag };
   return { kind: "bytes", body: obj.body, mimeType: audio.mimeType, etag: obj.httpEtag, size: audio.size, range };

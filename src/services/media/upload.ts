@@ -4,7 +4,8 @@
  */
 import { validation } from "../../errors";
 
-const lengthMismatch = (what: string) => validation(`The body is ${what} than its Content-Length`, [{ path: "body", message: `${what} than Content-Length` }]);
+const lengthMismatch = (what: string) =>
+  validation(`The body is ${what} than its Content-Length`, [{ path: "body", message: `${what} than Content-Length` }]);
 
 /** Reads exactly `length` bytes into one buffer; a body longer or shorter than that is 400. */
 export async function readExactly(body: ReadableStream<Uint8Array> | null, length: number): Promise<Uint8Array> {

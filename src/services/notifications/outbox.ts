@@ -67,7 +67,9 @@ export function noticeId(about: string, what: string): string {
  * left as it is; the rows inserted come back (to deliver at once, deliverNotices).
  */
 export function outboxNotices(db: Db, notices: Notice[], queuedAt: number, condition: SQL = sql`true`) {
-  const rows = JSON.stringify(notices.map((n) => [n.id, n.userId, n.kind, n.title, n.body, JSON.stringify(n.data), n.createdAt]));
+  const rows = JSON.stringify(
+    notices.map((n) => [n.id, n.userId, n.kind, n.title, n.body, JSON.stringify(n.data), n.createdAt]),
+  );
   return db
     .insert(notificationOutbox)
     .select(
@@ -152,7 +154,10 @@ export async function copyToDirectory(dir: D1Database, rows: OutboxRow[]): Promi
 /** The shard's half of a delivery: the delivered rows leave the outbox (one statement). */
 export async function clearOutbox(shard: D1Database, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await shard.prepare(`DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(rows.map((r) => r.id))).run();
+  await shard
+    .prepare(`DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`)
+    .bind(JSON.stringify(rows.map((r) => r.id)))
+    .run();
 }
 
 /**
@@ -166,7 +171,14 @@ export async function deliverNotices(env: Pick<Env, "DB">, shard: D1Database, ro
 }
 
 const logDeliveryFailure = (rows: OutboxRow[], err: unknown) =>
-  console.error(JSON.stringify({ level: "error", msg: "notification delivery failed; the outbox keeps it for the tick", ids: rows.map((r) => r.id), error: String(err) }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      msg: "notification delivery failed; the outbox keeps it for the tick",
+      ids: rows.map((r) => r.id),
+      error: String(err),
+    }),
+  );
 
 /** deliverNotices right after the shard's batch committed; a failure is logged and left to the tick's drain. */
 export async function deliverAtOnce(env: Pick<Env, "DB">, shard: D1Database, rows: OutboxRow[]): Promise<void> {
@@ -229,7 +241,9 @@ export async function drainNotificationOutbox(env: Env, now: number, limit = DRA
     if (s.status === "fulfilled") delivered += s.value;
     else {
       failed++;
-      console.error(JSON.stringify({ level: "error", msg: "notification outbox drain failed on a shard", error: String(s.reason) }));
+      console.error(
+        JSON.stringify({ level: "error", msg: "notification outbox drain failed on a shard", error: String(s.reason) }),
+      );
     }
   }
   return { delivered, failed };

@@ -38,7 +38,9 @@ export function pendingInvitationsStatement(db: Db, organizationId: string | SQL
 }
 
 export function tooManyPendingInvitations(): never {
-  throw conflict(`This organization has ${MAX_PENDING_INVITATIONS} pending invitations; more can be sent once some are accepted`);
+  throw conflict(
+    `This organization has ${MAX_PENDING_INVITATIONS} pending invitations; more can be sent once some are accepted`,
+  );
 }
 
 /** The read side of `pendingInvitationsStatement`: 409 at the bound. */
@@ -52,7 +54,14 @@ export function assertInvitationRoom(rows: readonly { n: number }[]) {
  */
 export function pendingInvitationStatement(
   db: Db,
-  input: { organizationId: string; workspaceId?: string; email: string; role: InvitationRole; invitedBy: string; at: number },
+  input: {
+    organizationId: string;
+    workspaceId?: string;
+    email: string;
+    role: InvitationRole;
+    invitedBy: string;
+    at: number;
+  },
 ) {
   const row = {
     id: newId(),
@@ -84,7 +93,17 @@ export function pendingInvitationStatement(
  * about the shard record `about` (its id, or its organization's or workspace's id for a record keyed by two ids)
  * and `what` happened to it, so the same event always gets the same id.
  */
-export function sharingNotice(input: { about: string; what: string; recipient: string; senderId: string; kind: string; title: string; body: string; data: Record<string, unknown>; at: number }): Notice {
+export function sharingNotice(input: {
+  about: string;
+  what: string;
+  recipient: string;
+  senderId: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  at: number;
+}): Notice {
   return {
     id: noticeId(input.about, `${input.kind}\n${input.what}`),
     userId: input.recipient,
@@ -124,7 +143,10 @@ export function pendingMemberInvitationsOf(db: Db, email: string) {
  * At registration: every pending membership and collaboration for the email takes effect (organization
  * memberships first, so a workspace invitation does not lower an organization role).
  */
-export async function applyPendingMemberInvitations(ctx: ServiceContext, { user, pending }: { user: { id: string; email: string }; pending: (typeof memberInvitations.$inferSelect)[] }) {
+export async function applyPendingMemberInvitations(
+  ctx: ServiceContext,
+  { user, pending }: { user: { id: string; email: string }; pending: (typeof memberInvitations.$inferSelect)[] },
+) {
   if (pending.length === 0) return 0;
   const { db, now: t } = ctx;
   const statements = [];
@@ -135,7 +157,10 @@ export async function applyPendingMemberInvitations(ctx: ServiceContext, { user,
         db
           .insert(organizationMembers)
           .values({ organizationId: inv.organizationId, userId: user.id, role, createdAt: t, updatedAt: t })
-          .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role, updatedAt: nextMemberVersion(t) } }),
+          .onConflictDoUpdate({
+            target: [organizationMembers.organizationId, organizationMembers.userId],
+            set: { role, updatedAt: nextMemberVersion(t) },
+          }),
       );
     } else {
       const role = inv.role as "admin" | "editor" | "viewer";
@@ -143,8 +168,14 @@ export async function applyPendingMemberInvitations(ctx: ServiceContext, { user,
         db
           .insert(workspaceCollaborators)
           .values({ workspaceId: inv.workspaceId, userId: user.id, role, createdAt: t })
-          .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
-        db.insert(organizationMembers).values({ organizationId: inv.organizationId, userId: user.id, role: "member", createdAt: t, updatedAt: t }).onConflictDoNothing(),
+          .onConflictDoUpdate({
+            target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId],
+            set: { role },
+          }),
+        db
+          .insert(organizationMembers)
+          .values({ organizationId: inv.organizationId, userId: user.id, role: "member", createdAt: t, updatedAt: t })
+          .onConflictDoNothing(),
       );
     }
     statements.push(db.update(memberInvitations).set({ acceptedAt: t }).where(eq(memberInvitations.id, inv.id)));
@@ -152,7 +183,10 @@ export async function applyPendingMemberInvitations(ctx: ServiceContext, { user,
   // Last in the batch, the memberships as they now stand, for the directory's index (written after, docs/scaling.md).
   const organizationIds = [...new Set(pending.map((inv) => inv.organizationId))];
   const memberships = organizationIds.map((id) => membershipRowsStatement(db, id, [user.id]));
-  const results = await db.batch([...statements, ...memberships] as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  const results = await db.batch([...statements, ...memberships] as [
+    (typeof statements)[number],
+    ...(typeof statements)[number][],
+  ]);
   await indexMemberships(ctx, (results.slice(statements.length) as unknown as MembershipRow[][]).flat());
   return pending.length;
 }

@@ -1,15 +1,32 @@
 /** Organizations and their members (docs/api-guide.md › Concepts): the list in one round trip with authentication, writes in up to three. */
 import { and, eq, sql } from "drizzle-orm";
-import { checkOrganizationAccess, organizationAccessStatement, type OrganizationRole } from "../../auth/organizationAccess";
+import {
+  checkOrganizationAccess,
+  organizationAccessStatement,
+  type OrganizationRole,
+} from "../../auth/organizationAccess";
 import { organizationMembers, organizations, users } from "../../db/schema";
 import { conflict, forbidden } from "../../errors";
-import { assertInvitationRoom, pendingInvitationsStatement, pendingInvitationStatement, queueSharingNotice, sharingNotice, shortName, tooManyPendingInvitations } from "./invitations";
+import {
+  assertInvitationRoom,
+  pendingInvitationsStatement,
+  pendingInvitationStatement,
+  queueSharingNotice,
+  sharingNotice,
+  shortName,
+  tooManyPendingInvitations,
+} from "./invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, routeTo, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
 import { newOrganizationId } from "../../db/shardIds";
-import { indexMemberships, membershipRowsStatement, nextMemberVersion, userOrganizationsStatement } from "./userOrganizations";
+import {
+  indexMemberships,
+  membershipRowsStatement,
+  nextMemberVersion,
+  userOrganizationsStatement,
+} from "./userOrganizations";
 
 /**
  * The organizations the caller belongs to, with the caller's role, oldest first: from the directory's index of
@@ -17,22 +34,37 @@ import { indexMemberships, membershipRowsStatement, nextMemberVersion, userOrgan
  */
 export async function listOrganizations(ctx: ServiceContext) {
   const [rows] = await read(ctx, [userOrganizationsStatement(ctx.db, ctx.user.ref)]);
-  return rows.map((r) => organizationDto({ id: r.organizationId, name: r.name, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt }, r.role));
+  return rows.map((r) =>
+    organizationDto(
+      { id: r.organizationId, name: r.name, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt },
+      r.role,
+    ),
+  );
 }
 
 /** Creates an organization; the caller becomes its owner. */
 export async function createOrganization(ctx: ServiceContext, input: { name: string }) {
-  const org = { id: ctx.placedOrganizationId ?? newOrganizationId(), name: input.name, ownerId: ctx.user.id, createdAt: ctx.now, updatedAt: ctx.now };
+  const org = {
+    id: ctx.placedOrganizationId ?? newOrganizationId(),
+    name: input.name,
+    ownerId: ctx.user.id,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
   routeTo(ctx, org.id);
   const dto = organizationDto(org, "owner");
   // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
     ctx.db.insert(organizations).values(org),
-    ctx.db.insert(organizationMembers).values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now, updatedAt: ctx.now }),
+    ctx.db
+      .insert(organizationMembers)
+      .values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now, updatedAt: ctx.now }),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   // Then the directory's index of memberships (its failure is left to the repair: the organization exists).
-  await indexMemberships(ctx, [{ ...org, organizationId: org.id, userId: ctx.user.id, role: "owner", memberUpdatedAt: ctx.now }]);
+  await indexMemberships(ctx, [
+    { ...org, organizationId: org.id, userId: ctx.user.id, role: "owner", memberUpdatedAt: ctx.now },
+  ]);
   return dto;
 }
 
@@ -42,7 +74,11 @@ export async function createOrganization(ctx: ServiceContext, input: { name: str
  * unregistered email gets a pending invitation applied when it registers; the answer is the same either way, and
  * so is the refusal once the organization holds MAX_PENDING_INVITATIONS pending invitations.
  */
-export async function addOrganizationMember(ctx: ServiceContext, input: { organizationId: string; email: string; role: OrganizationRole }) {
+// eslint-disable-next-line max-lines-per-function -- the role checks, the membership, its notice and the index write in their order
+export async function addOrganizationMember(
+  ctx: ServiceContext,
+  input: { organizationId: string; email: string; role: OrganizationRole },
+) {
   const { organizationId, role } = input;
   const email = input.email.toLowerCase();
   const [orgRows, target, pending] = await read(ctx, [
@@ -50,7 +86,10 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
     ctx.db
       .select({
         id: users.id,
-        memberRole: sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = ${organizationId} AND om.user_id = "users"."id")`.as("member_role"),
+        memberRole:
+          sql<OrganizationRole | null>`(SELECT om.role FROM organization_members om WHERE om.organization_id = ${organizationId} AND om.user_id = "users"."id")`.as(
+            "member_role",
+          ),
       })
       .from(users)
       .where(eq(users.email, email)),
@@ -61,13 +100,18 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
   const member = target[0];
   // Without these checks an admin could demote an owner, and anyone could leave the organization ownerless (the
   // admin knows who the members are, so these tell nothing about accounts).
-  if (member && org.callerRole !== "owner" && member.memberRole === "owner") throw forbidden("Only an owner can change another owner's role");
-  if (member && member.id === org.ownerId && role !== "owner") throw conflict("The organization owner's role cannot be changed");
+  if (member && org.callerRole !== "owner" && member.memberRole === "owner")
+    throw forbidden("Only an owner can change another owner's role");
+  if (member && member.id === org.ownerId && role !== "owner")
+    throw conflict("The organization owner's role cannot be changed");
   const answer = { organizationId, email, role };
   // A role change of an existing member is not an invitation; anything else waits for room, registered or not.
   if (member?.memberRole) {
     const [, indexed] = await ctx.db.batch([
-      ctx.db.update(organizationMembers).set({ role, updatedAt: nextMemberVersion(ctx.now) }).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id))),
+      ctx.db
+        .update(organizationMembers)
+        .set({ role, updatedAt: nextMemberVersion(ctx.now) })
+        .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, member.id))),
       membershipRowsStatement(ctx.db, organizationId, [member.id]),
     ]);
     await indexMemberships(ctx, indexed);
@@ -90,10 +134,13 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
       at: ctx.now,
     });
     const [, queued, indexed] = await ctx.db.batch([
-      ctx.db.insert(organizationMembers).values({ organizationId, userId: member.id, role, createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoUpdate({
-        target: [organizationMembers.organizationId, organizationMembers.userId],
-        set: { role, updatedAt: nextMemberVersion(ctx.now) },
-      }),
+      ctx.db
+        .insert(organizationMembers)
+        .values({ organizationId, userId: member.id, role, createdAt: ctx.now, updatedAt: ctx.now })
+        .onConflictDoUpdate({
+          target: [organizationMembers.organizationId, organizationMembers.userId],
+          set: { role, updatedAt: nextMemberVersion(ctx.now) },
+        }),
       queueSharingNotice(
         ctx.db,
         notice,
@@ -104,7 +151,13 @@ export async function addOrganizationMember(ctx: ServiceContext, input: { organi
     // The directory's index of memberships beside the notice's delivery (both in the directory, after the shard's write).
     await Promise.all([deliverBeforeAnswer(ctx, queued), indexMemberships(ctx, indexed)]);
   } else {
-    const [stored] = await pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now });
+    const [stored] = await pendingInvitationStatement(ctx.db, {
+      organizationId,
+      email,
+      role,
+      invitedBy: ctx.user.id,
+      at: ctx.now,
+    });
     if (!stored) tooManyPendingInvitations();
   }
   return answer;

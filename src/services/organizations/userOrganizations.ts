@@ -71,7 +71,16 @@ export function userOrganizationsStatement(dir: Db, userRef: SQL) {
     .orderBy(asc(userOrganizations.createdAt), asc(userOrganizations.organizationId));
 }
 
-const ROW = (r: MembershipRow) => [r.userId, r.organizationId, r.name, r.ownerId, r.role, r.createdAt, r.updatedAt, r.memberUpdatedAt];
+const ROW = (r: MembershipRow) => [
+  r.userId,
+  r.organizationId,
+  r.name,
+  r.ownerId,
+  r.role,
+  r.createdAt,
+  r.updatedAt,
+  r.memberUpdatedAt,
+];
 
 /**
  * The upsert of rows (a JSON array of ROW tuples) into the index, stamped with a time: its text around the two
@@ -112,13 +121,23 @@ function upsertStatement(d1: D1Database, rows: readonly MembershipRow[], syncedA
  * Writes `rows` (what the shard holds after the request's write) into the directory's index. Called after the shard
  * write has committed; a failure is logged and left to the repair, so the request still answers its write.
  */
-export async function indexMemberships(ctx: Pick<ServiceContext, "dir" | "now">, rows: readonly MembershipRow[]): Promise<void> {
+export async function indexMemberships(
+  ctx: Pick<ServiceContext, "dir" | "now">,
+  rows: readonly MembershipRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   try {
     await ctx.dir.run(upsertSql(rows, ctx.now));
   } catch (err) {
     const keys = rows.map((r) => `${r.userId}/${r.organizationId}`);
-    console.error(JSON.stringify({ level: "error", msg: "membership index write failed; the scheduler's repair fills it", keys, error: String(err) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "membership index write failed; the scheduler's repair fills it",
+        keys,
+        error: String(err),
+      }),
+    );
   }
 }
 
@@ -175,12 +194,18 @@ const MEMBERSHIPS = `FROM organization_members om JOIN organizations o ON o.id =
  * With `since` 0 (a full pass) both passes cover everything, which builds the index of a database from
  * before it. Idempotent; run every minute by the scheduler.
  */
-export async function reconcileUserOrganizations(env: Env, now: number, since = now - WINDOW_MS): Promise<UserOrganizationsRepair> {
+export async function reconcileUserOrganizations(
+  env: Env,
+  now: number,
+  since = now - WINDOW_MS,
+): Promise<UserOrganizationsRepair> {
   const full = since <= 0;
   const dir = createDb(env.DB);
   // A row names its organization, found where its shard is served now: learn any move first.
   await refreshPlacements(dir);
-  const written = await Promise.all(shardBindings().map((b) => forwardPass(env, env[b]!, now, since, full ? Infinity : TICK_PAGES)));
+  const written = await Promise.all(
+    shardBindings().map((b) => forwardPass(env, env[b]!, now, since, full ? Infinity : TICK_PAGES)),
+  );
   const checked = await backwardPass(env, now, full ? Infinity : TICK_CHECKS);
   return { written: written.reduce((a, n) => a + n, 0) + checked.written, removed: checked.removed };
 }
@@ -220,6 +245,7 @@ interface IndexKey {
   synced_at: number;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the second phase of the membership repair, paged; split with the other repairs' shared algorithm later
 async function backwardPass(env: Env, now: number, maxRows: number): Promise<UserOrganizationsRepair> {
   let written = 0;
   let removed = 0;

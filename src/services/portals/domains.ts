@@ -37,7 +37,9 @@ function ownHostNames(env: Pick<Env, "SERVICE_HOSTNAMES">, requestUrl: string): 
 /** 422 when `domain` names one of the service's own hosts (whatever the port). */
 export function refuseOwnHost(domain: string | undefined, env: Pick<Env, "SERVICE_HOSTNAMES">, requestUrl: string) {
   if (domain && ownHostNames(env, requestUrl).has(hostOf(domain))) {
-    throw unprocessable("domain must not be one of this service's own host names", [{ path: "domain", message: "is one of this service's own host names" }]);
+    throw unprocessable("domain must not be one of this service's own host names", [
+      { path: "domain", message: "is one of this service's own host names" },
+    ]);
   }
 }
 
@@ -58,9 +60,17 @@ export function txtValue(token: string): string {
 }
 
 /** What an entry shows about its domain's ownership (undefined without a domain). */
-export function domainVerificationDto(e: { domain: string; domainToken?: string | null; domainVerifiedAt?: number | null }) {
+export function domainVerificationDto(e: {
+  domain: string;
+  domainToken?: string | null;
+  domainVerifiedAt?: number | null;
+}) {
   if (!e.domain) return undefined;
-  return { status: e.domainVerifiedAt ? ("verified" as const) : ("pending" as const), txtName: txtName(e.domain), txtValue: txtValue(e.domainToken ?? "") };
+  return {
+    status: e.domainVerifiedAt ? ("verified" as const) : ("pending" as const),
+    txtName: txtName(e.domain),
+    txtValue: txtValue(e.domainToken ?? ""),
+  };
 }
 
 /** The TXT strings of `name`, each one record (DoH JSON gives each as quoted strings, long ones split). */
@@ -77,7 +87,9 @@ async function lookupTxt(env: Pick<Env, "DOH_URL">, name: string): Promise<strin
     console.warn("portal domains: DNS over HTTPS failed", err instanceof Error ? err.message : err);
     throw new ApiError("ServiceUnavailableError", "The DNS resolver could not be reached; try verifying again later");
   }
-  return (body.Answer ?? []).filter((a) => a.type === 16 && typeof a.data === "string").map((a) => joinTxtStrings(a.data!));
+  return (body.Answer ?? [])
+    .filter((a) => a.type === 16 && typeof a.data === "string")
+    .map((a) => joinTxtStrings(a.data!));
 }
 
 /** `"abc" "def"` → `abcdef`; an unquoted value as is. */
@@ -87,7 +99,10 @@ function joinTxtStrings(data: string): string {
 }
 
 /** Whether the domain's TXT record holds the entry's token. */
-export async function txtRecordProves(ctx: ServiceContext, { domain, token }: { domain: string; token: string }): Promise<boolean> {
+export async function txtRecordProves(
+  ctx: ServiceContext,
+  { domain, token }: { domain: string; token: string },
+): Promise<boolean> {
   const { env } = ctx;
   const want = txtValue(token);
   return (await lookupTxt(env, txtName(domain))).some((v) => v.trim() === want);

@@ -5,18 +5,18 @@
  * Project admins (workspace owner/admin) only. Each write is one D1 batch that changes `published_entries` and
  * rewrites the project's `published` JSON mirror from it, so the two never disagree.
  */
-import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
-import { documents, projects, publishedEntries, type PublishedBranding } from "../../db/schema";
+import { and, eq, isNotNull, or, sql } from "drizzle-orm";
+import { projects, publishedEntries, type PublishedBranding } from "../../db/schema";
 import type { Db } from "../../env";
-import { conflict, notFound, unprocessable } from "../../errors";
-import { checkProjectAccess, projectAccessStatement } from "../../auth/access";
-import { everyShardContext, read, type ServiceContext } from "../context";
+import { conflict, unprocessable } from "../../errors";
+import { everyShardContext, type ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
 import { domainRoute, releaseRoutesQuietly, slugRoute, withClaimedRoutes, type RouteNames } from "./routes";
 import { MASKED_PASSWORD } from "./state";
 import { fingerprintOf, mirror, predictedMirror, projectFingerprint } from "./mirror";
+import { ENTRY_DOMAIN, loadForWrite, loadProjectForWrite } from "./entryReads";
 import { keptAnswerUpdates } from "../idempotency";
 import { newDomainToken, txtName, txtRecordProves, txtValue, verificationOff } from "./domains";
 
@@ -38,69 +38,6 @@ export interface EntryPatch {
   allowIndexing?: boolean;
 }
 
-/** Batchable: the homepage document when it is a live document of the project (no row otherwise). */
-function homepageStatement(db: Db, projectId: string, homepage: string | undefined) {
-  return db
-    .select({ id: documents.id })
-    .from(documents)
-    .where(and(eq(documents.id, homepage ?? ""), eq(documents.projectId, projectId), eq(documents.isDeleted, false)));
-}
-
-function checkHomepage(homepage: string | undefined, found: readonly unknown[]) {
-  if (homepage && found.length === 0) {
-    const problem = "homepage must be the id of a document of this project";
-    throw unprocessable(problem, [{ path: "homepage", message: problem }]);
-  }
-}
-
-function entryStatement(db: Db, projectId: string, slug: string) {
-  return db
-    .select({ slug: publishedEntries.slug, domain: publishedEntries.domain, domainToken: publishedEntries.domainToken, domainVerifiedAt: publishedEntries.domainVerifiedAt })
-    .from(publishedEntries)
-    .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId)));
-}
-
-/**
- * Batchable: another entry that holds `domain` verified (no row otherwise). `domain` "entry's own" compares with the
- * named entry's current domain (what verify-domain is about to mark verified).
- */
-function verifiedDomainStatement(db: Db, domain: string | undefined | typeof ENTRY_DOMAIN, slug: string | null) {
-  const target = domain === ENTRY_DOMAIN ? sql`(SELECT domain FROM published_entries WHERE slug = ${slug ?? ""})` : domain || "\u0000";
-  return db
-    .select({ slug: publishedEntries.slug })
-    .from(publishedEntries)
-    .where(and(sql`${publishedEntries.domain} = ${target}`, isNotNull(publishedEntries.domainVerifiedAt), ne(publishedEntries.slug, slug ?? "")));
-}
-
-const ENTRY_DOMAIN = Symbol("the entry's own domain");
-
-/**
- * Project admin, the entry (when named), the homepage and whether another portal holds the domain verified, in one
- * read batch (with the request's authentication when it is folded in). Failures answer in the order of docs/api-guide.md › Conventions: no
- * project access (404), no such entry (404), role (403), then the homepage's meaning (422), then the domain (409).
- */
-async function loadForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined, domain?: string | typeof ENTRY_DOMAIN) {
-  return (await loadProjectForWrite(ctx, projectId, slug, homepage, domain)).entry;
-}
-
-/** loadForWrite with the project row, its entries and its fingerprint (what a publish predicts its answer from). */
-async function loadProjectForWrite(ctx: ServiceContext, projectId: string, slug: string | null, homepage: string | undefined, domain?: string | typeof ENTRY_DOMAIN) {
-  const [[projectRow], entries, homepageRows, domainHolders, allEntries, [print]] = await read(ctx, [
-    projectAccessStatement(ctx.db, ctx.user.ref, projectId),
-    entryStatement(ctx.db, projectId, slug ?? ""),
-    homepageStatement(ctx.db, projectId, homepage),
-    verifiedDomainStatement(ctx.db, domain, slug),
-    ctx.db.select().from(publishedEntries).where(eq(publishedEntries.projectId, slug === null ? projectId : "")),
-    ctx.db.select({ fingerprint: projectFingerprint }).from(projects).where(eq(projects.id, slug === null ? projectId : "")),
-  ]);
-  checkProjectAccess(projectRow, "read");
-  if (slug !== null && entries.length === 0) throw notFound("Published entry");
-  const { project } = checkProjectAccess(projectRow, "admin");
-  checkHomepage(homepage, homepageRows);
-  if (domain && domainHolders.length > 0) throw conflict("This domain is already used by another portal");
-  return { entry: entries[0], project, entries: allEntries, fingerprint: print?.fingerprint ?? "" };
-}
-
 /** The domain columns of a claim of `domain`: a fresh TXT token, verified at once only with DOMAIN_VERIFICATION=off. */
 function claimColumns(ctx: ServiceContext, domain: string) {
   if (!domain) return { domain: null, domainToken: null, domainVerifiedAt: null };
@@ -119,7 +56,8 @@ function domainNames(columns: ReturnType<typeof claimColumns>): RouteNames {
 
 function uniqueFailure(err: unknown): never {
   if (isUniqueViolation(err, "published_entries.slug")) throw conflict("This slug is already in use");
-  if (isUniqueViolation(err, "published_entries.domain")) throw conflict("This domain is already used by another portal");
+  if (isUniqueViolation(err, "published_entries.domain"))
+    throw conflict("This domain is already used by another portal");
   throw err;
 }
 
@@ -128,7 +66,11 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
   try {
     const [, rows] = await db.batch([
       write,
-      db.update(projects).set({ published: mirror(projectId) as never, updatedAt: ctx.now }).where(eq(projects.id, projectId)).returning(),
+      db
+        .update(projects)
+        .set({ published: mirror(projectId) as never, updatedAt: ctx.now })
+        .where(eq(projects.id, projectId))
+        .returning(),
     ]);
     return projectDto((rows as (typeof projects.$inferSelect)[])[0]!, ctx.now);
   } catch (err) {
@@ -153,7 +95,9 @@ async function refuseHeldElsewhere(ctx: ServiceContext, claim: { slug?: string; 
         .where(
           or(
             claim.slug ? eq(publishedEntries.slug, claim.slug) : sql`0`,
-            claim.domain ? and(eq(publishedEntries.domain, claim.domain), isNotNull(publishedEntries.domainVerifiedAt)) : sql`0`,
+            claim.domain
+              ? and(eq(publishedEntries.domain, claim.domain), isNotNull(publishedEntries.domainVerifiedAt))
+              : sql`0`,
           ),
         )
         .limit(1),
@@ -174,7 +118,10 @@ const PUBLISH_ATTEMPTS = 3;
  * crash replays it rather than meeting its own slug (409). The write is guarded by the project row it was predicted
  * from: a project changed meanwhile (another entry, a rename) writes nothing, and the publish reads it again.
  */
-export async function publishProject(ctx: ServiceContext, { projectId, entry: input }: { projectId: string; entry: PublishInput }) {
+export async function publishProject(
+  ctx: ServiceContext,
+  { projectId, entry: input }: { projectId: string; entry: PublishInput },
+) {
   let state = await loadProjectForWrite(ctx, projectId, null, input.homepage, input.domain);
   const columns = claimColumns(ctx, input.domain ?? "");
   const names = domainNames(columns);
@@ -208,10 +155,17 @@ export async function publishProject(ctx: ServiceContext, { projectId, entry: in
  * One batch: the kept answer, the entry and the refreshed mirror, each only while the project row is the one read
  * (`state.fingerprint`). The answer, or null when the project changed since (nothing was written).
  */
-async function writeEntry(ctx: ServiceContext, row: typeof publishedEntries.$inferSelect, state: Awaited<ReturnType<typeof loadProjectForWrite>>) {
+async function writeEntry(
+  ctx: ServiceContext,
+  row: typeof publishedEntries.$inferSelect,
+  state: Awaited<ReturnType<typeof loadProjectForWrite>>,
+) {
   const { db } = ctx;
   const { projectId } = row;
-  const answer = projectDto({ ...state.project, published: predictedMirror(state.entries, row), updatedAt: ctx.now }, ctx.now);
+  const answer = projectDto(
+    { ...state.project, published: predictedMirror(state.entries, row), updatedAt: ctx.now },
+    ctx.now,
+  );
   const unchanged = sql`${fingerprintOf(projectId)} = ${state.fingerprint}`;
   const p = row;
   try {
@@ -235,18 +189,23 @@ async function writeEntry(ctx: ServiceContext, row: typeof publishedEntries.$inf
   }
 }
 
-export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slug, patch }: { projectId: string; slug: string; patch: EntryPatch }) {
+export async function updatePublishedEntry(
+  ctx: ServiceContext,
+  { projectId, slug, patch }: { projectId: string; slug: string; patch: EntryPatch },
+) {
   const { db } = ctx;
   const current = await loadForWrite(ctx, projectId, slug, patch.homepage, patch.domain);
   // A changed domain is a new claim (new token, pending); the same domain sent back keeps its verification.
   const domainChanged = patch.domain !== undefined && (patch.domain || null) !== (current?.domain ?? null);
   const columns = domainChanged ? claimColumns(ctx, patch.domain ?? "") : null;
   // The route of a verified domain the entry gives up goes once the shard has written the change.
-  const released = domainChanged && current?.domain && current.domainVerifiedAt !== null ? [domainRoute(current.domain)] : [];
+  const released =
+    domainChanged && current?.domain && current.domainVerifiedAt !== null ? [domainRoute(current.domain)] : [];
   // "********" is how `published[].password` reads when a password is set: a client sending back what it read
   // (docs/api-guide.md › Conventions) keeps the password rather than setting it to the mask.
   const password = patch.password === MASKED_PASSWORD ? undefined : patch.password;
-  const hashing = password === undefined ? Promise.resolve(undefined) : password ? hashPassword(password) : Promise.resolve(null);
+  const hashing =
+    password === undefined ? Promise.resolve(undefined) : password ? hashPassword(password) : Promise.resolve(null);
   const held = patch.domain ? refuseHeldElsewhere(ctx, { domain: patch.domain }) : Promise.resolve();
   const names = columns ? domainNames(columns) : { claim: [], check: [] };
   const project = await withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () => {
@@ -276,8 +235,15 @@ export async function updatePublishedEntry(ctx: ServiceContext, { projectId, slu
 export async function unpublishProject(ctx: ServiceContext, { projectId, slug }: { projectId: string; slug: string }) {
   const { db } = ctx;
   const entry = (await loadForWrite(ctx, projectId, slug, undefined))!;
-  const project = await refreshMirror(ctx, projectId, db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))));
-  await releaseRoutesQuietly(ctx, projectId, [slugRoute(slug), ...(entry.domain && entry.domainVerifiedAt !== null ? [domainRoute(entry.domain)] : [])]);
+  const project = await refreshMirror(
+    ctx,
+    projectId,
+    db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))),
+  );
+  await releaseRoutesQuietly(ctx, projectId, [
+    slugRoute(slug),
+    ...(entry.domain && entry.domainVerifiedAt !== null ? [domainRoute(entry.domain)] : []),
+  ]);
   return project;
 }
 
@@ -299,11 +265,19 @@ export async function verifyEntryDomain(ctx: ServiceContext, { projectId, slug }
       db
         .update(publishedEntries)
         .set({ domainVerifiedAt: entry.domainVerifiedAt ?? ctx.now, updatedAt: ctx.now })
-        .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId), eq(publishedEntries.domain, domain))),
+        .where(
+          and(
+            eq(publishedEntries.slug, slug),
+            eq(publishedEntries.projectId, projectId),
+            eq(publishedEntries.domain, domain),
+          ),
+        ),
     );
   if (entry.domainVerifiedAt) return write();
   const proof = async () => {
-    const proven = verificationOff(ctx) || (entry.domainToken !== null && (await txtRecordProves(ctx, { domain, token: entry.domainToken })));
+    const proven =
+      verificationOff(ctx) ||
+      (entry.domainToken !== null && (await txtRecordProves(ctx, { domain, token: entry.domainToken })));
     if (!proven) {
       const problem = `The TXT record ${txtName(domain)} does not hold ${txtValue(entry.domainToken ?? "")} yet (DNS changes can take a few minutes)`;
       throw unprocessable(problem, [{ path: "domain", message: "ownership is not proven by its TXT record" }]);
@@ -319,9 +293,16 @@ export async function verifyEntryDomain(ctx: ServiceContext, { projectId, slug }
   return withClaimedRoutes(ctx, projectId, { claim: [domainRoute(domain)], check: [] }, checks, write);
 }
 
-export async function putBranding(ctx: ServiceContext, { projectId, branding }: { projectId: string; branding: PublishedBranding }) {
+export async function putBranding(
+  ctx: ServiceContext,
+  { projectId, branding }: { projectId: string; branding: PublishedBranding },
+) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, undefined);
-  const [row] = await db.update(projects).set({ publishedBranding: branding, updatedAt: ctx.now }).where(eq(projects.id, projectId)).returning();
+  const [row] = await db
+    .update(projects)
+    .set({ publishedBranding: branding, updatedAt: ctx.now })
+    .where(eq(projects.id, projectId))
+    .returning();
   return projectDto(row!, ctx.now);
 }

@@ -28,7 +28,8 @@ export const projectFingerprint = sql<string>`json_array("projects"."name", "pro
   "projects"."user_id", "projects"."created_at", "projects"."updated_at")`;
 
 /** The same fingerprint for one project, as a scalar subquery (for a statement not on the `projects` row). */
-export const fingerprintOf = (projectId: string) => sql`(SELECT ${projectFingerprint} FROM "projects" WHERE "projects"."id" = ${projectId})`;
+export const fingerprintOf = (projectId: string) =>
+  sql`(SELECT ${projectFingerprint} FROM "projects" WHERE "projects"."id" = ${projectId})`;
 
 type EntryRow = typeof publishedEntries.$inferSelect;
 
@@ -49,6 +50,7 @@ function mirrorEntry(e: EntryRow): PublishedEntry {
 
 /** The mirror the project will hold once `added` is written beside its `entries` (the SQL's order: created_at, slug). */
 export function predictedMirror(entries: readonly EntryRow[], added: EntryRow): PublishedEntry[] {
-  const before = (a: EntryRow, b: EntryRow) => (a.createdAt !== b.createdAt ? a.createdAt - b.createdAt : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+  const before = (a: EntryRow, b: EntryRow) =>
+    a.createdAt !== b.createdAt ? a.createdAt - b.createdAt : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
   return [...entries, added].sort(before).map(mirrorEntry);
 }

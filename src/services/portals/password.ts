@@ -23,7 +23,8 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, iter, saltText, hashText] = stored.split("$");
   const iterations = Number(iter);
-  if (scheme !== "pbkdf2-sha256" || !Number.isInteger(iterations) || iterations < 1 || !saltText || !hashText) return false;
+  if (scheme !== "pbkdf2-sha256" || !Number.isInteger(iterations) || iterations < 1 || !saltText || !hashText)
+    return false;
   const expected = base64UrlDecode(hashText);
   const salt = base64UrlDecode(saltText);
   if (!expected || !salt) return false;

@@ -19,7 +19,8 @@ export interface PortalAddress {
 const unauthorized = (message: string) => new ApiError("UnauthorizedError", message);
 
 function requireSecret(secret: string | undefined): string {
-  if (!secret) throw new ApiError("ServiceUnavailableError", "Signing is not configured on this deployment (SIGNING_SECRET)");
+  if (!secret)
+    throw new ApiError("ServiceUnavailableError", "Signing is not configured on this deployment (SIGNING_SECRET)");
   return secret;
 }
 
@@ -50,13 +51,26 @@ function activeOrThrow(entries: PortalState[], now: number): PortalState[] {
 }
 
 /** E14: the project data of the first active entry the caller may open. */
-export async function getPublishedProject(ctx: ServiceContext, { address: addr, readerToken }: { address: PortalAddress; readerToken: string | null }) {
+export async function getPublishedProject(
+  ctx: ServiceContext,
+  { address: addr, readerToken }: { address: PortalAddress; readerToken: string | null },
+) {
   const active = activeOrThrow(await resolveEntries(ctx, addr), ctx.now);
   let entry = active.find((p) => p.passwordHash === null);
   if (!entry && readerToken) {
     const slug = portalTokenSlug(readerToken);
     const candidate = active.find((p) => p.slug === slug);
-    if (candidate && (await verifyPortalToken(requireSecret(ctx.env.SIGNING_SECRET), readerToken, candidate.slug, candidate.passwordHash!, ctx.now))) entry = candidate;
+    if (
+      candidate &&
+      (await verifyPortalToken(
+        requireSecret(ctx.env.SIGNING_SECRET),
+        readerToken,
+        candidate.slug,
+        candidate.passwordHash!,
+        ctx.now,
+      ))
+    )
+      entry = candidate;
   }
   if (!entry) throw unauthorized("This portal is password-protected: send a valid user-published-token header");
   return { projectId: entry.projectId, projectData: projectDataOf(entry), version: entry.version, slug: entry.slug };
@@ -69,7 +83,11 @@ export async function getPublishedProject(ctx: ServiceContext, { address: addr, 
  */
 export async function loginPublished(
   ctx: ServiceContext,
-  { address: addr, password, spendAttempt }: { address: PortalAddress; password: string; spendAttempt: (entrySlug: string) => Promise<void> },
+  {
+    address: addr,
+    password,
+    spendAttempt,
+  }: { address: PortalAddress; password: string; spendAttempt: (entrySlug: string) => Promise<void> },
 ) {
   const active = activeOrThrow(await resolveEntries(ctx, addr), ctx.now);
   const secret = requireSecret(ctx.env.SIGNING_SECRET);
@@ -83,14 +101,20 @@ export async function loginPublished(
 }
 
 /** Whether `token` opens `portal` (a public portal needs none). */
-export async function readerMayOpen(ctx: ServiceContext, { portal, token }: { portal: PortalState; token: string | null }): Promise<boolean> {
+export async function readerMayOpen(
+  ctx: ServiceContext,
+  { portal, token }: { portal: PortalState; token: string | null },
+): Promise<boolean> {
   if (portal.passwordHash === null) return true;
   if (!token || !ctx.env.SIGNING_SECRET) return false;
   return verifyPortalToken(ctx.env.SIGNING_SECRET, token, portal.slug, portal.passwordHash, ctx.now);
 }
 
 /** Site login: a token for this one entry when the password matches, else null. */
-export async function loginPortal(ctx: ServiceContext, { portal, password }: { portal: PortalState; password: string }): Promise<{ token: string; expiresAt: number } | null> {
+export async function loginPortal(
+  ctx: ServiceContext,
+  { portal, password }: { portal: PortalState; password: string },
+): Promise<{ token: string; expiresAt: number } | null> {
   const secret = requireSecret(ctx.env.SIGNING_SECRET);
   if (portal.passwordHash !== null && !(await verifyPassword(password, portal.passwordHash))) return null;
   return signPortalToken(secret, portal.slug, portal.passwordHash ?? "", ctx.now);

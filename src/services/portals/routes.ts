@@ -36,7 +36,9 @@ export interface RouteNames {
 }
 
 function conflictFor(name: string) {
-  return name.startsWith("slug:") ? conflict("This slug is already in use") : conflict("This domain is already used by another portal");
+  return name.startsWith("slug:")
+    ? conflict("This slug is already in use")
+    : conflict("This domain is already used by another portal");
 }
 
 /**
@@ -49,14 +51,21 @@ export async function claimRoutes(ctx: ServiceContext, projectId: string, names:
   const { dir } = ctx;
   const all = [...names.claim, ...names.check];
   if (all.length === 0) return [];
-  const holders = dir.select({ name: portalRoutes.name, projectId: portalRoutes.projectId }).from(portalRoutes).where(inArray(portalRoutes.name, all));
+  const holders = dir
+    .select({ name: portalRoutes.name, projectId: portalRoutes.projectId })
+    .from(portalRoutes)
+    .where(inArray(portalRoutes.name, all));
   const insert = dir
     .insert(portalRoutes)
     .select(
       sql`SELECT value, ${projectId}, ${ctx.now} FROM json_each(${JSON.stringify(names.claim)})
           WHERE NOT EXISTS (SELECT 1 FROM portal_routes WHERE name IN (SELECT value FROM json_each(${JSON.stringify(all)})) AND project_id <> ${projectId})`,
     )
-    .onConflictDoUpdate({ target: portalRoutes.name, set: { claimedAt: sql`excluded.claimed_at` }, setWhere: sql`portal_routes.project_id = excluded.project_id` });
+    .onConflictDoUpdate({
+      target: portalRoutes.name,
+      set: { claimedAt: sql`excluded.claimed_at` },
+      setWhere: sql`portal_routes.project_id = excluded.project_id`,
+    });
   const [held] = names.claim.length > 0 ? await dir.batch([holders, insert]) : [await holders];
   // A slug held by another project answers before its domain, as the shard's unique indexes would.
   const taken = all.find((n) => held.some((h) => h.name === n && h.projectId !== projectId));
@@ -67,15 +76,28 @@ export async function claimRoutes(ctx: ServiceContext, projectId: string, names:
 /** Deletes `projectId`'s routes of `names` (after the shard write that released them, or a claim that failed). */
 export async function releaseRoutes(ctx: ServiceContext, projectId: string, names: readonly string[]): Promise<void> {
   if (names.length === 0) return;
-  await ctx.dir.delete(portalRoutes).where(and(inArray(portalRoutes.name, [...names]), eq(portalRoutes.projectId, projectId)));
+  await ctx.dir
+    .delete(portalRoutes)
+    .where(and(inArray(portalRoutes.name, [...names]), eq(portalRoutes.projectId, projectId)));
 }
 
 /** releaseRoutes whose failure is logged, not answered: the shard has the truth, and the repair deletes what is left. */
-export async function releaseRoutesQuietly(ctx: ServiceContext, projectId: string, names: readonly string[]): Promise<void> {
+export async function releaseRoutesQuietly(
+  ctx: ServiceContext,
+  projectId: string,
+  names: readonly string[],
+): Promise<void> {
   try {
     await releaseRoutes(ctx, projectId, names);
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "portal route release failed; the scheduler's repair deletes it", names, error: String(err) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "portal route release failed; the scheduler's repair deletes it",
+        names,
+        error: String(err),
+      }),
+    );
   }
 }
 
@@ -84,7 +106,13 @@ export async function releaseRoutesQuietly(ctx: ServiceContext, projectId: strin
  * runs `write` (the shard's batch). When either fails after routes were taken fresh, they are given back before
  * the error is answered (a give-back that fails is left to the repair).
  */
-export async function withClaimedRoutes<T>(ctx: ServiceContext, projectId: string, names: RouteNames, alongside: Promise<unknown>, write: () => Promise<T>): Promise<T> {
+export async function withClaimedRoutes<T>(
+  ctx: ServiceContext,
+  projectId: string,
+  names: RouteNames,
+  alongside: Promise<unknown>,
+  write: () => Promise<T>,
+): Promise<T> {
   const [claimed, other] = await Promise.allSettled([claimRoutes(ctx, projectId, names), alongside]);
   if (claimed.status === "rejected") throw claimed.reason;
   const fresh = claimed.value;
@@ -140,7 +168,12 @@ export interface RouteRepair {
  *    raced on two shards: the route decides from now on, and the other entry is reported here).
  * Idempotent; run every minute by the scheduler; `since` 0 is a full pass.
  */
-export async function reconcilePortalRoutes(env: Env, now: number, since = now - ENTRY_WINDOW_MS): Promise<RouteRepair> {
+// eslint-disable-next-line max-lines-per-function -- the two-phase repair of portal routes (the same algorithm as reconcileReferenceIds; one shared form is still to come)
+export async function reconcilePortalRoutes(
+  env: Env,
+  now: number,
+  since = now - ENTRY_WINDOW_MS,
+): Promise<RouteRepair> {
   const dir = env.DB;
   // A route names a project, found where its shard is served now: learn any move first.
   await refreshPlacements(createDb(dir));
@@ -148,7 +181,9 @@ export async function reconcilePortalRoutes(env: Env, now: number, since = now -
   let after = "";
   for (;;) {
     const { results: routes } = await dir
-      .prepare(`SELECT name, project_id, claimed_at FROM portal_routes WHERE claimed_at < ?1 AND claimed_at > ?3 AND name > ?2 ORDER BY name LIMIT ${PAGE}`)
+      .prepare(
+        `SELECT name, project_id, claimed_at FROM portal_routes WHERE claimed_at < ?1 AND claimed_at > ?3 AND name > ?2 ORDER BY name LIMIT ${PAGE}`,
+      )
       .bind(now - ROUTE_GRACE_MS, after, since)
       .all<RouteRow>();
     if (routes.length === 0) break;
@@ -159,7 +194,9 @@ export async function reconcilePortalRoutes(env: Env, now: number, since = now -
           const d1 = env[binding]!;
           const projects = [...new Set(rows.map((r) => r.project_id))];
           const { results } = await d1
-            .prepare(`SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE project_id IN (SELECT value FROM json_each(?1))`)
+            .prepare(
+              `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE project_id IN (SELECT value FROM json_each(?1))`,
+            )
             .bind(JSON.stringify(projects))
             .all<EntryRow>();
           const held = new Set(results.flatMap((e) => namesOfEntry(e).map((n) => `${e.project_id} ${n}`)));
@@ -169,7 +206,11 @@ export async function reconcilePortalRoutes(env: Env, now: number, since = now -
     ).flat();
     if (orphans.length > 0) {
       await dir.batch(
-        orphans.map((r) => dir.prepare(`DELETE FROM portal_routes WHERE name = ?1 AND project_id = ?2 AND claimed_at = ?3`).bind(r.name, r.project_id, r.claimed_at)),
+        orphans.map((r) =>
+          dir
+            .prepare(`DELETE FROM portal_routes WHERE name = ?1 AND project_id = ?2 AND claimed_at = ?3`)
+            .bind(r.name, r.project_id, r.claimed_at),
+        ),
       );
       deleted += orphans.length;
     }
@@ -178,8 +219,9 @@ export async function reconcilePortalRoutes(env: Env, now: number, since = now -
 
   let added = 0;
   for (const binding of shardBindings()) {
-    const { results: entries } = await env[binding]!
-      .prepare(`SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE updated_at > ?1`)
+    const { results: entries } = await env[binding]!.prepare(
+      `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE updated_at > ?1`,
+    )
       .bind(since)
       .all<EntryRow>();
     const wanted = entries.flatMap((e) => namesOfEntry(e).map((name) => [name, e.project_id]));

@@ -38,7 +38,13 @@ export interface PortalState {
   disabled: boolean;
   expiresAt: number | null;
   allowIndexing: boolean;
-  project: { name: string; description: string; icon: Icon | null; emoji: Emoji | null; branding: PublishedBranding | null };
+  project: {
+    name: string;
+    description: string;
+    icon: Icon | null;
+    emoji: Emoji | null;
+    branding: PublishedBranding | null;
+  };
   documents: PortalDocument[];
   /** Digest of all of the above: the portal version that ETags and cache keys are made from. */
   version: string;
@@ -69,7 +75,8 @@ function where(sel: PortalSelector): SQL {
   // A slug or a domain is looked for in every shard database: only the copy of a shard that database serves counts.
   if ("slug" in sel) return sql`e.slug = ${sel.slug} AND ${servedHere("e.project_id")}`;
   // Only a verified domain is served (./domains.ts).
-  if ("domain" in sel) return sql`e.domain = ${sel.domain} AND e.domain_verified_at IS NOT NULL AND ${servedHere("e.project_id")}`;
+  if ("domain" in sel)
+    return sql`e.domain = ${sel.domain} AND e.domain_verified_at IS NOT NULL AND ${servedHere("e.project_id")}`;
   return sql`e.project_id = ${sel.projectId}`;
 }
 
@@ -99,7 +106,19 @@ function portalsQuery(sel: PortalSelector): SQL {
 
 async function toState(r: Raw): Promise<PortalState> {
   const docs = (JSON.parse(r.docs || "[]") as unknown[][]).map(
-    ([_id, parentId, name, type, order, icon, emoji, description, updatedAt, contentVersion, contentKey]): PortalDocument => ({
+    ([
+      _id,
+      parentId,
+      name,
+      type,
+      order,
+      icon,
+      emoji,
+      description,
+      updatedAt,
+      contentVersion,
+      contentKey,
+    ]): PortalDocument => ({
       _id: _id as string,
       parentId: (parentId as string | null) ?? null,
       name: name as string,
@@ -151,7 +170,11 @@ export function isIndexable(p: PortalState): boolean {
 export function brandingDto(b: PublishedBranding | null) {
   if (!b) return null;
   return {
-    company: { name: b.company?.name ?? "", logo: httpUrlOrEmpty(b.company?.logo), url: httpUrlOrEmpty(b.company?.url) },
+    company: {
+      name: b.company?.name ?? "",
+      logo: httpUrlOrEmpty(b.company?.logo),
+      url: httpUrlOrEmpty(b.company?.url),
+    },
     callToAction: {
       enabled: b.callToAction?.enabled ?? false,
       icon: { name: b.callToAction?.icon?.name ?? "", color: b.callToAction?.icon?.color ?? "" },
@@ -183,6 +206,14 @@ export function projectDataOf(p: PortalState) {
     icon: p.project.icon,
     emoji: p.project.emoji,
     homepage: p.homepage,
-    documents: p.documents.map((d) => ({ _id: d._id, parentId: d.parentId, name: d.name, type: d.type, order: d.order, icon: d.icon, emoji: d.emoji })),
+    documents: p.documents.map((d) => ({
+      _id: d._id,
+      parentId: d.parentId,
+      name: d.name,
+      type: d.type,
+      order: d.order,
+      icon: d.icon,
+      emoji: d.emoji,
+    })),
   };
 }

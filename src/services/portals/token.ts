@@ -9,9 +9,15 @@ import { base64UrlEncode } from "../../lib/base64";
 
 export const PORTAL_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
-const message = (slug: string, expiresAt: number, passwordHash: string) => `portal:${slug}:${expiresAt}:${passwordHash}`;
+const message = (slug: string, expiresAt: number, passwordHash: string) =>
+  `portal:${slug}:${expiresAt}:${passwordHash}`;
 
-export async function signPortalToken(secret: string, slug: string, passwordHash: string, now: number): Promise<{ token: string; expiresAt: number }> {
+export async function signPortalToken(
+  secret: string,
+  slug: string,
+  passwordHash: string,
+  now: number,
+): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = now + PORTAL_TOKEN_TTL_MS;
   const sig = base64UrlEncode(await hmacSha256(secret, message(slug, expiresAt, passwordHash)));
   return { token: `${slug}.${expiresAt}.${sig}`, expiresAt };
@@ -23,7 +29,13 @@ export function portalTokenSlug(token: string): string | null {
   return parts.length === 3 && parts[0] ? parts[0] : null;
 }
 
-export async function verifyPortalToken(secret: string, token: string, slug: string, passwordHash: string, now: number): Promise<boolean> {
+export async function verifyPortalToken(
+  secret: string,
+  token: string,
+  slug: string,
+  passwordHash: string,
+  now: number,
+): Promise<boolean> {
   if (token.length > 512) return false;
   const [tSlug, exp, sig] = token.split(".");
   const expiresAt = Number(exp);

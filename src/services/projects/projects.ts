@@ -4,7 +4,14 @@
  */
 import { and, eq, or, sql } from "drizzle-orm";
 import { nextUpdatedAt } from "../../db/sql";
-import { checkProjectAccess, checkWorkspaceAccess, projectAccessStatement, viaDocumentGrant, workspaceAccessStatement, workspaceRoleStatement } from "../../auth/access";
+import {
+  checkProjectAccess,
+  checkWorkspaceAccess,
+  projectAccessStatement,
+  viaDocumentGrant,
+  workspaceAccessStatement,
+  workspaceRoleStatement,
+} from "../../auth/access";
 import { projects, type Emoji, type Icon } from "../../db/schema";
 import { notFound, preconditionFailed } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
@@ -56,7 +63,10 @@ export interface ProjectFields {
 }
 
 /** Creates a project in a workspace where the caller is owner, admin or editor. */
-export async function createProject(ctx: ServiceContext, input: ProjectFields & { workspaceId: string; name: string }): Promise<ProjectDto> {
+export async function createProject(
+  ctx: ServiceContext,
+  input: ProjectFields & { workspaceId: string; name: string },
+): Promise<ProjectDto> {
   const [ws] = await read(ctx, [workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId)]);
   checkWorkspaceAccess(ws[0], "edit");
   const row: typeof projects.$inferSelect = {
@@ -76,7 +86,10 @@ export async function createProject(ctx: ServiceContext, input: ProjectFields & 
   };
   const dto = projectDto(row, ctx.now);
   // A keyed request's answer commits with the project (services/idempotency.ts), so a crash cannot part them.
-  await ctx.db.batch([ctx.db.insert(projects).values(row), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
+  await ctx.db.batch([
+    ctx.db.insert(projects).values(row),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
+  ]);
   return dto;
 }
 
@@ -84,7 +97,10 @@ export async function createProject(ctx: ServiceContext, input: ProjectFields & 
  * Updates a project (workspace owner, admin or editor). With `expected`, the project's current representation (what
  * its GET returns) must carry that ETag, else 412 and nothing changes.
  */
-export async function updateProject(ctx: ServiceContext, input: { projectId: string; patch: ProjectFields; expected?: ExpectedVersion }): Promise<ProjectDto> {
+export async function updateProject(
+  ctx: ServiceContext,
+  input: { projectId: string; patch: ProjectFields; expected?: ExpectedVersion },
+): Promise<ProjectDto> {
   const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, input.projectId)]);
   const { project } = checkProjectAccess(rows[0], "write");
   await assertExpectedVersion(input.expected, () => ({ data: projectDto(project, ctx.now) }));
@@ -100,7 +116,12 @@ export async function updateProject(ctx: ServiceContext, input: { projectId: str
       updatedAt: nextUpdatedAt(projects.updatedAt, ctx.now),
     })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
-    .where(and(eq(projects.id, input.projectId), input.expected === undefined ? undefined : eq(projects.updatedAt, project.updatedAt)))
+    .where(
+      and(
+        eq(projects.id, input.projectId),
+        input.expected === undefined ? undefined : eq(projects.updatedAt, project.updatedAt),
+      ),
+    )
     .returning();
   if (!row) throw preconditionFailed();
   return projectDto(row, ctx.now);

@@ -6,7 +6,12 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
-import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements, documentsAccessStatementsIn } from "../../auth/access";
+import {
+  assembleDocumentsAccess,
+  checkDocumentAccess,
+  documentsAccessStatements,
+  documentsAccessStatementsIn,
+} from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
@@ -41,50 +46,84 @@ const documentOfClause = (id: string) => sql`SELECT document_id FROM clause_refe
  * on two shard databases cannot both win; the other shards are still asked, for references made before the
  * directory kept ids and not yet claimed by the repair.
  */
-export async function createClauseReference(ctx: ServiceContext, input: { _id: string; blockId: string; documentId: string; hierarchy: string }): Promise<ClauseReferenceDto> {
+export async function createClauseReference(
+  ctx: ServiceContext,
+  input: { _id: string; blockId: string; documentId: string; hierarchy: string },
+): Promise<ClauseReferenceDto> {
   const taken = () => conflict(`A clause reference with _id ${input._id} already exists`);
   // The `_id` is the client's: it must be free on every shard database, not only the document's.
-  const sameId = (db: Db) => db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id));
-  const first = readBesideOtherShards(ctx, [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), sameId(ctx.db)], sameId);
-  return withClaimedReferenceId(ctx, { kind: "clause", id: input._id, documentId: input.documentId }, first, async ([[docs, wsRoles, docRoles, existing], elsewhere], held) => {
-    const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
-    if (held || existing.length || elsewhere.some((rows) => rows.length)) throw taken();
-    const row: ClauseReferenceRow = {
-      id: input._id,
-      blockId: input.blockId,
-      documentId: doc.id,
-      workspaceId: doc.workspaceId,
-      hierarchy: input.hierarchy,
-      originId: "",
-      isDeleted: false,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    };
-    const dto = clauseReferenceDto(row);
-    try {
-      // A keyed request's answer commits with the reference (services/idempotency.ts), so a crash cannot part them.
-      await ctx.db.batch([ctx.db.insert(clauseReferences).values(row), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
-    } catch (err) {
-      if (isUniqueViolation(err, "clause_references.id")) throw taken();
-      throw err;
-    }
-    return dto;
-  });
+  const sameId = (db: Db) =>
+    db.select({ id: clauseReferences.id }).from(clauseReferences).where(eq(clauseReferences.id, input._id));
+  const first = readBesideOtherShards(
+    ctx,
+    [...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]), sameId(ctx.db)],
+    sameId,
+  );
+  return withClaimedReferenceId(
+    ctx,
+    { kind: "clause", id: input._id, documentId: input.documentId },
+    first,
+    async ([[docs, wsRoles, docRoles, existing], elsewhere], held) => {
+      const { doc } = checkDocumentAccess(
+        assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId),
+        "edit",
+      );
+      if (held || existing.length || elsewhere.some((rows) => rows.length)) throw taken();
+      const row: ClauseReferenceRow = {
+        id: input._id,
+        blockId: input.blockId,
+        documentId: doc.id,
+        workspaceId: doc.workspaceId,
+        hierarchy: input.hierarchy,
+        originId: "",
+        isDeleted: false,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      const dto = clauseReferenceDto(row);
+      try {
+        // A keyed request's answer commits with the reference (services/idempotency.ts), so a crash cannot part them.
+        await ctx.db.batch([
+          ctx.db.insert(clauseReferences).values(row),
+          ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
+        ]);
+      } catch (err) {
+        if (isUniqueViolation(err, "clause_references.id")) throw taken();
+        throw err;
+      }
+      return dto;
+    },
+  );
 }
 
 /** The live reference and its document's access, in one batch; 404 alike for missing, deleted and unreadable. */
-async function loadClauseReference(ctx: ServiceContext, id: string, level: "read" | "edit"): Promise<ClauseReferenceRow> {
+async function loadClauseReference(
+  ctx: ServiceContext,
+  id: string,
+  level: "read" | "edit",
+): Promise<ClauseReferenceRow> {
   // The `_id` names no shard: every shard database is asked at once, and the request continues where it is.
   const [[row], docs, wsRoles, docRoles] = await readWhereFound(
     ctx,
     (db) => [
-      db.select().from(clauseReferences).where(and(eq(clauseReferences.id, id), eq(clauseReferences.isDeleted, false), servedHere("clause_references.workspace_id"))),
+      db
+        .select()
+        .from(clauseReferences)
+        .where(
+          and(
+            eq(clauseReferences.id, id),
+            eq(clauseReferences.isDeleted, false),
+            servedHere("clause_references.workspace_id"),
+          ),
+        ),
       ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfClause(id)),
     ],
     ([rows]) => rows.length > 0,
   );
   if (!row) throw notFound("Clause reference");
-  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(row.documentId), level, { as: "Clause reference" });
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(row.documentId), level, {
+    as: "Clause reference",
+  });
   return row;
 }
 
@@ -96,7 +135,10 @@ export async function getClauseReference(ctx: ServiceContext, id: string): Promi
 /** Soft-deletes a clause reference (edit access to its document). */
 export async function deleteClauseReference(ctx: ServiceContext, id: string): Promise<void> {
   const row = await loadClauseReference(ctx, id, "edit");
-  await ctx.db.update(clauseReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(clauseReferences.id, row.id));
+  await ctx.db
+    .update(clauseReferences)
+    .set({ isDeleted: true, updatedAt: ctx.now })
+    .where(eq(clauseReferences.id, row.id));
 }
 
 /** A document's live clause references, oldest first (read access to the document, else 404). */

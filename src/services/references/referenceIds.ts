@@ -41,12 +41,18 @@ const TABLE_OF: Record<ReferenceKind, string> = { clause: "clause_references", t
  * Claims `id` for `documentId` in the directory (one statement): true when this call took it, false when anyone
  * (another create, a reference already made, a deleted one) holds it.
  */
-async function claimReferenceId(ctx: ServiceContext, kind: ReferenceKind, id: string, documentId: string): Promise<boolean> {
+async function claimReferenceId(
+  ctx: ServiceContext,
+  kind: ReferenceKind,
+  id: string,
+  documentId: string,
+): Promise<boolean> {
   // The claim runs beside the token's check, before it is known to pass: a token the directory does not hold claims
   // nothing (its request answers 401 from the check), so a guessed token cannot hold an id even for a moment.
   const hash = ctx.user.tokenHash;
   // (A WHERE either way: SQLite reads INSERT … SELECT … ON CONFLICT only with one.)
-  const bearer = hash === null ? sql`WHERE true` : sql`WHERE EXISTS (SELECT 1 FROM access_tokens WHERE token_hash = ${hash})`;
+  const bearer =
+    hash === null ? sql`WHERE true` : sql`WHERE EXISTS (SELECT 1 FROM access_tokens WHERE token_hash = ${hash})`;
   const taken = await ctx.dir
     .insert(referenceIds)
     .select(sql`SELECT ${kind}, ${id}, ${documentId}, ${ctx.now} ${bearer}`)
@@ -56,13 +62,33 @@ async function claimReferenceId(ctx: ServiceContext, kind: ReferenceKind, id: st
 }
 
 /** Gives back a claim this request took (its create failed); a failure is logged: the repair deletes what is left. */
-async function releaseReferenceIdQuietly(ctx: ServiceContext, kind: ReferenceKind, id: string, documentId: string): Promise<void> {
+async function releaseReferenceIdQuietly(
+  ctx: ServiceContext,
+  kind: ReferenceKind,
+  id: string,
+  documentId: string,
+): Promise<void> {
   try {
     await ctx.dir
       .delete(referenceIds)
-      .where(and(eq(referenceIds.kind, kind), eq(referenceIds.id, id), eq(referenceIds.documentId, documentId), eq(referenceIds.claimedAt, ctx.now)));
+      .where(
+        and(
+          eq(referenceIds.kind, kind),
+          eq(referenceIds.id, id),
+          eq(referenceIds.documentId, documentId),
+          eq(referenceIds.claimedAt, ctx.now),
+        ),
+      );
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "reference id release failed; the scheduler's repair deletes it", kind, id, error: String(err) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "reference id release failed; the scheduler's repair deletes it",
+        kind,
+        id,
+        error: String(err),
+      }),
+    );
   }
 }
 
@@ -124,7 +150,12 @@ export interface ReferenceIdRepair {
  *    claim decides from now on).
  * Idempotent; run every minute by the scheduler (a day back); `since` 0 is a full pass.
  */
-export async function reconcileReferenceIds(env: Env, now: number, since = now - WINDOW_MS): Promise<ReferenceIdRepair> {
+// eslint-disable-next-line max-lines-per-function -- the two-phase repair of reference ids (the same algorithm as reconcilePortalRoutes; one shared form is still to come)
+export async function reconcileReferenceIds(
+  env: Env,
+  now: number,
+  since = now - WINDOW_MS,
+): Promise<ReferenceIdRepair> {
   const dir = env.DB;
   // A claim names a document, found where its shard is served now: learn any move first.
   await refreshPlacements(createDb(dir));
@@ -161,7 +192,9 @@ export async function reconcileReferenceIds(env: Env, now: number, since = now -
     if (orphans.length > 0) {
       await dir.batch(
         orphans.map((r) =>
-          dir.prepare(`DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`).bind(r.kind, r.id, r.document_id, r.claimed_at),
+          dir
+            .prepare(`DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`)
+            .bind(r.kind, r.id, r.document_id, r.claimed_at),
         ),
       );
       deleted += orphans.length;
@@ -171,11 +204,10 @@ export async function reconcileReferenceIds(env: Env, now: number, since = now -
 
   let added = 0;
   for (const binding of shardBindings()) {
-    const { results: refs } = await env[binding]!
-      .prepare(
-        `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
+    const { results: refs } = await env[binding]!.prepare(
+      `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
          UNION ALL SELECT 'table', id, document_id FROM ${TABLE_OF.table} WHERE created_at > ?1`,
-      )
+    )
       .bind(since)
       .all<{ kind: ReferenceKind; id: string; document_id: string }>();
     const wanted = refs.map((r) => [r.kind, r.id, r.document_id]);

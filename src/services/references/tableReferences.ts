@@ -13,7 +13,8 @@ import {
   checkDocumentAccess,
   checkProjectAccess,
   checkTableAccess,
-  documentsAccessStatements, documentsAccessStatementsIn,
+  documentsAccessStatements,
+  documentsAccessStatementsIn,
   projectAccessStatement,
   tableAccessStatement,
   viaDocumentGrant,
@@ -37,9 +38,15 @@ function referencesWithNames(db: Db, where: SQL | undefined) {
   return db
     .select({
       ...getTableColumns(tableReferences),
-      columnName: sql<string>`(SELECT k.name FROM columns k WHERE k.id = ${tableReferences.columnId})`.as("ref_column_name"),
-      tableName: sql<string>`(SELECT t.name FROM tables t WHERE t.id = ${tableReferences.tableId})`.as("ref_table_name"),
-      tableProjectId: sql<string>`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`.as("ref_table_project_id"),
+      columnName: sql<string>`(SELECT k.name FROM columns k WHERE k.id = ${tableReferences.columnId})`.as(
+        "ref_column_name",
+      ),
+      tableName: sql<string>`(SELECT t.name FROM tables t WHERE t.id = ${tableReferences.tableId})`.as(
+        "ref_table_name",
+      ),
+      tableProjectId: sql<string>`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`.as(
+        "ref_table_project_id",
+      ),
     })
     .from(tableReferences)
     .where(
@@ -55,7 +62,12 @@ function referencesWithNames(db: Db, where: SQL | undefined) {
 
 type ReferenceWithNames = { ref: ReferenceRow; columnName: string; tableName: string; tableProjectId: string };
 
-function withNames({ columnName, tableName, tableProjectId, ...ref }: ReferenceRow & { columnName: string; tableName: string; tableProjectId: string }): ReferenceWithNames {
+function withNames({
+  columnName,
+  tableName,
+  tableProjectId,
+  ...ref
+}: ReferenceRow & { columnName: string; tableName: string; tableProjectId: string }): ReferenceWithNames {
   return { ref, columnName, tableName, tableProjectId };
 }
 
@@ -98,89 +110,123 @@ export interface NewTableReference {
  * row of it, and `rowId` and `oneToManyInstanceIds` live rows of the same project (400); a reused `_id` is 409.
  * Three D1 round trips with authentication: the names are known from the batch, so nothing is read back.
  */
-export async function createTableReference(ctx: ServiceContext, input: NewTableReference & { documentId: string; tableId: string }) {
+// eslint-disable-next-line max-lines-per-function -- the reference's access checks across projects, its id claim and its write in one ordered flow
+export async function createTableReference(
+  ctx: ServiceContext,
+  input: NewTableReference & { documentId: string; tableId: string },
+) {
   const { db } = ctx;
   const columnIds = [input.columnId, ...(input.oneToManyColumnId ? [input.oneToManyColumnId] : [])];
   // Rows named by the reference must be live rows of this project's tables, so a reference can never become a
   // window onto rows its creator could not read (E5 returns every referenced row with its cells).
   const rowIds = [...new Set([input.rowId, ...(input.oneToManyInstanceIds ?? [])].filter((x): x is string => !!x))];
   // A client-chosen `_id` must be free on every shard database, not only the document's.
-  const sameId = (d: Db) => d.select({ id: tableReferences.id }).from(tableReferences).where(eq(tableReferences.id, input._id ?? ""));
-  const first = readBesideOtherShards(ctx, [
-    ...documentsAccessStatements(db, ctx.user.ref, [input.documentId]),
-    tableAccessStatement(db, ctx.user.ref, input.tableId),
-    db
-      .select({ id: columns.id, name: columns.name })
-      .from(columns)
-      .where(and(eq(columns.tableId, input.tableId), eq(columns.isDeleted, false), inJson(columns.id, columnIds))),
-    db
-      .select({ id: rows.id })
-      .from(rows)
-      .where(and(eq(rows.id, input.relatedRowId ?? ""), eq(rows.tableId, input.tableId), eq(rows.isDeleted, false))),
-    db.select({ id: tableReferences.id }).from(tableReferences).where(eq(tableReferences.id, input._id ?? "")),
-    db
-      .select({ id: rows.id })
-      .from(rows)
-      .where(
-        and(
-          eq(rows.projectId, sql`(SELECT project_id FROM tables WHERE id = ${input.tableId})`),
-          eq(rows.isDeleted, false),
-          sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${rows.tableId} AND t.is_deleted = 0)`,
-          inJson(rows.id, rowIds),
+  const sameId = (d: Db) =>
+    d
+      .select({ id: tableReferences.id })
+      .from(tableReferences)
+      .where(eq(tableReferences.id, input._id ?? ""));
+  const first = readBesideOtherShards(
+    ctx,
+    [
+      ...documentsAccessStatements(db, ctx.user.ref, [input.documentId]),
+      tableAccessStatement(db, ctx.user.ref, input.tableId),
+      db
+        .select({ id: columns.id, name: columns.name })
+        .from(columns)
+        .where(and(eq(columns.tableId, input.tableId), eq(columns.isDeleted, false), inJson(columns.id, columnIds))),
+      db
+        .select({ id: rows.id })
+        .from(rows)
+        .where(and(eq(rows.id, input.relatedRowId ?? ""), eq(rows.tableId, input.tableId), eq(rows.isDeleted, false))),
+      db
+        .select({ id: tableReferences.id })
+        .from(tableReferences)
+        .where(eq(tableReferences.id, input._id ?? "")),
+      db
+        .select({ id: rows.id })
+        .from(rows)
+        .where(
+          and(
+            eq(rows.projectId, sql`(SELECT project_id FROM tables WHERE id = ${input.tableId})`),
+            eq(rows.isDeleted, false),
+            sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${rows.tableId} AND t.is_deleted = 0)`,
+            inJson(rows.id, rowIds),
+          ),
         ),
-      ),
     ],
     sameId,
   );
   // A client-chosen `_id` is claimed in the directory beside the first read (docs/scaling.md "Reference ids"); the
   // other shards are still asked, for references made before the directory kept ids and not yet claimed by the repair.
   const claim = { kind: "table" as const, id: input._id, documentId: input.documentId };
-  return withClaimedReferenceId(ctx, claim, first, async ([[docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows], elsewhere], held) => {
-    // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404.
-    const docAccess = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "read");
-    const { table } = checkTableAccess(tableRow, "read");
-    const { doc } = checkDocumentAccess(docAccess, "edit");
-    const liveRows = new Set(projectRows.map((r) => r.id));
-    const live = new Set(cols.map((c) => c.id));
-    const details: ErrorDetail[] = [];
-    if (!live.has(input.columnId)) details.push({ path: "columnId", message: "not a column of this table" });
-    if (input.oneToManyColumnId && !live.has(input.oneToManyColumnId)) details.push({ path: "oneToManyColumnId", message: "not a column of this table" });
-    if (input.relatedRowId !== null && related.length === 0) details.push({ path: "relatedRowId", message: "not a row of this table" });
-    if (input.rowId && !liveRows.has(input.rowId)) details.push({ path: "rowId", message: "not a row of this project" });
-    (input.oneToManyInstanceIds ?? []).forEach((id, i) => {
-      if (!liveRows.has(id)) details.push({ path: `oneToManyInstanceIds.${i}`, message: "not a row of this project" });
-    });
-    if (details.length) throw validation(`Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
-    if (held || existing.length || (input._id && elsewhere.some((found) => found.length))) throw conflict(`A table reference with _id ${input._id} already exists`);
-    const t = ctx.now;
-    const id = input._id ?? newIdBeside(input.documentId);
-    const ref: ReferenceRow = {
-      id,
-      originId: "",
-      documentId: doc.id,
-      workspaceId: doc.workspaceId,
-      tableId: table.id,
-      columnId: input.columnId,
-      relatedRowId: input.relatedRowId,
-      rowId: input.rowId ?? null,
-      oneToManyColumnId: input.oneToManyColumnId ?? null,
-      oneToManyInstanceIds: input.oneToManyInstanceIds ?? [],
-      type: input.type,
-      isDeleted: false,
-      createdAt: t,
-      updatedAt: t,
-    };
-    const columnName = cols.find((c) => c.id === input.columnId)!.name;
-    const dto = tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
-    try {
-      // A keyed request's answer commits with the reference (services/idempotency.ts), so a crash cannot part them.
-      await db.batch([db.insert(tableReferences).values(ref), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
-    } catch (err) {
-      if (isUniqueViolation(err, "table_references.id")) throw conflict(`A table reference with _id ${id} already exists`);
-      throw err;
-    }
-    return dto;
-  });
+  return withClaimedReferenceId(
+    ctx,
+    claim,
+    first,
+    async ([[docs, wsRoles, docRoles, [tableRow], cols, related, existing, projectRows], elsewhere], held) => {
+      // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404.
+      const docAccess = checkDocumentAccess(
+        assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId),
+        "read",
+      );
+      const { table } = checkTableAccess(tableRow, "read");
+      const { doc } = checkDocumentAccess(docAccess, "edit");
+      const liveRows = new Set(projectRows.map((r) => r.id));
+      const live = new Set(cols.map((c) => c.id));
+      const details: ErrorDetail[] = [];
+      if (!live.has(input.columnId)) details.push({ path: "columnId", message: "not a column of this table" });
+      if (input.oneToManyColumnId && !live.has(input.oneToManyColumnId))
+        details.push({ path: "oneToManyColumnId", message: "not a column of this table" });
+      if (input.relatedRowId !== null && related.length === 0)
+        details.push({ path: "relatedRowId", message: "not a row of this table" });
+      if (input.rowId && !liveRows.has(input.rowId))
+        details.push({ path: "rowId", message: "not a row of this project" });
+      (input.oneToManyInstanceIds ?? []).forEach((id, i) => {
+        if (!liveRows.has(id))
+          details.push({ path: `oneToManyInstanceIds.${i}`, message: "not a row of this project" });
+      });
+      if (details.length)
+        throw validation(
+          `Invalid table reference: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
+          details,
+        );
+      if (held || existing.length || (input._id && elsewhere.some((found) => found.length)))
+        throw conflict(`A table reference with _id ${input._id} already exists`);
+      const t = ctx.now;
+      const id = input._id ?? newIdBeside(input.documentId);
+      const ref: ReferenceRow = {
+        id,
+        originId: "",
+        documentId: doc.id,
+        workspaceId: doc.workspaceId,
+        tableId: table.id,
+        columnId: input.columnId,
+        relatedRowId: input.relatedRowId,
+        rowId: input.rowId ?? null,
+        oneToManyColumnId: input.oneToManyColumnId ?? null,
+        oneToManyInstanceIds: input.oneToManyInstanceIds ?? [],
+        type: input.type,
+        isDeleted: false,
+        createdAt: t,
+        updatedAt: t,
+      };
+      const columnName = cols.find((c) => c.id === input.columnId)!.name;
+      const dto = tableReferenceDto({ ref, columnName, tableName: table.name, tableProjectId: table.projectId });
+      try {
+        // A keyed request's answer commits with the reference (services/idempotency.ts), so a crash cannot part them.
+        await db.batch([
+          db.insert(tableReferences).values(ref),
+          ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
+        ]);
+      } catch (err) {
+        if (isUniqueViolation(err, "table_references.id"))
+          throw conflict(`A table reference with _id ${id} already exists`);
+        throw err;
+      }
+      return dto;
+    },
+  );
 }
 
 /**
@@ -195,16 +241,23 @@ export async function getTableReference(ctx: ServiceContext, id: string) {
     (db) => [
       referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))),
       ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id)),
-      projectAccessStatement(db, ctx.user.ref, sql`(SELECT t.project_id FROM table_references r JOIN tables t ON t.id = r.table_id WHERE r.id = ${id})`),
+      projectAccessStatement(
+        db,
+        ctx.user.ref,
+        sql`(SELECT t.project_id FROM table_references r JOIN tables t ON t.id = r.table_id WHERE r.id = ${id})`,
+      ),
     ],
     ([rows]) => rows.length > 0,
   );
   if (!found) throw notFound("Table reference");
-  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "read", { as: "Table reference" });
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "read", {
+    as: "Table reference",
+  });
   try {
     checkProjectAccess(project, "read");
   } catch (err) {
-    if (err instanceof ApiError && err.code === "NotFoundError") throw forbidden("You can read the document but not the referenced table");
+    if (err instanceof ApiError && err.code === "NotFoundError")
+      throw forbidden("You can read the document but not the referenced table");
     throw err;
   }
   return tableReferenceDto(withNames(found));
@@ -214,11 +267,16 @@ export async function getTableReference(ctx: ServiceContext, id: string) {
 export async function deleteTableReference(ctx: ServiceContext, id: string): Promise<void> {
   const [[found], docs, wsRoles, docRoles] = await readWhereFound(
     ctx,
-    (db) => [referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))), ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id))],
+    (db) => [
+      referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))),
+      ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfReference(id)),
+    ],
     ([rows]) => rows.length > 0,
   );
   if (!found) throw notFound("Table reference");
-  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "edit", { as: "Table reference" });
+  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "edit", {
+    as: "Table reference",
+  });
   await ctx.db.update(tableReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tableReferences.id, id));
 }
 
@@ -236,14 +294,19 @@ function referencedProjectReadable(user: UserRef) {
 export async function listTableReferences(ctx: ServiceContext, documentId: string) {
   const [docs, wsRoles, docRoles, found] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
-    referencesWithNames(ctx.db, and(eq(tableReferences.documentId, documentId), referencedProjectReadable(ctx.user.ref))),
+    referencesWithNames(
+      ctx.db,
+      and(eq(tableReferences.documentId, documentId), referencedProjectReadable(ctx.user.ref)),
+    ),
   ]);
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
   return found.map((f) => tableReferenceDto(withNames(f)));
 }
 
 /** Live references (with live names) of many documents in one query, oldest first; access is the caller's. */
-export async function tableReferencesOfDocuments(ctx: ServiceContext, documentIds: readonly string[]): Promise<ReferenceWithNames[]> {
+export async function tableReferencesOfDocuments(
+  ctx: ServiceContext,
+  documentIds: readonly string[],
+): Promise<ReferenceWithNames[]> {
   return (await referencesWithNames(ctx.db, inJson(tableReferences.documentId, documentIds))).map(withNames);
 }
-

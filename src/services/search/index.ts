@@ -13,7 +13,12 @@ import { blocksJsonText, docxText } from "./text";
  * document's current content: batched after the version bump, a write that lost its compare-and-set changes nothing.
  * A file's body is its DOCX text, which content writes leave alone.
  */
-export function contentBodyStatement(d1: D1Database, documentId: string, key: string, blocksJson: string): D1PreparedStatement {
+export function contentBodyStatement(
+  d1: D1Database,
+  documentId: string,
+  key: string,
+  blocksJson: string,
+): D1PreparedStatement {
   return d1
     .prepare(
       `UPDATE search_entries SET body = ?1 WHERE record_id = ?2 AND kind <> 'file'
@@ -26,7 +31,12 @@ export function contentBodyStatement(d1: D1Database, documentId: string, key: st
  * Sets a DOCX document's indexed body to the text of the blob `r2Key`, only when that blob is the newest version
  * (batched after the version's insert). Upserts: in a create batch the entry appears with the document's insert.
  */
-export function docxBodyStatement(d1: D1Database, documentId: string, r2Key: string, bytes: Uint8Array): D1PreparedStatement {
+export function docxBodyStatement(
+  d1: D1Database,
+  documentId: string,
+  r2Key: string,
+  bytes: Uint8Array,
+): D1PreparedStatement {
   return d1
     .prepare(
       `UPDATE search_entries SET body = ?1 WHERE record_id = ?2
@@ -63,5 +73,10 @@ export function docxBodyQuery(db: Db, documentId: string, r2Key: string, bytes: 
   return db
     .update(searchEntries)
     .set({ body: docxText(bytes) })
-    .where(and(eq(searchEntries.recordId, documentId), sql`(SELECT r2_key FROM docx_versions WHERE document_id = ${documentId} ORDER BY version DESC LIMIT 1) = ${r2Key}`));
+    .where(
+      and(
+        eq(searchEntries.recordId, documentId),
+        sql`(SELECT r2_key FROM docx_versions WHERE document_id = ${documentId} ORDER BY version DESC LIMIT 1) = ${r2Key}`,
+      ),
+    );
 }

@@ -85,9 +85,13 @@ function lastWord(text: string): string {
 
 function checkPrefixes(terms: Term[]) {
   const prefixes = terms.filter((t) => t.prefix);
-  if (prefixes.length > MAX_PREFIX_TERMS) throw unprocessable(`A search query has at most ${MAX_PREFIX_TERMS} prefix terms (term*)`);
+  if (prefixes.length > MAX_PREFIX_TERMS)
+    throw unprocessable(`A search query has at most ${MAX_PREFIX_TERMS} prefix terms (term*)`);
   const short = prefixes.find((t) => [...lastWord(t.text)].length < MIN_PREFIX_LENGTH);
-  if (short) throw unprocessable(`A prefix (term*) needs at least ${MIN_PREFIX_LENGTH} letters or digits: "${short.text}*" is too short`);
+  if (short)
+    throw unprocessable(
+      `A prefix (term*) needs at least ${MIN_PREFIX_LENGTH} letters or digits: "${short.text}*" is too short`,
+    );
 }
 
 function quoted(t: Term): string {
@@ -120,8 +124,11 @@ export function ftsExpression(q: string): string {
     joinNext = false;
   }
   if (joinNext) throw unprocessable("OR stands between two terms");
-  if (groups.length === 0) throw unprocessable("The search query has no word to look for (exclusions alone find nothing)");
-  const positive = groups.map((g) => (g.length === 1 ? quoted(g[0]!) : `(${g.map(quoted).join(" OR ")})`)).join(" AND ");
+  if (groups.length === 0)
+    throw unprocessable("The search query has no word to look for (exclusions alone find nothing)");
+  const positive = groups
+    .map((g) => (g.length === 1 ? quoted(g[0]!) : `(${g.map(quoted).join(" OR ")})`))
+    .join(" AND ");
   // Confined to the text columns: the index's scope column (access words) is never reachable from a query.
   if (negated.length === 0) return `${TEXT_COLUMNS} : (${positive})`;
   return `${TEXT_COLUMNS} : ((${positive}) NOT (${negated.map(quoted).join(" OR ")}))`;

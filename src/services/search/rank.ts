@@ -28,7 +28,6 @@ const REFERENCE_LENGTH = 2000;
 /** Most records one query may score, per shard database. */
 export const MAX_CANDIDATES = 5000;
 
-
 /**
  * The CTE `scored(rid, score)` over the entries matching `match` (an SQL expression of the MATCH text), at most
  * MAX_CANDIDATES + 1 of them: one more than the budget tells the caller the query was too broad. `extra` narrows
@@ -58,4 +57,3 @@ export function tooBroad(): ApiError {
 export function roundScore(score: number): number {
   return Math.round(score * 10_000) / 10_000;
 }
-

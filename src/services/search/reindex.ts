@@ -58,7 +58,10 @@ interface BodySource {
  * One page of the rebuild. The cursor names the shard database being rebuilt and the last document done in it
  * (`<shard index>:<document id>`, the id empty at a shard's start); shards are rebuilt one after another.
  */
-export async function reindexSearch(ctx: ServiceContext, cursor: string | null): Promise<{ documents: number; nextCursor: string | null }> {
+export async function reindexSearch(
+  ctx: ServiceContext,
+  cursor: string | null,
+): Promise<{ documents: number; nextCursor: string | null }> {
   const bindings = shardBindings();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");
   const shard = at ? Math.min(Number(at[1]), bindings.length - 1) : 0;
@@ -68,7 +71,10 @@ export async function reindexSearch(ctx: ServiceContext, cursor: string | null):
 }
 
 /** A page of one shard's rebuild: the last document done, or null once the shard is done (its full-text index rebuilt). */
-async function reindexShard(ctx: ServiceContext, cursor: string | null): Promise<{ documents: number; last: string | null }> {
+async function reindexShard(
+  ctx: ServiceContext,
+  cursor: string | null,
+): Promise<{ documents: number; last: string | null }> {
   const d1 = d1Of(ctx.db);
   const page = d1
     .prepare(
@@ -95,7 +101,9 @@ async function reindexShard(ctx: ServiceContext, cursor: string | null): Promise
     ...(bodies.length
       ? [
           d1
-            .prepare(`UPDATE search_entries SET body = j.value ->> 1 FROM json_each(?1) j WHERE search_entries.record_id = j.value ->> 0`)
+            .prepare(
+              `UPDATE search_entries SET body = j.value ->> 1 FROM json_each(?1) j WHERE search_entries.record_id = j.value ->> 0`,
+            )
             .bind(JSON.stringify(bodies.map((b) => [b.id, b.body]))),
         ]
       : []),

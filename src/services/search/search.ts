@@ -44,7 +44,11 @@ export interface SearchHit {
   workspaceId: string;
   projectId: string;
   tableId: string | null;
-  path: { project: { _id: string; name: string }; folders: { _id: string; name: string }[]; table: { _id: string; name: string } | null };
+  path: {
+    project: { _id: string; name: string };
+    folders: { _id: string; name: string }[];
+    table: { _id: string; name: string } | null;
+  };
   /** HTML: the text around the matches, every character escaped, matches in <mark>. */
   snippet: string;
   /** Relevance computed from this record alone (src/services/search/rank.ts); higher is better. */
@@ -160,11 +164,26 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
 /** The row id of the marker row a statement adds when its query matched more records than it may score. */
 const TOO_BROAD_RID = -1;
 
-const HIT_COLUMNS = ["rid", "score", "record_id", "kind", "title", "workspace_id", "project_id", "project_name", "table_id", "table_name", "folders", "snip"] as const;
+const HIT_COLUMNS = [
+  "rid",
+  "score",
+  "record_id",
+  "kind",
+  "title",
+  "workspace_id",
+  "project_id",
+  "project_name",
+  "table_id",
+  "table_name",
+  "folders",
+  "snip",
+] as const;
 
 /** An FTS5 error is the query's fault (422), whatever the translation let through; anything else is ours. */
 function isFtsQueryError(err: unknown): boolean {
-  const message = String((err as { message?: unknown })?.message ?? "") + String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
+  const message =
+    String((err as { message?: unknown })?.message ?? "") +
+    String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
   return /fts5|unterminated string/i.test(message);
 }
 
@@ -197,7 +216,10 @@ function hitDto(r: HitRow): SearchHit {
   };
 }
 
-export async function search(ctx: ServiceContext, input: SearchInput): Promise<{ data: SearchHit[]; nextCursor: string | null }> {
+export async function search(
+  ctx: ServiceContext,
+  input: SearchInput,
+): Promise<{ data: SearchHit[]; nextCursor: string | null }> {
   const match = ftsExpression(input.q);
   const limit = Math.min(Math.max(input.limit ?? DEFAULT_SEARCH_LIMIT, 1), MAX_SEARCH_LIMIT);
   const offset = input.cursor ? decodeSearchCursor(input.cursor) : 0;
@@ -220,7 +242,11 @@ export async function search(ctx: ServiceContext, input: SearchInput): Promise<{
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    if (isFtsQueryError(err)) throw new ApiError("UnprocessableEntityError", "The search query cannot be read; quote words that contain punctuation");
+    if (isFtsQueryError(err))
+      throw new ApiError(
+        "UnprocessableEntityError",
+        "The search query cannot be read; quote words that contain punctuation",
+      );
     throw err;
   }
   if (rows.some((r) => r.rid === TOO_BROAD_RID)) throw tooBroad();

@@ -24,7 +24,10 @@ interface SiteHit {
 
 export type SiteSearchResult = { ok: true; hits: SiteHit[] } | { ok: false; message: string };
 
-export async function searchPortal(ctx: ServiceContext, input: { documentIds: readonly string[]; q: string }): Promise<SiteSearchResult> {
+export async function searchPortal(
+  ctx: ServiceContext,
+  input: { documentIds: readonly string[]; q: string },
+): Promise<SiteSearchResult> {
   const { documentIds, q } = input;
   let match: string;
   try {
@@ -37,7 +40,13 @@ export async function searchPortal(ctx: ServiceContext, input: { documentIds: re
   try {
     const pagesWords = documentIds.map((id) => scopeWord("d", id)).join(" OR ");
     const scoped = `${match} AND scope : (${pagesWords}) AND scope : ${scopeWord("k", "document")}`;
-    const rows = await ctx.db.all<{ id: string | null; title: string; snip: string | null; score: number; rid: number }>(sql`
+    const rows = await ctx.db.all<{
+      id: string | null;
+      title: string;
+      snip: string | null;
+      score: number;
+      rid: number;
+    }>(sql`
       WITH ${scoredCte(sql`${scoped}`)},
       top AS MATERIALIZED (SELECT rid, score FROM scored ORDER BY score DESC, rid LIMIT ${SITE_SEARCH_LIMIT})
       SELECT e.record_id AS id, e.title AS title, t.score AS score, t.rid AS rid,
@@ -50,7 +59,11 @@ export async function searchPortal(ctx: ServiceContext, input: { documentIds: re
     rows.sort((a, b) => b.score - a.score || a.rid - b.rid);
     return { ok: true, hits: rows.map((r) => ({ _id: r.id!, title: r.title, snippet: snippetHtml(r.snip ?? "") })) };
   } catch (err) {
-    if (/fts5|unterminated string/i.test(String((err as Error)?.message) + String((err as { cause?: Error })?.cause?.message ?? ""))) {
+    if (
+      /fts5|unterminated string/i.test(
+        String((err as Error)?.message) + String((err as { cause?: Error })?.cause?.message ?? ""),
+      )
+    ) {
       return { ok: false, message: "The search could not be read; quote words that contain punctuation" };
     }
     throw err;

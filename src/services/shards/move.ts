@@ -11,7 +11,15 @@ import { recordPlacementStatement, refreshPlacements, servingBindingOf } from ".
 import { dropMovedCopyWithin, ShardMoveError } from "../../db/shardMove";
 import { shardDeleteOrder } from "../../db/shardRows";
 import { readFence, setFenceStatement } from "../../db/shardFence";
-import { abortMoveWithin, findStoppedMoveTarget, isPlausibleState, moveLogicalShardStep, stepShapes, type MovePhase, type MoveState } from "../../db/shardMoveSteps";
+import {
+  abortMoveWithin,
+  findStoppedMoveTarget,
+  isPlausibleState,
+  moveLogicalShardStep,
+  stepShapes,
+  type MovePhase,
+  type MoveState,
+} from "../../db/shardMoveSteps";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { z } from "zod";
 import { shardBindings, type ShardBinding } from "../../db/shards";
@@ -33,9 +41,13 @@ export interface ShardMoveSummary {
 function bindingNamed(env: Env, name: string, field: "to" | "from"): ShardBinding {
   const binding = (shardBindings() as string[]).includes(name) ? (name as ShardBinding) : null;
   if (!binding || !env[binding]) {
-    throw new ApiError("ValidationError", `No shard database ${name}: this deployment has ${shardBindings().join(", ")}`, {
-      details: [{ path: field, message: "not a shard database binding" }],
-    });
+    throw new ApiError(
+      "ValidationError",
+      `No shard database ${name}: this deployment has ${shardBindings().join(", ")}`,
+      {
+        details: [{ path: field, message: "not a shard database binding" }],
+      },
+    );
   }
   return binding;
 }
@@ -63,7 +75,8 @@ export interface ShardMoveProgress {
   rowsVerified: number;
 }
 
-export type ShardMoveStep = { done: false; cursor: string; progress: ShardMoveProgress } | ({ done: true } & ShardMoveSummary);
+export type ShardMoveStep =
+  { done: false; cursor: string; progress: ShardMoveProgress } | ({ done: true } & ShardMoveSummary);
 
 const Key = z.union([z.string().max(200), z.number(), z.null()]);
 /** A cursor as it comes back from the command: base64url of MoveState's JSON. */
@@ -84,7 +97,8 @@ function encodeMoveCursor(state: MoveState): string {
 }
 
 function decodeMoveCursor(cursor: string): MoveState {
-  const bad = () => validation("cursor is not a cursor this move returned", [{ path: "cursor", message: "invalid cursor" }]);
+  const bad = () =>
+    validation("cursor is not a cursor this move returned", [{ path: "cursor", message: "invalid cursor" }]);
   let json: unknown;
   try {
     json = JSON.parse(textFromBase64Url(cursor) ?? "");
@@ -101,7 +115,14 @@ function progressOf(state: MoveState): ShardMoveProgress {
   // While the target is cleaned, tables are walked children first; the progress names the table being cleaned.
   const table = (state.phase === "clean" ? shardDeleteOrder() : shapes)[state.table]!;
   const sum = (a: number[]) => a.reduce((x, n) => x + n, 0);
-  return { phase: state.phase, table: table.name, tableIndex: state.table, tables: shapes.length, rowsCopied: sum(state.copied), rowsVerified: sum(state.verified) };
+  return {
+    phase: state.phase,
+    table: table.name,
+    tableIndex: state.table,
+    tables: shapes.length,
+    rowsCopied: sum(state.copied),
+    rowsVerified: sum(state.verified),
+  };
 }
 
 /**
@@ -158,11 +179,19 @@ export async function moveShardStep(
 export async function moveShard(
   env: Env,
   input: { logical: number; to: string; maxCalls?: number; pageRows?: number },
-  opts: { now: number; onCopied?: (table: string, rows: number) => void | Promise<void>; onStep?: (progress: ShardMoveProgress) => void },
+  opts: {
+    now: number;
+    onCopied?: (table: string, rows: number) => void | Promise<void>;
+    onStep?: (progress: ShardMoveProgress) => void;
+  },
 ): Promise<ShardMoveSummary> {
   let cursor: string | null = null;
   for (;;) {
-    const step: ShardMoveStep = await moveShardStep(env, { ...input, maxCalls: input.maxCalls ?? Number.MAX_SAFE_INTEGER, cursor }, opts);
+    const step: ShardMoveStep = await moveShardStep(
+      env,
+      { ...input, maxCalls: input.maxCalls ?? Number.MAX_SAFE_INTEGER, cursor },
+      opts,
+    );
     if (step.done) {
       const { done: _, ...summary } = step;
       return summary;
@@ -181,9 +210,14 @@ export async function dropOldShardCopy(
   input: { logical: number; from: string; maxCalls?: number },
 ): Promise<{ logical: number; from: ShardBinding; rows: number; done: boolean }> {
   const from = bindingNamed(env, input.from, "from");
-  if ((await servingNow(env, input.logical)) === from) throw conflict(`Logical shard ${input.logical} is served by ${from}: it has no old copy there`);
+  if ((await servingNow(env, input.logical)) === from)
+    throw conflict(`Logical shard ${input.logical} is served by ${from}: it has no old copy there`);
   try {
-    const { deleted, done } = await dropMovedCopyWithin({ db: env[from]!, logical: input.logical, maxCalls: input.maxCalls ?? DEFAULT_STEP_CALLS });
+    const { deleted, done } = await dropMovedCopyWithin({
+      db: env[from]!,
+      logical: input.logical,
+      maxCalls: input.maxCalls ?? DEFAULT_STEP_CALLS,
+    });
     return { logical: input.logical, from, rows: deleted, done };
   } catch (error) {
     if (error instanceof ShardMoveError) throw conflict(error.message);
@@ -205,22 +239,37 @@ export async function dropOldShardCopy(
 export async function abortShardMove(
   env: Env,
   input: { logical: number; to?: string; maxCalls?: number },
-): Promise<{ logical: number; from: ShardBinding; to: ShardBinding | null; stopped: boolean; rows: number; done: boolean }> {
+): Promise<{
+  logical: number;
+  from: ShardBinding;
+  to: ShardBinding | null;
+  stopped: boolean;
+  rows: number;
+  done: boolean;
+}> {
   const from = await servingNow(env, input.logical);
   const maxCalls = input.maxCalls ?? DEFAULT_STEP_CALLS;
   let used = 0;
   let to: ShardBinding | null;
   if (input.to !== undefined) {
     to = bindingNamed(env, input.to, "to");
-    if (to === from) throw conflict(`Logical shard ${input.logical} is served by ${to}: it holds no stopped move's copy there`);
+    if (to === from)
+      throw conflict(`Logical shard ${input.logical} is served by ${to}: it holds no stopped move's copy there`);
   } else {
     const fence = await readFence(env[from]!, input.logical);
-    const others = Object.fromEntries(shardBindings().filter((b) => b !== from && env[b]).map((b) => [b, env[b]!]));
+    const others = Object.fromEntries(
+      shardBindings()
+        .filter((b) => b !== from && env[b])
+        .map((b) => [b, env[b]!]),
+    );
     used += 1 + Object.keys(others).length;
     to = (await findStoppedMoveTarget(others, input.logical, from, fence.state === "read-only")) as ShardBinding | null;
     if (!to) {
       // A move under way whose target never got its fence (it stopped inside its first step): only the source to reopen.
-      if (fence.state !== "read-only") throw conflict(`No move of logical shard ${input.logical} is under way (its fence in ${from} is ${fence.state}), and none left a copy to delete`);
+      if (fence.state !== "read-only")
+        throw conflict(
+          `No move of logical shard ${input.logical} is under way (its fence in ${from} is ${fence.state}), and none left a copy to delete`,
+        );
       await env[from]!.batch([setFenceStatement(env[from]!, input.logical, "active")]);
       return { logical: input.logical, from, to: null, stopped: true, rows: 0, done: true };
     }
@@ -237,7 +286,9 @@ export async function abortShardMove(
     });
     // Found, not named, and nothing there: a move stopped and cleaned up before; nothing to do.
     if (input.to === undefined && !stopped && deleted === 0 && done) {
-      throw new ShardMoveError(`No move of logical shard ${input.logical} is under way, and none left a copy to delete (the last one's, in ${to}, is gone)`);
+      throw new ShardMoveError(
+        `No move of logical shard ${input.logical} is under way, and none left a copy to delete (the last one's, in ${to}, is gone)`,
+      );
     }
     return { logical: input.logical, from, to, stopped, rows: deleted, done };
   } catch (error) {

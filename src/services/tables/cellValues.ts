@@ -63,7 +63,8 @@ export function cellValueProblem(column: Pick<ColumnRow, "data">, value: unknown
       return selectItemIds(column).has(value) ? null : `${value} is not an item of this select column`;
     }
     case "multiSelect": {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) return "a multiSelect cell holds an array of selectItems ids";
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+        return "a multiSelect cell holds an array of selectItems ids";
       const ids = selectItemIds(column);
       const unknown = value.filter((v) => !ids.has(v as string));
       if (unknown.length) return `not items of this column: ${unknown.slice(0, 5).join(", ")}`;
@@ -126,14 +127,25 @@ export function checkCellWrites(
     }
     return writes;
   });
-  if (details.length) throw validation(`Invalid cell values: ${details.slice(0, 3).map((d) => `${d.path}: ${d.message}`).join("; ")}`, details);
+  if (details.length)
+    throw validation(
+      `Invalid cell values: ${details
+        .slice(0, 3)
+        .map((d) => `${d.path}: ${d.message}`)
+        .join("; ")}`,
+      details,
+    );
   if (computed) throw conflict(computed);
   return out;
 }
 
 /** The single-cell form of checkCellWrites for PUT /table/row/{rowId}/cell/{columnId}: 409 for computed, else 400. */
 export function checkCellWrite(column: ColumnRow, value: unknown): void {
-  if (isComputedColumn(column)) throw conflict(`${column.name} is a ${columnType(column)} column; its cells are computed and read-only`);
+  if (isComputedColumn(column))
+    throw conflict(`${column.name} is a ${columnType(column)} column; its cells are computed and read-only`);
   const problem = cellValueProblem(column, value);
-  if (problem) throw new ApiError("ValidationError", `Invalid cell value: ${problem}`, { details: [{ path: "data", message: problem }] });
+  if (problem)
+    throw new ApiError("ValidationError", `Invalid cell value: ${problem}`, {
+      details: [{ path: "data", message: problem }],
+    });
 }

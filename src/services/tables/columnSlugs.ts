@@ -29,7 +29,13 @@ export function takenSlugsQuery(db: Db, tableId: string | SQL, base: string, exc
   return db
     .select({ slug: columns.slug })
     .from(columns)
-    .where(and(eq(columns.tableId, tableId), or(eq(columns.slug, base), sql`${columns.slug} LIKE ${`${base}-%`}`), exceptColumnId ? ne(columns.id, exceptColumnId) : undefined));
+    .where(
+      and(
+        eq(columns.tableId, tableId),
+        or(eq(columns.slug, base), sql`${columns.slug} LIKE ${`${base}-%`}`),
+        exceptColumnId ? ne(columns.id, exceptColumnId) : undefined,
+      ),
+    );
 }
 
 /** `base`, or `base-2`, `base-3`, … whichever is first free. */

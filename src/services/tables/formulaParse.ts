@@ -21,7 +21,10 @@ export interface ParsedFormulaDto {
 }
 
 /** Parses `text` against the table's live columns; with `columnId` (a column of the table), cycles through it are 422 too. */
-export async function parseFormulaForTable(ctx: ServiceContext, input: { tableId: string; text: string; columnId?: string }): Promise<ParsedFormulaDto> {
+export async function parseFormulaForTable(
+  ctx: ServiceContext,
+  input: { tableId: string; text: string; columnId?: string },
+): Promise<ParsedFormulaDto> {
   const [[tableRow], list, linkedRows] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
     liveColumnsQuery(ctx.db, input.tableId),
@@ -29,6 +32,15 @@ export async function parseFormulaForTable(ctx: ServiceContext, input: { tableId
   ]);
   checkTableAccess(tableRow, "read");
   if (input.columnId !== undefined && !list.some((c) => c.id === input.columnId)) throw notFound("Column");
-  const compiled = compileFormulaText(input.text, list.map(asTableColumn), { columnId: input.columnId, path: "text", linked: linkedColumnsOf(list, linkedRows) });
-  return { tree: compiled.expression, text: compiled.text, references: compiled.references, resultType: compiled.resultType };
+  const compiled = compileFormulaText(input.text, list.map(asTableColumn), {
+    columnId: input.columnId,
+    path: "text",
+    linked: linkedColumnsOf(list, linkedRows),
+  });
+  return {
+    tree: compiled.expression,
+    text: compiled.text,
+    references: compiled.references,
+    resultType: compiled.resultType,
+  };
 }

@@ -27,12 +27,18 @@ export function linkedColumnsQuery(db: Db, tableId: string | SQL) {
 }
 
 /** For each live relation among `tableColumns`: the linked table's columns (from linkedColumnsQuery's rows). */
-export function linkedColumnsOf(tableColumns: readonly Pick<ColumnRow, "id" | "data" | "isDeleted">[], linkedRows: readonly ColumnRow[]): Map<string, TableColumn[]> {
+export function linkedColumnsOf(
+  tableColumns: readonly Pick<ColumnRow, "id" | "data" | "isDeleted">[],
+  linkedRows: readonly ColumnRow[],
+): Map<string, TableColumn[]> {
   const byTable = new Map<string, TableColumn[]>();
   for (const c of linkedRows) byTable.set(c.tableId, [...(byTable.get(c.tableId) ?? []), asTableColumn(c)]);
   const out = new Map<string, TableColumn[]>();
   for (const c of tableColumns) {
-    const target = !c.isDeleted && c.data.type === "oneMany" ? (c.data as { oneMany?: { tableId?: string } }).oneMany?.tableId : undefined;
+    const target =
+      !c.isDeleted && c.data.type === "oneMany"
+        ? (c.data as { oneMany?: { tableId?: string } }).oneMany?.tableId
+        : undefined;
     const list = target ? byTable.get(target) : undefined;
     if (list) out.set(c.id, list);
   }

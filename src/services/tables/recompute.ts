@@ -16,8 +16,13 @@ export async function recalculateFormulasAfterWrite(
   rowIds: readonly string[],
   opts: { returnCells?: boolean } = {},
 ): Promise<RecomputeResult> {
-  if (rowIds.length === 0) return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
-  return recomputeRowsThroughCoordinator(env, { tableId, rowIds: [...rowIds], ...(opts.returnCells && { returnCells: true }) });
+  if (rowIds.length === 0)
+    return { updatedRows: 0, formulaCells: {}, ...(opts.returnCells && { formulaCellRecords: [] }) };
+  return recomputeRowsThroughCoordinator(env, {
+    tableId,
+    rowIds: [...rowIds],
+    ...(opts.returnCells && { returnCells: true }),
+  });
 }
 
 /**

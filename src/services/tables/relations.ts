@@ -73,7 +73,8 @@ export function filterItemMatches(op: FilterOp, target: unknown, operand: unknow
       return op === "lt" ? c < 0 : op === "lte" ? c <= 0 : op === "gt" ? c > 0 : c >= 0;
     }
     case "contains": {
-      if (typeof target === "string" && typeof operand === "string") return target.toLowerCase().includes(operand.toLowerCase());
+      if (typeof target === "string" && typeof operand === "string")
+        return target.toLowerCase().includes(operand.toLowerCase());
       if (Array.isArray(target)) {
         const keys = new Set(target.map(valueKey));
         return Array.isArray(operand) ? operand.every((o) => keys.has(valueKey(o))) : keys.has(valueKey(operand));
@@ -112,8 +113,10 @@ export function relatedRowIds(options: OneManyOptions, target: TargetTable, sour
     operand: item.sourceColumnId !== undefined ? source.cells[item.sourceColumnId] : item.value,
   }));
   if (items.length === 0) return [];
-  const matchesAt = (pos: number, item: (typeof items)[number]) => filterItemMatches(item.op, target.values[pos]![item.targetColumnId], item.operand);
-  const hashable = (item: (typeof items)[number]) => item.op === "eq" && item.operand !== null && item.operand !== undefined;
+  const matchesAt = (pos: number, item: (typeof items)[number]) =>
+    filterItemMatches(item.op, target.values[pos]![item.targetColumnId], item.operand);
+  const hashable = (item: (typeof items)[number]) =>
+    item.op === "eq" && item.operand !== null && item.operand !== undefined;
   let positions: number[];
   if (options.filterConjunction === "or") {
     const hit = new Set<number>();
@@ -155,7 +158,13 @@ async function loadTargets(db: Db, oneManyColumns: readonly ColumnRow[]): Promis
             AND ${inJson(sql`id`, [...columnIds])}))`,
       })
       .from(rows)
-      .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${tableId} AND t.is_deleted = 0)`))
+      .where(
+        and(
+          eq(rows.tableId, tableId),
+          eq(rows.isDeleted, false),
+          sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${tableId} AND t.is_deleted = 0)`,
+        ),
+      )
       .orderBy(rows.seq, rows.id),
   );
   const results = await db.batch(queries as [(typeof queries)[number], ...(typeof queries)[number][]]);
@@ -171,7 +180,10 @@ async function loadTargets(db: Db, oneManyColumns: readonly ColumnRow[]): Promis
 }
 
 /** Sets `cells[column.id]` to the related target row ids for every oneMany column and every source row. */
-export async function fillOneManyValues(ctx: ServiceContext, { columns: oneManyColumns, rows: sourceRows }: { columns: readonly ColumnRow[]; rows: readonly RowValues[] }): Promise<void> {
+export async function fillOneManyValues(
+  ctx: ServiceContext,
+  { columns: oneManyColumns, rows: sourceRows }: { columns: readonly ColumnRow[]; rows: readonly RowValues[] },
+): Promise<void> {
   if (oneManyColumns.length === 0 || sourceRows.length === 0) return;
   const targets = await loadTargets(ctx.db, oneManyColumns);
   for (const col of oneManyColumns) {

@@ -56,7 +56,12 @@ export function columnDto(c: ColumnRow, tableColumns?: readonly ColumnRow[], lin
   if (stored?.expression) {
     const columns = (tableColumns ?? [c]).map(asTableColumn);
     const described = describeFormula(stored.expression, columns, linked);
-    formula = { text: described.text, expression: stored.expression, description: stored.description ?? described.description, resultType: described.resultType };
+    formula = {
+      text: described.text,
+      expression: stored.expression,
+      description: stored.description ?? described.description,
+      resultType: described.resultType,
+    };
   }
   const data = c.data as ColumnRow["data"] & { type: ColumnType };
   return {

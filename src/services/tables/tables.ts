@@ -34,16 +34,24 @@ export const tableRepresentation = (table: TableRow) => ({ data: tableDto(table)
  * The table and its identifier column (`Name`, slug `name`) in one atomic batch. Needs workspace
  * owner/admin/editor on the project; `documentId`, when given, a readable document of the same project.
  */
-export async function createTable(ctx: ServiceContext, input: { projectId: string; name: string; documentId?: string | null }) {
+export async function createTable(
+  ctx: ServiceContext,
+  input: { projectId: string; name: string; documentId?: string | null },
+) {
   const [projectRows, ...docResults] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, input.projectId),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, input.documentId ? [input.documentId] : []),
   ]);
   // Existence and read access of both records before the role (docs/api-guide.md › Conventions): a viewer naming a missing document gets 404.
   const { project } = checkProjectAccess(projectRows[0], "read");
-  const doc = input.documentId ? checkDocumentAccess(assembleDocumentsAccess(docResults).get(input.documentId), "read").doc : null;
+  const doc = input.documentId
+    ? checkDocumentAccess(assembleDocumentsAccess(docResults).get(input.documentId), "read").doc
+    : null;
   checkProjectAccess(projectRows[0], "write");
-  if (doc && doc.projectId !== project.id) throw validation("The document must belong to the table's project", [{ path: "documentId", message: "not in this project" }]);
+  if (doc && doc.projectId !== project.id)
+    throw validation("The document must belong to the table's project", [
+      { path: "documentId", message: "not in this project" },
+    ]);
   const table: TableRow = {
     id: newIdBeside(project.id),
     projectId: project.id,
@@ -58,7 +66,11 @@ export async function createTable(ctx: ServiceContext, input: { projectId: strin
   const identifier: ColumnRow = identifierColumnRow(table);
   const dto = { ...tableDto(table), columns: [columnDto(identifier)] };
   // A keyed request's answer commits with the table (services/idempotency.ts), so a crash cannot part them.
-  await ctx.db.batch([ctx.db.insert(tables).values(table), ctx.db.insert(columns).values(identifier), ...(await keptAnswerUpdates(ctx, { payload: { data: dto } }))]);
+  await ctx.db.batch([
+    ctx.db.insert(tables).values(table),
+    ctx.db.insert(columns).values(identifier),
+    ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
+  ]);
   return dto;
 }
 
@@ -69,7 +81,10 @@ export async function getTable(ctx: ServiceContext, tableId: string): Promise<Ta
 }
 
 /** Renames the table; `expected` is compared with the table's current GET representation first (412, nothing changed). */
-export async function updateTable(ctx: ServiceContext, input: { tableId: string; name: string; expected?: ExpectedVersion }): Promise<TableDto> {
+export async function updateTable(
+  ctx: ServiceContext,
+  input: { tableId: string; name: string; expected?: ExpectedVersion },
+): Promise<TableDto> {
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
   await assertExpectedVersion(input.expected, () => tableRepresentation(table));
@@ -77,21 +92,28 @@ export async function updateTable(ctx: ServiceContext, input: { tableId: string;
   const [updated] = await ctx.db
     .update(tables)
     .set({ name: input.name, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
-    .where(and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
+    .where(
+      and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)),
+    )
     .returning();
   if (!updated) throw preconditionFailed();
   return tableDto(updated);
 }
 
 /** Its columns, rows and cells vanish with it: every read joins through the table. If-Match as for update. */
-export async function deleteTable(ctx: ServiceContext, input: { tableId: string; expected?: ExpectedVersion }): Promise<void> {
+export async function deleteTable(
+  ctx: ServiceContext,
+  input: { tableId: string; expected?: ExpectedVersion },
+): Promise<void> {
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
   await assertExpectedVersion(input.expected, () => tableRepresentation(table));
   const deleted = await ctx.db
     .update(tables)
     .set({ isDeleted: true, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
-    .where(and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)))
+    .where(
+      and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)),
+    )
     .returning({ id: tables.id });
   if (deleted.length === 0) throw preconditionFailed();
   // Lookups in other tables that read this one now read #REF!.

@@ -27,11 +27,17 @@ export function workspaceCollaboratorsStatement(db: Db, ids: readonly string[] |
   return db
     .select()
     .from(workspaceCollaborators)
-    .where(Array.isArray(ids) ? inJson(workspaceCollaborators.workspaceId, ids as string[]) : sql`${workspaceCollaborators.workspaceId} IN (${ids})`)
+    .where(
+      Array.isArray(ids)
+        ? inJson(workspaceCollaborators.workspaceId, ids as string[])
+        : sql`${workspaceCollaborators.workspaceId} IN (${ids})`,
+    )
     .orderBy(workspaceCollaborators.createdAt);
 }
 
-export function groupWorkspaceCollaborators(rows: (typeof workspaceCollaborators.$inferSelect)[]): Map<string, Collaborator[]> {
+export function groupWorkspaceCollaborators(
+  rows: (typeof workspaceCollaborators.$inferSelect)[],
+): Map<string, Collaborator[]> {
   const out = new Map<string, Collaborator[]>();
   for (const r of rows) {
     const list = out.get(r.workspaceId) ?? [];

@@ -9,7 +9,15 @@ import { checkOrganizationAccess, organizationAccessStatement } from "../../auth
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { indexMemberships, membershipRowsStatement } from "../organizations/userOrganizations";
 import { conflict, notFound, preconditionFailed } from "../../errors";
-import { assertInvitationRoom, pendingInvitationsStatement, pendingInvitationStatement, queueSharingNotice, sharingNotice, shortName, tooManyPendingInvitations } from "../organizations/invitations";
+import {
+  assertInvitationRoom,
+  pendingInvitationsStatement,
+  pendingInvitationStatement,
+  queueSharingNotice,
+  sharingNotice,
+  shortName,
+  tooManyPendingInvitations,
+} from "../organizations/invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
@@ -48,14 +56,20 @@ export async function listWorkspaces(ctx: ServiceContext, organizationId: string
         ),
       )
       .orderBy(workspaces.createdAt),
-    workspaceCollaboratorsStatement(ctx.db, sql`SELECT w.id FROM workspaces w WHERE w.organization_id = ${organizationId}`),
+    workspaceCollaboratorsStatement(
+      ctx.db,
+      sql`SELECT w.id FROM workspaces w WHERE w.organization_id = ${organizationId}`,
+    ),
   ]);
   const byWorkspace = groupWorkspaceCollaborators(collaborators);
   return rows.map((w) => workspaceDto(w, byWorkspace.get(w.id) ?? []));
 }
 
 /** Creates a workspace in an organization the caller belongs to; the caller becomes its owner. */
-export async function createWorkspace(ctx: ServiceContext, input: { organizationId: string; name: string; description?: string; isShared?: boolean }): Promise<WorkspaceDto> {
+export async function createWorkspace(
+  ctx: ServiceContext,
+  input: { organizationId: string; name: string; description?: string; isShared?: boolean },
+): Promise<WorkspaceDto> {
   const [org] = await read(ctx, [organizationAccessStatement(ctx.db, ctx.user.ref, input.organizationId)]);
   checkOrganizationAccess(org[0], "read");
   const ws: WorkspaceRow = {
@@ -73,7 +87,9 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
   // A keyed request's answer commits with the workspace (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([
     ctx.db.insert(workspaces).values(ws),
-    ctx.db.insert(workspaceCollaborators).values({ workspaceId: ws.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
+    ctx.db
+      .insert(workspaceCollaborators)
+      .values({ workspaceId: ws.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now }),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   return dto;
@@ -85,7 +101,11 @@ export async function createWorkspace(ctx: ServiceContext, input: { organization
  */
 export async function updateWorkspace(
   ctx: ServiceContext,
-  input: { workspaceId: string; patch: { name?: string; description?: string; isShared?: boolean }; expected?: ExpectedVersion },
+  input: {
+    workspaceId: string;
+    patch: { name?: string; description?: string; isShared?: boolean };
+    expected?: ExpectedVersion;
+  },
 ): Promise<WorkspaceDto> {
   const [rows, collaborators] = await read(ctx, [
     workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId),
@@ -96,9 +116,19 @@ export async function updateWorkspace(
   const { name, description, isShared } = input.patch;
   const [updated] = await ctx.db
     .update(workspaces)
-    .set({ ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(isShared !== undefined && { isShared }), updatedAt: nextUpdatedAt(workspaces.updatedAt, ctx.now) })
+    .set({
+      ...(name !== undefined && { name }),
+      ...(description !== undefined && { description }),
+      ...(isShared !== undefined && { isShared }),
+      updatedAt: nextUpdatedAt(workspaces.updatedAt, ctx.now),
+    })
     // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
-    .where(and(eq(workspaces.id, input.workspaceId), input.expected === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt)))
+    .where(
+      and(
+        eq(workspaces.id, input.workspaceId),
+        input.expected === undefined ? undefined : eq(workspaces.updatedAt, workspace.updatedAt),
+      ),
+    )
     .returning();
   if (!updated) throw preconditionFailed();
   return dtoOf(updated, collaborators);
@@ -110,7 +140,11 @@ export async function updateWorkspace(
  * a pending invitation applied when it registers. The answer is the same either way (so is the refusal at the
  * organization's bound on pending invitations). The owner's role is fixed (409).
  */
-export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" }) {
+// eslint-disable-next-line max-lines-per-function -- the role checks, the grant, its notice and its index write in their order
+export async function addWorkspaceCollaborator(
+  ctx: ServiceContext,
+  input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" },
+) {
   const { workspaceId, role } = input;
   const email = input.email.toLowerCase();
   const [rows, target, pending] = await read(ctx, [
@@ -118,7 +152,11 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
     ctx.db
       .select({
         id: users.id,
-        collaboratorRole: sql<string | null>`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = ${workspaceId} AND wc.user_id = "users"."id")`.as("collaborator_role"),
+        collaboratorRole: sql<
+          string | null
+        >`(SELECT wc.role FROM workspace_collaborators wc WHERE wc.workspace_id = ${workspaceId} AND wc.user_id = "users"."id")`.as(
+          "collaborator_role",
+        ),
       })
       .from(users)
       .where(eq(users.email, email)),
@@ -131,7 +169,14 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
   // A role change of an existing collaborator is not an invitation; anything else waits for room, registered or not.
   if (!target[0]?.collaboratorRole) assertInvitationRoom(pending);
   if (!targetId) {
-    const [stored] = await pendingInvitationStatement(ctx.db, { organizationId: workspace.organizationId, workspaceId, email, role, invitedBy: ctx.user.id, at: ctx.now });
+    const [stored] = await pendingInvitationStatement(ctx.db, {
+      organizationId: workspace.organizationId,
+      workspaceId,
+      email,
+      role,
+      invitedBy: ctx.user.id,
+      at: ctx.now,
+    });
     if (!stored) tooManyPendingInvitations();
     return answer;
   }
@@ -155,8 +200,20 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
     ctx.db
       .insert(workspaceCollaborators)
       .values({ workspaceId, userId: targetId, role, createdAt: ctx.now })
-      .onConflictDoUpdate({ target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId], set: { role } }),
-    ctx.db.insert(organizationMembers).values({ organizationId: workspace.organizationId, userId: targetId, role: "member", createdAt: ctx.now, updatedAt: ctx.now }).onConflictDoNothing(),
+      .onConflictDoUpdate({
+        target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId],
+        set: { role },
+      }),
+    ctx.db
+      .insert(organizationMembers)
+      .values({
+        organizationId: workspace.organizationId,
+        userId: targetId,
+        role: "member",
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      })
+      .onConflictDoNothing(),
     liveRoomsStatement(ctx.db, { workspaceId }),
     membershipRowsStatement(ctx.db, workspace.organizationId, [targetId]),
     ...(notice
@@ -182,7 +239,10 @@ export async function addWorkspaceCollaborator(ctx: ServiceContext, input: { wor
  * Removes a collaborator (owner or admin; anyone may remove themselves); the owner cannot be removed (409), a
  * non-collaborator is 404. Their document grants in the workspace end too.
  */
-export async function removeWorkspaceCollaborator(ctx: ServiceContext, input: { workspaceId: string; userId: string }): Promise<WorkspaceDto> {
+export async function removeWorkspaceCollaborator(
+  ctx: ServiceContext,
+  input: { workspaceId: string; userId: string },
+): Promise<WorkspaceDto> {
   const { workspaceId, userId } = input;
   const [rows] = await read(ctx, [workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId)]);
   const { workspace } = checkWorkspaceAccess(rows[0], userId === ctx.user.id ? "read" : "admin");

@@ -43,7 +43,12 @@ describe("POST /admin/users", () => {
     expect(ws.data).toEqual(workspace);
     const tokens = await ok("GET", "/token/all", { token: token.token });
     expect(tokens.data).toHaveLength(1);
-    expect(tokens.data[0]).toMatchObject({ _id: token._id, name: token.name, createdAt: token.createdAt, expiresAt: null });
+    expect(tokens.data[0]).toMatchObject({
+      _id: token._id,
+      name: token.name,
+      createdAt: token.createdAt,
+      expiresAt: null,
+    });
     expect(JSON.stringify(tokens.data)).not.toContain(token.token);
   });
 
@@ -56,11 +61,20 @@ describe("POST /admin/users", () => {
 
   it("stores the email lower-cased and refuses it again in any case (409)", async () => {
     const local = `Mixed.Case-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const created = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@Example.COM`, name: "Mixed" } });
+    const created = await ok("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: `${local}@Example.COM`, name: "Mixed" },
+    });
     expect(created.data.user.email).toBe(`${local}@example.com`.toLowerCase());
-    const same = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@example.com`.toLowerCase(), name: "Again" } });
+    const same = await call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: `${local}@example.com`.toLowerCase(), name: "Again" },
+    });
     expectError(same, 409, "ConflictError");
-    const upper = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: `${local}@EXAMPLE.com`.toUpperCase(), name: "Again" } });
+    const upper = await call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: `${local}@EXAMPLE.com`.toUpperCase(), name: "Again" },
+    });
     expectError(upper, 409, "ConflictError");
   });
 
@@ -73,21 +87,35 @@ describe("POST /admin/users", () => {
     expectError(taken, 409, "ConflictError");
     expect(Number(taken.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(2);
     // The refused registration's batch wrote nothing: still one user and one organization for the email.
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?1").bind(email).first<{ n: number }>())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?1").bind(email).first<{ n: number }>())!.n,
+    ).toBe(1);
     // Users are in the directory (and copied to every shard); a refused registration's organization could have been
     // placed on any shard, so every shard is asked.
     const organizations = await Promise.all(
-      everyShardD1().map(async (db) => (await db.prepare("SELECT count(*) AS n FROM organizations o JOIN users u ON u.id = o.owner_id WHERE u.email = ?1").bind(email).first<{ n: number }>())!.n),
+      everyShardD1().map(
+        async (db) =>
+          (await db
+            .prepare("SELECT count(*) AS n FROM organizations o JOIN users u ON u.id = o.owner_id WHERE u.email = ?1")
+            .bind(email)
+            .first<{ n: number }>())!.n,
+      ),
     );
     expect(organizations.reduce((a, b) => a + b, 0)).toBe(1);
-    const keyed = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail("trips-keyed"), name: "Keyed" }, headers: { "idempotency-key": `trips-${crypto.randomUUID()}` } });
+    const keyed = await call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: uniqueEmail("trips-keyed"), name: "Keyed" },
+      headers: { "idempotency-key": `trips-${crypto.randomUUID()}` },
+    });
     expect(keyed.status).toBe(200);
     expect(keyed.headers.get("x-d1-round-trips")).toBe("4");
   });
 
   it("two concurrent registrations of one email: exactly one wins, the other is 409", async () => {
     const email = uniqueEmail("race");
-    const results = await Promise.all([1, 2, 3].map((i) => call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: `Racer ${i}` } })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: `Racer ${i}` } })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 409, 409]);
     for (const r of results.filter((x) => x.status === 409)) expectError(r, 409, "ConflictError");
@@ -98,7 +126,11 @@ describe("POST /admin/users", () => {
     expectError(await call("POST", "/admin/users", { body }), 401, "UnauthorizedError");
     expectError(await call("POST", "/admin/users", { token: "wrong-admin-token", body }), 401, "UnauthorizedError");
     expectError(await call("POST", "/admin/users", { token: `${ADMIN_TOKEN}x`, body }), 401, "UnauthorizedError");
-    expectError(await call("POST", "/admin/users", { body, headers: { authorization: `Basic ${ADMIN_TOKEN}` } }), 401, "UnauthorizedError");
+    expectError(
+      await call("POST", "/admin/users", { body, headers: { authorization: `Basic ${ADMIN_TOKEN}` } }),
+      401,
+      "UnauthorizedError",
+    );
     const user = await registerUser("Not admin");
     expectError(await call("POST", "/admin/users", { token: user.token, body }), 401, "UnauthorizedError");
     // Nothing was created: the email is still free.
@@ -106,15 +138,24 @@ describe("POST /admin/users", () => {
   });
 
   it("checks the admin token before the body (401 before 400)", async () => {
-    expectError(await call("POST", "/admin/users", { token: "wrong", body: { email: "not-an-email" } }), 401, "UnauthorizedError");
+    expectError(
+      await call("POST", "/admin/users", { token: "wrong", body: { email: "not-an-email" } }),
+      401,
+      "UnauthorizedError",
+    );
     expectError(await call("POST", "/admin/users", { body: { nope: true } }), 401, "UnauthorizedError");
-    expectError(await call("POST", "/admin/users", { raw: "{not json", headers: { "content-type": "application/json" } }), 401, "UnauthorizedError");
+    expectError(
+      await call("POST", "/admin/users", { raw: "{not json", headers: { "content-type": "application/json" } }),
+      401,
+      "UnauthorizedError",
+    );
   });
 
   it("honours Idempotency-Key (docs/api-guide.md › HTTP semantics: retries, caching, replicas): a retry is replayed, not 409; another request under the key is 422; a bad key 400", async () => {
     const email = uniqueEmail("keyed");
     const key = `reg-${crypto.randomUUID()}`;
-    const register = (body: unknown, headers: Record<string, string> = { "idempotency-key": key }) => call("POST", "/admin/users", { token: ADMIN_TOKEN, body, headers });
+    const register = (body: unknown, headers: Record<string, string> = { "idempotency-key": key }) =>
+      call("POST", "/admin/users", { token: ADMIN_TOKEN, body, headers });
     const first = await register({ email, name: "Keyed" });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const again = await register({ email, name: "Keyed" });
@@ -124,14 +165,25 @@ describe("POST /admin/users", () => {
     // The replayed token is the one issued: it works.
     await ok("GET", "/me", { token: again.body.data.token.token });
     expectError(await register({ email: uniqueEmail("other"), name: "Other" }), 422, "UnprocessableEntityError");
-    expectError(await register({ email: uniqueEmail("bad"), name: "Bad" }, { "idempotency-key": "x".repeat(256) }), 400, "ValidationError");
+    expectError(
+      await register({ email: uniqueEmail("bad"), name: "Bad" }, { "idempotency-key": "x".repeat(256) }),
+      400,
+      "ValidationError",
+    );
     // The admin token is still checked first.
-    const unauthorized = await call("POST", "/admin/users", { token: "wrong", body: { email, name: "Keyed" }, headers: { "idempotency-key": "x".repeat(256) } });
+    const unauthorized = await call("POST", "/admin/users", {
+      token: "wrong",
+      body: { email, name: "Keyed" },
+      headers: { "idempotency-key": "x".repeat(256) },
+    });
     expectError(unauthorized, 401, "UnauthorizedError");
   });
 
   it("answers 400 with details for a bad email, a missing name and an unknown member", async () => {
-    const badEmail = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: "not-an-email", name: "X" } });
+    const badEmail = await call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: "not-an-email", name: "X" },
+    });
     expectError(badEmail, 400, "ValidationError");
     expect(badEmail.body.details).toEqual([{ path: "email", message: expect.any(String) }]);
 
@@ -139,10 +191,16 @@ describe("POST /admin/users", () => {
     expectError(noName, 400, "ValidationError");
     expect(noName.body.details.map((d: any) => d.path)).toEqual(["name"]);
 
-    const blankName = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail(), name: "   " } });
+    const blankName = await call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: uniqueEmail(), name: "   " },
+    });
     expectError(blankName, 400, "ValidationError");
 
-    const extra = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: uniqueEmail(), name: "X", isAdmin: true } });
+    const extra = await call("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: uniqueEmail(), name: "X", isAdmin: true },
+    });
     expectError(extra, 400, "ValidationError");
     expect(extra.body.details.map((d: any) => d.path)).toEqual(["isAdmin"]);
   });

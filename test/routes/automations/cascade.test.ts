@@ -8,17 +8,36 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, bulkRows, makeTable } from "../../support/tableHarness";
-import { callQueue, callScheduled, eventually, finishedRuns, hookUrl, receiverLog, sleep } from "../../support/automations";
+import {
+  callQueue,
+  callScheduled,
+  eventually,
+  finishedRuns,
+  hookUrl,
+  receiverLog,
+  sleep,
+} from "../../support/automations";
 import { newIdBeside } from "../../../src/db/shardIds";
 import { shardD1 } from "../../support/shards";
-import { CASCADE_BURST, CASCADE_DELIVERIES, CASCADE_RUNS, CASCADE_WRITES, DAILY_RUNS, PACE_MS_PER_WRITE, runStartDelays, startDelaysOf } from "../../../src/services/automations/cascade";
+import {
+  CASCADE_BURST,
+  CASCADE_DELIVERIES,
+  CASCADE_RUNS,
+  CASCADE_WRITES,
+  DAILY_RUNS,
+  PACE_MS_PER_WRITE,
+  runStartDelays,
+  startDelaysOf,
+} from "../../../src/services/automations/cascade";
 
 let owner: RegisteredUser;
 let projectId: string;
 
 beforeAll(async () => {
   owner = await registerUser("Cascade owner");
-  projectId = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Cascades" } })).data._id;
+  projectId = (
+    await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Cascades" } })
+  ).data._id;
 });
 
 async function automation(body: Record<string, unknown>, token = owner.token, project = projectId) {
@@ -27,7 +46,10 @@ async function automation(body: Record<string, unknown>, token = owner.token, pr
 
 /** A count in the shard database of the record the first parameter names (an automation, a table…). */
 async function count(sql: string, ...binds: unknown[]): Promise<number> {
-  const row = await shardD1(String(binds[0])).prepare(sql).bind(...binds).first<{ n: number }>();
+  const row = await shardD1(String(binds[0]))
+    .prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>();
   return Number(row?.n ?? 0);
 }
 
@@ -36,7 +58,10 @@ async function settled(automationId: string, timeoutMs = 240_000): Promise<numbe
   let last = -1;
   return eventually(
     async () => {
-      const open = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status IN ('queued', 'running')`, automationId);
+      const open = await count(
+        `SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status IN ('queued', 'running')`,
+        automationId,
+      );
       const all = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, automationId);
       const stable = open === 0 && all === last;
       last = all;
@@ -49,92 +74,145 @@ async function settled(automationId: string, timeoutMs = 240_000): Promise<numbe
 }
 
 describe("cascade budget", () => {
-  it("on row created in A, create 50 rows in A: one write causes at most 1,000 automation writes", { timeout: 300_000 }, async () => {
-    const a = await makeTable(owner.token, projectId, "Fan-out");
-    const k = 50;
-    const auto = await automation({
-      triggers: [{ event: "row.created", filter: { tableId: a.tableId } }],
-      // The longest time budget, so that only the cascade budget stops the runs (50 run at once here).
-      behavior: { maxDurationMs: 900_000 },
-      actions: Array.from({ length: k }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: a.tableId } })),
-    });
-    await addRow(owner.token, a.tableId);
-    const runs = await settled(auto._id);
-    const rows = await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId);
-    // Without the budget: 1 + 50 + 50² + 50³ = 127,551 rows.
-    // Each write is reserved before it is made: the person's row plus at most the budget (a write that fails
-    // after its reservation leaves the count a little under it).
-    expect(rows).toBeLessThanOrEqual(1 + CASCADE_WRITES);
-    expect(rows).toBeGreaterThan(CASCADE_WRITES - k);
-    expect(runs).toBeLessThanOrEqual(1 + CASCADE_RUNS);
-    const cascades = await shardD1(auto._id).prepare(`SELECT DISTINCT cascade_id AS c FROM automation_runs WHERE automation_id = ?1`).bind(auto._id).all<{ c: string }>();
-    expect(cascades.results).toHaveLength(1);
-    const cascade = await shardD1(auto._id).prepare(`SELECT writes, deliveries, runs FROM automation_cascades WHERE id = ?1`).bind(cascades.results[0]!.c).first<any>();
-    expect(cascade.writes).toBe(CASCADE_WRITES);
-    // Runs are created only while the budget can pay for them (each reserves its 50 writes when created): 1 run
-    // at depth 1, 19 at depth 2, none at depth 3 — no run is queued just to be skipped.
-    expect(runs).toBe(CASCADE_WRITES / k);
-    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status = 'skipped'`, auto._id)).toBe(0);
-    // Skipped for the cause's budget is no failure of the automation: it stays enabled.
-    expect((await ok("GET", `/automation/${auto._id}`, { token: owner.token })).data).toMatchObject({ enabled: true, consecutiveFailures: 0 });
-    // A retry of a run in that cascade spends the same, exhausted budget: it writes nothing.
-    const [firstRun] = (await shardD1(auto._id).prepare(`SELECT id FROM automation_runs WHERE automation_id = ?1 AND depth = 1`).bind(auto._id).all<{ id: string }>()).results;
-    const retry = (await ok("POST", `/automation/run/${firstRun!.id}/retry`, { token: owner.token })).data;
-    expect(retry.depth).toBe(1);
-    const done = await eventually(async () => {
-      const r = (await ok("GET", `/automation/run/${retry._id}`, { token: owner.token })).data;
-      return r.status !== "queued" && r.status !== "running" ? r : null;
-    });
-    expect(done).toMatchObject({ status: "skipped", error: { code: "CascadeBudgetExceeded" } });
-    expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId)).toBe(1 + CASCADE_WRITES);
-  });
-
-  it("the worst fan-out (2 × 50 row writes, 50 webhooks): runs created per cause stay within what the budget can pay for", { timeout: 300_000 }, async () => {
-    const t = await makeTable(owner.token, projectId, "Worst");
-    const key = `cascade-worst-${Date.now()}`;
-    const trigger = [{ event: "row.created", filter: { tableId: t.tableId } }];
-    const writers = [];
-    for (const name of ["W1", "W2"]) {
-      writers.push(
-        await automation({
-          name,
-          triggers: trigger,
-          behavior: { maxDurationMs: 900_000, operationBudget: 100_000, maxAffectedRows: 100_000 },
-          actions: Array.from({ length: 50 }, (_, i) => ({ id: `c${i}`, spec: { kind: "row.create", tableId: t.tableId } })),
-        }),
+  it(
+    "on row created in A, create 50 rows in A: one write causes at most 1,000 automation writes",
+    { timeout: 300_000 },
+    async () => {
+      const a = await makeTable(owner.token, projectId, "Fan-out");
+      const k = 50;
+      const auto = await automation({
+        triggers: [{ event: "row.created", filter: { tableId: a.tableId } }],
+        // The longest time budget, so that only the cascade budget stops the runs (50 run at once here).
+        behavior: { maxDurationMs: 900_000 },
+        actions: Array.from({ length: k }, (_, i) => ({
+          id: `c${i}`,
+          spec: { kind: "row.create", tableId: a.tableId },
+        })),
+      });
+      await addRow(owner.token, a.tableId);
+      const runs = await settled(auto._id);
+      const rows = await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId);
+      // Without the budget: 1 + 50 + 50² + 50³ = 127,551 rows.
+      // Each write is reserved before it is made: the person's row plus at most the budget (a write that fails
+      // after its reservation leaves the count a little under it).
+      expect(rows).toBeLessThanOrEqual(1 + CASCADE_WRITES);
+      expect(rows).toBeGreaterThan(CASCADE_WRITES - k);
+      expect(runs).toBeLessThanOrEqual(1 + CASCADE_RUNS);
+      const cascades = await shardD1(auto._id)
+        .prepare(`SELECT DISTINCT cascade_id AS c FROM automation_runs WHERE automation_id = ?1`)
+        .bind(auto._id)
+        .all<{ c: string }>();
+      expect(cascades.results).toHaveLength(1);
+      const cascade = await shardD1(auto._id)
+        .prepare(`SELECT writes, deliveries, runs FROM automation_cascades WHERE id = ?1`)
+        .bind(cascades.results[0]!.c)
+        .first<any>();
+      expect(cascade.writes).toBe(CASCADE_WRITES);
+      // Runs are created only while the budget can pay for them (each reserves its 50 writes when created): 1 run
+      // at depth 1, 19 at depth 2, none at depth 3 — no run is queued just to be skipped.
+      expect(runs).toBe(CASCADE_WRITES / k);
+      expect(
+        await count(
+          `SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1 AND status = 'skipped'`,
+          auto._id,
+        ),
+      ).toBe(0);
+      // Skipped for the cause's budget is no failure of the automation: it stays enabled.
+      expect((await ok("GET", `/automation/${auto._id}`, { token: owner.token })).data).toMatchObject({
+        enabled: true,
+        consecutiveFailures: 0,
+      });
+      // A retry of a run in that cascade spends the same, exhausted budget: it writes nothing.
+      const [firstRun] = (
+        await shardD1(auto._id)
+          .prepare(`SELECT id FROM automation_runs WHERE automation_id = ?1 AND depth = 1`)
+          .bind(auto._id)
+          .all<{ id: string }>()
+      ).results;
+      const retry = (await ok("POST", `/automation/run/${firstRun!.id}/retry`, { token: owner.token })).data;
+      expect(retry.depth).toBe(1);
+      const done = await eventually(async () => {
+        const r = (await ok("GET", `/automation/run/${retry._id}`, { token: owner.token })).data;
+        return r.status !== "queued" && r.status !== "running" ? r : null;
+      });
+      expect(done).toMatchObject({ status: "skipped", error: { code: "CascadeBudgetExceeded" } });
+      expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, a.tableId)).toBe(
+        1 + CASCADE_WRITES,
       );
-    }
-    const hooks = await automation({
-      name: "H",
-      triggers: trigger,
-      behavior: { externalWriteBudget: 100 },
-      actions: Array.from({ length: 50 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(key) } })),
-    });
-    await addRow(owner.token, t.tableId);
-    let runs = 0;
-    for (const a of [...writers, hooks]) runs += await settled(a._id);
-    // Without the reservation some 1,000 runs were created (most of them only to be skipped): now the writers'
-    // runs are those 1,000 writes pay for at 50 each, the webhook runs those 100 deliveries pay for at 50 each.
-    const writerRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id IN (?1, ?2)`, writers[0]._id, writers[1]._id);
-    const hookRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, hooks._id);
-    expect(writerRuns).toBeLessThanOrEqual(CASCADE_WRITES / 50);
-    expect(hookRuns).toBeLessThanOrEqual(CASCADE_DELIVERIES / 50);
-    expect(runs).toBe(writerRuns + hookRuns);
-    expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, t.tableId)).toBe(1 + CASCADE_WRITES);
-    expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, hooks._id)).toBe(CASCADE_DELIVERIES);
-    const cascade = await shardD1(hooks._id).prepare(`SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`).bind(hooks._id).first<any>();
-    expect(cascade).toEqual({ runs, pw: CASCADE_WRITES, pd: CASCADE_DELIVERIES });
+    },
+  );
 
-    // The cascade took its turn: its clock moved on by everything its runs planned, at CASCADE_RATE…
-    const paced = await shardD1(hooks._id).prepare(
-      `SELECT c.last_grant AS clock, MIN(r.created_at) AS firstCreated, MAX(r.started_at) AS lastStarted
+  it(
+    "the worst fan-out (2 × 50 row writes, 50 webhooks): runs created per cause stay within what the budget can pay for",
+    { timeout: 300_000 },
+    async () => {
+      const t = await makeTable(owner.token, projectId, "Worst");
+      const key = `cascade-worst-${Date.now()}`;
+      const trigger = [{ event: "row.created", filter: { tableId: t.tableId } }];
+      const writers = [];
+      for (const name of ["W1", "W2"]) {
+        writers.push(
+          await automation({
+            name,
+            triggers: trigger,
+            behavior: { maxDurationMs: 900_000, operationBudget: 100_000, maxAffectedRows: 100_000 },
+            actions: Array.from({ length: 50 }, (_, i) => ({
+              id: `c${i}`,
+              spec: { kind: "row.create", tableId: t.tableId },
+            })),
+          }),
+        );
+      }
+      const hooks = await automation({
+        name: "H",
+        triggers: trigger,
+        behavior: { externalWriteBudget: 100 },
+        actions: Array.from({ length: 50 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(key) } })),
+      });
+      await addRow(owner.token, t.tableId);
+      let runs = 0;
+      for (const a of [...writers, hooks]) runs += await settled(a._id);
+      // Without the reservation some 1,000 runs were created (most of them only to be skipped): now the writers'
+      // runs are those 1,000 writes pay for at 50 each, the webhook runs those 100 deliveries pay for at 50 each.
+      const writerRuns = await count(
+        `SELECT count(*) AS n FROM automation_runs WHERE automation_id IN (?1, ?2)`,
+        writers[0]._id,
+        writers[1]._id,
+      );
+      const hookRuns = await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, hooks._id);
+      expect(writerRuns).toBeLessThanOrEqual(CASCADE_WRITES / 50);
+      expect(hookRuns).toBeLessThanOrEqual(CASCADE_DELIVERIES / 50);
+      expect(runs).toBe(writerRuns + hookRuns);
+      expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1 AND is_deleted = 0`, t.tableId)).toBe(
+        1 + CASCADE_WRITES,
+      );
+      expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, hooks._id)).toBe(
+        CASCADE_DELIVERIES,
+      );
+      const cascade = await shardD1(hooks._id)
+        .prepare(
+          `SELECT c.runs, c.planned_writes AS pw, c.planned_deliveries AS pd FROM automation_cascades c WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`,
+        )
+        .bind(hooks._id)
+        .first<any>();
+      expect(cascade).toEqual({ runs, pw: CASCADE_WRITES, pd: CASCADE_DELIVERIES });
+
+      // The cascade took its turn: its clock moved on by everything its runs planned, at CASCADE_RATE…
+      const paced = await shardD1(hooks._id)
+        .prepare(
+          `SELECT c.last_grant AS clock, MIN(r.created_at) AS firstCreated, MAX(r.started_at) AS lastStarted
        FROM automation_cascades c JOIN automation_runs r ON r.cascade_id = c.id WHERE c.id = (SELECT cascade_id FROM automation_runs WHERE automation_id = ?1 LIMIT 1)`,
-    ).bind(hooks._id).first<any>();
-    const planned = CASCADE_WRITES + CASCADE_DELIVERIES;
-    expect(paced.clock - paced.firstCreated).toBeGreaterThanOrEqual(planned * PACE_MS_PER_WRITE);
-    // …and its last run (50 planned) was held back by its Queue delay until its turn, less the burst, had come.
-    expect(paced.lastStarted - paced.firstCreated).toBeGreaterThanOrEqual((planned - 50 - CASCADE_BURST) * PACE_MS_PER_WRITE);
-  });
+        )
+        .bind(hooks._id)
+        .first<any>();
+      const planned = CASCADE_WRITES + CASCADE_DELIVERIES;
+      expect(paced.clock - paced.firstCreated).toBeGreaterThanOrEqual(planned * PACE_MS_PER_WRITE);
+      // …and its last run (50 planned) was held back by its Queue delay until its turn, less the burst, had come.
+      expect(paced.lastStarted - paced.firstCreated).toBeGreaterThanOrEqual(
+        (planned - 50 - CASCADE_BURST) * PACE_MS_PER_WRITE,
+      );
+    },
+  );
 
   it("the runs a person's write causes directly start at once, however many; runs caused by runs wait their turn", () => {
     const now = 1_000_000;
@@ -157,7 +235,9 @@ describe("cascade budget", () => {
     expect(delays.slice(0, CASCADE_BURST / cost + 1)).toEqual(Array(CASCADE_BURST / cost + 1).fill(0));
     expect(delays[3]).toBeGreaterThan(0);
     // A cascade already a minute ahead of now: the next run waits for its turn.
-    expect(runStartDelays(now + 60_000 + cost * PACE_MS_PER_WRITE, now, [cost])).toEqual([Math.ceil((60_000 - CASCADE_BURST * PACE_MS_PER_WRITE) / 1000)]);
+    expect(runStartDelays(now + 60_000 + cost * PACE_MS_PER_WRITE, now, [cost])).toEqual([
+      Math.ceil((60_000 - CASCADE_BURST * PACE_MS_PER_WRITE) / 1000),
+    ]);
   });
 
   it("webhook fan-out: one write causes at most 100 deliveries across all its runs", async () => {
@@ -169,11 +249,19 @@ describe("cascade budget", () => {
       actions: Array.from({ length: 10 }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(key) } })),
     });
     // One request, 20 rows: 20 runs × 10 webhooks would be 200 deliveries.
-    await bulkRows(owner.token, src.tableId, Array.from({ length: 20 }, () => ({})));
+    await bulkRows(
+      owner.token,
+      src.tableId,
+      Array.from({ length: 20 }, () => ({})),
+    );
     await settled(auto._id);
     // Each run reserves its 10 deliveries when it is created: 10 runs are created, the other 10 events cause none.
-    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, auto._id)).toBe(CASCADE_DELIVERIES / 10);
-    expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, auto._id)).toBe(CASCADE_DELIVERIES);
+    expect(await count(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`, auto._id)).toBe(
+      CASCADE_DELIVERIES / 10,
+    );
+    expect(await count(`SELECT count(*) AS n FROM automation_deliveries WHERE automation_id = ?1`, auto._id)).toBe(
+      CASCADE_DELIVERIES,
+    );
   });
 
   it("manual, retried and scheduled runs start at depth 1, like a run caused by a person's write", async () => {
@@ -185,7 +273,12 @@ describe("cascade budget", () => {
     const manual = (await ok("POST", `/automation/${auto._id}/run`, { token: owner.token })).data;
     expect(manual.depth).toBe(1);
     await settled(auto._id);
-    const depths = (await shardD1(auto._id).prepare(`SELECT depth FROM automation_runs WHERE automation_id = ?1 ORDER BY depth`).bind(auto._id).all<{ depth: number }>()).results;
+    const depths = (
+      await shardD1(auto._id)
+        .prepare(`SELECT depth FROM automation_runs WHERE automation_id = ?1 ORDER BY depth`)
+        .bind(auto._id)
+        .all<{ depth: number }>()
+    ).results;
     expect(depths.map((d) => d.depth)).toEqual([1, 2, 3]);
     // Three runs, three rows: the same as a person's write (whose own row makes the fourth).
     expect(await count(`SELECT count(*) AS n FROM rows WHERE table_id = ?1`, loop.tableId)).toBe(3);
@@ -203,30 +296,47 @@ describe("cascade budget", () => {
     await finishedRuns(owner.token, auto._id);
     await ok("PATCH", `/automation/${auto._id}`, { token: owner.token, body: { enabled: false } });
     expectError(await call("POST", `/automation/${auto._id}/run`, { token: owner.token }), 409, "ConflictError");
-    expectError(await call("POST", `/automation/run/${queued._id}/retry`, { token: owner.token }), 409, "ConflictError");
+    expectError(
+      await call("POST", `/automation/run/${queued._id}/retry`, { token: owner.token }),
+      409,
+      "ConflictError",
+    );
     // A run already queued (a retry, a manual run) when the automation was disabled does not act.
     const lateId = newIdBeside(auto._id);
-    await shardD1(auto._id).prepare(
-      `INSERT INTO automation_runs (id, automation_id, project_id, "trigger", depth, cascade_id, status, retry_of, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
+    await shardD1(auto._id)
+      .prepare(
+        `INSERT INTO automation_runs (id, automation_id, project_id, "trigger", depth, cascade_id, status, retry_of, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
        VALUES (?1, ?2, ?3, '{"type":"manual"}', 1, ?1, 'queued', ?4, 0, 0, 0, '[]', '[]', 1, 1)`,
-    )
+      )
       .bind(lateId, auto._id, projectId, queued._id)
       .run();
     await callQueue("automation-runs", [{ kind: "run", runId: lateId }]);
-    const after = await shardD1(lateId).prepare(`SELECT status, error FROM automation_runs WHERE id = ?1`).bind(lateId).first<any>();
+    const after = await shardD1(lateId)
+      .prepare(`SELECT status, error FROM automation_runs WHERE id = ?1`)
+      .bind(lateId)
+      .first<any>();
     expect(after.status).toBe("skipped");
     expect(JSON.parse(after.error)).toMatchObject({ code: "Disabled" });
     // Notices are the directory's.
-    const notices = await env.DB.prepare(`SELECT count(*) AS n FROM notifications WHERE kind = 'automation.notify' AND json_extract(data, '$.automationId') = ?1`).bind(auto._id).first<{ n: number }>();
+    const notices = await env.DB.prepare(
+      `SELECT count(*) AS n FROM notifications WHERE kind = 'automation.notify' AND json_extract(data, '$.automationId') = ?1`,
+    )
+      .bind(auto._id)
+      .first<{ n: number }>();
     expect(notices!.n).toBe(1);
   });
 
   it("a project starts at most 10,000 runs a day; past it runs are skipped and the owner is told once", async () => {
     const other = await registerUser("Busy project owner");
-    const busy = (await ok("POST", "/project", { token: other.token, body: { workspaceId: other.workspaceId, name: "Busy" } })).data._id;
+    const busy = (
+      await ok("POST", "/project", { token: other.token, body: { workspaceId: other.workspaceId, name: "Busy" } })
+    ).data._id;
     const auto = await automation({ actions: [{ spec: { kind: "notify", title: "x" } }] }, other.token, busy);
     const day = new Date().toISOString().slice(0, 10);
-    await shardD1(busy).prepare(`INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, ?3, 0)`).bind(busy, day, DAILY_RUNS).run();
+    await shardD1(busy)
+      .prepare(`INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, ?3, 0)`)
+      .bind(busy, day, DAILY_RUNS)
+      .run();
     await ok("POST", `/automation/${auto._id}/run`, { token: other.token });
     await ok("POST", `/automation/${auto._id}/run`, { token: other.token });
     const done = await finishedRuns(other.token, auto._id, 2);
@@ -239,10 +349,16 @@ describe("cascade budget", () => {
 
 describe("redelivery", () => {
   async function failedDelivery(key: string, budget: number) {
-    const auto = await automation({ behavior: { externalWriteBudget: budget }, actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(key, { statuses: "410,200" }) } }] });
+    const auto = await automation({
+      behavior: { externalWriteBudget: budget },
+      actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(key, { statuses: "410,200" }) } }],
+    });
     await ok("POST", `/automation/${auto._id}/run`, { token: owner.token });
     const failed = await eventually(async () => {
-      const d = await shardD1(auto._id).prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`).bind(auto._id).first<{ id: string; status: string }>();
+      const d = await shardD1(auto._id)
+        .prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`)
+        .bind(auto._id)
+        .first<{ id: string; status: string }>();
       return d?.status === "failed" ? d : null;
     });
     return { auto, deliveryId: failed.id };
@@ -251,7 +367,11 @@ describe("redelivery", () => {
   it("20 concurrent redeliveries of one delivery: one is claimed and sent, the others are 409; every send is an attempt", async () => {
     const key = `redeliver-race-${Date.now()}`;
     const { auto, deliveryId } = await failedDelivery(key, 100);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }),
+      ),
+    );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of answers.filter((x) => x.status !== 200)) expectError(r, 409, "ConflictError");
     const done = await eventually(async () => {
@@ -263,7 +383,9 @@ describe("redelivery", () => {
     expect(log).toHaveLength(2);
     expect(done.attempts.map((a: any) => a.httpStatus)).toEqual([410, 200]);
     // Finished, the delivery can be sent again (one attempt at a time, not one ever).
-    expect((await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })).status).toBe(200);
+    expect((await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })).status).toBe(
+      200,
+    );
   });
 
   it("a keyed redelivery keeps its answer with its claim: a retry after a crash replays it and sends nothing more", async () => {
@@ -272,17 +394,27 @@ describe("redelivery", () => {
     const db = shardD1(auto._id);
     const idem = `after-write-${crypto.randomUUID()}`;
     // Only the request's final answer is refused: the request dies after its write (test/shared/idempotency.test.ts).
-    await db.prepare(
-      `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer_redeliver BEFORE UPDATE OF status ON idempotency_keys
+    await db
+      .prepare(
+        `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer_redeliver BEFORE UPDATE OF status ON idempotency_keys
        WHEN NEW.key = '${idem}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
-    ).run();
-    const send = () => call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token, headers: { "idempotency-key": idem } });
+      )
+      .run();
+    const send = () =>
+      call("POST", `/automation/delivery/${deliveryId}/redeliver`, {
+        token: owner.token,
+        headers: { "idempotency-key": idem },
+      });
     try {
       expect((await send()).status).toBe(500);
     } finally {
       await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer_redeliver").run();
     }
-    await eventually(async () => ((await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0].status === "delivered" ? true : null));
+    await eventually(async () =>
+      (await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0].status === "delivered"
+        ? true
+        : null,
+    );
     const retried = await send();
     expect(retried.status).toBe(200);
     expect(retried.headers.get("idempotent-replayed")).toBe("true");
@@ -295,10 +427,17 @@ describe("redelivery", () => {
   it("a redelivery counts against the run's externalWriteBudget: past it, 409 and nothing is sent", async () => {
     const key = `redeliver-budget-${Date.now()}`;
     const { deliveryId } = await failedDelivery(key, 1);
-    expectError(await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }), 409, "ConflictError");
+    expectError(
+      await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }),
+      409,
+      "ConflictError",
+    );
     await sleep(1500);
     expect(await receiverLog(key)).toHaveLength(1);
-    const d = await shardD1(deliveryId).prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`).bind(deliveryId).first<{ status: string; attempts: string }>();
+    const d = await shardD1(deliveryId)
+      .prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`)
+      .bind(deliveryId)
+      .first<{ status: string; attempts: string }>();
     expect(d!.status).toBe("failed");
     expect(JSON.parse(d!.attempts)).toHaveLength(1);
   });

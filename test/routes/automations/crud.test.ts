@@ -1,5 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
+import {
+  addWorkspaceCollaborator,
+  call,
+  expectError,
+  ok,
+  registerUser,
+  seedTenant,
+  type RegisteredUser,
+  type Tenant,
+} from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
@@ -22,7 +31,12 @@ describe("automation CRUD and E2", () => {
       body: {
         projectId: t.projectId,
         name: "Weekly fill",
-        triggers: [{ cron: "0 9 * * 1", timezone: "Europe/Berlin" }, { event: "row.created", filter: { tableId } }, { runAt: Date.now() + 3_600_000 }, {}],
+        triggers: [
+          { cron: "0 9 * * 1", timezone: "Europe/Berlin" },
+          { event: "row.created", filter: { tableId } },
+          { runAt: Date.now() + 3_600_000 },
+          {},
+        ],
         actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }],
         behavior: { operationBudget: 50 },
       },
@@ -36,7 +50,13 @@ describe("automation CRUD and E2", () => {
       enabled: true,
       consecutiveFailures: 0,
       lastRunAt: null,
-      behavior: { maxDurationMs: 30_000, operationBudget: 50, maxAffectedRows: 1000, externalWriteBudget: 10, allowDocumentWrites: false },
+      behavior: {
+        maxDurationMs: 30_000,
+        operationBudget: 50,
+        maxAffectedRows: 1000,
+        externalWriteBudget: 10,
+        allowDocumentWrites: false,
+      },
       notify: { inApp: false, email: false },
     });
     expect(a.triggers.map((x: any) => [x.type, x.mode, x.event, x.provider])).toEqual([
@@ -60,8 +80,13 @@ describe("automation CRUD and E2", () => {
   });
 
   it("E2: owner and project admin change it; a non-owner editor gets 403; an outsider 404", async () => {
-    const a = (await ok("POST", "/automation", { token: t.editor.token, body: { projectId: t.projectId, name: "Mine" } })).data;
-    const byOwner = await ok("PATCH", `/automation/${a._id}`, { token: t.editor.token, body: { name: "Renamed", triggers: [{ event: "row.updated" }] } });
+    const a = (
+      await ok("POST", "/automation", { token: t.editor.token, body: { projectId: t.projectId, name: "Mine" } })
+    ).data;
+    const byOwner = await ok("PATCH", `/automation/${a._id}`, {
+      token: t.editor.token,
+      body: { name: "Renamed", triggers: [{ event: "row.updated" }] },
+    });
     expect(byOwner.data.name).toBe("Renamed");
     expect(byOwner.data.triggers[0]).toMatchObject({ type: "event", event: "row.updated" });
     const byAdmin = await ok("PATCH", `/automation/${a._id}`, { token: admin.token, body: { enabled: false } });
@@ -69,40 +94,85 @@ describe("automation CRUD and E2", () => {
 
     const editor2 = await registerUser("Editor 2");
     await addWorkspaceCollaborator(t.owner, t.workspaceId, editor2, "editor");
-    expectError(await call("PATCH", `/automation/${a._id}`, { token: editor2.token, body: { name: "x" } }), 403, "ForbiddenError");
-    expectError(await call("PATCH", `/automation/${a._id}`, { token: t.viewer.token, body: { name: "x" } }), 403, "ForbiddenError");
-    expectError(await call("PATCH", `/automation/${a._id}`, { token: t.outsider.token, body: { name: "x" } }), 404, "NotFoundError");
+    expectError(
+      await call("PATCH", `/automation/${a._id}`, { token: editor2.token, body: { name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PATCH", `/automation/${a._id}`, { token: t.viewer.token, body: { name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PATCH", `/automation/${a._id}`, { token: t.outsider.token, body: { name: "x" } }),
+      404,
+      "NotFoundError",
+    );
     expectError(await call("GET", `/automation/${a._id}`, { token: t.outsider.token }), 404, "NotFoundError");
     expectError(await call("DELETE", `/automation/${a._id}`, { token: editor2.token }), 403, "ForbiddenError");
-    expectError(await call("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: editor2.token }), 403, "ForbiddenError");
-    expectError(await call("PATCH", "/automation/nope", { token: t.owner.token, body: { name: "x" } }), 404, "NotFoundError");
+    expectError(
+      await call("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: editor2.token }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PATCH", "/automation/nope", { token: t.owner.token, body: { name: "x" } }),
+      404,
+      "NotFoundError",
+    );
     expectError(await call("GET", `/automation/all/${t.projectId}`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("POST", "/automation", { token: t.viewer.token, body: { projectId: t.projectId, name: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("POST", "/automation", { token: t.viewer.token, body: { projectId: t.projectId, name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
   });
 
   it("E2 accepts what it returned (response-only members are ignored)", async () => {
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Echo", triggers: [{ cron: "*/5 * * * *" }] } })).data;
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Echo", triggers: [{ cron: "*/5 * * * *" }] },
+      })
+    ).data;
     const { _id, ...rest } = a;
-    const back = await ok("PATCH", `/automation/${_id}`, { token: t.owner.token, body: { ...rest, _id, ownerId: "someone", nextRunAt: 1, consecutiveFailures: 99, name: "Echo 2" } });
-    expect(back.data).toMatchObject({ name: "Echo 2", ownerId: t.owner.id, consecutiveFailures: 0, triggers: [{ type: "schedule", cron: "*/5 * * * *", timezone: "UTC" }] });
+    const back = await ok("PATCH", `/automation/${_id}`, {
+      token: t.owner.token,
+      body: { ...rest, _id, ownerId: "someone", nextRunAt: 1, consecutiveFailures: 99, name: "Echo 2" },
+    });
+    expect(back.data).toMatchObject({
+      name: "Echo 2",
+      ownerId: t.owner.id,
+      consecutiveFailures: 0,
+      triggers: [{ type: "schedule", cron: "*/5 * * * *", timezone: "UTC" }],
+    });
     expect(back.data.webhookSecret).toBe(a.webhookSecret);
   });
 
   it("E2 returns each Condition with its returned-only members kind and conjunction", async () => {
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Filtered" } })).data;
+    const a = (
+      await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Filtered" } })
+    ).data;
     const columnId = (await ok("GET", `/table/columns/${tableId}`, { token: t.owner.token })).data[0]._id;
     const predicates = [{ columnId, op: "eq", value: "x" }];
     const group = { predicates: [{ columnId, op: "isEmpty" }] };
     const res = await ok("PATCH", `/automation/${a._id}`, {
       token: t.owner.token,
-      body: { conditions: { group, predicates }, actions: [{ id: "n", spec: { kind: "notify", title: "Hi" }, condition: { predicates } }] },
+      body: {
+        conditions: { group, predicates },
+        actions: [{ id: "n", spec: { kind: "notify", title: "Hi" }, condition: { predicates } }],
+      },
     });
     const want = { kind: "rowFilter", conjunction: "and", group, predicates };
     expect(res.data.conditions).toEqual(want);
     expect(res.data.actions[0].condition).toEqual({ kind: "rowFilter", conjunction: "and", predicates });
     expect((await ok("GET", `/automation/${a._id}`, { token: t.viewer.token })).data.conditions).toEqual(want);
     // What was returned is accepted back unchanged, and an explicit conjunction is kept.
-    const back = await ok("PATCH", `/automation/${a._id}`, { token: t.owner.token, body: { conditions: { ...res.data.conditions, conjunction: "or" } } });
+    const back = await ok("PATCH", `/automation/${a._id}`, {
+      token: t.owner.token,
+      body: { conditions: { ...res.data.conditions, conjunction: "or" } },
+    });
     expect(back.data.conditions).toEqual({ ...want, conjunction: "or" });
   });
 
@@ -123,12 +193,27 @@ describe("automation CRUD and E2", () => {
       expectError(await create(t.owner.token, body), 400, "ValidationError");
     }
     const a = (await ok("POST", "/automation", { token: t.owner.token, body: base })).data;
-    expectError(await call("PATCH", `/automation/${a._id}`, { token: t.owner.token, body: { behavior: { externalWriteBudget: -1 } } }), 400, "ValidationError");
+    expectError(
+      await call("PATCH", `/automation/${a._id}`, {
+        token: t.owner.token,
+        body: { behavior: { externalWriteBudget: -1 } },
+      }),
+      400,
+      "ValidationError",
+    );
   });
 
   it("422 for a bad cron or time zone and for webhook URLs that are not https or point inward", async () => {
     const base = { projectId: t.projectId, name: "M" };
-    for (const trigger of [{ cron: "61 * * * *" }, { cron: "* * * *" }, { cron: "* * * * * *" }, { cron: "0 9 * * 1", timezone: "Mars/Olympus" }, { runAt: Date.now() + 1000, timezone: "Nowhere/Land" }, { cron: "0 9 * * 1", timezone: "+05:00" }, { cron: "0 9 * * 1", timezone: "-0300" }]) {
+    for (const trigger of [
+      { cron: "61 * * * *" },
+      { cron: "* * * *" },
+      { cron: "* * * * * *" },
+      { cron: "0 9 * * 1", timezone: "Mars/Olympus" },
+      { runAt: Date.now() + 1000, timezone: "Nowhere/Land" },
+      { cron: "0 9 * * 1", timezone: "+05:00" },
+      { cron: "0 9 * * 1", timezone: "-0300" },
+    ]) {
       expectError(await create(t.owner.token, { ...base, triggers: [trigger] }), 422, "UnprocessableEntityError");
     }
     const bad = [
@@ -166,26 +251,40 @@ describe("automation CRUD and E2", () => {
       expect(res.body.error).toBe("UnprocessableEntityError");
     }
     for (const url of ["https://example.com/hook", "https://93.184.216.34/x", "https://[2606:4700::1111]/x"]) {
-      expect((await create(t.owner.token, { ...base, actions: [{ spec: { kind: "webhook", url } }] })).status, url).toBe(200);
+      expect(
+        (await create(t.owner.token, { ...base, actions: [{ spec: { kind: "webhook", url } }] })).status,
+        url,
+      ).toBe(200);
     }
   });
 
   it("rotates the secret, deletes, and a deleted automation is gone", async () => {
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Del" } })).data;
+    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Del" } }))
+      .data;
     const rotated = await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: admin.token });
     expect(rotated.data.webhookSecret).toMatch(/^whsec_/);
     expect(rotated.data.webhookSecret).not.toBe(a.webhookSecret);
-    expect((await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.webhookSecret).toBe(rotated.data.webhookSecret);
+    expect((await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.webhookSecret).toBe(
+      rotated.data.webhookSecret,
+    );
     await ok("DELETE", `/automation/${a._id}`, { token: t.owner.token });
     expectError(await call("GET", `/automation/${a._id}`, { token: t.owner.token }), 404, "NotFoundError");
-    expect((await ok("GET", `/automation/all/${t.projectId}`, { token: t.owner.token })).data.map((x: any) => x._id)).not.toContain(a._id);
+    expect(
+      (await ok("GET", `/automation/all/${t.projectId}`, { token: t.owner.token })).data.map((x: any) => x._id),
+    ).not.toContain(a._id);
   });
 
   it("hides webhook header values from readers who cannot change the automation", async () => {
     const a = (
       await ok("POST", "/automation", {
         token: t.owner.token,
-        body: { projectId: t.projectId, name: "H", actions: [{ spec: { kind: "webhook", url: "https://example.com/h", headers: { authorization: "Bearer s3cret" } } }] },
+        body: {
+          projectId: t.projectId,
+          name: "H",
+          actions: [
+            { spec: { kind: "webhook", url: "https://example.com/h", headers: { authorization: "Bearer s3cret" } } },
+          ],
+        },
       })
     ).data;
     expect(a.actions[0].spec.headers.authorization).toBe("Bearer s3cret");

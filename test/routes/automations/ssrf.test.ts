@@ -5,7 +5,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { SPECIAL_RANGES, checkWebhookUrl, refuseAtSendTime, specialRange } from "../../../src/services/automations/ssrf";
+import {
+  SPECIAL_RANGES,
+  checkWebhookUrl,
+  refuseAtSendTime,
+  specialRange,
+} from "../../../src/services/automations/ssrf";
 import { eventually } from "../../support/automations";
 
 /** An address inside the range (its base plus one, or the base itself for a /32 or /128), as URL host text. */
@@ -34,28 +39,53 @@ const doh = (answers: Record<string, string[]>) =>
   }) as typeof fetch;
 
 describe("special-purpose ranges, one table", () => {
-  it.each(SPECIAL_RANGES.map(([cidr, name]) => [cidr, name]))("%s (%s) is refused at save and at send time", async (cidr) => {
-    const host = inside(cidr);
-    const url = `https://${host}/hook`;
-    const saved = checkWebhookUrl(url, {});
-    expect(saved.ok, `${url} saved`).toBe(false);
-    expect(await refuseAtSendTime(url, {}, doh({}))).toMatch(/private|reserved/);
-    // The same address as a DNS answer of an innocent-looking name.
-    const bare = host.replace(/^\[|\]$/g, "");
-    const answers: Record<string, string[]> = bare.includes(":") ? { AAAA: [bare] } : { A: [bare] };
-    expect(await refuseAtSendTime("https://innocent.example/hook", {}, doh(answers))).toMatch(/special-purpose/);
-  });
+  it.each(SPECIAL_RANGES.map(([cidr, name]) => [cidr, name]))(
+    "%s (%s) is refused at save and at send time",
+    async (cidr) => {
+      const host = inside(cidr);
+      const url = `https://${host}/hook`;
+      const saved = checkWebhookUrl(url, {});
+      expect(saved.ok, `${url} saved`).toBe(false);
+      expect(await refuseAtSendTime(url, {}, doh({}))).toMatch(/private|reserved/);
+      // The same address as a DNS answer of an innocent-looking name.
+      const bare = host.replace(/^\[|\]$/g, "");
+      const answers: Record<string, string[]> = bare.includes(":") ? { AAAA: [bare] } : { A: [bare] };
+      expect(await refuseAtSendTime("https://innocent.example/hook", {}, doh(answers))).toMatch(/special-purpose/);
+    },
+  );
 
   it("public addresses next to the ranges pass", () => {
-    for (const a of ["8.8.8.8", "1.1.1.1", "100.128.0.1", "172.32.0.1", "192.88.100.1", "198.20.0.1", "223.255.255.254", "2606:4700:4700::1111", "2a00:1450::1", "2001:200::1", "64:ff9b:2::1"]) {
+    for (const a of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "100.128.0.1",
+      "172.32.0.1",
+      "192.88.100.1",
+      "198.20.0.1",
+      "223.255.255.254",
+      "2606:4700:4700::1111",
+      "2a00:1450::1",
+      "2001:200::1",
+      "64:ff9b:2::1",
+    ]) {
       expect(specialRange(a), a).toBeNull();
     }
   });
 
   it("the forms that were accepted are 422 on save: IPv4-translated, local-use NAT64, Teredo, 6to4 relay", async () => {
     const t: Tenant = await seedTenant();
-    for (const url of ["https://[::ffff:0:127.0.0.1]/", "https://[64:ff9b:1::7f00:1]/", "https://[2001::7f00:1]/", "https://192.88.99.1/", "https://[2002:c0a8:101::1]/", "https://[3fff::1]/"]) {
-      const res = await call("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "S", actions: [{ spec: { kind: "webhook", url } }] } });
+    for (const url of [
+      "https://[::ffff:0:127.0.0.1]/",
+      "https://[64:ff9b:1::7f00:1]/",
+      "https://[2001::7f00:1]/",
+      "https://192.88.99.1/",
+      "https://[2002:c0a8:101::1]/",
+      "https://[3fff::1]/",
+    ]) {
+      const res = await call("POST", "/automation", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "S", actions: [{ spec: { kind: "webhook", url } }] },
+      });
       expectError(res, 422, "UnprocessableEntityError");
     }
   });
@@ -63,7 +93,16 @@ describe("special-purpose ranges, one table", () => {
   it("the send-time lookup runs in this (development) environment too: a name is resolved before anything is sent", async () => {
     expect(String(env.ENVIRONMENT ?? "")).not.toBe("production");
     const t: Tenant = await seedTenant();
-    const a = (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Name", actions: [{ id: "hook", spec: { kind: "webhook", url: "https://localtest.me/hook" } }] } })).data;
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: {
+          projectId: t.projectId,
+          name: "Name",
+          actions: [{ id: "hook", spec: { kind: "webhook", url: "https://localtest.me/hook" } }],
+        },
+      })
+    ).data;
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
     const d = await eventually(async () => {
       const [x] = (await ok("GET", `/automation/${a._id}/deliveries`, { token: t.owner.token })).data;

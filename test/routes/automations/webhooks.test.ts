@@ -17,7 +17,12 @@ beforeAll(async () => {
 const key = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
 async function webhookAutomation(url: string, extra: Record<string, unknown> = {}) {
-  return (await ok("POST", "/automation", { token: t.owner.token, body: { projectId: t.projectId, name: "Hook", actions: [webhookAction(url)], ...extra } })).data;
+  return (
+    await ok("POST", "/automation", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Hook", actions: [webhookAction(url)], ...extra },
+    })
+  ).data;
 }
 
 async function deliveries(automationId: string, query: Record<string, string> = {}): Promise<any[]> {
@@ -35,22 +40,42 @@ describe("webhooks", () => {
       return log.length ? log : null;
     });
     const wh = new Webhook(a.webhookSecret);
-    const payload = wh.verify(req!.body, { "webhook-id": req!.headers["webhook-id"]!, "webhook-timestamp": req!.headers["webhook-timestamp"]!, "webhook-signature": req!.headers["webhook-signature"]! }) as any;
-    expect(payload).toMatchObject({ type: "automation.run", data: { automationId: a._id, trigger: { event: "row.created", rowId: row.row._id }, row: { _id: row.row._id, cells: { [nameColumnId]: "Ada" } } } });
+    const payload = wh.verify(req!.body, {
+      "webhook-id": req!.headers["webhook-id"]!,
+      "webhook-timestamp": req!.headers["webhook-timestamp"]!,
+      "webhook-signature": req!.headers["webhook-signature"]!,
+    }) as any;
+    expect(payload).toMatchObject({
+      type: "automation.run",
+      data: {
+        automationId: a._id,
+        trigger: { event: "row.created", rowId: row.row._id },
+        row: { _id: row.row._id, cells: { [nameColumnId]: "Ada" } },
+      },
+    });
     // The same signature from the Standard Webhooks definition with WebCrypto, independently of the library that signs.
     const secretBytes = decodeBase64(a.webhookSecret.replace(/^whsec_/, ""))!;
-    const hmacKey = await crypto.subtle.importKey("raw", secretBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const hmacKey = await crypto.subtle.importKey("raw", secretBytes, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
     const signed = `${req!.headers["webhook-id"]}.${req!.headers["webhook-timestamp"]}.${req!.body}`;
     const mac = await crypto.subtle.sign("HMAC", hmacKey, new TextEncoder().encode(signed));
     expect(req!.headers["webhook-signature"]).toBe(`v1,${encodeBase64(new Uint8Array(mac))}`);
     // A different secret does not verify.
-    const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data.webhookSecret;
+    const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data
+      .webhookSecret;
     expect(() => new Webhook(rotated).verify(req!.body, req!.headers as Record<string, string>)).toThrow();
     const [delivery] = await eventually(async () => {
       const list = await deliveries(a._id);
       return list[0]?.status === "delivered" ? list : null;
     });
-    expect(delivery).toMatchObject({ _id: req!.headers["webhook-id"], status: "delivered", attempts: [{ httpStatus: 200 }], nextAttemptAt: null, actionId: "hook" });
+    expect(delivery).toMatchObject({
+      _id: req!.headers["webhook-id"],
+      status: "delivered",
+      attempts: [{ httpStatus: 200 }],
+      nextAttemptAt: null,
+      actionId: "hook",
+    });
     const [run] = await finishedRuns(t.owner.token, a._id);
     expect(run.deliveryIds).toEqual([delivery._id]);
     expect(run.externalWrites).toBe(1);
@@ -59,19 +84,33 @@ describe("webhooks", () => {
   it("the webhook secret is sealed at rest, bound to its automation, and readable by its owner", async () => {
     const a = await webhookAutomation(hookUrl(key("sealed")));
     expect(a.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const stored = await shardD1(a._id).prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
+    const stored = await shardD1(a._id)
+      .prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1")
+      .bind(a._id)
+      .first<{ s: string }>();
     expect(stored!.s).toMatch(/^sealed:v1:/);
     expect(stored!.s).not.toContain(a.webhookSecret.slice(6, 30));
-    expect((await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.webhookSecret).toBe(a.webhookSecret);
-    const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data.webhookSecret;
-    const after = await shardD1(a._id).prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1").bind(a._id).first<{ s: string }>();
+    expect((await ok("GET", `/automation/${a._id}`, { token: t.owner.token })).data.webhookSecret).toBe(
+      a.webhookSecret,
+    );
+    const rotated = (await ok("POST", `/automation/${a._id}/webhook-secret/rotate`, { token: t.owner.token })).data
+      .webhookSecret;
+    const after = await shardD1(a._id)
+      .prepare("SELECT webhook_secret AS s FROM automations WHERE id = ?1")
+      .bind(a._id)
+      .first<{ s: string }>();
     expect(after!.s).toMatch(/^sealed:v1:/);
     expect(after!.s).not.toBe(stored!.s);
-    const [listed] = (await ok("GET", `/automation/all/${t.projectId}`, { token: t.owner.token })).data.filter((x: any) => x._id === a._id);
+    const [listed] = (await ok("GET", `/automation/all/${t.projectId}`, { token: t.owner.token })).data.filter(
+      (x: any) => x._id === a._id,
+    );
     expect(listed.webhookSecret).toBe(rotated);
     // A sealed value copied onto another automation opens for neither reader nor signer there.
     const other = await webhookAutomation(hookUrl(key("sealed-other")));
-    await shardD1(other._id).prepare("UPDATE automations SET webhook_secret = ?1 WHERE id = ?2").bind(after!.s, other._id).run();
+    await shardD1(other._id)
+      .prepare("UPDATE automations SET webhook_secret = ?1 WHERE id = ?2")
+      .bind(after!.s, other._id)
+      .run();
     expect((await ok("GET", `/automation/${other._id}`, { token: t.owner.token })).data.webhookSecret).toBe("");
   });
 
@@ -81,13 +120,20 @@ describe("webhooks", () => {
     // A receiver that holds each request, so deliveries sent together are seen together.
     const a = await webhookAutomation(hookUrl(k, { holdMs: "400" }), {
       behavior: { externalWriteBudget: n },
-      actions: Array.from({ length: n }, (_, i) => ({ id: `h${i}`, spec: { kind: "webhook", url: hookUrl(k, { holdMs: "400" }) } })),
+      actions: Array.from({ length: n }, (_, i) => ({
+        id: `h${i}`,
+        spec: { kind: "webhook", url: hookUrl(k, { holdMs: "400" }) },
+      })),
     });
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
-    const log = await eventually(async () => {
-      const l = await receiverLog(k);
-      return l.length === n ? l : null;
-    }, 60_000, `${n} deliveries`);
+    const log = await eventually(
+      async () => {
+        const l = await receiverLog(k);
+        return l.length === n ? l : null;
+      },
+      60_000,
+      `${n} deliveries`,
+    );
     expect(Math.max(...log.map((x) => x.inFlight))).toBeLessThanOrEqual(DELIVERY_CONCURRENCY);
     expect(new Set(log.map((x) => x.headers["webhook-id"])).size).toBe(n);
   });
@@ -103,10 +149,14 @@ describe("webhooks", () => {
     expect(first).toMatchObject({ status: "pending", attempts: [{ httpStatus: 503 }] });
     expect(first.nextAttemptAt - first.attempts[0].at).toBeGreaterThanOrEqual(5_000);
     expect(first.nextAttemptAt - first.attempts[0].at).toBeLessThan(6_500);
-    const done = await eventually(async () => {
-      const [d] = await deliveries(a._id);
-      return d?.status === "delivered" ? d : null;
-    }, 30_000, "the retried delivery");
+    const done = await eventually(
+      async () => {
+        const [d] = await deliveries(a._id);
+        return d?.status === "delivered" ? d : null;
+      },
+      30_000,
+      "the retried delivery",
+    );
     expect(done.attempts.map((x: any) => x.httpStatus)).toEqual([503, 200]);
     const log = await receiverLog(k);
     expect(log).toHaveLength(2);
@@ -130,7 +180,8 @@ describe("webhooks", () => {
       const result = await callQueue("automation-runs", [{ kind: "delivery", deliveryId: d._id }]);
       retried.push(result.retryMessages.length);
       const [now] = await deliveries(a._id);
-      if (now.nextAttemptAt !== null) delays.push(Math.round((now.nextAttemptAt - now.attempts[now.attempts.length - 1].at) / 1000));
+      if (now.nextAttemptAt !== null)
+        delays.push(Math.round((now.nextAttemptAt - now.attempts[now.attempts.length - 1].at) / 1000));
       else expect(result.explicitAcks).toHaveLength(1);
     }
     expect(delays).toEqual([300, 1800, 7200, 18000, 36000, 36000]);
@@ -172,8 +223,16 @@ describe("webhooks", () => {
       const [x] = await deliveries(a._id);
       return x?.status === "failed" ? x : null;
     });
-    expectError(await call("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.editor.token }), 403, "ForbiddenError");
-    expectError(await call("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.editor.token }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
     const queued = (await ok("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.owner.token })).data;
     expect(queued.status).toBe("pending");
     const done = await eventually(async () => {
@@ -183,7 +242,11 @@ describe("webhooks", () => {
     expect(done.attempts.map((x: any) => x.httpStatus)).toEqual([410, 200]);
     const log = await receiverLog(k);
     expect(log[0]!.headers["webhook-id"]).toBe(log[1]!.headers["webhook-id"]);
-    expectError(await call("GET", `/automation/${a._id}/deliveries`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/automation/${a._id}/deliveries`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
   });
 
   it("send time: the literal is checked again and names resolving to private addresses are refused (every environment)", async () => {
@@ -199,13 +262,18 @@ describe("webhooks", () => {
     // The same in every environment: no ENVIRONMENT switch turns the lookup off.
     const prod = { ENVIRONMENT: "development" } as { WEBHOOK_ALLOWED_ORIGINS?: string };
     expect(await refuseAtSendTime("https://internal.example/x", prod, doh({ A: ["10.1.2.3"] }))).toMatch(/private/);
-    expect(await refuseAtSendTime("https://v6.example/x", prod, doh({ AAAA: ["::ffff:127.0.0.1"] }))).toMatch(/private/);
+    expect(await refuseAtSendTime("https://v6.example/x", prod, doh({ AAAA: ["::ffff:127.0.0.1"] }))).toMatch(
+      /private/,
+    );
     expect(await refuseAtSendTime("https://public.example/x", prod, doh({ A: ["93.184.216.34"] }))).toBeNull();
     expect(await refuseAtSendTime("https://127.0.0.1/x", prod, doh({}))).toMatch(/private/);
     expect(await refuseAtSendTime("http://public.example/x", prod, doh({}))).toMatch(/https/);
     // A stored delivery whose URL no longer passes is failed without a request.
     const a = await webhookAutomation("https://example.com/ok");
-    await shardD1(a._id).prepare(`UPDATE automations SET actions = ?1 WHERE id = ?2`).bind(JSON.stringify([{ id: "hook", spec: { kind: "webhook", url: "https://169.254.169.254/latest" } }]), a._id).run();
+    await shardD1(a._id)
+      .prepare(`UPDATE automations SET actions = ?1 WHERE id = ?2`)
+      .bind(JSON.stringify([{ id: "hook", spec: { kind: "webhook", url: "https://169.254.169.254/latest" } }]), a._id)
+      .run();
     await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
     const refused = await eventually(async () => {
       const [x] = await deliveries(a._id);

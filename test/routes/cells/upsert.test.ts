@@ -12,15 +12,33 @@ describe("cells", () => {
   it("upserts one cell, clears it with null, and touches the row", async () => {
     const { tableId, col } = await makeTypedTable(t.owner.token, t.projectId);
     const { row } = await addRow(t.owner.token, tableId);
-    const first = await ok("PUT", `/table/row/${row._id}/cell/${col.multiSelect}`, { token: t.editor.token, body: { data: ["red"] } });
-    expect(first.data).toMatchObject({ rowId: row._id, columnId: col.multiSelect, tableId, data: ["red"], isIdentifier: false });
-    const second = await ok("PUT", `/table/row/${row._id}/cell/${col.multiSelect}`, { token: t.editor.token, body: { ...first.data, data: ["blue", "red"] } });
+    const first = await ok("PUT", `/table/row/${row._id}/cell/${col.multiSelect}`, {
+      token: t.editor.token,
+      body: { data: ["red"] },
+    });
+    expect(first.data).toMatchObject({
+      rowId: row._id,
+      columnId: col.multiSelect,
+      tableId,
+      data: ["red"],
+      isIdentifier: false,
+    });
+    const second = await ok("PUT", `/table/row/${row._id}/cell/${col.multiSelect}`, {
+      token: t.editor.token,
+      body: { ...first.data, data: ["blue", "red"] },
+    });
     expect(second.data._id).toBe(first.data._id);
     expect(second.data.data).toEqual(["blue", "red"]);
     expect(second.data.createdAt).toBe(first.data.createdAt);
-    const ident = await ok("PUT", `/table/row/${row._id}/cell/${col.identifier}`, { token: t.editor.token, body: { data: "Named" } });
+    const ident = await ok("PUT", `/table/row/${row._id}/cell/${col.identifier}`, {
+      token: t.editor.token,
+      body: { data: "Named" },
+    });
     expect(ident.data.isIdentifier).toBe(true);
-    const cleared = await ok("PUT", `/table/row/${row._id}/cell/${col.multiSelect}`, { token: t.editor.token, body: { data: null } });
+    const cleared = await ok("PUT", `/table/row/${row._id}/cell/${col.multiSelect}`, {
+      token: t.editor.token,
+      body: { data: null },
+    });
     expect(cleared.data.data).toBeNull();
     expect((await ok("GET", `/table/cell/${first.data._id}`, { token: t.owner.token })).data.data).toBeNull();
     const got = await ok("GET", `/table/row/${row._id}`, { token: t.owner.token });

@@ -24,16 +24,27 @@ describe("clause references", () => {
       isDeleted: false,
     });
     expect(await ok("GET", `/clause-reference/clause-1-${sfx}`, { token: t.viewer.token })).toEqual(created);
-    const second = await ok("POST", "/clause-reference", { token: t.owner.token, body: { ...body, _id: `clause-2-${sfx}`, hierarchy: "a/b", workspaceId: "x", isDeleted: true } });
+    const second = await ok("POST", "/clause-reference", {
+      token: t.owner.token,
+      body: { ...body, _id: `clause-2-${sfx}`, hierarchy: "a/b", workspaceId: "x", isDeleted: true },
+    });
     expect(second.data.isDeleted).toBe(false);
     const list = await ok("GET", `/document/${t.docId}/clause-references`, { token: t.viewer.token });
     expect(list.data.map((r: any) => r._id)).toEqual([`clause-1-${sfx}`, `clause-2-${sfx}`]);
 
     expectError(await call("POST", "/clause-reference", { token: t.owner.token, body }), 409, "ConflictError");
-    expect(await ok("DELETE", `/clause-reference/clause-1-${sfx}`, { token: t.editor.token })).toEqual({ data: { success: true } });
+    expect(await ok("DELETE", `/clause-reference/clause-1-${sfx}`, { token: t.editor.token })).toEqual({
+      data: { success: true },
+    });
     expectError(await call("GET", `/clause-reference/clause-1-${sfx}`, { token: t.owner.token }), 404, "NotFoundError");
-    expectError(await call("DELETE", `/clause-reference/clause-1-${sfx}`, { token: t.owner.token }), 404, "NotFoundError");
-    expect((await ok("GET", `/document/${t.docId}/clause-references`, { token: t.owner.token })).data.map((r: any) => r._id)).toEqual([`clause-2-${sfx}`]);
+    expectError(
+      await call("DELETE", `/clause-reference/clause-1-${sfx}`, { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
+    expect(
+      (await ok("GET", `/document/${t.docId}/clause-references`, { token: t.owner.token })).data.map((r: any) => r._id),
+    ).toEqual([`clause-2-${sfx}`]);
     // A deleted reference's _id stays taken.
     expectError(await call("POST", "/clause-reference", { token: t.owner.token, body }), 409, "ConflictError");
   });
@@ -60,12 +71,36 @@ describe("clause references", () => {
     const body = { _id: `c-access-${sfx}`, blockId: "b", documentId: t.docId, hierarchy: "d/b" };
     expectError(await call("POST", "/clause-reference", { token: t.viewer.token, body }), 403, "ForbiddenError");
     expectError(await call("POST", "/clause-reference", { token: t.outsider.token, body }), 404, "NotFoundError");
-    expectError(await call("POST", "/clause-reference", { token: t.owner.token, body: { ...body, documentId: "01NOPE" } }), 404, "NotFoundError");
+    expectError(
+      await call("POST", "/clause-reference", { token: t.owner.token, body: { ...body, documentId: "01NOPE" } }),
+      404,
+      "NotFoundError",
+    );
     await ok("POST", "/clause-reference", { token: t.owner.token, body });
-    expectError(await call("GET", `/clause-reference/c-access-${sfx}`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("DELETE", `/clause-reference/c-access-${sfx}`, { token: t.viewer.token }), 403, "ForbiddenError");
-    expectError(await call("DELETE", `/clause-reference/c-access-${sfx}`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("GET", `/document/${t.docId}/clause-references`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("GET", "/document/01NOPE/clause-references", { token: t.owner.token }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/clause-reference/c-access-${sfx}`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("DELETE", `/clause-reference/c-access-${sfx}`, { token: t.viewer.token }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("DELETE", `/clause-reference/c-access-${sfx}`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("GET", `/document/${t.docId}/clause-references`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("GET", "/document/01NOPE/clause-references", { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
   });
 });

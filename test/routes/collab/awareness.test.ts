@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 
 async function newDoc() {
-  const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name: "Presence", type: "DOCUMENT" } });
+  const doc = await ok("POST", "/document", {
+    token: t.owner.token,
+    body: { projectId: t.projectId, parentId: t.folderId, name: "Presence", type: "DOCUMENT" },
+  });
   return doc.data._id as string;
 }
 
@@ -60,7 +63,11 @@ async function greeting(docId: string) {
   const live = [...presenceSeen(joiner)].filter(([, v]) => v.state !== null);
   const bytes = joiner.awareness.reduce((n, u) => n + u.byteLength, 0);
   joiner.close();
-  return { ids: live.map(([id]) => id).sort((a, b) => a - b), states: new Map(live.map(([id, v]) => [id, v.state])), bytes };
+  return {
+    ids: live.map(([id]) => id).sort((a, b) => a - b),
+    states: new Map(live.map(([id, v]) => [id, v.state])),
+    bytes,
+  };
 }
 
 describe("awareness", () => {
@@ -74,7 +81,15 @@ describe("awareness", () => {
     for (let i = 0; i < 4; i++) {
       const planter = await connect(docId, { token: t.viewer.token });
       const pad = i === 0 ? 900_000 : 4000;
-      planter.send(awarenessMessage([{ id: 5000 + i, clock: 1, state: { pad: "x".repeat(pad) } }, { id: 6000 + i, clock: 1, state: { pad: "y" } }], 3));
+      planter.send(
+        awarenessMessage(
+          [
+            { id: 5000 + i, clock: 1, state: { pad: "x".repeat(pad) } },
+            { id: 6000 + i, clock: 1, state: { pad: "y" } },
+          ],
+          3,
+        ),
+      );
       await planter.until(() => planter.closed !== null, "the planter to be closed");
       expect(planter.closed!.code).toBe(1003);
     }
@@ -102,12 +117,17 @@ describe("awareness", () => {
 
     const many = await connect(docId, { token: t.viewer.token });
     const ids = Array.from({ length: 20 }, (_, i) => 8000 + i);
-    many.send(awarenessMessage(ids.map((id) => ({ id, clock: 1, state: { pad: "w".repeat(MAX_AWARENESS_STATE_BYTES - 100) } }))));
+    many.send(
+      awarenessMessage(
+        ids.map((id) => ({ id, clock: 1, state: { pad: "w".repeat(MAX_AWARENESS_STATE_BYTES - 100) } })),
+      ),
+    );
     // A second message cannot add more ids either.
     many.send(awarenessMessage([{ id: 9000, clock: 1, state: { name: "extra" } }]));
     many.send(awarenessMessage([{ id: 8000, clock: 2, state: { name: "updated" } }]));
     let g = await greeting(docId);
-    for (let i = 0; i < 20 && !(g.states.get(8000) as { name?: string } | undefined)?.name; i++) g = await greeting(docId);
+    for (let i = 0; i < 20 && !(g.states.get(8000) as { name?: string } | undefined)?.name; i++)
+      g = await greeting(docId);
     expect(g.ids).toEqual(ids.slice(0, MAX_AWARENESS_CLIENTS));
     expect(g.states.get(8000)).toEqual({ name: "updated" });
     expect(g.bytes).toBeLessThan(MAX_AWARENESS_CLIENTS * MAX_AWARENESS_STATE_BYTES + 1024);
@@ -120,7 +140,12 @@ describe("awareness", () => {
     owner.send(awarenessMessage([{ id: 4242, clock: 3, state: { user: { name: "Owner" } } }]));
     const viewer = await connect(docId, { token: t.viewer.token });
     await viewer.until(() => presenceSeen(viewer).has(4242), "the owner's presence");
-    viewer.send(awarenessMessage([{ id: 4242, clock: 99, state: { user: { name: "Owner (forged)" } } }, { id: 4343, clock: 1, state: { user: { name: "Viewer" } } }]));
+    viewer.send(
+      awarenessMessage([
+        { id: 4242, clock: 99, state: { user: { name: "Owner (forged)" } } },
+        { id: 4343, clock: 1, state: { user: { name: "Viewer" } } },
+      ]),
+    );
     await owner.until(() => presenceSeen(owner).has(4343), "the viewer's own presence");
     expect(presenceSeen(owner).get(4242)).toBeUndefined();
     const g = await greeting(docId);
@@ -146,7 +171,10 @@ describe("awareness", () => {
     expect((await greeting(docId)).ids).toEqual([]);
     const b = await connect(docId, { token: t.viewer.token });
     b.send(awarenessMessage([{ id: 3131, clock: 1, state: { name: "B" } }]));
-    await watcher.until(() => (presenceSeen(watcher).get(3131)?.state as { name?: string } | null)?.name === "B", "B's presence under the freed id");
+    await watcher.until(
+      () => (presenceSeen(watcher).get(3131)?.state as { name?: string } | null)?.name === "B",
+      "B's presence under the freed id",
+    );
     watcher.close();
     b.close();
   });

@@ -9,13 +9,19 @@ import { ok, seedTenant, type Tenant } from "../../support/harness";
 import { connect, openSocket, para, Peer } from "../../support/collab-peer";
 import type { DocumentRoom } from "../../../src/durable/DocumentRoom";
 import { MAX_VALUE_BYTES } from "../../../src/durable/room/persistence";
-import { MAX_ROOM_SOCKETS, MAX_USER_SOCKETS, MESSAGE_BURST, MESSAGES_PER_SECOND } from "../../../src/durable/room/limits";
+import {
+  MAX_ROOM_SOCKETS,
+  MAX_USER_SOCKETS,
+  MESSAGE_BURST,
+  MESSAGES_PER_SECOND,
+} from "../../../src/durable/room/limits";
 import { MAX_BLOCK_DEPTH } from "../../../src/lib/blockDepth";
 import type { Block } from "../../../src/services/collab/blocks";
 import * as Y from "yjs";
 
 const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
-const blocksOf = async (documentId: string) => JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
+const blocksOf = async (documentId: string) =>
+  JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let t: Tenant;
@@ -24,20 +30,38 @@ beforeAll(async () => {
 });
 
 async function newDoc(name = "Limits doc") {
-  const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" } });
+  const doc = await ok("POST", "/document", {
+    token: t.owner.token,
+    body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
+  });
   return doc.data._id as string;
 }
 
 /** `bytes` characters of incompressible text that start with `marker`. */
 const bigText = (marker: string, bytes: number) =>
-  (marker + Array.from({ length: Math.ceil(bytes / 16) }, () => Math.random().toString(36).slice(2, 18).padEnd(16, "z")).join("")).slice(0, bytes);
+  (
+    marker +
+    Array.from({ length: Math.ceil(bytes / 16) }, () => Math.random().toString(36).slice(2, 18).padEnd(16, "z")).join(
+      "",
+    )
+  ).slice(0, bytes);
 
 /** Every stored value's size, in the room's tables that hold Yjs bytes (`data` columns). */
 async function storedValueSizes(documentId: string) {
   return runInDurableObject(room(documentId), (_i: DocumentRoom, state) => {
     const sql = state.storage.sql;
-    const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%data BLOB%'").toArray();
-    return Object.fromEntries(tables.map(({ name }) => [name, sql.exec<{ size: number }>(`SELECT length(data) AS size FROM ${name}`).toArray().map((r) => r.size)]));
+    const tables = sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%data BLOB%'")
+      .toArray();
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        sql
+          .exec<{ size: number }>(`SELECT length(data) AS size FROM ${name}`)
+          .toArray()
+          .map((r) => r.size),
+      ]),
+    );
   });
 }
 
@@ -66,7 +90,11 @@ describe("room limits", () => {
     const b = await connect(docId, { token: t.owner.token });
     const big = bigText("BIG-3MB:", 3 * 1024 * 1024);
     a.write([para("big", big)]);
-    await b.until(() => b.blocks()[0]?.content !== undefined && JSON.stringify(b.blocks()).includes("BIG-3MB:"), "the peer to receive the 3 MB update", 20_000);
+    await b.until(
+      () => b.blocks()[0]?.content !== undefined && JSON.stringify(b.blocks()).includes("BIG-3MB:"),
+      "the peer to receive the 3 MB update",
+      20_000,
+    );
     expect(b.blocks()).toEqual([para("big", big)]);
     const sizes = await storedValueSizes(docId);
     const all = Object.values(sizes).flat();
@@ -94,7 +122,11 @@ describe("room limits", () => {
     // ~10 MB in one update: more than one SQLite value holds even locally (SQLITE_TOOBIG), so it must be chunked.
     const first = bigText("FIRST:", 10 * 1024 * 1024);
     a.write([para("first", first)]);
-    await owner.until(() => JSON.stringify(owner.blocks()).includes("FIRST:"), "the owner to receive the 10 MB update", 30_000);
+    await owner.until(
+      () => JSON.stringify(owner.blocks()).includes("FIRST:"),
+      "the owner to receive the 10 MB update",
+      30_000,
+    );
     expect((await stub.diagnostics()).stats.storedBytes).toBeGreaterThan(10 * 1024 * 1024);
     // 3 MB more passes 12 MiB: refused, that socket closed with 1009.
     const fragment = a.fragment;

@@ -17,7 +17,8 @@ import * as syncProtocol from "y-protocols/sync";
 
 const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
 /** The blocks the room holds, through its diagnostics surface. */
-const blocksOf = async (documentId: string) => JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
+const blocksOf = async (documentId: string) =>
+  JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
 /** The room's storage and connection figures. */
 const statsOf = async (stub: ReturnType<typeof room>) => (await stub.diagnostics()).stats;
 
@@ -27,7 +28,10 @@ beforeAll(async () => {
 });
 
 async function newDoc(name = "Collab doc") {
-  const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" } });
+  const doc = await ok("POST", "/document", {
+    token: t.owner.token,
+    body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
+  });
   return doc.data._id as string;
 }
 
@@ -53,7 +57,16 @@ describe("collaborative room", () => {
     // Concurrent edits on both sides.
     a.text(0).insert(5, " world");
     b.text(1).insert(0, "the ", { bold: {} });
-    const expected = [para("p1", "hello world"), { ...para("p2", ""), content: [{ type: "text", text: "the ", styles: { bold: true } }, { type: "text", text: "second", styles: {} }] }];
+    const expected = [
+      para("p1", "hello world"),
+      {
+        ...para("p2", ""),
+        content: [
+          { type: "text", text: "the ", styles: { bold: true } },
+          { type: "text", text: "second", styles: {} },
+        ],
+      },
+    ];
     await a.until(() => JSON.stringify(a.blocks()) === JSON.stringify(expected), "a to converge");
     await b.until(() => JSON.stringify(b.blocks()) === JSON.stringify(expected), "b to converge");
     expect(json(await blocksOf(docId))).toEqual(expected);
@@ -73,7 +86,10 @@ describe("collaborative room", () => {
     expect(viewer.closed).toBeNull();
     // The editor keeps writing; the viewer still receives it, and neither room nor editor ever holds the viewer's text.
     editor.text(0).insert(0, ">> ");
-    await viewer.until(() => viewer.blocks()[0]!.content!.toString().length > 0 && JSON.stringify(viewer.blocks()).includes(">> "), "viewer to receive the next edit");
+    await viewer.until(
+      () => viewer.blocks()[0]!.content!.toString().length > 0 && JSON.stringify(viewer.blocks()).includes(">> "),
+      "viewer to receive the next edit",
+    );
     expect(JSON.stringify(await blocksOf(docId))).not.toContain("VANDAL");
     expect(JSON.stringify(editor.blocks())).not.toContain("VANDAL");
     expect(json(await blocksOf(docId))).toEqual([para("p1", ">> from the editor")]);
@@ -86,7 +102,10 @@ describe("collaborative room", () => {
     const editorSocket = await connect(t2.docId, { token: t2.editor.token });
     const viewerSocket = await connect(t2.docId, { token: t2.viewer.token });
     // The viewer becomes editor: their next edit is applied without reconnecting.
-    await ok("POST", `/workspace/${t2.workspaceId}/collaborator`, { token: t2.owner.token, body: { email: t2.viewer.email, role: "editor" } });
+    await ok("POST", `/workspace/${t2.workspaceId}/collaborator`, {
+      token: t2.owner.token,
+      body: { email: t2.viewer.email, role: "editor" },
+    });
     viewerSocket.write([para("v1", "now an editor")]);
     await editorSocket.until(() => editorSocket.blocks().length === 1, "the promoted viewer's edit to arrive");
     expect(viewerSocket.denied).toEqual([]);
@@ -102,8 +121,14 @@ describe("collaborative room", () => {
   });
 
   it("disconnects everyone from a document when it, or a folder above it, is deleted; restored, it opens again", async () => {
-    const folder = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Doomed folder", type: "FOLDER" } });
-    const inside = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: folder.data._id, name: "Inside", type: "DOCUMENT" } });
+    const folder = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Doomed folder", type: "FOLDER" },
+    });
+    const inside = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, parentId: folder.data._id, name: "Inside", type: "DOCUMENT" },
+    });
     const docId = inside.data._id as string;
     const owner = await connect(docId, { token: t.owner.token });
     const editor = await connect(docId, { token: t.editor.token });
@@ -120,17 +145,29 @@ describe("collaborative room", () => {
     expect((await openSocket(docId, { token: t.owner.token })).status).toBe(404);
     await ok("POST", `/document/${folder.data._id}/restore`, { token: t.owner.token });
     const back = await connect(docId, { token: t.editor.token });
-    await back.until(() => JSON.stringify(back.blocks()).includes("before the delete"), "the restored document's state");
+    await back.until(
+      () => JSON.stringify(back.blocks()).includes("before the delete"),
+      "the restored document's state",
+    );
     back.close();
     other.close();
   });
 
   it("drops a guest whose access came from a folder the document is moved out of", async () => {
-    const folder = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Shared folder", type: "FOLDER" } });
+    const folder = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Shared folder", type: "FOLDER" },
+    });
     const guest = await registerUser("Folder guest");
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: folder.data._id, role: "editor" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: folder.data._id, role: "editor" },
+    });
     // Created after the invitation: the guest reads it only as a collaborator of the folder above it.
-    const inside = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: folder.data._id, name: "Moved", type: "DOCUMENT" } });
+    const inside = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, parentId: folder.data._id, name: "Moved", type: "DOCUMENT" },
+    });
     const docId = inside.data._id as string;
     const owner = await connect(docId, { token: t.owner.token });
     const g = await connect(docId, { token: guest.token });
@@ -145,14 +182,23 @@ describe("collaborative room", () => {
   it("lets a document viewer edit at once when an invitation raises them to editor", async () => {
     const docId = await newDoc();
     const guest = await registerUser("Guest");
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: docId, role: "viewer" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: docId, role: "viewer" },
+    });
     const owner = await connect(docId, { token: t.owner.token });
     const g = await connect(docId, { token: guest.token });
     owner.write([para("p1", "shared")]);
     await g.until(() => g.blocks().length === 1, "the guest to receive the block");
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: docId, role: "editor" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: docId, role: "editor" },
+    });
     g.text(0).insert(g.text(0).length, " +guest");
-    await owner.until(() => JSON.stringify(owner.blocks()).includes("shared +guest"), "the promoted guest's edit to arrive");
+    await owner.until(
+      () => JSON.stringify(owner.blocks()).includes("shared +guest"),
+      "the promoted guest's edit to arrive",
+    );
     expect(g.denied).toEqual([]);
     owner.close();
     g.close();
@@ -199,12 +245,21 @@ describe("collaborative room", () => {
     await stub.diagnostics({ limits: { compactEvery: 50 } });
     a.write([para("p1", "start:")]);
     for (let i = 0; i < 125; i++) a.text(0).insert(a.text(0).length, "x");
-    await until(() => blocksOf(docId), (blocks) => JSON.stringify(blocks).includes("x".repeat(125)), "all 125 keystrokes to arrive", 20_000);
+    await until(
+      () => blocksOf(docId),
+      (blocks) => JSON.stringify(blocks).includes("x".repeat(125)),
+      "all 125 keystrokes to arrive",
+      20_000,
+    );
     const mid = await statsOf(stub);
     expect(mid.stateChunks).toBeGreaterThanOrEqual(1);
     expect(mid.updateCount).toBeLessThan(50);
     a.close();
-    await until(() => statsOf(stub), (s) => s.updateCount === 0 && s.connections === 0, "compaction after the last socket left");
+    await until(
+      () => statsOf(stub),
+      (s) => s.updateCount === 0 && s.connections === 0,
+      "compaction after the last socket left",
+    );
     const reload = (await stub.diagnostics({ reload: true })).reload!;
     expect(reload.matches).toBe(true);
     await evictDurableObject(stub);
@@ -217,12 +272,19 @@ describe("collaborative room", () => {
     const a = await connect(docId, { token: t.owner.token });
     a.write([para("p1", "start:")]);
     for (let i = 0; i < 20; i++) a.text(0).insert(a.text(0).length, "x");
-    await until(() => blocksOf(docId), (blocks) => JSON.stringify(blocks).includes("x".repeat(20)), "the keystrokes to arrive");
+    await until(
+      () => blocksOf(docId),
+      (blocks) => JSON.stringify(blocks).includes("x".repeat(20)),
+      "the keystrokes to arrive",
+    );
     const before = await ok("POST", `/admin/collab/${docId}`, { token: ADMIN_TOKEN, body: { compactEvery: 1000 } });
     expect(before.data.stats).toMatchObject({ documentId: docId, connections: 1 });
     expect(before.data.stats.updateCount).toBeGreaterThanOrEqual(21);
     expect(before.data.reloadMatches).toBe(true);
-    const after = await ok("POST", `/admin/collab/${docId}`, { token: ADMIN_TOKEN, body: { compact: true, compactEvery: null } });
+    const after = await ok("POST", `/admin/collab/${docId}`, {
+      token: ADMIN_TOKEN,
+      body: { compact: true, compactEvery: null },
+    });
     expect(after.data.stats).toMatchObject({ updateCount: 0, stateChunks: 1 });
     expect(after.data.stats.storedBytes).toBe(after.data.stats.stateBytes);
     expect(after.data.reloadMatches).toBe(true);
@@ -235,13 +297,23 @@ describe("collaborative room", () => {
     const stub = room(docId);
     const a = await connect(docId, { token: t.owner.token });
     // ~3 MB of incompressible text in one update, then compaction.
-    const big = Array.from({ length: 3 * 1024 * 1024 / 16 }, () => Math.random().toString(36).slice(2, 18).padEnd(16, "z")).join("");
+    const big = Array.from({ length: (3 * 1024 * 1024) / 16 }, () =>
+      Math.random().toString(36).slice(2, 18).padEnd(16, "z"),
+    ).join("");
     a.write([para("big", big)]);
-    await until(() => statsOf(stub), (s) => s.storedBytes > 3 * 1024 * 1024, "the large update to be stored", 20_000);
+    await until(
+      () => statsOf(stub),
+      (s) => s.storedBytes > 3 * 1024 * 1024,
+      "the large update to be stored",
+      20_000,
+    );
     const after = (await stub.diagnostics({ compact: true })).stats;
     expect(after.stateChunks).toBeGreaterThanOrEqual(2);
     const sizes = await runInDurableObject(stub, (_i: DocumentRoom, state) =>
-      state.storage.sql.exec<{ size: number }>("SELECT length(data) AS size FROM state_chunks").toArray().map((r) => r.size),
+      state.storage.sql
+        .exec<{ size: number }>("SELECT length(data) AS size FROM state_chunks")
+        .toArray()
+        .map((r) => r.size),
     );
     expect(Math.max(...sizes)).toBeLessThan(2 * 1000 * 1000);
     await evictDurableObject(stub, { webSockets: "close" });
@@ -297,7 +369,11 @@ describe("collaborative room", () => {
     const a = await connect(docId, { token: t.owner.token });
     a.write([para("p1", "small")]);
     const stub = room(docId);
-    await until(() => blocksOf(docId), (b) => b.length === 1, "the first block");
+    await until(
+      () => blocksOf(docId),
+      (b) => b.length === 1,
+      "the first block",
+    );
     await stub.diagnostics({ limits: { maxStateBytes: 4096 } });
     a.text(0).insert(0, "y".repeat(10_000));
     await a.until(() => a.closed !== null, "the oversized update to be refused");
@@ -322,7 +398,10 @@ describe("collaborative room", () => {
     );
     expect(Date.now() - started).toBeLessThanOrEqual(3000);
     expect(content.data.blocks[1].content[0].text).toBe("Title edited live");
-    const e5 = await ok("POST", "/export/get-documents-data", { token: t.owner.token, body: { documentIds: [docId], projectId: t.projectId } });
+    const e5 = await ok("POST", "/export/get-documents-data", {
+      token: t.owner.token,
+      body: { documentIds: [docId], projectId: t.projectId },
+    });
     expect(JSON.stringify(e5)).toContain("Title edited live");
     a.close();
   });
@@ -331,10 +410,17 @@ describe("collaborative room", () => {
     const docId = await newDoc();
     const a = await connect(docId, { token: t.editor.token });
     a.write([para("p1", "typed live")]);
-    await until(() => blocksOf(docId), (b) => b.length === 1, "the live block");
+    await until(
+      () => blocksOf(docId),
+      (b) => b.length === 1,
+      "the live block",
+    );
     const current = await ok("GET", `/document/${docId}/content`, { token: t.owner.token });
     // A stale baseVersion is 409 and changes nothing (the live edits were flushed first, so the version moved).
-    const stale = await call("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: [para("x", "stale")], baseVersion: 0 } });
+    const stale = await call("PUT", `/document/${docId}/content`, {
+      token: t.owner.token,
+      body: { blocks: [para("x", "stale")], baseVersion: 0 },
+    });
     expectError(stale, 409, "ConflictError");
     void current;
     const replaced = [para("r1", "replaced by PUT"), para("r2", "second")];
@@ -348,13 +434,23 @@ describe("collaborative room", () => {
 
   it("restores a snapshot into the live room, and keeps the live edits in 'Before restore'", async () => {
     const docId = await newDoc();
-    await ok("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: [para("s1", "snapshotted")] } });
+    await ok("PUT", `/document/${docId}/content`, {
+      token: t.owner.token,
+      body: { blocks: [para("s1", "snapshotted")] },
+    });
     const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: docId, name: "v1" } });
     const a = await connect(docId, { token: t.editor.token });
     a.text(0).insert(0, "changed: ");
-    await until(() => blocksOf(docId), (b) => JSON.stringify(b).includes("changed: "), "the live edit");
+    await until(
+      () => blocksOf(docId),
+      (b) => JSON.stringify(b).includes("changed: "),
+      "the live edit",
+    );
     const restored = await ok("POST", `/snapshot/${snap.data._id}/restore`, { token: t.owner.token });
-    await a.until(() => JSON.stringify(a.blocks()) === JSON.stringify([para("s1", "snapshotted")]), "the editor to receive the restore");
+    await a.until(
+      () => JSON.stringify(a.blocks()) === JSON.stringify([para("s1", "snapshotted")]),
+      "the editor to receive the restore",
+    );
     const before = await ok("GET", `/snapshot/${restored.data.beforeRestoreSnapshotId}`, { token: t.owner.token });
     expect(before.data.blocks).toEqual([para("s1", "changed: snapshotted")]);
     const read = await ok("GET", `/document/${docId}/content`, { token: t.owner.token });
@@ -368,7 +464,10 @@ describe("collaborative room", () => {
     expect(issued.data.expiresAt - Date.now()).toBeLessThanOrEqual(60_000);
     expect(issued.data.expiresAt - Date.now()).toBeGreaterThan(50_000);
     // Concurrent redemptions: exactly one connects.
-    const [r1, r2] = await Promise.all([openSocket(docId, { ticket: issued.data.ticket }), openSocket(docId, { ticket: issued.data.ticket })]);
+    const [r1, r2] = await Promise.all([
+      openSocket(docId, { ticket: issued.data.ticket }),
+      openSocket(docId, { ticket: issued.data.ticket }),
+    ]);
     expect([r1.status, r2.status].sort()).toEqual([101, 401]);
     const sock = new Peer((r1.webSocket ?? r2.webSocket)!);
     await sock.whenSynced();
@@ -410,17 +509,33 @@ describe("E18 and the room", () => {
     expect(a.blocks()).toEqual([]);
     // The client converts the DOCX and seeds the room, then marks it seeded.
     a.write([para("d1", "converted from DOCX")]);
-    await until(() => blocksOf(docId), (b) => b.length === 1, "the seed to arrive");
+    await until(
+      () => blocksOf(docId),
+      (b) => b.length === 1,
+      "the seed to arrive",
+    );
     await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
     a.close();
-    await until(() => statsOf(room(docId)), (s) => s.connections === 0, "the room to empty");
+    await until(
+      () => statsOf(room(docId)),
+      (s) => s.connections === 0,
+      "the room to empty",
+    );
     await evictDurableObject(room(docId));
     const b = await connect(docId, { token: t.editor.token });
     expect(json(b.blocks())).toEqual([para("d1", "converted from DOCX")]);
     b.close();
-    await until(() => statsOf(room(docId)), (s) => s.connections === 0, "the room to empty again");
+    await until(
+      () => statsOf(room(docId)),
+      (s) => s.connections === 0,
+      "the room to empty again",
+    );
     // A new DOCX version clears seededAt: the next open starts empty, to be seeded from the new file.
-    await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
+    await ok("PUT", `/document/docx/${docId}`, {
+      token: t.owner.token,
+      raw: docxBytes(),
+      headers: { "content-type": DOCX_TYPE },
+    });
     const c = await connect(docId, { token: t.owner.token });
     expect(c.blocks()).toEqual([]);
     c.close();
@@ -430,16 +545,26 @@ describe("E18 and the room", () => {
     const docId = await newDocxDocument("Seeded once");
     const a = await connect(docId, { token: t.owner.token });
     a.write([para("d1", "converted from the first DOCX")]);
-    await until(() => blocksOf(docId), (b) => b.length === 1, "the seed to arrive");
+    await until(
+      () => blocksOf(docId),
+      (b) => b.length === 1,
+      "the seed to arrive",
+    );
     // Marked while the seeding client is still connected (what a client does right after seeding).
     await ok("POST", `/document/docx/${docId}/mark-seeded`, { token: t.owner.token });
     a.close();
-    await until(() => statsOf(room(docId)), (s) => s.connections === 0, "the room to empty");
-    await ok("PUT", `/document/docx/${docId}`, { token: t.owner.token, raw: docxBytes(), headers: { "content-type": DOCX_TYPE } });
+    await until(
+      () => statsOf(room(docId)),
+      (s) => s.connections === 0,
+      "the room to empty",
+    );
+    await ok("PUT", `/document/docx/${docId}`, {
+      token: t.owner.token,
+      raw: docxBytes(),
+      headers: { "content-type": DOCX_TYPE },
+    });
     const b = await connect(docId, { token: t.owner.token });
     expect(b.blocks()).toEqual([]);
     b.close();
   });
 });
-
-

@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 
 const contentOf = (docId: string, token = t.owner.token) => ok("GET", `/document/${docId}/content`, { token });
-const putContent = (docId: string, body: unknown, token = t.owner.token) => call("PUT", `/document/${docId}/content`, { token, body });
+const putContent = (docId: string, body: unknown, token = t.owner.token) =>
+  call("PUT", `/document/${docId}/content`, { token, body });
 
 async function contentObjects(docId: string) {
   return (await env.BLOBS.list({ prefix: `content/${docId}/` })).objects.map((o) => o.key);
@@ -16,14 +17,23 @@ async function contentObjects(docId: string) {
 
 describe("document content", () => {
   it("reads a never-written document as version 0 with no blocks", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Empty", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Empty", type: "DOCUMENT" },
+    });
     expect(await contentOf(doc.data._id)).toEqual({ data: { documentId: doc.data._id, version: 0, blocks: [] } });
   });
 
   it("writes versions, keeps one object per document and returns exactly what was written", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Written", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Written", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
-    const blocks = [{ type: "heading", text: "Title ✓", attrs: { level: 1 } }, { type: "paragraph", text: "x".repeat(1000) }];
+    const blocks = [
+      { type: "heading", text: "Title ✓", attrs: { level: 1 } },
+      { type: "paragraph", text: "x".repeat(1000) },
+    ];
     const first = await putContent(id, { blocks, baseVersion: 0 });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ data: { version: 1 } });
@@ -45,7 +55,10 @@ describe("document content", () => {
   });
 
   it("lets exactly one of two concurrent writes with the same baseVersion win", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Race", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Race", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
     for (const base of [0, 1]) {
       const results = await Promise.all(
@@ -64,9 +77,14 @@ describe("document content", () => {
   });
 
   it("serializes concurrent writes without baseVersion into distinct versions", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Many", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Many", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
-    const results = await Promise.all([1, 2, 3].map((n) => ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: [n] } })));
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: [n] } })),
+    );
     expect(results.map((r) => r.data.version).sort()).toEqual([1, 2, 3]);
     expect((await contentOf(id)).data.version).toBe(3);
     expect(await contentObjects(id)).toHaveLength(1);
@@ -77,7 +95,15 @@ describe("document content", () => {
     expectError(await putContent(t.docId, { blocks: [], extra: 1 }), 400, "ValidationError");
     expectError(await putContent(t.docId, { blocks: [], baseVersion: -1 }), 400, "ValidationError");
     expectError(await putContent(t.docId, { blocks: [], baseVersion: "1" }), 400, "ValidationError");
-    expectError(await call("PUT", `/document/${t.docId}/content`, { token: t.owner.token, raw: "{not json", headers: { "content-type": "application/json" } }), 400, "ValidationError");
+    expectError(
+      await call("PUT", `/document/${t.docId}/content`, {
+        token: t.owner.token,
+        raw: "{not json",
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "ValidationError",
+    );
     expectError(await call("GET", "/document/bad$id/content", { token: t.owner.token }), 400, "ValidationError");
   });
 
@@ -95,7 +121,10 @@ describe("document content", () => {
     expectError(await putContent("nope", { blocks: [] }), 404, "NotFoundError");
     expectError(await call("GET", `/document/${t.docId}/content`, { token: t.outsider.token }), 404, "NotFoundError");
     expectError(await putContent(t.docId, { blocks: [] }, t.viewer.token), 403, "ForbiddenError");
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Gone", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Gone", type: "DOCUMENT" },
+    });
     await ok("DELETE", `/document/${doc.data._id}`, { token: t.owner.token });
     expectError(await call("GET", `/document/${doc.data._id}/content`, { token: t.owner.token }), 404, "NotFoundError");
     expectError(await putContent(doc.data._id, { blocks: [] }), 404, "NotFoundError");
@@ -109,9 +138,13 @@ describe("readContents (the service E5 reads blocks through)", () => {
     const { readContents, readSettings } = await import("../../../src/services/content/store");
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: `Bulk ${i}`, type: "DOCUMENT" } });
+      const doc = await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: `Bulk ${i}`, type: "DOCUMENT" },
+      });
       ids.push(doc.data._id);
-      if (i % 2 === 0) await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks: [{ i }] } });
+      if (i % 2 === 0)
+        await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks: [{ i }] } });
     }
     await ok("PUT", `/document/${ids[0]}/settings`, { token: t.owner.token, body: { listTemplateId: "tpl" } });
     // The directory beside the shard database of the project's organization, as a routed request has them.
@@ -119,7 +152,9 @@ describe("readContents (the service E5 reads blocks through)", () => {
     const contents = await readContents(ctx, [...ids, ids[0]!, "never-existed"]);
     expect(contents.size).toBe(9);
     ids.forEach((id, i) => {
-      expect(contents.get(id)).toEqual(i % 2 === 0 ? { documentId: id, version: 1, blocks: [{ i }] } : { documentId: id, version: 0, blocks: [] });
+      expect(contents.get(id)).toEqual(
+        i % 2 === 0 ? { documentId: id, version: 1, blocks: [{ i }] } : { documentId: id, version: 0, blocks: [] },
+      );
     });
     expect(contents.get("never-existed")).toEqual({ documentId: "never-existed", version: 0, blocks: [] });
     const settings = await readSettings(ctx, ids);
@@ -128,7 +163,10 @@ describe("readContents (the service E5 reads blocks through)", () => {
   });
 
   it("never fails a read racing writes that delete the object it was about to read", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Busy", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Busy", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
     const jobs: Promise<{ status: number }>[] = [];
     for (let i = 0; i < 10; i++) {
@@ -136,20 +174,27 @@ describe("readContents (the service E5 reads blocks through)", () => {
       jobs.push(call("GET", `/document/${id}/content`, { token: t.owner.token }));
     }
     const results = await Promise.all(jobs);
-    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200))).toEqual(results.map(() => 200));
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.filter((r) => r.status !== 200)),
+    ).toEqual(results.map(() => 200));
   });
 });
 
 /** Blocks nested `depth` deep through `children` (docs/api-guide.md › Limits: at most 32). */
 function nestedBlocks(depth: number): unknown[] {
   let node: Record<string, unknown> = { id: `n${depth}`, type: "paragraph", props: {}, content: [], children: [] };
-  for (let d = depth - 1; d >= 1; d--) node = { id: `n${d}`, type: "bulletListItem", props: {}, content: [], children: [node] };
+  for (let d = depth - 1; d >= 1; d--)
+    node = { id: `n${d}`, type: "bulletListItem", props: {}, content: [], children: [node] };
   return [node];
 }
 
 describe("content nesting bound", () => {
   it("refuses blocks nested 1,000 deep (and 33) with 422 naming the path of the first block past 32, and writes nothing", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Deep", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Deep", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
     await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: ["kept"] } });
     for (const depth of [1000, 33]) {
@@ -163,14 +208,21 @@ describe("content nesting bound", () => {
   });
 
   it("accepts blocks nested exactly 32 deep, and refuses JSON nested deeper than blocks can be outside `children`", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "At the bound", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "At the bound", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
     const blocks = nestedBlocks(32);
     expect((await putContent(id, { blocks })).status).toBe(200);
     expect((await contentOf(id)).data.blocks).toEqual(blocks);
     // Deep arrays in a block's content are no blocks, but no walk of them may recurse without end either.
     const deep = `{"blocks":[{"type":"paragraph","content":${"[".repeat(100000)}"x"${"]".repeat(100000)},"children":[]}]}`;
-    const res = await call("PUT", `/document/${id}/content`, { token: t.owner.token, raw: deep, headers: { "content-type": "application/json" } });
+    const res = await call("PUT", `/document/${id}/content`, {
+      token: t.owner.token,
+      raw: deep,
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 422, "UnprocessableEntityError");
     expect(res.body.details[0].path).toBe("blocks.0.content" + ".0".repeat(126));
     expect((await contentOf(id)).data.version).toBe(1);
@@ -179,27 +231,52 @@ describe("content nesting bound", () => {
 
 describe("document settings", () => {
   it("reads empty strings until set, then merges partial updates", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Settings", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Settings", type: "DOCUMENT" },
+    });
     const id = doc.data._id;
-    expect(await ok("GET", `/document/${id}/settings`, { token: t.viewer.token })).toEqual({ data: { listTemplateId: "", importedTermId: "" } });
-    expect(await ok("PUT", `/document/${id}/settings`, { token: t.editor.token, body: { listTemplateId: "tpl-1" } })).toEqual({
+    expect(await ok("GET", `/document/${id}/settings`, { token: t.viewer.token })).toEqual({
+      data: { listTemplateId: "", importedTermId: "" },
+    });
+    expect(
+      await ok("PUT", `/document/${id}/settings`, { token: t.editor.token, body: { listTemplateId: "tpl-1" } }),
+    ).toEqual({
       data: { listTemplateId: "tpl-1", importedTermId: "" },
     });
-    expect(await ok("PUT", `/document/${id}/settings`, { token: t.owner.token, body: { importedTermId: "term-9" } })).toEqual({
+    expect(
+      await ok("PUT", `/document/${id}/settings`, { token: t.owner.token, body: { importedTermId: "term-9" } }),
+    ).toEqual({
       data: { listTemplateId: "tpl-1", importedTermId: "term-9" },
     });
-    expect(await ok("PUT", `/document/${id}/settings`, { token: t.owner.token, body: { listTemplateId: null } })).toEqual({
+    expect(
+      await ok("PUT", `/document/${id}/settings`, { token: t.owner.token, body: { listTemplateId: null } }),
+    ).toEqual({
       data: { listTemplateId: "", importedTermId: "term-9" },
     });
-    expect(await ok("GET", `/document/${id}/settings`, { token: t.owner.token })).toEqual({ data: { listTemplateId: "", importedTermId: "term-9" } });
+    expect(await ok("GET", `/document/${id}/settings`, { token: t.owner.token })).toEqual({
+      data: { listTemplateId: "", importedTermId: "term-9" },
+    });
   });
 
   it("answers errors", async () => {
-    expectError(await call("PUT", `/document/${t.docId}/settings`, { token: t.owner.token, body: { other: "x" } }), 400, "ValidationError");
-    expectError(await call("PUT", `/document/${t.docId}/settings`, { token: t.owner.token, body: { listTemplateId: 5 } }), 400, "ValidationError");
+    expectError(
+      await call("PUT", `/document/${t.docId}/settings`, { token: t.owner.token, body: { other: "x" } }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("PUT", `/document/${t.docId}/settings`, { token: t.owner.token, body: { listTemplateId: 5 } }),
+      400,
+      "ValidationError",
+    );
     expectError(await call("GET", "/document/missing/settings", { token: t.owner.token }), 404, "NotFoundError");
     expectError(await call("GET", `/document/${t.docId}/settings`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("PUT", `/document/${t.docId}/settings`, { token: t.viewer.token, body: { listTemplateId: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("PUT", `/document/${t.docId}/settings`, { token: t.viewer.token, body: { listTemplateId: "x" } }),
+      403,
+      "ForbiddenError",
+    );
   });
 });
 
@@ -224,10 +301,21 @@ describe("OpenAPI", () => {
     ]) {
       expect(paths[p], p).toBeDefined();
     }
-    expect(paths["/media/audio"].post.requestBody.content["application/octet-stream"].schema).toMatchObject({ type: "string", format: "binary" });
-    expect(paths["/media/audio"].post.parameters.map((p: any) => p.name).sort()).toEqual(["Idempotency-Key", "documentId", "fileName", "mimeType", "workspaceId"]);
+    expect(paths["/media/audio"].post.requestBody.content["application/octet-stream"].schema).toMatchObject({
+      type: "string",
+      format: "binary",
+    });
+    expect(paths["/media/audio"].post.parameters.map((p: any) => p.name).sort()).toEqual([
+      "Idempotency-Key",
+      "documentId",
+      "fileName",
+      "mimeType",
+      "workspaceId",
+    ]);
     expect(paths["/document/docx"].post.requestBody.content[DOCX]).toBeDefined();
-    expect(paths["/document/docx/{documentId}/export"].get.responses["200"].content[DOCX].schema).toMatchObject({ format: "binary" });
+    expect(paths["/document/docx/{documentId}/export"].get.responses["200"].content[DOCX].schema).toMatchObject({
+      format: "binary",
+    });
     expect(paths["/media/audio/{audioId}/content"].get.security).toEqual([]);
     expect(paths["/snapshot/{snapshotId}"].put.summary).toMatch(/^E8/);
   });

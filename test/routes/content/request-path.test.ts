@@ -13,9 +13,13 @@ beforeAll(async () => {
   await call("GET", "/me", { token: t.owner.token });
 });
 
-const newDoc = async (name: string) => (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name, type: "DOCUMENT" } })).data._id as string;
-const get = (id: string, headers: Record<string, string> = {}) => call("GET", `/document/${id}/content`, { token: t.owner.token, headers });
-const put = (id: string, body: unknown, headers: Record<string, string> = {}) => call("PUT", `/document/${id}/content`, { token: t.owner.token, body, headers });
+const newDoc = async (name: string) =>
+  (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name, type: "DOCUMENT" } }))
+    .data._id as string;
+const get = (id: string, headers: Record<string, string> = {}) =>
+  call("GET", `/document/${id}/content`, { token: t.owner.token, headers });
+const put = (id: string, body: unknown, headers: Record<string, string> = {}) =>
+  call("PUT", `/document/${id}/content`, { token: t.owner.token, body, headers });
 const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
 
 describe("GET /document/{id}/content conditional", () => {
@@ -43,7 +47,11 @@ describe("GET /document/{id}/content conditional", () => {
   it("answers 404 rather than 304 to a caller who cannot read the document", async () => {
     const id = await newDoc("Hidden");
     const etag = (await get(id)).headers.get("etag")!;
-    expectError(await call("GET", `/document/${id}/content`, { token: t.outsider.token, headers: { "if-none-match": etag } }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/document/${id}/content`, { token: t.outsider.token, headers: { "if-none-match": etag } }),
+      404,
+      "NotFoundError",
+    );
   });
 });
 
@@ -77,7 +85,10 @@ describe("PUT /document/{id}/content If-Match", () => {
   it("lets exactly one of two concurrent writes with the same If-Match win; the other is 412", async () => {
     const id = await newDoc("Race");
     const etag = (await put(id, { blocks: ["base"] })).headers.get("etag")!;
-    const results = await Promise.all([put(id, { blocks: ["x"] }, { "if-match": etag }), put(id, { blocks: ["y"] }, { "if-match": etag })]);
+    const results = await Promise.all([
+      put(id, { blocks: ["x"] }, { "if-match": etag }),
+      put(id, { blocks: ["y"] }, { "if-match": etag }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 412]);
     expect((await get(id)).body.data.version).toBe(2);
   });
@@ -85,8 +96,24 @@ describe("PUT /document/{id}/content If-Match", () => {
   it("checks access before the precondition: a viewer is 403, an outsider 404", async () => {
     const id = await newDoc("Access");
     const etag = (await get(id)).headers.get("etag")!;
-    expectError(await call("PUT", `/document/${id}/content`, { token: t.viewer.token, body: { blocks: [] }, headers: { "if-match": etag } }), 403, "ForbiddenError");
-    expectError(await call("PUT", `/document/${id}/content`, { token: t.outsider.token, body: { blocks: [] }, headers: { "if-match": '"x"' } }), 404, "NotFoundError");
+    expectError(
+      await call("PUT", `/document/${id}/content`, {
+        token: t.viewer.token,
+        body: { blocks: [] },
+        headers: { "if-match": etag },
+      }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PUT", `/document/${id}/content`, {
+        token: t.outsider.token,
+        body: { blocks: [] },
+        headers: { "if-match": '"x"' },
+      }),
+      404,
+      "NotFoundError",
+    );
   });
 });
 
@@ -96,7 +123,10 @@ describe("document settings", () => {
     const read = await call("GET", `/document/${id}/settings`, { token: t.owner.token });
     expect(read.body).toEqual({ data: { listTemplateId: "", importedTermId: "" } });
     expect(trips(read)).toBe(1);
-    const write = await call("PUT", `/document/${id}/settings`, { token: t.owner.token, body: { listTemplateId: "L" } });
+    const write = await call("PUT", `/document/${id}/settings`, {
+      token: t.owner.token,
+      body: { listTemplateId: "L" },
+    });
     expect(write.body).toEqual({ data: { listTemplateId: "L", importedTermId: "" } });
     expect(trips(write)).toBeLessThanOrEqual(3);
     expectError(await call("GET", `/document/${id}/settings`, { token: t.outsider.token }), 404, "NotFoundError");

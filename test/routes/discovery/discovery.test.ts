@@ -77,7 +77,10 @@ describe("discovery", () => {
         expect(declared.sort(), where).toEqual([...params].sort());
         const codes = Object.keys(op.responses);
         // A WebSocket route (GET /document/{id}/collab) succeeds with 101 Switching Protocols.
-        expect(codes.some((c) => c.startsWith("2") || c === "101"), where).toBe(true);
+        expect(
+          codes.some((c) => c.startsWith("2") || c === "101"),
+          where,
+        ).toBe(true);
         const errors = codes.filter((c) => /^[45]\d\d$/.test(c));
         expect(errors.length, where).toBeGreaterThan(0);
         if (PUBLIC_OPERATIONS.includes(where)) {
@@ -115,7 +118,9 @@ describe("discovery", () => {
   });
 
   it("the admin route documents 401 and 409; conflict-raising routes document 409", () => {
-    expect(Object.keys(doc.paths["/admin/users"].post.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "409"]));
+    expect(Object.keys(doc.paths["/admin/users"].post.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "401", "409"]),
+    );
     for (const [method, path] of [
       ["patch", "/document/{documentId}"],
       ["post", "/document/{documentId}/restore"],
@@ -128,10 +133,31 @@ describe("discovery", () => {
   });
 
   it("names the record schemas", () => {
-    for (const name of ["Document", "Workspace", "Project", "User", "Error"]) expect(doc.components.schemas[name], name).toBeDefined();
+    for (const name of ["Document", "Workspace", "Project", "User", "Error"])
+      expect(doc.components.schemas[name], name).toBeDefined();
     const document = doc.components.schemas.Document;
     expect(Object.keys(document.properties).sort()).toEqual(
-      ["_id", "parentId", "projectId", "userId", "workspaceId", "name", "type", "createdAt", "updatedAt", "description", "reference", "order", "isPublished", "publishedSettings", "external", "icon", "emoji", "collaborators", "isDeleted"].sort(),
+      [
+        "_id",
+        "parentId",
+        "projectId",
+        "userId",
+        "workspaceId",
+        "name",
+        "type",
+        "createdAt",
+        "updatedAt",
+        "description",
+        "reference",
+        "order",
+        "isPublished",
+        "publishedSettings",
+        "external",
+        "icon",
+        "emoji",
+        "collaborators",
+        "isDeleted",
+      ].sort(),
     );
   });
 

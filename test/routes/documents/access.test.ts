@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
+import {
+  call,
+  expectError,
+  ok,
+  registerUser,
+  seedTenant,
+  type RegisteredUser,
+  type Tenant,
+} from "../../support/harness";
 import { expectDocumentShape, notFoundShape } from "../../support/shapes";
 
 /**
@@ -12,9 +20,12 @@ describe("document-level access", () => {
   // Project tree:  F/ { a, S/ { b } }   G/ { c }   root
   let F: string, a: string, S: string, b: string, G: string, c: string, root: string;
 
-  const mk = async (body: Record<string, unknown>) => (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data._id as string;
+  const mk = async (body: Record<string, unknown>) =>
+    (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data
+      ._id as string;
   const e10 = (id: string, u: RegisteredUser) => call("GET", `/document/${id}`, { token: u.token });
-  const e20 = async (id: string, u: RegisteredUser) => (await ok("GET", `/access/document/${id}`, { token: u.token })).data;
+  const e20 = async (id: string, u: RegisteredUser) =>
+    (await ok("GET", `/access/document/${id}`, { token: u.token })).data;
 
   beforeAll(async () => {
     t = await seedTenant();
@@ -27,7 +38,10 @@ describe("document-level access", () => {
     c = await mk({ parentId: G, name: "c", type: "DOCUMENT" });
     root = await mk({ name: "root", type: "DOCUMENT" });
     await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: reader.email, documentId: F } });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: writer.email, documentId: F, role: "editor" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: writer.email, documentId: F, role: "editor" },
+    });
   });
 
   it("a folder grant reads the folder and everything below it (E10 200, E20 true)", async () => {
@@ -69,32 +83,80 @@ describe("document-level access", () => {
   });
 
   it("a viewer grant cannot write (403); outside the grant writes are 404", async () => {
-    expectError(await call("PATCH", `/document/${a}`, { token: reader.token, body: { name: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("PATCH", `/document/${a}`, { token: reader.token, body: { name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
     expectError(await call("DELETE", `/document/${b}`, { token: reader.token }), 403, "ForbiddenError");
-    expectError(await call("POST", "/document", { token: reader.token, body: { projectId: t.projectId, parentId: S, name: "x", type: "DOCUMENT" } }), 403, "ForbiddenError");
-    expectError(await call("POST", "/document/invite-user", { token: reader.token, body: { email: writer.email, documentId: a } }), 403, "ForbiddenError");
-    expectError(await call("PATCH", `/document/${c}`, { token: reader.token, body: { name: "x" } }), 404, "NotFoundError");
+    expectError(
+      await call("POST", "/document", {
+        token: reader.token,
+        body: { projectId: t.projectId, parentId: S, name: "x", type: "DOCUMENT" },
+      }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("POST", "/document/invite-user", {
+        token: reader.token,
+        body: { email: writer.email, documentId: a },
+      }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PATCH", `/document/${c}`, { token: reader.token, body: { name: "x" } }),
+      404,
+      "NotFoundError",
+    );
     expect((await e10(a, t.owner)).body.data.name).toBe("a");
   });
 
   it("an editor grant edits below the folder, but not at the project root or outside", async () => {
     const renamed = await ok("PATCH", `/document/${b}`, { token: writer.token, body: { name: "b edited" } });
     expect(renamed.data.name).toBe("b edited");
-    const created = await ok("POST", "/document", { token: writer.token, body: { projectId: t.projectId, parentId: S, name: "by writer", type: "DOCUMENT" } });
+    const created = await ok("POST", "/document", {
+      token: writer.token,
+      body: { projectId: t.projectId, parentId: S, name: "by writer", type: "DOCUMENT" },
+    });
     expect(created.data.collaborators).toEqual([{ userId: writer.id, role: "owner" }]);
     // Moves stay inside what the editor can edit.
     await ok("PATCH", `/document/${created.data._id}`, { token: writer.token, body: { parentId: F } });
-    expectError(await call("PATCH", `/document/${created.data._id}`, { token: writer.token, body: { parentId: G } }), 404, "NotFoundError");
-    expectError(await call("PATCH", `/document/${created.data._id}`, { token: writer.token, body: { parentId: null } }), 403, "ForbiddenError");
-    expectError(await call("POST", "/document", { token: writer.token, body: { projectId: t.projectId, name: "root by writer", type: "DOCUMENT" } }), 403, "ForbiddenError");
-    expectError(await call("PATCH", `/document/${c}`, { token: writer.token, body: { name: "x" } }), 404, "NotFoundError");
+    expectError(
+      await call("PATCH", `/document/${created.data._id}`, { token: writer.token, body: { parentId: G } }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("PATCH", `/document/${created.data._id}`, { token: writer.token, body: { parentId: null } }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("POST", "/document", {
+        token: writer.token,
+        body: { projectId: t.projectId, name: "root by writer", type: "DOCUMENT" },
+      }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PATCH", `/document/${c}`, { token: writer.token, body: { name: "x" } }),
+      404,
+      "NotFoundError",
+    );
     const pub = await ok("POST", `/document/${a}/publish`, { token: writer.token, body: {} });
     expect(pub.data.isPublished).toBe(true);
   });
 
   it("the grant makes only the project readable, not the workspace", async () => {
     await ok("GET", `/project/${t.projectId}`, { token: reader.token });
-    expectError(await call("PATCH", `/project/${t.projectId}`, { token: writer.token, body: { name: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("PATCH", `/project/${t.projectId}`, { token: writer.token, body: { name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
     expectError(await call("GET", `/workspace/${t.workspaceId}`, { token: reader.token }), 404, "NotFoundError");
     expect((await ok("GET", `/workspace/all/${t.organizationId}`, { token: reader.token })).data).toEqual([]);
   });

@@ -18,15 +18,36 @@ describe("documents", () => {
 
   beforeAll(async () => {
     t = await seedTenant();
-    otherProjectId = (await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Other project" } })).data._id;
-    otherFolderId = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" } })).data._id;
-    const outsiderProject = await ok("POST", "/project", { token: t.outsider.token, body: { workspaceId: t.outsider.workspaceId, name: "Theirs" } });
-    outsiderFolderId = (await ok("POST", "/document", { token: t.outsider.token, body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" } })).data._id;
+    otherProjectId = (
+      await ok("POST", "/project", {
+        token: t.owner.token,
+        body: { workspaceId: t.workspaceId, name: "Other project" },
+      })
+    ).data._id;
+    otherFolderId = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
+      })
+    ).data._id;
+    const outsiderProject = await ok("POST", "/project", {
+      token: t.outsider.token,
+      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
+    });
+    outsiderFolderId = (
+      await ok("POST", "/document", {
+        token: t.outsider.token,
+        body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
+      })
+    ).data._id;
   });
 
   describe("POST /document", () => {
     it("creates a root folder with every member of the Document record", async () => {
-      const res = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Root folder", type: "FOLDER" } });
+      const res = await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Root folder", type: "FOLDER" },
+      });
       const d = res.data;
       expectDocumentShape(d);
       expect(d).toEqual({
@@ -68,7 +89,11 @@ describe("documents", () => {
       };
       const d = await create(body, t.editor.token);
       expectDocumentShape(d);
-      expect(d).toMatchObject({ ...body, userId: t.editor.id, collaborators: [{ userId: t.editor.id, role: "owner" }] });
+      expect(d).toMatchObject({
+        ...body,
+        userId: t.editor.id,
+        collaborators: [{ userId: t.editor.id, role: "owner" }],
+      });
       expect((await e10(d._id, t.viewer.token)).body.data).toEqual(d);
     });
 
@@ -82,27 +107,82 @@ describe("documents", () => {
     });
 
     it("a parent must be a FOLDER of the same project (400)", async () => {
-      const notFolder = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.docId, name: "x", type: "DOCUMENT" } });
+      const notFolder = await call("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, parentId: t.docId, name: "x", type: "DOCUMENT" },
+      });
       expectError(notFolder, 400, "ValidationError");
       expect(notFolder.body.details.map((d: any) => d.path)).toEqual(["parentId"]);
-      const otherProject = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: otherFolderId, name: "x", type: "DOCUMENT" } });
+      const otherProject = await call("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, parentId: otherFolderId, name: "x", type: "DOCUMENT" },
+      });
       expectError(otherProject, 400, "ValidationError");
       expect(otherProject.body.details.map((d: any) => d.path)).toEqual(["parentId"]);
     });
 
     it("a missing, deleted or unreadable parent is 404", async () => {
-      expectError(await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: "no-such-folder", name: "x", type: "DOCUMENT" } }), 404, "NotFoundError");
-      expectError(await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: outsiderFolderId, name: "x", type: "DOCUMENT" } }), 404, "NotFoundError");
+      expectError(
+        await call("POST", "/document", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, parentId: "no-such-folder", name: "x", type: "DOCUMENT" },
+        }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("POST", "/document", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, parentId: outsiderFolderId, name: "x", type: "DOCUMENT" },
+        }),
+        404,
+        "NotFoundError",
+      );
       const doomed = await create({ name: "Doomed", type: "FOLDER" });
       await ok("DELETE", `/document/${doomed._id}`, { token: t.owner.token });
-      expectError(await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: doomed._id, name: "x", type: "DOCUMENT" } }), 404, "NotFoundError");
+      expectError(
+        await call("POST", "/document", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, parentId: doomed._id, name: "x", type: "DOCUMENT" },
+        }),
+        404,
+        "NotFoundError",
+      );
     });
 
     it("a viewer gets 403 at the root and in a folder; an outsider 404; an unknown project 404", async () => {
-      expectError(await call("POST", "/document", { token: t.viewer.token, body: { projectId: t.projectId, name: "x", type: "DOCUMENT" } }), 403, "ForbiddenError");
-      expectError(await call("POST", "/document", { token: t.viewer.token, body: { projectId: t.projectId, parentId: t.folderId, name: "x", type: "DOCUMENT" } }), 403, "ForbiddenError");
-      expectError(await call("POST", "/document", { token: t.outsider.token, body: { projectId: t.projectId, name: "x", type: "DOCUMENT" } }), 404, "NotFoundError");
-      expectError(await call("POST", "/document", { token: t.owner.token, body: { projectId: "no-such-project", name: "x", type: "DOCUMENT" } }), 404, "NotFoundError");
+      expectError(
+        await call("POST", "/document", {
+          token: t.viewer.token,
+          body: { projectId: t.projectId, name: "x", type: "DOCUMENT" },
+        }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("POST", "/document", {
+          token: t.viewer.token,
+          body: { projectId: t.projectId, parentId: t.folderId, name: "x", type: "DOCUMENT" },
+        }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("POST", "/document", {
+          token: t.outsider.token,
+          body: { projectId: t.projectId, name: "x", type: "DOCUMENT" },
+        }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("POST", "/document", {
+          token: t.owner.token,
+          body: { projectId: "no-such-project", name: "x", type: "DOCUMENT" },
+        }),
+        404,
+        "NotFoundError",
+      );
     });
 
     it("validates its body", async () => {
@@ -116,31 +196,58 @@ describe("documents", () => {
         { name: "x", type: "DOCUMENT", parentId: "bad id" },
       ];
       for (const body of cases) {
-        expectError(await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } }), 400, "ValidationError");
+        expectError(
+          await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } }),
+          400,
+          "ValidationError",
+        );
       }
-      const extra = await call("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "x", type: "DOCUMENT", isPublishd: true } });
+      const extra = await call("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "x", type: "DOCUMENT", isPublishd: true },
+      });
       expectError(extra, 400, "ValidationError");
       expect(extra.body.details.map((d: any) => d.path)).toEqual(["isPublishd"]);
     });
   });
 
   it("folders nest at most 64 deep, on create and on move (400)", async () => {
-    const project = (await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Deep" } })).data._id;
+    const project = (
+      await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Deep" } })
+    ).data._id;
     let parentId: string | null = null;
     for (let level = 1; level <= 64; level++) {
-      const folder: any = await ok("POST", "/document", { token: t.owner.token, body: { projectId: project, parentId, name: `L${level}`, type: "FOLDER" } });
+      const folder: any = await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: project, parentId, name: `L${level}`, type: "FOLDER" },
+      });
       parentId = folder.data._id;
     }
-    const tooDeep = await call("POST", "/document", { token: t.owner.token, body: { projectId: project, parentId, name: "L65", type: "DOCUMENT" } });
+    const tooDeep = await call("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: project, parentId, name: "L65", type: "DOCUMENT" },
+    });
     expectError(tooDeep, 400, "ValidationError");
     expect(tooDeep.body.details.map((d: any) => d.path)).toEqual(["parentId"]);
     // A folder with a child moved under level 63 would reach 65.
-    const pair = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: project, name: "pair", type: "FOLDER" } })).data._id;
-    await ok("POST", "/document", { token: t.owner.token, body: { projectId: project, parentId: pair, name: "child", type: "DOCUMENT" } });
+    const pair = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: project, name: "pair", type: "FOLDER" },
+      })
+    ).data._id;
+    await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: project, parentId: pair, name: "child", type: "DOCUMENT" },
+    });
     const list = (await ok("GET", `/document/all/${project}`, { token: t.owner.token })).data as Doc[];
     const level63 = list.find((d) => d.name === "L63")!._id;
     const level62 = list.find((d) => d.name === "L62")!._id;
-    expectError(await call("PATCH", `/document/${pair}`, { token: t.owner.token, body: { parentId: level63 } }), 400, "ValidationError");
+    expectError(
+      await call("PATCH", `/document/${pair}`, { token: t.owner.token, body: { parentId: level63 } }),
+      400,
+      "ValidationError",
+    );
     await ok("PATCH", `/document/${pair}`, { token: t.owner.token, body: { parentId: level62 } });
   });
 
@@ -151,7 +258,14 @@ describe("documents", () => {
         expect(res.status).toBe(200);
         expect(Object.keys(res.body)).toEqual(["data"]);
         expectDocumentShape(res.body.data);
-        expect(res.body.data).toMatchObject({ _id: t.docId, parentId: t.folderId, name: "Doc 1", type: "DOCUMENT", projectId: t.projectId, workspaceId: t.workspaceId });
+        expect(res.body.data).toMatchObject({
+          _id: t.docId,
+          parentId: t.folderId,
+          name: "Doc 1",
+          type: "DOCUMENT",
+          projectId: t.projectId,
+          workspaceId: t.workspaceId,
+        });
       }
     });
 
@@ -178,8 +292,11 @@ describe("documents", () => {
 
   describe("GET /document/all/{projectId}", () => {
     it("lists live documents ordered by parentId, then order", async () => {
-      const project = (await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Tree" } })).data._id;
-      const mk = async (body: Record<string, unknown>) => (await ok("POST", "/document", { token: t.owner.token, body: { projectId: project, ...body } })).data as Doc;
+      const project = (
+        await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Tree" } })
+      ).data._id;
+      const mk = async (body: Record<string, unknown>) =>
+        (await ok("POST", "/document", { token: t.owner.token, body: { projectId: project, ...body } })).data as Doc;
       const b = await mk({ name: "B", type: "FOLDER", order: 2 });
       const a = await mk({ name: "A", type: "FOLDER", order: 1 });
       const rootDoc = await mk({ name: "root doc", type: "DOCUMENT", order: 0 });
@@ -193,7 +310,15 @@ describe("documents", () => {
       const res = await ok("GET", `/document/all/${project}`, { token: t.viewer.token });
       for (const d of res.data) expectDocumentShape(d);
       const byParent = (x: Doc, y: Doc) =>
-        x.parentId === y.parentId ? x.order - y.order : x.parentId === null ? -1 : y.parentId === null ? 1 : x.parentId < y.parentId ? -1 : 1;
+        x.parentId === y.parentId
+          ? x.order - y.order
+          : x.parentId === null
+            ? -1
+            : y.parentId === null
+              ? 1
+              : x.parentId < y.parentId
+                ? -1
+                : 1;
       const expected = [rootDoc, a, b, a5, a2, b0, b00].sort(byParent).map((d) => d._id);
       expect(res.data.map((d: Doc) => d._id)).toEqual(expected);
       expect(expected.slice(0, 3)).toEqual([rootDoc._id, a._id, b._id]);
@@ -211,7 +336,14 @@ describe("documents", () => {
       const d = await create({ parentId: t.folderId, name: "Draft", type: "DOCUMENT" });
       const res = await ok("PATCH", `/document/${d._id}`, {
         token: t.editor.token,
-        body: { name: "Final", description: "desc", reference: "R-1", order: 7, icon: { name: "i", color: "c" }, emoji: { unified: "u", emojiStyle: "s" } },
+        body: {
+          name: "Final",
+          description: "desc",
+          reference: "R-1",
+          order: 7,
+          icon: { name: "i", color: "c" },
+          emoji: { unified: "u", emojiStyle: "s" },
+        },
       });
       expect(res.data).toEqual({
         ...d,
@@ -225,7 +357,10 @@ describe("documents", () => {
       });
       expect(res.data.updatedAt).toBeGreaterThanOrEqual(d.updatedAt);
       expect((await e10(d._id)).body.data).toEqual(res.data);
-      const cleared = await ok("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { icon: null, emoji: null } });
+      const cleared = await ok("PATCH", `/document/${d._id}`, {
+        token: t.owner.token,
+        body: { icon: null, emoji: null },
+      });
       expect(cleared.data).toMatchObject({ icon: null, emoji: null, name: "Final" });
     });
 
@@ -253,12 +388,28 @@ describe("documents", () => {
     });
 
     it("a viewer gets 403, an outsider 404, a deleted document 404, an unknown member 400", async () => {
-      expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { name: "x" } }), 403, "ForbiddenError");
-      expectError(await call("PATCH", `/document/${t.docId}`, { token: t.outsider.token, body: { name: "x" } }), 404, "NotFoundError");
-      expectError(await call("PATCH", "/document/no-such-doc", { token: t.owner.token, body: { name: "x" } }), 404, "NotFoundError");
+      expectError(
+        await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { name: "x" } }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("PATCH", `/document/${t.docId}`, { token: t.outsider.token, body: { name: "x" } }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("PATCH", "/document/no-such-doc", { token: t.owner.token, body: { name: "x" } }),
+        404,
+        "NotFoundError",
+      );
       const gone = await create({ name: "Gone", type: "DOCUMENT" });
       await ok("DELETE", `/document/${gone._id}`, { token: t.owner.token });
-      expectError(await call("PATCH", `/document/${gone._id}`, { token: t.owner.token, body: { name: "x" } }), 404, "NotFoundError");
+      expectError(
+        await call("PATCH", `/document/${gone._id}`, { token: t.owner.token, body: { name: "x" } }),
+        404,
+        "NotFoundError",
+      );
       const unknown = await call("PATCH", `/document/${t.docId}`, { token: t.owner.token, body: { content: "x" } });
       expectError(unknown, 400, "ValidationError");
       expect(unknown.body.details.map((d: any) => d.path)).toEqual(["content"]);
@@ -278,7 +429,10 @@ describe("documents", () => {
         const toRoot = await ok("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: null } });
         expect(toRoot.data.parentId).toBeNull();
         // Sending the current parent is not a move.
-        const same = await ok("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: null, name: "Still root" } });
+        const same = await ok("PATCH", `/document/${d._id}`, {
+          token: t.owner.token,
+          body: { parentId: null, name: "Still root" },
+        });
         expect(same.data).toMatchObject({ parentId: null, name: "Still root" });
       });
 
@@ -301,10 +455,29 @@ describe("documents", () => {
         const top = await create({ name: "Top", type: "FOLDER" });
         const mid = await create({ parentId: top._id, name: "Mid", type: "FOLDER" });
         const low = await create({ parentId: mid._id, name: "Low", type: "FOLDER" });
-        expectError(await call("PATCH", `/document/${top._id}`, { token: t.owner.token, body: { parentId: top._id } }), 409, "ConflictError");
-        expectError(await call("PATCH", `/document/${top._id}`, { token: t.owner.token, body: { parentId: mid._id } }), 409, "ConflictError");
-        expectError(await call("PATCH", `/document/${top._id}`, { token: t.owner.token, body: { parentId: low._id, name: "renamed" } }), 409, "ConflictError");
-        expectError(await call("PATCH", `/document/${mid._id}`, { token: t.owner.token, body: { parentId: low._id } }), 409, "ConflictError");
+        expectError(
+          await call("PATCH", `/document/${top._id}`, { token: t.owner.token, body: { parentId: top._id } }),
+          409,
+          "ConflictError",
+        );
+        expectError(
+          await call("PATCH", `/document/${top._id}`, { token: t.owner.token, body: { parentId: mid._id } }),
+          409,
+          "ConflictError",
+        );
+        expectError(
+          await call("PATCH", `/document/${top._id}`, {
+            token: t.owner.token,
+            body: { parentId: low._id, name: "renamed" },
+          }),
+          409,
+          "ConflictError",
+        );
+        expectError(
+          await call("PATCH", `/document/${mid._id}`, { token: t.owner.token, body: { parentId: low._id } }),
+          409,
+          "ConflictError",
+        );
         const reread = await e10(top._id);
         expect(reread.body.data).toMatchObject({ parentId: null, name: "Top" });
         expect((await e10(low._id)).body.data.parentId).toBe(mid._id);
@@ -312,23 +485,50 @@ describe("documents", () => {
 
       it("a move into a non-folder or another project's folder is 400; into a missing or unreadable folder 404", async () => {
         const d = await create({ parentId: t.folderId, name: "Stay", type: "DOCUMENT" });
-        const notFolder = await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: t.docId } });
+        const notFolder = await call("PATCH", `/document/${d._id}`, {
+          token: t.owner.token,
+          body: { parentId: t.docId },
+        });
         expectError(notFolder, 400, "ValidationError");
         expect(notFolder.body.details.map((x: any) => x.path)).toEqual(["parentId"]);
-        expectError(await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: otherFolderId } }), 400, "ValidationError");
-        expectError(await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: "no-such-folder" } }), 404, "NotFoundError");
-        expectError(await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: outsiderFolderId } }), 404, "NotFoundError");
+        expectError(
+          await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: otherFolderId } }),
+          400,
+          "ValidationError",
+        );
+        expectError(
+          await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: "no-such-folder" } }),
+          404,
+          "NotFoundError",
+        );
+        expectError(
+          await call("PATCH", `/document/${d._id}`, { token: t.owner.token, body: { parentId: outsiderFolderId } }),
+          404,
+          "NotFoundError",
+        );
         expect((await e10(d._id)).body.data.parentId).toBe(t.folderId);
       });
 
       it("a viewer cannot move (403)", async () => {
         const target = await create({ name: "Nope", type: "FOLDER" });
-        expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: target._id } }), 403, "ForbiddenError");
+        expectError(
+          await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: target._id } }),
+          403,
+          "ForbiddenError",
+        );
       });
 
       it("a viewer moving into a missing or unreadable folder gets 404: existence is checked before the role (docs/api-guide.md › Conventions)", async () => {
-        expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: "no-such-folder" } }), 404, "NotFoundError");
-        expectError(await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: outsiderFolderId } }), 404, "NotFoundError");
+        expectError(
+          await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: "no-such-folder" } }),
+          404,
+          "NotFoundError",
+        );
+        expectError(
+          await call("PATCH", `/document/${t.docId}`, { token: t.viewer.token, body: { parentId: outsiderFolderId } }),
+          404,
+          "NotFoundError",
+        );
       });
     });
   });
@@ -397,7 +597,11 @@ describe("documents", () => {
       const child2 = await create({ parentId: folder2._id, name: "child2", type: "DOCUMENT" });
       await ok("DELETE", `/document/${child2._id}`, { token: t.owner.token });
       await ok("DELETE", `/document/${folder2._id}`, { token: t.owner.token });
-      expectError(await call("POST", `/document/${child2._id}/restore`, { token: t.owner.token }), 409, "ConflictError");
+      expectError(
+        await call("POST", `/document/${child2._id}/restore`, { token: t.owner.token }),
+        409,
+        "ConflictError",
+      );
     });
 
     it("restoring a live document changes nothing; a missing one is 404; an outsider 404; a viewer 403", async () => {
@@ -406,8 +610,16 @@ describe("documents", () => {
       expectError(await call("POST", "/document/no-such-doc/restore", { token: t.owner.token }), 404, "NotFoundError");
       const gone = await create({ name: "Gone for good", type: "DOCUMENT" });
       await ok("DELETE", `/document/${gone._id}`, { token: t.owner.token });
-      expectError(await call("POST", `/document/${gone._id}/restore`, { token: t.outsider.token }), 404, "NotFoundError");
-      expectError(await call("POST", `/document/${gone._id}/restore`, { token: t.viewer.token }), 403, "ForbiddenError");
+      expectError(
+        await call("POST", `/document/${gone._id}/restore`, { token: t.outsider.token }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("POST", `/document/${gone._id}/restore`, { token: t.viewer.token }),
+        403,
+        "ForbiddenError",
+      );
       expect((await e10(gone._id)).status).toBe(404);
     });
 
@@ -421,10 +633,18 @@ describe("documents", () => {
   describe("publish", () => {
     it("POST /document/{id}/publish sets isPublished and publishedSettings; DELETE clears them", async () => {
       const d = await create({ parentId: t.folderId, name: "Public", type: "DOCUMENT" });
-      const pub = await ok("POST", `/document/${d._id}/publish`, { token: t.editor.token, body: { styling: { theme: "dark", size: 3 }, domainSlug: "handbook" } });
+      const pub = await ok("POST", `/document/${d._id}/publish`, {
+        token: t.editor.token,
+        body: { styling: { theme: "dark", size: 3 }, domainSlug: "handbook" },
+      });
       expectDocumentShape(pub.data);
       expect(pub.data.isPublished).toBe(true);
-      expect(pub.data.publishedSettings).toEqual({ publishedById: t.editor.id, publishedAt: expect.any(Number), styling: { theme: "dark", size: 3 }, domainSlug: "handbook" });
+      expect(pub.data.publishedSettings).toEqual({
+        publishedById: t.editor.id,
+        publishedAt: expect.any(Number),
+        styling: { theme: "dark", size: 3 },
+        domainSlug: "handbook",
+      });
       expect((await e10(d._id, t.viewer.token)).body.data).toEqual(pub.data);
 
       const unpub = await ok("DELETE", `/document/${d._id}/publish`, { token: t.owner.token });
@@ -432,18 +652,38 @@ describe("documents", () => {
       expect((await e10(d._id)).body.data).toMatchObject({ isPublished: false, publishedSettings: null });
     });
 
-    it("defaults styling to {} and domainSlug to \"\"", async () => {
+    it('defaults styling to {} and domainSlug to ""', async () => {
       const d = await create({ name: "Plain public", type: "DOCUMENT" });
       const pub = await ok("POST", `/document/${d._id}/publish`, { token: t.owner.token, body: {} });
       expect(pub.data.publishedSettings).toMatchObject({ styling: {}, domainSlug: "", publishedById: t.owner.id });
     });
 
     it("validates the body; a viewer is 403; an outsider 404", async () => {
-      expectError(await call("POST", `/document/${t.docId}/publish`, { token: t.owner.token, body: { password: "x" } }), 400, "ValidationError");
-      expectError(await call("POST", `/document/${t.docId}/publish`, { token: t.owner.token, body: { styling: "dark" } }), 400, "ValidationError");
-      expectError(await call("POST", `/document/${t.docId}/publish`, { token: t.viewer.token, body: {} }), 403, "ForbiddenError");
-      expectError(await call("DELETE", `/document/${t.docId}/publish`, { token: t.viewer.token }), 403, "ForbiddenError");
-      expectError(await call("POST", `/document/${t.docId}/publish`, { token: t.outsider.token, body: {} }), 404, "NotFoundError");
+      expectError(
+        await call("POST", `/document/${t.docId}/publish`, { token: t.owner.token, body: { password: "x" } }),
+        400,
+        "ValidationError",
+      );
+      expectError(
+        await call("POST", `/document/${t.docId}/publish`, { token: t.owner.token, body: { styling: "dark" } }),
+        400,
+        "ValidationError",
+      );
+      expectError(
+        await call("POST", `/document/${t.docId}/publish`, { token: t.viewer.token, body: {} }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("DELETE", `/document/${t.docId}/publish`, { token: t.viewer.token }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("POST", `/document/${t.docId}/publish`, { token: t.outsider.token, body: {} }),
+        404,
+        "NotFoundError",
+      );
       expect((await e10(t.docId)).body.data.isPublished).toBe(false);
     });
   });
@@ -451,7 +691,10 @@ describe("documents", () => {
   it("a document created by a guest editor lists both grants in collaborators", async () => {
     const guest = await registerUser("Guest editor");
     const folder = await create({ name: "Guest folder", type: "FOLDER" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: folder._id, role: "editor" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: folder._id, role: "editor" },
+    });
     const folderRead = await e10(folder._id, guest.token);
     expect(folderRead.body.data.collaborators).toEqual([
       { userId: t.owner.id, role: "owner" },

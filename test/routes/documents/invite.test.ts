@@ -1,15 +1,30 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type Tenant } from "../../support/harness";
+import {
+  ADMIN_TOKEN,
+  call,
+  expectError,
+  ok,
+  registerUser,
+  seedTenant,
+  uniqueEmail,
+  type Tenant,
+} from "../../support/harness";
 
 /** E7 and the notifications it produces (docs/api-guide.md › Organizations and workspaces; Automations, published portals, collaborative editing). */
 describe("E7 POST /document/invite-user", () => {
   let t: Tenant;
 
-  const mk = async (body: Record<string, unknown>) => (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data._id as string;
-  const invite = (token: string, body: Record<string, unknown>) => call("POST", "/document/invite-user", { token, body });
-  const canRead = async (id: string, u: { token: string }) => (await ok("GET", `/access/document/${id}`, { token: u.token })).data as boolean;
+  const mk = async (body: Record<string, unknown>) =>
+    (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data
+      ._id as string;
+  const invite = (token: string, body: Record<string, unknown>) =>
+    call("POST", "/document/invite-user", { token, body });
+  const canRead = async (id: string, u: { token: string }) =>
+    (await ok("GET", `/access/document/${id}`, { token: u.token })).data as boolean;
   const roleOf = async (docId: string, userId: string) =>
-    (await ok("GET", `/document/${docId}`, { token: t.owner.token })).data.collaborators.find((c: any) => c.userId === userId)?.role;
+    (await ok("GET", `/document/${docId}`, { token: t.owner.token })).data.collaborators.find(
+      (c: any) => c.userId === userId,
+    )?.role;
 
   /** A folder with two live documents, a live subfolder with one, and a soft-deleted document: 5 covered. */
   async function folderTree() {
@@ -42,7 +57,11 @@ describe("E7 POST /document/invite-user", () => {
     }
     expect(await canRead(tree.deleted, guest)).toBe(false);
     // The default role is viewer: reading yes, writing no.
-    expectError(await call("PATCH", `/document/${tree.one}`, { token: guest.token, body: { name: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("PATCH", `/document/${tree.one}`, { token: guest.token, body: { name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
 
     const notes = await ok("GET", "/notification/all", { token: guest.token });
     expect(notes.data).toHaveLength(1);
@@ -65,13 +84,20 @@ describe("E7 POST /document/invite-user", () => {
     expect(again.data.readAt).toBe(read.data.readAt);
     expect((await ok("GET", "/notification/all", { token: guest.token })).data).toEqual([read.data]);
     // Someone else's notification is 404, and stays unread by them.
-    expectError(await call("POST", `/notification/${note._id}/read`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("POST", `/notification/${note._id}/read`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
     expectError(await call("POST", "/notification/no-such-note/read", { token: guest.token }), 404, "NotFoundError");
   });
 
   it("a single document covers just itself", async () => {
     const guest = await registerUser("Doc guest");
-    const res = await ok("POST", "/document/invite-user", { token: t.editor.token, body: { email: guest.email, documentId: t.docId, role: "editor" } });
+    const res = await ok("POST", "/document/invite-user", {
+      token: t.editor.token,
+      body: { email: guest.email, documentId: t.docId, role: "editor" },
+    });
     expect(res.data).toEqual({ invitationsSent: 1, documentsInvited: 1, usersInvited: 1 });
     expect(await canRead(t.docId, guest)).toBe(true);
     expect(await canRead(t.doc2Id, guest)).toBe(false);
@@ -83,12 +109,18 @@ describe("E7 POST /document/invite-user", () => {
   it("an unknown email is stored as pending and granted when that email registers", async () => {
     const tree = await folderTree();
     const email = uniqueEmail("pending");
-    const res = await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email, documentId: tree.folder, role: "editor" } });
+    const res = await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email, documentId: tree.folder, role: "editor" },
+    });
     expect(res.data).toEqual({ invitationsSent: 1, documentsInvited: 5, usersInvited: 0 });
     // A document added before registration is covered too (the grant is computed at registration).
     const added = await mk({ parentId: tree.sub, name: "added later", type: "DOCUMENT" });
 
-    const reg = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email: email.toUpperCase(), name: "Late" } });
+    const reg = await ok("POST", "/admin/users", {
+      token: ADMIN_TOKEN,
+      body: { email: email.toUpperCase(), name: "Late" },
+    });
     const late = { token: reg.data.token.token, id: reg.data.user._id };
     for (const id of [...tree.live, added]) {
       expect(await canRead(id, late)).toBe(true);
@@ -106,7 +138,10 @@ describe("E7 POST /document/invite-user", () => {
     const d1 = await mk({ name: "m1", type: "DOCUMENT" });
     const d2 = await mk({ name: "m2", type: "DOCUMENT" });
     await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email, documentId: d1 } });
-    await ok("POST", "/document/invite-user", { token: t.editor.token, body: { email, documentId: d2, role: "editor" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.editor.token,
+      body: { email, documentId: d2, role: "editor" },
+    });
     const reg = await ok("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: "Multi" } });
     const u = { token: reg.data.token.token };
     expect(await canRead(d1, u)).toBe(true);
@@ -118,12 +153,21 @@ describe("E7 POST /document/invite-user", () => {
   it("re-inviting with a higher role upgrades; a lower role never demotes", async () => {
     const guest = await registerUser("Regrant");
     const d = await mk({ name: "regrant", type: "DOCUMENT" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: d, role: "viewer" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: d, role: "viewer" },
+    });
     expect(await roleOf(d, guest.id)).toBe("viewer");
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: d, role: "owner" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: d, role: "owner" },
+    });
     expect(await roleOf(d, guest.id)).toBe("owner");
     // A workspace editor inviting the document's owner as a viewer must not strip the owner role.
-    const res = await ok("POST", "/document/invite-user", { token: t.editor.token, body: { email: guest.email, documentId: d, role: "viewer" } });
+    const res = await ok("POST", "/document/invite-user", {
+      token: t.editor.token,
+      body: { email: guest.email, documentId: d, role: "viewer" },
+    });
     expect(res.data.usersInvited).toBe(1);
     expect(await roleOf(d, guest.id)).toBe("owner");
     // Nor the creator's own owner grant.
@@ -133,7 +177,11 @@ describe("E7 POST /document/invite-user", () => {
 
   it("granting owner needs the owner role: a non-owner editor gets 403, the owner may", async () => {
     const guest = await registerUser("Would-be owner");
-    expectError(await invite(t.editor.token, { email: guest.email, documentId: t.docId, role: "owner" }), 403, "ForbiddenError");
+    expectError(
+      await invite(t.editor.token, { email: guest.email, documentId: t.docId, role: "owner" }),
+      403,
+      "ForbiddenError",
+    );
     expect(await canRead(t.docId, guest)).toBe(false);
     const res = await invite(t.owner.token, { email: guest.email, documentId: t.doc2Id, role: "owner" });
     expect(res.status).toBe(200);
@@ -160,7 +208,11 @@ describe("E7 POST /document/invite-user", () => {
     const bad = await invite(t.owner.token, { email: "not-an-email", documentId: t.docId });
     expectError(bad, 400, "ValidationError");
     expect(bad.body.details.map((d: any) => d.path)).toEqual(["email"]);
-    expectError(await invite(t.owner.token, { email: uniqueEmail(), documentId: t.docId, role: "admin" }), 400, "ValidationError");
+    expectError(
+      await invite(t.owner.token, { email: uniqueEmail(), documentId: t.docId, role: "admin" }),
+      400,
+      "ValidationError",
+    );
     expectError(await invite(t.owner.token, { email: uniqueEmail() }), 400, "ValidationError");
     expectError(await invite(t.owner.token, { email: uniqueEmail(), documentId: "bad id" }), 400, "ValidationError");
     const extra = await invite(t.owner.token, { email: uniqueEmail(), documentId: t.docId, message: "hi" });

@@ -9,8 +9,12 @@ beforeAll(async () => {
   t = await seedTenant();
 });
 
-const createDocx = (bytes: Uint8Array, query: Record<string, string>, token = t.owner.token, headers: Record<string, string> = {}) =>
-  call("POST", "/document/docx", { token, raw: bytes, query, headers: { "content-type": DOCX_TYPE, ...headers } });
+const createDocx = (
+  bytes: Uint8Array,
+  query: Record<string, string>,
+  token = t.owner.token,
+  headers: Record<string, string> = {},
+) => call("POST", "/document/docx", { token, raw: bytes, query, headers: { "content-type": DOCX_TYPE, ...headers } });
 
 async function newDocx(name = "Contract.docx", bytes = docxBytes()) {
   const res = await createDocx(bytes, { projectId: t.projectId, name, parentId: t.folderId });
@@ -18,7 +22,8 @@ async function newDocx(name = "Contract.docx", bytes = docxBytes()) {
   return res.body.data;
 }
 
-const exportDocx = (id: string, token = t.owner.token, headers?: Record<string, string>) => call("GET", `/document/docx/${id}/export`, { token, headers });
+const exportDocx = (id: string, token = t.owner.token, headers?: Record<string, string>) =>
+  call("GET", `/document/docx/${id}/export`, { token, headers });
 
 describe("POST /document/docx", () => {
   it("creates an EXTERNAL DOCX document the caller owns", async () => {
@@ -36,7 +41,11 @@ describe("POST /document/docx", () => {
     const read = await ok("GET", `/document/${doc._id}`, { token: t.viewer.token });
     expect(read.data.external).toEqual(doc.external);
     // At the project root, with no Content-Type at all.
-    const root = await call("POST", "/document/docx", { token: t.editor.token, raw: docxBytes(), query: { projectId: t.projectId, name: "Root" } });
+    const root = await call("POST", "/document/docx", {
+      token: t.editor.token,
+      raw: docxBytes(),
+      query: { projectId: t.projectId, name: "Root" },
+    });
     expect(root.status).toBe(200);
     expect(root.body.data.parentId).toBeNull();
   });
@@ -52,9 +61,17 @@ describe("POST /document/docx", () => {
       headers: { "content-length": String(50 * 1024 * 1024 + 1) },
     });
     expectError(tooBig, 413, "PayloadTooLargeError");
-    expectError(await createDocx(new TextEncoder().encode("plain text, not a zip"), query), 415, "UnsupportedMediaTypeError");
+    expectError(
+      await createDocx(new TextEncoder().encode("plain text, not a zip"), query),
+      415,
+      "UnsupportedMediaTypeError",
+    );
     expectError(await createDocx(plainZipBytes(), query), 415, "UnsupportedMediaTypeError");
-    expectError(await createDocx(docxBytes(), query, t.owner.token, { "content-type": "application/json" }), 415, "UnsupportedMediaTypeError");
+    expectError(
+      await createDocx(docxBytes(), query, t.owner.token, { "content-type": "application/json" }),
+      415,
+      "UnsupportedMediaTypeError",
+    );
     const bytes = docxBytes();
     const short = await call("POST", "/document/docx", {
       token: t.owner.token,
@@ -76,7 +93,11 @@ describe("POST /document/docx", () => {
     }
     expectError(await createDocx(buildDocxBomb({ lie: "central" }), query), 415, "UnsupportedMediaTypeError");
     const doc = await newDocx("Target");
-    expectError(await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: buildDocxBomb({ zip64: true }) }), 413, "PayloadTooLargeError");
+    expectError(
+      await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: buildDocxBomb({ zip64: true }) }),
+      413,
+      "PayloadTooLargeError",
+    );
     const docs = await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token });
     expect(docs.data.filter((d: any) => d.name === "Bomb")).toEqual([]);
   });
@@ -85,11 +106,31 @@ describe("POST /document/docx", () => {
     expectError(await createDocx(docxBytes(), { name: "x" }), 400, "ValidationError");
     expectError(await createDocx(docxBytes(), { projectId: t.projectId, name: "" }), 400, "ValidationError");
     expectError(await createDocx(docxBytes(), { projectId: "missing", name: "x" }), 404, "NotFoundError");
-    expectError(await createDocx(docxBytes(), { projectId: t.projectId, name: "x", parentId: "missing" }), 404, "NotFoundError");
-    expectError(await createDocx(docxBytes(), { projectId: t.projectId, name: "x", parentId: t.docId }), 400, "ValidationError");
-    expectError(await createDocx(docxBytes(), { projectId: t.projectId, name: "x" }, t.viewer.token), 403, "ForbiddenError");
-    expectError(await createDocx(docxBytes(), { projectId: t.projectId, name: "x", parentId: t.folderId }, t.viewer.token), 403, "ForbiddenError");
-    expectError(await createDocx(docxBytes(), { projectId: t.projectId, name: "x" }, t.outsider.token), 404, "NotFoundError");
+    expectError(
+      await createDocx(docxBytes(), { projectId: t.projectId, name: "x", parentId: "missing" }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await createDocx(docxBytes(), { projectId: t.projectId, name: "x", parentId: t.docId }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await createDocx(docxBytes(), { projectId: t.projectId, name: "x" }, t.viewer.token),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await createDocx(docxBytes(), { projectId: t.projectId, name: "x", parentId: t.folderId }, t.viewer.token),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await createDocx(docxBytes(), { projectId: t.projectId, name: "x" }, t.outsider.token),
+      404,
+      "NotFoundError",
+    );
   });
 });
 
@@ -102,7 +143,11 @@ describe("PUT /document/docx/{id} and E21 export", () => {
     expect(new Uint8Array(first.body)).toEqual(v1);
 
     const v2 = docxBytes("version two, longer than the first one");
-    const put = await call("PUT", `/document/docx/${doc._id}`, { token: t.editor.token, raw: v2, headers: { "content-type": "application/octet-stream" } });
+    const put = await call("PUT", `/document/docx/${doc._id}`, {
+      token: t.editor.token,
+      raw: v2,
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.data).toMatchObject({ documentId: doc._id, version: 2, size: v2.length, etag: expect.any(String) });
 
@@ -128,7 +173,9 @@ describe("PUT /document/docx/{id} and E21 export", () => {
   it("keeps an ASCII name as is and adds .docx once", async () => {
     const doc = await newDocx("report.docx");
     const res = await exportDocx(doc._id);
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="report.docx"; filename*=UTF-8''report.docx`);
+    expect(res.headers.get("content-disposition")).toBe(
+      `attachment; filename="report.docx"; filename*=UTF-8''report.docx`,
+    );
   });
 
   it("answers errors", async () => {
@@ -138,16 +185,40 @@ describe("PUT /document/docx/{id} and E21 export", () => {
     expectError(await exportDocx(doc._id, t.outsider.token), 404, "NotFoundError");
     expectError(await exportDocx("bad$id"), 400, "ValidationError");
 
-    expectError(await call("PUT", `/document/docx/${t.docId}`, { token: t.owner.token, raw: docxBytes() }), 409, "ConflictError");
-    expectError(await call("PUT", `/document/docx/${doc._id}`, { token: t.viewer.token, raw: docxBytes() }), 403, "ForbiddenError");
-    expectError(await call("PUT", `/document/docx/${doc._id}`, { token: t.outsider.token, raw: docxBytes() }), 404, "NotFoundError");
-    expectError(await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: streamOf(docxBytes()) }), 411, "LengthRequiredError");
     expectError(
-      await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: streamOf(docxBytes()), headers: { "content-length": String(60 * 1024 * 1024) } }),
+      await call("PUT", `/document/docx/${t.docId}`, { token: t.owner.token, raw: docxBytes() }),
+      409,
+      "ConflictError",
+    );
+    expectError(
+      await call("PUT", `/document/docx/${doc._id}`, { token: t.viewer.token, raw: docxBytes() }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("PUT", `/document/docx/${doc._id}`, { token: t.outsider.token, raw: docxBytes() }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: streamOf(docxBytes()) }),
+      411,
+      "LengthRequiredError",
+    );
+    expectError(
+      await call("PUT", `/document/docx/${doc._id}`, {
+        token: t.owner.token,
+        raw: streamOf(docxBytes()),
+        headers: { "content-length": String(60 * 1024 * 1024) },
+      }),
       413,
       "PayloadTooLargeError",
     );
-    expectError(await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: plainZipBytes() }), 415, "UnsupportedMediaTypeError");
+    expectError(
+      await call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: plainZipBytes() }),
+      415,
+      "UnsupportedMediaTypeError",
+    );
     expect((await env.BLOBS.list({ prefix: `docx/${doc._id}/` })).objects).toHaveLength(1);
 
     await ok("DELETE", `/document/${doc._id}`, { token: t.owner.token });
@@ -162,7 +233,9 @@ describe("E18 mark-seeded", () => {
     expect(first.data.seededAt).toEqual(expect.any(Number));
     const again = await ok("POST", `/document/docx/${doc._id}/mark-seeded`, { token: t.owner.token });
     expect(again).toEqual(first);
-    expect((await ok("GET", `/document/${doc._id}`, { token: t.owner.token })).data.external.seededAt).toBe(first.data.seededAt);
+    expect((await ok("GET", `/document/${doc._id}`, { token: t.owner.token })).data.external.seededAt).toBe(
+      first.data.seededAt,
+    );
 
     await ok("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: docxBytes("v2") });
     const read = await ok("GET", `/document/${doc._id}`, { token: t.owner.token });
@@ -175,15 +248,33 @@ describe("E18 mark-seeded", () => {
 
   it("concurrent calls agree on one value", async () => {
     const doc = await newDocx();
-    const all = await Promise.all([1, 2, 3].map(() => ok("POST", `/document/docx/${doc._id}/mark-seeded`, { token: t.owner.token })));
+    const all = await Promise.all(
+      [1, 2, 3].map(() => ok("POST", `/document/docx/${doc._id}/mark-seeded`, { token: t.owner.token })),
+    );
     expect(new Set(all.map((r) => r.data.seededAt)).size).toBe(1);
   });
 
   it("answers 409 for a document that is not a DOCX, 404 when missing or unreadable", async () => {
-    expectError(await call("POST", `/document/docx/${t.docId}/mark-seeded`, { token: t.owner.token }), 409, "ConflictError");
-    expectError(await call("POST", `/document/docx/${t.folderId}/mark-seeded`, { token: t.owner.token }), 409, "ConflictError");
-    expectError(await call("POST", "/document/docx/missing/mark-seeded", { token: t.owner.token }), 404, "NotFoundError");
+    expectError(
+      await call("POST", `/document/docx/${t.docId}/mark-seeded`, { token: t.owner.token }),
+      409,
+      "ConflictError",
+    );
+    expectError(
+      await call("POST", `/document/docx/${t.folderId}/mark-seeded`, { token: t.owner.token }),
+      409,
+      "ConflictError",
+    );
+    expectError(
+      await call("POST", "/document/docx/missing/mark-seeded", { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
     const doc = await newDocx();
-    expectError(await call("POST", `/document/docx/${doc._id}/mark-seeded`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("POST", `/document/docx/${doc._id}/mark-seeded`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
   });
 });

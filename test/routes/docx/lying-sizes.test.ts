@@ -55,13 +55,27 @@ async function zeroBomb(mib: number): Promise<Uint8Array> {
   await writing;
   let crc = 0;
   for (let i = 0; i < mib; i++) crc = crc32(chunk, crc);
-  const small = (name: string, text: string): RawZipEntry => ({ name, method: 0, crc: crc32(text), data: new TextEncoder().encode(text), inflatedSize: text.length });
+  const small = (name: string, text: string): RawZipEntry => ({
+    name,
+    method: 0,
+    crc: crc32(text),
+    data: new TextEncoder().encode(text),
+    inflatedSize: text.length,
+  });
   const document: RawZipEntry = { name: "word/document.xml", method: 8, crc, data, inflatedSize: mib * MiB };
-  return writeZip([small("[Content_Types].xml", "<Types/>"), document], { centralSize: { [document.name]: 900_000 }, localSize: { [document.name]: 900_000 } });
+  return writeZip([small("[Content_Types].xml", "<Types/>"), document], {
+    centralSize: { [document.name]: 900_000 },
+    localSize: { [document.name]: 900_000 },
+  });
 }
 
 const create = (bytes: Uint8Array, name: string, tenant = t) =>
-  call("POST", "/document/docx", { token: tenant.owner.token, raw: bytes, query: { projectId: tenant.projectId, name }, headers: { "content-type": DOCX_TYPE } });
+  call("POST", "/document/docx", {
+    token: tenant.owner.token,
+    raw: bytes,
+    query: { projectId: tenant.projectId, name },
+    headers: { "content-type": DOCX_TYPE },
+  });
 
 describe("a DOCX whose headers lie about word/document.xml's inflated size", () => {
   it("POST /document/docx answers 415 within a second or two for more and for fewer bytes than declared, storing nothing", async () => {
@@ -82,9 +96,17 @@ describe("a DOCX whose headers lie about word/document.xml's inflated size", () 
   });
 
   it("PUT /document/docx/{id} answers 415 and keeps the one stored version", async () => {
-    const doc = (await ok("POST", "/document/docx", { token: t.owner.token, raw: docxBytes(), query: { projectId: t.projectId, name: "Honest" } })).data;
+    const doc = (
+      await ok("POST", "/document/docx", {
+        token: t.owner.token,
+        raw: docxBytes(),
+        query: { projectId: t.projectId, name: "Honest" },
+      })
+    ).data;
     for (const bytes of [lyingMore, lyingFewer]) {
-      const { value: res, ms } = await timed(() => call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: bytes }));
+      const { value: res, ms } = await timed(() =>
+        call("PUT", `/document/docx/${doc._id}`, { token: t.owner.token, raw: bytes }),
+      );
       expectError(res, 415, "UnsupportedMediaTypeError");
       expect(ms).toBeLessThan(2000);
     }
@@ -107,11 +129,19 @@ describe("a DOCX whose headers lie about word/document.xml's inflated size", () 
   });
 
   it("E21 refuses to serve a lying archive stored before uploads were checked, and serves an honest one", async () => {
-    const doc = (await ok("POST", "/document/docx", { token: t.owner.token, raw: docxBytes(), query: { projectId: t.projectId, name: "Legacy" } })).data;
+    const doc = (
+      await ok("POST", "/document/docx", {
+        token: t.owner.token,
+        raw: docxBytes(),
+        query: { projectId: t.projectId, name: "Legacy" },
+      })
+    ).data;
     const key = `docx/${doc._id}/${doc.external.resourceId}.docx`;
     // Written as the service wrote every blob before the fix: no record that its inflation was checked.
     await env.BLOBS.put(key, lyingMore, { httpMetadata: { contentType: DOCX_TYPE } });
-    const { value: res, ms } = await timed(() => call("GET", `/document/docx/${doc._id}/export`, { token: t.viewer.token }));
+    const { value: res, ms } = await timed(() =>
+      call("GET", `/document/docx/${doc._id}/export`, { token: t.viewer.token }),
+    );
     expectError(res, 422, "UnprocessableEntityError");
     expect(res.body.message).toMatch(/inflates past the 900000 bytes/);
     expect(ms).toBeLessThan(2000);
@@ -141,7 +171,9 @@ describe("a DOCX whose headers lie about word/document.xml's inflated size", () 
     await new Promise((r) => setTimeout(r, 5));
     const me = await timed(() => call("GET", "/me", { token: other.owner.token }));
     const done = await uploads;
-    console.log(`finding 8: GET /me of another tenant ${alone.ms.toFixed(0)} ms alone, ${me.ms.toFixed(0)} ms during two lying uploads of ${done.map((d) => d.ms.toFixed(0)).join(" and ")} ms`);
+    console.log(
+      `finding 8: GET /me of another tenant ${alone.ms.toFixed(0)} ms alone, ${me.ms.toFixed(0)} ms during two lying uploads of ${done.map((d) => d.ms.toFixed(0)).join(" and ")} ms`,
+    );
     expect(me.value.status).toBe(200);
     for (const d of done) expectError(d.value, 415, "UnsupportedMediaTypeError");
     expect(me.ms).toBeLessThan(1000);

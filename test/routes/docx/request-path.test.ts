@@ -14,8 +14,14 @@ beforeAll(async () => {
 
 const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
 const create = (query: Record<string, string>) =>
-  call("POST", "/document/docx", { token: t.owner.token, raw: docxBytes(), query, headers: { "content-type": DOCX_TYPE } });
-const exportDocx = (id: string, headers: Record<string, string> = {}, token = t.owner.token) => call("GET", `/document/docx/${id}/export`, { token, headers });
+  call("POST", "/document/docx", {
+    token: t.owner.token,
+    raw: docxBytes(),
+    query,
+    headers: { "content-type": DOCX_TYPE },
+  });
+const exportDocx = (id: string, headers: Record<string, string> = {}, token = t.owner.token) =>
+  call("GET", `/document/docx/${id}/export`, { token, headers });
 
 describe("DOCX round trips", () => {
   it("creates in a folder and at the root, stores versions and marks seeded within 3 round trips each", async () => {
@@ -30,7 +36,11 @@ describe("DOCX round trips", () => {
     expect(second.body.data.order).toBeGreaterThan(atRoot.body.data.order);
 
     const id = inFolder.body.data._id;
-    const put = await call("PUT", `/document/docx/${id}`, { token: t.owner.token, raw: docxBytes("v2"), headers: { "content-type": DOCX_TYPE } });
+    const put = await call("PUT", `/document/docx/${id}`, {
+      token: t.owner.token,
+      raw: docxBytes("v2"),
+      headers: { "content-type": DOCX_TYPE },
+    });
     expect(put.status).toBe(200);
     expect(trips(put)).toBeLessThanOrEqual(3);
     const seeded = await call("POST", `/document/docx/${id}/mark-seeded`, { token: t.owner.token });
@@ -40,10 +50,24 @@ describe("DOCX round trips", () => {
 
   it("refuses a parent that is not a folder and a viewer creating at the root", async () => {
     const doc = await create({ projectId: t.projectId, name: "Leaf" });
-    expectError(await create({ projectId: t.projectId, name: "x", parentId: doc.body.data._id }), 400, "ValidationError");
-    const viewer = await call("POST", "/document/docx", { token: t.viewer.token, raw: docxBytes(), query: { projectId: t.projectId, name: "x" }, headers: { "content-type": DOCX_TYPE } });
+    expectError(
+      await create({ projectId: t.projectId, name: "x", parentId: doc.body.data._id }),
+      400,
+      "ValidationError",
+    );
+    const viewer = await call("POST", "/document/docx", {
+      token: t.viewer.token,
+      raw: docxBytes(),
+      query: { projectId: t.projectId, name: "x" },
+      headers: { "content-type": DOCX_TYPE },
+    });
     expectError(viewer, 403, "ForbiddenError");
-    const outsider = await call("POST", "/document/docx", { token: t.outsider.token, raw: docxBytes(), query: { projectId: t.projectId, name: "x" }, headers: { "content-type": DOCX_TYPE } });
+    const outsider = await call("POST", "/document/docx", {
+      token: t.outsider.token,
+      raw: docxBytes(),
+      query: { projectId: t.projectId, name: "x" },
+      headers: { "content-type": DOCX_TYPE },
+    });
     expectError(outsider, 404, "NotFoundError");
   });
 });
@@ -85,11 +109,17 @@ describe("E21 conditional export", () => {
     expect(trips(cached)).toBe(1);
     expect((await exportDocx(id, { "if-none-match": '"stale"' })).status).toBe(200);
 
-    await call("PUT", `/document/docx/${id}`, { token: t.owner.token, raw: docxBytes("newer"), headers: { "content-type": DOCX_TYPE } });
+    await call("PUT", `/document/docx/${id}`, {
+      token: t.owner.token,
+      raw: docxBytes("newer"),
+      headers: { "content-type": DOCX_TYPE },
+    });
     const moved = await exportDocx(id, { "if-none-match": etag });
     expect(moved.status).toBe(200);
     expect(moved.headers.get("etag")).not.toBe(etag);
-    expect(moved.headers.get("content-disposition")).toBe(`attachment; filename="Export.docx"; filename*=UTF-8''Export.docx`);
+    expect(moved.headers.get("content-disposition")).toBe(
+      `attachment; filename="Export.docx"; filename*=UTF-8''Export.docx`,
+    );
   });
 
   it("answers 404, not 304, to a caller who cannot read the document", async () => {

@@ -2,7 +2,14 @@ import { env } from "cloudflare:test";
 import { unzipSync, zipSync } from "fflate";
 import { PDFDocument } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, buildDocxBomb, buildDocxWithBrokenXml, buildLyingDocx, buildRandomBytes, buildZipWithoutDocument } from "../../../converter/test/fixtures";
+import {
+  buildDocx,
+  buildDocxBomb,
+  buildDocxWithBrokenXml,
+  buildLyingDocx,
+  buildRandomBytes,
+  buildZipWithoutDocument,
+} from "../../../converter/test/fixtures";
 import { convertDocxToPdf } from "../../../src/services/converter/client";
 import { ApiError } from "../../../src/errors";
 import { errorStatus } from "../../../src/http/errors";
@@ -50,10 +57,17 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
 
   it("answers 400 for bad base64 and for bytes that are not a DOCX", async () => {
     for (const docx of ["not base64!!", b64(buildRandomBytes(2048)), b64(buildZipWithoutDocument())]) {
-      const res = await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx }] } });
+      const res = await call("POST", "/export/doc-to-pdf", {
+        token: t.owner.token,
+        body: { data: [{ documentId: t.docId, docx }] },
+      });
       expectError(res, 400, "ValidationError");
     }
-    expectError(await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [] } }), 400, "ValidationError");
+    expectError(
+      await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [] } }),
+      400,
+      "ValidationError",
+    );
     expectError(await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: {} }), 400, "ValidationError");
   });
 
@@ -67,8 +81,12 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
       });
       expectError(res, 413, "PayloadTooLargeError");
       // The Worker's own refusal (it names the body member), not the converter's.
-      expect(res.body.message).toMatch(/^data\.0\.docx is refused before conversion: "word\/document\.xml" inflates \d+:1/);
-      expect(res.body.details).toEqual([{ path: "data.0.docx", message: expect.stringMatching(/past the 100:1 limit/) }]);
+      expect(res.body.message).toMatch(
+        /^data\.0\.docx is refused before conversion: "word\/document\.xml" inflates \d+:1/,
+      );
+      expect(res.body.details).toEqual([
+        { path: "data.0.docx", message: expect.stringMatching(/past the 100:1 limit/) },
+      ]);
       expect(Date.now() - started).toBeLessThan(5000);
     }
   });
@@ -95,7 +113,10 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
       [buildLyingDocx({ inflatedBytes: 100_000 }), /inflates to 100000 bytes, not the 900000 its headers declare/],
     ] as const) {
       const started = performance.now();
-      const res = await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx: b64(bytes) }] } });
+      const res = await call("POST", "/export/doc-to-pdf", {
+        token: t.owner.token,
+        body: { data: [{ documentId: t.docId, docx: b64(bytes) }] },
+      });
       expectError(res, 422, "UnprocessableEntityError");
       expect(res.body.message).toMatch(message);
       expect(performance.now() - started).toBeLessThan(2000);
@@ -109,17 +130,28 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
     expect(docx.length).toBeGreaterThan(62 * 1024 * 1024);
     // Line-wrapped base64 (as MIME tools write it) decodes the same.
     const wrapped = docx.slice(0, 76) + "\r\n" + docx.slice(76);
-    const res = await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx: wrapped }] } });
+    const res = await call("POST", "/export/doc-to-pdf", {
+      token: t.owner.token,
+      body: { data: [{ documentId: t.docId, docx: wrapped }] },
+    });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     const pdf = unb64(res.body.pdfDocuments[0].pdf);
     expect((await PDFDocument.load(pdf)).getPageCount()).toBe(2);
   });
 
   it("answers 400 for bad base64 of any size: a stray character deep inside a 10 MB body, or missing padding", async () => {
-    const docx = b64(zipSync({ ...unzipSync(buildDocx()), "word/media/filler.bin": [buildRandomBytes(10 * 1024 * 1024), { level: 0 }] }));
+    const docx = b64(
+      zipSync({
+        ...unzipSync(buildDocx()),
+        "word/media/filler.bin": [buildRandomBytes(10 * 1024 * 1024), { level: 0 }],
+      }),
+    );
     const whole = docx.slice(0, docx.length - (docx.length % 4) - 4); // complete 4-character groups, no padding
     for (const bad of [`${docx.slice(0, 8_000_000)}!${docx.slice(8_000_001)}`, `${whole}QUI`, `${whole}Q===`]) {
-      const res = await call("POST", "/export/doc-to-pdf", { token: t.owner.token, body: { data: [{ documentId: t.docId, docx: bad }] } });
+      const res = await call("POST", "/export/doc-to-pdf", {
+        token: t.owner.token,
+        body: { data: [{ documentId: t.docId, docx: bad }] },
+      });
       expectError(res, 400, "ValidationError");
       expect(res.body.message).toBe("data.0.docx is not valid base64");
     }
@@ -134,7 +166,12 @@ describe("E6 POST /export/doc-to-pdf (real converter, real LibreOffice)", () => 
     expectError(mixed, 403, "ForbiddenError");
     const partly = await call("POST", "/export/doc-to-pdf", {
       token: t.owner.token,
-      body: { data: [{ documentId: t.docId, docx }, { documentId: "01NOSUCHDOCUMENT000000000", docx }] },
+      body: {
+        data: [
+          { documentId: t.docId, docx },
+          { documentId: "01NOSUCHDOCUMENT000000000", docx },
+        ],
+      },
     });
     expectError(partly, 403, "ForbiddenError");
     expect(partly.body.pdfDocuments).toBeUndefined();

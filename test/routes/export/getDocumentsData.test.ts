@@ -11,18 +11,39 @@ describe("E5 POST /export/get-documents-data", () => {
   let rowB: string;
 
   async function newDocument(name: string) {
-    return (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" } })).data._id as string;
+    return (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
+      })
+    ).data._id as string;
   }
 
   /** A document with blocks, settings, a clause reference to doc2's block and a table reference to two rows. */
   async function richDocument(name: string) {
     const id = await newDocument(name);
-    await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: [{ id: "p1", type: "paragraph", text: name }] } });
-    await ok("PUT", `/document/${id}/settings`, { token: t.owner.token, body: { listTemplateId: "tpl-1", importedTermId: "term-9" } });
-    await ok("POST", "/clause-reference", { token: t.owner.token, body: { _id: `cl-${id}`, blockId: "p1", documentId: id, hierarchy: `${t.doc2Id}/clause-7/sub` } });
+    await ok("PUT", `/document/${id}/content`, {
+      token: t.owner.token,
+      body: { blocks: [{ id: "p1", type: "paragraph", text: name }] },
+    });
+    await ok("PUT", `/document/${id}/settings`, {
+      token: t.owner.token,
+      body: { listTemplateId: "tpl-1", importedTermId: "term-9" },
+    });
+    await ok("POST", "/clause-reference", {
+      token: t.owner.token,
+      body: { _id: `cl-${id}`, blockId: "p1", documentId: id, hierarchy: `${t.doc2Id}/clause-7/sub` },
+    });
     await ok("POST", "/table/reference", {
       token: t.owner.token,
-      body: { documentId: id, tableId: table.tableId, columnId: priceColumnId, relatedRowId: rowA, rowId: rowB, type: "reference" },
+      body: {
+        documentId: id,
+        tableId: table.tableId,
+        columnId: priceColumnId,
+        relatedRowId: rowA,
+        rowId: rowB,
+        type: "reference",
+      },
     });
     return id;
   }
@@ -31,17 +52,26 @@ describe("E5 POST /export/get-documents-data", () => {
     t = await seedTenant();
     await ok("PUT", `/document/${t.doc2Id}/content`, {
       token: t.owner.token,
-      body: { blocks: [{ id: "intro", type: "heading", text: "Terms" }, { id: "list", children: [{ id: "clause-7", type: "clause", text: "Payment in 30 days" }] }] },
+      body: {
+        blocks: [
+          { id: "intro", type: "heading", text: "Terms" },
+          { id: "list", children: [{ id: "clause-7", type: "clause", text: "Payment in 30 days" }] },
+        ],
+      },
     });
     table = await makeTable(t.owner.token, t.projectId, "Prices");
     priceColumnId = (await addColumn(t.owner.token, table.tableId, "Price", { type: "number" }))._id;
     rowA = (await addRow(t.owner.token, table.tableId, { [table.nameColumnId]: "Apples", [priceColumnId]: 3 })).row._id;
-    rowB = (await addRow(t.owner.token, table.tableId, { [table.nameColumnId]: "Pears", [priceColumnId]: 4.5 })).row._id;
+    rowB = (await addRow(t.owner.token, table.tableId, { [table.nameColumnId]: "Pears", [priceColumnId]: 4.5 })).row
+      ._id;
   });
 
   it("returns blocks, settings, resolved clause and table references and referenced rows, in request order", async () => {
     const d1 = await richDocument("First");
-    const res = await call("POST", "/export/get-documents-data", { token: t.viewer.token, body: { projectId: t.projectId, documentIds: [d1, t.docId] } });
+    const res = await call("POST", "/export/get-documents-data", {
+      token: t.viewer.token,
+      body: { projectId: t.projectId, documentIds: [d1, t.docId] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(Object.keys(res.body)).toEqual(["exportData"]);
     const [first, plain] = res.body.exportData;
@@ -52,10 +82,19 @@ describe("E5 POST /export/get-documents-data", () => {
     expect(first.references.clauses[0]).toMatchObject({
       _id: `cl-${d1}`,
       hierarchy: `${t.doc2Id}/clause-7/sub`,
-      resolved: { documentId: t.doc2Id, blockId: "clause-7", block: { id: "clause-7", type: "clause", text: "Payment in 30 days" } },
+      resolved: {
+        documentId: t.doc2Id,
+        blockId: "clause-7",
+        block: { id: "clause-7", type: "clause", text: "Payment in 30 days" },
+      },
     });
     expect(first.references.tables.references).toHaveLength(1);
-    expect(first.references.tables.references[0]).toMatchObject({ tableName: "Prices", columnName: "Price", relatedRowId: rowA, rowId: rowB });
+    expect(first.references.tables.references[0]).toMatchObject({
+      tableName: "Prices",
+      columnName: "Price",
+      relatedRowId: rowA,
+      rowId: rowB,
+    });
     const rows = first.references.tables.referenceRow;
     expect(rows.map((r: any) => r._id).sort()).toEqual([rowA, rowB].sort());
     const apples = rows.find((r: any) => r._id === rowA);
@@ -70,17 +109,32 @@ describe("E5 POST /export/get-documents-data", () => {
 
   it("resolves a clause to null when its target block or document is missing", async () => {
     const id = await newDocument("Dangling");
-    await ok("POST", "/clause-reference", { token: t.owner.token, body: { _id: `gone-${id}`, blockId: "b", documentId: id, hierarchy: `${t.doc2Id}/no-such-block` } });
-    await ok("POST", "/clause-reference", { token: t.owner.token, body: { _id: `nodoc-${id}`, blockId: "b", documentId: id, hierarchy: `01NOSUCHDOC00000000000000/x` } });
-    const res = await ok("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: [id] } });
+    await ok("POST", "/clause-reference", {
+      token: t.owner.token,
+      body: { _id: `gone-${id}`, blockId: "b", documentId: id, hierarchy: `${t.doc2Id}/no-such-block` },
+    });
+    await ok("POST", "/clause-reference", {
+      token: t.owner.token,
+      body: { _id: `nodoc-${id}`, blockId: "b", documentId: id, hierarchy: `01NOSUCHDOC00000000000000/x` },
+    });
+    const res = await ok("POST", "/export/get-documents-data", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, documentIds: [id] },
+    });
     expect(res.exportData[0].references.clauses.map((c: any) => c.resolved)).toEqual([null, null]);
   });
 
   it("reads D1 a fixed number of times however many documents are listed", async () => {
     const many = [];
     for (let i = 0; i < 12; i++) many.push(await richDocument(`Doc ${i}`));
-    const one = await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: many.slice(0, 1) } });
-    const twelve = await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: many } });
+    const one = await call("POST", "/export/get-documents-data", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, documentIds: many.slice(0, 1) },
+    });
+    const twelve = await call("POST", "/export/get-documents-data", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, documentIds: many },
+    });
     expect(one.status).toBe(200);
     expect(twelve.status).toBe(200);
     expect(twelve.body.exportData.map((d: any) => d.documentId)).toEqual(many);
@@ -90,22 +144,54 @@ describe("E5 POST /export/get-documents-data", () => {
   });
 
   it("answers 403 with nothing returned when any document is unreadable, missing, deleted or in another project", async () => {
-    const outsiderDoc = (await ok("POST", "/project", { token: t.outsider.token, body: { workspaceId: t.outsider.workspaceId, name: "Other" } })).data._id;
-    const foreign = (await ok("POST", "/document", { token: t.outsider.token, body: { projectId: outsiderDoc, name: "Secret", type: "DOCUMENT" } })).data._id;
+    const outsiderDoc = (
+      await ok("POST", "/project", {
+        token: t.outsider.token,
+        body: { workspaceId: t.outsider.workspaceId, name: "Other" },
+      })
+    ).data._id;
+    const foreign = (
+      await ok("POST", "/document", {
+        token: t.outsider.token,
+        body: { projectId: outsiderDoc, name: "Secret", type: "DOCUMENT" },
+      })
+    ).data._id;
     const deleted = await newDocument("Deleted");
     await ok("DELETE", `/document/${deleted}`, { token: t.owner.token });
     for (const documentIds of [[t.docId, foreign], [t.docId, "01NOSUCHDOC00000000000000"], [deleted]]) {
-      const res = await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds } });
+      const res = await call("POST", "/export/get-documents-data", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, documentIds },
+      });
       expectError(res, 403, "ForbiddenError");
       expect(res.body.exportData).toBeUndefined();
     }
-    const otherProject = (await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Elsewhere" } })).data._id;
-    expectError(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: otherProject, documentIds: [t.docId] } }), 403, "ForbiddenError");
+    const otherProject = (
+      await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Elsewhere" } })
+    ).data._id;
+    expectError(
+      await call("POST", "/export/get-documents-data", {
+        token: t.owner.token,
+        body: { projectId: otherProject, documentIds: [t.docId] },
+      }),
+      403,
+      "ForbiddenError",
+    );
   });
 
   it("validates the body", async () => {
-    for (const body of [{}, { projectId: t.projectId }, { projectId: t.projectId, documentIds: [] }, { projectId: t.projectId, documentIds: ["bad id"] }, { projectId: t.projectId, documentIds: [t.docId], extra: 1 }]) {
-      expectError(await call("POST", "/export/get-documents-data", { token: t.owner.token, body }), 400, "ValidationError");
+    for (const body of [
+      {},
+      { projectId: t.projectId },
+      { projectId: t.projectId, documentIds: [] },
+      { projectId: t.projectId, documentIds: ["bad id"] },
+      { projectId: t.projectId, documentIds: [t.docId], extra: 1 },
+    ]) {
+      expectError(
+        await call("POST", "/export/get-documents-data", { token: t.owner.token, body }),
+        400,
+        "ValidationError",
+      );
     }
   });
 
@@ -118,11 +204,28 @@ describe("E5 POST /export/get-documents-data", () => {
 
     it("refuses a repeated id (400) and more than 100 ids (400)", async () => {
       const repeated = Array.from({ length: 500 }, () => t.docId);
-      const res = await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: repeated } });
+      const res = await call("POST", "/export/get-documents-data", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, documentIds: repeated },
+      });
       expectRefused(res, 400, "ValidationError");
-      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: [t.docId, t.doc2Id, t.docId] } }), 400, "ValidationError");
+      expectRefused(
+        await call("POST", "/export/get-documents-data", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, documentIds: [t.docId, t.doc2Id, t.docId] },
+        }),
+        400,
+        "ValidationError",
+      );
       const tooMany = Array.from({ length: 101 }, (_, i) => fakeId(i));
-      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: tooMany } }), 400, "ValidationError");
+      expectRefused(
+        await call("POST", "/export/get-documents-data", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, documentIds: tooMany },
+        }),
+        400,
+        "ValidationError",
+      );
     });
 
     it("answers 422 when the answer would pass 64 MiB: large contents", async () => {
@@ -130,10 +233,20 @@ describe("E5 POST /export/get-documents-data", () => {
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) {
         const id = await newDocument(`Big ${i}`);
-        await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: [{ id: "b", type: "paragraph", text: big }] } });
+        await ok("PUT", `/document/${id}/content`, {
+          token: t.owner.token,
+          body: { blocks: [{ id: "b", type: "paragraph", text: big }] },
+        });
         ids.push(id);
       }
-      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: ids } }), 422, "UnprocessableEntityError");
+      expectRefused(
+        await call("POST", "/export/get-documents-data", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, documentIds: ids },
+        }),
+        422,
+        "UnprocessableEntityError",
+      );
       // Fewer documents fit, and the answer is streamed (no Content-Length computed from a whole string).
       // With an Idempotency-Key too: an answer too large to keep is not buffered whole to find that out.
       const res = await call("POST", "/export/get-documents-data", {
@@ -150,12 +263,25 @@ describe("E5 POST /export/get-documents-data", () => {
 
     it("answers 422 when resolved clause blocks would pass 64 MiB: one large block referenced many times", async () => {
       const target = await newDocument("Target");
-      await ok("PUT", `/document/${target}/content`, { token: t.owner.token, body: { blocks: [{ id: "huge", type: "clause", text: "y".repeat(1024 * 1024) }] } });
+      await ok("PUT", `/document/${target}/content`, {
+        token: t.owner.token,
+        body: { blocks: [{ id: "huge", type: "clause", text: "y".repeat(1024 * 1024) }] },
+      });
       const id = await newDocument("Referrer");
       for (let i = 0; i < 66; i++) {
-        await ok("POST", "/clause-reference", { token: t.owner.token, body: { _id: `big-${i}-${id}`, blockId: "p1", documentId: id, hierarchy: `${target}/huge` } });
+        await ok("POST", "/clause-reference", {
+          token: t.owner.token,
+          body: { _id: `big-${i}-${id}`, blockId: "p1", documentId: id, hierarchy: `${target}/huge` },
+        });
       }
-      expectRefused(await call("POST", "/export/get-documents-data", { token: t.owner.token, body: { projectId: t.projectId, documentIds: [id] } }), 422, "UnprocessableEntityError");
+      expectRefused(
+        await call("POST", "/export/get-documents-data", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, documentIds: [id] },
+        }),
+        422,
+        "UnprocessableEntityError",
+      );
     }, 120_000);
   });
 });

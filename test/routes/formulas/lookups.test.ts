@@ -18,9 +18,12 @@ describe("lookups and rollups across linked tables", () => {
   const product: Record<string, string> = {};
   const order: Record<string, string> = {};
 
-  const formula = (name: string, text: string, table = orders) => addColumn(t.owner.token, table.tableId, name, { type: "formula", formula: { text } });
+  const formula = (name: string, text: string, table = orders) =>
+    addColumn(t.owner.token, table.tableId, name, { type: "formula", formula: { text } });
   const cellsByName = async (table: TestTable) =>
-    Object.fromEntries((await allRows(t.viewer.token, table.tableId)).map((r) => [r.cells[table.nameColumnId], r.cells])) as Record<string, Record<string, unknown>>;
+    Object.fromEntries(
+      (await allRows(t.viewer.token, table.tableId)).map((r) => [r.cells[table.nameColumnId], r.cells]),
+    ) as Record<string, Record<string, unknown>>;
 
   beforeAll(async () => {
     t = await seedTenant();
@@ -54,11 +57,18 @@ describe("lookups and rollups across linked tables", () => {
   it("rolls up the linked rows' values, with the relation's filter honoured", async () => {
     const total = await formula("Total", "sum(lookup({Items}, {Price}))");
     expect(total.formula).toMatchObject({ text: "SUM(LOOKUP({Items}, {Price}))", resultType: "number" });
-    expect(total.formula.expression).toEqual({ kind: "call", fn: "SUM", args: [{ kind: "call", fn: "LOOKUP", args: [col(items), col(price)] }] });
+    expect(total.formula.expression).toEqual({
+      kind: "call",
+      fn: "SUM",
+      args: [{ kind: "call", fn: "LOOKUP", args: [col(items), col(price)] }],
+    });
     const names = await formula("Names", "ARRAYJOIN(LOOKUP({Items}, {Name}))");
     const count = await formula("Count", "COUNTA(LOOKUP({Items}, {Name}))");
     const sum = await formula("Sum text", 'ARRAYJOIN(LOOKUP({Items}, {Price}), " + ")');
-    const stats = await formula("Stats", 'AVERAGE(LOOKUP({Items}, {Price})) & "/" & MIN(LOOKUP({Items}, {Price})) & "/" & MAX(LOOKUP({Items}, {Price}))');
+    const stats = await formula(
+      "Stats",
+      'AVERAGE(LOOKUP({Items}, {Price})) & "/" & MIN(LOOKUP({Items}, {Price})) & "/" & MAX(LOOKUP({Items}, {Price}))',
+    );
     const rows = await cellsByName(orders);
     expect(rows.A![total._id]).toBe(42);
     expect(rows.B![total._id]).toBe(3);
@@ -70,19 +80,26 @@ describe("lookups and rollups across linked tables", () => {
     expect(rows.B![sum._id]).toBe("3");
     expect(rows.A![stats._id]).toBe("21/12/30");
 
-    const parsed = await ok("POST", "/formula/parse", { token: t.viewer.token, body: { tableId: orders.tableId, text: "LOOKUP({Items}, {Category})" } });
+    const parsed = await ok("POST", "/formula/parse", {
+      token: t.viewer.token,
+      body: { tableId: orders.tableId, text: "LOOKUP({Items}, {Category})" },
+    });
     expect(parsed.data).toMatchObject({ text: "LOOKUP({Items}, {Category})", resultType: "array" });
     // E3 takes the tree too; Excel's LOOKUP (not over a relation) is unchanged.
     const byTree = await addColumn(t.owner.token, orders.tableId, "Tree", { type: "number" });
     await ok("POST", `/table/column/${byTree._id}/computed/apply`, {
       token: t.editor.token,
-      body: { expression: { kind: "call", fn: "MAX", args: [{ kind: "call", fn: "LOOKUP", args: [col(items), col(price)] }] } },
+      body: {
+        expression: { kind: "call", fn: "MAX", args: [{ kind: "call", fn: "LOOKUP", args: [col(items), col(price)] }] },
+      },
     });
     const excel = await formula("Excel lookup", "LOOKUP(2, {1, 2, 3}, {10, 20, 30})");
     const after = await cellsByName(orders);
     expect(after.A![byTree._id]).toBe(30);
     expect(after.A![excel._id]).toBe(20);
-    const listed = (await ok("GET", `/table/columns/${orders.tableId}`, { token: t.viewer.token })).data.find((c: any) => c._id === byTree._id);
+    const listed = (await ok("GET", `/table/columns/${orders.tableId}`, { token: t.viewer.token })).data.find(
+      (c: any) => c._id === byTree._id,
+    );
     expect(listed.formula.text).toBe("MAX(LOOKUP({Items}, {Price}))");
   });
 
@@ -94,7 +111,11 @@ describe("lookups and rollups across linked tables", () => {
     await ok("PUT", `/table/row/${product.Hammer}/cell/${price}`, { token: t.editor.token, body: { data: 20 } });
     expect(await totalOf("A")).toBe(50);
 
-    const drill = await addRow(t.editor.token, products.tableId, { [products.nameColumnId]: "Drill", [price]: 100, [category]: "tools" });
+    const drill = await addRow(t.editor.token, products.tableId, {
+      [products.nameColumnId]: "Drill",
+      [price]: 100,
+      [category]: "tools",
+    });
     expect(await totalOf("A")).toBe(150);
 
     await ok("PUT", `/table/row/${product.Saw}/cell/${category}`, { token: t.editor.token, body: { data: "toys" } });
@@ -111,13 +132,26 @@ describe("lookups and rollups across linked tables", () => {
     // The relation's filter changes: every lookup through it is recomputed.
     await ok("PATCH", `/table/column/${items}`, {
       token: t.owner.token,
-      body: { data: { type: "oneMany", oneMany: { tableId: products.tableId, filter: [{ targetColumnId: price, op: "gt", value: 10 }] } } },
+      body: {
+        data: {
+          type: "oneMany",
+          oneMany: { tableId: products.tableId, filter: [{ targetColumnId: price, op: "gt", value: 10 }] },
+        },
+      },
     });
     const rows = await cellsByName(orders);
     expect([rows.A![total._id], rows.B![total._id], rows.C![total._id]]).toEqual([50, 50, 50]);
     await ok("PATCH", `/table/column/${items}`, {
       token: t.owner.token,
-      body: { data: { type: "oneMany", oneMany: { tableId: products.tableId, filter: [{ targetColumnId: category, op: "eq", sourceColumnId: wants }] } } },
+      body: {
+        data: {
+          type: "oneMany",
+          oneMany: {
+            tableId: products.tableId,
+            filter: [{ targetColumnId: category, op: "eq", sourceColumnId: wants }],
+          },
+        },
+      },
     });
     expect(await totalOf("A")).toBe(20);
 
@@ -131,7 +165,10 @@ describe("lookups and rollups across linked tables", () => {
   });
 
   it("refuses unknown linked columns, relations of relations and lookups of lookups (422, one level deep)", async () => {
-    const unknown = await call("POST", `/table/${orders.tableId}/column`, { token: t.owner.token, body: { name: "Bad", data: { type: "formula", formula: { text: "SUM(LOOKUP({Items}, {Prize}))" } } } });
+    const unknown = await call("POST", `/table/${orders.tableId}/column`, {
+      token: t.owner.token,
+      body: { name: "Bad", data: { type: "formula", formula: { text: "SUM(LOOKUP({Items}, {Prize}))" } } },
+    });
     expectError(unknown, 422, "UnprocessableEntityError");
     expect(unknown.body.details[0]).toMatchObject({ line: 1, column: 21, suggestions: ["Price"] });
     expect(unknown.body.message).toContain("linked table");
@@ -143,12 +180,18 @@ describe("lookups and rollups across linked tables", () => {
         oneMany: { tableId: orders.tableId, filter: [{ targetColumnId: wants, op: "eq", sourceColumnId: category }] },
       })
     )._id;
-    const relationOfRelation = await call("POST", `/table/${orders.tableId}/column`, { token: t.owner.token, body: { name: "Rel", data: { type: "formula", formula: { text: "LOOKUP({Items}, {Ordered by})" } } } });
+    const relationOfRelation = await call("POST", `/table/${orders.tableId}/column`, {
+      token: t.owner.token,
+      body: { name: "Rel", data: { type: "formula", formula: { text: "LOOKUP({Items}, {Ordered by})" } } },
+    });
     expectError(relationOfRelation, 422, "UnprocessableEntityError");
     expect(relationOfRelation.body.message).toContain("is a relation");
     const orderNames = await formula("Order names", 'TEXTJOIN(",", TRUE, LOOKUP({Ordered by}, {Name}))', products);
     expect((await cellsByName(products)).Hammer![orderNames._id]).toBe("A");
-    const deeper = await call("POST", `/table/${orders.tableId}/column`, { token: t.owner.token, body: { name: "Deep", data: { type: "formula", formula: { text: "LOOKUP({Items}, {Order names})" } } } });
+    const deeper = await call("POST", `/table/${orders.tableId}/column`, {
+      token: t.owner.token,
+      body: { name: "Deep", data: { type: "formula", formula: { text: "LOOKUP({Items}, {Order names})" } } },
+    });
     expectError(deeper, 422, "UnprocessableEntityError");
     expect(deeper.body.message).toContain("one level deep");
     expect(back).toBeTruthy();
@@ -169,12 +212,24 @@ describe("lookups and rollups across linked tables", () => {
     const foreignPrice = (await addColumn(t.owner.token, other.tableId, "Price", { type: "number" }))._id;
     const tree = await call("POST", `/table/${orders.tableId}/column`, {
       token: t.owner.token,
-      body: { name: "Foreign", data: { type: "formula", formula: { expression: { kind: "call", fn: "LOOKUP", args: [col(items), col(foreignPrice)] } } } },
+      body: {
+        name: "Foreign",
+        data: {
+          type: "formula",
+          formula: { expression: { kind: "call", fn: "LOOKUP", args: [col(items), col(foreignPrice)] } },
+        },
+      },
     });
     expectError(tree, 422, "UnprocessableEntityError");
-    const viewerWrite = await call("POST", `/table/${orders.tableId}/column`, { token: t.viewer.token, body: { name: "V", data: { type: "formula", formula: { text: "SUM(LOOKUP({Items}, {Price}))" } } } });
+    const viewerWrite = await call("POST", `/table/${orders.tableId}/column`, {
+      token: t.viewer.token,
+      body: { name: "V", data: { type: "formula", formula: { text: "SUM(LOOKUP({Items}, {Price}))" } } },
+    });
     expect(viewerWrite.status).toBe(403);
-    const outsider = await call("POST", "/formula/parse", { token: t.outsider.token, body: { tableId: orders.tableId, text: "SUM(LOOKUP({Items}, {Price}))" } });
+    const outsider = await call("POST", "/formula/parse", {
+      token: t.outsider.token,
+      body: { tableId: orders.tableId, text: "SUM(LOOKUP({Items}, {Price}))" },
+    });
     expect(outsider.status).toBe(404);
   });
 
@@ -207,16 +262,30 @@ describe("lookups and rollups across linked tables", () => {
     const [s1] = await bulkRows(tok, source.tableId, [{ [source.nameColumnId]: "s1", [sourceValue]: 1 }]);
     const [o1] = await bulkRows(tok, other.tableId, [{ [other.nameColumnId]: "o1", [otherValue]: 100 }]);
     const looker = await makeTable(tok, t.projectId, "Looker");
-    const link = (await addColumn(tok, looker.tableId, "Link", { type: "oneMany", oneMany: { tableId: source.tableId, filter: [{ targetColumnId: sourceValue, op: "gt", value: 0 }] } }))._id;
+    const link = (
+      await addColumn(tok, looker.tableId, "Link", {
+        type: "oneMany",
+        oneMany: { tableId: source.tableId, filter: [{ targetColumnId: sourceValue, op: "gt", value: 0 }] },
+      })
+    )._id;
     await bulkRows(tok, looker.tableId, [{ [looker.nameColumnId]: "L" }]);
     const sum = await formula("Sum", "SUM(LOOKUP({Link}, {Value}))", looker);
     const max = await formula("Max", "MAX(LOOKUP({Link}, {Value}))", looker);
     const cell = async (columnId: string) => (await cellsByName(looker)).L![columnId];
-    const dependents = async (tableId: string) => (await shardD1(tableId).prepare(DEPENDENT_TABLES).bind(tableId).all<{ table_id: string }>()).results.map((r) => r.table_id);
-    const setValue = (rowId: string, columnId: string, data: number) => ok("PUT", `/table/row/${rowId}/cell/${columnId}`, { token: t.editor.token, body: { data } });
+    const dependents = async (tableId: string) =>
+      (await shardD1(tableId).prepare(DEPENDENT_TABLES).bind(tableId).all<{ table_id: string }>()).results.map(
+        (r) => r.table_id,
+      );
+    const setValue = (rowId: string, columnId: string, data: number) =>
+      ok("PUT", `/table/row/${rowId}/cell/${columnId}`, { token: t.editor.token, body: { data } });
 
     // An indexed read, not a scan of every column of the database.
-    const plan = (await shardD1(source.tableId).prepare(`EXPLAIN QUERY PLAN ${DEPENDENT_TABLES}`).bind(source.tableId).all<{ detail: string }>()).results.map((r) => r.detail);
+    const plan = (
+      await shardD1(source.tableId)
+        .prepare(`EXPLAIN QUERY PLAN ${DEPENDENT_TABLES}`)
+        .bind(source.tableId)
+        .all<{ detail: string }>()
+    ).results.map((r) => r.detail);
     expect(plan.join(" | ")).toContain("USING INDEX columns_link_target_idx");
     expect(plan.some((d) => /^SCAN (r|columns)\b/.test(d))).toBe(false);
 
@@ -225,7 +294,10 @@ describe("lookups and rollups across linked tables", () => {
     expect([await cell(sum._id), await cell(max._id)]).toEqual([2, 2]);
 
     // The formula changes: still recomputed, with the new formula.
-    await ok("PATCH", `/table/column/${sum._id}`, { token: tok, body: { data: { type: "formula", formula: { text: "SUM(LOOKUP({Link}, {Value})) * 10" } } } });
+    await ok("PATCH", `/table/column/${sum._id}`, {
+      token: tok,
+      body: { data: { type: "formula", formula: { text: "SUM(LOOKUP({Link}, {Value})) * 10" } } },
+    });
     await setValue(s1._id, sourceValue, 3);
     expect([await cell(sum._id), await cell(max._id)]).toEqual([30, 3]);
 
@@ -236,8 +308,19 @@ describe("lookups and rollups across linked tables", () => {
     expect(await dependents(source.tableId)).toEqual([looker.tableId]);
 
     // The relation re-pointed to another table (and the formula to its column): the new table's changes reach it, the old one's no longer.
-    await ok("PATCH", `/table/column/${link}`, { token: tok, body: { data: { type: "oneMany", oneMany: { tableId: other.tableId, filter: [{ targetColumnId: otherValue, op: "gt", value: 0 }] } } } });
-    await ok("PATCH", `/table/column/${sum._id}`, { token: tok, body: { data: { type: "formula", formula: { text: "SUM(LOOKUP({Link}, {Value})) * 10" } } } });
+    await ok("PATCH", `/table/column/${link}`, {
+      token: tok,
+      body: {
+        data: {
+          type: "oneMany",
+          oneMany: { tableId: other.tableId, filter: [{ targetColumnId: otherValue, op: "gt", value: 0 }] },
+        },
+      },
+    });
+    await ok("PATCH", `/table/column/${sum._id}`, {
+      token: tok,
+      body: { data: { type: "formula", formula: { text: "SUM(LOOKUP({Link}, {Value})) * 10" } } },
+    });
     expect(await dependents(source.tableId)).toEqual([]);
     expect(await dependents(other.tableId)).toEqual([looker.tableId]);
     expect(await cell(sum._id)).toBe(1000);

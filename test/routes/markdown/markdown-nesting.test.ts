@@ -14,18 +14,37 @@ beforeAll(async () => {
 });
 
 function importMd(markdown: string, name = "Nested") {
-  return call("POST", "/document/markdown", { token: t.owner.token, raw: markdown, headers: { "content-type": "text/markdown" }, query: { projectId: t.projectId, name } });
+  return call("POST", "/document/markdown", {
+    token: t.owner.token,
+    raw: markdown,
+    headers: { "content-type": "text/markdown" },
+    query: { projectId: t.projectId, name },
+  });
 }
 
 const text = (body: unknown) => (body instanceof ArrayBuffer ? new TextDecoder().decode(body) : "");
 
 /** A bullet list `depth` items deep, each item one line further in by two spaces. */
-const nestedList = (depth: number, indent = "  ") => Array.from({ length: depth }, (_, i) => `${indent.repeat(i)}- item ${i + 1}`).join("\n") + "\n";
+const nestedList = (depth: number, indent = "  ") =>
+  Array.from({ length: depth }, (_, i) => `${indent.repeat(i)}- item ${i + 1}`).join("\n") + "\n";
 
 /** Blocks nested `depth` deep through `children`, the deepest one saying "deepest". */
 function deepBlocks(depth: number): unknown[] {
-  let node: Record<string, unknown> = { id: `b${depth}`, type: "bulletListItem", props: {}, content: [{ type: "text", text: "deepest", styles: {} }], children: [] };
-  for (let d = depth - 1; d >= 1; d--) node = { id: `b${d}`, type: "bulletListItem", props: {}, content: [{ type: "text", text: `level ${d}`, styles: {} }], children: [node] };
+  let node: Record<string, unknown> = {
+    id: `b${depth}`,
+    type: "bulletListItem",
+    props: {},
+    content: [{ type: "text", text: "deepest", styles: {} }],
+    children: [],
+  };
+  for (let d = depth - 1; d >= 1; d--)
+    node = {
+      id: `b${d}`,
+      type: "bulletListItem",
+      props: {},
+      content: [{ type: "text", text: `level ${d}`, styles: {} }],
+      children: [node],
+    };
   return [node];
 }
 
@@ -88,15 +107,27 @@ describe("Markdown nesting bound", () => {
   it("a 1,000-deep list (1 MB of Markdown, within the byte bound) is 422 and creates nothing", async () => {
     const name = `Deep ${crypto.randomUUID()}`;
     expectError(await importMd(nestedList(1000), name), 422, "UnprocessableEntityError");
-    const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data.filter((d: any) => d.name === name);
+    const listed = (await ok("GET", `/document/all/${t.projectId}`, { token: t.owner.token })).data.filter(
+      (d: any) => d.name === name,
+    );
     expect(listed).toEqual([]);
   });
 });
 
 describe("export of content stored past the bound", () => {
   it("a document whose stored blocks nest 1,000 deep (and links 1,000 deep) exports as Markdown and in a folder ZIP, not a 500", async () => {
-    const folder = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Legacy", type: "FOLDER" } })).data;
-    const doc = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: folder._id, name: "Deep legacy", type: "DOCUMENT" } })).data;
+    const folder = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Legacy", type: "FOLDER" },
+      })
+    ).data;
+    const doc = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, parentId: folder._id, name: "Deep legacy", type: "DOCUMENT" },
+      })
+    ).data;
     await ok("PUT", `/document/${doc._id}/content`, { token: t.owner.token, body: { blocks: [] } });
     // Written straight into storage, as content written before the bound existed would be.
     let link: Record<string, unknown> = { type: "text", text: "inner", styles: {} };

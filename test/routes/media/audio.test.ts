@@ -9,7 +9,11 @@ beforeAll(async () => {
   t = await seedTenant();
 });
 
-function upload(bytes: BodyInit, query: Record<string, string> = {}, opts: { token?: string; headers?: Record<string, string> } = {}) {
+function upload(
+  bytes: BodyInit,
+  query: Record<string, string> = {},
+  opts: { token?: string; headers?: Record<string, string> } = {},
+) {
   return call("POST", "/media/audio", {
     token: opts.token ?? t.owner.token,
     raw: bytes,
@@ -31,7 +35,11 @@ function streamOfBytes(bytes: Uint8Array) {
 async function fetchSigned(url: string, headers: Record<string, string> = {}) {
   const res = await SELF.fetch(url, { headers });
   const type = res.headers.get("content-type") ?? "";
-  return { status: res.status, headers: res.headers, body: type.includes("json") ? await res.json<any>() : new Uint8Array(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: type.includes("json") ? await res.json<any>() : new Uint8Array(await res.arrayBuffer()),
+  };
 }
 
 describe("E9 POST /media/audio", () => {
@@ -59,24 +67,51 @@ describe("E9 POST /media/audio", () => {
 
   it("checks an ID3-tagged mp3 past its tag: HTML behind an ID3 header is 415 and nothing is stored", async () => {
     const frame = [0xff, 0xfb, 0x90, 0x64];
-    const id3 = (size: number, flags = 0) => [0x49, 0x44, 0x33, 0x04, 0x00, flags, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f];
+    const id3 = (size: number, flags = 0) => [
+      0x49,
+      0x44,
+      0x33,
+      0x04,
+      0x00,
+      flags,
+      (size >> 21) & 0x7f,
+      (size >> 14) & 0x7f,
+      (size >> 7) & 0x7f,
+      size & 0x7f,
+    ];
     const html = [..."<html><script>alert(document.cookie)</script></html>"].map((c) => c.charCodeAt(0));
     const file = (...parts: number[][]) => Uint8Array.from(parts.flat());
     const before = (await audioObjects()).length;
     for (const [name, bytes] of [
       ["an empty tag, then HTML", file(id3(0), html)],
       ["a 300-byte tag, then HTML", file(id3(300), new Array(300).fill(0x41), html)],
-      ["a 200 KB tag streamed in chunks, then HTML", file(id3(200_000), new Array(200_000).fill(0x41), html, new Array(70_000).fill(0x20))],
+      [
+        "a 200 KB tag streamed in chunks, then HTML",
+        file(id3(200_000), new Array(200_000).fill(0x41), html, new Array(70_000).fill(0x20)),
+      ],
       ["a tag and nothing after it", file(id3(20), new Array(20).fill(0x41))],
-      ["a tag whose size is not syncsafe", file([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80], frame, new Array(50).fill(1))],
+      [
+        "a tag whose size is not syncsafe",
+        file([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80], frame, new Array(50).fill(1)),
+      ],
     ] as const) {
-      expectError(await upload(streamOfBytes(bytes), {}, { headers: { "content-length": String(bytes.length) } }), 415, "UnsupportedMediaTypeError");
+      expectError(
+        await upload(streamOfBytes(bytes), {}, { headers: { "content-length": String(bytes.length) } }),
+        415,
+        "UnsupportedMediaTypeError",
+      );
       expect((await audioObjects()).length, name).toBe(before);
     }
     for (const [name, bytes] of [
       ["an empty tag, then a frame", file(id3(0), frame, new Array(100).fill(7))],
-      ["a 200 KB tag, zero padding, then a frame", file(id3(200_000), new Array(200_000).fill(0x41), new Array(500).fill(0), frame, new Array(70_000).fill(7))],
-      ["a tag with a footer, then a frame", file(id3(30, 0x10), new Array(40).fill(0x41), frame, new Array(10).fill(7))],
+      [
+        "a 200 KB tag, zero padding, then a frame",
+        file(id3(200_000), new Array(200_000).fill(0x41), new Array(500).fill(0), frame, new Array(70_000).fill(7)),
+      ],
+      [
+        "a tag with a footer, then a frame",
+        file(id3(30, 0x10), new Array(40).fill(0x41), frame, new Array(10).fill(7)),
+      ],
       ["two tags, then a frame", file(id3(5), new Array(5).fill(0x41), id3(3), new Array(3).fill(0x42), frame)],
     ] as const) {
       const res = await upload(streamOfBytes(bytes), {}, { headers: { "content-length": String(bytes.length) } });
@@ -104,10 +139,20 @@ describe("E9 POST /media/audio", () => {
   });
 
   it("validates the query", async () => {
-    for (const q of <Record<string, string>[]>[{ fileName: "" }, { workspaceId: "" }, { documentId: "" }, { mimeType: "audio/flac" }, { mimeType: "" }]) {
+    for (const q of <Record<string, string>[]>[
+      { fileName: "" },
+      { workspaceId: "" },
+      { documentId: "" },
+      { mimeType: "audio/flac" },
+      { mimeType: "" },
+    ]) {
       expectError(await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 100), q), 400, "ValidationError");
     }
-    const missing = await call("POST", "/media/audio", { token: t.owner.token, raw: new Uint8Array(10), query: { documentId: t.docId } });
+    const missing = await call("POST", "/media/audio", {
+      token: t.owner.token,
+      raw: new Uint8Array(10),
+      query: { documentId: t.docId },
+    });
     expectError(missing, 400, "ValidationError");
   });
 
@@ -122,7 +167,11 @@ describe("E9 POST /media/audio", () => {
   it("refuses 50 MiB + 1 byte with 413 and stores nothing", async () => {
     const before = (await audioObjects()).length;
     // The declared length alone triggers the refusal, so the body need not really be 50 MiB.
-    const res = await upload(streamOf(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 256 * 1024)), {}, { headers: { "content-length": String(LIMIT + 1) } });
+    const res = await upload(
+      streamOf(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 256 * 1024)),
+      {},
+      { headers: { "content-length": String(LIMIT + 1) } },
+    );
     expectError(res, 413, "PayloadTooLargeError");
     expect((await audioObjects()).length).toBe(before);
   });
@@ -138,12 +187,36 @@ describe("E9 POST /media/audio", () => {
   it("requires Content-Length (411), an audio body (415) and a raw content type (415)", async () => {
     const before = (await audioObjects()).length;
     expectError(await upload(streamOf(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 1000))), 411, "LengthRequiredError");
-    expectError(await upload(bytesWithHead(AUDIO_HEADS["audio/ogg"]!, 1000), { mimeType: "audio/mpeg" }), 415, "UnsupportedMediaTypeError");
-    expectError(await upload(bytesWithHead("RIFF\0\0\0\0AVI ", 1000), { mimeType: "audio/wav" }), 415, "UnsupportedMediaTypeError");
-    expectError(await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 1000), { mimeType: "audio/aac" }), 415, "UnsupportedMediaTypeError");
-    expectError(await upload(bytesWithHead(AUDIO_HEADS["audio/aac"]!, 1000), { mimeType: "audio/mp4" }), 415, "UnsupportedMediaTypeError");
+    expectError(
+      await upload(bytesWithHead(AUDIO_HEADS["audio/ogg"]!, 1000), { mimeType: "audio/mpeg" }),
+      415,
+      "UnsupportedMediaTypeError",
+    );
+    expectError(
+      await upload(bytesWithHead("RIFF\0\0\0\0AVI ", 1000), { mimeType: "audio/wav" }),
+      415,
+      "UnsupportedMediaTypeError",
+    );
+    expectError(
+      await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 1000), { mimeType: "audio/aac" }),
+      415,
+      "UnsupportedMediaTypeError",
+    );
+    expectError(
+      await upload(bytesWithHead(AUDIO_HEADS["audio/aac"]!, 1000), { mimeType: "audio/mp4" }),
+      415,
+      "UnsupportedMediaTypeError",
+    );
     expectError(await upload(new Uint8Array(0)), 415, "UnsupportedMediaTypeError");
-    expectError(await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 1000), {}, { headers: { "content-type": "application/json" } }), 415, "UnsupportedMediaTypeError");
+    expectError(
+      await upload(
+        bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 1000),
+        {},
+        { headers: { "content-type": "application/json" } },
+      ),
+      415,
+      "UnsupportedMediaTypeError",
+    );
     expect((await audioObjects()).length).toBe(before);
   });
 });
@@ -194,19 +267,19 @@ describe("signed audio content", () => {
     const sig = u.searchParams.get("signature")!;
     const tampered = new URL(url);
     tampered.searchParams.set("signature", (sig[0] === "A" ? "B" : "A") + sig.slice(1));
-    expectError(await fetchSigned(tampered.toString()) as any, 403, "ForbiddenError");
+    expectError((await fetchSigned(tampered.toString())) as any, 403, "ForbiddenError");
 
     const later = new URL(url);
     later.searchParams.set("expires", String(Number(u.searchParams.get("expires")) + 1000));
-    expectError(await fetchSigned(later.toString()) as any, 403, "ForbiddenError");
+    expectError((await fetchSigned(later.toString())) as any, 403, "ForbiddenError");
 
     const other = await upload(bytesWithHead(AUDIO_HEADS["audio/ogg"]!, 100), { mimeType: "audio/ogg" });
     const swapped = new URL(url.replace(id, other.body.data._id));
-    expectError(await fetchSigned(swapped.toString()) as any, 403, "ForbiddenError");
+    expectError((await fetchSigned(swapped.toString())) as any, 403, "ForbiddenError");
 
     const unsigned = new URL(url);
     unsigned.search = "";
-    expectError(await fetchSigned(unsigned.toString()) as any, 403, "ForbiddenError");
+    expectError((await fetchSigned(unsigned.toString())) as any, 403, "ForbiddenError");
 
     // A correctly signed but expired link, made with the deployment's secret.
     const { signAudioUrl } = await import("../../../src/services/media/audio");
@@ -218,7 +291,11 @@ describe("signed audio content", () => {
 
   it("re-issues a fresh record with a bearer token and read access", async () => {
     const fresh = await ok("GET", `/media/audio/${id}`, { token: t.viewer.token });
-    expect(fresh.data).toMatchObject({ _id: id, mimeType: "audio/wav", url: expect.stringContaining(`/media/audio/${id}/content?expires=`) });
+    expect(fresh.data).toMatchObject({
+      _id: id,
+      mimeType: "audio/wav",
+      url: expect.stringContaining(`/media/audio/${id}/content?expires=`),
+    });
     expect((await fetchSigned(fresh.data.url)).body).toEqual(bytes);
     expectError(await call("GET", `/media/audio/${id}`, { token: t.outsider.token }), 404, "NotFoundError");
     expectError(await call("GET", "/media/audio/missing", { token: t.owner.token }), 404, "NotFoundError");
@@ -226,10 +303,13 @@ describe("signed audio content", () => {
   });
 
   it("vanishes with its document", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Memo", type: "DOCUMENT" } });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Memo", type: "DOCUMENT" },
+    });
     const res = await upload(bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 100), { documentId: doc.data._id });
     await ok("DELETE", `/document/${doc.data._id}`, { token: t.owner.token });
-    expectError(await fetchSigned(res.body.data.url) as any, 404, "NotFoundError");
+    expectError((await fetchSigned(res.body.data.url)) as any, 404, "NotFoundError");
     expectError(await call("GET", `/media/audio/${res.body.data._id}`, { token: t.owner.token }), 404, "NotFoundError");
   });
 });

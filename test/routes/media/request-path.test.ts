@@ -36,7 +36,11 @@ describe("GET /media/audio/{id}", () => {
     expect(trips(res)).toBe(1);
     expect((await call("GET", `/media/audio/${audioId}`, { token: t.viewer.token })).status).toBe(200);
     expectError(await call("GET", `/media/audio/${audioId}`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("GET", `/media/audio/01M80000000000000000000000`, { token: t.owner.token }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/media/audio/01M80000000000000000000000`, { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
   });
 });
 
@@ -65,7 +69,9 @@ describe("signed audio stream", () => {
     expect(out.status).toBe(416);
     expect(out.headers.get("content-range")).toBe(`bytes */${bytes.length}`);
     await out.arrayBuffer();
-    const tampered = await SELF.fetch(url.replace(/signature=[^&]+/, "signature=AAAA"), { headers: { range: "bytes=0-1" } });
+    const tampered = await SELF.fetch(url.replace(/signature=[^&]+/, "signature=AAAA"), {
+      headers: { range: "bytes=0-1" },
+    });
     expect(tampered.status).toBe(403);
     await tampered.arrayBuffer();
   });

@@ -11,8 +11,18 @@ describe("notifications", () => {
   it("a new user has none; the list is newest first", async () => {
     expect(await ok("GET", "/notification/all", { token: u.token })).toEqual({ data: [] });
     const t = await seedTenant();
-    const d1 = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "first", type: "DOCUMENT" } })).data._id;
-    const d2 = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "second", type: "DOCUMENT" } })).data._id;
+    const d1 = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "first", type: "DOCUMENT" },
+      })
+    ).data._id;
+    const d2 = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "second", type: "DOCUMENT" },
+      })
+    ).data._id;
     await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: u.email, documentId: d1 } });
     await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: u.email, documentId: d2 } });
     const list = await ok("GET", "/notification/all", { token: u.token });

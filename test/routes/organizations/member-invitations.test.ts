@@ -5,7 +5,17 @@
  * pending invitations per organization are bounded.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, expectError, ok, registerUser, seedTenant, uniqueEmail, type RegisteredUser, type Tenant } from "../../support/harness";
+import {
+  ADMIN_TOKEN,
+  call,
+  expectError,
+  ok,
+  registerUser,
+  seedTenant,
+  uniqueEmail,
+  type RegisteredUser,
+  type Tenant,
+} from "../../support/harness";
 import { shardD1 } from "../../support/shards";
 
 /** The answer with the email taken out: what must not differ between a registered and an unregistered email. */
@@ -23,21 +33,40 @@ describe("members and collaborators by email answer the same whether the email i
 
   it("POST /organization/{orgId}/member", async () => {
     const ghost = uniqueEmail("ghost");
-    const registered = await call("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: known.email, role: "member" } });
-    const unregistered = await call("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: ghost, role: "member" } });
+    const registered = await call("POST", `/organization/${owner.organizationId}/member`, {
+      token: owner.token,
+      body: { email: known.email, role: "member" },
+    });
+    const unregistered = await call("POST", `/organization/${owner.organizationId}/member`, {
+      token: owner.token,
+      body: { email: ghost, role: "member" },
+    });
     expect(registered.status).toBe(200);
     expect(shape(unregistered, ghost)).toEqual(shape(registered, known.email));
-    expect(registered.body.data).toEqual({ organizationId: owner.organizationId, email: known.email.toLowerCase(), role: "member" });
+    expect(registered.body.data).toEqual({
+      organizationId: owner.organizationId,
+      email: known.email.toLowerCase(),
+      role: "member",
+    });
     // The one added is told who added them, and where.
     const notes = (await ok("GET", "/notification/all", { token: known.token })).data as any[];
-    expect(notes.find((n) => n.kind === "organization.member_added")?.data).toMatchObject({ organizationId: owner.organizationId, invitedBy: owner.id });
+    expect(notes.find((n) => n.kind === "organization.member_added")?.data).toMatchObject({
+      organizationId: owner.organizationId,
+      invitedBy: owner.id,
+    });
   });
 
   it("POST /workspace/{id}/collaborator", async () => {
     const ghost = uniqueEmail("ghost");
     const other = await registerUser("Known 2");
-    const registered = await call("POST", `/workspace/${owner.workspaceId}/collaborator`, { token: owner.token, body: { email: other.email, role: "viewer" } });
-    const unregistered = await call("POST", `/workspace/${owner.workspaceId}/collaborator`, { token: owner.token, body: { email: ghost, role: "viewer" } });
+    const registered = await call("POST", `/workspace/${owner.workspaceId}/collaborator`, {
+      token: owner.token,
+      body: { email: other.email, role: "viewer" },
+    });
+    const unregistered = await call("POST", `/workspace/${owner.workspaceId}/collaborator`, {
+      token: owner.token,
+      body: { email: ghost, role: "viewer" },
+    });
     expect(registered.status).toBe(200);
     expect(shape(unregistered, ghost)).toEqual(shape(registered, other.email));
     // The registered user reads the workspace at once.
@@ -47,29 +76,57 @@ describe("members and collaborators by email answer the same whether the email i
   it("an unregistered email's invitation is applied when it registers", async () => {
     const orgEmail = uniqueEmail("later-org");
     const wsEmail = uniqueEmail("later-ws");
-    await ok("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: orgEmail, role: "admin" } });
-    await ok("POST", `/workspace/${owner.workspaceId}/collaborator`, { token: owner.token, body: { email: wsEmail, role: "editor" } });
+    await ok("POST", `/organization/${owner.organizationId}/member`, {
+      token: owner.token,
+      body: { email: orgEmail, role: "admin" },
+    });
+    await ok("POST", `/workspace/${owner.workspaceId}/collaborator`, {
+      token: owner.token,
+      body: { email: wsEmail, role: "editor" },
+    });
     const orgUser = await registerUser("Later org", orgEmail);
     const wsUser = await registerUser("Later ws", wsEmail);
     const orgs = (await ok("GET", "/organization/all", { token: orgUser.token })).data as any[];
     expect(orgs.find((o) => o._id === owner.organizationId)?.role).toBe("admin");
     const ws = (await ok("GET", `/workspace/${owner.workspaceId}`, { token: wsUser.token })).data;
     expect(ws.collaborators).toContainEqual({ userId: wsUser.id, role: "editor" });
-    expect(((await ok("GET", `/workspace/all/${owner.organizationId}`, { token: wsUser.token })).data as any[]).map((w) => w._id)).toContain(owner.workspaceId);
+    expect(
+      ((await ok("GET", `/workspace/all/${owner.organizationId}`, { token: wsUser.token })).data as any[]).map(
+        (w) => w._id,
+      ),
+    ).toContain(owner.workspaceId);
   });
 
   it("a registration that applies a pending membership and a pending document share stays within its 4 round trips", async () => {
     const email = uniqueEmail("later-both");
-    await ok("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email, role: "member" } });
-    const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "Shared later" } })).data;
-    const doc = (await ok("POST", "/document", { token: owner.token, body: { projectId: project._id, name: "For later", type: "DOCUMENT" } })).data;
-    await ok("POST", "/document/invite-user", { token: owner.token, body: { email, documentId: doc._id, role: "viewer" } });
+    await ok("POST", `/organization/${owner.organizationId}/member`, {
+      token: owner.token,
+      body: { email, role: "member" },
+    });
+    const project = (
+      await ok("POST", "/project", {
+        token: owner.token,
+        body: { workspaceId: owner.workspaceId, name: "Shared later" },
+      })
+    ).data;
+    const doc = (
+      await ok("POST", "/document", {
+        token: owner.token,
+        body: { projectId: project._id, name: "For later", type: "DOCUMENT" },
+      })
+    ).data;
+    await ok("POST", "/document/invite-user", {
+      token: owner.token,
+      body: { email, documentId: doc._id, role: "viewer" },
+    });
     const res = await call("POST", "/admin/users", { token: ADMIN_TOKEN, body: { email, name: "Later both" } });
     expect(res.status).toBe(200);
     // The directory; the shards (and the index of memberships); the two invitations applied at once; the index.
     expect(Number(res.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(4);
     const token = res.body.data.token.token;
-    expect(((await ok("GET", "/organization/all", { token })).data as any[]).map((o) => o._id)).toContain(owner.organizationId);
+    expect(((await ok("GET", "/organization/all", { token })).data as any[]).map((o) => o._id)).toContain(
+      owner.organizationId,
+    );
     expect((await call("GET", `/document/${doc._id}`, { token })).status).toBe(200);
   });
 });
@@ -85,8 +142,16 @@ describe("notifications from one sender to one recipient are limited (20 per hou
 
   it("50 E7 invitations leave at most 20 notifications from that sender", async () => {
     for (let i = 0; i < 50; i++) {
-      const doc = (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: `Spam ${i}`, type: "DOCUMENT" } })).data._id;
-      const res = await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: victim.email, documentId: doc } });
+      const doc = (
+        await ok("POST", "/document", {
+          token: t.owner.token,
+          body: { projectId: t.projectId, name: `Spam ${i}`, type: "DOCUMENT" },
+        })
+      ).data._id;
+      const res = await ok("POST", "/document/invite-user", {
+        token: t.owner.token,
+        body: { email: victim.email, documentId: doc },
+      });
       // E7's documented answer is kept: the user is granted access every time.
       expect(res.data).toEqual({ invitationsSent: 1, documentsInvited: 1, usersInvited: 1 });
     }
@@ -105,21 +170,49 @@ describe("pending invitations per organization are bounded", () => {
     const MAX = 200;
     for (let start = 0; start < MAX; start += 20) {
       await Promise.all(
-        Array.from({ length: 20 }, (_, i) => ok("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: uniqueEmail(`p${start + i}`) } })),
+        Array.from({ length: 20 }, (_, i) =>
+          ok("POST", `/organization/${owner.organizationId}/member`, {
+            token: owner.token,
+            body: { email: uniqueEmail(`p${start + i}`) },
+          }),
+        ),
       );
     }
-    const pending = await shardD1(owner.organizationId).prepare("SELECT COUNT(*) AS n FROM member_invitations WHERE organization_id = ? AND accepted_at IS NULL").bind(owner.organizationId).first<{ n: number }>();
+    const pending = await shardD1(owner.organizationId)
+      .prepare("SELECT COUNT(*) AS n FROM member_invitations WHERE organization_id = ? AND accepted_at IS NULL")
+      .bind(owner.organizationId)
+      .first<{ n: number }>();
     expect(pending!.n).toBe(MAX);
     const ghost = uniqueEmail("one-too-many");
-    const a = await call("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: ghost } });
-    const b = await call("POST", `/organization/${owner.organizationId}/member`, { token: owner.token, body: { email: known.email } });
+    const a = await call("POST", `/organization/${owner.organizationId}/member`, {
+      token: owner.token,
+      body: { email: ghost },
+    });
+    const b = await call("POST", `/organization/${owner.organizationId}/member`, {
+      token: owner.token,
+      body: { email: known.email },
+    });
     expectError(a, 409, "ConflictError");
     expect(shape(a, ghost)).toEqual(shape(b, known.email));
-    const c = await call("POST", `/workspace/${owner.workspaceId}/collaborator`, { token: owner.token, body: { email: uniqueEmail("ws"), role: "viewer" } });
+    const c = await call("POST", `/workspace/${owner.workspaceId}/collaborator`, {
+      token: owner.token,
+      body: { email: uniqueEmail("ws"), role: "viewer" },
+    });
     expectError(c, 409, "ConflictError");
     // E7 counts too.
-    const project = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "P" } })).data._id;
-    const doc = (await ok("POST", "/document", { token: owner.token, body: { projectId: project, name: "D", type: "DOCUMENT" } })).data._id;
-    expectError(await call("POST", "/document/invite-user", { token: owner.token, body: { email: uniqueEmail("e7"), documentId: doc } }), 409, "ConflictError");
+    const project = (
+      await ok("POST", "/project", { token: owner.token, body: { workspaceId: owner.workspaceId, name: "P" } })
+    ).data._id;
+    const doc = (
+      await ok("POST", "/document", { token: owner.token, body: { projectId: project, name: "D", type: "DOCUMENT" } })
+    ).data._id;
+    expectError(
+      await call("POST", "/document/invite-user", {
+        token: owner.token,
+        body: { email: uniqueEmail("e7"), documentId: doc },
+      }),
+      409,
+      "ConflictError",
+    );
   }, 120_000);
 });

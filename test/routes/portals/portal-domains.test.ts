@@ -21,8 +21,15 @@ const unique = (p: string) => `${p}-${Date.now().toString(36)}-${++n}-${Math.ran
 
 /** A project of `tenant` with one published document, not yet published as a portal. */
 async function project(tenant: Tenant) {
-  const p = (await ok("POST", "/project", { token: tenant.owner.token, body: { workspaceId: tenant.workspaceId, name: "Docs" } })).data;
-  const doc = (await ok("POST", "/document", { token: tenant.owner.token, body: { projectId: p._id, name: "Welcome page", type: "DOCUMENT" } })).data._id as string;
+  const p = (
+    await ok("POST", "/project", { token: tenant.owner.token, body: { workspaceId: tenant.workspaceId, name: "Docs" } })
+  ).data;
+  const doc = (
+    await ok("POST", "/document", {
+      token: tenant.owner.token,
+      body: { projectId: p._id, name: "Welcome page", type: "DOCUMENT" },
+    })
+  ).data._id as string;
   await ok("POST", `/document/${doc}/publish`, { token: tenant.owner.token, body: {} });
   return p._id as string;
 }
@@ -43,7 +50,11 @@ describe("portal domains", () => {
       });
       expect(patch.status, domain).toBe(422);
       expect(((await patch.json()) as { error: string }).error).toBe("UnprocessableEntityError");
-      expectError(await call("POST", `/project/${id}/publish`, { token: t.owner.token, body: { slug: unique("own"), domain } }), 422, "UnprocessableEntityError");
+      expectError(
+        await call("POST", `/project/${id}/publish`, { token: t.owner.token, body: { slug: unique("own"), domain } }),
+        422,
+        "UnprocessableEntityError",
+      );
     }
     // The API's root on its own host is still the API's.
     const root = await fetchAs("127.0.0.1:8899", "/");
@@ -55,22 +66,36 @@ describe("portal domains", () => {
     const id = await project(t);
     const slug = unique("v");
     const domain = `${unique("docs")}.example.com`;
-    const published = (await ok("POST", `/project/${id}/publish`, { token: t.owner.token, body: { slug, domain } })).data;
+    const published = (await ok("POST", `/project/${id}/publish`, { token: t.owner.token, body: { slug, domain } }))
+      .data;
     const v = entryOf(published, slug).domainVerification!;
-    expect(v).toEqual({ status: "pending", txtName: `_workspace-verify.${domain}`, txtValue: expect.stringMatching(/^workspace-verify=[A-Za-z0-9_-]{20,}$/) });
+    expect(v).toEqual({
+      status: "pending",
+      txtName: `_workspace-verify.${domain}`,
+      txtValue: expect.stringMatching(/^workspace-verify=[A-Za-z0-9_-]{20,}$/),
+    });
     // Pending: neither the site nor the bearer reads answer for the domain.
     const home = await fetchAs(domain, "/");
     expect(home.headers.get("content-type") ?? "").not.toMatch(/text\/html/);
     await home.arrayBuffer();
     expect((await fetchAs(domain, "/published/home/branding", t.outsider.token)).status).toBe(404);
     // No record, or the wrong one: 422 and still pending.
-    const verify = () => call("POST", `/project/${id}/publish/${slug}/verify-domain`, { token: t.owner.token, body: {} });
+    const verify = () =>
+      call("POST", `/project/${id}/publish/${slug}/verify-domain`, { token: t.owner.token, body: {} });
     expectError(await verify(), 422, "UnprocessableEntityError");
     await publishTxt(v.txtName, "workspace-verify=someone-elses-token-0000000000");
     expectError(await verify(), 422, "UnprocessableEntityError");
     // A viewer may not verify; another tenant does not see the project.
-    expectError(await call("POST", `/project/${id}/publish/${slug}/verify-domain`, { token: t.viewer.token, body: {} }), 403, "ForbiddenError");
-    expectError(await call("POST", `/project/${id}/publish/${slug}/verify-domain`, { token: other.owner.token, body: {} }), 404, "NotFoundError");
+    expectError(
+      await call("POST", `/project/${id}/publish/${slug}/verify-domain`, { token: t.viewer.token, body: {} }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("POST", `/project/${id}/publish/${slug}/verify-domain`, { token: other.owner.token, body: {} }),
+      404,
+      "NotFoundError",
+    );
     await publishTxt(v.txtName, v.txtValue);
     const verified = (await verify()).body.data;
     expect(entryOf(verified, slug).domainVerification).toEqual({ ...v, status: "verified" });
@@ -80,7 +105,9 @@ describe("portal domains", () => {
     expect((await fetchAs(domain, "/published/home/project", t.outsider.token)).status).toBe(200);
     // Moving the entry to another domain needs that domain's own proof; the old one is no longer served.
     const next = `${unique("docs2")}.example.com`;
-    const moved = (await ok("PATCH", `/project/${id}/publish/${slug}`, { token: t.owner.token, body: { domain: next } })).data;
+    const moved = (
+      await ok("PATCH", `/project/${id}/publish/${slug}`, { token: t.owner.token, body: { domain: next } })
+    ).data;
     const v2 = entryOf(moved, slug).domainVerification!;
     expect(v2.status).toBe("pending");
     expect(v2.txtName).toBe(`_workspace-verify.${next}`);
@@ -89,12 +116,21 @@ describe("portal domains", () => {
     expect((await fetchAs(domain, "/published/home/branding", t.outsider.token)).status).toBe(404);
     // Sending the same domain back does not reset a verification.
     await verifyDomain(t.owner.token, id, slug);
-    const same = (await ok("PATCH", `/project/${id}/publish/${slug}`, { token: t.owner.token, body: { domain: next, allowIndexing: true } })).data;
+    const same = (
+      await ok("PATCH", `/project/${id}/publish/${slug}`, {
+        token: t.owner.token,
+        body: { domain: next, allowIndexing: true },
+      })
+    ).data;
     expect(entryOf(same, slug).domainVerification!.status).toBe("verified");
     // An entry without a domain has nothing to verify.
     const bare = unique("bare");
     await ok("POST", `/project/${id}/publish`, { token: t.owner.token, body: { slug: bare } });
-    expectError(await call("POST", `/project/${id}/publish/${bare}/verify-domain`, { token: t.owner.token, body: {} }), 422, "UnprocessableEntityError");
+    expectError(
+      await call("POST", `/project/${id}/publish/${bare}/verify-domain`, { token: t.owner.token, body: {} }),
+      422,
+      "UnprocessableEntityError",
+    );
   });
 
   it("keeps a verified domain unique across the service (409), while a pending claim cannot squat its owner's domain", async () => {
@@ -108,10 +144,31 @@ describe("portal domains", () => {
     await ok("POST", `/project/${owner}/publish`, { token: t.owner.token, body: { slug: ownerSlug, domain } });
     await verifyDomain(t.owner.token, owner, ownerSlug);
     // The squatter cannot verify (the owner's record does not name its token), nor would the record make it unique.
-    expectError(await call("POST", `/project/${squatter}/publish/${squatSlug}/verify-domain`, { token: other.owner.token, body: {} }), 409, "ConflictError");
+    expectError(
+      await call("POST", `/project/${squatter}/publish/${squatSlug}/verify-domain`, {
+        token: other.owner.token,
+        body: {},
+      }),
+      409,
+      "ConflictError",
+    );
     // Once verified, claiming the domain again is 409.
-    expectError(await call("POST", `/project/${squatter}/publish`, { token: other.owner.token, body: { slug: unique("late"), domain } }), 409, "ConflictError");
-    expectError(await call("PATCH", `/project/${squatter}/publish/${squatSlug}`, { token: other.owner.token, body: { domain: domain.toUpperCase() } }), 409, "ConflictError");
+    expectError(
+      await call("POST", `/project/${squatter}/publish`, {
+        token: other.owner.token,
+        body: { slug: unique("late"), domain },
+      }),
+      409,
+      "ConflictError",
+    );
+    expectError(
+      await call("PATCH", `/project/${squatter}/publish/${squatSlug}`, {
+        token: other.owner.token,
+        body: { domain: domain.toUpperCase() },
+      }),
+      409,
+      "ConflictError",
+    );
     const page = await fetchAs(domain, "/published/home/project", t.outsider.token);
     expect(((await page.json()) as { data: { projectId: string } }).data.projectId).toBe(owner);
   });
@@ -120,7 +177,15 @@ describe("portal domains", () => {
     const off = { ...env, DOMAIN_VERIFICATION: "off" };
     const send = async (method: string, path: string, token: string, body: unknown) => {
       const ctx = createExecutionContext();
-      const res = await worker.fetch(new Request(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }), off, ctx);
+      const res = await worker.fetch(
+        new Request(`${BASE}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        off,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       return { status: res.status, body: (await res.json()) as { data: { published: never[] }; error?: string } };
     };
@@ -131,7 +196,10 @@ describe("portal domains", () => {
     expect(res.status).toBe(200);
     expect(entryOf(res.body.data, slug).domainVerification!.status).toBe("verified");
     expect((await fetchAs(domain, "/")).status).toBe(200);
-    const again = await send("POST", `/project/${await project(other)}/publish`, other.owner.token, { slug: unique("off"), domain });
+    const again = await send("POST", `/project/${await project(other)}/publish`, other.owner.token, {
+      slug: unique("off"),
+      domain,
+    });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe("ConflictError");
   });

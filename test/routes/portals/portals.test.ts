@@ -17,12 +17,33 @@ let n = 0;
 const uniqueSlug = (p = "p") => `${p}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
 
 /** A fresh project of the tenant with published documents (folder → doc, plus an unpublished and a deleted one). */
-async function seedPortal(opts: { slug?: string; domain?: string; password?: string; expiresAt?: number; allowIndexing?: boolean; name?: string; docName?: string; tenant?: Tenant } = {}) {
+async function seedPortal(
+  opts: {
+    slug?: string;
+    domain?: string;
+    password?: string;
+    expiresAt?: number;
+    allowIndexing?: boolean;
+    name?: string;
+    docName?: string;
+    tenant?: Tenant;
+  } = {},
+) {
   const tenant = opts.tenant ?? t;
   const tok = tenant.owner.token;
-  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: tenant.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" } })).data;
+  const project = (
+    await ok("POST", "/project", {
+      token: tok,
+      body: { workspaceId: tenant.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" },
+    })
+  ).data;
   const mk = async (name: string, type: "FOLDER" | "DOCUMENT", parentId?: string) =>
-    (await ok("POST", "/document", { token: tok, body: { projectId: project._id, name, type, ...(parentId && { parentId }) } })).data._id as string;
+    (
+      await ok("POST", "/document", {
+        token: tok,
+        body: { projectId: project._id, name, type, ...(parentId && { parentId }) },
+      })
+    ).data._id as string;
   const folder = await mk("Policies", "FOLDER");
   const doc = await mk(opts.docName ?? "Leave policy", "DOCUMENT", folder);
   const hidden = await mk("Draft salaries", "DOCUMENT", folder);
@@ -51,20 +72,29 @@ async function page(path: string, init: RequestInit & { host?: string } = {}) {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const putContent = (id: string, blocks: unknown) => ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks } });
+const putContent = (id: string, blocks: unknown) =>
+  ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks } });
 
 describe("publishing API", () => {
   it("adds an entry, renders published[] per the specification, stores a PBKDF2 hash", async () => {
     const p = await seedPortal({ password: "s3cret!" });
-    expect(p.project.published).toEqual([{ slug: p.slug, domain: "", homepage: "", password: "********", disabled: false }]);
-    const row = await shardD1(p.projectId).prepare("SELECT password_hash FROM published_entries WHERE slug = ?").bind(p.slug).first<{ password_hash: string }>();
+    expect(p.project.published).toEqual([
+      { slug: p.slug, domain: "", homepage: "", password: "********", disabled: false },
+    ]);
+    const row = await shardD1(p.projectId)
+      .prepare("SELECT password_hash FROM published_entries WHERE slug = ?")
+      .bind(p.slug)
+      .first<{ password_hash: string }>();
     expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(row!.password_hash).not.toContain("s3cret");
     // GET /project renders the same mirror.
     const got = await ok("GET", `/project/${p.projectId}`, { token: t.owner.token });
     expect(got.data.published).toEqual(p.project.published);
     // Removing the password: "" again.
-    const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "" } });
+    const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { password: "" },
+    });
     expect(patched.data.published[0].password).toBe("");
   });
 
@@ -73,44 +103,126 @@ describe("publishing API", () => {
     const a = await seedPortal({ domain: domain.toUpperCase() });
     expect(a.project.published[0].domain).toBe(domain);
     const other = await registerUser("Other publisher");
-    const project = (await ok("POST", "/project", { token: other.token, body: { workspaceId: other.workspaceId, name: "Other" } })).data;
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: a.slug } }), 409, "ConflictError");
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: a.slug.toUpperCase() } }), 409, "ConflictError");
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: uniqueSlug(), domain } }), 409, "ConflictError");
+    const project = (
+      await ok("POST", "/project", { token: other.token, body: { workspaceId: other.workspaceId, name: "Other" } })
+    ).data;
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: a.slug } }),
+      409,
+      "ConflictError",
+    );
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, {
+        token: other.token,
+        body: { slug: a.slug.toUpperCase() },
+      }),
+      409,
+      "ConflictError",
+    );
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, {
+        token: other.token,
+        body: { slug: uniqueSlug(), domain },
+      }),
+      409,
+      "ConflictError",
+    );
     for (const slug of ["", "has space", "-lead", "assets", "a".repeat(64), "ünï"]) {
-      expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug } }), 400, "ValidationError");
+      expectError(
+        await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug } }),
+        400,
+        "ValidationError",
+      );
     }
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: uniqueSlug(), domain: "not a host" } }), 400, "ValidationError");
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: uniqueSlug(), extra: 1 } }), 400, "ValidationError");
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: uniqueSlug(), homepage: a.doc } }), 422, "UnprocessableEntityError");
-    expectError(await call("POST", `/project/${project._id}/publish`, { token: other.token, body: { slug: uniqueSlug(), domain: "api.test" } }), 422, "UnprocessableEntityError");
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, {
+        token: other.token,
+        body: { slug: uniqueSlug(), domain: "not a host" },
+      }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, {
+        token: other.token,
+        body: { slug: uniqueSlug(), extra: 1 },
+      }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, {
+        token: other.token,
+        body: { slug: uniqueSlug(), homepage: a.doc },
+      }),
+      422,
+      "UnprocessableEntityError",
+    );
+    expectError(
+      await call("POST", `/project/${project._id}/publish`, {
+        token: other.token,
+        body: { slug: uniqueSlug(), domain: "api.test" },
+      }),
+      422,
+      "UnprocessableEntityError",
+    );
     // Nothing was written by the failures: the project has no entry.
     expect((await ok("GET", `/project/${project._id}`, { token: other.token })).data.published).toEqual([]);
     // Two entries on one project, then a domain moved between them.
     const second = uniqueSlug();
     await ok("POST", `/project/${a.projectId}/publish`, { token: t.owner.token, body: { slug: second } });
-    expectError(await call("PATCH", `/project/${a.projectId}/publish/${second}`, { token: t.owner.token, body: { domain } }), 409, "ConflictError");
+    expectError(
+      await call("PATCH", `/project/${a.projectId}/publish/${second}`, { token: t.owner.token, body: { domain } }),
+      409,
+      "ConflictError",
+    );
     const after = await ok("DELETE", `/project/${a.projectId}/publish/${a.slug}`, { token: t.owner.token });
     expect(after.data.published.map((e: { slug: string }) => e.slug)).toEqual([second]);
-    const moved = await ok("PATCH", `/project/${a.projectId}/publish/${second}`, { token: t.owner.token, body: { domain } });
+    const moved = await ok("PATCH", `/project/${a.projectId}/publish/${second}`, {
+      token: t.owner.token,
+      body: { domain },
+    });
     expect(moved.data.published[0].domain).toBe(domain);
-    expectError(await call("DELETE", `/project/${a.projectId}/publish/${a.slug}`, { token: t.owner.token }), 404, "NotFoundError");
+    expectError(
+      await call("DELETE", `/project/${a.projectId}/publish/${a.slug}`, { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
   });
 
   it("needs a project admin: editor and viewer 403, outsider 404", async () => {
     const p = await seedPortal();
     for (const u of [t.editor, t.viewer]) {
-      expectError(await call("POST", `/project/${p.projectId}/publish`, { token: u.token, body: { slug: uniqueSlug() } }), 403, "ForbiddenError");
-      expectError(await call("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: u.token, body: { disabled: true } }), 403, "ForbiddenError");
-      expectError(await call("PUT", `/project/${p.projectId}/branding`, { token: u.token, body: {} }), 403, "ForbiddenError");
+      expectError(
+        await call("POST", `/project/${p.projectId}/publish`, { token: u.token, body: { slug: uniqueSlug() } }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: u.token, body: { disabled: true } }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("PUT", `/project/${p.projectId}/branding`, { token: u.token, body: {} }),
+        403,
+        "ForbiddenError",
+      );
     }
-    expectError(await call("DELETE", `/project/${p.projectId}/publish/${p.slug}`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("DELETE", `/project/${p.projectId}/publish/${p.slug}`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
   });
 
   it("answers an entry past expiresAt as disabled", async () => {
     const p = await seedPortal({ expiresAt: Date.now() + 60_000 });
     expect(p.project.published[0].disabled).toBe(false);
-    const past = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { expiresAt: Date.now() - 1000 } });
+    const past = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { expiresAt: Date.now() - 1000 },
+    });
     expect(past.data.published[0].disabled).toBe(true);
   });
 });
@@ -123,7 +235,10 @@ describe("E13 branding", () => {
     expect(none).toEqual({ data: null });
     await ok("PUT", `/project/${p.projectId}/branding`, {
       token: t.owner.token,
-      body: { company: { name: "Acme", logo: "https://acme.test/logo.png", url: "https://acme.test" }, socials: [{ platform: "x", handle: "acme" }] },
+      body: {
+        company: { name: "Acme", logo: "https://acme.test/logo.png", url: "https://acme.test" },
+        socials: [{ platform: "x", handle: "acme" }],
+      },
     });
     const want = {
       company: { name: "Acme", logo: "https://acme.test/logo.png", url: "https://acme.test" },
@@ -134,14 +249,25 @@ describe("E13 branding", () => {
     expect(res.body).toEqual({ data: want });
     expect(res.headers.get("etag")).toMatch(/^"[^"]+"$/);
     expect(res.headers.get("cache-control")).toBeTruthy();
-    const again = await call("GET", `/published/${p.projectId}/branding`, { token: t.outsider.token, headers: { "if-none-match": res.headers.get("etag")! } });
+    const again = await call("GET", `/published/${p.projectId}/branding`, {
+      token: t.outsider.token,
+      headers: { "if-none-match": res.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
     // home: by Host, else by slug.
-    const byHost = await SELF.fetch(`http://${domain}/published/home/branding`, { headers: { authorization: `Bearer ${t.viewer.token}` } });
+    const byHost = await SELF.fetch(`http://${domain}/published/home/branding`, {
+      headers: { authorization: `Bearer ${t.viewer.token}` },
+    });
     expect(await byHost.json()).toEqual({ data: want });
-    expect(await ok("GET", "/published/home/branding", { token: t.viewer.token, query: { slug: p.slug } })).toEqual({ data: want });
+    expect(await ok("GET", "/published/home/branding", { token: t.viewer.token, query: { slug: p.slug } })).toEqual({
+      data: want,
+    });
     expectError(await call("GET", "/published/home/branding", { token: t.viewer.token }), 404, "NotFoundError");
-    expectError(await call("GET", `/published/${t.projectId}/branding`, { token: t.owner.token }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/published/${t.projectId}/branding`, { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
     expectError(await call("GET", `/published/${p.projectId}/branding`), 401, "UnauthorizedError");
   });
 });
@@ -150,27 +276,62 @@ describe("branding URLs", () => {
   it("accepts only http(s) links on write (400 otherwise) and never returns a stored non-http(s) link from /published/*", async () => {
     const p = await seedPortal();
     const put = (body: unknown) => call("PUT", `/project/${p.projectId}/branding`, { token: t.owner.token, body });
-    for (const bad of ["javascript:alert(document.domain)", "JaVa\tScRiPt:alert(1)", " javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x", "mailto:a@b.test", "/relative/logo.png", "not a url"]) {
+    for (const bad of [
+      "javascript:alert(document.domain)",
+      "JaVa\tScRiPt:alert(1)",
+      " javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:x",
+      "mailto:a@b.test",
+      "/relative/logo.png",
+      "not a url",
+    ]) {
       expectError(await put({ company: { logo: bad } }), 400, "ValidationError");
       expectError(await put({ company: { url: bad } }), 400, "ValidationError");
       expectError(await put({ callToAction: { enabled: true, url: bad } }), 400, "ValidationError");
     }
     expectError(await put({ socials: [{ platform: "x", handle: "javascript:alert(1)" }] }), 400, "ValidationError");
-    expectError(await put({ socials: [{ platform: "mastodon", handle: "data:text/html,hi" }] }), 400, "ValidationError");
+    expectError(
+      await put({ socials: [{ platform: "mastodon", handle: "data:text/html,hi" }] }),
+      400,
+      "ValidationError",
+    );
     await ok("PUT", `/project/${p.projectId}/branding`, {
       token: t.owner.token,
-      body: { company: { logo: "https://acme.test/l.png", url: "" }, callToAction: { enabled: true, url: "http://acme.test/go" }, socials: [{ platform: "x", handle: "@acme" }, { platform: "mastodon", handle: "https://social.test/@acme" }] },
+      body: {
+        company: { logo: "https://acme.test/l.png", url: "" },
+        callToAction: { enabled: true, url: "http://acme.test/go" },
+        socials: [
+          { platform: "x", handle: "@acme" },
+          { platform: "mastodon", handle: "https://social.test/@acme" },
+        ],
+      },
     });
     // A link stored before these rules (written here straight into D1) is returned as "".
-    const legacy = { company: { name: "Old", logo: "javascript:alert(1)", url: "java\tscript:alert(2)" }, callToAction: { enabled: true, text: "Go", url: "data:text/html,x" }, socials: [{ platform: "mastodon", handle: "javascript:alert(3)" }, { platform: "x", handle: "acme" }] };
-    await shardD1(p.projectId).prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
+    const legacy = {
+      company: { name: "Old", logo: "javascript:alert(1)", url: "java\tscript:alert(2)" },
+      callToAction: { enabled: true, text: "Go", url: "data:text/html,x" },
+      socials: [
+        { platform: "mastodon", handle: "javascript:alert(3)" },
+        { platform: "x", handle: "acme" },
+      ],
+    };
+    await shardD1(p.projectId)
+      .prepare("UPDATE projects SET published_branding = ? WHERE id = ?")
+      .bind(JSON.stringify(legacy), p.projectId)
+      .run();
     const read = await ok("GET", `/published/${p.projectId}/branding`, { token: t.outsider.token });
     expect(read.data).toEqual({
       company: { name: "Old", logo: "", url: "" },
       callToAction: { enabled: true, icon: { name: "", color: "" }, text: "Go", url: "" },
-      socials: [{ platform: "mastodon", handle: "" }, { platform: "x", handle: "acme" }],
+      socials: [
+        { platform: "mastodon", handle: "" },
+        { platform: "x", handle: "acme" },
+      ],
     });
-    expect(JSON.stringify(await ok("GET", `/project/${p.projectId}`, { token: t.owner.token }))).not.toMatch(/javascript|data:/i);
+    expect(JSON.stringify(await ok("GET", `/project/${p.projectId}`, { token: t.owner.token }))).not.toMatch(
+      /javascript|data:/i,
+    );
   });
 });
 
@@ -181,68 +342,194 @@ describe("E14 project data", () => {
     const res = await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token });
     expect(res.status).toBe(200);
     expect(res.body.data.projectId).toBe(p.projectId);
-    expect(res.body.data.projectData).toMatchObject({ name: "Handbook", description: "Our team handbook", icon: null, emoji: null, homepage: p.doc });
+    expect(res.body.data.projectData).toMatchObject({
+      name: "Handbook",
+      description: "Our team handbook",
+      icon: null,
+      emoji: null,
+      homepage: p.doc,
+    });
     const docs = res.body.data.projectData.documents;
     expect(docs.map((d: { _id: string }) => d._id).sort()).toEqual([p.folder, p.doc].sort());
-    expect(docs.find((d: { _id: string }) => d._id === p.doc)).toEqual({ _id: p.doc, parentId: p.folder, name: "Leave policy", type: "DOCUMENT", order: expect.any(Number), icon: null, emoji: null });
+    expect(docs.find((d: { _id: string }) => d._id === p.doc)).toEqual({
+      _id: p.doc,
+      parentId: p.folder,
+      name: "Leave policy",
+      type: "DOCUMENT",
+      order: expect.any(Number),
+      icon: null,
+      emoji: null,
+    });
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^"[^"]+"$/);
     expect(res.headers.get("cache-control")).toBeTruthy();
-    expect((await call("GET", `/published/${p.projectId}/project`, { token: t.viewer.token, headers: { "if-none-match": etag } })).status).toBe(304);
+    expect(
+      (
+        await call("GET", `/published/${p.projectId}/project`, {
+          token: t.viewer.token,
+          headers: { "if-none-match": etag },
+        })
+      ).status,
+    ).toBe(304);
     // A rename of a published document changes the ETag.
     await ok("PATCH", `/document/${p.doc}`, { token: t.owner.token, body: { name: "Leave" } });
-    const renamed = await call("GET", `/published/${p.projectId}/project`, { token: t.viewer.token, headers: { "if-none-match": etag } });
+    const renamed = await call("GET", `/published/${p.projectId}/project`, {
+      token: t.viewer.token,
+      headers: { "if-none-match": etag },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.headers.get("etag")).not.toBe(etag);
-    expect(await ok("GET", "/published/home/project", { token: t.viewer.token, query: { slug: p.slug } })).toEqual(renamed.body);
+    expect(await ok("GET", "/published/home/project", { token: t.viewer.token, query: { slug: p.slug } })).toEqual(
+      renamed.body,
+    );
   });
 
   it("protected: 401 without a valid user-published-token, login issues a 24 h token; disabled and expired 403; unpublished 404", async () => {
     const p = await seedPortal({ password: "open sesame" });
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }), 401, "UnauthorizedError");
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": "forged.1.x" } }), 401, "UnauthorizedError");
-    expectError(await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "wrong" }, headers: { "cf-connecting-ip": "10.1.0.1" } }), 401, "UnauthorizedError");
-    const login = await ok("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "open sesame" }, headers: { "cf-connecting-ip": "10.1.0.1" } });
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }),
+      401,
+      "UnauthorizedError",
+    );
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, {
+        token: t.outsider.token,
+        headers: { "user-published-token": "forged.1.x" },
+      }),
+      401,
+      "UnauthorizedError",
+    );
+    expectError(
+      await call("POST", `/published/${p.projectId}/login`, {
+        token: t.outsider.token,
+        body: { password: "wrong" },
+        headers: { "cf-connecting-ip": "10.1.0.1" },
+      }),
+      401,
+      "UnauthorizedError",
+    );
+    const login = await ok("POST", `/published/${p.projectId}/login`, {
+      token: t.outsider.token,
+      body: { password: "open sesame" },
+      headers: { "cf-connecting-ip": "10.1.0.1" },
+    });
     expect(login.data.token).toEqual(expect.any(String));
     expect(login.data.expiresAt).toBeGreaterThan(Date.now() + 23 * 3600_000);
     expect(login.data.expiresAt).toBeLessThanOrEqual(Date.now() + 24 * 3600_000 + 1000);
     const headers = { "user-published-token": login.data.token };
-    expect((await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers })).status).toBe(200);
+    expect((await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers })).status).toBe(
+      200,
+    );
     // A tampered token fails; a password change revokes tokens issued under the old one.
     const tampered = login.data.token.replace(/.$/, (ch: string) => (ch === "A" ? "B" : "A"));
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": tampered } }), 401, "UnauthorizedError");
-    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { password: "new one" } });
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers }), 401, "UnauthorizedError");
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, {
+        token: t.outsider.token,
+        headers: { "user-published-token": tampered },
+      }),
+      401,
+      "UnauthorizedError",
+    );
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { password: "new one" },
+    });
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers }),
+      401,
+      "UnauthorizedError",
+    );
     await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { disabled: true } });
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }), 403, "ForbiddenError");
-    expectError(await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "new one" } }), 403, "ForbiddenError");
-    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { disabled: false, expiresAt: Date.now() - 1 } });
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }), 403, "ForbiddenError");
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "new one" } }),
+      403,
+      "ForbiddenError",
+    );
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { disabled: false, expiresAt: Date.now() - 1 },
+    });
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }),
+      403,
+      "ForbiddenError",
+    );
     await ok("DELETE", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token });
-    expectError(await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
     expectError(await call("GET", `/published/${p.projectId}/project`), 401, "UnauthorizedError");
   });
 
-  it("keeps the password when PATCH sends back the \"********\" it read", async () => {
+  it('keeps the password when PATCH sends back the "********" it read', async () => {
     const p = await seedPortal({ password: "keep me" });
     const entry = p.project.published[0];
     expect(entry.password).toBe("********");
     // A client sends back the entry it read (docs/api-guide.md › Conventions): the masked password means "unchanged".
-    const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { ...entry, homepage: p.doc } });
+    const patched = await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { ...entry, homepage: p.doc },
+    });
     expect(patched.data.published[0].password).toBe("********");
     const headers = { "cf-connecting-ip": "10.5.0.1" };
-    expect((await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "keep me" }, headers })).status).toBe(200);
-    expectError(await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "********" }, headers }), 401, "UnauthorizedError");
+    expect(
+      (
+        await call("POST", `/published/${p.projectId}/login`, {
+          token: t.outsider.token,
+          body: { password: "keep me" },
+          headers,
+        })
+      ).status,
+    ).toBe(200);
+    expectError(
+      await call("POST", `/published/${p.projectId}/login`, {
+        token: t.outsider.token,
+        body: { password: "********" },
+        headers,
+      }),
+      401,
+      "UnauthorizedError",
+    );
   });
 
   it("counts login attempts per portal however the request names it (case, project id, home, the site form)", async () => {
     const p = await seedPortal({ password: "pw" });
     const ip = "10.6.0.1";
     const attempts = [
-      () => call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "nope" }, headers: { "cf-connecting-ip": ip } }),
-      () => call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "nope" }, query: { slug: p.slug.toUpperCase() }, headers: { "cf-connecting-ip": ip } }),
-      () => call("POST", `/published/home/login`, { token: t.outsider.token, body: { password: "nope" }, query: { slug: p.slug }, headers: { "cf-connecting-ip": ip } }),
-      () => call("POST", `/published/home/login`, { token: t.outsider.token, body: { password: "nope" }, query: { slug: p.slug.replace(/^./, (ch) => ch.toUpperCase()) }, headers: { "cf-connecting-ip": ip } }),
+      () =>
+        call("POST", `/published/${p.projectId}/login`, {
+          token: t.outsider.token,
+          body: { password: "nope" },
+          headers: { "cf-connecting-ip": ip },
+        }),
+      () =>
+        call("POST", `/published/${p.projectId}/login`, {
+          token: t.outsider.token,
+          body: { password: "nope" },
+          query: { slug: p.slug.toUpperCase() },
+          headers: { "cf-connecting-ip": ip },
+        }),
+      () =>
+        call("POST", `/published/home/login`, {
+          token: t.outsider.token,
+          body: { password: "nope" },
+          query: { slug: p.slug },
+          headers: { "cf-connecting-ip": ip },
+        }),
+      () =>
+        call("POST", `/published/home/login`, {
+          token: t.outsider.token,
+          body: { password: "nope" },
+          query: { slug: p.slug.replace(/^./, (ch) => ch.toUpperCase()) },
+          headers: { "cf-connecting-ip": ip },
+        }),
       async () => {
         const r = await SELF.fetch(`${BASE}/site/${p.slug}/login`, {
           method: "POST",
@@ -279,7 +566,11 @@ describe("E14 project data", () => {
       const ip = `10.${100 + (i >> 8)}.${i & 255}.7`;
       const res =
         i % 2
-          ? await call("POST", `/published/${p.projectId}/login`, { token: own.outsider.token, body: { password: "nope" }, headers: { "cf-connecting-ip": ip } })
+          ? await call("POST", `/published/${p.projectId}/login`, {
+              token: own.outsider.token,
+              body: { password: "nope" },
+              headers: { "cf-connecting-ip": ip },
+            })
           : await SELF.fetch(`${BASE}/site/${p.slug}/login`, {
               method: "POST",
               redirect: "manual",
@@ -293,7 +584,15 @@ describe("E14 project data", () => {
     expect(tries).toBeGreaterThan(50);
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another portal's budget is its own.
-    expect((await call("POST", `/published/${other.projectId}/login`, { token: own.outsider.token, body: { password: "pw" }, headers: { "cf-connecting-ip": "10.99.0.1" } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", `/published/${other.projectId}/login`, {
+          token: own.outsider.token,
+          body: { password: "pw" },
+          headers: { "cf-connecting-ip": "10.99.0.1" },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("limits logins to 10 a minute per client address and portal (429 with Retry-After)", async () => {
@@ -301,7 +600,11 @@ describe("E14 project data", () => {
     let limited = null;
     // Fixed 60 s windows: a run straddling a boundary may get up to twice the budget before its first 429.
     for (let i = 0; i < 25 && !limited; i++) {
-      const res = await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "nope" }, headers: { "cf-connecting-ip": "10.2.0.1" } });
+      const res = await call("POST", `/published/${p.projectId}/login`, {
+        token: t.outsider.token,
+        body: { password: "nope" },
+        headers: { "cf-connecting-ip": "10.2.0.1" },
+      });
       if (res.status === 429) limited = res;
       else expect(res.status).toBe(401);
     }
@@ -309,13 +612,33 @@ describe("E14 project data", () => {
     expectError(limited!, 429, "RateLimitedError");
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another address still may try.
-    expect((await call("POST", `/published/${p.projectId}/login`, { token: t.outsider.token, body: { password: "pw" }, headers: { "cf-connecting-ip": "10.2.0.2" } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", `/published/${p.projectId}/login`, {
+          token: t.outsider.token,
+          body: { password: "pw" },
+          headers: { "cf-connecting-ip": "10.2.0.2" },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 const ALL_BLOCKS = [
-  { id: "1", type: "heading", props: { level: 1 }, content: [{ type: "text", text: "Section one", styles: {} }], children: [] },
-  { id: "2", type: "heading", props: { level: 3 }, content: [{ type: "text", text: "Deep", styles: {} }], children: [] },
+  {
+    id: "1",
+    type: "heading",
+    props: { level: 1 },
+    content: [{ type: "text", text: "Section one", styles: {} }],
+    children: [],
+  },
+  {
+    id: "2",
+    type: "heading",
+    props: { level: 3 },
+    content: [{ type: "text", text: "Deep", styles: {} }],
+    children: [],
+  },
   {
     id: "3",
     type: "paragraph",
@@ -334,40 +657,98 @@ const ALL_BLOCKS = [
     ],
     children: [],
   },
-  { id: "4", type: "bulletListItem", props: {}, content: [{ type: "text", text: "b1", styles: {} }], children: [{ id: "4a", type: "bulletListItem", props: {}, content: "nested", children: [] }] },
+  {
+    id: "4",
+    type: "bulletListItem",
+    props: {},
+    content: [{ type: "text", text: "b1", styles: {} }],
+    children: [{ id: "4a", type: "bulletListItem", props: {}, content: "nested", children: [] }],
+  },
   { id: "5", type: "bulletListItem", props: {}, content: [{ type: "text", text: "b2", styles: {} }], children: [] },
   { id: "6", type: "numberedListItem", props: {}, content: [{ type: "text", text: "n1", styles: {} }], children: [] },
-  { id: "7", type: "checkListItem", props: { checked: true }, content: [{ type: "text", text: "done item", styles: {} }], children: [] },
-  { id: "8", type: "checkListItem", props: { checked: false }, content: [{ type: "text", text: "open item", styles: {} }], children: [] },
+  {
+    id: "7",
+    type: "checkListItem",
+    props: { checked: true },
+    content: [{ type: "text", text: "done item", styles: {} }],
+    children: [],
+  },
+  {
+    id: "8",
+    type: "checkListItem",
+    props: { checked: false },
+    content: [{ type: "text", text: "open item", styles: {} }],
+    children: [],
+  },
   { id: "9", type: "quote", props: {}, content: [{ type: "text", text: "quoted", styles: {} }], children: [] },
-  { id: "10", type: "codeBlock", props: { language: "js" }, content: [{ type: "text", text: "if (a < b) { run(); }", styles: {} }], children: [] },
+  {
+    id: "10",
+    type: "codeBlock",
+    props: { language: "js" },
+    content: [{ type: "text", text: "if (a < b) { run(); }", styles: {} }],
+    children: [],
+  },
   {
     id: "11",
     type: "table",
     props: {},
-    content: { type: "tableContent", rows: [{ cells: [[{ type: "text", text: "c11", styles: {} }], { type: "tableCell", content: [{ type: "text", text: "c12", styles: {} }] }] }] },
+    content: {
+      type: "tableContent",
+      rows: [
+        {
+          cells: [
+            [{ type: "text", text: "c11", styles: {} }],
+            { type: "tableCell", content: [{ type: "text", text: "c12", styles: {} }] },
+          ],
+        },
+      ],
+    },
     children: [],
   },
   { id: "12", type: "image", props: { url: "https://img.example.com/x.png", caption: "A chart" }, children: [] },
   { id: "13", type: "image", props: { url: "javascript:alert(4)", caption: "bad image" }, children: [] },
-  { id: "14", type: "mysteryWidget", props: {}, content: [{ type: "text", text: "mystery text", styles: {} }], children: [] },
-  { id: "15", type: "paragraph", props: {}, content: [{ type: "text", text: "<script>alert('block')</script><img src=x onerror=alert(5)>", styles: {} }], children: [] },
+  {
+    id: "14",
+    type: "mysteryWidget",
+    props: {},
+    content: [{ type: "text", text: "mystery text", styles: {} }],
+    children: [],
+  },
+  {
+    id: "15",
+    type: "paragraph",
+    props: {},
+    content: [{ type: "text", text: "<script>alert('block')</script><img src=x onerror=alert(5)>", styles: {} }],
+    children: [],
+  },
 ];
 
 describe("reader site", () => {
   it("renders the home with branding and navigation, and a document with every block type, safely", async () => {
-    const p = await seedPortal({ name: `<script>alert("project")</script>`, docName: `<img src=x onerror=alert("doc")>` });
+    const p = await seedPortal({
+      name: `<script>alert("project")</script>`,
+      docName: `<img src=x onerror=alert("doc")>`,
+    });
     await ok("PUT", `/project/${p.projectId}/branding`, {
       token: t.owner.token,
-      body: { company: { name: `Acme <b onmouseover="x">` }, callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" } },
+      body: {
+        company: { name: `Acme <b onmouseover="x">` },
+        callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
+      },
     });
     // Links the API now refuses (400) but that a database from before the rule may hold: the site must not emit them.
     const legacy = {
       company: { name: `Acme <b onmouseover="x">`, logo: "javascript:alert(6)", url: "javascript:alert(7)" },
       callToAction: { enabled: true, text: "Contact <us>", url: "https://acme.test/contact" },
-      socials: [{ platform: "x", handle: "acme" }, { platform: "evil", handle: "javascript:alert(8)" }],
+      socials: [
+        { platform: "x", handle: "acme" },
+        { platform: "evil", handle: "javascript:alert(8)" },
+      ],
     };
-    await shardD1(p.projectId).prepare("UPDATE projects SET published_branding = ? WHERE id = ?").bind(JSON.stringify(legacy), p.projectId).run();
+    await shardD1(p.projectId)
+      .prepare("UPDATE projects SET published_branding = ? WHERE id = ?")
+      .bind(JSON.stringify(legacy), p.projectId)
+      .run();
     await putContent(p.doc, ALL_BLOCKS);
     const home = await page(`/site/${p.slug}`);
     expect(home.status).toBe(200);
@@ -445,7 +826,13 @@ describe("reader site", () => {
 
   it("answers 404 pages for unknown slugs and unpublished or deleted documents, 403 for disabled and expired entries", async () => {
     const p = await seedPortal();
-    for (const path of [`/site/${uniqueSlug("none")}`, `/site/${p.slug}/${p.hidden}`, `/site/${p.slug}/${p.gone}`, `/site/${p.slug}/${t.docId}`, `/site/${p.slug}/NOPE`]) {
+    for (const path of [
+      `/site/${uniqueSlug("none")}`,
+      `/site/${p.slug}/${p.hidden}`,
+      `/site/${p.slug}/${p.gone}`,
+      `/site/${p.slug}/${t.docId}`,
+      `/site/${p.slug}/NOPE`,
+    ]) {
       const r = await page(path);
       expect(r.status, path).toBe(404);
       expect(r.headers.get("content-type")).toMatch(/^text\/html/);
@@ -456,7 +843,10 @@ describe("reader site", () => {
     expect((await page(`/site/${p.slug}/${p.doc}`)).status).toBe(403);
     await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { disabled: false } });
     expect((await page(`/site/${p.slug}`)).status).toBe(200);
-    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: t.owner.token, body: { expiresAt: Date.now() - 1 } });
+    await ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, {
+      token: t.owner.token,
+      body: { expiresAt: Date.now() - 1 },
+    });
     const expired = await page(`/site/${p.slug}/${p.doc}`);
     expect(expired.status).toBe(403);
     expect(expired.text).toContain("not available");
@@ -488,23 +878,63 @@ describe("reader site", () => {
     const p = await seedPortal();
     const tok = t.owner.token;
     const path = `/site/${p.slug}/${p.doc}`;
-    await putContent(p.doc, [{ id: "a", type: "paragraph", props: {}, content: [{ type: "text", text: "First words", styles: {} }], children: [] }]);
+    await putContent(p.doc, [
+      {
+        id: "a",
+        type: "paragraph",
+        props: {},
+        content: [{ type: "text", text: "First words", styles: {} }],
+        children: [],
+      },
+    ]);
     const snapshot = (await ok("POST", "/snapshot", { token: tok, body: { documentId: p.doc, name: "v1" } })).data._id;
     let etag = (await page(path)).headers.get("etag")!;
     const seen = new Set([etag]);
     const edits: [string, () => Promise<unknown>, string?][] = [
-      ["content put", () => putContent(p.doc, [{ id: "a", type: "paragraph", props: {}, content: [{ type: "text", text: "Second words", styles: {} }], children: [] }]), "Second words"],
+      [
+        "content put",
+        () =>
+          putContent(p.doc, [
+            {
+              id: "a",
+              type: "paragraph",
+              props: {},
+              content: [{ type: "text", text: "Second words", styles: {} }],
+              children: [],
+            },
+          ]),
+        "Second words",
+      ],
       ["snapshot restore", () => ok("POST", `/snapshot/${snapshot}/restore`, { token: tok }), "First words"],
-      ["document rename", () => ok("PATCH", `/document/${p.doc}`, { token: tok, body: { name: "Renamed policy" } }), "Renamed policy"],
-      ["another document published", () => ok("POST", `/document/${p.hidden}/publish`, { token: tok, body: {} }), "Draft salaries"],
+      [
+        "document rename",
+        () => ok("PATCH", `/document/${p.doc}`, { token: tok, body: { name: "Renamed policy" } }),
+        "Renamed policy",
+      ],
+      [
+        "another document published",
+        () => ok("POST", `/document/${p.hidden}/publish`, { token: tok, body: {} }),
+        "Draft salaries",
+      ],
       // Back to the state before the publish: the version before it comes back too (no needless re-render).
       ["document unpublished", () => ok("DELETE", `/document/${p.hidden}/publish`, { token: tok })],
       ["folder renamed", () => ok("PATCH", `/document/${p.folder}`, { token: tok, body: { name: "Rules" } }), "Rules"],
       ["sibling deleted", () => ok("DELETE", `/document/${p.folder}`, { token: tok })],
       ["restored", () => ok("POST", `/document/${p.folder}/restore`, { token: tok }), "Rules"],
-      ["project renamed", () => ok("PATCH", `/project/${p.projectId}`, { token: tok, body: { name: "Staff handbook" } }), "Staff handbook"],
-      ["branding", () => ok("PUT", `/project/${p.projectId}/branding`, { token: tok, body: { company: { name: "Brand Co" } } }), "Brand Co"],
-      ["entry patched", () => ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: tok, body: { homepage: p.doc } })],
+      [
+        "project renamed",
+        () => ok("PATCH", `/project/${p.projectId}`, { token: tok, body: { name: "Staff handbook" } }),
+        "Staff handbook",
+      ],
+      [
+        "branding",
+        () => ok("PUT", `/project/${p.projectId}/branding`, { token: tok, body: { company: { name: "Brand Co" } } }),
+        "Brand Co",
+      ],
+      [
+        "entry patched",
+        () => ok("PATCH", `/project/${p.projectId}/publish/${p.slug}`, { token: tok, body: { homepage: p.doc } }),
+      ],
     ];
     for (const [what, edit, expectText] of edits) {
       await edit();
@@ -590,7 +1020,14 @@ describe("reader site", () => {
     expect(opened.headers.get("x-robots-tag")).toBe("noindex");
     expect(opened.headers.get("x-portal-cache")).toBeNull();
     // The same token works as E14's user-published-token.
-    expect((await call("GET", `/published/${p.projectId}/project`, { token: t.outsider.token, headers: { "user-published-token": decodeURIComponent(token.split("=")[1]!) } })).status).toBe(200);
+    expect(
+      (
+        await call("GET", `/published/${p.projectId}/project`, {
+          token: t.outsider.token,
+          headers: { "user-published-token": decodeURIComponent(token.split("=")[1]!) },
+        })
+      ).status,
+    ).toBe(200);
     // `next` cannot leave the portal.
     for (const next of ["https://evil.test/", "//evil.test", "/site/other-portal", `/site/${p.slug}/../../x`]) {
       const r = await form("let me in", next, "10.3.0.9");
@@ -637,7 +1074,10 @@ describe("reader site", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/${p.doc}`);
     expect(res.headers.get("set-cookie")).toContain("Path=/;");
-    const opened = await page(`/${p.doc}`, { host: domain, headers: { cookie: res.headers.get("set-cookie")!.split(";")[0]! } });
+    const opened = await page(`/${p.doc}`, {
+      host: domain,
+      headers: { cookie: res.headers.get("set-cookie")!.split(";")[0]! },
+    });
     expect(opened.status).toBe(200);
   });
 

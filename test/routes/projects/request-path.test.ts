@@ -8,7 +8,10 @@ describe("projects on the request path", () => {
   let t: Tenant;
   beforeAll(async () => {
     t = await seedTenant();
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: t.outsider.email, documentId: t.docId, role: "viewer" } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: t.outsider.email, documentId: t.docId, role: "viewer" },
+    });
     await Promise.all([t.owner, t.viewer, t.outsider, t.editor].map((u) => call("GET", "/me", { token: u.token })));
   });
 
@@ -36,28 +39,50 @@ describe("projects on the request path", () => {
     expect(trips(res.headers)).toBe(1);
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-    const again = await call("GET", `/project/${t.projectId}`, { token: t.outsider.token, headers: { "if-none-match": etag } });
+    const again = await call("GET", `/project/${t.projectId}`, {
+      token: t.outsider.token,
+      headers: { "if-none-match": etag },
+    });
     expect(again.status).toBe(304);
   });
 
   it("PATCH with the current ETag succeeds; a stale one is 412 and changes nothing", async () => {
     const etag = (await call("GET", `/project/${t.projectId}`, { token: t.owner.token })).headers.get("etag")!;
-    const updated = await call("PATCH", `/project/${t.projectId}`, { token: t.editor.token, headers: { "if-match": etag }, body: { name: "Renamed" } });
+    const updated = await call("PATCH", `/project/${t.projectId}`, {
+      token: t.editor.token,
+      headers: { "if-match": etag },
+      body: { name: "Renamed" },
+    });
     expect(updated.status).toBe(200);
     expect(trips(updated.headers)).toBeLessThanOrEqual(3);
     const fresh = await call("GET", `/project/${t.projectId}`, { token: t.owner.token });
     expect(updated.headers.get("etag")).toBe(fresh.headers.get("etag"));
-    const stale = await call("PATCH", `/project/${t.projectId}`, { token: t.owner.token, headers: { "if-match": etag }, body: { name: "Lost update" } });
+    const stale = await call("PATCH", `/project/${t.projectId}`, {
+      token: t.owner.token,
+      headers: { "if-match": etag },
+      body: { name: "Lost update" },
+    });
     expectError(stale, 412, "PreconditionFailedError");
     expect((await ok("GET", `/project/${t.projectId}`, { token: t.owner.token })).data.name).toBe("Renamed");
-    const star = await call("PATCH", `/project/${t.projectId}`, { token: t.owner.token, headers: { "if-match": "*" }, body: { reference: "P-1" } });
+    const star = await call("PATCH", `/project/${t.projectId}`, {
+      token: t.owner.token,
+      headers: { "if-match": "*" },
+      body: { reference: "P-1" },
+    });
     expect(star.status).toBe(200);
   });
 
   it("POST /project stays within three round trips", async () => {
-    const res = await call("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Another" } });
+    const res = await call("POST", "/project", {
+      token: t.owner.token,
+      body: { workspaceId: t.workspaceId, name: "Another" },
+    });
     expect(res.status).toBe(200);
     expect(trips(res.headers)).toBeLessThanOrEqual(3);
-    expectError(await call("POST", "/project", { token: t.viewer.token, body: { workspaceId: t.workspaceId, name: "No" } }), 403, "ForbiddenError");
+    expectError(
+      await call("POST", "/project", { token: t.viewer.token, body: { workspaceId: t.workspaceId, name: "No" } }),
+      403,
+      "ForbiddenError",
+    );
   });
 });

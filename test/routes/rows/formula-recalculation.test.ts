@@ -29,25 +29,37 @@ describe("formula recalculation through the row and cell routes", () => {
     // A formula over a formula: recomputed after Total, in dependency order.
     await ok("POST", `/table/column/${label}/computed/apply`, {
       token: t.owner.token,
-      body: { description: [text("Name & total")], expression: op("&", op("&", col(nameCol), lit(": ")), fn("ROUND", col(total), lit(1))) },
+      body: {
+        description: [text("Name & total")],
+        expression: op("&", op("&", col(nameCol), lit(": ")), fn("ROUND", col(total), lit(1))),
+      },
     });
   });
 
   it("computes a new row's formula cells in the create response", async () => {
-    const res = await ok("POST", `/table/${tableId}/row`, { token: t.editor.token, body: { cells: { [nameCol]: "Pens", [qty]: 3, [price]: 1.25 } } });
+    const res = await ok("POST", `/table/${tableId}/row`, {
+      token: t.editor.token,
+      body: { cells: { [nameCol]: "Pens", [qty]: 3, [price]: 1.25 } },
+    });
     const byColumn = Object.fromEntries(res.data.cells.map((c: any) => [c.columnId, c.data]));
     expect(byColumn[total]).toBe(3.75);
     expect(byColumn[label]).toBe("Pens: 3.8");
   });
 
   it("recomputes after a cell update, and refuses writes to formula cells", async () => {
-    const created = await ok("POST", `/table/${tableId}/row`, { token: t.editor.token, body: { cells: { [nameCol]: "Ink", [qty]: 2, [price]: 10 } } });
+    const created = await ok("POST", `/table/${tableId}/row`, {
+      token: t.editor.token,
+      body: { cells: { [nameCol]: "Ink", [qty]: 2, [price]: 10 } },
+    });
     const rowId = created.data.row._id;
     await ok("PUT", `/table/row/${rowId}/cell/${qty}`, { token: t.editor.token, body: { data: 5 } });
     const row = (await allRows(t.owner.token, tableId)).find((r) => r._id === rowId);
     expect(row.cells[total]).toBe(50);
     expect(row.cells[label]).toBe("Ink: 50");
-    const refused = await call("PUT", `/table/row/${rowId}/cell/${total}`, { token: t.editor.token, body: { data: 1 } });
+    const refused = await call("PUT", `/table/row/${rowId}/cell/${total}`, {
+      token: t.editor.token,
+      body: { data: 1 },
+    });
     expect(refused.status).toBe(409);
   });
 

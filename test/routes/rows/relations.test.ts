@@ -60,7 +60,15 @@ describe("oneMany columns", () => {
       { id: "toys", label: "Toys", color: "r" },
     ];
     price = (await addColumn(tok, products.tableId, "Price", { type: "number" }))._id;
-    tags = (await addColumn(tok, products.tableId, "Tags", { type: "multiSelect", selectItems: [{ id: "sale", label: "Sale", color: "y" }, { id: "new", label: "New", color: "b" }] }))._id;
+    tags = (
+      await addColumn(tok, products.tableId, "Tags", {
+        type: "multiSelect",
+        selectItems: [
+          { id: "sale", label: "Sale", color: "y" },
+          { id: "new", label: "New", color: "b" },
+        ],
+      })
+    )._id;
     category = (await addColumn(tok, products.tableId, "Category", { type: "select", selectItems: cats }))._id;
     wantCategory = (await addColumn(tok, orders.tableId, "Wants", { type: "select", selectItems: cats }))._id;
     budget = (await addColumn(tok, orders.tableId, "Budget", { type: "number" }))._id;
@@ -74,11 +82,18 @@ describe("oneMany columns", () => {
   });
 
   async function relation(name: string, oneMany: Record<string, unknown>) {
-    return (await addColumn(t.owner.token, orders.tableId, name, { type: "oneMany", oneMany: { tableId: products.tableId, ...oneMany } }))._id as string;
+    return (
+      await addColumn(t.owner.token, orders.tableId, name, {
+        type: "oneMany",
+        oneMany: { tableId: products.tableId, ...oneMany },
+      })
+    )._id as string;
   }
 
   it("computes related target row ids per source row, in target row order", async () => {
-    const sameCategory = await relation("Same category", { filter: [{ targetColumnId: category, op: "eq", sourceColumnId: wantCategory }] });
+    const sameCategory = await relation("Same category", {
+      filter: [{ targetColumnId: category, op: "eq", sourceColumnId: wantCategory }],
+    });
     const affordable = await relation("Affordable", {
       filter: [
         { targetColumnId: category, op: "eq", sourceColumnId: wantCategory },
@@ -96,12 +111,24 @@ describe("oneMany columns", () => {
     const pricey = await relation("Pricey", { filter: [{ targetColumnId: price, op: "gt", value: 10 }] });
     const listed = await relation("Listed", { filter: [{ targetColumnId: category, op: "in", value: ["toys"] }] });
     const unpriced = await relation("Unpriced", { filter: [{ targetColumnId: price, op: "isEmpty" }] });
-    const notHammer = await relation("Not hammer", { filter: [{ targetColumnId: products.nameColumnId, op: "neq", value: "Hammer" }] });
-    const sawLike = await relation("Saw-like", { filter: [{ targetColumnId: products.nameColumnId, op: "contains", value: "SA" }] });
+    const notHammer = await relation("Not hammer", {
+      filter: [{ targetColumnId: products.nameColumnId, op: "neq", value: "Hammer" }],
+    });
+    const sawLike = await relation("Saw-like", {
+      filter: [{ targetColumnId: products.nameColumnId, op: "contains", value: "SA" }],
+    });
     const nothing = await relation("Nothing", { filter: [] });
 
-    const a = await addRow(t.owner.token, orders.tableId, { [orders.nameColumnId]: "A", [wantCategory]: "tools", [budget]: 20 });
-    const b = await addRow(t.owner.token, orders.tableId, { [orders.nameColumnId]: "B", [wantCategory]: "toys", [budget]: 1 });
+    const a = await addRow(t.owner.token, orders.tableId, {
+      [orders.nameColumnId]: "A",
+      [wantCategory]: "tools",
+      [budget]: 20,
+    });
+    const b = await addRow(t.owner.token, orders.tableId, {
+      [orders.nameColumnId]: "B",
+      [wantCategory]: "toys",
+      [budget]: 1,
+    });
     const c = await addRow(t.owner.token, orders.tableId, { [orders.nameColumnId]: "C" });
 
     const rows = await allRows(t.viewer.token, orders.tableId);
@@ -121,20 +148,27 @@ describe("oneMany columns", () => {
       expect(r[nothing]).toEqual([]);
     }
     // Computed cells are read-only.
-    const put = await call("PUT", `/table/row/${a.row._id}/cell/${sameCategory}`, { token: t.owner.token, body: { data: [p.Saw] } });
+    const put = await call("PUT", `/table/row/${a.row._id}/cell/${sameCategory}`, {
+      token: t.owner.token,
+      body: { data: [p.Saw] },
+    });
     expect(put.status).toBe(409);
 
     // Changes to either side show at the next read; deleted target rows and columns vanish.
     await ok("PUT", `/table/row/${c.row._id}/cell/${wantCategory}`, { token: t.owner.token, body: { data: "toys" } });
     await ok("DELETE", `/table/row/${p.Kite}`, { token: t.owner.token });
     await ok("PUT", `/table/row/${b.row._id}/cell/${budget}`, { token: t.owner.token, body: { data: 3 } });
-    let after = Object.fromEntries((await allRows(t.owner.token, orders.tableId)).map((r) => [r.cells[orders.nameColumnId], r.cells]));
+    let after = Object.fromEntries(
+      (await allRows(t.owner.token, orders.tableId)).map((r) => [r.cells[orders.nameColumnId], r.cells]),
+    );
     expect(after.C![sameCategory]).toEqual([p["Yo-yo"]]);
     expect(after.B![affordable]).toEqual([p["Yo-yo"]]);
     expect(after.A![unpriced]).toEqual([]);
 
     await ok("DELETE", `/table/column/${price}`, { token: t.owner.token });
-    after = Object.fromEntries((await allRows(t.owner.token, orders.tableId)).map((r) => [r.cells[orders.nameColumnId], r.cells]));
+    after = Object.fromEntries(
+      (await allRows(t.owner.token, orders.tableId)).map((r) => [r.cells[orders.nameColumnId], r.cells]),
+    );
     expect(after.A![pricey]).toEqual([]);
     expect(after.A![unpriced]).toEqual([p.Hammer, p["Yo-yo"], p.Saw]);
     expect(after.A![sameCategory]).toEqual([p.Hammer, p.Saw]);
@@ -144,9 +178,21 @@ describe("oneMany columns", () => {
     const tok = t.owner.token;
     const people = await makeTable(tok, t.projectId, "People");
     const manager = (await addColumn(tok, people.tableId, "Manager", { type: "text" }))._id;
-    const reports = (await addColumn(tok, people.tableId, "Reports", { type: "oneMany", oneMany: { tableId: people.tableId, filter: [{ targetColumnId: manager, op: "eq", sourceColumnId: people.nameColumnId }] } }))._id;
+    const reports = (
+      await addColumn(tok, people.tableId, "Reports", {
+        type: "oneMany",
+        oneMany: {
+          tableId: people.tableId,
+          filter: [{ targetColumnId: manager, op: "eq", sourceColumnId: people.nameColumnId }],
+        },
+      })
+    )._id;
     const names = Array.from({ length: 300 }, (_, i) => `p${i}`);
-    const created = await bulkRows(tok, people.tableId, names.map((n, i) => ({ [people.nameColumnId]: n, ...(i > 0 && { [manager]: `p${Math.floor((i - 1) / 3)}` }) })));
+    const created = await bulkRows(
+      tok,
+      people.tableId,
+      names.map((n, i) => ({ [people.nameColumnId]: n, ...(i > 0 && { [manager]: `p${Math.floor((i - 1) / 3)}` }) })),
+    );
     const rows = await allRows(tok, people.tableId, 128);
     expect(rows).toHaveLength(300);
     rows.forEach((r, i) => {
@@ -160,7 +206,12 @@ describe("oneMany columns", () => {
     const target = await makeTable(tok, t.projectId, "Gone");
     await bulkRows(tok, target.tableId, [{ [target.nameColumnId]: "x" }]);
     const source = await makeTable(tok, t.projectId, "Src");
-    const rel = (await addColumn(tok, source.tableId, "Rel", { type: "oneMany", oneMany: { tableId: target.tableId, filter: [{ targetColumnId: target.nameColumnId, op: "isNotEmpty" }] } }))._id;
+    const rel = (
+      await addColumn(tok, source.tableId, "Rel", {
+        type: "oneMany",
+        oneMany: { tableId: target.tableId, filter: [{ targetColumnId: target.nameColumnId, op: "isNotEmpty" }] },
+      })
+    )._id;
     await addRow(tok, source.tableId);
     expect((await allRows(tok, source.tableId))[0].cells[rel]).toHaveLength(1);
     await ok("DELETE", `/table/${target.tableId}`, { token: tok });

@@ -12,7 +12,11 @@ import { shardD1 } from "../../support/shards";
 import { addColumn, addRow, bulkRows, makeTable } from "../../support/tableHarness";
 import { para } from "../../support/collab-peer";
 
-const word = (stem: string) => `${stem}${crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}`;
+const word = (stem: string) =>
+  `${stem}${crypto
+    .randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}`;
 
 /** A user whose organization is on the same shard database as `beside`'s (new organizations land where placement puts them). */
 async function userBeside(beside: RegisteredUser): Promise<RegisteredUser> {
@@ -28,7 +32,8 @@ async function projectOf(user: RegisteredUser, name = "Project"): Promise<string
 }
 
 async function docWith(user: RegisteredUser, projectId: string, name: string, text: string): Promise<string> {
-  const id = (await ok("POST", "/document", { token: user.token, body: { projectId, name, type: "DOCUMENT" } })).data._id as string;
+  const id = (await ok("POST", "/document", { token: user.token, body: { projectId, name, type: "DOCUMENT" } })).data
+    ._id as string;
   await ok("PUT", `/document/${id}/content`, { token: user.token, body: { blocks: [para("b0", text)] } });
   return id;
 }
@@ -41,7 +46,10 @@ const hits = async (token: string, q: string, query: Record<string, string> = {}
 
 /** How many entries of the full-text index hold `w`, counted in the database of `id` (whoever may read them). */
 async function indexed(id: string, w: string): Promise<number> {
-  const row = await shardD1(id).prepare(`SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?`).bind(`"${w}"`).first<{ n: number }>();
+  const row = await shardD1(id)
+    .prepare(`SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?`)
+    .bind(`"${w}"`)
+    .first<{ n: number }>();
   return row!.n;
 }
 
@@ -62,8 +70,12 @@ describe("search ranking across tenants", () => {
     // The probe (holding the word) first, the control (a fresh word) second, same length.
     const table = await makeTable(stranger.token, strangerProject, "Probe");
     const { row: probe } = await addRow(stranger.token, table.tableId, { [table.nameColumnId]: `${secret}` });
-    const { row: control } = await addRow(stranger.token, table.tableId, { [table.nameColumnId]: `${nonce.padEnd(secret.length, "x")}` });
-    await addRow(stranger.token, table.tableId, { [table.nameColumnId]: `${nonce.padEnd(secret.length, "x")} ${"filler ".repeat(3)}` });
+    const { row: control } = await addRow(stranger.token, table.tableId, {
+      [table.nameColumnId]: `${nonce.padEnd(secret.length, "x")}`,
+    });
+    await addRow(stranger.token, table.tableId, {
+      [table.nameColumnId]: `${nonce.padEnd(secret.length, "x")} ${"filler ".repeat(3)}`,
+    });
     const q = `${nonce.padEnd(secret.length, "x")} OR ${secret}`;
     const before = await hits(stranger.token, q, { projectId: strangerProject });
 
@@ -112,21 +124,34 @@ describe("search ranking across tenants", () => {
     const w = word("wombat");
     const table = await makeTable(victim.token, victimProject, "Staff");
     const notes = await addColumn(victim.token, table.tableId, "Notes", { type: "text" });
-    const { row } = await addRow(victim.token, table.tableId, { [table.nameColumnId]: "Alice", [notes._id]: `${w} payroll secret` });
+    const { row } = await addRow(victim.token, table.tableId, {
+      [table.nameColumnId]: "Alice",
+      [notes._id]: `${w} payroll secret`,
+    });
     expect((await hits(victim.token, w)).map((h) => h._id)).toEqual([row._id]);
     await ok("DELETE", `/table/column/${notes._id}`, { token: victim.token });
     expect(await hits(victim.token, w)).toEqual([]);
     expect(await indexed(row._id, w)).toBe(0);
-    const byName = await call("GET", "/search", { token: victim.token, query: { q: "Alice", projectId: victimProject, type: "row" } });
+    const byName = await call("GET", "/search", {
+      token: victim.token,
+      query: { q: "Alice", projectId: victimProject, type: "row" },
+    });
     expect(JSON.stringify(byName.body)).not.toContain(w);
   });
 });
 
 describe("search cost bounds", () => {
   it("refuses short prefixes and too many prefixes with 422, before touching the index", async () => {
-    const many = "abcdefghijklmnopqrstuvwxyz012345".split("").map((c) => `${c}*`).join(" OR ");
+    const many = "abcdefghijklmnopqrstuvwxyz012345"
+      .split("")
+      .map((c) => `${c}*`)
+      .join(" OR ");
     for (const q of [many, "a*", "ab*", '"the ab"*', "abc* OR abd* OR abe* OR abf* OR abg*"]) {
-      expectError(await call("GET", "/search", { token: stranger.token, query: { q } }), 422, "UnprocessableEntityError");
+      expectError(
+        await call("GET", "/search", { token: stranger.token, query: { q } }),
+        422,
+        "UnprocessableEntityError",
+      );
     }
     expect(await hits(stranger.token, "abc* OR abd* OR abe* OR abf*")).toBeInstanceOf(Array);
   });
@@ -135,7 +160,8 @@ describe("search cost bounds", () => {
     const w = word("broad");
     const table = await makeTable(stranger.token, strangerProject, "Broad");
     const rows = Array.from({ length: 1000 }, (_, i) => ({ [table.nameColumnId]: `${w} ${i}` }));
-    for (let i = 0; i < Math.ceil((MAX_CANDIDATES + 1) / 1000); i++) await bulkRows(stranger.token, table.tableId, rows);
+    for (let i = 0; i < Math.ceil((MAX_CANDIDATES + 1) / 1000); i++)
+      await bulkRows(stranger.token, table.tableId, rows);
     const res = await call("GET", "/search", { token: stranger.token, query: { q: w, projectId: strangerProject } });
     expectError(res, 422, "UnprocessableEntityError");
     expect(res.body.message).toMatch(/too broad/);

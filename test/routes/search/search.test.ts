@@ -4,7 +4,17 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, addWorkspaceCollaborator, call, expectError, ok, registerUser, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
+import {
+  ADMIN_TOKEN,
+  addWorkspaceCollaborator,
+  call,
+  expectError,
+  ok,
+  registerUser,
+  seedTenant,
+  type RegisteredUser,
+  type Tenant,
+} from "../../support/harness";
 import { everyShardD1, shardD1 } from "../../support/shards";
 import { addColumn, addRow, makeTable } from "../../support/tableHarness";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
@@ -20,23 +30,38 @@ beforeAll(async () => {
 });
 
 /** A word no other test file or case uses, so hits are exactly what this case wrote. */
-const word = (stem: string) => `${stem}${crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}`;
+const word = (stem: string) =>
+  `${stem}${crypto
+    .randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}`;
 
-const search = (token: string, q: string, query: Record<string, string | number> = {}) => call("GET", "/search", { token, query: { q, ...query } });
+const search = (token: string, q: string, query: Record<string, string | number> = {}) =>
+  call("GET", "/search", { token, query: { q, ...query } });
 const ids = async (token: string, q: string, query: Record<string, string | number> = {}) => {
   const res = await search(token, q, query);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.data as any[]).map((h) => h._id as string);
 };
 
-async function mkDoc(name: string, opts: { parentId?: string | null; type?: string; token?: string; projectId?: string } = {}) {
+async function mkDoc(
+  name: string,
+  opts: { parentId?: string | null; type?: string; token?: string; projectId?: string } = {},
+) {
   const parentId = opts.parentId === undefined ? t.folderId : opts.parentId;
-  const body: Record<string, unknown> = { projectId: opts.projectId ?? t.projectId, name, type: opts.type ?? "DOCUMENT" };
+  const body: Record<string, unknown> = {
+    projectId: opts.projectId ?? t.projectId,
+    name,
+    type: opts.type ?? "DOCUMENT",
+  };
   if (parentId) body.parentId = parentId;
   return (await ok("POST", "/document", { token: opts.token ?? t.owner.token, body })).data._id as string;
 }
 const putText = (docId: string, ...texts: string[]) =>
-  ok("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: texts.map((x, i) => para(`b${i}`, x)) } });
+  ok("PUT", `/document/${docId}/content`, {
+    token: t.owner.token,
+    body: { blocks: texts.map((x, i) => para(`b${i}`, x)) },
+  });
 
 describe("GET /search", () => {
   it("ranks a title hit above a body hit, with path and highlighted, escaped snippet", async () => {
@@ -48,8 +73,18 @@ describe("GET /search", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((h: any) => h._id)).toEqual([titleHit, bodyHit]);
     const [first, second] = res.body.data;
-    expect(first).toMatchObject({ kind: "document", title: `About ${w}`, workspaceId: t.workspaceId, projectId: t.projectId, tableId: null });
-    expect(first.path).toEqual({ project: { _id: t.projectId, name: "Project" }, folders: [{ _id: t.folderId, name: "Folder" }], table: null });
+    expect(first).toMatchObject({
+      kind: "document",
+      title: `About ${w}`,
+      workspaceId: t.workspaceId,
+      projectId: t.projectId,
+      tableId: null,
+    });
+    expect(first.path).toEqual({
+      project: { _id: t.projectId, name: "Project" },
+      folders: [{ _id: t.folderId, name: "Folder" }],
+      table: null,
+    });
     expect(first.snippet).toBe(`About <mark>${w}</mark>`);
     expect(second.snippet).toContain(`<mark>${w}</mark>`);
     expect(second.snippet).toContain("&lt;b&gt;tags&lt;/b&gt; &amp; after");
@@ -63,10 +98,10 @@ describe("GET /search", () => {
     const b = await mkDoc(`${w} cafe noir`);
     const c = await mkDoc(`${w} the noir café`);
     expect((await ids(t.owner.token, `${w} CAFE`)).sort()).toEqual([a, b, c].sort());
-    expect((await ids(t.owner.token, `${w.slice(0, -3)}* creme`))).toEqual([a]);
+    expect(await ids(t.owner.token, `${w.slice(0, -3)}* creme`)).toEqual([a]);
     expect(await ids(t.owner.token, `${w} "cafe noir"`)).toEqual([b]);
     expect((await ids(t.owner.token, `${w} creme OR "noir café"`)).sort()).toEqual([a, c].sort());
-    expect((await ids(t.owner.token, `${w} -noir`))).toEqual([a]);
+    expect(await ids(t.owner.token, `${w} -noir`)).toEqual([a]);
     expect((await ids(t.owner.token, `${w} -"cafe noir"`)).sort()).toEqual([a, c].sort());
     // FTS5 syntax typed by a user is just text.
     expect(await ids(t.owner.token, `${w} NEAR(title: body:) ^x AND`)).toEqual([]);
@@ -92,8 +127,13 @@ describe("GET /search", () => {
     expect(second.body.nextCursor).toBeNull();
     expect([...first.body.data, ...second.body.data].map((h: any) => h._id).sort()).toEqual(made.sort());
     expect(await ids(t.owner.token, w, { type: "row" })).toEqual([]);
-    expect(await ids(t.owner.token, w, { type: "document", projectId: t.projectId, workspaceId: t.workspaceId, limit: 50 })).toHaveLength(5);
-    const other = await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Other" } });
+    expect(
+      await ids(t.owner.token, w, { type: "document", projectId: t.projectId, workspaceId: t.workspaceId, limit: 50 }),
+    ).toHaveLength(5);
+    const other = await ok("POST", "/project", {
+      token: t.owner.token,
+      body: { workspaceId: t.workspaceId, name: "Other" },
+    });
     expect(await ids(t.owner.token, w, { projectId: other.data._id })).toEqual([]);
   });
 
@@ -101,14 +141,28 @@ describe("GET /search", () => {
     const w = word("row");
     const table = await makeTable(t.owner.token, t.projectId, "Clients");
     const notes = await addColumn(t.owner.token, table.tableId, "Notes", { type: "text" });
-    const { row } = await addRow(t.owner.token, table.tableId, { [table.nameColumnId]: `Acme ${w}`, [notes._id]: `called about ${w}bill` });
-    const { row: other } = await addRow(t.owner.token, table.tableId, { [table.nameColumnId]: "Other", [notes._id]: `mentions ${w} only in notes` });
+    const { row } = await addRow(t.owner.token, table.tableId, {
+      [table.nameColumnId]: `Acme ${w}`,
+      [notes._id]: `called about ${w}bill`,
+    });
+    const { row: other } = await addRow(t.owner.token, table.tableId, {
+      [table.nameColumnId]: "Other",
+      [notes._id]: `mentions ${w} only in notes`,
+    });
     const res = await search(t.viewer.token, w, { type: "row" });
     expect(res.body.data.map((h: any) => h._id)).toEqual([row._id, other._id]);
-    expect(res.body.data[0]).toMatchObject({ kind: "row", title: `Acme ${w}`, tableId: table.tableId, path: { table: { _id: table.tableId, name: "Clients" } } });
+    expect(res.body.data[0]).toMatchObject({
+      kind: "row",
+      title: `Acme ${w}`,
+      tableId: table.tableId,
+      path: { table: { _id: table.tableId, name: "Clients" } },
+    });
     expect(await ids(t.viewer.token, `${w}bi*`)).toEqual([row._id]);
     // A cell write reindexes the row; deleting the row hides it.
-    await ok("PUT", `/table/row/${other._id}/cell/${notes._id}`, { token: t.owner.token, body: { data: "nothing now" } });
+    await ok("PUT", `/table/row/${other._id}/cell/${notes._id}`, {
+      token: t.owner.token,
+      body: { data: "nothing now" },
+    });
     expect(await ids(t.viewer.token, w)).toEqual([row._id]);
     await ok("DELETE", `/table/row/${row._id}`, { token: t.owner.token });
     expect(await ids(t.viewer.token, w)).toEqual([]);
@@ -151,7 +205,11 @@ describe("GET /search", () => {
     });
     const id = created.body.data._id as string;
     const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: id, name: "v1" } });
-    await ok("PUT", `/document/docx/${id}`, { token: t.owner.token, raw: docxBytes(`Second ${w2}`), headers: { "content-type": DOCX_TYPE } });
+    await ok("PUT", `/document/docx/${id}`, {
+      token: t.owner.token,
+      raw: docxBytes(`Second ${w2}`),
+      headers: { "content-type": DOCX_TYPE },
+    });
     expect(await ids(t.owner.token, w1)).toEqual([]);
     expect(await ids(t.owner.token, w2)).toEqual([id]);
     await ok("POST", `/snapshot/${snap.data._id}/restore`, { token: t.owner.token });
@@ -203,14 +261,20 @@ describe("GET /search", () => {
     // A direct invitation on the folder: the folder and what is below it (cascade), plus the project's rows;
     // the folder path shows only folders the guest can read.
     const guest = await registerUser("Guest");
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest.email, documentId: folder } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest.email, documentId: folder },
+    });
     expect((await ids(guest.token, w)).sort()).toEqual([folder, inside, row._id].sort());
     const insideHit = (await search(guest.token, `Inside ${w}`)).body.data[0];
     expect(insideHit.path.folders).toEqual([{ _id: folder, name: `Shared ${w}` }]);
 
     // A direct invitation on one document deep inside: only it; its unreadable folders are not named.
     const guest2 = await registerUser("Guest2");
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: guest2.email, documentId: inside } });
+    await ok("POST", "/document/invite-user", {
+      token: t.owner.token,
+      body: { email: guest2.email, documentId: inside },
+    });
     const g2 = (await search(guest2.token, `Inside ${w}`)).body.data;
     expect(g2.map((h: any) => h._id)).toEqual([inside]);
     expect(g2[0].path.folders).toEqual([]);
@@ -221,7 +285,9 @@ describe("GET /search", () => {
     expect((await ids(member.token, w)).sort()).toEqual(all);
     await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${member.id}`, { token: t.owner.token });
     expect(await ids(member.token, w)).toEqual([]);
-    await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${guest.id}`, { token: t.owner.token }).catch(() => undefined);
+    await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${guest.id}`, { token: t.owner.token }).catch(
+      () => undefined,
+    );
   });
 
   it("answers the same whatever hidden workspaces hold, and its FTS match names only what the caller reaches", async () => {
@@ -234,17 +300,27 @@ describe("GET /search", () => {
     // Another tenant's workspace full of matches, one of its documents then shared with the searcher.
     const hidden = await seedTenant();
     const hiddenDocs: string[] = [];
-    for (let i = 0; i < 30; i++) hiddenDocs.push(await mkDoc(`${w} hidden ${i}`, { token: hidden.owner.token, projectId: hidden.projectId, parentId: null }));
+    for (let i = 0; i < 30; i++)
+      hiddenDocs.push(
+        await mkDoc(`${w} hidden ${i}`, { token: hidden.owner.token, projectId: hidden.projectId, parentId: null }),
+      );
     expect(await search(t.viewer.token, w)).toMatchObject({ status: 200, body: before.body });
     expect(await ids(hidden.owner.token, w, { limit: 50 })).toHaveLength(30);
 
     // The MATCH the searcher's statement runs on each shard database, and what FTS5 alone yields for it there:
     // summed over every shard, exactly the visible entries. The two tenants may or may not share a shard.
     const matchOf = async (d1: D1Database, userId: string) =>
-      (await drizzle(d1).all<{ m: string }>(sql`WITH RECURSIVE ${scopedMatchCtes(sql`${userId}`, ftsExpression(w), {})} SELECT m FROM q`))[0]!.m;
-    const ftsHits = async (d1: D1Database, m: string) => (await d1.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH ?").bind(m).all()).results.length;
-    const everywhere = async (userId: string) => Promise.all(everyShardD1().map(async (d1) => ({ d1, m: await matchOf(d1, userId) })));
-    const hitsEverywhere = async (matches: { d1: D1Database; m: string }[]) => (await Promise.all(matches.map(({ d1, m }) => ftsHits(d1, m)))).reduce((a, b) => a + b, 0);
+      (
+        await drizzle(d1).all<{ m: string }>(
+          sql`WITH RECURSIVE ${scopedMatchCtes(sql`${userId}`, ftsExpression(w), {})} SELECT m FROM q`,
+        )
+      )[0]!.m;
+    const ftsHits = async (d1: D1Database, m: string) =>
+      (await d1.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH ?").bind(m).all()).results.length;
+    const everywhere = async (userId: string) =>
+      Promise.all(everyShardD1().map(async (d1) => ({ d1, m: await matchOf(d1, userId) })));
+    const hitsEverywhere = async (matches: { d1: D1Database; m: string }[]) =>
+      (await Promise.all(matches.map(({ d1, m }) => ftsHits(d1, m)))).reduce((a, b) => a + b, 0);
     let matches = await everywhere(t.viewer.id);
     let m = await matchOf(shardD1(t.workspaceId), t.viewer.id);
     expect(m).toContain(`scope : (`);
@@ -256,7 +332,10 @@ describe("GET /search", () => {
     expect(await hitsEverywhere(matches)).toBe(2);
 
     // A direct invitation adds that one document's scope word (on its shard), not its workspace.
-    await ok("POST", "/document/invite-user", { token: hidden.owner.token, body: { email: t.viewer.email, documentId: hiddenDocs[7] } });
+    await ok("POST", "/document/invite-user", {
+      token: hidden.owner.token,
+      body: { email: t.viewer.email, documentId: hiddenDocs[7] },
+    });
     m = await matchOf(shardD1(hiddenDocs[7]!), t.viewer.id);
     expect(m).toContain(`"d${hiddenDocs[7]}"`);
     matches = await everywhere(t.viewer.id);
@@ -303,7 +382,11 @@ describe("POST /admin/search/reindex", () => {
     // Simulate a lost index: the derived table emptied behind the application's back.
     await shardD1(doc).prepare("DELETE FROM search_entries WHERE record_id = ?").bind(doc).run();
     expect(await ids(t.owner.token, w)).toEqual([]);
-    expectError(await call("POST", "/admin/search/reindex", { token: t.owner.token, body: {} }), 401, "UnauthorizedError");
+    expectError(
+      await call("POST", "/admin/search/reindex", { token: t.owner.token, body: {} }),
+      401,
+      "UnauthorizedError",
+    );
     let cursor: string | null = null;
     let calls = 0;
     do {
@@ -314,7 +397,9 @@ describe("POST /admin/search/reindex", () => {
     expect(await ids(t.owner.token, w)).toEqual([doc]);
     expect(await ids(t.owner.token, `${w}body`)).toEqual([doc]);
     for (const d1 of everyShardD1()) {
-      const integrity = await d1.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+      const integrity = await d1
+        .prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)")
+        .run();
       expect(integrity.success).toBe(true);
     }
   });

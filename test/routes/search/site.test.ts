@@ -13,8 +13,18 @@ beforeAll(async () => {
 
 let n = 0;
 const uniqueSlug = () => `s-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
-const word = (stem: string) => `${stem}${crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 10)}`;
-const para = (text: string) => ({ id: crypto.randomUUID(), type: "paragraph", props: {}, content: [{ type: "text", text, styles: {} }], children: [] });
+const word = (stem: string) =>
+  `${stem}${crypto
+    .randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 10)}`;
+const para = (text: string) => ({
+  id: crypto.randomUUID(),
+  type: "paragraph",
+  props: {},
+  content: [{ type: "text", text, styles: {} }],
+  children: [],
+});
 
 async function page(path: string, init: RequestInit = {}) {
   const res = await SELF.fetch(`${BASE}${path}`, { redirect: "manual", ...init });
@@ -24,17 +34,26 @@ async function page(path: string, init: RequestInit = {}) {
 /** A project with a published page, an unpublished one and a published-then-deleted one, all containing `w`. */
 async function seedPortal(w: string, opts: { password?: string } = {}) {
   const tok = t.owner.token;
-  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: t.workspaceId, name: "Handbook" } })).data;
-  const mk = async (name: string) => (await ok("POST", "/document", { token: tok, body: { projectId: project._id, name, type: "DOCUMENT" } })).data._id as string;
+  const project = (await ok("POST", "/project", { token: tok, body: { workspaceId: t.workspaceId, name: "Handbook" } }))
+    .data;
+  const mk = async (name: string) =>
+    (await ok("POST", "/document", { token: tok, body: { projectId: project._id, name, type: "DOCUMENT" } })).data
+      ._id as string;
   const shown = await mk(`Leave <policy> ${w}`);
   const hidden = await mk(`Draft ${w}`);
   const gone = await mk(`Gone ${w}`);
-  await ok("PUT", `/document/${shown}/content`, { token: tok, body: { blocks: [para(`Everyone gets <script>alert(1)</script> days of ${w}body leave.`)] } });
+  await ok("PUT", `/document/${shown}/content`, {
+    token: tok,
+    body: { blocks: [para(`Everyone gets <script>alert(1)</script> days of ${w}body leave.`)] },
+  });
   await ok("PUT", `/document/${hidden}/content`, { token: tok, body: { blocks: [para(`secret ${w}body salaries`)] } });
   for (const id of [shown, gone]) await ok("POST", `/document/${id}/publish`, { token: tok, body: {} });
   await ok("DELETE", `/document/${gone}`, { token: tok });
   const slug = uniqueSlug();
-  await ok("POST", `/project/${project._id}/publish`, { token: tok, body: { slug, ...(opts.password && { password: opts.password }) } });
+  await ok("POST", `/project/${project._id}/publish`, {
+    token: tok,
+    body: { slug, ...(opts.password && { password: opts.password }) },
+  });
   return { projectId: project._id as string, shown, hidden, gone, slug };
 }
 
@@ -81,7 +100,10 @@ describe("reader site search", () => {
     expect((await page(path, { headers: { "if-none-match": etag } })).status).toBe(304);
     // Another query is another page.
     expect((await page(`/site/${p.slug}/search?q=other`)).headers.get("etag")).not.toBe(etag);
-    await ok("PUT", `/document/${p.shown}/content`, { token: t.owner.token, body: { blocks: [para("nothing here any more")] } });
+    await ok("PUT", `/document/${p.shown}/content`, {
+      token: t.owner.token,
+      body: { blocks: [para("nothing here any more")] },
+    });
     const after = await page(path, { headers: { "if-none-match": etag } });
     expect(after.status).toBe(200);
     expect(after.text).toContain("No page matches");

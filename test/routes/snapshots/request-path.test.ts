@@ -14,12 +14,16 @@ beforeAll(async () => {
 
 const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
 async function snapshotOf(blocks: unknown) {
-  const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Snap", type: "DOCUMENT" } });
+  const doc = await ok("POST", "/document", {
+    token: t.owner.token,
+    body: { projectId: t.projectId, name: "Snap", type: "DOCUMENT" },
+  });
   await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks } });
   const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: doc.data._id, name: "S" } });
   return { documentId: doc.data._id as string, snapshotId: snap.data._id as string };
 }
-const get = (id: string, headers: Record<string, string> = {}) => call("GET", `/snapshot/${id}`, { token: t.owner.token, headers });
+const get = (id: string, headers: Record<string, string> = {}) =>
+  call("GET", `/snapshot/${id}`, { token: t.owner.token, headers });
 
 describe("GET /snapshot/{id} conditional", () => {
   it("carries a strong ETag, answers 304 on If-None-Match in one round trip, and changes the tag on rename", async () => {
@@ -43,7 +47,11 @@ describe("GET /snapshot/{id} conditional", () => {
   it("answers 404, not 304, to a caller who cannot read the document", async () => {
     const { snapshotId } = await snapshotOf(["x"]);
     const etag = (await get(snapshotId)).headers.get("etag")!;
-    expectError(await call("GET", `/snapshot/${snapshotId}`, { token: t.outsider.token, headers: { "if-none-match": etag } }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/snapshot/${snapshotId}`, { token: t.outsider.token, headers: { "if-none-match": etag } }),
+      404,
+      "NotFoundError",
+    );
   });
 });
 
@@ -51,22 +59,42 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
   it("renames with the current ETag and refuses a stale one with 412, changing nothing", async () => {
     const { snapshotId } = await snapshotOf(["a"]);
     const etag = (await get(snapshotId)).headers.get("etag")!;
-    const renamed = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "One" }, headers: { "if-match": etag } });
+    const renamed = await call("PUT", `/snapshot/${snapshotId}`, {
+      token: t.owner.token,
+      body: { name: "One" },
+      headers: { "if-match": etag },
+    });
     expect(renamed.status).toBe(200);
     expect(trips(renamed)).toBeLessThanOrEqual(3);
-    expectError(await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Two" }, headers: { "if-match": etag } }), 412, "PreconditionFailedError");
+    expectError(
+      await call("PUT", `/snapshot/${snapshotId}`, {
+        token: t.owner.token,
+        body: { name: "Two" },
+        headers: { "if-match": etag },
+      }),
+      412,
+      "PreconditionFailedError",
+    );
     expect((await get(snapshotId)).body.data.name).toBe("One");
   });
 
   it("answers with the snapshot's new ETag, the one a following GET returns, so writes can chain on If-Match", async () => {
     const { snapshotId } = await snapshotOf(["e"]);
     const etag = (await get(snapshotId)).headers.get("etag")!;
-    const renamed = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Chained" }, headers: { "if-match": etag } });
+    const renamed = await call("PUT", `/snapshot/${snapshotId}`, {
+      token: t.owner.token,
+      body: { name: "Chained" },
+      headers: { "if-match": etag },
+    });
     expect(renamed.status).toBe(200);
     const fresh = await get(snapshotId);
     expect(renamed.headers.get("etag")).toBe(fresh.headers.get("etag"));
     expect(renamed.headers.get("etag")).not.toBe(etag);
-    const again = await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { description: "next" }, headers: { "if-match": renamed.headers.get("etag")! } });
+    const again = await call("PUT", `/snapshot/${snapshotId}`, {
+      token: t.owner.token,
+      body: { description: "next" },
+      headers: { "if-match": renamed.headers.get("etag")! },
+    });
     expect(again.status).toBe(200);
   });
 
@@ -74,10 +102,17 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
     const { snapshotId } = await snapshotOf(["b"]);
     const stale = (await get(snapshotId)).headers.get("etag")!;
     await ok("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { description: "changed" } });
-    expectError(await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": stale } }), 412, "PreconditionFailedError");
+    expectError(
+      await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": stale } }),
+      412,
+      "PreconditionFailedError",
+    );
     expect((await get(snapshotId)).body.data.blocks).toEqual(["b"]);
     const current = (await get(snapshotId)).headers.get("etag")!;
-    const deleted = await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": current } });
+    const deleted = await call("DELETE", `/snapshot/${snapshotId}`, {
+      token: t.owner.token,
+      headers: { "if-match": current },
+    });
     expect(deleted.status).toBe(200);
     expect(trips(deleted)).toBeLessThanOrEqual(3);
     expectError(await get(snapshotId), 404, "NotFoundError");
@@ -86,15 +121,39 @@ describe("If-Match on E8 PUT and DELETE /snapshot/{id}", () => {
   it("compares If-Match strongly: the current tag marked weak (W/) is 412 on PUT and DELETE", async () => {
     const { snapshotId } = await snapshotOf(["w"]);
     const etag = (await get(snapshotId)).headers.get("etag")!;
-    expectError(await call("PUT", `/snapshot/${snapshotId}`, { token: t.owner.token, body: { name: "Weak" }, headers: { "if-match": `W/${etag}` } }), 412, "PreconditionFailedError");
-    expectError(await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": `W/${etag}` } }), 412, "PreconditionFailedError");
+    expectError(
+      await call("PUT", `/snapshot/${snapshotId}`, {
+        token: t.owner.token,
+        body: { name: "Weak" },
+        headers: { "if-match": `W/${etag}` },
+      }),
+      412,
+      "PreconditionFailedError",
+    );
+    expectError(
+      await call("DELETE", `/snapshot/${snapshotId}`, { token: t.owner.token, headers: { "if-match": `W/${etag}` } }),
+      412,
+      "PreconditionFailedError",
+    );
     expect((await get(snapshotId)).body.data.name).toBe("S");
   });
 
   it("checks access before the precondition", async () => {
     const { snapshotId } = await snapshotOf(["c"]);
-    expectError(await call("PUT", `/snapshot/${snapshotId}`, { token: t.viewer.token, body: { name: "x" }, headers: { "if-match": '"x"' } }), 403, "ForbiddenError");
-    expectError(await call("DELETE", `/snapshot/${snapshotId}`, { token: t.outsider.token, headers: { "if-match": '"x"' } }), 404, "NotFoundError");
+    expectError(
+      await call("PUT", `/snapshot/${snapshotId}`, {
+        token: t.viewer.token,
+        body: { name: "x" },
+        headers: { "if-match": '"x"' },
+      }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("DELETE", `/snapshot/${snapshotId}`, { token: t.outsider.token, headers: { "if-match": '"x"' } }),
+      404,
+      "NotFoundError",
+    );
   });
 });
 
@@ -112,7 +171,9 @@ describe("snapshot writes within their budget", () => {
     const restored = await call("POST", `/snapshot/${snapshotId}/restore`, { token: t.owner.token });
     expect(restored.status).toBe(200);
     expect(trips(restored)).toBeLessThanOrEqual(3);
-    expect((await ok("GET", `/document/${documentId}/content`, { token: t.owner.token })).data.blocks).toEqual(["original"]);
+    expect((await ok("GET", `/document/${documentId}/content`, { token: t.owner.token })).data.blocks).toEqual([
+      "original",
+    ]);
     const before = await ok("GET", `/snapshot/${restored.body.data.beforeRestoreSnapshotId}`, { token: t.owner.token });
     expect(before.data).toMatchObject({ name: "Before restore", blocks: ["changed"] });
     // Current content + the "Before restore"/"Second" object + the original's: each still readable, none orphaned.

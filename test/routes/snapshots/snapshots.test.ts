@@ -9,20 +9,29 @@ beforeAll(async () => {
 });
 
 async function newDoc(name = "Snap") {
-  return (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" } })).data._id as string;
+  return (
+    await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
+    })
+  ).data._id as string;
 }
-const put = (id: string, blocks: unknown) => ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks } });
+const put = (id: string, blocks: unknown) =>
+  ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks } });
 const snap = (documentId: string, name: string, token = t.owner.token, description?: string) =>
   ok("POST", "/snapshot", { token, body: { documentId, name, ...(description !== undefined && { description }) } });
 /** The exact bytes of the blocks in the content response (the text after `"blocks":`). */
 const rawContent = async (id: string) => {
-  const res = await SELF.fetch(`${BASE}/document/${id}/content`, { headers: { authorization: `Bearer ${t.owner.token}` } });
+  const res = await SELF.fetch(`${BASE}/document/${id}/content`, {
+    headers: { authorization: `Bearer ${t.owner.token}` },
+  });
   const text = await res.text();
   const at = text.indexOf('"blocks":');
   expect(at).toBeGreaterThan(0);
   return text.slice(at + '"blocks":'.length, -2);
 };
-const contentKeys = async (id: string) => (await env.BLOBS.list({ prefix: `content/${id}/` })).objects.map((o) => o.key).sort();
+const contentKeys = async (id: string) =>
+  (await env.BLOBS.list({ prefix: `content/${id}/` })).objects.map((o) => o.key).sort();
 
 describe("snapshots", () => {
   it("refuses to restore a snapshot whose frozen blocks nest deeper than 32 (content stored before the bound): 422, nothing restored", async () => {
@@ -39,7 +48,9 @@ describe("snapshots", () => {
     expect(res.body.message).toMatch(/32/);
     const now = await ok("GET", `/document/${id}/content`, { token: t.owner.token });
     expect(now.data).toMatchObject({ version: 2, blocks: ["current"] });
-    expect((await ok("GET", `/snapshot/all/${id}`, { token: t.owner.token })).data.map((s: any) => s.name)).toEqual(["Deep"]);
+    expect((await ok("GET", `/snapshot/all/${id}`, { token: t.owner.token })).data.map((s: any) => s.name)).toEqual([
+      "Deep",
+    ]);
   });
 
   it("creates, lists newest first, reads with blocks, renames", async () => {
@@ -67,19 +78,26 @@ describe("snapshots", () => {
     expect(got.data).toEqual({ ...one.data, blocks: [{ p: "one" }] });
     expect((await ok("GET", `/snapshot/${empty.data._id}`, { token: t.owner.token })).data.blocks).toEqual([]);
 
-    expect(await ok("PUT", `/snapshot/${one.data._id}`, { token: t.editor.token, body: { name: "Renamed" } })).toEqual({ data: { success: true } });
-    expect(await ok("PUT", `/snapshot/${one.data._id}`, { token: t.owner.token, body: { description: "" } })).toEqual({ data: { success: true } });
+    expect(await ok("PUT", `/snapshot/${one.data._id}`, { token: t.editor.token, body: { name: "Renamed" } })).toEqual({
+      data: { success: true },
+    });
+    expect(await ok("PUT", `/snapshot/${one.data._id}`, { token: t.owner.token, body: { description: "" } })).toEqual({
+      data: { success: true },
+    });
     const after = await ok("GET", `/snapshot/${one.data._id}`, { token: t.owner.token });
     expect(after.data).toMatchObject({ name: "Renamed", description: "" });
     expect(after.data.updatedAt).toBeGreaterThanOrEqual(one.data.updatedAt);
     // A client may send back what it read.
     const { blocks: _b, ...record } = after.data;
-    expect((await call("PUT", `/snapshot/${one.data._id}`, { token: t.owner.token, body: { ...record, name: "Again" } })).status).toBe(200);
+    expect(
+      (await call("PUT", `/snapshot/${one.data._id}`, { token: t.owner.token, body: { ...record, name: "Again" } }))
+        .status,
+    ).toBe(200);
   });
 
   it("keeps frozen content when the document moves on, and restores it byte for byte both ways", async () => {
     const id = await newDoc("Restore");
-    const original = [{ type: "p", text: "Ünïcödé ✓ \u2028 \"quoted\" \\ ", n: 1.5, deep: { a: [null, true, 0] } }];
+    const original = [{ type: "p", text: 'Ünïcödé ✓ \u2028 "quoted" \\ ', n: 1.5, deep: { a: [null, true, 0] } }];
     await put(id, original);
     const originalText = await rawContent(id);
     expect(JSON.parse(originalText)).toEqual(original);
@@ -90,19 +108,29 @@ describe("snapshots", () => {
     expect((await ok("GET", `/snapshot/${s1.data._id}`, { token: t.owner.token })).data.blocks).toEqual(original);
 
     const restored = await ok("POST", `/snapshot/${s1.data._id}/restore`, { token: t.editor.token });
-    expect(restored.data).toEqual({ contentVersion: 3, docxVersion: null, beforeRestoreSnapshotId: expect.any(String) });
+    expect(restored.data).toEqual({
+      contentVersion: 3,
+      docxVersion: null,
+      beforeRestoreSnapshotId: expect.any(String),
+    });
     expect(await rawContent(id)).toBe(originalText);
     const before = await ok("GET", `/snapshot/${restored.data.beforeRestoreSnapshotId}`, { token: t.owner.token });
     expect(before.data).toMatchObject({ name: "Before restore", contentVersion: 2, blocks: changed });
 
     // Restore back to the state before the restore.
-    const back = await ok("POST", `/snapshot/${restored.data.beforeRestoreSnapshotId}/restore`, { token: t.owner.token });
+    const back = await ok("POST", `/snapshot/${restored.data.beforeRestoreSnapshotId}/restore`, {
+      token: t.owner.token,
+    });
     expect(back.data.contentVersion).toBe(4);
     expect(await rawContent(id)).toBe(changedText);
     // And forward again.
     await ok("POST", `/snapshot/${s1.data._id}/restore`, { token: t.owner.token });
     expect(await rawContent(id)).toBe(originalText);
-    expect((await ok("GET", `/document/${id}/content`, { token: t.owner.token })).data).toEqual({ documentId: id, version: 5, blocks: original });
+    expect((await ok("GET", `/document/${id}/content`, { token: t.owner.token })).data).toEqual({
+      documentId: id,
+      version: 5,
+      blocks: original,
+    });
 
     const names = (await ok("GET", `/snapshot/all/${id}`, { token: t.owner.token })).data.map((s: any) => s.name);
     expect(names).toEqual(["Before restore", "Before restore", "Before restore", "Original"]);
@@ -113,12 +141,21 @@ describe("snapshots", () => {
     const s = await snap(id, "Blank");
     await put(id, ["x"]);
     await ok("POST", `/snapshot/${s.data._id}/restore`, { token: t.owner.token });
-    expect((await ok("GET", `/document/${id}/content`, { token: t.owner.token })).data).toEqual({ documentId: id, version: 2, blocks: [] });
+    expect((await ok("GET", `/document/${id}/content`, { token: t.owner.token })).data).toEqual({
+      documentId: id,
+      version: 2,
+      blocks: [],
+    });
   });
 
   it("freezes and restores the DOCX version of an EXTERNAL DOCX document", async () => {
     const v1 = docxBytes("first");
-    const created = await call("POST", "/document/docx", { token: t.owner.token, raw: v1, query: { projectId: t.projectId, name: "Deal" }, headers: { "content-type": DOCX_TYPE } });
+    const created = await call("POST", "/document/docx", {
+      token: t.owner.token,
+      raw: v1,
+      query: { projectId: t.projectId, name: "Deal" },
+      headers: { "content-type": DOCX_TYPE },
+    });
     const id = created.body.data._id;
     await ok("POST", `/document/docx/${id}/mark-seeded`, { token: t.owner.token });
     const s = await snap(id, "v1");
@@ -142,7 +179,9 @@ describe("snapshots", () => {
     const [current] = await contentKeys(id);
     const shared1 = await snap(id, "s1");
     const shared2 = await snap(id, "s2");
-    expect(await ok("DELETE", `/snapshot/${shared1.data._id}`, { token: t.editor.token })).toEqual({ data: { success: true } });
+    expect(await ok("DELETE", `/snapshot/${shared1.data._id}`, { token: t.editor.token })).toEqual({
+      data: { success: true },
+    });
     expect(await contentKeys(id)).toEqual([current]);
     expectError(await call("GET", `/snapshot/${shared1.data._id}`, { token: t.owner.token }), 404, "NotFoundError");
 
@@ -166,20 +205,60 @@ describe("snapshots", () => {
     const id = await newDoc("Errors");
     const s = await snap(id, "s");
     // E8: neither name nor description.
-    expectError(await call("PUT", `/snapshot/${s.data._id}`, { token: t.owner.token, body: {} }), 400, "ValidationError");
-    expectError(await call("PUT", `/snapshot/${s.data._id}`, { token: t.owner.token, body: { name: "" } }), 400, "ValidationError");
-    expectError(await call("PUT", `/snapshot/${s.data._id}`, { token: t.owner.token, body: { name: "x", bogus: 1 } }), 400, "ValidationError");
-    expectError(await call("PUT", "/snapshot/missing", { token: t.owner.token, body: { name: "x" } }), 404, "NotFoundError");
-    expectError(await call("PUT", `/snapshot/${s.data._id}`, { token: t.outsider.token, body: { name: "x" } }), 404, "NotFoundError");
-    expectError(await call("PUT", `/snapshot/${s.data._id}`, { token: t.viewer.token, body: { name: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("PUT", `/snapshot/${s.data._id}`, { token: t.owner.token, body: {} }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("PUT", `/snapshot/${s.data._id}`, { token: t.owner.token, body: { name: "" } }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("PUT", `/snapshot/${s.data._id}`, { token: t.owner.token, body: { name: "x", bogus: 1 } }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("PUT", "/snapshot/missing", { token: t.owner.token, body: { name: "x" } }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("PUT", `/snapshot/${s.data._id}`, { token: t.outsider.token, body: { name: "x" } }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("PUT", `/snapshot/${s.data._id}`, { token: t.viewer.token, body: { name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
 
-    expectError(await call("POST", "/snapshot", { token: t.owner.token, body: { documentId: id } }), 400, "ValidationError");
-    expectError(await call("POST", "/snapshot", { token: t.owner.token, body: { documentId: "missing", name: "x" } }), 404, "NotFoundError");
-    expectError(await call("POST", "/snapshot", { token: t.viewer.token, body: { documentId: id, name: "x" } }), 403, "ForbiddenError");
+    expectError(
+      await call("POST", "/snapshot", { token: t.owner.token, body: { documentId: id } }),
+      400,
+      "ValidationError",
+    );
+    expectError(
+      await call("POST", "/snapshot", { token: t.owner.token, body: { documentId: "missing", name: "x" } }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("POST", "/snapshot", { token: t.viewer.token, body: { documentId: id, name: "x" } }),
+      403,
+      "ForbiddenError",
+    );
     expectError(await call("GET", "/snapshot/all/missing", { token: t.owner.token }), 404, "NotFoundError");
     expectError(await call("GET", `/snapshot/all/${id}`, { token: t.outsider.token }), 404, "NotFoundError");
     expectError(await call("GET", `/snapshot/${s.data._id}`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("POST", `/snapshot/${s.data._id}/restore`, { token: t.viewer.token }), 403, "ForbiddenError");
+    expectError(
+      await call("POST", `/snapshot/${s.data._id}/restore`, { token: t.viewer.token }),
+      403,
+      "ForbiddenError",
+    );
     expectError(await call("POST", "/snapshot/missing/restore", { token: t.owner.token }), 404, "NotFoundError");
     expectError(await call("DELETE", `/snapshot/${s.data._id}`, { token: t.viewer.token }), 403, "ForbiddenError");
 

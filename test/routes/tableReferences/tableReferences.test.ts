@@ -25,10 +25,21 @@ const refBody = (extra: Record<string, unknown> = {}) => ({
 
 describe("table references", () => {
   it("creates, reads (E1), lists and deletes a reference, names resolved live", async () => {
-    const oneMany = await addColumn(t.owner.token, table.tableId, "Links", { type: "oneMany", oneMany: { tableId: table.tableId, filter: [] } });
+    const oneMany = await addColumn(t.owner.token, table.tableId, "Links", {
+      type: "oneMany",
+      oneMany: { tableId: table.tableId, filter: [] },
+    });
     const created = await ok("POST", "/table/reference", {
       token: t.editor.token,
-      body: refBody({ _id: `ref-1-custom-${sfx}`, rowId, oneToManyColumnId: oneMany._id, oneToManyInstanceIds: [rowId], type: "relation", workspaceId: "ignored", tableName: "ignored" }),
+      body: refBody({
+        _id: `ref-1-custom-${sfx}`,
+        rowId,
+        oneToManyColumnId: oneMany._id,
+        oneToManyInstanceIds: [rowId],
+        type: "relation",
+        workspaceId: "ignored",
+        tableName: "ignored",
+      }),
     });
     expect(created.data).toEqual({
       _id: `ref-1-custom-${sfx}`,
@@ -49,8 +60,17 @@ describe("table references", () => {
     });
     expect(await ok("GET", `/table/reference/ref-1-custom-${sfx}`, { token: t.viewer.token })).toEqual(created);
 
-    const minimal = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody({ relatedRowId: null, type: "global" }) });
-    expect(minimal.data).toMatchObject({ relatedRowId: null, rowId: null, oneToManyColumnId: null, oneToManyInstanceIds: [], type: "global" });
+    const minimal = await ok("POST", "/table/reference", {
+      token: t.owner.token,
+      body: refBody({ relatedRowId: null, type: "global" }),
+    });
+    expect(minimal.data).toMatchObject({
+      relatedRowId: null,
+      rowId: null,
+      oneToManyColumnId: null,
+      oneToManyInstanceIds: [],
+      type: "global",
+    });
     expect(minimal.data._id).toMatch(/^[0-9A-Z]{28}$/);
 
     // A rename shows at once.
@@ -64,12 +84,28 @@ describe("table references", () => {
     expect(list.data[0]).toEqual(renamed.data);
     expect((await ok("GET", `/document/${t.doc2Id}/table-references`, { token: t.owner.token })).data).toEqual([]);
 
-    expect(await ok("DELETE", `/table/reference/ref-1-custom-${sfx}`, { token: t.editor.token })).toEqual({ data: { success: true } });
-    expectError(await call("GET", `/table/reference/ref-1-custom-${sfx}`, { token: t.owner.token }), 404, "NotFoundError");
-    expectError(await call("DELETE", `/table/reference/ref-1-custom-${sfx}`, { token: t.owner.token }), 404, "NotFoundError");
-    expect((await ok("GET", `/document/${t.docId}/table-references`, { token: t.owner.token })).data.map((r: any) => r._id)).toEqual([minimal.data._id]);
+    expect(await ok("DELETE", `/table/reference/ref-1-custom-${sfx}`, { token: t.editor.token })).toEqual({
+      data: { success: true },
+    });
+    expectError(
+      await call("GET", `/table/reference/ref-1-custom-${sfx}`, { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("DELETE", `/table/reference/ref-1-custom-${sfx}`, { token: t.owner.token }),
+      404,
+      "NotFoundError",
+    );
+    expect(
+      (await ok("GET", `/document/${t.docId}/table-references`, { token: t.owner.token })).data.map((r: any) => r._id),
+    ).toEqual([minimal.data._id]);
     // The id stays taken.
-    expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ _id: `ref-1-custom-${sfx}` }) }), 409, "ConflictError");
+    expectError(
+      await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ _id: `ref-1-custom-${sfx}` }) }),
+      409,
+      "ConflictError",
+    );
   });
 
   it("validates the body and the references inside it", async () => {
@@ -94,43 +130,109 @@ describe("table references", () => {
   });
 
   it("answers 404 for missing or unreadable documents and tables, 403 for a viewer creating or deleting", async () => {
-    expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ documentId: "01NOPE" }) }), 404, "NotFoundError");
-    expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: "01NOPE" }) }), 404, "NotFoundError");
-    expectError(await call("POST", "/table/reference", { token: t.viewer.token, body: refBody() }), 403, "ForbiddenError");
+    expectError(
+      await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ documentId: "01NOPE" }) }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: "01NOPE" }) }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("POST", "/table/reference", { token: t.viewer.token, body: refBody() }),
+      403,
+      "ForbiddenError",
+    );
     // Existence and read access come before the role (docs/api-guide.md › Conventions): a viewer naming a missing table gets 404, not 403.
-    expectError(await call("POST", "/table/reference", { token: t.viewer.token, body: refBody({ tableId: "01NOPE" }) }), 404, "NotFoundError");
-    expectError(await call("POST", "/table/reference", { token: t.outsider.token, body: refBody() }), 404, "NotFoundError");
+    expectError(
+      await call("POST", "/table/reference", { token: t.viewer.token, body: refBody({ tableId: "01NOPE" }) }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("POST", "/table/reference", { token: t.outsider.token, body: refBody() }),
+      404,
+      "NotFoundError",
+    );
     const ref = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody() });
-    expectError(await call("GET", `/table/reference/${ref.data._id}`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("GET", `/table/reference/${ref.data._id}`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
     expectError(await call("GET", "/table/reference/01NOPE", { token: t.owner.token }), 404, "NotFoundError");
-    expectError(await call("DELETE", `/table/reference/${ref.data._id}`, { token: t.viewer.token }), 403, "ForbiddenError");
-    expectError(await call("DELETE", `/table/reference/${ref.data._id}`, { token: t.outsider.token }), 404, "NotFoundError");
-    expectError(await call("GET", `/document/${t.docId}/table-references`, { token: t.outsider.token }), 404, "NotFoundError");
+    expectError(
+      await call("DELETE", `/table/reference/${ref.data._id}`, { token: t.viewer.token }),
+      403,
+      "ForbiddenError",
+    );
+    expectError(
+      await call("DELETE", `/table/reference/${ref.data._id}`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
+    expectError(
+      await call("GET", `/document/${t.docId}/table-references`, { token: t.outsider.token }),
+      404,
+      "NotFoundError",
+    );
     // An outsider's own table cannot be referenced from a document they cannot edit, nor ours from theirs.
-    const project = await ok("POST", "/project", { token: t.outsider.token, body: { workspaceId: t.outsider.workspaceId, name: "Mine" } });
+    const project = await ok("POST", "/project", {
+      token: t.outsider.token,
+      body: { workspaceId: t.outsider.workspaceId, name: "Mine" },
+    });
     const theirs = await makeTable(t.outsider.token, project.data._id, "Theirs");
-    expectError(await call("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: theirs.tableId, columnId: theirs.nameColumnId, relatedRowId: null }) }), 404, "NotFoundError");
+    expectError(
+      await call("POST", "/table/reference", {
+        token: t.owner.token,
+        body: refBody({ tableId: theirs.tableId, columnId: theirs.nameColumnId, relatedRowId: null }),
+      }),
+      404,
+      "NotFoundError",
+    );
   });
 
   it("E1 is 403 when the document is readable but the referenced table is not", async () => {
     // The owner references a table of a second workspace; a document-only reader sees the document, not that table.
-    const ws = await ok("POST", "/workspace", { token: t.owner.token, body: { organizationId: t.organizationId, name: "Private" } });
-    const project = await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: ws.data._id, name: "Private" } });
+    const ws = await ok("POST", "/workspace", {
+      token: t.owner.token,
+      body: { organizationId: t.organizationId, name: "Private" },
+    });
+    const project = await ok("POST", "/project", {
+      token: t.owner.token,
+      body: { workspaceId: ws.data._id, name: "Private" },
+    });
     const secret = await makeTable(t.owner.token, project.data._id, "Secret");
-    const ref = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody({ tableId: secret.tableId, columnId: secret.nameColumnId, relatedRowId: null }) });
+    const ref = await ok("POST", "/table/reference", {
+      token: t.owner.token,
+      body: refBody({ tableId: secret.tableId, columnId: secret.nameColumnId, relatedRowId: null }),
+    });
     const reader = await registerUser("Reader");
-    await shardD1(t.docId).prepare("INSERT INTO document_collaborators (document_id, user_id, role, created_at) VALUES (?, ?, 'viewer', ?)").bind(t.docId, reader.id, Date.now()).run();
+    await shardD1(t.docId)
+      .prepare("INSERT INTO document_collaborators (document_id, user_id, role, created_at) VALUES (?, ?, 'viewer', ?)")
+      .bind(t.docId, reader.id, Date.now())
+      .run();
     const res = await call("GET", `/table/reference/${ref.data._id}`, { token: reader.token });
     expectError(res, 403, "ForbiddenError");
     expect(JSON.stringify(res.body)).not.toContain("Secret");
     const list = await ok("GET", `/document/${t.docId}/table-references`, { token: reader.token });
     expect(list.data.map((r: any) => r._id)).not.toContain(ref.data._id);
-    expect((await ok("GET", `/table/reference/${ref.data._id}`, { token: t.owner.token })).data.tableName).toBe("Secret");
+    expect((await ok("GET", `/table/reference/${ref.data._id}`, { token: t.owner.token })).data.tableName).toBe(
+      "Secret",
+    );
   });
 
   it("vanishes with its document", async () => {
-    const doc = await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, name: "Temp", type: "DOCUMENT" } });
-    const ref = await ok("POST", "/table/reference", { token: t.owner.token, body: refBody({ documentId: doc.data._id }) });
+    const doc = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "Temp", type: "DOCUMENT" },
+    });
+    const ref = await ok("POST", "/table/reference", {
+      token: t.owner.token,
+      body: refBody({ documentId: doc.data._id }),
+    });
     await ok("DELETE", `/document/${doc.data._id}`, { token: t.owner.token });
     expectError(await call("GET", `/table/reference/${ref.data._id}`, { token: t.owner.token }), 404, "NotFoundError");
   });

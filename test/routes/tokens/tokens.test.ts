@@ -20,8 +20,15 @@ describe("tokens", () => {
 
     const before = await ok("GET", "/token/all", { token: u.token });
     const listed = before.data.find((t: any) => t._id === issued.data._id);
-    expect(listed).toEqual({ _id: issued.data._id, name: "ci", createdAt: issued.data.createdAt, expiresAt: null, lastUsedAt: null });
-    for (const t of before.data) expect(Object.keys(t).sort()).toEqual(["_id", "createdAt", "expiresAt", "lastUsedAt", "name"]);
+    expect(listed).toEqual({
+      _id: issued.data._id,
+      name: "ci",
+      createdAt: issued.data.createdAt,
+      expiresAt: null,
+      lastUsedAt: null,
+    });
+    for (const t of before.data)
+      expect(Object.keys(t).sort()).toEqual(["_id", "createdAt", "expiresAt", "lastUsedAt", "name"]);
     expect(JSON.stringify(before.data)).not.toMatch(/cws_/);
 
     const me = await ok("GET", "/me", { token: issued.data.token });
@@ -44,7 +51,11 @@ describe("tokens", () => {
     const past = await call("POST", "/token", { token: u.token, body: { name: "old", expiresAt: Date.now() - 1000 } });
     expectError(past, 400, "ValidationError");
     expect(past.body.details.map((d: any) => d.path)).toEqual(["expiresAt"]);
-    expectError(await call("POST", "/token", { token: u.token, body: { name: "x", expiresAt: "tomorrow" } }), 400, "ValidationError");
+    expectError(
+      await call("POST", "/token", { token: u.token, body: { name: "x", expiresAt: "tomorrow" } }),
+      400,
+      "ValidationError",
+    );
     expectError(await call("POST", "/token", { token: u.token, body: { name: "" } }), 400, "ValidationError");
     expectError(await call("POST", "/token", { token: u.token, body: {} }), 400, "ValidationError");
     const unknown = await call("POST", "/token", { token: u.token, body: { name: "x", scopes: ["all"] } });
@@ -53,7 +64,10 @@ describe("tokens", () => {
   });
 
   it("answers 401 for a token once it has expired", async () => {
-    const issued = await ok("POST", "/token", { token: u.token, body: { name: "brief", expiresAt: Date.now() + 1200 } });
+    const issued = await ok("POST", "/token", {
+      token: u.token,
+      body: { name: "brief", expiresAt: Date.now() + 1200 },
+    });
     await ok("GET", "/me", { token: issued.data.token });
     await sleep(1500);
     const res = await call("GET", "/me", { token: issued.data.token });

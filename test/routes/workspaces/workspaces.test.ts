@@ -1,9 +1,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addWorkspaceCollaborator, call, expectError, ok, registerUser, uniqueEmail, type RegisteredUser } from "../../support/harness";
+import {
+  addWorkspaceCollaborator,
+  call,
+  expectError,
+  ok,
+  registerUser,
+  uniqueEmail,
+  type RegisteredUser,
+} from "../../support/harness";
 import { expectWorkspaceShape } from "../../support/shapes";
 
 describe("workspaces", () => {
-  let owner: RegisteredUser, admin: RegisteredUser, editor: RegisteredUser, viewer: RegisteredUser, outsider: RegisteredUser, orgMember: RegisteredUser;
+  let owner: RegisteredUser,
+    admin: RegisteredUser,
+    editor: RegisteredUser,
+    viewer: RegisteredUser,
+    outsider: RegisteredUser,
+    orgMember: RegisteredUser;
   let orgId: string;
   let wsId: string;
   beforeAll(async () => {
@@ -25,7 +38,10 @@ describe("workspaces", () => {
 
   describe("POST /workspace", () => {
     it("creates a workspace owned by the caller", async () => {
-      const res = await ok("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "Legal", description: "Contracts", isShared: true } });
+      const res = await ok("POST", "/workspace", {
+        token: owner.token,
+        body: { organizationId: orgId, name: "Legal", description: "Contracts", isShared: true },
+      });
       expectWorkspaceShape(res.data);
       expect(res.data).toMatchObject({
         name: "Legal",
@@ -41,25 +57,50 @@ describe("workspaces", () => {
       expect(again.data).toEqual(res.data);
     });
 
-    it("defaults description to \"\" and isShared to false", async () => {
-      const res = await ok("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "Plain" } });
+    it('defaults description to "" and isShared to false', async () => {
+      const res = await ok("POST", "/workspace", {
+        token: owner.token,
+        body: { organizationId: orgId, name: "Plain" },
+      });
       expect(res.data).toMatchObject({ description: "", isShared: false, isDefault: false });
     });
 
     it("any organization member may create one; a non-member gets 404", async () => {
-      const res = await ok("POST", "/workspace", { token: orgMember.token, body: { organizationId: orgId, name: "Mine" } });
+      const res = await ok("POST", "/workspace", {
+        token: orgMember.token,
+        body: { organizationId: orgId, name: "Mine" },
+      });
       expect(res.data.ownerId).toBe(orgMember.id);
-      expectError(await call("POST", "/workspace", { token: outsider.token, body: { organizationId: orgId, name: "Intrusion" } }), 404, "NotFoundError");
-      expectError(await call("POST", "/workspace", { token: owner.token, body: { organizationId: "no-such-org", name: "x" } }), 404, "NotFoundError");
+      expectError(
+        await call("POST", "/workspace", { token: outsider.token, body: { organizationId: orgId, name: "Intrusion" } }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("POST", "/workspace", { token: owner.token, body: { organizationId: "no-such-org", name: "x" } }),
+        404,
+        "NotFoundError",
+      );
       // Nothing was created in the organization by the outsider.
       const list = await ok("GET", `/workspace/all/${orgId}`, { token: owner.token });
       expect(list.data.map((w: any) => w.name)).not.toContain("Intrusion");
     });
 
     it("validates its body", async () => {
-      expectError(await call("POST", "/workspace", { token: owner.token, body: { name: "x" } }), 400, "ValidationError");
-      expectError(await call("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "" } }), 400, "ValidationError");
-      const extra = await call("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "x", isDefautl: true } });
+      expectError(
+        await call("POST", "/workspace", { token: owner.token, body: { name: "x" } }),
+        400,
+        "ValidationError",
+      );
+      expectError(
+        await call("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "" } }),
+        400,
+        "ValidationError",
+      );
+      const extra = await call("POST", "/workspace", {
+        token: owner.token,
+        body: { organizationId: orgId, name: "x", isDefautl: true },
+      });
       expectError(extra, 400, "ValidationError");
       expect(extra.body.details.map((d: any) => d.path)).toEqual(["isDefautl"]);
     });
@@ -69,7 +110,10 @@ describe("workspaces", () => {
     it("lists, in creation order, the organization's workspaces the caller collaborates on", async () => {
       const a = await ok("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "E17 A" } });
       const b = await ok("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "E17 B" } });
-      const c = await ok("POST", "/workspace", { token: orgMember.token, body: { organizationId: orgId, name: "E17 C (not shared with owner)" } });
+      const c = await ok("POST", "/workspace", {
+        token: orgMember.token,
+        body: { organizationId: orgId, name: "E17 C (not shared with owner)" },
+      });
       const list = await ok("GET", `/workspace/all/${orgId}`, { token: owner.token });
       const ids = list.data.map((w: any) => w._id);
       expect(ids[0]).toBe(wsId);
@@ -130,12 +174,24 @@ describe("workspaces", () => {
   describe("PATCH /workspace/{id}", () => {
     it("the owner and an admin update name, description and isShared", async () => {
       const before = await ok("GET", `/workspace/${wsId}`, { token: owner.token });
-      const res = await ok("PATCH", `/workspace/${wsId}`, { token: owner.token, body: { name: "Renamed", description: "New", isShared: true } });
-      expect(res.data).toMatchObject({ ...before.data, name: "Renamed", description: "New", isShared: true, updatedAt: expect.any(Number) });
+      const res = await ok("PATCH", `/workspace/${wsId}`, {
+        token: owner.token,
+        body: { name: "Renamed", description: "New", isShared: true },
+      });
+      expect(res.data).toMatchObject({
+        ...before.data,
+        name: "Renamed",
+        description: "New",
+        isShared: true,
+        updatedAt: expect.any(Number),
+      });
       expect(res.data.updatedAt).toBeGreaterThanOrEqual(before.data.updatedAt);
       const reread = await ok("GET", `/workspace/${wsId}`, { token: viewer.token });
       expect(reread.data).toEqual(res.data);
-      const byAdmin = await ok("PATCH", `/workspace/${wsId}`, { token: admin.token, body: { description: "By admin" } });
+      const byAdmin = await ok("PATCH", `/workspace/${wsId}`, {
+        token: admin.token,
+        body: { description: "By admin" },
+      });
       expect(byAdmin.data).toMatchObject({ name: "Renamed", description: "By admin" });
     });
 
@@ -173,13 +229,32 @@ describe("workspaces", () => {
     });
 
     it("an editor or viewer gets 403, an outsider 404, an unknown member 400", async () => {
-      expectError(await call("PATCH", `/workspace/${wsId}`, { token: editor.token, body: { name: "x" } }), 403, "ForbiddenError");
-      expectError(await call("PATCH", `/workspace/${wsId}`, { token: viewer.token, body: { name: "x" } }), 403, "ForbiddenError");
-      expectError(await call("PATCH", `/workspace/${wsId}`, { token: outsider.token, body: { name: "x" } }), 404, "NotFoundError");
-      const unknown = await call("PATCH", `/workspace/${wsId}`, { token: owner.token, body: { name: "x", color: "blue" } });
+      expectError(
+        await call("PATCH", `/workspace/${wsId}`, { token: editor.token, body: { name: "x" } }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("PATCH", `/workspace/${wsId}`, { token: viewer.token, body: { name: "x" } }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("PATCH", `/workspace/${wsId}`, { token: outsider.token, body: { name: "x" } }),
+        404,
+        "NotFoundError",
+      );
+      const unknown = await call("PATCH", `/workspace/${wsId}`, {
+        token: owner.token,
+        body: { name: "x", color: "blue" },
+      });
       expectError(unknown, 400, "ValidationError");
       expect(unknown.body.details.map((d: any) => d.path)).toEqual(["color"]);
-      expectError(await call("PATCH", `/workspace/${wsId}`, { token: owner.token, body: { isShared: "yes" } }), 400, "ValidationError");
+      expectError(
+        await call("PATCH", `/workspace/${wsId}`, { token: owner.token, body: { isShared: "yes" } }),
+        400,
+        "ValidationError",
+      );
       const ws = await ok("GET", `/workspace/${wsId}`, { token: owner.token });
       expect(ws.data.name).not.toBe("x");
     });
@@ -189,46 +264,120 @@ describe("workspaces", () => {
     it("adds a collaborator, who also joins the organization and sees the workspace in E17", async () => {
       const fresh = await registerUser("Fresh");
       expect((await ok("GET", `/workspace/all/${orgId}`, { token: fresh.token })).data).toEqual([]);
-      const res = await ok("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: fresh.email, role: "editor" } });
+      const res = await ok("POST", `/workspace/${wsId}/collaborator`, {
+        token: owner.token,
+        body: { email: fresh.email, role: "editor" },
+      });
       // The answer names no user: it is the same for an email without an account (member-invitations.test.ts).
       expect(res.data).toEqual({ workspaceId: wsId, email: fresh.email.toLowerCase(), role: "editor" });
       const orgs = await ok("GET", "/organization/all", { token: fresh.token });
       expect(orgs.data.find((o: any) => o._id === orgId)?.role).toBe("member");
       const e17 = await ok("GET", `/workspace/all/${orgId}`, { token: fresh.token });
       expect(e17.data.map((w: any) => w._id)).toEqual([wsId]);
-      expect((await ok("GET", `/workspace/${wsId}`, { token: fresh.token })).data.collaborators).toContainEqual({ userId: fresh.id, role: "editor" });
+      expect((await ok("GET", `/workspace/${wsId}`, { token: fresh.token })).data.collaborators).toContainEqual({
+        userId: fresh.id,
+        role: "editor",
+      });
     });
 
     it("changes an existing collaborator's role (and an admin may do it)", async () => {
-      await ok("POST", `/workspace/${wsId}/collaborator`, { token: admin.token, body: { email: editor.email, role: "viewer" } });
+      await ok("POST", `/workspace/${wsId}/collaborator`, {
+        token: admin.token,
+        body: { email: editor.email, role: "viewer" },
+      });
       const ws = await ok("GET", `/workspace/${wsId}`, { token: owner.token });
-      expect(ws.data.collaborators.filter((c: any) => c.userId === editor.id)).toEqual([{ userId: editor.id, role: "viewer" }]);
+      expect(ws.data.collaborators.filter((c: any) => c.userId === editor.id)).toEqual([
+        { userId: editor.id, role: "viewer" },
+      ]);
       // Now a viewer: writes are forbidden.
-      expectError(await call("POST", "/project", { token: editor.token, body: { workspaceId: wsId, name: "p" } }), 403, "ForbiddenError");
+      expectError(
+        await call("POST", "/project", { token: editor.token, body: { workspaceId: wsId, name: "p" } }),
+        403,
+        "ForbiddenError",
+      );
     });
 
     it("does not change an existing organization role", async () => {
       const orgAdmin = await registerUser("Org admin collaborator");
-      await ok("POST", `/organization/${orgId}/member`, { token: owner.token, body: { email: orgAdmin.email, role: "admin" } });
-      await ok("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: orgAdmin.email, role: "viewer" } });
+      await ok("POST", `/organization/${orgId}/member`, {
+        token: owner.token,
+        body: { email: orgAdmin.email, role: "admin" },
+      });
+      await ok("POST", `/workspace/${wsId}/collaborator`, {
+        token: owner.token,
+        body: { email: orgAdmin.email, role: "viewer" },
+      });
       const orgs = await ok("GET", "/organization/all", { token: orgAdmin.token });
       expect(orgs.data.find((o: any) => o._id === orgId)?.role).toBe("admin");
     });
 
     it("the owner's role cannot be changed (409); role owner cannot be granted (400)", async () => {
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: admin.token, body: { email: owner.email, role: "viewer" } }), 409, "ConflictError");
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: owner.email, role: "admin" } }), 409, "ConflictError");
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: viewer.email, role: "owner" } }), 400, "ValidationError");
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, {
+          token: admin.token,
+          body: { email: owner.email, role: "viewer" },
+        }),
+        409,
+        "ConflictError",
+      );
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, {
+          token: owner.token,
+          body: { email: owner.email, role: "admin" },
+        }),
+        409,
+        "ConflictError",
+      );
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, {
+          token: owner.token,
+          body: { email: viewer.email, role: "owner" },
+        }),
+        400,
+        "ValidationError",
+      );
       const ws = await ok("GET", `/workspace/${wsId}`, { token: owner.token });
       expect(ws.data.collaborators[0]).toEqual({ userId: owner.id, role: "owner" });
     });
 
     it("an unknown email is a pending invitation (200); an editor is 403; an outsider 404; a bad email 400", async () => {
-      expect((await call("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: uniqueEmail("ghost"), role: "viewer" } })).status).toBe(200);
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: editor.token, body: { email: outsider.email, role: "viewer" } }), 403, "ForbiddenError");
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: outsider.token, body: { email: outsider.email, role: "admin" } }), 404, "NotFoundError");
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: "bad", role: "viewer" } }), 400, "ValidationError");
-      expectError(await call("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: outsider.email } }), 400, "ValidationError");
+      expect(
+        (
+          await call("POST", `/workspace/${wsId}/collaborator`, {
+            token: owner.token,
+            body: { email: uniqueEmail("ghost"), role: "viewer" },
+          })
+        ).status,
+      ).toBe(200);
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, {
+          token: editor.token,
+          body: { email: outsider.email, role: "viewer" },
+        }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, {
+          token: outsider.token,
+          body: { email: outsider.email, role: "admin" },
+        }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, {
+          token: owner.token,
+          body: { email: "bad", role: "viewer" },
+        }),
+        400,
+        "ValidationError",
+      );
+      expectError(
+        await call("POST", `/workspace/${wsId}/collaborator`, { token: owner.token, body: { email: outsider.email } }),
+        400,
+        "ValidationError",
+      );
       expectError(await call("GET", `/workspace/${wsId}`, { token: outsider.token }), 404, "NotFoundError");
     });
   });
@@ -250,7 +399,11 @@ describe("workspaces", () => {
       expect(res.data.collaborators[0]).toEqual({ userId: owner.id, role: "owner" });
       expectError(await call("GET", `/workspace/${wsId}`, { token: gone.token }), 404, "NotFoundError");
       expect((await ok("GET", `/workspace/all/${orgId}`, { token: gone.token })).data).toEqual([]);
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${gone.id}`, { token: owner.token }), 404, "NotFoundError");
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${gone.id}`, { token: owner.token }),
+        404,
+        "NotFoundError",
+      );
     });
 
     it("an admin removes a collaborator", async () => {
@@ -270,19 +423,47 @@ describe("workspaces", () => {
     });
 
     it("the owner cannot be removed, not even by themselves (409)", async () => {
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${owner.id}`, { token: admin.token }), 409, "ConflictError");
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${owner.id}`, { token: owner.token }), 409, "ConflictError");
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${owner.id}`, { token: admin.token }),
+        409,
+        "ConflictError",
+      );
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${owner.id}`, { token: owner.token }),
+        409,
+        "ConflictError",
+      );
       const ws = await ok("GET", `/workspace/${wsId}`, { token: owner.token });
       expect(ws.data.collaborators[0]).toEqual({ userId: owner.id, role: "owner" });
     });
 
     it("an editor cannot remove others (403); an outsider gets 404; a non-collaborator id is 404", async () => {
       const [ed, target] = await Promise.all([freshCollaborator("editor"), freshCollaborator("viewer")]);
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${target.id}`, { token: ed.token }), 403, "ForbiddenError");
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${target.id}`, { token: outsider.token }), 404, "NotFoundError");
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${outsider.id}`, { token: outsider.token }), 404, "NotFoundError");
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/${outsider.id}`, { token: owner.token }), 404, "NotFoundError");
-      expectError(await call("DELETE", `/workspace/${wsId}/collaborator/bad%20id`, { token: owner.token }), 400, "ValidationError");
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${target.id}`, { token: ed.token }),
+        403,
+        "ForbiddenError",
+      );
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${target.id}`, { token: outsider.token }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${outsider.id}`, { token: outsider.token }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/${outsider.id}`, { token: owner.token }),
+        404,
+        "NotFoundError",
+      );
+      expectError(
+        await call("DELETE", `/workspace/${wsId}/collaborator/bad%20id`, { token: owner.token }),
+        400,
+        "ValidationError",
+      );
       const ws = await ok("GET", `/workspace/${wsId}`, { token: owner.token });
       expect(ws.data.collaborators).toContainEqual({ userId: target.id, role: "viewer" });
     });

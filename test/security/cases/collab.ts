@@ -6,8 +6,19 @@ import type { CaseFactory, SecurityCase } from "../types";
  */
 export const collabCases: CaseFactory = async (t): Promise<SecurityCase[]> => [
   { name: "GET /document/{id}/collab", method: "GET", path: `/document/${t.docId}/collab` },
-  { name: "GET /document/{id}/collab?ticket= (unknown ticket)", method: "GET", path: `/document/${t.docId}/collab`, query: { ticket: "not-a-ticket" } },
+  {
+    name: "GET /document/{id}/collab?ticket= (unknown ticket)",
+    method: "GET",
+    path: `/document/${t.docId}/collab`,
+    query: { ticket: "not-a-ticket" },
+  },
   { name: "POST /document/{id}/collab/ticket", method: "POST", path: `/document/${t.docId}/collab/ticket` },
   // Deployment-admin only: every user token, the owner's included, is 401.
-  { name: "POST /admin/collab/{id}", method: "POST", path: `/admin/collab/${t.docId}`, body: {}, outsider: { status: 401, error: "UnauthorizedError" } },
+  {
+    name: "POST /admin/collab/{id}",
+    method: "POST",
+    path: `/admin/collab/${t.docId}`,
+    body: {},
+    outsider: { status: 401, error: "UnauthorizedError" },
+  },
 ];

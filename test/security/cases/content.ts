@@ -11,7 +11,10 @@ export const contentCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
   });
   const docxId = docx.body.data._id as string;
   await ok("PUT", `/document/${t.docId}/content`, { token: t.owner.token, body: { blocks: ["secret"] } });
-  const snapshot = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: t.docId, name: "Security" } });
+  const snapshot = await ok("POST", "/snapshot", {
+    token: t.owner.token,
+    body: { documentId: t.docId, name: "Security" },
+  });
   const snapshotId = snapshot.data._id as string;
   const mp3 = () => bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 256);
   const audio = await call("POST", "/media/audio", {
@@ -23,9 +26,21 @@ export const contentCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
 
   return [
     { name: "GET /document/{id}/content", method: "GET", path: `/document/${t.docId}/content` },
-    { name: "PUT /document/{id}/content", method: "PUT", path: `/document/${t.docId}/content`, body: { blocks: ["x"] }, viewerForbidden: true },
+    {
+      name: "PUT /document/{id}/content",
+      method: "PUT",
+      path: `/document/${t.docId}/content`,
+      body: { blocks: ["x"] },
+      viewerForbidden: true,
+    },
     { name: "GET /document/{id}/settings", method: "GET", path: `/document/${t.docId}/settings` },
-    { name: "PUT /document/{id}/settings", method: "PUT", path: `/document/${t.docId}/settings`, body: { listTemplateId: "x" }, viewerForbidden: true },
+    {
+      name: "PUT /document/{id}/settings",
+      method: "PUT",
+      path: `/document/${t.docId}/settings`,
+      body: { listTemplateId: "x" },
+      viewerForbidden: true,
+    },
     {
       name: "POST /document/docx",
       method: "POST",
@@ -35,7 +50,13 @@ export const contentCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
       headers: { "content-type": DOCX_TYPE },
       viewerForbidden: true,
     },
-    { name: "PUT /document/docx/{id}", method: "PUT", path: `/document/docx/${docxId}`, raw: () => docxBytes(), viewerForbidden: true },
+    {
+      name: "PUT /document/docx/{id}",
+      method: "PUT",
+      path: `/document/docx/${docxId}`,
+      raw: () => docxBytes(),
+      viewerForbidden: true,
+    },
     { name: "E21 GET /document/docx/{id}/export", method: "GET", path: `/document/docx/${docxId}/export` },
     { name: "E18 POST /document/docx/{id}/mark-seeded", method: "POST", path: `/document/docx/${docxId}/mark-seeded` },
     {
@@ -48,11 +69,28 @@ export const contentCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
       viewerForbidden: true,
     },
     { name: "GET /media/audio/{id}", method: "GET", path: `/media/audio/${audioId}` },
-    { name: "POST /snapshot", method: "POST", path: "/snapshot", body: { documentId: t.docId, name: "x" }, viewerForbidden: true },
+    {
+      name: "POST /snapshot",
+      method: "POST",
+      path: "/snapshot",
+      body: { documentId: t.docId, name: "x" },
+      viewerForbidden: true,
+    },
     { name: "GET /snapshot/all/{documentId}", method: "GET", path: `/snapshot/all/${t.docId}` },
     { name: "GET /snapshot/{id}", method: "GET", path: `/snapshot/${snapshotId}` },
-    { name: "E8 PUT /snapshot/{id}", method: "PUT", path: `/snapshot/${snapshotId}`, body: { name: "x" }, viewerForbidden: true },
-    { name: "POST /snapshot/{id}/restore", method: "POST", path: `/snapshot/${snapshotId}/restore`, viewerForbidden: true },
+    {
+      name: "E8 PUT /snapshot/{id}",
+      method: "PUT",
+      path: `/snapshot/${snapshotId}`,
+      body: { name: "x" },
+      viewerForbidden: true,
+    },
+    {
+      name: "POST /snapshot/{id}/restore",
+      method: "POST",
+      path: `/snapshot/${snapshotId}/restore`,
+      viewerForbidden: true,
+    },
     { name: "DELETE /snapshot/{id}", method: "DELETE", path: `/snapshot/${snapshotId}`, viewerForbidden: true },
   ];
 };

@@ -3,10 +3,23 @@ import { seedTable } from "../../support/formula/seed";
 
 /** E3: an outsider gets 404 (no access looks like absence), a workspace viewer 403. Parsing a formula is a read: an outsider gets 404. */
 export const formulaCases: CaseFactory = async (t) => {
-  const table = await seedTable(t, [{ name: "Amount", type: "number" }, { name: "Computed", type: "text" }]);
+  const table = await seedTable(t, [
+    { name: "Amount", type: "number" },
+    { name: "Computed", type: "text" },
+  ]);
   const body = {
-    description: [{ kind: "column", text: "Amount", columnId: table.col.Amount }, { kind: "text", text: " * 2" }],
-    expression: { kind: "op", op: "*", args: [{ kind: "column", columnId: table.col.Amount }, { kind: "literal", value: 2 }] },
+    description: [
+      { kind: "column", text: "Amount", columnId: table.col.Amount },
+      { kind: "text", text: " * 2" },
+    ],
+    expression: {
+      kind: "op",
+      op: "*",
+      args: [
+        { kind: "column", columnId: table.col.Amount },
+        { kind: "literal", value: 2 },
+      ],
+    },
   };
   return [
     {

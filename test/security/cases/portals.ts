@@ -10,15 +10,56 @@ export const portalCases: CaseFactory = async (t): Promise<SecurityCase[]> => {
   await ok("POST", `/document/${t.docId}/publish`, { token: t.owner.token, body: {} });
   await ok("POST", `/project/${t.projectId}/publish`, { token: t.owner.token, body: { slug } });
   // An entry with a (pending) domain, for verify-domain.
-  await ok("POST", `/project/${t.projectId}/publish`, { token: t.owner.token, body: { slug: `${slug}-d`, domain: `${slug}.example.com` } });
+  await ok("POST", `/project/${t.projectId}/publish`, {
+    token: t.owner.token,
+    body: { slug: `${slug}-d`, domain: `${slug}.example.com` },
+  });
   return [
-    { name: "POST /project/{id}/publish", method: "POST", path: `/project/${t.projectId}/publish`, body: { slug: `${slug}-x` }, viewerForbidden: true },
-    { name: "PATCH /project/{id}/publish/{slug}", method: "PATCH", path: `/project/${t.projectId}/publish/${slug}`, body: { allowIndexing: false }, viewerForbidden: true },
-    { name: "POST /project/{id}/publish/{slug}/verify-domain", method: "POST", path: `/project/${t.projectId}/publish/${slug}-d/verify-domain`, viewerForbidden: true },
-    { name: "DELETE /project/{id}/publish/{slug}", method: "DELETE", path: `/project/${t.projectId}/publish/${slug}`, viewerForbidden: true },
-    { name: "PUT /project/{id}/branding", method: "PUT", path: `/project/${t.projectId}/branding`, body: { company: { name: "x" } }, viewerForbidden: true },
-    { name: "E13 GET /published/{id}/branding", method: "GET", path: `/published/${t.projectId}/branding`, outsider: { status: 200, body: { data: null } } },
-    { name: "E14 GET /published/{id}/project", method: "GET", path: `/published/${t.projectId}/project`, outsider: { status: 200 } },
+    {
+      name: "POST /project/{id}/publish",
+      method: "POST",
+      path: `/project/${t.projectId}/publish`,
+      body: { slug: `${slug}-x` },
+      viewerForbidden: true,
+    },
+    {
+      name: "PATCH /project/{id}/publish/{slug}",
+      method: "PATCH",
+      path: `/project/${t.projectId}/publish/${slug}`,
+      body: { allowIndexing: false },
+      viewerForbidden: true,
+    },
+    {
+      name: "POST /project/{id}/publish/{slug}/verify-domain",
+      method: "POST",
+      path: `/project/${t.projectId}/publish/${slug}-d/verify-domain`,
+      viewerForbidden: true,
+    },
+    {
+      name: "DELETE /project/{id}/publish/{slug}",
+      method: "DELETE",
+      path: `/project/${t.projectId}/publish/${slug}`,
+      viewerForbidden: true,
+    },
+    {
+      name: "PUT /project/{id}/branding",
+      method: "PUT",
+      path: `/project/${t.projectId}/branding`,
+      body: { company: { name: "x" } },
+      viewerForbidden: true,
+    },
+    {
+      name: "E13 GET /published/{id}/branding",
+      method: "GET",
+      path: `/published/${t.projectId}/branding`,
+      outsider: { status: 200, body: { data: null } },
+    },
+    {
+      name: "E14 GET /published/{id}/project",
+      method: "GET",
+      path: `/published/${t.projectId}/project`,
+      outsider: { status: 200 },
+    },
     {
       name: "POST /published/{id}/login",
       method: "POST",

@@ -46,15 +46,27 @@ describe("document-store converter", () => {
     // Marks are format attributes named after the mark, holding its attrs.
     const delta = (para.get(0) as Y.XmlText).toDelta();
     expect(delta[1]).toEqual({ insert: "bold", attributes: { bold: {} } });
-    expect(delta.find((d: any) => d.insert === " red")).toEqual({ insert: " red", attributes: { textColor: { stringValue: "red" } } });
-    expect(delta.find((d: any) => d.insert === "a ")).toEqual({ insert: "a ", attributes: { link: { href: "https://example.com/a?b=1" } } });
+    expect(delta.find((d: any) => d.insert === " red")).toEqual({
+      insert: " red",
+      attributes: { textColor: { stringValue: "red" } },
+    });
+    expect(delta.find((d: any) => d.insert === "a ")).toEqual({
+      insert: "a ",
+      attributes: { link: { href: "https://example.com/a?b=1" } },
+    });
     // A line break outside code is a hardBreak node; inside a code block it stays text.
     expect(para.toArray().some((c) => c instanceof Y.XmlElement && c.nodeName === "hardBreak")).toBe(true);
     const heading = (group.get(1) as Y.XmlElement).get(0) as Y.XmlElement;
     expect(heading.getAttribute("level")).toBe(1);
-    const code = group.toArray().map((c) => (c as Y.XmlElement).get(0) as Y.XmlElement).find((e) => e.nodeName === "codeBlock")!;
+    const code = group
+      .toArray()
+      .map((c) => (c as Y.XmlElement).get(0) as Y.XmlElement)
+      .find((e) => e.nodeName === "codeBlock")!;
     expect(code.toArray().every((c) => c instanceof Y.XmlText)).toBe(true);
-    const table = group.toArray().map((c) => (c as Y.XmlElement).get(0) as Y.XmlElement).find((e) => e.nodeName === "table")!;
+    const table = group
+      .toArray()
+      .map((c) => (c as Y.XmlElement).get(0) as Y.XmlElement)
+      .find((e) => e.nodeName === "table")!;
     const row = table.get(0) as Y.XmlElement;
     expect(row.nodeName).toBe("tableRow");
     const cell = row.get(0) as Y.XmlElement;
@@ -66,7 +78,9 @@ describe("document-store converter", () => {
 
   it("reads what another replica edits concurrently, merged", () => {
     const a = new Y.Doc();
-    writeBlocks(a.getXmlFragment(FRAGMENT_NAME), [{ id: "x", type: "paragraph", props: {}, content: [text("hello")], children: [] }]);
+    writeBlocks(a.getXmlFragment(FRAGMENT_NAME), [
+      { id: "x", type: "paragraph", props: {}, content: [text("hello")], children: [] },
+    ]);
     const b = new Y.Doc();
     Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
     const el = (x: Y.XmlFragment | Y.XmlElement, i = 0) => x.get(i) as Y.XmlElement;
@@ -75,7 +89,15 @@ describe("document-store converter", () => {
     textOf(b).insert(0, ">> ", { bold: {} });
     Y.applyUpdate(a, Y.encodeStateAsUpdate(b));
     Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
-    const expected = [{ id: "x", type: "paragraph", props: {}, content: [text(">> ", { bold: true }), text("hello world")], children: [] }];
+    const expected = [
+      {
+        id: "x",
+        type: "paragraph",
+        props: {},
+        content: [text(">> ", { bold: true }), text("hello world")],
+        children: [],
+      },
+    ];
     expect(readBlocks(a.getXmlFragment(FRAGMENT_NAME))).toEqual(expected);
     expect(readBlocks(b.getXmlFragment(FRAGMENT_NAME))).toEqual(expected);
   });

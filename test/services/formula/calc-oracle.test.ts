@@ -12,7 +12,12 @@ import exceptionList from "../../support/formula/corpus/libreoffice-exceptions.j
 import { evaluateText, sameValue, type CorpusCase } from "../../support/formula/corpus";
 
 const cases = (corpus as { cases: CorpusCase[] }).cases;
-const exceptions = new Map((exceptionList as { exceptions: Array<{ f: string; libreoffice: unknown; why: string }> }).exceptions.map((e) => [e.f, e]));
+const exceptions = new Map(
+  (exceptionList as { exceptions: Array<{ f: string; libreoffice: unknown; why: string }> }).exceptions.map((e) => [
+    e.f,
+    e,
+  ]),
+);
 
 describe("LibreOffice Calc as a differential oracle", () => {
   let calc: unknown[] = [];
@@ -37,16 +42,26 @@ describe("LibreOffice Calc as a differential oracle", () => {
       const listed = exceptions.get(c.f);
       if (sameValue(theirs, c.excel)) {
         agree++;
-        expect(sameValue(ours, theirs), `${c.f}: engine ${JSON.stringify(ours)}, Calc and Excel ${JSON.stringify(theirs)}`).toBe(true);
+        expect(
+          sameValue(ours, theirs),
+          `${c.f}: engine ${JSON.stringify(ours)}, Calc and Excel ${JSON.stringify(theirs)}`,
+        ).toBe(true);
         if (listed) stale.push(`${c.f} (Calc now answers Excel's ${JSON.stringify(theirs)})`);
       } else if (!listed || !sameValue(theirs, listed.libreoffice)) {
-        unexpected.push(`${c.f}: Calc ${JSON.stringify(theirs)}, Excel ${JSON.stringify(c.excel)}, engine ${JSON.stringify(ours)}`);
+        unexpected.push(
+          `${c.f}: Calc ${JSON.stringify(theirs)}, Excel ${JSON.stringify(c.excel)}, engine ${JSON.stringify(ours)}`,
+        );
       } else {
         // Excel wins: the engine gives Excel's documented answer, not Calc's.
-        expect(sameValue(ours, c.excel), `${c.f}: engine ${JSON.stringify(ours)}, Excel ${JSON.stringify(c.excel)}`).toBe(true);
+        expect(
+          sameValue(ours, c.excel),
+          `${c.f}: engine ${JSON.stringify(ours)}, Excel ${JSON.stringify(c.excel)}`,
+        ).toBe(true);
       }
     });
-    console.log(`LibreOffice Calc agrees with the engine on ${agree} of ${cases.length} formulas; ${cases.length - agree} listed departures from Excel`);
+    console.log(
+      `LibreOffice Calc agrees with the engine on ${agree} of ${cases.length} formulas; ${cases.length - agree} listed departures from Excel`,
+    );
     expect(unexpected, "Calc departs from Excel on formulas not listed in libreoffice-exceptions.json").toEqual([]);
     expect(stale, "listed departures on which Calc agrees").toEqual([]);
     expect(agree).toBeGreaterThanOrEqual(cases.length - exceptions.size);
@@ -54,7 +69,10 @@ describe("LibreOffice Calc as a differential oracle", () => {
 
   it("lists every departure with its reason", () => {
     for (const e of exceptions.values()) {
-      expect(cases.some((c) => c.f === e.f), e.f).toBe(true);
+      expect(
+        cases.some((c) => c.f === e.f),
+        e.f,
+      ).toBe(true);
       expect(e.why.length, e.f).toBeGreaterThan(20);
     }
   });

@@ -19,8 +19,23 @@ const metas: Record<string, ColumnMeta> = {
   d: { id: "d", type: "date" },
   d2: { id: "d2", type: "date" },
   ok: { id: "ok", type: "checkbox" },
-  s: { id: "s", type: "select", labels: new Map([["s1", "High"], ["s2", "Low"]]) },
-  ms: { id: "ms", type: "multiSelect", labels: new Map([["a", "Alpha"], ["b", "Beta"], ["c", "Gamma"]]) },
+  s: {
+    id: "s",
+    type: "select",
+    labels: new Map([
+      ["s1", "High"],
+      ["s2", "Low"],
+    ]),
+  },
+  ms: {
+    id: "ms",
+    type: "multiSelect",
+    labels: new Map([
+      ["a", "Alpha"],
+      ["b", "Beta"],
+      ["c", "Gamma"],
+    ]),
+  },
   e: { id: "e", type: "formula" },
   fd: { id: "fd", type: "formula", yieldsDate: true },
 };
@@ -130,7 +145,19 @@ describe("functions", () => {
     ["ISERROR(1 / 0)", fn("ISERROR", op("/", lit(1), lit(0))), true],
     ["ISBLANK(blank)", fn("ISBLANK", col("blank")), true],
     ["SUM(1, 1 / 0) propagates", fn("SUM", lit(1), op("/", lit(1), lit(0))), err("#DIV/0!")],
-    ["IFS(n > 20, 'big', n > 10, 'mid', TRUE, 'small')", fn("IFS", op(">", col("n"), lit(20)), lit("big"), op(">", col("n"), lit(10)), lit("mid"), lit(true), lit("small")), "mid"],
+    [
+      "IFS(n > 20, 'big', n > 10, 'mid', TRUE, 'small')",
+      fn(
+        "IFS",
+        op(">", col("n"), lit(20)),
+        lit("big"),
+        op(">", col("n"), lit(10)),
+        lit("mid"),
+        lit(true),
+        lit("small"),
+      ),
+      "mid",
+    ],
     ["IFS with no true condition", fn("IFS", lit(false), lit(1)), err("#N/A")],
     ["SWITCH(s, 'Low', 1, 'High', 2, 0)", fn("SWITCH", col("s"), lit("Low"), lit(1), lit("High"), lit(2), lit(0)), 2],
     ["SWITCH without default", fn("SWITCH", lit("x"), lit("y"), lit(1)), err("#N/A")],

@@ -30,10 +30,34 @@ describe("the Excel corpus", () => {
 
 describe("Excel's optional arguments are accepted", () => {
   it.each([
-    ["VLOOKUP", 3], ["HLOOKUP", 3], ["MATCH", 2], ["INDEX", 2], ["RANK.EQ", 2], ["RANK", 2], ["ERF", 1], ["NORMSDIST", 1],
-    ["T.TEST", 4], ["TTEST", 4], ["LOOKUP", 2], ["COLUMN", 0], ["COLUMN", 1], ["ROW", 0], ["Z.TEST", 2], ["ZTEST", 2],
-    ["XLOOKUP", 3], ["XMATCH", 2], ["FILTER", 2], ["SORTBY", 2], ["SEQUENCE", 1], ["TEXTBEFORE", 2], ["TEXTAFTER", 2], ["TEXTSPLIT", 2],
-    ["PRICE", 6], ["YIELD", 6], ["DURATION", 5], ["VDB", 5],
+    ["VLOOKUP", 3],
+    ["HLOOKUP", 3],
+    ["MATCH", 2],
+    ["INDEX", 2],
+    ["RANK.EQ", 2],
+    ["RANK", 2],
+    ["ERF", 1],
+    ["NORMSDIST", 1],
+    ["T.TEST", 4],
+    ["TTEST", 4],
+    ["LOOKUP", 2],
+    ["COLUMN", 0],
+    ["COLUMN", 1],
+    ["ROW", 0],
+    ["Z.TEST", 2],
+    ["ZTEST", 2],
+    ["XLOOKUP", 3],
+    ["XMATCH", 2],
+    ["FILTER", 2],
+    ["SORTBY", 2],
+    ["SEQUENCE", 1],
+    ["TEXTBEFORE", 2],
+    ["TEXTAFTER", 2],
+    ["TEXTSPLIT", 2],
+    ["PRICE", 6],
+    ["YIELD", 6],
+    ["DURATION", 5],
+    ["VDB", 5],
   ] as const)("%s with %i arguments", (name, count) => {
     const spec = lookupFunction(name);
     expect(spec, name).toBeDefined();
@@ -42,8 +66,27 @@ describe("Excel's optional arguments are accepted", () => {
   });
 
   it("has the common functions people reach for", () => {
-    for (const name of ["STDEV", "VAR", "MODE", "RANK", "PERCENTILE", "QUARTILE", "XLOOKUP", "XMATCH", "FILTER", "SORTBY", "SEQUENCE",
-      "TEXTBEFORE", "TEXTAFTER", "TEXTSPLIT", "FORECAST.LINEAR", "VDB", "PRICE", "YIELD", "DURATION"]) {
+    for (const name of [
+      "STDEV",
+      "VAR",
+      "MODE",
+      "RANK",
+      "PERCENTILE",
+      "QUARTILE",
+      "XLOOKUP",
+      "XMATCH",
+      "FILTER",
+      "SORTBY",
+      "SEQUENCE",
+      "TEXTBEFORE",
+      "TEXTAFTER",
+      "TEXTSPLIT",
+      "FORECAST.LINEAR",
+      "VDB",
+      "PRICE",
+      "YIELD",
+      "DURATION",
+    ]) {
       expect(lookupFunction(name), name).toBeDefined();
     }
   });
@@ -53,10 +96,29 @@ describe("LET", () => {
   it("binds names for the values after them and the calculation, and prints back canonically", () => {
     const { expr } = parseFormula("let(x, 2, y, x + 1, x * y)", []);
     expect(expr).toEqual({
-      kind: "call", fn: "LET",
-      args: [{ kind: "name", name: "X" }, { kind: "literal", value: 2 }, { kind: "name", name: "Y" },
-        { kind: "op", op: "+", args: [{ kind: "name", name: "X" }, { kind: "literal", value: 1 }] },
-        { kind: "op", op: "*", args: [{ kind: "name", name: "X" }, { kind: "name", name: "Y" }] }],
+      kind: "call",
+      fn: "LET",
+      args: [
+        { kind: "name", name: "X" },
+        { kind: "literal", value: 2 },
+        { kind: "name", name: "Y" },
+        {
+          kind: "op",
+          op: "+",
+          args: [
+            { kind: "name", name: "X" },
+            { kind: "literal", value: 1 },
+          ],
+        },
+        {
+          kind: "op",
+          op: "*",
+          args: [
+            { kind: "name", name: "X" },
+            { kind: "name", name: "Y" },
+          ],
+        },
+      ],
     });
     expect(printFormula(expr, []).text).toBe("LET(X, 2, Y, X + 1, X * Y)");
     expect(evaluateText("LET(X, 2, Y, X + 1, X * Y)")).toBe(6);
@@ -69,8 +131,17 @@ describe("LET", () => {
   });
 
   it("refuses a stored tree whose name is not bound by a LET around it", () => {
-    const tree: Expr = { kind: "op", op: "+", args: [{ kind: "name", name: "X" }, { kind: "literal", value: 1 }] };
-    expect(() => validateFormula({ columnId: "f", expression: { tooDeep: false, expr: tree }, description: [] }, [])).toThrow(/Unknown name X/);
+    const tree: Expr = {
+      kind: "op",
+      op: "+",
+      args: [
+        { kind: "name", name: "X" },
+        { kind: "literal", value: 1 },
+      ],
+    };
+    expect(() =>
+      validateFormula({ columnId: "f", expression: { tooDeep: false, expr: tree }, description: [] }, []),
+    ).toThrow(/Unknown name X/);
   });
 });
 
@@ -83,22 +154,25 @@ describe("a column is a cell reference", () => {
   };
   const row: Record<string, unknown> = { t: "3", n: 4, b: true, e: "" };
   const run = (text: string) => {
-    const { expr } = parseFormula(text, Object.keys(metas).map((id) => ({ id, name: id })));
+    const { expr } = parseFormula(
+      text,
+      Object.keys(metas).map((id) => ({ id, name: id })),
+    );
     return evaluateCell(compileFormula(expr), (id) => cellToValue(row[id] ?? null, metas[id]!));
   };
 
   it.each([
-    ["SUM({t}, {n}, {b})", 4],           // a text "3" and TRUE in cells are ignored, as in a range
-    ["SUM(\"3\", {n}, TRUE)", 8],        // typed as arguments they count
+    ["SUM({t}, {n}, {b})", 4], // a text "3" and TRUE in cells are ignored, as in a range
+    ['SUM("3", {n}, TRUE)', 8], // typed as arguments they count
     ["COUNT({t}, {n}, {b})", 1],
-    ["COUNT(\"3\", {n}, TRUE)", 3],
-    ["COUNTA({t}, {n}, {b}, {e})", 3],   // an empty text cell is blank
+    ['COUNT("3", {n}, TRUE)', 3],
+    ["COUNTA({t}, {n}, {b}, {e})", 3], // an empty text cell is blank
     ["AVERAGE({t}, {n})", 4],
     ["MAX({t}, 1)", 1],
-    ["AND({t}, TRUE)", true],            // text in a cell is ignored by AND ...
-    ["AND(\"x\", TRUE)", { error: "#VALUE!" }], // ... typed text is not
-    ["{e} + 1", 1],                      // an empty cell is 0 in arithmetic ...
-    ["\"\" + 1", { error: "#VALUE!" }],  // ... an empty text value is not a number
+    ["AND({t}, TRUE)", true], // text in a cell is ignored by AND ...
+    ['AND("x", TRUE)', { error: "#VALUE!" }], // ... typed text is not
+    ["{e} + 1", 1], // an empty cell is 0 in arithmetic ...
+    ['"" + 1', { error: "#VALUE!" }], // ... an empty text value is not a number
     ["{t} + 1", 4],
   ] as const)("%s → %j", (text, want) => {
     expect(run(text)).toEqual(want);

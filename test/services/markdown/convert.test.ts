@@ -48,8 +48,21 @@ describe("Markdown import", () => {
     ].join("\n");
     const blocks = shape(markdownToBlocks(md)) as any[];
     expect(blocks.map((b) => b.type)).toEqual([
-      "heading", "heading", "paragraph", "bulletListItem", "bulletListItem", "numberedListItem", "numberedListItem",
-      "checkListItem", "checkListItem", "quote", "codeBlock", "table", "image", "divider", "paragraph",
+      "heading",
+      "heading",
+      "paragraph",
+      "bulletListItem",
+      "bulletListItem",
+      "numberedListItem",
+      "numberedListItem",
+      "checkListItem",
+      "checkListItem",
+      "quote",
+      "codeBlock",
+      "table",
+      "image",
+      "divider",
+      "paragraph",
     ]);
     expect(blocks[0]).toMatchObject({ props: { level: 1 }, content: [{ type: "text", text: "Title", styles: {} }] });
     expect(blocks[1].props.level).toBe(3);
@@ -116,8 +129,20 @@ describe("Markdown export", () => {
     expect(blocksToMarkdown({ not: "blocks" })).toBe("");
     expect(blocksToMarkdown([])).toBe("");
     const blocks = [
-      { id: "1", type: "paragraph", props: { textColor: "red" }, content: [{ type: "text", text: "under", styles: { underline: true } }], children: [] },
-      { id: "2", type: "mention", props: {}, content: "plain string content", children: [{ id: "3", type: "paragraph", content: "child", children: [] }] },
+      {
+        id: "1",
+        type: "paragraph",
+        props: { textColor: "red" },
+        content: [{ type: "text", text: "under", styles: { underline: true } }],
+        children: [],
+      },
+      {
+        id: "2",
+        type: "mention",
+        props: {},
+        content: "plain string content",
+        children: [{ id: "3", type: "paragraph", content: "child", children: [] }],
+      },
       { id: "4", type: "file", props: { url: "https://e.com/f.pdf", name: "f.pdf" }, children: [] },
       { id: "5", type: "paragraph", props: {}, content: [], children: [] },
       "garbage",
@@ -148,24 +173,32 @@ const inlineMd = fc
   .map((parts) => parts.join(" "));
 
 const listMd = (marker: (i: number) => string) =>
-  fc.array(inlineMd, { minLength: 1, maxLength: 4 }).map((items) => items.map((t, i) => `${marker(i)} ${t}`).join("\n"));
+  fc
+    .array(inlineMd, { minLength: 1, maxLength: 4 })
+    .map((items) => items.map((t, i) => `${marker(i)} ${t}`).join("\n"));
 
 const blockMd = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 6 }), inlineMd).map(([d, t]) => `${"#".repeat(d)} ${t}`),
   inlineMd,
   listMd(() => "-"),
   listMd((i) => `${i + 1}.`),
-  fc.tuple(fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }), inlineMd).map(([checks, t]) => checks.map((c) => `- [${c ? "x" : " "}] ${t}`).join("\n")),
+  fc
+    .tuple(fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }), inlineMd)
+    .map(([checks, t]) => checks.map((c) => `- [${c ? "x" : " "}] ${t}`).join("\n")),
   fc.tuple(inlineMd, inlineMd).map(([a, b]) => `- ${a}\n  - ${b}`),
   inlineMd.map((t) => `> ${t}`),
-  fc.tuple(fc.constantFrom("", "ts", "python"), fc.array(words, { minLength: 0, maxLength: 3 })).map(([lang, lines]) => `\`\`\`${lang}\n${lines.join("\n")}\n\`\`\``),
   fc
-    .tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), words)
-    .map(([cols, rowCount, w]) => {
-      const cell = w.replace(/[|\\]/g, "");
-      const row = Array.from({ length: cols }, () => cell).join(" | ");
-      return [`| ${row} |`, `| ${Array.from({ length: cols }, () => "-").join(" | ")} |`, ...Array.from({ length: rowCount }, () => `| ${row} |`)].join("\n");
-    }),
+    .tuple(fc.constantFrom("", "ts", "python"), fc.array(words, { minLength: 0, maxLength: 3 }))
+    .map(([lang, lines]) => `\`\`\`${lang}\n${lines.join("\n")}\n\`\`\``),
+  fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), words).map(([cols, rowCount, w]) => {
+    const cell = w.replace(/[|\\]/g, "");
+    const row = Array.from({ length: cols }, () => cell).join(" | ");
+    return [
+      `| ${row} |`,
+      `| ${Array.from({ length: cols }, () => "-").join(" | ")} |`,
+      ...Array.from({ length: rowCount }, () => `| ${row} |`),
+    ].join("\n");
+  }),
   fc.tuple(words, url).map(([alt, u]) => `![${alt.replace(/[[\]]/g, "")}](${u})`),
   fc.constant("---"),
 );
@@ -188,11 +221,16 @@ describe("Markdown round trips (property)", () => {
   });
 
   it("blocks of the supported kinds survive export and import unchanged", () => {
-    const styles = fc.record({ bold: fc.boolean(), italic: fc.boolean(), strike: fc.boolean(), code: fc.boolean() }).map((s) =>
-      Object.fromEntries(Object.entries(s).filter(([, v]) => v)),
+    const styles = fc
+      .record({ bold: fc.boolean(), italic: fc.boolean(), strike: fc.boolean(), code: fc.boolean() })
+      .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v)));
+    const textRun = fc.tuple(
+      fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .,!?*_#[\]()&|~+=:-]{0,12}[A-Za-z0-9]$/),
+      styles,
     );
-    const textRun = fc.tuple(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .,!?*_#[\]()&|~+=:-]{0,12}[A-Za-z0-9]$/), styles);
-    const content = fc.array(textRun, { minLength: 1, maxLength: 3 }).map((runs) => markdownToBlocks(runs.map(([t, s]) => md(t, s)).join(" "))[0]?.content ?? []);
+    const content = fc
+      .array(textRun, { minLength: 1, maxLength: 3 })
+      .map((runs) => markdownToBlocks(runs.map(([t, s]) => md(t, s)).join(" "))[0]?.content ?? []);
     const simpleBlock = fc.oneof(
       content.map((c) => ({ type: "paragraph", c })),
       fc.tuple(fc.integer({ min: 1, max: 6 }), content).map(([level, c]) => ({ type: "heading", level, c })),

@@ -66,7 +66,10 @@ describe("Markdown pre-scan", () => {
     for (const [name, unit] of Object.entries(units)) {
       const small = Math.max(timed(fill(unit, 512 * 1024)), 5);
       const large = timed(fill(unit, 5 * 1024 * 1024));
-      expect(large / small, `${name}: ${Math.round(large)} ms for 5 MiB, ${Math.round(small)} ms for 512 KiB`).toBeLessThan(30);
+      expect(
+        large / small,
+        `${name}: ${Math.round(large)} ms for 5 MiB, ${Math.round(small)} ms for 512 KiB`,
+      ).toBeLessThan(30);
       // And never the seconds a stall would take, however loaded the machine.
       expect(large, name).toBeLessThan(10_000);
     }
@@ -89,7 +92,9 @@ describe("Markdown pre-scan", () => {
 
   it("never lets a text through whose containers nest deeper than the bound (property, against remark)", () => {
     const marker = fc.constantFrom("> ", ">", "- ", "* ", "+ ", "1. ", "2) ", "[^n]: ", "  ", "   ", "\t", " ");
-    const line = fc.tuple(fc.array(marker, { minLength: 0, maxLength: 24 }), fc.constantFrom("a", "", "b *c*", "- d")).map(([m, t]) => m.join("") + t);
+    const line = fc
+      .tuple(fc.array(marker, { minLength: 0, maxLength: 24 }), fc.constantFrom("a", "", "b *c*", "- d"))
+      .map(([m, t]) => m.join("") + t);
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
         const md = lines.join("\n");
@@ -101,7 +106,33 @@ describe("Markdown pre-scan", () => {
   });
 
   it("never lets a paragraph through whose emphasis and links nest deeper than the bound (property, against remark)", () => {
-    const token = fc.constantFrom("*", "_", "**", "__", "~~", "[", "![", "](u)", "]", "a", " ", "`", "\\", "*a", "_a", "a*", "a_", "[x](u)", ".", "\n", "\u00a0", "é", "\u3000", "~", "~~~");
+    const token = fc.constantFrom(
+      "*",
+      "_",
+      "**",
+      "__",
+      "~~",
+      "[",
+      "![",
+      "](u)",
+      "]",
+      "a",
+      " ",
+      "`",
+      "\\",
+      "*a",
+      "_a",
+      "a*",
+      "a_",
+      "[x](u)",
+      ".",
+      "\n",
+      "\u00a0",
+      "é",
+      "\u3000",
+      "~",
+      "~~~",
+    );
     fc.assert(
       fc.property(fc.array(token, { minLength: 1, maxLength: 400 }), (tokens) => {
         const md = tokens.join("");
@@ -111,7 +142,16 @@ describe("Markdown pre-scan", () => {
       { numRuns: 300 },
     );
     // Biased towards depth: openers first, then closers.
-    for (const [open, close] of [["*a ", " a*"], ["_a ", " a_"], ["![", "](u)"], ["*a _", "_ a*"], ["**a ", " a**"], ["\u00a0*a", "a* "], ["~~a ", "b~~~ "], ["~~a ", " a~~"]]) {
+    for (const [open, close] of [
+      ["*a ", " a*"],
+      ["_a ", " a_"],
+      ["![", "](u)"],
+      ["*a _", "_ a*"],
+      ["**a ", " a**"],
+      ["\u00a0*a", "a* "],
+      ["~~a ", "b~~~ "],
+      ["~~a ", " a~~"],
+    ]) {
       for (const n of [MAX_MARKDOWN_NESTING - 2, MAX_MARKDOWN_NESTING + 2, 200]) {
         const md = open!.repeat(n) + "x" + close!.repeat(n);
         if (refusedAt(md) !== null) continue;
@@ -128,7 +168,9 @@ describe("Markdown import work budget", () => {
     const marks = Math.floor(Math.sqrt(MAX_MARK_WORK)) - 10;
     const cases = {
       // Closing brackets with nothing to close are micromark's slowest mark (each looks back over the paragraph).
-      strayClosers: "[a](u) ".repeat(Math.floor((marks - MAX_PARAGRAPH_STRAY_CLOSERS) / 2)) + "a] ".repeat(MAX_PARAGRAPH_STRAY_CLOSERS),
+      strayClosers:
+        "[a](u) ".repeat(Math.floor((marks - MAX_PARAGRAPH_STRAY_CLOSERS) / 2)) +
+        "a] ".repeat(MAX_PARAGRAPH_STRAY_CLOSERS),
       emphasis: "*a* ".repeat(marks / 2),
       links: "[a](u) ".repeat(marks / 2),
     };

@@ -16,7 +16,8 @@ export function corpusValue(v: FormulaValue): unknown {
 }
 
 export function sameValue(got: unknown, want: unknown): boolean {
-  if (typeof got === "number" && typeof want === "number") return Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want));
+  if (typeof got === "number" && typeof want === "number")
+    return Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want));
   return JSON.stringify(got) === JSON.stringify(want);
 }
 
@@ -24,4 +25,3 @@ export function evaluateText(text: string): unknown {
   const { expr } = parseFormula(text, []);
   return corpusValue(compileFormula(expr)(() => null));
 }
-

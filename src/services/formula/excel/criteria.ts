@@ -15,7 +15,8 @@ import { type V, argNumber, flat, isErr, lib, mean, optNumber, sum, variance } f
  */
 export function criteriaTest(criteria: V): (v: V) => boolean {
   if (typeof criteria === "number" || typeof criteria === "boolean") {
-    return (v) => v === criteria || (typeof criteria === "number" && typeof v === "string" && parseNumberText(v) === criteria);
+    return (v) =>
+      v === criteria || (typeof criteria === "number" && typeof v === "string" && parseNumberText(v) === criteria);
   }
   if (criteria === null || criteria === undefined) return (v) => v === 0;
   const c = String(criteria);
@@ -33,12 +34,18 @@ export function criteriaTest(criteria: V): (v: V) => boolean {
       if (typeof v === "string" && (op === "=" || op === "<>")) return (parseNumberText(v) === num) === (op === "=");
       if (typeof v !== "number") return op === "<>" ? true : false;
       switch (op) {
-        case "=": return v === num;
-        case "<>": return v !== num;
-        case "<": return v < num;
-        case "<=": return v <= num;
-        case ">": return v > num;
-        default: return v >= num;
+        case "=":
+          return v === num;
+        case "<>":
+          return v !== num;
+        case "<":
+          return v < num;
+        case "<=":
+          return v <= num;
+        case ">":
+          return v > num;
+        default:
+          return v >= num;
       }
     };
   }
@@ -99,8 +106,10 @@ export const pairsFrom = (args: V[], start: number): Array<[V, V]> => {
 /** Excel's GAMMA (Lanczos, g = 7): exact to about 15 digits, where the library's is off in the 9th. */
 export function gamma(z: number): number {
   const g = 7;
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (z < 0.5) return Math.PI / (Math.sin(Math.PI * z) * gamma(1 - z));
   const x0 = z - 1;
   let a = c[0]!;
@@ -182,8 +191,20 @@ export function withBond(s: V, m: V, f: V, b: V, then: (bond: Bond) => V): V {
 
 /** Weekend masks ("0000011": Monday first, 1 = weekend) as the library's weekend numbers. */
 export const WEEKEND_MASKS: Record<string, number> = {
-  "0000011": 1, "1000001": 2, "1100000": 3, "0110000": 4, "0011000": 5, "0001100": 6, "0000110": 7,
-  "0000001": 11, "1000000": 12, "0100000": 13, "0010000": 14, "0001000": 15, "0000100": 16, "0000010": 17,
+  "0000011": 1,
+  "1000001": 2,
+  "1100000": 3,
+  "0110000": 4,
+  "0011000": 5,
+  "0001100": 6,
+  "0000110": 7,
+  "0000001": 11,
+  "1000000": 12,
+  "0100000": 13,
+  "0010000": 14,
+  "0001000": 15,
+  "0000100": 16,
+  "0000010": 17,
 };
 export const weekend = (w: V) => (typeof w === "string" && w in WEEKEND_MASKS ? WEEKEND_MASKS[w] : w);
 
@@ -231,10 +252,14 @@ export function eliminate(m: number[][], invert: boolean): { det: number; invers
 }
 
 export const TEMPERATURE: Record<string, [(x: number) => number, (k: number) => number]> = {
-  C: [(x) => x + 273.15, (k) => k - 273.15], cel: [(x) => x + 273.15, (k) => k - 273.15],
-  F: [(x) => ((x - 32) * 5) / 9 + 273.15, (k) => ((k - 273.15) * 9) / 5 + 32], fah: [(x) => ((x - 32) * 5) / 9 + 273.15, (k) => ((k - 273.15) * 9) / 5 + 32],
-  K: [(x) => x, (k) => k], kel: [(x) => x, (k) => k],
-  Rank: [(x) => (x * 5) / 9, (k) => (k * 9) / 5], Reau: [(x) => x * 1.25 + 273.15, (k) => (k - 273.15) * 0.8],
+  C: [(x) => x + 273.15, (k) => k - 273.15],
+  cel: [(x) => x + 273.15, (k) => k - 273.15],
+  F: [(x) => ((x - 32) * 5) / 9 + 273.15, (k) => ((k - 273.15) * 9) / 5 + 32],
+  fah: [(x) => ((x - 32) * 5) / 9 + 273.15, (k) => ((k - 273.15) * 9) / 5 + 32],
+  K: [(x) => x, (k) => k],
+  kel: [(x) => x, (k) => k],
+  Rank: [(x) => (x * 5) / 9, (k) => (k * 9) / 5],
+  Reau: [(x) => x * 1.25 + 273.15, (k) => (k - 273.15) * 0.8],
 };
 
 export function tbillDays(settlement: V, maturity: V): number | Error {

@@ -58,7 +58,12 @@ export function readBond(settlement: V, maturity: V, frequency: V, basis: V): Bo
   const fr = argNumber(frequency);
   const bs = optNumber(basis, 0);
   for (const x of [st, mt, fr, bs]) if (isErr(x)) return x;
-  const b: Bond = { settlement: Math.trunc(st as number), maturity: Math.trunc(mt as number), frequency: fr as number, basis: Math.trunc(bs as number) };
+  const b: Bond = {
+    settlement: Math.trunc(st as number),
+    maturity: Math.trunc(mt as number),
+    frequency: fr as number,
+    basis: Math.trunc(bs as number),
+  };
   if (![1, 2, 4].includes(b.frequency) || b.basis < 0 || b.basis > 4 || b.settlement >= b.maturity) return Errors.num;
   return b;
 }
@@ -231,7 +236,11 @@ export function accrint(issue: V, first: V, settlement: V, rate: V, par: V, freq
   const b = optNumber(basis, 0);
   if (isErr(b)) return b;
   if (r! <= 0 || p! <= 0 || ![1, 2, 4].includes(f!) || b < 0 || b > 4 || st! <= is!) return Errors.num;
-  const fromIssue = calcMethod === undefined || calcMethod === null || calcMethod === true || (typeof calcMethod === "number" && calcMethod !== 0);
+  const fromIssue =
+    calcMethod === undefined ||
+    calcMethod === null ||
+    calcMethod === true ||
+    (typeof calcMethod === "number" && calcMethod !== 0);
   const start = !fromIssue && st! > fi! ? fi! : is!;
   const frac = lib.YEARFRAC!(Math.trunc(start), Math.trunc(st!), Math.trunc(b));
   return typeof frac === "number" ? p! * r! * frac : frac;

@@ -57,10 +57,14 @@ export function tokenize(section: string): Piece[] {
 }
 
 export const isDateSection = (pieces: Piece[]) => {
-  const codes = pieces.map((p) => ("code" in p ? p.code : " ")).join("").toLowerCase();
+  const codes = pieces
+    .map((p) => ("code" in p ? p.code : " "))
+    .join("")
+    .toLowerCase();
   return /[ydhs]|am\/pm|a\/p/.test(codes.replace(/e[+-]/g, "")) || (/m/.test(codes) && !/[0#?]/.test(codes));
 };
 
+// eslint-disable-next-line max-lines-per-function -- a table of Excel's date format codes, one case each
 export function formatDate(serial: number, pieces: Piece[]): string | Error {
   if (serial < 0) return Errors.value;
   const whole = Math.floor(serial);
@@ -71,14 +75,19 @@ export function formatDate(serial: number, pieces: Piece[]): string | Error {
     secs -= 86_400;
   }
   const d = serialToDate(day);
-  const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
-  const h = Math.floor(secs / 3600), mi = Math.floor((secs % 3600) / 60), s = secs % 60;
+  const Y = d.getUTCFullYear(),
+    M = d.getUTCMonth(),
+    D = d.getUTCDate(),
+    W = d.getUTCDay();
+  const h = Math.floor(secs / 3600),
+    mi = Math.floor((secs % 3600) / 60),
+    s = secs % 60;
   const code = pieces.map((p) => ("code" in p ? p.code : `\u0000${p.lit}\u0001`)).join("");
   const ampm = /am\/pm|a\/p/i.test(code);
   // Tokens in order, so an `m` after `h` or before `s` is minutes.
   const re = /\u0000([^\u0001]*)\u0001|yyyy|yy|y|mmmmm|mmmm|mmm|mm|m|dddd|ddd|dd|d|hh|h|ss|s|am\/pm|a\/p|\.0+|./gi;
   const tokens: string[] = [];
-  for (let m; (m = re.exec(code)); ) tokens.push(m[0]);
+  for (let m; (m = re.exec(code));) tokens.push(m[0]);
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");
   // The nearest date/time token before and after each token (an `m` between `h` and `s` is minutes).
   const prevPart: Array<string | undefined> = [];
@@ -130,11 +139,13 @@ export function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+// eslint-disable-next-line max-lines-per-function -- Excel's number format sections and codes, one case each
 export function formatNumber(n: number, pieces: Piece[], signed: boolean): string {
   const codes = pieces.map((p) => ("code" in p ? p.code : "")).join("");
   if (codes.toLowerCase() === "general" || !/[0#?]/.test(codes)) {
     const literal = pieces.map((p) => ("lit" in p ? p.lit : p.code)).join("");
-    if (codes.toLowerCase().includes("general")) return literal.replace(/general/i, (signed && n < 0 ? "-" : "") + numberText(Math.abs(n)));
+    if (codes.toLowerCase().includes("general"))
+      return literal.replace(/general/i, (signed && n < 0 ? "-" : "") + numberText(Math.abs(n)));
     return (signed && n < 0 ? "-" : "") + literal;
   }
   let x = Math.abs(n);
@@ -147,13 +158,25 @@ export function formatNumber(n: number, pieces: Piece[], signed: boolean): strin
     const p = pieces[i]!;
     if ("code" in p && /[0#?.,]/.test(p.code)) {
       if (/[0#?]/.test(p.code)) last = i;
-    } else if ("code" in p && /[eE]/.test(p.code) && /[+-]/.test(String((pieces[i + 1] as { code?: string })?.code ?? ""))) {
+    } else if (
+      "code" in p &&
+      /[eE]/.test(p.code) &&
+      /[+-]/.test(String((pieces[i + 1] as { code?: string })?.code ?? ""))
+    ) {
       last = i + 1;
       i++;
     } else break;
   }
-  while (last + 1 < pieces.length && "code" in pieces[last + 1]! && /[0#?,]/.test((pieces[last + 1] as { code: string }).code)) last++;
-  const pattern = pieces.slice(first, last + 1).map((p) => ("code" in p ? p.code : "")).join("");
+  while (
+    last + 1 < pieces.length &&
+    "code" in pieces[last + 1]! &&
+    /[0#?,]/.test((pieces[last + 1] as { code: string }).code)
+  )
+    last++;
+  const pattern = pieces
+    .slice(first, last + 1)
+    .map((p) => ("code" in p ? p.code : ""))
+    .join("");
   // Trailing commas scale by thousands.
   let body = pattern;
   while (body.endsWith(",")) {
@@ -174,7 +197,11 @@ export function formatNumber(n: number, pieces: Piece[], signed: boolean): strin
     }
     const m = mant.toFixed(decimals);
     const minInt = (intPat!.match(/0/g) ?? []).length;
-    core = (minInt === 0 && m.startsWith("0") && x === 0 ? m.slice(1) : m) + "E" + (e < 0 ? "-" : sci[2] === "+" ? "+" : "") + String(Math.abs(e)).padStart(sci[3]!.length, "0");
+    core =
+      (minInt === 0 && m.startsWith("0") && x === 0 ? m.slice(1) : m) +
+      "E" +
+      (e < 0 ? "-" : sci[2] === "+" ? "+" : "") +
+      String(Math.abs(e)).padStart(sci[3]!.length, "0");
   } else {
     const point = body.indexOf(".");
     const intPat = point < 0 ? body : body.slice(0, point);
@@ -191,8 +218,14 @@ export function formatNumber(n: number, pieces: Piece[], signed: boolean): strin
     core = ip + (point >= 0 ? "." + fp : "");
     x = Number(fixed);
   }
-  const before = pieces.slice(0, first).map((p) => ("lit" in p ? p.lit : p.code)).join("");
-  const after = pieces.slice(last + 1).map((p) => ("lit" in p ? p.lit : p.code)).join("");
+  const before = pieces
+    .slice(0, first)
+    .map((p) => ("lit" in p ? p.lit : p.code))
+    .join("");
+  const after = pieces
+    .slice(last + 1)
+    .map((p) => ("lit" in p ? p.lit : p.code))
+    .join("");
   const negative = signed && n < 0 && x !== 0;
   return (negative ? "-" : "") + before + core + after;
 }
@@ -221,7 +254,11 @@ export function formatText(v: V, fmt: V): V {
     // Text: the fourth section (with @ for the text), else the text itself.
     const textSection = sections[3] ?? (sections.length === 1 && sections[0]!.includes("@") ? sections[0] : undefined);
     const t = String(v);
-    return textSection === undefined ? t : tokenize(textSection).map((p) => ("lit" in p ? p.lit : p.code === "@" ? t : p.code)).join("");
+    return textSection === undefined
+      ? t
+      : tokenize(textSection)
+          .map((p) => ("lit" in p ? p.lit : p.code === "@" ? t : p.code))
+          .join("");
   }
   let section = sections[0]!;
   let signed = true;

@@ -15,7 +15,8 @@ export function wildcardSegments(pattern: string): Segment[] {
   const segs: Segment[] = [[]];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === "~" && i + 1 < pattern.length && "?*~".includes(pattern[i + 1]!)) segs[segs.length - 1]!.push(pattern[++i]!.toLowerCase());
+    if (c === "~" && i + 1 < pattern.length && "?*~".includes(pattern[i + 1]!))
+      segs[segs.length - 1]!.push(pattern[++i]!.toLowerCase());
     else if (c === "?") segs[segs.length - 1]!.push(null);
     else if (c === "*") segs.push([]);
     else segs[segs.length - 1]!.push(c.toLowerCase());
@@ -39,7 +40,8 @@ export function wildcardWhole(pattern: string, text: string): boolean {
   if (segs.length === 1) return segs[0]!.length === t.length && segmentAt(segs[0]!, t, 0);
   const first = segs[0]!;
   const last = segs[segs.length - 1]!;
-  if (first.length + last.length > t.length || !segmentAt(first, t, 0) || !segmentAt(last, t, t.length - last.length)) return false;
+  if (first.length + last.length > t.length || !segmentAt(first, t, 0) || !segmentAt(last, t, t.length - last.length))
+    return false;
   let pos = first.length;
   const end = t.length - last.length;
   for (let i = 1; i < segs.length - 1; i++) {
@@ -132,7 +134,8 @@ export function rowsOf(v: V): V[][] {
 export function pickFrom(result: V, lookupRows: V[][], i: number): V {
   const rows = rowsOf(result);
   const vertical = lookupRows.length > 1;
-  if (vertical) return rows.length === 1 && rows[0]!.length > 1 ? rows[0]![i] : rows[i]?.length === 1 ? rows[i]![0] : rows[i];
+  if (vertical)
+    return rows.length === 1 && rows[0]!.length > 1 ? rows[0]![i] : rows[i]?.length === 1 ? rows[i]![0] : rows[i];
   return rows.length === 1 ? rows[0]![i] : rows.map((r) => r[i]);
 }
 
@@ -145,7 +148,8 @@ export function vlookup(value: V, table: V, col: V, approx: V, transpose: boolea
   if (index < 1) return Errors.value;
   if (index > (rows[0]?.length ?? 0)) return Errors.ref;
   const keys = rows.map((r) => r[0]);
-  const a = approx === undefined || approx === null ? true : approx === true || (typeof approx === "number" && approx !== 0);
+  const a =
+    approx === undefined || approx === null ? true : approx === true || (typeof approx === "number" && approx !== 0);
   const i = a ? approximateMatch(value, keys, 1) : xmatch(value, keys, typeof value === "string" ? 2 : 0, 1);
   return i < 0 ? Errors.na : (rows[i]![index - 1] ?? null);
 }

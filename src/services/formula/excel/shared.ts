@@ -77,10 +77,12 @@ export function numbersOf(args: V[], opts: { skipBadText?: boolean } = {}): numb
   return out;
 }
 
-export const withNumbers = (f: (xs: number[]) => V) => (...args: V[]) => {
-  const xs = numbersOf(args);
-  return isErr(xs) ? xs : f(xs);
-};
+export const withNumbers =
+  (f: (xs: number[]) => V) =>
+  (...args: V[]) => {
+    const xs = numbersOf(args);
+    return isErr(xs) ? xs : f(xs);
+  };
 
 export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export const mean = (xs: number[]) => sum(xs) / xs.length;
@@ -90,10 +92,11 @@ export function variance(xs: number[], sample: boolean): number | Error {
   const m = mean(xs);
   return sum(xs.map((x) => (x - m) ** 2)) / (sample ? n - 1 : n);
 }
-export const std = (sample: boolean) => withNumbers((xs) => {
-  const v = variance(xs, sample);
-  return isErr(v) ? v : Math.sqrt(v);
-});
+export const std = (sample: boolean) =>
+  withNumbers((xs) => {
+    const v = variance(xs, sample);
+    return isErr(v) ? v : Math.sqrt(v);
+  });
 export const vari = (sample: boolean) => withNumbers((xs) => variance(xs, sample));
 
 export function modeSingle(xs: number[]): V {

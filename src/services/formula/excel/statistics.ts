@@ -111,7 +111,10 @@ export function tDist(x: V, deg: V, cumulative: V): V {
   const c = typeof cumulative === "number" ? cumulative !== 0 : Boolean(cumulative);
   if (c) return xv >= 0 ? 1 - tRight(xv, df) : tRight(-xv, df);
   const gammaln = (formulajs as unknown as { GAMMALN: (z: number) => number }).GAMMALN;
-  return Math.exp(gammaln((df + 1) / 2) - gammaln(df / 2)) / Math.sqrt(df * Math.PI) * (1 + (xv * xv) / df) ** (-(df + 1) / 2);
+  return (
+    (Math.exp(gammaln((df + 1) / 2) - gammaln(df / 2)) / Math.sqrt(df * Math.PI)) *
+    (1 + (xv * xv) / df) ** (-(df + 1) / 2)
+  );
 }
 
 export function erf(x: number): number {
@@ -167,6 +170,7 @@ export function sequence(rows: V, cols: V, start: V, step: V): V {
   const nc = Math.trunc(c as number);
   if (nr < 1 || nc < 1) return calc;
   const out: number[][] = [];
-  for (let i = 0; i < nr; i++) out.push(Array.from({ length: nc }, (_, j) => (s as number) + (i * nc + j) * (st as number)));
+  for (let i = 0; i < nr; i++)
+    out.push(Array.from({ length: nc }, (_, j) => (s as number) + (i * nc + j) * (st as number)));
   return out;
 }

@@ -4,7 +4,20 @@ import { parseNumberText } from "../parseText";
 import { Errors } from "../values";
 import { ifsAggregate, matchingPositions, pairsFrom } from "./criteria";
 import { approximateMatch, pickFrom, rowsOf, vlookup, xmatch } from "./lookup";
-import { type ExcelFunction, MANY, type V, flat, isErr, mean, modeSingle, optNumber, std, sum, vari, withNumbers } from "./shared";
+import {
+  type ExcelFunction,
+  MANY,
+  type V,
+  flat,
+  isErr,
+  mean,
+  modeSingle,
+  optNumber,
+  std,
+  sum,
+  vari,
+  withNumbers,
+} from "./shared";
 import { filterFn, sequence, sortBy } from "./statistics";
 
 export const datedif = (start: V, end: V, unit: V): V => {
@@ -14,9 +27,16 @@ export const datedif = (start: V, end: V, unit: V): V => {
 };
 
 export const stats = {
-  STDEV: std(true), "STDEV.S": std(true), STDEVP: std(false), "STDEV.P": std(false),
-  VAR: vari(true), "VAR.S": vari(true), VARP: vari(false), "VAR.P": vari(false),
-  MODE: withNumbers(modeSingle), "MODE.SNGL": withNumbers(modeSingle),
+  STDEV: std(true),
+  "STDEV.S": std(true),
+  STDEVP: std(false),
+  "STDEV.P": std(false),
+  VAR: vari(true),
+  "VAR.S": vari(true),
+  VARP: vari(false),
+  "VAR.P": vari(false),
+  MODE: withNumbers(modeSingle),
+  "MODE.SNGL": withNumbers(modeSingle),
 };
 
 export const CORE_FUNCTIONS: Record<string, ExcelFunction> = {
@@ -26,57 +46,136 @@ export const CORE_FUNCTIONS: Record<string, ExcelFunction> = {
   MAX: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => (xs.length ? Math.max(...xs) : 0)) },
   MIN: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => (xs.length ? Math.min(...xs) : 0)) },
   COUNT: {
-    min: 1, max: MANY, references: true, errorAware: true,
+    min: 1,
+    max: MANY,
+    references: true,
+    errorAware: true,
     impl: (...args: V[]) => {
       let n = 0;
       for (const a of args) {
         if (Array.isArray(a)) n += flat(a).filter((x) => typeof x === "number" || x instanceof Date).length;
-        else if (typeof a === "number" || typeof a === "boolean" || a instanceof Date || (typeof a === "string" && parseNumberText(a) !== undefined)) n++;
+        else if (
+          typeof a === "number" ||
+          typeof a === "boolean" ||
+          a instanceof Date ||
+          (typeof a === "string" && parseNumberText(a) !== undefined)
+        )
+          n++;
       }
       return n;
     },
   },
   COUNTA: {
-    min: 1, max: MANY, references: true, errorAware: true,
+    min: 1,
+    max: MANY,
+    references: true,
+    errorAware: true,
     impl: (...args: V[]) => {
       let n = 0;
-      for (const a of args) n += Array.isArray(a) ? flat(a).filter((x) => x !== null && x !== undefined).length : a === null || a === undefined ? 0 : 1;
+      for (const a of args)
+        n += Array.isArray(a)
+          ? flat(a).filter((x) => x !== null && x !== undefined).length
+          : a === null || a === undefined
+            ? 0
+            : 1;
       return n;
     },
   },
   ...Object.fromEntries(Object.entries(stats).map(([k, impl]) => [k, { min: 1, max: MANY, references: true, impl }])),
-  MEDIAN: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => {
-    if (!xs.length) return Errors.num;
-    const v = [...xs].sort((a, b) => a - b);
-    const h = v.length >> 1;
-    return v.length % 2 ? v[h] : (v[h - 1]! + v[h]!) / 2;
-  }) },
-  PRODUCT: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => (xs.length ? xs.reduce((a, b) => a * b, 1) : 0)) },
+  MEDIAN: {
+    min: 1,
+    max: MANY,
+    references: true,
+    impl: withNumbers((xs) => {
+      if (!xs.length) return Errors.num;
+      const v = [...xs].sort((a, b) => a - b);
+      const h = v.length >> 1;
+      return v.length % 2 ? v[h] : (v[h - 1]! + v[h]!) / 2;
+    }),
+  },
+  PRODUCT: {
+    min: 1,
+    max: MANY,
+    references: true,
+    impl: withNumbers((xs) => (xs.length ? xs.reduce((a, b) => a * b, 1) : 0)),
+  },
   SUMSQ: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => sum(xs.map((x) => x * x))) },
-  GEOMEAN: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => (xs.length && xs.every((x) => x > 0) ? Math.exp(mean(xs.map(Math.log))) : Errors.num)) },
-  HARMEAN: { min: 1, max: MANY, references: true, impl: withNumbers((xs) => (xs.length && xs.every((x) => x > 0) ? xs.length / sum(xs.map((x) => 1 / x)) : Errors.num)) },
+  GEOMEAN: {
+    min: 1,
+    max: MANY,
+    references: true,
+    impl: withNumbers((xs) => (xs.length && xs.every((x) => x > 0) ? Math.exp(mean(xs.map(Math.log))) : Errors.num)),
+  },
+  HARMEAN: {
+    min: 1,
+    max: MANY,
+    references: true,
+    impl: withNumbers((xs) =>
+      xs.length && xs.every((x) => x > 0) ? xs.length / sum(xs.map((x) => 1 / x)) : Errors.num,
+    ),
+  },
   // Criteria: case-insensitive text, wildcards, operators, as Excel matches them.
-  COUNTIF: { min: 2, max: 2, impl: (range: V, c: V) => {
-    const items = flat(range);
-    const pos = matchingPositions([[range, c]], items.length);
-    return isErr(pos) ? pos : pos.length;
-  } },
-  COUNTIFS: { min: 2, max: 254, pairs: true, impl: (...args: V[]) => {
-    const size = flat(args[0]).length;
-    const pos = matchingPositions(pairsFrom(args, 0), size);
-    return isErr(pos) ? pos : pos.length;
-  } },
-  SUMIF: { min: 2, max: 3, impl: (range: V, c: V, target: V) => ifsAggregate("sum", target === undefined || target === null ? range : target, [[range, c]]) },
-  AVERAGEIF: { min: 2, max: 3, impl: (range: V, c: V, target: V) => ifsAggregate("average", target === undefined || target === null ? range : target, [[range, c]]) },
-  SUMIFS: { min: 3, max: 255, pairs: true, impl: (target: V, ...rest: V[]) => ifsAggregate("sum", target, pairsFrom(rest, 0)) },
-  AVERAGEIFS: { min: 3, max: 255, pairs: true, impl: (target: V, ...rest: V[]) => ifsAggregate("average", target, pairsFrom(rest, 0)) },
-  MAXIFS: { min: 3, max: 255, pairs: true, impl: (target: V, ...rest: V[]) => ifsAggregate("max", target, pairsFrom(rest, 0)) },
-  MINIFS: { min: 3, max: 255, pairs: true, impl: (target: V, ...rest: V[]) => ifsAggregate("min", target, pairsFrom(rest, 0)) },
+  COUNTIF: {
+    min: 2,
+    max: 2,
+    impl: (range: V, c: V) => {
+      const items = flat(range);
+      const pos = matchingPositions([[range, c]], items.length);
+      return isErr(pos) ? pos : pos.length;
+    },
+  },
+  COUNTIFS: {
+    min: 2,
+    max: 254,
+    pairs: true,
+    impl: (...args: V[]) => {
+      const size = flat(args[0]).length;
+      const pos = matchingPositions(pairsFrom(args, 0), size);
+      return isErr(pos) ? pos : pos.length;
+    },
+  },
+  SUMIF: {
+    min: 2,
+    max: 3,
+    impl: (range: V, c: V, target: V) =>
+      ifsAggregate("sum", target === undefined || target === null ? range : target, [[range, c]]),
+  },
+  AVERAGEIF: {
+    min: 2,
+    max: 3,
+    impl: (range: V, c: V, target: V) =>
+      ifsAggregate("average", target === undefined || target === null ? range : target, [[range, c]]),
+  },
+  SUMIFS: {
+    min: 3,
+    max: 255,
+    pairs: true,
+    impl: (target: V, ...rest: V[]) => ifsAggregate("sum", target, pairsFrom(rest, 0)),
+  },
+  AVERAGEIFS: {
+    min: 3,
+    max: 255,
+    pairs: true,
+    impl: (target: V, ...rest: V[]) => ifsAggregate("average", target, pairsFrom(rest, 0)),
+  },
+  MAXIFS: {
+    min: 3,
+    max: 255,
+    pairs: true,
+    impl: (target: V, ...rest: V[]) => ifsAggregate("max", target, pairsFrom(rest, 0)),
+  },
+  MINIFS: {
+    min: 3,
+    max: 255,
+    pairs: true,
+    impl: (target: V, ...rest: V[]) => ifsAggregate("min", target, pairsFrom(rest, 0)),
+  },
   // Optional arguments and Excel's answers for lookups.
   VLOOKUP: { min: 3, max: 4, impl: (v: V, t: V, c: V, a: V) => vlookup(v, t, c, a, false) },
   HLOOKUP: { min: 3, max: 4, impl: (v: V, t: V, c: V, a: V) => vlookup(v, t, c, a, true) },
   MATCH: {
-    min: 2, max: 3,
+    min: 2,
+    max: 3,
     impl: (v: V, list: V, type: V) => {
       const t = optNumber(type, 1);
       if (isErr(t)) return t;
@@ -87,7 +186,8 @@ export const CORE_FUNCTIONS: Record<string, ExcelFunction> = {
     },
   },
   INDEX: {
-    min: 2, max: 3,
+    min: 2,
+    max: 3,
     impl: (array: V, row: V, col: V) => {
       const rows = rowsOf(array);
       const r = optNumber(row, 0);
@@ -107,7 +207,8 @@ export const CORE_FUNCTIONS: Record<string, ExcelFunction> = {
     },
   },
   LOOKUP: {
-    min: 2, max: 3,
+    min: 2,
+    max: 3,
     impl: (v: V, list: V, result: V) => {
       let keys: V[];
       let res: V[];
@@ -125,7 +226,8 @@ export const CORE_FUNCTIONS: Record<string, ExcelFunction> = {
     },
   },
   XLOOKUP: {
-    min: 3, max: 6,
+    min: 3,
+    max: 6,
     impl: (v: V, lookup: V, result: V, notFound: V, mode: V, searchMode: V) => {
       const m = optNumber(mode, 0);
       const s = optNumber(searchMode, 1);
@@ -139,7 +241,8 @@ export const CORE_FUNCTIONS: Record<string, ExcelFunction> = {
     },
   },
   XMATCH: {
-    min: 2, max: 4,
+    min: 2,
+    max: 4,
     impl: (v: V, lookup: V, mode: V, searchMode: V) => {
       const m = optNumber(mode, 0);
       const s = optNumber(searchMode, 1);

@@ -57,7 +57,7 @@ export function textAround(after: boolean) {
     const hay = insensitive ? t.toLowerCase() : t;
     // Every match position (start, length), left to right, not overlapping.
     const found: Array<[number, number]> = [];
-    for (let i = 0; i <= hay.length; ) {
+    for (let i = 0; i <= hay.length;) {
       let hit: [number, number] | undefined;
       for (const d of delims as string[]) {
         const needle = insensitive ? d.toLowerCase() : d;
@@ -86,11 +86,19 @@ export function textSplit(text: V, colDelim: V, rowDelim: V, ignoreEmpty: V, mat
   const t = toText((text ?? null) as FormulaValue);
   if (isErr(t)) return t;
   const insensitive = optNumber(matchMode, 0) === 1;
-  const toDelims = (v: V) => (v === undefined || v === null ? [] : flat(v).map((d) => String(toText(d as FormulaValue))).filter((d) => d !== ""));
+  const toDelims = (v: V) =>
+    v === undefined || v === null
+      ? []
+      : flat(v)
+          .map((d) => String(toText(d as FormulaValue)))
+          .filter((d) => d !== "");
   const cols = toDelims(colDelim);
   const rowsD = toDelims(rowDelim);
   if (cols.length === 0 && rowsD.length === 0) return Errors.value;
-  const splitter = (ds: string[]) => (ds.length ? new RegExp(ds.map((d) => d.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), insensitive ? "gi" : "g") : null);
+  const splitter = (ds: string[]) =>
+    ds.length
+      ? new RegExp(ds.map((d) => d.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"), insensitive ? "gi" : "g")
+      : null;
   const rowRe = splitter(rowsD);
   const colRe = splitter(cols);
   const skip = ignoreEmpty === true || (typeof ignoreEmpty === "number" && ignoreEmpty !== 0);
