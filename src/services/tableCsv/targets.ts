@@ -4,7 +4,7 @@
  * Also the conversion of one record into values by target, and the column writes both writers share.
  */
 import type { ServiceContext } from "../context";
-import { createColumn, liveColumnsQuery, updateColumn } from "../tables/columns";
+import { createColumn, liveColumnsQuery } from "../tables/columns";
 import { columnType, isComputedColumn } from "../tables/cellValues";
 import type { ColumnDataInput } from "../../schemas/tables";
 import type { ColumnRow, TableRow } from "../tables/serialize";
@@ -77,23 +77,9 @@ export function convertRecord(targets: readonly Target[], rec: CsvRecord): { val
   return problems ? { problems } : { values };
 }
 
-/** A row's values by column id (what a cell insert takes). */
-export function cellsOf(targets: readonly Target[], values: RowValues): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  values.forEach((v, i) => {
-    if (v !== undefined) out[targets[i]!.column!.column.id] = v;
-  });
-  return out;
-}
-
-/** The columns the import writes, as stored (new ones with the items collected so far). */
-export function writtenColumns(targets: readonly Target[]): ColumnRow[] {
-  return targets.flatMap((t) => (t.column ? [t.column.column] : []));
-}
-
 /**
  * Creates the columns the import adds (select items as collected so far), then reads the table's live columns
- * back so the writes check values against what is stored. The ids of the columns it creates are pushed to
+ * back so the commit stores each as it is, with its items. The ids of the columns it creates are pushed to
  * `created` as they are made (so a caller can remove them after a failure midway), and returned.
  */
 export async function createTargets(ctx: ServiceContext, table: TableRow, targets: Target[], created: string[] = []): Promise<string[]> {
@@ -113,14 +99,4 @@ export async function createTargets(ctx: ServiceContext, table: TableRow, target
     if (stored && t.column) t.column.column = { ...stored, data: { ...stored.data, ...(t.column.items.length ? { selectItems: t.column.items } : {}) } as ColumnRow["data"] };
   }
   return created;
-}
-
-/** Stores the select items new labels added since the last write, before rows that use them are written. */
-export async function storeNewItems(ctx: ServiceContext, targets: Target[]) {
-  for (const t of targets) {
-    if (!t.column?.added) continue;
-    const c = t.column.column;
-    await updateColumn(ctx, { columnId: c.id, patch: { data: { ...c.data, selectItems: t.column.items } as ColumnDataInput } });
-    t.column.added = false;
-  }
 }
