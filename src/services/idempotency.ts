@@ -186,6 +186,24 @@ export async function keptAnswerStatements(
   return [d1.prepare(when ? `${KEEP_ANSWER} AND (${when.sql})` : KEEP_ANSWER).bind(status, "application/json", body, owned.callerId, owned.key, owned.claim, ...(when?.params ?? []))];
 }
 
+const RENEW_LEASE = "UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ? AND claim = ? AND status IS NULL";
+const CLAIM_HELD = "EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ? AND claim = ?)";
+
+/**
+ * For a write made of many batches that may run past IDEMPOTENCY_LEASE_MS (a CSV import): the statement that renews
+ * the lease of the request's claim from `at`, for each of its batches (a retry meanwhile is 409, not a second run),
+ * and the condition that the claim is still this request's, for the batch that commits (a claim taken over while
+ * the request stalled longer than the lease must not commit beside the retry). Nothing without an owned key here.
+ */
+export function claimLease(ctx: ServiceContext, d1: D1Database): { renew: (at: number) => D1PreparedStatement[]; held: { sql: string; params: readonly unknown[] } | null } {
+  const owned = ctx.idempotencyClaim;
+  if (!owned || !keepsHere(ctx, owned)) return { renew: () => [], held: null };
+  return {
+    renew: (at) => [d1.prepare(RENEW_LEASE).bind(at, owned.callerId, owned.key, owned.claim)],
+    held: { sql: CLAIM_HELD, params: [owned.callerId, owned.key, owned.claim] },
+  };
+}
+
 /**
  * Frees a key this request claimed in its authentication batch when authentication then refused the request (an
  * expired token, the rate limit): the caller is not settled yet, so the user comes from the token row. Without

@@ -13,16 +13,18 @@
  * step is bounded by the row limit — `npm run bench -- csv` measures it) and the import's answer kept for its
  * Idempotency-Key (services/idempotency.ts keptAnswerStatements), only if the rows went live. A crash after it
  * leaves the answer for the retry; a crash before it leaves nothing live and an empty claim the retry takes over
- * (docs/api-guide.md › HTTP semantics). Then formulas are recomputed and events sent, a batch at a time.
+ * (docs/api-guide.md › HTTP semantics). An import may run longer than the claim's 60 s lease: each batch renews
+ * it, and the commit takes effect only while the claim is still this request's (services/idempotency.ts claimLease),
+ * so a retry never runs beside it. Then formulas are recomputed and events sent, a batch at a time.
  *
  * undo() deletes what was staged through plain SQL DELETEs, a batch at a time, and the created columns with it.
  * What an isolate that died leaves (never committed, never undone) is removed by ./sweep.
  */
 import { d1Of } from "../../db/d1";
-import { notFound } from "../../errors";
+import { ApiError, conflict, notFound } from "../../errors";
 import type { ServiceContext } from "../context";
 import { emitAfterResponse, rowEvent } from "../events/events";
-import { keptAnswerStatements } from "../idempotency";
+import { claimLease, keptAnswerStatements } from "../idempotency";
 import { recalculateFormulasAfterWrite } from "../tables/recompute";
 import { idsBeside } from "../../db/shardIds";
 import { breather, type ImportPlan } from "./plan";
@@ -138,7 +140,8 @@ export class Stage {
     const hide = !this.hidden && this.createdColumns.length > 0 ? [this.d1.prepare(HIDE_COLUMNS).bind(JSON.stringify(this.createdColumns), this.marker)] : [];
     await breather(this.lastMs);
     const started = performance.now();
-    const results = await this.d1.batch([...statements, ...hide]);
+    // Each batch renews the lease of the request's Idempotency-Key claim: an import may run past it.
+    const results = await this.d1.batch([...statements, ...hide, ...claimLease(this.ctx, this.d1).renew(Date.now())]);
     this.hidden = true;
     this.lastMs = performance.now() - started;
     if ((results[0]?.meta.changes ?? 0) < ids.length) throw notFound("Table");
@@ -166,16 +169,30 @@ export class Stage {
       payload: answer(total),
       when: { sql: COMMITTED, params: [table.id, this.marker, table.id] },
     });
+    // Only while the request still holds its claim: one that a retry took over (this request stalled past the
+    // lease) leaves the import to the retry.
+    const { held } = claimLease(this.ctx, this.d1);
     const results = await this.d1.batch([
       ...staged.statements,
       ...columnStatements,
-      this.d1.prepare(SHOW_ROWS).bind(table.id, this.marker, t, total),
+      this.d1.prepare(held ? `${SHOW_ROWS} AND ${held.sql}` : SHOW_ROWS).bind(table.id, this.marker, t, total, ...(held?.params ?? [])),
       ...kept,
     ]);
     for (const id of staged.ids) this.rowIds.push(id);
     const shown = results[staged.statements.length + columnStatements.length];
-    // changes counts what the search triggers updated too: at least every staged row, or none (the table was deleted).
-    if ((shown?.meta.changes ?? 0) < total) throw notFound("Table");
+    // changes counts what the search triggers updated too: at least every staged row, or none.
+    if ((shown?.meta.changes ?? 0) < total) throw await this.whyNotShown(held);
+  }
+
+  /** Why the commit made no row live: the table was deleted, or the request's claim was taken over. */
+  private async whyNotShown(held: { sql: string; params: readonly unknown[] } | null): Promise<ApiError> {
+    const row = await this.d1
+      .prepare(`SELECT EXISTS (SELECT 1 FROM tables WHERE id = ? AND is_deleted = 0) AS live, ${held ? held.sql : "1"} AS held`)
+      .bind(this.plan.table.id, ...(held?.params ?? []))
+      .first<{ live: number; held: number }>();
+    if (!row?.live) return notFound("Table");
+    if (!row.held) return conflict("A retry with this Idempotency-Key took the import over while this request stalled; this request wrote nothing");
+    return new ApiError("InternalError", "Rows this import staged were removed before it committed; nothing was written");
   }
 
   /** Deletes what was staged, a batch of rows at a time, then the created columns. */

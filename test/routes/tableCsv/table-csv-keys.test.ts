@@ -94,6 +94,56 @@ describe("a keyed CSV import keeps its answer with its rows (finding 11)", () =>
   }
 });
 
+describe("a keyed CSV import holds its claim while it runs (finding 11)", () => {
+  it("renews the claim's lease with each batch, so a retry while a long import runs finds it held (409), not abandoned", async () => {
+    const { tableId } = await makeTable(t.owner.token, t.projectId, "Renewed");
+    const key = `csv-lease-${crypto.randomUUID()}`;
+    const db = shardD1(tableId);
+    // The import stalls past the lease while it writes its first batch (its claim is made stale, as a slow upload
+    // would leave it); two more batches follow.
+    await db.prepare(
+      `CREATE TRIGGER IF NOT EXISTS test_stall_${tableId} AFTER INSERT ON rows
+       WHEN NEW.table_id = '${tableId}' AND (SELECT COUNT(*) FROM rows WHERE table_id = '${tableId}') = 1
+       BEGIN UPDATE idempotency_keys SET created_at = 0 WHERE key = '${key}' AND status IS NULL; END`,
+    ).run();
+    let stalled: number | undefined;
+    try {
+      const text = `Name\n${Array.from({ length: 2500 }, (_, i) => `r${i}`).join("\n")}\n`;
+      const first = await importCsv(tableId, text, { mode: "partial" }, key);
+      expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
+      expect(first.body.data.imported).toBe(2500);
+    } finally {
+      await db.prepare(`DROP TRIGGER IF EXISTS test_stall_${tableId}`).run();
+      stalled = Number(await db.prepare("SELECT created_at AS at FROM idempotency_keys WHERE key = ?").bind(key).first("at"));
+    }
+    // The batch renewed the lease: the record is not one a retry could take over (without renewal it stayed at 0).
+    expect(stalled).toBeGreaterThan(Date.now() - 60_000);
+  }, 60_000);
+
+  for (const mode of ["atomic", "partial"] as const) {
+    it(`${mode}: commits nothing when a retry took its claim over: 409, no row, no column`, async () => {
+      const { tableId } = await makeTable(t.owner.token, t.projectId, `Taken over ${mode}`);
+      const key = `csv-taken-${crypto.randomUUID()}`;
+      const db = shardD1(tableId);
+      // A retry takes the claim over (another claim id) once the import has staged rows.
+      await db.prepare(
+        `CREATE TRIGGER IF NOT EXISTS test_take_over_${tableId} AFTER INSERT ON rows WHEN NEW.table_id = '${tableId}'
+         BEGIN UPDATE idempotency_keys SET claim = 'the-retry', created_at = ${Date.now()} WHERE key = '${key}'; END`,
+      ).run();
+      try {
+        const res = await importCsv(tableId, "Name,Qty\na,1\nb,2\n", { mode }, key);
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(409);
+        expect(res.body.message).toMatch(/took the import over/);
+      } finally {
+        await db.prepare(`DROP TRIGGER IF EXISTS test_take_over_${tableId}`).run();
+      }
+      expect(await anyRows(tableId)).toBe(0);
+      const cols = (await ok("GET", `/table/columns/${tableId}`, { token: t.owner.token })).data as any[];
+      expect(cols.map((c) => c.name)).toEqual(["Name"]);
+    });
+  }
+});
+
 describe("partial mode stages its rows (finding 11)", () => {
   it("shows no row until the whole file is read, then every good row", async () => {
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Partial staged");
