@@ -538,7 +538,7 @@ export interface paths {
         get: operations["getContent"];
         /**
          * Replace a document's block content
-         * @description Edit access to the document. On a document with a collaborative room the write goes through the room and reaches connected editors as one Yjs transaction. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. `If-Match` with the ETag of GET means the same (else 412 and nothing is written). Without either the write always lands on top of the newest version. The response carries the new version's ETag.
+         * @description Edit access to the document. On a document with a collaborative room the write goes through the room and reaches connected editors as one Yjs transaction. With `baseVersion`, the write happens only if it is still the current version (else 409 and nothing is written); of two concurrent writes with the same `baseVersion` exactly one wins. `If-Match` with the ETag of GET means the same (else 412 and nothing is written). Without either the write always lands on top of the newest version. The response carries the new version's ETag. Blocks nested more than 32 deep through `children`, or JSON nested more than 128 levels, are 422 naming the path of the first value past the bound.
          */
         put: operations["putContent"];
         post?: never;
@@ -807,7 +807,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rich-text document from a Markdown file
-         * @description Access as for `POST /document` (project root: workspace owner/admin/editor; inside a folder: edit access to it). The body is the Markdown text (`text/markdown`, UTF-8) or a `multipart/form-data` upload whose `file` part holds it; at most 5 MiB (413). GitHub Flavored Markdown: headings, paragraphs with bold, italic, strikethrough, inline code and links, bullet, numbered and task lists (nested), quotes, fenced code, tables, images by URL and rules become the editor's blocks. The answer is the new document and its content version.
+         * @description Access as for `POST /document` (project root: workspace owner/admin/editor; inside a folder: edit access to it). The body is the Markdown text (`text/markdown`, UTF-8) or a `multipart/form-data` upload whose `file` part holds it; at most 1 MiB (413). GitHub Flavored Markdown: headings, paragraphs with bold, italic, strikethrough, inline code and links, bullet, numbered and task lists (nested), quotes, fenced code, tables, images by URL and rules become the editor's blocks. The answer is the new document and its content version. Text nested or costing past the import bounds (containers or inline constructs 64 deep, list items 32, the work budget of docs/api-guide.md › Limits) is 422 before it is parsed, `details[0].line` naming the line.
          */
         post: operations["importMarkdownDocument"];
         delete?: never;
@@ -1383,7 +1383,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a snapshot
-         * @description Edit access to its document. In one transaction, snapshots the current state as "Before restore" (so nothing is lost), writes the frozen blocks as a new content version and, for a DOCX snapshot, stores the frozen DOCX as a new newest version.
+         * @description Edit access to its document. In one transaction, snapshots the current state as "Before restore" (so nothing is lost), writes the frozen blocks as a new content version and, for a DOCX snapshot, stores the frozen DOCX as a new newest version. Frozen blocks nested past the content bound (32 blocks deep; frozen before it existed) are 422 and nothing is restored.
          */
         post: operations["restoreSnapshot"];
         delete?: never;
@@ -1511,7 +1511,7 @@ export interface paths {
         put?: never;
         /**
          * Import rows from a CSV file
-         * @description The body is the CSV file itself (`text/csv`, streamed) or a `multipart/form-data` upload whose `file` part is the CSV. At most 50 MiB (413), 250000 data rows and 1000000 cells (rows × imported columns; past it `atomic` is 413 and writes nothing, `partial` reports the first row past it and reads no further); rows are written at most 5000 cells at a time (fewer for wide rows). UTF-8 only: other bytes are 415. The first line names the columns: a live column with the same name (case-insensitive) or id receives the values; another name creates a column, typed by `types` or inferred from the first 1000 rows (number, checkbox, date, url, email, single select when values repeat, else text). Formula and oneMany columns are computed and their CSV columns are ignored. `mode=partial` (default) writes the valid rows and reports each bad row by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines (its rows stay invisible until the whole file is written). A file that cannot be read as CSV (a quote never closed, no header, a repeated column name) is 422 with the line.
+         * @description The body is the CSV file itself (`text/csv`, streamed) or a `multipart/form-data` upload whose `file` part is the CSV. At most 50 MiB (413), 250000 data rows and 1000000 cells (rows × imported columns; past it `atomic` is 413 and writes nothing, `partial` reports the first row past it and reads no further); rows are written at most 5000 cells at a time (fewer for wide rows). UTF-8 only: other bytes are 415. The first line names the columns: a live column with the same name (case-insensitive) or id receives the values; another name creates a column, typed by `types` or inferred from the first 1000 rows (number, checkbox, date, url, email, single select when values repeat, else text). Formula and oneMany columns are computed and their CSV columns are ignored. `mode=partial` (default) writes the valid rows and reports each bad row by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines. In both modes the rows stay invisible until the whole file is read, then go live at once with the answer kept for `Idempotency-Key`. A file that cannot be read as CSV (a quote never closed, no header, a repeated column name) is 422 with the line.
          */
         post: operations["importTableCsv"];
         delete?: never;
@@ -7380,6 +7380,18 @@ export interface operations {
             };
             /** @description Wrong content type or bytes that do not match it */
             415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];

@@ -37,9 +37,9 @@ const route = defineRoute({
   operationId: "importTableCsv",
   // Authenticated before the body is touched, so a caller without a valid token never has a file read.
   auth: "token",
-  // Token (with the Idempotency-Key claim), access and columns, the rows (a batch per 5,000 cells), a new column costs 2
-  // more and new select labels 2 (atomic: hiding new columns 1, the commit 1): the budget is for a small partial file
-  // that adds one column (docs/api-guide.md).
+  // Token (with the Idempotency-Key claim), access and columns; a new column 2 and the columns read back 1; the rows
+  // staged a batch per 5,000 cells, the last with the commit (rows live, answer kept); the answer: the budget is for
+  // a small file that adds one column (docs/api-guide.md).
   roundTrips: 6,
   method: "post",
   path: "/table/{tableId}/import",
@@ -53,8 +53,8 @@ const route = defineRoute({
     "(case-insensitive) or id receives the values; another name creates a column, typed by `types` or inferred from the first " +
     `${SAMPLE_ROWS} rows (number, checkbox, date, url, email, single select when values repeat, else text). Formula and oneMany ` +
     "columns are computed and their CSV columns are ignored. `mode=partial` (default) writes the valid rows and reports each bad row " +
-    "by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines (its rows stay invisible until " +
-    "the whole file is written). A file that cannot be read " +
+    "by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines. In both modes the rows stay " +
+    "invisible until the whole file is read, then go live at once with the answer kept for `Idempotency-Key`. A file that cannot be read " +
     "as CSV (a quote never closed, no header, a repeated column name) is 422 with the line.",
   request: {
     params: z.object({ tableId: pathId("tableId") }),
