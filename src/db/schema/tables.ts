@@ -42,8 +42,6 @@ export const columns = sqliteTable("columns", {
   index("columns_link_target_idx")
     .on(sql`json_extract(${t.data}, '$.oneMany.tableId')`)
     .where(sql`${t.isDeleted} = 0 AND json_extract(${t.data}, '$.type') = 'oneMany'`),
-  /** Columns a CSV import created and hid, by age: the sweep of abandoned imports (src/services/tableCsv/sweep.ts). */
-  index("columns_staged_idx").on(t.createdAt).where(sql`${t.isDeleted} = 1 AND ${t.originId} LIKE 'csv-import:%'`),
 ]);
 
 /**

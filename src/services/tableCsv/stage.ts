@@ -5,12 +5,14 @@
  * Rows are staged as they stream: written in batches of at most CELLS_PER_BATCH cells (each its own D1 batch, so
  * other writers get in between), but with is_deleted = 1 and origin_id = a marker of this import. Every read of
  * rows (listings, search — the search trigger indexes them as not live —, formulas, exports) skips deleted rows,
- * so nothing is visible and no event is sent. Columns the import creates are hidden the same way (with the marker
- * too) in the first write batch, and new select items are kept in memory (they are few: labels, not rows).
+ * so nothing is visible and no event is sent. Columns the import creates are made at the start and stay visible,
+ * empty until the commit: hiding them would cost the commit a rewrite of every row's search entry per column
+ * (the search_columns_au trigger, migrations/shard/0005) — for 200 new columns of 1,000 rows, a 26 s batch that
+ * held the database. New select items are kept in memory (they are few: labels, not rows).
  *
- * Commit is one D1 batch: the last rows staged, the columns' select items stored, the new columns and the staged
- * rows made live (one UPDATE per column, one for all rows: at most MAX_CSV_ROWS rows, no cell touched, so the final
- * step is bounded by the row limit — `npm run bench -- csv` measures it) and the import's answer kept for its
+ * Commit is one D1 batch: the last rows staged, the columns' new select items stored, the staged rows made live
+ * (one UPDATE for all rows: at most MAX_CSV_ROWS rows, no cell touched, so the final step is bounded by the row
+ * limit — `npm run bench -- csv` measures it) and the import's answer kept for its
  * Idempotency-Key (services/idempotency.ts keptAnswerStatements), only if the rows went live. A crash after it
  * leaves the answer for the retry; a crash before it leaves nothing live and an empty claim the retry takes over
  * (docs/api-guide.md › HTTP semantics). An import may run longer than the claim's 60 s lease: each batch renews
@@ -18,7 +20,8 @@
  * so a retry never runs beside it. Then formulas are recomputed and events sent, a batch at a time.
  *
  * undo() deletes what was staged through plain SQL DELETEs, a batch at a time, and the created columns with it.
- * What an isolate that died leaves (never committed, never undone) is removed by ./sweep.
+ * The rows an isolate that died leaves (never committed, never undone) are removed by ./sweep; a column it created
+ * stays, empty and visible, for a person to delete (it may hold what someone wrote in it since).
  */
 import { d1Of } from "../../db/d1";
 import { ApiError, conflict, notFound } from "../../errors";
@@ -30,7 +33,7 @@ import { idsBeside } from "../../db/shardIds";
 import { breather, type ImportPlan } from "./plan";
 import { createTargets, type RowValues, type Target } from "./targets";
 
-/** What origin_id of a staged row or hidden column starts with; ./sweep finds abandoned imports by it. */
+/** What origin_id of a staged row starts with; ./sweep finds abandoned imports by it. */
 export const STAGED_MARKER_PREFIX = "csv-import:";
 /** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
 const CELL_CHUNK_BYTES = 1_000_000;
@@ -47,9 +50,6 @@ const STAGE_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspa
   FROM json_each(?4) j
   WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1)`;
 
-const HIDE_COLUMNS = `UPDATE columns SET is_deleted = 1, origin_id = ?2 WHERE id IN (SELECT value FROM json_each(?1))`;
-/** A created column: live with its items (hidden by the first write, or never hidden when the commit is the first write). */
-const SHOW_COLUMN = `UPDATE columns SET is_deleted = 0, origin_id = '', data = ?2, updated_at = ?3 WHERE id = ?1`;
 const STORE_ITEMS = `UPDATE columns SET data = ?2, updated_at = ?3 WHERE id = ?1 AND is_deleted = 0`;
 /** Every staged row live, only while the table is and every row this import staged is still there (?4 of them). */
 const SHOW_ROWS = `UPDATE rows SET is_deleted = 0, origin_id = '', updated_at = ?3
@@ -61,7 +61,7 @@ const COMMITTED = `NOT EXISTS (SELECT 1 FROM rows WHERE table_id = ? AND is_dele
 const STAGED = `SELECT id FROM rows WHERE table_id = ?1 AND origin_id = ?2 AND is_deleted = 1 ORDER BY id LIMIT ?3`;
 const DELETE_STAGED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (${STAGED})`;
 const DELETE_STAGED_ROWS = `DELETE FROM rows WHERE id IN (${STAGED})`;
-/** The columns this import created: never answered for, so removed whether or not they were hidden yet. */
+/** The columns this import created: never answered for, so removed with its rows. */
 const DELETE_CREATED_COLUMNS = `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1))`;
 
 /** `[cellId, rowId, columnId, isIdentifier, value]` entries as JSON arrays, split so no chunk passes CELL_CHUNK_BYTES. */
@@ -88,9 +88,8 @@ function cellChunks(entries: readonly unknown[][]): string[] {
 export class Stage {
   readonly marker = `${STAGED_MARKER_PREFIX}${crypto.randomUUID()}`;
   readonly rowIds: string[] = [];
-  /** The columns this import created (hidden by the first write batch, live at the commit). */
+  /** The columns this import created. */
   readonly createdColumns: string[] = [];
-  private hidden = false;
   private newId: () => string;
   private lastMs = 0;
 
@@ -106,8 +105,7 @@ export class Stage {
   }
 
   /**
-   * Creates the import's new columns (a reader may see one, empty, until the first write hides it). Not as the
-   * request's answer: a column create keeps its own answer for a keyed request, and the import's is the commit's.
+   * Creates the import's new columns. Not as the request's answer: a column create keeps its own answer for a keyed request, and the import's is the commit's.
    */
   async prepareColumns() {
     const unkeyed: ServiceContext = { ...this.ctx };
@@ -115,7 +113,7 @@ export class Stage {
     await createTargets(unkeyed, this.plan.table, this.plan.targets, this.createdColumns);
   }
 
-  /** The statements staging `batch` (rows hidden, and their cells), hiding the created columns the first time. */
+  /** The statements staging `batch`: rows hidden, and their cells. */
   private stageStatements(batch: readonly RowValues[]): { statements: D1PreparedStatement[]; ids: string[] } {
     const { table, targets } = this.plan;
     const t = this.ctx.now;
@@ -137,19 +135,17 @@ export class Stage {
   /** One D1 batch: the rows (hidden) and their cells, after a pause of a quarter of the last batch's time. */
   async write(batch: readonly RowValues[]) {
     const { statements, ids } = this.stageStatements(batch);
-    const hide = !this.hidden && this.createdColumns.length > 0 ? [this.d1.prepare(HIDE_COLUMNS).bind(JSON.stringify(this.createdColumns), this.marker)] : [];
     await breather(this.lastMs);
     const started = performance.now();
     // Each batch renews the lease of the request's Idempotency-Key claim: an import may run past it.
-    const results = await this.d1.batch([...statements, ...hide, ...claimLease(this.ctx, this.d1).renew(Date.now())]);
-    this.hidden = true;
+    const results = await this.d1.batch([...statements, ...claimLease(this.ctx, this.d1).renew(Date.now())]);
     this.lastMs = performance.now() - started;
     if ((results[0]?.meta.changes ?? 0) < ids.length) throw notFound("Table");
     for (const id of ids) this.rowIds.push(id);
   }
 
   /**
-   * One D1 batch: the last rows staged, select items stored, new columns and every staged row live, and
+   * One D1 batch: the last rows staged, new select items stored, every staged row live, and
    * `answer(imported)` kept as the request's answer when it all took.
    */
   async commit(last: readonly RowValues[], answer: (imported: number) => unknown) {
@@ -157,12 +153,11 @@ export class Stage {
     const t = this.ctx.now;
     const staged = last.length ? this.stageStatements(last) : { statements: [], ids: [] };
     const total = this.rowIds.length + staged.ids.length;
-    const created = new Set(this.createdColumns);
     const columnStatements = targets.flatMap((x) => {
       const c = x.column;
-      if (!c || (!created.has(c.column.id) && !c.added)) return [];
+      if (!c?.added) return [];
       const data = JSON.stringify({ ...c.column.data, ...(c.items.length ? { selectItems: c.items } : {}) });
-      return [this.d1.prepare(created.has(c.column.id) ? SHOW_COLUMN : STORE_ITEMS).bind(c.column.id, data, t)];
+      return [this.d1.prepare(STORE_ITEMS).bind(c.column.id, data, t)];
     });
     const kept = await keptAnswerStatements(this.ctx, {
       d1: this.d1,
@@ -172,6 +167,7 @@ export class Stage {
     // Only while the request still holds its claim: one that a retry took over (this request stalled past the
     // lease) leaves the import to the retry.
     const { held } = claimLease(this.ctx, this.d1);
+    if (this.rowIds.length) await breather(this.lastMs);
     const results = await this.d1.batch([
       ...staged.statements,
       ...columnStatements,

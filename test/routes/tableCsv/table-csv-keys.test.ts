@@ -168,15 +168,14 @@ describe("partial mode stages its rows (finding 11)", () => {
 });
 
 describe("abandoned staged imports are swept (finding 11)", () => {
-  it("the scheduled handler deletes the rows, cells and hidden columns of an import older than the sweep age, and nothing else", async () => {
+  it("the scheduled handler deletes the rows and cells of an import older than the sweep age, and nothing else", async () => {
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Abandoned");
     const db = shardD1(tableId);
     // Two imports, made real then turned back into what a died isolate leaves: rows hidden with the import's marker,
-    // their cells, and the column it created hidden with the same marker. One is two hours old, one is running now.
+    // and their cells. One is two hours old, one is running now.
     const stale = await importCsv(tableId, "Name,Old\ns1,a\ns2,b\ns3,c\n", { mode: "atomic" });
     expect(stale.status).toBe(200);
     const staleIds = (await allRows(t.owner.token, tableId)).map((r) => r._id as string);
-    const oldColumn = stale.body.data.columns[1].columnId as string;
     const fresh = await importCsv(tableId, "Name\nf1\nf2\n", { mode: "atomic" });
     expect(fresh.status).toBe(200);
     const freshIds = (await allRows(t.owner.token, tableId)).map((r) => r._id as string).filter((id) => !staleIds.includes(id));
@@ -187,7 +186,6 @@ describe("abandoned staged imports are swept (finding 11)", () => {
       db.prepare("UPDATE rows SET is_deleted = 1, origin_id = ?, created_at = ?, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))").bind(marker, at, at, JSON.stringify(ids)).run();
     await stage(staleIds, "csv-import:stale", longAgo);
     await stage(freshIds, "csv-import:fresh", Date.now());
-    await db.prepare("UPDATE columns SET is_deleted = 1, origin_id = 'csv-import:stale', created_at = ? WHERE id = ?").bind(longAgo, oldColumn).run();
     // A row a person deleted long ago (restorable): not an import's, never swept.
     const [deleted] = (await allRows(t.owner.token, tableId)).map((r) => r._id as string);
     await db.prepare("UPDATE rows SET is_deleted = 1, created_at = ? WHERE id = ?").bind(longAgo, deleted).run();
@@ -199,7 +197,6 @@ describe("abandoned staged imports are swept (finding 11)", () => {
 
     expect(await rowsOf(staleIds)).toBe(0);
     expect(await cellsOf(staleIds)).toBe(0);
-    expect(await db.prepare("SELECT id FROM columns WHERE id = ?").bind(oldColumn).first()).toBeNull();
     expect(await rowsOf(freshIds)).toBe(2);
     expect(await cellsOf(freshIds)).toBe(2);
     expect(await rowsOf([deleted!])).toBe(1);
