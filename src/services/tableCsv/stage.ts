@@ -92,6 +92,8 @@ export class Stage {
   readonly createdColumns: string[] = [];
   private newId: () => string;
   private lastMs = 0;
+  /** performance.now() when the stage began: the request's clock (ctx.now) plus the time since is the time now. */
+  private readonly began = performance.now();
 
   constructor(
     private ctx: ServiceContext,
@@ -138,7 +140,8 @@ export class Stage {
     await breather(this.lastMs);
     const started = performance.now();
     // Each batch renews the lease of the request's Idempotency-Key claim: an import may run past it.
-    const results = await this.d1.batch([...statements, ...claimLease(this.ctx, this.d1).renew(Date.now())]);
+    const at = this.ctx.now + Math.round(performance.now() - this.began);
+    const results = await this.d1.batch([...statements, ...claimLease(this.ctx, this.d1).renew(at)]);
     this.lastMs = performance.now() - started;
     if ((results[0]?.meta.changes ?? 0) < ids.length) throw notFound("Table");
     for (const id of ids) this.rowIds.push(id);

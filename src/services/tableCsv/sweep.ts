@@ -27,9 +27,9 @@ const STALE_ROWS = `SELECT id FROM rows WHERE is_deleted = 1 AND origin_id LIKE 
 /** One database: deletes a step at a time until nothing stale is left or SWEEP_MS have passed; the changes made. */
 async function sweepDatabase(db: D1Database, cutoff: number): Promise<number> {
   let swept = 0;
-  const started = Date.now();
+  const started = performance.now();
   let lastMs = 0;
-  while (Date.now() - started < SWEEP_MS) {
+  while (performance.now() - started < SWEEP_MS) {
     if (swept > 0) await breather(lastMs);
     const t = performance.now();
     const [, rows] = await db.batch([
