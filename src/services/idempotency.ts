@@ -49,10 +49,16 @@ function sealBody(env: Env, callerId: string, key: string, body: string): Promis
 }
 
 /** A kept response with its body opened again for replay. */
-export async function openStoredResponse(ctx: ServiceContext, input: { record: IdempotencyRecord; response: StoredResponse }): Promise<StoredResponse> {
+export async function openStoredResponse(
+  ctx: ServiceContext,
+  input: { record: IdempotencyRecord; response: StoredResponse },
+): Promise<StoredResponse> {
   const { record, response } = input;
   if (response.body === null) return response;
-  return { ...response, body: await openSecret(ctx.env.SIGNING_SECRET, response.body, sealContext(record.userId, record.key)) };
+  return {
+    ...response,
+    body: await openSecret(ctx.env.SIGNING_SECRET, response.body, sealContext(record.userId, record.key)),
+  };
 }
 
 export interface StoredResponse {
@@ -83,7 +89,15 @@ export function newClaim(key: string, requestHash: string): ClaimRequest {
 function takeOverExpired(req: ClaimRequest, at: number, logicalShard: number | null) {
   return {
     target: [idempotencyKeys.userId, idempotencyKeys.key],
-    set: { claim: req.claim, requestHash: req.requestHash, status: null, contentType: null, body: null, createdAt: at, logicalShard },
+    set: {
+      claim: req.claim,
+      requestHash: req.requestHash,
+      status: null,
+      contentType: null,
+      body: null,
+      createdAt: at,
+      logicalShard,
+    },
     setWhere: sql`${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_TTL_MS} OR (${idempotencyKeys.status} IS NULL AND ${idempotencyKeys.createdAt} <= ${at - IDEMPOTENCY_LEASE_MS})`,
   };
 }
@@ -118,7 +132,12 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
     db
       .select()
       .from(idempotencyKeys)
-      .where(and(sql`${idempotencyKeys.userId} = (SELECT user_id FROM access_tokens WHERE token_hash = ${tokenHash})`, eq(idempotencyKeys.key, req.key))),
+      .where(
+        and(
+          sql`${idempotencyKeys.userId} = (SELECT user_id FROM access_tokens WHERE token_hash = ${tokenHash})`,
+          eq(idempotencyKeys.key, req.key),
+        ),
+      ),
   ] as const;
 }
 
@@ -127,13 +146,29 @@ export function claimStatements(db: Db, tokenHash: string, req: ClaimRequest, at
  * src/http/admin.ts), for one D1 batch: the insert (taking over a record past its 24 hours) and the read;
  * `logicalShard` as for claimStatements.
  */
-export function callerClaimStatements(db: Db, callerId: string, req: ClaimRequest, at: number, logicalShard: number | null) {
+export function callerClaimStatements(
+  db: Db,
+  callerId: string,
+  req: ClaimRequest,
+  at: number,
+  logicalShard: number | null,
+) {
   return [
     db
       .insert(idempotencyKeys)
-      .values({ userId: callerId, key: req.key, claim: req.claim, requestHash: req.requestHash, createdAt: at, logicalShard })
+      .values({
+        userId: callerId,
+        key: req.key,
+        claim: req.claim,
+        requestHash: req.requestHash,
+        createdAt: at,
+        logicalShard,
+      })
       .onConflictDoUpdate(takeOverExpired(req, at, logicalShard)),
-    db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, req.key))),
+    db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, req.key))),
   ] as const;
 }
 
@@ -153,21 +188,34 @@ export function settleClaim(req: ClaimRequest, row: IdempotencyRecord | undefine
 }
 
 /** Keeps the response (sealed) of the request that owns the key; `callerId` defaults to the authenticated user. */
-export async function rememberResponse(ctx: ServiceContext, input: { key: string; claim: string; response: StoredResponse; callerId?: string }) {
+export async function rememberResponse(
+  ctx: ServiceContext,
+  input: { key: string; claim: string; response: StoredResponse; callerId?: string },
+) {
   const { key, claim, response, callerId = ctx.user.id } = input;
   const body = response.body === null ? null : await sealBody(ctx.env, callerId, key, response.body);
-  const where = and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim));
+  const where = and(
+    eq(idempotencyKeys.userId, callerId),
+    eq(idempotencyKeys.key, key),
+    eq(idempotencyKeys.claim, claim),
+  );
   await Promise.all([
-    claimDb(ctx).update(idempotencyKeys).set({ ...response, body }).where(where),
+    claimDb(ctx)
+      .update(idempotencyKeys)
+      .set({ ...response, body })
+      .where(where),
     // The directory's registration of a key claimed in a shard: finished, so it is never taken over as abandoned.
-    ...(registeredInDirectory(ctx) ? [ctx.dir.update(idempotencyKeys).set({ status: response.status }).where(where)] : []),
+    ...(registeredInDirectory(ctx)
+      ? [ctx.dir.update(idempotencyKeys).set({ status: response.status }).where(where)]
+      : []),
   ]);
 }
 
 /** Whether the request's claim lives in a shard database, with its registration in the directory. */
 const registeredInDirectory = (ctx: ServiceContext) => (ctx.idempotencyClaim?.binding ?? ctx.binding) !== "DB";
 
-const KEEP_ANSWER = "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE user_id = ? AND key = ? AND claim = ?";
+const KEEP_ANSWER =
+  "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE user_id = ? AND key = ? AND claim = ?";
 
 /**
  * For a write's own D1 batch: the statement that keeps `payload` (JSON, `status`) as the answer of the request's
@@ -183,7 +231,33 @@ export async function keptAnswerStatements(
   if (!owned || !keepsHere(ctx, owned)) return [];
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
   // `when`: kept only if the write took (a condition on what the batch wrote before this statement).
-  return [d1.prepare(when ? `${KEEP_ANSWER} AND (${when.sql})` : KEEP_ANSWER).bind(status, "application/json", body, owned.callerId, owned.key, owned.claim, ...(when?.params ?? []))];
+  return [
+    d1
+      .prepare(when ? `${KEEP_ANSWER} AND (${when.sql})` : KEEP_ANSWER)
+      .bind(status, "application/json", body, owned.callerId, owned.key, owned.claim, ...(when?.params ?? [])),
+  ];
+}
+
+const RENEW_LEASE =
+  "UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ? AND claim = ? AND status IS NULL";
+const CLAIM_HELD = "EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ? AND claim = ?)";
+
+/**
+ * For a write made of many batches that may run past IDEMPOTENCY_LEASE_MS (a CSV import): the statement that renews
+ * the lease of the request's claim from `at`, for each of its batches (a retry meanwhile is 409, not a second run),
+ * and the condition that the claim is still this request's, for the batch that commits (a claim taken over while
+ * the request stalled longer than the lease must not commit beside the retry). Nothing without an owned key here.
+ */
+export function claimLease(
+  ctx: ServiceContext,
+  d1: D1Database,
+): { renew: (at: number) => D1PreparedStatement[]; held: { sql: string; params: readonly unknown[] } | null } {
+  const owned = ctx.idempotencyClaim;
+  if (!owned || !keepsHere(ctx, owned)) return { renew: () => [], held: null };
+  return {
+    renew: (at) => [d1.prepare(RENEW_LEASE).bind(at, owned.callerId, owned.key, owned.claim)],
+    held: { sql: CLAIM_HELD, params: [owned.callerId, owned.key, owned.claim] },
+  };
 }
 
 /**
@@ -191,11 +265,21 @@ export async function keptAnswerStatements(
  * expired token, the rate limit): the caller is not settled yet, so the user comes from the token row. Without
  * this, a retry with the same key would see "still in progress" for 24 hours.
  */
-export async function releaseRefusedClaim(ctx: ServiceContext, input: { userId: string; request: ClaimRequest; record: IdempotencyRecord | undefined }) {
+export async function releaseRefusedClaim(
+  ctx: ServiceContext,
+  input: { userId: string; request: ClaimRequest; record: IdempotencyRecord | undefined },
+) {
   const { userId, request: req, record } = input;
   if (record?.claim !== req.claim) return;
-  const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, req.key), eq(idempotencyKeys.claim, req.claim));
-  await Promise.all([claimDb(ctx).delete(idempotencyKeys).where(where), ...(registeredInDirectory(ctx) ? [ctx.dir.delete(idempotencyKeys).where(where)] : [])]);
+  const where = and(
+    eq(idempotencyKeys.userId, userId),
+    eq(idempotencyKeys.key, req.key),
+    eq(idempotencyKeys.claim, req.claim),
+  );
+  await Promise.all([
+    claimDb(ctx).delete(idempotencyKeys).where(where),
+    ...(registeredInDirectory(ctx) ? [ctx.dir.delete(idempotencyKeys).where(where)] : []),
+  ]);
 }
 
 /** `keptAnswerStatements` as Drizzle queries, for a write batch made with `ctx.db.batch`. */
@@ -208,7 +292,14 @@ export async function keptAnswerUpdates(ctx: ServiceContext, input: { payload: u
     ctx.db
       .update(idempotencyKeys)
       .set({ status, contentType: "application/json", body })
-      .where(and(eq(idempotencyKeys.userId, owned.callerId), eq(idempotencyKeys.key, owned.key), eq(idempotencyKeys.claim, owned.claim), when)),
+      .where(
+        and(
+          eq(idempotencyKeys.userId, owned.callerId),
+          eq(idempotencyKeys.key, owned.key),
+          eq(idempotencyKeys.claim, owned.claim),
+          when,
+        ),
+      ),
   ];
 }
 
@@ -216,8 +307,19 @@ export async function keptAnswerUpdates(ctx: ServiceContext, input: { payload: u
  * Frees a key whose request failed on our side, so a retry runs again — unless the request's write already kept
  * an answer with its data (`keptAnswerStatements`): running again would write twice, so that answer stays.
  */
-export async function releaseIdempotencyKey(ctx: ServiceContext, input: { key: string; claim: string; callerId?: string }) {
+export async function releaseIdempotencyKey(
+  ctx: ServiceContext,
+  input: { key: string; claim: string; callerId?: string },
+) {
   const { key, claim, callerId = ctx.user.id } = input;
-  const where = and(eq(idempotencyKeys.userId, callerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claim, claim), isNull(idempotencyKeys.status));
-  await Promise.all([claimDb(ctx).delete(idempotencyKeys).where(where), ...(registeredInDirectory(ctx) ? [ctx.dir.delete(idempotencyKeys).where(where)] : [])]);
+  const where = and(
+    eq(idempotencyKeys.userId, callerId),
+    eq(idempotencyKeys.key, key),
+    eq(idempotencyKeys.claim, claim),
+    isNull(idempotencyKeys.status),
+  );
+  await Promise.all([
+    claimDb(ctx).delete(idempotencyKeys).where(where),
+    ...(registeredInDirectory(ctx) ? [ctx.dir.delete(idempotencyKeys).where(where)] : []),
+  ]);
 }

@@ -4,7 +4,8 @@
  * repairUserCopies), the directory's portal routes (portals/routes.ts reconcilePortalRoutes), reference ids
  * (references/referenceIds.ts reconcileReferenceIds) and index of memberships (organizations/userOrganizations.ts
  * reconcileUserOrganizations) — and the delivery of the notifications the shards' outboxes still hold
- * (notifications/outbox.ts drainNotificationOutbox). Each runs beside the others, never in their way: a failure is
+ * (notifications/outbox.ts drainNotificationOutbox), and the removal of CSV imports an isolate abandoned midway
+ * (tableCsv/sweep.ts sweepStagedImports). Each runs beside the others, never in their way: a failure is
  * logged and tried again at the next tick.
  */
 import type { Env } from "../env";
@@ -13,6 +14,7 @@ import { drainNotificationOutbox } from "./notifications/outbox";
 import { reconcileUserOrganizations } from "./organizations/userOrganizations";
 import { reconcilePortalRoutes } from "./portals/routes";
 import { reconcileReferenceIds } from "./references/referenceIds";
+import { sweepStagedImports } from "./tableCsv/sweep";
 
 const REPAIRS: [string, (env: Env, now: number) => Promise<unknown>][] = [
   ["user copy repair failed", repairUserCopies],
@@ -20,11 +22,16 @@ const REPAIRS: [string, (env: Env, now: number) => Promise<unknown>][] = [
   ["reference id repair failed", reconcileReferenceIds],
   ["membership index repair failed", reconcileUserOrganizations],
   ["notification outbox drain failed", drainNotificationOutbox],
+  ["staged CSV import sweep failed", sweepStagedImports],
 ];
 
 /** Starts every repair, each kept alive by `waitUntil`; returns at once. */
 export function startRepairs(env: Env, ctx: ExecutionContext, now: number): void {
   for (const [failure, repair] of REPAIRS) {
-    ctx.waitUntil(repair(env, now).catch((err: unknown) => console.error(JSON.stringify({ level: "error", msg: failure, error: String(err) }))));
+    ctx.waitUntil(
+      repair(env, now).catch((err: unknown) =>
+        console.error(JSON.stringify({ level: "error", msg: failure, error: String(err) })),
+      ),
+    );
   }
 }

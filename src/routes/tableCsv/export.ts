@@ -25,11 +25,17 @@ const route = defineRoute({
   request: {
     params: z.object({ tableId: pathId("tableId") }),
     query: z.object({
-      header: z.enum(["name", "id"]).default("name").openapi({ param: { name: "header", in: "query" } }),
+      header: z
+        .enum(["name", "id"])
+        .default("name")
+        .openapi({ param: { name: "header", in: "query" } }),
       formulas: z
         .enum(["escape", "keep"])
         .default("escape")
-        .openapi({ param: { name: "formulas", in: "query" }, description: "`escape` (the default) prefixes formula-like text with `'`; `keep` writes it as stored" }),
+        .openapi({
+          param: { name: "formulas", in: "query" },
+          description: "`escape` (the default) prefixes formula-like text with `'`; `keep` writes it as stored",
+        }),
     }),
   },
   responses: {
@@ -43,7 +49,11 @@ const route = defineRoute({
 export function registerExportTableCsv(app: Router) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const { table, body } = await exportCsv(ctxOf(c), { tableId: c.req.valid("param").tableId, header: query.header, keepFormulas: query.formulas === "keep" });
+    const { table, body } = await exportCsv(ctxOf(c), {
+      tableId: c.req.valid("param").tableId,
+      header: query.header,
+      keepFormulas: query.formulas === "keep",
+    });
     return new Response(body, {
       status: 200,
       headers: {

@@ -17,7 +17,11 @@ const ImportResultSchema = z
     imported: z.number().int().openapi({ description: "Rows written" }),
     failed: z.number().int().openapi({ description: "Rows not written because of a problem (partial mode)" }),
     errors: z
-      .array(z.object({ line: z.number().int(), column: z.string().optional(), message: z.string() }).openapi("CsvRowProblem"))
+      .array(
+        z
+          .object({ line: z.number().int(), column: z.string().optional(), message: z.string() })
+          .openapi("CsvRowProblem"),
+      )
       .openapi({ description: `Problems by line of the file (at most ${MAX_REPORTED_ERRORS}, in line order)` }),
     columns: z.array(
       z
@@ -26,7 +30,9 @@ const ImportResultSchema = z
           columnId: z.string().nullable(),
           type: z.string().nullable(),
           created: z.boolean(),
-          ignored: z.boolean().openapi({ description: "A computed (formula or oneMany) column of the table: its values are not imported" }),
+          ignored: z.boolean().openapi({
+            description: "A computed (formula or oneMany) column of the table: its values are not imported",
+          }),
         })
         .openapi("CsvImportColumn"),
     ),
@@ -37,9 +43,9 @@ const route = defineRoute({
   operationId: "importTableCsv",
   // Authenticated before the body is touched, so a caller without a valid token never has a file read.
   auth: "token",
-  // Token (with the Idempotency-Key claim), access and columns, the rows (a batch per 5,000 cells), a new column costs 2
-  // more and new select labels 2 (atomic: hiding new columns 1, the commit 1): the budget is for a small partial file
-  // that adds one column (docs/api-guide.md).
+  // Token (with the Idempotency-Key claim), access and columns; a new column 2 and the columns read back 1; the rows
+  // staged a batch per 5,000 cells, the last with the commit (rows live, answer kept); the answer: the budget is for
+  // a small file that adds one column (docs/api-guide.md).
   roundTrips: 6,
   method: "post",
   path: "/table/{tableId}/import",
@@ -53,22 +59,29 @@ const route = defineRoute({
     "(case-insensitive) or id receives the values; another name creates a column, typed by `types` or inferred from the first " +
     `${SAMPLE_ROWS} rows (number, checkbox, date, url, email, single select when values repeat, else text). Formula and oneMany ` +
     "columns are computed and their CSV columns are ignored. `mode=partial` (default) writes the valid rows and reports each bad row " +
-    "by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines (its rows stay invisible until " +
-    "the whole file is written). A file that cannot be read " +
+    "by its line; `mode=atomic` writes nothing when any row has a problem and answers 422 with the lines. In both modes the rows stay " +
+    "invisible until the whole file is read, then go live at once with the answer kept for `Idempotency-Key`. A file that cannot be read " +
     "as CSV (a quote never closed, no header, a repeated column name) is 422 with the line.",
   request: {
     params: z.object({ tableId: pathId("tableId") }),
     query: z.object({
-      mode: z.enum(["partial", "atomic"]).default("partial").openapi({ param: { name: "mode", in: "query" } }),
+      mode: z
+        .enum(["partial", "atomic"])
+        .default("partial")
+        .openapi({ param: { name: "mode", in: "query" } }),
       types: z
         .string()
         .max(20_000)
         .optional()
         .openapi({
           param: { name: "types", in: "query" },
-          description: 'JSON object giving the type of columns the import creates, by header name: `{"Price":"number","Status":"select"}`',
+          description:
+            'JSON object giving the type of columns the import creates, by header name: `{"Price":"number","Status":"select"}`',
         }),
-      delimiter: z.enum([",", ";", "\t", "|"]).default(",").openapi({ param: { name: "delimiter", in: "query" } }),
+      delimiter: z
+        .enum([",", ";", "\t", "|"])
+        .default(",")
+        .openapi({ param: { name: "delimiter", in: "query" } }),
     }),
     body: {
       required: true,
@@ -76,7 +89,11 @@ const route = defineRoute({
       content: {
         "text/csv": { schema: { type: "string", format: "binary", maxLength: MAX_CSV_BYTES } },
         "multipart/form-data": {
-          schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary", maxLength: MAX_CSV_BYTES } } },
+          schema: {
+            type: "object",
+            required: ["file"],
+            properties: { file: { type: "string", format: "binary", maxLength: MAX_CSV_BYTES } },
+          },
         },
       },
     },
@@ -97,15 +114,25 @@ function parseTypes(raw: string | undefined): Record<string, ImportType> {
   }
   const parsed = TypesSchema.safeParse(json);
   if (!parsed.success) {
-    throw validation("types maps header names to column types", parsed.error.issues.slice(0, 20).map((i) => ({ path: ["types", ...i.path].join("."), message: i.message })));
+    throw validation(
+      "types maps header names to column types",
+      parsed.error.issues.slice(0, 20).map((i) => ({ path: ["types", ...i.path].join("."), message: i.message })),
+    );
   }
   return parsed.data;
 }
 
 /** The CSV bytes: the raw body, or the `file` part of a multipart form; a body without Content-Length is counted as it streams. */
 async function csvBodyOf(c: Context<HonoEnv>): Promise<ReadableStream<Uint8Array>> {
-  const body = await fileBodyOf(c, { mediaTypes: ["text/csv", "text/plain", "application/csv"], limit: MAX_CSV_BYTES, what: "CSV" });
-  if (!body) throw new ApiError("UnprocessableEntityError", "The CSV is empty: the first line names the columns", { details: [{ path: "line 1", message: "no header row", line: 1 }] });
+  const body = await fileBodyOf(c, {
+    mediaTypes: ["text/csv", "text/plain", "application/csv"],
+    limit: MAX_CSV_BYTES,
+    what: "CSV",
+  });
+  if (!body)
+    throw new ApiError("UnprocessableEntityError", "The CSV is empty: the first line names the columns", {
+      details: [{ path: "line 1", message: "no header row", line: 1 }],
+    });
   return body;
 }
 
@@ -113,7 +140,13 @@ export function registerImportTableCsv(app: Router) {
   app.openapi(route, async (c) => {
     const { mode, types, delimiter } = c.req.valid("query");
     const body = await csvBodyOf(c);
-    const result = await importCsv(ctxOf(c), { tableId: c.req.valid("param").tableId, body, mode, types: parseTypes(types), delimiter });
+    const result = await importCsv(ctxOf(c), {
+      tableId: c.req.valid("param").tableId,
+      body,
+      mode,
+      types: parseTypes(types),
+      delimiter,
+    });
     return c.json({ data: result }, 200);
   });
 }

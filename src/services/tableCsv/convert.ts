@@ -53,7 +53,15 @@ export function parseDate(text: string): number | null {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-  const base = Date.UTC(Number(y), month - 1, day, Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), frac ? Math.floor(Number(frac) * 1000) : 0);
+  const base = Date.UTC(
+    Number(y),
+    month - 1,
+    day,
+    Number(h ?? 0),
+    Number(mi ?? 0),
+    Number(s ?? 0),
+    frac ? Math.floor(Number(frac) * 1000) : 0,
+  );
   const check = new Date(base);
   if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
   if (!zone || zone === "Z") return Number.isSafeInteger(base) ? base : null;
@@ -80,7 +88,12 @@ export function inferType(values: readonly string[]): ImportType {
   if (filled.every((v) => EMAIL_RE.test(v))) return "email";
   const distinct = new Set(filled);
   // Single select when values repeat: few distinct labels, each used on average at least twice.
-  if (filled.length >= 4 && distinct.size <= MAX_INFERRED_SELECT_ITEMS && distinct.size * 2 <= filled.length && [...distinct].every((v) => v.length <= 200)) {
+  if (
+    filled.length >= 4 &&
+    distinct.size <= MAX_INFERRED_SELECT_ITEMS &&
+    distinct.size * 2 <= filled.length &&
+    [...distinct].every((v) => v.length <= 200)
+  ) {
     return "select";
   }
   return "text";
@@ -92,7 +105,14 @@ export function newSelectItem(label: string, index: number): SelectItem {
 
 /** Splits a multiSelect field: labels separated by commas (or semicolons), trimmed, without repeats. */
 export function splitLabels(text: string): string[] {
-  return [...new Set(text.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== ""))];
+  return [
+    ...new Set(
+      text
+        .split(/[,;]/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ""),
+    ),
+  ];
 }
 
 /**
@@ -151,7 +171,9 @@ export class ImportColumn {
       }
       case "date": {
         const d = parseDate(text);
-        return d === null ? { problem: `"${clip(text)}" is not an ISO 8601 date (YYYY-MM-DD or a date-time)` } : { value: d };
+        return d === null
+          ? { problem: `"${clip(text)}" is not an ISO 8601 date (YYYY-MM-DD or a date-time)` }
+          : { value: d };
       }
       case "select": {
         const label = text.trim();
@@ -201,7 +223,11 @@ export function unescapeFormulaText(text: string): string {
 }
 
 /** Writes stored cell values of one column back as CSV text; text values escaped against CSV injection unless `keepFormulas`. */
-export function exportFormatter(column: ColumnRow, formulaResultType?: string, keepFormulas = false): (value: unknown) => string {
+export function exportFormatter(
+  column: ColumnRow,
+  formulaResultType?: string,
+  keepFormulas = false,
+): (value: unknown) => string {
   const format = valueFormatter(column, formulaResultType);
   if (keepFormulas) return format;
   return (v) => {
@@ -212,7 +238,9 @@ export function exportFormatter(column: ColumnRow, formulaResultType?: string, k
 
 function valueFormatter(column: ColumnRow, formulaResultType?: string): (value: unknown) => string {
   const type = columnType(column);
-  const labels = new Map(((column.data as { selectItems?: SelectItem[] }).selectItems ?? []).map((i) => [i.id, i.label]));
+  const labels = new Map(
+    ((column.data as { selectItems?: SelectItem[] }).selectItems ?? []).map((i) => [i.id, i.label]),
+  );
   const label = (id: unknown) => labels.get(String(id)) ?? String(id);
   switch (type) {
     case "select":
@@ -237,6 +265,7 @@ function plain(v: unknown): string {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return v.map(plain).join(", ");
-  if (typeof v === "object" && typeof (v as { error?: unknown }).error === "string") return (v as { error: string }).error;
+  if (typeof v === "object" && typeof (v as { error?: unknown }).error === "string")
+    return (v as { error: string }).error;
   return JSON.stringify(v);
 }

@@ -28,11 +28,23 @@ const STRINGIFY_OPTIONS = { record_delimiter: "windows", quoted_match: /[\r\n]/ 
  * failure is still an error status); later pages are read as the client consumes the stream, the next one
  * fetched while the current one is written.
  */
-export async function exportCsv(ctx: ServiceContext, input: { tableId: string; header: CsvHeader; keepFormulas?: boolean }): Promise<CsvExport> {
-  const [[tableRow], columnList] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId), liveColumnsQuery(ctx.db, input.tableId)]);
+export async function exportCsv(
+  ctx: ServiceContext,
+  input: { tableId: string; header: CsvHeader; keepFormulas?: boolean },
+): Promise<CsvExport> {
+  const [[tableRow], columnList] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
+    liveColumnsQuery(ctx.db, input.tableId),
+  ]);
   const { table } = checkTableAccess(tableRow, "read");
   const columns: ColumnRow[] = columnList;
-  const formatters = columns.map((c) => exportFormatter(c, c.data.type === "formula" ? columnDto(c, columns).formula?.resultType : undefined, input.keepFormulas));
+  const formatters = columns.map((c) =>
+    exportFormatter(
+      c,
+      c.data.type === "formula" ? columnDto(c, columns).formula?.resultType : undefined,
+      input.keepFormulas,
+    ),
+  );
   const fetchPage = (cursor?: string) => {
     const page = readRowsPage(ctx, { table, limit: MAX_PAGE_SIZE, cursor });
     // Awaited by the next pull; a client that stops reading first must not leave it an unhandled rejection.
@@ -50,7 +62,9 @@ export async function exportCsv(ctx: ServiceContext, input: { tableId: string; h
         headerSent = true;
         // A table whose columns are all empty still has a header line (RFC 4180 allows one header record).
         // Header names are text a spreadsheet runs like any field (CSV injection): escaped the same way.
-        const names = columns.map((c) => (input.header === "id" ? c.id : input.keepFormulas ? c.name : escapeFormulaText(c.name)));
+        const names = columns.map((c) =>
+          input.header === "id" ? c.id : input.keepFormulas ? c.name : escapeFormulaText(c.name),
+        );
         controller.enqueue(encoder.encode(stringify([names], STRINGIFY_OPTIONS)));
         return;
       }

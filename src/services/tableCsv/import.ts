@@ -7,9 +7,10 @@
  * (./targets). The work is bounded (./plan, docs/api-guide.md › Limits): at most MAX_CSV_CELLS cells (rows ×
  * columns) per import and CELLS_PER_BATCH per write, each write awaited before the next.
  *
+ * Both modes stage their rows hidden and make them live in one final D1 batch with the answer kept for the
+ * request's Idempotency-Key (./stage), so a crash never leaves rows without the answer a retry replays.
  * mode "partial" (default, ./partial): a row with a problem is reported by its line and skipped; the valid rows are written.
- * mode "atomic" (./atomic): rows are staged hidden and made live in one step at the end; any problem is 422 with
- * the lines, and what was staged is removed — no row, no column.
+ * mode "atomic" (./atomic): any problem is 422 with the lines, and what was staged is removed — no row, no column.
  */
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
@@ -43,7 +44,10 @@ async function* recordsOf(sample: readonly CsvRecord[], reader: RecordReader): A
 }
 
 export async function importCsv(ctx: ServiceContext, input: CsvImportInput): Promise<CsvImportResult> {
-  const [[tableRow], live] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId), liveColumnsQuery(ctx.db, input.tableId)]);
+  const [[tableRow], live] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
+    liveColumnsQuery(ctx.db, input.tableId),
+  ]);
   const { table } = checkTableAccess(tableRow, "write");
   const reader = new RecordReader(input.body, { delimiter: input.delimiter, skipBadRecords: input.mode === "partial" });
   try {
@@ -55,12 +59,19 @@ export async function importCsv(ctx: ServiceContext, input: CsvImportInput): Pro
       sample.push(rec);
     }
     const targets = matchTargets(table, headers, live, sample, input.types);
-    const plan = { table, targets, records: recordsOf(sample, reader), ...boundsFor(targets.filter((t) => t.column).length) };
+    const plan = {
+      table,
+      targets,
+      records: recordsOf(sample, reader),
+      ...boundsFor(targets.filter((t) => t.column).length),
+    };
+    // The answer (what the route sends, `{ data }`) is kept for the request's Idempotency-Key in the commit's batch.
+    const answer = (outcome: WriteOutcome) => ({ data: result(outcome, targets) });
     if (input.mode === "atomic") {
-      const { imported } = await importAtomic(ctx, plan);
+      const { imported } = await importAtomic(ctx, plan, (n) => answer({ imported: n, failed: 0, errors: [] }));
       return result({ imported, failed: 0, errors: [] }, targets);
     }
-    return result(await importPartial(ctx, plan, () => reader.skipped), targets);
+    return result(await importPartial(ctx, plan, () => reader.skipped, answer), targets);
   } finally {
     reader.cancel();
   }

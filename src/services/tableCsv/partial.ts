@@ -1,16 +1,15 @@
 /**
  * mode "partial" (docs/api-guide.md › CSV import and export): a row with a problem is reported by its line and
- * skipped; the valid rows are written as they stream, a batch of at most CELLS_PER_BATCH cells at a time through
- * the same row service as POST /table/{tableId}/rows (insertRows: one D1 batch each, formulas recomputed). One
- * batch is in flight while the next is parsed; each is awaited, and followed by a short pause (plan.ts breather),
- * before the next starts, so other requests on the database get in between.
+ * skipped; the valid rows are staged hidden as they stream, in batches of at most CELLS_PER_BATCH cells, and made
+ * live together in one final batch with the import's answer (./stage), so a crash never leaves some rows live
+ * without the answer a retry would get (docs/api-guide.md › HTTP semantics). An import that fails as a whole (the
+ * body over 50 MiB, not UTF-8, a failed write) leaves nothing. Formulas are recomputed and events sent after the commit.
  */
 import type { ServiceContext } from "../context";
-import { emitAfterResponse, rowEvent } from "../events/events";
-import { insertRows } from "../tables/rows";
-import { breather, tooManyRows, Problems, type ImportPlan } from "./plan";
+import { tooManyRows, Problems, type ImportPlan } from "./plan";
 import type { RowProblem } from "./records";
-import { cellsOf, convertRecord, createTargets, storeNewItems, writtenColumns, type RowValues } from "./targets";
+import { staged } from "./stage";
+import { convertRecord, type RowValues } from "./targets";
 
 export interface WriteOutcome {
   imported: number;
@@ -18,57 +17,49 @@ export interface WriteOutcome {
   errors: RowProblem[];
 }
 
-export async function importPartial(ctx: ServiceContext, plan: ImportPlan, skipped: () => readonly RowProblem[]): Promise<WriteOutcome> {
-  const { table, targets } = plan;
-  await createTargets(ctx, table, targets);
+/** `answer(outcome)`: the request's answer, kept for its Idempotency-Key with the commit. */
+export async function importPartial(
+  ctx: ServiceContext,
+  plan: ImportPlan,
+  skipped: () => readonly RowProblem[],
+  answer: (outcome: WriteOutcome) => unknown,
+): Promise<WriteOutcome> {
   const problems = new Problems();
-  let imported = 0;
-  let pending: Promise<void> = Promise.resolve();
-  let lastMs = 0;
-  let batch: RowValues[] = [];
-
-  /** Starts writing the rows collected so far once the previous write has finished (parsing carries on meanwhile). */
-  const write = async () => {
-    await pending;
-    if (batch.length === 0) return;
-    await breather(lastMs);
-    const full = batch;
-    batch = [];
-    await storeNewItems(ctx, targets);
-    const started = performance.now();
-    pending = insertRows(ctx, { table, rows: full.map((v) => cellsOf(targets, v)), columns: writtenColumns(targets) }).then((created) => {
-      lastMs = performance.now() - started;
-      imported += created.rows.length;
-      emitAfterResponse(ctx, created.rows.map((r, i) => rowEvent("row.created", table, r.id, Object.keys(created.written[i] ?? {}))));
-    });
-    // Surfaced by the next write; until then it must not count as unhandled.
-    pending.catch(() => undefined);
-  };
-
-  let seen = 0;
-  try {
-    for await (const rec of plan.records) {
-      if (++seen > plan.maxRows) {
-        problems.report([tooManyRows(plan, rec)]);
-        break;
+  const stage = await staged(
+    ctx,
+    plan,
+    async (write) => {
+      let batch: RowValues[] = [];
+      let seen = 0;
+      for await (const rec of plan.records) {
+        if (++seen > plan.maxRows) {
+          problems.report([tooManyRows(plan, rec)]);
+          break;
+        }
+        const out = convertRecord(plan.targets, rec);
+        if ("problems" in out) {
+          problems.report(out.problems);
+          continue;
+        }
+        batch.push(out.values);
+        if (batch.length >= plan.batchRows) {
+          await write(batch);
+          batch = [];
+        }
       }
-      const out = convertRecord(targets, rec);
-      if ("problems" in out) {
-        problems.report(out.problems);
-        continue;
-      }
-      batch.push(out.values);
-      if (batch.length >= plan.batchRows) await write();
-    }
-    await write();
-  } catch (err) {
-    // The body failed (over 50 MiB, not UTF-8…): the write in flight finishes before the error is answered.
-    await pending.catch(() => undefined);
-    throw err;
-  }
-  await pending;
-  // Records the parser itself could not read (a stray quote, an over-long record) are problems of their lines too.
-  for (const p of skipped()) problems.report([p]);
-  problems.list.sort((a, b) => a.line - b.line);
-  return { imported, failed: problems.failed, errors: problems.list };
+      // Records the parser itself could not read (a stray quote, an over-long record) are problems of their lines too.
+      for (const p of skipped()) problems.report([p]);
+      problems.list.sort((a, b) => a.line - b.line);
+      return batch;
+    },
+    (imported) => answer(outcomeOf(imported, problems)),
+  );
+  await stage.announce();
+  return outcomeOf(stage.rowIds.length, problems);
 }
+
+const outcomeOf = (imported: number, problems: Problems): WriteOutcome => ({
+  imported,
+  failed: problems.failed,
+  errors: problems.list,
+});

@@ -42,7 +42,11 @@ export interface ImportPlan {
 /** The bounds for an import writing `columns` columns. */
 export function boundsFor(columns: number): { maxRows: number; batchRows: number } {
   const n = Math.max(1, columns);
-  const batchRows = Math.min(MAX_BULK_ROWS, Math.floor(CELLS_PER_BATCH / n), Math.floor(CELL_PAIRS_PER_BATCH / (n * n)));
+  const batchRows = Math.min(
+    MAX_BULK_ROWS,
+    Math.floor(CELLS_PER_BATCH / n),
+    Math.floor(CELL_PAIRS_PER_BATCH / (n * n)),
+  );
   return { maxRows: Math.min(MAX_CSV_ROWS, Math.floor(MAX_CSV_CELLS / n)), batchRows: Math.max(1, batchRows) };
 }
 

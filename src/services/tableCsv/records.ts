@@ -33,7 +33,11 @@ function limitBytes(limit: number): TransformStream<Uint8Array, Uint8Array> {
   return new TransformStream({
     transform(chunk, controller) {
       total += chunk.byteLength;
-      if (total > limit) throw new ApiError("PayloadTooLargeError", `A CSV import is limited to ${limit} bytes (docs/api-guide.md › Limits)`);
+      if (total > limit)
+        throw new ApiError(
+          "PayloadTooLargeError",
+          `A CSV import is limited to ${limit} bytes (docs/api-guide.md › Limits)`,
+        );
       controller.enqueue(chunk);
     },
   });
@@ -45,7 +49,8 @@ function limitBytes(limit: number): TransformStream<Uint8Array, Uint8Array> {
  */
 function requireUtf8(): TransformStream<Uint8Array, Buffer> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-  const refuse = () => new ApiError("UnsupportedMediaTypeError", "The CSV is not UTF-8: save it as UTF-8 and import it again");
+  const refuse = () =>
+    new ApiError("UnsupportedMediaTypeError", "The CSV is not UTF-8: save it as UTF-8 and import it again");
   return new TransformStream({
     transform(chunk, controller) {
       try {
@@ -69,7 +74,11 @@ function requireUtf8(): TransformStream<Uint8Array, Buffer> {
 function csvProblem(err: unknown): RowProblem | null {
   if (err instanceof CsvError) {
     const line = Number((err as unknown as { lines?: number }).lines) || 1;
-    if (err.code === "CSV_MAX_RECORD_SIZE") return { line, message: `the record is longer than ${MAX_RECORD_CHARS} characters; it and the rest of the file were not read` };
+    if (err.code === "CSV_MAX_RECORD_SIZE")
+      return {
+        line,
+        message: `the record is longer than ${MAX_RECORD_CHARS} characters; it and the rest of the file were not read`,
+      };
     return { line, message: err.message.replace(/^[^:]*:\s*/, "") };
   }
   return null;
@@ -136,10 +145,12 @@ export class RecordReader {
 
 /** The header row: names trimmed (a leading `'` the export added against CSV injection taken off), none empty or repeated (422 on line 1). */
 export function checkHeader(first: CsvRecord | null): string[] {
-  if (!first) throw problemsError("The CSV is empty: the first line names the columns", [{ line: 1, message: "no header row" }]);
+  if (!first)
+    throw problemsError("The CSV is empty: the first line names the columns", [{ line: 1, message: "no header row" }]);
   const names = first.record.map((h) => unescapeFormulaText(h.trim()));
   const line = first.info.lines;
-  if (names.length > MAX_CSV_COLUMNS) throw problemsError(`At most ${MAX_CSV_COLUMNS} columns`, [{ line, message: `${names.length} columns` }]);
+  if (names.length > MAX_CSV_COLUMNS)
+    throw problemsError(`At most ${MAX_CSV_COLUMNS} columns`, [{ line, message: `${names.length} columns` }]);
   const problems: RowProblem[] = [];
   const seen = new Set<string>();
   names.forEach((n, i) => {

@@ -4,7 +4,7 @@
  * Also the conversion of one record into values by target, and the column writes both writers share.
  */
 import type { ServiceContext } from "../context";
-import { createColumn, liveColumnsQuery, updateColumn } from "../tables/columns";
+import { createColumn, liveColumnsQuery } from "../tables/columns";
 import { columnType, isComputedColumn } from "../tables/cellValues";
 import type { ColumnDataInput } from "../../schemas/tables";
 import type { ColumnRow, TableRow } from "../tables/serialize";
@@ -42,7 +42,13 @@ function provisionalColumn(table: TableRow, header: string, type: ImportType, in
   };
 }
 
-export function matchTargets(table: TableRow, headers: string[], live: readonly ColumnRow[], sample: readonly CsvRecord[], types: Record<string, ImportType>): Target[] {
+export function matchTargets(
+  table: TableRow,
+  headers: string[],
+  live: readonly ColumnRow[],
+  sample: readonly CsvRecord[],
+  types: Record<string, ImportType>,
+): Target[] {
   const byName = new Map<string, ColumnRow>();
   for (const c of live) if (!byName.has(c.name.trim().toLowerCase())) byName.set(c.name.trim().toLowerCase(), c);
   const byId = new Map(live.map((c) => [c.id, c]));
@@ -50,7 +56,12 @@ export function matchTargets(table: TableRow, headers: string[], live: readonly 
     const existing = byId.get(header) ?? byName.get(header.toLowerCase());
     if (existing) {
       if (isComputedColumn(existing)) return { header, column: null, created: false, type: null };
-      return { header, column: new ImportColumn(existing, header), created: false, type: columnType(existing) as ImportType };
+      return {
+        header,
+        column: new ImportColumn(existing, header),
+        created: false,
+        type: columnType(existing) as ImportType,
+      };
     }
     const given = types[header] ?? Object.entries(types).find(([k]) => k.toLowerCase() === header.toLowerCase())?.[1];
     const type = given ?? inferType(sample.map((r) => r.record[i] ?? ""));
@@ -59,7 +70,10 @@ export function matchTargets(table: TableRow, headers: string[], live: readonly 
 }
 
 /** One converted row: values by target index, or its problems. */
-export function convertRecord(targets: readonly Target[], rec: CsvRecord): { values: RowValues } | { problems: RowProblem[] } {
+export function convertRecord(
+  targets: readonly Target[],
+  rec: CsvRecord,
+): { values: RowValues } | { problems: RowProblem[] } {
   const line = rec.info.lines;
   if (rec.record.length !== targets.length) {
     // A trailing empty field list ("a,b,") is still a mismatch: say what was found.
@@ -77,30 +91,24 @@ export function convertRecord(targets: readonly Target[], rec: CsvRecord): { val
   return problems ? { problems } : { values };
 }
 
-/** A row's values by column id (what a cell insert takes). */
-export function cellsOf(targets: readonly Target[], values: RowValues): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  values.forEach((v, i) => {
-    if (v !== undefined) out[targets[i]!.column!.column.id] = v;
-  });
-  return out;
-}
-
-/** The columns the import writes, as stored (new ones with the items collected so far). */
-export function writtenColumns(targets: readonly Target[]): ColumnRow[] {
-  return targets.flatMap((t) => (t.column ? [t.column.column] : []));
-}
-
 /**
  * Creates the columns the import adds (select items as collected so far), then reads the table's live columns
- * back so the writes check values against what is stored. The ids of the columns it creates are pushed to
+ * back so the commit stores each as it is, with its items. The ids of the columns it creates are pushed to
  * `created` as they are made (so a caller can remove them after a failure midway), and returned.
  */
-export async function createTargets(ctx: ServiceContext, table: TableRow, targets: Target[], created: string[] = []): Promise<string[]> {
+export async function createTargets(
+  ctx: ServiceContext,
+  table: TableRow,
+  targets: Target[],
+  created: string[] = [],
+): Promise<string[]> {
   if (!targets.some((t) => t.created)) return created;
   for (const t of targets) {
     if (!t.created || !t.column) continue;
-    const data = { ...t.column.column.data, ...(t.column.items.length ? { selectItems: t.column.items } : {}) } as ColumnDataInput;
+    const data = {
+      ...t.column.column.data,
+      ...(t.column.items.length ? { selectItems: t.column.items } : {}),
+    } as ColumnDataInput;
     const dto = await createColumn(ctx, { tableId: table.id, name: t.header, data });
     t.column.column = { ...t.column.column, id: dto._id, name: dto.name };
     t.column.added = false;
@@ -110,17 +118,14 @@ export async function createTargets(ctx: ServiceContext, table: TableRow, target
   const byId = new Map(live.map((c) => [c.id, c]));
   for (const t of targets) {
     const stored = t.column && byId.get(t.column.column.id);
-    if (stored && t.column) t.column.column = { ...stored, data: { ...stored.data, ...(t.column.items.length ? { selectItems: t.column.items } : {}) } as ColumnRow["data"] };
+    if (stored && t.column)
+      t.column.column = {
+        ...stored,
+        data: {
+          ...stored.data,
+          ...(t.column.items.length ? { selectItems: t.column.items } : {}),
+        } as ColumnRow["data"],
+      };
   }
   return created;
-}
-
-/** Stores the select items new labels added since the last write, before rows that use them are written. */
-export async function storeNewItems(ctx: ServiceContext, targets: Target[]) {
-  for (const t of targets) {
-    if (!t.column?.added) continue;
-    const c = t.column.column;
-    await updateColumn(ctx, { columnId: c.id, patch: { data: { ...c.data, selectItems: t.column.items } as ColumnDataInput } });
-    t.column.added = false;
-  }
 }

@@ -9,10 +9,8 @@ import { call, expectError, ok, seedTenant, type Tenant } from "../../support/ha
 import { addColumn, allRows, bulkRows, makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
-let other: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
-  other = await seedTenant();
 });
 
 const csvHeaders = { "content-type": "text/csv" };
@@ -44,7 +42,9 @@ describe("CSV export: header names (finding 5)", () => {
     await bulkRows(t.owner.token, tableId, [{ [evil._id]: "v" }]);
     const header = (await exportText(tableId)).split("\r\n")[0]!;
     expect(header).toBe(`Name,"'=HYPERLINK(""https://evil.example"",""x"")",'+1,'@cmd,'-x,Plain`);
-    expect((await exportText(tableId, { formulas: "keep" })).split("\r\n")[0]).toBe(`Name,"=HYPERLINK(""https://evil.example"",""x"")",+1,@cmd,-x,Plain`);
+    expect((await exportText(tableId, { formulas: "keep" })).split("\r\n")[0]).toBe(
+      `Name,"=HYPERLINK(""https://evil.example"",""x"")",+1,@cmd,-x,Plain`,
+    );
     // The escaped header names the same columns on the way back in: no column is created.
     const res = await importCsv(tableId, `${header}\r\nrow,a,b,c,d,e\r\n`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -56,13 +56,21 @@ describe("CSV export: header names (finding 5)", () => {
 describe("CSV import: bytes and records (finding 11)", () => {
   it("refuses bytes that are not UTF-8 with 415, in either mode, and writes nothing", async () => {
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Latin1");
-    const latin1 = new Uint8Array([...new TextEncoder().encode("Name,City\nok,Paris\nbad,Z"), 0xfc, ...new TextEncoder().encode("rich\n")]);
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode("Name,City\nok,Paris\nbad,Z"),
+      0xfc,
+      ...new TextEncoder().encode("rich\n"),
+    ]);
     expectError(await importCsv(tableId, latin1, { mode: "atomic" }), 415, "UnsupportedMediaTypeError");
     expect(await allRows(t.owner.token, tableId)).toHaveLength(0);
     expect((await columnsOf(tableId)).map((c) => c.name)).toEqual(["Name"]);
     expectError(await importCsv(tableId, latin1.slice()), 415, "UnsupportedMediaTypeError");
     // A sequence cut at the very end is invalid too.
-    expectError(await importCsv(tableId, new Uint8Array([...new TextEncoder().encode("Name\nx"), 0xe2, 0x82])), 415, "UnsupportedMediaTypeError");
+    expectError(
+      await importCsv(tableId, new Uint8Array([...new TextEncoder().encode("Name\nx"), 0xe2, 0x82])),
+      415,
+      "UnsupportedMediaTypeError",
+    );
   });
 
   it("reports an over-long record once, by its line", async () => {
@@ -103,39 +111,43 @@ describe("CSV import: bounded work (finding 4)", () => {
     expect(res.body.data.errors[0]).toMatchObject({ line: 5002 });
   }, 120_000);
 
-  it("lets another tenant's reads through while a wide import runs", async () => {
-    const mine = await makeTable(other.owner.token, other.projectId, "Elsewhere");
-    await bulkRows(other.owner.token, mine.tableId, [{ [mine.nameColumnId]: "x" }]);
-    const { tableId } = await makeTable(t.owner.token, t.projectId, "Wide");
-    const names = ["Name", ...Array.from({ length: 199 }, (_, i) => `W${i}`)];
-    const header = names.join(",");
-    const lines = Array.from({ length: 1000 }, (_, r) => names.map((_, c) => `v${r}x${c}`).join(","));
-    const started = Date.now();
-    let importDone = 0;
-    const running = importCsv(tableId, `${header}\n${lines.join("\n")}\n`).then((res) => {
-      importDone = Date.now();
-      return res;
-    });
-    const latencies: number[] = [];
-    // Reads by the other tenant, one after another, as long as the import runs.
-    while (!importDone) {
-      const t0 = Date.now();
-      const res = await call("GET", `/table/${mine.tableId}/rows`, { token: other.owner.token });
-      expect(res.status).toBe(200);
-      if (!importDone) latencies.push(Date.now() - t0);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const res = await running;
-    expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
-    expect(res.body.data.imported).toBe(1000);
-    // The import took seconds; reads kept coming through while it ran (before the fix: one read in 57 s), almost all
-    // of them quickly, none waiting behind it for long.
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const why = `reads: ${latencies.join(",")}; import ${importDone - started} ms`;
-    expect(latencies.length, why).toBeGreaterThan(10);
-    expect(sorted[Math.ceil(sorted.length * 0.95) - 1], why).toBeLessThan(1000);
-    expect(sorted.at(-1), why).toBeLessThan(5000);
-  }, 180_000);
+  // Atomic too: its commit once showed 199 hidden new columns, each rewriting every row's search entry (20 s in one batch).
+  for (const mode of ["partial", "atomic"] as const)
+    it(`lets another tenant's reads through while a wide import runs (${mode})`, async () => {
+      // A tenant of its own per mode: one reader through both imports would pass the rate limit (429).
+      const other = await seedTenant();
+      const mine = await makeTable(other.owner.token, other.projectId, "Elsewhere");
+      await bulkRows(other.owner.token, mine.tableId, [{ [mine.nameColumnId]: "x" }]);
+      const { tableId } = await makeTable(t.owner.token, t.projectId, `Wide ${mode}`);
+      const names = ["Name", ...Array.from({ length: 199 }, (_, i) => `W${i}`)];
+      const header = names.join(",");
+      const lines = Array.from({ length: 1000 }, (_, r) => names.map((_, c) => `v${r}x${c}`).join(","));
+      const started = Date.now();
+      let importDone = 0;
+      const running = importCsv(tableId, `${header}\n${lines.join("\n")}\n`, { mode }).then((res) => {
+        importDone = Date.now();
+        return res;
+      });
+      const latencies: number[] = [];
+      // Reads by the other tenant, one after another, as long as the import runs.
+      while (!importDone) {
+        const t0 = Date.now();
+        const res = await call("GET", `/table/${mine.tableId}/rows`, { token: other.owner.token });
+        expect(res.status).toBe(200);
+        if (!importDone) latencies.push(Date.now() - t0);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const res = await running;
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+      expect(res.body.data.imported).toBe(1000);
+      // The import took seconds; reads kept coming through while it ran (before the fix: one read in 57 s), almost all
+      // of them quickly, none waiting behind it for long.
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const why = `reads: ${latencies.join(",")}; import ${importDone - started} ms`;
+      expect(latencies.length, why).toBeGreaterThan(10);
+      expect(sorted[Math.ceil(sorted.length * 0.95) - 1], why).toBeLessThan(1000);
+      expect(sorted.at(-1), why).toBeLessThan(5000);
+    }, 180_000);
 });
 
 describe("CSV import: atomic mode stages its rows (findings 4 and 11)", () => {
@@ -158,7 +170,10 @@ describe("CSV import: atomic mode stages its rows (findings 4 and 11)", () => {
     const res = await running;
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
     expect(res.body.data.imported).toBe(total);
-    expect(seen.every((n) => n === 0 || n === total), `row counts seen during the import: ${seen.join(",")}`).toBe(true);
+    expect(
+      seen.every((n) => n === 0 || n === total),
+      `row counts seen during the import: ${seen.join(",")}`,
+    ).toBe(true);
     expect(await allRows(t.owner.token, tableId)).toHaveLength(total);
   }, 120_000);
 
@@ -178,7 +193,10 @@ describe("CSV import: atomic mode stages its rows (findings 4 and 11)", () => {
     expect(hits.status).toBe(200);
     expect(hits.body.data).toEqual([]);
     // The same file without its bad line imports whole, and is found.
-    const again = await importCsv(tableId, `Name,Qty,Note\n${good.join("\n")}\n`, { mode: "atomic", types: JSON.stringify({ Qty: "number" }) });
+    const again = await importCsv(tableId, `Name,Qty,Note\n${good.join("\n")}\n`, {
+      mode: "atomic",
+      types: JSON.stringify({ Qty: "number" }),
+    });
     expect(again.status, JSON.stringify(again.body).slice(0, 500)).toBe(200);
     expect(again.body.data.imported).toBe(3500);
     const found = await call("GET", "/search", { token: t.owner.token, query: { q: w, type: "row", limit: 5 } });

@@ -66,7 +66,10 @@ describe("CSV import", () => {
   it("matches existing columns by name (case-insensitive) or id, takes given types, and ignores computed columns", async () => {
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Match");
     const qty = await addColumn(t.owner.token, tableId, "Qty", { type: "number" });
-    const tags = await addColumn(t.owner.token, tableId, "Tags", { type: "multiSelect", selectItems: [{ id: "red", label: "Red", color: "#f00" }] });
+    const tags = await addColumn(t.owner.token, tableId, "Tags", {
+      type: "multiSelect",
+      selectItems: [{ id: "red", label: "Red", color: "#f00" }],
+    });
     await addColumn(t.owner.token, tableId, "Double", { type: "formula", formula: { text: "{Qty} * 2" } });
     const csv = `name,QTY,${tags._id},Double,Code\nA,1,"Red, Blue",99,007\nB,2,red,98,010\n`;
     const res = await importCsv(tableId, csv, { types: JSON.stringify({ Code: "text" }) });
@@ -93,7 +96,8 @@ describe("CSV import", () => {
     const { tableId } = await makeTable(t.owner.token, t.projectId, "Partial");
     await addColumn(t.owner.token, tableId, "Qty", { type: "number" });
     await addColumn(t.owner.token, tableId, "Site", { type: "url" });
-    const csv = "Name,Qty,Site\nok1,1,https://a.example\nbad,abc,https://b.example\nok2,2,\n\nshort,3\nworse,x,not a url\nok3,3,https://c.example\n";
+    const csv =
+      "Name,Qty,Site\nok1,1,https://a.example\nbad,abc,https://b.example\nok2,2,\n\nshort,3\nworse,x,not a url\nok3,3,https://c.example\n";
     const res = await importCsv(tableId, csv);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.imported).toBe(3);
@@ -116,7 +120,10 @@ describe("CSV import", () => {
     expect(res.body.details[0]).toMatchObject({ line: 6, path: "line 6.Qty" });
     expect(await allRows(t.owner.token, tableId)).toHaveLength(0);
     expect((await columnsOf(tableId)).length).toBe(before);
-    const good = await importCsv(tableId, "Name,Qty\na,1\nb,2\n", { mode: "atomic", types: JSON.stringify({ Qty: "number" }) });
+    const good = await importCsv(tableId, "Name,Qty\na,1\nb,2\n", {
+      mode: "atomic",
+      types: JSON.stringify({ Qty: "number" }),
+    });
     expect(good.status, JSON.stringify(good.body)).toBe(200);
     expect(good.body.data.imported).toBe(2);
   });
@@ -136,10 +143,22 @@ describe("CSV import", () => {
     expect(partial.body.data.imported).toBe(1);
     expect(partial.body.data.errors[0]).toMatchObject({ line: 3 });
     expectError(await importCsv(tableId, "Name\na\n", { types: "{not json" }), 400, "ValidationError");
-    expectError(await importCsv(tableId, "Name\na\n", { types: JSON.stringify({ Name: "rainbow" }) }), 400, "ValidationError");
-    const wrongType = await call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: "Name\na\n", headers: { "content-type": "image/png" } });
+    expectError(
+      await importCsv(tableId, "Name\na\n", { types: JSON.stringify({ Name: "rainbow" }) }),
+      400,
+      "ValidationError",
+    );
+    const wrongType = await call("POST", `/table/${tableId}/import`, {
+      token: t.owner.token,
+      raw: "Name\na\n",
+      headers: { "content-type": "image/png" },
+    });
     expectError(wrongType, 415, "UnsupportedMediaTypeError");
-    const huge = await call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: "Name\na\n", headers: { ...csvHeaders, "content-length": String(60 * 1024 * 1024) } });
+    const huge = await call("POST", `/table/${tableId}/import`, {
+      token: t.owner.token,
+      raw: "Name\na\n",
+      headers: { ...csvHeaders, "content-length": String(60 * 1024 * 1024) },
+    });
     expect([413, 400]).toContain(huge.status);
   });
 
@@ -164,7 +183,10 @@ describe("CSV import", () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Multipart");
     const form = new FormData();
     form.set("file", new File(["Name,N\nx,1\ny,2\n"], "rows.csv", { type: "text/csv" }));
-    const res = await call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: form as unknown as BodyInit });
+    const res = await call("POST", `/table/${tableId}/import`, {
+      token: t.owner.token,
+      raw: form as unknown as BodyInit,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.imported).toBe(2);
     expect((await allRows(t.owner.token, tableId)).map((r) => r.cells[nameColumnId])).toEqual(["x", "y"]);
@@ -182,8 +204,16 @@ describe("CSV import", () => {
       const [formType, formBytes] = [encoded.headers.get("content-type")!, await encoded.arrayBuffer()];
       const send = () =>
         multipart
-          ? call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: formBytes, headers: { "content-type": formType, "idempotency-key": key } })
-          : call("POST", `/table/${tableId}/import`, { token: t.owner.token, raw: text, headers: { ...csvHeaders, "idempotency-key": key } });
+          ? call("POST", `/table/${tableId}/import`, {
+              token: t.owner.token,
+              raw: formBytes,
+              headers: { "content-type": formType, "idempotency-key": key },
+            })
+          : call("POST", `/table/${tableId}/import`, {
+              token: t.owner.token,
+              raw: text,
+              headers: { ...csvHeaders, "idempotency-key": key },
+            });
       const first = await send();
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       expect(first.body.data.imported).toBe(2);
@@ -207,7 +237,10 @@ describe("CSV export", () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Export, the table");
     const n = await addColumn(t.owner.token, tableId, "N", { type: "number" });
     const d = await addColumn(t.owner.token, tableId, "When", { type: "date" });
-    const s = await addColumn(t.owner.token, tableId, "State", { type: "select", selectItems: [{ id: "o", label: "Open", color: "" }] });
+    const s = await addColumn(t.owner.token, tableId, "State", {
+      type: "select",
+      selectItems: [{ id: "o", label: "Open", color: "" }],
+    });
     const b = await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" });
     const f = await addColumn(t.owner.token, tableId, "Twice", { type: "formula", formula: { text: "{N} * 2" } });
     await bulkRows(t.owner.token, tableId, [
@@ -233,7 +266,9 @@ describe("CSV export", () => {
 
     // What the export writes, the import reads back into another table to the same values.
     const copy = await makeTable(t.owner.token, t.projectId, "Copy");
-    const imported = await importCsv(copy.tableId, res.text, { types: JSON.stringify({ State: "select", Done: "checkbox", Twice: "number" }) });
+    const imported = await importCsv(copy.tableId, res.text, {
+      types: JSON.stringify({ State: "select", Done: "checkbox", Twice: "number" }),
+    });
     expect(imported.status, JSON.stringify(imported.body)).toBe(200);
     expect(imported.body.data.imported).toBe(3);
     const again = await exportCsv(copy.tableId);
@@ -243,7 +278,10 @@ describe("CSV export", () => {
   it("escapes text that a spreadsheet would run as a formula (CSV injection), reads it back unescaped, and keeps it raw on request", async () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Injection");
     const n = await addColumn(t.owner.token, tableId, "N", { type: "number" });
-    const s = await addColumn(t.owner.token, tableId, "State", { type: "select", selectItems: [{ id: "x", label: "@SUM(A1)", color: "" }] });
+    const s = await addColumn(t.owner.token, tableId, "State", {
+      type: "select",
+      selectItems: [{ id: "x", label: "@SUM(A1)", color: "" }],
+    });
     await bulkRows(t.owner.token, tableId, [
       { [nameColumnId]: '=HYPERLINK("http://evil.example","x")', [n._id]: -5, [s._id]: "x" },
       { [nameColumnId]: "+1", [n._id]: 2 },
@@ -268,7 +306,13 @@ describe("CSV export", () => {
     expect((await exportCsv(copy.tableId)).text).toBe(res.text);
     const rows = (await ok("GET", `/table/${copy.tableId}/rows`, { token: t.owner.token })).data as any[];
     const copyName = (await columnsOf(copy.tableId)).find((c) => c.name === "Name")._id;
-    expect(rows.map((r) => r.cells[copyName])).toEqual(['=HYPERLINK("http://evil.example","x")', "+1", "-2 apples", "\tcmd", "a=b, plain"]);
+    expect(rows.map((r) => r.cells[copyName])).toEqual([
+      '=HYPERLINK("http://evil.example","x")',
+      "+1",
+      "-2 apples",
+      "\tcmd",
+      "a=b, plain",
+    ]);
     // formulas=keep writes the text as stored, for programs that are not spreadsheets.
     const raw = await exportCsv(tableId, { formulas: "keep" });
     expect(raw.text.split("\r\n")[2]).toBe("+1,2,");
@@ -278,7 +322,12 @@ describe("CSV export", () => {
   it("exports an empty table as its header line, and a table of more rows than a page", async () => {
     const { tableId, nameColumnId } = await makeTable(t.owner.token, t.projectId, "Pages");
     expect((await exportCsv(tableId)).text).toBe("Name\r\n");
-    for (let k = 0; k < 3; k++) await bulkRows(t.owner.token, tableId, Array.from({ length: 1000 }, (_, i) => ({ [nameColumnId]: `r${k * 1000 + i}` })));
+    for (let k = 0; k < 3; k++)
+      await bulkRows(
+        t.owner.token,
+        tableId,
+        Array.from({ length: 1000 }, (_, i) => ({ [nameColumnId]: `r${k * 1000 + i}` })),
+      );
     const text = (await exportCsv(tableId)).text;
     const lines = text.split("\r\n");
     expect(lines).toHaveLength(3002);

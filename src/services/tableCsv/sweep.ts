@@ -1,0 +1,61 @@
+/**
+ * The sweep of abandoned CSV imports (docs/api-guide.md › CSV import and export), run by the Worker's scheduled
+ * upkeep every minute (services/repairs.ts). An import stages its rows hidden (is_deleted = 1, origin_id = its
+ * marker, ./stage) and commits or undoes them before it answers. An isolate that died in between (a crash, an
+ * eviction) leaves them: hidden from every read, but stored. Once they are STAGED_MAX_AGE_MS old — far past the
+ * longest import (about two minutes for the largest file the limits allow, docs/security-review.md finding 4) —
+ * this deletes them with their cells, at most SWEEP_ROWS rows per step and for at most SWEEP_MS per tick on each
+ * shard database, found through the partial index rows_staged_idx (migrations/shard/0007). A row a person deleted
+ * has no marker and is never touched. (A column the import created stays, visible and empty: see ./stage.)
+ */
+import { writableHereSql } from "../../db/shardFence";
+import { shardBindings } from "../../db/shards";
+import type { Env } from "../../env";
+import { breather } from "./plan";
+
+/** How old a staged row must be before it counts as abandoned. */
+export const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
+/** Rows deleted per step (with their cells: at most 200 each, the widest import). */
+const SWEEP_ROWS = 100;
+/** How long one tick sweeps one database. */
+const SWEEP_MS = 5_000;
+
+// The literal LIKE pattern is the partial index's own condition, so the planner uses it.
+const STALE_ROWS = `SELECT id FROM rows WHERE is_deleted = 1 AND origin_id LIKE 'csv-import:%' AND created_at <= ?1
+  AND ${writableHereSql("rows.workspace_id")} ORDER BY created_at LIMIT ?2`;
+
+/** One database: deletes a step at a time until nothing stale is left or SWEEP_MS have passed; the changes made. */
+async function sweepDatabase(db: D1Database, cutoff: number): Promise<number> {
+  let swept = 0;
+  const started = performance.now();
+  let lastMs = 0;
+  while (performance.now() - started < SWEEP_MS) {
+    if (swept > 0) await breather(lastMs);
+    const t = performance.now();
+    const [, rows] = await db.batch([
+      db.prepare(`DELETE FROM cells WHERE row_id IN (${STALE_ROWS})`).bind(cutoff, SWEEP_ROWS),
+      db.prepare(`DELETE FROM rows WHERE id IN (${STALE_ROWS})`).bind(cutoff, SWEEP_ROWS),
+    ]);
+    lastMs = performance.now() - t;
+    // changes counts the search entries the row deletes remove too: more than the rows, and 0 only when none was left.
+    const n = rows?.meta.changes ?? 0;
+    swept += n;
+    if (n === 0) break;
+  }
+  return swept;
+}
+
+/** Every shard database, side by side; a database that fails is logged and swept again at the next tick. */
+export async function sweepStagedImports(env: Env, now: number): Promise<number> {
+  const cutoff = now - STAGED_MAX_AGE_MS;
+  const settled = await Promise.allSettled(shardBindings().map((binding) => sweepDatabase(env[binding]!, cutoff)));
+  let total = 0;
+  for (const s of settled) {
+    if (s.status === "fulfilled") total += s.value;
+    else
+      console.error(
+        JSON.stringify({ level: "error", msg: "csv import sweep failed on a database", error: String(s.reason) }),
+      );
+  }
+  return total;
+}
