@@ -29,22 +29,26 @@ const REFERENCE_LENGTH = 2000;
 export const MAX_CANDIDATES = 5000;
 
 /**
- * The CTE `scored(rid, score)` over the entries matching `match` (an SQL expression of the MATCH text), at most
- * MAX_CANDIDATES + 1 of them: one more than the budget tells the caller the query was too broad. `extra` narrows
- * the candidates further (SQL over the FTS5 row, e.g. `rowid IN (…)`).
+ * The CTEs ending in `scored(rid, score)` over the entries matching `match` (an SQL expression of the MATCH text),
+ * at most MAX_CANDIDATES + 1 of them: one more than the budget tells the caller the query was too broad. Each
+ * record's matches are counted once (`counted` is materialized, so the score's formula does not run highlight()
+ * again for every use of a count).
  */
-export function scoredCte(match: SQL, extra: SQL = sql``): SQL {
-  const title = sql.raw(`(length(highlight(search_fts, 0, char(1), '')) - length(search_fts.title))`);
-  const body = sql.raw(`(length(highlight(search_fts, 1, char(1), '')) - length(search_fts.body))`);
-  const lengthFactor = sql.raw(`${K1} * (${1 - B} + ${B} * length(search_fts.body) / ${REFERENCE_LENGTH}.0)`);
-  return sql`scored(rid, score) AS MATERIALIZED (
-        SELECT rowid, ${TITLE_WEIGHT} * ${title} * 1.0 / (${title} + 1) + ${BODY_WEIGHT} * ${body} * 1.0 / (${body} + ${lengthFactor})
-        FROM search_fts WHERE search_fts MATCH ${match} ${extra}
-        LIMIT ${MAX_CANDIDATES + 1})`;
+export function scoredCte(match: SQL): SQL {
+  const lengthFactor = sql.raw(`${K1} * (${1 - B} + ${B} * bl / ${REFERENCE_LENGTH}.0)`);
+  return sql`counted(rid, t, b, bl) AS MATERIALIZED (
+        SELECT rowid,
+          length(highlight(search_fts, 0, char(1), '')) - length(search_fts.title),
+          length(highlight(search_fts, 1, char(1), '')) - length(search_fts.body),
+          length(search_fts.body)
+        FROM search_fts WHERE search_fts MATCH ${match}
+        LIMIT ${MAX_CANDIDATES + 1}),
+      scored(rid, score) AS (
+        SELECT rid, ${TITLE_WEIGHT} * t * 1.0 / (t + 1) + ${BODY_WEIGHT} * b * 1.0 / (b + ${lengthFactor}) FROM counted)`;
 }
 
 /** True when the CTE scored more than the budget: the caller is told to narrow the query. */
-export const tooBroadSql = sql`(SELECT count(*) FROM scored) > ${MAX_CANDIDATES}`;
+export const tooBroadSql = sql`(SELECT count(*) FROM counted) > ${MAX_CANDIDATES}`;
 
 export function tooBroad(): ApiError {
   return new ApiError(
