@@ -121,7 +121,8 @@ describe("CSV import: bounded work (finding 4)", () => {
       const { tableId } = await makeTable(t.owner.token, t.projectId, `Wide ${mode}`);
       const names = ["Name", ...Array.from({ length: 199 }, (_, i) => `W${i}`)];
       const header = names.join(",");
-      const lines = Array.from({ length: 1000 }, (_, r) => names.map((_, c) => `v${r}x${c}`).join(","));
+      // 400 rows of 200 columns: 40 batches, seconds of import, and a commit that once held the database for seconds.
+      const lines = Array.from({ length: 400 }, (_, r) => names.map((_, c) => `v${r}x${c}`).join(","));
       const started = Date.now();
       let importDone = 0;
       const running = importCsv(tableId, `${header}\n${lines.join("\n")}\n`, { mode }).then((res) => {
@@ -139,7 +140,7 @@ describe("CSV import: bounded work (finding 4)", () => {
       }
       const res = await running;
       expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
-      expect(res.body.data.imported).toBe(1000);
+      expect(res.body.data.imported).toBe(400);
       // The import took seconds; reads kept coming through while it ran (before the fix: one read in 57 s), almost all
       // of them quickly, none waiting behind it for long.
       const sorted = [...latencies].sort((a, b) => a - b);
