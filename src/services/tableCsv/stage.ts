@@ -32,6 +32,7 @@ import { recalculateFormulasAfterWrite } from "../tables/recompute";
 import { idsBeside } from "../../db/shardIds";
 import { breather, type ImportPlan } from "./plan";
 import { createTargets, type RowValues, type Target } from "./targets";
+import { jsonArrayChunks } from "../../lib/jsonChunks";
 
 /** What origin_id of a staged row starts with; ./sweep finds abandoned imports by it. */
 export const STAGED_MARKER_PREFIX = "csv-import:";
@@ -63,27 +64,6 @@ const DELETE_STAGED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN
 const DELETE_STAGED_ROWS = `DELETE FROM rows WHERE id IN (${STAGED})`;
 /** The columns this import created: never answered for, so removed with its rows. */
 const DELETE_CREATED_COLUMNS = `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1))`;
-
-/** `[cellId, rowId, columnId, isIdentifier, value]` entries as JSON arrays, split so no chunk passes CELL_CHUNK_BYTES. */
-function cellChunks(entries: readonly unknown[][]): string[] {
-  const chunks: string[] = [];
-  let parts: string[] = [];
-  let bytes = 2;
-  for (const e of entries) {
-    const entry = JSON.stringify(e);
-    // UTF-16 length × 3 bounds the UTF-8 size without encoding.
-    const size = entry.length * 3 + 1;
-    if (parts.length && bytes + size > CELL_CHUNK_BYTES) {
-      chunks.push(`[${parts.join(",")}]`);
-      parts = [];
-      bytes = 2;
-    }
-    parts.push(entry);
-    bytes += size;
-  }
-  if (parts.length) chunks.push(`[${parts.join(",")}]`);
-  return chunks;
-}
 
 export class Stage {
   readonly marker = `${STAGED_MARKER_PREFIX}${crypto.randomUUID()}`;
@@ -132,7 +112,9 @@ export class Stage {
       this.d1
         .prepare(STAGE_ROWS)
         .bind(table.id, table.projectId, table.workspaceId, this.ctx.user.id, t, JSON.stringify(ids), this.marker),
-      ...cellChunks(entries).map((chunk) => this.d1.prepare(STAGE_CELLS).bind(table.id, table.workspaceId, t, chunk)),
+      ...jsonArrayChunks(entries, CELL_CHUNK_BYTES).map((chunk) =>
+        this.d1.prepare(STAGE_CELLS).bind(table.id, table.workspaceId, t, chunk),
+      ),
     ];
     return { statements, ids };
   }

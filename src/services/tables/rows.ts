@@ -21,6 +21,7 @@ import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./reco
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 import { idsBeside } from "../../db/shardIds";
+import { jsonArrayChunks } from "../../lib/jsonChunks";
 
 // The CSV export (services/tableCsv/export.ts) reads its pages through this module.
 export { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "./rowReads";
@@ -88,9 +89,10 @@ export async function insertRows(
     d1
       .prepare(INSERT_ROWS)
       .bind(table.id, table.projectId, table.workspaceId, ctx.user.id, t, JSON.stringify(newRows.map((r) => r.id))),
-    ...cellChunks(cellRecords.flat()).map((chunk) =>
-      d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk),
-    ),
+    ...jsonArrayChunks(
+      cellRecords.flat().map((w) => [w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]),
+      CELL_CHUNK_BYTES,
+    ).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
     ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
   // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
@@ -165,27 +167,6 @@ async function recalculateOrUndo(
     throw err;
   }
   return computed;
-}
-
-/** `[cellId, rowId, columnId, isIdentifier, value]` entries as JSON arrays, split so no chunk passes CELL_CHUNK_BYTES. */
-function cellChunks(records: readonly CellRow[]): string[] {
-  const encoder = new TextEncoder();
-  const chunks: string[] = [];
-  let parts: string[] = [];
-  let bytes = 2;
-  for (const w of records) {
-    const entry = JSON.stringify([w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]);
-    const size = encoder.encode(entry).length + 1;
-    if (parts.length && bytes + size > CELL_CHUNK_BYTES) {
-      chunks.push(`[${parts.join(",")}]`);
-      parts = [];
-      bytes = 2;
-    }
-    parts.push(entry);
-    bytes += size;
-  }
-  if (parts.length) chunks.push(`[${parts.join(",")}]`);
-  return chunks;
 }
 
 /** Soft-deletes a row (its cells vanish); `expected` is compared with the row's E16 representation (412, nothing changed). */
