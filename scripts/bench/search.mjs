@@ -2,9 +2,11 @@
 // BENCH_SEARCH_CELLS cells (default 1,000,000: rows of 10 cells), half of each in a workspace the searcher cannot read.
 // A search confines its match to the caller's scope words inside FTS5 (docs/api-guide.md › Search), so the hidden
 // half is never walked: the figures are those of a searcher whose own half alone is in the index.
-// Measured 2026-11-26 on the shared 2-core machine (load average 2–5): search p50 30 ms, p99 76 ms, beside a floor
-// (GET /project/{id}, same run) of p50 22 ms, p99 80 ms; a content save 1.03× its time without the index. The
-// same data before the scope words: p50 39 ms, p99 122 ms (common word p50 85 ms, now 34 ms).
+// Measured 2026-11-28 on the shared 2-core machine, ranking from each record alone (src/services/search/rank.ts):
+// search p50 36.8 ms, p99 95.8 ms beside a floor (GET /project/{id}, same run) of p50 19.8 ms, p99 103 ms; a content
+// save 0.83× its time without the index. Three classes match more than the 5,000 records a query may score among the
+// searcher's 50,000 (the rank-20 word, the rank-100 five-letter prefix, the phrase of the two commonest words): they
+// answer 422 "too broad" in p50 42–48 ms. (With bm25, 2026-11-26: p50 30 ms, p99 76 ms, floor p50 22 ms.)
 //   1. p50/p99 of GET /search per query class and overall, beside a LIKE '%term%' scan of the same text on the same
 //      local engine, in the same run;
 //   2. the time of a content save (PUT /document/{id}/content) with the index kept in step, beside the same save
