@@ -14,10 +14,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
 import { conflict } from "../../errors";
-import { createDb } from "../../db/client";
-import { shardBindings } from "../../db/shards";
-import { groupByShard } from "../../db/shardIds";
-import { refreshPlacements } from "../../db/placements";
+import { reconcileIndex, type DirectoryIndex } from "../../db/directoryIndex";
 import type { ServiceContext } from "../context";
 
 export const portalRoutes = sqliteTable("portal_routes", {
@@ -129,7 +126,6 @@ export async function withClaimedRoutes<T>(
 export const ROUTE_GRACE_MS = 5 * 60_000;
 /** How far back the scheduler's tick looks for entries whose route is missing. */
 const ENTRY_WINDOW_MS = 24 * 60 * 60_000;
-const PAGE = 500;
 
 interface RouteRow {
   name: string;
@@ -156,6 +152,46 @@ export interface RouteRepair {
   added: number;
 }
 
+/** The index of portal names as src/db/directoryIndex.ts repairs it. */
+const PORTAL_ROUTES: DirectoryIndex<RouteRow> = {
+  graceMs: ROUTE_GRACE_MS,
+  claimsAfter: `SELECT name, project_id, claimed_at FROM portal_routes
+    WHERE claimed_at < ?1 AND claimed_at > ?2 AND name > ?3 ORDER BY name LIMIT ?4`,
+  firstKey: "",
+  keyOf: (r) => r.name,
+  ownerOf: (r) => r.project_id,
+  sameClaim: (r) => `${r.project_id} ${r.name}`,
+  async held(d1, rows) {
+    const projects = [...new Set(rows.map((r) => r.project_id))];
+    const { results } = await d1
+      .prepare(
+        `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE project_id IN (SELECT value FROM json_each(?1))`,
+      )
+      .bind(JSON.stringify(projects))
+      .all<EntryRow>();
+    return new Set(results.flatMap((e) => namesOfEntry(e).map((n) => `${e.project_id} ${n}`)));
+  },
+  deleteClaim: (dir, r) =>
+    dir
+      .prepare(`DELETE FROM portal_routes WHERE name = ?1 AND project_id = ?2 AND claimed_at = ?3`)
+      .bind(r.name, r.project_id, r.claimed_at),
+  async wanted(d1, since) {
+    const { results } = await d1
+      .prepare(`SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE updated_at > ?1`)
+      .bind(since)
+      .all<EntryRow>();
+    return results.flatMap((e) => namesOfEntry(e).map((name) => [name, e.project_id]));
+  },
+  insertClaims: (dir, chunk, now) =>
+    dir
+      .prepare(
+        `INSERT INTO portal_routes (name, project_id, claimed_at)
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1) WHERE true
+         ON CONFLICT (name) DO NOTHING`,
+      )
+      .bind(chunk, now),
+};
+
 /**
  * The repair of writes interrupted between the directory and a shard (docs/scaling.md "Portal routes"):
  * 1. every route claimed after `since` and more than ROUTE_GRACE_MS before `now` whose project holds no entry with
@@ -168,75 +204,6 @@ export interface RouteRepair {
  *    raced on two shards: the route decides from now on, and the other entry is reported here).
  * Idempotent; run every minute by the scheduler; `since` 0 is a full pass.
  */
-// eslint-disable-next-line max-lines-per-function -- the two-phase repair of portal routes (the same algorithm as reconcileReferenceIds; one shared form is still to come)
-export async function reconcilePortalRoutes(
-  env: Env,
-  now: number,
-  since = now - ENTRY_WINDOW_MS,
-): Promise<RouteRepair> {
-  const dir = env.DB;
-  // A route names a project, found where its shard is served now: learn any move first.
-  await refreshPlacements(createDb(dir));
-  let deleted = 0;
-  let after = "";
-  for (;;) {
-    const { results: routes } = await dir
-      .prepare(
-        `SELECT name, project_id, claimed_at FROM portal_routes WHERE claimed_at < ?1 AND claimed_at > ?3 AND name > ?2 ORDER BY name LIMIT ${PAGE}`,
-      )
-      .bind(now - ROUTE_GRACE_MS, after, since)
-      .all<RouteRow>();
-    if (routes.length === 0) break;
-    after = routes[routes.length - 1]!.name;
-    const orphans = (
-      await Promise.all(
-        [...groupByShard(routes, (r) => r.project_id)].map(async ([binding, rows]) => {
-          const d1 = env[binding]!;
-          const projects = [...new Set(rows.map((r) => r.project_id))];
-          const { results } = await d1
-            .prepare(
-              `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE project_id IN (SELECT value FROM json_each(?1))`,
-            )
-            .bind(JSON.stringify(projects))
-            .all<EntryRow>();
-          const held = new Set(results.flatMap((e) => namesOfEntry(e).map((n) => `${e.project_id} ${n}`)));
-          return rows.filter((r) => !held.has(`${r.project_id} ${r.name}`));
-        }),
-      )
-    ).flat();
-    if (orphans.length > 0) {
-      await dir.batch(
-        orphans.map((r) =>
-          dir
-            .prepare(`DELETE FROM portal_routes WHERE name = ?1 AND project_id = ?2 AND claimed_at = ?3`)
-            .bind(r.name, r.project_id, r.claimed_at),
-        ),
-      );
-      deleted += orphans.length;
-    }
-    if (routes.length < PAGE) break;
-  }
-
-  let added = 0;
-  for (const binding of shardBindings()) {
-    const { results: entries } = await env[binding]!.prepare(
-      `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE updated_at > ?1`,
-    )
-      .bind(since)
-      .all<EntryRow>();
-    const wanted = entries.flatMap((e) => namesOfEntry(e).map((name) => [name, e.project_id]));
-    for (let i = 0; i < wanted.length; i += 2_000) {
-      const chunk = wanted.slice(i, i + 2_000);
-      const { meta } = await dir
-        .prepare(
-          `INSERT INTO portal_routes (name, project_id, claimed_at)
-           SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1) WHERE true
-           ON CONFLICT (name) DO NOTHING`,
-        )
-        .bind(JSON.stringify(chunk), now)
-        .run();
-      added += meta.changes ?? 0;
-    }
-  }
-  return { deleted, added };
+export function reconcilePortalRoutes(env: Env, now: number, since = now - ENTRY_WINDOW_MS): Promise<RouteRepair> {
+  return reconcileIndex(env, PORTAL_ROUTES, now, since);
 }

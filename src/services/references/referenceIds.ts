@@ -15,10 +15,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
-import { createDb } from "../../db/client";
-import { shardBindings } from "../../db/shards";
-import { groupByShard } from "../../db/shardIds";
-import { refreshPlacements } from "../../db/placements";
+import { reconcileIndex, type DirectoryIndex } from "../../db/directoryIndex";
 import type { ServiceContext } from "../context";
 
 export type ReferenceKind = "clause" | "table";
@@ -123,7 +120,6 @@ export async function withClaimedReferenceId<R, T>(
 export const REFERENCE_ID_GRACE_MS = 5 * 60_000;
 /** How far back the scheduler's tick looks. */
 const WINDOW_MS = 24 * 60 * 60_000;
-const PAGE = 500;
 
 interface ClaimRow {
   kind: ReferenceKind;
@@ -139,6 +135,51 @@ export interface ReferenceIdRepair {
   added: number;
 }
 
+/** The index of client-chosen reference ids as src/db/directoryIndex.ts repairs it. */
+const REFERENCE_IDS: DirectoryIndex<ClaimRow> = {
+  graceMs: REFERENCE_ID_GRACE_MS,
+  claimsAfter: `SELECT kind, id, document_id, claimed_at FROM reference_ids
+    WHERE claimed_at < ?1 AND claimed_at > ?2 AND (kind, id) > (json_extract(?3, '$[0]'), json_extract(?3, '$[1]'))
+    ORDER BY kind, id LIMIT ?4`,
+  firstKey: JSON.stringify(["", ""]),
+  keyOf: (c) => JSON.stringify([c.kind, c.id]),
+  ownerOf: (c) => c.document_id,
+  sameClaim: (c) => `${c.kind} ${c.id}`,
+  async held(d1, rows) {
+    const idsOf = (kind: ReferenceKind) => JSON.stringify(rows.filter((r) => r.kind === kind).map((r) => r.id));
+    const { results } = await d1
+      .prepare(
+        `SELECT 'clause' AS kind, id FROM clause_references WHERE id IN (SELECT value FROM json_each(?1))
+         UNION ALL SELECT 'table', id FROM table_references WHERE id IN (SELECT value FROM json_each(?2))`,
+      )
+      .bind(idsOf("clause"), idsOf("table"))
+      .all<{ kind: ReferenceKind; id: string }>();
+    return new Set(results.map((r) => `${r.kind} ${r.id}`));
+  },
+  deleteClaim: (dir, r) =>
+    dir
+      .prepare(`DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`)
+      .bind(r.kind, r.id, r.document_id, r.claimed_at),
+  async wanted(d1, since) {
+    const { results } = await d1
+      .prepare(
+        `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
+         UNION ALL SELECT 'table', id, document_id FROM ${TABLE_OF.table} WHERE created_at > ?1`,
+      )
+      .bind(since)
+      .all<{ kind: ReferenceKind; id: string; document_id: string }>();
+    return results.map((r) => [r.kind, r.id, r.document_id]);
+  },
+  insertClaims: (dir, chunk, now) =>
+    dir
+      .prepare(
+        `INSERT INTO reference_ids (kind, id, document_id, claimed_at)
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ?2 FROM json_each(?1) WHERE true
+         ON CONFLICT (kind, id) DO NOTHING`,
+      )
+      .bind(chunk, now),
+};
+
 /**
  * The repair of creates interrupted between the directory and a shard (docs/scaling.md "Reference ids"):
  * 1. every claim taken after `since` and more than REFERENCE_ID_GRACE_MS before `now` whose shard
@@ -150,78 +191,6 @@ export interface ReferenceIdRepair {
  *    claim decides from now on).
  * Idempotent; run every minute by the scheduler (a day back); `since` 0 is a full pass.
  */
-// eslint-disable-next-line max-lines-per-function -- the two-phase repair of reference ids (the same algorithm as reconcilePortalRoutes; one shared form is still to come)
-export async function reconcileReferenceIds(
-  env: Env,
-  now: number,
-  since = now - WINDOW_MS,
-): Promise<ReferenceIdRepair> {
-  const dir = env.DB;
-  // A claim names a document, found where its shard is served now: learn any move first.
-  await refreshPlacements(createDb(dir));
-  let deleted = 0;
-  let after: [string, string] = ["", ""];
-  for (;;) {
-    const { results: claims } = await dir
-      .prepare(
-        `SELECT kind, id, document_id, claimed_at FROM reference_ids
-         WHERE claimed_at < ?1 AND claimed_at > ?2 AND (kind, id) > (?3, ?4) ORDER BY kind, id LIMIT ${PAGE}`,
-      )
-      .bind(now - REFERENCE_ID_GRACE_MS, since, after[0], after[1])
-      .all<ClaimRow>();
-    if (claims.length === 0) break;
-    const last = claims[claims.length - 1]!;
-    after = [last.kind, last.id];
-    const orphans = (
-      await Promise.all(
-        [...groupByShard(claims, (c) => c.document_id)].map(async ([binding, rows]) => {
-          const d1 = env[binding]!;
-          const idsOf = (kind: ReferenceKind) => JSON.stringify(rows.filter((r) => r.kind === kind).map((r) => r.id));
-          const { results } = await d1
-            .prepare(
-              `SELECT 'clause' AS kind, id FROM clause_references WHERE id IN (SELECT value FROM json_each(?1))
-               UNION ALL SELECT 'table', id FROM table_references WHERE id IN (SELECT value FROM json_each(?2))`,
-            )
-            .bind(idsOf("clause"), idsOf("table"))
-            .all<{ kind: ReferenceKind; id: string }>();
-          const held = new Set(results.map((r) => `${r.kind} ${r.id}`));
-          return rows.filter((r) => !held.has(`${r.kind} ${r.id}`));
-        }),
-      )
-    ).flat();
-    if (orphans.length > 0) {
-      await dir.batch(
-        orphans.map((r) =>
-          dir
-            .prepare(`DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`)
-            .bind(r.kind, r.id, r.document_id, r.claimed_at),
-        ),
-      );
-      deleted += orphans.length;
-    }
-    if (claims.length < PAGE) break;
-  }
-
-  let added = 0;
-  for (const binding of shardBindings()) {
-    const { results: refs } = await env[binding]!.prepare(
-      `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
-         UNION ALL SELECT 'table', id, document_id FROM ${TABLE_OF.table} WHERE created_at > ?1`,
-    )
-      .bind(since)
-      .all<{ kind: ReferenceKind; id: string; document_id: string }>();
-    const wanted = refs.map((r) => [r.kind, r.id, r.document_id]);
-    for (let i = 0; i < wanted.length; i += 2_000) {
-      const { meta } = await dir
-        .prepare(
-          `INSERT INTO reference_ids (kind, id, document_id, claimed_at)
-           SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ?2 FROM json_each(?1) WHERE true
-           ON CONFLICT (kind, id) DO NOTHING`,
-        )
-        .bind(JSON.stringify(wanted.slice(i, i + 2_000)), now)
-        .run();
-      added += meta.changes ?? 0;
-    }
-  }
-  return { deleted, added };
+export function reconcileReferenceIds(env: Env, now: number, since = now - WINDOW_MS): Promise<ReferenceIdRepair> {
+  return reconcileIndex(env, REFERENCE_IDS, now, since);
 }
