@@ -9,7 +9,7 @@ import { stringify } from "csv-stringify/sync";
 import { checkTableAccess, tableAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { liveColumnsQuery } from "../tables/columns";
-import { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "../tables/rows";
+import { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "../tables/rowReads";
 import { columnDto, type ColumnRow, type TableRow } from "../tables/serialize";
 import { escapeFormulaText, exportFormatter } from "./convert";
 

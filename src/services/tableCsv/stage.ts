@@ -32,24 +32,12 @@ import { recalculateFormulasAfterWrite } from "../tables/recompute";
 import { idsBeside } from "../../db/shardIds";
 import { breather, type ImportPlan } from "./plan";
 import { createTargets, type RowValues, type Target } from "./targets";
-import { jsonArrayChunks } from "../../lib/jsonChunks";
+import { rowInsertStatements } from "../tables/rows";
 
 /** What origin_id of a staged row starts with; ./sweep finds abandoned imports by it. */
 export const STAGED_MARKER_PREFIX = "csv-import:";
-/** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
-const CELL_CHUNK_BYTES = 1_000_000;
 /** Rows recomputed and announced per step after the commit (the bulk-row API's batch). */
 const AFTER_COMMIT_ROWS = 1000;
-
-const STAGE_ROWS = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
-  SELECT j.value, ?1, ?2, ?3, ?4, ?7, (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, 1, ?5, ?5
-  FROM json_each(?6) j
-  WHERE EXISTS (SELECT 1 FROM tables t WHERE t.id = ?1 AND t.is_deleted = 0)`;
-
-const STAGE_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
-  SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3, j.value -> 4, 0, ?3, ?3
-  FROM json_each(?4) j
-  WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1)`;
 
 const STORE_ITEMS = `UPDATE columns SET data = ?2, updated_at = ?3 WHERE id = ?1 AND is_deleted = 0`;
 /** Every staged row live, only while the table is and every row this import staged is still there (?4 of them). */
@@ -108,14 +96,7 @@ export class Stage {
           entries.push([this.newId(), ids[i], column.id, column.isIdentifier ? 1 : 0, value]);
       });
     });
-    const statements = [
-      this.d1
-        .prepare(STAGE_ROWS)
-        .bind(table.id, table.projectId, table.workspaceId, this.ctx.user.id, t, JSON.stringify(ids), this.marker),
-      ...jsonArrayChunks(entries, CELL_CHUNK_BYTES).map((chunk) =>
-        this.d1.prepare(STAGE_CELLS).bind(table.id, table.workspaceId, t, chunk),
-      ),
-    ];
+    const statements = rowInsertStatements(this.d1, table, this.ctx.user.id, t, ids, entries, this.marker);
     return { statements, ids };
   }
 

@@ -23,15 +23,12 @@ import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableR
 import { idsBeside } from "../../db/shardIds";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 
-// The CSV export (services/tableCsv/export.ts) reads its pages through this module.
-export { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "./rowReads";
-
 export const MAX_BULK_ROWS = 1000;
 /** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
 const CELL_CHUNK_BYTES = 1_000_000;
 
 const INSERT_ROWS = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
-  SELECT j.value, ?1, ?2, ?3, ?4, '', (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, 0, ?5, ?5
+  SELECT j.value, ?1, ?2, ?3, ?4, ?7, (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, ?8, ?5, ?5
   FROM json_each(?6) j
   WHERE EXISTS (SELECT 1 FROM tables t WHERE t.id = ?1 AND t.is_deleted = 0)`;
 
@@ -39,6 +36,39 @@ const INSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, worksp
   SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3, j.value -> 4, 0, ?3, ?3
   FROM json_each(?4) j
   WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1)`;
+
+/**
+ * The statements inserting the rows `ids` of `table` (in order after its last row, only while the table is live)
+ * and their cells (`[cellId, rowId, columnId, isIdentifier, value]` entries, only with their rows), in chunks of
+ * JSON under D1's bound-value limit. `stagedAs` inserts them hidden (`is_deleted = 1`) with that origin, as the CSV
+ * import stages its rows until its commit.
+ */
+export function rowInsertStatements(
+  d1: D1Database,
+  table: { id: string; projectId: string; workspaceId: string },
+  ownerId: string,
+  t: number,
+  ids: readonly string[],
+  cells: readonly unknown[][],
+  stagedAs?: string,
+): D1PreparedStatement[] {
+  const rows = d1
+    .prepare(INSERT_ROWS)
+    .bind(
+      table.id,
+      table.projectId,
+      table.workspaceId,
+      ownerId,
+      t,
+      JSON.stringify(ids),
+      stagedAs ?? "",
+      stagedAs ? 1 : 0,
+    );
+  const cellInserts = jsonArrayChunks(cells, CELL_CHUNK_BYTES).map((chunk) =>
+    d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk),
+  );
+  return [rows, ...cellInserts];
+}
 
 /** Undoes a create whose table was deleted before its formulas were computed (the rows were never shown). */
 const DELETE_CREATED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (SELECT value FROM json_each(?2))`;
@@ -86,13 +116,14 @@ export async function insertRows(
   const d1 = d1Of(ctx.db);
   const written = writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value])));
   const statements = [
-    d1
-      .prepare(INSERT_ROWS)
-      .bind(table.id, table.projectId, table.workspaceId, ctx.user.id, t, JSON.stringify(newRows.map((r) => r.id))),
-    ...jsonArrayChunks(
+    ...rowInsertStatements(
+      d1,
+      table,
+      ctx.user.id,
+      t,
+      newRows.map((r) => r.id),
       cellRecords.flat().map((w) => [w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]),
-      CELL_CHUNK_BYTES,
-    ).map((chunk) => d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk)),
+    ),
     ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
   // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
