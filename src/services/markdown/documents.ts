@@ -84,7 +84,10 @@ function assertRichText(doc: DocumentRow) {
     throw conflict("Only rich-text documents have Markdown; an EXTERNAL document is exported as its file");
 }
 
-/** GET /document/{id}/export.md: read access; access and content metadata in one round trip, the blocks from R2. */
+/**
+ * One document as Markdown (docs/api-guide.md › Markdown import and export): read access; access and content metadata
+ * in one round trip, the blocks from R2.
+ */
 export async function exportMarkdownDocument(
   ctx: ServiceContext,
   documentId: string,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../support/harness";
+import { DOCUMENT_KEYS } from "../../support/shapes";
 
 /** docs/api-guide.md › Discovery: /openapi.json, /docs and /health. */
 const FOUNDATION_OPERATIONS: [method: string, path: string][] = [
@@ -136,29 +137,7 @@ describe("discovery", () => {
     for (const name of ["Document", "Workspace", "Project", "User", "Error"])
       expect(doc.components.schemas[name], name).toBeDefined();
     const document = doc.components.schemas.Document;
-    expect(Object.keys(document.properties).sort()).toEqual(
-      [
-        "_id",
-        "parentId",
-        "projectId",
-        "userId",
-        "workspaceId",
-        "name",
-        "type",
-        "createdAt",
-        "updatedAt",
-        "description",
-        "reference",
-        "order",
-        "isPublished",
-        "publishedSettings",
-        "external",
-        "icon",
-        "emoji",
-        "collaborators",
-        "isDeleted",
-      ].sort(),
-    );
+    expect(Object.keys(document.properties).sort()).toEqual(DOCUMENT_KEYS);
   });
 
   it("GET /docs answers an HTML page without a token", async () => {
