@@ -164,3 +164,11 @@ export function snippetHtml(raw: string): string {
   }
   return open ? `${out}</mark>` : out;
 }
+
+/** An FTS5 error is the query's fault (422), whatever the translation let through; anything else is ours. */
+export function isFtsQueryError(err: unknown): boolean {
+  const message =
+    String((err as { message?: unknown })?.message ?? "") +
+    String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
+  return /fts5|unterminated string/i.test(message);
+}

@@ -61,3 +61,8 @@ export function tooBroad(): ApiError {
 export function roundScore(score: number): number {
   return Math.round(score * 10_000) / 10_000;
 }
+
+/** Best first; equal scores in entry order (the ranking every search answers in). */
+export function byRank(a: { score: number; rid: number }, b: { score: number; rid: number }): number {
+  return b.score - a.score || a.rid - b.rid;
+}

@@ -16,8 +16,8 @@ import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, routeTo, type ServiceContext } from "../context";
 import { readOnEveryShard } from "../shardReads";
-import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
-import { roundScore, scoredCte, tooBroad, tooBroadSql } from "./rank";
+import { ftsExpression, isFtsQueryError, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
+import { byRank, roundScore, scoredCte, tooBroad, tooBroadSql } from "./rank";
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 50;
@@ -178,19 +178,6 @@ const HIT_COLUMNS = [
   "folders",
   "snip",
 ] as const;
-
-/** An FTS5 error is the query's fault (422), whatever the translation let through; anything else is ours. */
-function isFtsQueryError(err: unknown): boolean {
-  const message =
-    String((err as { message?: unknown })?.message ?? "") +
-    String((err as { cause?: { message?: unknown } })?.cause?.message ?? "");
-  return /fts5|unterminated string/i.test(message);
-}
-
-/** Best first; equal scores in entry order. */
-function byRank(a: HitRow, b: HitRow): number {
-  return b.score - a.score || a.rid - b.rid;
-}
 
 function hitDto(r: HitRow): SearchHit {
   let folders: { _id: string; name: string }[] = [];

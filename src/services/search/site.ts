@@ -9,8 +9,8 @@
  */
 import { sql } from "drizzle-orm";
 import { ApiError } from "../../errors";
-import { ftsExpression, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
-import { scoredCte, tooBroad, tooBroadSql } from "./rank";
+import { ftsExpression, isFtsQueryError, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
+import { byRank, scoredCte, tooBroad, tooBroadSql } from "./rank";
 import type { ServiceContext } from "../context";
 
 const SITE_SEARCH_LIMIT = 20;
@@ -55,15 +55,11 @@ export async function searchPortal(
       WHERE e.live = 1 AND e.kind = 'document' AND e.record_id IN (SELECT value FROM json_each(${JSON.stringify(documentIds)}))
       UNION ALL SELECT NULL, '', NULL, 0, 0 WHERE ${tooBroadSql}`);
     if (rows.some((r) => r.id === null)) return { ok: false, message: tooBroad().message };
-    // The compound query keeps no order of its own: best first, equal scores in entry order.
-    rows.sort((a, b) => b.score - a.score || a.rid - b.rid);
+    // The compound query keeps no order of its own.
+    rows.sort(byRank);
     return { ok: true, hits: rows.map((r) => ({ _id: r.id!, title: r.title, snippet: snippetHtml(r.snip ?? "") })) };
   } catch (err) {
-    if (
-      /fts5|unterminated string/i.test(
-        String((err as Error)?.message) + String((err as { cause?: Error })?.cause?.message ?? ""),
-      )
-    ) {
+    if (isFtsQueryError(err)) {
       return { ok: false, message: "The search could not be read; quote words that contain punctuation" };
     }
     throw err;
