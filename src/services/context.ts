@@ -7,7 +7,14 @@
  */
 import type { AuthUser, DatabaseBinding, Db, Env } from "../env";
 import { createDb } from "../db/client";
-import { logicalShardOfId, shardBindingForId } from "../db/shardIds";
+import {
+  idsBeside,
+  logicalShardOfId,
+  newIdBeside,
+  newOrganizationId,
+  shardBindingForId,
+  shardSuffixBeside,
+} from "../db/shardIds";
 import { servingBindingOf } from "../db/placements";
 import { shardBindings } from "../db/shards";
 import { ApiError } from "../errors";
@@ -34,7 +41,31 @@ export type Actor =
       depth: number;
     };
 
+/**
+ * How a service issues ids (docs/architecture.md "Ids"): every record is issued beside a record it belongs to (its
+ * project, table, document…), so its id names its organization's shard; a service never decides the shard itself.
+ */
+export interface IdIssuer {
+  /** A new id for a record of the same organization as `parentId`. */
+  beside(parentId: string): string;
+  /** `beside(parentId)` for many records: the shard is decoded once (a bulk insert issues thousands of ids). */
+  seriesBeside(parentId: string): () => string;
+  /** The two characters that end the ids issued beside `parentId` (for ids built in SQL). */
+  suffixBeside(parentId: string): string;
+  /** A new organization's id, on the logical shard the placement rule draws. */
+  organization(): string;
+}
+
+const idIssuer: IdIssuer = {
+  beside: newIdBeside,
+  seriesBeside: idsBeside,
+  suffixBeside: shardSuffixBeside,
+  organization: newOrganizationId,
+};
+
 export interface ServiceContext {
+  /** Issues the ids of the records this call creates. */
+  ids: IdIssuer;
   /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
   db: Db;
   /**
@@ -105,6 +136,7 @@ export function serviceContext(
       return client;
     });
   return {
+    ids: idIssuer,
     db,
     dir: db,
     binding: "DB",
