@@ -25,7 +25,10 @@ export interface RestoreResult {
  * for a DOCX snapshot of a DOCX document, records the frozen blob as the newest DOCX version; nothing can interleave,
  * so nothing is lost. Two D1 round trips.
  */
-export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): Promise<RestoreResult> {
+export async function restoreSnapshot(
+  ctx: ServiceContext,
+  { snapshotId }: { snapshotId: string },
+): Promise<RestoreResult> {
   const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
   const r2 = ctx.env.BLOBS;
   const blocksJson = await snapshotBlocksJson(r2, snapshot);

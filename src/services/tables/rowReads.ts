@@ -200,7 +200,7 @@ export function liveRowQuery(db: Db, rowId: string) {
 }
 
 /** E16: a live row of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
-export async function getRow(ctx: ServiceContext, rowId: string) {
+export async function getRow(ctx: ServiceContext, { rowId }: { rowId: string }) {
   const [[row], [tableRow]] = await read(ctx, [
     liveRowQuery(ctx.db, rowId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(rowId)),
