@@ -13,11 +13,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
 import { documentInReach, projectInReach, readerReachCtes } from "../../auth/reach";
 import { rawSelect } from "../../db/sql";
-import { servedHere } from "../../db/shardFence";
+import { servedHere } from "../../tenancy/kernel/fence";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, routeTo, type ServiceContext } from "../context";
-import { readOnEveryShard } from "../shardReads";
+import { readOnEveryShard } from "../../tenancy/kernel/reads";
 import { ftsExpression, isFtsQueryError, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
 import { byRank, roundScore, scoredCte, tooBroad, tooBroadSql } from "./rank";
 

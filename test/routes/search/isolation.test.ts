@@ -6,7 +6,7 @@
  * records, the text of deleted columns.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { shardBindingOfId } from "../../../src/db/shardIds";
+import { shardBindingOfId } from "../../../src/tenancy/kernel/ids";
 import { MAX_CANDIDATES } from "../../../src/services/search/rank";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { shardD1 } from "../../support/shards";
