@@ -4,6 +4,8 @@ import { registerDeleteRow } from "./delete";
 import { registerCreateRow } from "./create";
 import { registerBulkCreateRows } from "./bulkCreate";
 import { registerListRows } from "./list";
+import { registerQueryRows } from "./query";
+import { registerAggregateRows } from "./aggregate";
 
 /**
  * Rows (docs/api-guide.md › Tables, columns, rows, cells, E16): the static `/table/row/{rowId}` paths first, then `/table/{tableId}/row(s)`. Registered
@@ -15,4 +17,6 @@ export function registerRowRoutes(app: Router) {
   registerCreateRow(app);
   registerBulkCreateRows(app);
   registerListRows(app);
+  registerQueryRows(app);
+  registerAggregateRows(app);
 }
