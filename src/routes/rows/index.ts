@@ -4,6 +4,11 @@ import { registerDeleteRow } from "./delete";
 import { registerCreateRow } from "./create";
 import { registerBulkCreateRows } from "./bulkCreate";
 import { registerListRows } from "./list";
+import { registerPatchRow } from "./patchRow";
+import { registerBulkUpdateRows } from "./bulkUpdate";
+import { registerUpsertRows } from "./upsert";
+import { registerBulkDeleteRows } from "./bulkDelete";
+import { registerBulkRestoreRows } from "./bulkRestore";
 
 /**
  * Rows (docs/api-guide.md › Tables, columns, rows, cells, E16): the static `/table/row/{rowId}` paths first, then `/table/{tableId}/row(s)`. Registered
@@ -12,7 +17,13 @@ import { registerListRows } from "./list";
 export function registerRowRoutes(app: Router) {
   registerGetRow(app);
   registerDeleteRow(app);
+  registerPatchRow(app);
   registerCreateRow(app);
   registerBulkCreateRows(app);
   registerListRows(app);
+  // docs/api-guide.md › Bulk writes
+  registerBulkUpdateRows(app);
+  registerUpsertRows(app);
+  registerBulkDeleteRows(app);
+  registerBulkRestoreRows(app);
 }
