@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { cellsById, makeBulkTable, type BulkTable } from "../../support/bulkRows";
 import { finishedRuns } from "../../support/automations";
+import { shardD1 } from "../../support/shards";
 
 let t: Tenant;
 let b: BulkTable & { rowIds: string[] };
@@ -49,6 +50,23 @@ describe("PATCH /table/{tableId}/rows", () => {
     expect(await cellsById(t.owner.token, b.tableId)).toEqual(before);
     // An unknown select label is a bad value too.
     expectError(await patch({ rows: [{ _id: b.rowIds[5], cells: { [b.status]: "Closed" } }] }), 400, "ValidationError");
+  });
+
+  it("all or nothing: when the database refuses row 900's cell, no row changes", async () => {
+    const before = await cellsById(t.owner.token, b.tableId);
+    const rows = b.rowIds.map((id, i) => ({ _id: id, cells: { [b.name]: `changed ${i}`, [b.qty]: -i } }));
+    // A trigger standing in for any failure inside D1 (a fence, a constraint) on row 900's cell.
+    await shardD1(b.tableId)
+      .prepare(
+        `CREATE TRIGGER fail_bulk_update BEFORE UPDATE ON cells WHEN NEW.table_id = '${b.tableId}' AND NEW.data = '"changed 900"' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+      )
+      .run();
+    try {
+      expect((await patch({ rows })).status).toBe(500);
+    } finally {
+      await shardD1(b.tableId).prepare("DROP TRIGGER fail_bulk_update").run();
+    }
+    expect(await cellsById(t.owner.token, b.tableId)).toEqual(before);
   });
 
   it("all or nothing: a computed column is 409, a row of no table here 404 naming it, a repeated row 400", async () => {
