@@ -3,7 +3,8 @@
 // local engine, in the same run. Target (issue 36): the API within 1.5× the raw batch.
 //   npm run bench -- bulk        (BENCH_BULK_CALLS overrides the number of measured calls, default 8)
 import { monotonicFactory } from "ulidx";
-import { median, printTable, rawD1, seedRawTable, seedUser, startApi, time } from "./lib.mjs";
+import { rmSync } from "node:fs";
+import { freshState, idsBeside, median, openD1, printTable, seedRawTable, seedUser, startApi, time } from "./lib.mjs";
 
 const ROWS = 1000;
 const TYPES = ["identifier", "text", "number", "checkbox", "date"];
@@ -73,11 +74,26 @@ async function rawUpdate(db, ulid, s, k) {
   ]);
 }
 
+/** A fresh local state's shard database holding logical shard 0, with ids issued on that shard. */
+async function rawShard(ulid) {
+  const dir = freshState();
+  const opened = await openD1(dir);
+  const anchor = `${ulid()}00`;
+  return {
+    db: opened.shard(anchor),
+    ids: idsBeside(ulid, anchor),
+    async dispose() {
+      await opened.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export default async function () {
   const calls = setting("calls", 8);
   const ulid = monotonicFactory();
   const api = await startApi();
-  const raw = await rawD1();
+  const raw = await rawShard(ulid);
   try {
     const u = await seedUser(api);
     const table = await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk" } });
@@ -103,7 +119,7 @@ export default async function () {
         cells: Object.fromEntries(updated(i, k).map((v, c) => [colIds[c + 1], v])),
       })),
     });
-    const s = await seedRaw(raw.db, ulid);
+    const s = await seedRaw(raw.db, raw.ids);
 
     // A warm-up call on each side (not measured), then the two sides alternate so drift hits both alike.
     const patch = async (k) => {
@@ -111,12 +127,12 @@ export default async function () {
       if (!Array.isArray(res.data) || res.data.length !== ROWS) throw new Error(`PATCH failed: ${JSON.stringify(res)}`);
     };
     await patch(0);
-    await rawUpdate(raw.db, ulid, s, 0);
+    await rawUpdate(raw.db, raw.ids, s, 0);
     const apiMs = [];
     const rawMs = [];
     for (let k = 1; k <= calls; k++) {
       apiMs.push((await time(() => patch(k))).ms);
-      rawMs.push((await time(() => rawUpdate(raw.db, ulid, s, k))).ms);
+      rawMs.push((await time(() => rawUpdate(raw.db, raw.ids, s, k))).ms);
     }
     const m = { api: median(apiMs), raw: median(rawMs) };
     printTable(`Bulk update: ${calls} calls × ${ROWS} rows × 3 cells (median per call)`, [
