@@ -11,6 +11,7 @@ import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
 import { queryCases } from "./cases/query";
+import { bulkRowCases } from "./cases/bulkRows";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -27,4 +28,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   tableCsv: tableCsvCases,
   markdown: markdownCases,
   query: queryCases,
+  bulkRows: bulkRowCases,
 };
