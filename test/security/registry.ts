@@ -12,6 +12,7 @@ import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
 import { queryCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
+import { commentCases } from "./cases/comments";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -29,4 +30,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   markdown: markdownCases,
   query: queryCases,
   bulkRows: bulkRowCases,
+  comments: commentCases,
 };
