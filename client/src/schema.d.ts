@@ -1767,7 +1767,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a personal access token
-         * @description The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.
+         * @description The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it. `scopes` and `resources` make a scoped token (docs/api-guide.md › Tokens and scopes): its rights are the intersection of its scopes, its resources and its user's rights; a scoped token issues only tokens within its own scopes and resources. A resource the caller cannot read is 400.
          */
         post: operations["createToken"];
         delete?: never;
@@ -2588,6 +2588,10 @@ export interface components {
             createdAt: number;
             expiresAt: number | null;
             name: string;
+            /** @description Organization, workspace or project ids the token is limited to; null: not limited */
+            resources: string[] | null;
+            /** @description The token's scopes (docs/api-guide.md › Tokens and scopes); null: its user's full rights */
+            scopes: string[] | null;
             token: string;
         };
         MarkdownImport: {
@@ -2894,6 +2898,8 @@ export interface components {
             expiresAt: number | null;
             lastUsedAt: number | null;
             name: string;
+            resources: string[] | null;
+            scopes: string[] | null;
         };
         UpdateAutomationInput: {
             /** @description Read-only; ignored when sent */
@@ -8971,6 +8977,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -9079,6 +9097,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -12729,6 +12759,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -15625,6 +15667,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -15714,6 +15768,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -16329,6 +16395,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -16831,6 +16909,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -17198,6 +17288,10 @@ export interface operations {
                 "application/json": {
                     expiresAt?: number | null;
                     name: string;
+                    /** @description Organization, workspace or project ids (ones the caller can read) the token is limited to; a record outside them is 404. */
+                    resources?: string[];
+                    /** @description `<family>:read` or `<family>:write` (write implies read) over documents, tables, automations, portals, members, changes, comments, and `admin`. Without it the token has its user's full rights. */
+                    scopes?: ("documents:read" | "documents:write" | "tables:read" | "tables:write" | "automations:read" | "automations:write" | "portals:read" | "portals:write" | "members:read" | "members:write" | "changes:read" | "changes:write" | "comments:read" | "comments:write" | "admin")[];
                 };
             };
         };
@@ -18334,6 +18428,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
