@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 const require = createRequire(new URL("./tools/package.json", import.meta.url));
 const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
+import readBeforeAuthentication from "./eslint/readBeforeAuthentication.mjs";
 
 // ── Layers ─────────────────────────────────────────────────────────────────────────────────────────────────
 // app.ts and index.ts compose everything. routes → services → db, lib (and auth, errors, env, schemas);
@@ -108,6 +109,15 @@ export default tseslint.config(
     name: "function length",
     files: ["src/**"],
     rules: { "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // A query on ctx.db/ctx.dir written before the function's read(): on a route whose authentication rides in its
+    // first read it would run unauthenticated (the run-time guard's 500). docs/architecture.md, "Reads before
+    // authentication"; the rule is eslint/readBeforeAuthentication.mjs.
+    name: "read before authentication",
+    files: ["src/services/**"],
+    plugins: { house: { rules: { "read-before-authentication": readBeforeAuthentication } } },
+    rules: { "house/read-before-authentication": "error" },
   },
   {
     name: "tests",

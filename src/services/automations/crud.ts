@@ -26,7 +26,7 @@ import type { CreateAutomationValue, UpdateAutomationValue } from "../../schemas
 import type { ServiceContext } from "../context";
 import { nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 import { dropRemoteTriggers, isRemoteProject } from "./remoteTriggers";
 import {
   checkMeaning,

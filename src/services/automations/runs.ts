@@ -15,7 +15,7 @@ import { decodeIdCursor, encodeIdCursor } from "./crud";
 import { enqueueAll } from "./messages";
 import { deliveryDto, runDto, type RunRow } from "./serialize";
 import { CLAIM_MS, claimCondition } from "./webhooks";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 /**
  * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;

@@ -4,7 +4,7 @@
  * snapshotting the current state as "Before restore". Reading, taking and editing snapshots is ./snapshots.ts.
  */
 import { d1Of } from "../../db/d1";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 import type { ServiceContext } from "../context";
 import { roomOf, unwrapRoom } from "../collab/rooms";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";

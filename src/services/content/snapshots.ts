@@ -25,7 +25,7 @@ import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { EMPTY_BLOCKS_JSON } from "./store";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;

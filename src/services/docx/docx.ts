@@ -25,7 +25,7 @@ import {
   requireDocx,
   markSeeded,
 } from "./store";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export interface RawBody {
   length: number;

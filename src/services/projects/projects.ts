@@ -19,7 +19,7 @@ import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { projectDto } from "../workspaces/serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type ProjectDto = ReturnType<typeof projectDto>;
 

@@ -14,8 +14,8 @@ import {
 } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { readBesideOtherShards, readWhereFound } from "../shardReads";
-import { servedHere } from "../../db/shardFence";
+import { readBesideOtherShards, readWhereFound } from "../../tenancy/kernel/reads";
+import { servedHere } from "../../tenancy/kernel/fence";
 import { withClaimedReferenceId } from "./referenceIds";
 import type { Db } from "../../env";
 

@@ -22,9 +22,9 @@ import {
 } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { readBesideOtherShards, readWhereFound } from "../shardReads";
-import { servedHere } from "../../db/shardFence";
-import { newIdBeside } from "../../db/shardIds";
+import { readBesideOtherShards, readWhereFound } from "../../tenancy/kernel/reads";
+import { servedHere } from "../../tenancy/kernel/fence";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 import { withClaimedReferenceId } from "./referenceIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;

@@ -15,7 +15,7 @@
 import { d1Of } from "../../db/d1";
 import { mapConcurrent } from "../../lib/concurrency";
 import { onDatabase, type ServiceContext } from "../context";
-import { shardBindings } from "../../db/shards";
+import { shardBindings } from "../../tenancy/kernel/map";
 import { blocksJsonText, docxText } from "./text";
 
 const PAGE = 100;

@@ -12,7 +12,7 @@ import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type CellDto = ReturnType<typeof cellDto>;
 

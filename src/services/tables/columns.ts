@@ -31,7 +31,7 @@ import {
   storedData,
   type CompiledColumnFormula,
 } from "./columnChecks";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type ColumnDto = ReturnType<typeof columnDto>;
 

@@ -20,7 +20,7 @@ import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { idsBeside } from "../../db/shardIds";
+import { idsBeside } from "../../tenancy/kernel/ids";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 
 export const MAX_BULK_ROWS = 1000;

@@ -23,7 +23,7 @@ import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
 import { recalculateLookupsReading } from "./recompute";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type TableDto = ReturnType<typeof tableDto>;
 

@@ -25,7 +25,7 @@ import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type WorkspaceDto = ReturnType<typeof workspaceDto>;
 

@@ -3,10 +3,10 @@
 // path is sharded) builds its statements from these, and so do its verification and the delete of the old copy.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
-import * as shardSchema from "./schema/shard";
-import { isLogicalShard } from "./shards";
-import { shardSuffix } from "../lib/ids";
-import { SHARD_KEY_COLUMNS, type ShardTable } from "./shardTables";
+import * as shardSchema from "../../db/schema/shard";
+import { isLogicalShard } from "./map";
+import { shardSuffix } from "../../lib/ids";
+import { SHARD_KEY_COLUMNS, type ShardTable } from "./tables";
 
 export { SHARD_KEY_COLUMNS, type ShardTable };
 

@@ -4,10 +4,10 @@
  * so they stay one round trip of latency and no result is used before the directory agrees.
  */
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
-import type { Db } from "../env";
-import { shardBindings } from "../db/shards";
-import { onDatabase, read, type ServiceContext } from "./context";
-import { ensureAuthenticated } from "./batchedAuth";
+import type { Db } from "../../env";
+import { shardBindings } from "./map";
+import { onDatabase, read, type ServiceContext } from "../../services/context";
+import { ensureAuthenticated } from "../../services/batchedAuth";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 const batchOf = async (db: Db, items: BatchItem<"sqlite">[]): Promise<unknown[]> =>

@@ -8,13 +8,13 @@
  * (tableCsv/sweep.ts sweepStagedImports). Each runs beside the others, never in their way: a failure is
  * logged and tried again at the next tick.
  */
-import type { Env } from "../env";
-import { repairUserCopies } from "./identity/users";
-import { drainNotificationOutbox } from "./notifications/outbox";
-import { reconcileUserOrganizations } from "./organizations/userOrganizations";
-import { reconcilePortalRoutes } from "./portals/routes";
-import { reconcileReferenceIds } from "./references/referenceIds";
-import { sweepStagedImports } from "./tableCsv/sweep";
+import type { Env } from "../../env";
+import { repairUserCopies } from "../../services/identity/users";
+import { drainNotificationOutbox } from "../../services/notifications/outbox";
+import { reconcileUserOrganizations } from "../../services/organizations/userOrganizations";
+import { reconcilePortalRoutes } from "../../services/portals/routes";
+import { reconcileReferenceIds } from "../../services/references/referenceIds";
+import { sweepStagedImports } from "../../services/tableCsv/sweep";
 
 const REPAIRS: [string, (env: Env, now: number) => Promise<unknown>][] = [
   ["user copy repair failed", repairUserCopies],

@@ -6,7 +6,7 @@
 // Re-spreading the logical shards over more (or other) databases changes this map, never an id.
 //
 // The module is pure (no bindings, no imports, only erasable TypeScript), so scripts/bench/shards.mjs runs the same
-// map and placement rule as the Worker. New organizations are placed by it (src/db/shardIds.ts), and requests are
+// map and placement rule as the Worker. New organizations are placed by it (src/tenancy/kernel/ids.ts), and requests are
 // routed by it (docs/scaling.md "Routing with no lookup").
 
 /**

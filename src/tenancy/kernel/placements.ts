@@ -5,12 +5,12 @@
 // move on its next authenticated request at no cost in round trips, and a request that was routed by the older map
 // is sent again to the database the directory names (src/services/batchedAuth.ts followPlacements). Work without a
 // token (a portal reader, a queue message, a Durable Object) learns it when the old database refuses a write
-// (the fence, src/db/shardFence.ts) and its error path calls learnFromFence.
+// (the fence, src/tenancy/kernel/fence.ts) and its error path calls learnFromFence.
 import { sql } from "drizzle-orm";
-import type { Db } from "../env";
-import { rawSelect } from "./sql";
-import { fenceRefusalOf } from "./shardFence";
-import { bindingOf, isLogicalShard, shardBindings, type ShardBinding } from "./shards";
+import type { Db } from "../../env";
+import { rawSelect } from "../../db/sql";
+import { fenceRefusalOf } from "./fence";
+import { bindingOf, isLogicalShard, shardBindings, type ShardBinding } from "./map";
 
 export interface PlacementRow {
   logical: number;

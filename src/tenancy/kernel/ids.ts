@@ -3,7 +3,7 @@
 // organization's id is drawn on a logical shard by the placement rule (newOrganizationId); every record inside it
 // is issued on the same shard as a record it belongs to (newIdBeside), so its id names its organization's shard
 // (docs/scaling.md "Id format").
-import { newShardedId, shardNumberOfId, shardSuffix } from "../lib/ids";
+import { newShardedId, shardNumberOfId, shardSuffix } from "../../lib/ids";
 import { servingBindingOf } from "./placements";
 import {
   cryptoRandom,
@@ -12,7 +12,7 @@ import {
   placeOrganization,
   shardBindings,
   type ShardBinding,
-} from "./shards";
+} from "./map";
 
 export function newOrganizationScopedId(logicalShard: number): string {
   if (!isLogicalShard(logicalShard)) throw new RangeError(`not a logical shard: ${logicalShard}`);
@@ -29,7 +29,7 @@ export function logicalShardOfId(id: string): number | null {
   return n !== null && isLogicalShard(n) ? n : null;
 }
 
-/** A new organization's id, on the logical shard the placement rule draws (src/db/shards.ts placeOrganization). */
+/** A new organization's id, on the logical shard the placement rule draws (src/tenancy/kernel/map.ts placeOrganization). */
 export function newOrganizationId(): string {
   return newOrganizationScopedId(placeOrganization(cryptoRandom));
 }

@@ -4,14 +4,14 @@
 //
 // Not `wrangler d1 export`: it refuses a database holding FTS5 virtual tables (search_fts) and can leave it busy.
 // The copy reads only real tables; the search index is derived data and follows (see copySearchEntries).
-// The operator's `npm run shard:move` (POST /admin/shards/move, src/services/shards/move.ts) runs the same move cut
+// The operator's `npm run shard:move` (POST /admin/shards/move, src/tenancy/operations/moves.ts) runs the same move cut
 // into steps of bounded D1 calls (./shardMoveSteps.ts), and also switches the directory's placement; the fence is
 // enforced by triggers in every shard table (the shard baseline, migrations/shard/0000). The rows outside the shard
 // schema that its rows name (the users) are copied ahead of it by ./shardMoveReferenced.ts.
 // This module takes two D1Database handles and knows nothing of bindings beyond their names.
-import { readFence, setFenceStatement } from "./shardFence";
-import { shardCondition } from "./shardKeys";
-import { copyReferencedRows } from "./shardMoveReferenced";
+import { readFence, setFenceStatement } from "../../kernel/fence";
+import { shardCondition } from "../../kernel/keys";
+import { copyReferencedRows } from "./referenced";
 import {
   asMover,
   DEFAULT_BATCH_ROWS,
@@ -26,8 +26,8 @@ import {
   SEARCH,
   type TableReport,
   type TableShape,
-} from "./shardRows";
-import { isLogicalShard } from "./shards";
+} from "./rows";
+import { isLogicalShard } from "../../kernel/map";
 
 export interface MoveReport {
   logical: number;
@@ -53,7 +53,7 @@ export interface MoveOptions {
   /** Called after each table is copied, with its rows copied (progress for the command that runs a move). */
   onCopied?: (table: string, rows: number) => void | Promise<void>;
   /**
-   * Switches the map (the directory's placement, src/db/placements.ts) once the target serves the shard and before
+   * Switches the map (the directory's placement, src/tenancy/kernel/placements.ts) once the target serves the shard and before
    * the source's fence says it moved; while it runs, the source is still read-only, so no write lands on either.
    */
   switchMap?: () => Promise<void>;

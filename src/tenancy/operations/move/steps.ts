@@ -2,7 +2,7 @@
 // moveLogicalShard (./shardMove.ts) — fences, copy, verification, switch — cut into steps of a bounded number of D1
 // calls, so that a shard of any size moves through calls that each stay within one Worker invocation's 1,000 D1
 // calls. Between steps the move's position is a MoveState (the route hands it to the command as an opaque cursor,
-// src/services/shards/move.ts). The source stays read-only from the first step to the switch (its fence), so the pages
+// src/tenancy/operations/moves.ts). The source stays read-only from the first step to the switch (its fence), so the pages
 // a later step reads are the pages an earlier step copied.
 //
 // Verification cannot carry one running SHA-256 across invocations, so it goes page by page in lockstep: a page of
@@ -10,11 +10,11 @@
 // their counts and SHA-256 over their quote()d values compared. Any difference stops the move: the source takes writes
 // again at once, and the copy stays fenced off in the target for abortMoveWithin to delete in steps of its own.
 // The units of work of each phase (a page copied, a page verified, …) are in ./shardMoveUnits.ts.
-import { readFence, setFenceStatement, type Fence, type FenceState } from "./shardFence";
-import { DEFAULT_BATCH_ROWS, deleteShardRowsWithin, moveShapes, shardDeleteOrder, type TableShape } from "./shardRows";
-import { holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./shardMove";
-import { UNITS } from "./shardMoveUnits";
-import { isLogicalShard } from "./shards";
+import { readFence, setFenceStatement, type Fence, type FenceState } from "../../kernel/fence";
+import { DEFAULT_BATCH_ROWS, deleteShardRowsWithin, moveShapes, shardDeleteOrder, type TableShape } from "./rows";
+import { holdsRows, recordedState, ShardMoveError, type MoveOptions } from "./engine";
+import { UNITS } from "./units";
+import { isLogicalShard } from "../../kernel/map";
 
 /** A key value as the cursor carries it (a primary key's columns, or a rowid). */
 export type KeyValue = string | number | null;

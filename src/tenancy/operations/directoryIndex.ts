@@ -10,14 +10,14 @@
  * 2. missing claims come: every shard's records changed after `since` whose names hold no claim get one; a name
  *    another owner's claim holds is left alone (the claim decides).
  *
- * Idempotent; run every minute by the Worker's repairs (src/services/repairs.ts) a window back; `since` 0 is a full
+ * Idempotent; run every minute by the Worker's repairs (src/tenancy/operations/repairs.ts) a window back; `since` 0 is a full
  * pass.
  */
-import type { Env } from "../env";
-import { createDb } from "./client";
-import { refreshPlacements } from "./placements";
-import { groupByShard } from "./shardIds";
-import { shardBindings } from "./shards";
+import type { Env } from "../../env";
+import { createDb } from "../../db/client";
+import { refreshPlacements } from "../kernel/placements";
+import { groupByShard } from "../kernel/ids";
+import { shardBindings } from "../kernel/map";
 
 /** Claims read and records checked per page of the first phase; names inserted per statement in the second. */
 const PAGE = 500;

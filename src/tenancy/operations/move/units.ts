@@ -6,20 +6,12 @@
 // Verification goes page by page in lockstep: a page of the source after key K (its last key L), the target's rows
 // with keys in (K, L] (after K, on the source's last page), their counts and SHA-256 over their quote()d values
 // compared.
-import { shardCondition } from "./shardKeys";
-import {
-  asMover,
-  BEFORE_ANY_ROWID,
-  deleteChunk,
-  insertStatements,
-  q,
-  shardDeleteOrder,
-  type TableShape,
-} from "./shardRows";
-import { sha256Hex } from "../lib/crypto";
-import { ShardMoveError } from "./shardMove";
-import { copyReferencedPage, copyReferencedRows } from "./shardMoveReferenced";
-import type { KeyValue, MovePhase, MoveState, StepOptions } from "./shardMoveSteps";
+import { shardCondition } from "../../kernel/keys";
+import { asMover, BEFORE_ANY_ROWID, deleteChunk, insertStatements, q, shardDeleteOrder, type TableShape } from "./rows";
+import { sha256Hex } from "../../../lib/crypto";
+import { ShardMoveError } from "./engine";
+import { copyReferencedPage, copyReferencedRows } from "./referenced";
+import type { KeyValue, MovePhase, MoveState, StepOptions } from "./steps";
 
 /** What a unit of work reads and writes, and the position it moves on. */
 export interface StepRun {

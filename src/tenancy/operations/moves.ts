@@ -1,16 +1,16 @@
 /**
  * Moving a logical shard to another shard database while the service runs (docs/scaling.md "Moving a logical
  * shard"): the operator's `npm run shard:move -- <logical> <binding>` calls POST /admin/shards/move, then, after a
- * grace period, POST /admin/shards/drop. The copy, its verification and the fences are src/db/shardMove.ts's; this
+ * grace period, POST /admin/shards/drop. The copy, its verification and the fences are src/tenancy/operations/move/engine.ts's; this
  * adds what only the Worker knows: which database serves the shard now (the deployment's map and the moves recorded
- * since, src/db/placements.ts) and the switch of the directory's placement, which every Worker learns on its next
+ * since, src/tenancy/kernel/placements.ts) and the switch of the directory's placement, which every Worker learns on its next
  * authenticated request.
  */
 import { createDb } from "../../db/client";
-import { recordPlacementStatement, refreshPlacements, servingBindingOf } from "../../db/placements";
-import { dropMovedCopyWithin, ShardMoveError } from "../../db/shardMove";
-import { shardDeleteOrder } from "../../db/shardRows";
-import { readFence, setFenceStatement } from "../../db/shardFence";
+import { recordPlacementStatement, refreshPlacements, servingBindingOf } from "../kernel/placements";
+import { dropMovedCopyWithin, ShardMoveError } from "./move/engine";
+import { shardDeleteOrder } from "./move/rows";
+import { readFence, setFenceStatement } from "../kernel/fence";
 import {
   abortMoveWithin,
   findStoppedMoveTarget,
@@ -19,14 +19,14 @@ import {
   stepShapes,
   type MovePhase,
   type MoveState,
-} from "../../db/shardMoveSteps";
+} from "./move/steps";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { z } from "zod";
-import { shardBindings, type ShardBinding } from "../../db/shards";
+import { shardBindings, type ShardBinding } from "../kernel/map";
 import type { Env } from "../../env";
 import { ApiError, conflict, validation } from "../../errors";
 
-export { LOGICAL_SHARDS } from "../../db/shards";
+export { LOGICAL_SHARDS } from "../kernel/map";
 
 export interface ShardMoveSummary {
   logical: number;

@@ -3,15 +3,15 @@
 // 100 bound parameters and every D1 call handles at most one page of rows.
 import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
-import * as shardSchema from "./schema/shard";
-import { idempotencyKeys } from "./schema/copies";
+import * as shardSchema from "../../../db/schema/shard";
+import { idempotencyKeys } from "../../../db/schema/copies";
 import {
   CLAIMS_KEY_COLUMN,
   SHARD_KEY_COLUMNS,
   shardCondition,
   shardTablesInCopyOrder,
   type ShardTable,
-} from "./shardKeys";
+} from "../../kernel/keys";
 
 /** D1's limit of bound parameters per statement. */
 export const MAX_PARAMS = 100;

@@ -5,8 +5,8 @@
 // Reads across every database filter with servedHere. shardGuardStatement is the same check made by a batch itself
 // (table shard_guard, the shard baseline, migrations/shard/0000), for reads that must fail rather than see a shard that left.
 import { sql, type SQL } from "drizzle-orm";
-import { isLogicalShard } from "./shards";
-import { namesFencedShard } from "./shardTables";
+import { isLogicalShard } from "./map";
+import { namesFencedShard } from "./tables";
 
 export type FenceState = "active" | "read-only" | "moved";
 

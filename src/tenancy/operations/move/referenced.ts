@@ -5,9 +5,9 @@
 // move in steps (./shardMoveSteps.ts), whose every unit of work must fit its budget of D1 calls.
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
-import * as schema from "./schema";
-import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "./shardKeys";
-import { configOf, insertStatements, MAX_PARAMS, q, shardTables } from "./shardRows";
+import * as schema from "../../../db/schema/index";
+import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "../../kernel/keys";
+import { configOf, insertStatements, MAX_PARAMS, q, shardTables } from "./rows";
 
 /** Foreign keys (of one column) from `table` to tables outside the shard schema: the column, and the table and column it names. */
 function outward(table: SQLiteTable) {
