@@ -10,6 +10,7 @@ import type { Db } from "../env";
 import { automations, documents, projects, tables, workspaceCollaborators, workspaces } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
+import { outsideResources } from "./tokenLimits";
 
 export type WorkspaceRole = "owner" | "admin" | "editor" | "commenter" | "viewer";
 export type DocumentRole = "owner" | "editor" | "commenter" | "viewer";
@@ -46,6 +47,9 @@ function summarize(
   workspaceRole: WorkspaceRole | null,
   documentRoles: DocumentRole[],
 ): DocumentAccess {
+  // A scoped token limited to other resources has no rights here (src/auth/tokenLimits.ts): no access looks like absence.
+  if (outsideResources(doc))
+    return { doc, workspaceRole: null, documentRoles: [], canRead: false, canEdit: false, isOwner: false };
   const canRead = workspaceRole !== null || documentRoles.length > 0;
   const canEdit =
     (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
@@ -141,7 +145,7 @@ export function checkDocumentAccess(
   level: DocumentLevel,
   opts: { includeDeleted?: boolean; as?: string } = {},
 ): DocumentAccess {
-  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted))
+  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted) || outsideResources(access.doc))
     throw notFound(opts.as ?? "Document");
   if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
   if (level === "comment" && !access.canComment)
@@ -159,7 +163,8 @@ export function checkReadableDocuments(
 ): Map<string, DocumentAccess> {
   for (const id of ids) {
     const a = access.get(id);
-    if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);
+    if (!a || !a.canRead || a.doc.isDeleted || outsideResources(a.doc))
+      throw new ApiError("ForbiddenError", `No read access to document ${id}`);
   }
   return access;
 }
@@ -203,7 +208,7 @@ export function checkWorkspaceAccess(
   row: WorkspaceAccessRow | undefined,
   level: WorkspaceLevel,
 ): { workspace: WorkspaceRow; role: WorkspaceRole } {
-  if (!row || row.callerRole === null) throw notFound("Workspace");
+  if (!row || row.callerRole === null || outsideResources({ ...row, workspaceId: row.id })) throw notFound("Workspace");
   const { callerRole, ...workspace } = row;
   const role = callerRole as WorkspaceRole;
   checkWorkspaceLevel(role, level);
@@ -255,7 +260,8 @@ export function checkProjectAccess(
   level: ProjectLevel,
   opts: { as?: string } = {},
 ): ProjectAccess {
-  if (!row || (row.callerRole === null && !row.viaDocument)) throw notFound(opts.as ?? "Project");
+  if (!row || (row.callerRole === null && !row.viaDocument) || outsideResources({ ...row, projectId: row.id }))
+    throw notFound(opts.as ?? "Project");
   const { callerRole, viaDocument: _via, ...project } = row;
   const role = (callerRole as WorkspaceRole | null) ?? null;
   if (level !== "read") {
@@ -338,7 +344,8 @@ export function checkTableAccess(
   level: "read" | "write",
   opts: { as?: string } = {},
 ): TableRoleAccess {
-  if (!row || row.isDeleted || (row.accessRole === null && !row.accessViaDocument)) throw notFound(opts.as ?? "Table");
+  if (!row || row.isDeleted || (row.accessRole === null && !row.accessViaDocument) || outsideResources(row))
+    throw notFound(opts.as ?? "Table");
   const { accessRole, accessViaDocument: _via, ...table } = row;
   const role = (accessRole as WorkspaceRole | null) ?? null;
   if (level === "write") {
