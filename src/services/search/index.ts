@@ -3,6 +3,7 @@
  * (migrations/shard/0000 and 0005); bodies that live in R2 (rich-text content, DOCX files) are indexed by a statement the
  * writer adds to the same D1 batch as its own write, so the index never runs ahead of or behind what was stored.
  */
+import { statement } from "../../db/d1";
 import { and, eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../env";
@@ -19,12 +20,14 @@ export function contentBodyStatement(
   key: string,
   blocksJson: string,
 ): D1PreparedStatement {
-  return d1
-    .prepare(
-      `UPDATE search_entries SET body = ?1 WHERE record_id = ?2 AND kind <> 'file'
+  return statement(
+    d1,
+    `UPDATE search_entries SET body = ?1 WHERE record_id = ?2 AND kind <> 'file'
          AND EXISTS (SELECT 1 FROM document_contents WHERE document_id = ?2 AND r2_key = ?3)`,
-    )
-    .bind(blocksJsonText(blocksJson), documentId, key);
+    blocksJsonText(blocksJson),
+    documentId,
+    key,
+  );
 }
 
 /**
@@ -37,12 +40,14 @@ export function docxBodyStatement(
   r2Key: string,
   bytes: Uint8Array,
 ): D1PreparedStatement {
-  return d1
-    .prepare(
-      `UPDATE search_entries SET body = ?1 WHERE record_id = ?2
+  return statement(
+    d1,
+    `UPDATE search_entries SET body = ?1 WHERE record_id = ?2
          AND (SELECT r2_key FROM docx_versions WHERE document_id = ?2 ORDER BY version DESC LIMIT 1) = ?3`,
-    )
-    .bind(docxText(bytes), documentId, r2Key);
+    docxText(bytes),
+    documentId,
+    r2Key,
+  );
 }
 
 /**
