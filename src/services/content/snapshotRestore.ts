@@ -12,6 +12,7 @@ import { contentBodyStatement, docxBodyStatement } from "../search/index";
 import { assertContentDepth } from "./depth";
 import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
 import { contentBumpStatement, contentObjectKey } from "./store";
+import { anchorsStatement } from "../comments/anchors";
 
 export interface RestoreResult {
   contentVersion: number;
@@ -62,6 +63,7 @@ export async function restoreSnapshot(
     contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
     ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
     contentBodyStatement(d1, documentId, key, blocksJson),
+    anchorsStatement(d1, documentId, key, blocksJson),
     ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
   ];
   let results: D1Result<{ version: number }>[];

@@ -149,7 +149,7 @@ export async function updateWorkspace(
 // eslint-disable-next-line max-lines-per-function -- the role checks, the grant, its notice and its index write in their order
 export async function addWorkspaceCollaborator(
   ctx: ServiceContext,
-  input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" },
+  input: { workspaceId: string; email: string; role: "admin" | "editor" | "commenter" | "viewer" },
 ) {
   const { workspaceId, role } = input;
   const email = input.email.toLowerCase();
