@@ -49,7 +49,15 @@ function summarize(
 ): DocumentAccess {
   // A scoped token limited to other resources has no rights here (src/auth/tokenLimits.ts): no access looks like absence.
   if (outsideResources(doc))
-    return { doc, workspaceRole: null, documentRoles: [], canRead: false, canEdit: false, isOwner: false };
+    return {
+      doc,
+      workspaceRole: null,
+      documentRoles: [],
+      canRead: false,
+      canEdit: false,
+      canComment: false,
+      isOwner: false,
+    };
   const canRead = workspaceRole !== null || documentRoles.length > 0;
   const canEdit =
     (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
