@@ -8,7 +8,7 @@ import { newIdBeside } from "../../tenancy/kernel/ids";
 import type { ServiceContext } from "../context";
 import { roomOf, unwrapRoom } from "../collab/rooms";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
-import { contentBodyStatement, docxBodyStatement } from "../search/index";
+import { contentBodyStatement, docxBodyStatement } from "../search/queries";
 import { assertContentDepth } from "./depth";
 import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
 import { contentBumpStatement, contentObjectKey } from "./store";

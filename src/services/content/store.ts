@@ -16,7 +16,7 @@ import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
-import { contentBodyStatement } from "../search/index";
+import { contentBodyStatement } from "../search/queries";
 import { anchorsStatement } from "../comments/anchors";
 
 export interface DocumentContent {

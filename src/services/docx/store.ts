@@ -13,7 +13,7 @@ import { ApiError, conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { toHex } from "../../lib/crypto";
-import { docxBodyStatement } from "../search/index";
+import { docxBodyStatement } from "../search/queries";
 
 export { DOCX_MEDIA_TYPE };
 
