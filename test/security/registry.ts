@@ -10,7 +10,7 @@ import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
-import { queryCases } from "./cases/query";
+import { queryCases, viewCases } from "./cases/query";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -27,4 +27,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   tableCsv: tableCsvCases,
   markdown: markdownCases,
   query: queryCases,
+  views: viewCases,
 };
