@@ -3,7 +3,7 @@
  * expand and cellFormat, and POST /table/{tableId}/query. Filters and sorts are compiled to one SQL statement over
  * the cells table's value index; the Worker only shapes the page it gets back.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { unprocessable, type ErrorDetail } from "../../../errors";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/access";
@@ -112,12 +112,19 @@ export function pageStatement(ctx: ServiceContext, tableId: string, compiled: Co
       conditions.push(sql`("rows"."seq", "rows"."id") > (${after.seq}, ${after.id})`);
     } else conditions.push(afterSql(sort, decodeSortedCursor(sort, q.cursor)));
   }
-  return ctx.db
-    .select({ row: rows, cells: cellsJson, ...sortKeyFields(sort) })
+  // The page's ids first (sorted and cut in SQL), then the values of those rows only: a value object per row is
+  // built for the page, not for every row the filter matched.
+  const pageIds = ctx.db
+    .select({ id: rows.id })
     .from(rows)
     .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...conditions))
     .orderBy(...orderBySql(sort))
     .limit(q.limit + 1);
+  return ctx.db
+    .select({ row: rows, cells: cellsJson, ...sortKeyFields(sort) })
+    .from(rows)
+    .where(inArray(rows.id, pageIds))
+    .orderBy(...orderBySql(sort));
 }
 
 /** Runs a compiled query: the page, then the shaping (oneMany values, expand, fields, cellFormat). */
