@@ -1460,6 +1460,26 @@ export interface paths {
         patch: operations["updateTable"];
         trace?: never;
     };
+    "/table/{tableId}/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Grouped totals of the rows a filter selects, computed in SQL
+         * @description `metrics`: `count`, `sum:{columnId}`, `avg:…`, `min:…`, `max:…`, `countEmpty:…`, comma-separated; `groupBy`: up to 3 column ids, comma-separated (a select's group value is its item id); `filter` as GET /table/{tableId}/rows. Without `groupBy`, one entry. At most 1,000 groups, empty groups last.
+         */
+        get: operations["aggregateRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/table/{tableId}/column": {
         parameters: {
             query?: never;
@@ -1520,6 +1540,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/table/{tableId}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query rows: filter, sort, fields, search, expand, cellFormat (a JSON body)
+         * @description The members of GET /table/{tableId}/rows as a JSON body, for filters too long for a URL. Writes nothing. A bad filter, sort, fields or expand is 422 with `details[].path` naming the member (`filter.and.1.value`).
+         */
+        post: operations["queryRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/table/{tableId}/row": {
         parameters: {
             query?: never;
@@ -1548,8 +1588,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List rows with their cell values, a page at a time
-         * @description Rows in creation (commit) order with `cells: { [columnId]: value }` for every live column (null when empty; oneMany computed). Pass the previous page's `nextCursor` as `cursor` for the next page; rows added meanwhile are neither skipped nor repeated. `nextCursor` is null on the last page. A cursor this listing did not issue is 400.
+         * List or query rows with their cell values, a page at a time
+         * @description Rows in creation (commit) order with `cells: { [columnId]: value }` for every live column (null when empty; oneMany computed). Pass the previous page's `nextCursor` as `cursor` for the next page; rows added meanwhile are neither skipped nor repeated. `nextCursor` is null on the last page. A cursor this listing did not issue is 400. `filter`, `sort`, `fields`, `search`, `expand` and `cellFormat` query the rows (docs/api-guide.md › Querying rows); POST /table/{tableId}/query takes the same members as a JSON body.
          */
         get: operations["listRows"];
         put?: never;
@@ -1558,6 +1598,46 @@ export interface paths {
          * @description Every value of every row is checked first (400 listing the problems with paths `rows.<i>.cells.<columnId>`; a computed column is 409); then all rows and cells are written in one atomic D1 batch. The response lists the new rows in request order, each with `cells`: the values this call stored and the row's formula cells as computed in this request (null when blank), by column id (empty and oneMany columns are absent; GET …/rows returns every column).
          */
         post: operations["bulkCreateRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/table/{tableId}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a view: a named filter, sort, fields and hidden columns
+         * @description Needs write access to the table. The filter, sort and column ids are checked as a row query checks them (422 with paths).
+         */
+        post: operations["createView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/table/{tableId}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table's views, oldest first
+         * @description Needs read access to the table (404 alike for missing, deleted and unreadable tables).
+         */
+        get: operations["listViews"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1756,6 +1836,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/table/view/{viewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a view
+         * @description Carries a strong ETag; If-None-Match answers 304. `warnings` lists members on columns deleted since the view was saved.
+         */
+        get: operations["getView"];
+        put?: never;
+        post?: never;
+        /**
+         * Soft-delete a view
+         * @description Needs write access to the table. `If-Match` with the view's ETag: a mismatch is 412 and nothing changes.
+         */
+        delete: operations["deleteView"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a view's name, filter, sort, fields or hidden columns
+         * @description Changes only the members given. Needs write access to the table. `If-Match` with the view's ETag: a mismatch is 412 and nothing changes.
+         */
+        patch: operations["updateView"];
+        trace?: never;
+    };
+    "/table/view/{viewId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rows of a view: its query, with the caller's filter combined by and
+         * @description Relative dates are evaluated now. Conditions on columns deleted since the view was saved are dropped and listed in `warnings`.
+         */
+        get: operations["listViewRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/token": {
         parameters: {
             query?: never;
@@ -1924,6 +2052,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AggregateAnswer: {
+            data: {
+                group: {
+                    [key: string]: unknown;
+                };
+                metrics: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
         /** @description The formula: its `text` (what people type), or the compiled `expression` with its `description` (the specification's form). */
         ApplyFormulaBody: {
             description?: components["schemas"]["FormulaDescriptionItem"][];
@@ -2757,6 +2895,18 @@ export interface components {
             };
             projectId: string;
         };
+        QueriedRow: components["schemas"]["RowWithCellValues"] & {
+            expanded?: {
+                [key: string]: unknown[];
+            };
+            truncated?: {
+                [key: string]: boolean;
+            };
+        };
+        QueryWarning: {
+            columnId: string;
+            message: string;
+        };
         Row: {
             _id: string;
             createdAt: number;
@@ -2768,9 +2918,35 @@ export interface components {
             updatedAt: number;
             workspaceId: string;
         };
+        /**
+         * @description `{ and | or: [node, …] }`, a node being a group or `{ columnId, op, value? }` (depth ≤ 5, ≤ 50 conditions); operators per column type in docs/api-guide.md › Querying rows. A bad filter is 422 naming the member's path (`filter.and.1.value`).
+         * @example {
+         *       "and": []
+         *     }
+         */
+        RowFilter: unknown;
+        RowQuery: {
+            /** @enum {string} */
+            cellFormat?: "json" | "string";
+            cursor?: string;
+            expand?: string[];
+            fields?: string[];
+            filter?: components["schemas"]["RowFilter"];
+            /** @default 100 */
+            limit: number;
+            search?: string;
+            sort?: components["schemas"]["RowSort"];
+        };
+        /** @description `[{ columnId, direction: asc | desc }]` (≤ 5 keys); empty values last, ties in row order. */
+        RowSort: {
+            columnId: string;
+            /** @enum {string} */
+            direction?: "asc" | "desc";
+        }[];
         RowsPage: {
-            data: components["schemas"]["RowWithCellValues"][];
+            data: components["schemas"]["QueriedRow"][];
             nextCursor: string | null;
+            warnings?: components["schemas"]["QueryWarning"][];
         };
         RowWithCellValues: components["schemas"]["Row"] & {
             cells: components["schemas"]["CellValues"];
@@ -2958,6 +3134,85 @@ export interface components {
             createdAt: number;
             email: string;
             name: string;
+        };
+        View: {
+            _id: string;
+            createdAt: number;
+            fields: string[] | null;
+            filter?: unknown;
+            hidden: string[];
+            name: string;
+            projectId: string;
+            sort: {
+                columnId: string;
+                /** @enum {string} */
+                direction: "asc" | "desc";
+            }[];
+            tableId: string;
+            updatedAt: number;
+            userId: string;
+            warnings: components["schemas"]["QueryWarning"][];
+            workspaceId: string;
+        };
+        ViewInput: {
+            /** @description Read-only; ignored when sent */
+            _id?: unknown;
+            /** @description Read-only; ignored when sent */
+            createdAt?: unknown;
+            fields?: string[] | null;
+            filter?: components["schemas"]["RowFilter"];
+            hidden?: string[];
+            name: string;
+            /** @description Read-only; ignored when sent */
+            projectId?: unknown;
+            sort?: {
+                columnId: string;
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+            }[];
+            /** @description Read-only; ignored when sent */
+            tableId?: unknown;
+            /** @description Read-only; ignored when sent */
+            updatedAt?: unknown;
+            /** @description Read-only; ignored when sent */
+            userId?: unknown;
+            /** @description Read-only; ignored when sent */
+            warnings?: unknown;
+            /** @description Read-only; ignored when sent */
+            workspaceId?: unknown;
+        };
+        ViewUpdate: {
+            /** @description Read-only; ignored when sent */
+            _id?: unknown;
+            /** @description Read-only; ignored when sent */
+            createdAt?: unknown;
+            fields?: string[] | null;
+            filter?: components["schemas"]["RowFilter"];
+            hidden?: string[];
+            name?: string;
+            /** @description Read-only; ignored when sent */
+            projectId?: unknown;
+            sort?: {
+                columnId: string;
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                direction: "asc" | "desc";
+            }[];
+            /** @description Read-only; ignored when sent */
+            tableId?: unknown;
+            /** @description Read-only; ignored when sent */
+            updatedAt?: unknown;
+            /** @description Read-only; ignored when sent */
+            userId?: unknown;
+            /** @description Read-only; ignored when sent */
+            warnings?: unknown;
+            /** @description Read-only; ignored when sent */
+            workspaceId?: unknown;
         };
         WebhookDelivery: {
             _id: string;
@@ -14614,6 +14869,121 @@ export interface operations {
             };
         };
     };
+    aggregateRows: {
+        parameters: {
+            query: {
+                filter?: string;
+                groupBy?: string;
+                metrics: string;
+            };
+            header?: never;
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AggregateAnswer"];
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createColumn: {
         parameters: {
             query?: never;
@@ -15091,6 +15461,172 @@ export interface operations {
             };
         };
     };
+    queryRows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RowQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowsPage"];
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is down or timed out */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createRow: {
         parameters: {
             query?: never;
@@ -15285,8 +15821,21 @@ export interface operations {
     listRows: {
         parameters: {
             query?: {
+                /** @description json (default) or string */
+                cellFormat?: "json" | "string";
+                /** @description the previous page's nextCursor */
                 cursor?: string;
+                /** @description oneMany column ids (a or a.b), comma-separated */
+                expand?: string;
+                /** @description column ids to return, comma-separated */
+                fields?: string;
+                /** @description JSON: `{ and | or: [node, …] }`, a node being a group or `{ columnId, op, value? }` (depth ≤ 5, ≤ 50 conditions); operators per column type in docs/api-guide.md › Querying rows. A bad filter is 422 naming the member's path (`filter.and.1.value`). */
+                filter?: string;
                 limit?: number;
+                /** @description words, as GET /search, within the table */
+                search?: string;
+                /** @description JSON: `[{ columnId, direction: asc | desc }]` (≤ 5 keys); empty values last, ties in row order. */
+                sort?: string;
             };
             header?: never;
             path: {
@@ -15346,6 +15895,18 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -15564,6 +16125,275 @@ export interface operations {
             };
             /** @description A dependency is down or timed out */
             503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer is kept for 24 hours and replayed to a repeat of the same request with the same key; the key reused with a different request is 422, while its first request still runs 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ViewInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["View"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Duplicate id, stale version or other state conflict */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is down or timed out */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["View"][];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -17171,6 +18001,524 @@ export interface operations {
             };
             /** @description A dependency is down or timed out */
             503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["View"];
+                    };
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Success"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is down or timed out */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ViewUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["View"];
+                    };
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its size limit */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong content type or bytes that do not match it */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is down or timed out */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listViewRows: {
+        parameters: {
+            query?: {
+                /** @description the previous page's nextCursor */
+                cursor?: string;
+                /** @description JSON: `{ and | or: [node, …] }`, a node being a group or `{ columnId, op, value? }` (depth ≤ 5, ≤ 50 conditions); operators per column type in docs/api-guide.md › Querying rows. A bad filter is 422 naming the member's path (`filter.and.1.value`). */
+                filter?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RowsPage"];
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid shape, impossible meaning */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
