@@ -70,7 +70,15 @@ export function compileQuery(
 ): CompiledQuery {
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
   const details: ErrorDetail[] = [];
-  const scope: FilterScope = { columnsById, columns: columnList, now: ctx.now, details, conditions: 0 };
+  const sort = checkSort(q.sort, columnsById, details);
+  const scope: FilterScope = {
+    columnsById,
+    columns: columnList,
+    now: ctx.now,
+    details,
+    conditions: 0,
+    scanInOrder: sort.length === 0,
+  };
   const where: SQL[] = [];
   const warnings: { columnId: string; message: string }[] = [];
   if (viewFilter !== undefined && viewFilter !== null) {
@@ -81,7 +89,6 @@ export function compileQuery(
     const f = compileFilter(q.filter, "filter", scope);
     if (f) where.push(f);
   }
-  const sort = checkSort(q.sort, columnsById, details);
   const shape = checkShape(q, columnsById, details);
   if (q.search !== undefined) where.push(searchSql(table, q.search));
   if (details.length)
