@@ -117,8 +117,9 @@ export async function upsertRows(
     byId,
     input.rows.map((r) => r.cells ?? {}),
   );
-  const keys = checkKeys(input.keyColumnIds, byId, inputs);
+  // The values first: a key is compared as JSON, so it must be a value a cell can hold.
   checkCellWrites(byId, inputs, (i) => `rows.${i}.cells`);
+  const keys = checkKeys(input.keyColumnIds, byId, inputs);
   const matched = await matchExisting(ctx, table, input.keyColumnIds, inputs, keys);
   const t = ctx.now;
   const newId = ctx.ids.seriesBeside(table.id);
