@@ -4,6 +4,8 @@ import { registerDeleteRow } from "./delete";
 import { registerCreateRow } from "./create";
 import { registerBulkCreateRows } from "./bulkCreate";
 import { registerListRows } from "./list";
+import { registerQueryRows } from "./query";
+import { registerAggregateRows } from "./aggregate";
 import { registerPatchRow } from "./patchRow";
 import { registerBulkUpdateRows } from "./bulkUpdate";
 import { registerUpsertRows } from "./upsert";
@@ -21,6 +23,8 @@ export function registerRowRoutes(app: Router) {
   registerCreateRow(app);
   registerBulkCreateRows(app);
   registerListRows(app);
+  registerQueryRows(app);
+  registerAggregateRows(app);
   // docs/api-guide.md › Bulk writes
   registerBulkUpdateRows(app);
   registerUpsertRows(app);

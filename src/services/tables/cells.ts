@@ -31,7 +31,7 @@ function liveCellWhere(...conditions: Parameters<typeof and>) {
 }
 
 /** E15: a live cell of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
-export async function getCell(ctx: ServiceContext, cellId: string): Promise<CellDto> {
+export async function getCell(ctx: ServiceContext, { cellId }: { cellId: string }): Promise<CellDto> {
   const [[cell], [tableRow]] = await read(ctx, [
     ctx.db
       .select()
