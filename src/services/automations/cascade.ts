@@ -17,9 +17,9 @@
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
-import { shardBindingForId, shardD1Of } from "../../tenancy/kernel/ids";
+import { bindingHolding, type ShardBinding } from "./shards";
+import { d1Holding } from "../context";
 import { shardNumberOfId } from "../../lib/ids";
-import type { ShardBinding } from "../../tenancy/kernel/map";
 
 export const CASCADE_WRITES = 1_000;
 export const CASCADE_DELIVERIES = 100;
@@ -73,17 +73,17 @@ function cascadeHomeId(cascadeId: string, projectId: string): string {
 
 /** The raw D1 binding of the shard database holding the cascade's row, for runs of `projectId` (see the file's head). */
 export function cascadeHome(env: Env, cascadeId: string, projectId: string): D1Database {
-  return uncountedD1(shardD1Of(env, cascadeHomeId(cascadeId, projectId)));
+  return uncountedD1(d1Holding(env, cascadeHomeId(cascadeId, projectId)));
 }
 
 /** The shard database holding the cascade's row, for runs or events of `projectId`. */
 export function cascadeHomeBinding(cascadeId: string, projectId: string): ShardBinding {
-  return shardBindingForId(cascadeHomeId(cascadeId, projectId));
+  return bindingHolding(cascadeHomeId(cascadeId, projectId));
 }
 
 /** True when the cascade's row lives in another shard database than the project `projectId` its run belongs to. */
 export function foreignCascade(cascadeId: string, projectId: string): boolean {
-  return cascadeHomeBinding(cascadeId, projectId) !== shardBindingForId(projectId);
+  return cascadeHomeBinding(cascadeId, projectId) !== bindingHolding(projectId);
 }
 
 /**

@@ -26,8 +26,8 @@ import type { CreateAutomationValue, UpdateAutomationValue } from "../../schemas
 import type { ServiceContext } from "../context";
 import { nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
-import { dropRemoteTriggers, isRemoteProject } from "./remoteTriggers";
+import { dropRemoteTriggers } from "./remoteTriggers";
+import { isRemoteProject } from "./shards";
 import {
   checkMeaning,
   localEventTriggerRows,
@@ -120,7 +120,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
       { path: "workspaceId", message: "not the project's workspace" },
     ]);
   }
-  const id = newIdBeside(project.id);
+  const id = ctx.ids.beside(project.id);
   await checkMeaning(
     ctx,
     { id, projectId: project.id, version: 0 },

@@ -8,8 +8,8 @@
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
-import { groupByShard, newIdBeside, shardBindingForId } from "../../tenancy/kernel/ids";
-import type { ShardBinding } from "../../tenancy/kernel/map";
+import { bindingHolding, groupByShard, type ShardBinding } from "./shards";
+import { idsWithoutContext } from "../context";
 import {
   dropUnreadablePointersStatement,
   ownerReadsSql,
@@ -116,7 +116,7 @@ export async function pointedCandidates(
     const a = automations.get(p.automation_id);
     const t = a && !unreadable.has(`${a.id}\n${p.projectId}`) ? triggerOfPointer(a, p) : null;
     if (!a || !t) return [];
-    const target = shardBindingForId(a.id);
+    const target = bindingHolding(a.id);
     return [
       {
         projectId: p.projectId,
@@ -213,7 +213,7 @@ export function plannedRuns(
         if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
         seen.add(t.automation_id);
         addRun(runs, t.target, [
-          newIdBeside(t.automation_id),
+          idsWithoutContext.beside(t.automation_id),
           t.automation_id,
           t.runProjectId ?? e.projectId,
           `event:${eventId}`,

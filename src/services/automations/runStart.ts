@@ -12,7 +12,6 @@ import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { onShardOf } from "../context";
 import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rowReads";
 import type { ActiveRun, RowWithCells } from "./actions";
@@ -127,7 +126,7 @@ async function selectRows(ar: ActiveRun, condition: ConditionValue): Promise<Row
   const out: RowWithCells[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listRowsOfTable(onShardOf(ar.ctx, String(condition.tableId)), {
+    const page = await listRowsOfTable(ar.ctx.on(String(condition.tableId)), {
       tableId: String(condition.tableId),
       limit: 1000,
       cursor,
@@ -161,7 +160,7 @@ export async function prepare(ar: ActiveRun): Promise<Verdict | null> {
         throw new ApiError("ForbiddenError", "The automation's owner can no longer read its project");
       }),
       typeof watched === "string" && watched !== ar.automation.projectId
-        ? getProject(onShardOf(ar.ctx, watched), { projectId: watched }).catch(() => {
+        ? getProject(ar.ctx.on(watched), { projectId: watched }).catch(() => {
             throw new ApiError(
               "ForbiddenError",
               "The automation's owner can no longer read the project its trigger watches",
@@ -172,7 +171,7 @@ export async function prepare(ar: ActiveRun): Promise<Verdict | null> {
     const rowId = ar.run.trigger.rowId;
     if (typeof rowId === "string") {
       // In the row's own shard database: a trigger may watch another organization's project (remoteTriggers.ts).
-      const found = await getRowInAnyState(onShardOf(ar.ctx, rowId), rowId).catch(() => {
+      const found = await getRowInAnyState(ar.ctx.on(rowId), rowId).catch(() => {
         throw new ApiError("ForbiddenError", "The automation's owner can no longer read the triggering row");
       });
       if (found)

@@ -22,9 +22,7 @@ import { enqueueAll, type AutomationMessage } from "./messages";
 import { failRunForGood } from "./runner";
 import { nextRunAfter } from "./schedule";
 import type { StoredTrigger } from "../../db/schema";
-import { newIdBeside } from "../../tenancy/kernel/ids";
-import { shardBindings } from "../../tenancy/kernel/map";
-import { writableHereSql } from "../../tenancy/kernel/fence";
+import { idsWithoutContext, systemContext, writableHereSql } from "../context";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;
@@ -47,7 +45,11 @@ export interface TickResult {
 /** Every shard database's due automations claimed and their runs queued, the shards at once. */
 export async function claimAndEnqueue(env: Env, now: number): Promise<TickResult> {
   const token = newId();
-  const results = await Promise.all(shardBindings().map((b) => claimOnShard(env, env[b]!, token, now)));
+  const results = await Promise.all(
+    systemContext(env)
+      .everyShard()
+      .map(({ d1 }) => claimOnShard(env, d1, token, now)),
+  );
   return {
     claimed: results.reduce((a, r) => a + r.claimed, 0),
     enqueued: results.reduce((a, r) => a + r.enqueued, 0),
@@ -79,7 +81,7 @@ async function claimOnShard(env: Env, d1: D1Database, token: string, now: number
     }
     nextTimes.push([r.id, next]);
     runs.push([
-      newIdBeside(r.id),
+      idsWithoutContext.beside(r.id),
       r.id,
       r.project_id,
       `schedule:${r.claimed_for}`,
@@ -123,7 +125,11 @@ const STALE_RUNNING_MS = 900_000 + 5 * 60_000;
 const STALE_QUEUED_MS = 15 * 60_000;
 
 export async function sweep(env: Env, now: number): Promise<void> {
-  await Promise.all(shardBindings().map((b) => sweepShard(env, env[b]!, now)));
+  await Promise.all(
+    systemContext(env)
+      .everyShard()
+      .map(({ d1 }) => sweepShard(env, d1, now)),
+  );
 }
 
 async function sweepShard(env: Env, d1: D1Database, now: number): Promise<void> {

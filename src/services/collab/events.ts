@@ -4,8 +4,8 @@
  * alarm is the debounce). One uncounted read finds the document's project and parent; never throws.
  */
 import type { Env } from "../../env";
-import { shardD1Of } from "../../tenancy/kernel/ids";
 import { documentUpdatedEvent, emitEvents } from "../events/events";
+import { d1Holding } from "../context";
 
 export interface DocumentUpdatedEvent {
   /** The content version the edits were written back as. */
@@ -18,7 +18,7 @@ export interface DocumentUpdatedEvent {
 
 export async function emitDocumentUpdated(env: Env, documentId: string, _event: DocumentUpdatedEvent): Promise<void> {
   try {
-    const doc = await shardD1Of(env, documentId)
+    const doc = await d1Holding(env, documentId)
       .prepare(
         "SELECT id, project_id AS projectId, parent_id AS parentId FROM documents WHERE id = ?1 AND is_deleted = 0",
       )

@@ -4,7 +4,6 @@
  * snapshotting the current state as "Before restore". Reading, taking and editing snapshots is ./snapshots.ts.
  */
 import { d1Of } from "../../db/d1";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 import type { ServiceContext } from "../context";
 import { roomOf, unwrapRoom } from "../collab/rooms";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
@@ -46,7 +45,7 @@ export async function restoreSnapshot(
   await r2.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
 
   const d1 = d1Of(ctx.db);
-  const beforeId = newIdBeside(documentId);
+  const beforeId = ctx.ids.beside(documentId);
   const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
   // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
   const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;

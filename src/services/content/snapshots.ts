@@ -25,7 +25,6 @@ import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { EMPTY_BLOCKS_JSON } from "./store";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;
@@ -165,7 +164,7 @@ export async function createSnapshot(
     ]);
     checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
     if (!frozen) throw notFound("Document");
-    const id = newIdBeside(input.documentId);
+    const id = ctx.ids.beside(input.documentId);
     // The answer names no object key: those are the INSERT … SELECT's, unseen by the caller.
     const dto = snapshotDto({
       id,

@@ -19,7 +19,7 @@ import { formulaTrees, withDependents, type TableColumn } from "./graph";
 import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
 import { readRowPage, readRows } from "./rowPages";
 import { d1Of } from "../../db/d1";
-import type { ServiceContext } from "../context";
+import type { IdIssuer, ServiceContext } from "../context";
 import { validateFormula } from "./validate";
 import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
 import {
@@ -140,15 +140,19 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
   // (migrations/shard/0000 and 0005), whose own writes D1 counts in `changes`, so the rows are counted as returned.
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
-  const updatedRows = await writeAllRows(d1, { table, plan, writes, now: ctx.now, countReturned: searchIndexed }, [
-    persistFormulaStatement(
-      d1,
-      column.id,
-      { ...column.data, type: "formula" },
-      { expression, description: input.description },
-      ctx.now,
-    ),
-  ]);
+  const updatedRows = await writeAllRows(
+    d1,
+    { table, plan, writes, now: ctx.now, ids: ctx.ids, countReturned: searchIndexed },
+    [
+      persistFormulaStatement(
+        d1,
+        column.id,
+        { ...column.data, type: "formula" },
+        { expression, description: input.description },
+        ctx.now,
+      ),
+    ],
+  );
   return { updatedRows, dependentTables };
 }
 
@@ -186,6 +190,7 @@ async function writeAllRows(
     plan: ComputationPlan;
     writes: CellUpsert[];
     now: number;
+    ids: IdIssuer;
     countReturned?: boolean;
   },
   extra: D1PreparedStatement[],
@@ -194,7 +199,7 @@ async function writeAllRows(
   const withDependentsToo = plan.order.length > 1 || run.countReturned === true;
   const cellStatements = cellWriteStatements(
     d1,
-    { tableId: table.id, workspaceId: table.workspaceId, now: run.now, returning: withDependentsToo },
+    { tableId: table.id, workspaceId: table.workspaceId, now: run.now, ids: run.ids, returning: withDependentsToo },
     writes,
   );
   if (cellStatements.length + extra.length === 0) return 0;
@@ -236,7 +241,7 @@ export async function recomputeLookupColumns(
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
   const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("limit"));
-  return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now }, []) };
+  return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now, ids: ctx.ids }, []) };
 }
 
 /**
@@ -336,7 +341,7 @@ export async function recomputeRowFormulas(
       upserts.length > 0
         ? cellWriteStatements(
             d1,
-            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, identifierColumnId },
+            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, ids: ctx.ids, identifierColumnId },
             upserts,
           )
         : [];

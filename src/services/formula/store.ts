@@ -8,8 +8,7 @@ import { newId } from "../../lib/ids";
 import type { StoredFormula } from "./expression";
 import type { TableColumn } from "./graph";
 import { d1Of } from "../../db/d1";
-import type { ServiceContext } from "../context";
-import { shardSuffixBeside } from "../../tenancy/kernel/ids";
+import type { IdIssuer, ServiceContext } from "../context";
 
 export interface TableInfo {
   id: string;
@@ -179,7 +178,15 @@ function idPrefix(): string {
 /** Statements writing `cells` (only the ones that differ from what is stored), to run in one batch. */
 export function cellWriteStatements(
   d1: D1Database,
-  scope: { tableId: string; workspaceId: string; now: number; identifierColumnId?: string; returning?: boolean },
+  scope: {
+    tableId: string;
+    workspaceId: string;
+    now: number;
+    /** The context's id issuer: the cells' ids are built in SQL, ending as the ids issued beside the table. */
+    ids: IdIssuer;
+    identifierColumnId?: string;
+    returning?: boolean;
+  },
   cells: readonly CellUpsert[],
 ): D1PreparedStatement[] {
   const byColumn = new Map<string, { values: string[]; blanks: string[] }>();
@@ -191,7 +198,7 @@ export function cellWriteStatements(
   }
   const returning = scope.returning ?? false;
   const statements: D1PreparedStatement[] = [];
-  const shard = shardSuffixBeside(scope.tableId);
+  const shard = scope.ids.suffixBeside(scope.tableId);
   for (const [columnId, { values, blanks }] of byColumn) {
     const isIdentifier = columnId === scope.identifierColumnId ? 1 : 0;
     for (const part of jsonChunks(values)) {

@@ -11,12 +11,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import { notificationOutbox } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { shardSuffixBeside } from "../../tenancy/kernel/ids";
-import { shardBindings, type ShardBinding } from "../../tenancy/kernel/map";
 import { d1Of } from "../../db/d1";
 import { uncountedD1 } from "../../db/instrument";
-import type { ServiceContext } from "../context";
-import { writableHereSql } from "../../tenancy/kernel/fence";
+import { type ServiceContext, idsWithoutContext, systemContext, writableHereSql } from "../context";
 
 /** How old an outbox row must be before the tick delivers it: the immediate delivery may still be on its way. */
 export const OUTBOX_GRACE_MS = 10_000;
@@ -58,7 +55,7 @@ function digest80(text: string): string {
  * row's shard key, src/tenancy/kernel/keys.ts).
  */
 export function noticeId(about: string, what: string): string {
-  return about.slice(0, 10) + digest80(`${about}\n${what}`) + shardSuffixBeside(about);
+  return about.slice(0, 10) + digest80(`${about}\n${what}`) + idsWithoutContext.suffixBeside(about);
 }
 
 /**
@@ -203,8 +200,7 @@ export async function deliverBeforeAnswer(ctx: ServiceContext, rows: OutboxRow[]
     logDeliveryFailure(rows, err);
     return;
   }
-  const shard = ctx.env[ctx.binding as ShardBinding];
-  if (!shard) return;
+  const shard = ctx.d1;
   ctx.waitUntil(clearOutbox(uncountedD1(shard), rows).catch((err) => logDeliveryFailure(rows, err)));
 }
 
@@ -221,19 +217,20 @@ export interface DrainResult {
  */
 export async function drainNotificationOutbox(env: Env, now: number, limit = DRAIN_BATCH): Promise<DrainResult> {
   const settled = await Promise.allSettled(
-    shardBindings().map(async (binding) => {
-      const shard = env[binding]!;
-      const { results } = await shard
-        .prepare(
-          `SELECT id, user_id, kind, title, body, data, created_at, queued_at FROM notification_outbox
+    systemContext(env)
+      .everyShard()
+      .map(async ({ d1: shard }) => {
+        const { results } = await shard
+          .prepare(
+            `SELECT id, user_id, kind, title, body, data, created_at, queued_at FROM notification_outbox
            WHERE queued_at <= ?1 AND ${writableHereSql("notification_outbox.id")} ORDER BY queued_at LIMIT ?2`,
-        )
-        .bind(now - OUTBOX_GRACE_MS, limit)
-        .all<Record<string, unknown>>();
-      const rows = results.map(outboxRowOf);
-      await deliverNotices(env, shard, rows);
-      return rows.length;
-    }),
+          )
+          .bind(now - OUTBOX_GRACE_MS, limit)
+          .all<Record<string, unknown>>();
+        const rows = results.map(outboxRowOf);
+        await deliverNotices(env, shard, rows);
+        return rows.length;
+      }),
   );
   let delivered = 0;
   let failed = 0;

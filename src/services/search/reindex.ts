@@ -14,8 +14,7 @@
  */
 import { d1Of } from "../../db/d1";
 import { mapConcurrent } from "../../lib/concurrency";
-import { onDatabase, type ServiceContext } from "../context";
-import { shardBindings } from "../../tenancy/kernel/map";
+import type { ServiceContext } from "../context";
 import { blocksJsonText, docxText } from "./text";
 
 const PAGE = 100;
@@ -62,12 +61,12 @@ export async function reindexSearch(
   ctx: ServiceContext,
   { cursor }: { cursor: string | null },
 ): Promise<{ documents: number; nextCursor: string | null }> {
-  const bindings = shardBindings();
+  const shards = ctx.everyShard();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");
-  const shard = at ? Math.min(Number(at[1]), bindings.length - 1) : 0;
-  const { documents, last } = await reindexShard(onDatabase(ctx, bindings[shard]!), at?.[2] || null);
+  const shard = at ? Math.min(Number(at[1]), shards.length - 1) : 0;
+  const { documents, last } = await reindexShard(shards[shard]!, at?.[2] || null);
   if (last !== null) return { documents, nextCursor: `${shard}:${last}` };
-  return { documents, nextCursor: shard + 1 < bindings.length ? `${shard + 1}:` : null };
+  return { documents, nextCursor: shard + 1 < shards.length ? `${shard + 1}:` : null };
 }
 
 /** A page of one shard's rebuild: the last document done, or null once the shard is done (its full-text index rebuilt). */
