@@ -248,7 +248,11 @@ export const CellValuesSchema = z.record(z.string(), z.unknown()).openapi("CellV
   description: "Values by column id; every live column is present (null when empty); oneMany values are computed",
 });
 
-export const RowWithCellValuesSchema = RowSchema.extend({ cells: CellValuesSchema }).openapi("RowWithCellValues");
+export const RowWithCellValuesSchema = RowSchema.extend({
+  commentCount: z.number().int().openapi({ description: "Live comments on the row and its cells" }),
+  openCommentCount: z.number().int().openapi({ description: "Those of them in open threads" }),
+  cells: CellValuesSchema,
+}).openapi("RowWithCellValues");
 
 export const TableReferenceSchema = z
   .object({
