@@ -1,5 +1,5 @@
 // npm run db:generate: drizzle-kit for each kind of database (drizzle.directory.config.ts, drizzle.shard.config.ts),
-// then the fence's triggers: when the shard tables' declaration (src/db/shardTables.ts) asks for triggers the shard
+// then the fence's triggers: when the shard tables' declaration (src/tenancy/kernel/tables.ts) asks for triggers the shard
 // migrations do not leave, a custom shard migration is made (drizzle-kit generate --custom, so its journal and
 // snapshot are drizzle-kit's) and filled with the difference (scripts/lib/fence-triggers.mjs).
 import { readdirSync, writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ drizzle("--config", "drizzle.shard.config.ts");
 
 const diff = fenceTriggerDiff();
 if (diff.drop.length === 0 && diff.create.size === 0) {
-  console.log("fence triggers: the shard migrations already hold what src/db/shardTables.ts declares");
+  console.log("fence triggers: the shard migrations already hold what src/tenancy/kernel/tables.ts declares");
 } else {
   const before = new Set(readdirSync(SHARD_MIGRATIONS));
   drizzle("--config", "drizzle.shard.config.ts", "--custom", "--name", "fence_triggers");

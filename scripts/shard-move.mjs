@@ -156,7 +156,7 @@ console.log(
   `logical shard ${logical}: ${moved.from} → ${moved.to}, ${total} rows copied and verified; read-only for ${moved.readOnlyMs} ms`,
 );
 console.log(
-  `Record it in src/db/shards.ts at the next deploy: SHARD_MAP.moved[${logical}] = ${moved.to.slice("SHARD_".length)}`,
+  `Record it in src/tenancy/kernel/map.ts at the next deploy: SHARD_MAP.moved[${logical}] = ${moved.to.slice("SHARD_".length)}`,
 );
 if (keep) {
   console.log(

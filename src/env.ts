@@ -7,7 +7,7 @@ import type { DocumentRoom } from "./durable/DocumentRoom";
 export interface Env {
   /** The directory database (docs/scaling.md): what is global, and today still everything else. */
   DB: D1Database;
-  /** The shard databases SHARD_0 … SHARD_{n-1} of src/db/shards.ts (docs/scaling.md; four locally). */
+  /** The shard databases SHARD_0 … SHARD_{n-1} of src/tenancy/kernel/map.ts (docs/scaling.md; four locally). */
   [shard: `SHARD_${number}`]: D1Database;
   BLOBS: R2Bucket;
   /** Static assets (public/, e.g. /docs/scalar.js); normally served before the Worker runs, bound for tests. */
@@ -59,7 +59,7 @@ export interface Env {
 
 export type Db = DrizzleD1Database<typeof schema>;
 
-/** The directory (`DB`) or a shard database (`SHARD_k`, src/db/shards.ts). */
+/** The directory (`DB`) or a shard database (`SHARD_k`, src/tenancy/kernel/map.ts). */
 export type DatabaseBinding = "DB" | `SHARD_${number}`;
 
 export interface AuthUser {

@@ -4,7 +4,7 @@ import { handleScheduled } from "./services/automations/scheduler";
 import { handleAutomationBatch } from "./services/automations/queue";
 import { runsForEvents } from "./services/automations/events";
 import { subscribe } from "./services/events/events";
-import { startRepairs } from "./services/repairs";
+import { startRepairs } from "./tenancy/operations/repairs";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -21,7 +21,7 @@ export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
 
   /**
-   * Cron Trigger (wrangler.toml, every minute): the Worker's repairs start (src/services/repairs.ts), and due
+   * Cron Trigger (wrangler.toml, every minute): the Worker's repairs start (src/tenancy/operations/repairs.ts), and due
    * automations are claimed and their runs queued.
    */
   async scheduled(controller, env, ctx) {

@@ -4,7 +4,7 @@
 // validation, access decisions, serialization or headers around them. Run by scripts/bench/load.mjs under its own
 // `wrangler dev`, on a copy of the API's seeded state. The document's shard database is found as the Worker finds
 // it (the id codec and the map of src/db/, which wrangler bundles here).
-import { shardBindingOfId } from "../../src/db/shardIds";
+import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
 
 const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -22,7 +22,7 @@ export default {
     // E10's shard batch, the same four statements: the document, the caller's workspace role, its grants on the
     // document and its folders, and the document's collaborators.
     // The directory's batch: the token's row, and the shard placements recorded since (none), which the Worker
-    // reads beside every token (src/db/placements.ts).
+    // reads beside every token (src/tenancy/kernel/placements.ts).
     const directory = env.DB.withSession("first-unconstrained");
     const [[tokenRows], [docs, , , collaborators]] = await Promise.all([
       directory.batch([

@@ -10,7 +10,7 @@ import { openLocalD1 } from "../lib/d1.mjs";
 // The id codec and the shard map the Worker routes by: TypeScript that Node loads directly (no imports of other
 // src/ modules; ids.ts imports only the ulidx package).
 import { shardNumberOfId, shardSuffix } from "../../src/lib/ids.ts";
-import { isLogicalShard, physicalIndexOf } from "../../src/db/shards.ts";
+import { isLogicalShard, physicalIndexOf } from "../../src/tenancy/kernel/map.ts";
 
 export const ADMIN_TOKEN = "bench-admin-token";
 
@@ -150,7 +150,7 @@ export const suffixBeside = (id) => shardSuffix(logicalShardOf(id));
 
 /**
  * A generator of ids on the same shard as `id` (a record of the same organization), from a ULID generator, as
- * the services issue them (src/db/shardIds.ts newIdBeside): seeded records must name the shard they are written
+ * the services issue them (src/tenancy/kernel/ids.ts newIdBeside): seeded records must name the shard they are written
  * to, or the Worker routes their requests to another database.
  */
 export const idsBeside = (ulid, id) => {

@@ -1,6 +1,6 @@
 // npm run bench -- shards [--orgs N] [--databases P] [--seed S] [--total-gb G] [--qps Q] [--query-ms T] [--measure]:
 // the capacity model of docs/scaling.md as a simulation. A heavy-tailed (Zipf) population of organizations is
-// placed on logical shards by the Worker's own rule (src/db/shards.ts: placeOrganization, the default
+// placed on logical shards by the Worker's own rule (src/tenancy/kernel/map.ts: placeOrganization, the default
 // logical → physical ranges), and the per-database storage and query share is printed; then the hottest logical
 // shards are moved greedily (rebalance below) and the table is printed again.
 //
@@ -10,7 +10,7 @@
 //
 // --measure first times our typical statements on a local D1 (a table of 10,000 rows × 5 cells) and uses the slowest
 // median of the single-record statements as the query time of the capacity lines.
-import { LOGICAL_SHARDS, physicalIndexOf, placeOrganization, shardMapProblems } from "../../src/db/shards.ts";
+import { LOGICAL_SHARDS, physicalIndexOf, placeOrganization, shardMapProblems } from "../../src/tenancy/kernel/map.ts";
 
 const GB = 1e9;
 /** D1's published ceiling per database. */

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { ROOT } from "../lib/proc.mjs";
 import { DATABASE_BYTES, population, simulate, spread } from "../bench/shards.mjs";
-import { LOGICAL_SHARDS, physicalIndexOf } from "../../src/db/shards.ts";
+import { LOGICAL_SHARDS, physicalIndexOf } from "../../src/tenancy/kernel/map.ts";
 
 const SMALL = { orgs: 5_000, databases: 24, totalGb: 60, orgQuotaGb: 4 };
 

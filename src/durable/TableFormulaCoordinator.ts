@@ -11,7 +11,7 @@ import { z } from "@hono/zod-openapi";
 import type { Env } from "../env";
 import { createDb } from "../db/client";
 import { systemContext, type ServiceContext } from "../services/context";
-import { learnFromFence } from "../db/placements";
+import { learnFromFence } from "../tenancy/kernel/placements";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdSchema } from "../schemas/ids";
 import { DescriptionSchema, ExpressionSchema } from "../schemas/formula";

@@ -9,8 +9,8 @@ import type { HonoEnv } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdempotentReplay, replayResponse } from "./idempotency";
 import { createDb } from "../db/client";
-import { learnFromFence } from "../db/placements";
-import { fenceRefusalOf } from "../db/shardFence";
+import { learnFromFence } from "../tenancy/kernel/placements";
+import { fenceRefusalOf } from "../tenancy/kernel/fence";
 
 /** The status each error class answers with. */
 export const errorStatus = {

@@ -7,7 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Db, HonoEnv } from "../env";
-import { placementsQuery } from "../db/placements";
+import { placementsQuery } from "../tenancy/kernel/placements";
 import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
 import { actAs, type ServiceContext } from "../services/context";
@@ -53,7 +53,7 @@ export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const ctx = ctxOf(c);
   const principal = new Principal(credential.hash, null, credential.userId);
   actAs(ctx, principal);
-  // The directory's newer shard placements ride with the token (src/db/placements.ts): the handler, which runs
+  // The directory's newer shard placements ride with the token (src/tenancy/kernel/placements.ts): the handler, which runs
   // after, reaches the database that serves its shard now.
   const [rows, placed] = await ctx.dir.batch([tokenStatement(ctx.dir, credential.hash), placementsQuery(ctx.dir)]);
   followPlacements(ctx, placed);

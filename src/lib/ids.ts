@@ -11,7 +11,7 @@ export function newId(): string {
  * The id format of records inside an organization (docs/scaling.md "Id format"): a ULID followed by a shard number
  * in two Crockford base-32 digits, 28 characters in all ("01JF…Q7" + "0F" for shard 15). The shard comes last so
  * ids still sort by time. Records of the directory (users, tokens) keep the plain 26-character form, which names no
- * shard. This is the codec only; which shard numbers are logical shards is src/db/shardIds.ts's (lib/ is the bottom
+ * shard. This is the codec only; which shard numbers are logical shards is src/tenancy/kernel/ids.ts's (lib/ is the bottom
  * layer and imports nothing of src).
  */
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

@@ -248,11 +248,29 @@ export const CellValuesSchema = z.record(z.string(), z.unknown()).openapi("CellV
   description: "Values by column id; every live column is present (null when empty); oneMany values are computed",
 });
 
-export const RowWithCellValuesSchema = RowSchema.extend({
-  commentCount: z.number().int().openapi({ description: "Live comments on the row and its cells" }),
-  openCommentCount: z.number().int().openapi({ description: "Those of them in open threads" }),
-  cells: CellValuesSchema,
-}).openapi("RowWithCellValues");
+export const RowWithCellValuesSchema = RowSchema.extend({ cells: CellValuesSchema }).openapi("RowWithCellValues");
+
+/** A row as a query answers it (docs/api-guide.md › Querying rows): `expanded` and `truncated` with `expand`. */
+export const QueriedRowSchema = RowWithCellValuesSchema.extend({
+  commentCount: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "Live comments on the row and its cells (docs/api-guide.md › Comments)" }),
+  openCommentCount: z.number().int().optional().openapi({ description: "Those of them in open threads" }),
+  expanded: z.record(z.string(), z.array(z.unknown())).optional(),
+  truncated: z.record(z.string(), z.boolean()).optional(),
+}).openapi("QueriedRow");
+
+export const QueryWarningSchema = z.object({ columnId: z.string(), message: z.string() }).openapi("QueryWarning");
+
+export const QueriedRowsPage = z
+  .object({
+    data: z.array(QueriedRowSchema),
+    nextCursor: z.string().nullable(),
+    warnings: z.array(QueryWarningSchema).optional(),
+  })
+  .openapi("RowsPage");
 
 export const TableReferenceSchema = z
   .object({

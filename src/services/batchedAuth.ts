@@ -7,12 +7,12 @@
  */
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { applyPlacements, placementsQuery, servingBindingOf, type PlacementRow } from "../db/placements";
+import { applyPlacements, placementsQuery, servingBindingOf, type PlacementRow } from "../tenancy/kernel/placements";
 import { ApiError } from "../errors";
 import type { ServiceContext } from "./context";
 
 /**
- * Applies the directory's newer placements (read beside the token, src/db/placements.ts) and, when the request's
+ * Applies the directory's newer placements (read beside the token, src/tenancy/kernel/placements.ts) and, when the request's
  * logical shard now lives elsewhere, routes the context there; true when it did, so what ran on the old database is
  * run again on the new one. Compared with what the isolate knows now, not only with these rows: another request
  * of the isolate may have learned the move after this one was routed.

@@ -14,9 +14,9 @@ import {
   newOrganizationId,
   shardBindingForId,
   shardSuffixBeside,
-} from "../db/shardIds";
-import { servingBindingOf } from "../db/placements";
-import { shardBindings } from "../db/shards";
+} from "../tenancy/kernel/ids";
+import { servingBindingOf } from "../tenancy/kernel/placements";
+import { shardBindings } from "../tenancy/kernel/map";
 import { ApiError } from "../errors";
 import type { EventInput } from "./events/events";
 import type { OwnedClaim } from "./idempotency";

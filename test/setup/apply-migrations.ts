@@ -1,5 +1,5 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { shardBindings } from "../../src/db/shards";
+import { shardBindings } from "../../src/tenancy/kernel/map";
 
 // Setup files run outside per-test storage and may run more than once; applyD1Migrations skips applied ones. The
 // directory (DB) takes the directory's migrations and every shard database of the map the shards' (docs/scaling.md

@@ -4,9 +4,9 @@
  */
 import { env } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
-import { servingBindingOf } from "../../src/db/placements";
-import { logicalShardOfId } from "../../src/db/shardIds";
-import { shardBindings, type ShardBinding } from "../../src/db/shards";
+import { servingBindingOf } from "../../src/tenancy/kernel/placements";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
+import { shardBindings, type ShardBinding } from "../../src/tenancy/kernel/map";
 import { ADMIN_TOKEN, call, ok, registerUser } from "../support/harness";
 
 let moved: { logical: number; home: ShardBinding; away: ShardBinding } | null = null;

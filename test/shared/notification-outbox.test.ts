@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ok, seedTenant, type Tenant } from "../support/harness";
 import { callQueue, callScheduled, eventually, finishedRuns, hookUrl } from "../support/automations";
 import { shardD1 } from "../support/shards";
-import { logicalShardOfId } from "../../src/db/shardIds";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
 import { drainNotificationOutbox, noticeId } from "../../src/services/notifications/outbox";
 
 let t: Tenant;

@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, type RegisteredUser } from "../support/harness";
 import { entryOf, publishTxt } from "../support/portalDomains";
-import { shardBindingOfId } from "../../src/db/shardIds";
+import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
 import { reconcilePortalRoutes } from "../../src/services/portals/routes";
 
 let n = 0;

@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../support/harness";
 import { addRow, makeTable } from "../support/tableHarness";
-import { shardBindingOfId } from "../../src/db/shardIds";
+import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
 import { reconcileReferenceIds } from "../../src/services/references/referenceIds";
 
 let n = 0;

@@ -5,9 +5,9 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { SHARD_KEY_COLUMNS } from "../../src/db/shardKeys";
-import { logicalShardOfId, shardBindingOfId } from "../../src/db/shardIds";
-import { shardBindings } from "../../src/db/shards";
+import { SHARD_KEY_COLUMNS } from "../../src/tenancy/kernel/keys";
+import { logicalShardOfId, shardBindingOfId } from "../../src/tenancy/kernel/ids";
+import { shardBindings } from "../../src/tenancy/kernel/map";
 import { claimAndEnqueue } from "../../src/services/automations/scheduler";
 import { call, ok, registerUser, type RegisteredUser } from "../support/harness";
 

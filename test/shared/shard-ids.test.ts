@@ -4,8 +4,8 @@
  * no lookup. Records of the directory (users, tokens) keep the plain 26-character form.
  */
 import { describe, expect, it } from "vitest";
-import { LOGICAL_SHARDS } from "../../src/db/shards";
-import { logicalShardOfId } from "../../src/db/shardIds";
+import { LOGICAL_SHARDS } from "../../src/tenancy/kernel/map";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
 import { ok, registerUser } from "../support/harness";
 import { addColumn, addRow, makeTable } from "../support/tableHarness";
 

@@ -1,12 +1,17 @@
-// How a move selects and orders a logical shard's rows (src/db/shardKeys.ts; docs/scaling.md "Moving a logical shard").
+// How a move selects and orders a logical shard's rows (src/tenancy/kernel/keys.ts; docs/scaling.md "Moving a logical shard").
 import { env } from "cloudflare:workers";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as shardSchema from "../../src/db/schema/shard";
-import { PER_DATABASE_TABLES, SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "../../src/db/shardKeys";
-import { LOGICAL_SHARDS } from "../../src/db/shards";
-import { logicalShardOfId } from "../../src/db/shardIds";
+import {
+  PER_DATABASE_TABLES,
+  SHARD_KEY_COLUMNS,
+  shardCondition,
+  shardTablesInCopyOrder,
+} from "../../src/tenancy/kernel/keys";
+import { LOGICAL_SHARDS } from "../../src/tenancy/kernel/map";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
 import { newId, newShardedId } from "../../src/lib/ids";
 
 const allTables = Object.values<unknown>(shardSchema)

@@ -8,12 +8,12 @@
  */
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forgetPlacements, servingBindingOf } from "../../src/db/placements";
-import { readFence } from "../../src/db/shardFence";
-import { shardCondition } from "../../src/db/shardKeys";
-import { logicalShardOfId } from "../../src/db/shardIds";
-import { shardBindings, type ShardBinding } from "../../src/db/shards";
-import { moveShard } from "../../src/services/shards/move";
+import { forgetPlacements, servingBindingOf } from "../../src/tenancy/kernel/placements";
+import { readFence } from "../../src/tenancy/kernel/fence";
+import { shardCondition } from "../../src/tenancy/kernel/keys";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
+import { shardBindings, type ShardBinding } from "../../src/tenancy/kernel/map";
+import { moveShard } from "../../src/tenancy/operations/moves";
 import { addWorkspaceCollaborator, ADMIN_TOKEN, call, ok, registerUser, type RegisteredUser } from "../support/harness";
 import { allRows, bulkRows, makeTable, type TestTable } from "../support/tableHarness";
 

@@ -9,14 +9,14 @@
  */
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servingBindingOf } from "../../src/db/placements";
-import { readFence, setFenceStatement } from "../../src/db/shardFence";
-import { digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
-import { logicalShardOfId } from "../../src/db/shardIds";
-import { shardBindings, type ShardBinding } from "../../src/db/shards";
+import { servingBindingOf } from "../../src/tenancy/kernel/placements";
+import { readFence, setFenceStatement } from "../../src/tenancy/kernel/fence";
+import { digestShardTable, moveShapes, type TableReport } from "../../src/tenancy/operations/move/rows";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
+import { shardBindings, type ShardBinding } from "../../src/tenancy/kernel/map";
 import { textToBase64Url } from "../../src/lib/base64";
 import { shardSuffix } from "../../src/lib/ids";
-import { abortShardMove, moveShardStep } from "../../src/services/shards/move";
+import { abortShardMove, moveShardStep } from "../../src/tenancy/operations/moves";
 import { ADMIN_TOKEN, addWorkspaceCollaborator, call, ok, registerUser, type RegisteredUser } from "../support/harness";
 import { newD1Record, recordingD1 } from "../support/recordingD1";
 import { allRows, bulkRows, makeTable, type TestTable } from "../support/tableHarness";

@@ -1,18 +1,23 @@
 /**
- * Moving a logical shard between D1 databases (src/db/shardMove.ts, src/db/shardFence.ts; docs/scaling.md "Moving a logical shard",
+ * Moving a logical shard between D1 databases (src/tenancy/operations/move/engine.ts, src/tenancy/kernel/fence.ts; docs/scaling.md "Moving a logical shard",
  * step 8). These tests build their own organizations through the API, on a logical shard no other organization
  * uses and whose database under the map is SHARD_0, and move that shard out of SHARD_0 into SHARD_2 and SHARD_3. The
  * map is not flipped, so the organization is unreachable through the API afterwards, which is why only this file's
  * own shard moves. Every query is scoped to this file's shards: other files share the databases.
  */
 import { env } from "cloudflare:workers";
-import { bindingOf } from "../../src/db/shards";
+import { bindingOf } from "../../src/tenancy/kernel/map";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { fenceRefusalOf, readFence, setFenceStatement, shardGuardStatement } from "../../src/db/shardFence";
-import { copyShardRows, dropMovedCopy, moveLogicalShard, ShardMoveError } from "../../src/db/shardMove";
-import { asMover, digestShardTable, moveShapes, type TableReport } from "../../src/db/shardRows";
-import { shardCondition } from "../../src/db/shardKeys";
-import { logicalShardOfId } from "../../src/db/shardIds";
+import { fenceRefusalOf, readFence, setFenceStatement, shardGuardStatement } from "../../src/tenancy/kernel/fence";
+import {
+  copyShardRows,
+  dropMovedCopy,
+  moveLogicalShard,
+  ShardMoveError,
+} from "../../src/tenancy/operations/move/engine";
+import { asMover, digestShardTable, moveShapes, type TableReport } from "../../src/tenancy/operations/move/rows";
+import { shardCondition } from "../../src/tenancy/kernel/keys";
+import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
 import { shardSuffix } from "../../src/lib/ids";
 import { ok, registerUser, type RegisteredUser } from "../support/harness";
 import { newD1Record, recordingD1 } from "../support/recordingD1";

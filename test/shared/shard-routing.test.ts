@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { shardBindingOfId } from "../../src/db/shardIds";
-import { shardBindings } from "../../src/db/shards";
+import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
+import { shardBindings } from "../../src/tenancy/kernel/map";
 import { sha256Hex } from "../../src/lib/crypto";
 import { call, ok, registerUser, type RegisteredUser } from "../support/harness";
 

@@ -14,8 +14,8 @@ import {
   shardBindings,
   shardMapProblems,
   type ShardMap,
-} from "../../src/db/shards";
-import { logicalShardOfId, newOrganizationScopedId } from "../../src/db/shardIds";
+} from "../../src/tenancy/kernel/map";
+import { logicalShardOfId, newOrganizationScopedId } from "../../src/tenancy/kernel/ids";
 import { ID_PATTERN, newId, newShardedId, SHARD_NUMBERS, shardNumberOfId } from "../../src/lib/ids";
 import { call, registerUser } from "../support/harness";
 

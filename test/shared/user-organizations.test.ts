@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { call, ok, registerUser, uniqueEmail, type RegisteredUser } from "../support/harness";
 import { callScheduled } from "../support/automations";
 import { shardD1 } from "../support/shards";
-import { shardBindingOfId } from "../../src/db/shardIds";
+import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
 import {
   reconcileUserOrganizations,
   USER_ORGANIZATIONS_GRACE_MS,

@@ -2,8 +2,8 @@
 // its id names (through SHARD_MAP); users, tokens and notifications are in the directory (env.DB), and every shard
 // keeps a copy of every user. Tests that look at rows directly ask here which database to look in.
 import { env } from "cloudflare:test";
-import { shardBindingOfId } from "../../src/db/shardIds";
-import { shardBindings } from "../../src/db/shards";
+import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
+import { shardBindings } from "../../src/tenancy/kernel/map";
 
 /** The shard database holding the record `id` (an organization, workspace, project, document, table, row…). */
 export function shardD1(id: string): D1Database {

@@ -6,7 +6,7 @@ import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
  * copied into the directory's `notifications` (insert-if-absent by id) and deleted here; what a failure leaves
  * behind, the per-minute tick delivers (src/services/notifications/outbox.ts). `id` is the notification's id,
  * derived from what it announces (so a retried run cannot make a second) and issued on the organization's logical
- * shard: its last two characters are the shard key a move reads (src/db/shardKeys.ts). No foreign keys: the row is
+ * shard: its last two characters are the shard key a move reads (src/tenancy/kernel/keys.ts). No foreign keys: the row is
  * the directory's, parked here.
  */
 export const notificationOutbox = sqliteTable(

@@ -3,7 +3,7 @@
  * token or a single-use ticket the room issued) and passes the caller to the room; each socket's attachment keeps
  * the user and whether they may edit. When a document's access changes, `recheckAccess` asks D1 again.
  */
-import { shardD1Of } from "../../db/shardIds";
+import { shardD1Of } from "../../tenancy/kernel/ids";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { documentsAccess } from "../../auth/access";

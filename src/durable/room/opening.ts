@@ -11,7 +11,7 @@ import { ApiError } from "../../errors";
 import { isBlockArray, writeBlocks } from "../../services/collab/blocks";
 import { readContentJson } from "../../services/content/store";
 import { systemContext } from "../../services/context";
-import { shardD1Of } from "../../db/shardIds";
+import { shardD1Of } from "../../tenancy/kernel/ids";
 import type { RoomStorage } from "./persistence";
 
 /** What the Worker tells the room about an accepted connection. */

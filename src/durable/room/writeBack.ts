@@ -5,7 +5,7 @@
  */
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
-import { learnFromFence } from "../../db/placements";
+import { learnFromFence } from "../../tenancy/kernel/placements";
 import { writeContent } from "../../services/content/store";
 import { systemContext } from "../../services/context";
 import { emitDocumentUpdated } from "../../services/collab/events";

@@ -11,7 +11,7 @@ import {
   MAX_STEP_CALLS,
   MIN_STEP_CALLS,
   moveShardStep,
-} from "../../services/shards/move";
+} from "../../tenancy/operations/moves";
 
 const Logical = z
   .number()

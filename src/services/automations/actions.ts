@@ -20,7 +20,7 @@ import { CascadeBudgetExceeded, reserveCascade } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 import type { ActionNotice } from "./notify";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */

@@ -19,7 +19,7 @@ import {
 } from "../../schemas/automations";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
-import { groupByShard } from "../../db/shardIds";
+import { groupByShard } from "../../tenancy/kernel/ids";
 import { eventTriggerRows, isRemoteProject, writeRemoteTriggers } from "./remoteTriggers";
 
 export function normalizeTrigger(t: TriggerInputValue): StoredTrigger {

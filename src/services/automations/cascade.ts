@@ -17,9 +17,9 @@
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
-import { shardBindingForId, shardD1Of } from "../../db/shardIds";
+import { shardBindingForId, shardD1Of } from "../../tenancy/kernel/ids";
 import { shardNumberOfId } from "../../lib/ids";
-import type { ShardBinding } from "../../db/shards";
+import type { ShardBinding } from "../../tenancy/kernel/map";
 
 export const CASCADE_WRITES = 1_000;
 export const CASCADE_DELIVERIES = 100;

@@ -8,8 +8,8 @@
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
-import { groupByShard, newIdBeside, shardBindingForId } from "../../db/shardIds";
-import type { ShardBinding } from "../../db/shards";
+import { groupByShard, newIdBeside, shardBindingForId } from "../../tenancy/kernel/ids";
+import type { ShardBinding } from "../../tenancy/kernel/map";
 import {
   dropUnreadablePointersStatement,
   ownerReadsSql,

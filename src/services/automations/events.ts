@@ -24,8 +24,8 @@ import {
   reserveRunsStatements,
   startDelaysOf,
 } from "./cascade";
-import { groupByShard, newIdBeside, shardBindingForId, shardBindingOfId } from "../../db/shardIds";
-import type { ShardBinding } from "../../db/shards";
+import { groupByShard, newIdBeside, shardBindingForId, shardBindingOfId } from "../../tenancy/kernel/ids";
+import type { ShardBinding } from "../../tenancy/kernel/map";
 import { lookupTriggers, plannedRuns, pointedCandidates, type RunsByDatabase } from "./eventTriggers";
 
 export const MAX_DEPTH = 3;

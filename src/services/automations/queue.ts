@@ -7,7 +7,7 @@
  */
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
-import { learnFromFence } from "../../db/placements";
+import { learnFromFence } from "../../tenancy/kernel/placements";
 import { AutomationMessageSchema, DEAD_LETTER_QUEUE } from "./messages";
 import { executeRun, failRunForGood } from "./runner";
 import { attemptDelivery, failDeliveryForGood } from "./webhooks";

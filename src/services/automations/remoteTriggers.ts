@@ -12,7 +12,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { StoredTrigger } from "../../db/schema";
 import { projectReadableBy, readableProjectsStatement, type AutomationRow } from "../../auth/access";
 import { d1Of } from "../../db/d1";
-import { groupByShard, logicalShardOfId } from "../../db/shardIds";
+import { groupByShard, logicalShardOfId } from "../../tenancy/kernel/ids";
 import { onShardOf, type ServiceContext } from "../context";
 import { notFound } from "../../errors";
 

@@ -14,7 +14,7 @@
  * the longest possible run are failed, and runs still `queued` after 15 minutes are enqueued again.
  * Automations live in the shard databases (docs/scaling.md): the claim and the sweep run on every shard database
  * at once, each in the round trips above; a run's id is issued beside its automation, so its message names its
- * shard. The Worker's own repairs run beside this tick, not from it (src/services/repairs.ts).
+ * shard. The Worker's own repairs run beside this tick, not from it (src/tenancy/operations/repairs.ts).
  */
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -22,9 +22,9 @@ import { enqueueAll, type AutomationMessage } from "./messages";
 import { failRunForGood } from "./runner";
 import { nextRunAfter } from "./schedule";
 import type { StoredTrigger } from "../../db/schema";
-import { newIdBeside } from "../../db/shardIds";
-import { shardBindings } from "../../db/shards";
-import { writableHereSql } from "../../db/shardFence";
+import { newIdBeside } from "../../tenancy/kernel/ids";
+import { shardBindings } from "../../tenancy/kernel/map";
+import { writableHereSql } from "../../tenancy/kernel/fence";
 
 export const LEASE_MS = 5 * 60_000;
 export const RETENTION_MS = 90 * 24 * 60 * 60_000;

@@ -18,7 +18,7 @@ import { openSecret } from "../../lib/crypto";
 import { sendTimeCheck } from "./ssrf";
 import { ownerNoticeStatement } from "./notify";
 import { deliverAtOnce, noticeId, outboxNotices } from "../notifications/outbox";
-import { shardD1Of } from "../../db/shardIds";
+import { shardD1Of } from "../../tenancy/kernel/ids";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;

@@ -4,7 +4,7 @@
  * alarm is the debounce). One uncounted read finds the document's project and parent; never throws.
  */
 import type { Env } from "../../env";
-import { shardD1Of } from "../../db/shardIds";
+import { shardD1Of } from "../../tenancy/kernel/ids";
 import { documentUpdatedEvent, emitEvents } from "../events/events";
 
 export interface DocumentUpdatedEvent {

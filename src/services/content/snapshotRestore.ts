@@ -4,7 +4,7 @@
  * snapshotting the current state as "Before restore". Reading, taking and editing snapshots is ./snapshots.ts.
  */
 import { d1Of } from "../../db/d1";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 import type { ServiceContext } from "../context";
 import { roomOf, unwrapRoom } from "../collab/rooms";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
@@ -26,7 +26,10 @@ export interface RestoreResult {
  * for a DOCX snapshot of a DOCX document, records the frozen blob as the newest DOCX version; nothing can interleave,
  * so nothing is lost. Two D1 round trips.
  */
-export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): Promise<RestoreResult> {
+export async function restoreSnapshot(
+  ctx: ServiceContext,
+  { snapshotId }: { snapshotId: string },
+): Promise<RestoreResult> {
   const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
   const r2 = ctx.env.BLOBS;
   const blocksJson = await snapshotBlocksJson(r2, snapshot);

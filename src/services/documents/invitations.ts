@@ -16,7 +16,7 @@ import {
   shortName,
 } from "../organizations/invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { liveSubtreeStatement, subtreeIds } from "./tree";

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
 import { inSubtree, subtreeSql } from "./tree";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 type DocumentRow = typeof documents.$inferSelect;
 

@@ -9,7 +9,7 @@ import { docxProblem } from "../../lib/docx";
 import { mapConcurrent } from "../../lib/concurrency";
 import { convertDocxToPdf } from "../converter/client";
 import type { ServiceContext } from "../context";
-import { groupByShard } from "../../db/shardIds";
+import { groupByShard } from "../../tenancy/kernel/ids";
 
 /**
  * Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past the bounds: 413, before any file
@@ -19,7 +19,7 @@ import { groupByShard } from "../../db/shardIds";
  */
 export async function convertDocumentsToPdf(
   ctx: ServiceContext,
-  items: readonly { documentId: string; docx: string }[],
+  { items }: { items: readonly { documentId: string; docx: string }[] },
 ) {
   const files = items.map((item, i) => {
     const bytes = decodeBase64(item.docx);

@@ -9,7 +9,7 @@ import type { StoredFormula } from "./expression";
 import type { TableColumn } from "./graph";
 import { d1Of } from "../../db/d1";
 import type { ServiceContext } from "../context";
-import { shardSuffixBeside } from "../../db/shardIds";
+import { shardSuffixBeside } from "../../tenancy/kernel/ids";
 
 export interface TableInfo {
   id: string;

@@ -12,8 +12,8 @@ import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { createDb } from "../../db/client";
 import type { Db, Env } from "../../env";
-import { shardBindings } from "../../db/shards";
-import { newIdBeside, newOrganizationId, shardBindingOfId } from "../../db/shardIds";
+import { shardBindings } from "../../tenancy/kernel/map";
+import { newIdBeside, newOrganizationId, shardBindingOfId } from "../../tenancy/kernel/ids";
 
 export function userDto(row: typeof users.$inferSelect) {
   return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };

@@ -17,7 +17,7 @@ import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { hasBody, type ByteRange } from "../../lib/r2";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export const AUDIO_MIME_TYPES = [
   "audio/mpeg",

@@ -11,12 +11,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import { notificationOutbox } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { shardSuffixBeside } from "../../db/shardIds";
-import { shardBindings, type ShardBinding } from "../../db/shards";
+import { shardSuffixBeside } from "../../tenancy/kernel/ids";
+import { shardBindings, type ShardBinding } from "../../tenancy/kernel/map";
 import { d1Of } from "../../db/d1";
 import { uncountedD1 } from "../../db/instrument";
 import type { ServiceContext } from "../context";
-import { writableHereSql } from "../../db/shardFence";
+import { writableHereSql } from "../../tenancy/kernel/fence";
 
 /** How old an outbox row must be before the tick delivers it: the immediate delivery may still be on its way. */
 export const OUTBOX_GRACE_MS = 10_000;
@@ -55,7 +55,7 @@ function digest80(text: string): string {
  * The id of the notice `what` about the record `about` (a run, a delivery): the same every time it is asked, so a
  * retried run cannot make a second. Shaped as the ids of `about`'s organization: its ULID time (so notices sort
  * with the record), 16 characters hashed from `about` and `what`, and `about`'s logical shard last (the outbox
- * row's shard key, src/db/shardKeys.ts).
+ * row's shard key, src/tenancy/kernel/keys.ts).
  */
 export function noticeId(about: string, what: string): string {
   return about.slice(0, 10) + digest80(`${about}\n${what}`) + shardSuffixBeside(about);

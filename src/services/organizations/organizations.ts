@@ -20,7 +20,7 @@ import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, routeTo, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
-import { newOrganizationId } from "../../db/shardIds";
+import { newOrganizationId } from "../../tenancy/kernel/ids";
 import {
   indexMemberships,
   membershipRowsStatement,

@@ -14,10 +14,10 @@ import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { organizationMembers, organizations, userOrganizations } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { createDb } from "../../db/client";
-import { shardBindings } from "../../db/shards";
-import { groupByShard } from "../../db/shardIds";
-import { refreshPlacements } from "../../db/placements";
-import { servedHereSql } from "../../db/shardFence";
+import { shardBindings } from "../../tenancy/kernel/map";
+import { groupByShard } from "../../tenancy/kernel/ids";
+import { refreshPlacements } from "../../tenancy/kernel/placements";
+import { servedHereSql } from "../../tenancy/kernel/fence";
 import type { ServiceContext } from "../context";
 
 /**

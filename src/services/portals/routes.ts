@@ -14,7 +14,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
 import { conflict } from "../../errors";
-import { reconcileIndex, type DirectoryIndex } from "../../db/directoryIndex";
+import { reconcileIndex, type DirectoryIndex } from "../../tenancy/operations/directoryIndex";
 import type { ServiceContext } from "../context";
 
 export const portalRoutes = sqliteTable("portal_routes", {
@@ -152,7 +152,7 @@ export interface RouteRepair {
   added: number;
 }
 
-/** The index of portal names as src/db/directoryIndex.ts repairs it. */
+/** The index of portal names as src/tenancy/operations/directoryIndex.ts repairs it. */
 const PORTAL_ROUTES: DirectoryIndex<RouteRow> = {
   graceMs: ROUTE_GRACE_MS,
   claimsAfter: `SELECT name, project_id, claimed_at FROM portal_routes

@@ -8,7 +8,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
-import { servedHere } from "../../db/shardFence";
+import { servedHere } from "../../tenancy/kernel/fence";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";

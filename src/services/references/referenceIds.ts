@@ -15,7 +15,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
-import { reconcileIndex, type DirectoryIndex } from "../../db/directoryIndex";
+import { reconcileIndex, type DirectoryIndex } from "../../tenancy/operations/directoryIndex";
 import type { ServiceContext } from "../context";
 
 export type ReferenceKind = "clause" | "table";
@@ -135,7 +135,7 @@ export interface ReferenceIdRepair {
   added: number;
 }
 
-/** The index of client-chosen reference ids as src/db/directoryIndex.ts repairs it. */
+/** The index of client-chosen reference ids as src/tenancy/operations/directoryIndex.ts repairs it. */
 const REFERENCE_IDS: DirectoryIndex<ClaimRow> = {
   graceMs: REFERENCE_ID_GRACE_MS,
   claimsAfter: `SELECT kind, id, document_id, claimed_at FROM reference_ids

@@ -15,7 +15,7 @@
 import { d1Of } from "../../db/d1";
 import { mapConcurrent } from "../../lib/concurrency";
 import { onDatabase, type ServiceContext } from "../context";
-import { shardBindings } from "../../db/shards";
+import { shardBindings } from "../../tenancy/kernel/map";
 import { blocksJsonText, docxText } from "./text";
 
 const PAGE = 100;
@@ -60,7 +60,7 @@ interface BodySource {
  */
 export async function reindexSearch(
   ctx: ServiceContext,
-  cursor: string | null,
+  { cursor }: { cursor: string | null },
 ): Promise<{ documents: number; nextCursor: string | null }> {
   const bindings = shardBindings();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");

@@ -29,7 +29,7 @@ import type { ServiceContext } from "../context";
 import { emitAfterResponse, rowEvent } from "../events/events";
 import { claimLease, keptAnswerStatements } from "../idempotency";
 import { recalculateFormulasAfterWrite } from "../tables/recompute";
-import { idsBeside } from "../../db/shardIds";
+import { idsBeside } from "../../tenancy/kernel/ids";
 import { breather, type ImportPlan } from "./plan";
 import { createTargets, type RowValues, type Target } from "./targets";
 import { rowInsertStatements } from "../tables/rows";

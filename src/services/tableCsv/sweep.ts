@@ -1,6 +1,6 @@
 /**
  * The sweep of abandoned CSV imports (docs/api-guide.md › CSV import and export), run by the Worker's scheduled
- * upkeep every minute (services/repairs.ts). An import stages its rows hidden (is_deleted = 1, origin_id = its
+ * upkeep every minute ((tenancy/operations/repairs.ts)). An import stages its rows hidden (is_deleted = 1, origin_id = its
  * marker, ./stage) and commits or undoes them before it answers. An isolate that died in between (a crash, an
  * eviction) leaves them: hidden from every read, but stored. Once they are STAGED_MAX_AGE_MS old — far past the
  * longest import (about two minutes for the largest file the limits allow, docs/security-review.md finding 4) —
@@ -8,8 +8,8 @@
  * shard database, found through the partial index rows_staged_idx (migrations/shard/0007). A row a person deleted
  * has no marker and is never touched. (A column the import created stays, visible and empty: see ./stage.)
  */
-import { writableHereSql } from "../../db/shardFence";
-import { shardBindings } from "../../db/shards";
+import { writableHereSql } from "../../tenancy/kernel/fence";
+import { shardBindings } from "../../tenancy/kernel/map";
 import type { Env } from "../../env";
 import { breather } from "./plan";
 

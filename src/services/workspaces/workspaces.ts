@@ -25,7 +25,7 @@ import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
-import { newIdBeside } from "../../db/shardIds";
+import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type WorkspaceDto = ReturnType<typeof workspaceDto>;
 
@@ -34,7 +34,10 @@ function dtoOf(workspace: WorkspaceRow, collaborators: (typeof workspaceCollabor
 }
 
 /** A workspace the caller collaborates on; else 404. */
-export async function getWorkspace(ctx: ServiceContext, workspaceId: string): Promise<WorkspaceDto> {
+export async function getWorkspace(
+  ctx: ServiceContext,
+  { workspaceId }: { workspaceId: string },
+): Promise<WorkspaceDto> {
   const [rows, collaborators] = await read(ctx, [
     workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId),
     workspaceCollaboratorsStatement(ctx.db, [workspaceId]),
@@ -43,7 +46,10 @@ export async function getWorkspace(ctx: ServiceContext, workspaceId: string): Pr
 }
 
 /** E17: the organization's workspaces the caller collaborates on, if the caller is a member; else `[]`. */
-export async function listWorkspaces(ctx: ServiceContext, organizationId: string): Promise<WorkspaceDto[]> {
+export async function listWorkspaces(
+  ctx: ServiceContext,
+  { organizationId }: { organizationId: string },
+): Promise<WorkspaceDto[]> {
   const [rows, collaborators] = await read(ctx, [
     ctx.db
       .select()

@@ -17,7 +17,7 @@ import {
   receiverLog,
   sleep,
 } from "../../support/automations";
-import { newIdBeside } from "../../../src/db/shardIds";
+import { newIdBeside } from "../../../src/tenancy/kernel/ids";
 import { shardD1 } from "../../support/shards";
 import {
   CASCADE_BURST,

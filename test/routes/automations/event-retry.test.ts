@@ -10,7 +10,7 @@ import { ok, registerUser } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
 import { finishedRuns, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
-import { logicalShardOfId } from "../../../src/db/shardIds";
+import { logicalShardOfId } from "../../../src/tenancy/kernel/ids";
 import { rowEvent } from "../../../src/services/events/events";
 import { retryEvents, runsForEvents } from "../../../src/services/automations/events";
 

@@ -4,7 +4,7 @@
  * who may change the automation.
  */
 import { shardD1 } from "../../support/shards";
-import { newIdBeside } from "../../../src/db/shardIds";
+import { newIdBeside } from "../../../src/tenancy/kernel/ids";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   addWorkspaceCollaborator,

@@ -1,5 +1,5 @@
 import { shardD1 } from "../../support/shards";
-import { newIdBeside } from "../../../src/db/shardIds";
+import { newIdBeside } from "../../../src/tenancy/kernel/ids";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   call,

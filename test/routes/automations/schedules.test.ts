@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { everyShardD1, shardD1 } from "../../support/shards";
-import { shardBindingOfId } from "../../../src/db/shardIds";
-import { shardBindings } from "../../../src/db/shards";
+import { shardBindingOfId } from "../../../src/tenancy/kernel/ids";
+import { shardBindings } from "../../../src/tenancy/kernel/map";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { callScheduled } from "../../support/automations";

@@ -25,7 +25,7 @@ import {
 } from "../../support/automations";
 import { CASCADE_WRITES } from "../../../src/services/automations/cascade";
 import { everyShardD1, shardD1 } from "../../support/shards";
-import { shardBindingOfId } from "../../../src/db/shardIds";
+import { shardBindingOfId } from "../../../src/tenancy/kernel/ids";
 
 interface Org {
   user: RegisteredUser;

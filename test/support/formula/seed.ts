@@ -5,7 +5,7 @@
  * to the shard database of the tenant's organization (docs/scaling.md), with ids issued beside their parent so they
  * name that shard, as the services issue them.
  */
-import { idsBeside, newIdBeside } from "../../../src/db/shardIds";
+import { idsBeside, newIdBeside } from "../../../src/tenancy/kernel/ids";
 import type { Tenant } from "../harness";
 import { shardD1 } from "../shards";
 
