@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser } from "../../support/harness";
 import { docThread, seedCommentTenant, type CommentTenant } from "../../support/comments";
+import { finishedRuns } from "../../support/automations";
 
 let t: CommentTenant;
 beforeAll(async () => {
@@ -78,5 +79,24 @@ describe("createDocumentComment", () => {
       400,
       "ValidationError",
     );
+  });
+});
+
+describe("createDocumentComment as an automation event", () => {
+  it("runs an automation triggered by comment.created on the document", async () => {
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: {
+          projectId: t.projectId,
+          name: "On comment",
+          triggers: [{ event: "comment.created", filter: { documentId: t.doc2Id } }],
+          actions: [{ spec: { kind: "notify", title: "Commented" } }],
+        },
+      })
+    ).data;
+    await ok("POST", `/document/${t.doc2Id}/comment`, { token: t.editor.token, body: { body: "Triggering" } });
+    const [run] = await finishedRuns(t.owner.token, a._id);
+    expect(run.trigger).toMatchObject({ event: "comment.created", documentId: t.doc2Id });
   });
 });
