@@ -36,6 +36,14 @@ describe("createDocumentComment", () => {
 
   it("lets a commenter comment; a viewer reads but may not (403); no access looks like absence (404)", async () => {
     await docThread(t, t.commenter.token, "From a commenter");
+    // A commenter reads but does not edit: content, documents and rows stay out of reach (403).
+    expect((await call("GET", `/document/${t.docId}`, { token: t.commenter.token })).status).toBe(200);
+    for (const [method, path, body] of [
+      ["PUT", `/document/${t.docId}/content`, { blocks: [] }],
+      ["PATCH", `/document/${t.docId}`, { name: "Renamed" }],
+      ["POST", `/table/${t.tableId}/row`, { cells: {} }],
+    ] as const)
+      expectError(await call(method, path, { token: t.commenter.token, body }), 403, "ForbiddenError");
     expectError(
       await call("POST", `/document/${t.docId}/comment`, { token: t.viewer.token, body: { body: "x" } }),
       403,
