@@ -2067,7 +2067,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a personal access token
-         * @description The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it.
+         * @description The secret is shown only in this response; only its SHA-256 hash is stored. A token issued with an expiring token expires no later than it. `scopes` and `resources` make a scoped token (docs/api-guide.md › Tokens and scopes): its rights are the intersection of its scopes, its resources and its user's rights; a scoped token issues only tokens within its own scopes and resources. A resource the caller cannot read is 400.
          */
         post: operations["createToken"];
         delete?: never;
@@ -2946,6 +2946,10 @@ export interface components {
             createdAt: number;
             expiresAt: number | null;
             name: string;
+            /** @description Organization, workspace or project ids the token is limited to; null: not limited */
+            resources: string[] | null;
+            /** @description The token's scopes (docs/api-guide.md › Tokens and scopes); null: its user's full rights */
+            scopes: string[] | null;
             token: string;
         };
         MarkdownImport: {
@@ -3302,6 +3306,8 @@ export interface components {
             expiresAt: number | null;
             lastUsedAt: number | null;
             name: string;
+            resources: string[] | null;
+            scopes: string[] | null;
         };
         UpdateAutomationInput: {
             /** @description Read-only; ignored when sent */
@@ -10747,6 +10753,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -10855,6 +10873,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -14495,6 +14525,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -18404,6 +18446,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -18493,6 +18547,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -19108,6 +19174,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such record, or the caller cannot read it */
             404: {
                 headers: {
@@ -19600,6 +19678,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -20435,6 +20525,10 @@ export interface operations {
                 "application/json": {
                     expiresAt?: number | null;
                     name: string;
+                    /** @description Organization, workspace or project ids (ones the caller can read) the token is limited to; a record outside them is 404. */
+                    resources?: string[];
+                    /** @description `<family>:read` or `<family>:write` (write implies read) over documents, tables, automations, portals, members, changes, comments, and `admin`. Without it the token has its user's full rights. */
+                    scopes?: ("documents:read" | "documents:write" | "tables:read" | "tables:write" | "automations:read" | "automations:write" | "portals:read" | "portals:write" | "members:read" | "members:write" | "changes:read" | "changes:write" | "comments:read" | "comments:write" | "admin")[];
                 };
             };
         };
@@ -21571,6 +21665,18 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked credential */
             401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];

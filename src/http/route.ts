@@ -28,6 +28,8 @@ import { readBearer } from "../auth/authenticate";
 import { routeTo } from "../services/context";
 import { ctxOf } from "./requestContext";
 import { authenticateIdempotent, authenticateInFirstRead, authenticateNow } from "./routeAuth";
+import { scopeOf } from "../auth/scopes";
+import { withTokenLimits } from "../auth/tokenLimits";
 
 export { ctxOf } from "./requestContext";
 
@@ -145,7 +147,15 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth !== "public") authenticatedPaths.add(route.path);
-  const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
+  const scope = scopeOf(route.operationId);
+  const middleware: MiddlewareHandler<HonoEnv>[] = [
+    // The scope a scoped token needs, and room for its resource limits, for the rest of the request.
+    (c, next) => {
+      c.set("scope", scope);
+      return withTokenLimits(next);
+    },
+    jsonBodyLimit(limit),
+  ];
   // A public route without a path parameter (health, discovery, the admin bootstrap) is about no organization.
   const shardKey =
     auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard);
