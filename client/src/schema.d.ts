@@ -2542,6 +2542,8 @@ export interface components {
         Document: {
             _id: string;
             collaborators: components["schemas"]["Collaborator"][];
+            /** @description Live comments on the document (docs/api-guide.md › Comments) */
+            commentCount: number;
             createdAt: number;
             description: string;
             emoji: components["schemas"]["Emoji"];
@@ -2556,6 +2558,8 @@ export interface components {
             isDeleted: boolean;
             isPublished: boolean;
             name: string;
+            /** @description Those of them in open threads */
+            openCommentCount: number;
             order: number;
             parentId: string | null;
             projectId: string;
@@ -2896,9 +2900,13 @@ export interface components {
             projectId: string;
         };
         QueriedRow: components["schemas"]["RowWithCellValues"] & {
+            /** @description Live comments on the row and its cells (docs/api-guide.md › Comments) */
+            commentCount?: number;
             expanded?: {
                 [key: string]: unknown[];
             };
+            /** @description Those of them in open threads */
+            openCommentCount?: number;
             truncated?: {
                 [key: string]: boolean;
             };
@@ -6454,6 +6462,8 @@ export interface operations {
                     /** @description Read-only; ignored when sent */
                     collaborators?: unknown;
                     /** @description Read-only; ignored when sent */
+                    commentCount?: unknown;
+                    /** @description Read-only; ignored when sent */
                     createdAt?: unknown;
                     description?: string;
                     emoji?: components["schemas"]["Emoji"];
@@ -6465,6 +6475,8 @@ export interface operations {
                     /** @description Read-only; ignored when sent */
                     isPublished?: unknown;
                     name: string;
+                    /** @description Read-only; ignored when sent */
+                    openCommentCount?: unknown;
                     order?: number;
                     parentId?: string | null;
                     projectId: string;
@@ -6890,6 +6902,8 @@ export interface operations {
                     /** @description Read-only; ignored when sent */
                     collaborators?: unknown;
                     /** @description Read-only; ignored when sent */
+                    commentCount?: unknown;
+                    /** @description Read-only; ignored when sent */
                     createdAt?: unknown;
                     description?: string;
                     emoji?: components["schemas"]["Emoji"];
@@ -6901,6 +6915,8 @@ export interface operations {
                     /** @description Read-only; ignored when sent */
                     isPublished?: unknown;
                     name?: string;
+                    /** @description Read-only; ignored when sent */
+                    openCommentCount?: unknown;
                     order?: number;
                     parentId?: string | null;
                     /** @description Read-only; ignored when sent */
