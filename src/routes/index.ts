@@ -25,12 +25,14 @@ import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
 import { registerSearchRoutes } from "./search";
+import { registerMcpRoutes } from "./mcp";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
   registerAdminRoutes(app);
   registerTokenRoutes(app);
   registerMeRoutes(app);
+  registerMcpRoutes(app);
   registerOrganizationRoutes(app);
 
   registerWorkspaceRoutes(app);

@@ -10,6 +10,7 @@ import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
+import { mcpCases } from "./cases/mcp";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -25,4 +26,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   search: searchCases,
   tableCsv: tableCsvCases,
   markdown: markdownCases,
+  mcp: mcpCases,
 };
