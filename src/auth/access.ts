@@ -12,8 +12,8 @@ import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
 import { outsideResources } from "./tokenLimits";
 
-export type WorkspaceRole = "owner" | "admin" | "editor" | "viewer";
-export type DocumentRole = "owner" | "editor" | "viewer";
+export type WorkspaceRole = "owner" | "admin" | "editor" | "commenter" | "viewer";
+export type DocumentRole = "owner" | "editor" | "commenter" | "viewer";
 export type DocumentRow = typeof documents.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -23,6 +23,9 @@ export type AutomationRow = typeof automations.$inferSelect;
 export const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
 export const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
 const DOC_EDIT: readonly DocumentRole[] = ["owner", "editor"];
+/** Roles that may comment (docs/api-guide.md › Comments): `commenter` reads and comments, editors and above too. */
+export const WS_COMMENT: readonly WorkspaceRole[] = ["owner", "admin", "editor", "commenter"];
+const DOC_COMMENT: readonly DocumentRole[] = ["owner", "editor", "commenter"];
 /** Folder nesting deeper than this is refused on create/move, so ancestor walks are bounded. */
 export const MAX_FOLDER_DEPTH = 64;
 
@@ -33,6 +36,8 @@ export interface DocumentAccess {
   documentRoles: DocumentRole[];
   canRead: boolean;
   canEdit: boolean;
+  /** May comment: workspace owner/admin/editor/commenter, or document/ancestor owner/editor/commenter. */
+  canComment: boolean;
   /** Owner of the document (or an ancestor), or workspace owner/admin. */
   isOwner: boolean;
 }
@@ -44,12 +49,23 @@ function summarize(
 ): DocumentAccess {
   // A scoped token limited to other resources has no rights here (src/auth/tokenLimits.ts): no access looks like absence.
   if (outsideResources(doc))
-    return { doc, workspaceRole: null, documentRoles: [], canRead: false, canEdit: false, isOwner: false };
+    return {
+      doc,
+      workspaceRole: null,
+      documentRoles: [],
+      canRead: false,
+      canEdit: false,
+      canComment: false,
+      isOwner: false,
+    };
   const canRead = workspaceRole !== null || documentRoles.length > 0;
   const canEdit =
     (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
+  const canComment =
+    (workspaceRole !== null && WS_COMMENT.includes(workspaceRole)) ||
+    documentRoles.some((r) => DOC_COMMENT.includes(r));
   const isOwner = (workspaceRole !== null && WS_ADMIN.includes(workspaceRole)) || documentRoles.includes("owner");
-  return { doc, workspaceRole, documentRoles, canRead, canEdit, isOwner };
+  return { doc, workspaceRole, documentRoles, canRead, canEdit, canComment, isOwner };
 }
 
 /** The caller in access statements: a user id, or SQL naming the caller (`ctx.user.ref`, before authentication completes). */
@@ -140,11 +156,13 @@ export function checkDocumentAccess(
   if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted) || outsideResources(access.doc))
     throw notFound(opts.as ?? "Document");
   if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
+  if (level === "comment" && !access.canComment)
+    throw forbidden("Commenting on this document needs the commenter, editor or owner role");
   if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
   return access;
 }
 
-export type DocumentLevel = "read" | "edit" | "owner";
+export type DocumentLevel = "read" | "comment" | "edit" | "owner";
 
 /** Every one of `ids` live and readable (403 naming the first that is not), on an access map already loaded (in a larger batch). */
 export function checkReadableDocuments(

@@ -11,6 +11,9 @@ import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
 import { mcpCases } from "./cases/mcp";
+import { queryCases } from "./cases/query";
+import { bulkRowCases } from "./cases/bulkRows";
+import { commentCases } from "./cases/comments";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -27,4 +30,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   tableCsv: tableCsvCases,
   markdown: markdownCases,
   mcp: mcpCases,
+  query: queryCases,
+  bulkRows: bulkRowCases,
+  comments: commentCases,
 };

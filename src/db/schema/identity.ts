@@ -142,7 +142,7 @@ export const memberInvitations = sqliteTable(
       .references(() => organizations.id),
     workspaceId: text("workspace_id").notNull().default(""),
     email: text("email").notNull(),
-    role: text("role", { enum: ["owner", "admin", "member", "editor", "viewer"] }).notNull(),
+    role: text("role", { enum: ["owner", "admin", "member", "editor", "commenter", "viewer"] }).notNull(),
     invitedBy: text("invited_by")
       .notNull()
       .references(() => users.id),

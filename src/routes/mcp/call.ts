@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { ctxOf, defineRoute } from "../../http/route";
 import { ApiError } from "../../errors";
 import { errorResponses, jsonBody, type Router } from "../../openapi";
-import { mcpServerFor } from "../../services/mcp/server";
+import { mcpServerFor } from "./tools";
 
 /** A JSON-RPC message or batch of the Model Context Protocol; the SDK's transport validates it further. */
 const McpMessage = z

@@ -124,7 +124,7 @@ export async function createToken(
 }
 
 /** Revokes one of the caller's tokens at once; another user's token is 404 like a missing one. */
-export async function revokeToken(ctx: ServiceContext, tokenId: string) {
+export async function revokeToken(ctx: ServiceContext, { tokenId }: { tokenId: string }) {
   const rows = await ctx.db
     .delete(accessTokens)
     .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.userId, ctx.user.id)))

@@ -79,7 +79,7 @@ export function identifierColumnRow(table: TableRow): ColumnRow {
 }
 
 /** E11: the table's live columns in creation order, with project read access (else 404). One round trip. */
-export async function listColumns(ctx: ServiceContext, tableId: string): Promise<ColumnDto[]> {
+export async function listColumns(ctx: ServiceContext, { tableId }: { tableId: string }): Promise<ColumnDto[]> {
   const [[table], list, linkedRows] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, tableId),
     liveColumnsQuery(ctx.db, tableId),

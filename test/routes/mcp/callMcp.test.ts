@@ -105,10 +105,29 @@ describe("MCP", () => {
       arguments: { tableId: table._id, rows: [{ cells: { [column._id]: "one" } }, { cells: { [column._id]: "two" } }] },
     });
     expect(upserted.isError, text(upserted)).toBeFalsy();
-    const page = JSON.parse(
-      text(await client.callTool({ name: "query_rows", arguments: { tableId: table._id, limit: 10 } })),
-    );
-    expect(JSON.stringify(page)).toContain("two");
+    const queried = await client.callTool({
+      name: "query_rows",
+      arguments: {
+        tableId: table._id,
+        query: { filter: { and: [{ columnId: column._id, op: "eq", value: "two" }] } },
+      },
+    });
+    expect(queried.isError, text(queried)).toBeFalsy();
+    const page = JSON.parse(text(queried));
+    expect(JSON.stringify(page.data)).toContain("two");
+    expect(JSON.stringify(page.data)).not.toContain('"one"');
+    // Keyed: the row whose Title is "one" is updated, a new key creates a row.
+    const keyed = await client.callTool({
+      name: "upsert_rows",
+      arguments: {
+        tableId: table._id,
+        keyColumnIds: [column._id],
+        rows: [{ cells: { [column._id]: "one" } }, { cells: { [column._id]: "three" } }],
+      },
+    });
+    expect(keyed.isError, text(keyed)).toBeFalsy();
+    const result = JSON.parse(text(keyed)).data;
+    expect([result.updated.length, result.created.length]).toEqual([1, 1]);
     await client.close();
   });
 

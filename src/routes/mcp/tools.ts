@@ -2,30 +2,32 @@
  * The MCP server (docs/api-guide.md › MCP): the tools of the contract with their fixed names, each calling the service
  * its REST route calls, under the same access checks, with the scope that route needs (src/auth/scopes.ts), on the
  * request's authenticated context. A refused call is a tool error (`isError`) naming the error class and reason.
- * `query_rows` lists rows page by page (filters and sorts arrive with row querying); `upsert_rows` creates rows
- * (matching on a key arrives with bulk writes); `get_changes` answers that the change feed is not there yet.
+ * `query_rows` takes POST /table/{tableId}/query's members; `upsert_rows` upserts on `keyColumnIds` (POST
+ * /table/{tableId}/rows/upsert) or, without them, creates; `get_changes` answers that the change feed is not there yet.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { ApiError } from "../../errors";
 import { requireScope, scopeOf } from "../../auth/scopes";
-import { onShardOf, type ServiceContext } from "../context";
-import { exportMarkdownDocument, importMarkdownDocument } from "../markdown/documents";
-import { markdownToBlocks } from "../markdown/convert";
-import { putContent } from "../content/content";
-import { search } from "../search/search";
-import { getTable, listTableIds } from "../tables/tables";
-import { listRowsOfTable } from "../tables/rowReads";
-import { bulkCreateRows } from "../tables/rows";
+import { onShardOf, type ServiceContext } from "../../services/context";
+import { exportMarkdownDocument, importMarkdownDocument } from "../../services/markdown/documents";
+import { markdownToBlocks } from "../../services/markdown/convert";
+import { putContent } from "../../services/content/content";
+import { search } from "../../services/search/search";
+import { getTable, listTableIds } from "../../services/tables/tables";
+import { queryRows } from "../../services/tables/query/query";
+import { upsertRows } from "../../services/tables/bulk/upsert";
+import { queryFromBody, RowQueryBody } from "../rows/querySchema";
+import { bulkCreateRows } from "../../services/tables/rows";
 
 const Id = z.string().min(1).max(64);
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
 /** A tool's answer: the REST answer as JSON text (Markdown as is); an ApiError as a tool error naming it. */
-async function answer(ctx: ServiceContext, operationId: string, run: () => Promise<unknown>): Promise<ToolResult> {
+async function answer(caller: ServiceContext, operationId: string, run: () => Promise<unknown>): Promise<ToolResult> {
   try {
-    requireScope(ctx.user.tokenScopes ?? null, scopeOf(operationId));
+    requireScope(caller.user.tokenScopes ?? null, scopeOf(operationId));
     const out = await run();
     return { content: [{ type: "text", text: typeof out === "string" ? out : JSON.stringify(out) }] };
   } catch (err) {
@@ -35,7 +37,7 @@ async function answer(ctx: ServiceContext, operationId: string, run: () => Promi
   }
 }
 
-function documentTools(server: McpServer, ctx: ServiceContext) {
+function documentTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "search",
     {
@@ -46,7 +48,7 @@ function documentTools(server: McpServer, ctx: ServiceContext) {
         limit: z.number().int().min(1).max(100).optional(),
       },
     },
-    (a) => answer(ctx, "search", () => search(ctx, a)),
+    (a) => answer(caller, "search", () => search(caller, a)),
   );
   server.registerTool(
     "get_document",
@@ -55,8 +57,10 @@ function documentTools(server: McpServer, ctx: ServiceContext) {
       inputSchema: { documentId: Id },
     },
     (a) =>
-      answer(ctx, "exportMarkdownDocument", async () => {
-        const { markdown } = await exportMarkdownDocument(onShardOf(ctx, a.documentId), a.documentId);
+      answer(caller, "exportMarkdownDocument", async () => {
+        const { markdown } = await exportMarkdownDocument(onShardOf(caller, a.documentId), {
+          documentId: a.documentId,
+        });
         return markdown;
       }),
   );
@@ -71,7 +75,7 @@ function documentTools(server: McpServer, ctx: ServiceContext) {
         parentId: Id.optional(),
       },
     },
-    (a) => answer(ctx, "importMarkdownDocument", () => importMarkdownDocument(onShardOf(ctx, a.projectId), a)),
+    (a) => answer(caller, "importMarkdownDocument", () => importMarkdownDocument(onShardOf(caller, a.projectId), a)),
   );
   server.registerTool(
     "update_document",
@@ -85,8 +89,8 @@ function documentTools(server: McpServer, ctx: ServiceContext) {
       },
     },
     (a) =>
-      answer(ctx, "putContent", () =>
-        putContent(onShardOf(ctx, a.documentId), {
+      answer(caller, "putContent", () =>
+        putContent(onShardOf(caller, a.documentId), {
           documentId: a.documentId,
           blocks: markdownToBlocks(a.markdown),
           ...(a.baseVersion !== undefined && { baseVersion: a.baseVersion }),
@@ -95,39 +99,34 @@ function documentTools(server: McpServer, ctx: ServiceContext) {
   );
 }
 
-function tableTools(server: McpServer, ctx: ServiceContext) {
+function tableTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "list_tables",
     { description: "The tables of a project (GET /table/all/{projectId}/id).", inputSchema: { projectId: Id } },
-    (a) => answer(ctx, "listTableIds", () => listTableIds(onShardOf(ctx, a.projectId), a.projectId)),
+    (a) =>
+      answer(caller, "listTableIds", () => listTableIds(onShardOf(caller, a.projectId), { projectId: a.projectId })),
   );
   server.registerTool(
     "query_rows",
     {
       description:
-        "One page of a table's rows in order (GET /table/{tableId}/rows); pass nextCursor back for the next page.",
-      inputSchema: {
-        tableId: Id,
-        limit: z.number().int().min(1).max(1000).optional(),
-        cursor: z.string().max(200).optional(),
-      },
+        "Rows of a table with POST /table/{tableId}/query's members (filter, sort, fields, search, limit, cursor); pass nextCursor back for the next page.",
+      inputSchema: { tableId: Id, query: RowQueryBody.optional() },
     },
     (a) =>
-      answer(ctx, "listRows", () =>
-        listRowsOfTable(onShardOf(ctx, a.tableId), {
-          tableId: a.tableId,
-          limit: a.limit ?? 100,
-          ...(a.cursor && { cursor: a.cursor }),
-        }),
+      answer(caller, "queryRows", () =>
+        queryRows(onShardOf(caller, a.tableId), { tableId: a.tableId, query: queryFromBody(a.query ?? {}) }),
       ),
   );
   server.registerTool(
     "upsert_rows",
     {
       description:
-        "Creates rows, all or nothing (POST /table/{tableId}/rows); each row is { cells: { columnId: value } }.",
+        "Writes rows all or nothing; each row is { cells: { columnId: value } }. With keyColumnIds a row matching a live row on them updates it " +
+        "(POST /table/{tableId}/rows/upsert), otherwise rows are created (POST /table/{tableId}/rows).",
       inputSchema: {
         tableId: Id,
+        keyColumnIds: z.array(Id).min(1).max(5).optional(),
         rows: z
           .array(z.object({ cells: z.record(z.string(), z.unknown()) }))
           .min(1)
@@ -135,9 +134,17 @@ function tableTools(server: McpServer, ctx: ServiceContext) {
       },
     },
     (a) =>
-      answer(ctx, "bulkCreateRows", () =>
-        bulkCreateRows(onShardOf(ctx, a.tableId), { tableId: a.tableId, rows: a.rows.map((r) => r.cells) }),
-      ),
+      a.keyColumnIds
+        ? answer(caller, "upsertRows", () =>
+            upsertRows(onShardOf(caller, a.tableId), {
+              tableId: a.tableId,
+              keyColumnIds: a.keyColumnIds!,
+              rows: a.rows as never,
+            }),
+          )
+        : answer(caller, "bulkCreateRows", () =>
+            bulkCreateRows(onShardOf(caller, a.tableId), { tableId: a.tableId, rows: a.rows.map((r) => r.cells) }),
+          ),
   );
   server.registerTool(
     "get_changes",
@@ -146,19 +153,19 @@ function tableTools(server: McpServer, ctx: ServiceContext) {
       inputSchema: { projectId: Id },
     },
     () =>
-      answer(ctx, "listDocuments", async () => {
+      answer(caller, "listDocuments", async () => {
         throw new ApiError("NotFoundError", "The change feed is not available on this deployment yet");
       }),
   );
 }
 
 /** Documents as Markdown and tables as JSON, read through the same services as the tools. */
-function resources(server: McpServer, ctx: ServiceContext) {
+function resources(server: McpServer, caller: ServiceContext) {
   const text = (uri: URL, mimeType: string, value: string) => ({
     contents: [{ uri: uri.href, mimeType, text: value }],
   });
   const unwrap = async (operationId: string, run: () => Promise<unknown>) => {
-    requireScope(ctx.user.tokenScopes ?? null, scopeOf(operationId));
+    requireScope(caller.user.tokenScopes ?? null, scopeOf(operationId));
     return run();
   };
   server.registerResource(
@@ -168,7 +175,7 @@ function resources(server: McpServer, ctx: ServiceContext) {
     async (uri, { documentId }) => {
       const id = String(documentId);
       const { markdown } = (await unwrap("exportMarkdownDocument", () =>
-        exportMarkdownDocument(onShardOf(ctx, id), id),
+        exportMarkdownDocument(onShardOf(caller, id), { documentId: id }),
       )) as {
         markdown: string;
       };
@@ -181,17 +188,17 @@ function resources(server: McpServer, ctx: ServiceContext) {
     { description: "A table's definition as JSON", mimeType: "application/json" },
     async (uri, { tableId }) => {
       const id = String(tableId);
-      const table = await unwrap("getTable", () => getTable(onShardOf(ctx, id), id));
+      const table = await unwrap("getTable", () => getTable(onShardOf(caller, id), { tableId: id }));
       return text(uri, "application/json", JSON.stringify(table));
     },
   );
 }
 
 /** A server for one request (stateless Streamable HTTP): its tools act as the request's authenticated caller. */
-export function mcpServerFor(ctx: ServiceContext): McpServer {
+export function mcpServerFor(caller: ServiceContext): McpServer {
   const server = new McpServer({ name: "workspace-edge", version: "1.0.0" });
-  documentTools(server, ctx);
-  tableTools(server, ctx);
-  resources(server, ctx);
+  documentTools(server, caller);
+  tableTools(server, caller);
+  resources(server, caller);
   return server;
 }
