@@ -16,12 +16,9 @@ export const TokenSchema = z
     token: z.string(),
     createdAt: z.number(),
     expiresAt: z.number().nullable(),
-    scopes: z
-      .array(z.string())
-      .nullable()
-      .openapi({
-        description: "The token's scopes (docs/api-guide.md › Tokens and scopes); null: its user's full rights",
-      }),
+    scopes: z.array(z.string()).nullable().openapi({
+      description: "The token's scopes (docs/api-guide.md › Tokens and scopes); null: its user's full rights",
+    }),
     resources: z
       .array(z.string())
       .nullable()

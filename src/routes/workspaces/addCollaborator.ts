@@ -5,7 +5,11 @@ import { addWorkspaceCollaborator } from "../../services/workspaces/workspaces";
 
 // The same answer whether the email has an account or becomes a pending invitation (no user id, no member list).
 const CollaboratorInvitationSchema = z
-  .object({ workspaceId: IdSchemaBody, email: z.email().max(320), role: z.enum(["admin", "editor", "commenter", "viewer"]) })
+  .object({
+    workspaceId: IdSchemaBody,
+    email: z.email().max(320),
+    role: z.enum(["admin", "editor", "commenter", "viewer"]),
+  })
   .openapi("WorkspaceCollaboratorAdded");
 
 const route = defineRoute({

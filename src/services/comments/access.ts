@@ -8,14 +8,12 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import {
   assembleDocumentsAccess,
   checkDocumentAccess,
-  checkTableAccess,
   documentsAccessStatementsIn,
-  tableAccessStatement,
   WS_ADMIN,
   WS_COMMENT,
-  type TableAccessRow,
   type WorkspaceRole,
 } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement, type TableAccessRow } from "../../auth/tableAccess";
 import { columns, comments, documents, rows } from "../../db/schema";
 import { forbidden, notFound } from "../../errors";
 import type { Db } from "../../env";

@@ -12,14 +12,13 @@ import {
   assembleDocumentsAccess,
   checkDocumentAccess,
   checkProjectAccess,
-  checkTableAccess,
   documentsAccessStatements,
   documentsAccessStatementsIn,
   projectAccessStatement,
-  tableAccessStatement,
   viaDocumentGrant,
   type UserRef,
 } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../../tenancy/kernel/reads";

@@ -5,7 +5,7 @@ import { cells, columns, rows } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
 import { resolveSelectLabel } from "./bulk/labels";

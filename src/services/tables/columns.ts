@@ -10,7 +10,7 @@ import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { nextUpdatedAt } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import type { ColumnDataInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";

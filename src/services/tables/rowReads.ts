@@ -10,7 +10,7 @@ import { notFound, validation } from "../../errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { inJson } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";

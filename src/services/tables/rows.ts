@@ -10,7 +10,7 @@ import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { emitAfterResponse, rowEvent } from "../events/events";

@@ -12,11 +12,10 @@ import {
   assembleDocumentsAccess,
   checkDocumentAccess,
   checkProjectAccess,
-  checkTableAccess,
   documentsAccessStatements,
   projectAccessStatement,
-  tableAccessStatement,
 } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { preconditionFailed, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { ApiError } from "../../../errors";
 import { inJson } from "../../../db/sql";
-import { checkTableAccess, tableAccessStatement, type TableRoleAccess } from "../../../auth/access";
+import { checkTableAccess, tableAccessStatement, type TableRoleAccess } from "../../../auth/tableAccess";
 import { read, type ServiceContext } from "../../context";
 import { liveColumnsQuery } from "../columns";
 import type { ColumnRow, RowRow } from "../serialize";

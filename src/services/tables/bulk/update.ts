@@ -9,7 +9,7 @@ import type { ExpectedVersion } from "../../../lib/etag";
 import { d1Of } from "../../../db/d1";
 import { assertExpectedVersion } from "../../preconditions";
 import { read, type ServiceContext } from "../../context";
-import { checkTableAccess, tableAccessStatement } from "../../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { liveColumnsQuery } from "../columns";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";

@@ -5,7 +5,7 @@
  */
 import { ApiError, validation, type ErrorDetail } from "../../../errors";
 import { d1Of } from "../../../db/d1";
-import { checkTableAccess, tableAccessStatement } from "../../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { read, type ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
