@@ -62,10 +62,11 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "listWorkspaces",
     "docToPdf",
     "search",
-    "createCollaborationTicket",
   ),
   ...w(
     "documents",
+    // A collaboration ticket opens a live editing session with the user's own rights: it needs write.
+    "createCollaborationTicket",
     "createClauseReference",
     "createDocument",
     "createDocx",

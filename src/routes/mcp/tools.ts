@@ -64,6 +64,9 @@ function documentTools(server: McpServer, caller: ServiceContext) {
         return markdown;
       }),
   );
+}
+
+function documentWriteTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "create_document",
     {
@@ -198,6 +201,7 @@ function resources(server: McpServer, caller: ServiceContext) {
 export function mcpServerFor(caller: ServiceContext): McpServer {
   const server = new McpServer({ name: "workspace-edge", version: "1.0.0" });
   documentTools(server, caller);
+  documentWriteTools(server, caller);
   tableTools(server, caller);
   resources(server, caller);
   return server;
