@@ -106,8 +106,7 @@ function tableTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "list_tables",
     { description: "The tables of a project (GET /table/all/{projectId}/id).", inputSchema: { projectId: Id } },
-    (a) =>
-      answer(caller, "listTableIds", () => listTableIds(caller.on(a.projectId), { projectId: a.projectId })),
+    (a) => answer(caller, "listTableIds", () => listTableIds(caller.on(a.projectId), { projectId: a.projectId })),
   );
   server.registerTool(
     "query_rows",
