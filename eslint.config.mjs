@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 const require = createRequire(new URL("./tools/package.json", import.meta.url));
 const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
+import readBeforeAuthentication from "./eslint/readBeforeAuthentication.mjs";
 
 // ── Layers ─────────────────────────────────────────────────────────────────────────────────────────────────
 // app.ts and index.ts compose everything. routes → services → db, lib (and auth, errors, env, schemas);
@@ -212,6 +213,33 @@ export default tseslint.config(
     name: "function length",
     files: ["src/**"],
     rules: { "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // A query on ctx.db/ctx.dir written before the function's read(): on a route whose authentication rides in its
+    // first read it would run unauthenticated (the run-time guard's 500). docs/architecture.md, "Reads before
+    // authentication"; the rule is eslint/readBeforeAuthentication.mjs.
+    name: "read before authentication",
+    files: ["src/services/**"],
+    plugins: { house: { rules: { "read-before-authentication": readBeforeAuthentication } } },
+    rules: { "house/read-before-authentication": "error" },
+  },
+  {
+    // A route calls its service verb as verb(ctx, input) with an object input (docs/architecture.md, "Layers"):
+    // not a bare value picked out of the request (`c.req.valid("param").id`), a literal, or a third argument.
+    name: "verbs take an object input",
+    files: ["src/routes/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["CallExpression[arguments.0.callee.name='ctxOf']", "CallExpression[arguments.0.name='ctx']"].flatMap((call) => [
+          { selector: `${call}[arguments.length>2]`, message: "A service verb takes (ctx, input): put the values in the input object." },
+          {
+            selector: `${call} > .arguments:nth-child(2):matches(MemberExpression, Literal, TemplateLiteral)`,
+            message: "A service verb takes (ctx, input) with an object input: pass c.req.valid(...) or { name: value }.",
+          },
+        ]),
+      ],
+    },
   },
   {
     name: "tests",

@@ -250,6 +250,22 @@ export const CellValuesSchema = z.record(z.string(), z.unknown()).openapi("CellV
 
 export const RowWithCellValuesSchema = RowSchema.extend({ cells: CellValuesSchema }).openapi("RowWithCellValues");
 
+/** A row as a query answers it (docs/api-guide.md › Querying rows): `expanded` and `truncated` with `expand`. */
+export const QueriedRowSchema = RowWithCellValuesSchema.extend({
+  expanded: z.record(z.string(), z.array(z.unknown())).optional(),
+  truncated: z.record(z.string(), z.boolean()).optional(),
+}).openapi("QueriedRow");
+
+export const QueryWarningSchema = z.object({ columnId: z.string(), message: z.string() }).openapi("QueryWarning");
+
+export const QueriedRowsPage = z
+  .object({
+    data: z.array(QueriedRowSchema),
+    nextCursor: z.string().nullable(),
+    warnings: z.array(QueryWarningSchema).optional(),
+  })
+  .openapi("RowsPage");
+
 export const TableReferenceSchema = z
   .object({
     _id: z.string(),

@@ -23,6 +23,16 @@ import { SITE_CSS } from "./css";
 import { CSS_PATH, CSS_VERSION } from "./assets";
 import { document, PasswordGate, Problem, type PageMeta } from "./pages";
 import { linksOf, readerContext, renderPage, searchPath, siteName, type Mount } from "./render";
+import {
+  CONTENT_TYPES,
+  LLMS_PATH,
+  machinePath,
+  MD_SUFFIX,
+  readablePages,
+  renderLlmsTxt,
+  renderPageMarkdown,
+} from "./machine";
+import type { SiteFormat } from "./machine";
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=600";
 const PRIVATE_CACHE_CONTROL = "private, no-store";
@@ -74,15 +84,41 @@ function cookiePath(m: Mount) {
 function safeNext(m: Mount, next: unknown): string {
   const links = linksOf(m);
   if (typeof next !== "string") return links.home;
-  const re = m.ownDomain ? /^\/(?:[A-Za-z0-9_-]{1,64})?$/ : new RegExp(`^/site/${m.slug}(?:/[A-Za-z0-9_-]{1,64})?$`);
+  const page = "(?:[A-Za-z0-9_-]{1,64}(?:\\.md)?|llms\\.txt)";
+  const re = m.ownDomain ? new RegExp(`^/${page}?$`) : new RegExp(`^/site/${m.slug}(?:/${page})?$`);
   return re.test(next) ? next : links.home;
 }
 
-function html(status: number, body: Child | string | Uint8Array, headers: Record<string, string>): Response {
+function html(
+  status: number,
+  body: Child | string | Uint8Array,
+  headers: Record<string, string>,
+  format: SiteFormat = "html",
+): Response {
   return new Response(body instanceof Uint8Array ? body : `<!DOCTYPE html>${String(body)}`, {
     status,
-    headers: { "Content-Type": "text/html; charset=UTF-8", ...SECURITY_HEADERS, ...headers },
+    headers: { "Content-Type": CONTENT_TYPES[format], ...SECURITY_HEADERS, ...headers },
   });
+}
+
+/** The body of a page in the format asked for (HTML with its DOCTYPE, or the text of ./machine.ts). */
+async function renderFormat(
+  c: Context<HonoEnv>,
+  portal: PortalState,
+  mount: Mount,
+  docId: string | null,
+  format: SiteFormat,
+  search?: string,
+): Promise<string> {
+  if (format === "llms") return renderLlmsTxt(c, portal, mount);
+  if (format === "md")
+    return renderPageMarkdown(
+      c,
+      portal,
+      mount,
+      portal.documents.find((d) => d._id === docId)!,
+    );
+  return `<!DOCTYPE html>${await renderPage(c, portal, mount, docId, search)}`;
 }
 
 function problemPage(
@@ -124,32 +160,39 @@ function gate(portal: PortalState, mount: Mount, next: string, failed: boolean, 
   );
 }
 
-/** One page of a portal, with the access, conditional-request and edge-cache rules above. */
+/** One page of a portal, with the access, conditional-request and edge-cache rules above (any of its formats). */
 async function servePage(
   c: Context<HonoEnv>,
   portal: PortalState | undefined,
   mount: Mount,
   docId: string | null,
   search?: string,
+  format: SiteFormat = "html",
 ): Promise<Response> {
   const now = Date.now();
   if (!portal) return notFoundPage();
   if (!isActive(portal, now)) return disabledPage();
   // A search page is keyed (ETag, cache) by its query as a document page is by its path.
   const path =
-    search !== undefined ? searchPath(mount, search) : docId ? linksOf(mount).doc(docId) : linksOf(mount).home;
+    format !== "html"
+      ? machinePath(mount, docId)
+      : search !== undefined
+        ? searchPath(mount, search)
+        : docId
+          ? linksOf(mount).doc(docId)
+          : linksOf(mount).home;
+  const pages = format === "md" ? readablePages(portal) : portal.documents;
+  const missing = docId !== null && !pages.some((d) => d._id === docId);
 
   if (portal.passwordHash !== null) {
     const ok = await readerMayOpen(readerContext(c, now), { portal, token: getCookie(c, COOKIE_NAME) ?? null });
     if (!ok) return gate(portal, mount, path, false);
-    if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
-    return html(200, await renderPage(c, portal, mount, docId, search), {
-      "Cache-Control": PRIVATE_CACHE_CONTROL,
-      ...indexHeaders(portal),
-    });
+    if (missing) return notFoundPage();
+    const body = utf8.encode(await renderFormat(c, portal, mount, docId, format, search));
+    return html(200, body, { "Cache-Control": PRIVATE_CACHE_CONTROL, ...indexHeaders(portal) }, format);
   }
 
-  if (docId && !portal.documents.some((d) => d._id === docId)) return notFoundPage();
+  if (missing) return notFoundPage();
   const origin = new URL(c.req.url).origin;
   const pageVersion = (
     await sha256Hex(`${portal.version}|${origin}|${path}|${mount.ownDomain ? "domain" : "site"}|${CSS_VERSION}`)
@@ -161,19 +204,18 @@ async function servePage(
   }
   const memoKey = `${origin}|${pageVersion}`;
   const local = memo.get(memoKey);
-  if (local !== undefined) return html(200, local, { ...headers, "x-portal-cache": "hit" });
+  if (local !== undefined) return html(200, local, { ...headers, "x-portal-cache": "hit" }, format);
   const cache = (globalThis as unknown as { caches?: { default: Cache } }).caches?.default;
   const key = new Request(`${origin}/__portal-cache/${pageVersion}`);
   const cached = await cache?.match(key);
   if (cached) {
     const page = remember(memoKey, new Uint8Array(await cached.arrayBuffer()));
-    return html(200, page, { ...headers, "x-portal-cache": "hit" });
+    return html(200, page, { ...headers, "x-portal-cache": "hit" }, format);
   }
-  const body = await renderPage(c, portal, mount, docId, search);
-  const page = remember(memoKey, `<!DOCTYPE html>${body}`);
-  const res = html(200, page, { ...headers, "x-portal-cache": "miss" });
+  const page = remember(memoKey, await renderFormat(c, portal, mount, docId, format, search));
+  const res = html(200, page, { ...headers, "x-portal-cache": "miss" }, format);
   if (cache) {
-    const stored = html(200, page, { ...headers, "Cache-Control": STORED_CACHE_CONTROL });
+    const stored = html(200, page, { ...headers, "Cache-Control": STORED_CACHE_CONTROL }, format);
     await cache.put(key, stored).catch(() => undefined);
   }
   return res;
@@ -195,9 +237,12 @@ function sitemap(c: Context<HonoEnv>, portal: PortalState | undefined, mount: Mo
       .replace(/>/g, "&gt;")
       .replace(/"/g, "&quot;")
       .replace(/'/g, "&apos;");
-  const urls = [links.home, ...portal.documents.map((d) => links.doc(d._id))].map(
-    (p) => `<url><loc>${esc(origin + p)}</loc></url>`,
-  );
+  const urls = [
+    links.home,
+    machinePath(mount, null),
+    ...portal.documents.map((d) => links.doc(d._id)),
+    ...readablePages(portal).map((d) => machinePath(mount, d._id)),
+  ].map((p) => `<url><loc>${esc(origin + p)}</loc></url>`);
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
   return new Response(xml, {
     headers: {
@@ -282,15 +327,33 @@ export function registerSite(app: Router) {
       null,
     ),
   );
+  app.get(`/site/:slug/${LLMS_PATH}`, async (c) => {
+    const mount = { slug: c.req.param("slug").toLowerCase(), ownDomain: false };
+    return servePage(c, await bySlug(c, c.req.param("slug")), mount, null, undefined, "llms");
+  });
   app.get("/site/:slug/:documentId", async (c) => {
-    const docId = c.req.param("documentId");
+    const { docId, format } = pageOf(c.req.param("documentId"));
     const portal = await bySlug(c, c.req.param("slug"));
     if (!DOC_ID.test(docId)) return notFoundPage();
-    return servePage(c, portal, { slug: c.req.param("slug").toLowerCase(), ownDomain: false }, docId);
+    return servePage(
+      c,
+      portal,
+      { slug: c.req.param("slug").toLowerCase(), ownDomain: false },
+      docId,
+      undefined,
+      format,
+    );
   });
 }
 
-const HOST_PATH = /^\/(?:[A-Za-z0-9_-]{1,64}|sitemap\.xml)?$/;
+const HOST_PATH = /^\/(?:[A-Za-z0-9_-]{1,64}(?:\.md)?|sitemap\.xml|llms\.txt)?$/;
+
+/** A page segment: `{documentId}` is its HTML page, `{documentId}.md` its Markdown copy. */
+function pageOf(segment: string): { docId: string; format: SiteFormat } {
+  return segment.endsWith(MD_SUFFIX)
+    ? { docId: segment.slice(0, -MD_SUFFIX.length), format: "md" }
+    : { docId: segment, format: "html" };
+}
 
 /**
  * Serves a portal at the root of its own domain. Only GET/HEAD of `/`, `/{documentId}` and `/sitemap.xml` that are
@@ -312,6 +375,9 @@ export function portalHostMiddleware(isApiPath: (path: string) => boolean) {
     if (!portal) return next();
     const mount: Mount = { slug: portal.slug, ownDomain: true };
     if (path === "/sitemap.xml") return sitemap(c, portal, mount);
-    return servePage(c, portal, mount, path === "/" ? null : path.slice(1));
+    if (path === `/${LLMS_PATH}`) return servePage(c, portal, mount, null, undefined, "llms");
+    if (path === "/") return servePage(c, portal, mount, null);
+    const { docId, format } = pageOf(path.slice(1));
+    return servePage(c, portal, mount, docId, undefined, format);
   };
 }

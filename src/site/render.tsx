@@ -37,7 +37,7 @@ export function linksOf(m: Mount): Links {
   return { home: base || "/", doc: (id) => `${base}/${id}`, search: `/site/${m.slug}/search` };
 }
 
-async function readBlocks(c: Context<HonoEnv>, doc: PortalDocument): Promise<unknown> {
+export async function readBlocks(c: Context<HonoEnv>, doc: PortalDocument): Promise<unknown> {
   if (doc.type !== "DOCUMENT" || !doc.contentKey) return [];
   let text: string | null = null;
   const obj = await c.env.BLOBS.get(doc.contentKey);

@@ -10,6 +10,9 @@ import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
+import { queryCases } from "./cases/query";
+import { bulkRowCases } from "./cases/bulkRows";
+import { commentCases } from "./cases/comments";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -25,4 +28,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   search: searchCases,
   tableCsv: tableCsvCases,
   markdown: markdownCases,
+  query: queryCases,
+  bulkRows: bulkRowCases,
+  comments: commentCases,
 };

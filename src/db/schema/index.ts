@@ -9,3 +9,4 @@ export * from "./portals";
 export * from "./collab";
 export * from "./fence";
 export * from "./outbox";
+export * from "./comments";

@@ -123,6 +123,13 @@ export const cells = sqliteTable(
     /** A column's cells in row order: the formula engine's page reads scan a range of it (migrations/shard/0000). */
     index("cells_column_row_idx").on(t.columnId, t.rowId),
     index("cells_table_idx").on(t.tableId),
+    /**
+     * A column's live cells by stored value (numbers as numbers, text as text): a row query's filters are ranges of
+     * it and its sorts read it (src/services/tables/query/sqlParts.ts, VALUE; docs/api-guide.md › Querying rows).
+     */
+    index("cells_column_value_idx")
+      .on(t.columnId, sql`json_extract(${t.data}, '$')`, t.rowId)
+      .where(sql`${t.isDeleted} = 0`),
   ],
 );
 

@@ -18,7 +18,7 @@ import type { ServiceContext } from "../context";
  */
 export async function convertDocumentsToPdf(
   ctx: ServiceContext,
-  items: readonly { documentId: string; docx: string }[],
+  { items }: { items: readonly { documentId: string; docx: string }[] },
 ) {
   const files = items.map((item, i) => {
     const bytes = decodeBase64(item.docx);

@@ -59,7 +59,7 @@ interface BodySource {
  */
 export async function reindexSearch(
   ctx: ServiceContext,
-  cursor: string | null,
+  { cursor }: { cursor: string | null },
 ): Promise<{ documents: number; nextCursor: string | null }> {
   const shards = ctx.everyShard();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");

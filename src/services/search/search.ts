@@ -3,13 +3,15 @@
  *
  * One statement, in the authentication batch (one D1 round trip): the FTS5 match, confined inside the index to
  * the caller's scope words and ranked from each matched record's own text (rank.ts: never from other records),
- * then checked on the page against the access rules of src/auth/access.ts written as SQL — a document through its workspace or a grant on it or an ancestor folder, a row through its
- * project (workspace, or a grant on a live document of the project) — then, for the page only, the folder path
+ * then checked on the page against the read rules of src/auth/access.ts over many records (src/auth/reach.ts: a
+ * document through its workspace or a grant on it or an ancestor folder, a row through its project: workspace, or
+ * a grant on a live document of the project) — then, for the page only, the folder path
  * (folders the caller can read) and the highlighted snippet. Hidden records never reach the response: no count of
  * all hits, no total, only the page.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
+import { documentInReach, projectInReach, readerReachCtes } from "../../auth/reach";
 import { rawSelect } from "../../db/sql";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
@@ -102,21 +104,12 @@ export function scopedMatchCtes(user: SQL, match: string, opts: SearchScope): SQ
   if (opts.workspaceId) narrow.push(scopeWord("w", opts.workspaceId));
   if (opts.projectId) narrow.push(scopeWord("p", opts.projectId));
   const narrowing = narrow.map((w) => ` AND scope : ${w}`).join("");
-  const depth = MAX_FOLDER_DEPTH + 1;
   return sql`
-      me(id) AS (SELECT ${user}),
-      ws(id) AS (SELECT workspace_id FROM workspace_collaborators WHERE user_id = (SELECT id FROM me)),
-      granted(id, depth) AS (
-        SELECT document_id, 0 FROM document_collaborators WHERE user_id = (SELECT id FROM me)
-        UNION
-        SELECT d.id, g.depth + 1 FROM documents d JOIN granted g ON d.parent_id = g.id WHERE g.depth < ${depth}),
-      grant_projects(id) AS (
-        SELECT DISTINCT d.project_id FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-        WHERE dc.user_id = (SELECT id FROM me) AND d.is_deleted = 0),
+      ${readerReachCtes(user)},
       reach(word) AS (
-        SELECT 'w' || id FROM ws
-        UNION SELECT 'r' || id FROM grant_projects
-        UNION SELECT 'd' || id FROM granted),
+        SELECT 'w' || id FROM reach_workspaces
+        UNION SELECT 'r' || id FROM reach_projects
+        UNION SELECT 'd' || id FROM reach_documents),
       q(m) AS (SELECT ${match} || ' AND scope : (' ||
         COALESCE((SELECT group_concat('"' || replace(word, '"', '""') || '"', ' OR ') FROM reach), '"none"') || ')' || ${narrowing})`;
 }
@@ -128,6 +121,7 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
   if (opts.workspaceId) filters.push(sql`AND e.workspace_id = ${opts.workspaceId}`);
   if (opts.projectId) filters.push(sql`AND e.project_id = ${opts.projectId}`);
   const depth = MAX_FOLDER_DEPTH + 1;
+  const parentReadable = documentInReach(sql`p.workspace_id`, sql`p.id`);
   return sql`
     WITH RECURSIVE
       ${scopedMatchCtes(user, match, opts)},
@@ -137,16 +131,15 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
         SELECT t.rid, e.record_id, e.kind, e.title, t.score, e.workspace_id, e.project_id
         FROM top t JOIN search_entries e ON e.id = t.rid
         WHERE e.live = 1
-          AND (e.workspace_id IN ws
-            OR (e.kind = 'row' AND e.project_id IN grant_projects)
-            OR (e.kind <> 'row' AND e.record_id IN (SELECT id FROM granted)))
+          AND ((e.kind = 'row' AND ${projectInReach(sql`e.workspace_id`, sql`e.project_id`)})
+            OR (e.kind <> 'row' AND ${documentInReach(sql`e.workspace_id`, sql`e.record_id`)}))
           AND ${servedHere("e.workspace_id")}
           ${sql.join(filters, sql` `)}),
       anc(hit, id, parent_id, name, depth, readable) AS (
-        SELECT h.record_id, p.id, p.parent_id, p.name, 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
+        SELECT h.record_id, p.id, p.parent_id, p.name, 1, ${parentReadable}
         FROM hits h JOIN documents c ON h.kind <> 'row' AND c.id = h.record_id JOIN documents p ON p.id = c.parent_id
         UNION ALL
-        SELECT a.hit, p.id, p.parent_id, p.name, a.depth + 1, p.workspace_id IN ws OR p.id IN (SELECT id FROM granted)
+        SELECT a.hit, p.id, p.parent_id, p.name, a.depth + 1, ${parentReadable}
         FROM anc a JOIN documents p ON p.id = a.parent_id WHERE a.depth < ${depth} AND a.readable)
     SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind, h.title AS title, h.workspace_id AS workspace_id,
       h.project_id AS project_id, pr.name AS project_name, r.table_id AS table_id, t.name AS table_name,

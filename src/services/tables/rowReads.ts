@@ -10,7 +10,7 @@ import { notFound, validation } from "../../errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { inJson } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
@@ -21,7 +21,7 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 /** The row's stored values (all of them, or the live ones) as one JSON object, computed in the query (one row per row, not per cell). */
-const cellsJson = sql<
+export const cellsJson = sql<
   string | null
 >`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id")`;
 const liveCellsJson = sql<
@@ -117,7 +117,8 @@ export async function listRowsOfTable(
   return assemblePage(ctx, columnList, page, input.limit);
 }
 
-async function assemblePage(
+/** A page of `page` rows (limit + 1 read) with every live column's value; shared with the query (./query/query.ts). */
+export async function assemblePage(
   ctx: ServiceContext,
   columnList: ColumnRow[],
   page: { row: RowRow; cells: string | null }[],
@@ -200,7 +201,7 @@ export function liveRowQuery(db: Db, rowId: string) {
 }
 
 /** E16: a live row of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
-export async function getRow(ctx: ServiceContext, rowId: string) {
+export async function getRow(ctx: ServiceContext, { rowId }: { rowId: string }) {
   const [[row], [tableRow]] = await read(ctx, [
     liveRowQuery(ctx.db, rowId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(rowId)),

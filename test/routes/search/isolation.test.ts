@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * GET /search and the reader site's search against another tenant on the same shard database (docs/api-guide.md ›
  * Search › Ranking; docs/security-review.md, third pass): the order and scores of a caller's hits, the records
@@ -169,5 +170,22 @@ describe("search cost bounds", () => {
     expect((await hits(stranger.token, `${w} 999`, { projectId: strangerProject })).length).toBeGreaterThan(0);
     // Another tenant's matching records do not count against the stranger's budget.
     expect(await hits(victim.token, w)).toEqual([]);
+  });
+});
+
+const searchSources = import.meta.glob("../../../src/services/search/*.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+
+describe("GET /search: one rule set for who reads what", () => {
+  it("reaches records through src/auth (reach.ts over access.ts's rules), naming no grant or membership table itself", () => {
+    expect(Object.keys(searchSources).length).toBeGreaterThan(3);
+    const own = Object.entries(searchSources)
+      .filter(([, text]) => /\b(workspace_collaborators|document_collaborators)\b/.test(text))
+      .map(([path]) => path);
+    expect(own).toEqual([]);
+    expect(searchSources["../../../src/services/search/search.ts"]).toMatch(/from "..\/..\/auth\/reach"/);
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * The read rules of access.ts over many records at once, as SQL for one statement that filters a set of records
+ * (search over its index): one place defines who reads what, whether a service checks one record or a page of them.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { grantedDocumentsCte, type UserRef } from "./access";
+
+/**
+ * The caller's reach over many records at once, for a statement that filters a set of records by the rules above
+ * (search): common table expressions for a `WITH RECURSIVE`, each named `reach_…`:
+ * - `reach_workspaces(id)`: the workspaces `user` collaborates on;
+ * - `reach_documents(id, depth)`: the documents granted to `user`, and every document below a granted folder;
+ * - `reach_projects(id)`: the projects holding a live document granted to `user` (viaDocumentGrant's rule).
+ * `documentInReach` and `projectInReach` are the document and project read rules over them.
+ */
+export function readerReachCtes(user: UserRef): SQL {
+  const me = sql`(SELECT id FROM reach_user)`;
+  return sql`
+      reach_user(id) AS (SELECT ${user}),
+      reach_workspaces(id) AS (SELECT workspace_id FROM workspace_collaborators WHERE user_id = ${me}),
+      ${grantedDocumentsCte("reach_documents", me)},
+      reach_projects(id) AS (
+        SELECT DISTINCT d.project_id FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
+        WHERE dc.user_id = ${me} AND d.is_deleted = 0)`;
+}
+
+/** SQL, within readerReachCtes: the document (its workspace and id) is readable — through its workspace or a grant on it or an ancestor folder. */
+export function documentInReach(workspaceId: SQL, documentId: SQL): SQL {
+  return sql`(${workspaceId} IN reach_workspaces OR ${documentId} IN (SELECT id FROM reach_documents))`;
+}
+
+/** SQL, within readerReachCtes: the project (its workspace and id) is readable — through its workspace or a grant on one of its live documents. */
+export function projectInReach(workspaceId: SQL, projectId: SQL): SQL {
+  return sql`(${workspaceId} IN reach_workspaces OR ${projectId} IN reach_projects)`;
+}
