@@ -5,6 +5,7 @@
  * database (remoteTriggers.ts), whose automations are read where they live — then the filters matched, giving the
  * runs to create by the database each goes in. The consumer that creates and queues them: events.ts.
  */
+import { statement } from "../../db/d1";
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
@@ -158,22 +159,24 @@ export async function lookupTriggers(
   const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
     const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
     return [
-      d1
-        .prepare(
-          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+      statement(
+        d1,
+        `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
              (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
              (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
            FROM automation_event_triggers t
            JOIN automations a ON a.id = t.automation_id
            WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0
              AND ${OWNER_READS_EVENT_PROJECT}`,
-        )
-        .bind(projectId, names),
-      d1
-        .prepare(
-          `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
-        )
-        .bind(projectId, names),
+        projectId,
+        names,
+      ),
+      statement(
+        d1,
+        `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
+        projectId,
+        names,
+      ),
     ];
   });
   const results = await d1.batch<TriggerRow & PointerRow>(lookups);

@@ -5,6 +5,7 @@
  * access and `conditions` that decide whether its actions run. The claim and the run itself: runner.ts; its
  * actions: runActions.ts.
  */
+import { statement } from "../../db/d1";
 import { eq } from "drizzle-orm";
 import { automations, users } from "../../db/schema";
 import type { Db, Env } from "../../env";
@@ -97,7 +98,7 @@ export async function refusal(
     // The first run over the limit claims the day's notice, and writes the notice in the same batch (notify.ts).
     const notice = dailyLimitNoticeStatement(createDb(d1), run, startedAt, DAILY_RUNS).toSQL();
     const [inserted] = await d1.batch([
-      d1.prepare(notice.sql).bind(...notice.params),
+      statement(d1, notice.sql, ...notice.params),
       claimDayNoticeStatement(d1, run.projectId, startedAt),
     ]);
     await deliverAtOnce(env, d1, (inserted!.results as Record<string, unknown>[]).map(outboxRowOf));

@@ -14,7 +14,7 @@ import { prepareCreateDocument } from "../documents/mutations";
 import { commitNewDocument, placeNewDocument } from "../documents/create";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
-import { docxBodyQuery } from "../search/index";
+import { docxBodyQuery } from "../search/queries";
 import {
   addDocxVersion,
   checkDocxBytes,

@@ -18,7 +18,7 @@ import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
 import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
 import { readRowPage, readRows } from "./rowPages";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import type { IdIssuer, ServiceContext } from "../context";
 import { validateFormula } from "./validate";
 import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
@@ -255,13 +255,13 @@ async function assertNotLookedUpDeeper(
   if (input.dependentTables.length === 0) return;
   const deep = [...lookupDependentColumns(input.columns, input.trees)];
   if (deep.length === 0) return;
-  const { results } = await d1
-    .prepare(
-      `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
+  const { results } = await statement(
+    d1,
+    `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
         AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE instr(c.formula, '"' || j.value || '"') > 0)`,
-    )
-    .bind(JSON.stringify(input.dependentTables), JSON.stringify(deep))
-    .all<{ name: string; table_name: string; formula: string }>();
+    JSON.stringify(input.dependentTables),
+    JSON.stringify(deep),
+  ).all<{ name: string; table_name: string; formula: string }>();
   if (results.length === 0) return;
   const hit = results[0]!;
   const col = input.columns.find((c) => deep.some((id) => id === c.id && hit.formula.includes(`"${id}"`)));
@@ -332,7 +332,7 @@ export async function recomputeRowFormulas(
   // The stored formula cells, when asked, are read in the same batch as the writes (after them).
   const readBack =
     opts.returnCells && plan.order.length > 0
-      ? d1.prepare(SELECT_FORMULA_CELLS).bind(JSON.stringify(page.rowIds), JSON.stringify(plan.order))
+      ? statement(d1, SELECT_FORMULA_CELLS, JSON.stringify(page.rowIds), JSON.stringify(plan.order))
       : null;
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
