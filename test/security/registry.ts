@@ -10,7 +10,7 @@ import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
-import { queryCases } from "./cases/query";
+import { queryCases, viewCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
 
@@ -31,4 +31,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   query: queryCases,
   bulkRows: bulkRowCases,
   comments: commentCases,
+  views: viewCases,
 };
