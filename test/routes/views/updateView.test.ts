@@ -1,6 +1,7 @@
+/** updateView: PATCH /table/view/{viewId} (src/routes/views/update.ts) — its happy path, errors and request-path checks. */
 /** Views (docs/api-guide.md › Views and aggregates): CRUD, ETag/If-Match, Idempotency-Key, rows, warnings, access. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
+import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
@@ -86,44 +87,5 @@ describe("views", () => {
     );
     await ok("DELETE", `/table/view/${view._id}`, { token: t.editor.token });
     expectError(await call("GET", `/table/view/${view._id}`, { token: t.viewer.token }), 404, "NotFoundError");
-  });
-
-  it("drops conditions on a deleted column and says so", async () => {
-    const col = (await addColumn(t.owner.token, tableId, "temp", { type: "number" }))._id;
-    const view = (
-      await ok("POST", `/table/${tableId}/view`, {
-        token: t.owner.token,
-        body: { name: "Temp", filter: { and: [...big().and, { columnId: col, op: "eq", value: 1 }] } },
-      })
-    ).data;
-    expect((await ok("GET", `/table/view/${view._id}/rows`, { token: t.viewer.token })).data).toEqual([]);
-    await ok("DELETE", `/table/column/${col}`, { token: t.owner.token });
-    const rows = await ok("GET", `/table/view/${view._id}/rows`, { token: t.viewer.token });
-    expect(rows.data.map((r: any) => r.cells[nameCol])).toEqual(["a", "c"]);
-    expect(rows.warnings).toEqual([{ columnId: col, message: expect.any(String) }]);
-    expect((await ok("GET", `/table/view/${view._id}`, { token: t.viewer.token })).data.warnings).toHaveLength(1);
-  });
-
-  it("a bad view is 422 with the path; strangers get 404 everywhere", async () => {
-    const bad = await call("POST", `/table/${tableId}/view`, {
-      token: t.owner.token,
-      body: { name: "Bad", filter: { and: [{ columnId: amount, op: "contains", value: "1" }] } },
-    });
-    expectError(bad, 422, "UnprocessableEntityError");
-    expect(bad.body.details[0].path).toBe("filter.and.0.op");
-    const view = (await ok("POST", `/table/${tableId}/view`, { token: t.owner.token, body: { name: "Mine" } })).data;
-    const stranger = await registerUser();
-    for (const [method, path] of [
-      ["GET", `/table/view/${view._id}`],
-      ["GET", `/table/view/${view._id}/rows`],
-      ["GET", `/table/${tableId}/views`],
-      ["PATCH", `/table/view/${view._id}`],
-      ["DELETE", `/table/view/${view._id}`],
-    ] as const)
-      expectError(
-        await call(method, path, { token: stranger.token, ...(method === "PATCH" ? { body: { name: "x" } } : {}) }),
-        404,
-        "NotFoundError",
-      );
   });
 });
