@@ -120,6 +120,24 @@ export default tseslint.config(
     rules: { "house/read-before-authentication": "error" },
   },
   {
+    // A route calls its service verb as verb(ctx, input) with an object input (docs/architecture.md, "Layers"):
+    // not a bare value picked out of the request (`c.req.valid("param").id`), a literal, or a third argument.
+    name: "verbs take an object input",
+    files: ["src/routes/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["CallExpression[arguments.0.callee.name='ctxOf']", "CallExpression[arguments.0.name='ctx']"].flatMap((call) => [
+          { selector: `${call}[arguments.length>2]`, message: "A service verb takes (ctx, input): put the values in the input object." },
+          {
+            selector: `${call} > .arguments:nth-child(2):matches(MemberExpression, Literal, TemplateLiteral)`,
+            message: "A service verb takes (ctx, input) with an object input: pass c.req.valid(...) or { name: value }.",
+          },
+        ]),
+      ],
+    },
+  },
+  {
     name: "tests",
     files: ["test/**"],
     rules: {

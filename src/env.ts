@@ -69,6 +69,8 @@ export interface AuthUser {
   tokenId: string;
   /** Expiry of the presented token (null: never); tokens it mints cannot outlive it. */
   tokenExpiresAt: number | null;
+  /** Scopes of the presented token (docs/api-guide.md › Tokens and scopes); null or absent: full rights. */
+  tokenScopes?: string[] | null;
 }
 
 export type HonoEnv = {
@@ -87,5 +89,7 @@ export type HonoEnv = {
     roundTrips: import("./db/instrument").RoundTripCounter;
     /** Work started on the request's behalf (the lastUsedAt touch) that must finish before it answers. */
     background: Promise<unknown>[];
+    /** The scope the route's operation needs of a scoped token (src/auth/scopes.ts). */
+    scope: string;
   };
 };

@@ -30,6 +30,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Portals: "Published portals: a project's documents as a public or password-protected reader site",
   Automations: "Scheduled and event-driven automations and their runs",
   Search: "Full-text search over the documents, files and rows the caller can read",
+  Comments: "Comment threads on documents, blocks, rows and cells: replies, mentions, reactions, resolving",
   Discovery: "This OpenAPI document, the interactive reference and liveness",
 };
 

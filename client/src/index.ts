@@ -2,7 +2,7 @@
  * @workspace-edge/client: a typed client for the Collaborative Workspace Service, generated from its /openapi.json
  * (schema.d.ts, by openapi-typescript) and driven by openapi-fetch. On top of openapi-fetch it:
  * - sends the bearer token;
- * - sends an Idempotency-Key on every POST (one key per call, reused by that call's retries, so a retried create
+ * - sends an Idempotency-Key on every POST and PATCH (one key per call, reused by that call's retries, so a retried create
  *   never creates twice);
  * - retries 429 after the Retry-After the service names (a bounded number of times, each wait bounded);
  * - throws every non-2xx answer as an ApiError carrying the service's error body `{ error, message, details? }`.
@@ -109,7 +109,7 @@ function retryingFetch(options: ApiClientOptions): (input: Request) => Promise<R
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   return async (request) => {
     const headers = new Headers(request.headers);
-    if (request.method === "POST" && !headers.has("idempotency-key"))
+    if ((request.method === "POST" || request.method === "PATCH") && !headers.has("idempotency-key"))
       headers.set("idempotency-key", crypto.randomUUID());
     // The body is read once, so every attempt can send the same bytes.
     const body = request.body ? await request.arrayBuffer() : undefined;

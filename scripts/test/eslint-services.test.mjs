@@ -43,3 +43,23 @@ describe("house/read-before-authentication", { concurrency: true }, () => {
     });
   }
 });
+
+describe("verbs take an object input (src/routes)", { concurrency: true }, () => {
+  const rule = "no-restricted-syntax";
+  const ROUTE = "src/routes/bookmarks/get.ts";
+  const head = `declare const c: any;\ndeclare function ctxOf(c: unknown): unknown;\ndeclare function verb(...a: unknown[]): unknown;\n`;
+  const cases = [
+    [`verb(ctxOf(c), c.req.valid("param").bookmarkId);`, true],
+    [`verb(ctxOf(c), "b1");`, true],
+    [`verb(ctxOf(c), c.req.valid("param"), c.req.valid("json"));`, true],
+    [`const ctx = ctxOf(c);\nverb(ctx, c.req.valid("param").bookmarkId);`, true],
+    [`verb(ctxOf(c), c.req.valid("param"));`, false],
+    [`verb(ctxOf(c), { bookmarkId: c.req.valid("param").bookmarkId });`, false],
+    [`verb(ctxOf(c));`, false],
+  ];
+  for (const [line, expected] of cases) {
+    test(`${line} is ${expected ? "refused" : "allowed"}`, async () => {
+      assert.equal((await reported(ROUTE, `${head}${line}\nexport {};\n`, rule)).length > 0, expected);
+    });
+  }
+});

@@ -10,9 +10,10 @@ import type { Db } from "../env";
 import { automations, documents, projects, tables, workspaceCollaborators, workspaces } from "../db/schema";
 import { ApiError, forbidden, notFound } from "../errors";
 import { inJson, rawSelect } from "../db/sql";
+import { outsideResources } from "./tokenLimits";
 
-export type WorkspaceRole = "owner" | "admin" | "editor" | "viewer";
-export type DocumentRole = "owner" | "editor" | "viewer";
+export type WorkspaceRole = "owner" | "admin" | "editor" | "commenter" | "viewer";
+export type DocumentRole = "owner" | "editor" | "commenter" | "viewer";
 export type DocumentRow = typeof documents.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -22,6 +23,9 @@ export type AutomationRow = typeof automations.$inferSelect;
 export const WS_EDIT: readonly WorkspaceRole[] = ["owner", "admin", "editor"];
 export const WS_ADMIN: readonly WorkspaceRole[] = ["owner", "admin"];
 const DOC_EDIT: readonly DocumentRole[] = ["owner", "editor"];
+/** Roles that may comment (docs/api-guide.md › Comments): `commenter` reads and comments, editors and above too. */
+export const WS_COMMENT: readonly WorkspaceRole[] = ["owner", "admin", "editor", "commenter"];
+const DOC_COMMENT: readonly DocumentRole[] = ["owner", "editor", "commenter"];
 /** Folder nesting deeper than this is refused on create/move, so ancestor walks are bounded. */
 export const MAX_FOLDER_DEPTH = 64;
 
@@ -32,6 +36,8 @@ export interface DocumentAccess {
   documentRoles: DocumentRole[];
   canRead: boolean;
   canEdit: boolean;
+  /** May comment: workspace owner/admin/editor/commenter, or document/ancestor owner/editor/commenter. */
+  canComment: boolean;
   /** Owner of the document (or an ancestor), or workspace owner/admin. */
   isOwner: boolean;
 }
@@ -41,11 +47,25 @@ function summarize(
   workspaceRole: WorkspaceRole | null,
   documentRoles: DocumentRole[],
 ): DocumentAccess {
+  // A scoped token limited to other resources has no rights here (src/auth/tokenLimits.ts): no access looks like absence.
+  if (outsideResources(doc))
+    return {
+      doc,
+      workspaceRole: null,
+      documentRoles: [],
+      canRead: false,
+      canEdit: false,
+      canComment: false,
+      isOwner: false,
+    };
   const canRead = workspaceRole !== null || documentRoles.length > 0;
   const canEdit =
     (workspaceRole !== null && WS_EDIT.includes(workspaceRole)) || documentRoles.some((r) => DOC_EDIT.includes(r));
+  const canComment =
+    (workspaceRole !== null && WS_COMMENT.includes(workspaceRole)) ||
+    documentRoles.some((r) => DOC_COMMENT.includes(r));
   const isOwner = (workspaceRole !== null && WS_ADMIN.includes(workspaceRole)) || documentRoles.includes("owner");
-  return { doc, workspaceRole, documentRoles, canRead, canEdit, isOwner };
+  return { doc, workspaceRole, documentRoles, canRead, canEdit, canComment, isOwner };
 }
 
 /** The caller in access statements: a user id, or SQL naming the caller (`ctx.user.ref`, before authentication completes). */
@@ -133,14 +153,16 @@ export function checkDocumentAccess(
   level: DocumentLevel,
   opts: { includeDeleted?: boolean; as?: string } = {},
 ): DocumentAccess {
-  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted))
+  if (!access || !access.canRead || (access.doc.isDeleted && !opts.includeDeleted) || outsideResources(access.doc))
     throw notFound(opts.as ?? "Document");
   if (level === "edit" && !access.canEdit) throw forbidden("Editing this document needs the owner or editor role");
+  if (level === "comment" && !access.canComment)
+    throw forbidden("Commenting on this document needs the commenter, editor or owner role");
   if (level === "owner" && !access.isOwner) throw forbidden("This operation needs the document owner role");
   return access;
 }
 
-export type DocumentLevel = "read" | "edit" | "owner";
+export type DocumentLevel = "read" | "comment" | "edit" | "owner";
 
 /** Every one of `ids` live and readable (403 naming the first that is not), on an access map already loaded (in a larger batch). */
 export function checkReadableDocuments(
@@ -149,14 +171,15 @@ export function checkReadableDocuments(
 ): Map<string, DocumentAccess> {
   for (const id of ids) {
     const a = access.get(id);
-    if (!a || !a.canRead || a.doc.isDeleted) throw new ApiError("ForbiddenError", `No read access to document ${id}`);
+    if (!a || !a.canRead || a.doc.isDeleted || outsideResources(a.doc))
+      throw new ApiError("ForbiddenError", `No read access to document ${id}`);
   }
   return access;
 }
 
 export type WorkspaceLevel = "read" | "edit" | "admin";
 
-function checkWorkspaceLevel(role: WorkspaceRole, level: WorkspaceLevel) {
+export function checkWorkspaceLevel(role: WorkspaceRole, level: WorkspaceLevel) {
   if (level === "edit" && !WS_EDIT.includes(role))
     throw forbidden("This operation needs the workspace owner, admin or editor role");
   if (level === "admin" && !WS_ADMIN.includes(role))
@@ -193,7 +216,7 @@ export function checkWorkspaceAccess(
   row: WorkspaceAccessRow | undefined,
   level: WorkspaceLevel,
 ): { workspace: WorkspaceRow; role: WorkspaceRole } {
-  if (!row || row.callerRole === null) throw notFound("Workspace");
+  if (!row || row.callerRole === null || outsideResources({ ...row, workspaceId: row.id })) throw notFound("Workspace");
   const { callerRole, ...workspace } = row;
   const role = callerRole as WorkspaceRole;
   checkWorkspaceLevel(role, level);
@@ -245,7 +268,8 @@ export function checkProjectAccess(
   level: ProjectLevel,
   opts: { as?: string } = {},
 ): ProjectAccess {
-  if (!row || (row.callerRole === null && !row.viaDocument)) throw notFound(opts.as ?? "Project");
+  if (!row || (row.callerRole === null && !row.viaDocument) || outsideResources({ ...row, projectId: row.id }))
+    throw notFound(opts.as ?? "Project");
   const { callerRole, viaDocument: _via, ...project } = row;
   const role = (callerRole as WorkspaceRole | null) ?? null;
   if (level !== "read") {
@@ -287,57 +311,6 @@ export async function readableProjectIds(db: Db, userId: string, ids: readonly s
 }
 
 /** The caller's workspace role on a project's workspace, as a scalar subquery (null without one). */
-function workspaceRoleOfProject(user: UserRef, projectId: SQL | SQLiteColumn) {
-  return sql<
-    string | null
-  >`(SELECT wc.role FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
-    WHERE p.id = ${projectId} AND wc.user_id = ${user})`;
-}
-
-/**
- * Tables (and their columns, rows and cells) follow their project (docs/api-guide.md › Concepts): `read` with
- * project read, `write` with workspace owner/admin/editor. This is that rule as one batchable statement (the
- * table's columns plus aliased access members), for reads
- * that fold authentication, access and data into one D1 batch. `tableId` may be SQL, e.g.
- * `sql\`(SELECT table_id FROM rows WHERE id = ${rowId})\`` to reach a row's table in the same batch.
- */
-export function tableAccessStatement(db: Db, user: UserRef, tableId: string | SQL) {
-  return db
-    .select({
-      ...getTableColumns(tables),
-      accessRole: workspaceRoleOfProject(user, tables.projectId).as("access_role"),
-      accessViaDocument: sql<number>`${viaDocumentGrant(user, tables.projectId)}`.as("access_via_document"),
-    })
-    .from(tables)
-    .where(eq(tables.id, tableId));
-}
-
-export type TableAccessRow = TableRow & { accessRole: string | null; accessViaDocument: number | boolean };
-
-export interface TableRoleAccess {
-  table: TableRow;
-  workspaceRole: WorkspaceRole | null;
-}
-
-/**
- * The table rule's decision on a row of tableAccessStatement: NotFoundError labelled `as` when the table is missing,
- * soft-deleted or unreadable; ForbiddenError for `write` below workspace editor.
- */
-export function checkTableAccess(
-  row: TableAccessRow | undefined,
-  level: "read" | "write",
-  opts: { as?: string } = {},
-): TableRoleAccess {
-  if (!row || row.isDeleted || (row.accessRole === null && !row.accessViaDocument)) throw notFound(opts.as ?? "Table");
-  const { accessRole, accessViaDocument: _via, ...table } = row;
-  const role = (accessRole as WorkspaceRole | null) ?? null;
-  if (level === "write") {
-    if (role === null) throw forbidden("This operation needs a workspace role");
-    checkWorkspaceLevel(role, "edit");
-  }
-  return { table, workspaceRole: role };
-}
-
 /**
  * SQL: the recursive common table expression `name(id, depth)`: the documents granted to `user` and every document
  * below a granted folder (the document rule's grant half), the grants narrowed to a project when `projectId` is given.

@@ -11,6 +11,14 @@ import { accessTokens } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";
 import { rawSelect } from "../db/sql";
 import type { Principal, TokenRow } from "../services/principal";
+import type { TokenResources } from "../db/schema";
+import { requireScope } from "./scopes";
+import { limitToResources } from "./tokenLimits";
+
+/** A JSON column read through a raw statement (a string, or null). */
+function parseJson<T>(text: string | null | undefined): T | null {
+  return text ? (JSON.parse(text) as T) : null;
+}
 
 /** Touching lastUsedAt at most once a minute keeps reads from turning into writes on every request. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
@@ -57,6 +65,8 @@ export interface AuthAttempt {
   address: string;
   /** Whether the token lookup runs on the primary database, so a miss there means the token does not exist. */
   onPrimary?: boolean;
+  /** The scope the operation needs of a scoped token (src/auth/scopes.ts; absent: `admin`). */
+  scope?: string;
 }
 
 /**
@@ -112,8 +122,8 @@ export async function bearerCredential(
 export function tokenStatement(db: Db, tokenHash: string) {
   return rawSelect<TokenRow>(
     db,
-    ["tokenId", "expiresAt", "lastUsedAt", "userId", "email", "name"],
-    sql`SELECT t.id AS tokenId,
+    ["tokenId", "expiresAt", "lastUsedAt", "userId", "email", "name", "scopes", "resources"],
+    sql`SELECT t.id AS tokenId, t.scopes AS scopes, t.resources AS resources,
       t.expires_at AS expiresAt, t.last_used_at AS lastUsedAt, u.id AS userId, u.email AS email, u.name AS name
     FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ${tokenHash} LIMIT 1`,
   );
@@ -165,13 +175,18 @@ export async function completeAuthentication(
       },
     );
   }
+  const scopes = parseJson<string[]>(row.scopes);
   principal.settle({
     _id: row.userId,
     email: row.email,
     name: row.name,
     tokenId: row.tokenId,
     tokenExpiresAt: row.expiresAt,
+    tokenScopes: scopes,
   });
+  // A scoped token's scope is checked with its row, before any result of the batch is used (no extra round trip).
+  requireScope(scopes, (attempt.scope ?? "admin") as Parameters<typeof requireScope>[1]);
+  limitToResources(parseJson<TokenResources>(row.resources));
   if (row.lastUsedAt === null || at - row.lastUsedAt >= LAST_USED_GRANULARITY_MS) {
     return { touch: dir.update(accessTokens).set({ lastUsedAt: at }).where(eq(accessTokens.id, row.tokenId)).run() };
   }

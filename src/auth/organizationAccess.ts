@@ -4,6 +4,7 @@ import type { Db } from "../env";
 import { organizations } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import type { UserRef } from "./access";
+import { outsideResources } from "./tokenLimits";
 
 export type OrganizationRole = "owner" | "admin" | "member";
 
@@ -22,11 +23,11 @@ export function organizationAccessStatement(db: Db, user: UserRef, id: string) {
 }
 
 /** An organization is visible to its members only (else 404); `admin` needs the owner or admin role (else 403). */
-export function checkOrganizationAccess<R extends { callerRole: OrganizationRole | null }>(
+export function checkOrganizationAccess<R extends { id: string; callerRole: OrganizationRole | null }>(
   row: R | undefined,
   level: "read" | "admin",
 ): R & { callerRole: OrganizationRole } {
-  if (!row || row.callerRole === null) throw notFound("Organization");
+  if (!row || row.callerRole === null || outsideResources({ organizationId: row.id })) throw notFound("Organization");
   if (level === "admin" && row.callerRole === "member")
     throw forbidden("This operation needs the organization owner or admin role");
   return row as R & { callerRole: OrganizationRole };

@@ -33,6 +33,7 @@ import { RoomStorage } from "./room/persistence";
 import { Presence } from "./room/presence";
 import {
   CLOSE,
+  commentsMessage,
   decodeAwareness,
   dispatch,
   MAX_AWARENESS_STATE_BYTES,
@@ -283,6 +284,11 @@ export class DocumentRoom extends DurableObject<Env> {
     if (!documentId) return { disconnected: 0 };
     const revoke = (ws: WebSocket) => this.closeSocket(ws, CLOSE.accessRevoked, "Access to this document was removed");
     return { disconnected: await recheckAccess(this.env, documentId, this.ctx.getWebSockets(), userIds, revoke) };
+  }
+
+  /** Tells every connected client that a comment thread of the document changed (the `comments` message). */
+  async commentsChanged(change: { change: string; threadId: string; commentId: string }): Promise<void> {
+    broadcast(this.ctx.getWebSockets(), commentsMessage(change));
   }
 
   /** A single-use connection ticket for `userId`, valid `ttlMs` (stored hashed; redeemed by `redeemTicket`). */

@@ -140,9 +140,12 @@ function errorResponse(code: ErrorCode) {
   return code === "RateLimitedError" ? { ...response, headers: retryAfterHeader } : response;
 }
 
-/** What every authenticated operation can answer whatever it does: 401 and 429 (over the user's rate, or too many failed authentications). */
+/**
+ * What every authenticated operation can answer whatever it does: 401, 403 (a scoped token without the operation's
+ * scope, docs/api-guide.md › Tokens and scopes) and 429 (over the user's rate, or too many failed authentications).
+ */
 export function authErrorResponses() {
-  return onlyErrorResponses("UnauthorizedError", "RateLimitedError");
+  return onlyErrorResponses("UnauthorizedError", "ForbiddenError", "RateLimitedError");
 }
 
 const defaultCodes: ErrorCode[] = [

@@ -28,6 +28,8 @@ import { readBearer } from "../auth/authenticate";
 import { routeTo } from "../services/context";
 import { ctxOf } from "./requestContext";
 import { authenticateIdempotent, authenticateInFirstRead, authenticateNow } from "./routeAuth";
+import { scopeOf } from "../auth/scopes";
+import { withTokenLimits } from "../auth/tokenLimits";
 
 export { ctxOf } from "./requestContext";
 
@@ -51,6 +53,11 @@ export interface RouteSettings {
   roundTrips?: number;
   /** Extra route-level middleware, run after authentication and before validation. */
   use?: MiddlewareHandler<HonoEnv>[];
+  /**
+   * A write other than a POST that claims its Idempotency-Key as every POST does (the bulk row PATCHes of
+   * docs/api-guide.md › Bulk writes, which keep their answer in their write's batch).
+   */
+  keyed?: boolean;
   /**
    * Which database the request's queries go to (docs/scaling.md, "Routing with no lookup"): the shard holding the id
    * in a path parameter (the default: the first one), a JSON body field or a query parameter; `"directory"` for
@@ -135,24 +142,33 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
     use = [],
     roundTrips,
     shard,
+    keyed = config.method === "post",
     ...route
   } = config;
   const budget = roundTrips ?? (route.method === "get" ? (auth === "batched" ? 1 : 2) : 3);
   if (auth !== "public") authenticatedPaths.add(route.path);
-  const middleware: MiddlewareHandler<HonoEnv>[] = [jsonBodyLimit(limit)];
+  const scope = scopeOf(route.operationId);
+  const middleware: MiddlewareHandler<HonoEnv>[] = [
+    // The scope a scoped token needs, and room for its resource limits, for the rest of the request.
+    (c, next) => {
+      c.set("scope", scope);
+      return withTokenLimits(next);
+    },
+    jsonBodyLimit(limit),
+  ];
   // A public route without a path parameter (health, discovery, the admin bootstrap) is about no organization.
   const shardKey =
     auth === "public" && !shard && !route.path.includes("{") ? "directory" : shardKeyOf(route.path, shard);
   const router = routeBy(shardKey);
   if (router) middleware.push(router);
-  if (auth === "token") middleware.push(route.method === "post" ? authenticateIdempotent : authenticateNow);
-  if (auth === "batched") middleware.push(authenticateInFirstRead(route.method === "post"));
+  if (auth === "token") middleware.push(keyed ? authenticateIdempotent : authenticateNow);
+  if (auth === "batched") middleware.push(authenticateInFirstRead(keyed));
   middleware.push(...use);
   return createRoute({
     ...route,
-    responses: { ...centralResponses(route, auth, shardKey), ...route.responses },
+    responses: { ...centralResponses(route, auth, shardKey, keyed), ...route.responses },
     // Documentation only: src/http/idempotency.ts checks the header (400) before any validation runs.
-    ...(claimsIdempotencyKey(route, auth)
+    ...(claimsIdempotencyKey(route, auth, keyed)
       ? { parameters: [IDEMPOTENCY_KEY_PARAMETER, ...((route as { parameters?: unknown[] }).parameters ?? [])] }
       : {}),
     security: route.security ?? (auth === "public" ? [] : bearerSecurity),
@@ -164,9 +180,9 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
   } as unknown as RouteConfig) as unknown as Defined<R>;
 }
 
-/** A POST with a bearer credential (a user's token, or the admin token of src/http/admin.ts) claims its Idempotency-Key. */
-function claimsIdempotencyKey(route: Omit<RouteConfig, "middleware">, auth: AuthMode) {
-  return route.method === "post" && (auth !== "public" || (route.security?.length ?? 0) > 0);
+/** A POST (or a `keyed` write) with a bearer credential (a user's token, or the admin token of src/http/admin.ts) claims its Idempotency-Key. */
+function claimsIdempotencyKey(route: Omit<RouteConfig, "middleware">, auth: AuthMode, keyed: boolean) {
+  return keyed && (auth !== "public" || (route.security?.length ?? 0) > 0);
 }
 
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -195,6 +211,7 @@ function centralResponses(
   route: Omit<RouteConfig, "middleware">,
   auth: AuthMode,
   shardKey: ShardKey,
+  keyed: boolean,
 ): RouteConfig["responses"] {
   const request = route.request;
   const jsonBody = request?.body?.content && "application/json" in request.body.content;
@@ -204,7 +221,7 @@ function centralResponses(
   return {
     ...(fenced ? onlyErrorResponses("ServiceUnavailableError") : {}),
     ...(jsonBody ? onlyErrorResponses("ValidationError", "PayloadTooLargeError", "UnsupportedMediaTypeError") : {}),
-    ...(claimsIdempotencyKey(route, auth)
+    ...(claimsIdempotencyKey(route, auth, keyed)
       ? onlyErrorResponses("ValidationError", "ConflictError", "UnprocessableEntityError")
       : {}),
     ...(auth !== "public" ? authErrorResponses() : {}),

@@ -44,7 +44,7 @@ function attemptOf(c: Context<HonoEnv>): AuthAttempt {
   // Reads may look the token up on a read replica that has not yet seen a token just issued (docs/api-guide.md,
   // "HTTP semantics"): only a miss on the primary is remembered as a bad token.
   const onPrimary = c.req.method !== "GET" && c.req.method !== "HEAD";
-  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary };
+  return { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary, scope: c.get("scope") };
 }
 
 export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {

@@ -26,6 +26,7 @@ import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
 import { registerSearchRoutes } from "./search";
+import { registerCommentRoutes } from "./comments";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -45,6 +46,7 @@ export function registerRoutes(app: Router) {
   registerDocumentRoutes(app);
 
   // Every /table/<static>/… route before /table/{tableId}/…
+  registerCommentRoutes(app);
   registerTableReferenceRoutes(app);
   registerTableRoutes(app);
   registerColumnRoutes(app);

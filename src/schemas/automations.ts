@@ -4,7 +4,18 @@ import { ignored, maxJsonBytes, NameSchema } from "../openapi";
 import { IdSchema } from "./ids";
 import { FILTER_OPS } from "./tables";
 
-export const EVENTS = ["row.created", "row.updated", "row.deleted", "document.created", "document.updated"] as const;
+export const EVENTS = [
+  "row.created",
+  "row.updated",
+  "row.deleted",
+  "document.created",
+  "document.updated",
+  "comment.created",
+  "comment.updated",
+  "comment.deleted",
+  "comment.resolved",
+  "comment.reopened",
+] as const;
 export type AutomationEvent = (typeof EVENTS)[number];
 
 /** Budget defaults and bounds (docs/api-guide.md › Automations, published portals, collaborative editing); outside them is 400. */

@@ -16,6 +16,13 @@ export const TokenSchema = z
     token: z.string(),
     createdAt: z.number(),
     expiresAt: z.number().nullable(),
+    scopes: z.array(z.string()).nullable().openapi({
+      description: "The token's scopes (docs/api-guide.md › Tokens and scopes); null: its user's full rights",
+    }),
+    resources: z
+      .array(z.string())
+      .nullable()
+      .openapi({ description: "Organization, workspace or project ids the token is limited to; null: not limited" }),
   })
   .openapi("IssuedToken");
 
@@ -26,6 +33,8 @@ export const TokenInfoSchema = z
     createdAt: z.number(),
     expiresAt: z.number().nullable(),
     lastUsedAt: z.number().nullable(),
+    scopes: z.array(z.string()).nullable(),
+    resources: z.array(z.string()).nullable(),
   })
   .openapi("TokenInfo");
 

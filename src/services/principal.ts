@@ -15,6 +15,9 @@ export interface TokenRow {
   userId: string;
   email: string;
   name: string;
+  /** Scoped tokens (docs/api-guide.md › Tokens and scopes): JSON text, null for a full token. */
+  scopes: string | null;
+  resources: string | null;
 }
 
 /**
@@ -68,6 +71,10 @@ export class Principal implements AuthUser {
   }
   get tokenExpiresAt() {
     return this.known.tokenExpiresAt;
+  }
+  /** The presented token's scopes (null: a full token). */
+  get tokenScopes() {
+    return this.known.tokenScopes ?? null;
   }
 
   /**

@@ -11,6 +11,8 @@ import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
 import { queryCases, viewCases } from "./cases/query";
+import { bulkRowCases } from "./cases/bulkRows";
+import { commentCases } from "./cases/comments";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -28,4 +30,6 @@ export const caseFactories: Record<string, CaseFactory> = {
   markdown: markdownCases,
   query: queryCases,
   views: viewCases,
+  bulkRows: bulkRowCases,
+  comments: commentCases,
 };

@@ -2,6 +2,22 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, ok, registerUser, seedTenant, type Tenant } from "../support/harness";
 import { caseFactories } from "./registry";
 import type { SecurityCase } from "./types";
+import { NO_USER_TOKEN, scopeOf } from "../../src/auth/scopes";
+
+type OpenApi = { paths: Record<string, Record<string, { operationId?: string }>> };
+
+/** The operation a case calls: the OpenAPI path template that matches its path, the most specific one first. */
+function operationOf(doc: OpenApi, c: SecurityCase): string | undefined {
+  const path = c.path.split("?")[0]!;
+  const matches = Object.entries(doc.paths)
+    .filter(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path))
+    .sort(([a], [b]) => b.replace(/\{[^}]+\}/g, "").length - a.replace(/\{[^}]+\}/g, "").length);
+  for (const [, ops] of matches) {
+    const op = ops[c.method.toLowerCase()]?.operationId;
+    if (op) return op;
+  }
+  return undefined;
+}
 
 /**
  * The shared security suite: every route, every way of not being allowed. No token, a bogus token and a
@@ -13,6 +29,9 @@ for (const [area, factory] of Object.entries(caseFactories)) {
     let t: Tenant;
     let cases: SecurityCase[] = [];
     let revokedToken: string;
+    /** The owner's tokens scoped to a family the case does not need (docs/api-guide.md › Tokens and scopes). */
+    let wrongScope: Record<"comments" | "changes", string>;
+    let openapi: OpenApi;
 
     beforeAll(async () => {
       t = await seedTenant();
@@ -21,6 +40,11 @@ for (const [area, factory] of Object.entries(caseFactories)) {
       const issued = await ok("POST", "/token", { token: extra.token, body: { name: "temp" } });
       await ok("DELETE", `/token/${issued.data._id}`, { token: extra.token });
       revokedToken = issued.data.token;
+      const scoped = async (scope: string) =>
+        (await ok("POST", "/token", { token: t.owner.token, body: { name: "wrong scope", scopes: [scope] } })).data
+          .token as string;
+      wrongScope = { comments: await scoped("comments:read"), changes: await scoped("changes:read") };
+      openapi = (await call("GET", "/openapi.json")).body as OpenApi;
     });
 
     const send = (c: SecurityCase, token: string | null) =>
@@ -44,6 +68,18 @@ for (const [area, factory] of Object.entries(caseFactories)) {
         expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(want.status);
         if (want.error) expect(res.body.error, c.name).toBe(want.error);
         if (want.body !== undefined) expect(res.body, c.name).toEqual(want.body);
+      }
+    });
+
+    it("refuses the owner's token scoped to another family on every operation (403 naming the scope)", async () => {
+      for (const c of cases) {
+        const operationId = operationOf(openapi, c);
+        expect(operationId, `${c.name}: no operation in the OpenAPI document`).toBeDefined();
+        const needed = scopeOf(operationId!);
+        if (needed === NO_USER_TOKEN) continue;
+        const res = await send(c, needed.startsWith("comments") ? wrongScope.changes : wrongScope.comments);
+        expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(403);
+        expect(res.body.details, c.name).toEqual([{ path: "scope", message: `needs ${needed}` }]);
       }
     });
 

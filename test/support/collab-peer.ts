@@ -16,6 +16,8 @@ export class Peer {
   readonly doc = new Y.Doc();
   readonly denied: string[] = [];
   readonly awareness: Uint8Array[] = [];
+  /** The room's `comments` messages (type 100, docs/api-guide.md › Comments), parsed. */
+  readonly comments: { type: string; change: string; threadId: string; commentId: string }[] = [];
   closed: { code: number; reason: string } | null = null;
   private synced = false;
   private waiters: (() => void)[] = [];
@@ -67,6 +69,8 @@ export class Peer {
       this.awareness.push(decoding.readVarUint8Array(decoder));
     } else if (type === 2) {
       authProtocol.readAuthMessage(decoder, this.doc, (_doc, reason) => this.denied.push(reason));
+    } else if (type === 100) {
+      this.comments.push(JSON.parse(decoding.readVarString(decoder)));
     }
     this.notify();
   }

@@ -96,7 +96,7 @@ export async function addWorkspaceCollaborator(
   owner: RegisteredUser,
   workspaceId: string,
   who: RegisteredUser,
-  role: "admin" | "editor" | "viewer",
+  role: "admin" | "editor" | "commenter" | "viewer",
 ) {
   await ok("POST", `/workspace/${workspaceId}/collaborator`, { token: owner.token, body: { email: who.email, role } });
 }

@@ -56,7 +56,7 @@ export const documentCollaborators = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id),
-    role: text("role", { enum: ["owner", "editor", "viewer"] }).notNull(),
+    role: text("role", { enum: ["owner", "editor", "commenter", "viewer"] }).notNull(),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.documentId, t.userId] }), index("document_collaborators_user_idx").on(t.userId)],
@@ -70,7 +70,7 @@ export const invitations = sqliteTable(
     documentId: text("document_id")
       .notNull()
       .references(() => documents.id),
-    role: text("role", { enum: ["owner", "editor", "viewer"] }).notNull(),
+    role: text("role", { enum: ["owner", "editor", "commenter", "viewer"] }).notNull(),
     invitedBy: text("invited_by")
       .notNull()
       .references(() => users.id),

@@ -1,5 +1,13 @@
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 
+/** What a scoped token's `resources` resolve to when it is issued: each id by kind, and the workspaces they reach. */
+export interface TokenResources {
+  ids: string[];
+  /** Workspaces of the listed organizations and the listed workspaces (an organization's later workspaces are not). */
+  workspaceIds: string[];
+  projectIds: string[];
+}
+
 export const users = sqliteTable(
   "users",
   {
@@ -24,6 +32,10 @@ export const accessTokens = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at"),
     lastUsedAt: integer("last_used_at"),
+    /** Scoped tokens (docs/api-guide.md › Tokens and scopes): `<family>:read|write` and `admin`; null: full rights. */
+    scopes: text("scopes", { mode: "json" }).$type<string[]>(),
+    /** The organization, workspace and project ids the token is limited to, resolved when issued; null: none. */
+    resources: text("resources", { mode: "json" }).$type<TokenResources>(),
   },
   (t) => [uniqueIndex("access_tokens_hash_uq").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
 );
@@ -130,7 +142,7 @@ export const memberInvitations = sqliteTable(
       .references(() => organizations.id),
     workspaceId: text("workspace_id").notNull().default(""),
     email: text("email").notNull(),
-    role: text("role", { enum: ["owner", "admin", "member", "editor", "viewer"] }).notNull(),
+    role: text("role", { enum: ["owner", "admin", "member", "editor", "commenter", "viewer"] }).notNull(),
     invitedBy: text("invited_by")
       .notNull()
       .references(() => users.id),

@@ -33,7 +33,7 @@ export const workspaceCollaborators = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id),
-    role: text("role", { enum: ["owner", "admin", "editor", "viewer"] }).notNull(),
+    role: text("role", { enum: ["owner", "admin", "editor", "commenter", "viewer"] }).notNull(),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_collaborators_user_idx").on(t.userId)],

@@ -13,6 +13,11 @@ const MESSAGE_SYNC = 0;
 const MESSAGE_AWARENESS = 1;
 const MESSAGE_AUTH = 2;
 const MESSAGE_QUERY_AWARENESS = 3;
+/**
+ * The room's own message, server to client only (docs/api-guide.md › Comments): `comments` (100) then a JSON string
+ * `{ type: "comments", change, threadId, commentId }`. y-websocket providers ignore message types they do not know.
+ */
+export const MESSAGE_COMMENTS = 100;
 
 /** Presence bounds (docs/api-guide.md, "Collaborative editing"): client ids one connection may introduce, and bytes of one client's JSON state. */
 export const MAX_AWARENESS_CLIENTS = 4;
@@ -100,6 +105,14 @@ export const syncStep1Message = (doc: Y.Doc) => encodeSync((e) => syncProtocol.w
 /** What `doc` holds beyond `stateVector`. */
 export const syncStep2Message = (doc: Y.Doc, stateVector: Uint8Array) =>
   encodeSync((e) => syncProtocol.writeSyncStep2(e, doc, stateVector));
+/** A thread of the document changed: clients re-read it (GET /comment/{threadId} or the listing). */
+export function commentsMessage(change: { change: string; threadId: string; commentId: string }): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_COMMENTS);
+  encoding.writeVarString(e, JSON.stringify({ type: "comments", ...change }));
+  return encoding.toUint8Array(e);
+}
+
 export const updateMessage = (update: Uint8Array) => encodeSync((e) => syncProtocol.writeUpdate(e, update));
 
 /** y-protocols auth "permission denied": sent to a viewer whose update was not applied. */

@@ -23,5 +23,5 @@ const route = defineRoute({
 });
 
 export function registerGetAutomation(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getAutomation(ctxOf(c), c.req.valid("param").id) }));
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getAutomation(ctxOf(c), c.req.valid("param")) }));
 }

@@ -18,5 +18,5 @@ const route = defineRoute({
 });
 
 export function registerGetAutomationRun(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await getRun(ctxOf(c), c.req.valid("param").runId) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await getRun(ctxOf(c), c.req.valid("param")) }, 200));
 }

@@ -17,5 +17,7 @@ const route = defineRoute({
 });
 
 export function registerRedeliverWebhook(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await redeliver(ctxOf(c), c.req.valid("param").id) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await redeliver(ctxOf(c), { deliveryId: c.req.valid("param").id }) }, 200),
+  );
 }

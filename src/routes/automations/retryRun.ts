@@ -17,5 +17,5 @@ const route = defineRoute({
 });
 
 export function registerRetryAutomationRun(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await retryRun(ctxOf(c), c.req.valid("param").runId) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await retryRun(ctxOf(c), c.req.valid("param")) }, 200));
 }

@@ -15,5 +15,5 @@ const route = defineRoute({
 });
 
 export function registerRotateWebhookSecret(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await rotateWebhookSecret(ctxOf(c), c.req.valid("param").id) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await rotateWebhookSecret(ctxOf(c), c.req.valid("param")) }, 200));
 }

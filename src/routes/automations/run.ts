@@ -18,5 +18,5 @@ const route = defineRoute({
 });
 
 export function registerRunAutomation(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await runAutomationNow(ctxOf(c), c.req.valid("param").id) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await runAutomationNow(ctxOf(c), c.req.valid("param")) }, 200));
 }

@@ -24,5 +24,5 @@ const route = defineRoute({
 });
 
 export function registerGetCell(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getCell(ctxOf(c), c.req.valid("param").cellId) }));
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getCell(ctxOf(c), c.req.valid("param")) }));
 }

@@ -21,7 +21,7 @@ const route = defineRoute({
 
 export function registerDeleteClauseReference(app: Router) {
   app.openapi(route, async (c) => {
-    await deleteClauseReference(ctxOf(c), c.req.valid("param").referenceId);
+    await deleteClauseReference(ctxOf(c), { id: c.req.valid("param").referenceId });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

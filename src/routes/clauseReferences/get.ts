@@ -20,6 +20,6 @@ const route = defineRoute({
 
 export function registerGetClauseReference(app: Router) {
   app.openapi(route, async (c) =>
-    c.json({ data: await getClauseReference(ctxOf(c), c.req.valid("param").referenceId) }, 200),
+    c.json({ data: await getClauseReference(ctxOf(c), { id: c.req.valid("param").referenceId }) }, 200),
   );
 }

@@ -30,6 +30,6 @@ const route = defineRoute({
 export function registerCreateCollaborationTicket(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    return c.json({ data: await issueCollabTicket(ctxOf(c), documentId) }, 200);
+    return c.json({ data: await issueCollabTicket(ctxOf(c), { documentId }) }, 200);
   });
 }

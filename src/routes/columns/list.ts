@@ -24,5 +24,5 @@ const route = defineRoute({
 });
 
 export function registerListColumns(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await listColumns(ctxOf(c), c.req.valid("param").tableId) }));
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await listColumns(ctxOf(c), c.req.valid("param")) }));
 }

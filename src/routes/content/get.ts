@@ -26,7 +26,7 @@ const route = defineRoute({
 export function registerGetContent(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    const content = await getContent(ctxOf(c), documentId);
+    const content = await getContent(ctxOf(c), { documentId });
     return jsonTextWithEtag(c, content.etag, async () => {
       const { version, etag, blocksJson } = await content.blocks();
       // The stored JSON text is spliced in as is: no parse/serialize of large block trees, and a read returns

@@ -19,6 +19,6 @@ const route = defineRoute({
 export function registerGetDocumentSettings(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    return c.json({ data: await getDocumentSettings(ctxOf(c), documentId) }, 200);
+    return c.json({ data: await getDocumentSettings(ctxOf(c), { documentId }) }, 200);
   });
 }

@@ -16,7 +16,5 @@ const route = defineRoute({
 });
 
 export function registerCheckDocumentAccess(app: Router) {
-  app.openapi(route, async (c) =>
-    c.json({ data: await canReadDocument(ctxOf(c), c.req.valid("param").documentId) }, 200),
-  );
+  app.openapi(route, async (c) => c.json({ data: await canReadDocument(ctxOf(c), c.req.valid("param")) }, 200));
 }

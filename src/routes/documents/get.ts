@@ -30,7 +30,7 @@ const route = defineRoute({
 export function registerGetDocument(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    const doc = await getDocument(ctxOf(c), documentId);
+    const doc = await getDocument(ctxOf(c), { documentId });
     if (!doc) return c.json({ data: { _id: documentId, isNotFound: true as const } }, 404);
     return jsonWithEtag(c, { data: doc });
   });

@@ -17,7 +17,7 @@ const route = defineRoute({
     z.strictObject({
       email: EmailSchema,
       documentId: IdSchemaBody,
-      role: z.enum(["owner", "editor", "viewer"]).default("viewer"),
+      role: z.enum(["owner", "editor", "commenter", "viewer"]).default("viewer"),
     }),
   ),
   responses: {

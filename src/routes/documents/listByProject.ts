@@ -19,5 +19,5 @@ const route = defineRoute({
 });
 
 export function registerListDocuments(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await listDocuments(ctxOf(c), c.req.valid("param").projectId) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await listDocuments(ctxOf(c), c.req.valid("param")) }, 200));
 }

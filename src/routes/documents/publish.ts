@@ -54,6 +54,6 @@ export function registerPublishDocument(app: Router) {
 
 export function registerUnpublishDocument(app: Router) {
   app.openapi(unpublishRoute, async (c) =>
-    c.json({ data: await unpublishDocument(ctxOf(c), c.req.valid("param").documentId) }, 200),
+    c.json({ data: await unpublishDocument(ctxOf(c), c.req.valid("param")) }, 200),
   );
 }

@@ -20,7 +20,5 @@ const route = defineRoute({
 });
 
 export function registerRestoreDocument(app: Router) {
-  app.openapi(route, async (c) =>
-    c.json({ data: await restoreDocument(ctxOf(c), c.req.valid("param").documentId) }, 200),
-  );
+  app.openapi(route, async (c) => c.json({ data: await restoreDocument(ctxOf(c), c.req.valid("param")) }, 200));
 }

@@ -28,6 +28,6 @@ const route = defineRoute({
 export function registerMarkDocxSeeded(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
-    return c.json({ data: { seededAt: await markDocxSeeded(ctxOf(c), documentId) } }, 200);
+    return c.json({ data: { seededAt: await markDocxSeeded(ctxOf(c), { documentId }) } }, 200);
   });
 }

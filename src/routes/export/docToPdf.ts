@@ -50,6 +50,6 @@ const route = defineRoute({
 export function registerDocToPdf(app: Router) {
   app.openapi(route, async (c) => {
     const { data } = c.req.valid("json");
-    return c.json({ pdfDocuments: await convertDocumentsToPdf(ctxOf(c), data) }, 200);
+    return c.json({ pdfDocuments: await convertDocumentsToPdf(ctxOf(c), { items: data }) }, 200);
   });
 }

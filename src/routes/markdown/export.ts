@@ -59,7 +59,7 @@ const zipRoute = defineRoute({
 
 export function registerExportMarkdown(app: Router) {
   app.openapi(markdownRoute, async (c) => {
-    const { name, markdown } = await exportMarkdownDocument(ctxOf(c), c.req.valid("param").documentId);
+    const { name, markdown } = await exportMarkdownDocument(ctxOf(c), c.req.valid("param"));
     return new Response(markdown, {
       status: 200,
       headers: {
@@ -70,7 +70,7 @@ export function registerExportMarkdown(app: Router) {
     }) as never;
   });
   app.openapi(zipRoute, async (c) => {
-    const { name, zip } = await exportFolderZip(ctxOf(c), c.req.valid("param").documentId);
+    const { name, zip } = await exportFolderZip(ctxOf(c), { folderId: c.req.valid("param").documentId });
     return new Response(zip, {
       status: 200,
       headers: {

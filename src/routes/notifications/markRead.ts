@@ -19,5 +19,7 @@ const route = defineRoute({
 });
 
 export function registerMarkNotificationRead(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await markNotificationRead(ctxOf(c), c.req.valid("param").id) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await markNotificationRead(ctxOf(c), { notificationId: c.req.valid("param").id }) }, 200),
+  );
 }

@@ -22,5 +22,7 @@ const route = defineRoute({
 });
 
 export function registerGetProject(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getProject(ctxOf(c), c.req.valid("param").id) }));
+  app.openapi(route, async (c) =>
+    jsonWithEtag(c, { data: await getProject(ctxOf(c), { projectId: c.req.valid("param").id }) }),
+  );
 }

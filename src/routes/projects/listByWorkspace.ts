@@ -19,7 +19,5 @@ const route = defineRoute({
 });
 
 export function registerListProjects(app: Router) {
-  app.openapi(route, async (c) =>
-    c.json({ data: await listProjects(ctxOf(c), c.req.valid("param").workspaceId) }, 200),
-  );
+  app.openapi(route, async (c) => c.json({ data: await listProjects(ctxOf(c), c.req.valid("param")) }, 200));
 }

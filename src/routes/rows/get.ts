@@ -24,5 +24,5 @@ const route = defineRoute({
 });
 
 export function registerGetRow(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getRow(ctxOf(c), c.req.valid("param").rowId) }));
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getRow(ctxOf(c), c.req.valid("param")) }));
 }

@@ -6,6 +6,11 @@ import { registerBulkCreateRows } from "./bulkCreate";
 import { registerListRows } from "./list";
 import { registerQueryRows } from "./query";
 import { registerAggregateRows } from "./aggregate";
+import { registerPatchRow } from "./patchRow";
+import { registerBulkUpdateRows } from "./bulkUpdate";
+import { registerUpsertRows } from "./upsert";
+import { registerBulkDeleteRows } from "./bulkDelete";
+import { registerBulkRestoreRows } from "./bulkRestore";
 
 /**
  * Rows (docs/api-guide.md › Tables, columns, rows, cells, E16): the static `/table/row/{rowId}` paths first, then `/table/{tableId}/row(s)`. Registered
@@ -14,9 +19,15 @@ import { registerAggregateRows } from "./aggregate";
 export function registerRowRoutes(app: Router) {
   registerGetRow(app);
   registerDeleteRow(app);
+  registerPatchRow(app);
   registerCreateRow(app);
   registerBulkCreateRows(app);
   registerListRows(app);
   registerQueryRows(app);
   registerAggregateRows(app);
+  // docs/api-guide.md › Bulk writes
+  registerBulkUpdateRows(app);
+  registerUpsertRows(app);
+  registerBulkDeleteRows(app);
+  registerBulkRestoreRows(app);
 }

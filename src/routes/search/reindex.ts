@@ -31,5 +31,5 @@ const route = defineRoute({
 });
 
 export function registerReindexSearch(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await reindexSearch(ctxOf(c), c.req.valid("json").cursor) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await reindexSearch(ctxOf(c), c.req.valid("json")) }, 200));
 }

@@ -26,7 +26,7 @@ const route = defineRoute({
 export function registerGetSnapshot(app: Router) {
   app.openapi(route, async (c) => {
     const { snapshotId } = c.req.valid("param");
-    const snapshot = await getSnapshot(ctxOf(c), snapshotId);
+    const snapshot = await getSnapshot(ctxOf(c), { snapshotId });
     return jsonTextWithEtag(c, snapshot.etag, async () => {
       const record = JSON.stringify(snapshot.dto);
       // Splice the stored block JSON in verbatim (see GET /document/{id}/content).

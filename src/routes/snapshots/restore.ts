@@ -33,6 +33,6 @@ const route = defineRoute({
 export function registerRestoreSnapshot(app: Router) {
   app.openapi(route, async (c) => {
     const { snapshotId } = c.req.valid("param");
-    return c.json({ data: await restoreSnapshot(ctxOf(c), snapshotId) }, 200);
+    return c.json({ data: await restoreSnapshot(ctxOf(c), { snapshotId }) }, 200);
   });
 }

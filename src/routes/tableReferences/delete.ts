@@ -21,7 +21,7 @@ const route = defineRoute({
 
 export function registerDeleteTableReference(app: Router) {
   app.openapi(route, async (c) => {
-    await deleteTableReference(ctxOf(c), c.req.valid("param").referenceId);
+    await deleteTableReference(ctxOf(c), { id: c.req.valid("param").referenceId });
     return c.json({ data: { success: true as const } }, 200);
   });
 }

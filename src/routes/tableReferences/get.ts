@@ -22,6 +22,6 @@ const route = defineRoute({
 
 export function registerGetTableReference(app: Router) {
   app.openapi(route, async (c) =>
-    c.json({ data: await getTableReference(ctxOf(c), c.req.valid("param").referenceId) }, 200),
+    c.json({ data: await getTableReference(ctxOf(c), { id: c.req.valid("param").referenceId }) }, 200),
   );
 }

@@ -17,7 +17,5 @@ const route = defineRoute({
 });
 
 export function registerListTableReferences(app: Router) {
-  app.openapi(route, async (c) =>
-    c.json({ data: await listTableReferences(ctxOf(c), c.req.valid("param").documentId) }, 200),
-  );
+  app.openapi(route, async (c) => c.json({ data: await listTableReferences(ctxOf(c), c.req.valid("param")) }, 200));
 }

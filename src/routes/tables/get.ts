@@ -23,5 +23,5 @@ const route = defineRoute({
 });
 
 export function registerGetTable(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getTable(ctxOf(c), c.req.valid("param").tableId) }));
+  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getTable(ctxOf(c), c.req.valid("param")) }));
 }

@@ -21,7 +21,7 @@ const route = defineRoute({
 
 export function registerListTableIds(app: Router) {
   app.openapi(route, async (c) => {
-    const ids = await listTableIds(ctxOf(c), c.req.valid("param").projectId);
+    const ids = await listTableIds(ctxOf(c), c.req.valid("param"));
     return c.json({ data: ids.map((_id) => ({ _id })) }, 200);
   });
 }

@@ -18,7 +18,7 @@ const route = defineRoute({
 
 export function registerRevokeToken(app: Router) {
   app.openapi(route, async (c) => {
-    await revokeToken(ctxOf(c), c.req.valid("param").tokenId);
+    await revokeToken(ctxOf(c), c.req.valid("param"));
     return c.json({ data: { success: true as const } }, 200);
   });
 }

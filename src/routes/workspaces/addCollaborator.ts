@@ -5,7 +5,11 @@ import { addWorkspaceCollaborator } from "../../services/workspaces/workspaces";
 
 // The same answer whether the email has an account or becomes a pending invitation (no user id, no member list).
 const CollaboratorInvitationSchema = z
-  .object({ workspaceId: IdSchemaBody, email: z.email().max(320), role: z.enum(["admin", "editor", "viewer"]) })
+  .object({
+    workspaceId: IdSchemaBody,
+    email: z.email().max(320),
+    role: z.enum(["admin", "editor", "commenter", "viewer"]),
+  })
   .openapi("WorkspaceCollaboratorAdded");
 
 const route = defineRoute({
@@ -19,7 +23,7 @@ const route = defineRoute({
     "A registered user becomes a collaborator at once and a member of the workspace's organization, so E17 lists the workspace for them; an unregistered email gets a pending invitation, applied when it registers. The answer is the same either way. An organization holds at most 200 pending invitations (409 past that).",
   request: {
     params: z.object({ id: pathId("id") }),
-    ...jsonBody(z.strictObject({ email: EmailSchema, role: z.enum(["admin", "editor", "viewer"]) })),
+    ...jsonBody(z.strictObject({ email: EmailSchema, role: z.enum(["admin", "editor", "commenter", "viewer"]) })),
   },
   responses: { ...okData(CollaboratorInvitationSchema), ...errorResponses("ConflictError") },
 });

@@ -22,5 +22,7 @@ const route = defineRoute({
 });
 
 export function registerGetWorkspace(app: Router) {
-  app.openapi(route, async (c) => jsonWithEtag(c, { data: await getWorkspace(ctxOf(c), c.req.valid("param").id) }));
+  app.openapi(route, async (c) =>
+    jsonWithEtag(c, { data: await getWorkspace(ctxOf(c), { workspaceId: c.req.valid("param").id }) }),
+  );
 }

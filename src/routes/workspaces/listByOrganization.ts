@@ -23,5 +23,7 @@ const route = defineRoute({
 });
 
 export function registerListWorkspaces(app: Router) {
-  app.openapi(route, async (c) => c.json({ data: await listWorkspaces(ctxOf(c), c.req.valid("param").orgId) }, 200));
+  app.openapi(route, async (c) =>
+    c.json({ data: await listWorkspaces(ctxOf(c), { organizationId: c.req.valid("param").orgId }) }, 200),
+  );
 }

@@ -142,7 +142,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
 }
 
 /** One D1 round trip with the caller's authentication folded in. */
-export async function getAutomation(ctx: ServiceContext, id: string) {
+export async function getAutomation(ctx: ServiceContext, { id }: { id: string }) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation, canChange } = checkAutomationAccess(ctx.user, row, "read");
   return canChange ? ownerView(ctx, automation) : automationDto(automation, { canChange });
@@ -313,7 +313,7 @@ export async function deleteAutomation(
 }
 
 /** Two D1 round trips: authentication and access in one batch; the update. */
-export async function rotateWebhookSecret(ctx: ServiceContext, id: string) {
+export async function rotateWebhookSecret(ctx: ServiceContext, { id }: { id: string }) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   checkAutomationAccess(ctx.user, row, "change");
   const webhookSecret = newWebhookSecret();

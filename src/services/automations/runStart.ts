@@ -157,11 +157,11 @@ export async function prepare(ar: ActiveRun): Promise<Verdict | null> {
     // the run would tell them of events they can no longer see. Both checks at once.
     const watched = ar.run.trigger.projectId;
     await Promise.all([
-      getProject(ar.ctx, ar.automation.projectId).catch(() => {
+      getProject(ar.ctx, { projectId: ar.automation.projectId }).catch(() => {
         throw new ApiError("ForbiddenError", "The automation's owner can no longer read its project");
       }),
       typeof watched === "string" && watched !== ar.automation.projectId
-        ? getProject(onShardOf(ar.ctx, watched), watched).catch(() => {
+        ? getProject(onShardOf(ar.ctx, watched), { projectId: watched }).catch(() => {
             throw new ApiError(
               "ForbiddenError",
               "The automation's owner can no longer read the project its trigger watches",

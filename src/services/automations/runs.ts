@@ -52,7 +52,7 @@ function newRunRow(
 }
 
 /** Manual run: recorded as queued and handed to the Queue consumer (`POST /automation/{id}/run`). */
-export async function runAutomationNow(ctx: ServiceContext, id: string) {
+export async function runAutomationNow(ctx: ServiceContext, { id }: { id: string }) {
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation } = checkAutomationAccess(ctx.user, row, "run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
@@ -70,7 +70,7 @@ const automationOfDelivery = (deliveryId: string) =>
   sql`(SELECT automation_id FROM automation_deliveries WHERE id = ${deliveryId})`;
 
 /** One D1 round trip: the run and its automation's access together; an unreadable run is as absent as a missing one. */
-export async function getRun(ctx: ServiceContext, runId: string) {
+export async function getRun(ctx: ServiceContext, { runId }: { runId: string }) {
   const [[run], [access]] = await read(ctx, [
     ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
@@ -81,7 +81,7 @@ export async function getRun(ctx: ServiceContext, runId: string) {
 }
 
 /** `POST /automation/run/{runId}/retry`: the same trigger again as a new run carrying `retryOf`. */
-export async function retryRun(ctx: ServiceContext, runId: string) {
+export async function retryRun(ctx: ServiceContext, { runId }: { runId: string }) {
   const [[old], [access]] = await read(ctx, [
     ctx.db.select().from(automationRuns).where(eq(automationRuns.id, runId)),
     automationAccessQuery(ctx.db, ctx.user.ref, automationOfRun(runId)),
@@ -171,7 +171,7 @@ const SPENT =
  * cascade's deliveries — claim and counts in one D1 transaction.
  */
 // eslint-disable-next-line max-lines-per-function -- one claim of the delivery, its cascade charge and its attempt, in the order the crash-safety of §17 needs
-export async function redeliver(ctx: ServiceContext, deliveryId: string) {
+export async function redeliver(ctx: ServiceContext, { deliveryId }: { deliveryId: string }) {
   const [[delivery], [access]] = await read(ctx, [
     ctx.db
       .select({

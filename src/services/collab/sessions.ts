@@ -40,7 +40,7 @@ export async function collabSession(
 /** A ticket for the caller (read access needed). */
 export async function issueCollabTicket(
   ctx: ServiceContext,
-  documentId: string,
+  { documentId }: { documentId: string },
 ): Promise<{ ticket: string; expiresAt: number }> {
   const session = await collabSession(ctx, { documentId, user: ctx.user.ref });
   return roomOf(ctx.env, documentId).issueTicket(session.userId, TICKET_TTL_MS);

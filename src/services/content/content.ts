@@ -55,7 +55,7 @@ export interface ContentRead {
 }
 
 /** GET /document/{id}/content: read access; one D1 round trip, the blocks from R2 only when they are sent. */
-export async function getContent(ctx: ServiceContext, documentId: string): Promise<ContentRead> {
+export async function getContent(ctx: ServiceContext, { documentId }: { documentId: string }): Promise<ContentRead> {
   const { meta } = await accessWithContentMetaAndRoom(ctx, documentId, "read");
   const version = meta?.version ?? 0;
   return {
@@ -129,7 +129,10 @@ export async function putContent(
 }
 
 /** GET /document/{id}/settings: read access, one D1 round trip. */
-export async function getDocumentSettings(ctx: ServiceContext, documentId: string): Promise<DocumentSettings> {
+export async function getDocumentSettings(
+  ctx: ServiceContext,
+  { documentId }: { documentId: string },
+): Promise<DocumentSettings> {
   const [docs, wsRoles, docRoles, rows] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db.select().from(documentSettings).where(eq(documentSettings.documentId, documentId)),

@@ -12,6 +12,7 @@ import { contentBodyStatement, docxBodyStatement } from "../search/index";
 import { assertContentDepth } from "./depth";
 import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
 import { contentBumpStatement, contentObjectKey } from "./store";
+import { anchorsStatement } from "../comments/anchors";
 
 export interface RestoreResult {
   contentVersion: number;
@@ -25,7 +26,10 @@ export interface RestoreResult {
  * for a DOCX snapshot of a DOCX document, records the frozen blob as the newest DOCX version; nothing can interleave,
  * so nothing is lost. Two D1 round trips.
  */
-export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): Promise<RestoreResult> {
+export async function restoreSnapshot(
+  ctx: ServiceContext,
+  { snapshotId }: { snapshotId: string },
+): Promise<RestoreResult> {
   const { snapshot, access, hasRoom } = await loadSnapshot(ctx, snapshotId, "edit");
   const r2 = ctx.env.BLOBS;
   const blocksJson = await snapshotBlocksJson(r2, snapshot);
@@ -59,6 +63,7 @@ export async function restoreSnapshot(ctx: ServiceContext, snapshotId: string): 
     contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
     ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
     contentBodyStatement(d1, documentId, key, blocksJson),
+    anchorsStatement(d1, documentId, key, blocksJson),
     ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
   ];
   let results: D1Result<{ version: number }>[];

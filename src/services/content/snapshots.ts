@@ -206,7 +206,10 @@ export async function createSnapshot(
 }
 
 /** GET /snapshot/all/{documentId}: read access; newest first. One D1 round trip. */
-export async function listSnapshots(ctx: ServiceContext, documentId: string): Promise<SnapshotDto[]> {
+export async function listSnapshots(
+  ctx: ServiceContext,
+  { documentId }: { documentId: string },
+): Promise<SnapshotDto[]> {
   const [docs, wsRoles, docRoles, rows] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db.select().from(snapshots).where(eq(snapshots.documentId, documentId)).orderBy(desc(snapshots.id)),
@@ -223,7 +226,7 @@ export interface SnapshotRead {
 }
 
 /** GET /snapshot/{id}: read access to its document; one D1 round trip, the blocks from R2 only when sent. */
-export async function getSnapshot(ctx: ServiceContext, snapshotId: string): Promise<SnapshotRead> {
+export async function getSnapshot(ctx: ServiceContext, { snapshotId }: { snapshotId: string }): Promise<SnapshotRead> {
   const { snapshot } = await loadSnapshot(ctx, snapshotId, "read");
   return {
     etag: await snapshotEtag(snapshot),

@@ -17,6 +17,7 @@ import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
 import { contentBodyStatement } from "../search/index";
+import { anchorsStatement } from "../comments/anchors";
 
 export interface DocumentContent {
   documentId: string;
@@ -152,6 +153,8 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
       previous,
       bump,
       contentBodyStatement(d1, documentId, key, input.blocksJson),
+      // Comment threads anchored to blocks that this write removes are detached (docs/api-guide.md › Comments).
+      anchorsStatement(d1, documentId, key, input.blocksJson),
     ]);
     const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
     const bumped = bumpResult!.results[0] as { version: number } | undefined;

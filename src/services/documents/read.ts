@@ -17,7 +17,10 @@ import { collaboratorsStatement, documentDto, groupCollaborators } from "./seria
 export type DocumentDto = ReturnType<typeof documentDto>;
 
 /** The document as E10 returns it, or null when it is missing, soft-deleted or unreadable (E10's not-found shape). */
-export async function getDocument(ctx: ServiceContext, documentId: string): Promise<DocumentDto | null> {
+export async function getDocument(
+  ctx: ServiceContext,
+  { documentId }: { documentId: string },
+): Promise<DocumentDto | null> {
   const [docs, wsRoles, docRoles, collaborators] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
@@ -31,7 +34,7 @@ export async function getDocument(ctx: ServiceContext, documentId: string): Prom
 }
 
 /** E20: whether the caller can read the document; false for missing, soft-deleted and unreadable alike. */
-export async function canReadDocument(ctx: ServiceContext, documentId: string): Promise<boolean> {
+export async function canReadDocument(ctx: ServiceContext, { documentId }: { documentId: string }): Promise<boolean> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId);
   return Boolean(access && access.canRead && !access.doc.isDeleted);
@@ -42,7 +45,7 @@ export async function canReadDocument(ctx: ServiceContext, documentId: string): 
  * document grant reaches (on the document or an ancestor folder). One batch: project access, the live documents,
  * the caller's grants in the project and the collaborators of every live document.
  */
-export async function listDocuments(ctx: ServiceContext, projectId: string): Promise<DocumentDto[]> {
+export async function listDocuments(ctx: ServiceContext, { projectId }: { projectId: string }): Promise<DocumentDto[]> {
   const live = and(eq(documents.projectId, projectId), eq(documents.isDeleted, false));
   const [projectRows, rows, granted, collaborators] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),

@@ -187,7 +187,7 @@ export async function deleteDocument(ctx: ServiceContext, input: { documentId: s
  * Restores a soft-deleted document with the subtree deleted along with it (edit access). A document whose parent
  * folder is still deleted is 409: restore the folder first.
  */
-export async function restoreDocument(ctx: ServiceContext, documentId: string) {
+export async function restoreDocument(ctx: ServiceContext, { documentId }: { documentId: string }) {
   const [docs, wsRoles, docRoles, parent, collaborators] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db
@@ -227,7 +227,7 @@ export async function publishDocument(
 }
 
 /** Withdraws a publication (edit access). */
-export async function unpublishDocument(ctx: ServiceContext, documentId: string) {
+export async function unpublishDocument(ctx: ServiceContext, { documentId }: { documentId: string }) {
   await loadForEdit(ctx, documentId);
   return writeAndReload(ctx, documentId, { isPublished: false, publishedSettings: null, updatedAt: ctx.now });
 }

@@ -96,7 +96,7 @@ export async function putDocxVersion(
 }
 
 /** E18: stamps `seededAt` on the current DOCX blob once (read access). Two D1 round trips. */
-export async function markDocxSeeded(ctx: ServiceContext, documentId: string): Promise<number> {
+export async function markDocxSeeded(ctx: ServiceContext, { documentId }: { documentId: string }): Promise<number> {
   const { doc } = await docxAccess(ctx, documentId, "read");
   return markSeeded(ctx, doc);
 }

@@ -94,6 +94,22 @@ export function documentUpdatedEvent(doc: { id: string; projectId: string; paren
   };
 }
 
+/** A comment was written (docs/api-guide.md › Comments): on a document, or on a row of a table. */
+export function commentEvent(
+  event: "comment.created" | "comment.updated" | "comment.deleted" | "comment.resolved" | "comment.reopened",
+  target: { projectId: string; documentId: string | null; tableId: string | null; rowId: string | null },
+  documentIds: readonly string[],
+): EventInput {
+  return {
+    event,
+    projectId: target.projectId,
+    ...(target.documentId ? { documentId: target.documentId } : {}),
+    ...(target.tableId ? { tableId: target.tableId } : {}),
+    ...(target.rowId ? { rowId: target.rowId } : {}),
+    documentIds,
+  };
+}
+
 /**
  * For services: the events of `ctx`'s writes, at its actor's depth and in its cascade. Emission runs after the
  * response (waitUntil) and never changes its D1 round-trip count; a context with an outbox (an automation run)

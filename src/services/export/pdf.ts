@@ -19,7 +19,7 @@ import { groupByShard } from "../../tenancy/kernel/ids";
  */
 export async function convertDocumentsToPdf(
   ctx: ServiceContext,
-  items: readonly { documentId: string; docx: string }[],
+  { items }: { items: readonly { documentId: string; docx: string }[] },
 ) {
   const files = items.map((item, i) => {
     const bytes = decodeBase64(item.docx);

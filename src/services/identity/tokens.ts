@@ -1,6 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { accessTokens } from "../../db/schema";
 import { notFound, validation } from "../../errors";
+import type { TokenResources } from "../../db/schema";
+import { narrowScopes, resolveResources } from "./tokenScopes";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { d1Of } from "../../db/d1";
@@ -15,7 +17,12 @@ export interface IssuedToken {
   token: string;
   createdAt: number;
   expiresAt: number | null;
+  scopes: string[] | null;
+  resources: string[] | null;
 }
+
+/** Ids a scoped token may be limited to (docs/api-guide.md › Limits). */
+export const MAX_TOKEN_RESOURCES = 50;
 
 /**
  * A new secret and the statement that stores only its hash (so callers can batch it with other writes). The token
@@ -24,10 +31,27 @@ export interface IssuedToken {
  */
 export async function prepareToken(
   ctx: ServiceContext,
-  { userId, name, expiresAt }: { userId: string; name: string; expiresAt: number | null },
+  input: {
+    userId: string;
+    name: string;
+    expiresAt: number | null;
+    scopes?: string[] | null;
+    resources?: TokenResources | null;
+  },
 ) {
+  const { userId, name, expiresAt } = input;
   const token = `${TOKEN_PREFIX}${userId}_${randomBase62(40)}`;
-  const record: IssuedToken = { _id: newId(), name, token, createdAt: ctx.now, expiresAt };
+  const scopes = input.scopes ?? null;
+  const resources = input.resources ?? null;
+  const record: IssuedToken = {
+    _id: newId(),
+    name,
+    token,
+    createdAt: ctx.now,
+    expiresAt,
+    scopes,
+    resources: resources?.ids ?? null,
+  };
   const insert = ctx.db.insert(accessTokens).values({
     id: record._id,
     userId,
@@ -35,6 +59,8 @@ export async function prepareToken(
     tokenHash: await sha256Hex(token),
     createdAt: record.createdAt,
     expiresAt,
+    scopes,
+    resources,
   });
   return { record, insert };
 }
@@ -46,6 +72,8 @@ export function tokenDto(row: typeof accessTokens.$inferSelect) {
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
     lastUsedAt: row.lastUsedAt,
+    scopes: row.scopes ?? null,
+    resources: row.resources?.ids ?? null,
   };
 }
 
@@ -67,14 +95,22 @@ export async function listTokens(ctx: ServiceContext) {
  */
 export async function createToken(
   ctx: ServiceContext,
-  input: { name: string; expiresAt?: number | null },
+  input: { name: string; expiresAt?: number | null; scopes?: string[]; resources?: string[] },
 ): Promise<IssuedToken> {
   const { expiresAt } = input;
   if (expiresAt != null && expiresAt <= ctx.now)
     throw validation("expiresAt must be in the future", [{ path: "expiresAt", message: "in the past" }]);
   const limit = ctx.user.tokenExpiresAt;
   const effective = limit === null ? (expiresAt ?? null) : Math.min(expiresAt ?? limit, limit);
-  const { record, insert } = await prepareToken(ctx, { userId: ctx.user.id, name: input.name, expiresAt: effective });
+  const scopes = narrowScopes(ctx.user.tokenScopes, input.scopes);
+  const resources = await resolveResources(ctx, input.resources);
+  const { record, insert } = await prepareToken(ctx, {
+    userId: ctx.user.id,
+    name: input.name,
+    expiresAt: effective,
+    scopes,
+    resources,
+  });
   // A keyed request keeps its answer (sealed) in the same batch as the token, so a crash cannot separate them.
   const d1 = d1Of(ctx.db);
   const kept = await keptAnswerStatements(ctx, { d1, payload: { data: record } });
@@ -88,7 +124,7 @@ export async function createToken(
 }
 
 /** Revokes one of the caller's tokens at once; another user's token is 404 like a missing one. */
-export async function revokeToken(ctx: ServiceContext, tokenId: string) {
+export async function revokeToken(ctx: ServiceContext, { tokenId }: { tokenId: string }) {
   const rows = await ctx.db
     .delete(accessTokens)
     .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.userId, ctx.user.id)))

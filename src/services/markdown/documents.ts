@@ -90,7 +90,7 @@ function assertRichText(doc: DocumentRow) {
  */
 export async function exportMarkdownDocument(
   ctx: ServiceContext,
-  documentId: string,
+  { documentId }: { documentId: string },
 ): Promise<{ name: string; markdown: string }> {
   const [docs, wsRoles, docRoles, metas] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
@@ -140,7 +140,7 @@ function uniqueIn(taken: Set<string>, name: string, extension: string): string {
 // eslint-disable-next-line max-lines-per-function -- the folder walk, its bounds and the archive written as it goes
 export async function exportFolderZip(
   ctx: ServiceContext,
-  folderId: string,
+  { folderId }: { folderId: string },
 ): Promise<{ name: string; zip: Uint8Array; documents: number }> {
   const subtree = sql`${subtreeSql(folderId)} SELECT id FROM sub`;
   const [docs, wsRoles, docRoles, metas] = await read(ctx, [

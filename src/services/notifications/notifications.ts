@@ -35,7 +35,7 @@ export async function listNotifications(ctx: ServiceContext) {
 }
 
 /** Marks one of the caller's notifications read (the first reading time is kept); another user's is 404. */
-export async function markNotificationRead(ctx: ServiceContext, notificationId: string) {
+export async function markNotificationRead(ctx: ServiceContext, { notificationId }: { notificationId: string }) {
   const [row] = await ctx.db
     .update(notifications)
     .set({ readAt: sql`COALESCE(${notifications.readAt}, ${ctx.now})` })

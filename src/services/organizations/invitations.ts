@@ -163,7 +163,7 @@ export async function applyPendingMemberInvitations(
           }),
       );
     } else {
-      const role = inv.role as "admin" | "editor" | "viewer";
+      const role = inv.role as "admin" | "editor" | "commenter" | "viewer";
       statements.push(
         db
           .insert(workspaceCollaborators)

@@ -24,7 +24,7 @@ import { newIdBeside } from "../../tenancy/kernel/ids";
 export type ProjectDto = ReturnType<typeof projectDto>;
 
 /** A project the caller can read (through its workspace or a document grant); else 404. */
-export async function getProject(ctx: ServiceContext, projectId: string): Promise<ProjectDto> {
+export async function getProject(ctx: ServiceContext, { projectId }: { projectId: string }): Promise<ProjectDto> {
   const [rows] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, projectId)]);
   return projectDto(checkProjectAccess(rows[0], "read").project, ctx.now);
 }
@@ -33,7 +33,10 @@ export async function getProject(ctx: ServiceContext, projectId: string): Promis
  * E12: every project of the workspace for its collaborators; for others, the projects in which a document grant
  * reaches a live document. A workspace the caller can see nothing of is 404.
  */
-export async function listProjects(ctx: ServiceContext, workspaceId: string): Promise<ProjectDto[]> {
+export async function listProjects(
+  ctx: ServiceContext,
+  { workspaceId }: { workspaceId: string },
+): Promise<ProjectDto[]> {
   const [role, rows] = await read(ctx, [
     workspaceRoleStatement(ctx.db, ctx.user.ref, workspaceId),
     ctx.db

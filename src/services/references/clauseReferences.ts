@@ -128,12 +128,12 @@ async function loadClauseReference(
 }
 
 /** A clause reference with read access to its document: one D1 round trip with authentication. */
-export async function getClauseReference(ctx: ServiceContext, id: string): Promise<ClauseReferenceDto> {
+export async function getClauseReference(ctx: ServiceContext, { id }: { id: string }): Promise<ClauseReferenceDto> {
   return clauseReferenceDto(await loadClauseReference(ctx, id, "read"));
 }
 
 /** Soft-deletes a clause reference (edit access to its document). */
-export async function deleteClauseReference(ctx: ServiceContext, id: string): Promise<void> {
+export async function deleteClauseReference(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
   const row = await loadClauseReference(ctx, id, "edit");
   await ctx.db
     .update(clauseReferences)
@@ -142,7 +142,10 @@ export async function deleteClauseReference(ctx: ServiceContext, id: string): Pr
 }
 
 /** A document's live clause references, oldest first (read access to the document, else 404). */
-export async function listClauseReferences(ctx: ServiceContext, documentId: string): Promise<ClauseReferenceDto[]> {
+export async function listClauseReferences(
+  ctx: ServiceContext,
+  { documentId }: { documentId: string },
+): Promise<ClauseReferenceDto[]> {
   const [docs, wsRoles, docRoles, rows] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db

@@ -12,14 +12,13 @@ import {
   assembleDocumentsAccess,
   checkDocumentAccess,
   checkProjectAccess,
-  checkTableAccess,
   documentsAccessStatements,
   documentsAccessStatementsIn,
   projectAccessStatement,
-  tableAccessStatement,
   viaDocumentGrant,
   type UserRef,
 } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../../tenancy/kernel/reads";
@@ -234,7 +233,7 @@ export async function createTableReference(
  * referenced table's project access. 404 when the reference is missing, deleted or its document unreadable; 403
  * when the caller can read the document but not the referenced table's project (names and ids' meaning withheld).
  */
-export async function getTableReference(ctx: ServiceContext, id: string) {
+export async function getTableReference(ctx: ServiceContext, { id }: { id: string }) {
   // The `_id` may be the client's and name no shard: every shard database is asked at once.
   const [[found], docs, wsRoles, docRoles, [project]] = await readWhereFound(
     ctx,
@@ -264,7 +263,7 @@ export async function getTableReference(ctx: ServiceContext, id: string) {
 }
 
 /** Deletes a reference (edit access to its document; 404 alike for missing and unreadable). Two round trips. */
-export async function deleteTableReference(ctx: ServiceContext, id: string): Promise<void> {
+export async function deleteTableReference(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
   const [[found], docs, wsRoles, docRoles] = await readWhereFound(
     ctx,
     (db) => [
@@ -291,7 +290,7 @@ function referencedProjectReadable(user: UserRef) {
  * A document's live references whose tables the caller can read, oldest first (read access to the document, else
  * 404). One D1 round trip with authentication: the project rule is part of the listing's SQL.
  */
-export async function listTableReferences(ctx: ServiceContext, documentId: string) {
+export async function listTableReferences(ctx: ServiceContext, { documentId }: { documentId: string }) {
   const [docs, wsRoles, docRoles, found] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     referencesWithNames(

@@ -60,7 +60,7 @@ interface BodySource {
  */
 export async function reindexSearch(
   ctx: ServiceContext,
-  cursor: string | null,
+  { cursor }: { cursor: string | null },
 ): Promise<{ documents: number; nextCursor: string | null }> {
   const bindings = shardBindings();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");

@@ -6,7 +6,7 @@
  * their computed values; text a spreadsheet would run as a formula starts with `'` unless `keepFormulas`.
  */
 import { stringify } from "csv-stringify/sync";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { liveColumnsQuery } from "../tables/columns";
 import { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "../tables/rowReads";

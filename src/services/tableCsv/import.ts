@@ -12,7 +12,7 @@
  * mode "partial" (default, ./partial): a row with a problem is reported by its line and skipped; the valid rows are written.
  * mode "atomic" (./atomic): any problem is 422 with the lines, and what was staged is removed — no row, no column.
  */
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { liveColumnsQuery } from "../tables/columns";
 import { importAtomic } from "./atomic";

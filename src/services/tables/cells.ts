@@ -5,9 +5,10 @@ import { cells, columns, rows } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { checkCellWrite } from "./cellValues";
+import { resolveSelectLabel } from "./bulk/labels";
 import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
@@ -30,7 +31,7 @@ function liveCellWhere(...conditions: Parameters<typeof and>) {
 }
 
 /** E15: a live cell of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
-export async function getCell(ctx: ServiceContext, cellId: string): Promise<CellDto> {
+export async function getCell(ctx: ServiceContext, { cellId }: { cellId: string }): Promise<CellDto> {
   const [[cell], [tableRow]] = await read(ctx, [
     ctx.db
       .select()
@@ -71,9 +72,10 @@ export async function upsertCell(
   if (!column || column.tableId !== table.id) throw notFound("Column");
   checkTableAccess(tableRow, "write", { as: "Row" });
   await assertExpectedVersion(input.expected, () => (current ? cellRepresentation(current) : undefined));
-  checkCellWrite(column, input.data);
+  const data = resolveSelectLabel(column, input.data);
+  checkCellWrite(column, data);
   const [[cell]] = await ctx.db.batch([
-    cellUpsertStatement(ctx, table, row.id, column, input.data).returning(),
+    cellUpsertStatement(ctx, table, row.id, column, data).returning(),
     ctx.db.update(rows).set({ updatedAt: ctx.now }).where(eq(rows.id, row.id)),
   ]);
   const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, [row.id]);
@@ -128,14 +130,16 @@ export async function updateCells(
   const { table } = checkTableAccess(tableRow, "write");
   if (found.length !== new Set(input.rowIds).size) throw notFound("Row");
   const byId = new Map(columnList.map((c) => [c.id, c]));
+  const values: Record<string, unknown> = {};
   for (const columnId of columnIds) {
     const column = byId.get(columnId);
     if (!column) throw notFound("Column");
-    checkCellWrite(column, input.values[columnId]);
+    values[columnId] = resolveSelectLabel(column, input.values[columnId]);
+    checkCellWrite(column, values[columnId]);
   }
   if (input.rowIds.length === 0) return { table };
   const writes = input.rowIds.flatMap((rowId) =>
-    columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, input.values[columnId])),
+    columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, values[columnId])),
   );
   await ctx.db.batch([ctx.db.update(rows).set({ updatedAt: ctx.now }).where(inJson(rows.id, input.rowIds)), ...writes]);
   await recalculateFormulasAfterWrite(ctx.env, table.id, input.rowIds);

@@ -10,7 +10,7 @@ import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, unprocessable } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { nextUpdatedAt } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import type { ColumnDataInput } from "../../schemas/tables";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
@@ -79,7 +79,7 @@ export function identifierColumnRow(table: TableRow): ColumnRow {
 }
 
 /** E11: the table's live columns in creation order, with project read access (else 404). One round trip. */
-export async function listColumns(ctx: ServiceContext, tableId: string): Promise<ColumnDto[]> {
+export async function listColumns(ctx: ServiceContext, { tableId }: { tableId: string }): Promise<ColumnDto[]> {
   const [[table], list, linkedRows] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, tableId),
     liveColumnsQuery(ctx.db, tableId),

@@ -3,7 +3,7 @@
  * writing anything — its tree, canonical text, the columns it reads and its result type, or 422 with the line
  * and column of each problem. One D1 round trip: access and the table's columns in one batch.
  */
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { notFound } from "../../errors";
 import type { Expr } from "../formula/expression";
 import { compileFormulaText } from "../formula/formulaText";

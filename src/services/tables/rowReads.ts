@@ -10,7 +10,7 @@ import { notFound, validation } from "../../errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { inJson } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { columnType } from "./cellValues";
 import { liveColumnsQuery } from "./columns";
@@ -201,7 +201,7 @@ export function liveRowQuery(db: Db, rowId: string) {
 }
 
 /** E16: a live row of a readable table (404 alike for missing, deleted and unreadable). One round trip. */
-export async function getRow(ctx: ServiceContext, rowId: string) {
+export async function getRow(ctx: ServiceContext, { rowId }: { rowId: string }) {
   const [[row], [tableRow]] = await read(ctx, [
     liveRowQuery(ctx.db, rowId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(rowId)),

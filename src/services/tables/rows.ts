@@ -10,12 +10,13 @@ import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { d1Of } from "../../db/d1";
 import { inJson } from "../../db/sql";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { emitAfterResponse, rowEvent } from "../events/events";
 import type { StoredCell } from "../formula/engine";
 import { checkCellWrites } from "./cellValues";
+import { resolveSelectLabels } from "./bulk/labels";
 import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
@@ -109,7 +110,11 @@ export async function insertRows(
   const { table, rows: inputs } = opts;
   const columnList = opts.columns ?? (await liveColumnsQuery(ctx.db, table.id));
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
-  const writes = checkCellWrites(columnsById, inputs, opts.pathOf ?? ((i) => `rows.${i}.cells`));
+  const writes = checkCellWrites(
+    columnsById,
+    resolveSelectLabels(columnsById, inputs),
+    opts.pathOf ?? ((i) => `rows.${i}.cells`),
+  );
   const t = ctx.now;
   const { newRows, cellRecords } = newRecords(ctx, table, writes);
   // The request's own D1 session (counted, bookmarked) — the same database the Drizzle client reaches.

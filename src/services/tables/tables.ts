@@ -12,11 +12,10 @@ import {
   assembleDocumentsAccess,
   checkDocumentAccess,
   checkProjectAccess,
-  checkTableAccess,
   documentsAccessStatements,
   projectAccessStatement,
-  tableAccessStatement,
 } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { preconditionFailed, validation } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
@@ -75,7 +74,7 @@ export async function createTable(
 }
 
 /** A table the caller may read (404 when missing, deleted or unreadable): one D1 round trip with authentication. */
-export async function getTable(ctx: ServiceContext, tableId: string): Promise<TableDto> {
+export async function getTable(ctx: ServiceContext, { tableId }: { tableId: string }): Promise<TableDto> {
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId)]);
   return tableDto(checkTableAccess(row, "read").table);
 }
@@ -121,7 +120,7 @@ export async function deleteTable(
 }
 
 /** E19: ids of the project's live tables, newest first (ids are time-ordered), with project read access (else 404). */
-export async function listTableIds(ctx: ServiceContext, projectId: string): Promise<string[]> {
+export async function listTableIds(ctx: ServiceContext, { projectId }: { projectId: string }): Promise<string[]> {
   const [[project], found] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ctx.db

@@ -8,7 +8,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { tableViews } from "../../db/schema";
 import { nextUpdatedAt } from "../../db/sql";
 import type { ExpectedVersion } from "../../lib/etag";
-import { checkTableAccess, tableAccessStatement } from "../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { notFound, preconditionFailed } from "../../errors";
 import { newIdBeside } from "../../tenancy/kernel/ids";
 import { read, type ServiceContext } from "../context";

@@ -34,7 +34,10 @@ function dtoOf(workspace: WorkspaceRow, collaborators: (typeof workspaceCollabor
 }
 
 /** A workspace the caller collaborates on; else 404. */
-export async function getWorkspace(ctx: ServiceContext, workspaceId: string): Promise<WorkspaceDto> {
+export async function getWorkspace(
+  ctx: ServiceContext,
+  { workspaceId }: { workspaceId: string },
+): Promise<WorkspaceDto> {
   const [rows, collaborators] = await read(ctx, [
     workspaceAccessStatement(ctx.db, ctx.user.ref, workspaceId),
     workspaceCollaboratorsStatement(ctx.db, [workspaceId]),
@@ -43,7 +46,10 @@ export async function getWorkspace(ctx: ServiceContext, workspaceId: string): Pr
 }
 
 /** E17: the organization's workspaces the caller collaborates on, if the caller is a member; else `[]`. */
-export async function listWorkspaces(ctx: ServiceContext, organizationId: string): Promise<WorkspaceDto[]> {
+export async function listWorkspaces(
+  ctx: ServiceContext,
+  { organizationId }: { organizationId: string },
+): Promise<WorkspaceDto[]> {
   const [rows, collaborators] = await read(ctx, [
     ctx.db
       .select()
@@ -143,7 +149,7 @@ export async function updateWorkspace(
 // eslint-disable-next-line max-lines-per-function -- the role checks, the grant, its notice and its index write in their order
 export async function addWorkspaceCollaborator(
   ctx: ServiceContext,
-  input: { workspaceId: string; email: string; role: "admin" | "editor" | "viewer" },
+  input: { workspaceId: string; email: string; role: "admin" | "editor" | "commenter" | "viewer" },
 ) {
   const { workspaceId, role } = input;
   const email = input.email.toLowerCase();

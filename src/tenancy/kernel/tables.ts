@@ -45,6 +45,8 @@ export const SHARD_KEY_COLUMNS = {
   published_entries: "project_id",
   collab_rooms: "document_id",
   notification_outbox: "id",
+  comments: "workspace_id",
+  comment_reactions: "comment_id",
 } as const;
 
 export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;

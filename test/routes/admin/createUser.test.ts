@@ -28,9 +28,19 @@ describe("POST /admin/users", () => {
       collaborators: [{ userId: user._id, role: "owner" }],
     });
 
-    expect(Object.keys(token).sort()).toEqual(["_id", "createdAt", "expiresAt", "name", "token"]);
+    expect(Object.keys(token).sort()).toEqual([
+      "_id",
+      "createdAt",
+      "expiresAt",
+      "name",
+      "resources",
+      "scopes",
+      "token",
+    ]);
     expect(token.token).toMatch(TOKEN_PATTERN);
     expect(token.expiresAt).toBeNull();
+    // The first token is a full one: no scopes, no resources (docs/api-guide.md › Tokens and scopes).
+    expect([token.scopes, token.resources]).toEqual([null, null]);
 
     // Re-read everything through the API with the issued token.
     const me = await ok("GET", "/me", { token: token.token });

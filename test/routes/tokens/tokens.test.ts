@@ -13,7 +13,15 @@ describe("tokens", () => {
 
   it("POST /token shows the secret once; GET /token/all never does, and records lastUsedAt after use", async () => {
     const issued = await ok("POST", "/token", { token: u.token, body: { name: "ci" } });
-    expect(Object.keys(issued.data).sort()).toEqual(["_id", "createdAt", "expiresAt", "name", "token"]);
+    expect(Object.keys(issued.data).sort()).toEqual([
+      "_id",
+      "createdAt",
+      "expiresAt",
+      "name",
+      "resources",
+      "scopes",
+      "token",
+    ]);
     expect(issued.data).toMatchObject({ name: "ci", expiresAt: null });
     expect(issued.data.token).toMatch(TOKEN_PATTERN);
     expect(issued.data.token).not.toBe(u.token);
@@ -26,9 +34,19 @@ describe("tokens", () => {
       createdAt: issued.data.createdAt,
       expiresAt: null,
       lastUsedAt: null,
+      scopes: null,
+      resources: null,
     });
     for (const t of before.data)
-      expect(Object.keys(t).sort()).toEqual(["_id", "createdAt", "expiresAt", "lastUsedAt", "name"]);
+      expect(Object.keys(t).sort()).toEqual([
+        "_id",
+        "createdAt",
+        "expiresAt",
+        "lastUsedAt",
+        "name",
+        "resources",
+        "scopes",
+      ]);
     expect(JSON.stringify(before.data)).not.toMatch(/cws_/);
 
     const me = await ok("GET", "/me", { token: issued.data.token });
@@ -58,9 +76,12 @@ describe("tokens", () => {
     );
     expectError(await call("POST", "/token", { token: u.token, body: { name: "" } }), 400, "ValidationError");
     expectError(await call("POST", "/token", { token: u.token, body: {} }), 400, "ValidationError");
-    const unknown = await call("POST", "/token", { token: u.token, body: { name: "x", scopes: ["all"] } });
+    const unknown = await call("POST", "/token", { token: u.token, body: { name: "x", permissions: ["all"] } });
     expectError(unknown, 400, "ValidationError");
-    expect(unknown.body.details.map((d: any) => d.path)).toEqual(["scopes"]);
+    expect(unknown.body.details.map((d: any) => d.path)).toEqual(["permissions"]);
+    // An unknown scope is named by its place in the list (docs/api-guide.md › Tokens and scopes).
+    const badScope = await call("POST", "/token", { token: u.token, body: { name: "x", scopes: ["all"] } });
+    expect(badScope.body.details.map((d: any) => d.path)).toEqual(["scopes.0"]);
   });
 
   it("answers 401 for a token once it has expired", async () => {

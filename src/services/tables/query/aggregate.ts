@@ -4,7 +4,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { unprocessable, type ErrorDetail } from "../../../errors";
-import { checkTableAccess, tableAccessStatement } from "../../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { read, type ServiceContext } from "../../context";
 import { columnType } from "../cellValues";
 import { liveColumnsQuery } from "../columns";

@@ -6,7 +6,7 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { unprocessable, type ErrorDetail } from "../../../errors";
-import { checkTableAccess, tableAccessStatement } from "../../../auth/access";
+import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { ftsExpression, scopeWord } from "../../search/query";
 import { read, type ServiceContext } from "../../context";
 import { liveColumnsQuery } from "../columns";

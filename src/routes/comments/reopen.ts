@@ -1,0 +1,22 @@
+import { defineRoute, ctxOf } from "../../http/route";
+import { type Router, errorResponses, okData } from "../../openapi";
+import { setThreadStatus } from "../../services/comments/write";
+import { CommentSchema, commentIdParam } from "./schema";
+
+const route = defineRoute({
+  operationId: "reopenComment",
+  method: "post",
+  path: "/comment/{commentId}/reopen",
+  tags: ["Comments"],
+  summary: "Reopen the comment's thread",
+  description: "Marks the thread of the comment open again and answers its root comment. Commenters and above.",
+  request: { params: commentIdParam },
+  responses: { ...okData(CommentSchema), ...errorResponses() },
+});
+
+export function registerReopenComment(app: Router) {
+  app.openapi(route, async (c) => {
+    const { commentId } = c.req.valid("param");
+    return c.json({ data: await setThreadStatus(ctxOf(c), { commentId, status: "open" }) }, 200);
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * POST /table/{tableId}/rows/delete and …/rows/restore (docs/api-guide.md › Bulk writes): up to 1,000 rows soft-deleted
+ * or brought back in one batch with a keyed request's kept answer; an id that is no row of the table in the expected
+ * state (live to delete, deleted to restore) is 404 and nothing is written. Lookups elsewhere that read the rows are
+ * recomputed before the answer; each row emits row.deleted (delete) or row.created (restore: the row is back).
+ */
+import { validation } from "../../../errors";
+import { d1Of } from "../../../db/d1";
+import type { ServiceContext } from "../../context";
+import { keptAnswerStatements } from "../../idempotency";
+import { emitAfterResponse, rowEvent } from "../../events/events";
+import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "../recompute";
+import { assertWritable, commitBatch, guardStatement, readForBulkWrite, rowsNotFound } from "./common";
+
+const SET_DELETED = `UPDATE rows SET is_deleted = ?2, updated_at = ?3
+  WHERE table_id = ?1 AND is_deleted = ?4 AND id IN (SELECT value FROM json_each(?5))`;
+
+async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: readonly string[] }, deleted: boolean) {
+  const ids = [...new Set(input.ids)];
+  if (ids.length !== input.ids.length)
+    throw validation("An id appears more than once", [{ path: "ids", message: "repeated id" }]);
+  const { tableRow, table, found } = await readForBulkWrite(ctx, {
+    tableId: input.tableId,
+    rowIds: ids,
+    deleted: !deleted,
+  });
+  const present = new Set(found.map((r) => r.id));
+  const missing = ids.filter((id) => !present.has(id));
+  if (missing.length) throw rowsNotFound(missing, (id) => `ids.${ids.indexOf(id)}`);
+  assertWritable(tableRow);
+  const d1 = d1Of(ctx.db);
+  const data = { ids };
+  await commitBatch(d1, [
+    guardStatement(d1, table.id, ids, !deleted),
+    d1.prepare(SET_DELETED).bind(table.id, deleted ? 1 : 0, ctx.now, deleted ? 0 : 1, JSON.stringify(ids)),
+    ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
+  ]);
+  // A restored row's formulas are recomputed (columns may have changed while it was away), with the lookups reading it.
+  if (deleted) await recalculateLookupsReading(ctx.env, table.id);
+  else await recalculateFormulasAfterWrite(ctx.env, table.id, ids);
+  emitAfterResponse(
+    ctx,
+    ids.map((id) => rowEvent(deleted ? "row.deleted" : "row.created", table, id)),
+  );
+  return { table, data };
+}
+
+export const bulkDeleteRows = (ctx: ServiceContext, input: { tableId: string; ids: readonly string[] }) =>
+  setDeleted(ctx, input, true);
+
+export const bulkRestoreRows = (ctx: ServiceContext, input: { tableId: string; ids: readonly string[] }) =>
+  setDeleted(ctx, input, false);

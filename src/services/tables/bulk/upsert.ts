@@ -1,0 +1,180 @@
+/**
+ * POST /table/{tableId}/rows/upsert (docs/api-guide.md › Bulk writes): each input row whose key cells equal one live
+ * row's updates it, else a row is created; all or nothing, one write batch, formulas recomputed once.
+ * Round trips: access and columns (with authentication), the rows holding the keys, the write.
+ */
+import { ApiError, validation, type ErrorDetail } from "../../../errors";
+import { d1Of } from "../../../db/d1";
+import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
+import { read, type ServiceContext } from "../../context";
+import { keptAnswerStatements } from "../../idempotency";
+import { emitAfterResponse, rowEvent } from "../../events/events";
+import { checkCellWrites, isComputedColumn } from "../cellValues";
+import { liveColumnsQuery } from "../columns";
+import { recalculateFormulasAfterWrite } from "../recompute";
+import { rowInsertStatements } from "../rows";
+import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
+import { resolveSelectLabels } from "./labels";
+import { commitBatch, guardStatement } from "./common";
+import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
+
+/** Cells of the key columns in live rows whose first key cell holds one of the given values (JSON texts). */
+const KEY_CELLS = `SELECT c.row_id AS rowId, c.column_id AS columnId, c.data AS data, r.owner_id AS ownerId,
+    r.created_at AS createdAt, r.origin_id AS originId
+  FROM cells c JOIN rows r ON r.id = c.row_id
+  WHERE c.table_id = ?1 AND c.is_deleted = 0 AND c.column_id IN (SELECT value FROM json_each(?2))
+    AND c.row_id IN (SELECT k.row_id FROM cells k JOIN rows kr ON kr.id = k.row_id AND kr.table_id = ?1 AND kr.is_deleted = 0
+      WHERE k.column_id = ?3 AND k.is_deleted = 0 AND k.data IN (SELECT value FROM json_each(?4)))`;
+
+interface KeyCell {
+  rowId: string;
+  columnId: string;
+  data: string | null;
+  ownerId: string;
+  createdAt: number;
+  originId: string;
+}
+
+const keyOf = (values: unknown[]) => JSON.stringify(values);
+
+/** 400 unless every key column is a writable column of the table and every row gives each key a value, once. */
+function checkKeys(keyColumnIds: readonly string[], byId: Map<string, ColumnRow>, inputs: Record<string, unknown>[]) {
+  const details: ErrorDetail[] = [];
+  keyColumnIds.forEach((id, i) => {
+    const column = byId.get(id);
+    if (!column) details.push({ path: `keyColumnIds.${i}`, message: "no such column in this table" });
+    else if (isComputedColumn(column))
+      details.push({ path: `keyColumnIds.${i}`, message: "a computed column cannot be a key" });
+  });
+  if (new Set(keyColumnIds).size !== keyColumnIds.length)
+    details.push({ path: "keyColumnIds", message: "a column appears more than once" });
+  if (details.length) throw validation("Invalid keyColumnIds", details);
+  const firstAt = new Map<string, number>();
+  const keys = inputs.map((cells, i) => {
+    const values = keyColumnIds.map((id) => cells[id] ?? null);
+    const blank = keyColumnIds.find((id) => (cells[id] ?? null) === null);
+    if (blank) details.push({ path: `rows.${i}.cells.${blank}`, message: "every row gives each key column a value" });
+    const key = keyOf(values);
+    const first = firstAt.get(key);
+    if (first !== undefined && !blank) details.push({ path: `rows.${i}`, message: `the same key as rows.${first}` });
+    firstAt.set(key, first ?? i);
+    return key;
+  });
+  if (details.length) throw validation("Invalid upsert rows", details.slice(0, 50));
+  return keys;
+}
+
+/** Existing live rows by key; 409 naming the rows when one key matches several. */
+async function matchExisting(
+  ctx: ServiceContext,
+  table: TableRow,
+  keyColumnIds: string[],
+  inputs: Record<string, unknown>[],
+  keys: string[],
+) {
+  const d1 = d1Of(ctx.db);
+  const first = keyColumnIds[0]!;
+  const { results } = await d1
+    .prepare(KEY_CELLS)
+    .bind(table.id, JSON.stringify(keyColumnIds), first, JSON.stringify(inputs.map((c) => JSON.stringify(c[first]))))
+    .all<KeyCell>();
+  const byRow = new Map<string, { cells: Map<string, unknown>; row: KeyCell }>();
+  for (const c of results) {
+    const entry = byRow.get(c.rowId) ?? { cells: new Map(), row: c };
+    entry.cells.set(c.columnId, c.data === null ? null : JSON.parse(c.data));
+    byRow.set(c.rowId, entry);
+  }
+  const byKey = new Map<string, { rowIds: string[]; row: KeyCell }>();
+  for (const [rowId, { cells, row }] of byRow) {
+    const key = keyOf(keyColumnIds.map((id) => cells.get(id) ?? null));
+    const m = byKey.get(key) ?? { rowIds: [], row };
+    m.rowIds.push(rowId);
+    byKey.set(key, m);
+  }
+  const ambiguous = keys.flatMap((k, i) => {
+    const ids = byKey.get(k)?.rowIds ?? [];
+    return ids.length > 1 ? [{ path: `rows.${i}`, message: `the key matches rows ${ids.join(", ")}` }] : [];
+  });
+  if (ambiguous.length)
+    throw new ApiError("ConflictError", `A key matches several rows: ${ambiguous[0]!.message}`, {
+      details: ambiguous.slice(0, 50),
+    });
+  return keys.map((k) => byKey.get(k)?.row);
+}
+
+// eslint-disable-next-line max-lines-per-function -- one read, one match, one batch: the steps read in order
+export async function upsertRows(
+  ctx: ServiceContext,
+  input: { tableId: string; keyColumnIds: string[]; rows: readonly { cells?: Record<string, unknown> }[] },
+) {
+  const [[tableRow], columnList] = await read(ctx, [
+    tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
+    liveColumnsQuery(ctx.db, input.tableId),
+  ]);
+  const { table } = checkTableAccess(tableRow, "write");
+  const byId = new Map(columnList.map((c) => [c.id, c]));
+  const inputs = resolveSelectLabels(
+    byId,
+    input.rows.map((r) => r.cells ?? {}),
+  );
+  const keys = checkKeys(input.keyColumnIds, byId, inputs);
+  checkCellWrites(byId, inputs, (i) => `rows.${i}.cells`);
+  const matched = await matchExisting(ctx, table, input.keyColumnIds, inputs, keys);
+  const t = ctx.now;
+  const newId = ctx.ids.seriesBeside(table.id);
+  const rowsOut: RowRow[] = matched.map((m) => ({
+    id: m ? m.rowId : newId(),
+    tableId: table.id,
+    projectId: table.projectId,
+    workspaceId: table.workspaceId,
+    ownerId: m ? m.ownerId : ctx.user.id,
+    originId: m ? m.originId : "",
+    seq: 0,
+    isDeleted: false,
+    createdAt: m ? m.createdAt : t,
+    updatedAt: t,
+  }));
+  const created = rowsOut.filter((_, i) => !matched[i]);
+  const updated = rowsOut.filter((_, i) => matched[i]);
+  const entries = (which: "new" | "old") =>
+    rowsOut.flatMap((row, i) =>
+      (which === "new") === !matched[i]
+        ? Object.entries(inputs[i]!)
+            .filter(([, v]) => which === "old" || v !== null)
+            .map(([columnId, v]): CellEntry => [newId(), row.id, columnId, byId.get(columnId)!.isIdentifier ? 1 : 0, v])
+        : [],
+    );
+  const answer = rowsOut.map((r, i) => ({ ...rowDto(r), cells: { ...inputs[i] } }));
+  const data = { created: created.map((r) => r.id), updated: updated.map((r) => r.id), rows: answer };
+  const d1 = d1Of(ctx.db);
+  const updatedIds = updated.map((r) => r.id);
+  await commitBatch(d1, [
+    guardStatement(d1, table.id, updatedIds),
+    touchRowsStatement(d1, table.id, t, updatedIds),
+    ...cellUpsertStatements(d1, table, t, entries("old")),
+    ...(created.length
+      ? rowInsertStatements(
+          d1,
+          table,
+          ctx.user.id,
+          t,
+          created.map((r) => r.id),
+          entries("new"),
+        )
+      : []),
+    ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
+  ]);
+  const computed = await recalculateFormulasAfterWrite(
+    ctx.env,
+    table.id,
+    rowsOut.map((r) => r.id),
+  );
+  emitAfterResponse(
+    ctx,
+    rowsOut.map((r, i) =>
+      rowEvent(matched[i] ? "row.updated" : "row.created", table, r.id, Object.keys(inputs[i] ?? {})),
+    ),
+  );
+  for (const a of answer) Object.assign(a.cells, computed.formulaCells[a._id] ?? {});
+  return { table, data };
+}
