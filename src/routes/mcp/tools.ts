@@ -9,7 +9,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { z } from "zod";
 import { ApiError } from "../../errors";
 import { requireScope, scopeOf } from "../../auth/scopes";
-import { onShardOf, type ServiceContext } from "../../services/context";
+import type { ServiceContext } from "../../services/context";
 import { exportMarkdownDocument, importMarkdownDocument } from "../../services/markdown/documents";
 import { markdownToBlocks } from "../../services/markdown/convert";
 import { putContent } from "../../services/content/content";
@@ -58,7 +58,7 @@ function documentTools(server: McpServer, caller: ServiceContext) {
     },
     (a) =>
       answer(caller, "exportMarkdownDocument", async () => {
-        const { markdown } = await exportMarkdownDocument(onShardOf(caller, a.documentId), {
+        const { markdown } = await exportMarkdownDocument(caller.on(a.documentId), {
           documentId: a.documentId,
         });
         return markdown;
@@ -78,7 +78,7 @@ function documentWriteTools(server: McpServer, caller: ServiceContext) {
         parentId: Id.optional(),
       },
     },
-    (a) => answer(caller, "importMarkdownDocument", () => importMarkdownDocument(onShardOf(caller, a.projectId), a)),
+    (a) => answer(caller, "importMarkdownDocument", () => importMarkdownDocument(caller.on(a.projectId), a)),
   );
   server.registerTool(
     "update_document",
@@ -93,7 +93,7 @@ function documentWriteTools(server: McpServer, caller: ServiceContext) {
     },
     (a) =>
       answer(caller, "putContent", () =>
-        putContent(onShardOf(caller, a.documentId), {
+        putContent(caller.on(a.documentId), {
           documentId: a.documentId,
           blocks: markdownToBlocks(a.markdown),
           ...(a.baseVersion !== undefined && { baseVersion: a.baseVersion }),
@@ -106,8 +106,7 @@ function tableTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "list_tables",
     { description: "The tables of a project (GET /table/all/{projectId}/id).", inputSchema: { projectId: Id } },
-    (a) =>
-      answer(caller, "listTableIds", () => listTableIds(onShardOf(caller, a.projectId), { projectId: a.projectId })),
+    (a) => answer(caller, "listTableIds", () => listTableIds(caller.on(a.projectId), { projectId: a.projectId })),
   );
   server.registerTool(
     "query_rows",
@@ -118,7 +117,7 @@ function tableTools(server: McpServer, caller: ServiceContext) {
     },
     (a) =>
       answer(caller, "queryRows", () =>
-        queryRows(onShardOf(caller, a.tableId), { tableId: a.tableId, query: queryFromBody(a.query ?? {}) }),
+        queryRows(caller.on(a.tableId), { tableId: a.tableId, query: queryFromBody(a.query ?? {}) }),
       ),
   );
   server.registerTool(
@@ -139,14 +138,14 @@ function tableTools(server: McpServer, caller: ServiceContext) {
     (a) =>
       a.keyColumnIds
         ? answer(caller, "upsertRows", () =>
-            upsertRows(onShardOf(caller, a.tableId), {
+            upsertRows(caller.on(a.tableId), {
               tableId: a.tableId,
               keyColumnIds: a.keyColumnIds!,
               rows: a.rows as never,
             }),
           )
         : answer(caller, "bulkCreateRows", () =>
-            bulkCreateRows(onShardOf(caller, a.tableId), { tableId: a.tableId, rows: a.rows.map((r) => r.cells) }),
+            bulkCreateRows(caller.on(a.tableId), { tableId: a.tableId, rows: a.rows.map((r) => r.cells) }),
           ),
   );
   server.registerTool(
@@ -178,7 +177,7 @@ function resources(server: McpServer, caller: ServiceContext) {
     async (uri, { documentId }) => {
       const id = String(documentId);
       const { markdown } = (await unwrap("exportMarkdownDocument", () =>
-        exportMarkdownDocument(onShardOf(caller, id), { documentId: id }),
+        exportMarkdownDocument(caller.on(id), { documentId: id }),
       )) as {
         markdown: string;
       };
@@ -191,7 +190,7 @@ function resources(server: McpServer, caller: ServiceContext) {
     { description: "A table's definition as JSON", mimeType: "application/json" },
     async (uri, { tableId }) => {
       const id = String(tableId);
-      const table = await unwrap("getTable", () => getTable(onShardOf(caller, id), { tableId: id }));
+      const table = await unwrap("getTable", () => getTable(caller.on(id), { tableId: id }));
       return text(uri, "application/json", JSON.stringify(table));
     },
   );
