@@ -126,3 +126,5 @@ function retryingFetch(options: ApiClientOptions): (input: Request) => Promise<R
     }
   };
 }
+
+export * from "./filter.js";

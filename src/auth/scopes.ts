@@ -101,6 +101,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "parseFormula",
     "queryRows",
     "aggregateRows",
+    "getView",
+    "listViews",
+    "listViewRows",
   ),
   ...w(
     "tables",
@@ -121,6 +124,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "bulkDeleteRows",
     "bulkRestoreRows",
     "patchRow",
+    "createView",
+    "updateView",
+    "deleteView",
   ),
   ...r("comments", "getComment", "listDocumentComments", "listRowComments"),
   ...w(

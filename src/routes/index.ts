@@ -20,6 +20,7 @@ import { registerClauseReferenceRoutes } from "./clauseReferences";
 import { registerColumnRoutes } from "./columns";
 import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
+import { registerViewRoutes } from "./views";
 import { registerTableCsvRoutes } from "./tableCsv";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
@@ -52,6 +53,7 @@ export function registerRoutes(app: Router) {
   registerTableRoutes(app);
   registerColumnRoutes(app);
   registerCellRoutes(app);
+  registerViewRoutes(app);
   registerRowRoutes(app);
   registerTableCsvRoutes(app);
   registerParseFormula(app);

@@ -11,7 +11,7 @@ import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
 import { mcpCases } from "./cases/mcp";
-import { queryCases } from "./cases/query";
+import { queryCases, viewCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
 
@@ -33,4 +33,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   query: queryCases,
   bulkRows: bulkRowCases,
   comments: commentCases,
+  views: viewCases,
 };

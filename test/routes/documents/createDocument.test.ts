@@ -118,6 +118,8 @@ describe("documents", () => {
         emoji: null,
         collaborators: [{ userId: t.owner.id, role: "owner" }],
         isDeleted: false,
+        commentCount: 0,
+        openCommentCount: 0,
       });
       const read = await e10(d._id);
       expect(read.status).toBe(200);

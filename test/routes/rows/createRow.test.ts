@@ -128,6 +128,8 @@ describe("rows", () => {
       expect(listed.data).toEqual([
         {
           ...row,
+          commentCount: 0,
+          openCommentCount: 0,
           cells: { ...Object.fromEntries(Object.values(col).map((id) => [id, null])), ...values, [col.oneMany!]: [] },
         },
       ]);
