@@ -13,6 +13,7 @@ export const security = [{ bearer: [] as string[] }];
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Identity: "Users, personal access tokens and the caller's own profile",
   Organizations: "Organizations and their members",
+  OAuth: "OAuth 2.1 for third-party apps: authorization with PKCE, tokens, revocation and metadata",
   Workspaces: "Workspaces of an organization and their collaborators",
   Projects: "Projects of a workspace",
   Documents: "Documents and folders: the tree, sharing, publishing, trash and access checks",

@@ -184,12 +184,20 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
   ["createWorkspace", "admin"],
   ["updateWorkspace", "admin"],
   ["createOAuthApp", "admin"],
+  ["listOAuthApps", "admin"],
+  ["deleteOAuthApp", "admin"],
   // Managing tokens is managing credentials: only a full token, or one with `admin`, may.
   ["createToken", "admin"],
   ["listTokens", "admin"],
   ["revokeToken", "admin"],
   ...[
     "abortLogicalShardMove",
+    // OAuth's own endpoints: the app authenticates with its client secret, the consent form with the token it carries.
+    "approveOAuth",
+    "authorizeOAuth",
+    "exchangeOAuthToken",
+    "getOAuthMetadata",
+    "revokeOAuthToken",
     "connectCollaboration",
     "createUser",
     "dropMovedShardCopy",

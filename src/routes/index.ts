@@ -28,6 +28,7 @@ import { registerParseFormula } from "./formulas/parse";
 import { registerSearchRoutes } from "./search";
 import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
+import { registerOAuthRoutes } from "./oauth";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -36,6 +37,8 @@ export function registerRoutes(app: Router) {
   registerMeRoutes(app);
   registerMcpRoutes(app);
   registerOrganizationRoutes(app);
+  // /organization/{organizationId}/oauth-app/all before /organization/{organizationId}/oauth-app/{clientId}
+  registerOAuthRoutes(app);
 
   registerWorkspaceRoutes(app);
   registerProjectRoutes(app);

@@ -14,6 +14,7 @@ import { mcpCases } from "./cases/mcp";
 import { queryCases, viewCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
+import { oauthCases } from "./cases/oauth";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -34,4 +35,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   bulkRows: bulkRowCases,
   comments: commentCases,
   views: viewCases,
+  oauth: oauthCases,
 };

@@ -4,3 +4,4 @@
 // migrations from this file; shard databases keep a copy of every user (the one directory table they use besides the claims).
 export { users, accessTokens, notifications, userOrganizations } from "./identity";
 export { idempotencyKeys } from "./http";
+export { oauthApps, oauthCodes, oauthRefreshTokens } from "./oauth";
