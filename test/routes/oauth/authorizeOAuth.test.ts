@@ -28,6 +28,7 @@ describe("authorizeOAuth", () => {
       authorizeParams(app, challenge, { scope: "tables:write documents:read", resource: t.projectId }),
     );
     expect(res.status).toBe(200);
+    expect(Number(res.headers.get("x-d1-round-trips"))).toBeOneOf([1]);
     expect(res.headers.get("content-type")).toContain("text/html");
     const html = res.body as string;
     expect(html).toContain("Authorize Sync Tool");
@@ -78,8 +79,13 @@ describe("approveOAuth", () => {
   const post = (form: Record<string, string>) => send("POST", "/oauth/authorize", { form });
 
   it("approving with the user's token redirects with a code and the state; denying with access_denied", async () => {
-    const yes = await post({ ...authorizeParams(app, challenge), token: t.owner.token, decision: "approve" });
+    const yes = await post({
+      ...authorizeParams(app, challenge, { resource: t.projectId }),
+      token: t.owner.token,
+      decision: "approve",
+    });
     expect(yes.status).toBe(302);
+    expect(Number(yes.headers.get("x-d1-round-trips"))).toBeOneOf([1, 2, 3, 4]);
     const url = new URL(yes.headers.get("location")!);
     expect(url.searchParams.get("code")).toMatch(/^[A-Za-z0-9]{43}$/);
     expect(url.searchParams.get("state")).toBe("xyz-state");

@@ -20,6 +20,7 @@ describe("exchangeOAuthToken", () => {
     const res = await redeem(app, code, verifier);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(Number(res.headers.get("x-d1-round-trips"))).toBeOneOf([1, 2]);
     expect(res.body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "documents:read" });
     expect(res.body.access_token).toMatch(/^cws_/);
     expect(res.body.refresh_token).toMatch(/^cwr_/);
@@ -85,6 +86,7 @@ describe("exchangeOAuthToken", () => {
     const first = await grant(app, t.owner, { scope: "members:read" });
     const second = await refresh(app, first.refresh_token);
     expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(Number(second.headers.get("x-d1-round-trips"))).toBeOneOf([1, 2]);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
     expect(second.body.scope).toBe("members:read");
     expect(await meStatus(second.body.access_token)).toBe(200);
@@ -92,6 +94,7 @@ describe("exchangeOAuthToken", () => {
     expect(await meStatus(first.access_token)).toBe(401);
     const reused = await refresh(app, first.refresh_token);
     expect(reused.status).toBe(400);
+    expect(Number(reused.headers.get("x-d1-round-trips"))).toBeOneOf([1, 2]);
     expect(reused.body.error).toBe("invalid_grant");
     expect(await meStatus(second.body.access_token)).toBe(401);
     expect((await refresh(app, second.body.refresh_token)).body.error).toBe("invalid_grant");
