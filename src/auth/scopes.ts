@@ -97,6 +97,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "parseFormula",
     "queryRows",
     "aggregateRows",
+    "listViews",
+    "getView",
+    "listViewRows",
   ),
   ...w(
     "tables",
@@ -117,6 +120,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "bulkDeleteRows",
     "bulkRestoreRows",
     "patchRow",
+    "createView",
+    "updateView",
+    "deleteView",
   ),
   ...r("comments", "getComment", "listDocumentComments", "listRowComments"),
   ...w(
