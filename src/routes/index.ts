@@ -26,6 +26,7 @@ import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
 import { registerSearchRoutes } from "./search";
+import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
@@ -33,6 +34,7 @@ export function registerRoutes(app: Router) {
   registerAdminRoutes(app);
   registerTokenRoutes(app);
   registerMeRoutes(app);
+  registerMcpRoutes(app);
   registerOrganizationRoutes(app);
 
   registerWorkspaceRoutes(app);

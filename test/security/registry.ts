@@ -10,6 +10,7 @@ import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
+import { mcpCases } from "./cases/mcp";
 import { queryCases, viewCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
@@ -28,8 +29,9 @@ export const caseFactories: Record<string, CaseFactory> = {
   search: searchCases,
   tableCsv: tableCsvCases,
   markdown: markdownCases,
+  mcp: mcpCases,
   query: queryCases,
-  views: viewCases,
   bulkRows: bulkRowCases,
   comments: commentCases,
+  views: viewCases,
 };

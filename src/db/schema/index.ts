@@ -9,5 +9,5 @@ export * from "./portals";
 export * from "./collab";
 export * from "./fence";
 export * from "./outbox";
-export * from "./views";
 export * from "./comments";
+export * from "./views";

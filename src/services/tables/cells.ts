@@ -13,7 +13,6 @@ import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type CellDto = ReturnType<typeof cellDto>;
 
@@ -89,7 +88,7 @@ function cellUpsertStatement(ctx: ServiceContext, table: TableRow, rowId: string
   return ctx.db
     .insert(cells)
     .values({
-      id: newIdBeside(table.id),
+      id: ctx.ids.beside(table.id),
       tableId: table.id,
       rowId,
       columnId: column.id,

@@ -21,7 +21,6 @@ import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { idsBeside } from "../../tenancy/kernel/ids";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 
 export const MAX_BULK_ROWS = 1000;
@@ -149,7 +148,7 @@ export async function insertRows(
 /** The row and Cell records a create stores: ids beside the table's (its shard), stamped with the request's time. */
 function newRecords(ctx: ServiceContext, table: TableRow, writes: ReturnType<typeof checkCellWrites>) {
   const t = ctx.now;
-  const newId = idsBeside(table.id);
+  const newId = ctx.ids.seriesBeside(table.id);
   const newRows: RowRow[] = writes.map(() => ({
     id: newId(),
     tableId: table.id,

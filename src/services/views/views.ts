@@ -10,7 +10,6 @@ import { nextUpdatedAt } from "../../db/sql";
 import type { ExpectedVersion } from "../../lib/etag";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { notFound, preconditionFailed } from "../../errors";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { assertExpectedVersion } from "../preconditions";
@@ -67,7 +66,7 @@ export async function createView(ctx: ServiceContext, input: { tableId: string; 
   const { table } = checkTableAccess(tableRow, "write");
   checkViewQuery(ctx, table, columnList, input.view);
   const row: ViewRow = {
-    id: newIdBeside(table.id),
+    id: ctx.ids.beside(table.id),
     tableId: table.id,
     projectId: table.projectId,
     workspaceId: table.workspaceId,

@@ -10,7 +10,7 @@ import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAcces
 import { ftsExpression, scopeWord } from "../../search/query";
 import { read, type ServiceContext } from "../../context";
 import { liveColumnsQuery } from "../columns";
-import { assemblePage, cellsJson, decodeCursor, encodeCursor, type RowsPage } from "../rowReads";
+import { assemblePage, cellsJson, commentCounts, decodeCursor, encodeCursor, type RowsPage } from "../rowReads";
 import type { ColumnRow, TableRow } from "../serialize";
 import { compileFilter, type FilterScope } from "./filter";
 import {
@@ -128,7 +128,7 @@ export function pageStatement(ctx: ServiceContext, tableId: string, compiled: Co
     .orderBy(...orderBySql(sort))
     .limit(q.limit + 1);
   return ctx.db
-    .select({ row: rows, cells: cellsJson, ...sortKeyFields(sort) })
+    .select({ row: rows, cells: cellsJson, comments: commentCounts, ...sortKeyFields(sort) })
     .from(rows)
     .where(inArray(rows.id, pageIds))
     .orderBy(...orderBySql(sort));
@@ -143,6 +143,7 @@ export async function runQuery(
   const page = (await pageStatement(ctx, input.tableId, compiled, query)) as ({
     row: typeof rows.$inferSelect;
     cells: string | null;
+    comments: string;
   } & Record<string, KeyValue>)[];
   const answer = await assemblePage(ctx, input.columns, page, query.limit);
   if (compiled.sort.length && answer.nextCursor) {
