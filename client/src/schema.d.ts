@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth authorization server metadata (RFC 8414) */
+        /**
+         * OAuth authorization server metadata (RFC 8414)
+         * @description The endpoints (`authorization_endpoint`, `token_endpoint`, `revocation_endpoint`), `S256` PKCE, the grant types, the client authentication methods and the scopes; no token needed.
+         */
         get: operations["getOAuthMetadata"];
         put?: never;
         post?: never;
@@ -13269,6 +13272,18 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -28,8 +28,9 @@ import {
 import { OAuthError } from "../../services/oauth/errors";
 import { ConsentPage, consentHeaders, OAuthProblemPage } from "../../site/consent";
 
-// No length limits: a request the app got wrong is answered on the page or at its redirect URI, never as JSON.
-const param = (description: string) => z.string().optional().openapi({ description });
+// Bounded only by what a URL can carry at the edge (16 KB): a request the app got wrong is answered on the page or at
+// its redirect URI, not as a JSON validation error.
+const param = (description: string) => z.string().max(16_384).optional().openapi({ description });
 
 const AuthorizeQuery = z.object({
   response_type: param("`code`"),
@@ -62,7 +63,12 @@ const show = defineRoute({
     "are sent to the redirect URI as `error` (`unsupported_response_type`, `invalid_request`, `invalid_scope`, `invalid_target`).",
   security: [],
   request: { query: AuthorizeQuery },
-  responses: { 200: html("The consent page"), 302: redirect, 400: html("The request cannot be sent back to the app") },
+  responses: {
+    200: html("The consent page"),
+    302: redirect,
+    400: html("The request cannot be sent back to the app"),
+    ...onlyErrorResponses("InternalError"),
+  },
 });
 
 const decide = defineRoute({

@@ -14,7 +14,7 @@ import { errorResponses, jsonResponse, onlyErrorResponses, type Router } from ".
 import { OAuthError } from "../../services/oauth/errors";
 import { redeemCode, refreshGrant, revokeOAuthToken, type ClientCredentials } from "../../services/oauth/tokens";
 
-const field = (description: string) => z.string().optional().openapi({ description });
+const field = (description: string) => z.string().max(4096).optional().openapi({ description });
 const clientFields = {
   client_id: field("The app's client id (client_secret_post; or HTTP Basic)"),
   client_secret: field("The app's client secret (client_secret_post; or HTTP Basic)"),
@@ -91,6 +91,8 @@ const metadata = defineRoute({
   roundTrips: 0,
   tags: ["OAuth"],
   summary: "OAuth authorization server metadata (RFC 8414)",
+  description:
+    "The endpoints (`authorization_endpoint`, `token_endpoint`, `revocation_endpoint`), `S256` PKCE, the grant types, the client authentication methods and the scopes; no token needed.",
   security: [],
   responses: {
     200: jsonResponse(z.record(z.string(), z.unknown()), "The metadata"),
