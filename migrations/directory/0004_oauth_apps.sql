@@ -19,6 +19,7 @@ CREATE TABLE `oauth_codes` (
 	`scopes` text NOT NULL,
 	`resources` text,
 	`expires_at` integer NOT NULL,
+	`grant_expires_at` integer,
 	`used_at` integer,
 	`grant_id` text,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
@@ -35,6 +36,7 @@ CREATE TABLE `oauth_refresh_tokens` (
 	`access_token_id` text NOT NULL,
 	`created_at` integer NOT NULL,
 	`expires_at` integer NOT NULL,
+	`grant_expires_at` integer,
 	`rotated_at` integer,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
 );

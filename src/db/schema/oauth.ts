@@ -37,6 +37,8 @@ export const oauthCodes = sqliteTable(
     scopes: text("scopes", { mode: "json" }).notNull().$type<string[]>(),
     resources: text("resources", { mode: "json" }).$type<TokenResources>(),
     expiresAt: integer("expires_at").notNull(),
+    /** The approving token's expiry (null: none): the grant's tokens never outlive it. */
+    grantExpiresAt: integer("grant_expires_at"),
     /** When it was redeemed; a second redemption revokes the grant it produced (`grantId`). */
     usedAt: integer("used_at"),
     grantId: text("grant_id"),
@@ -62,6 +64,8 @@ export const oauthRefreshTokens = sqliteTable(
     accessTokenId: text("access_token_id").notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /** The approving token's expiry (null: none): no token of the grant outlives it. */
+    grantExpiresAt: integer("grant_expires_at"),
     /** When it was exchanged for a new one: presenting it again revokes the whole grant. */
     rotatedAt: integer("rotated_at"),
   },

@@ -9,7 +9,6 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../env";
 import { bearerCredential, completeAuthentication, tokenStatement } from "../../auth/authenticate";
-import { ANY_SCOPE } from "../../auth/scopes";
 import { ApiError } from "../../errors";
 import { clientAddress } from "../../http/clientAddress";
 import { ctxOf, defineRoute } from "../../http/route";
@@ -130,9 +129,12 @@ function refused(c: Context<HonoEnv>, err: unknown) {
   throw err;
 }
 
-/** Authenticates the token the form carries, as a bearer token is (src/http/routeAuth.ts): one round trip. */
+/**
+ * Authenticates the token the form carries, as a bearer token is (src/http/routeAuth.ts): one round trip. Approving
+ * issues credentials, so a scoped token needs `admin` (as POST /token does).
+ */
 async function asTokenOwner(c: Context<HonoEnv>, token: string): Promise<ServiceContext> {
-  const attempt = { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary: true, scope: ANY_SCOPE };
+  const attempt = { env: c.env, address: clientAddress(c.req.raw.headers, c.env), onPrimary: true, scope: "admin" };
   const credential = await bearerCredential(token ? `Bearer ${token}` : undefined, attempt);
   const principal = new Principal(credential.hash, null, credential.userId);
   const ctx = actingAs(ctxOf(c), principal);
@@ -181,6 +183,8 @@ export function registerOAuthAuthorize(app: Router) {
     } catch (err) {
       if (err instanceof ApiError && err.code === "UnauthorizedError")
         return consentPage(c, checked, params, 401, err.message);
+      if (err instanceof ApiError && err.code === "ForbiddenError")
+        return consentPage(c, checked, params, 403, `${err.message} (${err.details?.[0]?.message ?? "forbidden"})`);
       if (err instanceof OAuthError) return consentPage(c, checked, params, 403, err.message);
       return refused(c, err);
     }

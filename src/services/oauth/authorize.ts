@@ -110,9 +110,10 @@ export function redirectTo(redirectUri: string, params: Record<string, string | 
 }
 
 /**
- * The user's answer, given by a caller already authenticated (ctx.user): Deny, or a code for the scopes and resources
- * asked — each within the approving token's own (a scoped token grants no more than it holds), and each resource one
- * the user can read. Answers the URL to send the browser to.
+ * The user's answer, given by a caller already authenticated (ctx.user) with a token that may manage credentials (a
+ * full token, or a scoped one with `admin`, as for POST /token): Deny, or a code for the scopes and resources asked —
+ * each within the approving token's own (a scoped token grants no more than it holds), each resource one the user
+ * can read, and no token of the grant outliving the approving token. Answers the URL to send the browser to.
  */
 export async function decideAuthorization(
   ctx: ServiceContext,
@@ -145,6 +146,8 @@ export async function decideAuthorization(
     scopes,
     resources,
     expiresAt: ctx.now + CODE_TTL_MS,
+    // An expiring token cannot hand out a grant that outlives it (as POST /token cannot).
+    grantExpiresAt: ctx.user.tokenExpiresAt,
   });
   return redirectTo(redirectUri, { code, state });
 }

@@ -77,12 +77,15 @@ async function issue(
     userId: string;
     scopes: string[];
     resources: TokenResources | null;
+    grantExpiresAt: number | null;
   },
 ) {
+  const cap = grant.grantExpiresAt ?? Number.MAX_SAFE_INTEGER;
+  if (cap <= ctx.now) throw invalidGrant("The token that approved this grant has expired");
   const { record, insert } = await prepareToken(ctx, {
     userId: grant.userId,
     name: `OAuth: ${grant.appName}`.slice(0, 500),
-    expiresAt: ctx.now + ACCESS_TOKEN_TTL_MS,
+    expiresAt: Math.min(ctx.now + ACCESS_TOKEN_TTL_MS, cap),
     scopes: grant.scopes,
     resources: grant.resources,
   });
@@ -96,12 +99,13 @@ async function issue(
     resources: grant.resources,
     accessTokenId: record._id,
     createdAt: ctx.now,
-    expiresAt: ctx.now + REFRESH_TOKEN_TTL_MS,
+    expiresAt: Math.min(ctx.now + REFRESH_TOKEN_TTL_MS, cap),
+    grantExpiresAt: grant.grantExpiresAt,
   });
   const answer: TokenAnswer = {
     access_token: record.token,
     token_type: "Bearer",
-    expires_in: ACCESS_TOKEN_TTL_MS / 1000,
+    expires_in: Math.round((Math.min(ctx.now + ACCESS_TOKEN_TTL_MS, cap) - ctx.now) / 1000),
     refresh_token: refreshToken,
     scope: grant.scopes.join(" "),
   };
@@ -160,6 +164,7 @@ export async function redeemCode(
     userId: code.userId,
     scopes: code.scopes,
     resources: code.resources ?? null,
+    grantExpiresAt: code.grantExpiresAt,
   });
   await ctx.db.batch([
     ...statements,
@@ -226,6 +231,7 @@ export async function refreshGrant(
     userId: old.userId,
     scopes,
     resources: old.resources ?? null,
+    grantExpiresAt: old.grantExpiresAt,
   });
   await ctx.db.batch([...statements, ctx.db.delete(accessTokens).where(eq(accessTokens.id, old.accessTokenId))]);
   return answer;

@@ -104,13 +104,19 @@ describe("approveOAuth", () => {
   });
 
   it("a token cannot grant more than it holds, nor resources its user cannot read (403 page)", async () => {
-    const scoped = await ok("POST", "/token", {
-      token: t.owner.token,
-      body: { name: "narrow", scopes: ["documents:read"] },
+    const scoped = async (scopes: string[]) =>
+      (await ok("POST", "/token", { token: t.owner.token, body: { name: "narrow", scopes } })).data.token as string;
+    // Approving issues credentials: a scoped token needs admin, as POST /token does.
+    const noAdmin = await post({
+      ...authorizeParams(app, challenge),
+      token: await scoped(["documents:read"]),
+      decision: "approve",
     });
+    expect(noAdmin.status).toBe(403);
+    expect(noAdmin.body).toContain("needs admin");
     const wider = await post({
       ...authorizeParams(app, challenge, { scope: "documents:write" }),
-      token: scoped.data.token,
+      token: await scoped(["documents:read", "admin"]),
       decision: "approve",
     });
     expect(wider.status).toBe(403);

@@ -100,6 +100,18 @@ describe("exchangeOAuthToken", () => {
     expect((await refresh(app, second.body.refresh_token)).body.error).toBe("invalid_grant");
   });
 
+  it("no token of a grant outlives the token that approved it", async () => {
+    const expiresAt = Date.now() + 10 * 60_000;
+    const short = await ok("POST", "/token", { token: t.owner.token, body: { name: "short", expiresAt } });
+    const tokens = await grant(app, { ...t.owner, token: short.data.token }, { scope: "members:read" });
+    expect(tokens.expires_in).toBeLessThanOrEqual(600);
+    const listed = await ok("GET", "/token/all", { token: t.owner.token });
+    const issued = listed.data.filter((x: { name: string }) => x.name === "OAuth: Sync Tool");
+    expect(Math.min(...issued.map((x: { expiresAt: number }) => x.expiresAt))).toBeLessThanOrEqual(expiresAt);
+    const refreshed = await refresh(app, tokens.refresh_token);
+    expect(refreshed.body.expires_in).toBeLessThanOrEqual(600);
+  });
+
   it("answers protocol errors with the protocol's codes", async () => {
     const form = { client_id: app.clientId, client_secret: app.clientSecret };
     const grantType = await send("POST", "/oauth/token", { form: { ...form, grant_type: "password" } });
