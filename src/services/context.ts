@@ -42,7 +42,6 @@ export {
   fenceRefusalOf,
   learnFromFence,
   placementsQuery,
-  refreshPlacements,
   servedHere,
   servedHereSql,
   writableHereSql,

@@ -24,7 +24,6 @@ export {
   applyPlacements,
   learnFromFence,
   placementsQuery,
-  refreshPlacements,
   type PlacementRow,
 } from "./kernel/placements";
 export { fenceRefusalOf, servedHere, servedHereSql, writableHereSql } from "./kernel/fence";
