@@ -37,6 +37,7 @@ export const idsWithoutContext: IdIssuer = idIssuer;
 // need, from the module's face.
 export {
   reconcileIndex,
+  withClaim,
   type DirectoryIndex,
   applyPlacements,
   fenceRefusalOf,

@@ -14,7 +14,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
 import { conflict } from "../../errors";
-import { reconcileIndex, type DirectoryIndex } from "../context";
+import { reconcileIndex, withClaim, type DirectoryIndex } from "../context";
 import type { ServiceContext } from "../context";
 
 export const portalRoutes = sqliteTable("portal_routes", {
@@ -110,16 +110,13 @@ export async function withClaimedRoutes<T>(
   alongside: Promise<unknown>,
   write: () => Promise<T>,
 ): Promise<T> {
-  const [claimed, other] = await Promise.allSettled([claimRoutes(ctx, projectId, names), alongside]);
-  if (claimed.status === "rejected") throw claimed.reason;
-  const fresh = claimed.value;
-  try {
-    if (other.status === "rejected") throw other.reason;
-    return await write();
-  } catch (err) {
-    await releaseRoutesQuietly(ctx, projectId, fresh);
-    throw err;
-  }
+  return withClaim({
+    claim: claimRoutes(ctx, projectId, names),
+    alongside,
+    claimFirst: true,
+    write: () => write(),
+    giveBack: (fresh) => releaseRoutesQuietly(ctx, projectId, fresh),
+  });
 }
 
 /** How old a route must be before the repair may take it for an interrupted claim (a claim's shard write follows within seconds). */

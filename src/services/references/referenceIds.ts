@@ -15,7 +15,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
-import { reconcileIndex, type DirectoryIndex } from "../context";
+import { reconcileIndex, withClaim, type DirectoryIndex } from "../context";
 import type { ServiceContext } from "../context";
 
 export type ReferenceKind = "clause" | "table";
@@ -104,16 +104,15 @@ export async function withClaimedReferenceId<R, T>(
 ): Promise<T> {
   const { kind, id, documentId } = claim;
   if (id === undefined) return write(await first, false);
-  const [claimed, read] = await Promise.allSettled([claimReferenceId(ctx, kind, id, documentId), first]);
-  const fresh = claimed.status === "fulfilled" && claimed.value;
-  try {
-    if (read.status === "rejected") throw read.reason;
-    if (claimed.status === "rejected") throw claimed.reason;
-    return await write(read.value, !fresh);
-  } catch (err) {
-    if (fresh) await releaseReferenceIdQuietly(ctx, kind, id, documentId);
-    throw err;
-  }
+  return withClaim({
+    claim: claimReferenceId(ctx, kind, id, documentId),
+    alongside: first,
+    claimFirst: false,
+    write: (fresh, results) => write(results, !fresh),
+    giveBack: async (fresh) => {
+      if (fresh) await releaseReferenceIdQuietly(ctx, kind, id, documentId);
+    },
+  });
 }
 
 /** How old a claim must be before the repair may take it for an interrupted create (the shard write follows within seconds). */

@@ -201,6 +201,32 @@ async function addMissing<Row>(env: Env, missing: MissingClaims<Row>, now: numbe
   return sum(await Promise.all(perShard));
 }
 
+/**
+ * A request's side of an index: `claim` (the service's statement taking names in the directory) runs beside
+ * `alongside` (the request's other work of that round trip), then `write` (the record, in its shard). When the
+ * other work or the write fails after the claim took names fresh, `giveBack` releases them before the error is
+ * answered; a give-back that fails is for the service to log, the repair deleting what is left. With `claimFirst`,
+ * a claim refused (409) is answered before a failure of the other work; otherwise after it.
+ */
+export async function withClaim<Fresh, Read, T>(input: {
+  claim: Promise<Fresh>;
+  alongside: Promise<Read>;
+  claimFirst: boolean;
+  write: (fresh: Fresh, read: Read) => Promise<T>;
+  giveBack: (fresh: Fresh) => Promise<void>;
+}): Promise<T> {
+  const [claimed, read] = await Promise.allSettled([input.claim, input.alongside]);
+  if (claimed.status === "rejected" && input.claimFirst) throw claimed.reason;
+  try {
+    if (read.status === "rejected") throw read.reason;
+    if (claimed.status === "rejected") throw claimed.reason;
+    return await input.write(claimed.value, read.value);
+  } catch (err) {
+    if (claimed.status === "fulfilled") await input.giveBack(claimed.value);
+    throw err;
+  }
+}
+
 /** Both phases of the repair of `index` (see the head of this file). */
 export async function reconcileIndex<Claim, Rec, Row>(
   env: Env,
