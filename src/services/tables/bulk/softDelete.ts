@@ -30,7 +30,7 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   assertWritable(tableRow);
   const d1 = d1Of(ctx.db);
   const data = { ids };
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, ids, !deleted),
     statement(d1, SET_DELETED, table.id, deleted ? 1 : 0, ctx.now, deleted ? 0 : 1, JSON.stringify(ids)),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
