@@ -144,15 +144,10 @@ const exceptions = [...TENANCY_DOORS];
  * @type {{ file: string, why: string }[]}
  */
 const prepareExceptions = [
-  ...["src/services/organizations/userOrganizations.ts", "src/services/portals/routes.ts", "src/services/references/referenceIds.ts", "src/services/automations/remoteTriggers.ts"].map((file) => ({
+  ...["src/services/organizations/userOrganizations.ts", "src/services/portals/routes.ts", "src/services/references/referenceIds.ts"].map((file) => ({
     file,
     why: "pending: the directory indexes' claims and repairs move into src/tenancy (one directory-index abstraction)",
   })),
-  ...["src/services/tables/rows.ts", "src/services/tableCsv/stage.ts", "src/services/tableCsv/sweep.ts"].map((file) => ({
-    file,
-    why: "pending: the bulk-write rework of rows and the CSV import's staging (issue 35, bulk writes) rewrites these statements",
-  })),
-  { file: "src/services/identity/tokens.ts", why: "pending: the tokens/OAuth rework rewrites token creation" },
 ];
 
 const restrict = (names) => [

@@ -11,13 +11,8 @@ import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
 import { bindingHolding, groupByShard, type ShardBinding } from "./shards";
 import { idsWithoutContext } from "../context";
-import {
-  dropUnreadablePointersStatement,
-  ownerReadsSql,
-  remoteAutomationsStatement,
-  triggerOfPointer,
-  type RemoteAutomation,
-} from "./remoteTriggers";
+import { triggerOfPointer, type RemoteAutomation } from "./remoteTriggers";
+import { dropUnreadablePointersStatement, ownerReadsSql, remoteAutomationsStatement } from "./queries";
 
 interface TriggerRow {
   automation_id: string;

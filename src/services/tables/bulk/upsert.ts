@@ -14,7 +14,7 @@ import { emitAfterResponse, rowEvent } from "../../events/events";
 import { checkCellWrites, isComputedColumn } from "../cellValues";
 import { liveColumnsQuery } from "../columns";
 import { recalculateFormulasAfterWrite } from "../recompute";
-import { rowInsertStatements } from "../rows";
+import { rowInsertStatements } from "../queries";
 import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { commitBatch, guardStatement } from "./common";
