@@ -188,3 +188,59 @@ export function dropUnreadablePointersStatement(
     JSON.stringify(pointers),
   );
 }
+
+/**
+ * A PATCH's new event-trigger rows (`[automationId, position, projectId, event, tableId, columnId, documentIds]`),
+ * replacing the old ones only when the automation's UPDATE to `version` with `triggers` is the one that held.
+ */
+export function replaceEventTriggersStatements(
+  d1: D1Database,
+  input: { id: string; version: number; triggers: unknown[]; rows: unknown[][] },
+): D1PreparedStatement[] {
+  const { id, version } = input;
+  const triggers = JSON.stringify(input.triggers);
+  const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
+  return [
+    statement(d1, `DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`, id, version, triggers),
+    statement(
+      d1,
+      `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
+         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
+         FROM json_each(?4) j WHERE ${mine}`,
+      id,
+      version,
+      triggers,
+      JSON.stringify(input.rows),
+    ),
+  ];
+}
+
+/** The trigger lookup's access condition: the automation's owner still reads the project whose event it is. */
+const OWNER_READS_EVENT_PROJECT = ownerReadsSql("a.owner_id", "t.project_id");
+
+/**
+ * In the events' project's database: the triggers of automations beside the project watching `names` (a JSON array
+ * of event names) whose owner still reads it, then the pointers of automations elsewhere (remoteTriggers.ts).
+ */
+export function eventTriggerLookupStatements(d1: D1Database, projectId: string, names: string) {
+  return [
+    statement(
+      d1,
+      `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+           (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
+           (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
+         FROM automation_event_triggers t
+         JOIN automations a ON a.id = t.automation_id
+         WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0
+           AND ${OWNER_READS_EVENT_PROJECT}`,
+      projectId,
+      names,
+    ),
+    statement(
+      d1,
+      `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
+      projectId,
+      names,
+    ),
+  ];
+}
