@@ -16,7 +16,8 @@
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
+import { cellWriteStatements, persistFormulaStatement, type CellUpsert } from "./queries";
+import { loadTable } from "./store";
 import { readRowPage, readRows } from "./rowPages";
 import { d1Of, statement } from "../../db/d1";
 import type { IdIssuer, ServiceContext } from "../context";

@@ -6,6 +6,7 @@
  */
 import { statement } from "../../db/d1";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
+import type { TableRow } from "./serialize";
 
 /** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
 const CELL_CHUNK_BYTES = 1_000_000;
@@ -68,4 +69,84 @@ export function deleteCreatedRowsStatements(d1: D1Database, tableId: string, row
     ),
     statement(d1, `DELETE FROM rows WHERE table_id = ?1 AND id IN (SELECT value FROM json_each(?2))`, tableId, ids),
   ];
+}
+
+/*
+ * A bulk write of existing rows (docs/api-guide.md › Bulk writes, ./bulk) puts every cell value of every row in a few
+ * INSERT … SELECT over json_each(?) … ON CONFLICT statements (never one per cell), chunked under D1's bound-value
+ * limit, and one UPDATE of the rows' updatedAt. Each writes only into live rows of the table, so a row deleted
+ * meanwhile gets nothing.
+ */
+const UPSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
+  SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3,
+    CASE WHEN j.value ->> 4 IS NULL THEN NULL ELSE j.value -> 4 END, 0, ?3, ?3
+  FROM json_each(?4) j
+  WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1 AND r.table_id = ?1 AND r.is_deleted = 0)
+  ON CONFLICT (row_id, column_id) DO UPDATE SET data = excluded.data, is_identifier = excluded.is_identifier,
+    is_deleted = 0, updated_at = excluded.updated_at`;
+
+const TOUCH_ROWS = `UPDATE rows SET updated_at = ?2 WHERE table_id = ?1 AND is_deleted = 0 AND id IN (SELECT value FROM json_each(?3))`;
+
+/** One value to store: `[newCellId, rowId, columnId, isIdentifier (0|1), value]` (a null value clears the cell). */
+export type CellEntry = [string, string, string, number, unknown];
+
+/** The upserts of `entries` into live rows of `table`, in chunks. */
+export function cellUpsertStatements(
+  d1: D1Database,
+  table: Pick<TableRow, "id" | "workspaceId">,
+  t: number,
+  entries: readonly CellEntry[],
+): D1PreparedStatement[] {
+  return jsonArrayChunks(entries, CELL_CHUNK_BYTES).map((chunk) =>
+    statement(d1, UPSERT_CELLS, table.id, table.workspaceId, t, chunk),
+  );
+}
+
+/** Sets the live rows `rowIds`' updatedAt to `t`. */
+export function touchRowsStatement(d1: D1Database, tableId: string, t: number, rowIds: readonly string[]) {
+  return statement(d1, TOUCH_ROWS, tableId, t, JSON.stringify(rowIds));
+}
+
+/**
+ * The batch's first statement: it aborts the whole batch (nothing written) unless exactly `rowIds` are still rows of
+ * the live table in the state the write expects (live, or deleted for a restore) — a delete (of a row or the
+ * table) that committed between the read and the write makes the bulk write a 404, never a partial one. json() of a non-JSON text (./bulk/common.ts commitBatch) is SQLite's way of
+ * raising an error from a plain statement.
+ */
+export function guardStatement(
+  d1: D1Database,
+  tableId: string,
+  rowIds: readonly string[],
+  deleted = false,
+): D1PreparedStatement {
+  return statement(
+    d1,
+    `SELECT json(CASE WHEN (SELECT COUNT(*) FROM rows WHERE table_id = ?1 AND is_deleted = ?2
+        AND id IN (SELECT value FROM json_each(?3))) = ?4
+        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND is_deleted = 0) THEN '1' ELSE 'stale' END) AS ok`,
+    tableId,
+    deleted ? 1 : 0,
+    JSON.stringify(rowIds),
+    new Set(rowIds).size,
+  );
+}
+
+/** Soft-deletes (`deleted`) or restores the rows `rowIds` of the table that are in the other state. */
+export function setDeletedStatement(
+  d1: D1Database,
+  tableId: string,
+  rowIds: readonly string[],
+  deleted: boolean,
+  t: number,
+) {
+  return statement(
+    d1,
+    `UPDATE rows SET is_deleted = ?2, updated_at = ?3
+      WHERE table_id = ?1 AND is_deleted = ?4 AND id IN (SELECT value FROM json_each(?5))`,
+    tableId,
+    deleted ? 1 : 0,
+    t,
+    deleted ? 0 : 1,
+    JSON.stringify(rowIds),
+  );
 }
