@@ -138,18 +138,6 @@ const TENANCY_DOORS = [
  */
 const exceptions = [...TENANCY_DOORS];
 
-/**
- * Service files still allowed `.prepare()`, each with its reason. All are pending work of issue 35 in other hands,
- * whose files this rule's change left alone: remove the line when that work lands.
- * @type {{ file: string, why: string }[]}
- */
-const prepareExceptions = [
-  ...["src/services/organizations/userOrganizations.ts", "src/services/portals/routes.ts", "src/services/references/referenceIds.ts"].map((file) => ({
-    file,
-    why: "pending: the directory indexes' claims and repairs move into src/tenancy (one directory-index abstraction)",
-  })),
-];
-
 const restrict = (names) => [
   "error",
   { patterns: names.map((n) => ({ regex: R[n].regex, caseSensitive: true, message: R[n].message })) },
@@ -256,9 +244,9 @@ export default tseslint.config(
   {
     // Raw D1 statements only in the db layer and the tenancy module (docs/architecture.md, "Statements"): a service
     // builds a raw statement with src/db/d1.ts's statement(), in its area's queries.ts, never with `.prepare()`.
+    // No exception.
     name: "no raw prepare in services",
     files: ["src/services/**"],
-    ignores: prepareExceptions.map((e) => e.file),
     rules: {
       "no-restricted-syntax": [
         "error",

@@ -1,4 +1,5 @@
 /** What the bulk writes of docs/api-guide.md › Bulk writes share: their first read and the commit (the all-or-nothing guard is ../queries.ts guardStatement). */
+import { d1Of } from "../../../db/d1";
 import { and, eq } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { ApiError } from "../../../errors";
@@ -54,9 +55,9 @@ export function assertWritable(tableRow: Parameters<typeof checkTableAccess>[0])
 const STALE = "malformed JSON";
 
 /** Runs the batch; the guard's abort is the 404 it stands for. */
-export async function commitBatch(d1: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+export async function commitBatch(ctx: ServiceContext, statements: D1PreparedStatement[]): Promise<D1Result[]> {
   try {
-    return await d1.batch(statements);
+    return await d1Of(ctx.db).batch(statements);
   } catch (err) {
     if (err instanceof Error && err.message.includes(STALE)) throw new ApiError("NotFoundError", "Row not found");
     throw err;

@@ -28,7 +28,7 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   assertWritable(tableRow);
   const d1 = d1Of(ctx.db);
   const data = { ids };
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, ids, !deleted),
     setDeletedStatement(d1, table.id, ids, deleted, ctx.now),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),

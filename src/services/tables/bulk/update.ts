@@ -118,7 +118,7 @@ export async function writeRowUpdates(
   const answer = rows.map((r, i) => ({ ...rowDto({ ...r, updatedAt: t }), cells: { ...inputs[i] } }));
   const d1 = d1Of(ctx.db);
   const rowIds = rows.map((r) => r.id);
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, rowIds),
     touchRowsStatement(d1, table.id, t, rowIds),
     ...cellUpsertStatements(d1, table, t, entries),

@@ -171,7 +171,7 @@ export async function upsertRows(
   const data = { created: created.map((r) => r.id), updated: updated.map((r) => r.id), rows: answer };
   const d1 = d1Of(ctx.db);
   const updatedIds = updated.map((r) => r.id);
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
     ...cellUpsertStatements(d1, table, t, entries("old")),
