@@ -171,3 +171,25 @@ export function persistFormulaStatement(
     columnId,
   );
 }
+
+/** The live cells of `columnIds` in the rows `rowIds` (the formula cells a write answers with), by row then column. */
+export function formulaCellsStatement(d1: D1Database, rowIds: readonly string[], columnIds: readonly string[]) {
+  return statement(
+    d1,
+    `SELECT * FROM cells WHERE row_id IN (SELECT value FROM json_each(?1))
+      AND column_id IN (SELECT value FROM json_each(?2)) AND is_deleted = 0 ORDER BY row_id, column_id`,
+    JSON.stringify(rowIds),
+    JSON.stringify(columnIds),
+  );
+}
+
+/** The live columns of `tableIds` whose formula names one of `columnIds` (with their table's name). */
+export function columnsNamingStatement(d1: D1Database, tableIds: readonly string[], columnIds: readonly string[]) {
+  return statement(
+    d1,
+    `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
+        AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE instr(c.formula, '"' || j.value || '"') > 0)`,
+    JSON.stringify(tableIds),
+    JSON.stringify(columnIds),
+  );
+}
