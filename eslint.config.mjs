@@ -132,8 +132,8 @@ const TENANCY_DOORS = [
 
 /**
  * Files allowed one named restriction of their layer, each with its reason: { file, lifts: "<restriction>" }.
- * Besides the tenancy doors and the OAuth consent page, none: IdSchema (OpenAPI zod) lives in src/schemas/ids.ts, the If-Match check that
- * throws the service's 412 in src/services/preconditions.ts, and the formula expression types import nothing.
+ * Besides the tenancy doors and the OAuth consent page, none: IdSchema (OpenAPI zod) lives in src/schemas/ids.ts,
+ * the If-Match check that throws the service's 412 in src/services/preconditions.ts, and the formula expression types import nothing.
  * @type {{ file: string, lifts: keyof typeof R }[]}
  */
 const exceptions = [
@@ -141,30 +141,6 @@ const exceptions = [
   // The OAuth consent page is a reader-site page (src/site/consent.tsx: its stylesheet, markup and CSP) that an API
   // operation answers.
   { file: "src/routes/oauth/authorize.tsx", lifts: "site" },
-];
-
-/**
- * Service files still allowed `.prepare()`, each with its reason. All are pending work of issue 35 in other hands,
- * whose files this rule's change left alone: remove the line when that work lands.
- * @type {{ file: string, why: string }[]}
- */
-const prepareExceptions = [
-  ...[
-    "src/services/organizations/userOrganizations.ts",
-    "src/services/portals/routes.ts",
-    "src/services/references/referenceIds.ts",
-    "src/services/automations/remoteTriggers.ts",
-  ].map((file) => ({
-    file,
-    why: "pending: the directory indexes' claims and repairs move into src/tenancy (one directory-index abstraction)",
-  })),
-  ...["src/services/tables/rows.ts", "src/services/tableCsv/stage.ts", "src/services/tableCsv/sweep.ts"].map(
-    (file) => ({
-      file,
-      why: "pending: the bulk-write rework of rows and the CSV import's staging (issue 35, bulk writes) rewrites these statements",
-    }),
-  ),
-  { file: "src/services/identity/tokens.ts", why: "pending: the tokens/OAuth rework rewrites token creation" },
 ];
 
 const restrict = (names) => [
@@ -260,35 +236,28 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
-        ...["CallExpression[arguments.0.callee.name='ctxOf']", "CallExpression[arguments.0.name='ctx']"].flatMap(
-          (call) => [
-            {
-              selector: `${call}[arguments.length>2]`,
-              message: "A service verb takes (ctx, input): put the values in the input object.",
-            },
-            {
-              selector: `${call} > .arguments:nth-child(2):matches(MemberExpression, Literal, TemplateLiteral)`,
-              message:
-                "A service verb takes (ctx, input) with an object input: pass c.req.valid(...) or { name: value }.",
-            },
-          ],
-        ),
+        ...["CallExpression[arguments.0.callee.name='ctxOf']", "CallExpression[arguments.0.name='ctx']"].flatMap((call) => [
+          { selector: `${call}[arguments.length>2]`, message: "A service verb takes (ctx, input): put the values in the input object." },
+          {
+            selector: `${call} > .arguments:nth-child(2):matches(MemberExpression, Literal, TemplateLiteral)`,
+            message: "A service verb takes (ctx, input) with an object input: pass c.req.valid(...) or { name: value }.",
+          },
+        ]),
       ],
     },
   },
   {
     // Raw D1 statements only in the db layer and the tenancy module (docs/architecture.md, "Statements"): a service
     // builds a raw statement with src/db/d1.ts's statement(), in its area's queries.ts, never with `.prepare()`.
+    // No exception.
     name: "no raw prepare in services",
     files: ["src/services/**"],
-    ignores: prepareExceptions.map((e) => e.file),
     rules: {
       "no-restricted-syntax": [
         "error",
         {
           selector: "CallExpression[callee.property.name='prepare']",
-          message:
-            "Raw D1 is for src/db and src/tenancy: build the statement with statement() (src/db/d1.ts) in the area's queries.ts.",
+          message: "Raw D1 is for src/db and src/tenancy: build the statement with statement() (src/db/d1.ts) in the area's queries.ts.",
         },
       ],
     },

@@ -18,8 +18,8 @@ import { recalculateFormulasAfterWrite } from "../recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "../rowReads";
 import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
-import { assertWritable, commitBatch, guardStatement, readForBulkWrite, rowsNotFound } from "./common";
-import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
+import { assertWritable, commitBatch, readForBulkWrite, rowsNotFound } from "./common";
+import { cellUpsertStatements, guardStatement, touchRowsStatement, type CellEntry } from "../queries";
 
 export interface RowUpdate {
   _id: string;

@@ -14,11 +14,16 @@ import { emitAfterResponse, rowEvent } from "../../events/events";
 import { checkCellWrites, isComputedColumn } from "../cellValues";
 import { liveColumnsQuery } from "../columns";
 import { recalculateFormulasAfterWrite } from "../recompute";
-import { rowInsertStatements } from "../rows";
 import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
-import { commitBatch, guardStatement } from "./common";
-import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
+import { commitBatch } from "./common";
+import {
+  cellUpsertStatements,
+  guardStatement,
+  rowInsertStatements,
+  touchRowsStatement,
+  type CellEntry,
+} from "../queries";
 
 /**
  * Cells of the key columns in live rows whose first key cell holds one of the given values (`?4`, JSON texts) or
