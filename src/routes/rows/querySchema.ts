@@ -11,8 +11,11 @@ const FilterDoc =
 const SortDoc = "`[{ columnId, direction: asc | desc }]` (≤ 5 keys); empty values last, ties in row order.";
 
 export const FilterSchema = z.unknown().openapi("RowFilter", { description: FilterDoc, example: { and: [] } });
+// The bound here only caps the request's size; past MAX_SORT_KEYS the query's own check answers 422 naming `sort`, as
+// it does for a sort given in GET's query string.
 const SortSchema = z
-  .array(z.object({ columnId: z.string(), direction: z.enum(["asc", "desc"]).optional() }))
+  .array(z.object({ columnId: z.string().max(64), direction: z.enum(["asc", "desc"]).optional() }))
+  .max(50)
   .openapi("RowSort", { description: SortDoc });
 
 const limit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);
