@@ -6,65 +6,14 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { verifyDomain } from "../../support/portalDomains";
+import { seedPortalFor, uniqueSlug, type PortalOptions } from "../../support/portals";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-let n = 0;
-const uniqueSlug = (p = "p") => `${p}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
-
-/** A fresh project of the tenant with published documents (folder → doc, plus an unpublished and a deleted one). */
-async function seedPortal(
-  opts: {
-    slug?: string;
-    domain?: string;
-    password?: string;
-    expiresAt?: number;
-    allowIndexing?: boolean;
-    name?: string;
-    docName?: string;
-    tenant?: Tenant;
-  } = {},
-) {
-  const tenant = opts.tenant ?? t;
-  const tok = tenant.owner.token;
-  const project = (
-    await ok("POST", "/project", {
-      token: tok,
-      body: { workspaceId: tenant.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" },
-    })
-  ).data;
-  const mk = async (name: string, type: "FOLDER" | "DOCUMENT", parentId?: string) =>
-    (
-      await ok("POST", "/document", {
-        token: tok,
-        body: { projectId: project._id, name, type, ...(parentId && { parentId }) },
-      })
-    ).data._id as string;
-  const folder = await mk("Policies", "FOLDER");
-  const doc = await mk(opts.docName ?? "Leave policy", "DOCUMENT", folder);
-  const hidden = await mk("Draft salaries", "DOCUMENT", folder);
-  const gone = await mk("Deleted page", "DOCUMENT", folder);
-  for (const id of [folder, doc, gone]) await ok("POST", `/document/${id}/publish`, { token: tok, body: {} });
-  await ok("DELETE", `/document/${gone}`, { token: tok });
-  const slug = opts.slug ?? uniqueSlug();
-  const published = await ok("POST", `/project/${project._id}/publish`, {
-    token: tok,
-    body: {
-      slug,
-      ...(opts.domain && { domain: opts.domain }),
-      ...(opts.password && { password: opts.password }),
-      ...(opts.expiresAt && { expiresAt: opts.expiresAt }),
-      ...(opts.allowIndexing !== undefined && { allowIndexing: opts.allowIndexing }),
-    },
-  });
-  // A domain is served once its owner proves it (TXT record on the tests' resolver, then verify-domain).
-  const record = opts.domain ? await verifyDomain(tok, project._id, slug) : published.data;
-  return { projectId: project._id as string, folder, doc, hidden, gone, slug, project: record };
-}
+const seedPortal = (opts: PortalOptions = {}) => seedPortalFor(t, opts);
 
 describe("E13 branding", () => {
   it("is null without branding, the full object after PUT, resolves home by Host then by slug, 404 when unpublished", async () => {

@@ -3,75 +3,17 @@
  * Published portals (docs/api-guide.md › Automations, published portals, collaborative editing, E13, E14): the publishing API, the bearer reads, and the reader site with its
  * caching, safety, findability and password rules — all through the real Worker in workerd.
  */
-import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { verifyDomain } from "../../support/portalDomains";
+import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { shardD1 } from "../../support/shards";
+import { page, seedPortalFor, uniqueSlug, type PortalOptions } from "../../support/portals";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-let n = 0;
-const uniqueSlug = (p = "p") => `${p}-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
-
-/** A fresh project of the tenant with published documents (folder → doc, plus an unpublished and a deleted one). */
-async function seedPortal(
-  opts: {
-    slug?: string;
-    domain?: string;
-    password?: string;
-    expiresAt?: number;
-    allowIndexing?: boolean;
-    name?: string;
-    docName?: string;
-    tenant?: Tenant;
-  } = {},
-) {
-  const tenant = opts.tenant ?? t;
-  const tok = tenant.owner.token;
-  const project = (
-    await ok("POST", "/project", {
-      token: tok,
-      body: { workspaceId: tenant.workspaceId, name: opts.name ?? "Handbook", description: "Our team handbook" },
-    })
-  ).data;
-  const mk = async (name: string, type: "FOLDER" | "DOCUMENT", parentId?: string) =>
-    (
-      await ok("POST", "/document", {
-        token: tok,
-        body: { projectId: project._id, name, type, ...(parentId && { parentId }) },
-      })
-    ).data._id as string;
-  const folder = await mk("Policies", "FOLDER");
-  const doc = await mk(opts.docName ?? "Leave policy", "DOCUMENT", folder);
-  const hidden = await mk("Draft salaries", "DOCUMENT", folder);
-  const gone = await mk("Deleted page", "DOCUMENT", folder);
-  for (const id of [folder, doc, gone]) await ok("POST", `/document/${id}/publish`, { token: tok, body: {} });
-  await ok("DELETE", `/document/${gone}`, { token: tok });
-  const slug = opts.slug ?? uniqueSlug();
-  const published = await ok("POST", `/project/${project._id}/publish`, {
-    token: tok,
-    body: {
-      slug,
-      ...(opts.domain && { domain: opts.domain }),
-      ...(opts.password && { password: opts.password }),
-      ...(opts.expiresAt && { expiresAt: opts.expiresAt }),
-      ...(opts.allowIndexing !== undefined && { allowIndexing: opts.allowIndexing }),
-    },
-  });
-  // A domain is served once its owner proves it (TXT record on the tests' resolver, then verify-domain).
-  const record = opts.domain ? await verifyDomain(tok, project._id, slug) : published.data;
-  return { projectId: project._id as string, folder, doc, hidden, gone, slug, project: record };
-}
-
-async function page(path: string, init: RequestInit & { host?: string } = {}) {
-  const url = init.host ? `http://${init.host}${path}` : `${BASE}${path}`;
-  const res = await SELF.fetch(url, { redirect: "manual", ...init });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
+const seedPortal = (opts: PortalOptions = {}) => seedPortalFor(t, opts);
 
 describe("publishing API", () => {
   it("adds an entry, renders published[] per the specification, stores a PBKDF2 hash", async () => {
