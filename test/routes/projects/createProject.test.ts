@@ -1,16 +1,8 @@
 /** createProject: POST /project (src/routes/projects/create.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  addWorkspaceCollaborator,
-  call,
-  expectError,
-  ok,
-  registerUser,
-  type RegisteredUser,
-  seedTenant,
-  type Tenant,
-} from "../../support/harness";
+import { call, expectError, ok, type RegisteredUser, seedTenant, type Tenant } from "../../support/harness";
 import { expectProjectShape } from "../../support/shapes";
+import { projectsFixture } from "../../support/projects";
 
 describe("projects", () => {
   let owner: RegisteredUser,
@@ -18,36 +10,11 @@ describe("projects", () => {
     editor: RegisteredUser,
     viewer: RegisteredUser,
     outsider: RegisteredUser,
-    guest: RegisteredUser;
-  let wsId: string;
-  let p2: any;
-  let guestDocId: string;
+    guest: RegisteredUser,
+    wsId: string;
 
   beforeAll(async () => {
-    [owner, admin, editor, viewer, outsider, guest] = await Promise.all([
-      registerUser("P Owner"),
-      registerUser("P Admin"),
-      registerUser("P Editor"),
-      registerUser("P Viewer"),
-      registerUser("P Outsider"),
-      registerUser("P Guest"),
-    ]);
-    wsId = owner.workspaceId;
-    await addWorkspaceCollaborator(owner, wsId, admin, "admin");
-    await addWorkspaceCollaborator(owner, wsId, editor, "editor");
-    await addWorkspaceCollaborator(owner, wsId, viewer, "viewer");
-    await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P1" } });
-    p2 = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P2" } })).data;
-    await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P3" } });
-    const doc = await ok("POST", "/document", {
-      token: owner.token,
-      body: { projectId: p2._id, name: "Shared", type: "DOCUMENT" },
-    });
-    guestDocId = doc.data._id;
-    await ok("POST", "/document/invite-user", {
-      token: owner.token,
-      body: { email: guest.email, documentId: guestDocId },
-    });
+    ({ owner, admin, editor, viewer, outsider, guest, wsId } = await projectsFixture());
   });
 
   describe("POST /project", () => {

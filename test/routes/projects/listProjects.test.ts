@@ -1,7 +1,6 @@
 /** listProjects: GET /project/all/{workspaceId} (src/routes/projects/listByWorkspace.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  addWorkspaceCollaborator,
   call,
   expectError,
   ok,
@@ -11,43 +10,20 @@ import {
   type Tenant,
 } from "../../support/harness";
 import { expectProjectShape } from "../../support/shapes";
+import { projectsFixture } from "../../support/projects";
 
 describe("projects", () => {
   let owner: RegisteredUser,
-    admin: RegisteredUser,
-    editor: RegisteredUser,
     viewer: RegisteredUser,
     outsider: RegisteredUser,
-    guest: RegisteredUser;
-  let wsId: string;
-  let p1: any, p2: any, p3: any;
-  let guestDocId: string;
+    guest: RegisteredUser,
+    wsId: string,
+    p1: any,
+    p2: any,
+    p3: any;
 
   beforeAll(async () => {
-    [owner, admin, editor, viewer, outsider, guest] = await Promise.all([
-      registerUser("P Owner"),
-      registerUser("P Admin"),
-      registerUser("P Editor"),
-      registerUser("P Viewer"),
-      registerUser("P Outsider"),
-      registerUser("P Guest"),
-    ]);
-    wsId = owner.workspaceId;
-    await addWorkspaceCollaborator(owner, wsId, admin, "admin");
-    await addWorkspaceCollaborator(owner, wsId, editor, "editor");
-    await addWorkspaceCollaborator(owner, wsId, viewer, "viewer");
-    p1 = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P1" } })).data;
-    p2 = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P2" } })).data;
-    p3 = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P3" } })).data;
-    const doc = await ok("POST", "/document", {
-      token: owner.token,
-      body: { projectId: p2._id, name: "Shared", type: "DOCUMENT" },
-    });
-    guestDocId = doc.data._id;
-    await ok("POST", "/document/invite-user", {
-      token: owner.token,
-      body: { email: guest.email, documentId: guestDocId },
-    });
+    ({ owner, viewer, outsider, guest, wsId, p1, p2, p3 } = await projectsFixture());
   });
 
   describe("E12 GET /project/all/{workspaceId}", () => {

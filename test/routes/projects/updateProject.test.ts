@@ -1,52 +1,20 @@
 /** updateProject: PATCH /project/{id} (src/routes/projects/update.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  addWorkspaceCollaborator,
-  call,
-  expectError,
-  ok,
-  registerUser,
-  type RegisteredUser,
-  seedTenant,
-  type Tenant,
-} from "../../support/harness";
+import { call, expectError, ok, type RegisteredUser, seedTenant, type Tenant } from "../../support/harness";
+import { projectsFixture } from "../../support/projects";
 
 describe("projects", () => {
   let owner: RegisteredUser,
-    admin: RegisteredUser,
     editor: RegisteredUser,
     viewer: RegisteredUser,
     outsider: RegisteredUser,
-    guest: RegisteredUser;
-  let wsId: string;
-  let p1: any, p2: any;
-  let guestDocId: string;
+    guest: RegisteredUser,
+    wsId: string,
+    p1: any,
+    p2: any;
 
   beforeAll(async () => {
-    [owner, admin, editor, viewer, outsider, guest] = await Promise.all([
-      registerUser("P Owner"),
-      registerUser("P Admin"),
-      registerUser("P Editor"),
-      registerUser("P Viewer"),
-      registerUser("P Outsider"),
-      registerUser("P Guest"),
-    ]);
-    wsId = owner.workspaceId;
-    await addWorkspaceCollaborator(owner, wsId, admin, "admin");
-    await addWorkspaceCollaborator(owner, wsId, editor, "editor");
-    await addWorkspaceCollaborator(owner, wsId, viewer, "viewer");
-    p1 = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P1" } })).data;
-    p2 = (await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P2" } })).data;
-    await ok("POST", "/project", { token: owner.token, body: { workspaceId: wsId, name: "P3" } });
-    const doc = await ok("POST", "/document", {
-      token: owner.token,
-      body: { projectId: p2._id, name: "Shared", type: "DOCUMENT" },
-    });
-    guestDocId = doc.data._id;
-    await ok("POST", "/document/invite-user", {
-      token: owner.token,
-      body: { email: guest.email, documentId: guestDocId },
-    });
+    ({ owner, editor, viewer, outsider, guest, wsId, p1, p2 } = await projectsFixture());
   });
 
   describe("PATCH /project/{id}", () => {
