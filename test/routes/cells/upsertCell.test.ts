@@ -1,8 +1,8 @@
 /** upsertCell: PUT /table/row/{rowId}/cell/{columnId} (src/routes/cells/upsert.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ok, seedTenant, type Tenant, call } from "../../support/harness";
-import { addRow, makeTypedTable, addColumn, makeTable } from "../../support/tableHarness";
-import { col, op, text } from "../../support/formula/expr";
+import { addRow, makeTypedTable } from "../../support/tableHarness";
+import { ordersFixture } from "../../support/orders";
 
 describe("upsert", () => {
   let t: Tenant;
@@ -62,7 +62,6 @@ describe("upsert", () => {
 const STALE = '"0000000000000000000000000000dead"';
 
 describe("table routes on the request path", () => {
-  let t: Tenant;
   let tok: string;
   let tableId: string;
   let nameCol: string;
@@ -71,19 +70,7 @@ describe("table routes on the request path", () => {
   let total: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    tok = t.owner.token;
-    const table = await makeTable(tok, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(tok, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(tok, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(tok, tableId, "Total", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: tok,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    await addRow(tok, tableId, { [nameCol]: "Pens", [qty]: 2, [price]: 3 });
+    ({ tok, tableId, nameCol, qty, price, total } = await ordersFixture());
   });
 
   describe("If-Match: 412 and nothing changed, or the write with a current tag", () => {

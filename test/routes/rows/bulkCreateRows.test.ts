@@ -1,9 +1,10 @@
 /** bulkCreateRows: POST /table/{tableId}/rows (src/routes/rows/bulkCreate.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ok, seedTenant, type Tenant, call, expectError } from "../../support/harness";
-import { addColumn, allRows, bulkRows, makeTable, makeTypedTable, addRow } from "../../support/tableHarness";
-import { col, fn, lit, op, text } from "../../support/formula/expr";
+import { addColumn, allRows, bulkRows, makeTable, makeTypedTable } from "../../support/tableHarness";
+import { col, op, text } from "../../support/formula/expr";
 import { shardD1 } from "../../support/shards";
+import { ordersFixture, formulaOrdersFixture } from "../../support/orders";
 
 /** The row and cell routes recompute formula cells in the same request, through the table's coordinator. */
 describe("formula recalculation through the row and cell routes", () => {
@@ -13,29 +14,9 @@ describe("formula recalculation through the row and cell routes", () => {
   let qty: string;
   let price: string;
   let total: string;
-  let label: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    const table = await makeTable(t.owner.token, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(t.owner.token, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(t.owner.token, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(t.owner.token, tableId, "Total", { type: "formula" }))._id;
-    label = (await addColumn(t.owner.token, tableId, "Label", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: t.owner.token,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    // A formula over a formula: recomputed after Total, in dependency order.
-    await ok("POST", `/table/column/${label}/computed/apply`, {
-      token: t.owner.token,
-      body: {
-        description: [text("Name & total")],
-        expression: op("&", op("&", col(nameCol), lit(": ")), fn("ROUND", col(total), lit(1))),
-      },
-    });
+    ({ t, tableId, nameCol, qty, price, total } = await formulaOrdersFixture());
   });
 
   it("computes bulk-created rows and stores spreadsheet errors as values", async () => {
@@ -195,28 +176,14 @@ describe("rows", () => {
  * answering with the formula cells computed in that same request.
  */
 describe("table routes on the request path", () => {
-  let t: Tenant;
   let tok: string;
   let tableId: string;
-  let nameCol: string;
   let qty: string;
   let price: string;
   let total: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    tok = t.owner.token;
-    const table = await makeTable(tok, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(tok, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(tok, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(tok, tableId, "Total", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: tok,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    await addRow(tok, tableId, { [nameCol]: "Pens", [qty]: 2, [price]: 3 });
+    ({ tok, tableId, qty, price, total } = await ordersFixture());
   });
 
   describe("issue 14: row writes answer with the formula cells computed in the request", () => {

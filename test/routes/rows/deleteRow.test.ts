@@ -1,8 +1,8 @@
 /** deleteRow: DELETE /table/row/{rowId} (src/routes/rows/delete.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { addRow, allRows, makeTypedTable, addColumn, makeTable } from "../../support/tableHarness";
-import { col, op, text } from "../../support/formula/expr";
+import { addRow, allRows, makeTypedTable } from "../../support/tableHarness";
+import { ordersFixture } from "../../support/orders";
 
 describe("rows", () => {
   let t: Tenant;
@@ -53,28 +53,12 @@ describe("rows", () => {
 const STALE = '"0000000000000000000000000000dead"';
 
 describe("table routes on the request path", () => {
-  let t: Tenant;
   let tok: string;
   let tableId: string;
   let nameCol: string;
-  let qty: string;
-  let price: string;
-  let total: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    tok = t.owner.token;
-    const table = await makeTable(tok, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(tok, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(tok, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(tok, tableId, "Total", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: tok,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    await addRow(tok, tableId, { [nameCol]: "Pens", [qty]: 2, [price]: 3 });
+    ({ tok, tableId, nameCol } = await ordersFixture());
   });
 
   describe("If-Match: 412 and nothing changed, or the write with a current tag", () => {

@@ -6,9 +6,8 @@
  * answering with the formula cells computed in that same request.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, ok, seedTenant, type Tenant } from "../../support/harness";
-import { addColumn, addRow, makeTable } from "../../support/tableHarness";
-import { col, op, text } from "../../support/formula/expr";
+import { call, ok, type Tenant } from "../../support/harness";
+import { ordersFixture } from "../../support/orders";
 
 const STALE = '"0000000000000000000000000000dead"';
 
@@ -26,27 +25,13 @@ describe("table routes on the request path", () => {
   let t: Tenant;
   let tok: string;
   let tableId: string;
-  let nameCol: string;
   let qty: string;
-  let price: string;
-  let total: string;
   let rowId: string;
   let cellId: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    tok = t.owner.token;
-    const table = await makeTable(tok, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(tok, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(tok, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(tok, tableId, "Total", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: tok,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    const row = await addRow(tok, tableId, { [nameCol]: "Pens", [qty]: 2, [price]: 3 });
+    const { row, ...fx } = await ordersFixture();
+    ({ t, tok, tableId, qty } = fx);
     rowId = row.row._id;
     cellId = row.cells.find((c: any) => c.columnId === qty)._id;
   });

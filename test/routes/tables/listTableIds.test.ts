@@ -1,8 +1,8 @@
 /** listTableIds: GET /table/all/{projectId}/id (src/routes/tables/listIds.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, ok, seedTenant, type Tenant, expectError } from "../../support/harness";
-import { addColumn, addRow, makeTable } from "../../support/tableHarness";
-import { col, op, text } from "../../support/formula/expr";
+import { addColumn, makeTable } from "../../support/tableHarness";
+import { ordersFixture } from "../../support/orders";
 
 /**
  * The table routes on the request path (issue 9, docs/api-guide.md › HTTP semantics: retries, caching, replicas) and issue 14's computed cells: strong ETags with 304
@@ -24,25 +24,9 @@ describe("table routes on the request path", () => {
   let t: Tenant;
   let tok: string;
   let tableId: string;
-  let nameCol: string;
-  let qty: string;
-  let price: string;
-  let total: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    tok = t.owner.token;
-    const table = await makeTable(tok, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(tok, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(tok, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(tok, tableId, "Total", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: tok,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    await addRow(tok, tableId, { [nameCol]: "Pens", [qty]: 2, [price]: 3 });
+    ({ t, tok, tableId } = await ordersFixture());
   });
 
   describe("round trips (x-d1-round-trips, the token's touch spent beforehand)", () => {

@@ -2,8 +2,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, ok, seedTenant, type Tenant, expectError, registerUser } from "../../support/harness";
 import { addColumn, addRow, makeTable } from "../../support/tableHarness";
-import { col, op, text } from "../../support/formula/expr";
 import { shardD1 } from "../../support/shards";
+import { ordersFixture } from "../../support/orders";
 
 /**
  * The table routes on the request path (issue 9, docs/api-guide.md › HTTP semantics: retries, caching, replicas) and issue 14's computed cells: strong ETags with 304
@@ -27,24 +27,11 @@ describe("table routes on the request path", () => {
   let tableId: string;
   let nameCol: string;
   let qty: string;
-  let price: string;
-  let total: string;
   let rowId: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    tok = t.owner.token;
-    const table = await makeTable(tok, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    qty = (await addColumn(tok, tableId, "Qty", { type: "number" }))._id;
-    price = (await addColumn(tok, tableId, "Price", { type: "number" }))._id;
-    total = (await addColumn(tok, tableId, "Total", { type: "formula" }))._id;
-    await ok("POST", `/table/column/${total}/computed/apply`, {
-      token: tok,
-      body: { description: [text("Qty * Price")], expression: op("*", col(qty), col(price)) },
-    });
-    const row = await addRow(tok, tableId, { [nameCol]: "Pens", [qty]: 2, [price]: 3 });
+    const { row, ...fx } = await ordersFixture();
+    ({ t, tok, tableId, nameCol, qty } = fx);
     rowId = row.row._id;
   });
 
