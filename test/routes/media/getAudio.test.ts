@@ -1,8 +1,8 @@
 /** getAudio: GET /media/audio/{audioId} (src/routes/media/getAudio.ts) — its happy path, errors and request-path checks. */
-import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { AUDIO_HEADS, bytesWithHead } from "../../support/content-fixtures";
+import { uploadAudio, fetchSigned, type AudioUploadOptions } from "../../support/audio";
 
 describe("audio", () => {
   let t: Tenant;
@@ -10,35 +10,8 @@ describe("audio", () => {
     t = await seedTenant();
   });
 
-  function upload(
-    bytes: BodyInit,
-    query: Record<string, string> = {},
-    opts: { token?: string; headers?: Record<string, string> } = {},
-  ) {
-    return call("POST", "/media/audio", {
-      token: opts.token ?? t.owner.token,
-      raw: bytes,
-      query: {
-        workspaceId: t.workspaceId,
-        documentId: t.docId,
-        fileName: "memo.mp3",
-        mimeType: "audio/mpeg",
-        ...query,
-      },
-      headers: { "content-type": "application/octet-stream", ...opts.headers },
-    });
-  }
-
-  /** Fetch a signed URL without any bearer token. */
-  async function fetchSigned(url: string, headers: Record<string, string> = {}) {
-    const res = await SELF.fetch(url, { headers });
-    const type = res.headers.get("content-type") ?? "";
-    return {
-      status: res.status,
-      headers: res.headers,
-      body: type.includes("json") ? await res.json<any>() : new Uint8Array(await res.arrayBuffer()),
-    };
-  }
+  const upload = (bytes: BodyInit, query: Record<string, string> = {}, opts: AudioUploadOptions = {}) =>
+    uploadAudio(t, bytes, query, opts);
 
   describe("signed audio content", () => {
     let id: string;

@@ -1,8 +1,9 @@
 /** uploadAudio: POST /media/audio (src/routes/media/uploadAudio.ts) — its happy path, errors and request-path checks. */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, seedTenant, type Tenant } from "../../support/harness";
 import { AUDIO_HEADS, bytesWithHead, streamOf } from "../../support/content-fixtures";
+import { uploadAudio, fetchSigned, type AudioUploadOptions } from "../../support/audio";
 
 const LIMIT = 50 * 1024 * 1024;
 let t: Tenant;
@@ -10,18 +11,8 @@ beforeAll(async () => {
   t = await seedTenant();
 });
 
-function upload(
-  bytes: BodyInit,
-  query: Record<string, string> = {},
-  opts: { token?: string; headers?: Record<string, string> } = {},
-) {
-  return call("POST", "/media/audio", {
-    token: opts.token ?? t.owner.token,
-    raw: bytes,
-    query: { workspaceId: t.workspaceId, documentId: t.docId, fileName: "memo.mp3", mimeType: "audio/mpeg", ...query },
-    headers: { "content-type": "application/octet-stream", ...opts.headers },
-  });
-}
+const upload = (bytes: BodyInit, query: Record<string, string> = {}, opts: AudioUploadOptions = {}) =>
+  uploadAudio(t, bytes, query, opts);
 
 async function audioObjects() {
   return (await env.BLOBS.list({ prefix: `audio/${t.workspaceId}/` })).objects;
@@ -30,17 +21,6 @@ async function audioObjects() {
 /** The bytes as a stream of small chunks, so a check past the first chunk is exercised. */
 function streamOfBytes(bytes: Uint8Array) {
   return streamOf(bytes, 16 * 1024);
-}
-
-/** Fetch a signed URL without any bearer token. */
-async function fetchSigned(url: string, headers: Record<string, string> = {}) {
-  const res = await SELF.fetch(url, { headers });
-  const type = res.headers.get("content-type") ?? "";
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: type.includes("json") ? await res.json<any>() : new Uint8Array(await res.arrayBuffer()),
-  };
 }
 
 describe("E9 POST /media/audio", () => {
