@@ -1,14 +1,7 @@
 /** addWorkspaceCollaborator: POST /workspace/{id}/collaborator (src/routes/workspaces/addCollaborator.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  registerUser,
-  uniqueEmail,
-  type RegisteredUser,
-  addWorkspaceCollaborator,
-  expectError,
-  ok,
-} from "../../support/harness";
+import { call, registerUser, uniqueEmail, type RegisteredUser, expectError, ok } from "../../support/harness";
+import { workspacesFixture } from "../../support/workspaces";
 
 /**
  * Accounts cannot be probed by email (docs/api-guide.md, "Organizations and workspaces"): adding an organization
@@ -47,29 +40,15 @@ describe("members and collaborators by email answer the same whether the email i
 });
 
 describe("workspaces", () => {
-  let owner: RegisteredUser,
-    admin: RegisteredUser,
-    editor: RegisteredUser,
-    viewer: RegisteredUser,
-    outsider: RegisteredUser,
-    orgMember: RegisteredUser;
+  let owner: RegisteredUser;
+  let admin: RegisteredUser;
+  let editor: RegisteredUser;
+  let viewer: RegisteredUser;
+  let outsider: RegisteredUser;
   let orgId: string;
   let wsId: string;
   beforeAll(async () => {
-    [owner, admin, editor, viewer, outsider, orgMember] = await Promise.all([
-      registerUser("WS Owner"),
-      registerUser("WS Admin"),
-      registerUser("WS Editor"),
-      registerUser("WS Viewer"),
-      registerUser("WS Outsider"),
-      registerUser("WS Org Member"),
-    ]);
-    orgId = owner.organizationId;
-    wsId = owner.workspaceId;
-    await addWorkspaceCollaborator(owner, wsId, admin, "admin");
-    await addWorkspaceCollaborator(owner, wsId, editor, "editor");
-    await addWorkspaceCollaborator(owner, wsId, viewer, "viewer");
-    await ok("POST", `/organization/${orgId}/member`, { token: owner.token, body: { email: orgMember.email } });
+    ({ owner, admin, editor, viewer, outsider, orgId, wsId } = await workspacesFixture());
   });
 
   describe("POST /workspace/{id}/collaborator", () => {

@@ -9,31 +9,16 @@ import {
   type RegisteredUser,
 } from "../../support/harness";
 import { expectWorkspaceShape } from "../../support/shapes";
+import { workspacesFixture } from "../../support/workspaces";
 
 describe("workspaces", () => {
-  let owner: RegisteredUser,
-    admin: RegisteredUser,
-    editor: RegisteredUser,
-    viewer: RegisteredUser,
-    outsider: RegisteredUser,
-    orgMember: RegisteredUser;
+  let owner: RegisteredUser;
+  let admin: RegisteredUser;
+  let outsider: RegisteredUser;
   let orgId: string;
   let wsId: string;
   beforeAll(async () => {
-    [owner, admin, editor, viewer, outsider, orgMember] = await Promise.all([
-      registerUser("WS Owner"),
-      registerUser("WS Admin"),
-      registerUser("WS Editor"),
-      registerUser("WS Viewer"),
-      registerUser("WS Outsider"),
-      registerUser("WS Org Member"),
-    ]);
-    orgId = owner.organizationId;
-    wsId = owner.workspaceId;
-    await addWorkspaceCollaborator(owner, wsId, admin, "admin");
-    await addWorkspaceCollaborator(owner, wsId, editor, "editor");
-    await addWorkspaceCollaborator(owner, wsId, viewer, "viewer");
-    await ok("POST", `/organization/${orgId}/member`, { token: owner.token, body: { email: orgMember.email } });
+    ({ owner, admin, outsider, orgId, wsId } = await workspacesFixture());
   });
 
   describe("DELETE /workspace/{id}/collaborator/{userId}", () => {

@@ -1,15 +1,7 @@
 /** updateWorkspace: PATCH /workspace/{id} (src/routes/workspaces/update.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  expectError,
-  ok,
-  seedTenant,
-  type Tenant,
-  addWorkspaceCollaborator,
-  registerUser,
-  type RegisteredUser,
-} from "../../support/harness";
+import { call, expectError, ok, seedTenant, type Tenant, type RegisteredUser } from "../../support/harness";
+import { workspacesFixture } from "../../support/workspaces";
 
 /** Workspace routes on the request path (docs/api-guide.md › HTTP semantics: retries, caching, replicas): GET and E17 in one round trip, ETag/304, If-Match/412. */
 const trips = (h: Headers) => Number(h.get("x-d1-round-trips"));
@@ -44,29 +36,15 @@ describe("workspaces on the request path", () => {
 });
 
 describe("workspaces", () => {
-  let owner: RegisteredUser,
-    admin: RegisteredUser,
-    editor: RegisteredUser,
-    viewer: RegisteredUser,
-    outsider: RegisteredUser,
-    orgMember: RegisteredUser;
+  let owner: RegisteredUser;
+  let admin: RegisteredUser;
+  let editor: RegisteredUser;
+  let viewer: RegisteredUser;
+  let outsider: RegisteredUser;
   let orgId: string;
   let wsId: string;
   beforeAll(async () => {
-    [owner, admin, editor, viewer, outsider, orgMember] = await Promise.all([
-      registerUser("WS Owner"),
-      registerUser("WS Admin"),
-      registerUser("WS Editor"),
-      registerUser("WS Viewer"),
-      registerUser("WS Outsider"),
-      registerUser("WS Org Member"),
-    ]);
-    orgId = owner.organizationId;
-    wsId = owner.workspaceId;
-    await addWorkspaceCollaborator(owner, wsId, admin, "admin");
-    await addWorkspaceCollaborator(owner, wsId, editor, "editor");
-    await addWorkspaceCollaborator(owner, wsId, viewer, "viewer");
-    await ok("POST", `/organization/${orgId}/member`, { token: owner.token, body: { email: orgMember.email } });
+    ({ owner, admin, editor, viewer, outsider, orgId, wsId } = await workspacesFixture());
   });
 
   describe("PATCH /workspace/{id}", () => {
