@@ -1,14 +1,7 @@
 /** checkDocumentAccess: GET /access/document/{documentId} (src/routes/documents/checkAccess.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  expectError,
-  ok,
-  registerUser,
-  seedTenant,
-  type RegisteredUser,
-  type Tenant,
-} from "../../support/harness";
+import { call, expectError, ok, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
+import { documentTreeFixture } from "../../support/documents";
 
 /**
  * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
@@ -18,7 +11,7 @@ describe("document-level access", () => {
   let t: Tenant;
   let reader: RegisteredUser, writer: RegisteredUser;
   // Project tree:  F/ { a, S/ { b } }   G/ { c }   root
-  let F: string, S: string, b: string, G: string, c: string, root: string;
+  let F: string, b: string, c: string, root: string;
 
   const mk = async (body: Record<string, unknown>) =>
     (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data
@@ -27,20 +20,7 @@ describe("document-level access", () => {
     (await ok("GET", `/access/document/${id}`, { token: u.token })).data;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    [reader, writer] = await Promise.all([registerUser("Reader"), registerUser("Writer")]);
-    F = await mk({ name: "F", type: "FOLDER" });
-    await mk({ parentId: F, name: "a", type: "DOCUMENT" });
-    S = await mk({ parentId: F, name: "S", type: "FOLDER" });
-    b = await mk({ parentId: S, name: "b", type: "DOCUMENT" });
-    G = await mk({ name: "G", type: "FOLDER" });
-    c = await mk({ parentId: G, name: "c", type: "DOCUMENT" });
-    root = await mk({ name: "root", type: "DOCUMENT" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: reader.email, documentId: F } });
-    await ok("POST", "/document/invite-user", {
-      token: t.owner.token,
-      body: { email: writer.email, documentId: F, role: "editor" },
-    });
+    ({ t, reader, writer, F, b, c, root } = await documentTreeFixture());
   });
 
   it("the grant makes only the project readable, not the workspace", async () => {

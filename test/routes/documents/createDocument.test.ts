@@ -10,6 +10,7 @@ import {
   expectError,
 } from "../../support/harness";
 import { expectDocumentShape } from "../../support/shapes";
+import { documentsFixture, documentTreeFixture } from "../../support/documents";
 
 /**
  * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
@@ -17,9 +18,9 @@ import { expectDocumentShape } from "../../support/shapes";
  */
 describe("document-level access", () => {
   let t: Tenant;
-  let reader: RegisteredUser, writer: RegisteredUser;
+  let reader: RegisteredUser;
   // Project tree:  F/ { a, S/ { b } }   G/ { c }   root
-  let F: string, S: string, G: string;
+  let S: string;
 
   const mk = async (body: Record<string, unknown>) =>
     (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data
@@ -29,20 +30,7 @@ describe("document-level access", () => {
     (await ok("GET", `/access/document/${id}`, { token: u.token })).data;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    [reader, writer] = await Promise.all([registerUser("Reader"), registerUser("Writer")]);
-    F = await mk({ name: "F", type: "FOLDER" });
-    await mk({ parentId: F, name: "a", type: "DOCUMENT" });
-    S = await mk({ parentId: F, name: "S", type: "FOLDER" });
-    await mk({ parentId: S, name: "b", type: "DOCUMENT" });
-    G = await mk({ name: "G", type: "FOLDER" });
-    await mk({ parentId: G, name: "c", type: "DOCUMENT" });
-    await mk({ name: "root", type: "DOCUMENT" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: reader.email, documentId: F } });
-    await ok("POST", "/document/invite-user", {
-      token: t.owner.token,
-      body: { email: writer.email, documentId: F, role: "editor" },
-    });
+    ({ t, reader, S } = await documentTreeFixture());
   });
 
   it("a document created later below the folder is covered too", async () => {
@@ -56,7 +44,6 @@ type Doc = { _id: string; parentId: string | null; order: number; [k: string]: a
 
 describe("documents", () => {
   let t: Tenant;
-  let otherProjectId: string;
   let otherFolderId: string;
   let outsiderFolderId: string;
 
@@ -65,29 +52,7 @@ describe("documents", () => {
   const e10 = (id: string, token = t.owner.token) => call("GET", `/document/${id}`, { token });
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    otherFolderId = (
-      await ok("POST", "/document", {
-        token: t.owner.token,
-        body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-      })
-    ).data._id;
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    outsiderFolderId = (
-      await ok("POST", "/document", {
-        token: t.outsider.token,
-        body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-      })
-    ).data._id;
+    ({ t, otherFolderId, outsiderFolderId } = await documentsFixture());
   });
 
   describe("POST /document", () => {

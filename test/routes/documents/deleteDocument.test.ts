@@ -2,12 +2,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { expectDocumentShape, notFoundShape } from "../../support/shapes";
+import { documentsFixture } from "../../support/documents";
 
 type Doc = { _id: string; parentId: string | null; order: number; [k: string]: any };
 
 describe("documents", () => {
   let t: Tenant;
-  let otherProjectId: string;
 
   const create = async (body: Record<string, unknown>, token = t.owner.token): Promise<Doc> =>
     (await ok("POST", "/document", { token, body: { projectId: t.projectId, ...body } })).data;
@@ -16,25 +16,7 @@ describe("documents", () => {
     (await ok("GET", `/document/all/${projectId}`, { token })).data.map((d: Doc) => d._id);
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-    });
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    await ok("POST", "/document", {
-      token: t.outsider.token,
-      body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-    });
+    ({ t } = await documentsFixture());
   });
 
   describe("DELETE and restore", () => {

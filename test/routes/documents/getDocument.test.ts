@@ -1,15 +1,8 @@
 /** getDocument: GET /document/{documentId} (src/routes/documents/get.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  ok,
-  registerUser,
-  seedTenant,
-  type RegisteredUser,
-  type Tenant,
-  expectError,
-} from "../../support/harness";
+import { call, ok, seedTenant, type RegisteredUser, type Tenant, expectError } from "../../support/harness";
 import { expectDocumentShape, notFoundShape } from "../../support/shapes";
+import { documentsFixture, documentTreeFixture } from "../../support/documents";
 
 /**
  * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
@@ -17,32 +10,16 @@ import { expectDocumentShape, notFoundShape } from "../../support/shapes";
  */
 describe("document-level access", () => {
   let t: Tenant;
-  let reader: RegisteredUser, writer: RegisteredUser;
+  let reader: RegisteredUser;
   // Project tree:  F/ { a, S/ { b } }   G/ { c }   root
   let F: string, a: string, S: string, b: string, G: string, c: string, root: string;
 
-  const mk = async (body: Record<string, unknown>) =>
-    (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data
-      ._id as string;
   const e10 = (id: string, u: RegisteredUser) => call("GET", `/document/${id}`, { token: u.token });
   const e20 = async (id: string, u: RegisteredUser) =>
     (await ok("GET", `/access/document/${id}`, { token: u.token })).data;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    [reader, writer] = await Promise.all([registerUser("Reader"), registerUser("Writer")]);
-    F = await mk({ name: "F", type: "FOLDER" });
-    a = await mk({ parentId: F, name: "a", type: "DOCUMENT" });
-    S = await mk({ parentId: F, name: "S", type: "FOLDER" });
-    b = await mk({ parentId: S, name: "b", type: "DOCUMENT" });
-    G = await mk({ name: "G", type: "FOLDER" });
-    c = await mk({ parentId: G, name: "c", type: "DOCUMENT" });
-    root = await mk({ name: "root", type: "DOCUMENT" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: reader.email, documentId: F } });
-    await ok("POST", "/document/invite-user", {
-      token: t.owner.token,
-      body: { email: writer.email, documentId: F, role: "editor" },
-    });
+    ({ t, reader, F, a, S, b, G, c, root } = await documentTreeFixture());
   });
 
   it("a folder grant reads the folder and everything below it (E10 200, E20 true)", async () => {
@@ -69,32 +46,13 @@ type Doc = { _id: string; parentId: string | null; order: number; [k: string]: a
 
 describe("documents", () => {
   let t: Tenant;
-  let otherProjectId: string;
 
   const create = async (body: Record<string, unknown>, token = t.owner.token): Promise<Doc> =>
     (await ok("POST", "/document", { token, body: { projectId: t.projectId, ...body } })).data;
   const e10 = (id: string, token = t.owner.token) => call("GET", `/document/${id}`, { token });
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-    });
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    await ok("POST", "/document", {
-      token: t.outsider.token,
-      body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-    });
+    ({ t } = await documentsFixture());
   });
 
   describe("E10 GET /document/{documentId}", () => {

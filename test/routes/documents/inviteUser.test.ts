@@ -10,37 +10,19 @@ import {
   expectError,
   uniqueEmail,
 } from "../../support/harness";
+import { documentsFixture } from "../../support/documents";
 
 type Doc = { _id: string; parentId: string | null; order: number; [k: string]: any };
 
 describe("documents", () => {
   let t: Tenant;
-  let otherProjectId: string;
 
   const create = async (body: Record<string, unknown>, token = t.owner.token): Promise<Doc> =>
     (await ok("POST", "/document", { token, body: { projectId: t.projectId, ...body } })).data;
   const e10 = (id: string, token = t.owner.token) => call("GET", `/document/${id}`, { token });
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-    });
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    await ok("POST", "/document", {
-      token: t.outsider.token,
-      body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-    });
+    ({ t } = await documentsFixture());
   });
 
   it("a document created by a guest editor lists both grants in collaborators", async () => {

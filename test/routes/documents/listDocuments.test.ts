@@ -1,15 +1,8 @@
 /** listDocuments: GET /document/all/{projectId} (src/routes/documents/listByProject.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  ok,
-  registerUser,
-  seedTenant,
-  type RegisteredUser,
-  type Tenant,
-  call,
-  expectError,
-} from "../../support/harness";
+import { ok, seedTenant, type RegisteredUser, type Tenant, call, expectError } from "../../support/harness";
 import { expectDocumentShape } from "../../support/shapes";
+import { documentsFixture, documentTreeFixture } from "../../support/documents";
 
 /**
  * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
@@ -17,29 +10,12 @@ import { expectDocumentShape } from "../../support/shapes";
  */
 describe("document-level access", () => {
   let t: Tenant;
-  let reader: RegisteredUser, writer: RegisteredUser;
+  let reader: RegisteredUser;
   // Project tree:  F/ { a, S/ { b } }   G/ { c }   root
-  let F: string, a: string, S: string, b: string, G: string;
-
-  const mk = async (body: Record<string, unknown>) =>
-    (await ok("POST", "/document", { token: t.owner.token, body: { projectId: t.projectId, ...body } })).data
-      ._id as string;
+  let F: string, a: string, S: string, b: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    [reader, writer] = await Promise.all([registerUser("Reader"), registerUser("Writer")]);
-    F = await mk({ name: "F", type: "FOLDER" });
-    a = await mk({ parentId: F, name: "a", type: "DOCUMENT" });
-    S = await mk({ parentId: F, name: "S", type: "FOLDER" });
-    b = await mk({ parentId: S, name: "b", type: "DOCUMENT" });
-    G = await mk({ name: "G", type: "FOLDER" });
-    await mk({ parentId: G, name: "c", type: "DOCUMENT" });
-    await mk({ name: "root", type: "DOCUMENT" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: reader.email, documentId: F } });
-    await ok("POST", "/document/invite-user", {
-      token: t.owner.token,
-      body: { email: writer.email, documentId: F, role: "editor" },
-    });
+    ({ t, reader, F, a, S, b } = await documentTreeFixture());
   });
 
   it("the tree listing shows only the granted subtree", async () => {
@@ -52,28 +28,9 @@ type Doc = { _id: string; parentId: string | null; order: number; [k: string]: a
 
 describe("documents", () => {
   let t: Tenant;
-  let otherProjectId: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-    });
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    await ok("POST", "/document", {
-      token: t.outsider.token,
-      body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-    });
+    ({ t } = await documentsFixture());
   });
 
   describe("GET /document/all/{projectId}", () => {

@@ -1,37 +1,19 @@
 /** restoreDocument: POST /document/{documentId}/restore (src/routes/documents/restore.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { call, expectError, ok, type Tenant } from "../../support/harness";
+import { documentsFixture } from "../../support/documents";
 
 type Doc = { _id: string; parentId: string | null; order: number; [k: string]: any };
 
 describe("documents", () => {
   let t: Tenant;
-  let otherProjectId: string;
 
   const create = async (body: Record<string, unknown>, token = t.owner.token): Promise<Doc> =>
     (await ok("POST", "/document", { token, body: { projectId: t.projectId, ...body } })).data;
   const e10 = (id: string, token = t.owner.token) => call("GET", `/document/${id}`, { token });
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-    });
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    await ok("POST", "/document", {
-      token: t.outsider.token,
-      body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-    });
+    ({ t } = await documentsFixture());
   });
 
   describe("DELETE and restore", () => {

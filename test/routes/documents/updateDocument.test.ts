@@ -1,15 +1,8 @@
 /** updateDocument: PATCH /document/{documentId} (src/routes/documents/update.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  expectError,
-  ok,
-  registerUser,
-  seedTenant,
-  type RegisteredUser,
-  type Tenant,
-} from "../../support/harness";
+import { call, expectError, ok, seedTenant, type RegisteredUser, type Tenant } from "../../support/harness";
 import { notFoundShape } from "../../support/shapes";
+import { documentsFixture, documentTreeFixture } from "../../support/documents";
 
 /**
  * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
@@ -29,20 +22,7 @@ describe("document-level access", () => {
     (await ok("GET", `/access/document/${id}`, { token: u.token })).data;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    [reader, writer] = await Promise.all([registerUser("Reader"), registerUser("Writer")]);
-    F = await mk({ name: "F", type: "FOLDER" });
-    a = await mk({ parentId: F, name: "a", type: "DOCUMENT" });
-    S = await mk({ parentId: F, name: "S", type: "FOLDER" });
-    b = await mk({ parentId: S, name: "b", type: "DOCUMENT" });
-    G = await mk({ name: "G", type: "FOLDER" });
-    c = await mk({ parentId: G, name: "c", type: "DOCUMENT" });
-    await mk({ name: "root", type: "DOCUMENT" });
-    await ok("POST", "/document/invite-user", { token: t.owner.token, body: { email: reader.email, documentId: F } });
-    await ok("POST", "/document/invite-user", {
-      token: t.owner.token,
-      body: { email: writer.email, documentId: F, role: "editor" },
-    });
+    ({ t, reader, writer, F, a, S, b, G, c } = await documentTreeFixture());
   });
 
   it("a document moved out of the folder is no longer readable", async () => {
@@ -135,29 +115,7 @@ describe("documents", () => {
   const e10 = (id: string, token = t.owner.token) => call("GET", `/document/${id}`, { token });
 
   beforeAll(async () => {
-    t = await seedTenant();
-    otherProjectId = (
-      await ok("POST", "/project", {
-        token: t.owner.token,
-        body: { workspaceId: t.workspaceId, name: "Other project" },
-      })
-    ).data._id;
-    otherFolderId = (
-      await ok("POST", "/document", {
-        token: t.owner.token,
-        body: { projectId: otherProjectId, name: "Other folder", type: "FOLDER" },
-      })
-    ).data._id;
-    const outsiderProject = await ok("POST", "/project", {
-      token: t.outsider.token,
-      body: { workspaceId: t.outsider.workspaceId, name: "Theirs" },
-    });
-    outsiderFolderId = (
-      await ok("POST", "/document", {
-        token: t.outsider.token,
-        body: { projectId: outsiderProject.data._id, name: "Their folder", type: "FOLDER" },
-      })
-    ).data._id;
+    ({ t, otherProjectId, otherFolderId, outsiderFolderId } = await documentsFixture());
   });
 
   describe("PATCH /document/{documentId}", () => {
