@@ -6,6 +6,7 @@ import { buildDocxBomb, buildLyingDocx, writeZip, type RawZipEntry } from "../..
 import { env } from "cloudflare:test";
 import { crc32 } from "node:zlib";
 import { docxText } from "../../../src/services/search/text";
+import { postDocx, newDocxIn } from "../../support/docx";
 
 describe("docx", () => {
   let t: Tenant;
@@ -18,13 +19,9 @@ describe("docx", () => {
     query: Record<string, string>,
     token = t.owner.token,
     headers: Record<string, string> = {},
-  ) => call("POST", "/document/docx", { token, raw: bytes, query, headers: { "content-type": DOCX_TYPE, ...headers } });
+  ) => postDocx(bytes, query, token, headers);
 
-  async function newDocx(name = "Contract.docx", bytes = docxBytes()) {
-    const res = await createDocx(bytes, { projectId: t.projectId, name, parentId: t.folderId });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  }
+  const newDocx = (name?: string, bytes?: Uint8Array) => newDocxIn(t, name, bytes);
 
   describe("POST /document/docx", () => {
     it("creates an EXTERNAL DOCX document the caller owns", async () => {

@@ -4,6 +4,7 @@ import { call, seedTenant, type Tenant, expectError, ok } from "../../support/ha
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 import { env } from "cloudflare:test";
 import { buildLyingDocx } from "../../../converter/test/fixtures";
+import { newDocxIn } from "../../support/docx";
 
 describe("docx", () => {
   let t: Tenant;
@@ -11,18 +12,7 @@ describe("docx", () => {
     t = await seedTenant();
   });
 
-  const createDocx = (
-    bytes: Uint8Array,
-    query: Record<string, string>,
-    token = t.owner.token,
-    headers: Record<string, string> = {},
-  ) => call("POST", "/document/docx", { token, raw: bytes, query, headers: { "content-type": DOCX_TYPE, ...headers } });
-
-  async function newDocx(name = "Contract.docx", bytes = docxBytes()) {
-    const res = await createDocx(bytes, { projectId: t.projectId, name, parentId: t.folderId });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  }
+  const newDocx = (name?: string, bytes?: Uint8Array) => newDocxIn(t, name, bytes);
 
   const exportDocx = (id: string, token = t.owner.token, headers?: Record<string, string>) =>
     call("GET", `/document/docx/${id}/export`, { token, headers });

@@ -1,25 +1,15 @@
 /** markDocxSeeded: POST /document/docx/{documentId}/mark-seeded (src/routes/docx/markSeeded.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
+import { docxBytes } from "../../support/content-fixtures";
+import { newDocxIn } from "../../support/docx";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-const createDocx = (
-  bytes: Uint8Array,
-  query: Record<string, string>,
-  token = t.owner.token,
-  headers: Record<string, string> = {},
-) => call("POST", "/document/docx", { token, raw: bytes, query, headers: { "content-type": DOCX_TYPE, ...headers } });
-
-async function newDocx(name = "Contract.docx", bytes = docxBytes()) {
-  const res = await createDocx(bytes, { projectId: t.projectId, name, parentId: t.folderId });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
+const newDocx = (name?: string, bytes?: Uint8Array) => newDocxIn(t, name, bytes);
 
 describe("E18 mark-seeded", () => {
   it("sets seededAt once per version and answers it again; a new version clears it", async () => {
