@@ -118,6 +118,7 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "bulkRestoreRows",
     "patchRow",
   ),
+  ...r("changes", "listChanges", "getRowHistory"),
   ...r("comments", "getComment", "listDocumentComments", "listRowComments"),
   ...w(
     "comments",

@@ -26,6 +26,7 @@ import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
 import { registerSearchRoutes } from "./search";
 import { registerCommentRoutes } from "./comments";
+import { registerChangeRoutes } from "./changes";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -46,6 +47,7 @@ export function registerRoutes(app: Router) {
 
   // Every /table/<static>/… route before /table/{tableId}/…
   registerCommentRoutes(app);
+  registerChangeRoutes(app);
   registerTableReferenceRoutes(app);
   registerTableRoutes(app);
   registerColumnRoutes(app);

@@ -13,6 +13,7 @@ import { markdownCases } from "./cases/markdown";
 import { queryCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
+import { changeCases } from "./cases/changes";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -31,4 +32,5 @@ export const caseFactories: Record<string, CaseFactory> = {
   query: queryCases,
   bulkRows: bulkRowCases,
   comments: commentCases,
+  changes: changeCases,
 };

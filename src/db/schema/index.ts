@@ -10,3 +10,4 @@ export * from "./collab";
 export * from "./fence";
 export * from "./outbox";
 export * from "./comments";
+export * from "./changes";

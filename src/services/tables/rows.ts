@@ -3,13 +3,10 @@
  * statements (rows, then cells in chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) —
  * never a statement per cell — so 1000 rows commit or fail together.
  */
-import { and, eq } from "drizzle-orm";
-import { rows } from "../../db/schema";
 import { ApiError, notFound } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { d1Of } from "../../db/d1";
-import { inJson } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
@@ -23,6 +20,7 @@ import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 import { idsBeside } from "../../tenancy/kernel/ids";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
+import { rowChangeLog } from "../changes/log";
 
 export const MAX_BULK_ROWS = 1000;
 /** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
@@ -70,6 +68,9 @@ export function rowInsertStatements(
   );
   return [rows, ...cellInserts];
 }
+
+const SOFT_DELETE = `UPDATE rows SET is_deleted = 1, updated_at = ?2
+  WHERE table_id = ?1 AND id IN (SELECT value FROM json_each(?3))`;
 
 /** Undoes a create whose table was deleted before its formulas were computed (the rows were never shown). */
 const DELETE_CREATED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (SELECT value FROM json_each(?2))`;
@@ -129,6 +130,7 @@ export async function insertRows(
       newRows.map((r) => r.id),
       cellRecords.flat().map((w) => [w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]),
     ),
+    ...rowChangeLog(ctx, d1, table).created(newRows.map((r, i) => [r.id, written[i]!])),
     ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
   // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
@@ -234,10 +236,11 @@ export async function deleteRows(
 
 async function softDeleteRows(ctx: ServiceContext, table: TableRow, rowIds: readonly string[]) {
   if (rowIds.length === 0) return;
-  await ctx.db
-    .update(rows)
-    .set({ isDeleted: true, updatedAt: ctx.now })
-    .where(and(eq(rows.tableId, table.id), inJson(rows.id, rowIds)));
+  const d1 = d1Of(ctx.db);
+  await d1.batch([
+    ...rowChangeLog(ctx, d1, table).state(rowIds, true),
+    d1.prepare(SOFT_DELETE).bind(table.id, ctx.now, JSON.stringify(rowIds)),
+  ]);
   // Lookups in other tables that listed these rows are recomputed before the answer.
   await recalculateLookupsReading(ctx.env, table.id);
   emitAfterResponse(

@@ -46,6 +46,7 @@ export const SHARD_KEY_COLUMNS = {
   notification_outbox: "id",
   comments: "workspace_id",
   comment_reactions: "comment_id",
+  change_log: "workspace_id",
 } as const;
 
 export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;

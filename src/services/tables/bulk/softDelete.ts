@@ -9,6 +9,7 @@ import { d1Of } from "../../../db/d1";
 import type { ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
+import { rowChangeLog } from "../../changes/log";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "../recompute";
 import { assertWritable, commitBatch, guardStatement, readForBulkWrite, rowsNotFound } from "./common";
 
@@ -32,6 +33,7 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   const data = { ids };
   await commitBatch(d1, [
     guardStatement(d1, table.id, ids, !deleted),
+    ...rowChangeLog(ctx, d1, table).state(ids, deleted),
     d1.prepare(SET_DELETED).bind(table.id, deleted ? 1 : 0, ctx.now, deleted ? 0 : 1, JSON.stringify(ids)),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);

@@ -15,6 +15,7 @@ import { recalculateFormulasAfterWrite } from "../recompute";
 import { rowInsertStatements } from "../rows";
 import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
+import { rowChangeLog } from "../../changes/log";
 import { commitBatch, guardStatement } from "./common";
 import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
 
@@ -151,6 +152,7 @@ export async function upsertRows(
   await commitBatch(d1, [
     guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
+    ...rowChangeLog(ctx, d1, table).cells(entries("old")),
     ...cellUpsertStatements(d1, table, t, entries("old")),
     ...(created.length
       ? rowInsertStatements(
@@ -162,6 +164,7 @@ export async function upsertRows(
           entries("new"),
         )
       : []),
+    ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
   const computed = await recalculateFormulasAfterWrite(

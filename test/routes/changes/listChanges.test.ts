@@ -1,0 +1,131 @@
+/** GET /changes (docs/api-guide.md › Changes, history and audit): the change log written with every row write. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { makeBulkTable, type BulkTable } from "../../support/bulkRows";
+
+let t: Tenant;
+let b: BulkTable & { rowIds: string[] };
+beforeAll(async () => {
+  t = await seedTenant();
+  b = await makeBulkTable(t, 2);
+});
+
+const feed = (query: string, token = t.owner.token) => call("GET", `/changes?${query}`, { token });
+
+/** Every entry of the table's feed after `cursor`, following nextCursor. */
+async function follow(tableId: string, cursor?: string, limit = 3) {
+  const out: any[] = [];
+  for (;;) {
+    const page = await ok("GET", `/changes?tableId=${tableId}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, {
+      token: t.owner.token,
+    });
+    out.push(...page.data);
+    if (page.nextCursor === cursor || page.data.length === 0) return { entries: out, cursor: page.nextCursor };
+    cursor = page.nextCursor;
+  }
+}
+
+describe("GET /changes", () => {
+  it("one entry per change, in commit order, with before and after; nothing for a write that changes nothing", async () => {
+    const start = (await ok("GET", `/changes?tableId=${b.tableId}&cursor=latest`, { token: t.owner.token })).nextCursor;
+    const [r0, r1] = b.rowIds as [string, string];
+    await ok("PUT", `/table/row/${r0}/cell/${b.qty}`, { token: t.editor.token, body: { data: 5 } });
+    await ok("PUT", `/table/row/${r0}/cell/${b.qty}`, { token: t.editor.token, body: { data: 5 } });
+    await ok("PATCH", `/table/row/${r1}`, { token: t.editor.token, body: { cells: { [b.qty]: 9, [b.price]: 2 } } });
+    const created = await ok("POST", `/table/${b.tableId}/row`, {
+      token: t.editor.token,
+      body: { cells: { [b.qty]: 1 } },
+    });
+    const newId = created.data.row._id;
+    await ok("DELETE", `/table/row/${newId}`, { token: t.editor.token });
+    await ok("POST", `/table/${b.tableId}/rows/restore`, { token: t.editor.token, body: { ids: [newId] } });
+    const { entries } = await follow(b.tableId, start);
+    expect(entries.map((e) => [e.kind, e.recordId])).toEqual([
+      ["row.updated", r0],
+      ["row.updated", r1],
+      ["row.created", newId],
+      ["row.deleted", newId],
+      ["row.restored", newId],
+    ]);
+    expect(entries[0]).toMatchObject({
+      organizationId: t.organizationId,
+      workspaceId: t.workspaceId,
+      projectId: t.projectId,
+      tableId: b.tableId,
+      actor: { type: "user", userId: t.editor.id, tokenId: expect.any(String) },
+      source: "api",
+      changes: { [b.qty]: { before: 0, after: 5 } },
+    });
+    // Price was already 2: only Qty changed.
+    expect(entries[1].changes).toEqual({ [b.qty]: { before: 1, after: 9 } });
+    expect(entries[2].changes).toEqual({ [b.qty]: { before: null, after: 1 } });
+    expect(entries[3].changes).toBeUndefined();
+  });
+
+  it("bulk writes: one entry per row changed; a batch that fails records nothing", async () => {
+    const start = (await ok("GET", `/changes?tableId=${b.tableId}&cursor=latest`, { token: t.owner.token })).nextCursor;
+    const rows = await ok("POST", `/table/${b.tableId}/rows`, {
+      token: t.editor.token,
+      body: { rows: [{ cells: { [b.qty]: 1 } }, { cells: { [b.qty]: 2 } }, {}] },
+    });
+    const ids = rows.data.rows.map((r: any) => r._id);
+    // A bad value among good ones: 400, nothing written, nothing recorded.
+    expectError(
+      await call("PATCH", `/table/${b.tableId}/rows`, {
+        token: t.editor.token,
+        body: {
+          rows: [
+            { _id: ids[0], cells: { [b.qty]: 3 } },
+            { _id: ids[1], cells: { [b.qty]: "x" } },
+          ],
+        },
+      }),
+      400,
+      "ValidationError",
+    );
+    await ok("PATCH", `/table/${b.tableId}/rows`, {
+      token: t.editor.token,
+      body: {
+        rows: [
+          { _id: ids[0], cells: { [b.qty]: 1 } },
+          { _id: ids[1], cells: { [b.qty]: 7 } },
+        ],
+      },
+    });
+    await ok("POST", `/table/${b.tableId}/rows/delete`, { token: t.editor.token, body: { ids: [ids[2]] } });
+    const { entries } = await follow(b.tableId, start, 2);
+    expect(entries.map((e) => [e.kind, e.recordId, e.changes])).toEqual([
+      ["row.created", ids[0], { [b.qty]: { before: null, after: 1 } }],
+      ["row.created", ids[1], { [b.qty]: { before: null, after: 2 } }],
+      ["row.created", ids[2], {}],
+      ["row.updated", ids[1], { [b.qty]: { before: 2, after: 7 } }],
+      ["row.deleted", ids[2], undefined],
+    ]);
+  });
+
+  it("a cursor followed again sees nothing twice; latest starts at the end", async () => {
+    const first = await follow(b.tableId);
+    const again = await follow(b.tableId, first.cursor);
+    expect(again.entries).toEqual([]);
+    const latest = await ok("GET", `/changes?tableId=${b.tableId}&cursor=latest`, { token: t.owner.token });
+    expect(latest.data).toEqual([]);
+    await ok("PUT", `/table/row/${b.rowIds[0]}/cell/${b.price}`, { token: t.editor.token, body: { data: 11 } });
+    const after = await ok("GET", `/changes?tableId=${b.tableId}&cursor=${latest.nextCursor}`, {
+      token: t.owner.token,
+    });
+    expect(after.data.map((e: any) => [e.kind, e.changes])).toEqual([
+      ["row.updated", { [b.price]: { before: 2, after: 11 } }],
+    ]);
+  });
+
+  it("project and workspace scopes; viewers read, outsiders get 404; exactly one scope", async () => {
+    for (const q of [`projectId=${t.projectId}`, `workspaceId=${t.workspaceId}`, `tableId=${b.tableId}`]) {
+      const page = await ok("GET", `/changes?${q}&limit=1000`, { token: t.viewer.token });
+      expect(page.data.some((e: any) => e.tableId === b.tableId)).toBe(true);
+      expectError(await feed(q, t.outsider.token), 404, "NotFoundError");
+    }
+    expectError(await feed(`projectId=${t.projectId}&tableId=${b.tableId}`), 400, "ValidationError");
+    expectError(await feed(""), 400, "ValidationError");
+    expectError(await feed(`tableId=${b.tableId}&cursor=nonsense`), 400, "ValidationError");
+  });
+});
