@@ -22,44 +22,159 @@ const up = (dir) => `^(\\.\\./)+${dir}(/|$)`;
 const R = {
   routes: { regex: up("routes"), message: "Only app.ts mounts routes; nothing else imports them." },
   site: { regex: up("site"), message: "The reader site is mounted by app.ts; other layers do not import it." },
-  http: { regex: up("http"), message: "Services are transport-free: the route parses HTTP (Range, ETag, Idempotency-Key) and hands plain values in." },
-  appOrOpenapi: { regex: "^(\\.\\./)+(app|openapi)$", message: "The app and its OpenAPI registry are the edge; services do not import them." },
-  hono: { regex: "^(hono|@hono/.+)(/.*)?$", message: "Services are transport-free: no Hono or @hono/* (plain zod for schemas)." },
-  automations: { regex: "^(\\.{1,2}/)+automations(/|$)", message: "Writers emit through services/events; only the automations consume them (and import themselves)." },
-  siblingService: { regex: "^\\.\\./[^./][^/]*/", message: "services/events depends on no other service: tables, content, documents use it and automations consume it." },
-  leaveLib: { regex: "^\\.\\./(?!\\.\\./converter/)", message: "lib/ is the bottom layer: it imports no other part of src (the converter's shared zip code excepted)." },
+  http: {
+    regex: up("http"),
+    message:
+      "Services are transport-free: the route parses HTTP (Range, ETag, Idempotency-Key) and hands plain values in.",
+  },
+  appOrOpenapi: {
+    regex: "^(\\.\\./)+(app|openapi)$",
+    message: "The app and its OpenAPI registry are the edge; services do not import them.",
+  },
+  hono: {
+    regex: "^(hono|@hono/.+)(/.*)?$",
+    message: "Services are transport-free: no Hono or @hono/* (plain zod for schemas).",
+  },
+  automations: {
+    regex: "^(\\.{1,2}/)+automations(/|$)",
+    message: "Writers emit through services/events; only the automations consume them (and import themselves).",
+  },
+  siblingService: {
+    regex: "^\\.\\./[^./][^/]*/",
+    message:
+      "services/events depends on no other service: tables, content, documents use it and automations consume it.",
+  },
+  leaveLib: {
+    regex: "^\\.\\./(?!\\.\\./converter/)",
+    message: "lib/ is the bottom layer: it imports no other part of src (the converter's shared zip code excepted).",
+  },
   db: { regex: up("db"), message: "Routes hold no queries: they call services." },
   drizzle: { regex: "^drizzle-orm(/.*)?$", message: "Routes hold no queries: they call services." },
   durable: { regex: up("durable"), message: "Routes reach Durable Objects through services." },
-  upperFromDb: { regex: up("(routes|http|services|auth|durable|site|app|openapi)"), message: "db/ is below the services: it imports none of the layers above it." },
+  upperFromDb: {
+    regex: up("(routes|http|services|auth|durable|site|app|openapi)"),
+    message: "db/ is below the services: it imports none of the layers above it.",
+  },
+  tenancy: {
+    regex: "^(\\.{1,2}/)+tenancy(/|$)",
+    message:
+      'Tenancy stays behind its boundary (docs/architecture.md "Tenancy"): services use their context (ctx.ids, ctx.on, ctx.everyShard, ctx.byShard; src/services/context.ts); only the files TENANCY_DOORS names import src/tenancy.',
+  },
+  tenancyInside: {
+    regex: "^(\\.{1,2}/)+tenancy/(kernel|operations)(/|$)",
+    message: "Import the tenancy module through its face, src/tenancy/index.ts.",
+  },
+  upperFromTenancy: {
+    regex: up("(routes|http|services|auth|durable|site|app|openapi)"),
+    message:
+      "The tenancy module is below the services: it imports none of the layers above it (the entry point hands it the services' repairs).",
+  },
+  kernelToOperations: {
+    regex: "^(\\.\\./)+operations(/|$)",
+    message: "The tenancy kernel is below its operations (moves, repairs): it imports none of them.",
+  },
 };
 
 /** Layer groups: files (disjoint, by ignores) and the restrictions they obey. */
-const SERVICES = ["routes", "site", "http", "appOrOpenapi", "hono"];
+const SERVICES = ["routes", "site", "http", "appOrOpenapi", "hono", "tenancy"];
+const LAYERED = [
+  "src/services/**",
+  "src/routes/**",
+  "src/lib/**",
+  "src/db/**",
+  "src/auth/**",
+  "src/http/**",
+  "src/durable/**",
+  "src/schemas/**",
+  "src/tenancy/**",
+];
 const layers = [
   { name: "services/automations", files: ["src/services/automations/**"], rules: SERVICES },
   { name: "services/events", files: ["src/services/events/**"], rules: [...SERVICES, "siblingService", "automations"] },
-  { name: "services", files: ["src/services/**"], ignores: ["src/services/automations/**", "src/services/events/**"], rules: [...SERVICES, "automations"] },
-  { name: "routes", files: ["src/routes/**"], rules: ["site", "db", "drizzle", "durable"] },
+  {
+    name: "services",
+    files: ["src/services/**"],
+    ignores: ["src/services/automations/**", "src/services/events/**"],
+    rules: [...SERVICES, "automations"],
+  },
+  { name: "routes", files: ["src/routes/**"], rules: ["site", "db", "drizzle", "durable", "tenancy"] },
   { name: "lib", files: ["src/lib/**"], rules: ["leaveLib", "hono"] },
-  { name: "db", files: ["src/db/**"], rules: ["upperFromDb", "hono"] },
-  { name: "auth, http, durable, schemas", files: ["src/auth/**", "src/http/**", "src/durable/**", "src/schemas/**"], rules: ["routes", "site"] },
+  { name: "db", files: ["src/db/**"], rules: ["upperFromDb", "hono", "tenancy"] },
+  {
+    name: "auth, http, durable, schemas",
+    files: ["src/auth/**", "src/http/**", "src/durable/**", "src/schemas/**"],
+    rules: ["routes", "site", "tenancy"],
+  },
+  {
+    name: "tenancy/kernel",
+    files: ["src/tenancy/kernel/**"],
+    rules: ["upperFromTenancy", "kernelToOperations", "hono"],
+  },
+  { name: "tenancy/operations", files: ["src/tenancy/operations/**"], rules: ["upperFromTenancy", "hono"] },
+  { name: "tenancy face", files: ["src/tenancy/index.ts"], rules: ["upperFromTenancy", "hono"] },
+  { name: "entry, app, site and the rest", files: ["src/**"], ignores: LAYERED, rules: ["tenancy"] },
+];
+
+/**
+ * The only files outside src/tenancy that import the tenancy module (through its face, src/tenancy/index.ts), each
+ * with its reason; every other file reaches tenancy through its service context.
+ */
+const TENANCY_DOORS = [
+  // The context is built over the kernel: ids (ctx.ids), routing (ctx.on, everyShard, byShard), the fence's SQL.
+  { file: "src/services/context.ts", lifts: "tenancy" },
+  // The entry point: the scheduled handler hands the services' repairs to the module's upkeep.
+  { file: "src/index.ts", lifts: "tenancy" },
+  // The cross-organization automations: triggers watching other shards' projects, cascades and queue messages by database.
+  { file: "src/services/automations/shards.ts", lifts: "tenancy" },
+  // The operator's shard move (POST /admin/shards/…): a route over the module's move operation.
+  { file: "src/routes/admin/moveShard.ts", lifts: "tenancy" },
 ];
 
 /**
  * Files allowed one named restriction of their layer, each with its reason: { file, lifts: "<restriction>" }.
- * None now: IdSchema (OpenAPI zod) lives in src/schemas/ids.ts, the If-Match check that throws the service's 412
- * in src/services/preconditions.ts, and the formula expression types import nothing.
+ * Besides the tenancy doors, none: IdSchema (OpenAPI zod) lives in src/schemas/ids.ts, the If-Match check that
+ * throws the service's 412 in src/services/preconditions.ts, and the formula expression types import nothing.
  * @type {{ file: string, lifts: keyof typeof R }[]}
  */
-const exceptions = [];
+const exceptions = [...TENANCY_DOORS];
 
-const restrict = (names) => ["error", { patterns: names.map((n) => ({ regex: R[n].regex, caseSensitive: true, message: R[n].message })) }];
-const layerBlocks = layers.map((l) => ({ name: `layer: ${l.name}`, files: l.files, ...(l.ignores ? { ignores: l.ignores } : {}), rules: { "no-restricted-imports": restrict(l.rules) } }));
+/**
+ * Service files still allowed `.prepare()`, each with its reason. All are pending work of issue 35 in other hands,
+ * whose files this rule's change left alone: remove the line when that work lands.
+ * @type {{ file: string, why: string }[]}
+ */
+const prepareExceptions = [
+  ...["src/services/organizations/userOrganizations.ts", "src/services/portals/routes.ts", "src/services/references/referenceIds.ts", "src/services/automations/remoteTriggers.ts"].map((file) => ({
+    file,
+    why: "pending: the directory indexes' claims and repairs move into src/tenancy (one directory-index abstraction)",
+  })),
+  ...["src/services/tables/rows.ts", "src/services/tableCsv/stage.ts", "src/services/tableCsv/sweep.ts"].map((file) => ({
+    file,
+    why: "pending: the bulk-write rework of rows and the CSV import's staging (issue 35, bulk writes) rewrites these statements",
+  })),
+  { file: "src/services/identity/tokens.ts", why: "pending: the tokens/OAuth rework rewrites token creation" },
+];
+
+const restrict = (names) => [
+  "error",
+  { patterns: names.map((n) => ({ regex: R[n].regex, caseSensitive: true, message: R[n].message })) },
+];
+const layerBlocks = layers.map((l) => ({
+  name: `layer: ${l.name}`,
+  files: l.files,
+  ...(l.ignores ? { ignores: l.ignores } : {}),
+  rules: { "no-restricted-imports": restrict(l.rules) },
+}));
+const inGlob = (file, glob) => (glob.endsWith("/**") ? file.startsWith(glob.slice(0, -2)) : file === glob);
 const exceptionBlocks = exceptions.map((e) => {
-  const layer = layers.find((l) => l.files.some((g) => e.file.startsWith(g.replace("/**", "/"))) && !(l.ignores ?? []).some((g) => e.file.startsWith(g.replace("/**", "/"))));
-  if (!layer || !layer.rules.includes(e.lifts)) throw new Error(`eslint.config.mjs: exception ${e.file} lifts ${e.lifts}, which its layer does not have`);
-  return { name: `exception: ${e.file}`, files: [e.file], rules: { "no-restricted-imports": restrict(layer.rules.filter((n) => n !== e.lifts)) } };
+  const layer = layers.find(
+    (l) => l.files.some((g) => inGlob(e.file, g)) && !(l.ignores ?? []).some((g) => inGlob(e.file, g)),
+  );
+  if (!layer || !layer.rules.includes(e.lifts))
+    throw new Error(`eslint.config.mjs: exception ${e.file} lifts ${e.lifts}, which its layer does not have`);
+  // A door still comes in through the face, never a kernel or operations file.
+  const rules = [...layer.rules.filter((n) => n !== e.lifts), ...(e.lifts === "tenancy" ? ["tenancyInside"] : [])];
+  return { name: `exception: ${e.file}`, files: [e.file], rules: { "no-restricted-imports": restrict(rules) } };
 });
 
 export default tseslint.config(
@@ -70,7 +185,10 @@ export default tseslint.config(
     rules: {
       // The compiler's noUnusedLocals/noUnusedParameters conventions: a leading _ marks a deliberately unused
       // name, and a member taken out of an object by destructuring (to keep the rest) is not "unused".
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
       // `let [y, m, d] = …` where only some are reassigned stays one destructuring.
       "prefer-const": ["error", { destructuring: "all" }],
       // `let x = initial; try { x = … } catch { … }` keeps x definitely assigned for the compiler; the initial
@@ -91,7 +209,10 @@ export default tseslint.config(
     files: ["src/**"],
     ignores: ["src/lib/**"],
     rules: {
-      "no-restricted-globals": ["error", ...["btoa", "atob"].map((name) => ({ name, message: "Use src/lib/base64.ts (one base64 helper)." }))],
+      "no-restricted-globals": [
+        "error",
+        ...["btoa", "atob"].map((name) => ({ name, message: "Use src/lib/base64.ts (one base64 helper)." })),
+      ],
     },
   },
   {
@@ -134,6 +255,22 @@ export default tseslint.config(
             message: "A service verb takes (ctx, input) with an object input: pass c.req.valid(...) or { name: value }.",
           },
         ]),
+      ],
+    },
+  },
+  {
+    // Raw D1 statements only in the db layer and the tenancy module (docs/architecture.md, "Statements"): a service
+    // builds a raw statement with src/db/d1.ts's statement(), in its area's queries.ts, never with `.prepare()`.
+    name: "no raw prepare in services",
+    files: ["src/services/**"],
+    ignores: prepareExceptions.map((e) => e.file),
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name='prepare']",
+          message: "Raw D1 is for src/db and src/tenancy: build the statement with statement() (src/db/d1.ts) in the area's queries.ts.",
+        },
       ],
     },
   },

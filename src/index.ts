@@ -4,7 +4,13 @@ import { handleScheduled } from "./services/automations/scheduler";
 import { handleAutomationBatch } from "./services/automations/queue";
 import { runsForEvents } from "./services/automations/events";
 import { subscribe } from "./services/events/events";
-import { startRepairs } from "./tenancy/operations/repairs";
+import { startRepairs, type Repair } from "./tenancy";
+import { repairUserCopies } from "./services/identity/users";
+import { drainNotificationOutbox } from "./services/notifications/outbox";
+import { reconcileUserOrganizations } from "./services/organizations/userOrganizations";
+import { reconcilePortalRoutes } from "./services/portals/routes";
+import { reconcileReferenceIds } from "./services/references/referenceIds";
+import { sweepStagedImports } from "./services/tableCsv/sweep";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -17,15 +23,29 @@ subscribe(runsForEvents);
 
 const app = buildApp();
 
+/**
+ * The repairs the `scheduled` handler starts every minute (docs/scaling.md "Repairs"), run by the tenancy module
+ * (src/tenancy/operations/repairs.ts): each service defines its own, this list composes them. Not the automation
+ * scheduler's work: that one only claims due automations.
+ */
+const REPAIRS: readonly Repair[] = [
+  ["user copy repair failed", repairUserCopies],
+  ["portal route repair failed", reconcilePortalRoutes],
+  ["reference id repair failed", reconcileReferenceIds],
+  ["membership index repair failed", reconcileUserOrganizations],
+  ["notification outbox drain failed", drainNotificationOutbox],
+  ["staged CSV import sweep failed", sweepStagedImports],
+];
+
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
 
   /**
-   * Cron Trigger (wrangler.toml, every minute): the Worker's repairs start (src/tenancy/operations/repairs.ts), and due
+   * Cron Trigger (wrangler.toml, every minute): the Worker's repairs start (REPAIRS above), and due
    * automations are claimed and their runs queued.
    */
   async scheduled(controller, env, ctx) {
-    startRepairs(env, ctx, Date.now());
+    startRepairs(env, ctx, Date.now(), REPAIRS);
     await handleScheduled(controller, env, ctx);
   },
 

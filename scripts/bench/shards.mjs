@@ -17,7 +17,7 @@ const GB = 1e9;
 export const DATABASE_BYTES = 10 * GB;
 
 /**
- * The population the bench simulates (docs/scaling.md "Assumptions"). Organization k (rank k + 1) has a storage
+ * The population the bench simulates (docs/scaling.md "Placement"). Organization k (rank k + 1) has a storage
  * weight (k+1)^-storageZipf and a query weight (k+1)^-loadZipf, each times a lognormal factor, so the big are
  * usually also the busy but not in lockstep. Storage is capped at the per-organization quota (the design's answer
  * to one organization outgrowing a database).

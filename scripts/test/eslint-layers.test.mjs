@@ -54,6 +54,21 @@ const cases = [
   ["src/lib/etag.ts", `import { preconditionFailed } from "../errors";`, true],
   ["src/schemas/ids.ts", `import { z } from "@hono/zod-openapi";`, false],
   ["src/services/preconditions.ts", `import { preconditionFailed } from "../errors";`, false],
+  // Tenancy behind its boundary: only the files TENANCY_DOORS names import it, through its face.
+  ["src/services/tables/rows.ts", `import { idIssuer } from "../../tenancy";`, true],
+  ["src/services/automations/runner.ts", `import { groupByShard } from "../../tenancy";`, true],
+  ["src/http/route.ts", `import { idIssuer } from "../tenancy";`, true],
+  ["src/db/client.ts", `import { idIssuer } from "../tenancy";`, true],
+  ["src/app.ts", `import { startRepairs } from "./tenancy";`, true],
+  ["src/services/context.ts", `import { idIssuer } from "../tenancy";`, false],
+  ["src/services/context.ts", `import { idIssuer } from "../tenancy/kernel/ids";`, true],
+  ["src/services/automations/shards.ts", `import { groupByShard } from "../../tenancy";`, false],
+  ["src/index.ts", `import { startRepairs } from "./tenancy";`, false],
+  ["src/routes/admin/moveShard.ts", `import { moveShardStep } from "../../tenancy";`, false],
+  ["src/tenancy/kernel/ids.ts", `import { read } from "../../services/context";`, true],
+  ["src/tenancy/kernel/ids.ts", `import { moveShard } from "../operations/moves";`, true],
+  ["src/tenancy/operations/moves.ts", `import { readFence } from "../kernel/fence";`, false],
+  ["src/tenancy/operations/repairs.ts", `import { repairUserCopies } from "../../services/identity/users";`, true],
 ];
 
 describe("eslint.config.mjs: import direction", { concurrency: true }, () => {

@@ -63,3 +63,17 @@ describe("verbs take an object input (src/routes)", { concurrency: true }, () =>
     });
   }
 });
+
+describe("no raw prepare in services", { concurrency: true }, () => {
+  const code = `declare const d1: D1Database;\nexport const s = d1.prepare("SELECT 1").bind();\n`;
+  for (const [file, expected] of [
+    ["src/services/bookmarks/queries.ts", true],
+    ["src/services/search/reindex.ts", true],
+    ["src/db/d1.ts", false],
+    ["src/tenancy/kernel/reads.ts", false],
+  ]) {
+    test(`.prepare() in ${file} is ${expected ? "refused" : "allowed"}`, async () => {
+      assert.equal((await reported(file, code, "no-restricted-syntax")).length > 0, expected);
+    });
+  }
+});

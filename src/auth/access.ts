@@ -310,32 +310,6 @@ export async function readableProjectIds(db: Db, userId: string, ids: readonly s
   return new Set(found.map((f) => f.id));
 }
 
-/** The caller's workspace role on a project's workspace, as a scalar subquery (null without one). */
-/**
- * SQL: the recursive common table expression `name(id, depth)`: the documents granted to `user` and every document
- * below a granted folder (the document rule's grant half), the grants narrowed to a project when `projectId` is given.
- */
-export function grantedDocumentsCte(name: string, user: UserRef, projectId?: string): SQL {
-  const cte = sql.raw(name);
-  const grants = projectId
-    ? sql`SELECT dc.document_id, 0 FROM document_collaborators dc JOIN documents d ON d.id = dc.document_id
-      WHERE dc.user_id = ${user} AND d.project_id = ${projectId}`
-    : sql`SELECT dc.document_id, 0 FROM document_collaborators dc WHERE dc.user_id = ${user}`;
-  return sql`${cte}(id, depth) AS (
-      ${grants}
-      UNION
-      SELECT d.id, g.depth + 1 FROM documents d JOIN ${cte} g ON d.parent_id = g.id WHERE g.depth < ${MAX_FOLDER_DEPTH + 1})`;
-}
-
-/** Batchable: ids of the documents in a project the user can read through document grants (self or ancestor). */
-export function documentIdsGrantedInProjectStatement(db: Db, user: UserRef, projectId: string) {
-  return rawSelect<{ id: string }>(
-    db,
-    ["id"],
-    sql`WITH RECURSIVE ${grantedDocumentsCte("granted", user, projectId)} SELECT DISTINCT id AS id FROM granted`,
-  );
-}
-
 /** Batchable: the caller's workspace role (one row, or none when not a collaborator). */
 export function workspaceRoleStatement(db: Db, user: UserRef, workspaceId: string) {
   return db

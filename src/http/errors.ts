@@ -9,8 +9,7 @@ import type { HonoEnv } from "../env";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { IdempotentReplay, replayResponse } from "./idempotency";
 import { createDb } from "../db/client";
-import { learnFromFence } from "../tenancy/kernel/placements";
-import { fenceRefusalOf } from "../tenancy/kernel/fence";
+import { fenceRefusalOf, learnFromFence } from "../services/context";
 
 /** The status each error class answers with. */
 export const errorStatus = {

@@ -9,7 +9,7 @@ import type { Context, Next } from "hono";
 import type { HonoEnv } from "../env";
 import { validation } from "../errors";
 import { sha256Hex } from "../lib/crypto";
-import type { ServiceContext } from "../services/context";
+import { ownClaim, type ServiceContext } from "../services/context";
 import {
   newClaim,
   openStoredResponse,
@@ -108,7 +108,7 @@ export async function settleOwnedClaim(
   const claimed = settleClaim(req, row);
   if (claimed.kind === "replay")
     return { kind: "replay", response: await openStoredResponse(ctx, { record: row!, response: claimed.response }) };
-  ctx.idempotencyClaim = { callerId, key: req.key, claim: req.claim, binding: ctx.binding };
+  ownClaim(ctx, { callerId, key: req.key, claim: req.claim, binding: ctx.binding });
   return claimed;
 }
 

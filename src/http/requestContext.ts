@@ -10,7 +10,7 @@ import { serviceContext, type ServiceContext } from "../services/context";
 export function ctxOf(c: Context<HonoEnv>): ServiceContext {
   const existing = c.get("ctx");
   if (existing) return existing;
-  // Anonymous (a reader of public things) until the route authenticates its caller (actAs).
+  // Anonymous (a reader of public things) until the route authenticates its caller (actingAs makes a new context).
   const ctx = serviceContext(
     c.env,
     c.get("dir"),

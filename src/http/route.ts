@@ -20,12 +20,10 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { HonoEnv } from "../env";
-import { newOrganizationId, newOrganizationScopedId } from "../tenancy/kernel/ids";
-import { placeOrganization } from "../tenancy/kernel/map";
 import { ApiError } from "../errors";
 import { authErrorResponses, onlyErrorResponses } from "./errors";
 import { readBearer } from "../auth/authenticate";
-import { routeTo } from "../services/context";
+import { placedOrganization, type ServiceContext } from "../services/context";
 import { ctxOf } from "./requestContext";
 import { authenticateIdempotent, authenticateInFirstRead, authenticateNow } from "./routeAuth";
 import { scopeOf } from "../auth/scopes";
@@ -85,9 +83,9 @@ function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
  * with any of the caller's tokens, lands where the first attempt claimed the key and kept its answer); without
  * one, the placement rule's draw. The caller is the user a token names, else (a token of the older form) the token.
  */
-async function placedOrganizationId(c: Context<HonoEnv>): Promise<string> {
+async function placedOrganizationId(c: Context<HonoEnv>, ctx: ServiceContext): Promise<string> {
   const key = c.req.header("idempotency-key");
-  if (!key) return newOrganizationId();
+  if (!key) return ctx.ids.organization();
   const bearer = readBearer(c.req.header("authorization")) ?? "";
   const caller = /^cws_([A-Za-z0-9-]{1,64})_[A-Za-z0-9]{40}$/.exec(bearer)?.[1] ?? bearer;
   const digest = new Uint32Array(
@@ -95,7 +93,7 @@ async function placedOrganizationId(c: Context<HonoEnv>): Promise<string> {
     0,
     1,
   );
-  return newOrganizationScopedId(placeOrganization(() => digest[0]! / 2 ** 32));
+  return ctx.ids.organizationDrawn(digest[0]! / 2 ** 32);
 }
 
 /** Sends the request's context to the shard its key names (a missing or malformed key: where no record is, so 404 or 400 follow). */
@@ -106,8 +104,7 @@ function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
     // database and a keyed create keeps its answer in the batch that creates it.
     return async (c, next) => {
       const ctx = ctxOf(c);
-      ctx.placedOrganizationId = await placedOrganizationId(c);
-      routeTo(ctx, ctx.placedOrganizationId);
+      c.set("ctx", placedOrganization(ctx, await placedOrganizationId(c, ctx)));
       await next();
     };
   }
@@ -117,8 +114,8 @@ function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
     else if ("query" in key) id = c.req.query(key.query);
     else if (/json/i.test(c.req.header("content-type") ?? ""))
       id = ((await c.req.json().catch(() => null)) as Record<string, unknown> | null)?.[key.body];
-    // A missing key names no shard either: routeTo sends it where no record is found.
-    routeTo(ctxOf(c), typeof id === "string" ? id : "");
+    // A missing key names no shard either: ctx.on sends it where no record is found.
+    c.set("ctx", ctxOf(c).on(typeof id === "string" ? id : ""));
     await next();
   };
 }

@@ -7,10 +7,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Db, HonoEnv } from "../env";
-import { placementsQuery } from "../tenancy/kernel/placements";
 import { bearerCredential, completeAuthentication, tokenStatement, type AuthAttempt } from "../auth/authenticate";
 import { clientAddress } from "./clientAddress";
-import { actAs, type ServiceContext } from "../services/context";
+import { actingAs, placementsQuery, type ServiceContext } from "../services/context";
 import { Principal, type TokenRow } from "../services/principal";
 import {
   deferAuthentication,
@@ -50,9 +49,9 @@ function attemptOf(c: Context<HonoEnv>): AuthAttempt {
 export const authenticateNow: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const attempt = attemptOf(c);
   const credential = await bearerCredential(c.req.header("authorization"), attempt);
-  const ctx = ctxOf(c);
   const principal = new Principal(credential.hash, null, credential.userId);
-  actAs(ctx, principal);
+  const ctx = actingAs(ctxOf(c), principal);
+  c.set("ctx", ctx);
   // The directory's newer shard placements ride with the token (src/tenancy/kernel/placements.ts): the handler, which runs
   // after, reaches the database that serves its shard now.
   const [rows, placed] = await ctx.dir.batch([tokenStatement(ctx.dir, credential.hash), placementsQuery(ctx.dir)]);
@@ -104,9 +103,9 @@ export const authenticateIdempotent: MiddlewareHandler<HonoEnv> = async (c, next
   const credential = await bearerCredential(c.req.header("authorization"), attempt);
   const claim = await claimAfterAuthenticating(c);
   if (!claim) return authenticateNow(c, next);
-  const ctx = ctxOf(c);
   const principal = new Principal(credential.hash, null, credential.userId);
-  actAs(ctx, principal);
+  const ctx = actingAs(ctxOf(c), principal);
+  c.set("ctx", ctx);
   let record: IdempotencyRecord | undefined;
   // The token and the claim in one round trip (ensureAuthenticated runs them as read() would, on one database or two).
   deferAuthentication(ctx, {
@@ -137,9 +136,9 @@ export function authenticateInFirstRead(claims: boolean): MiddlewareHandler<Hono
     const credential = await bearerCredential(c.req.header("authorization"), attempt);
     const hash = credential.hash;
     const claim = claims ? await claimAfterAuthenticating(c) : null;
-    const ctx = ctxOf(c);
     const principal = new Principal(hash, null, credential.userId);
-    actAs(ctx, principal);
+    const ctx = actingAs(ctxOf(c), principal);
+    c.set("ctx", ctx);
     c.set("user", principal);
     c.get("roundTrips").guard = guardUntilAuthenticated(ctx);
     let owned = false;

@@ -7,24 +7,18 @@
  */
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { applyPlacements, placementsQuery, servingBindingOf, type PlacementRow } from "../tenancy/kernel/placements";
 import { ApiError } from "../errors";
-import type { ServiceContext } from "./context";
+import { applyPlacements, placementsQuery, type PlacementRow, type ServiceContext } from "./context";
 
 /**
- * Applies the directory's newer placements (read beside the token, src/tenancy/kernel/placements.ts) and, when the request's
- * logical shard now lives elsewhere, routes the context there; true when it did, so what ran on the old database is
- * run again on the new one. Compared with what the isolate knows now, not only with these rows: another request
- * of the isolate may have learned the move after this one was routed.
+ * Applies the directory's newer placements (read beside the token, src/tenancy/kernel/placements.ts); true when the
+ * request's logical shard is now served by another database than `ranOn`, where its first batch ran, so what ran
+ * there is run again on the new one (the context's `db` follows the placements by itself). Compared with what the
+ * isolate knows now, not only with these rows: another request of the isolate may have learned the move meanwhile.
  */
-export function followPlacements(ctx: ServiceContext, rows: readonly PlacementRow[]): boolean {
+export function followPlacements(ctx: ServiceContext, rows: readonly PlacementRow[], ranOn = ctx.binding): boolean {
   applyPlacements(rows);
-  if (ctx.logical === undefined || ctx.binding === "DB") return false;
-  const binding = servingBindingOf(ctx.logical);
-  if (binding === ctx.binding) return false;
-  ctx.binding = binding;
-  ctx.db = ctx.database(binding);
-  return true;
+  return ctx.logical !== undefined && ranOn !== "DB" && ctx.binding !== ranOn;
 }
 
 /**
@@ -46,10 +40,11 @@ export interface PendingAuthentication {
   running?: boolean;
 }
 
-const pending = new WeakMap<ServiceContext, PendingAuthentication>();
+/** Keyed by the request's session, so every context derived from the request's (ctx.on, actingAs…) sees it. */
+const pending = new WeakMap<object, PendingAuthentication>();
 
 export function deferAuthentication(ctx: ServiceContext, auth: PendingAuthentication) {
-  pending.set(ctx, auth);
+  pending.set(ctx.session, auth);
 }
 
 /**
@@ -61,7 +56,7 @@ export async function read<const T extends readonly [BatchItem<"sqlite">, ...Bat
   ctx: ServiceContext,
   queries: T,
 ): Promise<BatchResponse<T>> {
-  const auth = pending.get(ctx);
+  const auth = pending.get(ctx.session);
   if (!auth)
     return (await ctx.db.batch(
       queries as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
@@ -72,7 +67,7 @@ export async function read<const T extends readonly [BatchItem<"sqlite">, ...Bat
 
 /** Completes a pending authentication on its own (a route that turned out to need no read first). */
 export async function ensureAuthenticated(ctx: ServiceContext) {
-  const auth = pending.get(ctx);
+  const auth = pending.get(ctx.session);
   if (auth) await runPending(ctx, auth, []);
 }
 
@@ -126,13 +121,14 @@ async function runPending(
       const claimsOn = (db: Db) => auth.claims?.(db, claimedUserId) ?? [];
       const claims = claimsOn(ctx.db);
       const registry = auth.claims?.(ctx.dir, null) ?? [];
+      const ranOn = ctx.binding;
       const [checked, first] = await Promise.all([
         batchOf(ctx.dir, [token, placementsQuery(ctx.dir), ...registry]),
         batchOf(ctx.db, [...claims, ...queries]),
       ]);
       // The directory says the request's logical shard moved since this isolate routed it: what ran on the old
       // database (which refuses writes of a moved shard, and whose copy may be dropped) runs again on the new one.
-      const results = followPlacements(ctx, checked[1] as PlacementRow[])
+      const results = followPlacements(ctx, checked[1] as PlacementRow[], ranOn)
         ? await batchOf(ctx.db, [...claimsOn(ctx.db), ...queries])
         : first;
       own = [checked[0], ...withRegistry(results.slice(0, claims.length), checked.slice(2))];
@@ -141,7 +137,7 @@ async function runPending(
   } finally {
     auth.running = false;
   }
-  pending.delete(ctx);
+  pending.delete(ctx.session);
   await auth.complete(own);
   return [own, rest];
 }
@@ -152,7 +148,7 @@ async function runPending(
  */
 export function guardUntilAuthenticated(ctx: ServiceContext): () => void {
   return () => {
-    const auth = pending.get(ctx);
+    const auth = pending.get(ctx.session);
     if (auth && !auth.running)
       throw new ApiError(
         "InternalError",

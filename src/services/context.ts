@@ -1,28 +1,54 @@
 /**
  * What every service function receives: `verbEntity(ctx, input)`. No Hono context, no headers — the database of
  * this request (a D1 session), the caller, the clock and the bindings the service needs. Here: the actor and the
- * context, and where the context's queries go (routeTo, onShardOf…). The caller itself is principal.ts; a read with
- * the request's authentication folded in is batchedAuth.ts (`read`, re-exported here: services call it with the
- * context).
+ * context. The context is immutable: routing, acting as a caller, another clock each return a NEW context
+ * (ctx.on, actingAs, atTime…). It is the services' only view of tenancy (docs/architecture.md "Tenancy"): ids
+ * through `ctx.ids`, another organization's shard through `ctx.on(id)`, every shard through `ctx.everyShard()`,
+ * records grouped by shard through `ctx.byShard(…)`. The caller itself is principal.ts; a read with the request's
+ * authentication folded in is batchedAuth.ts (`read`, re-exported here: services call it with the context).
  */
 import type { AuthUser, DatabaseBinding, Db, Env } from "../env";
 import { createDb } from "../db/client";
 import {
-  idsBeside,
-  logicalShardOfId,
-  newIdBeside,
-  newOrganizationId,
-  shardBindingForId,
-  shardSuffixBeside,
-} from "../tenancy/kernel/ids";
-import { servingBindingOf } from "../tenancy/kernel/placements";
-import { shardBindings } from "../tenancy/kernel/map";
+  bindingAt,
+  DIRECTORY,
+  everyShardDatabase,
+  groupByDatabase,
+  idIssuer,
+  logicalAt,
+  whereIs,
+  type IdIssuer,
+  type Where,
+} from "../tenancy";
 import { ApiError } from "../errors";
 import type { EventInput } from "./events/events";
 import type { OwnedClaim } from "./idempotency";
 import { Principal } from "./principal";
 
 export { read } from "./batchedAuth";
+export type { IdIssuer };
+/**
+ * The id issuer of work that has no context at hand (the scheduler's claims, the queue's events, a notice's id
+ * derived from what it is about): the same as every context's `ids`.
+ */
+export const idsWithoutContext: IdIssuer = idIssuer;
+// The fence's SQL (a row is served by this database only while its logical shard is active here) and the shard
+// placements a request learns beside its token: what of tenancy the services' statements and the authentication
+// need, from the module's face.
+export {
+  reconcileIndex,
+  type DirectoryIndex,
+  applyPlacements,
+  fenceRefusalOf,
+  learnFromFence,
+  placementsQuery,
+  refreshPlacements,
+  servedHere,
+  servedHereSql,
+  writableHereSql,
+  type PlacementRow,
+} from "../tenancy";
+
 /**
  * Who a service call acts as (docs/api-guide.md › Automations, published portals, collaborative editing):
  * - `user`: a person calling with a token; their rights decide.
@@ -41,63 +67,129 @@ export type Actor =
       depth: number;
     };
 
-/**
- * How a service issues ids (docs/architecture.md "Ids"): every record is issued beside a record it belongs to (its
- * project, table, document…), so its id names its organization's shard; a service never decides the shard itself.
- */
-export interface IdIssuer {
-  /** A new id for a record of the same organization as `parentId`. */
-  beside(parentId: string): string;
-  /** `beside(parentId)` for many records: the shard is decoded once (a bulk insert issues thousands of ids). */
-  seriesBeside(parentId: string): () => string;
-  /** The two characters that end the ids issued beside `parentId` (for ids built in SQL). */
-  suffixBeside(parentId: string): string;
-  /** A new organization's id, on the logical shard the placement rule draws. */
-  organization(): string;
+/** What one request (or one task of the Worker's) shares among every context derived from its first one. */
+interface Session {
+  /** The Idempotency-Key the request owns (a keyed POST), learned when its claim is settled. */
+  claim?: OwnedClaim;
 }
-
-const idIssuer: IdIssuer = {
-  beside: newIdBeside,
-  seriesBeside: idsBeside,
-  suffixBeside: shardSuffixBeside,
-  organization: newOrganizationId,
-};
 
 export interface ServiceContext {
   /** Issues the ids of the records this call creates. */
-  ids: IdIssuer;
-  /** Drizzle over this request's D1 session (read replicas for reads, the primary for writes). */
-  db: Db;
+  readonly ids: IdIssuer;
   /**
-   * The directory database (docs/scaling.md): users, tokens, notifications. `db` is the shard database of the
-   * organization the request is about (routeTo), and authentication reads this one beside it.
+   * Drizzle over this context's database (a D1 session: read replicas for reads, the primary for writes): the
+   * shard database of the organization it was routed to (ctx.on), looked up through the shard placements each
+   * time, so a move learned while the request runs sends its next query to the new database.
    */
-  dir: Db;
-  /** The binding `db` is on: `DB` until the request is routed to a shard. */
-  binding: DatabaseBinding;
-  /** The logical shard the request was routed by (routeTo), so a move learned while it runs can send it on. */
-  logical?: number;
+  readonly db: Db;
+  /** The directory database (docs/scaling.md): users, tokens, notifications; authentication reads it beside `db`. */
+  readonly dir: Db;
+  /** The binding `db` is on: `DB` until the context is routed to a shard. */
+  readonly binding: DatabaseBinding;
+  /** The D1 binding of `db`, for work outside a request's counted session (the upkeep, a Durable Object). */
+  readonly d1: D1Database;
+  /** The logical shard the context was routed by (ctx.on), so a move learned while it runs can send it on. */
+  readonly logical: number | undefined;
   /** This request's client of a database, opened on first use. */
-  database: (binding: DatabaseBinding) => Db;
-  actor: Actor;
+  readonly database: (binding: DatabaseBinding) => Db;
+  readonly actor: Actor;
   /**
    * Whose rights apply: the user actor, or the owner the system acts for; anonymous for a reader. In a route whose
    * authentication is folded into its first read, `user.id` is known after `read()`.
    */
-  user: Principal;
+  readonly user: Principal;
   /** The request's clock, milliseconds since the epoch. */
-  now: number;
-  env: Env;
-  waitUntil(promise: Promise<unknown>): void;
+  readonly now: number;
+  readonly env: Env;
+  readonly waitUntil: (promise: Promise<unknown>) => void;
   /** A new organization's id drawn when the request was routed (src/http/route.ts, shard key "new-organization"). */
-  placedOrganizationId?: string;
+  readonly placedOrganizationId?: string;
   /** The Idempotency-Key this request owns (a keyed POST), under which a write keeps its answer. */
-  idempotencyClaim?: OwnedClaim;
+  readonly idempotencyClaim?: OwnedClaim;
   /**
    * Where the events of this call's writes go when its owner emits them itself (an automation run emits its
    * writes' events once the run is recorded); absent, they are emitted after the response (waitUntil).
    */
+  readonly outbox?: EventInput[];
+  /** The same request's shared part (its pending authentication, its owned key), one object for every derived context. */
+  readonly session: object;
+  /** A new context, the same caller, clock and request, on the shard database holding the record `id`. */
+  readonly on: (id: string) => ServiceContext;
+  /** A new context on each shard database (work about no one organization: registration, a search, the upkeep). */
+  readonly everyShard: () => ServiceContext[];
+  /** `items` grouped by the shard database each one's id (`idOf`) is on, each group with a new context there. */
+  readonly byShard: <T>(items: Iterable<T>, idOf: (item: T) => string) => [ServiceContext, T[]][];
+}
+
+/** What a context is made of: what its request shares, and what a derived context may change. */
+interface Base {
+  env: Env;
+  dir: Db;
+  database: (binding: DatabaseBinding) => Db;
+  waitUntil: (promise: Promise<unknown>) => void;
+  session: Session;
+}
+interface State {
+  actor: Actor;
+  now: number;
+  where: Where;
+  placedOrganizationId?: string;
   outbox?: EventInput[];
+  /** True: this context keeps no answer under the request's Idempotency-Key (a step that is not the answer). */
+  unkeyed?: boolean;
+}
+
+const parts = new WeakMap<ServiceContext, { base: Base; state: State }>();
+
+function d1Of(env: Env, binding: DatabaseBinding): D1Database {
+  const d1 = binding === "DB" ? env.DB : env[binding];
+  if (!d1) throw new ApiError("InternalError", `No D1 binding ${binding}: wrangler.toml and the shard map disagree`);
+  return d1;
+}
+
+const userOf = (actor: Actor) =>
+  actor.type === "reader" ? Principal.anonymous() : (actor.user ?? Principal.anonymous());
+
+function contextOf(base: Base, state: State): ServiceContext {
+  const derive = (patch: Partial<State>) => contextOf(base, { ...state, ...patch });
+  const ctx: ServiceContext = {
+    ids: idIssuer,
+    get db() {
+      return base.database(bindingAt(state.where));
+    },
+    dir: base.dir,
+    get binding() {
+      return bindingAt(state.where);
+    },
+    get d1() {
+      return d1Of(base.env, bindingAt(state.where));
+    },
+    logical: logicalAt(state.where),
+    database: base.database,
+    actor: state.actor,
+    user: userOf(state.actor),
+    now: state.now,
+    env: base.env,
+    waitUntil: base.waitUntil,
+    ...(state.placedOrganizationId !== undefined && { placedOrganizationId: state.placedOrganizationId }),
+    get idempotencyClaim() {
+      return state.unkeyed ? undefined : base.session.claim;
+    },
+    ...(state.outbox && { outbox: state.outbox }),
+    session: base.session,
+    on: (id) => derive({ where: whereIs(id) }),
+    everyShard: () => everyShardDatabase().map((where) => derive({ where })),
+    byShard: (items, idOf) => groupByDatabase(items, idOf).map(([where, group]) => [derive({ where }), group]),
+  };
+  parts.set(ctx, { base, state });
+  return Object.freeze(ctx);
+}
+
+/** A new context from `ctx` with `patch` (the same request). */
+function derived(ctx: ServiceContext, patch: Partial<State>): ServiceContext {
+  const made = parts.get(ctx);
+  if (!made) throw new ApiError("InternalError", "A service context not made by serviceContext()");
+  return contextOf(made.base, { ...made.state, ...patch });
 }
 
 /** The automation depth of the writes made by `actor` (0 for a person or a portal reader). */
@@ -110,7 +202,7 @@ export function cascadeOf(actor: Actor): string | null {
   return actor.type === "system" ? (actor.automation?.cascadeId ?? null) : null;
 }
 
-/** A service context for `actor`; the rights holder (`user`) follows from it. */
+/** A service context for `actor`, on the directory database until it is routed (ctx.on); the rights holder (`user`) follows from it. */
 export function serviceContext(
   env: Env,
   db: Db,
@@ -128,81 +220,71 @@ export function serviceContext(
     ((binding: DatabaseBinding) => {
       let client = clients.get(binding);
       if (!client) {
-        const d1 = binding === "DB" ? env.DB : env[binding];
-        if (!d1) throw new ApiError("InternalError", `No D1 binding ${binding}`);
-        client = createDb(d1);
+        client = createDb(d1Of(env, binding));
         clients.set(binding, client);
       }
       return client;
     });
-  return {
-    ids: idIssuer,
-    db,
-    dir: db,
-    binding: "DB",
-    database,
-    actor,
-    user: actor.type === "reader" ? Principal.anonymous() : (actor.user ?? Principal.anonymous()),
-    now: opts.now ?? Date.now(),
+  const base: Base = {
     env,
+    dir: db,
+    database,
     waitUntil: opts.waitUntil ?? ((p) => void p.catch(() => undefined)),
-    ...(opts.outbox && { outbox: opts.outbox }),
+    session: {},
   };
-}
-
-/**
- * Sends the context's queries to the shard database holding `id` (docs/scaling.md: the id's logical shard, through
- * the map); an id that names no logical shard sends them where no record has it (shardBindingForId), so the service
- * finds nothing (404). The directory holds no shard tables.
- */
-export function routeTo(ctx: ServiceContext, id: string): ServiceContext {
-  const logical = logicalShardOfId(id);
-  // An id naming no logical shard is looked for where no record has it (shardBindingForId): 404, as for any absent record.
-  if (logical === null) ctx.logical = undefined;
-  else ctx.logical = logical;
-  const binding = logical === null ? shardBindingForId(id) : servingBindingOf(logical);
-  if (binding === ctx.binding) return ctx;
-  ctx.binding = binding;
-  ctx.db = ctx.database(binding);
-  return ctx;
-}
-
-/** The database of the shard holding `id` (shardBindingForId for an id naming no logical shard), for work across shards. */
-export function shardDbOf(ctx: ServiceContext, id: string): Db {
-  return ctx.database(shardBindingForId(id));
-}
-
-/** A copy of `ctx` on the shard holding `id`: the same caller, clock and request, another database. */
-export function onShardOf(ctx: ServiceContext, id: string): ServiceContext {
-  return onDatabase(ctx, shardBindingForId(id));
-}
-
-/** A copy of `ctx` on the database `binding`. */
-export function onDatabase(ctx: ServiceContext, binding: DatabaseBinding): ServiceContext {
-  return binding === ctx.binding ? ctx : { ...ctx, binding, db: ctx.database(binding) };
+  return contextOf(base, {
+    actor,
+    now: opts.now ?? Date.now(),
+    where: DIRECTORY,
+    ...(opts.outbox && { outbox: opts.outbox }),
+  });
 }
 
 /**
  * The context of work no request started (a Durable Object: a room's opening and write-back, the formula
- * coordinator), acting as the system with no user, on the shard database of the record `id`.
+ * coordinator; the Worker's upkeep), acting as the system with no user, on the shard database of the record `id`
+ * (the directory without one).
  */
 export function systemContext(
   env: Env,
-  id: string,
+  id?: string,
   opts: { waitUntil?: (p: Promise<unknown>) => void } = {},
 ): ServiceContext {
-  return routeTo(serviceContext(env, createDb(env.DB), workerActor, opts), id);
+  const ctx = serviceContext(env, createDb(env.DB), workerActor, opts);
+  return id === undefined ? ctx : ctx.on(id);
 }
 
-/** A copy of `ctx` on every shard database, for work that visits them all (registration, a search across organizations). */
-export function everyShardContext(ctx: ServiceContext): ServiceContext[] {
-  return shardBindings().map((b) => onDatabase(ctx, b));
+/**
+ * The D1 binding of the shard database holding the record `id` (for an id naming no logical shard, the database
+ * where no record has it): for work on raw D1 with no context (a Durable Object, a queue consumer, the upkeep).
+ */
+export function d1Holding(env: Env, id: string): D1Database {
+  return d1Of(env, bindingAt(whereIs(id)));
 }
 
-/** The request's caller becomes `user` (authentication has named the token; its row may still be pending). */
-export function actAs(ctx: ServiceContext, user: Principal): void {
-  ctx.actor = { type: "user", user };
-  ctx.user = user;
+/** A new context whose caller is `user` (authentication has named the token; its row may still be pending). */
+export function actingAs(ctx: ServiceContext, user: Principal): ServiceContext {
+  return derived(ctx, { actor: { type: "user", user } });
+}
+
+/** A new context whose clock reads `now` (an automation run's next action). */
+export function atTime(ctx: ServiceContext, now: number): ServiceContext {
+  return derived(ctx, { now });
+}
+
+/** A new context that keeps no answer under the request's Idempotency-Key (a step of a write that is not its answer). */
+export function unkeyed(ctx: ServiceContext): ServiceContext {
+  return derived(ctx, { unkeyed: true });
+}
+
+/** A new context on the shard of the new organization `organizationId` drawn for the request (shard key "new-organization"). */
+export function placedOrganization(ctx: ServiceContext, organizationId: string): ServiceContext {
+  return derived(ctx, { where: whereIs(organizationId), placedOrganizationId: organizationId });
+}
+
+/** The request now owns an Idempotency-Key: every context of the request keeps its answer under it. */
+export function ownClaim(ctx: ServiceContext, claim: OwnedClaim): void {
+  (ctx.session as Session).claim = claim;
 }
 
 /** The system acting for an automation's owner, `depth` runs deep in the cascade `cascadeId`. */

@@ -10,6 +10,7 @@
  * Kept bodies are sealed at rest (lib/crypto sealSecret, bound to the caller and key): a kept token or webhook
  * secret is no more readable in the table than the secrets themselves.
  */
+import { statement } from "../db/d1";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { accessTokens, idempotencyKeys } from "../db/schema";
 import type { DatabaseBinding, Db, Env } from "../env";
@@ -232,9 +233,17 @@ export async function keptAnswerStatements(
   const body = await sealBody(ctx.env, owned.callerId, owned.key, JSON.stringify(payload));
   // `when`: kept only if the write took (a condition on what the batch wrote before this statement).
   return [
-    d1
-      .prepare(when ? `${KEEP_ANSWER} AND (${when.sql})` : KEEP_ANSWER)
-      .bind(status, "application/json", body, owned.callerId, owned.key, owned.claim, ...(when?.params ?? [])),
+    statement(
+      d1,
+      when ? `${KEEP_ANSWER} AND (${when.sql})` : KEEP_ANSWER,
+      status,
+      "application/json",
+      body,
+      owned.callerId,
+      owned.key,
+      owned.claim,
+      ...(when?.params ?? []),
+    ),
   ];
 }
 
@@ -255,7 +264,7 @@ export function claimLease(
   const owned = ctx.idempotencyClaim;
   if (!owned || !keepsHere(ctx, owned)) return { renew: () => [], held: null };
   return {
-    renew: (at) => [d1.prepare(RENEW_LEASE).bind(at, owned.callerId, owned.key, owned.claim)],
+    renew: (at) => [statement(d1, RENEW_LEASE, at, owned.callerId, owned.key, owned.claim)],
     held: { sql: CLAIM_HELD, params: [owned.callerId, owned.key, owned.claim] },
   };
 }

@@ -13,7 +13,7 @@ import { safeImageSrc } from "./safe";
 import { SearchArticle } from "./search";
 import { searchPortal } from "../services/search/site";
 import { brandingDto } from "../services/portals/state";
-import { routeTo, serviceContext } from "../services/context";
+import { serviceContext } from "../services/context";
 
 /** A portal reader's service context: no account, the portal and its reader token decide. */
 export function readerContext(c: Context<HonoEnv>, now: number) {
@@ -42,7 +42,7 @@ export async function readBlocks(c: Context<HonoEnv>, doc: PortalDocument): Prom
   let text: string | null = null;
   const obj = await c.env.BLOBS.get(doc.contentKey);
   if (obj) text = await obj.text();
-  else text = (await readContentJson(routeTo(readerContext(c, Date.now()), doc._id), doc._id)).blocksJson; // replaced since the state was read
+  else text = (await readContentJson(readerContext(c, Date.now()).on(doc._id), doc._id)).blocksJson; // replaced since the state was read
   try {
     return JSON.parse(text);
   } catch {
@@ -101,7 +101,7 @@ async function renderSearch(c: Context<HonoEnv>, portal: PortalState, mount: Mou
   const links = linksOf(mount);
   const pages = portal.documents.filter((d) => d.type !== "EXTERNAL").map((d) => d._id);
   const result = q.trim()
-    ? await searchPortal(routeTo(readerContext(c, Date.now()), portal.projectId), { documentIds: pages, q })
+    ? await searchPortal(readerContext(c, Date.now()).on(portal.projectId), { documentIds: pages, q })
     : null;
   const name = siteName(portal);
   const meta: PageMeta = {

@@ -14,7 +14,7 @@ import {
 import { createDb } from "../../src/db/client";
 import { countingD1, databasesHeader, type RoundTripCounter } from "../../src/db/instrument";
 import { rawSelect } from "../../src/db/sql";
-import { actAs, serviceContext, type ServiceContext } from "../../src/services/context";
+import { actingAs, serviceContext, type ServiceContext } from "../../src/services/context";
 import { deferAuthentication, read } from "../../src/services/batchedAuth";
 import { Principal, type TokenRow } from "../../src/services/principal";
 import { callerClaimStatements, claimStatements, type IdempotencyRecord } from "../../src/services/idempotency";
@@ -28,17 +28,12 @@ async function shardRequest(token: string, opts: { claimKey?: string } = {}) {
   const counter: RoundTripCounter = { count: 0 };
   const dir = createDb(countingD1(env.DB, counter, "DB"));
   const db = createDb(countingD1(env.SHARD_1!, counter, "SHARD_1"));
-  const ctx: ServiceContext = serviceContext(
-    env,
-    dir,
-    { type: "reader" },
-    { database: (b) => (b === "DB" ? dir : db) },
-  );
-  ctx.db = db;
-  ctx.binding = "SHARD_1";
+  const anonymous = serviceContext(env, dir, { type: "reader" }, { database: (b) => (b === "DB" ? dir : db) });
+  // The context on SHARD_1 (the second shard database): its `db` is the counted client above.
+  const onShard = anonymous.everyShard().find((shard) => shard.binding === "SHARD_1")!;
   const credential = await bearerCredential(`Bearer ${token}`, attempt());
   const principal = new Principal(credential.hash, null, credential.userId);
-  actAs(ctx, principal);
+  const ctx = actingAs(onShard, principal);
   const claim = opts.claimKey ? { key: opts.claimKey, claim: crypto.randomUUID(), requestHash: "h" } : null;
   const outcome: { record?: IdempotencyRecord } = {};
   deferAuthentication(ctx, {

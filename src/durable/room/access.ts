@@ -3,13 +3,13 @@
  * token or a single-use ticket the room issued) and passes the caller to the room; each socket's attachment keeps
  * the user and whether they may edit. When a document's access changes, `recheckAccess` asks D1 again.
  */
-import { shardD1Of } from "../../tenancy/kernel/ids";
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { documentsAccess } from "../../auth/access";
 import { sha256Hex } from "../../lib/crypto";
 import { base64UrlEncode } from "../../lib/base64";
 import { attachmentOf } from "./sockets";
+import { d1Holding } from "../../services/context";
 
 /**
  * Re-checks the users of `sockets` (all of them, or only `userIds`) against the document's current access: a socket
@@ -28,7 +28,7 @@ export async function recheckAccess(
     return att && (!userIds || userIds.includes(att.userId));
   });
   const users = [...new Set(affected.map((ws) => attachmentOf(ws)!.userId))];
-  const db = createDb(shardD1Of(env, documentId));
+  const db = createDb(d1Holding(env, documentId));
   const verdicts = new Map<string, { read: boolean; edit: boolean }>();
   await Promise.all(
     users.map(async (userId) => {

@@ -10,8 +10,7 @@ import type { Env } from "../../env";
 import { ApiError } from "../../errors";
 import { isBlockArray, writeBlocks } from "../../services/collab/blocks";
 import { readContentJson } from "../../services/content/store";
-import { systemContext } from "../../services/context";
-import { shardD1Of } from "../../tenancy/kernel/ids";
+import { systemContext, d1Holding } from "../../services/context";
 import type { RoomStorage } from "./persistence";
 
 /** What the Worker tells the room about an accepted connection. */
@@ -78,7 +77,7 @@ export class RoomOpener {
       if (isBlockArray(blocks) && blocks.length > 0)
         this.store.doc.transact(() => writeBlocks(this.store.fragment, blocks), "seed");
     }
-    await shardD1Of(this.env, session.documentId)
+    await d1Holding(this.env, session.documentId)
       .prepare(
         "INSERT INTO collab_rooms (document_id, live, updated_at) VALUES (?, 0, ?) ON CONFLICT (document_id) DO NOTHING",
       )
@@ -90,7 +89,7 @@ export class RoomOpener {
 
   /** Records in D1 whether sockets are connected (a failure only costs a needless re-check later). */
   setLive(documentId: string, live: boolean) {
-    return shardD1Of(this.env, documentId)
+    return d1Holding(this.env, documentId)
       .prepare("UPDATE collab_rooms SET live = ?, updated_at = ? WHERE document_id = ?")
       .bind(live ? 1 : 0, Date.now(), documentId)
       .run()

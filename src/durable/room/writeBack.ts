@@ -5,9 +5,8 @@
  */
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
-import { learnFromFence } from "../../tenancy/kernel/placements";
 import { writeContent } from "../../services/content/store";
-import { systemContext } from "../../services/context";
+import { systemContext, learnFromFence } from "../../services/context";
 import { emitDocumentUpdated } from "../../services/collab/events";
 import { readBlocks } from "../../services/collab/readBlocks";
 import type { RoomStorage } from "./persistence";

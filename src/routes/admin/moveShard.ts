@@ -11,7 +11,7 @@ import {
   MAX_STEP_CALLS,
   MIN_STEP_CALLS,
   moveShardStep,
-} from "../../tenancy/operations/moves";
+} from "../../tenancy";
 
 const Logical = z
   .number()

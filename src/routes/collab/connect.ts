@@ -53,7 +53,7 @@ export function registerConnectCollaboration(app: Router) {
   app.openapi(route, async (c) => {
     const { documentId } = c.req.valid("param");
     const { ticket } = c.req.valid("query");
-    const ctx = ctxOf(c);
+    let ctx = ctxOf(c);
     const upgrade = c.req.header("upgrade")?.toLowerCase() === "websocket";
     let userId: string;
     if (ticket && !c.req.header("authorization")) {
@@ -74,6 +74,8 @@ export function registerConnectCollaboration(app: Router) {
       userId = await redeemCollabTicket(ctx, { documentId, ticket }).catch(refuse);
     } else {
       await authenticateNow(c, async () => undefined);
+      // Authentication made the request's context anew, acting as the token's user.
+      ctx = ctxOf(c);
       userId = ctx.user.id;
     }
     const session = await collabSession(ctx, { documentId, user: userId });

@@ -10,7 +10,7 @@ import { automationDeliveries, type StoredAction } from "../../db/schema";
 import { ApiError } from "../../errors";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { onShardOf, type ServiceContext } from "../context";
+import { atTime, type ServiceContext } from "../context";
 import { updateCells } from "../tables/cells";
 import { applyComputedColumn } from "../tables/columns";
 import { bulkCreateRows, createRow, deleteRows } from "../tables/rows";
@@ -20,7 +20,6 @@ import { CascadeBudgetExceeded, reserveCascade } from "./cascade";
 import { conditionHolds, hasTests } from "./conditions";
 import { enqueueAll } from "./messages";
 import type { RunRow } from "./serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 import type { ActionNotice } from "./notify";
 
 /** A row as a run sees it: the triggering row (possibly deleted since) or one its conditions selected. */
@@ -71,7 +70,7 @@ function reserveWrites(ar: ActiveRun, n: number) {
  * The run's context on the shard database holding `id` (the table, column or project an action names): the
  * automation's own shard for anything of its organization, so its writes land beside it; budgeted all the same.
  */
-const on = (ar: ActiveRun, id: string) => onShardOf(ar.ctx, id);
+const on = (ar: ActiveRun, id: string) => ar.ctx.on(id);
 
 /** Rows a row-scoped action works on: those `conditions` selected, else the triggering row; narrowed by its condition. */
 function scopeOf(ar: ActiveRun, action: StoredAction): Scope {
@@ -131,7 +130,7 @@ export function rowCreateGroupSize(ar: ActiveRun, from: number): number {
 export async function runRowCreateGroup(ar: ActiveRun, from: number, n: number): Promise<ActionOutcome | "one by one"> {
   const spec = ar.automation.actions[from]!.spec as Spec;
   if (ar.budget.affectedRows + n > ar.budget.limits.maxAffectedRows) return "one by one";
-  ar.ctx.now = Date.now();
+  ar.ctx = atTime(ar.ctx, Date.now());
   try {
     await reserveWrites(ar, n);
   } catch (err) {
@@ -221,7 +220,7 @@ async function webhook(ar: ActiveRun, spec: Spec, scope: Scope, action: StoredAc
   if (!scope.gateOpen) return SKIPPED;
   ar.budget.reserveExternal(1);
   await reserveCascade(ar.ctx.env, ar.cascadeId, ar.automation.projectId, "deliveries", 1);
-  const id = newIdBeside(ar.automation.id);
+  const id = ar.ctx.ids.beside(ar.automation.id);
   const t = ar.ctx.now;
   await ar.ctx.db.insert(automationDeliveries).values({
     id,
@@ -262,6 +261,6 @@ export async function runAction(ar: ActiveRun, action: StoredAction): Promise<Ac
   const spec = action.spec as Spec;
   const handler = Object.hasOwn(handlers, spec.kind) ? handlers[spec.kind] : undefined;
   if (!handler) throw new ApiError("UnprocessableEntityError", `Unknown action kind ${spec.kind}`);
-  ar.ctx.now = Date.now();
+  ar.ctx = atTime(ar.ctx, Date.now());
   return handler(ar, spec, scopeOf(ar, action), action);
 }

@@ -8,7 +8,7 @@
  */
 import type { StoredAction, StoredBehavior, StoredTrigger } from "../../db/schema";
 import { readableProjectIds, type AutomationRow } from "../../auth/access";
-import { onShardOf, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 import { notFound } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
 import {
@@ -19,8 +19,8 @@ import {
 } from "../../schemas/automations";
 import { requireWebhookUrl } from "./ssrf";
 import { checkSchedule, nextRunOnSave } from "./schedule";
-import { groupByShard } from "../../tenancy/kernel/ids";
-import { eventTriggerRows, isRemoteProject, writeRemoteTriggers } from "./remoteTriggers";
+import { eventTriggerRows, writeRemoteTriggers } from "./remoteTriggers";
+import { isRemoteProject } from "./shards";
 
 export function normalizeTrigger(t: TriggerInputValue): StoredTrigger {
   const filter = t.filter
@@ -143,9 +143,7 @@ export async function checkMeaning(
 async function readableEverywhere(ctx: ServiceContext, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
   const found = await Promise.all(
-    [...groupByShard(new Set(ids), (p) => p).values()].map((list) =>
-      readableProjectIds(onShardOf(ctx, list[0]!).db, ctx.user._id, list),
-    ),
+    ctx.byShard(new Set(ids), (p) => p).map(([there, list]) => readableProjectIds(there.db, ctx.user._id, list)),
   );
   const known = new Set(found.flatMap((s) => [...s]));
   if (ids.some((p) => !known.has(p))) throw notFound("Project");

@@ -15,11 +15,12 @@
  * foreignCascade), so one cause's budget holds across every database it reaches (docs/scaling.md "Automations
  * across organizations"). Ids of the older plain form name no home: their row is the project's own.
  */
+import { statement } from "../../db/d1";
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
-import { shardBindingForId, shardD1Of } from "../../tenancy/kernel/ids";
+import { bindingHolding, type ShardBinding } from "./shards";
+import { d1Holding } from "../context";
 import { shardNumberOfId } from "../../lib/ids";
-import type { ShardBinding } from "../../tenancy/kernel/map";
 
 export const CASCADE_WRITES = 1_000;
 export const CASCADE_DELIVERIES = 100;
@@ -73,17 +74,17 @@ function cascadeHomeId(cascadeId: string, projectId: string): string {
 
 /** The raw D1 binding of the shard database holding the cascade's row, for runs of `projectId` (see the file's head). */
 export function cascadeHome(env: Env, cascadeId: string, projectId: string): D1Database {
-  return uncountedD1(shardD1Of(env, cascadeHomeId(cascadeId, projectId)));
+  return uncountedD1(d1Holding(env, cascadeHomeId(cascadeId, projectId)));
 }
 
 /** The shard database holding the cascade's row, for runs or events of `projectId`. */
 export function cascadeHomeBinding(cascadeId: string, projectId: string): ShardBinding {
-  return shardBindingForId(cascadeHomeId(cascadeId, projectId));
+  return bindingHolding(cascadeHomeId(cascadeId, projectId));
 }
 
 /** True when the cascade's row lives in another shard database than the project `projectId` its run belongs to. */
 export function foreignCascade(cascadeId: string, projectId: string): boolean {
-  return cascadeHomeBinding(cascadeId, projectId) !== shardBindingForId(projectId);
+  return cascadeHomeBinding(cascadeId, projectId) !== bindingHolding(projectId);
 }
 
 /**
@@ -100,10 +101,14 @@ export async function reserveCascade(
   if (n <= 0) return;
   const d1 = cascadeHome(env, cascadeId, projectId);
   if (kind === "writes" && n > CASCADE_WRITES) throw new CascadeBudgetExceeded("writes", CASCADE_WRITES);
-  const row = await d1
-    .prepare(kind === "writes" ? WRITES_SQL : DELIVERIES_SQL)
-    .bind(cascadeId, projectId, n, Date.now())
-    .first();
+  const row = await statement(
+    d1,
+    kind === "writes" ? WRITES_SQL : DELIVERIES_SQL,
+    cascadeId,
+    projectId,
+    n,
+    Date.now(),
+  ).first();
   if (!row) throw new CascadeBudgetExceeded(kind, kind === "writes" ? CASCADE_WRITES : CASCADE_DELIVERIES);
 }
 
@@ -115,11 +120,11 @@ export interface CascadeSpent {
 
 /** True when the cascade can do nothing more (its writes and its deliveries are both used up). */
 export function exhaustedStatement(d1: D1Database, cascadeId: string): D1PreparedStatement {
-  return d1
-    .prepare(
-      `SELECT writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`,
-    )
-    .bind(cascadeId);
+  return statement(
+    d1,
+    `SELECT writes >= ${CASCADE_WRITES} AND deliveries >= ${CASCADE_DELIVERIES} AS exhausted, writes, deliveries FROM automation_cascades WHERE id = ?1`,
+    cascadeId,
+  );
 }
 
 /**
@@ -146,11 +151,13 @@ const bookRuns = (made: string) => `UPDATE automation_cascades SET runs = runs +
          WHERE id = ?2 RETURNING last_grant AS clock`;
 const RUN_COLUMNS = `(id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)`;
 const ensureCascade = (d1: D1Database, cascadeId: string, projectId: string, now: number) =>
-  d1
-    .prepare(
-      `INSERT INTO automation_cascades (id, project_id, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING`,
-    )
-    .bind(cascadeId, projectId, now);
+  statement(
+    d1,
+    `INSERT INTO automation_cascades (id, project_id, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING`,
+    cascadeId,
+    projectId,
+    now,
+  );
 
 /**
  * Creating runs reserves what they could spend (docs/api-guide.md, "Cascades are bounded as a whole"): each run
@@ -175,21 +182,26 @@ export function createRunsStatements(
   const json = JSON.stringify(runs);
   return [
     ensureCascade(d1, cascadeId, projectId, now),
-    d1
-      .prepare(
-        `WITH ${plannedRuns("?4")}
+    statement(
+      d1,
+      `WITH ${plannedRuns("?4")}
          INSERT INTO automation_runs ${RUN_COLUMNS}
          SELECT r.id, r.automation_id, r.project_id, r.event_key, r.trig, ?2, ?4, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
          FROM r, c
          WHERE ${RUN_FITS}
          ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
-      )
-      .bind(json, depth, now, cascadeId),
-    d1
-      .prepare(
-        `WITH made AS (SELECT j.value ->> 5 AS w, j.value ->> 6 AS d FROM json_each(?1) j JOIN automation_runs r ON r.id = j.value ->> 0) ${bookRuns("made")}`,
-      )
-      .bind(json, cascadeId, now),
+      json,
+      depth,
+      now,
+      cascadeId,
+    ),
+    statement(
+      d1,
+      `WITH made AS (SELECT j.value ->> 5 AS w, j.value ->> 6 AS d FROM json_each(?1) j JOIN automation_runs r ON r.id = j.value ->> 0) ${bookRuns("made")}`,
+      json,
+      cascadeId,
+      now,
+    ),
   ];
 }
 
@@ -210,10 +222,14 @@ export function reserveRunsStatements(
   const json = JSON.stringify(runs);
   return [
     ensureCascade(d1, cascadeId, projectId, now),
-    d1.prepare(`WITH ${plannedRuns("?2")} SELECT r.id FROM r, c WHERE ${RUN_FITS}`).bind(json, cascadeId),
-    d1
-      .prepare(`WITH ${plannedRuns("?2")}, made AS (SELECT r.w, r.d FROM r, c WHERE ${RUN_FITS}) ${bookRuns("made")}`)
-      .bind(json, cascadeId, now),
+    statement(d1, `WITH ${plannedRuns("?2")} SELECT r.id FROM r, c WHERE ${RUN_FITS}`, json, cascadeId),
+    statement(
+      d1,
+      `WITH ${plannedRuns("?2")}, made AS (SELECT r.w, r.d FROM r, c WHERE ${RUN_FITS}) ${bookRuns("made")}`,
+      json,
+      cascadeId,
+      now,
+    ),
   ];
 }
 
@@ -225,14 +241,17 @@ export function insertRunsStatement(
   depth: number,
   now: number,
 ): D1PreparedStatement {
-  return d1
-    .prepare(
-      `INSERT INTO automation_runs ${RUN_COLUMNS}
+  return statement(
+    d1,
+    `INSERT INTO automation_runs ${RUN_COLUMNS}
        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?2, ?4, 'queued', 0, 0, 0, '[]', '[]', ?3, ?3
        FROM json_each(?1) WHERE true
        ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
-    )
-    .bind(JSON.stringify(runs), depth, now, cascadeId);
+    JSON.stringify(runs),
+    depth,
+    now,
+    cascadeId,
+  );
 }
 
 /**
@@ -285,38 +304,42 @@ export function skipQueuedRunsStatement(
   const state = spent
     ? `SELECT ${Number(spent.writes)} < ${CASCADE_WRITES} AS wl, ${Number(spent.deliveries)} < ${CASCADE_DELIVERIES} AS dl`
     : `SELECT writes < ${CASCADE_WRITES} AS wl, deliveries < ${CASCADE_DELIVERIES} AS dl FROM automation_cascades WHERE id = ?1`;
-  return d1
-    .prepare(
-      `WITH c AS (${state})
+  return statement(
+    d1,
+    `WITH c AS (${state})
        UPDATE automation_runs SET status = 'skipped', started_at = ?2, finished_at = ?2, updated_at = ?2, error = ?3
        WHERE cascade_id = ?1 AND status = 'queued' AND automation_id IN (
          SELECT a.id FROM automations a
          WHERE a.id IN (SELECT automation_id FROM automation_runs WHERE cascade_id = ?1 AND status = 'queued')
            AND NOT EXISTS (SELECT 1 FROM json_each(a.actions) x, c
                            WHERE (x.value ->> '$.spec.kind' = 'webhook' AND c.dl) OR (x.value ->> '$.spec.kind' <> 'webhook' AND c.wl)))`,
-    )
-    .bind(cascadeId, now, error);
+    cascadeId,
+    now,
+    error,
+  );
 }
 
 export const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Counts one run against the project's day; RETURNING the count (past DAILY_RUNS the run is skipped). */
 export function dayRunStatement(d1: D1Database, projectId: string, now: number): D1PreparedStatement {
-  return d1
-    .prepare(
-      `INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, 1, 0)
+  return statement(
+    d1,
+    `INSERT INTO automation_project_days (project_id, day, runs, notified) VALUES (?1, ?2, 1, 0)
        ON CONFLICT (project_id, day) DO UPDATE SET runs = runs + 1 RETURNING runs`,
-    )
-    .bind(projectId, utcDay(now));
+    projectId,
+    utcDay(now),
+  );
 }
 
 /** Marks the day as notified; RETURNING a row only for the first caller (the owner is told once). */
 export function claimDayNoticeStatement(d1: D1Database, projectId: string, now: number): D1PreparedStatement {
-  return d1
-    .prepare(
-      `UPDATE automation_project_days SET notified = 1 WHERE project_id = ?1 AND day = ?2 AND notified = 0 RETURNING runs`,
-    )
-    .bind(projectId, utcDay(now));
+  return statement(
+    d1,
+    `UPDATE automation_project_days SET notified = 1 WHERE project_id = ?1 AND day = ?2 AND notified = 0 RETURNING runs`,
+    projectId,
+    utcDay(now),
+  );
 }
 
 /** Skips the cascade's queued runs in the shard database `d1` (of the run's project `projectId`) that its spent budget leaves nothing to do (skipQueuedRunsStatement). */

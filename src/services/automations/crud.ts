@@ -6,7 +6,7 @@
  */
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import { and, eq, gt } from "drizzle-orm";
 import { automationEventTriggers, automations, type StoredAction, type StoredTrigger } from "../../db/schema";
 import {
@@ -26,8 +26,8 @@ import type { CreateAutomationValue, UpdateAutomationValue } from "../../schemas
 import type { ServiceContext } from "../context";
 import { nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
-import { dropRemoteTriggers, isRemoteProject } from "./remoteTriggers";
+import { dropRemoteTriggers } from "./remoteTriggers";
+import { isRemoteProject } from "./shards";
 import {
   checkMeaning,
   localEventTriggerRows,
@@ -120,7 +120,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
       { path: "workspaceId", message: "not the project's workspace" },
     ]);
   }
-  const id = newIdBeside(project.id);
+  const id = ctx.ids.beside(project.id);
   await checkMeaning(
     ctx,
     { id, projectId: project.id, version: 0 },
@@ -203,7 +203,7 @@ function patchStatements(
     .where(and(eq(automations.id, id), eq(automations.version, current.version)))
     .returning({ id: automations.id })
     .toSQL();
-  const statements = [d1.prepare(update.sql).bind(...update.params)];
+  const statements = [statement(d1, update.sql, ...update.params)];
   if (!triggers) return statements;
   const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
   const rows = localEventTriggerRows({ ...current, ...set }, triggers).map((r) => [
@@ -216,16 +216,23 @@ function patchStatements(
     r.documentIds,
   ]);
   statements.push(
-    d1
-      .prepare(`DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`)
-      .bind(id, version, JSON.stringify(triggers)),
-    d1
-      .prepare(
-        `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
+    statement(
+      d1,
+      `DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`,
+      id,
+      version,
+      JSON.stringify(triggers),
+    ),
+    statement(
+      d1,
+      `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
          SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
          FROM json_each(?4) j WHERE ${mine}`,
-      )
-      .bind(id, version, JSON.stringify(triggers), JSON.stringify(rows)),
+      id,
+      version,
+      JSON.stringify(triggers),
+      JSON.stringify(rows),
+    ),
   );
   return statements;
 }

@@ -5,11 +5,12 @@
  * database (remoteTriggers.ts), whose automations are read where they live — then the filters matched, giving the
  * runs to create by the database each goes in. The consumer that creates and queues them: events.ts.
  */
+import { statement } from "../../db/d1";
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
-import { groupByShard, newIdBeside, shardBindingForId } from "../../tenancy/kernel/ids";
-import type { ShardBinding } from "../../tenancy/kernel/map";
+import { bindingHolding, groupByShard, type ShardBinding } from "./shards";
+import { idsWithoutContext } from "../context";
 import {
   dropUnreadablePointersStatement,
   ownerReadsSql,
@@ -116,7 +117,7 @@ export async function pointedCandidates(
     const a = automations.get(p.automation_id);
     const t = a && !unreadable.has(`${a.id}\n${p.projectId}`) ? triggerOfPointer(a, p) : null;
     if (!a || !t) return [];
-    const target = shardBindingForId(a.id);
+    const target = bindingHolding(a.id);
     return [
       {
         projectId: p.projectId,
@@ -158,22 +159,24 @@ export async function lookupTriggers(
   const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
     const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
     return [
-      d1
-        .prepare(
-          `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+      statement(
+        d1,
+        `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
              (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
              (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
            FROM automation_event_triggers t
            JOIN automations a ON a.id = t.automation_id
            WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0
              AND ${OWNER_READS_EVENT_PROJECT}`,
-        )
-        .bind(projectId, names),
-      d1
-        .prepare(
-          `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
-        )
-        .bind(projectId, names),
+        projectId,
+        names,
+      ),
+      statement(
+        d1,
+        `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
+        projectId,
+        names,
+      ),
     ];
   });
   const results = await d1.batch<TriggerRow & PointerRow>(lookups);
@@ -213,7 +216,7 @@ export function plannedRuns(
         if (t.event !== e.event || seen.has(t.automation_id) || !matches(t, e)) continue;
         seen.add(t.automation_id);
         addRun(runs, t.target, [
-          newIdBeside(t.automation_id),
+          idsWithoutContext.beside(t.automation_id),
           t.automation_id,
           t.runProjectId ?? e.projectId,
           `event:${eventId}`,

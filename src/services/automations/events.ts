@@ -24,8 +24,8 @@ import {
   reserveRunsStatements,
   startDelaysOf,
 } from "./cascade";
-import { groupByShard, newIdBeside, shardBindingForId, shardBindingOfId } from "../../tenancy/kernel/ids";
-import type { ShardBinding } from "../../tenancy/kernel/map";
+import { bindingHolding, groupByShard, namesLogicalShard, type ShardBinding } from "./shards";
+import { idsWithoutContext } from "../context";
 import { lookupTriggers, plannedRuns, pointedCandidates, type RunsByDatabase } from "./eventTriggers";
 
 export const MAX_DEPTH = 3;
@@ -47,13 +47,13 @@ export async function runsForEvents(
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
   // A project id naming no logical shard is no project's: no automation listens to it.
   const known = events
-    .filter((e) => shardBindingOfId(e.projectId) !== null)
+    .filter((e) => namesLogicalShard(e.projectId))
     .map((e) => (e.eventId ? e : { ...e, eventId: newId() }));
   const byShard = groupByShard(known, (e) => e.projectId);
   const made = await Promise.all(
     [...byShard].map(async ([binding, list]) => {
       // A person's write starts a cascade, with an id beside the written project (its home is this shard database).
-      const cascade = cascadeId ?? newIdBeside(list[0]!.projectId);
+      const cascade = cascadeId ?? idsWithoutContext.beside(list[0]!.projectId);
       try {
         return await runsOnShard(env, binding, list, depth, cascade, cascadeId !== null);
       } catch (err) {
@@ -115,7 +115,7 @@ export async function retryEvents(env: Env, message: Extract<AutomationMessage, 
   const events = message.events as unknown as EventInput[];
   return runsOnShard(
     env,
-    shardBindingForId(events[0]!.projectId),
+    bindingHolding(events[0]!.projectId),
     events,
     message.depth,
     message.cascadeId,

@@ -7,7 +7,7 @@
  */
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
-import { learnFromFence } from "../../tenancy/kernel/placements";
+import { learnFromFence } from "../context";
 import { AutomationMessageSchema, DEAD_LETTER_QUEUE } from "./messages";
 import { executeRun, failRunForGood } from "./runner";
 import { attemptDelivery, failDeliveryForGood } from "./webhooks";

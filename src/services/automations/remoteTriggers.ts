@@ -12,14 +12,8 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { StoredTrigger } from "../../db/schema";
 import { projectReadableBy, readableProjectsStatement, type AutomationRow } from "../../auth/access";
 import { d1Of } from "../../db/d1";
-import { groupByShard, logicalShardOfId } from "../../tenancy/kernel/ids";
-import { onShardOf, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 import { notFound } from "../../errors";
-
-/** Whether a trigger watching `projectId` is kept as a pointer in that project's database (another logical shard than the automation's project). */
-export function isRemoteProject(automationProjectId: string, projectId: string): boolean {
-  return logicalShardOfId(projectId) !== logicalShardOfId(automationProjectId);
-}
 
 /** An event trigger's pointer: the watched project, the event, the automation and the trigger's position in it. */
 export interface RemoteTrigger {
@@ -41,27 +35,30 @@ export async function writeRemoteTriggers(
   version: number,
 ): Promise<void> {
   if (!pointers.length) return;
-  const groups = groupByShard(pointers, (p) => p.projectId);
   const written = await Promise.all(
-    [...groups.values()].map(async (list) => {
-      const db = onShardOf(ctx, list[0]!.projectId).db;
-      const readable = readableProjectsStatement(db, ctx.user._id, [...new Set(list.map((p) => p.projectId))]).toSQL();
-      const rows = await d1Of(db)
-        .prepare(
-          `INSERT INTO automation_remote_triggers (project_id, event, automation_id, position, version)
+    ctx
+      .byShard(pointers, (p) => p.projectId)
+      .map(async ([there, list]) => {
+        const db = there.db;
+        const readable = readableProjectsStatement(db, ctx.user._id, [
+          ...new Set(list.map((p) => p.projectId)),
+        ]).toSQL();
+        const rows = await d1Of(db)
+          .prepare(
+            `INSERT INTO automation_remote_triggers (project_id, event, automation_id, position, version)
            SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, ? FROM json_each(?) j
            WHERE j.value ->> 0 IN (${readable.sql})
            ON CONFLICT (project_id, event, automation_id, position) DO UPDATE SET version = MAX(version, excluded.version)
            RETURNING project_id`,
-        )
-        .bind(
-          version,
-          JSON.stringify(list.map((p) => [p.projectId, p.event, p.automationId, p.position])),
-          ...readable.params,
-        )
-        .all<{ project_id: string }>();
-      return rows.results.map((r) => r.project_id);
-    }),
+          )
+          .bind(
+            version,
+            JSON.stringify(list.map((p) => [p.projectId, p.event, p.automationId, p.position])),
+            ...readable.params,
+          )
+          .all<{ project_id: string }>();
+        return rows.results.map((r) => r.project_id);
+      }),
   );
   const readable = new Set(written.flat());
   if (pointers.some((p) => !readable.has(p.projectId))) throw notFound("Project");
@@ -77,11 +74,11 @@ export function dropRemoteTriggers(
   projectIds: readonly string[],
   version: number | null = null,
 ): void {
-  const databases = [...groupByShard(new Set(projectIds), (p) => p).values()];
+  const databases = ctx.byShard(new Set(projectIds), (p) => p);
   if (!databases.length) return;
   const work = Promise.all(
-    databases.map(([projectId]) =>
-      d1Of(onShardOf(ctx, projectId!).db)
+    databases.map(([there]) =>
+      d1Of(there.db)
         .prepare(`DELETE FROM automation_remote_triggers WHERE automation_id = ?1 AND version < ?2`)
         .bind(automationId, version ?? Number.MAX_SAFE_INTEGER)
         .run(),

@@ -5,6 +5,7 @@
  * access and `conditions` that decide whether its actions run. The claim and the run itself: runner.ts; its
  * actions: runActions.ts.
  */
+import { statement } from "../../db/d1";
 import { eq } from "drizzle-orm";
 import { automations, users } from "../../db/schema";
 import type { Db, Env } from "../../env";
@@ -12,7 +13,6 @@ import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import type { AutomationRow } from "../../auth/access";
 import type { ConditionValue } from "../../schemas/automations";
-import { onShardOf } from "../context";
 import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rowReads";
 import type { ActiveRun, RowWithCells } from "./actions";
@@ -98,7 +98,7 @@ export async function refusal(
     // The first run over the limit claims the day's notice, and writes the notice in the same batch (notify.ts).
     const notice = dailyLimitNoticeStatement(createDb(d1), run, startedAt, DAILY_RUNS).toSQL();
     const [inserted] = await d1.batch([
-      d1.prepare(notice.sql).bind(...notice.params),
+      statement(d1, notice.sql, ...notice.params),
       claimDayNoticeStatement(d1, run.projectId, startedAt),
     ]);
     await deliverAtOnce(env, d1, (inserted!.results as Record<string, unknown>[]).map(outboxRowOf));
@@ -127,7 +127,7 @@ async function selectRows(ar: ActiveRun, condition: ConditionValue): Promise<Row
   const out: RowWithCells[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listRowsOfTable(onShardOf(ar.ctx, String(condition.tableId)), {
+    const page = await listRowsOfTable(ar.ctx.on(String(condition.tableId)), {
       tableId: String(condition.tableId),
       limit: 1000,
       cursor,
@@ -161,7 +161,7 @@ export async function prepare(ar: ActiveRun): Promise<Verdict | null> {
         throw new ApiError("ForbiddenError", "The automation's owner can no longer read its project");
       }),
       typeof watched === "string" && watched !== ar.automation.projectId
-        ? getProject(onShardOf(ar.ctx, watched), { projectId: watched }).catch(() => {
+        ? getProject(ar.ctx.on(watched), { projectId: watched }).catch(() => {
             throw new ApiError(
               "ForbiddenError",
               "The automation's owner can no longer read the project its trigger watches",
@@ -172,7 +172,7 @@ export async function prepare(ar: ActiveRun): Promise<Verdict | null> {
     const rowId = ar.run.trigger.rowId;
     if (typeof rowId === "string") {
       // In the row's own shard database: a trigger may watch another organization's project (remoteTriggers.ts).
-      const found = await getRowInAnyState(onShardOf(ar.ctx, rowId), rowId).catch(() => {
+      const found = await getRowInAnyState(ar.ctx.on(rowId), rowId).catch(() => {
         throw new ApiError("ForbiddenError", "The automation's owner can no longer read the triggering row");
       });
       if (found)

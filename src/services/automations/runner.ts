@@ -16,9 +16,7 @@ import { automationRuns, automations } from "../../db/schema";
 import type { DatabaseBinding, Db, Env } from "../../env";
 import { createDb } from "../../db/client";
 import { ApiError } from "../../errors";
-import { automationActor, cascadeOf, depthOf, routeTo, serviceContext, type Actor } from "../context";
-import { shardD1Of } from "../../tenancy/kernel/ids";
-import { shardBindings } from "../../tenancy/kernel/map";
+import { automationActor, cascadeOf, d1Holding, depthOf, serviceContext, type Actor } from "../context";
 import { emitEvents, type EventInput } from "../events/events";
 import type { ActiveRun } from "./actions";
 import { Budget, DEFAULT_BEHAVIOR, budgetedD1 } from "./budget";
@@ -146,14 +144,15 @@ function runContext(
     return client;
   };
   // Services that open a binding from `env` themselves meet the budgeted ones too.
-  const shards = Object.fromEntries(shardBindings().map((b) => [b, d1Of(b)]));
+  const unbudgeted = serviceContext(env, database("DB"), actor, { ...opts, database });
+  const shards = Object.fromEntries(unbudgeted.everyShard().map(({ binding }) => [binding, d1Of(binding)]));
   const ctx = serviceContext({ ...env, ...shards, DB: d1Of("DB") }, database("DB"), actor, { ...opts, database });
-  return routeTo(ctx, automationId);
+  return ctx.on(automationId);
 }
 
 /** Claims and executes one run. Never throws for a failure of the run itself: that is recorded on the run. */
 export async function executeRun(env: Env, runId: string): Promise<RunResult> {
-  const d1 = shardD1Of(env, runId);
+  const d1 = d1Holding(env, runId);
   const db = createDb(d1);
   const startedAt = Date.now();
   const run = await claimRun(db, runId, startedAt);
@@ -219,7 +218,7 @@ export async function executeRun(env: Env, runId: string): Promise<RunResult> {
  * (the notice written to the outbox in the same batch, before the update and only while the run is still open).
  */
 export async function failRunForGood(env: Env, runId: string, reason: string): Promise<void> {
-  const d1 = shardD1Of(env, runId);
+  const d1 = d1Holding(env, runId);
   const db = createDb(d1);
   const t = Date.now();
   const [inserted] = await db.batch([

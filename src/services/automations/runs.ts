@@ -8,14 +8,13 @@ import type { AutomationRow } from "../../auth/access";
 import { automationAccessQuery, checkAutomationAccess } from "../../auth/automationAccess";
 import { conflict, notFound } from "../../errors";
 import { newId } from "../../lib/ids";
-import { read, type ServiceContext } from "../context";
+import { read, type ServiceContext, type IdIssuer } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { CASCADE_DELIVERIES, CascadeBudgetExceeded, foreignCascade, reserveCascade } from "./cascade";
 import { decodeIdCursor, encodeIdCursor } from "./crud";
 import { enqueueAll } from "./messages";
 import { deliveryDto, runDto, type RunRow } from "./serialize";
 import { CLAIM_MS, claimCondition } from "./webhooks";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 /**
  * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;
@@ -25,9 +24,10 @@ function newRunRow(
   a: Pick<AutomationRow, "id" | "projectId">,
   trigger: Record<string, unknown>,
   now: number,
+  ids: IdIssuer,
   opts: { depth?: number; retryOf?: string | null; eventKey?: string | null; cascadeId?: string } = {},
 ): RunRow {
-  const id = newIdBeside(a.id);
+  const id = ids.beside(a.id);
   return {
     id,
     automationId: a.id,
@@ -56,7 +56,7 @@ export async function runAutomationNow(ctx: ServiceContext, { id }: { id: string
   const [[row]] = await read(ctx, [automationAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { automation } = checkAutomationAccess(ctx.user, row, "run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to run it");
-  const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now);
+  const run = newRunRow(automation, { type: "manual", userId: ctx.user._id }, ctx.now, ctx.ids);
   await ctx.db.batch([
     ctx.db.insert(automationRuns).values(run),
     ...(await keptAnswerUpdates(ctx, { payload: { data: runDto(run) } })),
@@ -90,7 +90,7 @@ export async function retryRun(ctx: ServiceContext, { runId }: { runId: string }
   const { automation } = checkAutomationAccess(ctx.user, access, "run", "Run");
   if (!automation.enabled) throw conflict("The automation is disabled: enable it to retry its runs");
   // Bound to its cause: the retry spends what is left of the original run's cascade, at the original's depth.
-  const run = newRunRow(automation, old.trigger, ctx.now, {
+  const run = newRunRow(automation, old.trigger, ctx.now, ctx.ids, {
     depth: Math.max(1, old.depth),
     retryOf: old.id,
     cascadeId: old.cascadeId ?? old.id,

@@ -19,17 +19,11 @@
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
 import { enqueueAll, type AutomationMessage } from "./messages";
+import { CHUNK, claimDueStatement, nextRunStatements, scheduledRunStatements, sweepStatements } from "./queries";
 import { failRunForGood } from "./runner";
 import { nextRunAfter } from "./schedule";
 import type { StoredTrigger } from "../../db/schema";
-import { newIdBeside } from "../../tenancy/kernel/ids";
-import { shardBindings } from "../../tenancy/kernel/map";
-import { writableHereSql } from "../../tenancy/kernel/fence";
-
-export const LEASE_MS = 5 * 60_000;
-export const RETENTION_MS = 90 * 24 * 60 * 60_000;
-/** Rows per json_each statement, so each bound value stays far below D1's 2 MB limit. */
-const CHUNK = 2_000;
+import { idsWithoutContext, systemContext } from "../context";
 
 interface ClaimedRow {
   id: string;
@@ -47,7 +41,11 @@ export interface TickResult {
 /** Every shard database's due automations claimed and their runs queued, the shards at once. */
 export async function claimAndEnqueue(env: Env, now: number): Promise<TickResult> {
   const token = newId();
-  const results = await Promise.all(shardBindings().map((b) => claimOnShard(env, env[b]!, token, now)));
+  const results = await Promise.all(
+    systemContext(env)
+      .everyShard()
+      .map(({ d1 }) => claimOnShard(env, d1, token, now)),
+  );
   return {
     claimed: results.reduce((a, r) => a + r.claimed, 0),
     enqueued: results.reduce((a, r) => a + r.enqueued, 0),
@@ -57,14 +55,7 @@ export async function claimAndEnqueue(env: Env, now: number): Promise<TickResult
 }
 
 async function claimOnShard(env: Env, d1: D1Database, token: string, now: number): Promise<TickResult> {
-  const claimed = await d1
-    .prepare(
-      `UPDATE automations SET claimed_for = next_run_at, next_run_at = ?1, claim_token = ?2
-       WHERE next_run_at <= ?3 AND enabled = 1 AND is_deleted = 0 AND ${writableHereSql("automations.workspace_id")}
-       RETURNING id, project_id, triggers, claimed_for`,
-    )
-    .bind(now + LEASE_MS, token, now)
-    .all<ClaimedRow>();
+  const claimed = await claimDueStatement(d1, token, now).all<ClaimedRow>();
   const rows = claimed.results;
   if (rows.length === 0) return { claimed: 0, enqueued: 0, d1RoundTrips: 1 };
 
@@ -79,36 +70,14 @@ async function claimOnShard(env: Env, d1: D1Database, token: string, now: number
     }
     nextTimes.push([r.id, next]);
     runs.push([
-      newIdBeside(r.id),
+      idsWithoutContext.beside(r.id),
       r.id,
       r.project_id,
       `schedule:${r.claimed_for}`,
       JSON.stringify({ type: "schedule", scheduledFor: r.claimed_for }),
     ]);
   }
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < nextTimes.length; i += CHUNK) {
-    statements.push(
-      d1
-        .prepare(
-          `UPDATE automations SET next_run_at = j.value ->> 1, claim_token = NULL
-           FROM json_each(?1) j WHERE automations.id = j.value ->> 0 AND automations.claim_token = ?2`,
-        )
-        .bind(JSON.stringify(nextTimes.slice(i, i + CHUNK)), token),
-    );
-  }
-  for (let i = 0; i < runs.length; i += CHUNK) {
-    statements.push(
-      d1
-        .prepare(
-          `INSERT INTO automation_runs (id, automation_id, project_id, event_key, "trigger", depth, cascade_id, status, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, 1, j.value ->> 0, 'queued', 0, 0, 0, '[]', '[]', ?2, ?2
-           FROM json_each(?1) j WHERE true
-           ON CONFLICT (automation_id, event_key) DO NOTHING RETURNING id`,
-        )
-        .bind(JSON.stringify(runs.slice(i, i + CHUNK)), now),
-    );
-  }
+  const statements = [...nextRunStatements(d1, nextTimes, token), ...scheduledRunStatements(d1, runs, now)];
   const results = await d1.batch<{ id: string }>(statements);
   const runIds = results.slice(Math.ceil(nextTimes.length / CHUNK)).flatMap((r) => r.results.map((x) => x.id));
   await enqueueAll(
@@ -118,41 +87,16 @@ async function claimOnShard(env: Env, d1: D1Database, token: string, now: number
   return { claimed: rows.length, enqueued: runIds.length, d1RoundTrips: 2 };
 }
 
-/** Longest a run can take (maxDurationMs upper bound) plus slack; a run `running` longer was interrupted. */
-const STALE_RUNNING_MS = 900_000 + 5 * 60_000;
-const STALE_QUEUED_MS = 15 * 60_000;
-
 export async function sweep(env: Env, now: number): Promise<void> {
-  await Promise.all(shardBindings().map((b) => sweepShard(env, env[b]!, now)));
+  await Promise.all(
+    systemContext(env)
+      .everyShard()
+      .map(({ d1 }) => sweepShard(env, d1, now)),
+  );
 }
 
 async function sweepShard(env: Env, d1: D1Database, now: number): Promise<void> {
-  const [, , stale, queued] = await d1.batch<{ id: string }>([
-    d1
-      .prepare(
-        `DELETE FROM automation_runs WHERE id IN (SELECT id FROM automation_runs WHERE created_at < ?1 LIMIT 5000)`,
-      )
-      .bind(now - RETENTION_MS),
-    d1
-      .prepare(
-        `DELETE FROM automation_deliveries WHERE id IN (SELECT id FROM automation_deliveries WHERE created_at < ?1 LIMIT 5000)`,
-      )
-      .bind(now - RETENTION_MS),
-    d1
-      .prepare(`SELECT id FROM automation_runs WHERE status = 'running' AND started_at < ?1 LIMIT 100`)
-      .bind(now - STALE_RUNNING_MS),
-    d1
-      .prepare(`SELECT id FROM automation_runs WHERE status = 'queued' AND created_at < ?1 LIMIT 1000`)
-      .bind(now - STALE_QUEUED_MS),
-    d1
-      .prepare(
-        `DELETE FROM automation_cascades WHERE id IN (SELECT id FROM automation_cascades WHERE created_at < ?1 LIMIT 5000)`,
-      )
-      .bind(now - RETENTION_MS),
-    d1
-      .prepare(`DELETE FROM automation_project_days WHERE day < ?1`)
-      .bind(new Date(now - 2 * 86_400_000).toISOString().slice(0, 10)),
-  ]);
+  const [, , stale, queued] = await d1.batch<{ id: string }>(sweepStatements(d1, now));
   for (const r of stale!.results) await failRunForGood(env, r.id, "The run was interrupted and did not finish");
   await enqueueAll(
     env.AUTOMATION_QUEUE,

@@ -18,7 +18,7 @@ import { openSecret } from "../../lib/crypto";
 import { sendTimeCheck } from "./ssrf";
 import { ownerNoticeStatement } from "./notify";
 import { deliverAtOnce, noticeId, outboxNotices } from "../notifications/outbox";
-import { shardD1Of } from "../../tenancy/kernel/ids";
+import { d1Holding } from "../context";
 
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all). */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
@@ -51,7 +51,7 @@ export function claimCondition(now: number, token?: string) {
 /** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
 // eslint-disable-next-line max-lines-per-function -- one delivery attempt from SSRF check to recorded outcome; each step's failure is recorded in place
 export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
-  const d1 = shardD1Of(env, deliveryId);
+  const d1 = d1Holding(env, deliveryId);
   const db = createDb(d1);
   const token = newId();
   const now = Date.now();
@@ -168,7 +168,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
 
 /** Dead-lettered delivery: failed for good, and its owner told (through the outbox, in the batch that fails it). */
 export async function failDeliveryForGood(env: Env, deliveryId: string, reason: string): Promise<void> {
-  const d1 = shardD1Of(env, deliveryId);
+  const d1 = d1Holding(env, deliveryId);
   const db = createDb(d1);
   const t = Date.now();
   const notice = {

@@ -13,7 +13,7 @@ import {
 } from "../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
-import { read, routeTo, type ServiceContext } from "../context";
+import { read, type ServiceContext } from "../context";
 import { tableOfRow } from "../tables/rowReads";
 
 const DAY_MS = 86_400_000;
@@ -69,7 +69,7 @@ export interface FeedInput {
 }
 
 /** The scope's column and id, and the access statement and rule of that scope. */
-function scopeOf(ctx: ServiceContext, input: FeedInput) {
+function scopeOf(caller: ServiceContext, input: FeedInput) {
   const given = (["tableId", "projectId", "workspaceId"] as const).filter((k) => input[k] !== undefined);
   if (given.length !== 1)
     throw validation("Give exactly one of tableId, projectId and workspaceId", [
@@ -77,15 +77,17 @@ function scopeOf(ctx: ServiceContext, input: FeedInput) {
     ]);
   const key = given[0]!;
   const id = input[key]!;
-  routeTo(ctx, id);
+  const ctx = caller.on(id);
   if (key === "tableId")
     return {
+      ctx,
       where: eq(changeLog.tableId, id),
       access: tableAccessStatement(ctx.db, ctx.user.ref, id),
       check: (rows: unknown[]) => void checkTableAccess(rows[0] as never, "read"),
     };
   if (key === "projectId")
     return {
+      ctx,
       where: eq(changeLog.projectId, id),
       access: projectAccessStatement(ctx.db, ctx.user.ref, id),
       check: (rows: unknown[]) => {
@@ -94,6 +96,7 @@ function scopeOf(ctx: ServiceContext, input: FeedInput) {
       },
     };
   return {
+    ctx,
     where: eq(changeLog.workspaceId, id),
     access: workspaceAccessStatement(ctx.db, ctx.user.ref, id),
     check: (rows: unknown[]) => void checkWorkspaceAccess(rows[0] as never, "read"),
@@ -105,8 +108,9 @@ function scopeOf(ctx: ServiceContext, input: FeedInput) {
  * cursor to continue from. Without a cursor, from the oldest kept entry; `latest`, from the end. A cursor handed
  * out longer ago than retention is 410 with the oldest cursor still kept.
  */
-export async function listChanges(ctx: ServiceContext, input: FeedInput) {
-  const scope = scopeOf(ctx, input);
+export async function listChanges(caller: ServiceContext, input: FeedInput) {
+  const scope = scopeOf(caller, input);
+  const ctx = scope.ctx;
   const latest = input.cursor === "latest";
   const after = input.cursor && !latest ? decodeCursor(input.cursor) : { seq: -1, recordId: "", at: ctx.now };
   const keyset: SQL = sql`(${changeLog.seq}, ${changeLog.recordId}) > (${after.seq}, ${after.recordId})`;

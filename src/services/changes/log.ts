@@ -5,6 +5,7 @@
  * with the new one in SQL, before the write in the batch).
  */
 import type { ServiceContext } from "../context";
+import { statement } from "../../db/d1";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 
 /** Bytes of JSON per statement (D1 caps one bound value at 2 MB), as the cell writes chunk theirs. */
@@ -122,7 +123,7 @@ export function rowChangeLog(
   source = defaultSource(ctx),
 ): As<D1PreparedStatement> {
   const built = rowLogStatements(ctx, table, source);
-  const to = (list: Statement[]) => list.map(([text, params]) => d1.prepare(text).bind(...params));
+  const to = (list: Statement[]) => list.map(([text, params]) => statement(d1, text, ...params));
   return {
     created: (...a) => to(built.created(...a)),
     cells: (...a) => to(built.cells(...a)),

@@ -3,12 +3,11 @@
  * frozen blocks into a new content version and records the frozen DOCX blob as a new newest DOCX version, after
  * snapshotting the current state as "Before restore". Reading, taking and editing snapshots is ./snapshots.ts.
  */
-import { d1Of } from "../../db/d1";
-import { newIdBeside } from "../../tenancy/kernel/ids";
+import { d1Of, statement } from "../../db/d1";
 import type { ServiceContext } from "../context";
 import { roomOf, unwrapRoom } from "../collab/rooms";
 import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
-import { contentBodyStatement, docxBodyStatement } from "../search/index";
+import { contentBodyStatement, docxBodyStatement } from "../search/queries";
 import { assertContentDepth } from "./depth";
 import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
 import { contentBumpStatement, contentObjectKey } from "./store";
@@ -46,7 +45,7 @@ export async function restoreSnapshot(
   await r2.put(key, blocksJson, { httpMetadata: { contentType: "application/json" } });
 
   const d1 = d1Of(ctx.db);
-  const beforeId = newIdBeside(documentId);
+  const beforeId = ctx.ids.beside(documentId);
   const restoresDocx = snapshot.docxVersion !== null && snapshot.docxKey !== null && isDocx(access.doc);
   // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
   const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;
@@ -102,16 +101,23 @@ function restoreDocxStatements(
 ) {
   const external = docxExternal(documentId, blobIdOfKey(frozenKey));
   return [
-    d1
-      .prepare(
-        `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
+    statement(
+      d1,
+      `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
          SELECT f.document_id, (SELECT MAX(version) FROM docx_versions WHERE document_id = f.document_id) + 1, f.r2_key, f.size, f.sha256, f.etag, ?, ?
          FROM docx_versions f WHERE f.document_id = ? AND f.version = ?
          RETURNING version`,
-      )
-      .bind(userId, t, documentId, frozenVersion),
-    d1
-      .prepare("UPDATE documents SET external = ?, updated_at = ? WHERE id = ?")
-      .bind(JSON.stringify(external), t, documentId),
+      userId,
+      t,
+      documentId,
+      frozenVersion,
+    ),
+    statement(
+      d1,
+      "UPDATE documents SET external = ?, updated_at = ? WHERE id = ?",
+      JSON.stringify(external),
+      t,
+      documentId,
+    ),
   ];
 }

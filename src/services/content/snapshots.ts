@@ -18,14 +18,13 @@ import {
   type DocumentLevel,
 } from "../../auth/access";
 import { collabRooms, documents, snapshots } from "../../db/schema";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, validation } from "../../errors";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { EMPTY_BLOCKS_JSON } from "./store";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;
@@ -74,9 +73,9 @@ export function snapshotInsertStatement(
 ) {
   // With `frozen`, only if the document is still at the versions read (the answer kept with the snapshot names them).
   const guard = p.frozen ? ` AND COALESCE(c.version, 0) = ? AND v.version IS ?` : "";
-  return d1
-    .prepare(
-      `INSERT INTO snapshots (id, document_id, name, description, content_version, content_key, content_size, docx_version, docx_key, user_id, created_at, updated_at)
+  return statement(
+    d1,
+    `INSERT INTO snapshots (id, document_id, name, description, content_version, content_key, content_size, docx_version, docx_key, user_id, created_at, updated_at)
        SELECT ?, d.id, ?, ?, COALESCE(c.version, 0), c.r2_key, COALESCE(c.size, 0), v.version, v.r2_key, ?, ?, ?
        FROM documents d
        LEFT JOIN document_contents c ON c.document_id = d.id
@@ -85,17 +84,15 @@ export function snapshotInsertStatement(
          AND d.type = 'EXTERNAL' AND json_extract(d.external, '$.type') = 'DOCX'
        WHERE d.id = ?${guard}
        RETURNING ${RETURNING_SNAPSHOT}`,
-    )
-    .bind(
-      p.id,
-      p.name,
-      p.description,
-      p.userId,
-      p.at,
-      p.at,
-      p.documentId,
-      ...(p.frozen ? [p.frozen.contentVersion, p.frozen.docxVersion] : []),
-    );
+    p.id,
+    p.name,
+    p.description,
+    p.userId,
+    p.at,
+    p.at,
+    p.documentId,
+    ...(p.frozen ? [p.frozen.contentVersion, p.frozen.docxVersion] : []),
+  );
 }
 
 /** The versions a new snapshot of a document would freeze: its content version (0 without content) and its newest DOCX version (a DOCX only). */
@@ -165,7 +162,7 @@ export async function createSnapshot(
     ]);
     checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId), "edit");
     if (!frozen) throw notFound("Document");
-    const id = newIdBeside(input.documentId);
+    const id = ctx.ids.beside(input.documentId);
     // The answer names no object key: those are the INSERT … SELECT's, unseen by the caller.
     const dto = snapshotDto({
       id,
@@ -303,18 +300,23 @@ async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged 
   const d1 = d1Of(db);
   const statements = [
     ifUnchanged
-      ? d1
-          .prepare("DELETE FROM snapshots WHERE id = ? AND name = ? AND description = ? AND updated_at = ?")
-          .bind(row.id, row.name, row.description, row.updatedAt)
-      : d1.prepare("DELETE FROM snapshots WHERE id = ?").bind(row.id),
+      ? statement(
+          d1,
+          "DELETE FROM snapshots WHERE id = ? AND name = ? AND description = ? AND updated_at = ?",
+          row.id,
+          row.name,
+          row.description,
+          row.updatedAt,
+        )
+      : statement(d1, "DELETE FROM snapshots WHERE id = ?", row.id),
   ];
   if (row.contentKey) {
     statements.push(
-      d1
-        .prepare(
-          "SELECT EXISTS (SELECT 1 FROM snapshots WHERE content_key = ?1) OR EXISTS (SELECT 1 FROM document_contents WHERE r2_key = ?1) AS shared",
-        )
-        .bind(row.contentKey),
+      statement(
+        d1,
+        "SELECT EXISTS (SELECT 1 FROM snapshots WHERE content_key = ?1) OR EXISTS (SELECT 1 FROM document_contents WHERE r2_key = ?1) AS shared",
+        row.contentKey,
+      ),
     );
   }
   const [deleted, shared] = await d1.batch<{ shared: number }>(statements);

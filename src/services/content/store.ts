@@ -8,7 +8,7 @@
  * object instead of copying it).
  */
 import { eq, type SQL } from "drizzle-orm";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import { documentContents, documentSettings } from "../../db/schema";
 import { inJson, insertWhere } from "../../db/sql";
 import type { Db } from "../../env";
@@ -16,7 +16,7 @@ import { conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
-import { contentBodyStatement } from "../search/index";
+import { contentBodyStatement } from "../search/queries";
 import { anchorsStatement } from "../comments/anchors";
 
 export interface DocumentContent {
@@ -142,12 +142,12 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
   const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: ctx.now, baseVersion });
   try {
     // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
-    const previous = d1
-      .prepare(
-        `SELECT c.version, c.r2_key, EXISTS (SELECT 1 FROM snapshots s WHERE s.content_key = c.r2_key) AS shared
+    const previous = statement(
+      d1,
+      `SELECT c.version, c.r2_key, EXISTS (SELECT 1 FROM snapshots s WHERE s.content_key = c.r2_key) AS shared
          FROM document_contents c WHERE c.document_id = ?`,
-      )
-      .bind(documentId);
+      documentId,
+    );
     // The search index's body follows in the same transaction (docs/api-guide.md › Search).
     const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([
       previous,
@@ -176,29 +176,42 @@ export function contentBumpStatement(
   p: { documentId: string; size: number; key: string; userId: string; at: number; baseVersion?: number },
 ): D1PreparedStatement {
   if (p.baseVersion === undefined) {
-    return d1
-      .prepare(
-        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+    return statement(
+      d1,
+      `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
          ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
            updated_by = excluded.updated_by, updated_at = excluded.updated_at
          RETURNING version`,
-      )
-      .bind(p.documentId, p.size, p.key, p.userId, p.at);
+      p.documentId,
+      p.size,
+      p.key,
+      p.userId,
+      p.at,
+    );
   }
   if (p.baseVersion === 0) {
-    return d1
-      .prepare(
-        `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
+    return statement(
+      d1,
+      `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
          ON CONFLICT (document_id) DO NOTHING RETURNING version`,
-      )
-      .bind(p.documentId, p.size, p.key, p.userId, p.at);
+      p.documentId,
+      p.size,
+      p.key,
+      p.userId,
+      p.at,
+    );
   }
-  return d1
-    .prepare(
-      `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
+  return statement(
+    d1,
+    `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
        WHERE document_id = ? AND version = ? RETURNING version`,
-    )
-    .bind(p.size, p.key, p.userId, p.at, p.documentId, p.baseVersion);
+    p.size,
+    p.key,
+    p.userId,
+    p.at,
+    p.documentId,
+    p.baseVersion,
+  );
 }
 
 /**

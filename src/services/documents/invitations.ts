@@ -16,7 +16,6 @@ import {
   shortName,
 } from "../organizations/invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { liveSubtreeStatement, subtreeIds } from "./tree";
@@ -78,7 +77,7 @@ export async function inviteUser(
   const t = ctx.now;
   const invitation = {
     // Issued on the document's logical shard: the id its notice derives from (noticeId) names the shard too.
-    id: newIdBeside(input.documentId),
+    id: ctx.ids.beside(input.documentId),
     email: input.email,
     documentId: input.documentId,
     role: input.role,

@@ -7,7 +7,6 @@ import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
 import { inSubtree, subtreeSql } from "./tree";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -69,7 +68,7 @@ export async function prepareCreateDocument(
   const userId = ctx.user.id;
   const parentId = input.parentId ?? null;
   const row: DocumentRow = {
-    id: input.id ?? newIdBeside(project.id),
+    id: input.id ?? ctx.ids.beside(project.id),
     projectId: project.id,
     workspaceId: project.workspaceId,
     parentId,

@@ -2,11 +2,11 @@
  * Document reads, each in one D1 round trip: authentication (when the route folds it in), access and data in one
  * batch (docs/api-guide.md › HTTP semantics: retries, caching, replicas).
  */
+import { documentIdsGrantedInProjectStatement } from "../../auth/reach";
 import { and, asc, eq, sql } from "drizzle-orm";
 import {
   assembleDocumentsAccess,
   checkProjectAccess,
-  documentIdsGrantedInProjectStatement,
   documentsAccessStatements,
   projectAccessStatement,
 } from "../../auth/access";

@@ -14,7 +14,7 @@ import { prepareCreateDocument } from "../documents/mutations";
 import { commitNewDocument, placeNewDocument } from "../documents/create";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
-import { docxBodyQuery } from "../search/index";
+import { docxBodyQuery } from "../search/queries";
 import {
   addDocxVersion,
   checkDocxBytes,
@@ -25,7 +25,6 @@ import {
   requireDocx,
   markSeeded,
 } from "./store";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export interface RawBody {
   length: number;
@@ -42,7 +41,7 @@ export async function createDocx(
   const bytes = await readExactly(input.upload.body, input.upload.length);
   await checkDocxBytes(bytes);
 
-  const documentId = newIdBeside(project.id);
+  const documentId = ctx.ids.beside(project.id);
   const blob = await putDocxBlob(ctx.env.BLOBS, documentId, bytes);
   try {
     const { row, statements } = await prepareCreateDocument(ctx, {

@@ -9,7 +9,6 @@ import { docxProblem } from "../../lib/docx";
 import { mapConcurrent } from "../../lib/concurrency";
 import { convertDocxToPdf } from "../converter/client";
 import type { ServiceContext } from "../context";
-import { groupByShard } from "../../tenancy/kernel/ids";
 
 /**
  * Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past the bounds: 413, before any file
@@ -65,9 +64,7 @@ async function documentsAccessOnTheirShards(
   ids: readonly string[],
 ): Promise<Map<string, DocumentAccess>> {
   const maps = await Promise.all(
-    [...groupByShard(ids, (id) => id)].map(([binding, some]) =>
-      documentsAccess(ctx.database(binding), ctx.user.id, some),
-    ),
+    ctx.byShard(ids, (id) => id).map(([there, some]) => documentsAccess(there.db, ctx.user.id, some)),
   );
   return new Map(maps.flatMap((m) => [...m]));
 }

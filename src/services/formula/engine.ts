@@ -18,8 +18,8 @@ import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
 import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
 import { readRowPage, readRows } from "./rowPages";
-import { d1Of } from "../../db/d1";
-import type { ServiceContext } from "../context";
+import { d1Of, statement } from "../../db/d1";
+import type { IdIssuer, ServiceContext } from "../context";
 import { validateFormula } from "./validate";
 import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
 import {
@@ -140,15 +140,19 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
   // (migrations/shard/0000 and 0005), whose own writes D1 counts in `changes`, so the rows are counted as returned.
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
-  const updatedRows = await writeAllRows(d1, { table, plan, writes, now: ctx.now, countReturned: searchIndexed }, [
-    persistFormulaStatement(
-      d1,
-      column.id,
-      { ...column.data, type: "formula" },
-      { expression, description: input.description },
-      ctx.now,
-    ),
-  ]);
+  const updatedRows = await writeAllRows(
+    d1,
+    { table, plan, writes, now: ctx.now, ids: ctx.ids, countReturned: searchIndexed },
+    [
+      persistFormulaStatement(
+        d1,
+        column.id,
+        { ...column.data, type: "formula" },
+        { expression, description: input.description },
+        ctx.now,
+      ),
+    ],
+  );
   return { updatedRows, dependentTables };
 }
 
@@ -186,6 +190,7 @@ async function writeAllRows(
     plan: ComputationPlan;
     writes: CellUpsert[];
     now: number;
+    ids: IdIssuer;
     countReturned?: boolean;
   },
   extra: D1PreparedStatement[],
@@ -194,7 +199,7 @@ async function writeAllRows(
   const withDependentsToo = plan.order.length > 1 || run.countReturned === true;
   const cellStatements = cellWriteStatements(
     d1,
-    { tableId: table.id, workspaceId: table.workspaceId, now: run.now, returning: withDependentsToo },
+    { tableId: table.id, workspaceId: table.workspaceId, now: run.now, ids: run.ids, returning: withDependentsToo },
     writes,
   );
   if (cellStatements.length + extra.length === 0) return 0;
@@ -236,7 +241,7 @@ export async function recomputeLookupColumns(
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
   const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("limit"));
-  return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now }, []) };
+  return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now, ids: ctx.ids }, []) };
 }
 
 /**
@@ -250,13 +255,13 @@ async function assertNotLookedUpDeeper(
   if (input.dependentTables.length === 0) return;
   const deep = [...lookupDependentColumns(input.columns, input.trees)];
   if (deep.length === 0) return;
-  const { results } = await d1
-    .prepare(
-      `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
+  const { results } = await statement(
+    d1,
+    `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
         AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE instr(c.formula, '"' || j.value || '"') > 0)`,
-    )
-    .bind(JSON.stringify(input.dependentTables), JSON.stringify(deep))
-    .all<{ name: string; table_name: string; formula: string }>();
+    JSON.stringify(input.dependentTables),
+    JSON.stringify(deep),
+  ).all<{ name: string; table_name: string; formula: string }>();
   if (results.length === 0) return;
   const hit = results[0]!;
   const col = input.columns.find((c) => deep.some((id) => id === c.id && hit.formula.includes(`"${id}"`)));
@@ -327,7 +332,7 @@ export async function recomputeRowFormulas(
   // The stored formula cells, when asked, are read in the same batch as the writes (after them).
   const readBack =
     opts.returnCells && plan.order.length > 0
-      ? d1.prepare(SELECT_FORMULA_CELLS).bind(JSON.stringify(page.rowIds), JSON.stringify(plan.order))
+      ? statement(d1, SELECT_FORMULA_CELLS, JSON.stringify(page.rowIds), JSON.stringify(plan.order))
       : null;
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
@@ -336,7 +341,7 @@ export async function recomputeRowFormulas(
       upserts.length > 0
         ? cellWriteStatements(
             d1,
-            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, identifierColumnId },
+            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, ids: ctx.ids, identifierColumnId },
             upserts,
           )
         : [];

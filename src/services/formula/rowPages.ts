@@ -3,7 +3,7 @@
  * with the cells of the columns a formula reads, each in one round trip per group of columns (D1 allows 100 bound
  * parameters per statement). Table metadata and cell writes are in ./store.ts.
  */
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import type { ServiceContext } from "../context";
 
 /**
@@ -77,10 +77,14 @@ async function readColumnScan(
 ): Promise<RowsOfGroup | null> {
   let row: unknown[] | undefined;
   try {
-    [row] = await d1
-      .prepare(columnScanSql(columnIds.length, 4))
-      .bind(params.tableId, params.afterId, params.limit, ...columnIds)
-      .raw<unknown[]>();
+    [row] = await statement(
+      d1,
+      columnScanSql(columnIds.length, 4),
+      params.tableId,
+      params.afterId,
+      params.limit,
+      ...columnIds,
+    ).raw<unknown[]>();
   } catch (err) {
     if (isTooBig(err)) return null;
     throw err;
@@ -134,19 +138,13 @@ async function readRowShaped(
       if (rows) return rows;
     } else if (readOptions.grouped) {
       try {
-        const [row] = await d1
-          .prepare(groupedSql(where, g.length, first))
-          .bind(...whereParams, ...g)
-          .raw<[string]>();
+        const [row] = await statement(d1, groupedSql(where, g.length, first), ...whereParams, ...g).raw<[string]>();
         return JSON.parse(row?.[0] ?? "[]") as unknown[][];
       } catch (err) {
         if (!isTooBig(err)) throw err;
       }
     }
-    return d1
-      .prepare(rowShapedSql(where, g.length, first))
-      .bind(...whereParams, ...g)
-      .raw<unknown[]>();
+    return statement(d1, rowShapedSql(where, g.length, first), ...whereParams, ...g).raw<unknown[]>();
   };
   // Groups (only for formulas reading more than COLUMNS_PER_QUERY columns) run concurrently.
   const results = await Promise.all(groups.map(readGroup));

@@ -7,9 +7,8 @@
 import { newId } from "../../lib/ids";
 import type { StoredFormula } from "./expression";
 import type { TableColumn } from "./graph";
-import { d1Of } from "../../db/d1";
-import type { ServiceContext } from "../context";
-import { shardSuffixBeside } from "../../tenancy/kernel/ids";
+import { d1Of, statement } from "../../db/d1";
+import type { IdIssuer, ServiceContext } from "../context";
 
 export interface TableInfo {
   id: string;
@@ -61,10 +60,10 @@ function tableColumn(c: Record<string, unknown>): TableColumn {
 export async function loadTable(ctx: ServiceContext, tableId: string): Promise<LoadedTable> {
   const d1 = d1Of(ctx.db);
   const [tables, columns, linkedColumns, dependents] = await d1.batch<Record<string, unknown>>([
-    d1.prepare("SELECT id, workspace_id, project_id, is_deleted FROM tables WHERE id = ?").bind(tableId),
-    d1.prepare(`SELECT ${COLUMN_FIELDS} FROM columns WHERE table_id = ? ORDER BY created_at, id`).bind(tableId),
-    d1.prepare(LINKED_COLUMNS).bind(tableId),
-    d1.prepare(DEPENDENT_TABLES).bind(tableId),
+    statement(d1, "SELECT id, workspace_id, project_id, is_deleted FROM tables WHERE id = ?", tableId),
+    statement(d1, `SELECT ${COLUMN_FIELDS} FROM columns WHERE table_id = ? ORDER BY created_at, id`, tableId),
+    statement(d1, LINKED_COLUMNS, tableId),
+    statement(d1, DEPENDENT_TABLES, tableId),
   ]);
   const t = tables!.results[0];
   const cols = columns!.results.map(tableColumn);
@@ -113,7 +112,7 @@ export async function readLinkedRows(
   const sql = `SELECT r.id, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id AND c.is_deleted = 0
       AND c.data IS NOT NULL AND c.column_id IN (SELECT value FROM json_each(?2))) AS cells FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 ORDER BY r.seq, r.id`;
   const results = await d1.batch<Record<string, unknown>>(
-    entries.map(([tableId, cols]) => d1.prepare(sql).bind(tableId, JSON.stringify(cols))),
+    entries.map(([tableId, cols]) => statement(d1, sql, tableId, JSON.stringify(cols))),
   );
   entries.forEach(([tableId], i) => {
     const rows = results[i]!.results;
@@ -179,7 +178,15 @@ function idPrefix(): string {
 /** Statements writing `cells` (only the ones that differ from what is stored), to run in one batch. */
 export function cellWriteStatements(
   d1: D1Database,
-  scope: { tableId: string; workspaceId: string; now: number; identifierColumnId?: string; returning?: boolean },
+  scope: {
+    tableId: string;
+    workspaceId: string;
+    now: number;
+    /** The context's id issuer: the cells' ids are built in SQL, ending as the ids issued beside the table. */
+    ids: IdIssuer;
+    identifierColumnId?: string;
+    returning?: boolean;
+  },
   cells: readonly CellUpsert[],
 ): D1PreparedStatement[] {
   const byColumn = new Map<string, { values: string[]; blanks: string[] }>();
@@ -191,18 +198,27 @@ export function cellWriteStatements(
   }
   const returning = scope.returning ?? false;
   const statements: D1PreparedStatement[] = [];
-  const shard = shardSuffixBeside(scope.tableId);
+  const shard = scope.ids.suffixBeside(scope.tableId);
   for (const [columnId, { values, blanks }] of byColumn) {
     const isIdentifier = columnId === scope.identifierColumnId ? 1 : 0;
     for (const part of jsonChunks(values)) {
       statements.push(
-        d1
-          .prepare(upsertSql(returning))
-          .bind(scope.tableId, scope.workspaceId, scope.now, part, columnId, idPrefix(), isIdentifier, shard),
+        statement(
+          d1,
+          upsertSql(returning),
+          scope.tableId,
+          scope.workspaceId,
+          scope.now,
+          part,
+          columnId,
+          idPrefix(),
+          isIdentifier,
+          shard,
+        ),
       );
     }
     for (const part of jsonChunks(blanks))
-      statements.push(d1.prepare(clearSql(returning)).bind(part, columnId, scope.now));
+      statements.push(statement(d1, clearSql(returning), part, columnId, scope.now));
   }
   return statements;
 }
@@ -232,7 +248,12 @@ export function persistFormulaStatement(
   formula: StoredFormula,
   now: number,
 ): D1PreparedStatement {
-  return d1
-    .prepare("UPDATE columns SET data = ?1, formula = ?2, updated_at = ?3 WHERE id = ?4")
-    .bind(JSON.stringify(data), JSON.stringify(formula), now, columnId);
+  return statement(
+    d1,
+    "UPDATE columns SET data = ?1, formula = ?2, updated_at = ?3 WHERE id = ?4",
+    JSON.stringify(data),
+    JSON.stringify(formula),
+    now,
+    columnId,
+  );
 }

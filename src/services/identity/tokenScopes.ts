@@ -10,7 +10,7 @@ import { projectReadableBy } from "../../auth/access";
 import { missingScope, scopesAllow, type Scope } from "../../auth/scopes";
 import { outsideResources, tokenResources } from "../../auth/tokenLimits";
 import { rawSelect } from "../../db/sql";
-import { shardDbOf, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 
 /** The new token's scopes: those asked for, each within the caller's (a scoped caller's own when none are asked). */
 export function narrowScopes(caller: string[] | null, asked: string[] | undefined): string[] | null {
@@ -31,7 +31,7 @@ interface Found {
 function lookup(ctx: ServiceContext, id: string) {
   const user = ctx.user.id;
   return rawSelect<Found>(
-    shardDbOf(ctx, id),
+    ctx.on(id).db,
     ["kind", "organizationId", "workspaceId", "projectId", "workspaces"],
     sql`SELECT 'organization' AS kind, o.id AS organizationId, NULL AS workspaceId, NULL AS projectId,
         (SELECT json_group_array(w.id) FROM workspaces w WHERE w.organization_id = o.id) AS workspaces

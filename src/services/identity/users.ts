@@ -8,12 +8,10 @@ import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invi
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
 import { indexMemberships } from "../organizations/userOrganizations";
-import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
+import { systemContext, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { createDb } from "../../db/client";
 import type { Db, Env } from "../../env";
-import { shardBindings } from "../../tenancy/kernel/map";
-import { newIdBeside, newOrganizationId, shardBindingOfId } from "../../tenancy/kernel/ids";
 
 export function userDto(row: typeof users.$inferSelect) {
   return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
@@ -81,11 +79,11 @@ function registrationRows(input: {
  */
 export async function createUser(ctx: ServiceContext, input: { email: string; name: string }) {
   const { dir, now: t } = ctx;
-  const orgId = newOrganizationId();
+  const orgId = ctx.ids.organization();
   const rows = registrationRows({
     userId: newId(),
     orgId,
-    wsId: newIdBeside(orgId),
+    wsId: ctx.ids.beside(orgId),
     email: input.email,
     name: input.name,
     at: t,
@@ -125,8 +123,8 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
  */
 async function writeRegistrationToShards(ctx: ServiceContext, { user, org, ws }: Registration) {
   const t = user.createdAt;
-  const home = shardBindingOfId(org.id);
-  const shards = everyShardContext(ctx);
+  const home = ctx.on(org.id).binding;
+  const shards = ctx.everyShard();
   // Every shard at once: the user's copy and its pending invitations; the home shard also the new organization.
   // The directory's index of memberships (docs/scaling.md) gets the new organization beside the shards' writes, so
   // registration keeps its round trips; should the home shard's write fail, the repair deletes the row.
@@ -187,7 +185,7 @@ export async function completeReplayedRegistration(ctx: ServiceContext, kept: { 
   if (kept.status !== 200 || kept.body === null) return;
   const { data } = JSON.parse(kept.body) as { data: Awaited<ReturnType<typeof createUser>> };
   const orgId = data.organization._id;
-  const home = shardDbOf(ctx, orgId);
+  const home = ctx.on(orgId).db;
   const [written] = await home.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId));
   if (written) return;
   const { user, workspace } = data;
@@ -218,16 +216,17 @@ export async function repairUserCopies(env: Env, now: number, since = now - USER
   const recent = await createDb(env.DB).select().from(users).where(recentSince);
   if (recent.length === 0) return 0;
   const copied = await Promise.all(
-    shardBindings().map(async (binding) => {
-      const db = createDb(env[binding]!);
-      const held = new Set((await db.select({ id: users.id }).from(users).where(recentSince)).map((u) => u.id));
-      const missing = recent.filter((u) => !held.has(u.id));
-      for (let i = 0; i < missing.length; i += 15) {
-        const [first, ...rest] = missing.slice(i, i + 15).map((u) => userCopyStatement(db, u));
-        await db.batch([first!, ...rest]);
-      }
-      return missing.length;
-    }),
+    systemContext(env)
+      .everyShard()
+      .map(async ({ db }) => {
+        const held = new Set((await db.select({ id: users.id }).from(users).where(recentSince)).map((u) => u.id));
+        const missing = recent.filter((u) => !held.has(u.id));
+        for (let i = 0; i < missing.length; i += 15) {
+          const [first, ...rest] = missing.slice(i, i + 15).map((u) => userCopyStatement(db, u));
+          await db.batch([first!, ...rest]);
+        }
+        return missing.length;
+      }),
   );
   return copied.reduce((a, n) => a + n, 0);
 }

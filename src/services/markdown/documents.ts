@@ -21,7 +21,7 @@ import { contentObjectKey, firstContentQuery, readContentsOf } from "../content/
 import { commitNewDocument, placeNewDocument } from "../documents/create";
 import { documentExists, prepareCreateDocument } from "../documents/mutations";
 import { documentDto } from "../documents/serialize";
-import { newContentBodyQuery } from "../search/index";
+import { newContentBodyQuery } from "../search/queries";
 import { inSubtree, subtreeSql } from "../documents/tree";
 import { markdownToBlocks } from "./convert";
 import { blocksToMarkdown } from "./toMarkdown";

@@ -17,7 +17,6 @@ import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { hasBody, type ByteRange } from "../../lib/r2";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export const AUDIO_MIME_TYPES = [
   "audio/mpeg",
@@ -269,7 +268,7 @@ export async function uploadAudio(ctx: ServiceContext, input: UploadAudioInput) 
       throw err;
     }
   }
-  const id = newIdBeside(doc.id);
+  const id = ctx.ids.beside(doc.id);
   const r2Key = `audio/${doc.workspaceId}/${id}`;
   const stored = await streamToR2(ctx.env.BLOBS, r2Key, input.upload.length, prefix, source, {
     httpMetadata: { contentType: input.mimeType },

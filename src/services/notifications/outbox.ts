@@ -11,12 +11,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import { notificationOutbox } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { shardSuffixBeside } from "../../tenancy/kernel/ids";
-import { shardBindings, type ShardBinding } from "../../tenancy/kernel/map";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import { uncountedD1 } from "../../db/instrument";
-import type { ServiceContext } from "../context";
-import { writableHereSql } from "../../tenancy/kernel/fence";
+import { type ServiceContext, idsWithoutContext, systemContext, writableHereSql } from "../context";
 
 /** How old an outbox row must be before the tick delivers it: the immediate delivery may still be on its way. */
 export const OUTBOX_GRACE_MS = 10_000;
@@ -58,7 +55,7 @@ function digest80(text: string): string {
  * row's shard key, src/tenancy/kernel/keys.ts).
  */
 export function noticeId(about: string, what: string): string {
-  return about.slice(0, 10) + digest80(`${about}\n${what}`) + shardSuffixBeside(about);
+  return about.slice(0, 10) + digest80(`${about}\n${what}`) + idsWithoutContext.suffixBeside(about);
 }
 
 /**
@@ -114,9 +111,9 @@ const HOUR_MS = 60 * 60 * 1000;
 export async function copyToDirectory(dir: D1Database, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   const values = JSON.stringify(rows.map((r) => [r.id, r.userId, r.kind, r.title, r.body, r.data, r.createdAt]));
-  const copy = dir
-    .prepare(
-      `INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
+  const copy = statement(
+    dir,
+    `INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
        SELECT r.id, r.user_id, r.kind, r.title, r.body, r.data, r.created_at
        FROM (SELECT j.key AS k, j.value ->> 0 AS id, j.value ->> 1 AS user_id, j.value ->> 2 AS kind, j.value ->> 3 AS title,
                j.value ->> 4 AS body, j.value ->> 5 AS data, j.value ->> 6 AS created_at, json_extract(j.value ->> 5, '$.invitedBy') AS sender
@@ -128,15 +125,17 @@ export async function copyToDirectory(dir: D1Database, rows: OutboxRow[]): Promi
                 AND NOT EXISTS (SELECT 1 FROM notifications x WHERE x.id = e.value ->> 0))
             < ?2)
        ON CONFLICT (id) DO NOTHING`,
-    )
-    .bind(values, NOTICES_PER_SENDER_PER_HOUR, HOUR_MS);
+    values,
+    NOTICES_PER_SENDER_PER_HOUR,
+    HOUR_MS,
+  );
   if (!rows.some((r) => r.data !== null && r.data.includes('"invitedBy"'))) {
     await copy.run();
     return;
   }
-  const fold = dir
-    .prepare(
-      `UPDATE notifications
+  const fold = statement(
+    dir,
+    `UPDATE notifications
        SET data = json_set(coalesce(notifications.data, '{}'), '$.folded', coalesce(json_extract(notifications.data, '$.folded'), 0) + f.n)
        FROM (SELECT e.value ->> 1 AS user_id, json_extract(e.value ->> 5, '$.invitedBy') AS sender, COUNT(*) AS n, MAX(e.value ->> 6) AS at
              FROM json_each(?1) e
@@ -146,18 +145,20 @@ export async function copyToDirectory(dir: D1Database, rows: OutboxRow[]): Promi
              GROUP BY 1, 2) f
        WHERE notifications.id = (SELECT n.id FROM notifications n WHERE n.user_id = f.user_id AND json_extract(n.data, '$.invitedBy') = f.sender
          AND n.created_at > f.at - ?2 ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
-    )
-    .bind(values, HOUR_MS);
+    values,
+    HOUR_MS,
+  );
   await dir.batch([copy, fold]);
 }
 
 /** The shard's half of a delivery: the delivered rows leave the outbox (one statement). */
 export async function clearOutbox(shard: D1Database, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await shard
-    .prepare(`DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`)
-    .bind(JSON.stringify(rows.map((r) => r.id)))
-    .run();
+  await statement(
+    shard,
+    `DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`,
+    JSON.stringify(rows.map((r) => r.id)),
+  ).run();
 }
 
 /**
@@ -203,8 +204,7 @@ export async function deliverBeforeAnswer(ctx: ServiceContext, rows: OutboxRow[]
     logDeliveryFailure(rows, err);
     return;
   }
-  const shard = ctx.env[ctx.binding as ShardBinding];
-  if (!shard) return;
+  const shard = ctx.d1;
   ctx.waitUntil(clearOutbox(uncountedD1(shard), rows).catch((err) => logDeliveryFailure(rows, err)));
 }
 
@@ -221,19 +221,20 @@ export interface DrainResult {
  */
 export async function drainNotificationOutbox(env: Env, now: number, limit = DRAIN_BATCH): Promise<DrainResult> {
   const settled = await Promise.allSettled(
-    shardBindings().map(async (binding) => {
-      const shard = env[binding]!;
-      const { results } = await shard
-        .prepare(
+    systemContext(env)
+      .everyShard()
+      .map(async ({ d1: shard }) => {
+        const { results } = await statement(
+          shard,
           `SELECT id, user_id, kind, title, body, data, created_at, queued_at FROM notification_outbox
            WHERE queued_at <= ?1 AND ${writableHereSql("notification_outbox.id")} ORDER BY queued_at LIMIT ?2`,
-        )
-        .bind(now - OUTBOX_GRACE_MS, limit)
-        .all<Record<string, unknown>>();
-      const rows = results.map(outboxRowOf);
-      await deliverNotices(env, shard, rows);
-      return rows.length;
-    }),
+          now - OUTBOX_GRACE_MS,
+          limit,
+        ).all<Record<string, unknown>>();
+        const rows = results.map(outboxRowOf);
+        await deliverNotices(env, shard, rows);
+        return rows.length;
+      }),
   );
   let delivered = 0;
   let failed = 0;

@@ -17,10 +17,9 @@ import {
   tooManyPendingInvitations,
 } from "./invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
-import { read, routeTo, type ServiceContext } from "../context";
+import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
-import { newOrganizationId } from "../../tenancy/kernel/ids";
 import {
   indexMemberships,
   membershipRowsStatement,
@@ -45,25 +44,29 @@ export async function listOrganizations(ctx: ServiceContext) {
 /** Creates an organization; the caller becomes its owner. */
 export async function createOrganization(ctx: ServiceContext, input: { name: string }) {
   const org = {
-    id: ctx.placedOrganizationId ?? newOrganizationId(),
+    id: ctx.placedOrganizationId ?? ctx.ids.organization(),
     name: input.name,
     ownerId: ctx.user.id,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  routeTo(ctx, org.id);
+  const home = ctx.on(org.id);
   const dto = organizationDto(org, "owner");
   // A keyed request's answer commits with the organization (services/idempotency.ts), so a crash cannot part them.
-  await ctx.db.batch([
-    ctx.db.insert(organizations).values(org),
-    ctx.db
-      .insert(organizationMembers)
-      .values({ organizationId: org.id, userId: ctx.user.id, role: "owner", createdAt: ctx.now, updatedAt: ctx.now }),
-    ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
+  await home.db.batch([
+    home.db.insert(organizations).values(org),
+    home.db.insert(organizationMembers).values({
+      organizationId: org.id,
+      userId: home.user.id,
+      role: "owner",
+      createdAt: home.now,
+      updatedAt: home.now,
+    }),
+    ...(await keptAnswerUpdates(home, { payload: { data: dto } })),
   ]);
   // Then the directory's index of memberships (its failure is left to the repair: the organization exists).
-  await indexMemberships(ctx, [
-    { ...org, organizationId: org.id, userId: ctx.user.id, role: "owner", memberUpdatedAt: ctx.now },
+  await indexMemberships(home, [
+    { ...org, organizationId: org.id, userId: home.user.id, role: "owner", memberUpdatedAt: home.now },
   ]);
   return dto;
 }

@@ -14,11 +14,7 @@ import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { organizationMembers, organizations, userOrganizations } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { createDb } from "../../db/client";
-import { shardBindings } from "../../tenancy/kernel/map";
-import { groupByShard } from "../../tenancy/kernel/ids";
-import { refreshPlacements } from "../../tenancy/kernel/placements";
-import { servedHereSql } from "../../tenancy/kernel/fence";
-import type { ServiceContext } from "../context";
+import { refreshPlacements, servedHereSql, systemContext, type ServiceContext } from "../context";
 
 /**
  * The `updated_at` a change of an existing membership writes: `now`, or one more than the version it replaces if that
@@ -204,7 +200,9 @@ export async function reconcileUserOrganizations(
   // A row names its organization, found where its shard is served now: learn any move first.
   await refreshPlacements(dir);
   const written = await Promise.all(
-    shardBindings().map((b) => forwardPass(env, env[b]!, now, since, full ? Infinity : TICK_PAGES)),
+    systemContext(env)
+      .everyShard()
+      .map(({ d1 }) => forwardPass(env, d1, now, since, full ? Infinity : TICK_PAGES)),
   );
   const checked = await backwardPass(env, now, full ? Infinity : TICK_CHECKS);
   return { written: written.reduce((a, n) => a + n, 0) + checked.written, removed: checked.removed };
@@ -251,6 +249,7 @@ async function backwardPass(env: Env, now: number, maxRows: number): Promise<Use
   let removed = 0;
   let seen = 0;
   let after: [number, string, string] = [-1, "", ""];
+  const system = systemContext(env);
   while (seen < maxRows) {
     const limit = Math.min(PAGE, maxRows - seen);
     const { results: keys } = await env.DB.prepare(
@@ -266,17 +265,18 @@ async function backwardPass(env: Env, now: number, maxRows: number): Promise<Use
     after = [last.synced_at, last.user_id, last.organization_id];
     const found = (
       await Promise.all(
-        [...groupByShard(keys, (k) => k.organization_id)].map(async ([binding, rows]) => {
-          const d1 = env[binding]!;
-          const { results } = await d1
-            .prepare(
-              `SELECT ${MEMBERSHIP_COLUMNS} ${MEMBERSHIPS}
+        system
+          .byShard(keys, (k) => k.organization_id)
+          .map(async ([{ d1 }, rows]) => {
+            const { results } = await d1
+              .prepare(
+                `SELECT ${MEMBERSHIP_COLUMNS} ${MEMBERSHIPS}
                WHERE (om.organization_id, om.user_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))`,
-            )
-            .bind(JSON.stringify(rows.map((r) => [r.organization_id, r.user_id])))
-            .all<ShardMembership>();
-          return results;
-        }),
+              )
+              .bind(JSON.stringify(rows.map((r) => [r.organization_id, r.user_id])))
+              .all<ShardMembership>();
+            return results;
+          }),
       )
     ).flat();
     const present = new Set(found.map((r) => `${r.user_id} ${r.organization_id}`));

@@ -9,7 +9,7 @@ import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import { projects, publishedEntries, type PublishedBranding } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, unprocessable } from "../../errors";
-import { everyShardContext, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
@@ -86,7 +86,7 @@ async function refreshMirror(ctx: ServiceContext, projectId: string, write: Para
  * route, not here.
  */
 async function refuseHeldElsewhere(ctx: ServiceContext, claim: { slug?: string; domain?: string | null }) {
-  const others = everyShardContext(ctx).filter((shard) => shard.binding !== ctx.binding);
+  const others = ctx.everyShard().filter((shard) => shard.binding !== ctx.binding);
   const held = await Promise.all(
     others.map(({ db }) =>
       db

@@ -14,7 +14,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
 import { conflict } from "../../errors";
-import { reconcileIndex, type DirectoryIndex } from "../../tenancy/operations/directoryIndex";
+import { reconcileIndex, type DirectoryIndex } from "../context";
 import type { ServiceContext } from "../context";
 
 export const portalRoutes = sqliteTable("portal_routes", {

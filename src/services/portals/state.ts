@@ -7,8 +7,7 @@
  * A cached page therefore costs this one query and a Cache API lookup.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { everyShardContext, shardDbOf, type ServiceContext } from "../context";
-import { servedHere } from "../../tenancy/kernel/fence";
+import { servedHere, type ServiceContext } from "../context";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";
@@ -83,7 +82,7 @@ function where(sel: PortalSelector): SQL {
 /** Entries matching the selector (several only for a project id), oldest first, in one D1 round trip. */
 export async function loadPortals(ctx: ServiceContext, sel: PortalSelector): Promise<PortalState[]> {
   // A project's entries are in its shard; a slug or a domain may be in any: every shard database at once.
-  const dbs = "projectId" in sel ? [shardDbOf(ctx, sel.projectId)] : everyShardContext(ctx).map((shard) => shard.db);
+  const dbs = "projectId" in sel ? [ctx.on(sel.projectId).db] : ctx.everyShard().map((shard) => shard.db);
   const found = await Promise.all(dbs.map((db) => db.all<Raw>(portalsQuery(sel))));
   return Promise.all(found.flat().map(toState));
 }

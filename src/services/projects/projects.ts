@@ -19,7 +19,6 @@ import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { projectDto } from "../workspaces/serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type ProjectDto = ReturnType<typeof projectDto>;
 
@@ -73,7 +72,7 @@ export async function createProject(
   const [ws] = await read(ctx, [workspaceAccessStatement(ctx.db, ctx.user.ref, input.workspaceId)]);
   checkWorkspaceAccess(ws[0], "edit");
   const row: typeof projects.$inferSelect = {
-    id: newIdBeside(input.workspaceId),
+    id: ctx.ids.beside(input.workspaceId),
     workspaceId: input.workspaceId,
     userId: ctx.user.id,
     name: input.name,

@@ -12,10 +12,9 @@ import {
   documentsAccessStatements,
   documentsAccessStatementsIn,
 } from "../../auth/access";
-import { read, type ServiceContext } from "../context";
+import { read, type ServiceContext, servedHere } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { readBesideOtherShards, readWhereFound } from "../../tenancy/kernel/reads";
-import { servedHere } from "../../tenancy/kernel/fence";
+import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { withClaimedReferenceId } from "./referenceIds";
 import type { Db } from "../../env";
 
@@ -101,9 +100,9 @@ async function loadClauseReference(
   ctx: ServiceContext,
   id: string,
   level: "read" | "edit",
-): Promise<ClauseReferenceRow> {
+): Promise<[ClauseReferenceRow, ServiceContext]> {
   // The `_id` names no shard: every shard database is asked at once, and the request continues where it is.
-  const [[row], docs, wsRoles, docRoles] = await readWhereFound(
+  const [[[row], docs, wsRoles, docRoles], there] = await readWhereFound(
     ctx,
     (db) => [
       db
@@ -124,20 +123,20 @@ async function loadClauseReference(
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(row.documentId), level, {
     as: "Clause reference",
   });
-  return row;
+  return [row, there];
 }
 
 /** A clause reference with read access to its document: one D1 round trip with authentication. */
 export async function getClauseReference(ctx: ServiceContext, { id }: { id: string }): Promise<ClauseReferenceDto> {
-  return clauseReferenceDto(await loadClauseReference(ctx, id, "read"));
+  return clauseReferenceDto((await loadClauseReference(ctx, id, "read"))[0]);
 }
 
 /** Soft-deletes a clause reference (edit access to its document). */
 export async function deleteClauseReference(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
-  const row = await loadClauseReference(ctx, id, "edit");
-  await ctx.db
+  const [row, there] = await loadClauseReference(ctx, id, "edit");
+  await there.db
     .update(clauseReferences)
-    .set({ isDeleted: true, updatedAt: ctx.now })
+    .set({ isDeleted: true, updatedAt: there.now })
     .where(eq(clauseReferences.id, row.id));
 }
 

@@ -15,7 +15,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
-import { reconcileIndex, type DirectoryIndex } from "../../tenancy/operations/directoryIndex";
+import { reconcileIndex, type DirectoryIndex } from "../context";
 import type { ServiceContext } from "../context";
 
 export type ReferenceKind = "clause" | "table";

@@ -19,11 +19,9 @@ import {
   type UserRef,
 } from "../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
-import { read, type ServiceContext } from "../context";
+import { read, type ServiceContext, servedHere } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { readBesideOtherShards, readWhereFound } from "../../tenancy/kernel/reads";
-import { servedHere } from "../../tenancy/kernel/fence";
-import { newIdBeside } from "../../tenancy/kernel/ids";
+import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { withClaimedReferenceId } from "./referenceIds";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
@@ -193,7 +191,7 @@ export async function createTableReference(
       if (held || existing.length || (input._id && elsewhere.some((found) => found.length)))
         throw conflict(`A table reference with _id ${input._id} already exists`);
       const t = ctx.now;
-      const id = input._id ?? newIdBeside(input.documentId);
+      const id = input._id ?? ctx.ids.beside(input.documentId);
       const ref: ReferenceRow = {
         id,
         originId: "",
@@ -235,7 +233,7 @@ export async function createTableReference(
  */
 export async function getTableReference(ctx: ServiceContext, { id }: { id: string }) {
   // The `_id` may be the client's and name no shard: every shard database is asked at once.
-  const [[found], docs, wsRoles, docRoles, [project]] = await readWhereFound(
+  const [[[found], docs, wsRoles, docRoles, [project]]] = await readWhereFound(
     ctx,
     (db) => [
       referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))),
@@ -264,7 +262,7 @@ export async function getTableReference(ctx: ServiceContext, { id }: { id: strin
 
 /** Deletes a reference (edit access to its document; 404 alike for missing and unreadable). Two round trips. */
 export async function deleteTableReference(ctx: ServiceContext, { id }: { id: string }): Promise<void> {
-  const [[found], docs, wsRoles, docRoles] = await readWhereFound(
+  const [[[found], docs, wsRoles, docRoles], there] = await readWhereFound(
     ctx,
     (db) => [
       referencesWithNames(db, and(eq(tableReferences.id, id), servedHere("table_references.workspace_id"))),
@@ -276,7 +274,10 @@ export async function deleteTableReference(ctx: ServiceContext, { id }: { id: st
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(found.documentId), "edit", {
     as: "Table reference",
   });
-  await ctx.db.update(tableReferences).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(tableReferences.id, id));
+  await there.db
+    .update(tableReferences)
+    .set({ isDeleted: true, updatedAt: there.now })
+    .where(eq(tableReferences.id, id));
 }
 
 /** SQL: the user can read the project of the reference's table (the project read rule of src/auth/access.ts). */

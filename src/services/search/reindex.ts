@@ -14,38 +14,12 @@
  */
 import { d1Of } from "../../db/d1";
 import { mapConcurrent } from "../../lib/concurrency";
-import { onDatabase, type ServiceContext } from "../context";
-import { shardBindings } from "../../tenancy/kernel/map";
+import type { ServiceContext } from "../context";
+import { bodiesStatement, bodySourcesStatement, ftsRebuildStatement, structureStatements } from "./queries";
 import { blocksJsonText, docxText } from "./text";
 
 const PAGE = 100;
 const R2_CONCURRENCY = 6;
-
-const ROW_TEXT = (rowId: string) => `
-  COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
-    WHERE c.row_id = ${rowId} AND c.is_identifier = 1 AND c.is_deleted = 0 AND co.is_deleted = 0 AND json_type(c.data) = 'text'), ''),
-  COALESCE((SELECT group_concat(json_extract(c.data, '$'), ' ') FROM cells c JOIN columns co ON co.id = c.column_id
-    WHERE c.row_id = ${rowId} AND c.is_identifier = 0 AND c.is_deleted = 0 AND co.is_deleted = 0 AND json_type(c.data) = 'text'
-      AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')`;
-
-/** The SQL-only part: titles, rows, and entries of records that no longer exist. */
-function structureStatements(d1: D1Database): D1PreparedStatement[] {
-  return [
-    d1.prepare(`INSERT INTO search_entries (record_id, kind, title, workspace_id, project_id, live)
-      SELECT id, CASE WHEN type = 'EXTERNAL' THEN 'file' ELSE 'document' END, name, workspace_id, project_id, is_deleted = 0 FROM documents WHERE true
-      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, kind = excluded.kind, workspace_id = excluded.workspace_id,
-        project_id = excluded.project_id, live = excluded.live`),
-    d1.prepare(`INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, live)
-      SELECT r.id, 'row', ${ROW_TEXT("r.id")}, r.workspace_id, r.project_id,
-        r.is_deleted = 0 AND NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = r.table_id AND t.is_deleted = 1)
-      FROM rows r WHERE EXISTS (SELECT 1 FROM cells c WHERE c.row_id = r.id)
-      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, body = excluded.body, workspace_id = excluded.workspace_id,
-        project_id = excluded.project_id, live = excluded.live`),
-    d1.prepare(`DELETE FROM search_entries WHERE
-      (kind = 'row' AND NOT EXISTS (SELECT 1 FROM rows r WHERE r.id = search_entries.record_id))
-      OR (kind <> 'row' AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = search_entries.record_id))`),
-  ];
-}
 
 interface BodySource {
   id: string;
@@ -62,12 +36,12 @@ export async function reindexSearch(
   ctx: ServiceContext,
   { cursor }: { cursor: string | null },
 ): Promise<{ documents: number; nextCursor: string | null }> {
-  const bindings = shardBindings();
+  const shards = ctx.everyShard();
   const at = /^(\d+):(.*)$/.exec(cursor ?? "");
-  const shard = at ? Math.min(Number(at[1]), bindings.length - 1) : 0;
-  const { documents, last } = await reindexShard(onDatabase(ctx, bindings[shard]!), at?.[2] || null);
+  const shard = at ? Math.min(Number(at[1]), shards.length - 1) : 0;
+  const { documents, last } = await reindexShard(shards[shard]!, at?.[2] || null);
   if (last !== null) return { documents, nextCursor: `${shard}:${last}` };
-  return { documents, nextCursor: shard + 1 < bindings.length ? `${shard + 1}:` : null };
+  return { documents, nextCursor: shard + 1 < shards.length ? `${shard + 1}:` : null };
 }
 
 /** A page of one shard's rebuild: the last document done, or null once the shard is done (its full-text index rebuilt). */
@@ -76,14 +50,7 @@ async function reindexShard(
   cursor: string | null,
 ): Promise<{ documents: number; last: string | null }> {
   const d1 = d1Of(ctx.db);
-  const page = d1
-    .prepare(
-      `SELECT d.id, d.type, c.r2_key AS content_key,
-         (SELECT v.r2_key FROM docx_versions v WHERE v.document_id = d.id ORDER BY v.version DESC LIMIT 1) AS docx_key
-       FROM documents d LEFT JOIN document_contents c ON c.document_id = d.id
-       WHERE d.id > ?1 ORDER BY d.id LIMIT ?2`,
-    )
-    .bind(cursor ?? "", PAGE);
+  const page = bodySourcesStatement(d1, cursor ?? "", PAGE);
   const results = await d1.batch<BodySource>([...(cursor === null ? structureStatements(d1) : []), page]);
   const sources = results[results.length - 1]!.results;
   const bodies: { id: string; body: string }[] = [];
@@ -98,16 +65,8 @@ async function reindexShard(
   });
   const last = sources.length === PAGE ? sources[sources.length - 1]!.id : null;
   const writes = [
-    ...(bodies.length
-      ? [
-          d1
-            .prepare(
-              `UPDATE search_entries SET body = j.value ->> 1 FROM json_each(?1) j WHERE search_entries.record_id = j.value ->> 0`,
-            )
-            .bind(JSON.stringify(bodies.map((b) => [b.id, b.body]))),
-        ]
-      : []),
-    ...(last === null ? [d1.prepare(`INSERT INTO search_fts (search_fts) VALUES ('rebuild')`)] : []),
+    ...(bodies.length ? [bodiesStatement(d1, bodies)] : []),
+    ...(last === null ? [ftsRebuildStatement(d1)] : []),
   ];
   if (writes.length) await d1.batch(writes);
   return { documents: sources.length, last };

@@ -13,11 +13,10 @@ import { sql, type SQL } from "drizzle-orm";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
 import { documentInReach, projectInReach, readerReachCtes } from "../../auth/reach";
 import { rawSelect } from "../../db/sql";
-import { servedHere } from "../../tenancy/kernel/fence";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
-import { read, routeTo, type ServiceContext } from "../context";
-import { readOnEveryShard } from "../../tenancy/kernel/reads";
+import { read, servedHere, type ServiceContext } from "../context";
+import { readOnEveryShard } from "../shardReads";
 import { ftsExpression, isFtsQueryError, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
 import { byRank, roundScore, scoredCte, tooBroad, tooBroadSql } from "./rank";
 
@@ -208,9 +207,9 @@ export async function search(
     const scope = input.projectId ?? input.workspaceId;
     if (scope) {
       // A workspace or project lives on one shard database: one statement there.
-      routeTo(ctx, scope);
-      const statement = searchStatementSql(ctx.user.ref, match, { ...input, limit: limit + 1, offset });
-      [rows] = (await read(ctx, [rawSelect<HitRow>(ctx.db, HIT_COLUMNS, statement)])) as [HitRow[]];
+      const there = ctx.on(scope);
+      const statement = searchStatementSql(there.user.ref, match, { ...input, limit: limit + 1, offset });
+      [rows] = (await read(there, [rawSelect<HitRow>(there.db, HIT_COLUMNS, statement)])) as [HitRow[]];
     } else {
       // Everything the caller can read: every shard database at once beside the token's check, each ranking its own
       // first pages, merged here.

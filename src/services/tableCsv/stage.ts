@@ -25,11 +25,10 @@
  */
 import { d1Of } from "../../db/d1";
 import { ApiError, conflict, notFound } from "../../errors";
-import type { ServiceContext } from "../context";
+import { type ServiceContext, unkeyed } from "../context";
 import { emitAfterResponse, rowEvent } from "../events/events";
 import { claimLease, keptAnswerStatements } from "../idempotency";
 import { recalculateFormulasAfterWrite } from "../tables/recompute";
-import { idsBeside } from "../../tenancy/kernel/ids";
 import { breather, type ImportPlan } from "./plan";
 import { createTargets, type RowValues, type Target } from "./targets";
 import { rowInsertStatements } from "../tables/rows";
@@ -67,7 +66,7 @@ export class Stage {
     private ctx: ServiceContext,
     private plan: ImportPlan,
   ) {
-    this.newId = idsBeside(plan.table.id);
+    this.newId = ctx.ids.seriesBeside(plan.table.id);
   }
 
   private get d1() {
@@ -78,9 +77,7 @@ export class Stage {
    * Creates the import's new columns. Not as the request's answer: a column create keeps its own answer for a keyed request, and the import's is the commit's.
    */
   async prepareColumns() {
-    const unkeyed: ServiceContext = { ...this.ctx };
-    delete unkeyed.idempotencyClaim;
-    await createTargets(unkeyed, this.plan.table, this.plan.targets, this.createdColumns);
+    await createTargets(unkeyed(this.ctx), this.plan.table, this.plan.targets, this.createdColumns);
   }
 
   /** The statements staging `batch`: rows hidden, and their cells. */

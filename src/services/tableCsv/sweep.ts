@@ -8,10 +8,9 @@
  * shard database, found through the partial index rows_staged_idx (migrations/shard/0007). A row a person deleted
  * has no marker and is never touched. (A column the import created stays, visible and empty: see ./stage.)
  */
-import { writableHereSql } from "../../tenancy/kernel/fence";
-import { shardBindings } from "../../tenancy/kernel/map";
 import type { Env } from "../../env";
 import { breather } from "./plan";
+import { systemContext, writableHereSql } from "../context";
 
 /** How old a staged row must be before it counts as abandoned. */
 export const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
@@ -48,7 +47,11 @@ async function sweepDatabase(db: D1Database, cutoff: number): Promise<number> {
 /** Every shard database, side by side; a database that fails is logged and swept again at the next tick. */
 export async function sweepStagedImports(env: Env, now: number): Promise<number> {
   const cutoff = now - STAGED_MAX_AGE_MS;
-  const settled = await Promise.allSettled(shardBindings().map((binding) => sweepDatabase(env[binding]!, cutoff)));
+  const settled = await Promise.allSettled(
+    systemContext(env)
+      .everyShard()
+      .map(({ d1 }) => sweepDatabase(d1, cutoff)),
+  );
   let total = 0;
   for (const s of settled) {
     if (s.status === "fulfilled") total += s.value;

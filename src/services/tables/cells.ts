@@ -13,14 +13,13 @@ import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 import { rowChangeLog } from "../changes/log";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 
 /** A Drizzle query as a D1 statement, for a batch with the change log's statements. */
 const asD1 = (d1: D1Database, q: { toSQL(): { sql: string; params: unknown[] } }) => {
   const { sql: text, params } = q.toSQL();
-  return d1.prepare(text).bind(...params);
+  return statement(d1, text, ...params);
 };
 
 export type CellDto = ReturnType<typeof cellDto>;
@@ -113,7 +112,7 @@ function cellUpsertStatement(ctx: ServiceContext, table: TableRow, rowId: string
   return ctx.db
     .insert(cells)
     .values({
-      id: newIdBeside(table.id),
+      id: ctx.ids.beside(table.id),
       tableId: table.id,
       rowId,
       columnId: column.id,

@@ -12,7 +12,7 @@ import type { ExpectedVersion } from "../../lib/etag";
 import { nextUpdatedAt } from "../../db/sql";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import type { ColumnDataInput } from "../../schemas/tables";
-import { read, type ServiceContext } from "../context";
+import { read, type ServiceContext, type IdIssuer } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { applyFormulaThroughCoordinator, recomputeLookupsThroughCoordinator } from "../formula/coordinator";
 import { linkedColumnsOf, linkedColumnsQuery, type LinkedColumns } from "./linked";
@@ -31,7 +31,6 @@ import {
   storedData,
   type CompiledColumnFormula,
 } from "./columnChecks";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type ColumnDto = ReturnType<typeof columnDto>;
 
@@ -59,9 +58,9 @@ export interface NewColumn {
 }
 
 /** The identifier column every table starts with (docs/api-guide.md › Tables, columns, rows, cells), to insert with the table. */
-export function identifierColumnRow(table: TableRow): ColumnRow {
+export function identifierColumnRow(table: TableRow, ids: IdIssuer): ColumnRow {
   return {
-    id: newIdBeside(table.id),
+    id: ids.beside(table.id),
     tableId: table.id,
     projectId: table.projectId,
     workspaceId: table.workspaceId,
@@ -104,7 +103,7 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
   if (input.data.type === "identifier")
     throw conflict("The table already has its identifier column; a table has exactly one");
   checkOneManyReferences(table, input.data, [targets, cols]);
-  const columnId = newIdBeside(table.id);
+  const columnId = ctx.ids.beside(table.id);
   const data = storedData(input.data);
   // The new column is among the columns its formula may name, so naming itself is a cycle, not an unknown name.
   const formula =

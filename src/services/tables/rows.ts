@@ -18,7 +18,6 @@ import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { idsBeside } from "../../tenancy/kernel/ids";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 import { rowChangeLog } from "../changes/log";
 
@@ -151,7 +150,7 @@ export async function insertRows(
 /** The row and Cell records a create stores: ids beside the table's (its shard), stamped with the request's time. */
 function newRecords(ctx: ServiceContext, table: TableRow, writes: ReturnType<typeof checkCellWrites>) {
   const t = ctx.now;
-  const newId = idsBeside(table.id);
+  const newId = ctx.ids.seriesBeside(table.id);
   const newRows: RowRow[] = writes.map(() => ({
     id: newId(),
     tableId: table.id,

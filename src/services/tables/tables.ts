@@ -22,7 +22,6 @@ import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
 import { recalculateLookupsReading } from "./recompute";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type TableDto = ReturnType<typeof tableDto>;
 
@@ -52,7 +51,7 @@ export async function createTable(
       { path: "documentId", message: "not in this project" },
     ]);
   const table: TableRow = {
-    id: newIdBeside(project.id),
+    id: ctx.ids.beside(project.id),
     projectId: project.id,
     workspaceId: project.workspaceId,
     documentId: input.documentId ?? null,
@@ -62,7 +61,7 @@ export async function createTable(
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const identifier: ColumnRow = identifierColumnRow(table);
+  const identifier: ColumnRow = identifierColumnRow(table, ctx.ids);
   const dto = { ...tableDto(table), columns: [columnDto(identifier)] };
   // A keyed request's answer commits with the table (services/idempotency.ts), so a crash cannot part them.
   await ctx.db.batch([

@@ -25,7 +25,6 @@ import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
-import { newIdBeside } from "../../tenancy/kernel/ids";
 
 export type WorkspaceDto = ReturnType<typeof workspaceDto>;
 
@@ -79,7 +78,7 @@ export async function createWorkspace(
   const [org] = await read(ctx, [organizationAccessStatement(ctx.db, ctx.user.ref, input.organizationId)]);
   checkOrganizationAccess(org[0], "read");
   const ws: WorkspaceRow = {
-    id: newIdBeside(input.organizationId),
+    id: ctx.ids.beside(input.organizationId),
     organizationId: input.organizationId,
     name: input.name,
     description: input.description ?? "",

@@ -85,10 +85,30 @@ export function groupByShard<T>(items: Iterable<T>, idOf: (item: T) => string): 
   return groups;
 }
 
-/** The D1 binding of the shard database to look for `id` in (shardBindingForId). */
-export function shardD1Of(env: Partial<Record<ShardBinding, D1Database>>, id: string): D1Database {
-  const binding = shardBindingForId(id);
-  const d1 = env[binding];
-  if (!d1) throw new Error(`No D1 binding ${binding}: wrangler.toml and SHARD_MAP disagree`);
-  return d1;
+/**
+ * How a service issues ids (docs/architecture.md "Tenancy"): every record is issued beside a record it belongs to
+ * (its project, table, document…), so its id names its organization's shard; a service never decides the shard.
+ */
+export interface IdIssuer {
+  /** A new id for a record of the same organization as `parentId`. */
+  beside(parentId: string): string;
+  /** `beside(parentId)` for many records: the shard is decoded once (a bulk insert issues thousands of ids). */
+  seriesBeside(parentId: string): () => string;
+  /** The two characters that end the ids issued beside `parentId` (for ids built in SQL). */
+  suffixBeside(parentId: string): string;
+  /** A new organization's id, on the logical shard the placement rule draws. */
+  organization(): string;
+  /**
+   * A new organization's id on the logical shard the placement rule draws from `draw` (in [0, 1)): the same draw
+   * places it on the same shard (a keyed create's retry lands where its first attempt claimed the key).
+   */
+  organizationDrawn(draw: number): string;
 }
+
+export const idIssuer: IdIssuer = {
+  beside: newIdBeside,
+  seriesBeside: idsBeside,
+  suffixBeside: shardSuffixBeside,
+  organization: newOrganizationId,
+  organizationDrawn: (draw) => newOrganizationScopedId(placeOrganization(() => draw)),
+};

@@ -7,7 +7,7 @@ import { call, expectError, ok, seedTenant, type Tenant } from "../../support/ha
 import { recomputeRowsThroughCoordinator } from "../../../src/services/formula/coordinator";
 import { readOptions, readRowPage, readRows } from "../../../src/services/formula/rowPages";
 import { createDb } from "../../../src/db/client";
-import { routeTo, serviceContext, workerActor } from "../../../src/services/context";
+import { serviceContext, workerActor } from "../../../src/services/context";
 import { chip, col, deepTree, fn, lit, op, text } from "../../support/formula/expr";
 import { shardD1 } from "../../support/shards";
 import {
@@ -459,7 +459,7 @@ describe("page reads", () => {
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
+        const ctx = serviceContext(env as never, createDb(env.DB), workerActor).on(table.tableId);
         return [
           await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 2, columnIds: columns }),
           await readRowPage(ctx, { tableId: table.tableId, afterId: rows[1]!, limit: 2, columnIds: columns }),
@@ -505,7 +505,7 @@ describe("page reads", () => {
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
+        const ctx = serviceContext(env as never, createDb(env.DB), workerActor).on(table.tableId);
         return [
           await readRowPage(ctx, { tableId: table.tableId, afterId: "", limit: 4, columnIds }),
           await readRowPage(ctx, { tableId: table.tableId, afterId: rows[3]!, limit: 4, columnIds }),
@@ -534,7 +534,7 @@ describe("page reads", () => {
     const read = async (grouped: boolean) => {
       readOptions.grouped = grouped;
       try {
-        const ctx = routeTo(serviceContext(env as never, createDb(env.DB), workerActor), table.tableId);
+        const ctx = serviceContext(env as never, createDb(env.DB), workerActor).on(table.tableId);
         return [
           await readRowPage(ctx, {
             tableId: table.tableId,

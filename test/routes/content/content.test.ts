@@ -134,7 +134,7 @@ describe("document content", () => {
 describe("readContents (the service E5 reads blocks through)", () => {
   it("reads many documents at once, unwritten ones as version 0 and []", async () => {
     const { createDb } = await import("../../../src/db/client");
-    const { routeTo, serviceContext, workerActor } = await import("../../../src/services/context");
+    const { serviceContext, workerActor } = await import("../../../src/services/context");
     const { readContents, readSettings } = await import("../../../src/services/content/store");
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
@@ -148,7 +148,7 @@ describe("readContents (the service E5 reads blocks through)", () => {
     }
     await ok("PUT", `/document/${ids[0]}/settings`, { token: t.owner.token, body: { listTemplateId: "tpl" } });
     // The directory beside the shard database of the project's organization, as a routed request has them.
-    const ctx = routeTo(serviceContext(env, createDb(env.DB), workerActor), t.projectId);
+    const ctx = serviceContext(env, createDb(env.DB), workerActor).on(t.projectId);
     const contents = await readContents(ctx, [...ids, ids[0]!, "never-existed"]);
     expect(contents.size).toBe(9);
     ids.forEach((id, i) => {

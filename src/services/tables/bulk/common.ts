@@ -1,4 +1,5 @@
 /** What the bulk writes of docs/api-guide.md › Bulk writes share: their first read, the all-or-nothing guard, the commit. */
+import { statement } from "../../../db/d1";
 import { and, eq } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { ApiError } from "../../../errors";
@@ -65,13 +66,16 @@ export function guardStatement(
   rowIds: readonly string[],
   deleted = false,
 ): D1PreparedStatement {
-  return d1
-    .prepare(
-      `SELECT json(CASE WHEN (SELECT COUNT(*) FROM rows WHERE table_id = ?1 AND is_deleted = ?2
+  return statement(
+    d1,
+    `SELECT json(CASE WHEN (SELECT COUNT(*) FROM rows WHERE table_id = ?1 AND is_deleted = ?2
         AND id IN (SELECT value FROM json_each(?3))) = ?4
         AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND is_deleted = 0) THEN '1' ELSE 'stale' END) AS ok`,
-    )
-    .bind(tableId, deleted ? 1 : 0, JSON.stringify(rowIds), new Set(rowIds).size);
+    tableId,
+    deleted ? 1 : 0,
+    JSON.stringify(rowIds),
+    new Set(rowIds).size,
+  );
 }
 
 /** Runs the batch; the guard's abort is the 404 it stands for. */

@@ -5,7 +5,7 @@
  * recomputed before the answer; each row emits row.deleted (delete) or row.created (restore: the row is back).
  */
 import { validation } from "../../../errors";
-import { d1Of } from "../../../db/d1";
+import { d1Of, statement } from "../../../db/d1";
 import type { ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
@@ -34,7 +34,7 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   await commitBatch(d1, [
     guardStatement(d1, table.id, ids, !deleted),
     ...rowChangeLog(ctx, d1, table).state(ids, deleted),
-    d1.prepare(SET_DELETED).bind(table.id, deleted ? 1 : 0, ctx.now, deleted ? 0 : 1, JSON.stringify(ids)),
+    statement(d1, SET_DELETED, table.id, deleted ? 1 : 0, ctx.now, deleted ? 0 : 1, JSON.stringify(ids)),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
   // A restored row's formulas are recomputed (columns may have changed while it was away), with the lookups reading it.

@@ -4,6 +4,7 @@
  * chunked under D1's bound-value limit, and one UPDATE of the rows' updatedAt. Each writes only into live rows of
  * the table, so a row deleted meanwhile gets nothing.
  */
+import { statement } from "../../../db/d1";
 import { jsonArrayChunks } from "../../../lib/jsonChunks";
 import type { TableRow } from "../serialize";
 
@@ -30,10 +31,10 @@ export function cellUpsertStatements(
   entries: readonly CellEntry[],
 ): D1PreparedStatement[] {
   return jsonArrayChunks(entries, CELL_CHUNK_BYTES).map((chunk) =>
-    d1.prepare(UPSERT_CELLS).bind(table.id, table.workspaceId, t, chunk),
+    statement(d1, UPSERT_CELLS, table.id, table.workspaceId, t, chunk),
   );
 }
 
 export function touchRowsStatement(d1: D1Database, tableId: string, t: number, rowIds: readonly string[]) {
-  return d1.prepare(TOUCH_ROWS).bind(tableId, t, JSON.stringify(rowIds));
+  return statement(d1, TOUCH_ROWS, tableId, t, JSON.stringify(rowIds));
 }

@@ -4,7 +4,7 @@
  * Round trips: access and columns (with authentication), the rows holding the keys, the write.
  */
 import { ApiError, validation, type ErrorDetail } from "../../../errors";
-import { d1Of } from "../../../db/d1";
+import { d1Of, statement } from "../../../db/d1";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { read, type ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
@@ -75,10 +75,14 @@ async function matchExisting(
 ) {
   const d1 = d1Of(ctx.db);
   const first = keyColumnIds[0]!;
-  const { results } = await d1
-    .prepare(KEY_CELLS)
-    .bind(table.id, JSON.stringify(keyColumnIds), first, JSON.stringify(inputs.map((c) => JSON.stringify(c[first]))))
-    .all<KeyCell>();
+  const { results } = await statement(
+    d1,
+    KEY_CELLS,
+    table.id,
+    JSON.stringify(keyColumnIds),
+    first,
+    JSON.stringify(inputs.map((c) => JSON.stringify(c[first]))),
+  ).all<KeyCell>();
   const byRow = new Map<string, { cells: Map<string, unknown>; row: KeyCell }>();
   for (const c of results) {
     const entry = byRow.get(c.rowId) ?? { cells: new Map(), row: c };

@@ -1,13 +1,13 @@
 /**
- * Reads across shard databases (docs/scaling.md, "Work across shards"): the same statements on every shard at once,
- * or a uniqueness checked on every other shard, always beside the token's check of a request still authenticating,
- * so they stay one round trip of latency and no result is used before the directory agrees.
+ * Reads across shard databases (docs/architecture.md "Tenancy"): the same statements on every shard at once, or a
+ * uniqueness checked on every other shard, always beside the token's check of a request still authenticating, so
+ * they stay one round trip of latency and no result is used before the directory agrees. Built over the context's
+ * `everyShard()`; the request's pending authentication rides in the first shard's `read()`.
  */
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
-import type { Db } from "../../env";
-import { shardBindings } from "./map";
-import { onDatabase, read, type ServiceContext } from "../../services/context";
-import { ensureAuthenticated } from "../../services/batchedAuth";
+import type { Db } from "../env";
+import { read, type ServiceContext } from "./context";
+import { ensureAuthenticated } from "./batchedAuth";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 const batchOf = async (db: Db, items: BatchItem<"sqlite">[]): Promise<unknown[]> =>
@@ -18,39 +18,36 @@ type Queries = readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 /**
  * `read()` on every shard database at once, beside the token's check (one round trip of latency): the same
  * statements in each, results per shard in binding order, none used before the directory agrees. For work about
- * no one organization (a search across everything readable). A token of the older form
- * names no user, so the directory answers first (one round trip more) and every shard's statements name the caller.
- * The context is left on the first shard.
+ * no one organization (a search across everything readable). A token of the older form names no user, so the
+ * directory answers first (one round trip more) and every shard's statements name the caller.
  */
 export async function readOnEveryShard<const T extends Queries>(
   ctx: ServiceContext,
   build: (db: Db) => T,
 ): Promise<BatchResponse<T>[]> {
   if (!ctx.user.resolved && !ctx.user.claimedUserId) await ensureAuthenticated(ctx);
-  const [first, ...rest] = shardBindings();
-  // About no one logical shard: nothing for a move learned meanwhile to send elsewhere (followPlacements).
-  Object.assign(ctx, onDatabase(ctx, first!), { logical: undefined });
+  // The first shard's context is about no one logical shard: nothing for a move learned meanwhile to send elsewhere.
+  const [first, ...rest] = ctx.everyShard();
   // read() starts first: its authentication marks the request's round trips as running, so the other shards' may start.
   return Promise.all([
-    read(ctx, build(ctx.db)),
-    ...rest.map((b) => batchOf(ctx.database(b), [...build(ctx.database(b))]) as Promise<BatchResponse<T>>),
+    read(first!, build(first!.db)),
+    ...rest.map((shard) => batchOf(shard.db, [...build(shard.db)]) as Promise<BatchResponse<T>>),
   ]);
 }
 
 /**
  * `read()` of a record whose id names no shard (an id the client chose: a clause or table reference's `_id`):
- * readOnEveryShard, then the context is routed to the shard whose results `found` accepts (the first shard when
- * none does, so the caller's 404 follows), and those results are returned.
+ * readOnEveryShard, then the results of the shard that `found` accepts (the first shard when none does, so the
+ * caller's 404 follows), with a new context on that shard for the work that follows.
  */
 export async function readWhereFound<const T extends Queries>(
   ctx: ServiceContext,
   build: (db: Db) => T,
   found: (results: BatchResponse<T>) => boolean,
-): Promise<BatchResponse<T>> {
+): Promise<[BatchResponse<T>, ServiceContext]> {
   const all = await readOnEveryShard(ctx, build);
   const index = Math.max(0, all.findIndex(found));
-  Object.assign(ctx, onDatabase(ctx, shardBindings()[index]!));
-  return all[index]!;
+  return [all[index]!, ctx.everyShard()[index]!];
 }
 
 /**
@@ -63,8 +60,9 @@ export async function readBesideOtherShards<const T extends Queries>(
   elsewhere: (db: Db) => BatchItem<"sqlite">,
 ): Promise<[BatchResponse<T>, unknown[][]]> {
   const mine = read(ctx, queries);
-  const others = shardBindings()
-    .filter((b) => b !== ctx.binding)
-    .map(async (b) => (await batchOf(ctx.database(b), [elsewhere(ctx.database(b))]))[0] as unknown[]);
+  const others = ctx
+    .everyShard()
+    .filter((shard) => shard.binding !== ctx.binding)
+    .map(async (shard) => (await batchOf(shard.db, [elsewhere(shard.db)]))[0] as unknown[]);
   return Promise.all([mine, Promise.all(others)]);
 }
