@@ -57,6 +57,36 @@ const ROW_STATE = `${COLUMNS}
   FROM rows r
   WHERE r.table_id = ?5 AND r.is_deleted = ?9 AND r.id IN (SELECT value FROM json_each(?8))`;
 
+/**
+ * Formula and lookup cells about to be recomputed (`[rowId, columnId, JSON text | null]`): one `row.updated` per
+ * live row whose stored values differ, each change marked `derived`. Goes BEFORE the cell writes.
+ */
+const DERIVED_CHANGES = `${COLUMNS}
+  SELECT ${NEXT_SEQ} + row_number() OVER (ORDER BY min(c.k)), c.row_id, ?1, 'row.updated', ${ORGANIZATION}, ?3,
+    (SELECT project_id FROM tables WHERE id = ?2), ?2, ?4, 'api',
+    json_group_object(c.column_id, json_object('before', json(c.before), 'after', json(c.after), 'derived', json('true')))
+  FROM (
+    SELECT j.key AS k, j.value ->> 0 AS row_id, j.value ->> 1 AS column_id, j.value ->> 2 AS after,
+      (SELECT x.data FROM cells x WHERE x.row_id = j.value ->> 0 AND x.column_id = j.value ->> 1 AND x.is_deleted = 0) AS before
+    FROM json_each(?5) j
+    WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 0 AND r.table_id = ?2 AND r.is_deleted = 0)
+  ) c
+  WHERE c.before IS NOT c.after
+  GROUP BY c.row_id`;
+
+/** The statements recording recomputed cells (the formula engine's writes), to go first in their batch. */
+export function derivedCellLog(
+  d1: D1Database,
+  scope: { tableId: string; workspaceId: string; now: number },
+  cells: readonly { rowId: string; columnId: string; data: string | null }[],
+): D1PreparedStatement[] {
+  const entries = cells.map((c) => [c.rowId, c.columnId, c.data]);
+  const actor = JSON.stringify({ type: "system" } satisfies ChangeActor);
+  return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) =>
+    statement(d1, DERIVED_CHANGES, scope.now, scope.tableId, scope.workspaceId, actor, chunk),
+  );
+}
+
 /** Who made the change, as the log records it (API.md §21 `actor`). */
 export function actorOf(ctx: ServiceContext): ChangeActor {
   const a = ctx.actor;

@@ -13,6 +13,7 @@
  * recalculation stores #LIMIT! in the cells left), evaluated in slices with a yield to the event loop between
  * them so other requests in the isolate are served.
  */
+import { derivedCellLog } from "../changes/log";
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
@@ -203,8 +204,9 @@ async function writeAllRows(
     writes,
   );
   if (cellStatements.length + extra.length === 0) return 0;
-  const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
-  const cellResults = results.slice(0, cellStatements.length);
+  const log = derivedCellLog(d1, { tableId: table.id, workspaceId: table.workspaceId, now: run.now }, writes);
+  const results = await d1.batch<{ row_id: string }>([...log, ...cellStatements, ...extra]);
+  const cellResults = results.slice(log.length, log.length + cellStatements.length);
   return withDependentsToo
     ? new Set(cellResults.flatMap((r) => r.results.map((x) => x.row_id))).size
     : cellResults.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
@@ -337,13 +339,13 @@ export async function recomputeRowFormulas(
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
     const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
+    const scope = { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now };
     const statements =
       upserts.length > 0
-        ? cellWriteStatements(
-            d1,
-            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, ids: ctx.ids, identifierColumnId },
-            upserts,
-          )
+        ? [
+            ...derivedCellLog(d1, scope, upserts),
+            ...cellWriteStatements(d1, { ...scope, ids: ctx.ids, identifierColumnId }, upserts),
+          ]
         : [];
     const results = await d1.batch<StoredCellRaw>(readBack ? [...statements, readBack] : statements);
     if (readBack) formulaCellRecords = results.at(-1)!.results.map(storedCell);

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { makeBulkTable, type BulkTable } from "../../support/bulkRows";
+import { shardD1 } from "../../support/shards";
 
 let t: Tenant;
 let b: BulkTable & { rowIds: string[] };
@@ -9,6 +10,9 @@ beforeAll(async () => {
   t = await seedTenant();
   b = await makeBulkTable(t, 2);
 });
+
+/** Entries a client's write made (not the formula cells it recomputed, recorded after it as derived). */
+const direct = (entries: any[]) => entries.filter((e) => !Object.values(e.changes ?? {}).some((c: any) => c.derived));
 
 const feed = (query: string, token = t.owner.token) => call("GET", `/changes?${query}`, { token });
 
@@ -39,7 +43,7 @@ describe("GET /changes", () => {
     const newId = created.data.row._id;
     await ok("DELETE", `/table/row/${newId}`, { token: t.editor.token });
     await ok("POST", `/table/${b.tableId}/rows/restore`, { token: t.editor.token, body: { ids: [newId] } });
-    const { entries } = await follow(b.tableId, start);
+    const entries = direct((await follow(b.tableId, start)).entries);
     expect(entries.map((e) => [e.kind, e.recordId])).toEqual([
       ["row.updated", r0],
       ["row.updated", r1],
@@ -93,7 +97,7 @@ describe("GET /changes", () => {
       },
     });
     await ok("POST", `/table/${b.tableId}/rows/delete`, { token: t.editor.token, body: { ids: [ids[2]] } });
-    const { entries } = await follow(b.tableId, start, 2);
+    const entries = direct((await follow(b.tableId, start, 2)).entries);
     expect(entries.map((e) => [e.kind, e.recordId, e.changes])).toEqual([
       ["row.created", ids[0], { [b.qty]: { before: null, after: 1 } }],
       ["row.created", ids[1], { [b.qty]: { before: null, after: 2 } }],
@@ -101,6 +105,46 @@ describe("GET /changes", () => {
       ["row.updated", ids[1], { [b.qty]: { before: 2, after: 7 } }],
       ["row.deleted", ids[2], undefined],
     ]);
+  });
+
+  it("a formula cell the write recomputed is recorded as derived", async () => {
+    const start = (await ok("GET", `/changes?tableId=${b.tableId}&cursor=latest`, { token: t.owner.token })).nextCursor;
+    const id = b.rowIds[1]!;
+    const before = (await ok("GET", `/table/row/${id}`, { token: t.owner.token })).data;
+    await ok("PUT", `/table/row/${id}/cell/${b.price}`, { token: t.editor.token, body: { data: 3 } });
+    const { entries } = await follow(b.tableId, start);
+    const qty = before.cells?.[b.qty] ?? 9;
+    expect(entries.map((e) => [e.kind, e.recordId, e.changes])).toEqual([
+      ["row.updated", id, { [b.price]: { before: 2, after: 3 } }],
+      ["row.updated", id, { [b.total]: { before: qty * 2, after: qty * 3, derived: true } }],
+    ]);
+    expect(entries[1].actor).toEqual({ type: "system" });
+  });
+
+  it("a batch the database refuses records nothing", async () => {
+    const start = (await ok("GET", `/changes?tableId=${b.tableId}&cursor=latest`, { token: t.owner.token })).nextCursor;
+    const [r0, r1] = b.rowIds as [string, string];
+    // A trigger standing in for any failure inside D1 (a fence, a constraint) on the second row's cell.
+    await shardD1(b.tableId)
+      .prepare(
+        `CREATE TRIGGER fail_changes_batch BEFORE UPDATE ON cells WHEN NEW.row_id = '${r1}' AND NEW.data = '123' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+      )
+      .run();
+    try {
+      const res = await call("PATCH", `/table/${b.tableId}/rows`, {
+        token: t.editor.token,
+        body: {
+          rows: [
+            { _id: r0, cells: { [b.qty]: 122 } },
+            { _id: r1, cells: { [b.qty]: 123 } },
+          ],
+        },
+      });
+      expect(res.status).toBe(500);
+    } finally {
+      await shardD1(b.tableId).prepare("DROP TRIGGER fail_changes_batch").run();
+    }
+    expect((await follow(b.tableId, start)).entries).toEqual([]);
   });
 
   it("a cursor followed again sees nothing twice; latest starts at the end", async () => {
@@ -113,7 +157,7 @@ describe("GET /changes", () => {
     const after = await ok("GET", `/changes?tableId=${b.tableId}&cursor=${latest.nextCursor}`, {
       token: t.owner.token,
     });
-    expect(after.data.map((e: any) => [e.kind, e.changes])).toEqual([
+    expect(direct(after.data).map((e: any) => [e.kind, e.changes])).toEqual([
       ["row.updated", { [b.price]: { before: 2, after: 11 } }],
     ]);
   });
