@@ -137,7 +137,7 @@ export async function listChanges(caller: ServiceContext, input: FeedInput) {
   ]);
   scope.check(accessRows);
   if (after.at < ctx.now - retentionDays(ctx.env) * DAY_MS) {
-    const oldestCursor = encodeCursor({ seq: oldest ? oldest.seq - 1 : 0, recordId: "~", at: ctx.now });
+    const oldestCursor = encodeCursor({ seq: oldest ? oldest.seq - 1 : 0, recordId: "", at: ctx.now });
     throw new ApiError("GoneError", "The cursor is older than the change log keeps", {
       details: [{ path: "cursor", message: "past retention", oldestCursor }],
     });

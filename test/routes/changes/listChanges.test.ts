@@ -1,5 +1,7 @@
 /** GET /changes (docs/api-guide.md › Changes, history and audit): the change log written with every row write. */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { pruneChangeLog } from "../../../src/services/changes/prune";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { makeBulkTable, type BulkTable } from "../../support/bulkRows";
 import { shardD1 } from "../../support/shards";
@@ -171,5 +173,36 @@ describe("GET /changes", () => {
     expectError(await feed(`projectId=${t.projectId}&tableId=${b.tableId}`), 400, "ValidationError");
     expectError(await feed(""), 400, "ValidationError");
     expectError(await feed(`tableId=${b.tableId}&cursor=nonsense`), 400, "ValidationError");
+  });
+
+  it("retention: a cursor older than 30 days is 410 with the oldest kept cursor; the tick prunes old entries", async () => {
+    const page = await ok("GET", `/changes?tableId=${b.tableId}&limit=1`, { token: t.owner.token });
+    const [seq, recordId] = atob(page.nextCursor.replace(/-/g, "+").replace(/_/g, "/")).split(".");
+    const old = btoa(`${seq}.${recordId}.${Date.now() - 31 * 86_400_000}`)
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+    const gone = await feed(`tableId=${b.tableId}&cursor=${old}`);
+    expectError(gone, 410, "GoneError");
+    const oldest = gone.body.details[0].oldestCursor;
+    const fromOldest = await ok("GET", `/changes?tableId=${b.tableId}&limit=1000&cursor=${oldest}`, {
+      token: t.owner.token,
+    });
+    const all = await ok("GET", `/changes?tableId=${b.tableId}&limit=1000`, { token: t.owner.token });
+    const strip = (list: any[]) => list.map(({ cursor: _, ...e }) => e);
+    expect(strip(fromOldest.data)).toEqual(strip(all.data));
+    // An entry 31 days old (written here by hand) goes at the next tick; today's stay.
+    await shardD1(b.tableId)
+      .prepare(
+        `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source)
+         VALUES (0, 'old-entry', ?1, 'row.deleted', ?2, ?3, ?4, ?5, '{"type":"system"}', 'api')`,
+      )
+      .bind(Date.now() - 31 * 86_400_000, t.organizationId, t.workspaceId, t.projectId, b.tableId)
+      .run();
+    const withOld = await ok("GET", `/changes?tableId=${b.tableId}&limit=1000`, { token: t.owner.token });
+    expect(withOld.data[0].recordId).toBe("old-entry");
+    expect(await pruneChangeLog(env, Date.now())).toBeGreaterThanOrEqual(1);
+    const after = await ok("GET", `/changes?tableId=${b.tableId}&limit=1000`, { token: t.owner.token });
+    expect(strip(after.data)).toEqual(strip(all.data));
   });
 });
