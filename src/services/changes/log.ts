@@ -77,9 +77,10 @@ const DERIVED_CHANGES = `${COLUMNS}
 /** The statements recording recomputed cells (the formula engine's writes), to go first in their batch. */
 export function derivedCellLog(
   d1: D1Database,
-  scope: { tableId: string; workspaceId: string; now: number },
+  scope: { tableId: string; workspaceId: string; now: number; off: boolean },
   cells: readonly { rowId: string; columnId: string; data: string | null }[],
 ): D1PreparedStatement[] {
+  if (scope.off) return [];
   const entries = cells.map((c) => [c.rowId, c.columnId, c.data]);
   const actor = JSON.stringify({ type: "system" } satisfies ChangeActor);
   return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) =>
@@ -104,6 +105,9 @@ export function defaultSource(ctx: ServiceContext): ChangeSource {
 }
 
 type Statement = [text: string, params: unknown[]];
+
+/** `CHANGE_LOG=off` writes no entries: only for `npm run bench -- changes`, which times writes with and without. */
+export const changeLogOff = (env: { CHANGE_LOG?: string }) => env.CHANGE_LOG === "off";
 
 function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: ChangeSource) {
   const head = (kind: string) => [
@@ -153,7 +157,8 @@ export function rowChangeLog(
   source = defaultSource(ctx),
 ): As<D1PreparedStatement> {
   const built = rowLogStatements(ctx, table, source);
-  const to = (list: Statement[]) => list.map(([text, params]) => statement(d1, text, ...params));
+  const off = changeLogOff(ctx.env);
+  const to = (list: Statement[]) => (off ? [] : list.map(([text, params]) => statement(d1, text, ...params)));
   return {
     created: (...a) => to(built.created(...a)),
     cells: (...a) => to(built.cells(...a)),
