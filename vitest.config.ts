@@ -34,6 +34,18 @@ export default defineConfig(async () => {
             CALC_ORACLE_URL: (inject as (key: string) => unknown)("calcOracleUrl") ?? "",
             DOH_URL: `${(inject as (key: string) => unknown)("dohUrl") ?? "http://127.0.0.1:9"}/dns-query`,
           },
+          // wrangler.toml's consumers, with the batch window closed: a batch leaves at once instead of waiting up to
+          // 1 s (5 s for the dead letters) for more messages. Messages sent together (sendBatch) still travel as one
+          // batch, and delayed ones still wait their delay; only the idle wait per hop of a run goes.
+          queueConsumers: {
+            "automation-runs": {
+              maxBatchSize: 25,
+              maxBatchTimeout: 0,
+              maxRetries: 10,
+              deadLetterQueue: "automation-dlq",
+            },
+            "automation-dlq": { maxBatchSize: 25, maxBatchTimeout: 0, maxRetries: 3 },
+          },
         },
       })),
     ],

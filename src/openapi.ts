@@ -73,9 +73,18 @@ export function ignored<const K extends string>(...keys: K[]) {
 }
 
 /** Caps the JSON size of a free-form member, so it can never reach D1's 2 MB per-value limit as a 500. */
+/** The length of `value` as JSON; Infinity for a value nested too deep to write (the stack runs out). */
+export function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return Infinity;
+  }
+}
+
 export function maxJsonBytes(maxBytes: number) {
   return [
-    (value: unknown) => JSON.stringify(value ?? null).length <= maxBytes,
+    (value: unknown) => jsonLength(value ?? null) <= maxBytes,
     `must be at most ${maxBytes / 1024} KiB as JSON`,
   ] as const;
 }

@@ -51,7 +51,7 @@ function isErrorBody(b: unknown): b is ErrorBody {
 
 export interface ApiClientOptions {
   baseUrl: string;
-  /** A personal access token (cws_…). */
+  /** A personal access token (cws_…): a full one, or a scoped one (docs/api-guide.md › Tokens and scopes). */
   token?: string;
   /** Retries of a 429 answer (default 3). */
   maxRetries?: number;
@@ -126,3 +126,5 @@ function retryingFetch(options: ApiClientOptions): (input: Request) => Promise<R
     }
   };
 }
+
+export * from "./filter.js";

@@ -3,7 +3,17 @@
  * one the way `npm start` does), plus the client's own retry / idempotency / error behaviour against a scripted fetch.
  */
 import assert from "node:assert/strict";
-import { ApiError, createApiClient, retryAfterMs, unwrap } from "../src/index.ts";
+import {
+  ApiError,
+  and,
+  createApiClient,
+  desc,
+  filterParam,
+  retryAfterMs,
+  sortParam,
+  unwrap,
+  where,
+} from "../src/index.ts";
 
 export async function tour(baseUrl: string, adminToken: string): Promise<string[]> {
   const steps: string[] = [];
@@ -101,6 +111,29 @@ export async function tour(baseUrl: string, adminToken: string): Promise<string[
     ["Name", "Price"],
   );
   step("tables, columns and rows");
+
+  // A filtered, sorted query: the filter builders give the tree, as a JSON body or (filterParam) a query string.
+  const priceId = price.data._id;
+  const dear = await unwrap(
+    api.POST("/table/{tableId}/query", {
+      params: { path: { tableId: table.data._id } },
+      body: { filter: and(where.number(priceId).gte(4)), sort: [desc(priceId)], limit: 10 },
+    }),
+  );
+  assert.deepEqual(
+    dear.data.map((r) => r.cells[nameCol]),
+    ["Plums", "Pears"],
+  );
+  const viaGet = await unwrap(
+    api.GET("/table/{tableId}/rows", {
+      params: {
+        path: { tableId: table.data._id },
+        query: { filter: filterParam(where.text(nameCol).startsWith("P")), sort: sortParam([desc(priceId)]) },
+      },
+    }),
+  );
+  assert.equal(viaGet.data.length, 2);
+  step("queryRows");
 
   // A retried create with the same Idempotency-Key answers the first result and creates nothing twice.
   const key = crypto.randomUUID();

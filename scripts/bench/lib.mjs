@@ -190,8 +190,9 @@ export async function rawD1() {
   const dir = freshState();
   const opened = await openD1(dir);
   return {
-    // The baselines' ids are plain ULIDs, which name the default logical shard: the database holding it.
-    db: opened.shard(PLAIN_ULID),
+    // The baselines' ids are plain ULIDs, which name the default logical shard (0): the database holding it. Asked
+    // with that shard's suffix, since logicalShardOf takes only the sharded form.
+    db: opened.shard(PLAIN_ULID + "00"),
     shard: opened.shard,
     r2: opened.r2,
     async dispose() {

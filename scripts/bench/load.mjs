@@ -73,6 +73,16 @@ export default async function () {
   let floor = null;
   try {
     const identities = await seedRequestPath(api);
+    // The same users with a scoped token each (docs/api-guide.md › Tokens and scopes): documents:read on their project.
+    const scopedIdentities = await Promise.all(
+      identities.map(async (u) => {
+        const issued = await api.call("POST", "/token", {
+          token: u.token,
+          body: { name: "scoped bench", scopes: ["documents:read"], resources: [u.projectId] },
+        });
+        return { ...u, token: issued.data.token };
+      }),
+    );
     // The floor reads the same rows from a copy of the seeded state (two wrangler dev on one state would contend).
     await api.stop();
     cpSync(dir, floorDir, { recursive: true });
@@ -81,17 +91,19 @@ export default async function () {
     floor = await startFloor(floorDir);
     // Warm every token (lastUsedAt) and the isolate.
     await drive(api.url, ENDPOINTS["E10 GET /document/{id}"], identities, { concurrency: 4, ms: 1000 });
+    await drive(api.url, ENDPOINTS["E10 GET /document/{id}"], scopedIdentities, { concurrency: 4, ms: 1000 });
     await drive(floor.url, FLOOR_PATH, identities, { concurrency: 4, ms: 1000 });
     const targets = [
-      ...Object.entries(ENDPOINTS).map(([name, pathOf]) => [name, api.url, pathOf]),
-      [FLOOR, floor.url, FLOOR_PATH],
+      ...Object.entries(ENDPOINTS).map(([name, pathOf]) => [name, api.url, pathOf, identities]),
+      [SCOPED, api.url, ENDPOINTS["E10 GET /document/{id}"], scopedIdentities],
+      [FLOOR, floor.url, FLOOR_PATH, identities],
     ];
     const totals = Object.fromEntries(
       targets.map(([k]) => [k, { latencies: [], requests: 0, seconds: 0, failures: 0, trips: [] }]),
     );
     for (let r = 0; r < rounds; r++) {
-      for (const [name, url, pathOf] of targets) {
-        const res = await drive(url, pathOf, identities, { concurrency, ms });
+      for (const [name, url, pathOf, ids] of targets) {
+        const res = await drive(url, pathOf, ids, { concurrency, ms });
         const t = totals[name];
         t.latencies.push(...res.latencies);
         t.requests += res.latencies.length;
@@ -122,12 +134,21 @@ export default async function () {
         };
       }),
     );
+    const full = totals["E10 GET /document/{id}"];
+    const scoped = totals[SCOPED];
+    console.log(
+      `scoped token / full token on E10: req/s ${(scoped.requests / scoped.seconds / (full.requests / full.seconds)).toFixed(3)}×, ` +
+        `p50 ${(percentile(scoped.latencies, 50) / percentile(full.latencies, 50)).toFixed(3)}× (issue 39: within 1.05×)`,
+    );
   } finally {
     await Promise.all([api.stop(), floor?.stop()]);
     rmSync(dir, { recursive: true, force: true });
     rmSync(floorDir, { recursive: true, force: true });
   }
 }
+
+/** E10 with each user's scoped token (documents:read on its project) instead of its full token. */
+const SCOPED = "E10 GET /document/{id} (scoped token)";
 
 /** The floor's row (scripts/bench/floor-worker.mjs): E10's D1 and Rate Limiting calls with no application code. */
 const FLOOR = "floor: E10's D1 + limiter calls alone";

@@ -34,6 +34,43 @@ const INSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, worksp
 const PAGE = `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells
   FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND (r.seq, r.id) > (?2, ?3) ORDER BY r.seq, r.id LIMIT ?4`;
 
+// Mirrors the listing's page with its comment counts (src/services/tables/rowReads.ts commentCounts).
+const PAGE_WITH_COUNTS = `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells,
+  (SELECT json_array(COUNT(*), COALESCE(SUM(k.status = 'open'), 0)) FROM comments k WHERE k.row_id = r.id AND k.is_deleted = 0) AS comments
+  FROM rows r WHERE r.table_id = ?1 AND r.is_deleted = 0 AND (r.seq, r.id) > (?2, ?3) ORDER BY r.seq, r.id LIMIT ?4`;
+const COUNTED_PAGE = 100;
+
+/** Two comments (one resolved) on every other row of the first page, as the comments service writes them. */
+async function seedComments(db, ulid, s) {
+  const { results } = await db.prepare(PAGE).bind(s.table, -1, "", COUNTED_PAGE).all();
+  const t = Date.now();
+  const insert = `INSERT INTO comments (id, workspace_id, project_id, table_id, row_id, thread_id, author_id, body, mentions,
+    status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?1, ?6, 'A remark', '[]', ?7, ?8, ?8)`;
+  await db.batch(
+    results
+      .filter((_, i) => i % 2 === 0)
+      .flatMap((r) =>
+        ["open", "resolved"].map((status) =>
+          db.prepare(insert).bind(ulid(), s.ws, s.project, s.table, r.id, s.user, status, t),
+        ),
+      ),
+  );
+}
+
+/** Median ms of the first page of COUNTED_PAGE rows, with and without the counts, alternated `n` times. */
+async function countedListing(db, tableId, n) {
+  const page = (sql) => db.prepare(sql).bind(tableId, -1, "", COUNTED_PAGE).all();
+  await page(PAGE);
+  await page(PAGE_WITH_COUNTS);
+  const without = [];
+  const withCounts = [];
+  for (let i = 0; i < n; i++) {
+    without.push((await time(() => page(PAGE))).ms);
+    withCounts.push((await time(() => page(PAGE_WITH_COUNTS))).ms);
+  }
+  return { without: median(without), withCounts: median(withCounts) };
+}
+
 async function seedRaw(db, ulid) {
   const columns = Array.from({ length: 5 }, () => ulid());
   const ids = await seedRawTable(db, ulid, (ids, t) =>
@@ -166,6 +203,17 @@ export default async function () {
       { side: "API GET /table/{id}/rows", msPerPass: lst.api.toFixed(1), rowsPerSec: rps(listedApi, lst.api) },
       { side: "raw D1 page query (same SQL)", msPerPass: lst.raw.toFixed(1), rowsPerSec: rps(listedRaw, lst.raw) },
     ]);
+    await seedComments(raw.db, ulid, s);
+    const counted = await countedListing(raw.db, s.table, setting("counted", 40));
+    const apiCounted = [];
+    for (let i = 0; i < setting("counted", 40); i++)
+      apiCounted.push((await time(() => apiPageThrough(api, u.token, tableId, 1, COUNTED_PAGE))).ms);
+    printTable(`Listing ${COUNTED_PAGE} rows with comment counts (median of ${setting("counted", 40)})`, [
+      { side: "raw D1 page without counts", ms: counted.without.toFixed(2) },
+      { side: "raw D1 page with commentCount/openCommentCount", ms: counted.withCounts.toFixed(2) },
+      { side: "API GET /table/{id}/rows?limit=100 (counts included)", ms: median(apiCounted).toFixed(2) },
+    ]);
+    console.log(`comment counts: ${(counted.withCounts / counted.without).toFixed(2)}× the listing without them`);
     console.log(
       `ratios (API time / raw time): insert ${(ins.api / ins.raw).toFixed(2)}×, listing ${(lst.api / lst.raw).toFixed(2)}×` +
         `  |  all insert calls ms: API [${apiInsert.map((x) => x.toFixed(0)).join(", ")}] raw [${rawInsert.map((x) => x.toFixed(0)).join(", ")}]`,

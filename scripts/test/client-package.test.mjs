@@ -58,7 +58,15 @@ describe("the installable client (@workspace-edge/client)", () => {
 
   test("npm pack builds ESM JavaScript with declarations; the tarball holds dist/, README and package.json only", (t) => {
     const files = packed.files.map((f) => f.path).sort();
-    assert.deepEqual(files, ["README.md", "dist/index.d.ts", "dist/index.js", "dist/schema.d.ts", "package.json"]);
+    assert.deepEqual(files, [
+      "README.md",
+      "dist/filter.d.ts",
+      "dist/filter.js",
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/schema.d.ts",
+      "package.json",
+    ]);
     const manifest = JSON.parse(readFileSync(path.join(CLIENT, "package.json"), "utf8"));
     assert.equal(manifest.private, undefined, "the client must not be private");
     assert.equal(manifest.type, "module");

@@ -28,7 +28,10 @@ export const ALL_SCOPES: readonly Scope[] = [
 /** Operations no user token calls (public, the deployment's ADMIN_TOKEN, signed URLs and tickets): no scope applies. */
 export const NO_USER_TOKEN = "none" as const;
 
-type Needed = Scope | typeof NO_USER_TOKEN;
+/** Operations any valid token may call, whatever its scopes: each of their parts checks its own (the MCP tools). */
+export const ANY_SCOPE = "any" as const;
+
+type Needed = Scope | typeof NO_USER_TOKEN | typeof ANY_SCOPE;
 
 const r = (f: ScopeFamily, ...ops: string[]) => ops.map((op) => [op, `${f}:read` as Scope] as const);
 const w = (f: ScopeFamily, ...ops: string[]) => ops.map((op) => [op, `${f}:write` as Scope] as const);
@@ -59,10 +62,11 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "listWorkspaces",
     "docToPdf",
     "search",
-    "createCollaborationTicket",
   ),
   ...w(
     "documents",
+    // A collaboration ticket opens a live editing session with the user's own rights: it needs write.
+    "createCollaborationTicket",
     "createClauseReference",
     "createDocument",
     "createDocx",
@@ -97,6 +101,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "parseFormula",
     "queryRows",
     "aggregateRows",
+    "getView",
+    "listViews",
+    "listViewRows",
   ),
   ...w(
     "tables",
@@ -117,6 +124,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "bulkDeleteRows",
     "bulkRestoreRows",
     "patchRow",
+    "createView",
+    "updateView",
+    "deleteView",
   ),
   ...r("changes", "listChanges", "getRowHistory"),
   ...r("comments", "getComment", "listDocumentComments", "listRowComments"),
@@ -170,6 +180,7 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "markNotificationRead",
     "removeWorkspaceCollaborator",
   ),
+  ["callMcp", ANY_SCOPE],
   ["createOrganization", "admin"],
   ["createWorkspace", "admin"],
   ["updateWorkspace", "admin"],
@@ -200,7 +211,7 @@ export function scopeOf(operationId: string): Needed {
 
 /** Whether a token's scopes (null: a full token) allow `needed`. */
 export function scopesAllow(scopes: readonly string[] | null, needed: Needed): boolean {
-  if (scopes === null || needed === NO_USER_TOKEN) return true;
+  if (scopes === null || needed === NO_USER_TOKEN || needed === ANY_SCOPE) return true;
   if (scopes.includes(needed)) return true;
   return needed.endsWith(":read") && scopes.includes(needed.replace(/:read$/, ":write"));
 }

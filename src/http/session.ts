@@ -9,6 +9,7 @@ import type { DatabaseBinding, Db, HonoEnv } from "../env";
 import { ApiError } from "../errors";
 import { createDb } from "../db/client";
 import { countingD1, databasesHeader } from "../db/instrument";
+import { answerBinding } from "../services/context";
 
 /** D1 bookmarks are opaque, but short and of a known alphabet; anything else is ignored rather than failing the request. */
 const BOOKMARK_PATTERN = /^[0-9a-zA-Z-]{1,200}$/;
@@ -64,7 +65,8 @@ export const d1Session: MiddlewareHandler<HonoEnv> = async (c, next) => {
   // A WebSocket upgrade (101) cannot be re-wrapped; it carries no D1 figures.
   if (c.res.status === 101) return;
   // The bookmark of the request's own database: its shard once routed, else the directory.
-  const binding = c.get("ctx")?.binding ?? "DB";
+  const ctx = c.get("ctx");
+  const binding = ctx ? answerBinding(ctx) : "DB";
   const own = sessions.get(binding)?.getBookmark() ?? undefined;
   const tagged = own ? `${tagOf(binding)}-${own}` : undefined;
   // Bookmarks sort oldest to newest within one database.

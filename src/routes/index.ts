@@ -20,11 +20,13 @@ import { registerClauseReferenceRoutes } from "./clauseReferences";
 import { registerColumnRoutes } from "./columns";
 import { registerCellRoutes } from "./cells";
 import { registerRowRoutes } from "./rows";
+import { registerViewRoutes } from "./views";
 import { registerTableCsvRoutes } from "./tableCsv";
 import { registerAutomations } from "./automations";
 import { registerCollaboration } from "./collab";
 import { registerParseFormula } from "./formulas/parse";
 import { registerSearchRoutes } from "./search";
+import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
 import { registerChangeRoutes } from "./changes";
 
@@ -33,6 +35,7 @@ export function registerRoutes(app: Router) {
   registerAdminRoutes(app);
   registerTokenRoutes(app);
   registerMeRoutes(app);
+  registerMcpRoutes(app);
   registerOrganizationRoutes(app);
 
   registerWorkspaceRoutes(app);
@@ -52,6 +55,7 @@ export function registerRoutes(app: Router) {
   registerTableRoutes(app);
   registerColumnRoutes(app);
   registerCellRoutes(app);
+  registerViewRoutes(app);
   registerRowRoutes(app);
   registerTableCsvRoutes(app);
   registerParseFormula(app);

@@ -1,6 +1,6 @@
 /** Request and response schemas of automations, runs and deliveries (specification E2, docs/api-guide.md › Automations, published portals, collaborative editing). */
 import { z } from "@hono/zod-openapi";
-import { ignored, maxJsonBytes, NameSchema } from "../openapi";
+import { ignored, jsonLength, maxJsonBytes, NameSchema } from "../openapi";
 import { IdSchema } from "./ids";
 import { FILTER_OPS } from "./tables";
 
@@ -85,7 +85,8 @@ export const ConditionInput = z
       ctx.addIssue({ code: "custom", message: `groups nest at most ${MAX_CONDITION_DEPTH} deep` });
       return z.NEVER;
     }
-    if (JSON.stringify(value).length > 32 * 1024) {
+    // jsonLength: a value nested past what JSON.stringify can walk is too large too (400, not 500).
+    if (jsonLength(value) > 32 * 1024) {
       ctx.addIssue({ code: "custom", message: "must be at most 32 KiB as JSON" });
       return z.NEVER;
     }

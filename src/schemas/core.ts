@@ -145,6 +145,11 @@ export const DocumentSchema = z
     emoji: EmojiSchema.nullable(),
     collaborators: z.array(Collaborator),
     isDeleted: z.boolean(),
+    commentCount: z
+      .number()
+      .int()
+      .openapi({ description: "Live comments on the document (docs/api-guide.md › Comments)" }),
+    openCommentCount: z.number().int().openapi({ description: "Those of them in open threads" }),
   })
   .openapi("Document");
 

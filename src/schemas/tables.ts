@@ -252,6 +252,12 @@ export const RowWithCellValuesSchema = RowSchema.extend({ cells: CellValuesSchem
 
 /** A row as a query answers it (docs/api-guide.md › Querying rows): `expanded` and `truncated` with `expand`. */
 export const QueriedRowSchema = RowWithCellValuesSchema.extend({
+  commentCount: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "Live comments on the row and its cells (docs/api-guide.md › Comments)" }),
+  openCommentCount: z.number().int().optional().openapi({ description: "Those of them in open threads" }),
   expanded: z.record(z.string(), z.array(z.unknown())).optional(),
   truncated: z.record(z.string(), z.boolean()).optional(),
 }).openapi("QueriedRow");

@@ -71,6 +71,8 @@ export type Actor =
 interface Session {
   /** The Idempotency-Key the request owns (a keyed POST), learned when its claim is settled. */
   claim?: OwnedClaim;
+  /** The context the request's answer came from, when a service moved on from where the route sent it. */
+  answeredFrom?: ServiceContext;
 }
 
 export interface ServiceContext {
@@ -280,6 +282,21 @@ export function unkeyed(ctx: ServiceContext): ServiceContext {
 /** A new context on the shard of the new organization `organizationId` drawn for the request (shard key "new-organization"). */
 export function placedOrganization(ctx: ServiceContext, organizationId: string): ServiceContext {
   return derived(ctx, { where: whereIs(organizationId), placedOrganizationId: organizationId });
+}
+
+/**
+ * The request's answer comes from `ctx`'s database (a service that went on to another shard than the one its route
+ * chose: a search in one workspace, a reference found on another shard): the response carries that database's
+ * bookmark (src/http/session.ts). Returns `ctx`.
+ */
+export function answersFrom(ctx: ServiceContext): ServiceContext {
+  (ctx.session as Session).answeredFrom = ctx;
+  return ctx;
+}
+
+/** The database whose bookmark the request's response carries: where its answer came from (answersFrom), else `ctx`'s. */
+export function answerBinding(ctx: ServiceContext): DatabaseBinding {
+  return ((ctx.session as Session).answeredFrom ?? ctx).binding;
 }
 
 /** The request now owns an Idempotency-Key: every context of the request keeps its answer under it. */

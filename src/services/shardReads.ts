@@ -6,7 +6,7 @@
  */
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { read, type ServiceContext } from "./context";
+import { answersFrom, read, type ServiceContext } from "./context";
 import { ensureAuthenticated } from "./batchedAuth";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
@@ -28,6 +28,7 @@ export async function readOnEveryShard<const T extends Queries>(
   if (!ctx.user.resolved && !ctx.user.claimedUserId) await ensureAuthenticated(ctx);
   // The first shard's context is about no one logical shard: nothing for a move learned meanwhile to send elsewhere.
   const [first, ...rest] = ctx.everyShard();
+  answersFrom(first!);
   // read() starts first: its authentication marks the request's round trips as running, so the other shards' may start.
   return Promise.all([
     read(first!, build(first!.db)),
@@ -47,7 +48,7 @@ export async function readWhereFound<const T extends Queries>(
 ): Promise<[BatchResponse<T>, ServiceContext]> {
   const all = await readOnEveryShard(ctx, build);
   const index = Math.max(0, all.findIndex(found));
-  return [all[index]!, ctx.everyShard()[index]!];
+  return [all[index]!, answersFrom(ctx.everyShard()[index]!)];
 }
 
 /**

@@ -10,7 +10,8 @@ import { collabCases } from "./cases/collab";
 import { searchCases } from "./cases/search";
 import { tableCsvCases } from "./cases/tableCsv";
 import { markdownCases } from "./cases/markdown";
-import { queryCases } from "./cases/query";
+import { mcpCases } from "./cases/mcp";
+import { queryCases, viewCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
 import { changeCases } from "./cases/changes";
@@ -29,8 +30,10 @@ export const caseFactories: Record<string, CaseFactory> = {
   search: searchCases,
   tableCsv: tableCsvCases,
   markdown: markdownCases,
+  mcp: mcpCases,
   query: queryCases,
   bulkRows: bulkRowCases,
   comments: commentCases,
   changes: changeCases,
+  views: viewCases,
 };

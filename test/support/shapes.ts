@@ -24,6 +24,8 @@ export const DOCUMENT_KEYS = [
   "emoji",
   "collaborators",
   "isDeleted",
+  "commentCount",
+  "openCommentCount",
 ].sort();
 
 export const WORKSPACE_KEYS = [

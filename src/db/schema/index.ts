@@ -11,3 +11,4 @@ export * from "./fence";
 export * from "./outbox";
 export * from "./comments";
 export * from "./changes";
+export * from "./views";

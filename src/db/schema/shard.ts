@@ -6,6 +6,7 @@ export { invitations } from "./documents";
 export { workspaces, workspaceCollaborators, projects } from "./workspaces";
 export { documents, documentCollaborators } from "./documents";
 export { tables, columns, rows, cells, tableReferences, clauseReferences } from "./tables";
+export { tableViews } from "./views";
 export { documentContents, documentSettings, docxVersions, audioMedia, snapshots } from "./content";
 export {
   automations,

@@ -46,6 +46,8 @@ const route = defineRoute({
         "external",
         "collaborators",
         "isDeleted",
+        "commentCount",
+        "openCommentCount",
       ),
     }),
   ),

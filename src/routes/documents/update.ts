@@ -50,6 +50,8 @@ const route = defineRoute({
           "external",
           "collaborators",
           "isDeleted",
+          "commentCount",
+          "openCommentCount",
         ),
       }),
     ),

@@ -10,6 +10,9 @@ const route = defineRoute({
   method: "post",
   path: "/table/{tableId}/rows/delete",
   tags: ["Rows"],
+  // The read (with authentication and a key's claim) and the write with its kept answer; the recomputation runs in
+  // the table's coordinator, on its own connection.
+  roundTrips: 2,
   summary: "Soft-delete 1–1000 rows, all or nothing",
   description:
     "Each id must be a live row of the table: otherwise 404 (`details` name the ids) and nothing is deleted; a repeated id is 400. The rows vanish from every read with their cells; lookups reading them are recomputed before the answer; each row emits row.deleted. POST …/rows/restore brings them back.",

@@ -10,6 +10,9 @@ const route = defineRoute({
   method: "post",
   path: "/table/{tableId}/rows/restore",
   tags: ["Rows"],
+  // The read (with authentication and a key's claim) and the write with its kept answer; the recomputation runs in
+  // the table's coordinator, on its own connection.
+  roundTrips: 2,
   summary: "Bring back 1–1000 soft-deleted rows, all or nothing",
   description:
     "Each id must be a soft-deleted row of the table: otherwise 404 (`details` name the ids) and nothing is restored; a repeated id is 400. The rows come back with the cells they had; their formulas and the lookups reading them are recomputed before the answer; each row emits row.created.",

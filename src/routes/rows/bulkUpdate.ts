@@ -25,6 +25,9 @@ const route = defineRoute({
   auth: "batched",
   path: "/table/{tableId}/rows",
   tags: ["Rows"],
+  // The read (with authentication and a key's claim) and the write with its kept answer; the recomputation runs in
+  // the table's coordinator, on its own connection.
+  roundTrips: 2,
   summary: "Change cells of 1–1000 rows, all or nothing",
   description:
     "Each row names its `_id` and the cells to change (null clears a cell; select values by item id or label; others stay). " +

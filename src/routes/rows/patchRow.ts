@@ -13,6 +13,9 @@ const route = defineRoute({
   auth: "batched",
   path: "/table/row/{rowId}",
   tags: ["Rows"],
+  // The read (with authentication and a key's claim) and the write with its kept answer; the recomputation runs in
+  // the table's coordinator, on its own connection.
+  roundTrips: 2,
   summary: "Change several cells of one row",
   description:
     "The cells named change (null clears one; select values by item id or label); the others stay. A computed column is 409, " +

@@ -12,7 +12,7 @@ const SortDoc = "`[{ columnId, direction: asc | desc }]` (≤ 5 keys); empty val
 
 export const FilterSchema = z.unknown().openapi("RowFilter", { description: FilterDoc, example: { and: [] } });
 const SortSchema = z
-  .array(z.object({ columnId: z.string(), direction: z.enum(["asc", "desc"]).optional() }).passthrough())
+  .array(z.object({ columnId: z.string(), direction: z.enum(["asc", "desc"]).optional() }))
   .openapi("RowSort", { description: SortDoc });
 
 const limit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);

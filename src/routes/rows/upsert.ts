@@ -12,10 +12,12 @@ const route = defineRoute({
   method: "post",
   path: "/table/{tableId}/rows/upsert",
   tags: ["Rows"],
+  // The read (with authentication, a key's claim and the rows holding the keys) and the write with its kept answer.
+  roundTrips: 2,
   summary: "Create or update 1–1000 rows matched on key columns, all or nothing",
   description:
     "A row whose cells in `keyColumnIds` equal those of one live row updates that row (the cells given change, others stay); " +
-    "otherwise a row is created. Every row gives each key column a value, and no two rows the same key (400). " +
+    "otherwise a row is created. Every row gives each key column a value, and no two rows the same key (400); a key column is a writable column other than multiSelect. " +
     "A key that matches several rows is 409 with those row ids in `details`. Nothing is written on any error. " +
     "Select values by item id or label. `created` and `updated` list row ids, `rows` every row in request order.",
   request: {

@@ -62,7 +62,7 @@ export async function restoreSnapshot(
     contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
     ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
     contentBodyStatement(d1, documentId, key, blocksJson),
-    anchorsStatement(d1, documentId, key, blocksJson),
+    ...[anchorsStatement(d1, documentId, key, blocksJson)].filter((s) => s !== null),
     ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
   ];
   let results: D1Result<{ version: number }>[];

@@ -154,7 +154,7 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
       bump,
       contentBodyStatement(d1, documentId, key, input.blocksJson),
       // Comment threads anchored to blocks that this write removes are detached (docs/api-guide.md › Comments).
-      anchorsStatement(d1, documentId, key, input.blocksJson),
+      ...[anchorsStatement(d1, documentId, key, input.blocksJson)].filter((s) => s !== null),
     ]);
     const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
     const bumped = bumpResult!.results[0] as { version: number } | undefined;

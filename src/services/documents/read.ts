@@ -12,7 +12,7 @@ import {
 } from "../../auth/access";
 import { documents } from "../../db/schema";
 import { read, type ServiceContext } from "../context";
-import { collaboratorsStatement, documentDto, groupCollaborators } from "./serialize";
+import { collaboratorsStatement, commentCountsStatement, countsOf, documentDto, groupCollaborators } from "./serialize";
 
 export type DocumentDto = ReturnType<typeof documentDto>;
 
@@ -21,15 +21,17 @@ export async function getDocument(
   ctx: ServiceContext,
   { documentId }: { documentId: string },
 ): Promise<DocumentDto | null> {
-  const [docs, wsRoles, docRoles, collaborators] = await read(ctx, [
+  const [docs, wsRoles, docRoles, collaborators, counts] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
+    commentCountsStatement(ctx.db, [documentId]),
   ]);
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId);
   if (!access || !access.canRead || access.doc.isDeleted) return null;
   return documentDto(
     access.doc,
     collaborators.map((c) => ({ userId: c.userId, role: c.role })),
+    countsOf(counts, documentId),
   );
 }
 
@@ -47,7 +49,7 @@ export async function canReadDocument(ctx: ServiceContext, { documentId }: { doc
  */
 export async function listDocuments(ctx: ServiceContext, { projectId }: { projectId: string }): Promise<DocumentDto[]> {
   const live = and(eq(documents.projectId, projectId), eq(documents.isDeleted, false));
-  const [projectRows, rows, granted, collaborators] = await read(ctx, [
+  const [projectRows, rows, granted, collaborators, counts] = await read(ctx, [
     projectAccessStatement(ctx.db, ctx.user.ref, projectId),
     ctx.db
       .select()
@@ -56,10 +58,11 @@ export async function listDocuments(ctx: ServiceContext, { projectId }: { projec
       .orderBy(asc(documents.parentId), asc(documents.order), asc(documents.createdAt)),
     documentIdsGrantedInProjectStatement(ctx.db, ctx.user.ref, projectId),
     collaboratorsStatement(ctx.db, sql`SELECT ${documents.id} FROM ${documents} WHERE ${live}`),
+    commentCountsStatement(ctx.db, sql`SELECT ${documents.id} FROM ${documents} WHERE ${live}`),
   ]);
   const { workspaceRole } = checkProjectAccess(projectRows[0], "read");
   const grantedIds = new Set(granted.map((g) => g.id));
   const visible = workspaceRole ? rows : rows.filter((r) => grantedIds.has(r.id));
   const byDoc = groupCollaborators(collaborators);
-  return visible.map((r) => documentDto(r, byDoc.get(r.id) ?? []));
+  return visible.map((r) => documentDto(r, byDoc.get(r.id) ?? [], countsOf(counts, r.id)));
 }

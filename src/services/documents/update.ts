@@ -20,7 +20,7 @@ import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
 import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
-import { collaboratorsStatement, documentDto, groupCollaborators } from "./serialize";
+import { collaboratorsStatement, commentCountsStatement, countsOf, documentDto, groupCollaborators } from "./serialize";
 import { ancestorsStatement, subtreeHeightStatement } from "./tree";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
@@ -38,11 +38,16 @@ export interface DocumentPatch {
 }
 
 /** What E10 returns for the document: the representation an If-Match tag is computed from. */
-function representation(doc: DocumentRow, collaborators: (typeof documentCollaborators.$inferSelect)[]) {
+function representation(
+  doc: DocumentRow,
+  collaborators: (typeof documentCollaborators.$inferSelect)[],
+  counts: Parameters<typeof countsOf>[0],
+) {
   return {
     data: documentDto(
       doc,
       collaborators.map((c) => ({ userId: c.userId, role: c.role })),
+      countsOf(counts, doc.id),
     ),
   };
 }
@@ -61,7 +66,7 @@ async function writeAndReload(
   // A move into a folder names the folder's liveness in the same statement, so a document never lands in a folder
   // deleted meanwhile (nothing is written; 404, as when the folder was already gone).
   const into = typeof set.parentId === "string" ? set.parentId : null;
-  const [[row], collaborators] = await ctx.db.batch([
+  const [[row], collaborators, counts] = await ctx.db.batch([
     ctx.db
       .update(documents)
       .set(set)
@@ -74,9 +79,10 @@ async function writeAndReload(
       )
       .returning(),
     collaboratorsStatement(ctx.db, [documentId]),
+    commentCountsStatement(ctx.db, [documentId]),
   ]);
   if (!row) throw unchangedSince === undefined && into ? notFound("Folder") : preconditionFailed();
-  return documentDto(row, groupCollaborators(collaborators).get(documentId) ?? []);
+  return documentDto(row, groupCollaborators(collaborators).get(documentId) ?? [], countsOf(counts, documentId));
 }
 
 /**
@@ -89,9 +95,10 @@ export async function updateDocument(
 ) {
   const { documentId, patch } = input;
   const target = patch.parentId;
-  const [docs, wsRoles, docRoles, collaborators, chain, height, projectRows, live] = await read(ctx, [
+  const [docs, wsRoles, docRoles, collaborators, counts, chain, height, projectRows, live] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, target ? [documentId, target] : [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
+    commentCountsStatement(ctx.db, [documentId]),
     // Only a move needs these; "" matches nothing, so the batch keeps one shape.
     ancestorsStatement(ctx.db, target ?? ""),
     subtreeHeightStatement(ctx.db, target ? documentId : ""),
@@ -109,7 +116,7 @@ export async function updateDocument(
   // Existence and read access of the destination before any role (docs/api-guide.md › Conventions): a viewer naming a missing folder gets 404.
   if (moving && target) checkDocumentAccess(access.get(target), "read");
   const { doc } = checkDocumentAccess(own, "edit");
-  await assertExpectedVersion(input.expected, () => representation(doc, collaborators));
+  await assertExpectedVersion(input.expected, () => representation(doc, collaborators, counts));
   if (moving) {
     if (target) {
       const parent = checkDocumentAccess(access.get(target), "edit");
@@ -149,14 +156,15 @@ async function loadForEdit(
   documentId: string,
   opts: { includeDeleted?: boolean; expected?: ExpectedVersion } = {},
 ): Promise<DocumentAccess> {
-  const [docs, wsRoles, docRoles, collaborators] = await read(ctx, [
+  const [docs, wsRoles, docRoles, collaborators, counts] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
+    commentCountsStatement(ctx.db, [documentId]),
   ]);
   const access = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", {
     includeDeleted: opts.includeDeleted,
   });
-  await assertExpectedVersion(opts.expected, () => representation(access.doc, collaborators));
+  await assertExpectedVersion(opts.expected, () => representation(access.doc, collaborators, counts));
   return access;
 }
 
@@ -167,13 +175,14 @@ async function loadForEdit(
  */
 export async function deleteDocument(ctx: ServiceContext, input: { documentId: string; expected?: ExpectedVersion }) {
   const { documentId } = input;
-  const [docs, wsRoles, docRoles, collaborators, live] = await read(ctx, [
+  const [docs, wsRoles, docRoles, collaborators, counts, live] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     collaboratorsStatement(ctx.db, [documentId]),
+    commentCountsStatement(ctx.db, [documentId]),
     liveRoomsStatement(ctx.db, { subtreeOf: documentId }),
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
-  await assertExpectedVersion(input.expected, () => representation(doc, collaborators));
+  await assertExpectedVersion(input.expected, () => representation(doc, collaborators, counts));
   const deleted = await softDeleteSubtree(ctx, documentId);
   const gone = new Set(deleted);
   await revalidateRooms(
@@ -188,24 +197,25 @@ export async function deleteDocument(ctx: ServiceContext, input: { documentId: s
  * folder is still deleted is 409: restore the folder first.
  */
 export async function restoreDocument(ctx: ServiceContext, { documentId }: { documentId: string }) {
-  const [docs, wsRoles, docRoles, parent, collaborators] = await read(ctx, [
+  const [docs, wsRoles, docRoles, parent, collaborators, counts] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
     ctx.db
       .select({ isDeleted: documents.isDeleted })
       .from(documents)
       .where(eq(documents.id, sql`(SELECT d.parent_id FROM documents d WHERE d.id = ${documentId})`)),
     collaboratorsStatement(ctx.db, [documentId]),
+    commentCountsStatement(ctx.db, [documentId]),
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit", {
     includeDeleted: true,
   });
   if (parent[0]?.isDeleted) throw conflict("The parent folder is deleted; restore it first");
-  if (!doc.isDeleted) return { ...representation(doc, collaborators).data, restoredDocuments: 0 };
+  if (!doc.isDeleted) return { ...representation(doc, collaborators, counts).data, restoredDocuments: 0 };
   const [restored, [row]] = await ctx.db.batch([
     restoreSubtreeStatement(ctx.db, doc, ctx.now),
     ctx.db.select().from(documents).where(eq(documents.id, documentId)),
   ]);
-  return { ...representation(row!, collaborators).data, restoredDocuments: restored.length };
+  return { ...representation(row!, collaborators, counts).data, restoredDocuments: restored.length };
 }
 
 /** Publishes the document (edit access) with the given styling and domain slug. */

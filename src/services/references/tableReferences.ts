@@ -19,7 +19,7 @@ import {
   type UserRef,
 } from "../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
-import { read, type ServiceContext, servedHere } from "../context";
+import { read, servedHere, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { withClaimedReferenceId } from "./referenceIds";

@@ -15,7 +15,7 @@ import { documentInReach, projectInReach, readerReachCtes } from "../../auth/rea
 import { rawSelect } from "../../db/sql";
 import { ApiError, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
-import { read, servedHere, type ServiceContext } from "../context";
+import { answersFrom, read, servedHere, type ServiceContext } from "../context";
 import { readOnEveryShard } from "../shardReads";
 import { ftsExpression, isFtsQueryError, MARK_CLOSE, MARK_OPEN, scopeWord, snippetHtml } from "./query";
 import { byRank, roundScore, scoredCte, tooBroad, tooBroadSql } from "./rank";
@@ -207,7 +207,7 @@ export async function search(
     const scope = input.projectId ?? input.workspaceId;
     if (scope) {
       // A workspace or project lives on one shard database: one statement there.
-      const there = ctx.on(scope);
+      const there = answersFrom(ctx.on(scope));
       const statement = searchStatementSql(there.user.ref, match, { ...input, limit: limit + 1, offset });
       [rows] = (await read(there, [rawSelect<HitRow>(there.db, HIT_COLUMNS, statement)])) as [HitRow[]];
     } else {

@@ -28,6 +28,10 @@ const liveCellsJson = sql<
   string | null
 >`(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = "rows"."id" AND c.is_deleted = 0)`;
 
+/** The row's live comments and those of them in open threads (docs/api-guide.md › Comments), as `[n, open]`. */
+export const commentCounts = sql<string>`(SELECT json_array(COUNT(*), COALESCE(SUM(k.status = 'open'), 0)) FROM comments k
+  WHERE k.row_id = "rows"."id" AND k.is_deleted = 0)`;
+
 function parseCells(json: string | null): Record<string, unknown> {
   return json ? (JSON.parse(json) as Record<string, unknown>) : {};
 }
@@ -51,7 +55,11 @@ async function cellValuesOfRows(
 }
 
 export interface RowsPage {
-  data: (ReturnType<typeof rowDto> & { cells: Record<string, unknown> })[];
+  data: (ReturnType<typeof rowDto> & {
+    commentCount: number;
+    openCommentCount: number;
+    cells: Record<string, unknown>;
+  })[];
   nextCursor: string | null;
 }
 
@@ -71,7 +79,7 @@ export function decodeCursor(cursor: string): { seq: number; id: string } {
 /** Up to `limit + 1` live rows after the cursor position (the extra one tells whether another page follows). */
 function rowPageQuery(db: Db, tableId: string, after: { seq: number; id: string }, limit: number) {
   return db
-    .select({ row: rows, cells: cellsJson })
+    .select({ row: rows, cells: cellsJson, comments: commentCounts })
     .from(rows)
     .where(
       and(
@@ -121,7 +129,7 @@ export async function listRowsOfTable(
 export async function assemblePage(
   ctx: ServiceContext,
   columnList: ColumnRow[],
-  page: { row: RowRow; cells: string | null }[],
+  page: { row: RowRow; cells: string | null; comments: string }[],
   limit: number,
 ): Promise<RowsPage> {
   const more = page.length > limit;
@@ -133,7 +141,10 @@ export async function assemblePage(
   );
   const last = pageRows[pageRows.length - 1];
   return {
-    data: pageRows.map((p, i) => ({ ...rowDto(p.row), cells: values[i]! })),
+    data: pageRows.map((p, i) => {
+      const [commentCount, openCommentCount] = JSON.parse(p.comments) as [number, number];
+      return { ...rowDto(p.row), commentCount, openCommentCount, cells: values[i]! };
+    }),
     nextCursor: more && last ? encodeCursor(last.row.seq, last.row.id) : null,
   };
 }

@@ -28,6 +28,7 @@ export const SHARD_KEY_COLUMNS = {
   rows: "workspace_id",
   cells: "workspace_id",
   table_references: "workspace_id",
+  table_views: "workspace_id",
   clause_references: "workspace_id",
   document_contents: "document_id",
   document_settings: "document_id",

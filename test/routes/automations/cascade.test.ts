@@ -4,20 +4,10 @@
  * never run, and a project runs a bounded number of automations a day. These tests count rows, runs and
  * deliveries per cause; none measures time.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, registerUser, type RegisteredUser } from "../../support/harness";
+import { ok, registerUser, type RegisteredUser } from "../../support/harness";
 import { addRow, bulkRows, makeTable } from "../../support/tableHarness";
-import {
-  callQueue,
-  callScheduled,
-  eventually,
-  finishedRuns,
-  hookUrl,
-  receiverLog,
-  sleep,
-} from "../../support/automations";
-import { newIdBeside } from "../../../src/tenancy/kernel/ids";
+import { callScheduled, eventually, finishedRuns, hookUrl, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
 import {
   CASCADE_BURST,
@@ -290,42 +280,6 @@ describe("cascade budget", () => {
     expect(run.depth).toBe(1);
   });
 
-  it("a disabled automation is neither run nor retried (409), and a run queued before it was disabled is skipped", async () => {
-    const auto = await automation({ actions: [{ spec: { kind: "notify", title: "x" } }] });
-    const queued = (await ok("POST", `/automation/${auto._id}/run`, { token: owner.token })).data;
-    await finishedRuns(owner.token, auto._id);
-    await ok("PATCH", `/automation/${auto._id}`, { token: owner.token, body: { enabled: false } });
-    expectError(await call("POST", `/automation/${auto._id}/run`, { token: owner.token }), 409, "ConflictError");
-    expectError(
-      await call("POST", `/automation/run/${queued._id}/retry`, { token: owner.token }),
-      409,
-      "ConflictError",
-    );
-    // A run already queued (a retry, a manual run) when the automation was disabled does not act.
-    const lateId = newIdBeside(auto._id);
-    await shardD1(auto._id)
-      .prepare(
-        `INSERT INTO automation_runs (id, automation_id, project_id, "trigger", depth, cascade_id, status, retry_of, operations, affected_rows, external_writes, actions, delivery_ids, created_at, updated_at)
-       VALUES (?1, ?2, ?3, '{"type":"manual"}', 1, ?1, 'queued', ?4, 0, 0, 0, '[]', '[]', 1, 1)`,
-      )
-      .bind(lateId, auto._id, projectId, queued._id)
-      .run();
-    await callQueue("automation-runs", [{ kind: "run", runId: lateId }]);
-    const after = await shardD1(lateId)
-      .prepare(`SELECT status, error FROM automation_runs WHERE id = ?1`)
-      .bind(lateId)
-      .first<any>();
-    expect(after.status).toBe("skipped");
-    expect(JSON.parse(after.error)).toMatchObject({ code: "Disabled" });
-    // Notices are the directory's.
-    const notices = await env.DB.prepare(
-      `SELECT count(*) AS n FROM notifications WHERE kind = 'automation.notify' AND json_extract(data, '$.automationId') = ?1`,
-    )
-      .bind(auto._id)
-      .first<{ n: number }>();
-    expect(notices!.n).toBe(1);
-  });
-
   it("a project starts at most 10,000 runs a day; past it runs are skipped and the owner is told once", async () => {
     const other = await registerUser("Busy project owner");
     const busy = (
@@ -344,101 +298,5 @@ describe("cascade budget", () => {
     const notes = (await ok("GET", "/notification/all", { token: other.token })).data;
     expect(notes.filter((n: any) => n.kind === "automation.notify")).toHaveLength(0);
     expect(notes.filter((n: any) => n.kind === "automation.dailyLimit")).toHaveLength(1);
-  });
-});
-
-describe("redelivery", () => {
-  async function failedDelivery(key: string, budget: number) {
-    const auto = await automation({
-      behavior: { externalWriteBudget: budget },
-      actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(key, { statuses: "410,200" }) } }],
-    });
-    await ok("POST", `/automation/${auto._id}/run`, { token: owner.token });
-    const failed = await eventually(async () => {
-      const d = await shardD1(auto._id)
-        .prepare(`SELECT id, status FROM automation_deliveries WHERE automation_id = ?1`)
-        .bind(auto._id)
-        .first<{ id: string; status: string }>();
-      return d?.status === "failed" ? d : null;
-    });
-    return { auto, deliveryId: failed.id };
-  }
-
-  it("20 concurrent redeliveries of one delivery: one is claimed and sent, the others are 409; every send is an attempt", async () => {
-    const key = `redeliver-race-${Date.now()}`;
-    const { auto, deliveryId } = await failedDelivery(key, 100);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }),
-      ),
-    );
-    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of answers.filter((x) => x.status !== 200)) expectError(r, 409, "ConflictError");
-    const done = await eventually(async () => {
-      const d = (await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0];
-      return d.status === "delivered" ? d : null;
-    });
-    await sleep(1500);
-    const log = await receiverLog(key);
-    expect(log).toHaveLength(2);
-    expect(done.attempts.map((a: any) => a.httpStatus)).toEqual([410, 200]);
-    // Finished, the delivery can be sent again (one attempt at a time, not one ever).
-    expect((await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token })).status).toBe(
-      200,
-    );
-  });
-
-  it("a keyed redelivery keeps its answer with its claim: a retry after a crash replays it and sends nothing more", async () => {
-    const key = `redeliver-crash-${Date.now()}`;
-    const { auto, deliveryId } = await failedDelivery(key, 100);
-    const db = shardD1(auto._id);
-    const idem = `after-write-${crypto.randomUUID()}`;
-    // Only the request's final answer is refused: the request dies after its write (test/shared/idempotency.test.ts).
-    await db
-      .prepare(
-        `CREATE TRIGGER IF NOT EXISTS test_refuse_final_answer_redeliver BEFORE UPDATE OF status ON idempotency_keys
-       WHEN NEW.key = '${idem}' AND OLD.status IS NOT NULL BEGIN SELECT RAISE(ABORT, 'simulated crash after the write'); END`,
-      )
-      .run();
-    const send = () =>
-      call("POST", `/automation/delivery/${deliveryId}/redeliver`, {
-        token: owner.token,
-        headers: { "idempotency-key": idem },
-      });
-    try {
-      expect((await send()).status).toBe(500);
-    } finally {
-      await db.prepare("DROP TRIGGER IF EXISTS test_refuse_final_answer_redeliver").run();
-    }
-    await eventually(async () =>
-      (await ok("GET", `/automation/${auto._id}/deliveries`, { token: owner.token })).data[0].status === "delivered"
-        ? true
-        : null,
-    );
-    const retried = await send();
-    expect(retried.status).toBe(200);
-    expect(retried.headers.get("idempotent-replayed")).toBe("true");
-    expect(retried.body.data).toMatchObject({ _id: deliveryId, status: "pending" });
-    await sleep(1500);
-    // The first send and the one redelivery: the retry sent nothing.
-    expect(await receiverLog(key)).toHaveLength(2);
-  });
-
-  it("a redelivery counts against the run's externalWriteBudget: past it, 409 and nothing is sent", async () => {
-    const key = `redeliver-budget-${Date.now()}`;
-    const { deliveryId } = await failedDelivery(key, 1);
-    expectError(
-      await call("POST", `/automation/delivery/${deliveryId}/redeliver`, { token: owner.token }),
-      409,
-      "ConflictError",
-    );
-    await sleep(1500);
-    expect(await receiverLog(key)).toHaveLength(1);
-    const d = await shardD1(deliveryId)
-      .prepare(`SELECT status, attempts FROM automation_deliveries WHERE id = ?1`)
-      .bind(deliveryId)
-      .first<{ status: string; attempts: string }>();
-    expect(d!.status).toBe("failed");
-    expect(JSON.parse(d!.attempts)).toHaveLength(1);
   });
 });

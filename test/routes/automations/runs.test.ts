@@ -1,15 +1,7 @@
 import { shardD1 } from "../../support/shards";
 import { newIdBeside } from "../../../src/tenancy/kernel/ids";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  expectError,
-  ok,
-  registerUser,
-  seedTenant,
-  addWorkspaceCollaborator,
-  type Tenant,
-} from "../../support/harness";
+import { ok, registerUser, seedTenant, addWorkspaceCollaborator, type Tenant } from "../../support/harness";
 import { addColumn, addRow, allRows, makeTable } from "../../support/tableHarness";
 import { callQueue, finishedRuns, hookUrl, runs, sleep } from "../../support/automations";
 
@@ -420,87 +412,6 @@ describe("budgets, failures and rights", () => {
       .bind(mine._id, `%${unseen.row._id}%`)
       .first<number>("n");
     expect(recorded).toBe(0);
-  });
-
-  it("manual runs: runFromButton lets editors run, viewers never; retry carries retryOf; notify.inApp writes notifications", async () => {
-    const a = await automation(t.owner.token, {
-      notify: { inApp: true },
-      actions: [{ spec: { kind: "notify", title: "Ping", body: "pong" } }],
-    });
-    expectError(await call("POST", `/automation/${a._id}/run`, { token: t.editor.token }), 403, "ForbiddenError");
-    await ok("PATCH", `/automation/${a._id}`, { token: t.owner.token, body: { runFromButton: true } });
-    const queued = (await ok("POST", `/automation/${a._id}/run`, { token: t.editor.token })).data;
-    expect(queued).toMatchObject({ status: "queued", trigger: { type: "manual", userId: t.editor.id } });
-    expectError(await call("POST", `/automation/${a._id}/run`, { token: t.viewer.token }), 403, "ForbiddenError");
-    expectError(await call("POST", `/automation/${a._id}/run`, { token: t.outsider.token }), 404, "NotFoundError");
-    const [first] = await finishedRuns(t.owner.token, a._id);
-    const retry = (await ok("POST", `/automation/run/${first._id}/retry`, { token: t.owner.token })).data;
-    expect(retry.retryOf).toBe(first._id);
-    const both = await finishedRuns(t.owner.token, a._id, 2);
-    expect(both[0]._id).toBe(retry._id);
-    expectError(await call("GET", `/automation/run/${first._id}`, { token: t.outsider.token }), 404, "NotFoundError");
-    const notes = (await ok("GET", "/notification/all", { token: t.owner.token })).data;
-    expect(notes.filter((n: any) => n.kind === "automation.notify" && n.data.automationId === a._id)).toHaveLength(2);
-    expect(
-      notes.filter((n: any) => n.kind === "automation.run.succeeded" && n.data.automationId === a._id),
-    ).toHaveLength(2);
-  });
-
-  it("runs, deliveries and notifications carry createdAt and updatedAt like every record (docs/api-guide.md › Conventions)", async () => {
-    const a = await automation(t.owner.token, {
-      notify: { inApp: true },
-      actions: [{ id: "hook", spec: { kind: "webhook", url: hookUrl(`stamps-${Date.now()}`) } }],
-    });
-    const queued = (await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token })).data;
-    expect(queued.updatedAt).toBe(queued.createdAt);
-    const [run] = await finishedRuns(t.owner.token, a._id);
-    expect(typeof run.updatedAt).toBe("number");
-    expect(run.updatedAt).toBeGreaterThanOrEqual(run.finishedAt);
-    expect((await ok("GET", `/automation/run/${run._id}`, { token: t.owner.token })).data.updatedAt).toBe(
-      run.updatedAt,
-    );
-    const listed = (await ok("GET", `/automation/${a._id}/deliveries`, { token: t.owner.token })).data;
-    expect(listed).toHaveLength(1);
-    expect(typeof listed[0].createdAt).toBe("number");
-    expect(listed[0].updatedAt).toBeGreaterThanOrEqual(listed[0].createdAt);
-    const note = (await ok("GET", "/notification/all", { token: t.owner.token })).data.find(
-      (n: any) => n.data?.runId === run._id,
-    );
-    expect(note.updatedAt).toBe(note.createdAt);
-    const read = (await ok("POST", `/notification/${note._id}/read`, { token: t.owner.token })).data;
-    expect(read.updatedAt).toBe(read.readAt);
-  });
-
-  it("pages runs newest first and filters by status", async () => {
-    const a = await automation(t.owner.token, { actions: [] });
-    for (let i = 0; i < 5; i++) await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
-    await finishedRuns(t.owner.token, a._id, 5);
-    const p1 = await ok("GET", `/automation/${a._id}/runs`, { token: t.owner.token, query: { limit: 2 } });
-    const p2 = await ok("GET", `/automation/${a._id}/runs`, {
-      token: t.owner.token,
-      query: { limit: 2, cursor: p1.nextCursor },
-    });
-    const p3 = await ok("GET", `/automation/${a._id}/runs`, {
-      token: t.owner.token,
-      query: { limit: 2, cursor: p2.nextCursor },
-    });
-    const ids = [...p1.data, ...p2.data, ...p3.data].map((r: any) => r._id);
-    expect(ids).toHaveLength(5);
-    expect([...ids].sort().reverse()).toEqual(ids);
-    expect(p3.nextCursor).toBeNull();
-    expect(
-      (await ok("GET", `/automation/${a._id}/runs`, { token: t.owner.token, query: { status: "failed" } })).data,
-    ).toEqual([]);
-    expectError(
-      await call("GET", `/automation/${a._id}/runs`, { token: t.owner.token, query: { limit: 101 } }),
-      400,
-      "ValidationError",
-    );
-    expectError(
-      await call("GET", `/automation/${a._id}/runs`, { token: t.owner.token, query: { cursor: "!!" } }),
-      400,
-      "ValidationError",
-    );
   });
 
   it("the dead-letter consumer fails what it receives and tells the owner", async () => {

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { shardD1 } from "../../support/shards";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { ok, seedTenant, type Tenant } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
 import { callQueue, eventually, finishedRuns, hookUrl, receiverLog, webhookAction } from "../../support/automations";
 import { isPrivateAddress, refuseAtSendTime } from "../../../src/services/automations/ssrf";
@@ -213,40 +213,6 @@ describe("webhooks", () => {
       return list[0]?.attempts.length >= 1 ? list : null;
     });
     expect(pending.nextAttemptAt - pending.attempts[0].at).toBeGreaterThanOrEqual(120_000);
-  });
-
-  it("redelivery sends a delivery again as a new attempt; only owner or admin", async () => {
-    const k = key("redeliver");
-    const a = await webhookAutomation(hookUrl(k, { statuses: "410,200" }));
-    await ok("POST", `/automation/${a._id}/run`, { token: t.owner.token });
-    const failed = await eventually(async () => {
-      const [x] = await deliveries(a._id);
-      return x?.status === "failed" ? x : null;
-    });
-    expectError(
-      await call("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.editor.token }),
-      403,
-      "ForbiddenError",
-    );
-    expectError(
-      await call("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.outsider.token }),
-      404,
-      "NotFoundError",
-    );
-    const queued = (await ok("POST", `/automation/delivery/${failed._id}/redeliver`, { token: t.owner.token })).data;
-    expect(queued.status).toBe("pending");
-    const done = await eventually(async () => {
-      const [x] = await deliveries(a._id);
-      return x?.status === "delivered" ? x : null;
-    });
-    expect(done.attempts.map((x: any) => x.httpStatus)).toEqual([410, 200]);
-    const log = await receiverLog(k);
-    expect(log[0]!.headers["webhook-id"]).toBe(log[1]!.headers["webhook-id"]);
-    expectError(
-      await call("GET", `/automation/${a._id}/deliveries`, { token: t.outsider.token }),
-      404,
-      "NotFoundError",
-    );
   });
 
   it("send time: the literal is checked again and names resolving to private addresses are refused (every environment)", async () => {

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser } from "../../support/harness";
 import { docThread, seedCommentTenant, type CommentTenant } from "../../support/comments";
+import { finishedRuns } from "../../support/automations";
 
 let t: CommentTenant;
 beforeAll(async () => {
@@ -35,6 +36,14 @@ describe("createDocumentComment", () => {
 
   it("lets a commenter comment; a viewer reads but may not (403); no access looks like absence (404)", async () => {
     await docThread(t, t.commenter.token, "From a commenter");
+    // A commenter reads but does not edit: content, documents and rows stay out of reach (403).
+    expect((await call("GET", `/document/${t.docId}`, { token: t.commenter.token })).status).toBe(200);
+    for (const [method, path, body] of [
+      ["PUT", `/document/${t.docId}/content`, { blocks: [] }],
+      ["PATCH", `/document/${t.docId}`, { name: "Renamed" }],
+      ["POST", `/table/${t.tableId}/row`, { cells: {} }],
+    ] as const)
+      expectError(await call(method, path, { token: t.commenter.token, body }), 403, "ForbiddenError");
     expectError(
       await call("POST", `/document/${t.docId}/comment`, { token: t.viewer.token, body: { body: "x" } }),
       403,
@@ -78,5 +87,24 @@ describe("createDocumentComment", () => {
       400,
       "ValidationError",
     );
+  });
+});
+
+describe("createDocumentComment as an automation event", () => {
+  it("runs an automation triggered by comment.created on the document", async () => {
+    const a = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: {
+          projectId: t.projectId,
+          name: "On comment",
+          triggers: [{ event: "comment.created", filter: { documentId: t.doc2Id } }],
+          actions: [{ spec: { kind: "notify", title: "Commented" } }],
+        },
+      })
+    ).data;
+    await ok("POST", `/document/${t.doc2Id}/comment`, { token: t.editor.token, body: { body: "Triggering" } });
+    const [run] = await finishedRuns(t.owner.token, a._id);
+    expect(run.trigger).toMatchObject({ event: "comment.created", documentId: t.doc2Id });
   });
 });

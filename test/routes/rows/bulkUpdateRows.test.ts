@@ -141,6 +141,8 @@ describe("PATCH /table/{tableId}/rows", () => {
     const body = { rows: [{ _id: id, cells: { [b.qty]: 4 } }] };
     const first = await patch(body, t.editor.token, { "idempotency-key": key });
     expect(first.status).toBe(200);
+    // The declared 2 (the claim rides in the read, the kept answer in the write), plus 1 remembering the final answer.
+    expect(Number(first.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(3);
     await ok("PUT", `/table/row/${id}/cell/${b.qty}`, { token: t.editor.token, body: { data: 8 } });
     const again = await patch(body, t.editor.token, { "idempotency-key": key });
     expect(again.status).toBe(200);
@@ -154,7 +156,7 @@ describe("PATCH /table/{tableId}/rows", () => {
     );
   });
 
-  it("each row written emits row.updated: an automation runs once per row", async () => {
+  it("each row written emits row.updated: an automation runs once per row, all in the call's one cascade", async () => {
     const ids = b.rowIds.slice(50, 53);
     const a = (
       await ok("POST", "/automation", {
@@ -174,5 +176,11 @@ describe("PATCH /table/{tableId}/rows", () => {
     const done = await finishedRuns(t.owner.token, a._id, 3);
     expect(done.map((r) => r.trigger.rowId).sort()).toEqual([...ids].sort());
     expect(done.every((r) => r.status === "succeeded")).toBe(true);
+    // One cause: the rows' runs share one cascade, so its budget (1,000 automation writes) bounds the whole call.
+    const cascades = await shardD1(a._id)
+      .prepare("SELECT DISTINCT cascade_id AS c FROM automation_runs WHERE automation_id = ?1")
+      .bind(a._id)
+      .all();
+    expect(cascades.results).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import type { CaseFactory, SecurityCase } from "../types";
 
 /**
  * Collaborative editing (docs/api-guide.md › Automations, published portals, collaborative editing). The suite's requests are plain GETs: authentication and access answer before
- * the missing upgrade would (401, then 404 for an outsider); the WebSocket paths are in test/routes/collab/room.test.ts.
+ * the missing upgrade would (401, then 404 for an outsider); the WebSocket paths are in test/routes/collab/connectCollaboration.test.ts.
  */
 export const collabCases: CaseFactory = async (t): Promise<SecurityCase[]> => [
   { name: "GET /document/{id}/collab", method: "GET", path: `/document/${t.docId}/collab` },

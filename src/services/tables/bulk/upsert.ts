@@ -4,7 +4,9 @@
  * Round trips: access and columns (with authentication), the rows holding the keys, the write.
  */
 import { ApiError, validation, type ErrorDetail } from "../../../errors";
-import { d1Of, statement } from "../../../db/d1";
+import { d1Of } from "../../../db/d1";
+import { rawSelect } from "../../../db/sql";
+import { sql } from "drizzle-orm";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { read, type ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
@@ -13,19 +15,36 @@ import { checkCellWrites, isComputedColumn } from "../cellValues";
 import { liveColumnsQuery } from "../columns";
 import { recalculateFormulasAfterWrite } from "../recompute";
 import { rowInsertStatements } from "../rows";
-import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
+import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
 import { commitBatch, guardStatement } from "./common";
 import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
 
-/** Cells of the key columns in live rows whose first key cell holds one of the given values (JSON texts). */
-const KEY_CELLS = `SELECT c.row_id AS rowId, c.column_id AS columnId, c.data AS data, r.owner_id AS ownerId,
+/**
+ * Cells of the key columns in live rows whose first key cell holds one of the given values (`?4`, JSON texts) or
+ * the id of a select item labelled with one of them (`?5`): it rides in the first batch, before the columns are
+ * known, so labels are mapped here.
+ */
+/** A value as JSON text; a value nested too deep to write matches nothing (its row is refused with 400 later). */
+function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v ?? null);
+  } catch {
+    return "null";
+  }
+}
+
+const keyCells = (tableId: string, keyColumnIds: readonly string[], firstValues: readonly unknown[]) => sql`
+  SELECT c.row_id AS rowId, c.column_id AS columnId, c.data AS data, r.owner_id AS ownerId,
     r.created_at AS createdAt, r.origin_id AS originId
   FROM cells c JOIN rows r ON r.id = c.row_id
-  WHERE c.table_id = ?1 AND c.is_deleted = 0 AND c.column_id IN (SELECT value FROM json_each(?2))
-    AND c.row_id IN (SELECT k.row_id FROM cells k JOIN rows kr ON kr.id = k.row_id AND kr.table_id = ?1 AND kr.is_deleted = 0
-      WHERE k.column_id = ?3 AND k.is_deleted = 0 AND k.data IN (SELECT value FROM json_each(?4)))`;
+  WHERE c.table_id = ${tableId} AND c.is_deleted = 0 AND c.column_id IN (SELECT value FROM json_each(${JSON.stringify(keyColumnIds)}))
+    AND c.row_id IN (SELECT k.row_id FROM cells k JOIN rows kr ON kr.id = k.row_id AND kr.table_id = ${tableId} AND kr.is_deleted = 0
+      WHERE k.column_id = ${keyColumnIds[0]} AND k.is_deleted = 0
+        AND (k.data IN (SELECT value FROM json_each(${JSON.stringify(firstValues.map(jsonText))}))
+          OR k.data IN (SELECT json_quote(si.value ->> '$.id') FROM columns kc, json_each(kc.data, '$.selectItems') si
+            WHERE kc.id = ${keyColumnIds[0]} AND si.value ->> '$.label' IN (SELECT value FROM json_each(${JSON.stringify(firstValues.filter((v) => typeof v === "string"))})))))`;
 
 interface KeyCell {
   rowId: string;
@@ -44,8 +63,8 @@ function checkKeys(keyColumnIds: readonly string[], byId: Map<string, ColumnRow>
   keyColumnIds.forEach((id, i) => {
     const column = byId.get(id);
     if (!column) details.push({ path: `keyColumnIds.${i}`, message: "no such column in this table" });
-    else if (isComputedColumn(column))
-      details.push({ path: `keyColumnIds.${i}`, message: "a computed column cannot be a key" });
+    else if (isComputedColumn(column) || column.data.type === "multiSelect")
+      details.push({ path: `keyColumnIds.${i}`, message: `a ${column.data.type} column cannot be a key` });
   });
   if (new Set(keyColumnIds).size !== keyColumnIds.length)
     details.push({ path: "keyColumnIds", message: "a column appears more than once" });
@@ -65,24 +84,8 @@ function checkKeys(keyColumnIds: readonly string[], byId: Map<string, ColumnRow>
   return keys;
 }
 
-/** Existing live rows by key; 409 naming the rows when one key matches several. */
-async function matchExisting(
-  ctx: ServiceContext,
-  table: TableRow,
-  keyColumnIds: string[],
-  inputs: Record<string, unknown>[],
-  keys: string[],
-) {
-  const d1 = d1Of(ctx.db);
-  const first = keyColumnIds[0]!;
-  const { results } = await statement(
-    d1,
-    KEY_CELLS,
-    table.id,
-    JSON.stringify(keyColumnIds),
-    first,
-    JSON.stringify(inputs.map((c) => JSON.stringify(c[first]))),
-  ).all<KeyCell>();
+/** Existing live rows by key (from the key cells the first batch read); 409 naming the rows when one key matches several. */
+function matchExisting(results: readonly KeyCell[], keyColumnIds: string[], keys: string[]) {
   const byRow = new Map<string, { cells: Map<string, unknown>; row: KeyCell }>();
   for (const c of results) {
     const entry = byRow.get(c.rowId) ?? { cells: new Map(), row: c };
@@ -112,9 +115,19 @@ export async function upsertRows(
   ctx: ServiceContext,
   input: { tableId: string; keyColumnIds: string[]; rows: readonly { cells?: Record<string, unknown> }[] },
 ) {
-  const [[tableRow], columnList] = await read(ctx, [
+  const first = input.keyColumnIds[0]!;
+  const [[tableRow], columnList, keyCellRows] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
     liveColumnsQuery(ctx.db, input.tableId),
+    rawSelect<KeyCell>(
+      ctx.db,
+      ["rowId", "columnId", "data", "ownerId", "createdAt", "originId"],
+      keyCells(
+        input.tableId,
+        input.keyColumnIds,
+        input.rows.map((r) => r.cells?.[first]),
+      ),
+    ),
   ]);
   const { table } = checkTableAccess(tableRow, "write");
   const byId = new Map(columnList.map((c) => [c.id, c]));
@@ -122,9 +135,10 @@ export async function upsertRows(
     byId,
     input.rows.map((r) => r.cells ?? {}),
   );
-  const keys = checkKeys(input.keyColumnIds, byId, inputs);
+  // The values first: a key is compared as JSON, so it must be a value a cell can hold.
   checkCellWrites(byId, inputs, (i) => `rows.${i}.cells`);
-  const matched = await matchExisting(ctx, table, input.keyColumnIds, inputs, keys);
+  const keys = checkKeys(input.keyColumnIds, byId, inputs);
+  const matched = matchExisting(keyCellRows, input.keyColumnIds, keys);
   const t = ctx.now;
   const newId = ctx.ids.seriesBeside(table.id);
   const rowsOut: RowRow[] = matched.map((m) => ({

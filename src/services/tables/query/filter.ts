@@ -20,6 +20,8 @@ export interface FilterScope {
   now: number;
   details: ErrorDetail[];
   conditions: number;
+  /** Unsorted queries: walk rows in listing order rather than look each match up (see inCells). */
+  scanInOrder?: boolean;
   /** Conditions on columns that no longer exist are dropped and reported here instead (a saved view's). */
   dropDeleted?: { columnId: string; message: string }[];
 }
@@ -92,17 +94,25 @@ export function cellsWhere(column: ColumnRow, pred: SQL): SQL {
   return sql`SELECT c.row_id FROM cells c WHERE c.column_id = ${colLiteral(column.id)} AND c.is_deleted = 0 AND ${pred}`;
 }
 
-const inCells = (column: ColumnRow, pred: SQL) => sql`"rows"."id" IN (${cellsWhere(column, pred)})`;
+/**
+ * `IN` drives the query from the matching cells (one row lookup each: best when few match, and for sorted queries,
+ * which read every match anyway); `+id IN` (scope.scanInOrder) walks the rows in listing order testing each against
+ * the matches, stopping at the page: bounded by the table's size however many match.
+ */
+const inCells = (c: { column: ColumnRow; scope: FilterScope }, pred: SQL) =>
+  c.scope.scanInOrder
+    ? sql`+"rows"."id" IN (${cellsWhere(c.column, pred)})`
+    : sql`"rows"."id" IN (${cellsWhere(c.column, pred)})`;
 const notInCells = (column: ColumnRow, pred: SQL) => sql`"rows"."id" NOT IN (${cellsWhere(column, pred)})`;
 
 function conditionSql(c: Cond): SQL | null {
   const { column, op } = c;
   if (op === "isEmpty") return c.kind === "oneMany" ? oneManyCondition(c, false) : notInCells(column, nonEmptySql);
-  if (op === "isNotEmpty") return c.kind === "oneMany" ? oneManyCondition(c, true) : inCells(column, nonEmptySql);
+  if (op === "isNotEmpty") return c.kind === "oneMany" ? oneManyCondition(c, true) : inCells(c, nonEmptySql);
   switch (c.kind) {
     case "checkbox":
       if (typeof c.value !== "boolean") return problem(c.scope, c.path, "true or false");
-      return c.value ? inCells(column, sql`${VALUE} = 1`) : notInCells(column, sql`${VALUE} = 1`);
+      return c.value ? inCells(c, sql`${VALUE} = 1`) : notInCells(column, sql`${VALUE} = 1`);
     case "select":
       return selectCondition(c);
     case "multiSelect":
@@ -121,30 +131,30 @@ function scalarCondition(c: Cond): SQL | null {
     if (typeof value !== "string" || value.length === 0) return problem(c.scope, c.path, "a non-empty string");
     const pattern = op === "startsWith" ? `${likePattern(value)}%` : `%${likePattern(value)}%`;
     const pred = sql`${VALUE} LIKE ${pattern} ESCAPE '\\'`;
-    return op === "notContains" ? notInCells(column, pred) : inCells(column, pred);
+    return op === "notContains" ? notInCells(column, pred) : inCells(c, pred);
   }
   const numeric = c.kind === "number" || c.kind === "date" || typeof value === "number";
   if (op === "between") {
     const range = Array.isArray(value) && value.length === 2 ? value.map((v) => operand(c, v, "lo")) : null;
     if (!range || range.some((r) => r === null)) return problem(c.scope, c.path, "[low, high]");
     const [lo, hi] = range as [Operand, Operand];
-    return inCells(column, sql`${numericGuard(numeric)}${VALUE} BETWEEN ${lo.lo} AND ${hi.hi}`);
+    return inCells(c, sql`${numericGuard(numeric)}${VALUE} BETWEEN ${lo.lo} AND ${hi.hi}`);
   }
   const v = operand(c, value, "lo");
   if (!v) return null;
   switch (op) {
     case "eq":
-      return inCells(column, v.lo === v.hi ? sql`${VALUE} = ${v.lo}` : sql`${VALUE} BETWEEN ${v.lo} AND ${v.hi}`);
+      return inCells(c, v.lo === v.hi ? sql`${VALUE} = ${v.lo}` : sql`${VALUE} BETWEEN ${v.lo} AND ${v.hi}`);
     case "neq":
       return notInCells(column, v.lo === v.hi ? sql`${VALUE} = ${v.lo}` : sql`${VALUE} BETWEEN ${v.lo} AND ${v.hi}`);
     case "lt":
-      return inCells(column, sql`${numericGuard(numeric)}${VALUE} < ${v.lo}`);
+      return inCells(c, sql`${numericGuard(numeric)}${VALUE} < ${v.lo}`);
     case "lte":
-      return inCells(column, sql`${numericGuard(numeric)}${VALUE} <= ${v.hi}`);
+      return inCells(c, sql`${numericGuard(numeric)}${VALUE} <= ${v.hi}`);
     case "gt":
-      return inCells(column, sql`${numericGuard(numeric)}${VALUE} > ${v.hi}`);
+      return inCells(c, sql`${numericGuard(numeric)}${VALUE} > ${v.hi}`);
     default:
-      return inCells(column, sql`${numericGuard(numeric)}${VALUE} >= ${v.lo}`);
+      return inCells(c, sql`${numericGuard(numeric)}${VALUE} >= ${v.lo}`);
   }
 }
 
@@ -193,7 +203,7 @@ function selectCondition(c: Cond): SQL | null {
   const ids = itemIds(c, many ? (c.value as unknown[]) : [c.value], (i) => (many ? `${c.path}.${i}` : c.path));
   if (!ids) return null;
   const pred = sql`${VALUE} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-  return c.op === "is" || c.op === "isAnyOf" ? inCells(c.column, pred) : notInCells(c.column, pred);
+  return c.op === "is" || c.op === "isAnyOf" ? inCells(c, pred) : notInCells(c.column, pred);
 }
 
 function listCondition(c: Cond): SQL | null {

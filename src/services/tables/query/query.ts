@@ -3,14 +3,14 @@
  * expand and cellFormat, and POST /table/{tableId}/query. Filters and sorts are compiled to one SQL statement over
  * the cells table's value index; the Worker only shapes the page it gets back.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { unprocessable, type ErrorDetail } from "../../../errors";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { ftsExpression, scopeWord } from "../../search/query";
 import { read, type ServiceContext } from "../../context";
 import { liveColumnsQuery } from "../columns";
-import { assemblePage, cellsJson, decodeCursor, encodeCursor, type RowsPage } from "../rowReads";
+import { assemblePage, cellsJson, commentCounts, decodeCursor, encodeCursor, type RowsPage } from "../rowReads";
 import type { ColumnRow, TableRow } from "../serialize";
 import { compileFilter, type FilterScope } from "./filter";
 import {
@@ -70,7 +70,15 @@ export function compileQuery(
 ): CompiledQuery {
   const columnsById = new Map(columnList.map((c) => [c.id, c]));
   const details: ErrorDetail[] = [];
-  const scope: FilterScope = { columnsById, columns: columnList, now: ctx.now, details, conditions: 0 };
+  const sort = checkSort(q.sort, columnsById, details);
+  const scope: FilterScope = {
+    columnsById,
+    columns: columnList,
+    now: ctx.now,
+    details,
+    conditions: 0,
+    scanInOrder: sort.length === 0,
+  };
   const where: SQL[] = [];
   const warnings: { columnId: string; message: string }[] = [];
   if (viewFilter !== undefined && viewFilter !== null) {
@@ -81,7 +89,6 @@ export function compileQuery(
     const f = compileFilter(q.filter, "filter", scope);
     if (f) where.push(f);
   }
-  const sort = checkSort(q.sort, columnsById, details);
   const shape = checkShape(q, columnsById, details);
   if (q.search !== undefined) where.push(searchSql(table, q.search));
   if (details.length)
@@ -112,12 +119,19 @@ export function pageStatement(ctx: ServiceContext, tableId: string, compiled: Co
       conditions.push(sql`("rows"."seq", "rows"."id") > (${after.seq}, ${after.id})`);
     } else conditions.push(afterSql(sort, decodeSortedCursor(sort, q.cursor)));
   }
-  return ctx.db
-    .select({ row: rows, cells: cellsJson, ...sortKeyFields(sort) })
+  // The page's ids first (sorted and cut in SQL), then the values of those rows only: a value object per row is
+  // built for the page, not for every row the filter matched.
+  const pageIds = ctx.db
+    .select({ id: rows.id })
     .from(rows)
     .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...conditions))
     .orderBy(...orderBySql(sort))
     .limit(q.limit + 1);
+  return ctx.db
+    .select({ row: rows, cells: cellsJson, comments: commentCounts, ...sortKeyFields(sort) })
+    .from(rows)
+    .where(inArray(rows.id, pageIds))
+    .orderBy(...orderBySql(sort));
 }
 
 /** Runs a compiled query: the page, then the shaping (oneMany values, expand, fields, cellFormat). */
@@ -129,6 +143,7 @@ export async function runQuery(
   const page = (await pageStatement(ctx, input.tableId, compiled, query)) as ({
     row: typeof rows.$inferSelect;
     cells: string | null;
+    comments: string;
   } & Record<string, KeyValue>)[];
   const answer = await assemblePage(ctx, input.columns, page, query.limit);
   if (compiled.sort.length && answer.nextCursor) {

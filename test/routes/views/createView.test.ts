@@ -1,0 +1,50 @@
+/** createView: POST /table/{tableId}/view (src/routes/views/create.ts) — its happy path, errors and request-path checks. */
+/** Views (docs/api-guide.md › Views and aggregates): CRUD, ETag/If-Match, Idempotency-Key, rows, warnings, access. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
+import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
+
+let t: Tenant;
+let tableId: string;
+let nameCol: string;
+let amount: string;
+let note: string;
+
+beforeAll(async () => {
+  t = await seedTenant();
+  const table = await makeTable(t.owner.token, t.projectId, "Invoices");
+  tableId = table.tableId;
+  nameCol = table.nameColumnId;
+  amount = (await addColumn(t.owner.token, tableId, "amount", { type: "number" }))._id;
+  note = (await addColumn(t.owner.token, tableId, "note", { type: "text" }))._id;
+  await bulkRows(t.owner.token, tableId, [
+    { [nameCol]: "a", [amount]: 1500, [note]: "x" },
+    { [nameCol]: "b", [amount]: 200, [note]: "y" },
+    { [nameCol]: "c", [amount]: 3000, [note]: "y" },
+  ]);
+});
+
+describe("views", () => {
+  it("a bad view is 422 with the path; strangers get 404 everywhere", async () => {
+    const bad = await call("POST", `/table/${tableId}/view`, {
+      token: t.owner.token,
+      body: { name: "Bad", filter: { and: [{ columnId: amount, op: "contains", value: "1" }] } },
+    });
+    expectError(bad, 422, "UnprocessableEntityError");
+    expect(bad.body.details[0].path).toBe("filter.and.0.op");
+    const view = (await ok("POST", `/table/${tableId}/view`, { token: t.owner.token, body: { name: "Mine" } })).data;
+    const stranger = await registerUser();
+    for (const [method, path] of [
+      ["GET", `/table/view/${view._id}`],
+      ["GET", `/table/view/${view._id}/rows`],
+      ["GET", `/table/${tableId}/views`],
+      ["PATCH", `/table/view/${view._id}`],
+      ["DELETE", `/table/view/${view._id}`],
+    ] as const)
+      expectError(
+        await call(method, path, { token: stranger.token, ...(method === "PATCH" ? { body: { name: "x" } } : {}) }),
+        404,
+        "NotFoundError",
+      );
+  });
+});
