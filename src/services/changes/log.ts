@@ -11,7 +11,8 @@ import { jsonArrayChunks } from "../../lib/jsonChunks";
 /** Bytes of JSON per statement (D1 caps one bound value at 2 MB), as the cell writes chunk theirs. */
 const CHUNK_BYTES = 1_000_000;
 
-import type { ChangeActor, ChangeSource } from "../../db/schema/changes";
+import { sql, type SQL } from "drizzle-orm";
+import { changeLog, type CellChanges, type ChangeActor, type ChangeSource } from "../../db/schema/changes";
 
 /** The record a row entry belongs to: its table (with its project and workspace). */
 export interface LoggedTable {
@@ -164,4 +165,27 @@ export function rowChangeLog(
     cells: (...a) => to(built.cells(...a)),
     state: (...a) => to(built.state(...a)),
   };
+}
+
+/**
+ * A record's entry as a Drizzle insert, for the Drizzle batches of the document services: `changes` known in full
+ * (a created record's fields), recorded only when `exists` (SQL) holds after the statements before it.
+ */
+export function recordEntryQuery(
+  ctx: ServiceContext,
+  entry: {
+    kind: string;
+    recordId: string;
+    workspaceId: string;
+    projectId: string;
+    changes: CellChanges | null;
+    exists: SQL;
+  },
+) {
+  if (changeLogOff(ctx.env)) return [];
+  const values = sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + 1, ${entry.recordId}, ${ctx.now},
+    ${entry.kind}, (SELECT organization_id FROM workspaces WHERE id = ${entry.workspaceId}), ${entry.workspaceId},
+    ${entry.projectId}, NULL, ${JSON.stringify(actorOf(ctx))}, ${defaultSource(ctx)},
+    ${entry.changes ? JSON.stringify(entry.changes) : null} WHERE ${entry.exists}`;
+  return [ctx.db.insert(changeLog).select(values)];
 }

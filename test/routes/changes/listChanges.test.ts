@@ -164,6 +164,30 @@ describe("GET /changes", () => {
     ]);
   });
 
+  it("a new document is recorded in its project's feed (document.created), not in a table's", async () => {
+    const start = (await ok("GET", `/changes?projectId=${t.projectId}&cursor=latest`, { token: t.owner.token }))
+      .nextCursor;
+    const doc = await ok("POST", "/document", {
+      token: t.editor.token,
+      body: { projectId: t.projectId, parentId: t.folderId, name: "Logged", type: "DOCUMENT" },
+    });
+    const page = await ok("GET", `/changes?projectId=${t.projectId}&cursor=${start}`, { token: t.viewer.token });
+    expect(page.data).toEqual([
+      expect.objectContaining({
+        kind: "document.created",
+        recordId: doc.data._id,
+        projectId: t.projectId,
+        actor: expect.objectContaining({ type: "user", userId: t.editor.id }),
+        changes: {
+          name: { before: null, after: "Logged" },
+          type: { before: null, after: "DOCUMENT" },
+          parentId: { before: null, after: t.folderId },
+        },
+      }),
+    ]);
+    expect(page.data[0].tableId).toBeUndefined();
+  });
+
   it("project and workspace scopes; viewers read, outsiders get 404; exactly one scope", async () => {
     for (const q of [`projectId=${t.projectId}`, `workspaceId=${t.workspaceId}`, `tableId=${b.tableId}`]) {
       const page = await ok("GET", `/changes?${q}&limit=1000`, { token: t.viewer.token });
