@@ -10,14 +10,19 @@ const Ref = z.object({ _id: z.string(), name: z.string() });
 
 const SearchHitSchema = z
   .object({
-    _id: z
-      .string()
-      .openapi({ description: "The record's id: a document's, a file's (an EXTERNAL document) or a row's" }),
-    kind: z.enum(["document", "file", "row"]),
-    title: z.string().openapi({ description: "The document's name, or the row's identifier cell" }),
+    _id: z.string().openapi({
+      description: "The record's id: a document's, a file's (an EXTERNAL document), a row's or a comment's",
+    }),
+    kind: z.enum(["document", "file", "row", "comment"]),
+    title: z.string().openapi({
+      description: "The document's name, or the row's identifier cell; for a comment, its target's (document or row)",
+    }),
     workspaceId: z.string(),
     projectId: z.string(),
-    tableId: z.string().nullable().openapi({ description: "A row's table; null for documents and files" }),
+    tableId: z
+      .string()
+      .nullable()
+      .openapi({ description: "A row's table (or the table of a comment's row); null for documents and files" }),
     path: z.object({
       project: Ref,
       folders: z.array(Ref).openapi({ description: "Enclosing folders the caller can read, outermost first" }),
@@ -30,6 +35,13 @@ const SearchHitSchema = z
       description:
         "Relevance, higher first, computed from this record's own text only (matches in its title and body, its length)",
     }),
+    target: z
+      .object({ documentId: z.string().nullable(), rowId: z.string().nullable(), threadId: z.string() })
+      .nullable()
+      .openapi({
+        description:
+          "For a comment (kind `comment`): the document or row it is on and its thread (GET /comment/{threadId}); null for other kinds",
+      }),
   })
   .openapi("SearchHit");
 
@@ -44,7 +56,7 @@ const route = defineRoute({
   path: "/search",
   shard: "service",
   tags: ["Search"],
-  summary: "Full-text search over the documents, files and rows the caller can read",
+  summary: "Full-text search over the documents, files, rows and comments the caller can read",
   description:
     `Ranked by \`score\`, computed from each record's own text alone (a title match weighs ${TITLE_WEIGHT}× a body match), ` +
     "never from other records, so nobody's data moves the order of yours. " +
@@ -64,7 +76,7 @@ const route = defineRoute({
       workspaceId: IdSchema.optional().openapi({ param: { name: "workspaceId", in: "query" } }),
       projectId: IdSchema.optional().openapi({ param: { name: "projectId", in: "query" } }),
       type: z
-        .enum(["document", "file", "row"])
+        .enum(["document", "file", "row", "comment"])
         .optional()
         .openapi({ param: { name: "type", in: "query" } }),
       limit: z.coerce

@@ -2,9 +2,14 @@
  * Anchors that survive editing (docs/api-guide.md › Comments): a thread anchored to a block follows the block's id;
  * every content write of services/content (writeContent: PUT /document/{id}/content and the collaborative room's
  * write-back; and a snapshot's restore) marks the document's threads `detached` when their block is no longer in the
- * blocks, and attached again when it is back. One statement in the write's own transaction.
+ * blocks, and attached again when it is back. One statement in the write's own transaction, which answers the threads
+ * it changed: after the write, each is announced (a `comment.updated` event, and a `comments` message with change
+ * "detached" or "attached" to the document's room when it has connected clients) at no extra round trip.
  */
 import { statement } from "../../db/d1";
+import type { ServiceContext } from "../context";
+import { commentEvent, emitAfterResponse } from "../events/events";
+import { tellRoom } from "./room";
 
 /** Bound values stay well under D1's limit on one string (the block ids of a large document are split). */
 const CHUNK_CHARS = 500_000;
@@ -48,10 +53,21 @@ function chunks(ids: string[]): string[] {
   return out;
 }
 
+/** A comment whose anchor the write detached or attached again, as the statement answers it. */
+interface AnchorChange {
+  id: string;
+  thread_id: string;
+  detached: number;
+  project_id: string;
+  parent_id: string | null;
+  live_room: number;
+}
+
 /**
  * For the content write's batch: sets `detached` on the document's anchored comments from the block ids of
  * `blocksJson`, only if the write's object under `key` became the current content (a stale write changes nothing).
- * No anchored comments: nothing is scanned. Null (no statement) when the content is not a block list.
+ * No anchored comments: nothing is scanned. Null (no statement) when the content is not a block list. Answers the
+ * comments it changed (for announceAnchorChanges), with the document's parent and whether its room has clients.
  */
 export function anchorsStatement(d1: D1Database, documentId: string, key: string, blocksJson: string) {
   const ids = blockIds(blocksJson);
@@ -63,9 +79,34 @@ export function anchorsStatement(d1: D1Database, documentId: string, key: string
     `UPDATE comments SET detached = (block_id NOT IN (${present}))
        WHERE document_id = ?1 AND block_id IS NOT NULL
          AND EXISTS (SELECT 1 FROM document_contents c WHERE c.document_id = ?1 AND c.r2_key = ?2)
-         AND detached IS NOT (block_id NOT IN (${present}))`,
+         AND detached IS NOT (block_id NOT IN (${present}))
+       RETURNING id, thread_id, detached, project_id,
+         (SELECT parent_id FROM documents WHERE id = ?1) AS parent_id,
+         EXISTS (SELECT 1 FROM collab_rooms WHERE document_id = ?1 AND live = 1) AS live_room`,
     documentId,
     key,
     ...parts,
   );
+}
+
+/**
+ * After the content write committed: for each comment the anchors statement (its `result`) detached or attached
+ * again, a `comment.updated` event, and the document's room told (change "detached" or "attached") when it has
+ * connected clients. Nothing to do, nothing sent.
+ */
+export function announceAnchorChanges(ctx: ServiceContext, documentId: string, result: D1Result | undefined): void {
+  const changed = (result?.results ?? []) as AnchorChange[];
+  if (!changed.length) return;
+  emitAfterResponse(
+    ctx,
+    changed.map((c) =>
+      commentEvent("comment.updated", { projectId: c.project_id, documentId, tableId: null, rowId: null }, [
+        documentId,
+        ...(c.parent_id ? [c.parent_id] : []),
+      ]),
+    ),
+  );
+  if (!changed[0]!.live_room) return;
+  for (const c of changed)
+    tellRoom(ctx, documentId, { change: c.detached ? "detached" : "attached", threadId: c.thread_id, commentId: c.id });
 }

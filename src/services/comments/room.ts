@@ -9,8 +9,12 @@ import type { Db } from "../../env";
 import type { ServiceContext } from "../context";
 import { roomOf } from "../collab/rooms";
 
+/** What a comment verb did (write.ts); its event is `comment.<change>`. */
+export type WrittenChange = "created" | "updated" | "deleted" | "resolved" | "reopened";
+
 export interface ThreadChange {
-  change: "created" | "updated" | "deleted" | "resolved" | "reopened";
+  /** "detached" / "attached": a content write removed the thread's anchor block, or brought it back (anchors.ts). */
+  change: WrittenChange | "detached" | "attached";
   threadId: string;
   commentId: string;
 }

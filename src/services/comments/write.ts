@@ -14,7 +14,7 @@ import { deliverBeforeAnswer, type OutboxRow } from "../notifications/outbox";
 import { checkComment, checkTarget, commentStatements, newTargetStatements, type TargetAccess } from "./access";
 import { commentDto, mentionsOf, type CommentRow, type ReactionRow } from "./dto";
 import { mentionNotices, mentionReadersStatement, splitMentions } from "./mentions";
-import { liveRoomOf, tellRoom, type ThreadChange } from "./room";
+import { liveRoomOf, tellRoom, type ThreadChange, type WrittenChange } from "./room";
 
 export type NewTarget =
   | { documentId: string; anchor?: { blockId: string; start?: number; end?: number } }
@@ -35,7 +35,7 @@ const reactionsOfThread = (ctx: ServiceContext, threadId: string | SQL) =>
 function afterWrite(
   ctx: ServiceContext,
   target: TargetAccess,
-  change: ThreadChange,
+  change: ThreadChange & { change: WrittenChange },
   live: readonly { documentId: string }[],
 ) {
   emitAfterResponse(ctx, [commentEvent(`comment.${change.change}`, target, target.documentIds)]);

@@ -11,7 +11,7 @@ import { contentBodyStatement, docxBodyStatement } from "../search/queries";
 import { assertContentDepth } from "./depth";
 import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
 import { contentBumpStatement, contentObjectKey } from "./store";
-import { anchorsStatement } from "../comments/anchors";
+import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
 
 export interface RestoreResult {
   contentVersion: number;
@@ -50,6 +50,7 @@ export async function restoreSnapshot(
   // The search index's text of a file follows the restored version (docs/api-guide.md › Search).
   const frozenDocx = restoresDocx ? await r2.get(snapshot.docxKey!) : null;
   const frozenBytes = frozenDocx ? new Uint8Array(await frozenDocx.arrayBuffer()) : null;
+  const anchors = anchorsStatement(d1, documentId, key, blocksJson);
   const statements = [
     snapshotInsertStatement(d1, {
       id: beforeId,
@@ -62,7 +63,7 @@ export async function restoreSnapshot(
     contentBumpStatement(d1, { documentId, size: new TextEncoder().encode(blocksJson).byteLength, key, userId, at: t }),
     ...(restoresDocx ? restoreDocxStatements(d1, documentId, snapshot.docxVersion!, snapshot.docxKey!, userId, t) : []),
     contentBodyStatement(d1, documentId, key, blocksJson),
-    ...[anchorsStatement(d1, documentId, key, blocksJson)].filter((s) => s !== null),
+    ...(anchors ? [anchors] : []),
     ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
   ];
   let results: D1Result<{ version: number }>[];
@@ -74,6 +75,7 @@ export async function restoreSnapshot(
   }
   const [, bumped, docx] = results;
   if (room) unwrapRoom(await room.replaceBlocks({ documentId, userId, blocksJson, store: false }));
+  announceAnchorChanges(ctx, documentId, anchors ? results[statements.indexOf(anchors)] : undefined);
   return {
     contentVersion: bumped!.results[0]!.version,
     docxVersion: restoresDocx ? (docx!.results[0]?.version ?? null) : null,

@@ -17,7 +17,7 @@ import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
 import { contentBodyStatement } from "../search/queries";
-import { anchorsStatement } from "../comments/anchors";
+import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
 
 export interface DocumentContent {
   documentId: string;
@@ -148,18 +148,20 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
          FROM document_contents c WHERE c.document_id = ?`,
       documentId,
     );
+    // Comment threads anchored to blocks that this write removes are detached (docs/api-guide.md › Comments).
+    const anchors = anchorsStatement(d1, documentId, key, input.blocksJson);
     // The search index's body follows in the same transaction (docs/api-guide.md › Search).
-    const [prevResult, bumpResult] = await d1.batch<Record<string, unknown>>([
+    const [prevResult, bumpResult, , anchorsResult] = await d1.batch<Record<string, unknown>>([
       previous,
       bump,
       contentBodyStatement(d1, documentId, key, input.blocksJson),
-      // Comment threads anchored to blocks that this write removes are detached (docs/api-guide.md › Comments).
-      ...[anchorsStatement(d1, documentId, key, input.blocksJson)].filter((s) => s !== null),
+      ...(anchors ? [anchors] : []),
     ]);
     const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
     const bumped = bumpResult!.results[0] as { version: number } | undefined;
     if (!bumped) throw staleVersion(baseVersion!, prev?.version ?? 0);
     if (prev && !prev.shared) await r2.delete(prev.r2_key);
+    announceAnchorChanges(ctx, documentId, anchorsResult);
     return { version: bumped.version };
   } catch (err) {
     await r2.delete(key);

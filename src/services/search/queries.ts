@@ -96,7 +96,15 @@ const ROW_TEXT = (rowId: string) => `
     WHERE c.row_id = ${rowId} AND c.is_identifier = 0 AND c.is_deleted = 0 AND co.is_deleted = 0 AND json_type(c.data) = 'text'
       AND json_extract(co.data, '$.type') IN ('text', 'url', 'email')), '')`;
 
-/** The SQL-only part: titles, rows, and entries of records that no longer exist. */
+/**
+ * A comment's entry is live while it is not a tombstone and its target is live (migrations/shard/0013, whose
+ * triggers keep it so).
+ */
+const COMMENT_LIVE = `c.is_deleted = 0 AND CASE WHEN c.document_id IS NOT NULL
+    THEN EXISTS (SELECT 1 FROM documents d WHERE d.id = c.document_id AND d.is_deleted = 0)
+    ELSE EXISTS (SELECT 1 FROM rows r JOIN tables t ON t.id = r.table_id WHERE r.id = c.row_id AND r.is_deleted = 0 AND t.is_deleted = 0) END`;
+
+/** The SQL-only part: titles, rows, comments, and entries of records that no longer exist. */
 export function structureStatements(d1: D1Database): D1PreparedStatement[] {
   return [
     statement(
@@ -117,9 +125,18 @@ export function structureStatements(d1: D1Database): D1PreparedStatement[] {
     ),
     statement(
       d1,
+      `INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, document_id, row_id, live)
+      SELECT c.id, 'comment', '', c.body, c.workspace_id, c.project_id, c.document_id, c.row_id, ${COMMENT_LIVE}
+      FROM comments c WHERE true
+      ON CONFLICT (record_id) DO UPDATE SET body = excluded.body, workspace_id = excluded.workspace_id,
+        project_id = excluded.project_id, document_id = excluded.document_id, row_id = excluded.row_id, live = excluded.live`,
+    ),
+    statement(
+      d1,
       `DELETE FROM search_entries WHERE
       (kind = 'row' AND NOT EXISTS (SELECT 1 FROM rows r WHERE r.id = search_entries.record_id))
-      OR (kind <> 'row' AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = search_entries.record_id))`,
+      OR (kind = 'comment' AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.id = search_entries.record_id))
+      OR (kind NOT IN ('row', 'comment') AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = search_entries.record_id))`,
     ),
   ];
 }

@@ -27,7 +27,7 @@ const MAX_OFFSET = 1000;
 /** Tokens of context a snippet carries around its matches. */
 const SNIPPET_TOKENS = 16;
 
-type SearchKind = "document" | "file" | "row";
+type SearchKind = "document" | "file" | "row" | "comment";
 
 interface SearchInput {
   q: string;
@@ -54,6 +54,8 @@ export interface SearchHit {
   snippet: string;
   /** Relevance computed from this record alone (src/services/search/rank.ts); higher is better. */
   score: number;
+  /** A comment's target and thread (kind "comment"); null for the other kinds. */
+  target: { documentId: string | null; rowId: string | null; threadId: string } | null;
 }
 
 interface HitRow {
@@ -69,6 +71,9 @@ interface HitRow {
   table_name: string | null;
   folders: string;
   snip: string | null;
+  document_id: string | null;
+  row_id: string | null;
+  thread_id: string | null;
 }
 
 function decodeSearchCursor(cursor: string): number {
@@ -122,35 +127,43 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
   if (opts.projectId) filters.push(sql`AND e.project_id = ${opts.projectId}`);
   const depth = MAX_FOLDER_DEPTH + 1;
   const parentReadable = documentInReach(sql`p.workspace_id`, sql`p.id`);
+  // The document whose read rule an entry follows (a comment's: its document's), null for the row rule (a row, a
+  // comment on a row: the project's).
+  const docOf = sql`(CASE e.kind WHEN 'row' THEN NULL WHEN 'comment' THEN e.document_id ELSE e.record_id END)`;
   return sql`
     WITH RECURSIVE
       ${scopedMatchCtes(user, match, opts)},
       ${scoredCte(sql`(SELECT m FROM q)`)},
       top AS MATERIALIZED (SELECT rid, score FROM scored ORDER BY score DESC, rid LIMIT ${opts.limit} OFFSET ${opts.offset}),
       hits AS MATERIALIZED (
-        SELECT t.rid, e.record_id, e.kind, e.title, t.score, e.workspace_id, e.project_id
+        SELECT t.rid, e.record_id, e.kind, e.title, t.score, e.workspace_id, e.project_id, ${docOf} AS doc_id,
+          (CASE e.kind WHEN 'row' THEN e.record_id WHEN 'comment' THEN e.row_id END) AS row_ref
         FROM top t JOIN search_entries e ON e.id = t.rid
         WHERE e.live = 1
-          AND ((e.kind = 'row' AND ${projectInReach(sql`e.workspace_id`, sql`e.project_id`)})
-            OR (e.kind <> 'row' AND ${documentInReach(sql`e.workspace_id`, sql`e.record_id`)}))
+          AND ((${docOf} IS NULL AND ${projectInReach(sql`e.workspace_id`, sql`e.project_id`)})
+            OR (${docOf} IS NOT NULL AND ${documentInReach(sql`e.workspace_id`, docOf)}))
           AND ${servedHere("e.workspace_id")}
           ${sql.join(filters, sql` `)}),
       anc(hit, id, parent_id, name, depth, readable) AS (
         SELECT h.record_id, p.id, p.parent_id, p.name, 1, ${parentReadable}
-        FROM hits h JOIN documents c ON h.kind <> 'row' AND c.id = h.record_id JOIN documents p ON p.id = c.parent_id
+        FROM hits h JOIN documents c ON c.id = h.doc_id JOIN documents p ON p.id = c.parent_id
         UNION ALL
         SELECT a.hit, p.id, p.parent_id, p.name, a.depth + 1, ${parentReadable}
         FROM anc a JOIN documents p ON p.id = a.parent_id WHERE a.depth < ${depth} AND a.readable)
-    SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind, h.title AS title, h.workspace_id AS workspace_id,
+    SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind,
+      (CASE WHEN h.kind = 'comment' THEN COALESCE((SELECT te.title FROM search_entries te
+        WHERE te.record_id = COALESCE(h.doc_id, h.row_ref)), '') ELSE h.title END) AS title, h.workspace_id AS workspace_id,
       h.project_id AS project_id, pr.name AS project_name, r.table_id AS table_id, t.name AS table_name,
       (SELECT json_group_array(json_object('_id', x.id, 'name', x.name))
         FROM (SELECT id, name FROM anc WHERE hit = h.record_id AND readable ORDER BY depth DESC) x) AS folders,
       (SELECT snippet(search_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) FROM search_fts
-        WHERE search_fts MATCH ${match} AND rowid = h.rid) AS snip
+        WHERE search_fts MATCH ${match} AND rowid = h.rid) AS snip,
+      cm.document_id AS document_id, cm.row_id AS row_id, cm.thread_id AS thread_id
     FROM hits h LEFT JOIN projects pr ON pr.id = h.project_id
-      LEFT JOIN rows r ON h.kind = 'row' AND r.id = h.record_id LEFT JOIN tables t ON t.id = r.table_id
+      LEFT JOIN rows r ON r.id = h.row_ref LEFT JOIN tables t ON t.id = r.table_id
+      LEFT JOIN comments cm ON h.kind = 'comment' AND cm.id = h.record_id
     UNION ALL
-    SELECT ${TOO_BROAD_RID}, 0, '', 'row', '', '', '', NULL, NULL, NULL, '[]', NULL WHERE ${tooBroadSql}`;
+    SELECT ${TOO_BROAD_RID}, 0, '', 'row', '', '', '', NULL, NULL, NULL, '[]', NULL, NULL, NULL, NULL WHERE ${tooBroadSql}`;
 }
 
 /** The row id of the marker row a statement adds when its query matched more records than it may score. */
@@ -169,6 +182,9 @@ const HIT_COLUMNS = [
   "table_name",
   "folders",
   "snip",
+  "document_id",
+  "row_id",
+  "thread_id",
 ] as const;
 
 function hitDto(r: HitRow): SearchHit {
@@ -192,6 +208,10 @@ function hitDto(r: HitRow): SearchHit {
     },
     snippet: snippetHtml(r.snip ?? ""),
     score: roundScore(r.score),
+    target:
+      r.kind === "comment"
+        ? { documentId: r.document_id, rowId: r.row_id, threadId: r.thread_id ?? r.record_id }
+        : null,
   };
 }
 

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok } from "../../support/harness";
 import { connect, para } from "../../support/collab-peer";
 import { docThread, seedCommentTenant, type CommentTenant } from "../../support/comments";
+import { finishedRuns } from "../../support/automations";
 
 let t: CommentTenant;
 beforeAll(async () => {
@@ -100,6 +101,52 @@ describe("listDocumentComments", () => {
     );
     await ok("POST", `/comment/${c._id}/resolve`, { token: t.owner.token });
     await peer.until(() => peer.comments.some((m) => m.change === "resolved"), "the resolved message");
+    peer.close();
+  });
+
+  it("tells connected clients a thread was detached or attached again, and emits comment.updated for it", async () => {
+    const docId = await newDoc([para("a1", "stays"), para("a2", "goes")]);
+    const tt = { ...t, docId };
+    const automation = (
+      await ok("POST", "/automation", {
+        token: t.owner.token,
+        body: {
+          projectId: t.projectId,
+          name: "On detach",
+          triggers: [{ event: "comment.updated", filter: { documentId: docId } }],
+          actions: [{ spec: { kind: "notify", title: "Thread changed" } }],
+        },
+      })
+    ).data;
+    const c = await docThread(tt, t.owner.token, "On a2", { blockId: "a2" });
+    const peer = await connect(docId, { token: t.editor.token });
+    // A PUT while clients are connected (through the room): the block goes, the thread is detached.
+    await ok("PUT", `/document/${docId}/content`, { token: t.owner.token, body: { blocks: [para("a1", "stays")] } });
+    await peer.until(() => peer.comments.some((m) => m.change === "detached"), "the detached message");
+    expect(peer.comments.find((m) => m.change === "detached")).toEqual({
+      type: "comments",
+      change: "detached",
+      threadId: c._id,
+      commentId: c._id,
+    });
+    const [run] = await finishedRuns(t.owner.token, automation._id);
+    expect(run.trigger).toMatchObject({ event: "comment.updated", documentId: docId });
+    // The block comes back: attached again, and said so.
+    await ok("PUT", `/document/${docId}/content`, {
+      token: t.owner.token,
+      body: { blocks: [para("a1", "stays"), para("a2", "back")] },
+    });
+    await peer.until(() => peer.comments.some((m) => m.change === "attached"), "the attached message");
+    expect((await ok("GET", `/comment/${c._id}`, { token: t.owner.token })).data.detached).toBe(false);
+    // A write that changes no anchor says nothing.
+    const before = peer.comments.length;
+    await ok("PUT", `/document/${docId}/content`, {
+      token: t.owner.token,
+      body: { blocks: [para("a1", "edited"), para("a2", "back")] },
+    });
+    await ok("POST", `/comment/${c._id}/resolve`, { token: t.owner.token });
+    await peer.until(() => peer.comments.some((m) => m.change === "resolved"), "the resolved message");
+    expect(peer.comments.slice(before).map((m) => m.change)).toEqual(["resolved"]);
     peer.close();
   });
 });

@@ -52,9 +52,20 @@ describe("POST /admin/search/reindex", () => {
     const w = word("reidx");
     const doc = await mkDoc(`Reindexed ${w}`);
     await putText(doc, `body ${w}body`);
+    const comment = (
+      await ok("POST", `/document/${doc}/comment`, { token: t.owner.token, body: { body: `${w}remark` } })
+    ).data._id as string;
+    const tombstone = (
+      await ok("POST", `/document/${doc}/comment`, { token: t.owner.token, body: { body: `${w}gone` } })
+    ).data._id as string;
+    await ok("DELETE", `/comment/${tombstone}`, { token: t.owner.token });
     // Simulate a lost index: the derived table emptied behind the application's back.
-    await shardD1(doc).prepare("DELETE FROM search_entries WHERE record_id = ?").bind(doc).run();
+    await shardD1(doc)
+      .prepare("DELETE FROM search_entries WHERE record_id IN (?, ?, ?)")
+      .bind(doc, comment, tombstone)
+      .run();
     expect(await ids(t.owner.token, w)).toEqual([]);
+    expect(await ids(t.owner.token, `${w}remark`)).toEqual([]);
     expectError(
       await call("POST", "/admin/search/reindex", { token: t.owner.token, body: {} }),
       401,
@@ -69,6 +80,9 @@ describe("POST /admin/search/reindex", () => {
     } while (cursor && calls < 10_000);
     expect(await ids(t.owner.token, w)).toEqual([doc]);
     expect(await ids(t.owner.token, `${w}body`)).toEqual([doc]);
+    // Comments come back too, tombstones do not.
+    expect(await ids(t.owner.token, `${w}remark`)).toEqual([comment]);
+    expect(await ids(t.owner.token, `${w}gone`)).toEqual([]);
     for (const d1 of everyShardD1()) {
       const integrity = await d1
         .prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)")

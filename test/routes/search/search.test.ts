@@ -22,6 +22,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { ftsExpression } from "../../../src/services/search/query";
 import { scopedMatchCtes } from "../../../src/services/search/search";
+import { docThread, seedCommentTenant, type CommentTenant } from "../../support/comments";
 
 /**
  * GET /search and the reader site's search against another tenant on the same shard database (docs/api-guide.md ›
@@ -567,5 +568,126 @@ describe("search", () => {
       expect(await ids(t.owner.token, w1)).toEqual([doc]);
       expect(await ids(t.owner.token, w2)).toEqual([]);
     });
+  });
+});
+
+/**
+ * Comments found by search (docs/api-guide.md › Search, › Comments): under their target's read rule (a document's
+ * readers, a row's: readers of its table's project), never tombstones nor comments of deleted targets.
+ */
+describe("search: comments", () => {
+  let c: CommentTenant;
+  beforeAll(async () => {
+    c = await seedCommentTenant();
+  });
+  const word = (stem: string) =>
+    `${stem}${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 10)}`;
+  const hitsOf = async (token: string, q: string, query: Record<string, string> = {}) => {
+    const res = await call("GET", "/search", { token, query: { q, ...query } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as any[];
+  };
+  const idsOf = async (token: string, q: string, query: Record<string, string> = {}) =>
+    (await hitsOf(token, q, query)).map((h) => h._id as string).sort();
+
+  it("finds a comment on a document for its readers, as a comment hit naming its target and thread", async () => {
+    const w = word("clause");
+    const thread = await docThread(c, c.editor.token, `This **contradicts** ${w} in section 4`);
+    const reply = (
+      await ok("POST", `/comment/${thread._id}/reply`, { token: c.owner.token, body: { body: `Yes ${w}` } })
+    ).data;
+    const hits = await hitsOf(c.viewer.token, w);
+    expect(hits.map((h) => h._id).sort()).toEqual([thread._id, reply._id].sort());
+    expect(hits.find((h) => h._id === thread._id)).toMatchObject({
+      kind: "comment",
+      title: "Doc 1",
+      workspaceId: c.workspaceId,
+      projectId: c.projectId,
+      tableId: null,
+      path: { project: { _id: c.projectId }, folders: [{ _id: c.folderId, name: "Folder" }], table: null },
+      snippet: expect.stringContaining(`<mark>${w}</mark>`),
+      target: { documentId: c.docId, rowId: null, threadId: thread._id },
+    });
+    expect(hits.find((h) => h._id === reply._id).target.threadId).toBe(thread._id);
+    // The commenter reads the document, and so its comments; the type filter keeps comments apart.
+    expect(await idsOf(c.commenter.token, w, { type: "comment" })).toEqual([thread._id, reply._id].sort());
+    expect(await idsOf(c.owner.token, w, { type: "document" })).toEqual([]);
+    expect(await idsOf(c.owner.token, w, { projectId: c.projectId })).toEqual([thread._id, reply._id].sort());
+    // Documents and rows keep `target: null`.
+    const docHit = (await hitsOf(c.owner.token, "Doc 1", { projectId: c.projectId, type: "document" }))[0];
+    expect(docHit.target).toBeNull();
+  });
+
+  it("does not find a comment for a stranger, nor for a user granted only another document", async () => {
+    const w = word("private");
+    const secret = await docThread(c, c.owner.token, `secret ${w}`);
+    expect(await idsOf(c.editor.token, w)).toEqual([secret._id]);
+    expect(await hitsOf(c.outsider.token, w)).toEqual([]);
+    expect(await hitsOf(c.outsider.token, w, { workspaceId: c.workspaceId })).toEqual([]);
+    const other = await registerUser("Other doc reader");
+    await ok("POST", "/document/invite-user", {
+      token: c.owner.token,
+      body: { email: other.email, documentId: c.doc2Id },
+    });
+    expect((await call("GET", `/document/${c.doc2Id}`, { token: other.token })).status).toBe(200);
+    expect(await hitsOf(other.token, w)).toEqual([]);
+    expect(await hitsOf(other.token, w, { type: "comment" })).toEqual([]);
+  });
+
+  it("finds a comment on a row for readers of the table's project, with its table", async () => {
+    const w = word("cell");
+    const comment = (
+      await ok("POST", `/table/row/${c.rowId}/comment`, {
+        token: c.commenter.token,
+        body: { body: `check ${w} here`, columnId: c.nameColumnId },
+      })
+    ).data;
+    const [hit] = await hitsOf(c.viewer.token, w);
+    expect(hit).toMatchObject({
+      _id: comment._id,
+      kind: "comment",
+      tableId: c.tableId,
+      path: { table: { _id: c.tableId, name: "Clauses" }, folders: [] },
+      target: { documentId: null, rowId: c.rowId, threadId: comment._id },
+    });
+    expect(await hitsOf(c.outsider.token, w)).toEqual([]);
+    // A deleted row takes its comments out of search; restoring it brings them back.
+    await ok("DELETE", `/table/row/${c.rowId}`, { token: c.owner.token });
+    expect(await hitsOf(c.owner.token, w)).toEqual([]);
+    await ok("POST", `/table/${c.tableId}/rows/restore`, { token: c.owner.token, body: { ids: [c.rowId] } });
+    expect(await idsOf(c.owner.token, w)).toEqual([comment._id]);
+  });
+
+  it("stops finding a deleted comment, an edited-away word, and the comments of a deleted document", async () => {
+    const [gone, edited, kept] = [word("gone"), word("edited"), word("kept")];
+    const a = await docThread(c, c.editor.token, `will go ${gone}`);
+    const b = await docThread(c, c.editor.token, `was ${edited}`);
+    const doc = (
+      await ok("POST", "/document", {
+        token: c.owner.token,
+        body: { projectId: c.projectId, parentId: c.folderId, name: "Short-lived", type: "DOCUMENT" },
+      })
+    ).data._id as string;
+    const onDoc = (await ok("POST", `/document/${doc}/comment`, { token: c.owner.token, body: { body: `on ${kept}` } }))
+      .data;
+    expect(await idsOf(c.viewer.token, gone)).toEqual([a._id]);
+    await ok("DELETE", `/comment/${a._id}`, { token: c.editor.token });
+    expect(await hitsOf(c.viewer.token, gone)).toEqual([]);
+    await ok("PATCH", `/comment/${b._id}`, { token: c.editor.token, body: { body: "now something else" } });
+    expect(await hitsOf(c.viewer.token, edited)).toEqual([]);
+    expect(await idsOf(c.viewer.token, "now something else", { type: "comment" })).toContain(b._id);
+    // The document, then its folder: the comment goes and comes back with it.
+    expect(await idsOf(c.viewer.token, kept)).toEqual([onDoc._id]);
+    await ok("DELETE", `/document/${doc}`, { token: c.owner.token });
+    expect(await hitsOf(c.viewer.token, kept)).toEqual([]);
+    await ok("POST", `/document/${doc}/restore`, { token: c.owner.token });
+    expect(await idsOf(c.viewer.token, kept)).toEqual([onDoc._id]);
+    await ok("DELETE", `/document/${c.folderId}`, { token: c.owner.token });
+    expect(await hitsOf(c.viewer.token, kept)).toEqual([]);
+    await ok("POST", `/document/${c.folderId}/restore`, { token: c.owner.token });
+    expect(await idsOf(c.viewer.token, kept)).toEqual([onDoc._id]);
   });
 });

@@ -109,6 +109,26 @@ describe("reader site search", () => {
     expect(after.text).toContain("No page matches");
   });
 
+  it("never finds comments, even on a published page (portals never show them)", async () => {
+    const w = word("remark");
+    const p = await seedPortal(w);
+    const comment = (
+      await ok("POST", `/document/${p.shown}/comment`, {
+        token: t.owner.token,
+        body: { body: `internal ${w}note about the policy` },
+      })
+    ).data;
+    // Indexed for the API's readers…
+    const api = await ok("GET", "/search", { token: t.owner.token, query: { q: `${w}note` } });
+    expect(api.data.map((h: any) => h._id)).toEqual([comment._id]);
+    // …but not on the portal, whose search reads published pages only.
+    const res = await page(`/site/${p.slug}/search?q=${w}note`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("No page matches");
+    expect(res.text).not.toContain("internal");
+    expect(res.text).not.toContain(comment._id);
+  });
+
   it("answers an unreadable query with a plain message, not an error", async () => {
     const p = await seedPortal(word("bad"));
     const res = await page(`/site/${p.slug}/search?q=${encodeURIComponent('"unclosed')}`);

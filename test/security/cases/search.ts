@@ -16,6 +16,13 @@ export const searchCases: CaseFactory = async (t): Promise<SecurityCase[]> => [
     query: { q: "Doc", workspaceId: t.workspaceId },
     outsider: { status: 200, body: { data: [], nextCursor: null } },
   },
+  {
+    name: "GET /search (comments of a project)",
+    method: "GET",
+    path: "/search",
+    query: { q: "Doc", type: "comment", projectId: t.projectId },
+    outsider: { status: 200, body: { data: [], nextCursor: null } },
+  },
   // The deployment admin's route: a user's token (any user) is a failed admin authentication.
   {
     name: "POST /admin/search/reindex",

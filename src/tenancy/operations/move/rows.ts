@@ -61,10 +61,10 @@ function shapeOf(name: ShardTable): TableShape {
   return { name, columns, order, key: SHARD_KEY_COLUMNS[name] };
 }
 
-/** The search index's entries as a move sees them: `id` is local to each database, `scope` is generated. */
+/** The search index's entries as a move sees them: `id` is local to each database, the scopes are generated. */
 export const SEARCH: TableShape = {
   name: "search_entries",
-  columns: ["record_id", "kind", "title", "body", "workspace_id", "project_id", "live"],
+  columns: ["record_id", "kind", "title", "body", "workspace_id", "project_id", "document_id", "row_id", "live"],
   order: ["record_id"],
   key: "record_id",
 };
