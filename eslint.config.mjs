@@ -138,23 +138,6 @@ const TENANCY_DOORS = [
  */
 const exceptions = [...TENANCY_DOORS];
 
-/**
- * Service files still allowed `.prepare()`, each with its reason. All are pending work of issue 35 in other hands,
- * whose files this rule's change left alone: remove the line when that work lands.
- * @type {{ file: string, why: string }[]}
- */
-const prepareExceptions = [
-  ...["src/services/organizations/userOrganizations.ts", "src/services/portals/routes.ts", "src/services/references/referenceIds.ts", "src/services/automations/remoteTriggers.ts"].map((file) => ({
-    file,
-    why: "pending: the directory indexes' claims and repairs move into src/tenancy (one directory-index abstraction)",
-  })),
-  ...["src/services/tables/rows.ts", "src/services/tableCsv/stage.ts", "src/services/tableCsv/sweep.ts"].map((file) => ({
-    file,
-    why: "pending: the bulk-write rework of rows and the CSV import's staging (issue 35, bulk writes) rewrites these statements",
-  })),
-  { file: "src/services/identity/tokens.ts", why: "pending: the tokens/OAuth rework rewrites token creation" },
-];
-
 const restrict = (names) => [
   "error",
   { patterns: names.map((n) => ({ regex: R[n].regex, caseSensitive: true, message: R[n].message })) },
@@ -261,9 +244,9 @@ export default tseslint.config(
   {
     // Raw D1 statements only in the db layer and the tenancy module (docs/architecture.md, "Statements"): a service
     // builds a raw statement with src/db/d1.ts's statement(), in its area's queries.ts, never with `.prepare()`.
+    // No exception.
     name: "no raw prepare in services",
     files: ["src/services/**"],
-    ignores: prepareExceptions.map((e) => e.file),
     rules: {
       "no-restricted-syntax": [
         "error",

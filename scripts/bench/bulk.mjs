@@ -1,10 +1,16 @@
-// Bulk update throughput: PATCH /table/{id}/rows (1,000 rows × 3 cells per call) through the real API, beside raw D1
-// writing the same cell updates in one batch with the same SQL (src/services/tables/bulk/statements.ts) on the same
-// local engine, in the same run. Target (issue 36): the API within 1.5× the raw batch.
+// Bulk update throughput: PATCH /table/{id}/rows (1,000 rows × 3 cells per call) through the real API, beside its
+// floor: the same cell updates in one D1 batch with the same SQL (src/services/tables/bulk/statements.ts), run by a
+// bare Worker (scripts/bench/floor-worker.mjs) under its own wrangler dev on a copy of the API's seeded table, with
+// the token's directory read beside it, so both sides pay HTTP, the runtime and D1's local transport. The calls
+// alternate between the two. The same batch from Node straight into a fresh database is printed too, for reference.
+// Target (issue 36): the API within 1.5× the floor.
 //   npm run bench -- bulk        (BENCH_BULK_CALLS overrides the number of measured calls, default 8)
 import { monotonicFactory } from "ulidx";
-import { rmSync } from "node:fs";
-import { freshState, idsBeside, median, openD1, printTable, seedRawTable, seedUser, startApi, time } from "./lib.mjs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freshState, idsBeside, median, openD1, printTable, seedRawTable, seedUser, startApi } from "./lib.mjs";
+import { startFloor, time } from "./lib.mjs";
 
 const ROWS = 1000;
 const TYPES = ["identifier", "text", "number", "checkbox", "date"];
@@ -64,14 +70,24 @@ async function seedRaw(db, ulid) {
   return { ...s, columns, rowIds };
 }
 
-/** The raw side of one call: the rows' updatedAt and their 3,000 cell values in one batch. */
-async function rawUpdate(db, ulid, s, k) {
+/** One call's statements: the rows' updatedAt and their 3,000 cell values, as [sql, params]. */
+function updateStatements(ulid, s, k) {
   const t = Date.now();
   const cells = s.rowIds.flatMap((rowId, i) => updated(i, k).map((v, c) => [ulid(), rowId, s.columns[c + 1], 0, v]));
-  await db.batch([
-    db.prepare(TOUCH_ROWS).bind(s.table, t, JSON.stringify(s.rowIds)),
-    db.prepare(UPSERT_CELLS).bind(s.table, s.ws, t, JSON.stringify(cells)),
-  ]);
+  return [
+    [TOUCH_ROWS, [s.table, t, JSON.stringify(s.rowIds)]],
+    [UPSERT_CELLS, [s.table, s.ws, t, JSON.stringify(cells)]],
+  ];
+}
+
+/** The Node side of one call: the same batch straight into the database files. */
+const rawUpdate = (db, ulid, s, k) => db.batch(updateStatements(ulid, s, k).map(([q, p]) => db.prepare(q).bind(...p)));
+
+/** The floor Worker's side of one call: the same batch, with the token's read beside it. */
+async function floorUpdate(floor, token, ulid, s, k) {
+  const statements = updateStatements(ulid, s, k).map(([q, params]) => ({ sql: q, params }));
+  const res = await floor.call("/floor/sql", { token, body: { shardOf: s.table, statements } });
+  if (res.data.length !== 2) throw new Error(`floor batch failed: ${JSON.stringify(res).slice(0, 300)}`);
 }
 
 /** A fresh local state's shard database holding logical shard 0, with ids issued on that shard. */
@@ -89,72 +105,93 @@ async function rawShard(ulid) {
   };
 }
 
+/** A table of 1,000 rows × 5 columns through the API, and the PATCH body of call k. */
+async function seedApi(api) {
+  const u = await seedUser(api);
+  const table = await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk" } });
+  const tableId = table.data._id;
+  const colIds = [table.data.columns[0]._id];
+  for (const type of TYPES.slice(1))
+    colIds.push(
+      (await api.call("POST", `/table/${tableId}/column`, { token: u.token, body: { name: type, data: { type } } }))
+        .data._id,
+    );
+  const seeded = await api.call("POST", `/table/${tableId}/rows`, {
+    token: u.token,
+    body: {
+      rows: Array.from({ length: ROWS }, (_, i) => ({
+        cells: Object.fromEntries(created(i).map((v, c) => [colIds[c], v])),
+      })),
+    },
+  });
+  const rowIds = seeded.data.rows.map((r) => r._id);
+  const body = (k) => ({
+    rows: rowIds.map((_id, i) => ({ _id, cells: Object.fromEntries(updated(i, k).map((v, c) => [colIds[c + 1], v])) })),
+  });
+  // The floor's view of the same table: its ids, and new cell ids issued beside it.
+  const same = { table: tableId, ws: u.workspaceId, columns: colIds, rowIds };
+  return { u, tableId, body, same };
+}
+
+/** `calls` measured rounds after one warm-up each: API, floor Worker and Node batch in turn, so drift hits all alike. */
+async function rounds(calls, sides) {
+  const ms = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  for (let k = 0; k <= calls; k++)
+    for (const [name, run] of Object.entries(sides)) {
+      const t = await time(() => run(k));
+      if (k > 0) ms[name].push(t.ms);
+    }
+  return ms;
+}
+
 export default async function () {
   const calls = setting("calls", 8);
   const ulid = monotonicFactory();
-  const api = await startApi();
+  const dir = freshState();
+  const floorDir = mkdtempSync(path.join(os.tmpdir(), "cws-floor-"));
+  let api = await startApi({ dir });
+  let floor = null;
   const raw = await rawShard(ulid);
   try {
-    const u = await seedUser(api);
-    const table = await api.call("POST", "/table", { token: u.token, body: { projectId: u.projectId, name: "Bulk" } });
-    const tableId = table.data._id;
-    const colIds = [table.data.columns[0]._id];
-    for (const type of TYPES.slice(1))
-      colIds.push(
-        (await api.call("POST", `/table/${tableId}/column`, { token: u.token, body: { name: type, data: { type } } }))
-          .data._id,
-      );
-    const seeded = await api.call("POST", `/table/${tableId}/rows`, {
-      token: u.token,
-      body: {
-        rows: Array.from({ length: ROWS }, (_, i) => ({
-          cells: Object.fromEntries(created(i).map((v, c) => [colIds[c], v])),
-        })),
-      },
-    });
-    const rowIds = seeded.data.rows.map((r) => r._id);
-    const body = (k) => ({
-      rows: rowIds.map((_id, i) => ({
-        _id,
-        cells: Object.fromEntries(updated(i, k).map((v, c) => [colIds[c + 1], v])),
-      })),
-    });
+    const { u, tableId, body, same } = await seedApi(api);
+    // The floor writes into a copy of the same seeded state (two wrangler dev on one state would contend).
+    await api.stop();
+    cpSync(dir, floorDir, { recursive: true });
+    api = await startApi({ dir });
+    floor = await startFloor(floorDir);
     const s = await seedRaw(raw.db, raw.ids);
-
-    // A warm-up call on each side (not measured), then the two sides alternate so drift hits both alike.
-    const patch = async (k) => {
-      const res = await api.call("PATCH", `/table/${tableId}/rows`, { token: u.token, body: body(k) });
-      if (!Array.isArray(res.data) || res.data.length !== ROWS) throw new Error(`PATCH failed: ${JSON.stringify(res)}`);
-    };
-    await patch(0);
-    await rawUpdate(raw.db, raw.ids, s, 0);
-    const apiMs = [];
-    const rawMs = [];
-    for (let k = 1; k <= calls; k++) {
-      apiMs.push((await time(() => patch(k))).ms);
-      rawMs.push((await time(() => rawUpdate(raw.db, raw.ids, s, k))).ms);
-    }
-    const m = { api: median(apiMs), raw: median(rawMs) };
-    printTable(`Bulk update: ${calls} calls × ${ROWS} rows × 3 cells (median per call)`, [
-      {
-        side: "API PATCH /table/{id}/rows",
-        msPerCall: m.api.toFixed(1),
-        cellsPerSec: Math.round((3 * ROWS * 1000) / m.api),
+    const floorIds = idsBeside(ulid, tableId);
+    const ms = await rounds(calls, {
+      api: async (k) => {
+        const res = await api.call("PATCH", `/table/${tableId}/rows`, { token: u.token, body: body(k) });
+        if (!Array.isArray(res.data) || res.data.length !== ROWS)
+          throw new Error(`PATCH failed: ${JSON.stringify(res)}`);
       },
-      {
-        side: "raw D1 batch (same SQL)",
-        msPerCall: m.raw.toFixed(1),
-        cellsPerSec: Math.round((3 * ROWS * 1000) / m.raw),
-      },
-    ]);
-    // On a loaded machine the medians carry other processes' noise; the fastest call of each side shows the cost floor.
-    const best = { api: Math.min(...apiMs), raw: Math.min(...rawMs) };
-    console.log(
-      `ratio (API time / raw time): median ${(m.api / m.raw).toFixed(2)}×, fastest ${(best.api / best.raw).toFixed(2)}× (target ≤ 1.5×)` +
-        `  |  all calls ms: API [${apiMs.map((x) => x.toFixed(0)).join(", ")}] raw [${rawMs.map((x) => x.toFixed(0)).join(", ")}]`,
-    );
+      floor: (k) => floorUpdate(floor, u.token, floorIds, same, k),
+      node: (k) => rawUpdate(raw.db, raw.ids, s, k),
+    });
+    report(calls, ms);
   } finally {
-    await raw.dispose();
-    api.stop();
+    await Promise.all([raw.dispose(), api.stop(), floor?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(floorDir, { recursive: true, force: true });
   }
+}
+
+function report(calls, ms) {
+  const m = Object.fromEntries(Object.entries(ms).map(([k, xs]) => [k, median(xs)]));
+  const row = (side, v) => ({ side, msPerCall: v.toFixed(1), cellsPerSec: Math.round((3 * ROWS * 1000) / v) });
+  printTable(`Bulk update: ${calls} calls × ${ROWS} rows × 3 cells (median per call)`, [
+    row("API PATCH /table/{id}/rows", m.api),
+    row("floor: bare Worker, same D1 batch + token read", m.floor),
+    row("Node straight into D1 files (same batch)", m.node),
+  ]);
+  // On a loaded machine the medians carry other processes' noise; the fastest call of each side shows the cost floor.
+  const best = Object.fromEntries(Object.entries(ms).map(([k, xs]) => [k, Math.min(...xs)]));
+  const all = (xs) => `[${xs.map((x) => x.toFixed(0)).join(", ")}]`;
+  console.log(
+    `ratio API / floor Worker: median ${(m.api / m.floor).toFixed(2)}×, fastest ${(best.api / best.floor).toFixed(2)}× (target ≤ 1.5×); ` +
+      `API / Node batch: median ${(m.api / m.node).toFixed(2)}×\n` +
+      `all calls ms: API ${all(ms.api)} floor ${all(ms.floor)} node ${all(ms.node)}`,
+  );
 }

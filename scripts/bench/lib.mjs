@@ -1,12 +1,12 @@
 // Shared benchmark plumbing: a real local API (wrangler dev on a fresh persisted state) and a raw D1 of the
 // same engine for baselines, measured side by side in one run.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BIN, ROOT, freePort, run, startChild, waitForHttp } from "../lib/proc.mjs";
 import { buildAssets } from "../build-assets.mjs";
 import { varArgs as devVarArgs } from "../lib/devvars.mjs";
-import { openLocalD1 } from "../lib/d1.mjs";
+import { d1Blocks, openLocalD1 } from "../lib/d1.mjs";
 // The id codec and the shard map the Worker routes by: TypeScript that Node loads directly (no imports of other
 // src/ modules; ids.ts imports only the ulidx package).
 import { shardNumberOfId, shardSuffix } from "../../src/lib/ids.ts";
@@ -283,4 +283,68 @@ export function workerdStats(pgid, pick) {
     }
   }
   return best;
+}
+
+/**
+ * The floor Worker (scripts/bench/floor-worker.mjs) under its own wrangler dev, on `dir` (a copy of the API's seeded
+ * state: two wrangler dev on one state contend): the same D1 databases and Rate Limiting binding, no application
+ * code. `call(path, { token, body })` POSTs to it and answers its JSON.
+ */
+export async function startFloor(dir) {
+  const config = path.join(dir, "floor-wrangler.toml");
+  const lines = [
+    `name = "workspace-edge-floor"`,
+    `main = "${path.join(ROOT, "scripts", "bench", "floor-worker.mjs")}"`,
+    `compatibility_date = "2026-11-01"`,
+    "",
+    ...d1Blocks(),
+    "[[ratelimits]]",
+    `name = "RATE_LIMITER"`,
+    `namespace_id = "1001"`,
+    "simple = { limit = 300, period = 60 }",
+  ];
+  writeFileSync(config, lines.join("\n"));
+  const [port, inspector] = [await freePort(), await freePort()];
+  const { child, stop } = startChild(
+    path.join(BIN, "wrangler"),
+    [
+      "dev",
+      "--config",
+      config,
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspector),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      dir,
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: ["ignore", "ignore", "inherit"],
+      isolated: true,
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
+  return {
+    url,
+    async call(p, { token, body }) {
+      const res = await fetch(url + p, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`floor ${p} → ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      return res.json();
+    },
+    async stop() {
+      stop();
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+    },
+  };
 }

@@ -1,67 +1,11 @@
 // npm run bench -- load: requests per second and p99 of E10, E12 and E16 beside GET /health on one wrangler dev,
 // measured in alternating rounds so both see the same machine, and beside a floor: the same D1 and Rate Limiting calls
 // as E10 with no application code (scripts/bench/floor-worker.mjs, its own wrangler dev on a copy of the state).
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freshState, printTable } from "./lib.mjs";
+import { freshState, printTable, startFloor } from "./lib.mjs";
 import { drive, ENDPOINTS, percentile, seedRequestPath, startApi } from "./requestpath.mjs";
-import { BIN, freePort, ROOT, startChild, waitForHttp } from "../lib/proc.mjs";
-import { d1Blocks } from "../lib/d1.mjs";
-
-/**
- * The floor (scripts/bench/floor-worker.mjs) under its own wrangler dev, on `dir` (a copy of the API's seeded
- * state): the same D1 databases and Rate Limiting binding, no application code.
- */
-async function startFloor(dir) {
-  const config = path.join(dir, "floor-wrangler.toml");
-  const lines = [
-    `name = "workspace-edge-floor"`,
-    `main = "${path.join(ROOT, "scripts", "bench", "floor-worker.mjs")}"`,
-    `compatibility_date = "2026-11-01"`,
-    "",
-    ...d1Blocks(),
-    "[[ratelimits]]",
-    `name = "RATE_LIMITER"`,
-    `namespace_id = "1001"`,
-    "simple = { limit = 300, period = 60 }",
-  ];
-  writeFileSync(config, lines.join("\n"));
-  const [port, inspector] = [await freePort(), await freePort()];
-  const { child, stop } = startChild(
-    path.join(BIN, "wrangler"),
-    [
-      "dev",
-      "--config",
-      config,
-      "--port",
-      String(port),
-      "--inspector-port",
-      String(inspector),
-      "--ip",
-      "127.0.0.1",
-      "--persist-to",
-      dir,
-      "--log-level",
-      "warn",
-      "--show-interactive-dev-session=false",
-    ],
-    {
-      env: { CI: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-      stdio: ["ignore", "ignore", "inherit"],
-      isolated: true,
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/health`, { timeoutMs: 90_000, child });
-  return {
-    url,
-    async stop() {
-      stop();
-      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
-    },
-  };
-}
 
 export default async function () {
   const rounds = Number(process.env.BENCH_LOAD_ROUNDS || 3);

@@ -1,9 +1,14 @@
 // Row queries at table scale (docs/api-guide.md › Querying rows): a 100,000-row, 12-column table, and p50/p99 of
-// six query classes through the real API (GET /table/{id}/rows and POST /table/{id}/query), each beside its floor:
-// the same SQL written by hand (no application code, no authentication) against the same database, same run.
+// six query classes through the real API (POST /table/{id}/query), each beside its floor in the same run: the same
+// SQL written by hand, run by a bare Worker (scripts/bench/floor-worker.mjs) under its own wrangler dev on a copy of
+// the seeded state with the token's directory read beside it, so both sides pay HTTP, the runtime and D1's local
+// transport; requests alternate between the two. The same SQL from Node straight into the files is printed too.
 //   npm run bench -- query        (BENCH_QUERY_ROWS, BENCH_QUERY_REPS override 100000 and 30)
 import { monotonicFactory } from "ulidx";
-import { freshState, idsBeside, median, openD1, printTable, seedUser, startApi } from "./lib.mjs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freshState, idsBeside, median, openD1, printTable, seedUser, startApi, startFloor, time } from "./lib.mjs";
 
 const setting = (name, fallback) => {
   const v = Number(process.env[`BENCH_QUERY_${name}`]);
@@ -151,43 +156,86 @@ function classes(col, tableId) {
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
-async function timeApi(api, s, c, reps) {
+/** The deep class's cursor: `deep - 1` pages through the API, and the position (seq, id) its last row holds. */
+async function deepCursor(api, floor, s, c) {
   let cursor;
-  let after;
-  if (c.deep) {
-    for (let p = 1; p < c.deep; p++) {
-      const res = await api.call("POST", `/table/${s.tableId}/query`, {
-        token: s.u.token,
-        body: { ...c.body, ...(cursor ? { cursor } : {}) },
-      });
-      if (!res.nextCursor) break;
-      cursor = res.nextCursor;
-      after = { id: res.data[res.data.length - 1]._id };
-    }
+  let lastId;
+  for (let p = 1; p < c.deep; p++) {
+    const res = await api.call("POST", `/table/${s.tableId}/query`, {
+      token: s.u.token,
+      body: { ...c.body, ...(cursor ? { cursor } : {}) },
+    });
+    if (!res.nextCursor) break;
+    cursor = res.nextCursor;
+    lastId = res.data[res.data.length - 1]._id;
   }
-  const body = { ...c.body, ...(cursor ? { cursor } : {}) };
-  const ms = [];
-  let count = 0;
-  for (let i = 0; i < reps + 2; i++) {
-    const t0 = performance.now();
-    const res = await api.call("POST", `/table/${s.tableId}/query`, { token: s.u.token, body });
-    if (i >= 2) ms.push(performance.now() - t0);
-    count = res.data.length;
-  }
-  return { ms, count, after };
+  const statements = [{ sql: "SELECT seq, id FROM rows WHERE id = ?", params: [lastId] }];
+  const [[after]] = (await floor.call("/floor/sql", { token: s.u.token, body: { shardOf: s.tableId, statements } }))
+    .data;
+  return { cursor, after };
 }
 
-async function timeFloor(db, sqlText, reps) {
+/**
+ * One class, API and floor Worker in alternation (so machine drift hits both alike), 2 warm-up rounds unmeasured:
+ * the API's POST /table/{id}/query beside the floor's hand-written SQL with the token's read.
+ */
+async function timeSideBySide(api, floor, s, c, reps) {
+  const { cursor, after } = c.deep ? await deepCursor(api, floor, s, c) : {};
+  const sqlText = c.deep ? c.sql(after) : c.sql;
+  const body = { ...c.body, ...(cursor ? { cursor } : {}) };
+  const floorBody = { shardOf: s.tableId, statements: [{ sql: sqlText }] };
+  const out = { api: [], floor: [], apiCount: 0, floorCount: 0, sqlText };
+  for (let i = 0; i < reps + 2; i++) {
+    const a = await time(() => api.call("POST", `/table/${s.tableId}/query`, { token: s.u.token, body }));
+    const f = await time(() => floor.call("/floor/sql", { token: s.u.token, body: floorBody }));
+    if (i < 2) continue;
+    out.api.push(a.ms);
+    out.floor.push(f.ms);
+    out.apiCount = a.out.data.length;
+    out.floorCount = Math.min(f.out.data[0].length, 100);
+  }
+  return out;
+}
+
+/** The same SQL from Node straight into the database files (openD1): no HTTP, no Worker, for reference. */
+async function timeNode(db, sqlText, reps) {
   const ms = [];
-  let count = 0;
   for (let i = 0; i < reps + 2; i++) {
     const t0 = performance.now();
     const { results } = await db.prepare(sqlText).all();
     for (const r of results) JSON.parse(r.cells ?? "{}");
     if (i >= 2) ms.push(performance.now() - t0);
-    count = Math.min(results.length, 100);
   }
-  return { ms, count };
+  return ms;
+}
+
+/** The API and the floor Worker side by side on copies of the seeded state, then the direct-Node figure. */
+async function measure(s, list, reps) {
+  const floorDir = mkdtempSync(path.join(os.tmpdir(), "cws-floor-"));
+  cpSync(s.dir, floorDir, { recursive: true });
+  const api = await startApi({ dir: s.dir });
+  let floor = null;
+  const timed = [];
+  const fixed = [];
+  try {
+    floor = await startFloor(floorDir);
+    for (const c of list) timed.push(await timeSideBySide(api, floor, s, c, reps));
+    // The fixed cost of any request on this machine (HTTP, authentication, one D1 round trip), for reading the ratios.
+    for (let i = 0; i < reps + 2; i++) {
+      const t = await time(() => api.call("GET", `/table/${s.tableId}`, { token: s.u.token }));
+      if (i >= 2) fixed.push(t.ms);
+    }
+  } finally {
+    await Promise.all([api.stop(), floor?.stop()]);
+    rmSync(floorDir, { recursive: true, force: true });
+  }
+  const { shard, dispose } = await openD1(s.dir);
+  try {
+    for (const t of timed) t.node = await timeNode(shard(s.tableId), t.sqlText, reps);
+  } finally {
+    await dispose();
+  }
+  return { timed, fixed };
 }
 
 export default async function () {
@@ -197,46 +245,23 @@ export default async function () {
   const s = await setUp(rowCount);
   console.log(`seeded ${rowCount} rows × 12 columns in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const list = classes(s.col, s.tableId);
-  const apiTimes = [];
-  const fixed = [];
-  const api = await startApi({ dir: s.dir });
-  try {
-    for (const c of list) apiTimes.push(await timeApi(api, s, c, reps));
-    // The fixed cost of any request on this machine (HTTP, authentication, one D1 round trip), for reading the ratios.
-    for (let i = 0; i < reps + 2; i++) {
-      const t0 = performance.now();
-      await api.call("GET", `/table/${s.tableId}`, { token: s.u.token });
-      if (i >= 2) fixed.push(performance.now() - t0);
-    }
-  } finally {
-    await api.stop();
-  }
-  const { shard, dispose } = await openD1(s.dir);
-  const db = shard(s.tableId);
-  const out = [];
-  try {
-    for (const [i, c] of list.entries()) {
-      let sqlText = c.sql;
-      if (c.deep) {
-        const { results } = await db.prepare("SELECT seq, id FROM rows WHERE id = ?").bind(apiTimes[i].after.id).all();
-        sqlText = c.sql(results[0]);
-      }
-      const floor = await timeFloor(db, sqlText, reps);
-      const a = apiTimes[i];
-      out.push({
-        query: c.name,
-        rows: `${a.count}/${floor.count}`,
-        apiP50: median(a.ms).toFixed(1),
-        apiP99: pct(a.ms, 99).toFixed(1),
-        floorP50: median(floor.ms).toFixed(1),
-        floorP99: pct(floor.ms, 99).toFixed(1),
-        ratioP50: (median(a.ms) / median(floor.ms)).toFixed(2),
-      });
-    }
-  } finally {
-    await dispose();
-  }
+  const { timed, fixed } = await measure(s, list, reps);
+  rmSync(s.dir, { recursive: true, force: true });
+  const out = timed.map((t, i) => ({
+    query: list[i].name,
+    rows: `${t.apiCount}/${t.floorCount}`,
+    apiP50: median(t.api).toFixed(1),
+    apiP99: pct(t.api, 99).toFixed(1),
+    floorP50: median(t.floor).toFixed(1),
+    floorP99: pct(t.floor, 99).toFixed(1),
+    ratioP50: (median(t.api) / median(t.floor)).toFixed(2),
+    nodeSqlP50: median(t.node).toFixed(1),
+  }));
   out.push({ query: "GET /table/{id} (no query: fixed cost)", rows: "-", apiP50: median(fixed).toFixed(1) });
   out.at(-1).apiP99 = pct(fixed, 99).toFixed(1);
   printTable(`Row queries on ${rowCount} rows × 12 columns, ${reps} requests each (ms)`, out);
+  console.log(
+    "floor: the same SQL in a bare Worker (scripts/bench/floor-worker.mjs, its own wrangler dev) with the token's " +
+      "directory read, alternating with the API; nodeSql: that SQL from Node straight into the files (no HTTP, no Worker)",
+  );
 }

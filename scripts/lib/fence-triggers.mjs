@@ -5,9 +5,12 @@
 // caught by npm test.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { allFenceTriggers } from "../../src/tenancy/kernel/tables.ts";
+import "./ts-imports.mjs";
 import { migrationFiles, splitMigration } from "./d1.mjs";
 import { ROOT } from "./proc.mjs";
+
+// The declaration imports the drizzle schema (extensionless imports): loaded once the hook above resolves them.
+const { allFenceTriggers } = await import("../../src/tenancy/kernel/tables.ts");
 
 export const SHARD_MIGRATIONS = path.join(ROOT, "migrations", "shard");
 

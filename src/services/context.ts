@@ -37,12 +37,12 @@ export const idsWithoutContext: IdIssuer = idIssuer;
 // need, from the module's face.
 export {
   reconcileIndex,
+  withClaim,
   type DirectoryIndex,
   applyPlacements,
   fenceRefusalOf,
   learnFromFence,
   placementsQuery,
-  refreshPlacements,
   servedHere,
   servedHereSql,
   writableHereSql,

@@ -20,13 +20,7 @@ export {
   whereIs,
   type Where,
 } from "./kernel/routing";
-export {
-  applyPlacements,
-  learnFromFence,
-  placementsQuery,
-  refreshPlacements,
-  type PlacementRow,
-} from "./kernel/placements";
+export { applyPlacements, learnFromFence, placementsQuery, type PlacementRow } from "./kernel/placements";
 export { fenceRefusalOf, servedHere, servedHereSql, writableHereSql } from "./kernel/fence";
 
 // Operations: the admin routes' shard moves and the Worker's upkeep.
@@ -40,5 +34,5 @@ export {
   MIN_STEP_CALLS,
   moveShardStep,
 } from "./operations/moves";
-export { reconcileIndex, type DirectoryIndex } from "./operations/directoryIndex";
+export { reconcileIndex, withClaim, type DirectoryIndex } from "./operations/directoryIndex";
 export { startRepairs, type Repair } from "./operations/repairs";

@@ -41,27 +41,6 @@ const OPERATIONS_TESTED_ELSEWHERE: Record<string, string> = {
   moveLogicalShard: "test/shared/shard-move-steps.test.ts and shard-live-move.test.ts (the shard-move suites)",
   dropMovedShardCopy: "test/shared/shard-move-steps.test.ts (the shard-move suites)",
   abortLogicalShardMove: "test/shared/shard-move-steps.test.ts (the shard-move suites)",
-  // Views (issue 36) landed with one lifecycle test, now views/updateView.test.ts: it creates, lists, reads, changes
-  // and deletes a view.
-  getView: "test/routes/views/updateView.test.ts (the views lifecycle test)",
-  listViews: "test/routes/views/updateView.test.ts (the views lifecycle test)",
-  deleteView: "test/routes/views/updateView.test.ts (the views lifecycle test)",
-  // Comments (issue 38) landed with files for three of its operations; the others are exercised by those files'
-  // threads and by their cases in test/security/cases/comments.ts until each has its own file (then its entry here
-  // fails as no longer needed).
-  ...Object.fromEntries(
-    [
-      "getComment",
-      "updateComment",
-      "deleteComment",
-      "replyToComment",
-      "resolveComment",
-      "reopenComment",
-      "putCommentReaction",
-      "deleteCommentReaction",
-      "listRowComments",
-    ].map((id) => [id, "test/routes/comments/*.test.ts (threads) and test/security/cases/comments.ts"]),
-  ),
 };
 
 interface Operation {

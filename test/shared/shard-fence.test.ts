@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { SHARD_KEY_COLUMNS } from "../../src/tenancy/kernel/keys";
+import { SHARD_TABLES } from "../../src/tenancy/kernel/keys";
 import { logicalShardOfId, shardBindingOfId } from "../../src/tenancy/kernel/ids";
 import { shardBindings } from "../../src/tenancy/kernel/map";
 import { claimAndEnqueue } from "../../src/services/automations/scheduler";
@@ -45,7 +45,7 @@ describe("the fence's triggers", () => {
       const { results } = await env[binding]!.prepare(
         `SELECT tbl_name AS t, name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'fence_%'`,
       ).all<{ t: string; name: string }>();
-      for (const table of Object.keys(SHARD_KEY_COLUMNS)) {
+      for (const { name: table } of SHARD_TABLES) {
         expect(
           results
             .filter((r) => r.t === table)

@@ -6,11 +6,12 @@ import { describe, expect, it } from "vitest";
 import * as shardSchema from "../../src/db/schema/shard";
 import {
   PER_DATABASE_TABLES,
-  SHARD_KEY_COLUMNS,
+  SHARD_TABLES,
   shardCondition,
   shardTablesInCopyOrder,
 } from "../../src/tenancy/kernel/keys";
 import { LOGICAL_SHARDS } from "../../src/tenancy/kernel/map";
+import { shardTable } from "../../src/tenancy/kernel/tables";
 import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
 import { newId, newShardedId } from "../../src/lib/ids";
 
@@ -23,15 +24,22 @@ const tables = allTables.filter((t) => !(PER_DATABASE_TABLES as readonly string[
 describe("shard keys", () => {
   it("every shard table has a key column, which exists and is NOT NULL; the per-database tables are shard tables without one", () => {
     for (const name of PER_DATABASE_TABLES) expect(allTables.map((t) => t.name)).toContain(name);
-    expect(
-      Object.keys(SHARD_KEY_COLUMNS).filter((n) => (PER_DATABASE_TABLES as readonly string[]).includes(n)),
-    ).toEqual([]);
-    expect(Object.keys(SHARD_KEY_COLUMNS).sort()).toEqual(tables.map((t) => t.name).sort());
-    for (const t of tables) {
-      const column = t.columns.find((c) => c.name === SHARD_KEY_COLUMNS[t.name as keyof typeof SHARD_KEY_COLUMNS]);
-      expect(column, t.name).toBeDefined();
-      expect(column!.notNull, `${t.name}.${column!.name}`).toBe(true);
+    const declared = SHARD_TABLES.map((d) => d.name);
+    expect(declared.filter((n) => (PER_DATABASE_TABLES as readonly string[]).includes(n))).toEqual([]);
+    expect([...declared].sort()).toEqual(tables.map((t) => t.name).sort());
+    for (const { table, name, key } of SHARD_TABLES) {
+      const config = getTableConfig(table);
+      expect(config.name).toBe(name);
+      const column = config.columns.find((c) => c.name === key);
+      expect(column, name).toBeDefined();
+      expect(column!.notNull, `${name}.${key}`).toBe(true);
     }
+  });
+
+  it("a key column must be a column of its own table (checked by types)", () => {
+    // @ts-expect-error -- cells' workspace_id is not a column of rows
+    const wrong = shardTable(shardSchema.rows, shardSchema.cells.workspaceId);
+    expect(wrong.key).toBe("workspace_id");
   });
 
   it("the copy order puts every table after the tables it references", () => {

@@ -11,6 +11,7 @@ import { call, ok, registerUser, uniqueEmail, type RegisteredUser } from "../sup
 import { callScheduled } from "../support/automations";
 import { shardD1 } from "../support/shards";
 import { shardBindingOfId } from "../../src/tenancy/kernel/ids";
+import { newShardedId } from "../../src/lib/ids";
 import {
   reconcileUserOrganizations,
   USER_ORGANIZATIONS_GRACE_MS,
@@ -283,5 +284,26 @@ describe("the index's repair", () => {
         ),
       );
     }
+  });
+
+  it("checks at most 200 index rows a tick, the least recently checked first, and the rest at the next tick", async () => {
+    // 250 rows naming memberships no shard holds, checked before every other row (synced_at 0): a tick deletes 200.
+    const userId = newShardedId(7);
+    const orgs = Array.from({ length: 250 }, (_, i) => newShardedId(i % 4));
+    await env.DB.prepare(
+      `INSERT INTO user_organizations (user_id, organization_id, name, owner_id, role, created_at, updated_at, member_updated_at, synced_at)
+       SELECT ?1, value, 'Gone', ?1, 'member', 0, 0, 0, 0 FROM json_each(?2)`,
+    )
+      .bind(userId, JSON.stringify(orgs))
+      .run();
+    const left = async () =>
+      (await env.DB.prepare(`SELECT COUNT(*) AS n FROM user_organizations WHERE user_id = ?1`)
+        .bind(userId)
+        .first<{ n: number }>())!.n;
+    const first = await reconcileUserOrganizations(env, Date.now());
+    expect(first.removed).toBeGreaterThanOrEqual(200);
+    expect(await left()).toBe(50);
+    await reconcileUserOrganizations(env, Date.now());
+    expect(await left()).toBe(0);
   });
 });

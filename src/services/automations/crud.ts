@@ -24,6 +24,7 @@ import { encodeBase64, textFromBase64Url, textToBase64Url } from "../../lib/base
 import { keptAnswerUpdates } from "../idempotency";
 import type { CreateAutomationValue, UpdateAutomationValue } from "../../schemas/automations";
 import type { ServiceContext } from "../context";
+import { replaceEventTriggersStatements } from "./queries";
 import { nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
 import { dropRemoteTriggers } from "./remoteTriggers";
@@ -205,7 +206,6 @@ function patchStatements(
     .toSQL();
   const statements = [statement(d1, update.sql, ...update.params)];
   if (!triggers) return statements;
-  const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
   const rows = localEventTriggerRows({ ...current, ...set }, triggers).map((r) => [
     r.automationId,
     r.position,
@@ -215,25 +215,7 @@ function patchStatements(
     r.columnId,
     r.documentIds,
   ]);
-  statements.push(
-    statement(
-      d1,
-      `DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`,
-      id,
-      version,
-      JSON.stringify(triggers),
-    ),
-    statement(
-      d1,
-      `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
-         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
-         FROM json_each(?4) j WHERE ${mine}`,
-      id,
-      version,
-      JSON.stringify(triggers),
-      JSON.stringify(rows),
-    ),
-  );
+  statements.push(...replaceEventTriggersStatements(d1, { id, version, triggers, rows }));
   return statements;
 }
 

@@ -5,19 +5,13 @@
  * database (remoteTriggers.ts), whose automations are read where they live — then the filters matched, giving the
  * runs to create by the database each goes in. The consumer that creates and queues them: events.ts.
  */
-import { statement } from "../../db/d1";
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
 import { bindingHolding, groupByShard, type ShardBinding } from "./shards";
 import { idsWithoutContext } from "../context";
-import {
-  dropUnreadablePointersStatement,
-  ownerReadsSql,
-  remoteAutomationsStatement,
-  triggerOfPointer,
-  type RemoteAutomation,
-} from "./remoteTriggers";
+import { triggerOfPointer, type RemoteAutomation } from "./remoteTriggers";
+import { dropUnreadablePointersStatement, eventTriggerLookupStatements, remoteAutomationsStatement } from "./queries";
 
 interface TriggerRow {
   automation_id: string;
@@ -135,9 +129,6 @@ export async function pointedCandidates(
   });
 }
 
-/** The trigger lookup's access condition: the automation's owner still reads the project whose event it is. */
-const OWNER_READS_EVENT_PROJECT = ownerReadsSql("a.owner_id", "t.project_id");
-
 interface TriggerLookup {
   /** Each project's triggers beside it (their runs go here, for the event's project). */
   candidates: Map<string, Candidate[]>;
@@ -158,26 +149,7 @@ export async function lookupTriggers(
   const d1 = uncountedD1(env[binding]!);
   const lookups = [...byProject.entries()].flatMap(([projectId, list]) => {
     const names = JSON.stringify([...new Set(list.map((e) => e.event))]);
-    return [
-      statement(
-        d1,
-        `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
-             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
-             (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
-           FROM automation_event_triggers t
-           JOIN automations a ON a.id = t.automation_id
-           WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0
-             AND ${OWNER_READS_EVENT_PROJECT}`,
-        projectId,
-        names,
-      ),
-      statement(
-        d1,
-        `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
-        projectId,
-        names,
-      ),
-    ];
+    return eventTriggerLookupStatements(d1, projectId, names);
   });
   const results = await d1.batch<TriggerRow & PointerRow>(lookups);
   // Each project's triggers: the rows beside it (runs here, for the event's project), then what its pointers stand for.

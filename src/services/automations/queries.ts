@@ -2,6 +2,9 @@
  * The automations' raw statements (docs/architecture.md, "Statements"): what Drizzle's builders cannot express
  * (UPDATE … RETURNING over a fence condition, json_each writes in chunks), built here and run by the area's services.
  */
+import { sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { projectReadableBy } from "../../auth/access";
 import { statement } from "../../db/d1";
 import { writableHereSql } from "../context";
 
@@ -103,6 +106,141 @@ export function sweepStatements(d1: D1Database, now: number): D1PreparedStatemen
       d1,
       `DELETE FROM automation_project_days WHERE day < ?1`,
       new Date(now - 2 * 86_400_000).toISOString().slice(0, 10),
+    ),
+  ];
+}
+
+/**
+ * In a watched projects' database: writes the pointers `list` (remoteTriggers.ts) at `version`, only those whose
+ * project is among `readable` (the caller's readable projects, auth/access.ts readableProjectsStatement), answering
+ * the project of each it wrote.
+ */
+export function writeRemoteTriggersStatement(
+  d1: D1Database,
+  version: number,
+  list: readonly { projectId: string; event: string; automationId: string; position: number }[],
+  readable: { sql: string; params: unknown[] },
+): D1PreparedStatement {
+  return statement(
+    d1,
+    `INSERT INTO automation_remote_triggers (project_id, event, automation_id, position, version)
+       SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, ? FROM json_each(?) j
+       WHERE j.value ->> 0 IN (${readable.sql})
+       ON CONFLICT (project_id, event, automation_id, position) DO UPDATE SET version = MAX(version, excluded.version)
+       RETURNING project_id`,
+    version,
+    JSON.stringify(list.map((p) => [p.projectId, p.event, p.automationId, p.position])),
+    ...readable.params,
+  );
+}
+
+/** Drops the automation's pointers of versions before `version` in one watched projects' database. */
+export function dropRemoteTriggersStatement(d1: D1Database, automationId: string, version: number) {
+  return statement(
+    d1,
+    `DELETE FROM automation_remote_triggers WHERE automation_id = ?1 AND version < ?2`,
+    automationId,
+    version,
+  );
+}
+
+/** The statement that reads, in the automations' database `d1`, those of `ids` that are enabled and not deleted. */
+export function remoteAutomationsStatement(d1: D1Database, ids: readonly string[]): D1PreparedStatement {
+  return statement(
+    d1,
+    `SELECT a.id, a.project_id, a.owner_id, a.triggers,
+         (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
+         (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
+       FROM automations a WHERE a.id IN (SELECT value FROM json_each(?1)) AND a.enabled = 1 AND a.is_deleted = 0`,
+    JSON.stringify([...new Set(ids)]),
+  );
+}
+
+/**
+ * The project read rule (auth/access.ts projectReadableBy) as SQL text over two column expressions of the
+ * enclosing statement — `owner` reads `project` — for raw statements: it binds no parameter, so it fits anywhere.
+ */
+export function ownerReadsSql(owner: string, project: string): string {
+  const { sql: text, params } = new SQLiteSyncDialect().sqlToQuery(
+    projectReadableBy(sql.raw(owner), sql.raw(project)).getSQL(),
+  );
+  if (params.length) throw new Error("ownerReadsSql: the read rule bound a parameter");
+  return text;
+}
+
+/**
+ * In the watched projects' database `d1`: drops the pointers (automation, project) whose automation's owner can no
+ * longer read the project (docs/api-guide.md › Automations: such an event creates no run), answering which it
+ * dropped. `pointers` are [automationId, projectId, ownerId]. A pointer dropped stays dropped: saving the
+ * automation's triggers again, once its owner reads the project, writes it anew.
+ */
+export function dropUnreadablePointersStatement(
+  d1: D1Database,
+  pointers: readonly (readonly [string, string, string])[],
+): D1PreparedStatement {
+  return statement(
+    d1,
+    `DELETE FROM automation_remote_triggers AS p
+       WHERE p.project_id IN (SELECT value ->> 1 FROM json_each(?1))
+         AND EXISTS (SELECT 1 FROM json_each(?1) j WHERE j.value ->> 0 = p.automation_id AND j.value ->> 1 = p.project_id
+           AND NOT ${ownerReadsSql("j.value ->> 2", "p.project_id")})
+       RETURNING automation_id, project_id`,
+    JSON.stringify(pointers),
+  );
+}
+
+/**
+ * A PATCH's new event-trigger rows (`[automationId, position, projectId, event, tableId, columnId, documentIds]`),
+ * replacing the old ones only when the automation's UPDATE to `version` with `triggers` is the one that held.
+ */
+export function replaceEventTriggersStatements(
+  d1: D1Database,
+  input: { id: string; version: number; triggers: unknown[]; rows: unknown[][] },
+): D1PreparedStatement[] {
+  const { id, version } = input;
+  const triggers = JSON.stringify(input.triggers);
+  const mine = `(SELECT version = ?2 AND triggers = ?3 FROM automations WHERE id = ?1)`;
+  return [
+    statement(d1, `DELETE FROM automation_event_triggers WHERE automation_id = ?1 AND ${mine}`, id, version, triggers),
+    statement(
+      d1,
+      `INSERT INTO automation_event_triggers (automation_id, position, project_id, event, table_id, column_id, document_ids)
+         SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6
+         FROM json_each(?4) j WHERE ${mine}`,
+      id,
+      version,
+      triggers,
+      JSON.stringify(input.rows),
+    ),
+  ];
+}
+
+/** The trigger lookup's access condition: the automation's owner still reads the project whose event it is. */
+const OWNER_READS_EVENT_PROJECT = ownerReadsSql("a.owner_id", "t.project_id");
+
+/**
+ * In the events' project's database: the triggers of automations beside the project watching `names` (a JSON array
+ * of event names) whose owner still reads it, then the pointers of automations elsewhere (remoteTriggers.ts).
+ */
+export function eventTriggerLookupStatements(d1: D1Database, projectId: string, names: string) {
+  return [
+    statement(
+      d1,
+      `SELECT t.automation_id, t.position, t.event, t.table_id, t.column_id, t.document_ids,
+           (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
+           (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
+         FROM automation_event_triggers t
+         JOIN automations a ON a.id = t.automation_id
+         WHERE t.project_id = ?1 AND t.event IN (SELECT value FROM json_each(?2)) AND a.enabled = 1 AND a.is_deleted = 0
+           AND ${OWNER_READS_EVENT_PROJECT}`,
+      projectId,
+      names,
+    ),
+    statement(
+      d1,
+      `SELECT automation_id, position, event FROM automation_remote_triggers WHERE project_id = ?1 AND event IN (SELECT value FROM json_each(?2))`,
+      projectId,
+      names,
     ),
   ];
 }

@@ -7,13 +7,12 @@
  * by a change, a delete or a failed write never fires anything. Pointers are written before the automation (a
  * failure leaves one too many, never one too few) and those of an earlier version dropped once a change holds.
  */
-import { sql } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { StoredTrigger } from "../../db/schema";
-import { projectReadableBy, readableProjectsStatement, type AutomationRow } from "../../auth/access";
+import { readableProjectsStatement, type AutomationRow } from "../../auth/access";
 import { d1Of } from "../../db/d1";
 import type { ServiceContext } from "../context";
 import { notFound } from "../../errors";
+import { dropRemoteTriggersStatement, writeRemoteTriggersStatement } from "./queries";
 
 /** An event trigger's pointer: the watched project, the event, the automation and the trigger's position in it. */
 export interface RemoteTrigger {
@@ -43,20 +42,9 @@ export async function writeRemoteTriggers(
         const readable = readableProjectsStatement(db, ctx.user._id, [
           ...new Set(list.map((p) => p.projectId)),
         ]).toSQL();
-        const rows = await d1Of(db)
-          .prepare(
-            `INSERT INTO automation_remote_triggers (project_id, event, automation_id, position, version)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, ? FROM json_each(?) j
-           WHERE j.value ->> 0 IN (${readable.sql})
-           ON CONFLICT (project_id, event, automation_id, position) DO UPDATE SET version = MAX(version, excluded.version)
-           RETURNING project_id`,
-          )
-          .bind(
-            version,
-            JSON.stringify(list.map((p) => [p.projectId, p.event, p.automationId, p.position])),
-            ...readable.params,
-          )
-          .all<{ project_id: string }>();
+        const rows = await writeRemoteTriggersStatement(d1Of(db), version, list, readable).all<{
+          project_id: string;
+        }>();
         return rows.results.map((r) => r.project_id);
       }),
   );
@@ -78,10 +66,7 @@ export function dropRemoteTriggers(
   if (!databases.length) return;
   const work = Promise.all(
     databases.map(([there]) =>
-      d1Of(there.db)
-        .prepare(`DELETE FROM automation_remote_triggers WHERE automation_id = ?1 AND version < ?2`)
-        .bind(automationId, version ?? Number.MAX_SAFE_INTEGER)
-        .run(),
+      dropRemoteTriggersStatement(d1Of(there.db), automationId, version ?? Number.MAX_SAFE_INTEGER).run(),
     ),
   ).catch((err) =>
     console.error(
@@ -104,18 +89,6 @@ export interface RemoteAutomation {
   triggers: string;
   planned_writes: number;
   planned_deliveries: number;
-}
-
-/** The statement that reads, in the automations' database `d1`, those of `ids` that are enabled and not deleted. */
-export function remoteAutomationsStatement(d1: D1Database, ids: readonly string[]): D1PreparedStatement {
-  return d1
-    .prepare(
-      `SELECT a.id, a.project_id, a.owner_id, a.triggers,
-         (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' <> 'webhook') AS planned_writes,
-         (SELECT count(*) FROM json_each(a.actions) x WHERE x.value ->> '$.spec.kind' = 'webhook') AS planned_deliveries
-       FROM automations a WHERE a.id IN (SELECT value FROM json_each(?1)) AND a.enabled = 1 AND a.is_deleted = 0`,
-    )
-    .bind(JSON.stringify([...new Set(ids)]));
 }
 
 /** The rows an automation's event triggers give: what each watches (project, event) and its filter. */
@@ -149,37 +122,4 @@ export function triggerOfPointer(a: RemoteAutomation, pointer: { position: numbe
     (r) => r.position === pointer.position,
   );
   return row && row.event === pointer.event && row.projectId === pointer.projectId ? row : null;
-}
-
-/**
- * The project read rule (auth/access.ts projectReadableBy) as SQL text over two column expressions of the
- * enclosing statement — `owner` reads `project` — for raw statements: it binds no parameter, so it fits anywhere.
- */
-export function ownerReadsSql(owner: string, project: string): string {
-  const { sql: text, params } = new SQLiteSyncDialect().sqlToQuery(
-    projectReadableBy(sql.raw(owner), sql.raw(project)).getSQL(),
-  );
-  if (params.length) throw new Error("ownerReadsSql: the read rule bound a parameter");
-  return text;
-}
-
-/**
- * In the watched projects' database `d1`: drops the pointers (automation, project) whose automation's owner can no
- * longer read the project (docs/api-guide.md › Automations: such an event creates no run), answering which it
- * dropped. `pointers` are [automationId, projectId, ownerId]. A pointer dropped stays dropped: saving the
- * automation's triggers again, once its owner reads the project, writes it anew.
- */
-export function dropUnreadablePointersStatement(
-  d1: D1Database,
-  pointers: readonly (readonly [string, string, string])[],
-): D1PreparedStatement {
-  return d1
-    .prepare(
-      `DELETE FROM automation_remote_triggers AS p
-       WHERE p.project_id IN (SELECT value ->> 1 FROM json_each(?1))
-         AND EXISTS (SELECT 1 FROM json_each(?1) j WHERE j.value ->> 0 = p.automation_id AND j.value ->> 1 = p.project_id
-           AND NOT ${ownerReadsSql("j.value ->> 2", "p.project_id")})
-       RETURNING automation_id, project_id`,
-    )
-    .bind(JSON.stringify(pointers));
 }

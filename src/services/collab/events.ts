@@ -3,10 +3,10 @@
  * write-back, so the event fires at most once per 2 s per document while the document is being edited (the room's
  * alarm is the debounce). One uncounted read finds the document's project and parent; never throws.
  */
-import { statement } from "../../db/d1";
 import type { Env } from "../../env";
 import { documentUpdatedEvent, emitEvents } from "../events/events";
 import { d1Holding } from "../context";
+import { liveDocumentStatement } from "./queries";
 
 export interface DocumentUpdatedEvent {
   /** The content version the edits were written back as. */
@@ -19,11 +19,11 @@ export interface DocumentUpdatedEvent {
 
 export async function emitDocumentUpdated(env: Env, documentId: string, _event: DocumentUpdatedEvent): Promise<void> {
   try {
-    const doc = await statement(
-      d1Holding(env, documentId),
-      "SELECT id, project_id AS projectId, parent_id AS parentId FROM documents WHERE id = ?1 AND is_deleted = 0",
-      documentId,
-    ).first<{ id: string; projectId: string; parentId: string | null }>();
+    const doc = await liveDocumentStatement(d1Holding(env, documentId), documentId).first<{
+      id: string;
+      projectId: string;
+      parentId: string | null;
+    }>();
     if (doc) await emitEvents(env, [documentUpdatedEvent(doc)]);
   } catch (err) {
     console.error(JSON.stringify({ level: "error", msg: "document.updated emission failed", error: String(err) }));

@@ -3,14 +3,15 @@
  * frozen blocks into a new content version and records the frozen DOCX blob as a new newest DOCX version, after
  * snapshotting the current state as "Before restore". Reading, taking and editing snapshots is ./snapshots.ts.
  */
-import { d1Of, statement } from "../../db/d1";
+import { d1Of } from "../../db/d1";
 import type { ServiceContext } from "../context";
 import { roomOf, unwrapRoom } from "../collab/rooms";
-import { blobIdOfKey, docxExternal, isDocx } from "../docx/store";
+import { isDocx } from "../docx/store";
 import { contentBodyStatement, docxBodyStatement } from "../search/queries";
 import { assertContentDepth } from "./depth";
-import { loadSnapshot, snapshotBlocksJson, snapshotInsertStatement } from "./snapshots";
-import { contentBumpStatement, contentObjectKey } from "./store";
+import { contentBumpStatement, restoreDocxStatements, snapshotInsertStatement } from "./queries";
+import { loadSnapshot, snapshotBlocksJson } from "./snapshots";
+import { contentObjectKey } from "./store";
 import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
 
 export interface RestoreResult {
@@ -90,36 +91,4 @@ function parsedOrNull(json: string): unknown {
   } catch {
     return null;
   }
-}
-
-/** Records the frozen version's immutable blob again as the newest version and points the document at it (clears `seededAt`). */
-function restoreDocxStatements(
-  d1: D1Database,
-  documentId: string,
-  frozenVersion: number,
-  frozenKey: string,
-  userId: string,
-  t: number,
-) {
-  const external = docxExternal(documentId, blobIdOfKey(frozenKey));
-  return [
-    statement(
-      d1,
-      `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
-         SELECT f.document_id, (SELECT MAX(version) FROM docx_versions WHERE document_id = f.document_id) + 1, f.r2_key, f.size, f.sha256, f.etag, ?, ?
-         FROM docx_versions f WHERE f.document_id = ? AND f.version = ?
-         RETURNING version`,
-      userId,
-      t,
-      documentId,
-      frozenVersion,
-    ),
-    statement(
-      d1,
-      "UPDATE documents SET external = ?, updated_at = ? WHERE id = ?",
-      JSON.stringify(external),
-      t,
-      documentId,
-    ),
-  ];
 }

@@ -18,13 +18,14 @@ import {
   type DocumentLevel,
 } from "../../auth/access";
 import { collabRooms, documents, snapshots } from "../../db/schema";
-import { d1Of, statement } from "../../db/d1";
+import { d1Of } from "../../db/d1";
 import type { Db } from "../../env";
 import { conflict, notFound, preconditionFailed, validation } from "../../errors";
 import { etagOf, versionMatches, type ExpectedVersion } from "../../lib/etag";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { EMPTY_BLOCKS_JSON } from "./store";
+import { dropSnapshotStatements, snapshotInsertStatement } from "./queries";
 
 export type SnapshotRow = typeof snapshots.$inferSelect;
 export type SnapshotDto = ReturnType<typeof snapshotDto>;
@@ -51,52 +52,8 @@ export function snapshotEtag(row: SnapshotRow): Promise<string> {
   return etagOf({ data: snapshotDto(row), content: row.contentKey });
 }
 
-/** Snapshot columns under their camelCase names, for raw `RETURNING` clauses. */
-const RETURNING_SNAPSHOT = `id, document_id AS documentId, name, description, content_version AS contentVersion, content_key AS contentKey,
-  content_size AS contentSize, docx_version AS docxVersion, docx_key AS docxKey, user_id AS userId, created_at AS createdAt, updated_at AS updatedAt`;
-
-/**
- * The statement that freezes the document's current content and newest DOCX version, `RETURNING` the new row: one
- * statement, so it points at whatever was current at that instant even while a content write races it.
- */
-export function snapshotInsertStatement(
-  d1: D1Database,
-  p: {
-    id: string;
-    documentId: string;
-    name: string;
-    description: string;
-    userId: string;
-    at: number;
-    frozen?: FrozenState;
-  },
-) {
-  // With `frozen`, only if the document is still at the versions read (the answer kept with the snapshot names them).
-  const guard = p.frozen ? ` AND COALESCE(c.version, 0) = ? AND v.version IS ?` : "";
-  return statement(
-    d1,
-    `INSERT INTO snapshots (id, document_id, name, description, content_version, content_key, content_size, docx_version, docx_key, user_id, created_at, updated_at)
-       SELECT ?, d.id, ?, ?, COALESCE(c.version, 0), c.r2_key, COALESCE(c.size, 0), v.version, v.r2_key, ?, ?, ?
-       FROM documents d
-       LEFT JOIN document_contents c ON c.document_id = d.id
-       LEFT JOIN docx_versions v ON v.document_id = d.id
-         AND v.version = (SELECT MAX(version) FROM docx_versions WHERE document_id = d.id)
-         AND d.type = 'EXTERNAL' AND json_extract(d.external, '$.type') = 'DOCX'
-       WHERE d.id = ?${guard}
-       RETURNING ${RETURNING_SNAPSHOT}`,
-    p.id,
-    p.name,
-    p.description,
-    p.userId,
-    p.at,
-    p.at,
-    p.documentId,
-    ...(p.frozen ? [p.frozen.contentVersion, p.frozen.docxVersion] : []),
-  );
-}
-
 /** The versions a new snapshot of a document would freeze: its content version (0 without content) and its newest DOCX version (a DOCX only). */
-interface FrozenState {
+export interface FrozenState {
   contentVersion: number;
   docxVersion: number | null;
 }
@@ -298,27 +255,7 @@ export async function deleteSnapshot(
  */
 async function dropSnapshot(db: Db, r2: R2Bucket, row: SnapshotRow, ifUnchanged = false): Promise<boolean> {
   const d1 = d1Of(db);
-  const statements = [
-    ifUnchanged
-      ? statement(
-          d1,
-          "DELETE FROM snapshots WHERE id = ? AND name = ? AND description = ? AND updated_at = ?",
-          row.id,
-          row.name,
-          row.description,
-          row.updatedAt,
-        )
-      : statement(d1, "DELETE FROM snapshots WHERE id = ?", row.id),
-  ];
-  if (row.contentKey) {
-    statements.push(
-      statement(
-        d1,
-        "SELECT EXISTS (SELECT 1 FROM snapshots WHERE content_key = ?1) OR EXISTS (SELECT 1 FROM document_contents WHERE r2_key = ?1) AS shared",
-        row.contentKey,
-      ),
-    );
-  }
+  const statements = dropSnapshotStatements(d1, row, ifUnchanged);
   const [deleted, shared] = await d1.batch<{ shared: number }>(statements);
   const gone = deleted!.meta.changes === 1;
   if (gone && row.contentKey && !shared!.results[0]?.shared) await r2.delete(row.contentKey);

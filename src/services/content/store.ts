@@ -8,7 +8,7 @@
  * object instead of copying it).
  */
 import { eq, type SQL } from "drizzle-orm";
-import { d1Of, statement } from "../../db/d1";
+import { d1Of } from "../../db/d1";
 import { documentContents, documentSettings } from "../../db/schema";
 import { inJson, insertWhere } from "../../db/sql";
 import type { Db } from "../../env";
@@ -18,6 +18,7 @@ import type { ServiceContext } from "../context";
 import { mapConcurrent } from "../../lib/concurrency";
 import { contentBodyStatement } from "../search/queries";
 import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
+import { contentBumpStatement, currentContentStatement } from "./queries";
 
 export interface DocumentContent {
   documentId: string;
@@ -142,12 +143,7 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
   const bump = contentBumpStatement(d1, { documentId, size, key, userId, at: ctx.now, baseVersion });
   try {
     // Inside the transaction, before the bump: no snapshot can start pointing at the old key in between.
-    const previous = statement(
-      d1,
-      `SELECT c.version, c.r2_key, EXISTS (SELECT 1 FROM snapshots s WHERE s.content_key = c.r2_key) AS shared
-         FROM document_contents c WHERE c.document_id = ?`,
-      documentId,
-    );
+    const previous = currentContentStatement(d1, documentId);
     // Comment threads anchored to blocks that this write removes are detached (docs/api-guide.md › Comments).
     const anchors = anchorsStatement(d1, documentId, key, input.blocksJson);
     // The search index's body follows in the same transaction (docs/api-guide.md › Search).
@@ -167,53 +163,6 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
     await r2.delete(key);
     throw err;
   }
-}
-
-/**
- * The statement that makes the object under `key` the document's current content, `RETURNING version` (no row when
- * `baseVersion` is no longer current): conditional on `baseVersion` (insert-if-absent for 0), else an upsert.
- */
-export function contentBumpStatement(
-  d1: D1Database,
-  p: { documentId: string; size: number; key: string; userId: string; at: number; baseVersion?: number },
-): D1PreparedStatement {
-  if (p.baseVersion === undefined) {
-    return statement(
-      d1,
-      `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
-         ON CONFLICT (document_id) DO UPDATE SET version = version + 1, size = excluded.size, r2_key = excluded.r2_key,
-           updated_by = excluded.updated_by, updated_at = excluded.updated_at
-         RETURNING version`,
-      p.documentId,
-      p.size,
-      p.key,
-      p.userId,
-      p.at,
-    );
-  }
-  if (p.baseVersion === 0) {
-    return statement(
-      d1,
-      `INSERT INTO document_contents (document_id, version, size, r2_key, updated_by, updated_at) VALUES (?, 1, ?, ?, ?, ?)
-         ON CONFLICT (document_id) DO NOTHING RETURNING version`,
-      p.documentId,
-      p.size,
-      p.key,
-      p.userId,
-      p.at,
-    );
-  }
-  return statement(
-    d1,
-    `UPDATE document_contents SET version = version + 1, size = ?, r2_key = ?, updated_by = ?, updated_at = ?
-       WHERE document_id = ? AND version = ? RETURNING version`,
-    p.size,
-    p.key,
-    p.userId,
-    p.at,
-    p.documentId,
-    p.baseVersion,
-  );
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DocumentRow } from "../../auth/access";
 import { documentDto } from "./serialize";
-import { ancestorsStatement } from "./tree";
+import { ancestorsStatement } from "./queries";
 
 export interface CreateDocumentInput extends Omit<NewDocument, "external" | "id"> {
   projectId: string;

@@ -18,7 +18,8 @@ import {
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { liveSubtreeStatement, subtreeIds } from "./tree";
+import { liveSubtreeStatement } from "./queries";
+import { subtreeIds } from "./tree";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
 /**

@@ -6,7 +6,7 @@ import { conflict, notFound, validation } from "../../errors";
 import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
-import { inSubtree, subtreeSql } from "./tree";
+import { subtreeSql } from "./tree";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -139,22 +139,4 @@ export async function softDeleteSubtree(ctx: ServiceContext, rootId: string): Pr
     UPDATE documents SET is_deleted = 1, deleted_at = (SELECT at FROM stamp), updated_at = ${t}
     WHERE id IN (SELECT id FROM sub) AND is_deleted = 0 RETURNING id`);
   return rows.map((r) => r.id);
-}
-
-/**
- * Batchable: restores the root and what was deleted along with it (same deletedAt stamp), returning their ids.
- * A builder with the subtree as a subquery, so it rides in one batch with the reads that follow it.
- */
-export function restoreSubtreeStatement(db: Db, root: DocumentRow, at: number) {
-  return db
-    .update(documents)
-    .set({ isDeleted: false, deletedAt: null, updatedAt: at })
-    .where(
-      and(
-        inSubtree(documents.id, root.id),
-        eq(documents.isDeleted, true),
-        root.deletedAt === null ? isNull(documents.deletedAt) : eq(documents.deletedAt, root.deletedAt),
-      ),
-    )
-    .returning({ id: documents.id });
 }

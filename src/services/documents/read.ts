@@ -12,7 +12,8 @@ import {
 } from "../../auth/access";
 import { documents } from "../../db/schema";
 import { read, type ServiceContext } from "../context";
-import { collaboratorsStatement, commentCountsStatement, countsOf, documentDto, groupCollaborators } from "./serialize";
+import { collaboratorsStatement, commentCountsStatement } from "./queries";
+import { countsOf, documentDto, groupCollaborators } from "./serialize";
 
 export type DocumentDto = ReturnType<typeof documentDto>;
 

@@ -19,9 +19,15 @@ import { conflict, notFound, preconditionFailed } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
-import { assertMove, assertParentFolder, restoreSubtreeStatement, softDeleteSubtree } from "./mutations";
-import { collaboratorsStatement, commentCountsStatement, countsOf, documentDto, groupCollaborators } from "./serialize";
-import { ancestorsStatement, subtreeHeightStatement } from "./tree";
+import { assertMove, assertParentFolder, softDeleteSubtree } from "./mutations";
+import {
+  ancestorsStatement,
+  collaboratorsStatement,
+  commentCountsStatement,
+  restoreSubtreeStatement,
+  subtreeHeightStatement,
+} from "./queries";
+import { countsOf, documentDto, groupCollaborators } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
 type DocumentRow = typeof documents.$inferSelect;

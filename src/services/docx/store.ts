@@ -8,7 +8,8 @@ import { eq, sql } from "drizzle-orm";
 import { insertWhere } from "../../db/sql";
 import { DOCX_MEDIA_TYPE, verifiedDocxProblem } from "../../lib/docx";
 import { docxVersions, documents, type ExternalInfo } from "../../db/schema";
-import { d1Of, statement } from "../../db/d1";
+import { d1Of } from "../../db/d1";
+import { docxVersionStatements, markSeededStatement } from "./queries";
 import { ApiError, conflict } from "../../errors";
 import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
@@ -111,27 +112,7 @@ export async function addDocxVersion(
   const t = ctx.now;
   const external = docxExternal(documentId, blob.blobId);
   const [inserted] = await d1.batch<{ version: number }>([
-    statement(
-      d1,
-      `INSERT INTO docx_versions (document_id, version, r2_key, size, sha256, etag, created_by, created_at)
-         SELECT ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ?, ?, ? FROM docx_versions WHERE document_id = ?
-         RETURNING version`,
-      documentId,
-      blob.r2Key,
-      blob.size,
-      blob.sha256,
-      blob.etag,
-      userId,
-      t,
-      documentId,
-    ),
-    statement(
-      d1,
-      "UPDATE documents SET external = ?, updated_at = ? WHERE id = ?",
-      JSON.stringify(external),
-      t,
-      documentId,
-    ),
+    ...docxVersionStatements(d1, { documentId, blob, userId, t, external }),
     docxBodyStatement(d1, documentId, blob.r2Key, bytes),
   ]);
   return inserted!.results[0]!.version;
@@ -152,14 +133,7 @@ export async function markSeeded(ctx: ServiceContext, doc: typeof documents.$inf
     if (!external || external.type !== "DOCX") throw conflict("The document is not an EXTERNAL DOCX document");
     if (typeof external.seededAt === "number") return external.seededAt;
     const t = ctx.now;
-    const res = await statement(
-      db,
-      `UPDATE documents SET external = json_set(external, '$.seededAt', ?)
-         WHERE id = ? AND json_extract(external, '$.resourceId') = ? AND json_extract(external, '$.seededAt') IS NULL`,
-      t,
-      doc.id,
-      external.resourceId,
-    ).run();
+    const res = await markSeededStatement(db, { documentId: doc.id, resourceId: external.resourceId, t }).run();
     if (res.meta.changes === 1) return t;
   }
   throw conflict("The DOCX changed while it was being marked; try again");

@@ -17,9 +17,16 @@ import { changeLogOff, derivedCellLog } from "../changes/log";
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
-import { cellWriteStatements, loadTable, persistFormulaStatement, type CellUpsert } from "./store";
+import {
+  cellWriteStatements,
+  columnsNamingStatement,
+  formulaCellsStatement,
+  persistFormulaStatement,
+  type CellUpsert,
+} from "./queries";
+import { loadTable } from "./store";
 import { readRowPage, readRows } from "./rowPages";
-import { d1Of, statement } from "../../db/d1";
+import { d1Of } from "../../db/d1";
 import type { IdIssuer, ServiceContext } from "../context";
 import { validateFormula } from "./validate";
 import { lookupDependentColumns, relationLookups, relationTest } from "./lookups";
@@ -96,9 +103,6 @@ interface StoredCellRaw {
   updated_at: number;
   is_deleted: number;
 }
-
-const SELECT_FORMULA_CELLS = `SELECT * FROM cells WHERE row_id IN (SELECT value FROM json_each(?1))
-  AND column_id IN (SELECT value FROM json_each(?2)) AND is_deleted = 0 ORDER BY row_id, column_id`;
 
 function storedCell(r: StoredCellRaw): StoredCell {
   return {
@@ -269,13 +273,11 @@ async function assertNotLookedUpDeeper(
   if (input.dependentTables.length === 0) return;
   const deep = [...lookupDependentColumns(input.columns, input.trees)];
   if (deep.length === 0) return;
-  const { results } = await statement(
-    d1,
-    `SELECT c.name, t.name AS table_name, c.formula FROM columns c JOIN tables t ON t.id = c.table_id WHERE c.is_deleted = 0 AND c.table_id IN (SELECT value FROM json_each(?1))
-        AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE instr(c.formula, '"' || j.value || '"') > 0)`,
-    JSON.stringify(input.dependentTables),
-    JSON.stringify(deep),
-  ).all<{ name: string; table_name: string; formula: string }>();
+  const { results } = await columnsNamingStatement(d1, input.dependentTables, deep).all<{
+    name: string;
+    table_name: string;
+    formula: string;
+  }>();
   if (results.length === 0) return;
   const hit = results[0]!;
   const col = input.columns.find((c) => deep.some((id) => id === c.id && hit.formula.includes(`"${id}"`)));
@@ -345,9 +347,7 @@ export async function recomputeRowFormulas(
       : 0;
   // The stored formula cells, when asked, are read in the same batch as the writes (after them).
   const readBack =
-    opts.returnCells && plan.order.length > 0
-      ? statement(d1, SELECT_FORMULA_CELLS, JSON.stringify(page.rowIds), JSON.stringify(plan.order))
-      : null;
+    opts.returnCells && plan.order.length > 0 ? formulaCellsStatement(d1, page.rowIds, plan.order) : null;
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
     const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;

@@ -8,7 +8,8 @@ import type { Expr } from "./expression";
 import { compileFormula, evaluateCellText, LIMIT_TEXT, type CompiledFormula } from "./evaluate";
 import { formulaLimits } from "./limits";
 import { columnMetas, computeOrder, referencedColumns, type TableColumn } from "./graph";
-import { readLinkedRows, type CellUpsert } from "./store";
+import type { CellUpsert } from "./queries";
+import { readLinkedRows } from "./store";
 import type { RowPage } from "./rowPages";
 import { cellToValue, Errors, type ColumnMeta, type FormulaValue } from "./values";
 import {

@@ -5,7 +5,7 @@ import type { TokenResources } from "../../db/schema";
 import { narrowScopes, resolveResources } from "./tokenScopes";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import { randomBase62, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 
@@ -119,7 +119,7 @@ export async function createToken(
     return record;
   }
   const { sql, params } = insert.toSQL();
-  await d1.batch([d1.prepare(sql).bind(...params), ...kept]);
+  await d1.batch([statement(d1, sql, ...params), ...kept]);
   return record;
 }
 

@@ -1,4 +1,4 @@
-import { eq, gte } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { organizationMembers, organizations, users, workspaceCollaborators, workspaces } from "../../db/schema";
 import { conflict } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
@@ -8,9 +8,8 @@ import { applyPendingInvitations, pendingInvitationsOf } from "../documents/invi
 import { applyPendingMemberInvitations, pendingMemberInvitationsOf } from "../organizations/invitations";
 import { workspaceDto } from "../workspaces/serialize";
 import { indexMemberships } from "../organizations/userOrganizations";
-import { systemContext, type ServiceContext } from "../context";
+import { reconcileIndex, type DirectoryIndex, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { createDb } from "../../db/client";
 import type { Db, Env } from "../../env";
 
 export function userDto(row: typeof users.$inferSelect) {
@@ -202,31 +201,39 @@ export async function completeReplayedRegistration(ctx: ServiceContext, kept: { 
   );
 }
 
-/** How far back the scheduler looks for users whose copy a shard lacks (a registration interrupted between databases). */
+/** How far back the repair looks for users whose copy a shard lacks (a registration interrupted between databases). */
 const USER_REPAIR_WINDOW_MS = 24 * 60 * 60_000;
 
 /**
- * The repair of registrations interrupted after the directory committed (docs/scaling.md, "Repair"): every user
- * registered in the last day (or since `since`) gets its copy in every shard database that lacks it. Each shard is
- * asked which of those it holds and only the missing are written, so a tick with nothing to repair writes nothing.
- * Idempotent; run every minute by the scheduler. Returns how many copies it wrote.
+ * Users' copies as src/tenancy/operations/directoryIndex.ts repairs them: the one index whose records (users) are in
+ * the directory and whose claims (their copies) are in every shard. Users are never deleted, so no copy is orphaned.
+ */
+const USER_COPIES: DirectoryIndex<never, never, typeof users.$inferSelect> = {
+  missing: {
+    records: "directory",
+    wanted: [
+      {
+        sql: `SELECT id, email, name, created_at AS createdAt, updated_at AS updatedAt FROM users WHERE created_at >= ?1`,
+        bind: (since) => [since],
+      },
+    ],
+    claimsOf: (u) => [[u.id, u.email, u.name, u.createdAt, u.updatedAt]],
+    insertClaims: {
+      sql: `INSERT INTO users (id, email, name, created_at, updated_at)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+          json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?1) WHERE true
+        ON CONFLICT (id) DO NOTHING`,
+      bind: (chunk) => [chunk],
+    },
+  },
+};
+
+/**
+ * The repair of registrations interrupted after the directory committed (docs/scaling.md "Repairs"): every user
+ * registered in the last day (or since `since`) gets its copy in every shard database that lacks it; a copy a shard
+ * holds is left alone, so a tick with nothing to repair writes nothing. Idempotent; run every minute by the Worker's
+ * repairs. Returns how many copies it wrote.
  */
 export async function repairUserCopies(env: Env, now: number, since = now - USER_REPAIR_WINDOW_MS): Promise<number> {
-  const recentSince = gte(users.createdAt, since);
-  const recent = await createDb(env.DB).select().from(users).where(recentSince);
-  if (recent.length === 0) return 0;
-  const copied = await Promise.all(
-    systemContext(env)
-      .everyShard()
-      .map(async ({ db }) => {
-        const held = new Set((await db.select({ id: users.id }).from(users).where(recentSince)).map((u) => u.id));
-        const missing = recent.filter((u) => !held.has(u.id));
-        for (let i = 0; i < missing.length; i += 15) {
-          const [first, ...rest] = missing.slice(i, i + 15).map((u) => userCopyStatement(db, u));
-          await db.batch([first!, ...rest]);
-        }
-        return missing.length;
-      }),
-  );
-  return copied.reduce((a, n) => a + n, 0);
+  return (await reconcileIndex(env, USER_COPIES, now, since)).added;
 }

@@ -11,9 +11,10 @@
 import { sql, type SQL } from "drizzle-orm";
 import { notificationOutbox } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { d1Of, statement } from "../../db/d1";
+import { d1Of } from "../../db/d1";
 import { uncountedD1 } from "../../db/instrument";
-import { type ServiceContext, idsWithoutContext, systemContext, writableHereSql } from "../context";
+import { type ServiceContext, idsWithoutContext, systemContext } from "../context";
+import { clearOutboxStatement, copyNoticesStatement, dueOutboxStatement, foldNoticesStatement } from "./queries";
 
 /** How old an outbox row must be before the tick delivers it: the immediate delivery may still be on its way. */
 export const OUTBOX_GRACE_MS = 10_000;
@@ -95,9 +96,7 @@ export function outboxRowOf(r: Record<string, unknown>): OutboxRow {
   };
 }
 
-/** Notices one sender may put on one recipient per hour (a notice whose data names `invitedBy`); later ones are folded into the newest. */
-export const NOTICES_PER_SENDER_PER_HOUR = 20;
-const HOUR_MS = 60 * 60 * 1000;
+export { NOTICES_PER_SENDER_PER_HOUR } from "./queries";
 
 /**
  * The directory's half of a delivery, one batch of two statements whatever the number of rows. The first copies
@@ -111,54 +110,19 @@ const HOUR_MS = 60 * 60 * 1000;
 export async function copyToDirectory(dir: D1Database, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   const values = JSON.stringify(rows.map((r) => [r.id, r.userId, r.kind, r.title, r.body, r.data, r.createdAt]));
-  const copy = statement(
-    dir,
-    `INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
-       SELECT r.id, r.user_id, r.kind, r.title, r.body, r.data, r.created_at
-       FROM (SELECT j.key AS k, j.value ->> 0 AS id, j.value ->> 1 AS user_id, j.value ->> 2 AS kind, j.value ->> 3 AS title,
-               j.value ->> 4 AS body, j.value ->> 5 AS data, j.value ->> 6 AS created_at, json_extract(j.value ->> 5, '$.invitedBy') AS sender
-             FROM json_each(?1) j) r
-       WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = r.user_id)
-         AND (r.sender IS NULL
-           OR (SELECT COUNT(*) FROM notifications n WHERE n.user_id = r.user_id AND json_extract(n.data, '$.invitedBy') = r.sender AND n.created_at > r.created_at - ?3)
-            + (SELECT COUNT(*) FROM json_each(?1) e WHERE e.key < r.k AND e.value ->> 1 = r.user_id AND json_extract(e.value ->> 5, '$.invitedBy') = r.sender
-                AND NOT EXISTS (SELECT 1 FROM notifications x WHERE x.id = e.value ->> 0))
-            < ?2)
-       ON CONFLICT (id) DO NOTHING`,
-    values,
-    NOTICES_PER_SENDER_PER_HOUR,
-    HOUR_MS,
-  );
+  const copy = copyNoticesStatement(dir, values);
   if (!rows.some((r) => r.data !== null && r.data.includes('"invitedBy"'))) {
     await copy.run();
     return;
   }
-  const fold = statement(
-    dir,
-    `UPDATE notifications
-       SET data = json_set(coalesce(notifications.data, '{}'), '$.folded', coalesce(json_extract(notifications.data, '$.folded'), 0) + f.n)
-       FROM (SELECT e.value ->> 1 AS user_id, json_extract(e.value ->> 5, '$.invitedBy') AS sender, COUNT(*) AS n, MAX(e.value ->> 6) AS at
-             FROM json_each(?1) e
-             WHERE json_extract(e.value ->> 5, '$.invitedBy') IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM notifications x WHERE x.id = e.value ->> 0)
-               AND EXISTS (SELECT 1 FROM users u WHERE u.id = e.value ->> 1)
-             GROUP BY 1, 2) f
-       WHERE notifications.id = (SELECT n.id FROM notifications n WHERE n.user_id = f.user_id AND json_extract(n.data, '$.invitedBy') = f.sender
-         AND n.created_at > f.at - ?2 ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
-    values,
-    HOUR_MS,
-  );
+  const fold = foldNoticesStatement(dir, values);
   await dir.batch([copy, fold]);
 }
 
 /** The shard's half of a delivery: the delivered rows leave the outbox (one statement). */
 export async function clearOutbox(shard: D1Database, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await statement(
-    shard,
-    `DELETE FROM notification_outbox WHERE id IN (SELECT value FROM json_each(?1))`,
-    JSON.stringify(rows.map((r) => r.id)),
-  ).run();
+  await clearOutboxStatement(shard, rows).run();
 }
 
 /**
@@ -224,13 +188,9 @@ export async function drainNotificationOutbox(env: Env, now: number, limit = DRA
     systemContext(env)
       .everyShard()
       .map(async ({ d1: shard }) => {
-        const { results } = await statement(
-          shard,
-          `SELECT id, user_id, kind, title, body, data, created_at, queued_at FROM notification_outbox
-           WHERE queued_at <= ?1 AND ${writableHereSql("notification_outbox.id")} ORDER BY queued_at LIMIT ?2`,
-          now - OUTBOX_GRACE_MS,
-          limit,
-        ).all<Record<string, unknown>>();
+        const { results } = await dueOutboxStatement(shard, now - OUTBOX_GRACE_MS, limit).all<
+          Record<string, unknown>
+        >();
         const rows = results.map(outboxRowOf);
         await deliverNotices(env, shard, rows);
         return rows.length;

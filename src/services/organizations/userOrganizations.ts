@@ -13,8 +13,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { organizationMembers, organizations, userOrganizations } from "../../db/schema";
 import type { Db, Env } from "../../env";
-import { createDb } from "../../db/client";
-import { refreshPlacements, servedHereSql, systemContext, type ServiceContext } from "../context";
+import { reconcileIndex, servedHereSql, type DirectoryIndex, type ServiceContext } from "../context";
 
 /**
  * The `updated_at` a change of an existing membership writes: `now`, or one more than the version it replaces if that
@@ -102,15 +101,15 @@ function upsertParts(onlyChanged: boolean): [string, string, string] {
 }
 
 /** The upsert as drizzle SQL, for a request's directory client. */
-function upsertSql(rows: readonly MembershipRow[], syncedAt: number) {
+function upsertDrizzle(rows: readonly MembershipRow[], syncedAt: number) {
   const [a, b, c] = upsertParts(false);
   return sql`${sql.raw(a)}${syncedAt}${sql.raw(b)}${JSON.stringify(rows.map(ROW))}${sql.raw(c)}`;
 }
 
-/** The upsert as a D1 statement, for the repair. */
-function upsertStatement(d1: D1Database, rows: readonly MembershipRow[], syncedAt: number, onlyChanged: boolean) {
+/** The upsert's SQL for the repair: the time bound to `?1`, the JSON text of ROW tuples to `?2`. */
+function upsertSql(onlyChanged: boolean) {
   const [a, b, c] = upsertParts(onlyChanged);
-  return d1.prepare(`${a}?1${b}?2${c}`).bind(syncedAt, JSON.stringify(rows.map(ROW)));
+  return `${a}?1${b}?2${c}`;
 }
 
 /**
@@ -123,7 +122,7 @@ export async function indexMemberships(
 ): Promise<void> {
   if (rows.length === 0) return;
   try {
-    await ctx.dir.run(upsertSql(rows, ctx.now));
+    await ctx.dir.run(upsertDrizzle(rows, ctx.now));
   } catch (err) {
     const keys = rows.map((r) => `${r.userId}/${r.organizationId}`);
     console.error(
@@ -141,7 +140,6 @@ export async function indexMemberships(
 const WINDOW_MS = 24 * 60 * 60_000;
 /** How old an index row must be before the repair checks it against its shard (a registration writes it beside the shard). */
 export const USER_ORGANIZATIONS_GRACE_MS = 60_000;
-const PAGE = 500;
 /** Pages per shard (forward) and index rows checked (backward) per tick; a full pass (since 0) has no bound. */
 const TICK_PAGES = 10;
 const TICK_CHECKS = 200;
@@ -178,6 +176,79 @@ const fromShard = (r: ShardMembership): MembershipRow => ({
 const MEMBERSHIP_COLUMNS = `om.user_id, om.organization_id, o.name, o.owner_id, om.role, o.created_at, o.updated_at, om.updated_at AS member_updated_at`;
 const MEMBERSHIPS = `FROM organization_members om JOIN organizations o ON o.id = om.organization_id`;
 
+interface IndexKey {
+  user_id: string;
+  organization_id: string;
+  synced_at: number;
+}
+
+const byPair = (userId: string, organizationId: string) => `${userId} ${organizationId}`;
+const pairs = (rows: { user_id: string; organization_id: string }[]) =>
+  JSON.stringify(rows.map((r) => [r.user_id, r.organization_id]));
+
+/** Forward: a shard's memberships changed at or after `since` by one indexed column, in pages by (column, org, user). */
+const changedBy = (column: string) => ({
+  sql: `SELECT ${MEMBERSHIP_COLUMNS}, ${column} AS k ${MEMBERSHIPS}
+    WHERE ${column} >= ?1 AND (${column}, om.organization_id, om.user_id)
+      > (json_extract(?2, '$[0]'), json_extract(?2, '$[1]'), json_extract(?2, '$[2]'))
+      AND ${servedHereSql("om.organization_id")}
+    ORDER BY ${column}, om.organization_id, om.user_id LIMIT ?3`,
+  bind: (since: number, key: string, limit: number) => [since, key, limit],
+});
+
+/**
+ * The index of memberships as src/tenancy/operations/directoryIndex.ts repairs it: its rows are claims carrying
+ * their membership's values, walked least recently checked first, corrected and stamped when found.
+ */
+const MEMBERSHIPS_INDEX: DirectoryIndex<IndexKey, ShardMembership, ShardMembership & { k: number }> = {
+  orphans: {
+    graceMs: USER_ORGANIZATIONS_GRACE_MS,
+    // Walked by its check stamp from the oldest, not a window back (`since` unused): the tick walks the whole index.
+    claims: {
+      sql: `SELECT user_id, organization_id, synced_at FROM user_organizations
+        WHERE synced_at < ?1 AND (synced_at, user_id, organization_id)
+          > (json_extract(?2, '$[0]'), json_extract(?2, '$[1]'), json_extract(?2, '$[2]'))
+        ORDER BY synced_at, user_id, organization_id LIMIT ?3`,
+      bind: (before, _since, key, limit) => [before, key, limit],
+    },
+    firstKey: JSON.stringify([-1, "", ""]),
+    keyOf: (k) => JSON.stringify([k.synced_at, k.user_id, k.organization_id]),
+    perTick: TICK_CHECKS,
+    ownerOf: (k) => k.organization_id,
+    sameClaim: (k) => byPair(k.user_id, k.organization_id),
+    held: {
+      sql: `SELECT ${MEMBERSHIP_COLUMNS} ${MEMBERSHIPS}
+        WHERE (om.user_id, om.organization_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))`,
+      bind: (keys) => [pairs(keys)],
+    },
+    heldBy: (r) => [byPair(r.user_id, r.organization_id)],
+    // A row written again since it was read (a membership made anew) stays: the delete names the time it was read at.
+    deleteClaim: {
+      sql: `DELETE FROM user_organizations WHERE user_id = ?1 AND organization_id = ?2 AND synced_at = ?3`,
+      bind: (k) => [k.user_id, k.organization_id, k.synced_at],
+    },
+    // Corrected where they differ (an older version is never written back), then every present row stamped checked.
+    correct: { sql: upsertSql(true), bind: (found, now) => [now, JSON.stringify(found.map((r) => ROW(fromShard(r))))] },
+    stamp: {
+      sql: `UPDATE user_organizations SET synced_at = ?1
+        WHERE (user_id, organization_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2))`,
+      bind: (found, now) => [now, pairs(found)],
+    },
+  },
+  missing: {
+    records: "shards",
+    // Those whose row changed, then those whose organization did (a rename reaches every member).
+    wanted: [changedBy("om.updated_at"), changedBy("o.updated_at")],
+    paged: {
+      firstKey: JSON.stringify([-1, "", ""]),
+      keyOf: (r) => JSON.stringify([r.k, r.organization_id, r.user_id]),
+      perTick: TICK_PAGES,
+    },
+    claimsOf: (r) => [ROW(fromShard(r))],
+    insertClaims: { sql: upsertSql(true), bind: (chunk, now) => [now, chunk] },
+  },
+};
+
 /**
  * The repair of the index (docs/scaling.md "The directory index of memberships"), both directions:
  * 1. forward, every shard at once: memberships whose row or organization changed at or after `since` (pages of 500
@@ -188,125 +259,13 @@ const MEMBERSHIPS = `FROM organization_members om JOIN organizations o ON o.id =
  *    again meanwhile), the others are corrected if they differ and stamped as checked, so the tick walks the
  *    whole index over time.
  * With `since` 0 (a full pass) both passes cover everything, which builds the index of a database from
- * before it. Idempotent; run every minute by the scheduler.
+ * before it. Idempotent; run every minute by the Worker's repairs.
  */
 export async function reconcileUserOrganizations(
   env: Env,
   now: number,
   since = now - WINDOW_MS,
 ): Promise<UserOrganizationsRepair> {
-  const full = since <= 0;
-  const dir = createDb(env.DB);
-  // A row names its organization, found where its shard is served now: learn any move first.
-  await refreshPlacements(dir);
-  const written = await Promise.all(
-    systemContext(env)
-      .everyShard()
-      .map(({ d1 }) => forwardPass(env, d1, now, since, full ? Infinity : TICK_PAGES)),
-  );
-  const checked = await backwardPass(env, now, full ? Infinity : TICK_CHECKS);
-  return { written: written.reduce((a, n) => a + n, 0) + checked.written, removed: checked.removed };
-}
-
-/**
- * One shard's memberships changed at or after `since`, written into the index where it lacks them or holds an older
- * version: those whose row changed, then (unless `since` is 0, when the first covers everything) those whose
- * organization changed. Each in pages by its own indexed column.
- */
-async function forwardPass(env: Env, shard: D1Database, now: number, since: number, maxPages: number): Promise<number> {
-  let written = 0;
-  for (const column of since <= 0 ? ["om.updated_at"] : ["om.updated_at", "o.updated_at"]) {
-    let after: [number, string, string] = [-1, "", ""];
-    for (let page = 0; page < maxPages; page++) {
-      const { results } = await shard
-        .prepare(
-          `SELECT ${MEMBERSHIP_COLUMNS}, ${column} AS k ${MEMBERSHIPS}
-           WHERE ${column} >= ?1 AND (${column}, om.organization_id, om.user_id) > (?2, ?3, ?4) AND ${servedHereSql("om.organization_id")}
-           ORDER BY ${column}, om.organization_id, om.user_id LIMIT ${PAGE}`,
-        )
-        .bind(since, ...after)
-        .all<ShardMembership & { k: number }>();
-      if (results.length === 0) break;
-      const last = results[results.length - 1]!;
-      after = [last.k, last.organization_id, last.user_id];
-      const { meta } = await upsertStatement(env.DB, results.map(fromShard), now, true).run();
-      written += meta.changes ?? 0;
-      if (results.length < PAGE) break;
-    }
-  }
-  return written;
-}
-
-interface IndexKey {
-  user_id: string;
-  organization_id: string;
-  synced_at: number;
-}
-
-// eslint-disable-next-line max-lines-per-function -- the second phase of the membership repair, paged; split with the other repairs' shared algorithm later
-async function backwardPass(env: Env, now: number, maxRows: number): Promise<UserOrganizationsRepair> {
-  let written = 0;
-  let removed = 0;
-  let seen = 0;
-  let after: [number, string, string] = [-1, "", ""];
-  const system = systemContext(env);
-  while (seen < maxRows) {
-    const limit = Math.min(PAGE, maxRows - seen);
-    const { results: keys } = await env.DB.prepare(
-      `SELECT user_id, organization_id, synced_at FROM user_organizations
-       WHERE synced_at < ?1 AND (synced_at, user_id, organization_id) > (?2, ?3, ?4)
-       ORDER BY synced_at, user_id, organization_id LIMIT ${limit}`,
-    )
-      .bind(now - USER_ORGANIZATIONS_GRACE_MS, ...after)
-      .all<IndexKey>();
-    if (keys.length === 0) break;
-    seen += keys.length;
-    const last = keys[keys.length - 1]!;
-    after = [last.synced_at, last.user_id, last.organization_id];
-    const found = (
-      await Promise.all(
-        system
-          .byShard(keys, (k) => k.organization_id)
-          .map(async ([{ d1 }, rows]) => {
-            const { results } = await d1
-              .prepare(
-                `SELECT ${MEMBERSHIP_COLUMNS} ${MEMBERSHIPS}
-               WHERE (om.organization_id, om.user_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))`,
-              )
-              .bind(JSON.stringify(rows.map((r) => [r.organization_id, r.user_id])))
-              .all<ShardMembership>();
-            return results;
-          }),
-      )
-    ).flat();
-    const present = new Set(found.map((r) => `${r.user_id} ${r.organization_id}`));
-    const gone = keys.filter((k) => !present.has(`${k.user_id} ${k.organization_id}`));
-    const statements = [];
-    if (found.length) {
-      // Corrected where they differ (an older version is never written back), then every present row stamped checked.
-      statements.push(upsertStatement(env.DB, found.map(fromShard), now, true));
-      statements.push(
-        env.DB.prepare(
-          `UPDATE user_organizations SET synced_at = ?1
-           WHERE (user_id, organization_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2))`,
-        ).bind(now, JSON.stringify(found.map((r) => [r.user_id, r.organization_id]))),
-      );
-    }
-    // A row written again since it was read (a membership made anew) stays: the delete names the time it was read at.
-    if (gone.length) {
-      statements.push(
-        env.DB.prepare(
-          `DELETE FROM user_organizations WHERE (user_id, organization_id, synced_at) IN
-           (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?1))`,
-        ).bind(JSON.stringify(gone.map((k) => [k.user_id, k.organization_id, k.synced_at]))),
-      );
-    }
-    if (statements.length) {
-      const results = await env.DB.batch(statements);
-      if (found.length) written += results[0]!.meta.changes ?? 0;
-      removed += results.slice(found.length ? 2 : 0).reduce((a, r) => a + (r.meta.changes ?? 0), 0);
-    }
-    if (keys.length < limit) break;
-  }
-  return { written, removed };
+  const { deleted, added, corrected } = await reconcileIndex(env, MEMBERSHIPS_INDEX, now, since);
+  return { written: added + corrected, removed: deleted };
 }

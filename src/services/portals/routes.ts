@@ -14,7 +14,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
 import { conflict } from "../../errors";
-import { reconcileIndex, type DirectoryIndex } from "../context";
+import { reconcileIndex, withClaim, type DirectoryIndex } from "../context";
 import type { ServiceContext } from "../context";
 
 export const portalRoutes = sqliteTable("portal_routes", {
@@ -110,16 +110,13 @@ export async function withClaimedRoutes<T>(
   alongside: Promise<unknown>,
   write: () => Promise<T>,
 ): Promise<T> {
-  const [claimed, other] = await Promise.allSettled([claimRoutes(ctx, projectId, names), alongside]);
-  if (claimed.status === "rejected") throw claimed.reason;
-  const fresh = claimed.value;
-  try {
-    if (other.status === "rejected") throw other.reason;
-    return await write();
-  } catch (err) {
-    await releaseRoutesQuietly(ctx, projectId, fresh);
-    throw err;
-  }
+  return withClaim({
+    claim: claimRoutes(ctx, projectId, names),
+    alongside,
+    claimFirst: true,
+    write: () => write(),
+    giveBack: (fresh) => releaseRoutesQuietly(ctx, projectId, fresh),
+  });
 }
 
 /** How old a route must be before the repair may take it for an interrupted claim (a claim's shard write follows within seconds). */
@@ -153,43 +150,45 @@ export interface RouteRepair {
 }
 
 /** The index of portal names as src/tenancy/operations/directoryIndex.ts repairs it. */
-const PORTAL_ROUTES: DirectoryIndex<RouteRow> = {
-  graceMs: ROUTE_GRACE_MS,
-  claimsAfter: `SELECT name, project_id, claimed_at FROM portal_routes
-    WHERE claimed_at < ?1 AND claimed_at > ?2 AND name > ?3 ORDER BY name LIMIT ?4`,
-  firstKey: "",
-  keyOf: (r) => r.name,
-  ownerOf: (r) => r.project_id,
-  sameClaim: (r) => `${r.project_id} ${r.name}`,
-  async held(d1, rows) {
-    const projects = [...new Set(rows.map((r) => r.project_id))];
-    const { results } = await d1
-      .prepare(
-        `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE project_id IN (SELECT value FROM json_each(?1))`,
-      )
-      .bind(JSON.stringify(projects))
-      .all<EntryRow>();
-    return new Set(results.flatMap((e) => namesOfEntry(e).map((n) => `${e.project_id} ${n}`)));
+const PORTAL_ROUTES: DirectoryIndex<RouteRow, EntryRow, EntryRow> = {
+  orphans: {
+    graceMs: ROUTE_GRACE_MS,
+    claims: {
+      sql: `SELECT name, project_id, claimed_at FROM portal_routes
+        WHERE claimed_at < ?1 AND claimed_at > ?2 AND name > ?3 ORDER BY name LIMIT ?4`,
+      bind: (before, since, key, limit) => [before, since, key, limit],
+    },
+    firstKey: "",
+    keyOf: (r) => r.name,
+    ownerOf: (r) => r.project_id,
+    sameClaim: (r) => `${r.project_id} ${r.name}`,
+    held: {
+      sql: `SELECT project_id, slug, domain, domain_verified_at FROM published_entries
+        WHERE project_id IN (SELECT value FROM json_each(?1))`,
+      bind: (rows) => [JSON.stringify([...new Set(rows.map((r) => r.project_id))])],
+    },
+    heldBy: (e) => namesOfEntry(e).map((n) => `${e.project_id} ${n}`),
+    deleteClaim: {
+      sql: `DELETE FROM portal_routes WHERE name = ?1 AND project_id = ?2 AND claimed_at = ?3`,
+      bind: (r) => [r.name, r.project_id, r.claimed_at],
+    },
   },
-  deleteClaim: (dir, r) =>
-    dir
-      .prepare(`DELETE FROM portal_routes WHERE name = ?1 AND project_id = ?2 AND claimed_at = ?3`)
-      .bind(r.name, r.project_id, r.claimed_at),
-  async wanted(d1, since) {
-    const { results } = await d1
-      .prepare(`SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE updated_at > ?1`)
-      .bind(since)
-      .all<EntryRow>();
-    return results.flatMap((e) => namesOfEntry(e).map((name) => [name, e.project_id]));
+  missing: {
+    records: "shards",
+    wanted: [
+      {
+        sql: `SELECT project_id, slug, domain, domain_verified_at FROM published_entries WHERE updated_at > ?1`,
+        bind: (since) => [since],
+      },
+    ],
+    claimsOf: (e) => namesOfEntry(e).map((name) => [name, e.project_id]),
+    insertClaims: {
+      sql: `INSERT INTO portal_routes (name, project_id, claimed_at)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1) WHERE true
+        ON CONFLICT (name) DO NOTHING`,
+      bind: (chunk, now) => [chunk, now],
+    },
   },
-  insertClaims: (dir, chunk, now) =>
-    dir
-      .prepare(
-        `INSERT INTO portal_routes (name, project_id, claimed_at)
-         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?2 FROM json_each(?1) WHERE true
-         ON CONFLICT (name) DO NOTHING`,
-      )
-      .bind(chunk, now),
 };
 
 /**
@@ -204,6 +203,11 @@ const PORTAL_ROUTES: DirectoryIndex<RouteRow> = {
  *    raced on two shards: the route decides from now on, and the other entry is reported here).
  * Idempotent; run every minute by the scheduler; `since` 0 is a full pass.
  */
-export function reconcilePortalRoutes(env: Env, now: number, since = now - ENTRY_WINDOW_MS): Promise<RouteRepair> {
-  return reconcileIndex(env, PORTAL_ROUTES, now, since);
+export async function reconcilePortalRoutes(
+  env: Env,
+  now: number,
+  since = now - ENTRY_WINDOW_MS,
+): Promise<RouteRepair> {
+  const { deleted, added } = await reconcileIndex(env, PORTAL_ROUTES, now, since);
+  return { deleted, added };
 }

@@ -15,7 +15,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Env } from "../../env";
-import { reconcileIndex, type DirectoryIndex } from "../context";
+import { reconcileIndex, withClaim, type DirectoryIndex } from "../context";
 import type { ServiceContext } from "../context";
 
 export type ReferenceKind = "clause" | "table";
@@ -104,16 +104,15 @@ export async function withClaimedReferenceId<R, T>(
 ): Promise<T> {
   const { kind, id, documentId } = claim;
   if (id === undefined) return write(await first, false);
-  const [claimed, read] = await Promise.allSettled([claimReferenceId(ctx, kind, id, documentId), first]);
-  const fresh = claimed.status === "fulfilled" && claimed.value;
-  try {
-    if (read.status === "rejected") throw read.reason;
-    if (claimed.status === "rejected") throw claimed.reason;
-    return await write(read.value, !fresh);
-  } catch (err) {
-    if (fresh) await releaseReferenceIdQuietly(ctx, kind, id, documentId);
-    throw err;
-  }
+  return withClaim({
+    claim: claimReferenceId(ctx, kind, id, documentId),
+    alongside: first,
+    claimFirst: false,
+    write: (fresh, results) => write(results, !fresh),
+    giveBack: async (fresh) => {
+      if (fresh) await releaseReferenceIdQuietly(ctx, kind, id, documentId);
+    },
+  });
 }
 
 /** How old a claim must be before the repair may take it for an interrupted create (the shard write follows within seconds). */
@@ -136,48 +135,51 @@ export interface ReferenceIdRepair {
 }
 
 /** The index of client-chosen reference ids as src/tenancy/operations/directoryIndex.ts repairs it. */
-const REFERENCE_IDS: DirectoryIndex<ClaimRow> = {
-  graceMs: REFERENCE_ID_GRACE_MS,
-  claimsAfter: `SELECT kind, id, document_id, claimed_at FROM reference_ids
-    WHERE claimed_at < ?1 AND claimed_at > ?2 AND (kind, id) > (json_extract(?3, '$[0]'), json_extract(?3, '$[1]'))
-    ORDER BY kind, id LIMIT ?4`,
-  firstKey: JSON.stringify(["", ""]),
-  keyOf: (c) => JSON.stringify([c.kind, c.id]),
-  ownerOf: (c) => c.document_id,
-  sameClaim: (c) => `${c.kind} ${c.id}`,
-  async held(d1, rows) {
-    const idsOf = (kind: ReferenceKind) => JSON.stringify(rows.filter((r) => r.kind === kind).map((r) => r.id));
-    const { results } = await d1
-      .prepare(
-        `SELECT 'clause' AS kind, id FROM clause_references WHERE id IN (SELECT value FROM json_each(?1))
-         UNION ALL SELECT 'table', id FROM table_references WHERE id IN (SELECT value FROM json_each(?2))`,
-      )
-      .bind(idsOf("clause"), idsOf("table"))
-      .all<{ kind: ReferenceKind; id: string }>();
-    return new Set(results.map((r) => `${r.kind} ${r.id}`));
+const REFERENCE_IDS: DirectoryIndex<ClaimRow, Omit<ClaimRow, "claimed_at">, Omit<ClaimRow, "claimed_at">> = {
+  orphans: {
+    graceMs: REFERENCE_ID_GRACE_MS,
+    claims: {
+      sql: `SELECT kind, id, document_id, claimed_at FROM reference_ids
+        WHERE claimed_at < ?1 AND claimed_at > ?2 AND (kind, id) > (json_extract(?3, '$[0]'), json_extract(?3, '$[1]'))
+        ORDER BY kind, id LIMIT ?4`,
+      bind: (before, since, key, limit) => [before, since, key, limit],
+    },
+    firstKey: JSON.stringify(["", ""]),
+    keyOf: (c) => JSON.stringify([c.kind, c.id]),
+    ownerOf: (c) => c.document_id,
+    sameClaim: (c) => `${c.kind} ${c.id}`,
+    // Any reference of the claim's kind with its id, deleted or not.
+    held: {
+      sql: `SELECT 'clause' AS kind, id, document_id FROM clause_references WHERE id IN (SELECT value FROM json_each(?1))
+        UNION ALL SELECT 'table', id, document_id FROM table_references WHERE id IN (SELECT value FROM json_each(?2))`,
+      bind: (rows) =>
+        (["clause", "table"] as const).map((kind) =>
+          JSON.stringify(rows.filter((r) => r.kind === kind).map((r) => r.id)),
+        ),
+    },
+    heldBy: (r) => [`${r.kind} ${r.id}`],
+    deleteClaim: {
+      sql: `DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`,
+      bind: (r) => [r.kind, r.id, r.document_id, r.claimed_at],
+    },
   },
-  deleteClaim: (dir, r) =>
-    dir
-      .prepare(`DELETE FROM reference_ids WHERE kind = ?1 AND id = ?2 AND document_id = ?3 AND claimed_at = ?4`)
-      .bind(r.kind, r.id, r.document_id, r.claimed_at),
-  async wanted(d1, since) {
-    const { results } = await d1
-      .prepare(
-        `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
-         UNION ALL SELECT 'table', id, document_id FROM ${TABLE_OF.table} WHERE created_at > ?1`,
-      )
-      .bind(since)
-      .all<{ kind: ReferenceKind; id: string; document_id: string }>();
-    return results.map((r) => [r.kind, r.id, r.document_id]);
+  missing: {
+    records: "shards",
+    wanted: [
+      {
+        sql: `SELECT 'clause' AS kind, id, document_id FROM ${TABLE_OF.clause} WHERE created_at > ?1
+          UNION ALL SELECT 'table', id, document_id FROM ${TABLE_OF.table} WHERE created_at > ?1`,
+        bind: (since) => [since],
+      },
+    ],
+    claimsOf: (r) => [[r.kind, r.id, r.document_id]],
+    insertClaims: {
+      sql: `INSERT INTO reference_ids (kind, id, document_id, claimed_at)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ?2 FROM json_each(?1) WHERE true
+        ON CONFLICT (kind, id) DO NOTHING`,
+      bind: (chunk, now) => [chunk, now],
+    },
   },
-  insertClaims: (dir, chunk, now) =>
-    dir
-      .prepare(
-        `INSERT INTO reference_ids (kind, id, document_id, claimed_at)
-         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ?2 FROM json_each(?1) WHERE true
-         ON CONFLICT (kind, id) DO NOTHING`,
-      )
-      .bind(chunk, now),
 };
 
 /**
@@ -191,6 +193,11 @@ const REFERENCE_IDS: DirectoryIndex<ClaimRow> = {
  *    claim decides from now on).
  * Idempotent; run every minute by the scheduler (a day back); `since` 0 is a full pass.
  */
-export function reconcileReferenceIds(env: Env, now: number, since = now - WINDOW_MS): Promise<ReferenceIdRepair> {
-  return reconcileIndex(env, REFERENCE_IDS, now, since);
+export async function reconcileReferenceIds(
+  env: Env,
+  now: number,
+  since = now - WINDOW_MS,
+): Promise<ReferenceIdRepair> {
+  const { deleted, added } = await reconcileIndex(env, REFERENCE_IDS, now, since);
+  return { deleted, added };
 }

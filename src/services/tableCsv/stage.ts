@@ -31,26 +31,20 @@ import { claimLease, keptAnswerStatements } from "../idempotency";
 import { recalculateFormulasAfterWrite } from "../tables/recompute";
 import { breather, type ImportPlan } from "./plan";
 import { createTargets, type RowValues, type Target } from "./targets";
-import { rowInsertStatements } from "../tables/rows";
+import { rowInsertStatements } from "../tables/queries";
+import {
+  COMMITTED,
+  deleteCreatedColumnsStatement,
+  deleteStagedStatements,
+  liveAndHeldStatement,
+  showRowsStatement,
+  storeItemsStatement,
+} from "./queries";
 
 /** What origin_id of a staged row starts with; ./sweep finds abandoned imports by it. */
 export const STAGED_MARKER_PREFIX = "csv-import:";
 /** Rows recomputed and announced per step after the commit (the bulk-row API's batch). */
 const AFTER_COMMIT_ROWS = 1000;
-
-const STORE_ITEMS = `UPDATE columns SET data = ?2, updated_at = ?3 WHERE id = ?1 AND is_deleted = 0`;
-/** Every staged row live, only while the table is and every row this import staged is still there (?4 of them). */
-const SHOW_ROWS = `UPDATE rows SET is_deleted = 0, origin_id = '', updated_at = ?3
-  WHERE table_id = ?1 AND origin_id = ?2 AND is_deleted = 1 AND EXISTS (SELECT 1 FROM tables t WHERE t.id = ?1 AND t.is_deleted = 0)
-    AND (SELECT COUNT(*) FROM rows s WHERE s.table_id = ?1 AND s.is_deleted = 1 AND s.origin_id = ?2) = ?4`;
-/** The kept answer's condition: the rows went live (none is left staged) in a live table. */
-const COMMITTED = `NOT EXISTS (SELECT 1 FROM rows WHERE table_id = ? AND is_deleted = 1 AND origin_id = ?) AND EXISTS (SELECT 1 FROM tables WHERE id = ? AND is_deleted = 0)`;
-
-const STAGED = `SELECT id FROM rows WHERE table_id = ?1 AND origin_id = ?2 AND is_deleted = 1 ORDER BY id LIMIT ?3`;
-const DELETE_STAGED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (${STAGED})`;
-const DELETE_STAGED_ROWS = `DELETE FROM rows WHERE id IN (${STAGED})`;
-/** The columns this import created: never answered for, so removed with its rows. */
-const DELETE_CREATED_COLUMNS = `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1))`;
 
 export class Stage {
   readonly marker = `${STAGED_MARKER_PREFIX}${crypto.randomUUID()}`;
@@ -123,7 +117,7 @@ export class Stage {
       const c = x.column;
       if (!c?.added) return [];
       const data = JSON.stringify({ ...c.column.data, ...(c.items.length ? { selectItems: c.items } : {}) });
-      return [this.d1.prepare(STORE_ITEMS).bind(c.column.id, data, t)];
+      return [storeItemsStatement(this.d1, c.column.id, data, t)];
     });
     const kept = await keptAnswerStatements(this.ctx, {
       d1: this.d1,
@@ -137,9 +131,7 @@ export class Stage {
     const results = await this.d1.batch([
       ...staged.statements,
       ...columnStatements,
-      this.d1
-        .prepare(held ? `${SHOW_ROWS} AND ${held.sql}` : SHOW_ROWS)
-        .bind(table.id, this.marker, t, total, ...(held?.params ?? [])),
+      showRowsStatement(this.d1, table.id, this.marker, t, total, held),
       ...kept,
     ]);
     for (const id of staged.ids) this.rowIds.push(id);
@@ -150,12 +142,7 @@ export class Stage {
 
   /** Why the commit made no row live: the table was deleted, or the request's claim was taken over. */
   private async whyNotShown(held: { sql: string; params: readonly unknown[] } | null): Promise<ApiError> {
-    const row = await this.d1
-      .prepare(
-        `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ? AND is_deleted = 0) AS live, ${held ? held.sql : "1"} AS held`,
-      )
-      .bind(this.plan.table.id, ...(held?.params ?? []))
-      .first<{ live: number; held: number }>();
+    const row = await liveAndHeldStatement(this.d1, this.plan.table.id, held).first<{ live: number; held: number }>();
     if (!row?.live) return notFound("Table");
     if (!row.held)
       return conflict(
@@ -171,14 +158,10 @@ export class Stage {
   async undo() {
     const { table } = this.plan;
     for (;;) {
-      const [, rows] = await this.d1.batch([
-        this.d1.prepare(DELETE_STAGED_CELLS).bind(table.id, this.marker, this.plan.batchRows),
-        this.d1.prepare(DELETE_STAGED_ROWS).bind(table.id, this.marker, this.plan.batchRows),
-      ]);
+      const [, rows] = await this.d1.batch(deleteStagedStatements(this.d1, table.id, this.marker, this.plan.batchRows));
       if ((rows?.meta.changes ?? 0) === 0) break;
     }
-    if (this.createdColumns.length)
-      await this.d1.prepare(DELETE_CREATED_COLUMNS).bind(JSON.stringify(this.createdColumns)).run();
+    if (this.createdColumns.length) await deleteCreatedColumnsStatement(this.d1, this.createdColumns).run();
   }
 
   /** Formulas of the new rows and their events, a step at a time (the rows are live already). */

@@ -10,7 +10,8 @@
  */
 import type { Env } from "../../env";
 import { breather } from "./plan";
-import { systemContext, writableHereSql } from "../context";
+import { systemContext } from "../context";
+import { sweepStaleStatements } from "./queries";
 
 /** How old a staged row must be before it counts as abandoned. */
 export const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
@@ -18,10 +19,6 @@ export const STAGED_MAX_AGE_MS = 60 * 60 * 1000;
 const SWEEP_ROWS = 100;
 /** How long one tick sweeps one database. */
 const SWEEP_MS = 5_000;
-
-// The literal LIKE pattern is the partial index's own condition, so the planner uses it.
-const STALE_ROWS = `SELECT id FROM rows WHERE is_deleted = 1 AND origin_id LIKE 'csv-import:%' AND created_at <= ?1
-  AND ${writableHereSql("rows.workspace_id")} ORDER BY created_at LIMIT ?2`;
 
 /** One database: deletes a step at a time until nothing stale is left or SWEEP_MS have passed; the changes made. */
 async function sweepDatabase(db: D1Database, cutoff: number): Promise<number> {
@@ -31,10 +28,7 @@ async function sweepDatabase(db: D1Database, cutoff: number): Promise<number> {
   while (performance.now() - started < SWEEP_MS) {
     if (swept > 0) await breather(lastMs);
     const t = performance.now();
-    const [, rows] = await db.batch([
-      db.prepare(`DELETE FROM cells WHERE row_id IN (${STALE_ROWS})`).bind(cutoff, SWEEP_ROWS),
-      db.prepare(`DELETE FROM rows WHERE id IN (${STALE_ROWS})`).bind(cutoff, SWEEP_ROWS),
-    ]);
+    const [, rows] = await db.batch(sweepStaleStatements(db, cutoff, SWEEP_ROWS));
     lastMs = performance.now() - t;
     // changes counts the search entries the row deletes remove too: more than the rows, and 0 only when none was left.
     const n = rows?.meta.changes ?? 0;

@@ -1,12 +1,11 @@
 /**
  * Writing rows and their cell values; reads are in ./rowReads.ts. Writes of many rows are one D1 batch of a few
- * statements (rows, then cells in chunks under D1's value-size limit), each an INSERT … SELECT over json_each(?) —
- * never a statement per cell — so 1000 rows commit or fail together.
+ * statements (./queries.ts rowInsertStatements), so 1000 rows commit or fail together.
  */
 import { ApiError, notFound } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { d1Of } from "../../db/d1";
+import { d1Of, statement } from "../../db/d1";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
@@ -18,62 +17,13 @@ import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
-import { jsonArrayChunks } from "../../lib/jsonChunks";
 import { rowChangeLog } from "../changes/log";
+import { deleteCreatedRowsStatements, rowInsertStatements } from "./queries";
 
 export const MAX_BULK_ROWS = 1000;
-/** Bytes of cell JSON per INSERT statement; D1 caps one bound value at 2 MB. */
-const CELL_CHUNK_BYTES = 1_000_000;
-
-const INSERT_ROWS = `INSERT INTO rows (id, table_id, project_id, workspace_id, owner_id, origin_id, seq, is_deleted, created_at, updated_at)
-  SELECT j.value, ?1, ?2, ?3, ?4, ?7, (SELECT COALESCE(MAX(seq), 0) FROM rows WHERE table_id = ?1) + j.key + 1, ?8, ?5, ?5
-  FROM json_each(?6) j
-  WHERE EXISTS (SELECT 1 FROM tables t WHERE t.id = ?1 AND t.is_deleted = 0)`;
-
-const INSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, workspace_id, origin_id, is_identifier, data, is_deleted, created_at, updated_at)
-  SELECT j.value ->> 0, ?1, j.value ->> 1, j.value ->> 2, ?2, '', j.value ->> 3, j.value -> 4, 0, ?3, ?3
-  FROM json_each(?4) j
-  WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1)`;
-
-/**
- * The statements inserting the rows `ids` of `table` (in order after its last row, only while the table is live)
- * and their cells (`[cellId, rowId, columnId, isIdentifier, value]` entries, only with their rows), in chunks of
- * JSON under D1's bound-value limit. `stagedAs` inserts them hidden (`is_deleted = 1`) with that origin, as the CSV
- * import stages its rows until its commit.
- */
-export function rowInsertStatements(
-  d1: D1Database,
-  table: { id: string; projectId: string; workspaceId: string },
-  ownerId: string,
-  t: number,
-  ids: readonly string[],
-  cells: readonly unknown[][],
-  stagedAs?: string,
-): D1PreparedStatement[] {
-  const rows = d1
-    .prepare(INSERT_ROWS)
-    .bind(
-      table.id,
-      table.projectId,
-      table.workspaceId,
-      ownerId,
-      t,
-      JSON.stringify(ids),
-      stagedAs ?? "",
-      stagedAs ? 1 : 0,
-    );
-  const cellInserts = jsonArrayChunks(cells, CELL_CHUNK_BYTES).map((chunk) =>
-    d1.prepare(INSERT_CELLS).bind(table.id, table.workspaceId, t, chunk),
-  );
-  return [rows, ...cellInserts];
-}
 
 const SOFT_DELETE = `UPDATE rows SET is_deleted = 1, updated_at = ?2
   WHERE table_id = ?1 AND id IN (SELECT value FROM json_each(?3))`;
-
-/** Undoes a create whose table was deleted before its formulas were computed (the rows were never shown). */
-const DELETE_CREATED_CELLS = `DELETE FROM cells WHERE table_id = ?1 AND row_id IN (SELECT value FROM json_each(?2))`;
-const DELETE_CREATED_ROWS = `DELETE FROM rows WHERE table_id = ?1 AND id IN (SELECT value FROM json_each(?2))`;
 
 export interface CreatedRows {
   rows: RowRow[];
@@ -196,10 +146,7 @@ async function recalculateOrUndo(
     // The table was deleted between the insert and the recomputation: a create that answers an error leaves
     // nothing behind, so the rows it inserted go again (they were never visible: every read joins the live table).
     if (err instanceof ApiError && err.code === "NotFoundError") {
-      await d1.batch([
-        d1.prepare(DELETE_CREATED_CELLS).bind(tableId, JSON.stringify(rowIds)),
-        d1.prepare(DELETE_CREATED_ROWS).bind(tableId, JSON.stringify(rowIds)),
-      ]);
+      await d1.batch(deleteCreatedRowsStatements(d1, tableId, rowIds));
     }
     throw err;
   }
@@ -238,7 +185,7 @@ async function softDeleteRows(ctx: ServiceContext, table: TableRow, rowIds: read
   const d1 = d1Of(ctx.db);
   await d1.batch([
     ...rowChangeLog(ctx, d1, table).state(rowIds, true),
-    d1.prepare(SOFT_DELETE).bind(table.id, ctx.now, JSON.stringify(rowIds)),
+    statement(d1, SOFT_DELETE, table.id, ctx.now, JSON.stringify(rowIds)),
   ]);
   // Lookups in other tables that listed these rows are recomputed before the answer.
   await recalculateLookupsReading(ctx.env, table.id);

@@ -1,7 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
-import { inJson } from "../../db/sql";
 import { projects, workspaceCollaborators, workspaces } from "../../db/schema";
-import type { Db } from "../../env";
 import { MASKED_PASSWORD, projectBrandingDto } from "../portals/state";
 import { domainVerificationDto } from "../portals/domains";
 
@@ -20,19 +17,6 @@ export function workspaceDto(row: typeof workspaces.$inferSelect, collaborators:
     updatedAt: row.updatedAt,
     description: row.description,
   };
-}
-
-/** Batchable: the collaborators of the listed workspaces (or of those `ids` selects as SQL), oldest first. */
-export function workspaceCollaboratorsStatement(db: Db, ids: readonly string[] | SQL) {
-  return db
-    .select()
-    .from(workspaceCollaborators)
-    .where(
-      Array.isArray(ids)
-        ? inJson(workspaceCollaborators.workspaceId, ids as string[])
-        : sql`${workspaceCollaborators.workspaceId} IN (${ids})`,
-    )
-    .orderBy(workspaceCollaborators.createdAt);
 }
 
 export function groupWorkspaceCollaborators(

@@ -23,7 +23,8 @@ import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import { groupWorkspaceCollaborators, workspaceCollaboratorsStatement, workspaceDto } from "./serialize";
+import { workspaceCollaboratorsStatement } from "./queries";
+import { groupWorkspaceCollaborators, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 
 export type WorkspaceDto = ReturnType<typeof workspaceDto>;

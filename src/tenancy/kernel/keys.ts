@@ -1,14 +1,12 @@
 // What a move of one logical shard copies, in which order, and how it selects the shard's rows
 // (docs/scaling.md "Moving a logical shard"). Pure: the move script (`npm run shard:move`, to be written after the request
 // path is sharded) builds its statements from these, and so do its verification and the delete of the old copy.
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { is } from "drizzle-orm";
-import * as shardSchema from "../../db/schema/shard";
+import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { isLogicalShard } from "./map";
 import { shardSuffix } from "../../lib/ids";
-import { SHARD_KEY_COLUMNS, type ShardTable } from "./tables";
+import { SHARD_TABLES, shardKeyOf, type ShardTable } from "./tables";
 
-export { SHARD_KEY_COLUMNS, type ShardTable };
+export { SHARD_TABLES, shardKeyOf, type ShardTable };
 
 /**
  * Tables of a shard database that describe the database itself rather than an organization (the fence of
@@ -41,9 +39,7 @@ export function shardCondition(column: string, logical: number): { sql: string; 
  * inserts parents first; a delete of the old copy runs in the reverse order.
  */
 export function shardTablesInCopyOrder(): ShardTable[] {
-  const tables = Object.values<unknown>(shardSchema)
-    .filter((v): v is SQLiteTable => is(v, SQLiteTable))
-    .filter((t) => Object.hasOwn(SHARD_KEY_COLUMNS, getTableConfig(t).name));
+  const tables = SHARD_TABLES.map((d) => d.table);
   const parents = new Map<string, Set<string>>();
   for (const t of tables) {
     const config = getTableConfig(t);

@@ -1,56 +1,80 @@
 /**
- * The one declaration of the shard tables (docs/scaling.md "Logical shards"): each table of a shard database that
- * holds an organization's rows, with the column whose id names the row's logical shard. Everything that treats
- * shard tables alike is derived from this: the move's copy and delete (./shardKeys.ts, ./shardRows.ts), and the
- * fence's triggers, which `npm run db:generate` writes into a shard migration from fenceTriggers() below whenever
- * they differ from what the migrations hold (scripts/lib/fence-triggers.mjs). Adding a shard table is one line here.
- *
- * Imports nothing, so the Node scripts read it as it is.
+ * The one declaration of the shard tables (docs/architecture.md "Adding an organization-scoped resource"): each
+ * table of a shard database that holds an organization's rows, with the column whose id names the row's logical
+ * shard. Everything that treats shard tables alike is derived from this: the move's copy and delete (./keys.ts,
+ * ../operations/move/), and the fence's triggers, which `npm run db:generate` writes into a shard migration from
+ * fenceTriggers() below whenever they differ from what the migrations hold (scripts/lib/fence-triggers.mjs, which
+ * loads this file through scripts/lib/ts-imports.mjs). Adding a shard table is one line here.
  */
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as t from "../../db/schema/shard";
+
+/** A shard table: its drizzle table, its name, and the name of its key column. */
+export interface ShardTableDeclaration<Name extends string = string> {
+  table: SQLiteTable;
+  name: Name;
+  key: string;
+}
 
 /**
- * For each shard table, a column holding an organization-scoped id (its last two characters name the logical
- * shard, src/lib/ids.ts). Any such column of a row names the same shard, since everything of an organization is
- * issued on the organization's shard; the one chosen is always set (NOT NULL) and indexed where one is.
+ * Declares `table` a shard table keyed by `keyColumn`, one of its own columns holding an organization-scoped id (its
+ * last two characters name the logical shard, src/lib/ids.ts). Any such column of a row names the same shard, since
+ * everything of an organization is issued on the organization's shard; the one chosen is always set (NOT NULL) and
+ * indexed where one is.
  */
-export const SHARD_KEY_COLUMNS = {
-  organizations: "id",
-  organization_members: "organization_id",
-  member_invitations: "organization_id",
-  invitations: "document_id",
-  workspaces: "id",
-  workspace_collaborators: "workspace_id",
-  projects: "workspace_id",
-  documents: "workspace_id",
-  document_collaborators: "document_id",
-  tables: "workspace_id",
-  columns: "workspace_id",
-  rows: "workspace_id",
-  cells: "workspace_id",
-  table_references: "workspace_id",
-  table_views: "workspace_id",
-  clause_references: "workspace_id",
-  document_contents: "document_id",
-  document_settings: "document_id",
-  docx_versions: "document_id",
-  audio_media: "workspace_id",
-  snapshots: "document_id",
-  automations: "workspace_id",
-  automation_event_triggers: "project_id",
-  automation_remote_triggers: "project_id",
-  automation_runs: "project_id",
-  automation_deliveries: "automation_id",
-  automation_cascades: "project_id",
-  automation_project_days: "project_id",
-  published_entries: "project_id",
-  collab_rooms: "document_id",
-  notification_outbox: "id",
-  comments: "workspace_id",
-  comment_reactions: "comment_id",
-  change_log: "workspace_id",
-} as const;
+export function shardTable<T extends SQLiteTable>(
+  table: T,
+  keyColumn: T["_"]["columns"][keyof T["_"]["columns"]],
+): ShardTableDeclaration<T["_"]["name"]> {
+  return { table, name: getTableConfig(table).name as T["_"]["name"], key: keyColumn.name };
+}
 
-export type ShardTable = keyof typeof SHARD_KEY_COLUMNS;
+/** Every shard table, with its key column. */
+export const SHARD_TABLES = [
+  shardTable(t.organizations, t.organizations.id),
+  shardTable(t.organizationMembers, t.organizationMembers.organizationId),
+  shardTable(t.memberInvitations, t.memberInvitations.organizationId),
+  shardTable(t.invitations, t.invitations.documentId),
+  shardTable(t.workspaces, t.workspaces.id),
+  shardTable(t.workspaceCollaborators, t.workspaceCollaborators.workspaceId),
+  shardTable(t.projects, t.projects.workspaceId),
+  shardTable(t.documents, t.documents.workspaceId),
+  shardTable(t.documentCollaborators, t.documentCollaborators.documentId),
+  shardTable(t.tables, t.tables.workspaceId),
+  shardTable(t.columns, t.columns.workspaceId),
+  shardTable(t.rows, t.rows.workspaceId),
+  shardTable(t.cells, t.cells.workspaceId),
+  shardTable(t.tableReferences, t.tableReferences.workspaceId),
+  shardTable(t.tableViews, t.tableViews.workspaceId),
+  shardTable(t.clauseReferences, t.clauseReferences.workspaceId),
+  shardTable(t.documentContents, t.documentContents.documentId),
+  shardTable(t.documentSettings, t.documentSettings.documentId),
+  shardTable(t.docxVersions, t.docxVersions.documentId),
+  shardTable(t.audioMedia, t.audioMedia.workspaceId),
+  shardTable(t.snapshots, t.snapshots.documentId),
+  shardTable(t.automations, t.automations.workspaceId),
+  shardTable(t.automationEventTriggers, t.automationEventTriggers.projectId),
+  shardTable(t.automationRemoteTriggers, t.automationRemoteTriggers.projectId),
+  shardTable(t.automationRuns, t.automationRuns.projectId),
+  shardTable(t.automationDeliveries, t.automationDeliveries.automationId),
+  shardTable(t.automationCascades, t.automationCascades.projectId),
+  shardTable(t.automationProjectDays, t.automationProjectDays.projectId),
+  shardTable(t.publishedEntries, t.publishedEntries.projectId),
+  shardTable(t.collabRooms, t.collabRooms.documentId),
+  shardTable(t.notificationOutbox, t.notificationOutbox.id),
+  shardTable(t.comments, t.comments.workspaceId),
+  shardTable(t.commentReactions, t.commentReactions.commentId),
+  shardTable(t.changeLog, t.changeLog.workspaceId),
+] as const;
+
+export type ShardTable = (typeof SHARD_TABLES)[number]["name"];
+
+const KEYS: ReadonlyMap<string, string> = new Map(SHARD_TABLES.map((d) => [d.name, d.key]));
+
+/** The key column of the shard table `name`. */
+export function shardKeyOf(name: ShardTable): string {
+  return KEYS.get(name)!;
+}
 
 const CROCKFORD = "'0123456789ABCDEFGHJKMNPQRSTVWXYZ'";
 
@@ -93,7 +117,7 @@ export function fenceTriggers(table: string, column: string): Map<string, string
 /** Every fence trigger the shard tables need, by name. */
 export function allFenceTriggers(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [table, column] of Object.entries(SHARD_KEY_COLUMNS))
-    for (const [name, sql] of fenceTriggers(table, column)) out.set(name, sql);
+  for (const { name: table, key } of SHARD_TABLES)
+    for (const [name, sql] of fenceTriggers(table, key)) out.set(name, sql);
   return out;
 }

@@ -1,10 +1,10 @@
 /**
  * The Worker's own upkeep, started by its Cron Trigger every minute beside the automation scheduler (src/index.ts
- * hands in the list, REPAIRS): the repairs of what a write keeps in two databases — the directory indexes
- * (portal routes and reference ids through ./directoryIndex.ts, the index of memberships), users' copies in the
- * shards — and the delivery of what the shards' outboxes still hold, the removal of abandoned staged imports. Each
- * runs beside the others, never in their way: a failure is logged and tried again at the next tick. The module
- * runs them and imports none of them: the services define each repair, the entry point composes the list.
+ * hands in the list, REPAIRS): the repairs of what a write keeps in two databases — the four directory indexes
+ * (portal routes, reference ids, the index of memberships, users' copies in the shards; all through
+ * ./directoryIndex.ts) — and the delivery of what the shards' outboxes still hold, the removal of abandoned staged
+ * imports. Each runs beside the others, never in their way: a failure is logged and tried again at the next tick.
+ * The module runs them and imports none of them: the services define each repair, the entry point composes the list.
  */
 import type { Env } from "../../env";
 

@@ -4,7 +4,7 @@ import { shardD1 } from "../../support/shards";
 import { addColumn, addRow, allRows, bulkRows, makeTable, type TestTable } from "../../support/tableHarness";
 import { col } from "../../support/formula/expr";
 import { formulaLimits } from "../../../src/services/formula/limits";
-import { DEPENDENT_TABLES } from "../../../src/services/formula/store";
+import { DEPENDENT_TABLES } from "../../../src/services/formula/queries";
 
 /**
  * Lookups and rollups over relations (docs/api-guide.md › Formulas, "Lookups and rollups"): LOOKUP({Relation},

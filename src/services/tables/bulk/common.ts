@@ -1,5 +1,5 @@
-/** What the bulk writes of docs/api-guide.md › Bulk writes share: their first read, the all-or-nothing guard, the commit. */
-import { statement } from "../../../db/d1";
+/** What the bulk writes of docs/api-guide.md › Bulk writes share: their first read and the commit (the all-or-nothing guard is ../queries.ts guardStatement). */
+import { d1Of } from "../../../db/d1";
 import { and, eq } from "drizzle-orm";
 import { rows } from "../../../db/schema";
 import { ApiError } from "../../../errors";
@@ -54,34 +54,10 @@ export function assertWritable(tableRow: Parameters<typeof checkTableAccess>[0])
 /** The message of the guard's abort: see guardStatement. */
 const STALE = "malformed JSON";
 
-/**
- * The batch's first statement: it aborts the whole batch (nothing written) unless exactly `rowIds` are still rows of
- * the live table in the state the write expects (live, or deleted for a restore) — a delete (of a row or the
- * table) that committed between the read and the write makes the bulk write a 404, never a partial one. json() of a non-JSON text is SQLite's way of
- * raising an error from a plain statement.
- */
-export function guardStatement(
-  d1: D1Database,
-  tableId: string,
-  rowIds: readonly string[],
-  deleted = false,
-): D1PreparedStatement {
-  return statement(
-    d1,
-    `SELECT json(CASE WHEN (SELECT COUNT(*) FROM rows WHERE table_id = ?1 AND is_deleted = ?2
-        AND id IN (SELECT value FROM json_each(?3))) = ?4
-        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND is_deleted = 0) THEN '1' ELSE 'stale' END) AS ok`,
-    tableId,
-    deleted ? 1 : 0,
-    JSON.stringify(rowIds),
-    new Set(rowIds).size,
-  );
-}
-
 /** Runs the batch; the guard's abort is the 404 it stands for. */
-export async function commitBatch(d1: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+export async function commitBatch(ctx: ServiceContext, statements: D1PreparedStatement[]): Promise<D1Result[]> {
   try {
-    return await d1.batch(statements);
+    return await d1Of(ctx.db).batch(statements);
   } catch (err) {
     if (err instanceof Error && err.message.includes(STALE)) throw new ApiError("NotFoundError", "Row not found");
     throw err;

@@ -5,16 +5,14 @@
  * recomputed before the answer; each row emits row.deleted (delete) or row.created (restore: the row is back).
  */
 import { validation } from "../../../errors";
-import { d1Of, statement } from "../../../db/d1";
+import { d1Of } from "../../../db/d1";
 import type { ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
 import { rowChangeLog } from "../../changes/log";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "../recompute";
-import { assertWritable, commitBatch, guardStatement, readForBulkWrite, rowsNotFound } from "./common";
-
-const SET_DELETED = `UPDATE rows SET is_deleted = ?2, updated_at = ?3
-  WHERE table_id = ?1 AND is_deleted = ?4 AND id IN (SELECT value FROM json_each(?5))`;
+import { guardStatement, setDeletedStatement } from "../queries";
+import { assertWritable, commitBatch, readForBulkWrite, rowsNotFound } from "./common";
 
 async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: readonly string[] }, deleted: boolean) {
   const ids = [...new Set(input.ids)];
@@ -31,10 +29,10 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   assertWritable(tableRow);
   const d1 = d1Of(ctx.db);
   const data = { ids };
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, ids, !deleted),
     ...rowChangeLog(ctx, d1, table).state(ids, deleted),
-    statement(d1, SET_DELETED, table.id, deleted ? 1 : 0, ctx.now, deleted ? 0 : 1, JSON.stringify(ids)),
+    setDeletedStatement(d1, table.id, ids, deleted, ctx.now),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
   // A restored row's formulas are recomputed (columns may have changed while it was away), with the lookups reading it.

@@ -19,8 +19,8 @@ import { recalculateFormulasAfterWrite } from "../recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "../rowReads";
 import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
-import { assertWritable, commitBatch, guardStatement, readForBulkWrite, rowsNotFound } from "./common";
-import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
+import { assertWritable, commitBatch, readForBulkWrite, rowsNotFound } from "./common";
+import { cellUpsertStatements, guardStatement, touchRowsStatement, type CellEntry } from "../queries";
 
 export interface RowUpdate {
   _id: string;
@@ -119,7 +119,7 @@ export async function writeRowUpdates(
   const answer = rows.map((r, i) => ({ ...rowDto({ ...r, updatedAt: t }), cells: { ...inputs[i] } }));
   const d1 = d1Of(ctx.db);
   const rowIds = rows.map((r) => r.id);
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, rowIds),
     touchRowsStatement(d1, table.id, t, rowIds),
     ...rowChangeLog(ctx, d1, table).cells(entries),

@@ -14,12 +14,17 @@ import { emitAfterResponse, rowEvent } from "../../events/events";
 import { checkCellWrites, isComputedColumn } from "../cellValues";
 import { liveColumnsQuery } from "../columns";
 import { recalculateFormulasAfterWrite } from "../recompute";
-import { rowInsertStatements } from "../rows";
 import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
-import { commitBatch, guardStatement } from "./common";
-import { cellUpsertStatements, touchRowsStatement, type CellEntry } from "./statements";
+import { commitBatch } from "./common";
+import {
+  cellUpsertStatements,
+  guardStatement,
+  rowInsertStatements,
+  touchRowsStatement,
+  type CellEntry,
+} from "../queries";
 
 /**
  * Cells of the key columns in live rows whose first key cell holds one of the given values (`?4`, JSON texts) or
@@ -167,7 +172,7 @@ export async function upsertRows(
   const data = { created: created.map((r) => r.id), updated: updated.map((r) => r.id), rows: answer };
   const d1 = d1Of(ctx.db);
   const updatedIds = updated.map((r) => r.id);
-  await commitBatch(d1, [
+  await commitBatch(ctx, [
     guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
     ...rowChangeLog(ctx, d1, table).cells(entries("old")),

@@ -6,7 +6,7 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as schema from "../../../db/schema/index";
-import { SHARD_KEY_COLUMNS, shardCondition, shardTablesInCopyOrder } from "../../kernel/keys";
+import { shardKeyOf, shardCondition, shardTablesInCopyOrder } from "../../kernel/keys";
 import { configOf, insertStatements, MAX_PARAMS, q, shardTables } from "./rows";
 
 /** Foreign keys (of one column) from `table` to tables outside the shard schema: the column, and the table and column it names. */
@@ -50,7 +50,7 @@ export async function copyReferencedPage(
   const { parent, parentName, parentColumn } = refs[0]!;
   const found = await from.batch<{ id: string }>(
     refs.map((r) => {
-      const cond = shardCondition(SHARD_KEY_COLUMNS[r.table], logical);
+      const cond = shardCondition(shardKeyOf(r.table), logical);
       return from
         .prepare(
           `SELECT DISTINCT ${q(r.column)} AS id FROM ${q(r.table)} WHERE ${cond.sql} AND ${q(r.column)} IS NOT NULL`,
@@ -96,7 +96,7 @@ function schemaTables(): Map<string, SQLiteTable> {
 function referenceProbes(from: D1Database, logical: number) {
   const probes: { parent: string; column: string; stmt: D1PreparedStatement }[] = [];
   for (const name of shardTablesInCopyOrder()) {
-    const cond = shardCondition(SHARD_KEY_COLUMNS[name], logical);
+    const cond = shardCondition(shardKeyOf(name), logical);
     for (const { column, parentName: parent, parentColumn } of outward(shardTables.get(name)!)) {
       probes.push({
         parent,

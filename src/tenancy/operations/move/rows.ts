@@ -7,7 +7,7 @@ import * as shardSchema from "../../../db/schema/shard";
 import { idempotencyKeys } from "../../../db/schema/copies";
 import {
   CLAIMS_KEY_COLUMN,
-  SHARD_KEY_COLUMNS,
+  shardKeyOf,
   shardCondition,
   shardTablesInCopyOrder,
   type ShardTable,
@@ -58,7 +58,7 @@ function shapeOf(name: ShardTable): TableShape {
   const { columns, order } = configOf(shardTables.get(name)!);
   if (!order.length)
     throw new Error(`${name} has neither a primary key nor a unique index on NOT NULL columns to page by`);
-  return { name, columns, order, key: SHARD_KEY_COLUMNS[name] };
+  return { name, columns, order, key: shardKeyOf(name) };
 }
 
 /** The search index's entries as a move sees them: `id` is local to each database, the scopes are generated. */

@@ -1,0 +1,29 @@
+/** A table of three invoices and a way to save views on it, for the views' operation tests (test/routes/views/). */
+import { ok, seedTenant, type Tenant } from "./harness";
+import { addColumn, bulkRows, makeTable } from "./tableHarness";
+
+export interface ViewsFixture {
+  t: Tenant;
+  tableId: string;
+  amount: string;
+  /** Saves a view as the workspace editor; answers the view record. */
+  save(name: string): Promise<{ _id: string; name: string }>;
+}
+
+export async function viewsFixture(): Promise<ViewsFixture> {
+  const t = await seedTenant();
+  const table = await makeTable(t.owner.token, t.projectId, "Invoices");
+  const amount = (await addColumn(t.owner.token, table.tableId, "amount", { type: "number" }))._id;
+  await bulkRows(t.owner.token, table.tableId, [
+    { [table.nameColumnId]: "a", [amount]: 1500 },
+    { [table.nameColumnId]: "b", [amount]: 200 },
+  ]);
+  const save = async (name: string) =>
+    (
+      await ok("POST", `/table/${table.tableId}/view`, {
+        token: t.editor.token,
+        body: { name, filter: { and: [{ columnId: amount, op: "gt", value: 1000 }] } },
+      })
+    ).data;
+  return { t, tableId: table.tableId, amount, save };
+}
