@@ -168,8 +168,10 @@ export function rowChangeLog(
 }
 
 /**
- * A record's entry as a Drizzle insert, for the Drizzle batches of the document services: `changes` known in full
- * (a created record's fields), recorded only when `exists` (SQL) holds after the statements before it.
+ * A record's entry as a Drizzle insert, for the Drizzle batches of the document and comment services: `changes`
+ * known in full (a created record's fields, or a field's value as read and the new one), recorded only when `exists`
+ * (SQL) holds where the entry sits in the batch (after an insert: it was inserted; before an update: the stored
+ * value differs from the new one, so a write that changes nothing records nothing).
  */
 export function recordEntryQuery(
   ctx: ServiceContext,
@@ -178,6 +180,7 @@ export function recordEntryQuery(
     recordId: string;
     workspaceId: string;
     projectId: string;
+    tableId?: string | null;
     changes: CellChanges | null;
     exists: SQL;
   },
@@ -185,7 +188,7 @@ export function recordEntryQuery(
   if (changeLogOff(ctx.env)) return [];
   const values = sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + 1, ${entry.recordId}, ${ctx.now},
     ${entry.kind}, (SELECT organization_id FROM workspaces WHERE id = ${entry.workspaceId}), ${entry.workspaceId},
-    ${entry.projectId}, NULL, ${JSON.stringify(actorOf(ctx))}, ${defaultSource(ctx)},
+    ${entry.projectId}, ${entry.tableId ?? null}, ${JSON.stringify(actorOf(ctx))}, ${defaultSource(ctx)},
     ${entry.changes ? JSON.stringify(entry.changes) : null} WHERE ${entry.exists}`;
   return [ctx.db.insert(changeLog).select(values)];
 }

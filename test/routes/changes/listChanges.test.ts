@@ -230,3 +230,72 @@ describe("GET /changes", () => {
     expect(strip(after.data)).toEqual(strip(all.data));
   });
 });
+
+describe("GET /changes: comment.* entries", () => {
+  const latest = async (q: string) =>
+    (await ok("GET", `/changes?${q}&cursor=latest`, { token: t.owner.token })).nextCursor;
+
+  it("a document comment created, replied to, edited, resolved, reopened and deleted, in order with before and after; no-ops record nothing", async () => {
+    const start = await latest(`projectId=${t.projectId}`);
+    const editor = { token: t.editor.token };
+    const root = (await ok("POST", `/document/${t.docId}/comment`, { ...editor, body: { body: "First" } })).data;
+    const reply = (await ok("POST", `/comment/${root._id}/reply`, { ...editor, body: { body: "Answer" } })).data;
+    await ok("PATCH", `/comment/${root._id}`, { ...editor, body: { body: "First, edited" } });
+    await ok("PATCH", `/comment/${root._id}`, { ...editor, body: { body: "First, edited" } });
+    await ok("POST", `/comment/${reply._id}/resolve`, editor);
+    await ok("POST", `/comment/${root._id}/resolve`, editor);
+    await ok("POST", `/comment/${root._id}/reopen`, editor);
+    await ok("PUT", `/comment/${root._id}/reaction/${encodeURIComponent("👍")}`, editor);
+    await ok("PUT", `/comment/${root._id}/reaction/${encodeURIComponent("👍")}`, editor);
+    await ok("DELETE", `/comment/${root._id}/reaction/${encodeURIComponent("👍")}`, editor);
+    await ok("DELETE", `/comment/${reply._id}`, editor);
+    await ok("DELETE", `/comment/${reply._id}`, editor);
+    const page = await ok("GET", `/changes?projectId=${t.projectId}&cursor=${start}`, { token: t.viewer.token });
+    expect(page.data.map((e: any) => [e.kind, e.recordId, e.changes])).toEqual([
+      ["comment.created", root._id, { body: { before: null, after: "First" } }],
+      [
+        "comment.created",
+        reply._id,
+        { body: { before: null, after: "Answer" }, parentId: { before: null, after: root._id } },
+      ],
+      ["comment.updated", root._id, { body: { before: "First", after: "First, edited" } }],
+      ["comment.resolved", root._id, { status: { before: "open", after: "resolved" } }],
+      ["comment.reopened", root._id, { status: { before: "resolved", after: "open" } }],
+      ["comment.updated", root._id, { reactions: { before: null, after: { emoji: "👍", userId: t.editor.id } } }],
+      ["comment.updated", root._id, { reactions: { before: { emoji: "👍", userId: t.editor.id }, after: null } }],
+      ["comment.deleted", reply._id, { isDeleted: { before: false, after: true } }],
+    ]);
+    expect(page.data[0]).toMatchObject({
+      organizationId: t.organizationId,
+      workspaceId: t.workspaceId,
+      projectId: t.projectId,
+      actor: { type: "user", userId: t.editor.id, tokenId: expect.any(String) },
+      source: "api",
+    });
+    expect(page.data[0].tableId).toBeUndefined();
+  });
+
+  it("a row comment is in its table's feed; a refused write records nothing", async () => {
+    const start = await latest(`tableId=${b.tableId}`);
+    const rowId = b.rowIds[0]!;
+    const c = (await ok("POST", `/table/row/${rowId}/comment`, { token: t.editor.token, body: { body: "On a row" } }))
+      .data;
+    // Not the author: 403, nothing written, nothing recorded.
+    expectError(
+      await call("PATCH", `/comment/${c._id}`, { token: t.owner.token, body: { body: "Not mine" } }),
+      403,
+      "ForbiddenError",
+    );
+    const page = await ok("GET", `/changes?tableId=${b.tableId}&cursor=${start}`, { token: t.viewer.token });
+    expect(direct(page.data)).toEqual([
+      expect.objectContaining({
+        kind: "comment.created",
+        recordId: c._id,
+        workspaceId: t.workspaceId,
+        projectId: t.projectId,
+        tableId: b.tableId,
+        changes: { body: { before: null, after: "On a row" } },
+      }),
+    ]);
+  });
+});
