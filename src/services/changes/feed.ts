@@ -38,7 +38,8 @@ export function encodeCursor(c: Cursor): string {
 }
 
 function decodeCursor(text: string): Cursor {
-  const m = /^(\d{1,15})\.([0-9A-Za-z_-]{0,64})\.(\d{1,15})$/.exec(textFromBase64Url(text) ?? "");
+  // seq -1: the start of a scope with no entries yet (what `latest` hands out on an empty feed).
+  const m = /^(-1|\d{1,15})\.([0-9A-Za-z_-]{0,64})\.(\d{1,15})$/.exec(textFromBase64Url(text) ?? "");
   if (!m)
     throw validation("cursor is not a cursor this feed returned", [{ path: "cursor", message: "invalid cursor" }]);
   return { seq: Number(m[1]), recordId: m[2]!, at: Number(m[3]) };

@@ -188,6 +188,16 @@ describe("GET /changes", () => {
     expect(page.data[0].tableId).toBeUndefined();
   });
 
+  it("cursor=latest on a scope with no entries yet hands out a cursor the feed takes back", async () => {
+    const table = (
+      await ok("POST", "/table", { token: t.owner.token, body: { projectId: t.projectId, name: "Empty" } })
+    ).data;
+    const start = await ok("GET", `/changes?tableId=${table._id}&cursor=latest`, { token: t.owner.token });
+    expect(start.data).toEqual([]);
+    const next = await ok("GET", `/changes?tableId=${table._id}&cursor=${start.nextCursor}`, { token: t.owner.token });
+    expect(next.data).toEqual([]);
+  });
+
   it("project and workspace scopes; viewers read, outsiders get 404; exactly one scope", async () => {
     for (const q of [`projectId=${t.projectId}`, `workspaceId=${t.workspaceId}`, `tableId=${b.tableId}`]) {
       const page = await ok("GET", `/changes?${q}&limit=1000`, { token: t.viewer.token });
