@@ -42,6 +42,10 @@ export interface Env {
   WEBHOOK_ALLOWED_ORIGINS?: string;
   /** Comma-separated exact origins whose browser apps may call the API (src/http/cors.ts); none by default. */
   CORS_ALLOWED_ORIGINS?: string;
+  /** Days the change log keeps its entries (docs/api-guide.md › Changes, history and audit; default 30). */
+  CHANGE_RETENTION_DAYS?: string;
+  /** `off`: no change-log entries are written. Only for `npm run bench -- changes` (with and without the log). */
+  CHANGE_LOG?: string;
   /**
    * The service's own host names, comma-separated (ports ignored): no portal may claim one as its domain, whatever a
    * request's Host says. `npm start` sets the names it listens on; a deployment sets its API's host names.

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   "NotFoundError",
   "MethodNotAllowedError",
   "ConflictError",
+  "GoneError",
   "LengthRequiredError",
   "PreconditionFailedError",
   "PayloadTooLargeError",
@@ -30,6 +31,8 @@ export interface ErrorDetail {
   line?: number;
   column?: number;
   suggestions?: string[];
+  /** A change-feed cursor older than retention (410): where the kept entries begin. */
+  oldestCursor?: string;
 }
 
 /** A transport-neutral service error: a class from the catalogue, a message, details, and when to retry. */

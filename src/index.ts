@@ -11,6 +11,7 @@ import { reconcileUserOrganizations } from "./services/organizations/userOrganiz
 import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
+import { pruneChangeLog } from "./services/changes/prune";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -35,6 +36,7 @@ const REPAIRS: readonly Repair[] = [
   ["membership index repair failed", reconcileUserOrganizations],
   ["notification outbox drain failed", drainNotificationOutbox],
   ["staged CSV import sweep failed", sweepStagedImports],
+  ["change log prune failed", pruneChangeLog],
 ];
 
 export default {

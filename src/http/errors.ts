@@ -19,6 +19,7 @@ export const errorStatus = {
   NotFoundError: 404,
   MethodNotAllowedError: 405,
   ConflictError: 409,
+  GoneError: 410,
   LengthRequiredError: 411,
   PreconditionFailedError: 412,
   PayloadTooLargeError: 413,
@@ -98,6 +99,10 @@ export const ErrorBodySchema = z
             .int()
             .optional()
             .openapi({ description: "Formula problems: the 1-based column in the formula's text" }),
+          oldestCursor: z
+            .string()
+            .optional()
+            .openapi({ description: "410 of the change feed: the oldest cursor still kept" }),
           suggestions: z
             .array(z.string())
             .optional()
@@ -115,6 +120,7 @@ const descriptions: Record<ErrorCode, string> = {
   NotFoundError: "No such record, or the caller cannot read it",
   MethodNotAllowedError: "Known path, wrong method",
   ConflictError: "Duplicate id, stale version or other state conflict",
+  GoneError: "The cursor is older than the change log keeps; restart from details[0].oldestCursor",
   LengthRequiredError: "Content-Length is required",
   PreconditionFailedError: "If-Match does not match the current ETag; nothing was changed",
   PayloadTooLargeError: "Body over its size limit",

@@ -29,6 +29,7 @@ import { registerSearchRoutes } from "./search";
 import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
 import { registerOAuthRoutes } from "./oauth";
+import { registerChangeRoutes } from "./changes";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -52,6 +53,7 @@ export function registerRoutes(app: Router) {
 
   // Every /table/<static>/… route before /table/{tableId}/…
   registerCommentRoutes(app);
+  registerChangeRoutes(app);
   registerTableReferenceRoutes(app);
   registerTableRoutes(app);
   registerColumnRoutes(app);

@@ -15,6 +15,7 @@ import { queryCases, viewCases } from "./cases/query";
 import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
 import { oauthCases } from "./cases/oauth";
+import { changeCases } from "./cases/changes";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -34,6 +35,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   query: queryCases,
   bulkRows: bulkRowCases,
   comments: commentCases,
+  changes: changeCases,
   views: viewCases,
   oauth: oauthCases,
 };

@@ -10,5 +10,6 @@ export * from "./collab";
 export * from "./fence";
 export * from "./outbox";
 export * from "./comments";
+export * from "./changes";
 export * from "./views";
 export * from "./oauth";

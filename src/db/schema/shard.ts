@@ -21,5 +21,6 @@ export { publishedEntries } from "./portals";
 export { collabRooms } from "./collab";
 export { notificationOutbox } from "./outbox";
 export { comments, commentReactions } from "./comments";
+export { changeLog } from "./changes";
 // Not organization data: each shard database's own record of the logical shards moving through it (never copied).
 export { shardFence } from "./fence";

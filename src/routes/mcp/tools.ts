@@ -3,7 +3,7 @@
  * its REST route calls, under the same access checks, with the scope that route needs (src/auth/scopes.ts), on the
  * request's authenticated context. A refused call is a tool error (`isError`) naming the error class and reason.
  * `query_rows` takes POST /table/{tableId}/query's members; `upsert_rows` upserts on `keyColumnIds` (POST
- * /table/{tableId}/rows/upsert) or, without them, creates; `get_changes` answers that the change feed is not there yet.
+ * /table/{tableId}/rows/upsert) or, without them, creates; `get_changes` takes GET /changes's members.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -19,6 +19,7 @@ import { queryRows } from "../../services/tables/query/query";
 import { upsertRows } from "../../services/tables/bulk/upsert";
 import { queryFromBody, RowQueryBody } from "../rows/querySchema";
 import { bulkCreateRows } from "../../services/tables/rows";
+import { listChanges } from "../../services/changes/feed";
 
 const Id = z.string().min(1).max(64);
 
@@ -32,7 +33,9 @@ async function answer(caller: ServiceContext, operationId: string, run: () => Pr
     return { content: [{ type: "text", text: typeof out === "string" ? out : JSON.stringify(out) }] };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const details = err.details?.length ? ` (${err.details.map((d) => `${d.path}: ${d.message}`).join("; ")})` : "";
+    const detail = (d: NonNullable<ApiError["details"]>[number]) =>
+      `${d.path}: ${d.message}${d.oldestCursor ? ` (oldestCursor: ${d.oldestCursor})` : ""}`;
+    const details = err.details?.length ? ` (${err.details.map(detail).join("; ")})` : "";
     return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}${details}` }] };
   }
 }
@@ -148,16 +151,24 @@ function tableTools(server: McpServer, caller: ServiceContext) {
             bulkCreateRows(caller.on(a.tableId), { tableId: a.tableId, rows: a.rows.map((r) => r.cells) }),
           ),
   );
+}
+
+function changeTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "get_changes",
     {
-      description: "The change feed of a project (not available yet on this deployment).",
-      inputSchema: { projectId: Id },
+      description:
+        "The change feed of a table, project or workspace (GET /changes): exactly one of tableId, projectId, workspaceId; " +
+        "pass nextCursor back as cursor to continue (`latest` starts at the end). A cursor past retention is a GoneError naming the oldest cursor kept.",
+      inputSchema: {
+        tableId: Id.optional(),
+        projectId: Id.optional(),
+        workspaceId: Id.optional(),
+        cursor: z.string().min(1).max(200).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      },
     },
-    () =>
-      answer(caller, "listDocuments", async () => {
-        throw new ApiError("NotFoundError", "The change feed is not available on this deployment yet");
-      }),
+    (a) => answer(caller, "listChanges", () => listChanges(caller, { ...a, limit: a.limit ?? 100 })),
   );
 }
 
@@ -202,6 +213,7 @@ export function mcpServerFor(caller: ServiceContext): McpServer {
   documentTools(server, caller);
   documentWriteTools(server, caller);
   tableTools(server, caller);
+  changeTools(server, caller);
   resources(server, caller);
   return server;
 }

@@ -15,6 +15,7 @@ import { checkComment, checkTarget, commentStatements, newTargetStatements, type
 import { commentDto, mentionsOf, type CommentRow, type ReactionRow } from "./dto";
 import { mentionNotices, mentionReadersStatement, splitMentions } from "./mentions";
 import { liveRoomOf, tellRoom, type ThreadChange, type WrittenChange } from "./room";
+import { createdEntry, deletedEntry, editedEntry, reactionEntry, statusEntry } from "./changeLog";
 
 export type NewTarget =
   | { documentId: string; anchor?: { blockId: string; start?: number; end?: number } }
@@ -42,14 +43,18 @@ function afterWrite(
   if (target.documentId && live.length) tellRoom(ctx, target.documentId, change);
 }
 
+/** A batch's statements (the change-log entries make its length vary, so drizzle cannot type it as a tuple). */
+type Batch = Parameters<ServiceContext["db"]["batch"]>[0];
+type BatchItem = Batch[number];
+
 /**
- * Inserts or updates `row` with its mention notices and kept answer in one batch, then delivers the notices.
- * Answers the comment with `unnotified`.
+ * Inserts or updates `row` (with its change-log entry, `writes`) with its mention notices and kept answer in one
+ * batch, then delivers the notices. Answers the comment with `unnotified`.
  */
 async function writeWithMentions(
   ctx: ServiceContext,
   row: CommentRow,
-  write: Parameters<ServiceContext["db"]["batch"]>[0][number],
+  writes: readonly BatchItem[],
   readers: readonly { id: string }[],
   reactions: readonly ReactionRow[],
 ) {
@@ -57,11 +62,11 @@ async function writeWithMentions(
   const dto = { ...commentDto(row, reactions), unnotified };
   const notices = notify.length ? [mentionNotices(ctx.db, row, notify, ctx.now)] : [];
   const results = (await ctx.db.batch([
-    write,
+    ...writes,
     ...notices,
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
-  ] as unknown as Parameters<ServiceContext["db"]["batch"]>[0])) as readonly unknown[];
-  if (notices.length) await deliverBeforeAnswer(ctx, results[1] as OutboxRow[]);
+  ] as unknown as Batch)) as readonly unknown[];
+  if (notices.length) await deliverBeforeAnswer(ctx, results[writes.length] as OutboxRow[]);
   return dto;
 }
 
@@ -115,7 +120,8 @@ export async function createThread(ctx: ServiceContext, input: { target: NewTarg
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const dto = await writeWithMentions(ctx, row, ctx.db.insert(comments).values(row), readers, []);
+  const writes = [ctx.db.insert(comments).values(row), ...createdEntry(ctx, row)];
+  const dto = await writeWithMentions(ctx, row, writes, readers, []);
   afterWrite(ctx, target, { change: "created", threadId: id, commentId: id }, live);
   return dto;
 }
@@ -153,7 +159,8 @@ export async function replyToComment(ctx: ServiceContext, input: { commentId: st
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const dto = await writeWithMentions(ctx, row, ctx.db.insert(comments).values(row), readers, []);
+  const writes = [ctx.db.insert(comments).values(row), ...createdEntry(ctx, row)];
+  const dto = await writeWithMentions(ctx, row, writes, readers, []);
   afterWrite(ctx, target, { change: "created", threadId: row.threadId, commentId: id }, live);
   return dto;
 }
@@ -170,7 +177,7 @@ export async function updateComment(ctx: ServiceContext, input: { commentId: str
     .update(comments)
     .set({ body: row.body, mentions, editedAt: ctx.now, updatedAt: ctx.now })
     .where(eq(comments.id, comment.id));
-  const dto = await writeWithMentions(ctx, row, write, readers, reactions);
+  const dto = await writeWithMentions(ctx, row, [...editedEntry(ctx, comment, input.body), write], readers, reactions);
   afterWrite(ctx, target, { change: "updated", threadId: row.threadId, commentId: row.id }, live);
   return dto;
 }
@@ -183,12 +190,13 @@ export async function deleteComment(ctx: ServiceContext, input: { commentId: str
   const row: CommentRow = { ...comment, isDeleted: true, body: "", mentions: [], updatedAt: ctx.now };
   if (comment.isDeleted) return commentDto(row, []);
   await ctx.db.batch([
+    ...deletedEntry(ctx, comment),
     ctx.db
       .update(comments)
       .set({ isDeleted: true, body: "", mentions: [], updatedAt: ctx.now })
       .where(eq(comments.id, comment.id)),
     ctx.db.delete(commentReactions).where(eq(commentReactions.commentId, comment.id)),
-  ]);
+  ] as unknown as Batch);
   afterWrite(ctx, target, { change: "deleted", threadId: row.threadId, commentId: row.id }, live);
   return commentDto(row, []);
 }
@@ -197,7 +205,9 @@ export async function deleteComment(ctx: ServiceContext, input: { commentId: str
 export async function setThreadStatus(ctx: ServiceContext, input: { commentId: string; status: "open" | "resolved" }) {
   const { comment, target, live } = await loadForWrite(ctx, input.commentId, "comment", []);
   const resolved = input.status === "resolved";
-  const [updated, reactions] = await ctx.db.batch([
+  const log = statusEntry(ctx, comment, input.status);
+  const results = await ctx.db.batch([
+    ...log,
     ctx.db
       .update(comments)
       .set({
@@ -209,7 +219,8 @@ export async function setThreadStatus(ctx: ServiceContext, input: { commentId: s
       .where(eq(comments.threadId, comment.threadId))
       .returning(),
     reactionsOfThread(ctx, comment.threadId),
-  ]);
+  ] as unknown as Batch);
+  const [updated, reactions] = results.slice(-2) as [CommentRow[], ReactionRow[]];
   const root = updated.find((r) => r.id === comment.threadId) ?? comment;
   const change = resolved ? "resolved" : "reopened";
   afterWrite(ctx, target, { change, threadId: root.threadId, commentId: root.id }, live);
@@ -221,7 +232,9 @@ export async function setReaction(ctx: ServiceContext, input: { commentId: strin
   const { comment, target, live } = await loadForWrite(ctx, input.commentId, "comment", []);
   if (comment.isDeleted) throw conflict("This comment was deleted");
   const mine = sql`${commentReactions.commentId} = ${comment.id} AND ${commentReactions.emoji} = ${input.emoji} AND ${commentReactions.userId} = ${ctx.user.id}`;
-  const [, reactions] = await ctx.db.batch([
+  const log = reactionEntry(ctx, comment, input.emoji, input.on);
+  const results = await ctx.db.batch([
+    ...log,
     input.on
       ? ctx.db
           .insert(commentReactions)
@@ -229,7 +242,8 @@ export async function setReaction(ctx: ServiceContext, input: { commentId: strin
           .onConflictDoNothing()
       : ctx.db.delete(commentReactions).where(mine),
     reactionsOfThread(ctx, comment.threadId),
-  ]);
+  ] as unknown as Batch);
+  const reactions = results.at(-1) as ReactionRow[];
   afterWrite(ctx, target, { change: "updated", threadId: comment.threadId, commentId: comment.id }, live);
   return commentDto(comment, reactions);
 }

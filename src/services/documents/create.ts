@@ -8,6 +8,7 @@ import {
 } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
+import { recordEntryQuery } from "../changes/log";
 import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import {
   assertDocumentInserted,
@@ -58,7 +59,17 @@ export async function commitNewDocument(
   },
 ) {
   const kept = await keptAnswerUpdates(ctx, { payload: { data: input.answer }, when: documentExists(input.row.id) });
-  const [inserted] = await ctx.db.batch([...input.statements, ...(input.with ?? []), ...kept] as [
+  const { row } = input;
+  const fields = { name: row.name, type: row.type, parentId: row.parentId };
+  const log = recordEntryQuery(ctx, {
+    kind: "document.created",
+    recordId: row.id,
+    workspaceId: row.workspaceId,
+    projectId: row.projectId,
+    changes: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { before: null, after: v }])),
+    exists: documentExists(row.id),
+  });
+  const [inserted] = await ctx.db.batch([...input.statements, ...(input.with ?? []), ...log, ...kept] as [
     BatchItem<"sqlite">,
     ...BatchItem<"sqlite">[],
   ]);

@@ -13,6 +13,7 @@
  * recalculation stores #LIMIT! in the cells left), evaluated in slices with a yield to the event loop between
  * them so other requests in the isolate are served.
  */
+import { changeLogOff, derivedCellLog } from "../changes/log";
 import { conflict, notFound, unprocessable } from "../../errors";
 import type { DescriptionItem, Expr, ParsedExpression } from "./expression";
 import { formulaTrees, withDependents, type TableColumn } from "./graph";
@@ -146,7 +147,7 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   const searchIndexed = ["text", "url", "email"].includes(column.data.type);
   const updatedRows = await writeAllRows(
     d1,
-    { table, plan, writes, now: ctx.now, ids: ctx.ids, countReturned: searchIndexed },
+    { table, plan, writes, now: ctx.now, ids: ctx.ids, logOff: changeLogOff(ctx.env), countReturned: searchIndexed },
     [
       persistFormulaStatement(
         d1,
@@ -195,6 +196,8 @@ async function writeAllRows(
     writes: CellUpsert[];
     now: number;
     ids: IdIssuer;
+    /** The change log is off (changeLogOff: the changes bench only). */
+    logOff: boolean;
     countReturned?: boolean;
   },
   extra: D1PreparedStatement[],
@@ -207,8 +210,13 @@ async function writeAllRows(
     writes,
   );
   if (cellStatements.length + extra.length === 0) return 0;
-  const results = await d1.batch<{ row_id: string }>([...cellStatements, ...extra]);
-  const cellResults = results.slice(0, cellStatements.length);
+  const log = derivedCellLog(
+    d1,
+    { tableId: table.id, workspaceId: table.workspaceId, now: run.now, off: run.logOff },
+    writes,
+  );
+  const results = await d1.batch<{ row_id: string }>([...log, ...cellStatements, ...extra]);
+  const cellResults = results.slice(log.length, log.length + cellStatements.length);
   return withDependentsToo
     ? new Set(cellResults.flatMap((r) => r.results.map((x) => x.row_id))).size
     : cellResults.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
@@ -245,7 +253,13 @@ export async function recomputeLookupColumns(
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
   const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("limit"));
-  return { updatedRows: await writeAllRows(d1, { table, plan, writes, now: ctx.now, ids: ctx.ids }, []) };
+  return {
+    updatedRows: await writeAllRows(
+      d1,
+      { table, plan, writes, now: ctx.now, ids: ctx.ids, logOff: changeLogOff(ctx.env) },
+      [],
+    ),
+  };
 }
 
 /**
@@ -337,13 +351,13 @@ export async function recomputeRowFormulas(
   let formulaCellRecords: StoredCell[] | undefined = opts.returnCells ? [] : undefined;
   if (upserts.length > 0 || readBack) {
     const identifierColumnId = columns.find((c) => c.isIdentifier)?.id;
+    const scope = { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, off: changeLogOff(ctx.env) };
     const statements =
       upserts.length > 0
-        ? cellWriteStatements(
-            d1,
-            { tableId: table.id, workspaceId: table.workspaceId, now: ctx.now, ids: ctx.ids, identifierColumnId },
-            upserts,
-          )
+        ? [
+            ...derivedCellLog(d1, scope, upserts),
+            ...cellWriteStatements(d1, { ...scope, ids: ctx.ids, identifierColumnId }, upserts),
+          ]
         : [];
     const results = await d1.batch<StoredCellRaw>(readBack ? [...statements, readBack] : statements);
     if (readBack) formulaCellRecords = results.at(-1)!.results.map(storedCell);

@@ -13,6 +13,14 @@ import { recalculateFormulasAfterWrite } from "./recompute";
 import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
+import { rowChangeLog } from "../changes/log";
+import { d1Of, statement } from "../../db/d1";
+
+/** A Drizzle query as a D1 statement, for a batch with the change log's statements. */
+const asD1 = (d1: D1Database, q: { toSQL(): { sql: string; params: unknown[] } }) => {
+  const { sql: text, params } = q.toSQL();
+  return statement(d1, text, ...params);
+};
 
 export type CellDto = ReturnType<typeof cellDto>;
 
@@ -73,13 +81,29 @@ export async function upsertCell(
   await assertExpectedVersion(input.expected, () => (current ? cellRepresentation(current) : undefined));
   const data = resolveSelectLabel(column, input.data);
   checkCellWrite(column, data);
-  const [[cell]] = await ctx.db.batch([
-    cellUpsertStatement(ctx, table, row.id, column, data).returning(),
-    ctx.db.update(rows).set({ updatedAt: ctx.now }).where(eq(rows.id, row.id)),
+  const d1 = d1Of(ctx.db);
+  const log = rowChangeLog(ctx, d1, table).cells([["", row.id, column.id, 0, data]]);
+  const results = await d1.batch([
+    ...log,
+    asD1(
+      d1,
+      cellUpsertStatement(ctx, table, row.id, column, data).returning({
+        id: cells.id,
+        originId: cells.originId,
+        createdAt: cells.createdAt,
+      }),
+    ),
+    asD1(d1, ctx.db.update(rows).set({ updatedAt: ctx.now }).where(eq(rows.id, row.id))),
   ]);
+  const stored = results[log.length]!.results[0] as { id: string; origin_id: string; created_at: number };
+  const cell: CellRow = {
+    ...{ id: stored.id, tableId: table.id, rowId: row.id, columnId: column.id, workspaceId: table.workspaceId },
+    ...{ originId: stored.origin_id, isIdentifier: column.isIdentifier, data, isDeleted: false },
+    ...{ createdAt: stored.created_at, updatedAt: ctx.now },
+  };
   const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, [row.id]);
   emitAfterResponse(ctx, [rowEvent("row.updated", table, row.id, [input.columnId])]);
-  return { cell: cellDto(cell!), formulaCells: computed.formulaCells[row.id] ?? {}, table, row };
+  return { cell: cellDto(cell), formulaCells: computed.formulaCells[row.id] ?? {}, table, row };
 }
 
 /** The write of one cell value: inserted, or the stored cell (live or deleted) given the value. */
@@ -140,7 +164,15 @@ export async function updateCells(
   const writes = input.rowIds.flatMap((rowId) =>
     columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, values[columnId])),
   );
-  await ctx.db.batch([ctx.db.update(rows).set({ updatedAt: ctx.now }).where(inJson(rows.id, input.rowIds)), ...writes]);
+  const d1 = d1Of(ctx.db);
+  const log = rowChangeLog(ctx, d1, table).cells(
+    input.rowIds.flatMap((rowId) => columnIds.map((columnId) => ["", rowId, columnId, 0, values[columnId]])),
+  );
+  await d1.batch([
+    asD1(d1, ctx.db.update(rows).set({ updatedAt: ctx.now }).where(inJson(rows.id, input.rowIds))),
+    ...log,
+    ...writes.map((w) => asD1(d1, w)),
+  ]);
   await recalculateFormulasAfterWrite(ctx.env, table.id, input.rowIds);
   emitAfterResponse(
     ctx,

@@ -2,13 +2,10 @@
  * Writing rows and their cell values; reads are in ./rowReads.ts. Writes of many rows are one D1 batch of a few
  * statements (./queries.ts rowInsertStatements), so 1000 rows commit or fail together.
  */
-import { and, eq } from "drizzle-orm";
-import { rows } from "../../db/schema";
 import { ApiError, notFound } from "../../errors";
 import type { ExpectedVersion } from "../../lib/etag";
 import { assertExpectedVersion } from "../preconditions";
-import { d1Of } from "../../db/d1";
-import { inJson } from "../../db/sql";
+import { d1Of, statement } from "../../db/d1";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
@@ -20,9 +17,13 @@ import { liveColumnsQuery } from "./columns";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
+import { rowChangeLog } from "../changes/log";
 import { deleteCreatedRowsStatements, rowInsertStatements } from "./queries";
 
 export const MAX_BULK_ROWS = 1000;
+
+const SOFT_DELETE = `UPDATE rows SET is_deleted = 1, updated_at = ?2
+  WHERE table_id = ?1 AND id IN (SELECT value FROM json_each(?3))`;
 
 export interface CreatedRows {
   rows: RowRow[];
@@ -78,6 +79,7 @@ export async function insertRows(
       newRows.map((r) => r.id),
       cellRecords.flat().map((w) => [w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]),
     ),
+    ...rowChangeLog(ctx, d1, table).created(newRows.map((r, i) => [r.id, written[i]!])),
     ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
   // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
@@ -180,10 +182,11 @@ export async function deleteRows(
 
 async function softDeleteRows(ctx: ServiceContext, table: TableRow, rowIds: readonly string[]) {
   if (rowIds.length === 0) return;
-  await ctx.db
-    .update(rows)
-    .set({ isDeleted: true, updatedAt: ctx.now })
-    .where(and(eq(rows.tableId, table.id), inJson(rows.id, rowIds)));
+  const d1 = d1Of(ctx.db);
+  await d1.batch([
+    ...rowChangeLog(ctx, d1, table).state(rowIds, true),
+    statement(d1, SOFT_DELETE, table.id, ctx.now, JSON.stringify(rowIds)),
+  ]);
   // Lookups in other tables that listed these rows are recomputed before the answer.
   await recalculateLookupsReading(ctx.env, table.id);
   emitAfterResponse(

@@ -64,6 +64,7 @@ export const SHARD_TABLES = [
   shardTable(t.notificationOutbox, t.notificationOutbox.id),
   shardTable(t.comments, t.comments.workspaceId),
   shardTable(t.commentReactions, t.commentReactions.commentId),
+  shardTable(t.changeLog, t.changeLog.workspaceId),
 ] as const;
 
 export type ShardTable = (typeof SHARD_TABLES)[number]["name"];

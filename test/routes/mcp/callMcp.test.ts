@@ -154,9 +154,80 @@ describe("MCP", () => {
     const hidden = await reader.callTool({ name: "get_document", arguments: { documentId: otherDoc } });
     expect(hidden.isError).toBe(true);
     expect(text(hidden)).toMatch(/^NotFoundError/);
-    const pending = await reader.callTool({ name: "get_changes", arguments: { projectId: t.projectId } });
-    expect(pending.isError).toBe(true);
     await reader.close();
+  });
+
+  it("get_changes follows the change feed as GET /changes does: scope, access as absence, 410 as a tool error", async () => {
+    const table = (await ok("POST", "/table", { token: t.owner.token, body: { projectId: t.projectId, name: "Feed" } }))
+      .data;
+    const column = (
+      await ok("POST", `/table/${table._id}/column`, {
+        token: t.owner.token,
+        body: { name: "Title", data: { type: "text" } },
+      })
+    ).data;
+    const agent = await connect(await scoped(["tables:write", "changes:read"]));
+    const start = JSON.parse(
+      text(await agent.callTool({ name: "get_changes", arguments: { tableId: table._id, cursor: "latest" } })),
+    );
+    expect(start.data).toEqual([]);
+    const written = await agent.callTool({
+      name: "upsert_rows",
+      arguments: { tableId: table._id, rows: [{ cells: { [column._id]: "from the agent" } }] },
+    });
+    expect(written.isError, text(written)).toBeFalsy();
+    const changes = await agent.callTool({
+      name: "get_changes",
+      arguments: { tableId: table._id, cursor: start.nextCursor, limit: 10 },
+    });
+    expect(changes.isError, text(changes)).toBeFalsy();
+    const page = JSON.parse(text(changes));
+    const created = page.data.filter((e: { kind: string }) => e.kind === "row.created");
+    expect(created).toHaveLength(1);
+    expect(JSON.stringify(created[0].changes)).toContain("from the agent");
+    // The same page as the REST route answers, and the project's feed holds the entry too.
+    const rest = await ok("GET", `/changes?tableId=${table._id}&cursor=${start.nextCursor}&limit=10`, {
+      token: t.owner.token,
+    });
+    expect(rest.data.map((e: { recordId: string }) => e.recordId)).toEqual(
+      page.data.map((e: { recordId: string }) => e.recordId),
+    );
+    const project = JSON.parse(
+      text(await agent.callTool({ name: "get_changes", arguments: { projectId: t.projectId, limit: 1000 } })),
+    );
+    expect(project.data.map((e: { recordId: string }) => e.recordId)).toContain(created[0].recordId);
+    // A cursor past retention: GoneError with the oldest cursor still kept.
+    const [seq, recordId] = atob(page.nextCursor.replace(/-/g, "+").replace(/_/g, "/")).split(".");
+    const old = btoa(`${seq}.${recordId}.${Date.now() - 31 * 86_400_000}`)
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+    const gone = await agent.callTool({ name: "get_changes", arguments: { tableId: table._id, cursor: old } });
+    expect(gone.isError).toBe(true);
+    expect(text(gone)).toMatch(/^GoneError/);
+    expect(text(gone)).toContain("oldestCursor");
+    const twoScopes = await agent.callTool({
+      name: "get_changes",
+      arguments: { tableId: table._id, projectId: t.projectId },
+    });
+    expect(text(twoScopes)).toMatch(/^ValidationError/);
+    await agent.close();
+
+    // Without changes:read the tool is refused, naming the scope.
+    const noScope = await connect(await scoped(["tables:read"]));
+    const refused = await noScope.callTool({ name: "get_changes", arguments: { tableId: table._id } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("needs changes:read");
+    await noScope.close();
+
+    // An outsider's scope id answers as absence.
+    const outsider = await connect(t.outsider.token);
+    for (const args of [{ tableId: table._id }, { projectId: t.projectId }, { workspaceId: t.workspaceId }]) {
+      const hidden = await outsider.callTool({ name: "get_changes", arguments: args });
+      expect(hidden.isError).toBe(true);
+      expect(text(hidden)).toMatch(/^NotFoundError/);
+    }
+    await outsider.close();
   });
 
   it("needs a valid bearer token (401 before any MCP message is read)", async () => {

@@ -9,6 +9,7 @@ import { d1Of } from "../../../db/d1";
 import type { ServiceContext } from "../../context";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
+import { rowChangeLog } from "../../changes/log";
 import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "../recompute";
 import { guardStatement, setDeletedStatement } from "../queries";
 import { assertWritable, commitBatch, readForBulkWrite, rowsNotFound } from "./common";
@@ -30,6 +31,7 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   const data = { ids };
   await commitBatch(ctx, [
     guardStatement(d1, table.id, ids, !deleted),
+    ...rowChangeLog(ctx, d1, table).state(ids, deleted),
     setDeletedStatement(d1, table.id, ids, deleted, ctx.now),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);

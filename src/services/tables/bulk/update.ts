@@ -10,6 +10,7 @@ import { d1Of } from "../../../db/d1";
 import { assertExpectedVersion } from "../../preconditions";
 import { read, type ServiceContext } from "../../context";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
+import { rowChangeLog } from "../../changes/log";
 import { liveColumnsQuery } from "../columns";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
@@ -121,6 +122,7 @@ export async function writeRowUpdates(
   await commitBatch(ctx, [
     guardStatement(d1, table.id, rowIds),
     touchRowsStatement(d1, table.id, t, rowIds),
+    ...rowChangeLog(ctx, d1, table).cells(entries),
     ...cellUpsertStatements(d1, table, t, entries),
     // A crash before the answer leaves this one (the values written; formula values come with the final answer).
     ...(await keptAnswerStatements(ctx, { d1, payload: { data: opts.single ? answer[0] : answer } })),

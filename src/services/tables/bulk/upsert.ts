@@ -16,6 +16,7 @@ import { liveColumnsQuery } from "../columns";
 import { recalculateFormulasAfterWrite } from "../recompute";
 import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
+import { rowChangeLog } from "../../changes/log";
 import { commitBatch } from "./common";
 import {
   cellUpsertStatements,
@@ -174,6 +175,7 @@ export async function upsertRows(
   await commitBatch(ctx, [
     guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
+    ...rowChangeLog(ctx, d1, table).cells(entries("old")),
     ...cellUpsertStatements(d1, table, t, entries("old")),
     ...(created.length
       ? rowInsertStatements(
@@ -185,6 +187,7 @@ export async function upsertRows(
           entries("new"),
         )
       : []),
+    ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
   const computed = await recalculateFormulasAfterWrite(

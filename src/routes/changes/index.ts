@@ -1,0 +1,9 @@
+import type { Router } from "../../openapi";
+import { registerListChanges } from "./list";
+import { registerGetRowHistory } from "./rowHistory";
+
+/** The change feed and history (docs/api-guide.md › Changes, history and audit). */
+export function registerChangeRoutes(app: Router) {
+  registerListChanges(app);
+  registerGetRowHistory(app);
+}

@@ -1,0 +1,194 @@
+/**
+ * The change log's statements (docs/api-guide.md › Changes, history and audit): the one helper every write path
+ * calls for the statements that record its changes, which it puts in the SAME D1 batch as its write. A batch that
+ * rolls back records nothing; a write that changes nothing records nothing (the statements compare the stored value
+ * with the new one in SQL, before the write in the batch).
+ */
+import type { ServiceContext } from "../context";
+import { statement } from "../../db/d1";
+import { jsonArrayChunks } from "../../lib/jsonChunks";
+
+/** Bytes of JSON per statement (D1 caps one bound value at 2 MB), as the cell writes chunk theirs. */
+const CHUNK_BYTES = 1_000_000;
+
+import { sql, type SQL } from "drizzle-orm";
+import { changeLog, type CellChanges, type ChangeActor, type ChangeSource } from "../../db/schema/changes";
+
+/** The record a row entry belongs to: its table (with its project and workspace). */
+export interface LoggedTable {
+  id: string;
+  projectId: string;
+  workspaceId: string;
+}
+
+/** The next sequence numbers of this database: MAX(seq) + n, in the inserting statement (commit order). */
+const NEXT_SEQ = `(SELECT COALESCE(MAX(seq), 0) FROM change_log)`;
+const ORGANIZATION = `(SELECT organization_id FROM workspaces WHERE id = ?3)`;
+const COLUMNS = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)`;
+
+/**
+ * Row entries whose changes are known in full (created rows: `[rowId, changes]`), recorded only for rows the batch
+ * inserted (the statement goes after the insert).
+ */
+const ROWS_WITH_CHANGES = `${COLUMNS}
+  SELECT ${NEXT_SEQ} + j.key + 1, j.value ->> 0, ?1, ?2, ${ORGANIZATION}, ?3, ?4, ?5, ?6, ?7, j.value -> 1
+  FROM json_each(?8) j
+  WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 0 AND r.table_id = ?5 AND r.is_deleted = ?9)`;
+
+/**
+ * Cells about to be written (`[cellId, rowId, columnId, isIdentifier, value]`, as the bulk upsert takes them): one
+ * entry per live row whose stored values differ, `{ before, after }` per changed column. Goes BEFORE the upsert.
+ */
+const CELL_CHANGES = `${COLUMNS}
+  SELECT ${NEXT_SEQ} + row_number() OVER (ORDER BY min(c.k)), c.row_id, ?1, ?2, ${ORGANIZATION}, ?3, ?4, ?5, ?6, ?7,
+    json_group_object(c.column_id, json_object('before', json(c.before), 'after', json(c.after)))
+  FROM (
+    SELECT j.key AS k, j.value ->> 1 AS row_id, j.value ->> 2 AS column_id,
+      CASE WHEN j.value ->> 4 IS NULL THEN NULL ELSE j.value -> 4 END AS after,
+      (SELECT x.data FROM cells x WHERE x.row_id = j.value ->> 1 AND x.column_id = j.value ->> 2 AND x.is_deleted = 0) AS before
+    FROM json_each(?8) j
+    WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1 AND r.table_id = ?5 AND r.is_deleted = 0)
+  ) c
+  WHERE c.before IS NOT c.after
+  GROUP BY c.row_id`;
+
+/** Rows about to be deleted (`is_deleted` 0 → 1) or restored (1 → 0): a tombstone each. Goes BEFORE the update. */
+const ROW_STATE = `${COLUMNS}
+  SELECT ${NEXT_SEQ} + row_number() OVER (ORDER BY r.id), r.id, ?1, ?2, ${ORGANIZATION}, ?3, ?4, ?5, ?6, ?7, NULL
+  FROM rows r
+  WHERE r.table_id = ?5 AND r.is_deleted = ?9 AND r.id IN (SELECT value FROM json_each(?8))`;
+
+/**
+ * Formula and lookup cells about to be recomputed (`[rowId, columnId, JSON text | null]`): one `row.updated` per
+ * live row whose stored values differ, each change marked `derived`. Goes BEFORE the cell writes.
+ */
+const DERIVED_CHANGES = `${COLUMNS}
+  SELECT ${NEXT_SEQ} + row_number() OVER (ORDER BY min(c.k)), c.row_id, ?1, 'row.updated', ${ORGANIZATION}, ?3,
+    (SELECT project_id FROM tables WHERE id = ?2), ?2, ?4, 'api',
+    json_group_object(c.column_id, json_object('before', json(c.before), 'after', json(c.after), 'derived', json('true')))
+  FROM (
+    SELECT j.key AS k, j.value ->> 0 AS row_id, j.value ->> 1 AS column_id, j.value ->> 2 AS after,
+      (SELECT x.data FROM cells x WHERE x.row_id = j.value ->> 0 AND x.column_id = j.value ->> 1 AND x.is_deleted = 0) AS before
+    FROM json_each(?5) j
+    WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 0 AND r.table_id = ?2 AND r.is_deleted = 0)
+  ) c
+  WHERE c.before IS NOT c.after
+  GROUP BY c.row_id`;
+
+/** The statements recording recomputed cells (the formula engine's writes), to go first in their batch. */
+export function derivedCellLog(
+  d1: D1Database,
+  scope: { tableId: string; workspaceId: string; now: number; off: boolean },
+  cells: readonly { rowId: string; columnId: string; data: string | null }[],
+): D1PreparedStatement[] {
+  if (scope.off) return [];
+  const entries = cells.map((c) => [c.rowId, c.columnId, c.data]);
+  const actor = JSON.stringify({ type: "system" } satisfies ChangeActor);
+  return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) =>
+    statement(d1, DERIVED_CHANGES, scope.now, scope.tableId, scope.workspaceId, actor, chunk),
+  );
+}
+
+/** Who made the change, as the log records it (API.md §21 `actor`). */
+export function actorOf(ctx: ServiceContext): ChangeActor {
+  const a = ctx.actor;
+  if (a.type === "reader") return { type: "portal" };
+  if (a.type === "user") return { type: "user", userId: a.user.id, tokenId: a.user.tokenId };
+  if (a.automation) return { type: "automation", userId: a.user?.id ?? "", runId: a.automation.runId };
+  return { type: "system" };
+}
+
+/** Where the change came from: an automation run's writes are `automation`, the Worker's own `room`, else `api`. */
+export function defaultSource(ctx: ServiceContext): ChangeSource {
+  const a = ctx.actor;
+  if (a.type !== "system") return "api";
+  return a.automation ? "automation" : "room";
+}
+
+type Statement = [text: string, params: unknown[]];
+
+/** `CHANGE_LOG=off` writes no entries: only for `npm run bench -- changes`, which times writes with and without. */
+export const changeLogOff = (env: { CHANGE_LOG?: string }) => env.CHANGE_LOG === "off";
+
+function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: ChangeSource) {
+  const head = (kind: string) => [
+    ctx.now,
+    kind,
+    table.workspaceId,
+    table.projectId,
+    table.id,
+    JSON.stringify(actorOf(ctx)),
+    source,
+  ];
+  return {
+    /** After the insert: one `row.created` per inserted row, with every value given as `after`. */
+    created(entries: readonly [string, Record<string, unknown>][], kind = "row.created"): Statement[] {
+      if (!entries.length) return [];
+      const payload = entries.map(([id, values]) => [
+        id,
+        Object.fromEntries(
+          Object.entries(values)
+            .filter(([, v]) => v !== null && v !== undefined)
+            .map(([c, v]) => [c, { before: null, after: v }]),
+        ),
+      ]);
+      return [[ROWS_WITH_CHANGES, [...head(kind), JSON.stringify(payload), 0]]];
+    },
+    /** Before the cell upsert (`[cellId, rowId, columnId, isIdentifier, value]` entries): one `row.updated` per row whose values change. */
+    cells(entries: readonly (readonly unknown[])[]): Statement[] {
+      return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) => [CELL_CHANGES, [...head("row.updated"), chunk]]);
+    },
+    /** Before the update of `is_deleted`: `row.deleted` (or `row.restored`) for each row in the state it leaves. */
+    state(rowIds: readonly string[], deleted: boolean): Statement[] {
+      if (!rowIds.length) return [];
+      const kind = deleted ? "row.deleted" : "row.restored";
+      return [[ROW_STATE, [...head(kind), JSON.stringify(rowIds), deleted ? 0 : 1]]];
+    },
+  };
+}
+
+type Built = ReturnType<typeof rowLogStatements>;
+type As<T> = { [K in keyof Built]: (...args: Parameters<Built[K]>) => T[] };
+
+/** The change-log statements of one write batch on `table`'s rows, as D1 statements. */
+export function rowChangeLog(
+  ctx: ServiceContext,
+  d1: D1Database,
+  table: LoggedTable,
+  source = defaultSource(ctx),
+): As<D1PreparedStatement> {
+  const built = rowLogStatements(ctx, table, source);
+  const off = changeLogOff(ctx.env);
+  const to = (list: Statement[]) => (off ? [] : list.map(([text, params]) => statement(d1, text, ...params)));
+  return {
+    created: (...a) => to(built.created(...a)),
+    cells: (...a) => to(built.cells(...a)),
+    state: (...a) => to(built.state(...a)),
+  };
+}
+
+/**
+ * A record's entry as a Drizzle insert, for the Drizzle batches of the document and comment services: `changes`
+ * known in full (a created record's fields, or a field's value as read and the new one), recorded only when `exists`
+ * (SQL) holds where the entry sits in the batch (after an insert: it was inserted; before an update: the stored
+ * value differs from the new one, so a write that changes nothing records nothing).
+ */
+export function recordEntryQuery(
+  ctx: ServiceContext,
+  entry: {
+    kind: string;
+    recordId: string;
+    workspaceId: string;
+    projectId: string;
+    tableId?: string | null;
+    changes: CellChanges | null;
+    exists: SQL;
+  },
+) {
+  if (changeLogOff(ctx.env)) return [];
+  const values = sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + 1, ${entry.recordId}, ${ctx.now},
+    ${entry.kind}, (SELECT organization_id FROM workspaces WHERE id = ${entry.workspaceId}), ${entry.workspaceId},
+    ${entry.projectId}, ${entry.tableId ?? null}, ${JSON.stringify(actorOf(ctx))}, ${defaultSource(ctx)},
+    ${entry.changes ? JSON.stringify(entry.changes) : null} WHERE ${entry.exists}`;
+  return [ctx.db.insert(changeLog).select(values)];
+}
