@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, ok, seedTenant, type Tenant } from "../../support/harness";
+import { snapshotOfIn } from "../../support/snapshots";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -14,15 +15,7 @@ beforeAll(async () => {
 });
 
 const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
-async function snapshotOf(blocks: unknown) {
-  const doc = await ok("POST", "/document", {
-    token: t.owner.token,
-    body: { projectId: t.projectId, name: "Snap", type: "DOCUMENT" },
-  });
-  await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks } });
-  const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: doc.data._id, name: "S" } });
-  return { documentId: doc.data._id as string, snapshotId: snap.data._id as string };
-}
+const snapshotOf = (blocks: unknown) => snapshotOfIn(t, blocks);
 
 describe("snapshot writes within their budget", () => {
   it("creates, lists and restores in at most 3, 2 and 3 round trips, keeping the replaced content object", async () => {

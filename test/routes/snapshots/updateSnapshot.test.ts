@@ -1,6 +1,7 @@
 /** updateSnapshot: PUT /snapshot/{snapshotId} (src/routes/snapshots/update.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { snapshotOfIn } from "../../support/snapshots";
 
 /**
  * Conditional requests and round trips of the snapshot routes (src/routes/snapshots): a strong ETag on GET with 304,
@@ -14,15 +15,7 @@ describe("request-path", () => {
   });
 
   const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
-  async function snapshotOf(blocks: unknown) {
-    const doc = await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: t.projectId, name: "Snap", type: "DOCUMENT" },
-    });
-    await ok("PUT", `/document/${doc.data._id}/content`, { token: t.owner.token, body: { blocks } });
-    const snap = await ok("POST", "/snapshot", { token: t.owner.token, body: { documentId: doc.data._id, name: "S" } });
-    return { documentId: doc.data._id as string, snapshotId: snap.data._id as string };
-  }
+  const snapshotOf = (blocks: unknown) => snapshotOfIn(t, blocks);
   const get = (id: string, headers: Record<string, string> = {}) =>
     call("GET", `/snapshot/${id}`, { token: t.owner.token, headers });
 
