@@ -5,7 +5,7 @@ import * as decoding from "lib0/decoding";
 import { ok, seedTenant, type Tenant, call, expectError, registerUser } from "../../support/harness";
 import { connect, openSocket, para, Peer } from "../../support/collab-peer";
 import { MAX_AWARENESS_CLIENTS, MAX_AWARENESS_STATE_BYTES } from "../../../src/durable/room/protocol";
-import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import type { DocumentRoom } from "../../../src/durable/DocumentRoom";
 import { MAX_VALUE_BYTES, COMPACT_EVERY } from "../../../src/durable/room/persistence";
 import {
@@ -20,6 +20,7 @@ import * as Y from "yjs";
 import { EVERY_BLOCK } from "../../support/collab-fixtures";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 import * as syncProtocol from "y-protocols/sync";
+import { room, blocksOf, statsOf, newDocIn, until } from "../../support/collabRoom";
 
 /**
  * Presence (awareness) in the collaborative room (docs/api-guide.md, "Collaborative editing"): each connection owns
@@ -204,9 +205,6 @@ describe("awareness", () => {
  * document limit counted on what the room holds, the socket caps, the per-socket message rate, and block nesting.
  */
 describe("limits", () => {
-  const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
-  const blocksOf = async (documentId: string) =>
-    JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   let t: Tenant;
@@ -214,13 +212,7 @@ describe("limits", () => {
     t = await seedTenant();
   });
 
-  async function newDoc(name = "Limits doc") {
-    const doc = await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
-    });
-    return doc.data._id as string;
-  }
+  const newDoc = (name = "Limits doc") => newDocIn(t, name);
 
   /** `bytes` characters of incompressible text that start with `marker`. */
   const bigText = (marker: string, bytes: number) =>
@@ -471,35 +463,12 @@ describe("limits", () => {
  * everywhere (content GET, E5, PUT content and snapshot restore through the room).
  */
 describe("room", () => {
-  const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
-  /** The blocks the room holds, through its diagnostics surface. */
-  const blocksOf = async (documentId: string) =>
-    JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
-  /** The room's storage and connection figures. */
-  const statsOf = async (stub: ReturnType<typeof room>) => (await stub.diagnostics()).stats;
-
   let t: Tenant;
   beforeAll(async () => {
     t = await seedTenant();
   });
 
-  async function newDoc(name = "Collab doc") {
-    const doc = await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
-    });
-    return doc.data._id as string;
-  }
-
-  async function until<T>(probe: () => Promise<T>, check: (v: T) => boolean, what: string, ms = 5000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (check(v)) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const newDoc = (name = "Collab doc") => newDocIn(t, name);
 
   const json = (v: unknown) => JSON.parse(JSON.stringify(v));
 

@@ -7,19 +7,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ok, seedTenant, type Tenant } from "../../support/harness";
 import { openSocket, para, Peer } from "../../support/collab-peer";
+import { newDocIn } from "../../support/collabRoom";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-async function newDoc(name = "Collab doc") {
-  const doc = await ok("POST", "/document", {
-    token: t.owner.token,
-    body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
-  });
-  return doc.data._id as string;
-}
+const newDoc = (name = "Collab doc") => newDocIn(t, name);
 
 describe("collaborative room", () => {
   it("connects with a single-use ticket; a used, foreign or missing ticket is 401", async () => {

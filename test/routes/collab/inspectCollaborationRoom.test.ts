@@ -4,39 +4,17 @@
  * access removal, eviction and reload, compaction, the state cap, malformed messages, tickets, and one document
  * everywhere (content GET, E5, PUT content and snapshot restore through the room).
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, ok, seedTenant, type Tenant } from "../../support/harness";
 import { connect, para } from "../../support/collab-peer";
-import type { Block } from "../../../src/services/collab/blocks";
-
-const room = (documentId: string) => env.DOCUMENT_ROOM.get(env.DOCUMENT_ROOM.idFromName(documentId));
-/** The blocks the room holds, through its diagnostics surface. */
-const blocksOf = async (documentId: string) =>
-  JSON.parse((await room(documentId).diagnostics({ blocks: true })).blocksJson!) as Block[];
+import { blocksOf, newDocIn, until } from "../../support/collabRoom";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-async function newDoc(name = "Collab doc") {
-  const doc = await ok("POST", "/document", {
-    token: t.owner.token,
-    body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
-  });
-  return doc.data._id as string;
-}
-
-async function until<T>(probe: () => Promise<T>, check: (v: T) => boolean, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (check(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const newDoc = (name = "Collab doc") => newDocIn(t, name);
 
 describe("collaborative room", () => {
   it("the operator route (POST /admin/collab/{id}) lowers the interval, compacts and reports a reload that matches", async () => {
