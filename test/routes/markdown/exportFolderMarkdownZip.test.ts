@@ -11,20 +11,15 @@ import {
   seedTenant,
   type Tenant,
 } from "../../support/harness";
+import { importMarkdown } from "../../support/markdown";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-function importMd(markdown: string, query: Record<string, string>, token = t.owner.token) {
-  return call("POST", "/document/markdown", {
-    token,
-    raw: markdown,
-    headers: { "content-type": "text/markdown" },
-    query,
-  });
-}
+const importMd = (markdown: string, query: Record<string, string>, token = t.owner.token) =>
+  importMarkdown(markdown, query, token);
 
 const text = (body: unknown) => (body instanceof ArrayBuffer ? new TextDecoder().decode(body) : "");
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { env } from "cloudflare:test";
 import { strFromU8, unzipSync } from "fflate";
+import { SAMPLE_MARKDOWN, importMarkdown } from "../../support/markdown";
 
 /** Documents as Markdown through the API (docs/api-guide.md › Markdown import and export). */
 describe("markdown-documents", () => {
@@ -11,30 +12,10 @@ describe("markdown-documents", () => {
     t = await seedTenant();
   });
 
-  const SAMPLE = [
-    "# Plan",
-    "",
-    "Some **bold** and a [link](https://example.com).",
-    "",
-    "- [ ] write",
-    "- [x] test",
-    "",
-    "| A | B |",
-    "| - | - |",
-    "| 1 | 2 |",
-    "",
-    "![diagram](https://example.com/d.png)",
-    "",
-  ].join("\n");
+  const SAMPLE = SAMPLE_MARKDOWN;
 
-  function importMd(markdown: string, query: Record<string, string>, token = t.owner.token) {
-    return call("POST", "/document/markdown", {
-      token,
-      raw: markdown,
-      headers: { "content-type": "text/markdown" },
-      query,
-    });
-  }
+  const importMd = (markdown: string, query: Record<string, string>, token = t.owner.token) =>
+    importMarkdown(markdown, query, token);
 
   const text = (body: unknown) => (body instanceof ArrayBuffer ? new TextDecoder().decode(body) : "");
 
