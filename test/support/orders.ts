@@ -1,7 +1,7 @@
 /** The "Orders" table (Qty, Price, Total = Qty * Price) the table, column, row and cell operation tests share. */
 import { col, fn, lit, op, text } from "./formula/expr";
 import { ok, seedTenant, type Tenant } from "./harness";
-import { addColumn, addRow, makeTable } from "./tableHarness";
+import { addColumn, addRow, bulkRows, makeTable } from "./tableHarness";
 
 /** A fresh tenant's Orders table with one row (Pens, Qty 2, Price 3); `row` is the created row with its cells. */
 export async function ordersFixture() {
@@ -44,4 +44,21 @@ export async function formulaOrdersFixture() {
     },
   });
   return { t, tableId, nameCol, qty, price, total, label };
+}
+
+/** A fresh tenant's Orders table (Price, Qty, Ordered on, Done) with two rows, for formulas typed as text. */
+export async function textFormulaOrdersFixture() {
+  const t: Tenant = await seedTenant();
+  const table = await makeTable(t.owner.token, t.projectId, "Orders");
+  const tableId = table.tableId;
+  const nameCol = table.nameColumnId;
+  const price = (await addColumn(t.owner.token, tableId, "Price", { type: "number" }))._id as string;
+  const qty = (await addColumn(t.owner.token, tableId, "Qty", { type: "number" }))._id as string;
+  const when = (await addColumn(t.owner.token, tableId, "Ordered on", { type: "date" }))._id as string;
+  await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" });
+  await bulkRows(t.owner.token, tableId, [
+    { [nameCol]: "Pens", [price]: 1.25, [qty]: 4, [when]: Date.UTC(2024, 0, 31) },
+    { [nameCol]: "Ink", [price]: 10, [qty]: 2 },
+  ]);
+  return { t, tableId, nameCol, price, qty, when };
 }

@@ -18,7 +18,8 @@ import {
   softDelete,
   type SeededTable,
 } from "../../support/formula/seed";
-import { addColumn, allRows, bulkRows, makeTable } from "../../support/tableHarness";
+import { addColumn, allRows } from "../../support/tableHarness";
+import { textFormulaOrdersFixture } from "../../support/orders";
 
 /**
  * E3 POST /table/column/{columnId}/computed/apply through the real Worker, Durable Object and D1.
@@ -578,24 +579,11 @@ describe("computedApply", () => {
 describe("formulas as text over HTTP", () => {
   let t: Tenant;
   let tableId: string;
-  let nameCol: string;
   let price: string;
   let qty: string;
-  let when: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    const table = await makeTable(t.owner.token, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    price = (await addColumn(t.owner.token, tableId, "Price", { type: "number" }))._id;
-    qty = (await addColumn(t.owner.token, tableId, "Qty", { type: "number" }))._id;
-    when = (await addColumn(t.owner.token, tableId, "Ordered on", { type: "date" }))._id;
-    await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" });
-    await bulkRows(t.owner.token, tableId, [
-      { [nameCol]: "Pens", [price]: 1.25, [qty]: 4, [when]: Date.UTC(2024, 0, 31) },
-      { [nameCol]: "Ink", [price]: 10, [qty]: 2 },
-    ]);
+    ({ t, tableId, price, qty } = await textFormulaOrdersFixture());
   });
 
   it("E3 takes the text too", async () => {

@@ -1,7 +1,8 @@
 /** createColumn: POST /table/{tableId}/column (src/routes/columns/create.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { addColumn, makeTable, bulkRows } from "../../support/tableHarness";
+import { addColumn, makeTable } from "../../support/tableHarness";
+import { textFormulaOrdersFixture } from "../../support/orders";
 
 describe("columns", () => {
   let t: Tenant;
@@ -192,24 +193,9 @@ describe("columns", () => {
 describe("formulas as text over HTTP", () => {
   let t: Tenant;
   let tableId: string;
-  let nameCol: string;
-  let price: string;
-  let qty: string;
-  let when: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    const table = await makeTable(t.owner.token, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    price = (await addColumn(t.owner.token, tableId, "Price", { type: "number" }))._id;
-    qty = (await addColumn(t.owner.token, tableId, "Qty", { type: "number" }))._id;
-    when = (await addColumn(t.owner.token, tableId, "Ordered on", { type: "date" }))._id;
-    await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" });
-    await bulkRows(t.owner.token, tableId, [
-      { [nameCol]: "Pens", [price]: 1.25, [qty]: 4, [when]: Date.UTC(2024, 0, 31) },
-      { [nameCol]: "Ink", [price]: 10, [qty]: 2 },
-    ]);
+    ({ t, tableId } = await textFormulaOrdersFixture());
   });
 
   it("refuses a bad formula, or an unknown member of a formula column's data, and creates nothing", async () => {

@@ -1,9 +1,9 @@
 /** updateColumn: PATCH /table/column/{columnId} (src/routes/columns/update.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { addColumn, addRow, makeTable, allRows, bulkRows } from "../../support/tableHarness";
+import { addColumn, addRow, makeTable, allRows } from "../../support/tableHarness";
 import { col, op } from "../../support/formula/expr";
-import { ordersFixture } from "../../support/orders";
+import { ordersFixture, textFormulaOrdersFixture } from "../../support/orders";
 
 describe("columns", () => {
   let t: Tenant;
@@ -125,24 +125,11 @@ describe("columns", () => {
 describe("formulas as text over HTTP", () => {
   let t: Tenant;
   let tableId: string;
-  let nameCol: string;
   let price: string;
   let qty: string;
-  let when: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
-    const table = await makeTable(t.owner.token, t.projectId, "Orders");
-    tableId = table.tableId;
-    nameCol = table.nameColumnId;
-    price = (await addColumn(t.owner.token, tableId, "Price", { type: "number" }))._id;
-    qty = (await addColumn(t.owner.token, tableId, "Qty", { type: "number" }))._id;
-    when = (await addColumn(t.owner.token, tableId, "Ordered on", { type: "date" }))._id;
-    await addColumn(t.owner.token, tableId, "Done", { type: "checkbox" });
-    await bulkRows(t.owner.token, tableId, [
-      { [nameCol]: "Pens", [price]: 1.25, [qty]: 4, [when]: Date.UTC(2024, 0, 31) },
-      { [nameCol]: "Ink", [price]: 10, [qty]: 2 },
-    ]);
+    ({ t, tableId, price, qty } = await textFormulaOrdersFixture());
   });
 
   it("creates a formula column from text, computes it, and returns text, tree and result type", async () => {
