@@ -89,7 +89,7 @@ export function derivedCellLog(
   );
 }
 
-/** Who made the change, as the log records it (API.md §21 `actor`). */
+/** Who made the change, as the log records it (`actor`, docs/api-guide.md › Changes, history and audit). */
 export function actorOf(ctx: ServiceContext): ChangeActor {
   const a = ctx.actor;
   if (a.type === "reader") return { type: "portal" };
