@@ -22,7 +22,7 @@ function operationOf(doc: OpenApi, c: SecurityCase): string | undefined {
 /**
  * The shared security suite: every route, every way of not being allowed. No token, a bogus token and a
  * revoked token are 401; another tenant's valid token gets what the contract names (never 200 with data,
- * never 500); a viewer writing gets 403.
+ * never 500); a viewer writing gets 403, and so does a commenter writing anything but comments.
  */
 for (const [area, factory] of Object.entries(caseFactories)) {
   describe(`security: ${area}`, () => {
@@ -31,6 +31,8 @@ for (const [area, factory] of Object.entries(caseFactories)) {
     let revokedToken: string;
     /** The owner's tokens scoped to a family the case does not need (docs/api-guide.md › Tokens and scopes). */
     let wrongScope: Record<"comments" | "changes", string>;
+    /** A workspace `commenter` (docs/api-guide.md › Comments): reads and comments, writes nothing else. */
+    let commenter: string;
     let openapi: OpenApi;
 
     beforeAll(async () => {
@@ -44,6 +46,12 @@ for (const [area, factory] of Object.entries(caseFactories)) {
         (await ok("POST", "/token", { token: t.owner.token, body: { name: "wrong scope", scopes: [scope] } })).data
           .token as string;
       wrongScope = { comments: await scoped("comments:read"), changes: await scoped("changes:read") };
+      const c = await registerUser("Commenter");
+      await ok("POST", `/workspace/${t.workspaceId}/collaborator`, {
+        token: t.owner.token,
+        body: { email: c.email, role: "commenter" },
+      });
+      commenter = c.token;
       openapi = (await call("GET", "/openapi.json")).body as OpenApi;
     });
 
@@ -80,6 +88,26 @@ for (const [area, factory] of Object.entries(caseFactories)) {
         const res = await send(c, needed.startsWith("comments") ? wrongScope.changes : wrongScope.comments);
         expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(403);
         expect(res.body.details, c.name).toEqual([{ path: "scope", message: `needs ${needed}` }]);
+      }
+    });
+
+    it("forbids a workspace commenter every write a viewer may not make, comments excepted", async () => {
+      for (const c of cases.filter((x) => x.viewerForbidden)) {
+        const needed = scopeOf(operationOf(openapi, c)!);
+        if (typeof needed === "string" && needed.startsWith("comments")) continue;
+        const res = await send(c, commenter);
+        expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBe(403);
+        expect(res.body.error, c.name).toBe("ForbiddenError");
+      }
+    });
+
+    it.runIf(area === "comments")("lets a workspace commenter start and answer threads a viewer may not", async () => {
+      const starts = ["createDocumentComment", "createRowComment", "replyToComment"];
+      const threadCases = cases.filter((x) => x.viewerForbidden && starts.includes(operationOf(openapi, x)!));
+      expect(threadCases.map((c) => operationOf(openapi, c)).sort()).toEqual([...starts].sort());
+      for (const c of threadCases) {
+        const res = await send(c, commenter);
+        expect(res.status, `${c.name}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
       }
     });
 
