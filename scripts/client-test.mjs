@@ -4,6 +4,8 @@
 // (scripts/lib/collab-readme.mjs). Run by npm test; alone: node scripts/client-test.mjs
 import { ADMIN_TOKEN, seedUser, startApi } from "./bench/lib.mjs";
 import { readmeCollab } from "./lib/collab-readme.mjs";
+// The client's sources import their siblings by ".js" names (as its build emits them); the hook maps them to .ts.
+import "./lib/ts-imports.mjs";
 
 const results = [];
 const fail = (what, err) => {
