@@ -9,6 +9,7 @@
  * (folders the caller can read) and the highlighted snippet. Hidden records never reach the response: no count of
  * all hits, no total, only the page.
  */
+import { outsideResources } from "../../auth/tokenLimits";
 import { sql, type SQL } from "drizzle-orm";
 import { MAX_FOLDER_DEPTH } from "../../auth/access";
 import { documentInReach, projectInReach, readerReachCtes } from "../../auth/reach";
@@ -249,6 +250,8 @@ export async function search(
     throw err;
   }
   if (rows.some((r) => r.rid === TOO_BROAD_RID)) throw tooBroad();
+  // A token limited to some resources finds nothing outside them, as it reads nothing there (src/auth/tokenLimits.ts).
+  rows = rows.filter((r) => !outsideResources({ workspaceId: r.workspace_id, projectId: r.project_id }));
   // The outer SELECT of a compound query keeps no order of its own: rank again (score, then entry id for ties).
   rows.sort(byRank);
   const more = rows.length > limit && offset + limit < MAX_OFFSET;

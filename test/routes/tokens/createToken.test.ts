@@ -95,6 +95,19 @@ describe("scopes", () => {
       expect((await call("GET", `/document/${otherDoc}`, { token: org.token })).status).toBe(200);
     });
 
+    it("limits search to the token's resources: a hit elsewhere is left out, as a record one cannot read", async () => {
+      const word = `quillzebra${Date.now().toString(36)}`;
+      for (const projectId of [t.projectId, otherProject])
+        await ok("POST", "/document", { token: t.owner.token, body: { projectId, name: word, type: "DOCUMENT" } });
+      const hits = async (token: string) =>
+        ((await ok("GET", "/search", { token, query: { q: word } })).data as { projectId: string }[])
+          .map((h) => h.projectId)
+          .sort();
+      expect(await hits(t.owner.token)).toEqual([t.projectId, otherProject].sort());
+      const s = await issue(t.owner.token, { scopes: ["documents:read"], resources: [t.projectId] });
+      expect(await hits(s.token)).toEqual([t.projectId]);
+    });
+
     it("refuses unknown scopes and resources the caller cannot read (400), and a scoped token cannot mint a broader one", async () => {
       expectError(
         await call("POST", "/token", { token: t.owner.token, body: { name: "x", scopes: ["rows:read"] } }),
