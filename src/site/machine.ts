@@ -1,7 +1,8 @@
 /**
  * The reader site for machines (docs/api-guide.md › Automations, published portals, collaborative editing): a
  * portal's `llms.txt` (its title, summary and pages as Markdown links, after the llms.txt convention) and each
- * published page as Markdown (`{page}.md`, through the same conversion as GET /document/{documentId}/export.md).
+ * published page as Markdown (`{page}.md`, through the same conversion as the Markdown export, docs/api-guide.md ›
+ * Markdown import and export).
  * ./handler.tsx serves them with the pages' access, expiry and caching rules; this file only writes the text.
  */
 import type { Context } from "hono";
