@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { ids, searchDocs, word } from "../../support/search";
 import { everyShardD1, shardD1 } from "../../support/shards";
+import { makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -27,11 +28,15 @@ describe("POST /admin/search/reindex", () => {
       await ok("POST", `/document/${doc}/comment`, { token: t.owner.token, body: { body: `${w}gone` } })
     ).data._id as string;
     await ok("DELETE", `/comment/${tombstone}`, { token: t.owner.token });
+    const { tableId } = await makeTable(t.owner.token, t.projectId, "Saved");
+    const view = (await ok("POST", `/table/${tableId}/view`, { token: t.owner.token, body: { name: `${w}view` } })).data
+      ._id as string;
     // Simulate a lost index: the derived table emptied behind the application's back.
     await shardD1(doc)
-      .prepare("DELETE FROM search_entries WHERE record_id IN (?, ?, ?)")
-      .bind(doc, comment, tombstone)
+      .prepare("DELETE FROM search_entries WHERE record_id IN (?, ?, ?, ?)")
+      .bind(doc, comment, tombstone, view)
       .run();
+    expect(await ids(t.owner.token, `${w}view`)).toEqual([]);
     expect(await ids(t.owner.token, w)).toEqual([]);
     expect(await ids(t.owner.token, `${w}remark`)).toEqual([]);
     expectError(
@@ -51,6 +56,8 @@ describe("POST /admin/search/reindex", () => {
     // Comments come back too, tombstones do not.
     expect(await ids(t.owner.token, `${w}remark`)).toEqual([comment]);
     expect(await ids(t.owner.token, `${w}gone`)).toEqual([]);
+    // Saved views too.
+    expect(await ids(t.owner.token, `${w}view`)).toEqual([view]);
     for (const d1 of everyShardD1()) {
       const integrity = await d1
         .prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)")

@@ -649,3 +649,60 @@ describe("search: comments", () => {
     expect(await idsOf(c.viewer.token, kept)).toEqual([onDoc._id]);
   });
 });
+
+describe("search: saved views", () => {
+  let v: Tenant;
+  beforeAll(async () => {
+    v = await seedTenant();
+  });
+  const word = (stem: string) =>
+    `${stem}${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 10)}`;
+  const idsOf = async (token: string, q: string, query: Record<string, string> = {}) => {
+    const res = await call("GET", "/search", { token, query: { q, ...query } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.data as any[]).map((h) => h._id as string);
+  };
+
+  it("finds a view by name for readers of its table, as a view hit with its table; renames, deletes and its table follow", async () => {
+    const w = word("open");
+    const table = await makeTable(v.owner.token, v.projectId, "Invoices");
+    const view = (
+      await ok("POST", `/table/${table.tableId}/view`, { token: v.editor.token, body: { name: `My ${w} invoices` } })
+    ).data;
+    const res = await call("GET", "/search", { token: v.viewer.token, query: { q: w } });
+    expect(res.body.data).toEqual([
+      expect.objectContaining({
+        _id: view._id,
+        kind: "view",
+        title: `My ${w} invoices`,
+        projectId: v.projectId,
+        tableId: table.tableId,
+        path: {
+          project: { _id: v.projectId, name: expect.any(String) },
+          folders: [],
+          table: { _id: table.tableId, name: "Invoices" },
+        },
+        snippet: expect.stringContaining(`<mark>${w}</mark>`),
+        target: null,
+      }),
+    ]);
+    expect(await idsOf(v.viewer.token, w, { type: "view" })).toEqual([view._id]);
+    expect(await idsOf(v.viewer.token, w, { type: "row" })).toEqual([]);
+    expect(await idsOf(v.outsider.token, w)).toEqual([]);
+    expect(await idsOf(v.outsider.token, w, { workspaceId: v.workspaceId })).toEqual([]);
+    // A rename moves the words; a deleted table hides its views, and brings them back when it is live again.
+    const w2 = word("paid");
+    await ok("PATCH", `/table/view/${view._id}`, { token: v.editor.token, body: { name: `Paid ${w2}` } });
+    expect(await idsOf(v.viewer.token, w)).toEqual([]);
+    expect(await idsOf(v.viewer.token, w2)).toEqual([view._id]);
+    await ok("DELETE", `/table/${table.tableId}`, { token: v.owner.token });
+    expect(await idsOf(v.owner.token, w2)).toEqual([]);
+    await shardD1(table.tableId).prepare("UPDATE tables SET is_deleted = 0 WHERE id = ?").bind(table.tableId).run();
+    expect(await idsOf(v.owner.token, w2)).toEqual([view._id]);
+    await ok("DELETE", `/table/view/${view._id}`, { token: v.editor.token });
+    expect(await idsOf(v.owner.token, w2)).toEqual([]);
+  });
+});
