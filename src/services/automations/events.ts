@@ -16,14 +16,8 @@ import { uncountedD1 } from "../../db/instrument";
 import { newId } from "../../lib/ids";
 import type { EventInput } from "../events/events";
 import { EVENTS_PER_MESSAGE, enqueueAll, type AutomationMessage } from "./messages";
-import {
-  cascadeHome,
-  cascadeHomeBinding,
-  createRunsStatements,
-  insertRunsStatement,
-  reserveRunsStatements,
-  startDelaysOf,
-} from "./cascade";
+import { cascadeHome, cascadeHomeBinding, startDelaysOf } from "./cascade";
+import { createRunsStatements, insertRunsStatement, reserveRunsStatements } from "./cascadeQueries";
 import { bindingHolding, groupByShard, namesLogicalShard, type ShardBinding } from "./shards";
 import { idsWithoutContext } from "../context";
 import { lookupTriggers, plannedRuns, pointedCandidates, type RunsByDatabase } from "./eventTriggers";

@@ -17,14 +17,8 @@ import { getProject } from "../projects/projects";
 import { getRowInAnyState, listRowsOfTable } from "../tables/rowReads";
 import type { ActiveRun, RowWithCells } from "./actions";
 import { errorInfo } from "./budget";
-import {
-  DAILY_RUNS,
-  cascadeHome,
-  claimDayNoticeStatement,
-  dayRunStatement,
-  exhaustedStatement,
-  foreignCascade,
-} from "./cascade";
+import { DAILY_RUNS, cascadeHome, foreignCascade } from "./cascade";
+import { claimDayNoticeStatement, dayRunStatement, exhaustedStatement } from "./cascadeQueries";
 import { conditionHolds, hasTests } from "./conditions";
 import { dailyLimitNoticeStatement } from "./notify";
 import { deliverAtOnce, outboxRowOf } from "../notifications/outbox";
