@@ -8,13 +8,8 @@ import {
   type DocumentRole,
 } from "../../auth/access";
 import { forbidden } from "../../errors";
-import {
-  assertInvitationRoom,
-  pendingInvitationsStatement,
-  queueSharingNotice,
-  sharingNotice,
-  shortName,
-} from "../organizations/invitations";
+import { assertInvitationRoom, queueSharingNotice, sharingNotice, shortName } from "../organizations/invitations";
+import { pendingInvitationsStatement } from "../organizations/queries";
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";

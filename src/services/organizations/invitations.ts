@@ -6,14 +6,13 @@
  * sender to one recipient are limited per hour, later ones folded into the newest. Those notices go through the
  * shard's notification outbox in the batch of the write they announce (docs/scaling.md "Notifications: an outbox").
  */
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { memberInvitations, organizationMembers, workspaceCollaborators } from "../../db/schema";
-import { insertWhere, rawSelect } from "../../db/sql";
 import type { Db } from "../../env";
 import { conflict } from "../../errors";
-import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
-import { indexMemberships, membershipRowsStatement, nextMemberVersion, type MembershipRow } from "./userOrganizations";
+import { indexMemberships, type MembershipRow } from "./userOrganizations";
+import { membershipRowsStatement, nextMemberVersion } from "./queries";
 import { NOTICES_PER_SENDER_PER_HOUR, noticeId, outboxNotices, type Notice } from "../notifications/outbox";
 
 /** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
@@ -22,20 +21,6 @@ export const MAX_PENDING_INVITATIONS = 200;
 export const NOTIFICATIONS_PER_SENDER_PER_HOUR = NOTICES_PER_SENDER_PER_HOUR;
 
 export type InvitationRole = (typeof memberInvitations.$inferSelect)["role"];
-
-/**
- * Batchable: `{ n }`, the organization's pending invitations of every kind. `organizationId` may be SQL (a subquery
- * naming the organization of a document, for E7).
- */
-export function pendingInvitationsStatement(db: Db, organizationId: string | SQL) {
-  return rawSelect<{ n: number }>(
-    db,
-    ["n"],
-    sql`SELECT
-      (SELECT COUNT(*) FROM member_invitations mi WHERE mi.organization_id = ${organizationId} AND mi.accepted_at IS NULL)
-      + (SELECT COUNT(*) FROM invitations i WHERE i.organization_id = ${organizationId} AND i.accepted_at IS NULL) AS n`,
-  );
-}
 
 export function tooManyPendingInvitations(): never {
   throw conflict(
@@ -46,45 +31,6 @@ export function tooManyPendingInvitations(): never {
 /** The read side of `pendingInvitationsStatement`: 409 at the bound. */
 export function assertInvitationRoom(rows: readonly { n: number }[]) {
   if ((rows[0]?.n ?? 0) >= MAX_PENDING_INVITATIONS) tooManyPendingInvitations();
-}
-
-/**
- * The statement that stores (or re-roles) a pending invitation, inserted only while the organization is under the
- * bound, so concurrent invitations cannot pass it: `RETURNING id` is empty when refused (or re-roled at the bound).
- */
-export function pendingInvitationStatement(
-  db: Db,
-  input: {
-    organizationId: string;
-    workspaceId?: string;
-    email: string;
-    role: InvitationRole;
-    invitedBy: string;
-    at: number;
-  },
-) {
-  const row = {
-    id: newId(),
-    organizationId: input.organizationId,
-    workspaceId: input.workspaceId ?? "",
-    email: input.email.toLowerCase(),
-    role: input.role,
-    invitedBy: input.invitedBy,
-    createdAt: input.at,
-    acceptedAt: null,
-  };
-  return insertWhere(
-    db,
-    memberInvitations,
-    row,
-    sql`(SELECT COUNT(*) FROM member_invitations mi WHERE mi.organization_id = ${input.organizationId} AND mi.accepted_at IS NULL) < ${MAX_PENDING_INVITATIONS}
-      OR EXISTS (SELECT 1 FROM member_invitations mi WHERE mi.organization_id = ${input.organizationId} AND mi.workspace_id = ${row.workspaceId} AND mi.email = ${row.email})`,
-  )
-    .onConflictDoUpdate({
-      target: [memberInvitations.organizationId, memberInvitations.workspaceId, memberInvitations.email],
-      set: { role: row.role, invitedBy: row.invitedBy, acceptedAt: null },
-    })
-    .returning({ id: memberInvitations.id });
 }
 
 /**
@@ -128,15 +74,6 @@ export function queueSharingNotice(db: Db, notice: Notice, condition: SQL) {
 /** A name the sender chose, shortened for a notification's title. */
 export function shortName(name: string, max = 80) {
   return name.length > max ? `${name.slice(0, max - 1)}…` : name;
-}
-
-/** Batchable: the pending memberships and collaborations of an email, organization memberships first. */
-export function pendingMemberInvitationsOf(db: Db, email: string) {
-  return db
-    .select()
-    .from(memberInvitations)
-    .where(and(eq(memberInvitations.email, email.toLowerCase()), isNull(memberInvitations.acceptedAt)))
-    .orderBy(memberInvitations.workspaceId, memberInvitations.createdAt);
 }
 
 /**

@@ -10,8 +10,6 @@ import { outsideResources } from "../../auth/tokenLimits";
 import { conflict, forbidden } from "../../errors";
 import {
   assertInvitationRoom,
-  pendingInvitationsStatement,
-  pendingInvitationStatement,
   queueSharingNotice,
   sharingNotice,
   shortName,
@@ -21,12 +19,14 @@ import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { organizationDto } from "../identity/users";
+import { indexMemberships } from "./userOrganizations";
 import {
-  indexMemberships,
   membershipRowsStatement,
   nextMemberVersion,
+  pendingInvitationsStatement,
+  pendingInvitationStatement,
   userOrganizationsStatement,
-} from "./userOrganizations";
+} from "./queries";
 
 /**
  * The organizations the caller belongs to, with the caller's role, oldest first: from the directory's index of

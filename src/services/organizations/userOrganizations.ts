@@ -10,19 +10,9 @@
  * and a failure of it is logged, not answered: the shard write stands and `reconcileUserOrganizations` (the
  * per-minute tick) fills the index from the shard.
  */
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { organizationMembers, organizations, userOrganizations } from "../../db/schema";
-import type { Db, Env } from "../../env";
+import { sql } from "drizzle-orm";
+import type { Env } from "../../env";
 import { reconcileIndex, servedHereSql, type DirectoryIndex, type ServiceContext } from "../context";
-
-/**
- * The `updated_at` a change of an existing membership writes: `now`, or one more than the version it replaces if that
- * is later (another isolate's clock ahead of this one). Each change of a membership thus carries a newer version than
- * the one before, whatever the clocks, so the index (which keeps the newest version) ends on the last change.
- */
-export function nextMemberVersion(now: number): SQL<number> {
-  return sql<number>`MAX(${organizationMembers.updatedAt} + 1, ${now})`;
-}
 
 /** One membership as the index holds it (the organization's fields, the member's role, and the shard's versions). */
 export interface MembershipRow {
@@ -34,36 +24,6 @@ export interface MembershipRow {
   createdAt: number;
   updatedAt: number;
   memberUpdatedAt: number;
-}
-
-// Aliased: a D1 batch returns objects, and organizations and organization_members both have `updated_at`.
-const membershipColumns = {
-  userId: organizationMembers.userId,
-  organizationId: organizationMembers.organizationId,
-  name: organizations.name,
-  ownerId: organizations.ownerId,
-  role: organizationMembers.role,
-  createdAt: organizations.createdAt,
-  updatedAt: organizations.updatedAt,
-  memberUpdatedAt: sql<number>`${organizationMembers.updatedAt}`.as("member_updated_at"),
-};
-
-/** Batchable, in a shard: the memberships of `userIds` in `organizationId` as the index holds them (after the write it rides behind). */
-export function membershipRowsStatement(db: Db, organizationId: string, userIds: string[]) {
-  return db
-    .select(membershipColumns)
-    .from(organizationMembers)
-    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-    .where(and(eq(organizationMembers.organizationId, organizationId), inArray(organizationMembers.userId, userIds)));
-}
-
-/** Batchable, in the directory: the caller's organizations from the index, oldest first (id breaks ties). */
-export function userOrganizationsStatement(dir: Db, userRef: SQL) {
-  return dir
-    .select()
-    .from(userOrganizations)
-    .where(eq(userOrganizations.userId, userRef))
-    .orderBy(asc(userOrganizations.createdAt), asc(userOrganizations.organizationId));
 }
 
 const ROW = (r: MembershipRow) => [

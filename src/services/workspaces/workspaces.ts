@@ -7,12 +7,15 @@ import { nextUpdatedAt } from "../../db/sql";
 import { checkWorkspaceAccess, workspaceAccessStatement, type WorkspaceRow } from "../../auth/access";
 import { checkOrganizationAccess, organizationAccessStatement } from "../../auth/organizationAccess";
 import { documentCollaborators, organizationMembers, users, workspaceCollaborators, workspaces } from "../../db/schema";
-import { indexMemberships, membershipRowsStatement } from "../organizations/userOrganizations";
+import { indexMemberships } from "../organizations/userOrganizations";
+import {
+  membershipRowsStatement,
+  pendingInvitationsStatement,
+  pendingInvitationStatement,
+} from "../organizations/queries";
 import { conflict, notFound, preconditionFailed } from "../../errors";
 import {
   assertInvitationRoom,
-  pendingInvitationsStatement,
-  pendingInvitationStatement,
   queueSharingNotice,
   sharingNotice,
   shortName,
