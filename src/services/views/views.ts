@@ -4,7 +4,7 @@
  * Conditions, sort keys and fields on columns deleted since are dropped when the view is read, and listed in
  * `warnings`.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { tableViews } from "../../db/schema";
 import { nextUpdatedAt } from "../../db/sql";
@@ -19,21 +19,17 @@ import type { ColumnRow } from "../tables/serialize";
 import { compileQuery, runQuery, type QueryAnswer } from "../tables/query/query";
 import { viewDto, viewWarnings, type ViewInput, type ViewRow } from "./viewShape";
 import { viewCreatedEntry, viewDeletedEntry, viewUpdatedEntry } from "./changeLog";
+import { liveViewStatement, tableOfView, tableViewsStatement } from "./queries";
 
 export { viewDto };
 
 /** A batch's statements (the write last, never empty) as Drizzle's batch takes them. */
 const batchOf = (items: BatchItem<"sqlite">[]) => items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
-const tableOfView = (viewId: string) => sql`(SELECT table_id FROM table_views WHERE id = ${viewId})`;
-
 /** The live view, its table's access row and the table's live columns: one batch. */
 async function loadView(ctx: ServiceContext, viewId: string, level: "read" | "write") {
   const [[view], [tableRow], columnList] = await read(ctx, [
-    ctx.db
-      .select()
-      .from(tableViews)
-      .where(and(eq(tableViews.id, viewId), eq(tableViews.isDeleted, false))),
+    liveViewStatement(ctx.db, viewId),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfView(viewId)),
     liveColumnsQuery(ctx.db, tableOfView(viewId)),
   ]);
@@ -98,11 +94,7 @@ export async function listViews(ctx: ServiceContext, input: { tableId: string })
   const [[tableRow], columnList, found] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
     liveColumnsQuery(ctx.db, input.tableId),
-    ctx.db
-      .select()
-      .from(tableViews)
-      .where(and(eq(tableViews.tableId, input.tableId), eq(tableViews.isDeleted, false)))
-      .orderBy(asc(tableViews.id)),
+    tableViewsStatement(ctx.db, input.tableId),
   ]);
   checkTableAccess(tableRow, "read");
   return found.map((v) => viewDto(v, columnList));
