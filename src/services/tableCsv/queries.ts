@@ -45,6 +45,29 @@ export function showRowsStatement(
   );
 }
 
+/**
+ * Before SHOW_ROWS, on its conditions (params as SHOW_ROWS's, then the actor; `held`'s after them): a `row.created`
+ * entry with source `import` for each staged row, its cells as `after` (docs/api-guide.md › Changes, history and audit).
+ */
+const STAGED_ROWS_CREATED = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
+  SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + row_number() OVER (ORDER BY r.id), r.id, ?3, 'row.created',
+    (SELECT organization_id FROM workspaces WHERE id = t.workspace_id), t.workspace_id, t.project_id, ?1, ?5, 'import',
+    (SELECT json_group_object(c.column_id, json_object('before', NULL, 'after', json(c.data)))
+      FROM cells c WHERE c.row_id = r.id AND c.is_deleted = 0 AND c.data IS NOT NULL)
+  FROM rows r JOIN tables t ON t.id = r.table_id
+  WHERE r.table_id = ?1 AND r.origin_id = ?2 AND r.is_deleted = 1 AND t.is_deleted = 0
+    AND (SELECT COUNT(*) FROM rows s WHERE s.table_id = ?1 AND s.is_deleted = 1 AND s.origin_id = ?2) = ?4`;
+
+/** The change-log entries of the rows `showRowsStatement` makes live, by `actor` (JSON), in the same batch before it. */
+export function stagedRowsCreatedStatement(
+  d1: D1Database,
+  p: { tableId: string; marker: string; t: number; total: number; actor: string; held: Held },
+) {
+  const { held } = p;
+  const text = held ? `${STAGED_ROWS_CREATED} AND ${held.sql}` : STAGED_ROWS_CREATED;
+  return statement(d1, text, p.tableId, p.marker, p.t, p.total, p.actor, ...(held?.params ?? []));
+}
+
 /** The kept answer's condition (params: table id, marker, table id): the rows went live (none is left staged) in a live table. */
 export const COMMITTED = `NOT EXISTS (SELECT 1 FROM rows WHERE table_id = ? AND is_deleted = 1 AND origin_id = ?) AND EXISTS (SELECT 1 FROM tables WHERE id = ? AND is_deleted = 0)`;
 
