@@ -2,6 +2,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { importMarkdown } from "../../support/markdown";
+import { connect, para } from "../../support/collab-peer";
+import { blocksOf, room, until } from "../../support/collabRoom";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -121,6 +123,29 @@ describe("document entries", () => {
       ["document.content", "import"],
       ["document.created", "import"],
     ]);
+  });
+});
+
+describe("collaboration room entries", () => {
+  it("the room's write-back is one document.content with source room, naming the editor; a PUT through it names the caller", async () => {
+    const id = await newDoc("Room");
+    const peer = await connect(id, { token: t.editor.token });
+    peer.write([para("p1", "live edit")]);
+    await until(
+      () => blocksOf(id),
+      (b) => b.length === 1,
+      "the room to hold the edit",
+    );
+    await room(id).flush();
+    await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: blocks("put") } });
+    peer.close();
+    const entries = await history(id);
+    expect(entries.map((e) => [e.kind, e.source, e.actor.userId])).toEqual([
+      ["document.content", "api", t.owner.id],
+      ["document.content", "room", t.editor.id],
+      ["document.created", "api", t.owner.id],
+    ]);
+    expect(entries[1].changes.content).toMatchObject({ before: null, after: { version: 1 } });
   });
 });
 
