@@ -111,6 +111,26 @@ export function contentEntryQuery(ctx: ServiceContext, e: { documentId: string; 
   return [ctx.db.insert(changeLog).select(values)];
 }
 
+/**
+ * After a DOCX version is recorded (its docx_versions insert, in the same batch): `document.content` with the
+ * version it follows and the new one with its size and SHA-256 (`{ docx: { before: { version } | null, after:
+ * { version, size, sha256 } } }`). Recorded only if the insert stored `r2Key` at this request's time.
+ */
+export function docxEntryQuery(ctx: ServiceContext, e: { documentId: string; r2Key: string; by?: EntryBy }) {
+  if (changeLogOff(ctx.env)) return [];
+  const by = e.by ?? entryBy(ctx);
+  const values = sql`SELECT ${NEXT_SEQ} + 1, d.id, ${ctx.now}, 'document.content', ${organizationOf(sql`d.workspace_id`)},
+    d.workspace_id, d.project_id, NULL, ${JSON.stringify(by.actor)}, ${by.source},
+    json_object('docx', json_object(
+      'before', json(CASE WHEN v.version > 1 THEN json_object('version', v.version - 1) END),
+      'after', json_object('version', v.version, 'size', v.size, 'sha256', v.sha256)))
+    FROM (SELECT document_id, version, size, sha256 FROM docx_versions
+      WHERE document_id = ${e.documentId} AND r2_key = ${e.r2Key} AND created_at = ${ctx.now}
+      ORDER BY version DESC LIMIT 1) v
+    JOIN documents d ON d.id = v.document_id`;
+  return [ctx.db.insert(changeLog).select(values)];
+}
+
 /** Drizzle queries as raw D1 statements, for the services that batch on the D1 binding itself. */
 export function asStatements(d1: D1Database, queries: readonly { toSQL(): { sql: string; params: unknown[] } }[]) {
   return queries.map((q) => {

@@ -4,6 +4,8 @@ import { call, expectError, ok, seedTenant, type Tenant } from "../../support/ha
 import { importMarkdown } from "../../support/markdown";
 import { connect, para } from "../../support/collab-peer";
 import { blocksOf, room, until } from "../../support/collabRoom";
+import { newDocxIn } from "../../support/docx";
+import { docxBytes } from "../../support/content-fixtures";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -123,6 +125,27 @@ describe("document entries", () => {
       ["document.content", "import"],
       ["document.created", "import"],
     ]);
+  });
+});
+
+describe("DOCX entries", () => {
+  it("an uploaded DOCX document is created and its first version recorded with source import; a new version with api", async () => {
+    const doc = await newDocxIn(t, "History.docx");
+    const v2 = docxBytes("the second version");
+    const put = await call("PUT", `/document/docx/${doc._id}`, {
+      token: t.editor.token,
+      raw: v2,
+      headers: { "content-type": "application/octet-stream" },
+    });
+    expect(put.status).toBe(200);
+    const entries = await history(doc._id);
+    expect(entries.map((e) => [e.kind, e.source])).toEqual([
+      ["document.content", "api"],
+      ["document.content", "import"],
+      ["document.created", "import"],
+    ]);
+    expect(entries[0].changes.docx).toMatchObject({ before: { version: 1 }, after: { version: 2, size: v2.length } });
+    expect(entries[1].changes.docx).toMatchObject({ before: null, after: { version: 1 } });
   });
 });
 
