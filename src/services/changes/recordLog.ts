@@ -33,7 +33,8 @@ export const entryBy = (ctx: ServiceContext, source?: ChangeSource): EntryBy => 
 /** A field a write sets: its name in the entry, its column, the new value (`json`: a JSON column, compared as text). */
 export interface FieldWrite {
   field: string;
-  column: SQLiteColumn;
+  /** The stored value: a column, or an expression over `table` (a value absent from a joined table, say). */
+  column: SQLiteColumn | SQL;
   after: unknown;
   json?: boolean;
 }
@@ -65,7 +66,8 @@ export function diffEntryQuery(
     kind: string;
     recordId: string;
     place: EntryPlace;
-    table: SQLiteTable;
+    /** What the fields are read from: the record's table, or a join (SQL). */
+    table: SQLiteTable | SQL;
     guard: SQL;
     fields: readonly FieldWrite[];
     by?: EntryBy;

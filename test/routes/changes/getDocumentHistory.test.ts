@@ -40,6 +40,22 @@ describe("document entries", () => {
     expect(entries[0]).toMatchObject({ workspaceId: t.workspaceId, projectId: t.projectId, recordId: id });
   });
 
+  it("a settings write records document.updated with the settings it changes; the same settings again record nothing", async () => {
+    const id = await newDoc("Settings");
+    await ok("PUT", `/document/${id}/settings`, { token: t.editor.token, body: { listTemplateId: "tpl-1" } });
+    await ok("PUT", `/document/${id}/settings`, {
+      token: t.editor.token,
+      body: { listTemplateId: "tpl-1", importedTermId: "" },
+    });
+    await ok("PUT", `/document/${id}/settings`, { token: t.editor.token, body: { importedTermId: "term-9" } });
+    const entries = await history(id);
+    expect(entries.map((e) => [e.kind, e.changes])).toEqual([
+      ["document.updated", { importedTermId: { before: "", after: "term-9" } }],
+      ["document.updated", { listTemplateId: { before: "", after: "tpl-1" } }],
+      ["document.created", expect.anything()],
+    ]);
+  });
+
   it("a move records document.moved with the parent before and after; a refused move records nothing", async () => {
     const folder = await newDoc("Target", undefined, "FOLDER");
     const id = await newDoc("Mover", t.folderId);
