@@ -92,6 +92,19 @@ export function deleteStagedStatements(d1: D1Database, tableId: string, marker: 
 }
 
 /** The columns an import created: never answered for, so removed with its rows. */
+/**
+ * Before deleteCreatedColumnsStatement: a `column.deleted` tombstone (source `import`, by the actor ?2 as JSON, at
+ * ?3) for each of the columns ?1 still live, so the feed that saw them created sees them go.
+ */
+const CREATED_COLUMNS_DELETED = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
+  SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + row_number() OVER (ORDER BY c.id), c.id, ?3, 'column.deleted',
+    (SELECT organization_id FROM workspaces WHERE id = c.workspace_id), c.workspace_id, c.project_id, c.table_id, ?2, 'import', NULL
+  FROM columns c WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.is_deleted = 0`;
+
+export function createdColumnsDeletedStatement(d1: D1Database, columnIds: readonly string[], actor: string, t: number) {
+  return statement(d1, CREATED_COLUMNS_DELETED, JSON.stringify(columnIds), actor, t);
+}
+
 export function deleteCreatedColumnsStatement(d1: D1Database, columnIds: readonly string[]) {
   return statement(d1, `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1))`, JSON.stringify(columnIds));
 }

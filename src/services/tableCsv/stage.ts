@@ -34,6 +34,7 @@ import { createTargets, type RowValues, type Target } from "./targets";
 import { rowInsertStatements } from "../tables/queries";
 import {
   COMMITTED,
+  createdColumnsDeletedStatement,
   deleteCreatedColumnsStatement,
   deleteStagedStatements,
   liveAndHeldStatement,
@@ -169,7 +170,12 @@ export class Stage {
       const [, rows] = await this.d1.batch(deleteStagedStatements(this.d1, table.id, this.marker, this.plan.batchRows));
       if ((rows?.meta.changes ?? 0) === 0) break;
     }
-    if (this.createdColumns.length) await deleteCreatedColumnsStatement(this.d1, this.createdColumns).run();
+    if (!this.createdColumns.length) return;
+    const actor = JSON.stringify(actorOf(this.ctx));
+    const log = changeLogOff(this.ctx.env)
+      ? []
+      : [createdColumnsDeletedStatement(this.d1, this.createdColumns, actor, this.ctx.now)];
+    await this.d1.batch([...log, deleteCreatedColumnsStatement(this.d1, this.createdColumns)]);
   }
 
   /** Formulas of the new rows and their events, a step at a time (the rows are live already). */

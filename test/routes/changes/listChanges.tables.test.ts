@@ -101,13 +101,17 @@ describe("CSV import entries", () => {
     expect(imported[0].actor).toMatchObject({ type: "user", userId: t.editor.id });
   });
 
-  it("an atomic import that fails records no row", async () => {
+  it("an atomic import that fails records no row, and the column it created and removed again as deleted", async () => {
     const table = await makeTable(t.owner.token, t.projectId, "Refused import");
     await addColumn(t.owner.token, table.tableId, "Qty", { type: "number" });
-    const res = await importCsv(table.tableId, "Name,Qty\nA,1\nB,not a number\n", { mode: "atomic" });
+    const res = await importCsv(table.tableId, "Name,Qty,Extra\nA,1,x\nB,not a number,y\n", { mode: "atomic" });
     expect(res.status).toBe(422);
     const entries = (await ok("GET", `/changes?tableId=${table.tableId}&limit=1000`, { token: t.owner.token }))
       .data as any[];
     expect(entries.filter((e) => e.kind.startsWith("row."))).toEqual([]);
+    const imported = entries.filter((e) => e.source === "import");
+    expect(imported.map((e) => e.kind)).toEqual(["column.created", "column.deleted"]);
+    expect(imported[0].recordId).toBe(imported[1].recordId);
+    expect(imported[0].changes.name.after).toBe("Extra");
   });
 });
