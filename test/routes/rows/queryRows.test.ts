@@ -182,6 +182,41 @@ describe("queryRows: sort and cursor", () => {
     for (const id of existing) expect(seen).toContain(id);
   });
 
+  it("sorts by the values every write path leaves: a cell write, a bulk PATCH, a cleared cell, a formula recompute", async () => {
+    const own = await makeTable(t.owner.token, t.projectId, "Sort keys");
+    const n = (await addColumn(t.owner.token, own.tableId, "n", { type: "number" }))._id;
+    const f = (await addColumn(t.owner.token, own.tableId, "f", { type: "formula", formula: { text: "{n} * -1" } }))
+      ._id;
+    const [a, b, c] = (await bulkRows(t.owner.token, own.tableId, [{ [n]: 3 }, { [n]: 1 }, { [n]: 2 }])).map(
+      (r) => r._id as string,
+    );
+    const order = async (columnId: string, direction: "asc" | "desc") =>
+      (
+        await ok("POST", `/table/${own.tableId}/query`, {
+          token: t.viewer.token,
+          body: { sort: [{ columnId, direction }] },
+        })
+      ).data.map((r: { _id: string }) => r._id);
+    expect(await order(f, "asc")).toEqual([a, c, b]);
+    await ok("PUT", `/table/row/${b}/cell/${n}`, { token: t.owner.token, body: { data: 10 } });
+    expect(await order(n, "desc")).toEqual([b, a, c]);
+    expect(await order(f, "asc")).toEqual([b, a, c]);
+    await ok("PATCH", `/table/${own.tableId}/rows`, {
+      token: t.owner.token,
+      body: {
+        rows: [
+          { _id: a, cells: { [n]: 20 } },
+          { _id: c, cells: { [n]: null } },
+        ],
+      },
+    });
+    expect(await order(n, "desc")).toEqual([a, b, c]);
+    expect(await order(n, "asc")).toEqual([b, a, c]);
+    expect((await order(f, "asc")).slice(0, 2)).toEqual([a, b]);
+    await ok("DELETE", `/table/row/${a}`, { token: t.owner.token });
+    expect(await order(n, "desc")).toEqual([b, c]);
+  });
+
   it("a cursor of another sort is 400", async () => {
     const res = await q({ and: [] }, { sort: JSON.stringify([{ columnId: col.number }]), limit: "1" });
     const bad = await call("GET", `/table/${tableId}/rows`, {

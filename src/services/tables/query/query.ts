@@ -18,6 +18,7 @@ import {
   checkSort,
   decodeSortedCursor,
   encodeSortedCursor,
+  MATCH_KEYS,
   orderBySql,
   sortKeyFields,
   type KeyValue,
@@ -109,28 +110,46 @@ function searchSql(table: TableRow, search: string): SQL {
     WHERE search_fts MATCH ${match} AND e.kind = 'row' AND e.live = 1)`;
 }
 
+/**
+ * The ids of a sorted page: every match with its keys read once (a MATERIALIZED set, so SQLite neither reads a key
+ * again for ORDER BY nor for the cursor's comparison), then sorted and cut.
+ */
+function sortedPageIds(tableId: string, compiled: CompiledQuery, q: RowQuery): SQL {
+  const { sort } = compiled;
+  const keys = Object.entries(sortKeyFields(sort)).map(([name, v]) => sql`${v} AS ${sql.raw(name)}`);
+  const where = and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...compiled.where);
+  const after = q.cursor ? sql`WHERE ${afterSql(sort, decodeSortedCursor(sort, q.cursor), MATCH_KEYS)}` : sql``;
+  return sql`(WITH m AS MATERIALIZED (SELECT "rows"."id" AS id, "rows"."seq" AS seq, ${sql.join(keys, sql`, `)}
+      FROM "rows" WHERE ${where})
+    SELECT id FROM m ${after} ORDER BY ${sql.join(orderBySql(sort, MATCH_KEYS), sql`, `)} LIMIT ${q.limit + 1})`;
+}
+
 /** The page statement: up to limit + 1 rows after the cursor, in the query's order. */
 export function pageStatement(ctx: ServiceContext, tableId: string, compiled: CompiledQuery, q: RowQuery) {
   const { sort } = compiled;
   const conditions: SQL[] = [...compiled.where];
-  if (q.cursor) {
-    if (sort.length === 0) {
-      const after = decodeCursor(q.cursor);
-      conditions.push(sql`("rows"."seq", "rows"."id") > (${after.seq}, ${after.id})`);
-    } else conditions.push(afterSql(sort, decodeSortedCursor(sort, q.cursor)));
+  if (q.cursor && sort.length === 0) {
+    const after = decodeCursor(q.cursor);
+    conditions.push(sql`("rows"."seq", "rows"."id") > (${after.seq}, ${after.id})`);
   }
   // The page's ids first (sorted and cut in SQL), then the values of those rows only: a value object per row is
   // built for the page, not for every row the filter matched.
-  const pageIds = ctx.db
-    .select({ id: rows.id })
-    .from(rows)
-    .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...conditions))
-    .orderBy(...orderBySql(sort))
-    .limit(q.limit + 1);
+  const inPage =
+    sort.length === 0
+      ? inArray(
+          rows.id,
+          ctx.db
+            .select({ id: rows.id })
+            .from(rows)
+            .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...conditions))
+            .orderBy(...orderBySql(sort))
+            .limit(q.limit + 1),
+        )
+      : sql`${rows.id} IN ${sortedPageIds(tableId, compiled, q)}`;
   return ctx.db
     .select({ row: rows, cells: cellsJson, comments: commentCounts, ...sortKeyFields(sort) })
     .from(rows)
-    .where(inArray(rows.id, pageIds))
+    .where(inPage)
     .orderBy(...orderBySql(sort));
 }
 
