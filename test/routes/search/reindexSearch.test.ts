@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { ids, searchDocs, word } from "../../support/search";
 import { everyShardD1, shardD1 } from "../../support/shards";
-import { para } from "../../support/collab-peer";
 import { makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
@@ -14,39 +14,7 @@ beforeAll(async () => {
   t = await seedTenant();
 });
 
-/** A word no other test file or case uses, so hits are exactly what this case wrote. */
-const word = (stem: string) =>
-  `${stem}${crypto
-    .randomUUID()
-    .replace(/[^a-f]/g, "")
-    .slice(0, 10)}`;
-
-const search = (token: string, q: string, query: Record<string, string | number> = {}) =>
-  call("GET", "/search", { token, query: { q, ...query } });
-const ids = async (token: string, q: string, query: Record<string, string | number> = {}) => {
-  const res = await search(token, q, query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.data as any[]).map((h) => h._id as string);
-};
-
-async function mkDoc(
-  name: string,
-  opts: { parentId?: string | null; type?: string; token?: string; projectId?: string } = {},
-) {
-  const parentId = opts.parentId === undefined ? t.folderId : opts.parentId;
-  const body: Record<string, unknown> = {
-    projectId: opts.projectId ?? t.projectId,
-    name,
-    type: opts.type ?? "DOCUMENT",
-  };
-  if (parentId) body.parentId = parentId;
-  return (await ok("POST", "/document", { token: opts.token ?? t.owner.token, body })).data._id as string;
-}
-const putText = (docId: string, ...texts: string[]) =>
-  ok("PUT", `/document/${docId}/content`, {
-    token: t.owner.token,
-    body: { blocks: texts.map((x, i) => para(`b${i}`, x)) },
-  });
+const { mkDoc, putText } = searchDocs(() => t);
 
 describe("POST /admin/search/reindex", () => {
   it("rebuilds the index from the real tables and objects, a page at a time", async () => {
