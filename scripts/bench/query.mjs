@@ -108,12 +108,25 @@ function classes(col, tableId) {
      FROM rows r WHERE r.id IN (SELECT r.id FROM rows r WHERE r.table_id = '${tableId}' AND r.is_deleted = 0 AND ${where}
        ORDER BY ${order} LIMIT ${limit + 1}) ORDER BY ${order}`;
   // A sorted page: every match with its keys read once (a MATERIALIZED set), sorted and cut, then the page's values.
+  // On several keys (a first page), the later keys only for the matches whose first key can make the page.
   const sortedPage = (where, keys, limit = 100) => {
     const order = (k) => [...keys.map(([, dir], i) => `${k(i)} IS NULL, ${k(i)} ${dir}`), "seq, id"].join(", ");
-    return `SELECT r.*, ${cellsOf} FROM rows r WHERE r.id IN (
-       WITH m AS MATERIALIZED (SELECT r.id AS id, r.seq AS seq, ${keys.map(([c], i) => `${key(c)} AS k${i}`).join(", ")}
-         FROM rows r WHERE r.table_id = '${tableId}' AND r.is_deleted = 0 AND ${where})
-       SELECT id FROM m ORDER BY ${order((i) => `k${i}`)} LIMIT ${limit + 1})
+    const matches = `FROM rows r WHERE r.table_id = '${tableId}' AND r.is_deleted = 0 AND ${where}`;
+    const ids =
+      keys.length === 1
+        ? `WITH m AS MATERIALIZED (SELECT r.id AS id, r.seq AS seq, ${key(keys[0][0])} AS k0 ${matches})
+           SELECT id FROM m ORDER BY ${order((i) => `k${i}`)} LIMIT ${limit + 1}`
+        : `WITH m AS MATERIALIZED (SELECT r.id AS id, r.seq AS seq, ${key(keys[0][0])} AS k0 ${matches}),
+           cut AS MATERIALIZED (SELECT k0 FROM m ORDER BY k0 IS NULL, k0 ${keys[0][1]} LIMIT 1 OFFSET ${limit}),
+           c AS MATERIALIZED (SELECT m.id AS id, m.seq AS seq, m.k0 AS k0,
+               ${keys
+                 .slice(1)
+                 .map(([c], i) => `${key(c).replace("c.row_id = r.id", "c.row_id = m.id")} AS k${i + 1}`)
+                 .join(", ")}
+             FROM m WHERE NOT EXISTS (SELECT 1 FROM cut) OR (SELECT k0 FROM cut) IS NULL
+               OR m.k0 ${keys[0][1] === "DESC" ? ">=" : "<="} (SELECT k0 FROM cut))
+           SELECT id FROM c ORDER BY ${order((i) => `k${i}`)} LIMIT ${limit + 1}`;
+    return `SELECT r.*, ${cellsOf} FROM rows r WHERE r.id IN (${ids})
      ORDER BY ${order((i) => key(keys[i][0])).replace("seq, id", "r.seq, r.id")}`;
   };
   const cond = (columnId, op, value) => ({ columnId, op, value });

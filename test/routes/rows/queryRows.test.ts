@@ -217,6 +217,47 @@ describe("queryRows: sort and cursor", () => {
     expect(await order(n, "desc")).toEqual([b, c]);
   });
 
+  it("sorts a first page on several keys like the full order, whatever the page size and empty first keys", async () => {
+    const own = await makeTable(t.owner.token, t.projectId, "Two keys");
+    const g = (await addColumn(t.owner.token, own.tableId, "g", { type: "number" }))._id;
+    const h = (await addColumn(t.owner.token, own.tableId, "h", { type: "number" }))._id;
+    const values = Array.from({ length: 14 }, (_, i) => ({ g: i % 5 === 0 ? null : i % 3, h: i % 4 === 1 ? null : i }));
+    const made = await bulkRows(
+      t.owner.token,
+      own.tableId,
+      values.map((x) => ({ [g]: x.g, [h]: x.h })),
+    );
+    const cmp = (a: number | null, b: number | null, desc: boolean) =>
+      a === b ? 0 : a === null ? 1 : b === null ? -1 : desc ? b - a : a - b;
+    for (const [gDir, limit] of [
+      ["asc", 4],
+      ["desc", 4],
+      ["asc", 12],
+      ["desc", 1],
+    ] as const) {
+      const expected = made
+        .map((r, i) => ({ id: r._id as string, i, ...values[i]! }))
+        .sort((a, b) => cmp(a.g, b.g, gDir === "desc") || cmp(a.h, b.h, true) || a.i - b.i)
+        .map((r) => r.id);
+      const sort = [
+        { columnId: g, direction: gDir },
+        { columnId: h, direction: "desc" },
+      ];
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await ok("POST", `/table/${own.tableId}/query`, {
+          token: t.viewer.token,
+          body: { sort, limit, ...(cursor ? { cursor } : {}) },
+        });
+        if (!cursor) expect(res.data.map((r: { _id: string }) => r._id)).toEqual(expected.slice(0, limit));
+        seen.push(...res.data.map((r: { _id: string }) => r._id));
+        cursor = res.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+    }
+  });
+
   it("a cursor of another sort is 400", async () => {
     const res = await q({ and: [] }, { sort: JSON.stringify([{ columnId: col.number }]), limit: "1" });
     const bad = await call("GET", `/table/${tableId}/rows`, {

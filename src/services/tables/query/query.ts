@@ -22,7 +22,9 @@ import {
   orderBySql,
   sortKeyFields,
   type KeyValue,
+  type SortKey,
 } from "./sort";
+import { rowValue } from "./sqlParts";
 import { shapePage, checkShape, type ShapeOptions } from "./shape";
 
 export interface RowQuery {
@@ -116,12 +118,32 @@ function searchSql(table: TableRow, search: string): SQL {
  */
 function sortedPageIds(tableId: string, compiled: CompiledQuery, q: RowQuery): SQL {
   const { sort } = compiled;
-  const keys = Object.entries(sortKeyFields(sort)).map(([name, v]) => sql`${v} AS ${sql.raw(name)}`);
   const where = and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...compiled.where);
+  const order = sql.join(orderBySql(sort, MATCH_KEYS), sql`, `);
+  if (!q.cursor && sort.length > 1) return firstPageByFirstKey(sort, where, order, q.limit);
+  const keys = Object.entries(sortKeyFields(sort)).map(([name, v]) => sql`${v} AS ${sql.raw(name)}`);
   const after = q.cursor ? sql`WHERE ${afterSql(sort, decodeSortedCursor(sort, q.cursor), MATCH_KEYS)}` : sql``;
   return sql`(WITH m AS MATERIALIZED (SELECT "rows"."id" AS id, "rows"."seq" AS seq, ${sql.join(keys, sql`, `)}
       FROM "rows" WHERE ${where})
-    SELECT id FROM m ${after} ORDER BY ${sql.join(orderBySql(sort, MATCH_KEYS), sql`, `)} LIMIT ${q.limit + 1})`;
+    SELECT id FROM m ${after} ORDER BY ${order} LIMIT ${q.limit + 1})`;
+}
+
+/**
+ * A first page sorted on several keys: the first key of every match, then the other keys only for the matches
+ * that can make the page — those whose first key sorts at or before the first key of the (limit + 1)th match in
+ * first-key order (all of them when that key is empty, empty keys sorting last, or when fewer match).
+ */
+function firstPageByFirstKey(sort: readonly SortKey[], where: SQL | undefined, order: SQL, limit: number): SQL {
+  const [first, ...rest] = sort as [SortKey, ...SortKey[]];
+  const others = rest.map((k, i) => sql`${rowValue(k.columnId, "m.id")} AS ${sql.raw(`k${i + 1}`)}`);
+  const dir = sql.raw(first.direction === "desc" ? "DESC" : "ASC");
+  const within = sql.raw(first.direction === "desc" ? ">=" : "<=");
+  return sql`(WITH m AS MATERIALIZED (SELECT "rows"."id" AS id, "rows"."seq" AS seq, ${rowValue(first.columnId)} AS k0
+      FROM "rows" WHERE ${where}),
+    cut AS MATERIALIZED (SELECT k0 FROM m ORDER BY k0 IS NULL, k0 ${dir} LIMIT 1 OFFSET ${limit}),
+    c AS MATERIALIZED (SELECT m.id AS id, m.seq AS seq, m.k0 AS k0, ${sql.join(others, sql`, `)} FROM m
+      WHERE NOT EXISTS (SELECT 1 FROM cut) OR (SELECT k0 FROM cut) IS NULL OR m.k0 ${within} (SELECT k0 FROM cut))
+    SELECT id FROM c ORDER BY ${order} LIMIT ${limit + 1})`;
 }
 
 /** The page statement: up to limit + 1 rows after the cursor, in the query's order. */
