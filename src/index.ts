@@ -13,6 +13,7 @@ import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneChangeLog } from "./services/changes/prune";
 import { pumpSubscriptions } from "./services/automations/subscriptions/pump";
+import { pruneOAuthGrants } from "./services/oauth/prune";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -39,6 +40,7 @@ const REPAIRS: readonly Repair[] = [
   ["staged CSV import sweep failed", sweepStagedImports],
   ["change log prune failed", pruneChangeLog],
   ["webhook subscription pump failed", pumpSubscriptions],
+  ["oauth grant prune failed", pruneOAuthGrants],
 ];
 
 export default {

@@ -132,6 +132,7 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "changes",
     "listChanges",
     "getRowHistory",
+    "getDocumentHistory",
     "listWebhookSubscriptions",
     "getWebhookSubscription",
     "listWebhookSubscriptionDeliveries",
