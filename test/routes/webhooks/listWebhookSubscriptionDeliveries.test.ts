@@ -46,6 +46,22 @@ describe("GET /webhook/{id}/deliveries", () => {
     expect(await receiverLog(key)).toHaveLength(3);
   });
 
+  it("a batch ends before 1 MB of entries: large rows split into more deliveries, none lost or reordered", async () => {
+    const key = hookKey("bytes");
+    const big = await makeTable(t.owner.token, t.projectId, "Big cells");
+    const sub = await subscribe(t, key, { scope: { tableId: big.tableId }, events: ["row.created"] });
+    const rows = await bulkRows(
+      t.owner.token,
+      big.tableId,
+      Array.from({ length: 15 }, (_, i) => ({ [big.nameColumnId]: `${i}`.padEnd(100_000, "x") })),
+    );
+    await pump();
+    const reqs = await received(key, sub.secret, 2);
+    await deliveriesWhen(t, sub._id, (l) => l.length === 2 && l.every((d) => d.status === "delivered"));
+    expect(reqs.map((r) => r.body.entries.length)).toEqual([9, 6]);
+    expect(reqs.flatMap((r) => r.body.entries.map((e: any) => e.recordId))).toEqual(rows.map((r: any) => r._id));
+  });
+
   it("after 20 failed deliveries in a row the subscription is disabled and its owner told; re-enabled it goes on", async () => {
     const key = hookKey("disable");
     const sub = await subscribe(t, key, { scope: { tableId: table.tableId } }, { statuses: "400" });

@@ -6,7 +6,7 @@
  * The batch becomes a delivery row and the subscription's `pendingDeliveryId`, in one conditional write (a second
  * tick finds the subscription taken), and goes to the Queue, whose consumer sends it (./deliveries.ts). Entries it
  * skips only move the cursor. A delivered batch prepares the next one at once, so a backlog drains batch after batch
- * without waiting for the minute. Work per tick is bounded: SUBSCRIPTIONS_PER_TICK per database, PUMP_MS in all.
+ * without waiting for the minute. A batch also ends before BODY_BYTES of entries. Work per tick is bounded: SUBSCRIPTIONS_PER_TICK per database, PUMP_MS in all.
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Env } from "../../../env";
@@ -18,6 +18,8 @@ import { enqueueAll } from "../messages";
 import { ENTRIES_PER_DELIVERY, ENTRIES_SCANNED, subscriptionCursor, takesEntry, type SubscriptionRow } from "./model";
 
 const SUBSCRIPTIONS_PER_TICK = 50;
+/** JSON bytes of a delivery's entries (D1 keeps at most 2 MB in one value); one entry always goes, whatever its size. */
+const BODY_BYTES = 1_000_000;
 const PUMP_MS = 20_000;
 const LANES = 4;
 /** A pending delivery this long past its attempt, with no claim, lost its Queue message: it is queued again. */
@@ -30,6 +32,33 @@ function scopeStands(sub: SubscriptionRow) {
   return sql<number>`EXISTS (SELECT 1 FROM projects p JOIN workspace_collaborators wc ON wc.workspace_id = p.workspace_id
       WHERE p.id = ${sub.projectId} AND wc.user_id = ${sub.ownerId})
     AND (${sub.tableId} IS NULL OR EXISTS (SELECT 1 FROM tables t WHERE t.id = ${sub.tableId} AND t.is_deleted = 0))`;
+}
+
+/**
+ * The entries of the next delivery among `entries` (read after the cursor, in order): the ones the subscription
+ * takes, up to ENTRIES_PER_DELIVERY and BODY_BYTES, and the last entry the batch covers (taken or skipped).
+ */
+function fillBatch(sub: SubscriptionRow, entries: (typeof changeLog.$inferSelect)[], now: number) {
+  const taken: ReturnType<typeof entryDto>[] = [];
+  let last = entries.at(-1);
+  let bytes = 0;
+  for (const e of entries) {
+    if (!takesEntry(sub, e)) continue;
+    const dto = entryDto(e, now);
+    const size = JSON.stringify(dto).length;
+    // A body stays well inside what D1 stores in one value: the entry that would pass BODY_BYTES starts the next batch.
+    if (taken.length && bytes + size > BODY_BYTES) {
+      last = entries[entries.indexOf(e) - 1];
+      break;
+    }
+    taken.push(dto);
+    bytes += size;
+    if (taken.length === ENTRIES_PER_DELIVERY) {
+      last = e;
+      break;
+    }
+  }
+  return { taken, last };
 }
 
 /** The subscription's next batch, if any: a delivery queued, the cursor moved past skipped entries, or nothing. */
@@ -63,16 +92,7 @@ export async function prepareBatch(env: Env, sub: SubscriptionRow, now = Date.no
     await db.update(s).set({ status: "disabled", disabledReason: reason, updatedAt: now }).where(unchanged);
     return "idle";
   }
-  const taken: typeof entries = [];
-  let last = entries.at(-1);
-  for (const e of entries) {
-    if (!takesEntry(sub, e)) continue;
-    taken.push(e);
-    if (taken.length === ENTRIES_PER_DELIVERY) {
-      last = e;
-      break;
-    }
-  }
+  const { taken, last } = fillBatch(sub, entries, now);
   if (!last) return "idle";
   if (!taken.length) {
     await db.update(s).set({ cursorSeq: last.seq, cursorRecordId: last.recordId, updatedAt: now }).where(unchanged);
@@ -80,7 +100,7 @@ export async function prepareBatch(env: Env, sub: SubscriptionRow, now = Date.no
   }
   const id = idsWithoutContext.beside(sub.id);
   const cursor = subscriptionCursor({ cursorSeq: last.seq, cursorRecordId: last.recordId }, now);
-  const body = JSON.stringify({ subscriptionId: sub.id, entries: taken.map((e) => entryDto(e, now)), cursor });
+  const body = JSON.stringify({ subscriptionId: sub.id, entries: taken, cursor });
   const [claimed] = await db.batch([
     db.update(s).set({ pendingDeliveryId: id, updatedAt: now }).where(unchanged).returning({ id: s.id }),
     db.insert(webhookSubscriptionDeliveries).select(
@@ -107,8 +127,14 @@ async function pumpShard(env: Env, d1: D1Database, now: number, deadline: number
           eq(s.status, "active"),
           eq(s.isDeleted, false),
           isNull(s.pendingDeliveryId),
-          sql`EXISTS (SELECT 1 FROM change_log c WHERE c.project_id = "webhook_subscriptions"."project_id"
-            AND (c.seq, c.record_id) > ("webhook_subscriptions"."cursor_seq", "webhook_subscriptions"."cursor_record_id"))`,
+          // New entries in its scope (through the log's table or project index): a table's subscription is not
+          // due for writes elsewhere in its project, so it cannot hold the tick's places without ever sending.
+          sql`CASE WHEN "webhook_subscriptions"."table_id" IS NULL
+            THEN EXISTS (SELECT 1 FROM change_log c WHERE c.project_id = "webhook_subscriptions"."project_id"
+              AND (c.seq, c.record_id) > ("webhook_subscriptions"."cursor_seq", "webhook_subscriptions"."cursor_record_id"))
+            ELSE EXISTS (SELECT 1 FROM change_log c WHERE c.table_id = "webhook_subscriptions"."table_id"
+              AND (c.seq, c.record_id) > ("webhook_subscriptions"."cursor_seq", "webhook_subscriptions"."cursor_record_id"))
+            END`,
         ),
       )
       .orderBy(asc(s.updatedAt))
