@@ -28,4 +28,25 @@ describe("GET /webhook/all", () => {
     const outsider = await ok("GET", "/webhook/all", { token: t.outsider.token });
     expect(outsider.data.filter((s: any) => s.projectId === t.projectId)).toEqual([]);
   });
+
+  it("a token limited to one project lists that project's subscriptions only", async () => {
+    const other = (
+      await ok("POST", "/project", { token: t.owner.token, body: { workspaceId: t.workspaceId, name: "Other" } })
+    ).data;
+    const inside = await subscribe(t, hookKey("list-inside"));
+    const outside = await subscribe(t, hookKey("list-outside"), { scope: { projectId: other._id } });
+    const limited = (
+      await ok("POST", "/token", {
+        token: t.owner.token,
+        body: { name: "one project", scopes: ["changes:read"], resources: [t.projectId] },
+      })
+    ).data.token;
+    const ids = (await ok("GET", "/webhook/all", { token: limited, query: { limit: "100" } })).data.map(
+      (s: any) => s._id,
+    );
+    expect(ids).toContain(inside._id);
+    expect(ids).not.toContain(outside._id);
+    const all = (await ok("GET", "/webhook/all", { token: t.owner.token, query: { limit: "100" } })).data;
+    expect(all.map((s: any) => s._id)).toContain(outside._id);
+  });
 });

@@ -6,6 +6,7 @@ import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { changeLog, webhookSubscriptions } from "../../../db/schema";
 import { checkProjectAccess, projectAccessStatement } from "../../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
+import { outsideResources } from "../../../auth/tokenLimits";
 import { sealSecret } from "../../../lib/crypto";
 import { keptAnswerUpdates } from "../../idempotency";
 import { read, type ServiceContext } from "../../context";
@@ -114,7 +115,8 @@ export async function listSubscriptions(ctx: ServiceContext, input: { limit: num
   ]);
   const rows = perShard
     .flatMap(([r]) => r)
-    .filter((r) => r.callerRole !== null)
+    // What the caller may read (a workspace role; inside a limited token's resources), as GET /webhook/{id} decides.
+    .filter((r) => r.callerRole !== null && !outsideResources(r.sub))
     .sort((a, b) => (a.sub.id < b.sub.id ? 1 : -1));
   const page = rows.slice(0, input.limit);
   return {
