@@ -27,7 +27,7 @@ export async function receiverLog(
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `check` returns something truthy (or throws after `timeoutMs`). */
+/** Polls every 50 ms until `check` returns something truthy (or throws after `timeoutMs`). */
 export async function eventually<T>(
   check: () => Promise<T | null | undefined | false>,
   timeoutMs = 20_000,
@@ -42,7 +42,7 @@ export async function eventually<T>(
     } catch (err) {
       last = err;
     }
-    await sleep(150);
+    await sleep(50);
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
 }
