@@ -2,11 +2,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { docxBytes, DOCX_TYPE, plainZipBytes, streamOf } from "../../support/content-fixtures";
-import { buildDocxBomb, buildLyingDocx, writeZip, type RawZipEntry } from "../../../converter/test/fixtures";
+import { buildDocxBomb, writeZip, type RawZipEntry } from "../../../converter/test/fixtures";
 import { env } from "cloudflare:test";
 import { crc32 } from "node:zlib";
 import { docxText } from "../../../src/services/search/text";
-import { postDocx, newDocxIn } from "../../support/docx";
+import { lyingDocx, postDocx, newDocxIn, timed } from "../../support/docx";
 
 // One tenant for the file: its cases make their own records in it.
 let t: Tenant;
@@ -148,9 +148,9 @@ describe("lying-sizes", () => {
   let lyingMore: Uint8Array;
   let lyingFewer: Uint8Array;
   beforeAll(async () => {
-    [t, other] = await Promise.all([seedTenant(), seedTenant()]);
-    lyingMore = buildLyingDocx({ inflatedBytes: 64 * MiB }); // declares 900,000 bytes in both headers
-    lyingFewer = buildLyingDocx({ inflatedBytes: 100_000 });
+    other = await seedTenant();
+    lyingMore = lyingDocx(64 * MiB); // declares 900,000 bytes in both headers
+    lyingFewer = lyingDocx(100_000);
   });
 
   async function docxObjectCount(prefix = "docx/"): Promise<number> {
@@ -162,12 +162,6 @@ describe("lying-sizes", () => {
       cursor = page.truncated ? page.cursor : undefined;
     } while (cursor);
     return n;
-  }
-
-  async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-    const started = performance.now();
-    const value = await fn();
-    return { value, ms: performance.now() - started };
   }
 
   /**
@@ -275,13 +269,7 @@ describe("request-path", () => {
   beforeAll(async () => {
     await call("GET", "/me", { token: t.owner.token });
   });
-  const create = (query: Record<string, string>) =>
-    call("POST", "/document/docx", {
-      token: t.owner.token,
-      raw: docxBytes(),
-      query,
-      headers: { "content-type": DOCX_TYPE },
-    });
+  const create = (query: Record<string, string>) => postDocx(docxBytes(), query, t.owner.token);
 
   describe("DOCX round trips", () => {
     it("refuses a parent that is not a folder and a viewer creating at the root", async () => {

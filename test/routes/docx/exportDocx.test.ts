@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, seedTenant, type Tenant, expectError, ok } from "../../support/harness";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 import { env } from "cloudflare:test";
-import { buildLyingDocx } from "../../../converter/test/fixtures";
-import { newDocxIn } from "../../support/docx";
+import { lyingDocx, newDocxIn, postDocx, timed } from "../../support/docx";
 
 // One tenant for the file: its cases make their own records in it.
 let t: Tenant;
@@ -37,15 +36,8 @@ describe("lying-sizes", () => {
 
   let lyingMore: Uint8Array;
   beforeAll(async () => {
-    lyingMore = buildLyingDocx({ inflatedBytes: 64 * MiB }); // declares 900,000 bytes in both headers
-    buildLyingDocx({ inflatedBytes: 100_000 });
+    lyingMore = lyingDocx(64 * MiB); // declares 900,000 bytes in both headers
   });
-
-  async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-    const started = performance.now();
-    const value = await fn();
-    return { value, ms: performance.now() - started };
-  }
 
   describe("a DOCX whose headers lie about word/document.xml's inflated size", () => {
     it("E21 refuses to serve a lying archive stored before uploads were checked, and serves an honest one", async () => {
@@ -83,13 +75,7 @@ describe("request-path", () => {
   beforeAll(async () => {
     await call("GET", "/me", { token: t.owner.token });
   });
-  const create = (query: Record<string, string>) =>
-    call("POST", "/document/docx", {
-      token: t.owner.token,
-      raw: docxBytes(),
-      query,
-      headers: { "content-type": DOCX_TYPE },
-    });
+  const create = (query: Record<string, string>) => postDocx(docxBytes(), query, t.owner.token);
   const exportDocx = (id: string, headers: Record<string, string> = {}, token = t.owner.token) =>
     call("GET", `/document/docx/${id}/export`, { token, headers });
 

@@ -3,8 +3,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { docxBytes, DOCX_TYPE, plainZipBytes, streamOf } from "../../support/content-fixtures";
-import { buildLyingDocx } from "../../../converter/test/fixtures";
-import { newDocxIn } from "../../support/docx";
+import { lyingDocx, newDocxIn, timed } from "../../support/docx";
 
 // One tenant for the file: its cases make their own records in it.
 let t: Tenant;
@@ -117,15 +116,9 @@ describe("lying-sizes", () => {
   let lyingMore: Uint8Array;
   let lyingFewer: Uint8Array;
   beforeAll(async () => {
-    lyingMore = buildLyingDocx({ inflatedBytes: 64 * MiB }); // declares 900,000 bytes in both headers
-    lyingFewer = buildLyingDocx({ inflatedBytes: 100_000 });
+    lyingMore = lyingDocx(64 * MiB); // declares 900,000 bytes in both headers
+    lyingFewer = lyingDocx(100_000);
   });
-
-  async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-    const started = performance.now();
-    const value = await fn();
-    return { value, ms: performance.now() - started };
-  }
 
   describe("a DOCX whose headers lie about word/document.xml's inflated size", () => {
     it("PUT /document/docx/{id} answers 415 and keeps the one stored version", async () => {
