@@ -8,7 +8,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import worker from "../../src/index";
-import { ok } from "./harness";
+import { ok, type Tenant } from "./harness";
 
 /** The loopback receiver started by test/setup/global.ts; its origin is the one WEBHOOK_ALLOWED_ORIGINS exempts. */
 export const receiverUrl = () => env.WEBHOOK_ALLOWED_ORIGINS!.split(",")[0]!;
@@ -88,4 +88,18 @@ export async function callScheduled(scheduledTime: number, bindings: typeof env 
 
 export function webhookAction(url: string, extra: Record<string, unknown> = {}) {
   return { id: "hook", spec: { kind: "webhook", url, ...extra } };
+}
+
+/** A notify-only automation "Conditional" in the tenant's project, made by its owner (the ETag and If-Match tests). */
+export async function conditionalAutomation(t: Tenant) {
+  return (
+    await ok("POST", "/automation", {
+      token: t.owner.token,
+      body: {
+        projectId: t.projectId,
+        name: "Conditional",
+        actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }],
+      },
+    })
+  ).data;
 }

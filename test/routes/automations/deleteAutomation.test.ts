@@ -1,24 +1,15 @@
 /** deleteAutomation: DELETE /automation/{id} (src/routes/automations/delete.ts) — its happy path, errors and request-path checks. */
 /** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, ok, seedTenant, type Tenant } from "../../support/harness";
+import { call, seedTenant, type Tenant } from "../../support/harness";
+import { conditionalAutomation } from "../../support/automations";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-const createAutomation = async () =>
-  (
-    await ok("POST", "/automation", {
-      token: t.owner.token,
-      body: {
-        projectId: t.projectId,
-        name: "Conditional",
-        actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }],
-      },
-    })
-  ).data;
+const createAutomation = () => conditionalAutomation(t);
 
 describe("automation ETags", () => {
   it("DELETE with a stale If-Match is 412 and the automation stays", async () => {

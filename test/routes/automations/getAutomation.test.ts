@@ -10,6 +10,7 @@ import {
   call,
 } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
+import { conditionalAutomation } from "../../support/automations";
 
 // One tenant for the file: its cases make their own records in it.
 let t: Tenant;
@@ -88,17 +89,7 @@ describe("crud", () => {
 
 /** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 describe("request-path", () => {
-  const createAutomation = async () =>
-    (
-      await ok("POST", "/automation", {
-        token: t.owner.token,
-        body: {
-          projectId: t.projectId,
-          name: "Conditional",
-          actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }],
-        },
-      })
-    ).data;
+  const createAutomation = () => conditionalAutomation(t);
 
   describe("automation ETags", () => {
     it("GET carries a strong ETag and answers 304 on If-None-Match; the ETag changes with the record", async () => {

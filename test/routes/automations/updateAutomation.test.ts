@@ -11,6 +11,7 @@ import {
   type Tenant,
 } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
+import { conditionalAutomation } from "../../support/automations";
 
 // One tenant for the file: its cases make their own records in it.
 let t: Tenant;
@@ -146,17 +147,7 @@ describe("records", () => {
 
 /** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 describe("request-path", () => {
-  const createAutomation = async () =>
-    (
-      await ok("POST", "/automation", {
-        token: t.owner.token,
-        body: {
-          projectId: t.projectId,
-          name: "Conditional",
-          actions: [{ id: "a1", spec: { kind: "notify", title: "Hi" } }],
-        },
-      })
-    ).data;
+  const createAutomation = () => conditionalAutomation(t);
 
   describe("automation ETags", () => {
     it("PATCH with a stale If-Match is 412 and changes nothing; the current one succeeds and answers the new ETag", async () => {
