@@ -30,6 +30,7 @@ import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
 import { registerOAuthRoutes } from "./oauth";
 import { registerChangeRoutes } from "./changes";
+import { registerWebhookSubscriptions } from "./webhooks";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -74,6 +75,7 @@ export function registerRoutes(app: Router) {
   registerExportRoutes(app);
 
   registerAutomations(app);
+  registerWebhookSubscriptions(app);
 
   registerSearchRoutes(app);
 }

@@ -13,3 +13,4 @@ export * from "./comments";
 export * from "./changes";
 export * from "./views";
 export * from "./oauth";
+export * from "./webhooks";

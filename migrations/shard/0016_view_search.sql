@@ -80,9 +80,3 @@ SELECT v.id, 'view', v.name, '', v.workspace_id, v.project_id,
   v.is_deleted = 0 AND EXISTS (SELECT 1 FROM tables t WHERE t.id = v.table_id AND t.is_deleted = 0)
 FROM table_views v WHERE true
 ON CONFLICT (record_id) DO NOTHING;
---> statement-breakpoint
--- A live cell's stored value by column and row (docs/api-guide.md › Querying rows): a sorted query reads each
--- matching row's sort key, and an aggregate its group and metric values, from this index alone (INDEXED BY in
--- src/services/tables/query/sqlParts.ts) rather than from the cell's record. drizzle-kit writes the expression's
--- quoting wrongly when it is not the first member, so it is written here by hand, as in 0008.
-CREATE INDEX `cells_column_row_value_idx` ON `cells` (`column_id`,`row_id`,json_extract("data", '$')) WHERE "cells"."is_deleted" = 0;
