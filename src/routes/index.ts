@@ -30,6 +30,7 @@ import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
 import { registerOAuthRoutes } from "./oauth";
 import { registerChangeRoutes } from "./changes";
+import { registerAuditRoutes } from "./audit";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -54,6 +55,7 @@ export function registerRoutes(app: Router) {
   // Every /table/<static>/… route before /table/{tableId}/…
   registerCommentRoutes(app);
   registerChangeRoutes(app);
+  registerAuditRoutes(app);
   registerTableReferenceRoutes(app);
   registerTableRoutes(app);
   registerColumnRoutes(app);

@@ -16,6 +16,7 @@ import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
 import { oauthCases } from "./cases/oauth";
 import { changeCases } from "./cases/changes";
+import { auditCases } from "./cases/audit";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -36,6 +37,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   bulkRows: bulkRowCases,
   comments: commentCases,
   changes: changeCases,
+  audit: auditCases,
   views: viewCases,
   oauth: oauthCases,
 };

@@ -11,5 +11,6 @@ export * from "./fence";
 export * from "./outbox";
 export * from "./comments";
 export * from "./changes";
+export * from "./audit";
 export * from "./views";
 export * from "./oauth";

@@ -65,6 +65,7 @@ export const SHARD_TABLES = [
   shardTable(t.comments, t.comments.workspaceId),
   shardTable(t.commentReactions, t.commentReactions.commentId),
   shardTable(t.changeLog, t.changeLog.workspaceId),
+  shardTable(t.auditLog, t.auditLog.organizationId),
 ] as const;
 
 export type ShardTable = (typeof SHARD_TABLES)[number]["name"];
