@@ -12,6 +12,7 @@ import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneChangeLog } from "./services/changes/prune";
+import { pruneOAuthGrants } from "./services/oauth/prune";
 import { pruneAuditLog } from "./services/audit/prune";
 
 export { PdfConverterContainer } from "./services/converter/container";
@@ -38,6 +39,7 @@ const REPAIRS: readonly Repair[] = [
   ["notification outbox drain failed", drainNotificationOutbox],
   ["staged CSV import sweep failed", sweepStagedImports],
   ["change log prune failed", pruneChangeLog],
+  ["oauth grant prune failed", pruneOAuthGrants],
   ["audit log prune failed", pruneAuditLog],
 ];
 

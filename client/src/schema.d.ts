@@ -780,6 +780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document/{documentId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A document's change history, newest first
+         * @description The document's entries of the change log (created, metadata updated and moved with before and after, deleted, restored, and each content version with its version number and size), newest first, with actor and source. A deleted document's history stays readable to those who can read it; no access is 404.
+         */
+        get: operations["getDocumentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/document/{documentId}/publish": {
         parameters: {
             query?: never;
@@ -1688,7 +1708,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Full-text search over the documents, files, rows and comments the caller can read
+         * Full-text search over the documents, files, rows, comments and saved views the caller can read
          * @description Ranked by `score`, computed from each record's own text alone (a title match weighs 10× a body match), never from other records, so nobody's data moves the order of yours. Syntax: words (all must match), "quoted phrases", prefix `term*` (at least 3 letters, at most 4 prefixes a query), `a OR b`, and `-word` to exclude. Accents and case are ignored. Only records the caller can read are returned, and nothing is counted beyond the page. A query that cannot be read (an unclosed quote, exclusions alone, a dangling OR) is 422, and so is one too broad to rank (more than 5000 matching records in one database: add words or narrow it). Pass `nextCursor` as `cursor` for the next page.
          */
         get: operations["search"];
@@ -3630,10 +3650,10 @@ export interface components {
             cells: components["schemas"]["CellValues"];
         };
         SearchHit: {
-            /** @description The record's id: a document's, a file's (an EXTERNAL document), a row's or a comment's */
+            /** @description The record's id: a document's, a file's (an EXTERNAL document), a row's, a comment's or a saved view's */
             _id: string;
             /** @enum {string} */
-            kind: "document" | "file" | "row" | "comment";
+            kind: "document" | "file" | "row" | "comment" | "view";
             path: {
                 /** @description Enclosing folders the caller can read, outermost first */
                 folders: {
@@ -3654,7 +3674,7 @@ export interface components {
             score: number;
             /** @description HTML: text around the matches with every character escaped and the matched words in <mark>…</mark> */
             snippet: string;
-            /** @description A row's table (or the table of a comment's row); null for documents and files */
+            /** @description A row's or a view's table (or the table of a comment's row); null for documents and files */
             tableId: string | null;
             /** @description For a comment (kind `comment`): the document or row it is on and its thread (GET /comment/{threadId}); null for other kinds */
             target: {
@@ -3662,7 +3682,7 @@ export interface components {
                 rowId: string | null;
                 threadId: string;
             } | null;
-            /** @description The document's name, or the row's identifier cell; for a comment, its target's (document or row) */
+            /** @description The document's name, the row's identifier cell or the view's name; for a comment, its target's (document or row) */
             title: string;
             workspaceId: string;
         };
@@ -10103,6 +10123,108 @@ export interface operations {
             };
             /** @description Valid shape, impossible meaning */
             422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description The body, query or path failed validation */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this operation */
+            403: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record, or the caller cannot read it */
+            404: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
@@ -16844,7 +16966,7 @@ export interface operations {
                 limit?: number;
                 projectId?: string;
                 q: string;
-                type?: "document" | "file" | "row" | "comment";
+                type?: "document" | "file" | "row" | "comment" | "view";
                 workspaceId?: string;
             };
             header?: never;

@@ -128,7 +128,7 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
     "updateView",
     "deleteView",
   ),
-  ...r("changes", "listChanges", "getRowHistory"),
+  ...r("changes", "listChanges", "getRowHistory", "getDocumentHistory"),
   ...r("comments", "getComment", "listDocumentComments", "listRowComments"),
   ...w(
     "comments",

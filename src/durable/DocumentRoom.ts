@@ -46,6 +46,7 @@ import {
 } from "./room/protocol";
 import { attachmentOf, broadcast, closeQuietly, send, type Attachment } from "./room/sockets";
 import { storeContent, WriteBack } from "./room/writeBack";
+import type { EntryBy } from "../services/changes/recordLog";
 
 export type RoomResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
 
@@ -247,6 +248,8 @@ export class DocumentRoom extends DurableObject<Env> {
     blocksJson: string;
     baseVersion?: number;
     store: boolean;
+    /** Who the change log names for the stored version (the PUT's caller, source `api`). */
+    by?: EntryBy;
   }): Promise<RoomResult<{ version: number | null }>> {
     try {
       await this.opener.open({ documentId: input.documentId, userId: input.userId, kind: "DOCUMENT", seededAt: null });
@@ -258,6 +261,7 @@ export class DocumentRoom extends DurableObject<Env> {
           userId: input.userId,
           blocksJson: input.blocksJson,
           baseVersion: input.baseVersion,
+          by: input.by,
         }));
       }
       const blocks: unknown = JSON.parse(input.blocksJson);

@@ -11,36 +11,51 @@ import { undescribed, type FetchFn } from "../support/openapi-check";
 /** Set to false to only print what the document does not describe (while bringing a document up to date). */
 const ENFORCE = true;
 
-// SELF (cloudflare:test) reads exports.default on every access, so wrapping its fetch here covers every caller.
-const target = (exports as unknown as { default: { fetch: FetchFn } }).default;
-const originalFetch: FetchFn = target.fetch.bind(target);
+/** What the one wrapper collects: the checks still running and the answers found undescribed. */
+interface Checker {
+  pending: Promise<void>[];
+  violations: string[];
+}
 
-const pending: Promise<void>[] = [];
-const violations: string[] = [];
+/**
+ * Wraps the Worker's fetch once per test run. The files share one module graph and one `exports.default`
+ * (`isolate: false`, vitest.config.ts) while this setup file runs again before each file: wrapping on every run
+ * nested one more wrapper per file, so a request of the last file was cloned and checked once per earlier file.
+ */
+function installChecker(): Checker {
+  const checker: Checker = { pending: [], violations: [] };
+  // SELF (cloudflare:test) reads exports.default on every access, so wrapping its fetch here covers every caller.
+  const target = (exports as unknown as { default: { fetch: FetchFn } }).default;
+  const originalFetch: FetchFn = target.fetch.bind(target);
+  target.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const res = await originalFetch(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = requestMethod(input, init);
+    // A WebSocket upgrade or a body already streamed elsewhere cannot be read twice.
+    if (res.webSocket || res.status === 101) return res;
+    const copy = res.clone();
+    checker.pending.push(
+      undescribed(originalFetch, method, url, copy).then(
+        (found) => void checker.violations.push(...found),
+        (err) => void checker.violations.push(`${method} ${url.pathname}: checker failed: ${err}`),
+      ),
+    );
+    return res;
+  };
+  return checker;
+}
+
+const CHECKER = Symbol.for("test/setup/openapi-responses: checker");
+const shared = globalThis as typeof globalThis & { [CHECKER]?: Checker };
+const checker = (shared[CHECKER] ??= installChecker());
 
 function requestMethod(input: RequestInfo | URL, init?: RequestInit) {
   return (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
 }
 
-target.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-  const res = await originalFetch(input, init);
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const method = requestMethod(input, init);
-  // A WebSocket upgrade or a body already streamed elsewhere cannot be read twice.
-  if (res.webSocket || res.status === 101) return res;
-  const copy = res.clone();
-  pending.push(
-    undescribed(originalFetch, method, url, copy).then(
-      (found) => void violations.push(...found),
-      (err) => void violations.push(`${method} ${url.pathname}: checker failed: ${err}`),
-    ),
-  );
-  return res;
-};
-
 async function settle(): Promise<string[]> {
-  while (pending.length) await Promise.all(pending.splice(0));
-  return violations.splice(0);
+  while (checker.pending.length) await Promise.all(checker.pending.splice(0));
+  return checker.violations.splice(0);
 }
 
 function report(found: string[]) {

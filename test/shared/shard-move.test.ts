@@ -24,18 +24,12 @@ import { newD1Record, recordingD1 } from "../support/recordingD1";
 import { addColumn, addRow, makeTable } from "../support/tableHarness";
 import { para } from "../support/collab-peer";
 import { finishedRuns } from "../support/automations";
+import { word } from "../support/search";
 
 /** The source: the database the map puts this file's organizations on. */
 const DB = env.SHARD_0!;
 const SHARD_2 = env.SHARD_2!;
 const SHARD_3 = env.SHARD_3!;
-
-/** A word no other test writes, so a search hit is this file's document. */
-const word = (stem: string) =>
-  `${stem}${crypto
-    .randomUUID()
-    .replace(/[^a-f]/g, "")
-    .slice(0, 10)}`;
 
 /** Every shard table's (and the search entries') count and checksum of `logical` in `db`. */
 async function digests(db: D1Database, logical: number): Promise<Record<string, TableReport>> {

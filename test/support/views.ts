@@ -27,3 +27,16 @@ export async function viewsFixture(): Promise<ViewsFixture> {
     ).data;
   return { t, tableId: table.tableId, amount, save };
 }
+
+/** The position of the end of the table's change feed, for changesAfter. */
+export async function feedEnd(token: string, tableId: string): Promise<string> {
+  return (await ok("GET", `/changes?tableId=${tableId}&cursor=latest`, { token })).nextCursor;
+}
+
+/** The table's change-log entries after `cursor` whose kind starts with `view.`, as [kind, recordId, changes]. */
+export async function viewEntriesAfter(token: string, tableId: string, cursor: string) {
+  const page = await ok("GET", `/changes?tableId=${tableId}&cursor=${cursor}`, { token });
+  return (page.data as { kind: string; recordId: string; changes?: unknown; tableId: string }[])
+    .filter((e) => e.kind.startsWith("view."))
+    .map((e) => [e.kind, e.recordId, e.changes ?? null, e.tableId]);
+}

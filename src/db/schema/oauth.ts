@@ -43,7 +43,7 @@ export const oauthCodes = sqliteTable(
     usedAt: integer("used_at"),
     grantId: text("grant_id"),
   },
-  (t) => [index("oauth_codes_client_idx").on(t.clientId)],
+  (t) => [index("oauth_codes_client_idx").on(t.clientId), index("oauth_codes_expires_idx").on(t.expiresAt)],
 );
 
 /**
@@ -69,5 +69,10 @@ export const oauthRefreshTokens = sqliteTable(
     /** When it was exchanged for a new one: presenting it again revokes the whole grant. */
     rotatedAt: integer("rotated_at"),
   },
-  (t) => [index("oauth_refresh_grant_idx").on(t.grantId), index("oauth_refresh_client_idx").on(t.clientId)],
+  (t) => [
+    index("oauth_refresh_grant_idx").on(t.grantId),
+    index("oauth_refresh_client_idx").on(t.clientId),
+    // The per-minute upkeep finds expired rows by it (src/services/oauth/prune.ts).
+    index("oauth_refresh_expires_idx").on(t.expiresAt),
+  ],
 );

@@ -6,6 +6,7 @@
 import type { Env } from "../../env";
 import { createDb } from "../../db/client";
 import { writeContent } from "../../services/content/store";
+import type { EntryBy } from "../../services/changes/recordLog";
 import { systemContext, learnFromFence } from "../../services/context";
 import { emitDocumentUpdated } from "../../services/collab/events";
 import { readBlocks } from "../../services/collab/readBlocks";
@@ -18,7 +19,7 @@ export const WRITE_BACK_MS = 2000;
 /** Stores content as a new version (a stale `baseVersion` is a 409 ApiError); its version. */
 export function storeContent(
   env: Env,
-  input: { documentId: string; userId: string; blocksJson: string; baseVersion?: number },
+  input: { documentId: string; userId: string; blocksJson: string; baseVersion?: number; by?: EntryBy },
 ) {
   return writeContent(systemContext(env, input.documentId), input);
 }
@@ -70,7 +71,9 @@ export class WriteBack {
     this.store.setMeta("dirty", null);
     const blocksJson = JSON.stringify(readBlocks(this.store.fragment));
     try {
-      const { version } = await storeContent(this.env, { documentId, userId, blocksJson });
+      // The change log names the editor it is attributed to, with source `room`.
+      const by: EntryBy = { actor: { type: "user", userId }, source: "room" };
+      const { version } = await storeContent(this.env, { documentId, userId, blocksJson, by });
       await emitDocumentUpdated(this.env, documentId, { version, userId, source: "collab" });
       return version;
     } catch (err) {

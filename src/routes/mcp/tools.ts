@@ -13,7 +13,8 @@ import type { ServiceContext } from "../../services/context";
 import { exportMarkdownDocument, importMarkdownDocument } from "../../services/markdown/documents";
 import { markdownToBlocks } from "../../services/markdown/convert";
 import { putContent } from "../../services/content/content";
-import { search } from "../../services/search/search";
+import { MAX_SEARCH_LIMIT, search } from "../../services/search/search";
+import { MAX_QUERY_LENGTH } from "../../services/search/query";
 import { getTable, listTableIds } from "../../services/tables/tables";
 import { queryRows } from "../../services/tables/query/query";
 import { upsertRows } from "../../services/tables/bulk/upsert";
@@ -44,11 +45,16 @@ function documentTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "search",
     {
-      description: "Full-text search over the documents, tables and rows the caller can read (GET /search).",
+      description:
+        "Full-text search over the documents, files, rows and comments the caller can read, ranked (GET /search: " +
+        "the same query syntax and members; pass nextCursor back as cursor for the next page).",
       inputSchema: {
-        q: z.string().min(1).max(1000),
+        q: z.string().min(1).max(MAX_QUERY_LENGTH),
+        workspaceId: Id.optional(),
         projectId: Id.optional(),
-        limit: z.number().int().min(1).max(100).optional(),
+        type: z.enum(["document", "file", "row", "comment"]).optional(),
+        limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+        cursor: z.string().min(1).max(200).optional(),
       },
     },
     (a) => answer(caller, "search", () => search(caller, a)),

@@ -11,18 +11,19 @@ const Ref = z.object({ _id: z.string(), name: z.string() });
 const SearchHitSchema = z
   .object({
     _id: z.string().openapi({
-      description: "The record's id: a document's, a file's (an EXTERNAL document), a row's or a comment's",
+      description:
+        "The record's id: a document's, a file's (an EXTERNAL document), a row's, a comment's or a saved view's",
     }),
-    kind: z.enum(["document", "file", "row", "comment"]),
+    kind: z.enum(["document", "file", "row", "comment", "view"]),
     title: z.string().openapi({
-      description: "The document's name, or the row's identifier cell; for a comment, its target's (document or row)",
+      description:
+        "The document's name, the row's identifier cell or the view's name; for a comment, its target's (document or row)",
     }),
     workspaceId: z.string(),
     projectId: z.string(),
-    tableId: z
-      .string()
-      .nullable()
-      .openapi({ description: "A row's table (or the table of a comment's row); null for documents and files" }),
+    tableId: z.string().nullable().openapi({
+      description: "A row's or a view's table (or the table of a comment's row); null for documents and files",
+    }),
     path: z.object({
       project: Ref,
       folders: z.array(Ref).openapi({ description: "Enclosing folders the caller can read, outermost first" }),
@@ -56,7 +57,7 @@ const route = defineRoute({
   path: "/search",
   shard: "service",
   tags: ["Search"],
-  summary: "Full-text search over the documents, files, rows and comments the caller can read",
+  summary: "Full-text search over the documents, files, rows, comments and saved views the caller can read",
   description:
     `Ranked by \`score\`, computed from each record's own text alone (a title match weighs ${TITLE_WEIGHT}× a body match), ` +
     "never from other records, so nobody's data moves the order of yours. " +
@@ -76,7 +77,7 @@ const route = defineRoute({
       workspaceId: IdSchema.optional().openapi({ param: { name: "workspaceId", in: "query" } }),
       projectId: IdSchema.optional().openapi({ param: { name: "projectId", in: "query" } }),
       type: z
-        .enum(["document", "file", "row", "comment"])
+        .enum(["document", "file", "row", "comment", "view"])
         .optional()
         .openapi({ param: { name: "type", in: "query" } }),
       limit: z.coerce

@@ -12,6 +12,7 @@ import {
   workspaceAccessStatement,
 } from "../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
+import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements } from "../../auth/access";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
 import { tableOfRow } from "../tables/rowReads";
@@ -167,6 +168,33 @@ export async function rowHistory(ctx: ServiceContext, input: { rowId: string; cu
       .limit(input.limit + 1),
   ]);
   checkTableAccess(tableRow, "read", { as: "Row" });
+  const page = entries.slice(0, input.limit);
+  return {
+    data: page.map((e) => entryDto(e, ctx.now)),
+    nextCursor: entries.length > input.limit ? encodeCursor({ ...page.at(-1)!, at: ctx.now }) : null,
+  };
+}
+
+/**
+ * GET /document/{documentId}/history: the document's entries (metadata, moves, deletes and restores, content
+ * versions), newest first, to whoever can read the document; a deleted document's too, while it can be read.
+ */
+export async function documentHistory(
+  ctx: ServiceContext,
+  input: { documentId: string; cursor?: string; limit: number },
+) {
+  const before = input.cursor ? decodeCursor(input.cursor) : null;
+  const [docs, wsRoles, docRoles, entries] = await read(ctx, [
+    ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
+    ctx.db
+      .select()
+      .from(changeLog)
+      .where(and(eq(changeLog.recordId, input.documentId), before ? sql`${changeLog.seq} < ${before.seq}` : undefined))
+      .orderBy(desc(changeLog.seq))
+      .limit(input.limit + 1),
+  ]);
+  const access = assembleDocumentsAccess([docs, wsRoles, docRoles]).get(input.documentId);
+  checkDocumentAccess(access, "read", { includeDeleted: true });
   const page = entries.slice(0, input.limit);
   return {
     data: page.map((e) => entryDto(e, ctx.now)),

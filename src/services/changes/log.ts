@@ -183,12 +183,14 @@ export function recordEntryQuery(
     tableId?: string | null;
     changes: CellChanges | null;
     exists: SQL;
+    /** By default the context's (`defaultSource`); an import's entries say `import`. */
+    source?: ChangeSource;
   },
 ) {
   if (changeLogOff(ctx.env)) return [];
   const values = sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + 1, ${entry.recordId}, ${ctx.now},
     ${entry.kind}, (SELECT organization_id FROM workspaces WHERE id = ${entry.workspaceId}), ${entry.workspaceId},
-    ${entry.projectId}, ${entry.tableId ?? null}, ${JSON.stringify(actorOf(ctx))}, ${defaultSource(ctx)},
+    ${entry.projectId}, ${entry.tableId ?? null}, ${JSON.stringify(actorOf(ctx))}, ${entry.source ?? defaultSource(ctx)},
     ${entry.changes ? JSON.stringify(entry.changes) : null} WHERE ${entry.exists}`;
   return [ctx.db.insert(changeLog).select(values)];
 }

@@ -27,6 +27,7 @@ import {
 } from "./store";
 import { roomOf, roomStateStatement, unwrapRoom } from "../collab/rooms";
 import { assertContentDepth } from "./depth";
+import { entryBy } from "../changes/recordLog";
 
 /** The strong ETag of a document's content at `version` (version 0: never written, blocks `[]`). */
 export function contentEtag(version: number): string {
@@ -107,7 +108,7 @@ export async function putContent(
     baseVersion = current;
   }
   try {
-    const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson, baseVersion };
+    const write = { documentId: input.documentId, userId: ctx.user.id, blocksJson, baseVersion, by: entryBy(ctx) };
     const { version } = hasRoom
       ? (unwrapRoom(await roomOf(ctx.env, input.documentId).replaceBlocks({ ...write, store: true })) as {
           version: number;

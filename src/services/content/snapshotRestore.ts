@@ -13,6 +13,7 @@ import { contentBumpStatement, restoreDocxStatements, snapshotInsertStatement } 
 import { loadSnapshot, snapshotBlocksJson } from "./snapshots";
 import { contentObjectKey } from "./store";
 import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
+import { asStatements, contentEntryQuery, entryBy } from "../changes/recordLog";
 
 export interface RestoreResult {
   contentVersion: number;
@@ -66,6 +67,7 @@ export async function restoreSnapshot(
     contentBodyStatement(d1, documentId, key, blocksJson),
     ...(anchors ? [anchors] : []),
     ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
+    ...asStatements(d1, contentEntryQuery(ctx, { documentId, key, by: entryBy(ctx, "restore") })),
   ];
   let results: D1Result<{ version: number }>[];
   try {

@@ -19,6 +19,7 @@ import { mapConcurrent } from "../../lib/concurrency";
 import { contentBodyStatement } from "../search/queries";
 import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
 import { contentBumpStatement, currentContentStatement } from "./queries";
+import { asStatements, contentEntryQuery, type EntryBy } from "../changes/recordLog";
 
 export interface DocumentContent {
   documentId: string;
@@ -126,6 +127,8 @@ export interface WriteContentInput {
   blocksJson: string;
   /** When given, the write happens only if this is still the current version (else 409, nothing written). */
   baseVersion?: number;
+  /** Who the change log names for this version and through what (by default the context's caller and source). */
+  by?: EntryBy;
 }
 
 /**
@@ -152,6 +155,7 @@ export async function writeContent(ctx: ServiceContext, input: WriteContentInput
       bump,
       contentBodyStatement(d1, documentId, key, input.blocksJson),
       ...(anchors ? [anchors] : []),
+      ...asStatements(d1, contentEntryQuery(ctx, { documentId, key, by: input.by })),
     ]);
     const prev = prevResult!.results[0] as { version: number; r2_key: string; shared: number } | undefined;
     const bumped = bumpResult!.results[0] as { version: number } | undefined;

@@ -9,6 +9,7 @@ import {
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { recordEntryQuery } from "../changes/log";
+import type { ChangeSource } from "../../db/schema/changes";
 import { documentCreatedEvent, emitAfterResponse } from "../events/events";
 import {
   assertDocumentInserted,
@@ -56,6 +57,8 @@ export async function commitNewDocument(
     statements: readonly BatchItem<"sqlite">[];
     with?: readonly BatchItem<"sqlite">[];
     answer: unknown;
+    /** The change log's source of `document.created` (an import's: `import`). */
+    source?: ChangeSource;
   },
 ) {
   const kept = await keptAnswerUpdates(ctx, { payload: { data: input.answer }, when: documentExists(input.row.id) });
@@ -68,8 +71,9 @@ export async function commitNewDocument(
     projectId: row.projectId,
     changes: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { before: null, after: v }])),
     exists: documentExists(row.id),
+    source: input.source,
   });
-  const [inserted] = await ctx.db.batch([...input.statements, ...(input.with ?? []), ...log, ...kept] as [
+  const [inserted] = await ctx.db.batch([...input.statements, ...log, ...(input.with ?? []), ...kept] as [
     BatchItem<"sqlite">,
     ...BatchItem<"sqlite">[],
   ]);

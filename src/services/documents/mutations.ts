@@ -6,7 +6,9 @@ import { conflict, notFound, validation } from "../../errors";
 import type { ServiceContext } from "../context";
 import { MAX_FOLDER_DEPTH, type ProjectRow } from "../../auth/access";
 import type { Emoji, Icon } from "../../db/schema";
-import { subtreeSql } from "./tree";
+import { inSubtree, subtreeSql } from "./tree";
+import { d1Of, statement } from "../../db/d1";
+import { asStatements, documentStateEntriesQuery } from "../changes/recordLog";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -134,9 +136,17 @@ export function assertMove(doc: DocumentRow, chain: readonly string[], height: n
  */
 export async function softDeleteSubtree(ctx: ServiceContext, rootId: string): Promise<string[]> {
   const t = ctx.now;
-  const rows = await ctx.db.all<{ id: string }>(sql`${subtreeSql(rootId)},
+  const update = ctx.db.all<{ id: string }>(sql`${subtreeSql(rootId)},
     stamp(at) AS (SELECT MAX(${t}, COALESCE(MAX(deleted_at) + 1, 0)) FROM documents WHERE id IN (SELECT id FROM sub))
     UPDATE documents SET is_deleted = 1, deleted_at = (SELECT at FROM stamp), updated_at = ${t}
     WHERE id IN (SELECT id FROM sub) AND is_deleted = 0 RETURNING id`);
-  return rows.map((r) => r.id);
+  // A tombstone for each document the update deletes, in the same transaction, before it.
+  const where = and(inSubtree(documents.id, rootId), eq(documents.isDeleted, false))!;
+  const d1 = d1Of(ctx.db);
+  const { sql: text, params } = update.getQuery();
+  const results = await d1.batch<{ id: string }>([
+    ...asStatements(d1, documentStateEntriesQuery(ctx, { kind: "document.deleted", where })),
+    statement(d1, text, ...params),
+  ]);
+  return results.at(-1)!.results.map((r) => r.id);
 }

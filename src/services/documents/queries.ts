@@ -79,12 +79,15 @@ export function restoreSubtreeStatement(db: Db, root: DocumentRow, at: number) {
   return db
     .update(documents)
     .set({ isDeleted: false, deletedAt: null, updatedAt: at })
-    .where(
-      and(
-        inSubtree(documents.id, root.id),
-        eq(documents.isDeleted, true),
-        root.deletedAt === null ? isNull(documents.deletedAt) : eq(documents.deletedAt, root.deletedAt),
-      ),
-    )
+    .where(restoreSubtreeWhere(root))
     .returning({ id: documents.id });
+}
+
+/** Which documents a restore of `root` brings back: those deleted along with it (the change log names them too). */
+export function restoreSubtreeWhere(root: DocumentRow) {
+  return and(
+    inSubtree(documents.id, root.id),
+    eq(documents.isDeleted, true),
+    root.deletedAt === null ? isNull(documents.deletedAt) : eq(documents.deletedAt, root.deletedAt),
+  )!;
 }

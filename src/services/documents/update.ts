@@ -3,7 +3,8 @@
  * Each loads access (and, for If-Match, the current representation) in one read batch, then writes in one batch:
  * 2 D1 round trips (docs/api-guide.md › HTTP semantics: retries, caching, replicas).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { nextUpdatedAt } from "../../db/sql";
 import {
@@ -25,10 +26,12 @@ import {
   collaboratorsStatement,
   commentCountsStatement,
   restoreSubtreeStatement,
+  restoreSubtreeWhere,
   subtreeHeightStatement,
 } from "./queries";
 import { countsOf, documentDto, groupCollaborators } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
+import { diffEntryQuery, documentStateEntriesQuery } from "../changes/recordLog";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -68,25 +71,29 @@ async function writeAndReload(
   documentId: string,
   set: SQLiteUpdateSetSource<typeof documents>,
   unchangedSince?: number,
+  log: (where: SQL) => readonly BatchItem<"sqlite">[] = () => [],
 ) {
   // A move into a folder names the folder's liveness in the same statement, so a document never lands in a folder
   // deleted meanwhile (nothing is written; 404, as when the folder was already gone).
   const into = typeof set.parentId === "string" ? set.parentId : null;
-  const [[row], collaborators, counts] = await ctx.db.batch([
-    ctx.db
-      .update(documents)
-      .set(set)
-      .where(
-        and(
-          eq(documents.id, documentId),
-          unchangedSince === undefined ? undefined : eq(documents.updatedAt, unchangedSince),
-          into ? sql`EXISTS (SELECT 1 FROM ${documents} p WHERE p.id = ${into} AND p.is_deleted = 0)` : undefined,
-        ),
-      )
-      .returning(),
+  const where = and(
+    eq(documents.id, documentId),
+    unchangedSince === undefined ? undefined : eq(documents.updatedAt, unchangedSince),
+    into ? sql`EXISTS (SELECT 1 FROM ${documents} p WHERE p.id = ${into} AND p.is_deleted = 0)` : undefined,
+  )!;
+  // The change log's entries go first, guarded by the update's own WHERE: recorded only if it lands and changes something.
+  const entries = log(where);
+  const results = await ctx.db.batch([
+    ...entries,
+    ctx.db.update(documents).set(set).where(where).returning(),
     collaboratorsStatement(ctx.db, [documentId]),
     commentCountsStatement(ctx.db, [documentId]),
-  ]);
+  ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [[row], collaborators, counts] = results.slice(entries.length) as [
+    DocumentRow[],
+    (typeof documentCollaborators.$inferSelect)[],
+    Parameters<typeof countsOf>[0],
+  ];
   if (!row) throw unchangedSince === undefined && into ? notFound("Folder") : preconditionFailed();
   return documentDto(row, groupCollaborators(collaborators).get(documentId) ?? [], countsOf(counts, documentId));
 }
@@ -150,10 +157,34 @@ export async function updateDocument(
       updatedAt: nextUpdatedAt(documents.updatedAt, ctx.now),
     },
     input.expected === undefined ? undefined : doc.updatedAt,
+    (where) => patchEntries(ctx, doc, { ...patch, parentId: moving ? (target ?? null) : undefined }, where),
   );
   // Guests whose access came from the folder left behind are disconnected now, not at their next connect (docs/api-guide.md › Automations, published portals, collaborative editing).
   if (moving && live.length) await revalidateRooms(ctx.env, live);
   return updated;
+}
+
+/**
+ * The change log's entries of a PATCH (before its update, guarded by its WHERE): `document.updated` with the
+ * metadata fields it changes, `document.moved` when the parent changes.
+ */
+function patchEntries(ctx: ServiceContext, doc: DocumentRow, patch: DocumentPatch, guard: SQL) {
+  const given = <K extends keyof DocumentPatch>(field: K, json = false) =>
+    patch[field] === undefined ? [] : [{ field, column: documents[field], after: patch[field], json }];
+  const place = { workspaceId: doc.workspaceId, projectId: doc.projectId };
+  const common = { recordId: doc.id, place, table: documents, guard };
+  const fields = [
+    ...given("name"),
+    ...given("description"),
+    ...given("reference"),
+    ...given("order"),
+    ...given("icon", true),
+    ...given("emoji", true),
+  ];
+  return [
+    ...diffEntryQuery(ctx, { ...common, kind: "document.updated", fields }),
+    ...diffEntryQuery(ctx, { ...common, kind: "document.moved", fields: given("parentId") }),
+  ];
 }
 
 /** Access (edit) and the current representation, for the writes below that take no other input. */
@@ -217,10 +248,13 @@ export async function restoreDocument(ctx: ServiceContext, { documentId }: { doc
   });
   if (parent[0]?.isDeleted) throw conflict("The parent folder is deleted; restore it first");
   if (!doc.isDeleted) return { ...representation(doc, collaborators, counts).data, restoredDocuments: 0 };
-  const [restored, [row]] = await ctx.db.batch([
+  const log = documentStateEntriesQuery(ctx, { kind: "document.restored", where: restoreSubtreeWhere(doc) });
+  const results = await ctx.db.batch([
+    ...log,
     restoreSubtreeStatement(ctx.db, doc, ctx.now),
     ctx.db.select().from(documents).where(eq(documents.id, documentId)),
-  ]);
+  ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [restored, [row]] = results.slice(log.length) as [{ id: string }[], DocumentRow[]];
   return { ...representation(row!, collaborators, counts).data, restoredDocuments: restored.length };
 }
 

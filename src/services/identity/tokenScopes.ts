@@ -3,48 +3,18 @@
  * and its resources resolved to the organizations, workspaces and projects they name — each one the caller can
  * read, and inside the issuing token's own resources — so the access checks compare ids only (src/auth/tokenLimits.ts).
  */
-import { sql } from "drizzle-orm";
 import type { TokenResources } from "../../db/schema";
 import { validation } from "../../errors";
-import { projectReadableBy } from "../../auth/access";
 import { missingScope, scopesAllow, type Scope } from "../../auth/scopes";
 import { outsideResources, tokenResources } from "../../auth/tokenLimits";
-import { rawSelect } from "../../db/sql";
 import type { ServiceContext } from "../context";
+import { resourceLookupStatement } from "./queries";
 
 /** The new token's scopes: those asked for, each within the caller's (a scoped caller's own when none are asked). */
 export function narrowScopes(caller: string[] | null, asked: string[] | undefined): string[] | null {
   if (!asked) return caller;
   for (const scope of asked) if (!scopesAllow(caller, scope as Scope)) throw missingScope(scope);
   return [...new Set(asked)];
-}
-
-interface Found {
-  kind: "organization" | "workspace" | "project";
-  organizationId: string;
-  workspaceId: string | null;
-  projectId: string | null;
-  workspaces: string | null;
-}
-
-/** What one id names for the caller, on the shard that holds it (none: unknown, or not readable by the caller). */
-function lookup(ctx: ServiceContext, id: string) {
-  const user = ctx.user.id;
-  return rawSelect<Found>(
-    ctx.on(id).db,
-    ["kind", "organizationId", "workspaceId", "projectId", "workspaces"],
-    sql`SELECT 'organization' AS kind, o.id AS organizationId, NULL AS workspaceId, NULL AS projectId,
-        (SELECT json_group_array(w.id) FROM workspaces w WHERE w.organization_id = o.id) AS workspaces
-      FROM organizations o WHERE o.id = ${id}
-        AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = ${user})
-      UNION ALL
-      SELECT 'workspace', w.organization_id, w.id, NULL, NULL FROM workspaces w WHERE w.id = ${id}
-        AND EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = w.id AND wc.user_id = ${user})
-      UNION ALL
-      SELECT 'project', w.organization_id, p.workspace_id, p.id, NULL FROM projects p
-        JOIN workspaces w ON w.id = p.workspace_id
-        WHERE p.id = ${id} AND ${projectReadableBy(user, sql`p.id`)}`,
-  );
 }
 
 /**
@@ -55,7 +25,9 @@ function lookup(ctx: ServiceContext, id: string) {
 export async function resolveResources(ctx: ServiceContext, ids: string[] | undefined): Promise<TokenResources | null> {
   if (!ids) return tokenResources();
   const unique = [...new Set(ids)];
-  const found = await Promise.all(unique.map(async (id) => (await lookup(ctx, id))[0]));
+  const found = await Promise.all(
+    unique.map(async (id) => (await resourceLookupStatement(ctx.on(id).db, ctx.user.id, id))[0]),
+  );
   const out: TokenResources = { ids: unique, workspaceIds: [], projectIds: [] };
   found.forEach((f, i) => {
     if (!f || outsideResources(f))

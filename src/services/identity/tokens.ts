@@ -1,8 +1,9 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { accessTokens } from "../../db/schema";
 import { notFound, validation } from "../../errors";
 import type { TokenResources } from "../../db/schema";
 import { narrowScopes, resolveResources } from "./tokenScopes";
+import { userTokensStatement } from "./queries";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerStatements } from "../idempotency";
 import { d1Of, statement } from "../../db/d1";
@@ -80,13 +81,7 @@ export function tokenDto(row: typeof accessTokens.$inferSelect) {
 
 /** The caller's tokens, newest first, without secrets (one round trip with authentication). */
 export async function listTokens(ctx: ServiceContext) {
-  const [rows] = await read(ctx, [
-    ctx.db
-      .select()
-      .from(accessTokens)
-      .where(eq(accessTokens.userId, ctx.user.ref))
-      .orderBy(desc(accessTokens.createdAt)),
-  ]);
+  const [rows] = await read(ctx, [userTokensStatement(ctx.db, ctx.user.ref)]);
   return rows.map(tokenDto);
 }
 

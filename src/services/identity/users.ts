@@ -10,7 +10,8 @@ import { workspaceDto } from "../workspaces/serialize";
 import { indexMemberships } from "../organizations/userOrganizations";
 import { reconcileIndex, type DirectoryIndex, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
-import type { Db, Env } from "../../env";
+import { userCopyStatement } from "./queries";
+import type { Env } from "../../env";
 import { recordAuditEvent } from "../audit/log";
 
 export function userDto(row: typeof users.$inferSelect) {
@@ -26,11 +27,6 @@ export function organizationDto(row: typeof organizations.$inferSelect, role?: s
     updatedAt: row.updatedAt,
     ...(role ? { role } : {}),
   };
-}
-
-/** The statement that puts a user's row into a shard database (every shard keeps a copy of every user). */
-export function userCopyStatement(db: Db, user: typeof users.$inferSelect) {
-  return db.insert(users).values(user).onConflictDoNothing({ target: users.id });
 }
 
 /** What a registration writes, all known before its first write (so its answer can be kept with that write). */

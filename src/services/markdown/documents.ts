@@ -18,6 +18,7 @@ import { documentContents } from "../../db/schema";
 import { conflict, unprocessable } from "../../errors";
 import { read, type ServiceContext } from "../context";
 import { contentObjectKey, firstContentQuery, readContentsOf } from "../content/store";
+import { contentEntryQuery, entryBy } from "../changes/recordLog";
 import { commitNewDocument, placeNewDocument } from "../documents/create";
 import { documentExists, prepareCreateDocument } from "../documents/mutations";
 import { documentDto } from "../documents/serialize";
@@ -69,8 +70,10 @@ export async function importMarkdownDocument(
       with: [
         firstContentQuery(ctx, { documentId: row.id, key, size, when: documentExists(row.id) }),
         newContentBodyQuery(ctx.db, row.id, blocksJson),
+        ...contentEntryQuery(ctx, { documentId: row.id, key, by: entryBy(ctx, "import") }),
       ],
       answer,
+      source: "import",
     });
   } catch (err) {
     await ctx.env.BLOBS.delete(key);

@@ -1,5 +1,4 @@
 /** Audio media (E9): format sniffing, signed content URLs, records. */
-import { eq, sql } from "drizzle-orm";
 import {
   assembleDocumentsAccess,
   checkDocumentAccess,
@@ -8,7 +7,7 @@ import {
   notFoundAs,
   soleDocumentAccess,
 } from "../../auth/access";
-import { audioMedia, documents } from "../../db/schema";
+import { audioMedia } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, notFound, validation } from "../../errors";
 import { hmacSha256, timingSafeEqualStrings } from "../../lib/crypto";
@@ -16,6 +15,7 @@ import { base64UrlEncode } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
+import { audioStatement, audioWithDocumentStatement, documentOfAudio } from "./queries";
 import { hasBody, type ByteRange } from "../../lib/r2";
 import { recordReadEvent } from "../audit/log";
 
@@ -212,11 +212,7 @@ export type AudioRow = typeof audioMedia.$inferSelect;
 
 /** The audio record with whether its document is soft-deleted (a deleted document's media vanish with it). */
 async function findAudio(db: Db, id: string): Promise<(AudioRow & { documentDeleted: boolean }) | null> {
-  const [row] = await db
-    .select({ audio: audioMedia, documentDeleted: documents.isDeleted })
-    .from(audioMedia)
-    .innerJoin(documents, eq(documents.id, audioMedia.documentId))
-    .where(eq(audioMedia.id, id));
+  const [row] = await audioWithDocumentStatement(db, id);
   return row ? { ...row.audio, documentDeleted: row.documentDeleted } : null;
 }
 
@@ -308,12 +304,8 @@ export async function getAudio(
 ) {
   const secret = requireSigningSecret(ctx.env.SIGNING_SECRET);
   const [found, docs, wsRoles, docRoles] = await read(ctx, [
-    ctx.db.select().from(audioMedia).where(eq(audioMedia.id, audioId)),
-    ...documentsAccessStatementsIn(
-      ctx.db,
-      ctx.user.ref,
-      sql`SELECT document_id FROM ${audioMedia} WHERE ${audioMedia.id} = ${audioId}`,
-    ),
+    audioStatement(ctx.db, audioId),
+    ...documentsAccessStatementsIn(ctx.db, ctx.user.ref, documentOfAudio(audioId)),
   ]);
   const audio = found[0];
   if (!audio) throw notFound("Audio");

@@ -6,6 +6,7 @@ import {
   type OrganizationRole,
 } from "../../auth/organizationAccess";
 import { organizationMembers, organizations, users } from "../../db/schema";
+import { outsideResources } from "../../auth/tokenLimits";
 import { conflict, forbidden } from "../../errors";
 import {
   assertInvitationRoom,
@@ -34,12 +35,15 @@ import {
  */
 export async function listOrganizations(ctx: ServiceContext) {
   const [rows] = await read(ctx, [userOrganizationsStatement(ctx.db, ctx.user.ref)]);
-  return rows.map((r) =>
-    organizationDto(
-      { id: r.organizationId, name: r.name, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt },
-      r.role,
-    ),
-  );
+  // A token limited to resources lists only the organizations it was given, as reading one outside them is 404.
+  return rows
+    .filter((r) => !outsideResources({ organizationId: r.organizationId }))
+    .map((r) =>
+      organizationDto(
+        { id: r.organizationId, name: r.name, ownerId: r.ownerId, createdAt: r.createdAt, updatedAt: r.updatedAt },
+        r.role,
+      ),
+    );
 }
 
 /** Creates an organization; the caller becomes its owner. */

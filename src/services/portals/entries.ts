@@ -16,8 +16,9 @@ import { projectDto } from "../workspaces/serialize";
 import { hashPassword } from "./password";
 import { domainRoute, releaseRoutesQuietly, slugRoute, withClaimedRoutes, type RouteNames } from "./routes";
 import { MASKED_PASSWORD } from "./state";
-import { fingerprintOf, mirror, predictedMirror, projectFingerprint } from "./mirror";
-import { ENTRY_DOMAIN, loadForWrite, loadProjectForWrite } from "./entryReads";
+import { predictedMirror } from "./mirror";
+import { loadForWrite, loadProjectForWrite } from "./entryReads";
+import { ENTRY_DOMAIN, fingerprintOf, mirror, projectFingerprint } from "./queries";
 import { keptAnswerUpdates } from "../idempotency";
 import { newDomainToken, txtName, txtRecordProves, txtValue, verificationOff } from "./domains";
 

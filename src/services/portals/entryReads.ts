@@ -2,23 +2,20 @@
  * The reads every write of a published entry starts with (docs/api-guide.md › Automations, published portals,
  * collaborative editing): project admin, the entry, the homepage document and whether another portal holds the
  * domain verified, in one read batch; for a publish also the project's entries and fingerprint, from which it
- * predicts its answer (./mirror.ts). The writes are ./entries.ts.
+ * predicts its answer (./mirror.ts). The statements are built in ./queries.ts; the writes are ./entries.ts.
  */
-import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
-import { documents, projects, publishedEntries } from "../../db/schema";
-import type { Db } from "../../env";
+import { eq } from "drizzle-orm";
+import { projects, publishedEntries } from "../../db/schema";
 import { notFound, unprocessable, conflict } from "../../errors";
 import { checkProjectAccess, projectAccessStatement } from "../../auth/access";
 import { read, type ServiceContext } from "../context";
-import { projectFingerprint } from "./mirror";
-
-/** Batchable: the homepage document when it is a live document of the project (no row otherwise). */
-function homepageStatement(db: Db, projectId: string, homepage: string | undefined) {
-  return db
-    .select({ id: documents.id })
-    .from(documents)
-    .where(and(eq(documents.id, homepage ?? ""), eq(documents.projectId, projectId), eq(documents.isDeleted, false)));
-}
+import {
+  ENTRY_DOMAIN,
+  entryStatement,
+  homepageStatement,
+  projectFingerprint,
+  verifiedDomainStatement,
+} from "./queries";
 
 function checkHomepage(homepage: string | undefined, found: readonly unknown[]) {
   if (homepage && found.length === 0) {
@@ -26,37 +23,6 @@ function checkHomepage(homepage: string | undefined, found: readonly unknown[]) 
     throw unprocessable(problem, [{ path: "homepage", message: problem }]);
   }
 }
-
-function entryStatement(db: Db, projectId: string, slug: string) {
-  // The whole entry: a PATCH's audit entry compares its settings before and after.
-  return db
-    .select()
-    .from(publishedEntries)
-    .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId)));
-}
-
-/**
- * Batchable: another entry that holds `domain` verified (no row otherwise). `domain` "entry's own" compares with the
- * named entry's current domain (what verify-domain is about to mark verified).
- */
-function verifiedDomainStatement(db: Db, domain: string | undefined | typeof ENTRY_DOMAIN, slug: string | null) {
-  const target =
-    domain === ENTRY_DOMAIN
-      ? sql`(SELECT domain FROM published_entries WHERE slug = ${slug ?? ""})`
-      : domain || "\u0000";
-  return db
-    .select({ slug: publishedEntries.slug })
-    .from(publishedEntries)
-    .where(
-      and(
-        sql`${publishedEntries.domain} = ${target}`,
-        isNotNull(publishedEntries.domainVerifiedAt),
-        ne(publishedEntries.slug, slug ?? ""),
-      ),
-    );
-}
-
-export const ENTRY_DOMAIN = Symbol("the entry's own domain");
 
 /**
  * Project admin, the entry (when named), the homepage and whether another portal holds the domain verified, in one

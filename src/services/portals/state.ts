@@ -6,11 +6,11 @@
  * content write bumps the version stored beside it) — with no write path having to remember to bump a counter.
  * A cached page therefore costs this one query and a Cache API lookup.
  */
-import { sql, type SQL } from "drizzle-orm";
-import { servedHere, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 import type { Emoji, Icon, PublishedBranding } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { httpUrlOrEmpty, socialHandleOrEmpty } from "../../lib/httpUrl";
+import { portalsQuery } from "./queries";
 
 export interface PortalDocument {
   _id: string;
@@ -70,37 +70,12 @@ type Raw = {
   docs: string;
 };
 
-function where(sel: PortalSelector): SQL {
-  // A slug or a domain is looked for in every shard database: only the copy of a shard that database serves counts.
-  if ("slug" in sel) return sql`e.slug = ${sel.slug} AND ${servedHere("e.project_id")}`;
-  // Only a verified domain is served (./domains.ts).
-  if ("domain" in sel)
-    return sql`e.domain = ${sel.domain} AND e.domain_verified_at IS NOT NULL AND ${servedHere("e.project_id")}`;
-  return sql`e.project_id = ${sel.projectId}`;
-}
-
 /** Entries matching the selector (several only for a project id), oldest first, in one D1 round trip. */
 export async function loadPortals(ctx: ServiceContext, sel: PortalSelector): Promise<PortalState[]> {
   // A project's entries are in its shard; a slug or a domain may be in any: every shard database at once.
   const dbs = "projectId" in sel ? [ctx.on(sel.projectId).db] : ctx.everyShard().map((shard) => shard.db);
   const found = await Promise.all(dbs.map((db) => db.all<Raw>(portalsQuery(sel))));
   return Promise.all(found.flat().map(toState));
-}
-
-function portalsQuery(sel: PortalSelector): SQL {
-  return sql`
-    SELECT e.slug, e.project_id AS projectId, CASE WHEN e.domain_verified_at IS NOT NULL THEN e.domain END AS domain, e.homepage, e.password_hash AS passwordHash, e.disabled,
-      e.expires_at AS expiresAt, e.allow_indexing AS allowIndexing, e.updated_at AS entryUpdatedAt,
-      p.name, p.description, p.icon, p.emoji, p.published_branding AS branding, p.updated_at AS projectUpdatedAt,
-      (SELECT json_group_array(json(x)) FROM (
-        SELECT json_array(d.id, d.parent_id, d.name, d.type, d."order", json(coalesce(d.icon, 'null')), json(coalesce(d.emoji, 'null')),
-          d.description, d.updated_at, coalesce(c.version, 0), c.r2_key) AS x
-        FROM documents d LEFT JOIN document_contents c ON c.document_id = d.id
-        WHERE d.project_id = e.project_id AND d.is_published = 1 AND d.is_deleted = 0
-        ORDER BY d."order", d.created_at, d.id)) AS docs
-    FROM published_entries e JOIN projects p ON p.id = e.project_id
-    WHERE ${where(sel)}
-    ORDER BY e.created_at, e.slug`;
 }
 
 async function toState(r: Raw): Promise<PortalState> {

@@ -2,13 +2,12 @@
  * Projects (docs/api-guide.md › Projects and documents): reads in one D1 round trip (authentication, access and data in one batch), writes in two
  * (the access batch, then the write).
  */
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { nextUpdatedAt } from "../../db/sql";
 import {
   checkProjectAccess,
   checkWorkspaceAccess,
   projectAccessStatement,
-  viaDocumentGrant,
   workspaceAccessStatement,
   workspaceRoleStatement,
 } from "../../auth/access";
@@ -19,6 +18,7 @@ import { assertExpectedVersion } from "../preconditions";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { projectDto } from "../workspaces/serialize";
+import { readableProjectsStatement } from "./queries";
 
 export type ProjectDto = ReturnType<typeof projectDto>;
 
@@ -38,19 +38,7 @@ export async function listProjects(
 ): Promise<ProjectDto[]> {
   const [role, rows] = await read(ctx, [
     workspaceRoleStatement(ctx.db, ctx.user.ref, workspaceId),
-    ctx.db
-      .select()
-      .from(projects)
-      .where(
-        and(
-          eq(projects.workspaceId, workspaceId),
-          or(
-            sql`EXISTS (SELECT 1 FROM workspace_collaborators wc WHERE wc.workspace_id = ${workspaceId} AND wc.user_id = ${ctx.user.ref})`,
-            viaDocumentGrant(ctx.user.ref, sql`"projects"."id"`),
-          ),
-        ),
-      )
-      .orderBy(projects.createdAt),
+    readableProjectsStatement(ctx.db, ctx.user.ref, workspaceId),
   ]);
   if (role.length === 0 && rows.length === 0) throw notFound("Workspace");
   return rows.map((r) => projectDto(r, ctx.now));

@@ -2,7 +2,7 @@
  * Clause references (E4, docs/api-guide.md › Content, snapshots and references): a block's link to a clause elsewhere, addressed by a `hierarchy` path. Each
  * operation reads the reference (or the id check) with its document's access in one D1 batch.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { clauseReferences } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
 import { isUniqueViolation } from "../../db/errors";
@@ -12,10 +12,11 @@ import {
   documentsAccessStatements,
   documentsAccessStatementsIn,
 } from "../../auth/access";
-import { read, type ServiceContext, servedHere } from "../context";
+import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { withClaimedReferenceId } from "./referenceIds";
+import { documentClauseReferencesStatement, documentOfClause, liveClauseReferenceStatement } from "./queries";
 import type { Db } from "../../env";
 
 type ClauseReferenceRow = typeof clauseReferences.$inferSelect;
@@ -35,9 +36,6 @@ export function clauseReferenceDto(r: ClauseReferenceRow) {
 }
 
 export type ClauseReferenceDto = ReturnType<typeof clauseReferenceDto>;
-
-/** The document of a clause reference, as the JSON id list access statements take (same batch as the reference). */
-const documentOfClause = (id: string) => sql`SELECT document_id FROM clause_references WHERE id = ${id}`;
 
 /**
  * E4: edit access to the document; `_id` is the caller's, and one already used (even by a deleted reference) is 409.
@@ -105,16 +103,7 @@ async function loadClauseReference(
   const [[[row], docs, wsRoles, docRoles], there] = await readWhereFound(
     ctx,
     (db) => [
-      db
-        .select()
-        .from(clauseReferences)
-        .where(
-          and(
-            eq(clauseReferences.id, id),
-            eq(clauseReferences.isDeleted, false),
-            servedHere("clause_references.workspace_id"),
-          ),
-        ),
+      liveClauseReferenceStatement(db, id),
       ...documentsAccessStatementsIn(db, ctx.user.ref, documentOfClause(id)),
     ],
     ([rows]) => rows.length > 0,
@@ -147,11 +136,7 @@ export async function listClauseReferences(
 ): Promise<ClauseReferenceDto[]> {
   const [docs, wsRoles, docRoles, rows] = await read(ctx, [
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]),
-    ctx.db
-      .select()
-      .from(clauseReferences)
-      .where(and(eq(clauseReferences.documentId, documentId), eq(clauseReferences.isDeleted, false)))
-      .orderBy(asc(clauseReferences.createdAt), asc(clauseReferences.id)),
+    documentClauseReferencesStatement(ctx.db, documentId),
   ]);
   checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
   return rows.map(clauseReferenceDto);

@@ -2,7 +2,7 @@
  * Table references (docs/api-guide.md › Content, snapshots and references): a document's link to a table column (and row). `columnName` and `tableName` are
  * never stored: every read joins the current column and table, so a rename shows at once.
  */
-import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { columns, rows, tableReferences } from "../../db/schema";
 import type { Db } from "../../env";
 import { ApiError, conflict, forbidden, notFound, validation, type ErrorDetail } from "../../errors";
@@ -15,47 +15,15 @@ import {
   documentsAccessStatements,
   documentsAccessStatementsIn,
   projectAccessStatement,
-  viaDocumentGrant,
-  type UserRef,
 } from "../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../auth/tableAccess";
 import { read, servedHere, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
 import { readBesideOtherShards, readWhereFound } from "../shardReads";
 import { withClaimedReferenceId } from "./referenceIds";
+import { documentOfReference, referencedProjectReadable, referencesWithNames } from "./queries";
 
 type ReferenceRow = typeof tableReferences.$inferSelect;
-
-/**
- * Live references with the current names of their live table and column. One table's columns plus aliased
- * subqueries, so it can ride in a D1 batch (which returns rows as objects: joined tables sharing `name` or
- * `project_id` would lose members).
- */
-function referencesWithNames(db: Db, where: SQL | undefined) {
-  return db
-    .select({
-      ...getTableColumns(tableReferences),
-      columnName: sql<string>`(SELECT k.name FROM columns k WHERE k.id = ${tableReferences.columnId})`.as(
-        "ref_column_name",
-      ),
-      tableName: sql<string>`(SELECT t.name FROM tables t WHERE t.id = ${tableReferences.tableId})`.as(
-        "ref_table_name",
-      ),
-      tableProjectId: sql<string>`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`.as(
-        "ref_table_project_id",
-      ),
-    })
-    .from(tableReferences)
-    .where(
-      and(
-        where,
-        eq(tableReferences.isDeleted, false),
-        sql`EXISTS (SELECT 1 FROM tables t WHERE t.id = ${tableReferences.tableId} AND t.is_deleted = 0)`,
-        sql`EXISTS (SELECT 1 FROM columns k WHERE k.id = ${tableReferences.columnId} AND k.is_deleted = 0)`,
-      ),
-    )
-    .orderBy(asc(tableReferences.createdAt), asc(tableReferences.id));
-}
 
 type ReferenceWithNames = { ref: ReferenceRow; columnName: string; tableName: string; tableProjectId: string };
 
@@ -67,9 +35,6 @@ function withNames({
 }: ReferenceRow & { columnName: string; tableName: string; tableProjectId: string }): ReferenceWithNames {
   return { ref, columnName, tableName, tableProjectId };
 }
-
-/** The document of a reference, as the JSON id list access statements take (same batch as the reference). */
-const documentOfReference = (id: string) => sql`SELECT document_id FROM table_references WHERE id = ${id}`;
 
 export function tableReferenceDto({ ref, columnName, tableName }: ReferenceWithNames) {
   return {
@@ -278,13 +243,6 @@ export async function deleteTableReference(ctx: ServiceContext, { id }: { id: st
     .update(tableReferences)
     .set({ isDeleted: true, updatedAt: there.now })
     .where(eq(tableReferences.id, id));
-}
-
-/** SQL: the user can read the project of the reference's table (the project read rule of src/auth/access.ts). */
-function referencedProjectReadable(user: UserRef) {
-  const projectId = sql`(SELECT t.project_id FROM tables t WHERE t.id = ${tableReferences.tableId})`;
-  return sql`(EXISTS (SELECT 1 FROM workspace_collaborators wc JOIN projects p ON p.workspace_id = wc.workspace_id
-      WHERE p.id = ${projectId} AND wc.user_id = ${user}) OR ${viaDocumentGrant(user, projectId)})`;
 }
 
 /**

@@ -104,7 +104,7 @@ const COMMENT_LIVE = `c.is_deleted = 0 AND CASE WHEN c.document_id IS NOT NULL
     THEN EXISTS (SELECT 1 FROM documents d WHERE d.id = c.document_id AND d.is_deleted = 0)
     ELSE EXISTS (SELECT 1 FROM rows r JOIN tables t ON t.id = r.table_id WHERE r.id = c.row_id AND r.is_deleted = 0 AND t.is_deleted = 0) END`;
 
-/** The SQL-only part: titles, rows, comments, and entries of records that no longer exist. */
+/** The SQL-only part: titles, rows, comments, saved views, and entries of records that no longer exist. */
 export function structureStatements(d1: D1Database): D1PreparedStatement[] {
   return [
     statement(
@@ -133,10 +133,20 @@ export function structureStatements(d1: D1Database): D1PreparedStatement[] {
     ),
     statement(
       d1,
+      `INSERT INTO search_entries (record_id, kind, title, body, workspace_id, project_id, live)
+      SELECT v.id, 'view', v.name, '', v.workspace_id, v.project_id,
+        v.is_deleted = 0 AND EXISTS (SELECT 1 FROM tables t WHERE t.id = v.table_id AND t.is_deleted = 0)
+      FROM table_views v WHERE true
+      ON CONFLICT (record_id) DO UPDATE SET title = excluded.title, workspace_id = excluded.workspace_id,
+        project_id = excluded.project_id, live = excluded.live`,
+    ),
+    statement(
+      d1,
       `DELETE FROM search_entries WHERE
       (kind = 'row' AND NOT EXISTS (SELECT 1 FROM rows r WHERE r.id = search_entries.record_id))
       OR (kind = 'comment' AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.id = search_entries.record_id))
-      OR (kind NOT IN ('row', 'comment') AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = search_entries.record_id))`,
+      OR (kind = 'view' AND NOT EXISTS (SELECT 1 FROM table_views v WHERE v.id = search_entries.record_id))
+      OR (kind NOT IN ('row', 'comment', 'view') AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = search_entries.record_id))`,
     ),
   ];
 }

@@ -28,7 +28,7 @@ const MAX_OFFSET = 1000;
 /** Tokens of context a snippet carries around its matches. */
 const SNIPPET_TOKENS = 16;
 
-type SearchKind = "document" | "file" | "row" | "comment";
+type SearchKind = "document" | "file" | "row" | "comment" | "view";
 
 interface SearchInput {
   q: string;
@@ -129,8 +129,8 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
   const depth = MAX_FOLDER_DEPTH + 1;
   const parentReadable = documentInReach(sql`p.workspace_id`, sql`p.id`);
   // The document whose read rule an entry follows (a comment's: its document's), null for the row rule (a row, a
-  // comment on a row: the project's).
-  const docOf = sql`(CASE e.kind WHEN 'row' THEN NULL WHEN 'comment' THEN e.document_id ELSE e.record_id END)`;
+  // comment on a row, a saved view: the project's, as their table's).
+  const docOf = sql`(CASE e.kind WHEN 'row' THEN NULL WHEN 'view' THEN NULL WHEN 'comment' THEN e.document_id ELSE e.record_id END)`;
   return sql`
     WITH RECURSIVE
       ${scopedMatchCtes(user, match, opts)},
@@ -154,14 +154,15 @@ function searchStatementSql(user: SQL, match: string, opts: SearchScope & { limi
     SELECT h.rid AS rid, h.score AS score, h.record_id AS record_id, h.kind AS kind,
       (CASE WHEN h.kind = 'comment' THEN COALESCE((SELECT te.title FROM search_entries te
         WHERE te.record_id = COALESCE(h.doc_id, h.row_ref)), '') ELSE h.title END) AS title, h.workspace_id AS workspace_id,
-      h.project_id AS project_id, pr.name AS project_name, r.table_id AS table_id, t.name AS table_name,
+      h.project_id AS project_id, pr.name AS project_name, t.id AS table_id, t.name AS table_name,
       (SELECT json_group_array(json_object('_id', x.id, 'name', x.name))
         FROM (SELECT id, name FROM anc WHERE hit = h.record_id AND readable ORDER BY depth DESC) x) AS folders,
       (SELECT snippet(search_fts, -1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) FROM search_fts
         WHERE search_fts MATCH ${match} AND rowid = h.rid) AS snip,
       cm.document_id AS document_id, cm.row_id AS row_id, cm.thread_id AS thread_id
     FROM hits h LEFT JOIN projects pr ON pr.id = h.project_id
-      LEFT JOIN rows r ON r.id = h.row_ref LEFT JOIN tables t ON t.id = r.table_id
+      LEFT JOIN rows r ON r.id = h.row_ref LEFT JOIN table_views tv ON h.kind = 'view' AND tv.id = h.record_id
+      LEFT JOIN tables t ON t.id = COALESCE(r.table_id, tv.table_id)
       LEFT JOIN comments cm ON h.kind = 'comment' AND cm.id = h.record_id
     UNION ALL
     SELECT ${TOO_BROAD_RID}, 0, '', 'row', '', '', '', NULL, NULL, NULL, '[]', NULL, NULL, NULL, NULL WHERE ${tooBroadSql}`;

@@ -22,6 +22,8 @@ import { compileFormulaText, locateTreeProblems } from "../formula/formulaText";
 import { printFormula } from "../formula/print";
 import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./serialize";
 import { slugify, takenSlugsQuery, withFreeSlug } from "./columnSlugs";
+import { columnCreatedEntry, columnDeletedEntry, columnUpdatedEntry } from "./changeLog";
+import type { BatchItem } from "drizzle-orm/batch";
 import {
   assertColumnIfMatch,
   checkOneManyReferences,
@@ -140,6 +142,7 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
     const answer = formula ? withFormula(made, formula, list, linked) : columnDto(made, list, linked);
     await ctx.db.batch([
       ctx.db.insert(columns).values(made),
+      ...columnCreatedEntry(ctx, made),
       ...(await keptAnswerUpdates(ctx, { payload: { data: answer } })),
     ]);
     return made;
@@ -270,15 +273,20 @@ async function writeColumnPatch(
     ...(patch.data && patch.data.type !== "formula" && { formula: null }),
     updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now),
   };
+  // With If-Match, a compare-and-set on the column as checked: a concurrent write in between makes this a 412.
+  const where = columnCasWhere(column, expected);
   const write = async (slug?: string) => {
-    const [row] = await ctx.db
-      .update(columns)
-      .set({ ...set, ...(slug !== undefined && { name: patch.name!, slug }) })
-      // With If-Match, a compare-and-set on the column as checked: a concurrent write in between makes this a 412.
-      .where(
-        and(eq(columns.id, column.id), expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt)),
-      )
-      .returning();
+    const named = slug !== undefined ? { name: patch.name!, slug } : {};
+    const log = columnUpdatedEntry(ctx, column, { ...named, description: patch.description, data }, where);
+    const results = await ctx.db.batch([
+      ...log,
+      ctx.db
+        .update(columns)
+        .set({ ...set, ...named })
+        .where(where)
+        .returning(),
+    ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    const [row] = results[log.length] as ColumnRow[];
     if (!row) throw preconditionFailed();
     return row;
   };
@@ -286,6 +294,10 @@ async function writeColumnPatch(
     ? withFreeSlug(ctx, { tableId, name: patch.name, taken, exceptColumnId: column.id }, write)
     : write();
 }
+
+/** The column as checked; with If-Match, also unchanged since (a compare-and-set: a concurrent write makes it a 412). */
+const columnCasWhere = (column: ColumnRow, expected: ExpectedVersion | undefined) =>
+  and(eq(columns.id, column.id), expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt))!;
 
 /** Soft-deletes a column (its cells vanish); the identifier column cannot be deleted (409). If-Match as for update. */
 export async function deleteColumn(
@@ -301,17 +313,17 @@ export async function deleteColumn(
   const { table } = checkTableAccess(tableRow, "write", { as: "Column" });
   await assertColumnIfMatch(input.expected, column, list);
   if (column.isIdentifier) throw conflict("The identifier column cannot be deleted");
-  const deleted = await ctx.db
-    .update(columns)
-    .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
-    .where(
-      and(
-        eq(columns.id, column.id),
-        input.expected === undefined ? undefined : eq(columns.updatedAt, column.updatedAt),
-      ),
-    )
-    .returning({ id: columns.id });
-  if (deleted.length === 0) throw preconditionFailed();
+  const where = columnCasWhere(column, input.expected);
+  const log = columnDeletedEntry(ctx, column, where);
+  const results = await ctx.db.batch([
+    ...log,
+    ctx.db
+      .update(columns)
+      .set({ isDeleted: true, updatedAt: nextUpdatedAt(columns.updatedAt, ctx.now) })
+      .where(where)
+      .returning({ id: columns.id }),
+  ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  if ((results[log.length] as unknown[]).length === 0) throw preconditionFailed();
   // A lookup of the deleted column (or through a relation filtering on it) is recomputed: it reads #REF! or fewer rows now.
   await recalculateLookupsReading(ctx.env, table.id);
 }

@@ -22,6 +22,8 @@ import { keptAnswerUpdates } from "../idempotency";
 import { identifierColumnRow } from "./columns";
 import { recalculateLookupsReading } from "./recompute";
 import { columnDto, tableDto, type ColumnRow, type TableRow } from "./serialize";
+import { tableCreatedEntries, tableDeletedEntry, tableRenamedEntry } from "./changeLog";
+import type { BatchItem } from "drizzle-orm/batch";
 
 export type TableDto = ReturnType<typeof tableDto>;
 
@@ -67,6 +69,7 @@ export async function createTable(
   await ctx.db.batch([
     ctx.db.insert(tables).values(table),
     ctx.db.insert(columns).values(identifier),
+    ...tableCreatedEntries(ctx, table, identifier),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   return dto;
@@ -87,13 +90,17 @@ export async function updateTable(
   const { table } = checkTableAccess(row, "write");
   await assertExpectedVersion(input.expected, () => tableRepresentation(table));
   // With If-Match, a compare-and-set on the row as checked: a concurrent write in between makes this a 412.
-  const [updated] = await ctx.db
-    .update(tables)
-    .set({ name: input.name, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
-    .where(
-      and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)),
-    )
-    .returning();
+  const where = casWhere(table, input.expected);
+  const log = tableRenamedEntry(ctx, table, input.name, where);
+  const results = await ctx.db.batch([
+    ...log,
+    ctx.db
+      .update(tables)
+      .set({ name: input.name, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
+      .where(where)
+      .returning(),
+  ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [updated] = results[log.length] as TableRow[];
   if (!updated) throw preconditionFailed();
   return tableDto(updated);
 }
@@ -106,17 +113,24 @@ export async function deleteTable(
   const [[row]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, input.tableId)]);
   const { table } = checkTableAccess(row, "write");
   await assertExpectedVersion(input.expected, () => tableRepresentation(table));
-  const deleted = await ctx.db
-    .update(tables)
-    .set({ isDeleted: true, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
-    .where(
-      and(eq(tables.id, table.id), input.expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt)),
-    )
-    .returning({ id: tables.id });
-  if (deleted.length === 0) throw preconditionFailed();
+  const where = casWhere(table, input.expected);
+  const log = tableDeletedEntry(ctx, table, where);
+  const results = await ctx.db.batch([
+    ...log,
+    ctx.db
+      .update(tables)
+      .set({ isDeleted: true, updatedAt: nextUpdatedAt(tables.updatedAt, ctx.now) })
+      .where(where)
+      .returning({ id: tables.id }),
+  ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  if ((results[log.length] as unknown[]).length === 0) throw preconditionFailed();
   // Lookups in other tables that read this one now read #REF!.
   await recalculateLookupsReading(ctx.env, table.id);
 }
+
+/** The table as checked; with If-Match, also unchanged since (a compare-and-set: a concurrent write makes it a 412). */
+const casWhere = (table: TableRow, expected: ExpectedVersion | undefined) =>
+  and(eq(tables.id, table.id), expected === undefined ? undefined : eq(tables.updatedAt, table.updatedAt))!;
 
 /** E19: ids of the project's live tables, newest first (ids are time-ordered), with project read access (else 404). */
 export async function listTableIds(ctx: ServiceContext, { projectId }: { projectId: string }): Promise<string[]> {

@@ -5,6 +5,7 @@
  * `warnings`.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { tableViews } from "../../db/schema";
 import { nextUpdatedAt } from "../../db/sql";
 import type { ExpectedVersion } from "../../lib/etag";
@@ -17,8 +18,12 @@ import { liveColumnsQuery } from "../tables/columns";
 import type { ColumnRow } from "../tables/serialize";
 import { compileQuery, runQuery, type QueryAnswer } from "../tables/query/query";
 import { viewDto, viewWarnings, type ViewInput, type ViewRow } from "./viewShape";
+import { viewCreatedEntry, viewDeletedEntry, viewUpdatedEntry } from "./changeLog";
 
 export { viewDto };
+
+/** A batch's statements (the write last, never empty) as Drizzle's batch takes them. */
+const batchOf = (items: BatchItem<"sqlite">[]) => items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 const tableOfView = (viewId: string) => sql`(SELECT table_id FROM table_views WHERE id = ${viewId})`;
 
@@ -83,6 +88,7 @@ export async function createView(ctx: ServiceContext, input: { tableId: string; 
   const dto = viewDto(row, columnList);
   await ctx.db.batch([
     ctx.db.insert(tableViews).values(row),
+    ...viewCreatedEntry(ctx, row),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
   return dto;
@@ -122,7 +128,7 @@ export async function updateView(
   if (c.sort !== undefined) set.sort = c.sort;
   if (c.fields !== undefined) set.fields = c.fields;
   if (c.hidden !== undefined) set.hidden = c.hidden;
-  const [updated] = await ctx.db
+  const write = ctx.db
     .update(tableViews)
     .set({ ...set, updatedAt: nextUpdatedAt(tableViews.updatedAt, ctx.now) })
     .where(
@@ -133,6 +139,9 @@ export async function updateView(
       ),
     )
     .returning();
+  // The entry goes before the update (it compares the stored members with the new ones) in the same batch.
+  const results = await ctx.db.batch(batchOf([...viewUpdatedEntry(ctx, view, set), write]));
+  const [updated] = results.at(-1) as ViewRow[];
   if (!updated) throw input.expected === undefined ? notFound("View") : preconditionFailed();
   return viewDto(updated, columns);
 }
@@ -140,7 +149,7 @@ export async function updateView(
 export async function deleteView(ctx: ServiceContext, input: { viewId: string; expected?: ExpectedVersion }) {
   const { view, columns } = await loadView(ctx, input.viewId, "write");
   await assertExpectedVersion(input.expected, () => viewRepresentation(view, columns));
-  const deleted = await ctx.db
+  const write = ctx.db
     .update(tableViews)
     .set({ isDeleted: true, updatedAt: nextUpdatedAt(tableViews.updatedAt, ctx.now) })
     .where(
@@ -151,6 +160,8 @@ export async function deleteView(ctx: ServiceContext, input: { viewId: string; e
       ),
     )
     .returning({ id: tableViews.id });
+  const results = await ctx.db.batch(batchOf([...viewDeletedEntry(ctx, view), write]));
+  const deleted = results.at(-1) as { id: string }[];
   if (deleted.length === 0) throw input.expected === undefined ? notFound("View") : preconditionFailed();
 }
 

@@ -230,6 +230,25 @@ describe("MCP", () => {
     await outsider.close();
   });
 
+  it("search finds comments and pages by cursor, with GET /search's members and bounds", async () => {
+    const word = `mcpword${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 8)}`;
+    const comment = (
+      await ok("POST", `/document/${t.docId}/comment`, { token: t.owner.token, body: { body: `About ${word} here` } })
+    ).data;
+    const client = await connect(t.owner.token);
+    const found = JSON.parse(
+      text(await client.callTool({ name: "search", arguments: { q: word, projectId: t.projectId, type: "comment" } })),
+    );
+    expect(found.data.map((h: { kind: string; _id: string }) => [h.kind, h._id])).toEqual([["comment", comment._id]]);
+    expect(found.nextCursor).toBeNull();
+    // Beyond GET /search's limit: refused as the REST route refuses it, not silently cut.
+    const tooMany = (await client.callTool({ name: "search", arguments: { q: word, limit: 51 } })) as ToolText;
+    expect(tooMany.isError).toBe(true);
+  });
+
   it("needs a valid bearer token (401 before any MCP message is read)", async () => {
     const res = await call("POST", "/mcp", { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
     expect(res.status).toBe(401);

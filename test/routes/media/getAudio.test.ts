@@ -4,12 +4,14 @@ import { call, expectError, ok, seedTenant, type Tenant } from "../../support/ha
 import { AUDIO_HEADS, bytesWithHead } from "../../support/content-fixtures";
 import { uploadAudio, fetchSigned, type AudioUploadOptions } from "../../support/audio";
 
-describe("audio", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
+// One tenant for the file: each describe uploads its own audio.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+  await call("GET", "/me", { token: t.owner.token });
+});
 
+describe("audio", () => {
   const upload = (bytes: BodyInit, query: Record<string, string> = {}, opts: AudioUploadOptions = {}) =>
     uploadAudio(t, bytes, query, opts);
 
@@ -57,20 +59,12 @@ describe("audio", () => {
  * signed stream with R2's own range and onlyIf (304 on If-None-Match with the file's ETag, 206, 416).
  */
 describe("request-path", () => {
-  let t: Tenant;
   let audioId: string;
   const bytes = bytesWithHead(AUDIO_HEADS["audio/mpeg"]!, 4000);
   const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
 
   beforeAll(async () => {
-    t = await seedTenant();
-    await call("GET", "/me", { token: t.owner.token });
-    const res = await call("POST", "/media/audio", {
-      token: t.owner.token,
-      raw: bytes,
-      query: { workspaceId: t.workspaceId, documentId: t.docId, fileName: "a.mp3", mimeType: "audio/mpeg" },
-      headers: { "content-type": "application/octet-stream" },
-    });
+    const res = await uploadAudio(t, bytes, { fileName: "a.mp3" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(trips(res)).toBeLessThanOrEqual(3);
     audioId = res.body.data._id;

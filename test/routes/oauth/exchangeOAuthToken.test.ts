@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { pruneOAuthGrants } from "../../../src/services/oauth/prune";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { approve, grant, pkcePair, redeem, refresh, registerApp, send, type TestApp } from "../../support/oauth";
 
@@ -198,5 +200,37 @@ describe("getOAuthMetadata", () => {
       code_challenge_methods_supported: ["S256"],
     });
     expect(meta.scopes_supported).toContain("tables:write");
+  });
+
+  it("the upkeep drops spent codes a day after they expire and refresh tokens (with their access tokens) once expired", async () => {
+    const own = await registerApp(t.owner);
+    const first = await grant(own, t.owner, { scope: "members:read" });
+    const second = (await refresh(own, first.refresh_token)).body;
+    const count = (sql: string, bind: string) => env.DB.prepare(sql).bind(bind).first<number>("n");
+    const accessIds = JSON.stringify(
+      (
+        await env.DB.prepare(`SELECT access_token_id AS id FROM oauth_refresh_tokens WHERE client_id = ?1`)
+          .bind(own.clientId)
+          .all<{ id: string }>()
+      ).results.map((r) => r.id),
+    );
+    const left = async () => ({
+      codes: await count(`SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?1`, own.clientId),
+      refresh: await count(`SELECT count(*) AS n FROM oauth_refresh_tokens WHERE client_id = ?1`, own.clientId),
+      // The first access token went when it was refreshed; the second stays until its refresh token expires.
+      access: await count(
+        `SELECT count(*) AS n FROM access_tokens WHERE id IN (SELECT value FROM json_each(?1))`,
+        accessIds,
+      ),
+    });
+    expect(await left()).toEqual({ codes: 1, refresh: 2, access: 1 });
+    // An hour on: the code is expired but kept (a replay still revokes the grant), the refresh tokens live.
+    await pruneOAuthGrants(env, Date.now() + 3_600_000);
+    expect(await left()).toEqual({ codes: 1, refresh: 2, access: 1 });
+    expect(await meStatus(second.access_token)).toBe(200);
+    // Thirty-one days on, every step of the upkeep (bounded per tick) until nothing is left to drop.
+    const later = Date.now() + 31 * 86_400_000;
+    while ((await pruneOAuthGrants(env, later)) > 0);
+    expect(await left()).toEqual({ codes: 0, refresh: 0, access: 0 });
   });
 });

@@ -33,4 +33,23 @@ describe("organizations", () => {
     const forOutsider = await ok("GET", "/organization/all", { token: outsider.token });
     expect(forOutsider.data.map((o: any) => o._id)).toEqual([outsider.organizationId]);
   });
+
+  it("a token limited to resources lists only the organizations it was given", async () => {
+    const second = (await ok("POST", "/organization", { token: owner.token, body: { name: "Second" } })).data._id;
+    const ws = (await ok("POST", "/workspace", { token: owner.token, body: { organizationId: orgId, name: "W" } }))
+      .data;
+    const issue = async (resources: string[] | undefined) =>
+      (
+        await ok("POST", "/token", {
+          token: owner.token,
+          body: { name: "scoped", scopes: ["members:read"], resources },
+        })
+      ).data.token as string;
+    const listed = async (token: string) =>
+      ((await ok("GET", "/organization/all", { token })).data as { _id: string }[]).map((o) => o._id).sort();
+    expect(await listed(await issue([orgId]))).toEqual([orgId]);
+    // A workspace of the organization is not the organization: reading it is 404, so it is not listed either.
+    expect(await listed(await issue([ws._id]))).toEqual([]);
+    expect(await listed(await issue(undefined))).toEqual([owner.organizationId, orgId, second].sort());
+  });
 });

@@ -5,47 +5,16 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
+import { ids, searchDocs, word } from "../../support/search";
 import { everyShardD1, shardD1 } from "../../support/shards";
-import { para } from "../../support/collab-peer";
+import { makeTable } from "../../support/tableHarness";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-/** A word no other test file or case uses, so hits are exactly what this case wrote. */
-const word = (stem: string) =>
-  `${stem}${crypto
-    .randomUUID()
-    .replace(/[^a-f]/g, "")
-    .slice(0, 10)}`;
-
-const search = (token: string, q: string, query: Record<string, string | number> = {}) =>
-  call("GET", "/search", { token, query: { q, ...query } });
-const ids = async (token: string, q: string, query: Record<string, string | number> = {}) => {
-  const res = await search(token, q, query);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.data as any[]).map((h) => h._id as string);
-};
-
-async function mkDoc(
-  name: string,
-  opts: { parentId?: string | null; type?: string; token?: string; projectId?: string } = {},
-) {
-  const parentId = opts.parentId === undefined ? t.folderId : opts.parentId;
-  const body: Record<string, unknown> = {
-    projectId: opts.projectId ?? t.projectId,
-    name,
-    type: opts.type ?? "DOCUMENT",
-  };
-  if (parentId) body.parentId = parentId;
-  return (await ok("POST", "/document", { token: opts.token ?? t.owner.token, body })).data._id as string;
-}
-const putText = (docId: string, ...texts: string[]) =>
-  ok("PUT", `/document/${docId}/content`, {
-    token: t.owner.token,
-    body: { blocks: texts.map((x, i) => para(`b${i}`, x)) },
-  });
+const { mkDoc, putText } = searchDocs(() => t);
 
 describe("POST /admin/search/reindex", () => {
   it("rebuilds the index from the real tables and objects, a page at a time", async () => {
@@ -59,11 +28,15 @@ describe("POST /admin/search/reindex", () => {
       await ok("POST", `/document/${doc}/comment`, { token: t.owner.token, body: { body: `${w}gone` } })
     ).data._id as string;
     await ok("DELETE", `/comment/${tombstone}`, { token: t.owner.token });
+    const { tableId } = await makeTable(t.owner.token, t.projectId, "Saved");
+    const view = (await ok("POST", `/table/${tableId}/view`, { token: t.owner.token, body: { name: `${w}view` } })).data
+      ._id as string;
     // Simulate a lost index: the derived table emptied behind the application's back.
     await shardD1(doc)
-      .prepare("DELETE FROM search_entries WHERE record_id IN (?, ?, ?)")
-      .bind(doc, comment, tombstone)
+      .prepare("DELETE FROM search_entries WHERE record_id IN (?, ?, ?, ?)")
+      .bind(doc, comment, tombstone, view)
       .run();
+    expect(await ids(t.owner.token, `${w}view`)).toEqual([]);
     expect(await ids(t.owner.token, w)).toEqual([]);
     expect(await ids(t.owner.token, `${w}remark`)).toEqual([]);
     expectError(
@@ -83,6 +56,8 @@ describe("POST /admin/search/reindex", () => {
     // Comments come back too, tombstones do not.
     expect(await ids(t.owner.token, `${w}remark`)).toEqual([comment]);
     expect(await ids(t.owner.token, `${w}gone`)).toEqual([]);
+    // Saved views too.
+    expect(await ids(t.owner.token, `${w}view`)).toEqual([view]);
     for (const d1 of everyShardD1()) {
       const integrity = await d1
         .prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)")

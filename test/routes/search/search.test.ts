@@ -23,6 +23,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { ftsExpression } from "../../../src/services/search/query";
 import { scopedMatchCtes } from "../../../src/services/search/search";
 import { docThread, seedCommentTenant, type CommentTenant } from "../../support/comments";
+import { ids, search, searchDocs, word } from "../../support/search";
 
 /**
  * GET /search and the reader site's search against another tenant on the same shard database (docs/api-guide.md ›
@@ -31,12 +32,6 @@ import { docThread, seedCommentTenant, type CommentTenant } from "../../support/
  * records, the text of deleted columns.
  */
 describe("isolation", () => {
-  const word = (stem: string) =>
-    `${stem}${crypto
-      .randomUUID()
-      .replace(/[^a-f]/g, "")
-      .slice(0, 10)}`;
-
   /** A user whose organization is on the same shard database as `beside`'s (new organizations land where placement puts them). */
   async function userBeside(beside: RegisteredUser): Promise<RegisteredUser> {
     for (let i = 0; i < 40; i++) {
@@ -220,39 +215,7 @@ describe("search", () => {
     t = await seedTenant();
   });
 
-  /** A word no other test file or case uses, so hits are exactly what this case wrote. */
-  const word = (stem: string) =>
-    `${stem}${crypto
-      .randomUUID()
-      .replace(/[^a-f]/g, "")
-      .slice(0, 10)}`;
-
-  const search = (token: string, q: string, query: Record<string, string | number> = {}) =>
-    call("GET", "/search", { token, query: { q, ...query } });
-  const ids = async (token: string, q: string, query: Record<string, string | number> = {}) => {
-    const res = await search(token, q, query);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return (res.body.data as any[]).map((h) => h._id as string);
-  };
-
-  async function mkDoc(
-    name: string,
-    opts: { parentId?: string | null; type?: string; token?: string; projectId?: string } = {},
-  ) {
-    const parentId = opts.parentId === undefined ? t.folderId : opts.parentId;
-    const body: Record<string, unknown> = {
-      projectId: opts.projectId ?? t.projectId,
-      name,
-      type: opts.type ?? "DOCUMENT",
-    };
-    if (parentId) body.parentId = parentId;
-    return (await ok("POST", "/document", { token: opts.token ?? t.owner.token, body })).data._id as string;
-  }
-  const putText = (docId: string, ...texts: string[]) =>
-    ok("PUT", `/document/${docId}/content`, {
-      token: t.owner.token,
-      body: { blocks: texts.map((x, i) => para(`b${i}`, x)) },
-    });
+  const { mkDoc, putText } = searchDocs(() => t);
 
   describe("GET /search", () => {
     it("ranks a title hit above a body hit, with path and highlighted, escaped snippet", async () => {
@@ -580,11 +543,6 @@ describe("search: comments", () => {
   beforeAll(async () => {
     c = await seedCommentTenant();
   });
-  const word = (stem: string) =>
-    `${stem}${crypto
-      .randomUUID()
-      .replace(/[^a-f]/g, "")
-      .slice(0, 10)}`;
   const hitsOf = async (token: string, q: string, query: Record<string, string> = {}) => {
     const res = await call("GET", "/search", { token, query: { q, ...query } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -689,5 +647,62 @@ describe("search: comments", () => {
     expect(await hitsOf(c.viewer.token, kept)).toEqual([]);
     await ok("POST", `/document/${c.folderId}/restore`, { token: c.owner.token });
     expect(await idsOf(c.viewer.token, kept)).toEqual([onDoc._id]);
+  });
+});
+
+describe("search: saved views", () => {
+  let v: Tenant;
+  beforeAll(async () => {
+    v = await seedTenant();
+  });
+  const word = (stem: string) =>
+    `${stem}${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 10)}`;
+  const idsOf = async (token: string, q: string, query: Record<string, string> = {}) => {
+    const res = await call("GET", "/search", { token, query: { q, ...query } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.data as any[]).map((h) => h._id as string);
+  };
+
+  it("finds a view by name for readers of its table, as a view hit with its table; renames, deletes and its table follow", async () => {
+    const w = word("open");
+    const table = await makeTable(v.owner.token, v.projectId, "Invoices");
+    const view = (
+      await ok("POST", `/table/${table.tableId}/view`, { token: v.editor.token, body: { name: `My ${w} invoices` } })
+    ).data;
+    const res = await call("GET", "/search", { token: v.viewer.token, query: { q: w } });
+    expect(res.body.data).toEqual([
+      expect.objectContaining({
+        _id: view._id,
+        kind: "view",
+        title: `My ${w} invoices`,
+        projectId: v.projectId,
+        tableId: table.tableId,
+        path: {
+          project: { _id: v.projectId, name: expect.any(String) },
+          folders: [],
+          table: { _id: table.tableId, name: "Invoices" },
+        },
+        snippet: expect.stringContaining(`<mark>${w}</mark>`),
+        target: null,
+      }),
+    ]);
+    expect(await idsOf(v.viewer.token, w, { type: "view" })).toEqual([view._id]);
+    expect(await idsOf(v.viewer.token, w, { type: "row" })).toEqual([]);
+    expect(await idsOf(v.outsider.token, w)).toEqual([]);
+    expect(await idsOf(v.outsider.token, w, { workspaceId: v.workspaceId })).toEqual([]);
+    // A rename moves the words; a deleted table hides its views, and brings them back when it is live again.
+    const w2 = word("paid");
+    await ok("PATCH", `/table/view/${view._id}`, { token: v.editor.token, body: { name: `Paid ${w2}` } });
+    expect(await idsOf(v.viewer.token, w)).toEqual([]);
+    expect(await idsOf(v.viewer.token, w2)).toEqual([view._id]);
+    await ok("DELETE", `/table/${table.tableId}`, { token: v.owner.token });
+    expect(await idsOf(v.owner.token, w2)).toEqual([]);
+    await shardD1(table.tableId).prepare("UPDATE tables SET is_deleted = 0 WHERE id = ?").bind(table.tableId).run();
+    expect(await idsOf(v.owner.token, w2)).toEqual([view._id]);
+    await ok("DELETE", `/table/view/${view._id}`, { token: v.editor.token });
+    expect(await idsOf(v.owner.token, w2)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, ok, seedTenant, type Tenant } from "../../support/harness";
+import { word } from "../../support/search";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -13,11 +14,6 @@ beforeAll(async () => {
 
 let n = 0;
 const uniqueSlug = () => `s-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
-const word = (stem: string) =>
-  `${stem}${crypto
-    .randomUUID()
-    .replace(/[^a-f]/g, "")
-    .slice(0, 10)}`;
 const para = (text: string) => ({
   id: crypto.randomUUID(),
   type: "paragraph",

@@ -3,24 +3,14 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
+import { snapshotDocs } from "../../support/snapshots";
 
 let t: Tenant;
 beforeAll(async () => {
   t = await seedTenant();
 });
 
-async function newDoc(name = "Snap") {
-  return (
-    await ok("POST", "/document", {
-      token: t.owner.token,
-      body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
-    })
-  ).data._id as string;
-}
-const put = (id: string, blocks: unknown) =>
-  ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks } });
-const snap = (documentId: string, name: string, token = t.owner.token, description?: string) =>
-  ok("POST", "/snapshot", { token, body: { documentId, name, ...(description !== undefined && { description }) } });
+const { newDoc, put, snap } = snapshotDocs(() => t);
 /** The exact bytes of the blocks in the content response (the text after `"blocks":`). */
 const rawContent = async (id: string) => {
   const res = await SELF.fetch(`${BASE}/document/${id}/content`, {

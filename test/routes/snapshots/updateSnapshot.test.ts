@@ -1,19 +1,21 @@
 /** updateSnapshot: PUT /snapshot/{snapshotId} (src/routes/snapshots/update.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { snapshotOfIn } from "../../support/snapshots";
+import { snapshotDocs, snapshotOfIn } from "../../support/snapshots";
+
+// One tenant for the file: every case makes its own documents and snapshots.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+  await call("GET", "/me", { token: t.owner.token });
+});
+const { newDoc, put, snap } = snapshotDocs(() => t);
 
 /**
  * Conditional requests and round trips of the snapshot routes (src/routes/snapshots): a strong ETag on GET with 304,
  * If-Match on E8 PUT and DELETE (412, nothing changed), restore in one transaction.
  */
 describe("request-path", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-    await call("GET", "/me", { token: t.owner.token });
-  });
-
   const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));
   const snapshotOf = (blocks: unknown) => snapshotOfIn(t, blocks);
   const get = (id: string, headers: Record<string, string> = {}) =>
@@ -103,24 +105,6 @@ describe("request-path", () => {
 });
 
 describe("snapshots", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
-  async function newDoc(name = "Snap") {
-    return (
-      await ok("POST", "/document", {
-        token: t.owner.token,
-        body: { projectId: t.projectId, parentId: t.folderId, name, type: "DOCUMENT" },
-      })
-    ).data._id as string;
-  }
-  const put = (id: string, blocks: unknown) =>
-    ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks } });
-  const snap = (documentId: string, name: string, token = t.owner.token, description?: string) =>
-    ok("POST", "/snapshot", { token, body: { documentId, name, ...(description !== undefined && { description }) } });
-
   describe("snapshots", () => {
     it("creates, lists newest first, reads with blocks, renames", async () => {
       const id = await newDoc();

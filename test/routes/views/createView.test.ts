@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, registerUser, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
+import { feedEnd, viewEntriesAfter } from "../../support/views";
 
 let t: Tenant;
 let tableId: string;
@@ -46,5 +47,31 @@ describe("views", () => {
         404,
         "NotFoundError",
       );
+  });
+
+  it("records view.created in the table's change feed with the view's members as after", async () => {
+    const start = await feedEnd(t.owner.token, tableId);
+    const body = { name: "Big", filter: { and: [{ columnId: amount, op: "gt", value: 1000 }] }, hidden: [note] };
+    const view = (await ok("POST", `/table/${tableId}/view`, { token: t.editor.token, body })).data;
+    const bad = { name: "Bad", filter: { and: [{ columnId: amount, op: "contains", value: "1" }] } };
+    expectError(
+      await call("POST", `/table/${tableId}/view`, { token: t.editor.token, body: bad }),
+      422,
+      "UnprocessableEntityError",
+    );
+    expect(await viewEntriesAfter(t.owner.token, tableId, start)).toEqual([
+      [
+        "view.created",
+        view._id,
+        {
+          name: { before: null, after: "Big" },
+          filter: { before: null, after: body.filter },
+          sort: { before: null, after: [] },
+          fields: { before: null, after: null },
+          hidden: { before: null, after: [note] },
+        },
+        tableId,
+      ],
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /** deleteView: DELETE /table/view/{viewId} (src/routes/views/delete.ts) — its happy path, errors and request-path checks. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok } from "../../support/harness";
-import { viewsFixture, type ViewsFixture } from "../../support/views";
+import { feedEnd, viewEntriesAfter, viewsFixture, type ViewsFixture } from "../../support/views";
 
 let f: ViewsFixture;
 beforeAll(async () => {
@@ -33,5 +33,15 @@ describe("deleteView", () => {
       "PreconditionFailedError",
     );
     expect((await ok("GET", `/table/view/${view._id}`, { token: f.t.viewer.token })).data.name).toBe("Kept");
+  });
+
+  it("records view.deleted once; a refused delete records nothing", async () => {
+    const view = await f.save("Logged");
+    const start = await feedEnd(f.t.owner.token, f.tableId);
+    expectError(await call("DELETE", `/table/view/${view._id}`, { token: f.t.viewer.token }), 403, "ForbiddenError");
+    expect((await call("DELETE", `/table/view/${view._id}`, { token: f.t.editor.token })).status).toBeLessThan(300);
+    expect(await viewEntriesAfter(f.t.owner.token, f.tableId, start)).toEqual([
+      ["view.deleted", view._id, { isDeleted: { before: false, after: true } }, f.tableId],
+    ]);
   });
 });

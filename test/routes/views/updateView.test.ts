@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
+import { feedEnd, viewEntriesAfter } from "../../support/views";
 
 let t: Tenant;
 let tableId: string;
@@ -87,5 +88,26 @@ describe("views", () => {
     );
     await ok("DELETE", `/table/view/${view._id}`, { token: t.editor.token });
     expectError(await call("GET", `/table/view/${view._id}`, { token: t.viewer.token }), 404, "NotFoundError");
+  });
+
+  it("records view.updated with the changed members only; a change to the same values records nothing", async () => {
+    const view = (await ok("POST", `/table/${tableId}/view`, { token: t.editor.token, body: { name: "Log" } })).data;
+    const start = await feedEnd(t.owner.token, tableId);
+    const patch = (body: object) => ok("PATCH", `/table/view/${view._id}`, { token: t.editor.token, body });
+    await patch({ name: "Log 2", sort: [{ columnId: amount, direction: "desc" }] });
+    await patch({ name: "Log 2", sort: [{ columnId: amount, direction: "desc" }] });
+    await patch({ filter: big() });
+    expect(await viewEntriesAfter(t.owner.token, tableId, start)).toEqual([
+      [
+        "view.updated",
+        view._id,
+        {
+          name: { before: "Log", after: "Log 2" },
+          sort: { before: [], after: [{ columnId: amount, direction: "desc" }] },
+        },
+        tableId,
+      ],
+      ["view.updated", view._id, { filter: { before: null, after: big() } }, tableId],
+    ]);
   });
 });
