@@ -3,7 +3,7 @@
  * `portal.updated` (the settings changed, a password shown as set or not), `portal.unpublished`,
  * `portal.branding_changed`, and `portal.login_failed`, each about the project, for the batch of its write.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { CellChanges } from "../../db/schema/changes";
 import type { publishedEntries } from "../../db/schema";
 import { auditEntryQuery, changedFields, recordAuditEvent } from "../audit/log";
@@ -93,5 +93,24 @@ export function loginFailedAudit(ctx: ServiceContext, projectId: string, slug: s
     recordId: projectId,
     projectId,
     changes: { slug: { before: null, after: slug } },
+  });
+}
+
+/**
+ * `portal.document_published` / `portal.document_unpublished` (a document's own publication), for the batch of the
+ * document's update and guarded by its WHERE: recorded when the update lands on a document not already in that state.
+ */
+export function documentPublishAudit(
+  ctx: ServiceContext,
+  input: { doc: { id: string; workspaceId: string; projectId: string }; published: boolean; where: SQL },
+) {
+  const { doc, published } = input;
+  return auditEntryQuery(ctx, {
+    kind: published ? "portal.document_published" : "portal.document_unpublished",
+    recordId: doc.id,
+    workspaceId: doc.workspaceId,
+    projectId: doc.projectId,
+    changes: { isPublished: { before: !published, after: published } },
+    exists: sql`EXISTS (SELECT 1 FROM documents WHERE ${input.where} AND documents.is_published = ${published ? 0 : 1})`,
   });
 }

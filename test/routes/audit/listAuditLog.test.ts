@@ -107,7 +107,8 @@ describe("listAuditLog: what is recorded", () => {
     await ok("DELETE", entry, as(t.owner.token));
     // The failed login is recorded after its response: waited for; the writes' entries are in their batches.
     const got = await eventually(async () => {
-      const list = await entries("portal.*", from);
+      // The portal's documents were published one by one too (portal.document_published): not what this test reads.
+      const list = (await entries("portal.*", from)).filter((e) => !e.kind.startsWith("portal.document_"));
       return list.some((e) => e.kind === "portal.login_failed") && list;
     });
     expect(got.map((e) => e.kind).sort()).toEqual([
@@ -133,6 +134,19 @@ describe("listAuditLog: what is recorded", () => {
       clientAddress: "198.51.100.4",
       projectId: p.projectId,
     });
+  });
+
+  it("portal.document_published / _unpublished: a document's own publication; publishing it again records nothing", async () => {
+    const from = Date.now();
+    await ok("POST", `/document/${t.doc2Id}/publish`, { ...as(t.owner.token), body: {} });
+    await ok("POST", `/document/${t.doc2Id}/publish`, { ...as(t.owner.token), body: {} });
+    await ok("DELETE", `/document/${t.doc2Id}/publish`, as(t.owner.token));
+    const got = await entries("portal.*", from);
+    expect(got.map((e) => [e.kind, e.recordId])).toEqual([
+      ["portal.document_published", t.doc2Id],
+      ["portal.document_unpublished", t.doc2Id],
+    ]);
+    expect(got[0]).toMatchObject({ actor: byOwner, clientAddress: IP, projectId: t.projectId });
   });
 
   it("automation.*: created, updated (only what changed), deleted; a PATCH changing nothing records nothing", async () => {
