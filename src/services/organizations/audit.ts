@@ -6,6 +6,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { auditEntryQuery } from "../audit/log";
 import type { ServiceContext } from "../context";
+import type { ChangeActor } from "../../db/schema/changes";
 
 /** Whose membership: of the organization, or of one of its workspaces (a collaborator). */
 type Membership =
@@ -21,10 +22,18 @@ function memberRow(of: Membership, userId: string, what = sql`1`): SQL {
  * `member.added` (recorded when there is no membership yet) or `member.role_changed` (when the stored role differs),
  * about the member's user id: BEFORE the upsert or update in its batch.
  */
-export function memberAudit(ctx: ServiceContext, of: Membership, userId: string, before: string | null, role: string) {
+export function memberAudit(
+  ctx: ServiceContext,
+  of: Membership,
+  userId: string,
+  before: string | null,
+  role: string,
+  actor?: ChangeActor,
+) {
   const row = memberRow(of, userId);
   return auditEntryQuery(ctx, {
     ...of,
+    ...(actor && { actor }),
     kind: before === null ? "member.added" : "member.role_changed",
     recordId: userId,
     changes: { role: { before, after: role } },

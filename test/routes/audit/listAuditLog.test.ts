@@ -51,6 +51,8 @@ describe("listAuditLog: what is recorded", () => {
     await ok("DELETE", `${collaborator}/${newcomer.id}`, as(t.owner.token));
     const stranger = uniqueEmail("invited");
     await ok("POST", member, { ...as(t.owner.token), body: { email: stranger, role: "member" } });
+    // The invited email registers: the membership it takes up names the new user as its actor.
+    const joined = await registerUser("Joined", stranger);
     const got = await entries("member.*", from);
     expect(got.map((e) => [e.kind, e.recordId, e.workspaceId])).toEqual([
       ["member.added", newcomer.id, null],
@@ -58,7 +60,12 @@ describe("listAuditLog: what is recorded", () => {
       ["member.added", newcomer.id, t.workspaceId],
       ["member.removed", newcomer.id, t.workspaceId],
       ["member.invited", t.organizationId, null],
+      ["member.added", joined.id, null],
     ]);
+    expect(got.pop()).toMatchObject({
+      actor: { type: "user", userId: joined.id },
+      changes: { role: { after: "member" } },
+    });
     for (const e of got)
       expect(e).toMatchObject({ actor: byOwner, clientAddress: IP, organizationId: t.organizationId });
     expect(got[1].changes).toEqual({ role: { before: "member", after: "admin" } });
