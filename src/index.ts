@@ -12,6 +12,7 @@ import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneChangeLog } from "./services/changes/prune";
+import { pumpSubscriptions } from "./services/automations/subscriptions/pump";
 import { pruneOAuthGrants } from "./services/oauth/prune";
 import { pruneAuditLog } from "./services/audit/prune";
 
@@ -39,6 +40,7 @@ const REPAIRS: readonly Repair[] = [
   ["notification outbox drain failed", drainNotificationOutbox],
   ["staged CSV import sweep failed", sweepStagedImports],
   ["change log prune failed", pruneChangeLog],
+  ["webhook subscription pump failed", pumpSubscriptions],
   ["oauth grant prune failed", pruneOAuthGrants],
   ["audit log prune failed", pruneAuditLog],
 ];

@@ -32,6 +32,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Automations: "Scheduled and event-driven automations and their runs",
   Search: "Full-text search over the documents, files and rows the caller can read",
   Comments: "Comment threads on documents, blocks, rows and cells: replies, mentions, reactions, resolving",
+  Webhooks: "Webhook subscriptions: a project's or table's change log delivered to a URL in signed, ordered batches",
   Changes: "The change log: the change feed of a table, project or workspace, and a record's history",
   Discovery: "This OpenAPI document, the interactive reference and liveness",
 };

@@ -58,7 +58,8 @@ export interface RouteSettings {
   keyed?: boolean;
   /**
    * Which database the request's queries go to (docs/scaling.md, "Routing with no lookup"): the shard holding the id
-   * in a path parameter (the default: the first one), a JSON body field or a query parameter; `"directory"` for
+   * in a path parameter (the default: the first one), a JSON body field (a dotted path, or several: the first one
+   * present) or a query parameter; `"directory"` for
    * what is global (tokens, notifications, the caller and its organizations); `"service"` when the service routes itself (a search
    * across organizations, an id the client chose); `"new-organization"` for a create that places a new organization
    * (its id drawn here, `ctx.placedOrganizationId`). Decided before authentication, so the token's check in the
@@ -68,7 +69,12 @@ export interface RouteSettings {
 }
 
 export type ShardKey =
-  { param: string } | { body: string } | { query: string } | "directory" | "service" | "new-organization";
+  | { param: string }
+  | { body: string | readonly string[] }
+  | { query: string }
+  | "directory"
+  | "service"
+  | "new-organization";
 
 /** The shard key of a route: declared, else its first path parameter; a route with neither must declare one. */
 function shardKeyOf(path: string, declared: ShardKey | undefined): ShardKey {
@@ -97,6 +103,17 @@ async function placedOrganizationId(c: Context<HonoEnv>, ctx: ServiceContext): P
 }
 
 /** Sends the request's context to the shard its key names (a missing or malformed key: where no record is, so 404 or 400 follow). */
+/** The first string found at one of `paths` (dotted: `scope.projectId`) in a JSON body. */
+function bodyShardKey(body: unknown, paths: string | readonly string[]): unknown {
+  for (const path of typeof paths === "string" ? [paths] : paths) {
+    let at: unknown = body;
+    for (const part of path.split("."))
+      at = at && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined;
+    if (typeof at === "string") return at;
+  }
+  return undefined;
+}
+
 function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
   if (key === "directory" || key === "service") return null;
   if (key === "new-organization") {
@@ -113,7 +130,7 @@ function routeBy(key: ShardKey): MiddlewareHandler<HonoEnv> | null {
     if ("param" in key) id = c.req.param(key.param);
     else if ("query" in key) id = c.req.query(key.query);
     else if (/json/i.test(c.req.header("content-type") ?? ""))
-      id = ((await c.req.json().catch(() => null)) as Record<string, unknown> | null)?.[key.body];
+      id = bodyShardKey((await c.req.json().catch(() => null)) as unknown, key.body);
     // A missing key names no shard either: ctx.on sends it where no record is found.
     c.set("ctx", ctxOf(c).on(typeof id === "string" ? id : ""));
     await next();

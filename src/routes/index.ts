@@ -30,6 +30,7 @@ import { registerMcpRoutes } from "./mcp";
 import { registerCommentRoutes } from "./comments";
 import { registerOAuthRoutes } from "./oauth";
 import { registerChangeRoutes } from "./changes";
+import { registerWebhookSubscriptions } from "./webhooks";
 import { registerAuditRoutes } from "./audit";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
@@ -76,6 +77,7 @@ export function registerRoutes(app: Router) {
   registerExportRoutes(app);
 
   registerAutomations(app);
+  registerWebhookSubscriptions(app);
 
   registerSearchRoutes(app);
 }

@@ -16,6 +16,7 @@ import { bulkRowCases } from "./cases/bulkRows";
 import { commentCases } from "./cases/comments";
 import { oauthCases } from "./cases/oauth";
 import { changeCases } from "./cases/changes";
+import { webhookCases } from "./cases/webhooks";
 import { auditCases } from "./cases/audit";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
@@ -37,6 +38,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   bulkRows: bulkRowCases,
   comments: commentCases,
   changes: changeCases,
+  webhooks: webhookCases,
   audit: auditCases,
   views: viewCases,
   oauth: oauthCases,

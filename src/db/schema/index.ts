@@ -14,3 +14,4 @@ export * from "./changes";
 export * from "./audit";
 export * from "./views";
 export * from "./oauth";
+export * from "./webhooks";

@@ -12,6 +12,12 @@ export const AutomationMessageSchema = z.discriminatedUnion("kind", [
     deliveryId: z.string().min(1).max(64),
     claimToken: z.string().min(1).max(64).optional(),
   }),
+  /** A webhook subscription's delivery (services/webhooks/deliveries.ts); `claimToken` as for a delivery. */
+  z.object({
+    kind: z.literal("subscriptionDelivery"),
+    deliveryId: z.string().min(1).max(64),
+    claimToken: z.string().min(1).max(64).optional(),
+  }),
   /**
    * Events whose runs could not be created when they happened (a shard database unavailable or fenced), one shard
    * database's, retried here (events.ts). Each carries its `eventId`, and the cascade is fixed, so a retry creates

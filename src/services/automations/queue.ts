@@ -12,6 +12,7 @@ import { AutomationMessageSchema, DEAD_LETTER_QUEUE } from "./messages";
 import { executeRun, failRunForGood } from "./runner";
 import { attemptDelivery, failDeliveryForGood } from "./webhooks";
 import { retryEvents } from "./events";
+import { attemptSubscriptionDelivery, failSubscriptionDelivery } from "./subscriptions/deliveries";
 
 function log(msg: string, extra: Record<string, unknown>) {
   console.error(JSON.stringify({ level: "error", msg, ...extra }));
@@ -30,6 +31,7 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
       const reason = `Gave up after ${message.attempts} queue attempt(s)`;
       if (body.kind === "run") await failRunForGood(env, body.runId, reason);
       else if (body.kind === "delivery") await failDeliveryForGood(env, body.deliveryId, reason);
+      else if (body.kind === "subscriptionDelivery") await failSubscriptionDelivery(env, body.deliveryId, reason);
       // Events whose runs could never be created: no record of them exists to fail, so the log says so.
       else
         log("gave up creating the runs of events", {
@@ -48,7 +50,8 @@ async function handleOne(message: Message<unknown>, env: Env, deadLetter: boolea
       await retryEvents(env, body);
       message.ack();
     } else {
-      const outcome = await attemptDelivery(env, body.deliveryId, body.claimToken);
+      const attempt = body.kind === "delivery" ? attemptDelivery : attemptSubscriptionDelivery;
+      const outcome = await attempt(env, body.deliveryId, body.claimToken);
       if (outcome.state === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
       else message.ack();
     }

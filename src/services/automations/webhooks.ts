@@ -48,37 +48,31 @@ export function claimCondition(now: number, token?: string) {
   return token ? sql`(${free} OR ${automationDeliveries.claimToken} = ${token})` : free;
 }
 
-/** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
-// eslint-disable-next-line max-lines-per-function -- one delivery attempt from SSRF check to recorded outcome; each step's failure is recorded in place
-export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
-  const d1 = d1Holding(env, deliveryId);
-  const db = createDb(d1);
-  const token = newId();
-  const now = Date.now();
-  const [claimed] = await db
-    .update(automationDeliveries)
-    .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
-    .where(
-      and(
-        eq(automationDeliveries.id, deliveryId),
-        eq(automationDeliveries.status, "pending"),
-        claimCondition(now, claimToken),
-      ),
-    )
-    .returning({ id: automationDeliveries.id });
-  if (!claimed) return { state: "gone" };
-  const [found] = await db
-    .select({
-      delivery: automationDeliveries,
-      secret: automations.webhookSecret,
-      ownerId: automations.ownerId,
-      name: automations.name,
-    })
-    .from(automationDeliveries)
-    .innerJoin(automations, eq(automations.id, automationDeliveries.automationId))
-    .where(eq(automationDeliveries.id, deliveryId));
-  if (!found || found.delivery.claimToken !== token) return { state: "gone" };
-  const d = found.delivery;
+/** What one signed send came to: the attempt as recorded, and whether (and after how long at least) to try again. */
+export interface SentWebhook {
+  attempt: DeliveryAttempt;
+  retryable: boolean;
+  retryAfter: number | null;
+}
+
+/**
+ * One Standard Webhooks send, shared by automation deliveries and webhook subscriptions (services/webhooks/): the
+ * send-time URL rule, the sealed secret opened, the signed request with its timeout, no redirects followed.
+ */
+export async function sendSignedWebhook(
+  env: Env,
+  d: {
+    id: string;
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    body: string;
+    sealedSecret: string;
+    secretContext: string;
+    /** Named in the error when the secret cannot be opened. */
+    owner: string;
+  },
+): Promise<SentWebhook> {
   const started = Date.now();
   const attempt: DeliveryAttempt = { at: started, durationMs: 0 };
   let retryable = false;
@@ -86,14 +80,15 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
   const refusal = await sendTimeCheck(d.url, env);
   const refused = refusal?.reason ?? null;
   // A secret sealed under another SIGNING_SECRET cannot sign: the delivery fails (not retried) and says why.
-  const secret = refused ? null : await openSecret(env.SIGNING_SECRET, found.secret, d.automationId).catch(() => null);
+  const secret = refused
+    ? null
+    : await openSecret(env.SIGNING_SECRET, d.sealedSecret, d.secretContext).catch(() => null);
   if (refused) {
     attempt.error = refused;
     // A DNS lookup that failed is tried again like a network error; an address refused is final.
     retryable = refusal!.retryable;
   } else if (secret === null) {
-    attempt.error =
-      "the automation's webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret";
+    attempt.error = `the ${d.owner}'s webhook secret cannot be opened with this deployment's SIGNING_SECRET: rotate the secret`;
   } else {
     const timestamp = Math.floor(started / 1000);
     const hasBody = d.method !== "GET";
@@ -125,11 +120,63 @@ export async function attemptDelivery(env: Env, deliveryId: string, claimToken?:
     }
   }
   attempt.durationMs = Date.now() - started;
+  return { attempt, retryable, retryAfter };
+}
+
+/** After a send at position `retryIndex` of the retry schedule: delivered, to be retried (after how long), or failed. */
+export function nextStep(sent: SentWebhook, retryIndex: number) {
+  const { attempt } = sent;
   const delivered = attempt.httpStatus !== undefined && attempt.httpStatus >= 200 && attempt.httpStatus < 300;
-  const canRetry = !delivered && retryable && d.retryIndex < RETRY_SCHEDULE_SECONDS.length;
+  const canRetry = !delivered && sent.retryable && retryIndex < RETRY_SCHEDULE_SECONDS.length;
   const delaySeconds = canRetry
-    ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[d.retryIndex]!, retryAfter ?? 0))
+    ? Math.min(MAX_DELAY_SECONDS, Math.max(RETRY_SCHEDULE_SECONDS[retryIndex]!, sent.retryAfter ?? 0))
     : 0;
+  return { delivered, canRetry, delaySeconds };
+}
+
+/** One attempt of a pending delivery: claimed before it is sent, recorded after; says whether (and when) to try again. */
+// eslint-disable-next-line max-lines-per-function -- one delivery attempt from claim to recorded outcome; each step's failure is recorded in place
+export async function attemptDelivery(env: Env, deliveryId: string, claimToken?: string): Promise<DeliveryOutcome> {
+  const d1 = d1Holding(env, deliveryId);
+  const db = createDb(d1);
+  const token = newId();
+  const now = Date.now();
+  const [claimed] = await db
+    .update(automationDeliveries)
+    .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
+    .where(
+      and(
+        eq(automationDeliveries.id, deliveryId),
+        eq(automationDeliveries.status, "pending"),
+        claimCondition(now, claimToken),
+      ),
+    )
+    .returning({ id: automationDeliveries.id });
+  if (!claimed) return { state: "gone" };
+  const [found] = await db
+    .select({
+      delivery: automationDeliveries,
+      secret: automations.webhookSecret,
+      ownerId: automations.ownerId,
+      name: automations.name,
+    })
+    .from(automationDeliveries)
+    .innerJoin(automations, eq(automations.id, automationDeliveries.automationId))
+    .where(eq(automationDeliveries.id, deliveryId));
+  if (!found || found.delivery.claimToken !== token) return { state: "gone" };
+  const d = found.delivery;
+  const sent = await sendSignedWebhook(env, {
+    id: d.id,
+    url: d.url,
+    method: d.method,
+    headers: d.headers,
+    body: d.body,
+    sealedSecret: found.secret,
+    secretContext: d.automationId,
+    owner: "automation",
+  });
+  const { attempt } = sent;
+  const { delivered, canRetry, delaySeconds } = nextStep(sent, d.retryIndex);
   const status = delivered ? "delivered" : canRetry ? "pending" : "failed";
   const t = Date.now();
   // Told once: the notice of a failure goes to the outbox in the batch that records it, before the update and only

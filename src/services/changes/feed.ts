@@ -28,7 +28,7 @@ export function retentionDays(env: { CHANGE_RETENTION_DAYS?: string }): number {
 }
 
 /** A cursor: the last entry seen `(seq, recordId)` and when it was handed out (retention is counted from then). */
-interface Cursor {
+export interface Cursor {
   seq: number;
   recordId: string;
   at: number;
@@ -38,7 +38,7 @@ export function encodeCursor(c: Cursor): string {
   return textToBase64Url(`${c.seq}.${c.recordId}.${c.at}`);
 }
 
-function decodeCursor(text: string): Cursor {
+export function decodeCursor(text: string): Cursor {
   // seq -1: the start of a scope with no entries yet (what `latest` hands out on an empty feed).
   const m = /^(-1|\d{1,15})\.([0-9A-Za-z_-]{0,64})\.(\d{1,15})$/.exec(textFromBase64Url(text) ?? "");
   if (!m)
