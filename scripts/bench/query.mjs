@@ -98,13 +98,37 @@ function classes(col, tableId) {
   // service compiles them (src/services/tables/query/filter.ts, inCells).
   const inCells = (columnId, pred, sorted = false) =>
     `${sorted ? "" : "+"}r.id IN (SELECT c.row_id FROM cells c WHERE c.column_id = '${columnId}' AND c.is_deleted = 0 AND ${pred})`;
+  // A sort key read from the (column, row, value) index alone, as src/services/tables/query/sqlParts.ts rowValue.
   const key = (columnId) =>
-    `(SELECT NULLIF(NULLIF(${v}, ''), '[]') FROM cells c WHERE c.row_id = r.id AND c.column_id = '${columnId}' AND c.is_deleted = 0)`;
+    `(SELECT NULLIF(NULLIF(${v}, ''), '[]') FROM cells c INDEXED BY cells_column_row_value_idx WHERE c.column_id = '${columnId}' AND c.row_id = r.id AND c.is_deleted = 0)`;
+  const cellsOf = `(SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells`;
   // The page's ids sorted and cut first, then the values of those rows only (as src/services/tables/query/query.ts).
   const page = (where, order, limit = 100) =>
-    `SELECT r.*, (SELECT json_group_object(c.column_id, json(c.data)) FROM cells c WHERE c.row_id = r.id) AS cells
+    `SELECT r.*, ${cellsOf}
      FROM rows r WHERE r.id IN (SELECT r.id FROM rows r WHERE r.table_id = '${tableId}' AND r.is_deleted = 0 AND ${where}
        ORDER BY ${order} LIMIT ${limit + 1}) ORDER BY ${order}`;
+  // A sorted page: every match with its keys read once (a MATERIALIZED set), sorted and cut, then the page's values.
+  // On several keys (a first page), the later keys only for the matches whose first key can make the page.
+  const sortedPage = (where, keys, limit = 100) => {
+    const order = (k) => [...keys.map(([, dir], i) => `${k(i)} IS NULL, ${k(i)} ${dir}`), "seq, id"].join(", ");
+    const matches = `FROM rows r WHERE r.table_id = '${tableId}' AND r.is_deleted = 0 AND ${where}`;
+    const ids =
+      keys.length === 1
+        ? `WITH m AS MATERIALIZED (SELECT r.id AS id, r.seq AS seq, ${key(keys[0][0])} AS k0 ${matches})
+           SELECT id FROM m ORDER BY ${order((i) => `k${i}`)} LIMIT ${limit + 1}`
+        : `WITH m AS MATERIALIZED (SELECT r.id AS id, r.seq AS seq, ${key(keys[0][0])} AS k0 ${matches}),
+           cut AS MATERIALIZED (SELECT k0 FROM m ORDER BY k0 IS NULL, k0 ${keys[0][1]} LIMIT 1 OFFSET ${limit}),
+           c AS MATERIALIZED (SELECT m.id AS id, m.seq AS seq, m.k0 AS k0,
+               ${keys
+                 .slice(1)
+                 .map(([c], i) => `${key(c).replace("c.row_id = r.id", "c.row_id = m.id")} AS k${i + 1}`)
+                 .join(", ")}
+             FROM m WHERE NOT EXISTS (SELECT 1 FROM cut) OR (SELECT k0 FROM cut) IS NULL
+               OR m.k0 ${keys[0][1] === "DESC" ? ">=" : "<="} (SELECT k0 FROM cut))
+           SELECT id FROM c ORDER BY ${order((i) => `k${i}`)} LIMIT ${limit + 1}`;
+    return `SELECT r.*, ${cellsOf} FROM rows r WHERE r.id IN (${ids})
+     ORDER BY ${order((i) => key(keys[i][0])).replace("seq, id", "r.seq, r.id")}`;
+  };
   const cond = (columnId, op, value) => ({ columnId, op, value });
   return [
     {
@@ -115,10 +139,9 @@ function classes(col, tableId) {
     {
       name: "range + sort on another column",
       body: { filter: { and: [cond(col.n1, "between", [100, 149])] }, sort: [{ columnId: col.n2, direction: "desc" }] },
-      sql: page(
-        inCells(col.n1, `typeof(${v}) IN ('integer', 'real') AND ${v} BETWEEN 100 AND 149`, true),
-        `${key(col.n2)} IS NULL, ${key(col.n2)} DESC, r.seq, r.id`,
-      ),
+      sql: sortedPage(inCells(col.n1, `typeof(${v}) IN ('integer', 'real') AND ${v} BETWEEN 100 AND 149`, true), [
+        [col.n2, "DESC"],
+      ]),
     },
     {
       name: "or of three + two sort keys",
@@ -126,9 +149,12 @@ function classes(col, tableId) {
         filter: { or: [cond(col.t2, "eq", "cat-1"), cond(col.t2, "eq", "cat-2"), cond(col.n1, "gte", 990)] },
         sort: [{ columnId: col.s1 }, { columnId: col.n2, direction: "desc" }],
       },
-      sql: page(
+      sql: sortedPage(
         `(${inCells(col.t2, `${v} = 'cat-1'`, true)} OR ${inCells(col.t2, `${v} = 'cat-2'`, true)} OR ${inCells(col.n1, `typeof(${v}) IN ('integer', 'real') AND ${v} >= 990`, true)})`,
-        `${key(col.s1)} IS NULL, ${key(col.s1)} ASC, ${key(col.n2)} IS NULL, ${key(col.n2)} DESC, r.seq, r.id`,
+        [
+          [col.s1, "ASC"],
+          [col.n2, "DESC"],
+        ],
       ),
     },
     {

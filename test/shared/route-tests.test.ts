@@ -33,7 +33,8 @@ const SCENARIO_FILES: Record<string, string> = {
   "formulas/lookups.test.ts": "lookups and rollups computed across linked tables by the row and column routes",
   "search/site.test.ts": "the reader site's search page, served by the portal site rather than an API operation",
   "portals/machine-readable.test.ts": "the reader site's llms.txt and page Markdown, served by the portal site",
-  "changes/replay.test.ts": "the change feed replayed over random writes of the row routes (a property test)",
+  "changes/replay.test.ts":
+    "the change feed replayed over random writes of the row and document routes (property tests)",
 };
 
 /** Operations whose tests live outside their folder, with where and why. */

@@ -130,6 +130,14 @@ export const cells = sqliteTable(
     index("cells_column_value_idx")
       .on(t.columnId, sql`json_extract(${t.data}, '$')`, t.rowId)
       .where(sql`${t.isDeleted} = 0`),
+    /**
+     * A live cell's stored value by column and row: a sorted query's or an aggregate's key of each matching row is
+     * read from the index alone (`INDEXED BY` in src/services/tables/query/sqlParts.ts, rowValue), never from the
+     * cell's record. Kept by SQLite on every write path, like cells_column_value_idx.
+     */
+    index("cells_column_row_value_idx")
+      .on(t.columnId, t.rowId, sql`json_extract(${t.data}, '$')`)
+      .where(sql`${t.isDeleted} = 0`),
   ],
 );
 

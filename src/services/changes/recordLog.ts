@@ -33,7 +33,8 @@ export const entryBy = (ctx: ServiceContext, source?: ChangeSource): EntryBy => 
 /** A field a write sets: its name in the entry, its column, the new value (`json`: a JSON column, compared as text). */
 export interface FieldWrite {
   field: string;
-  column: SQLiteColumn;
+  /** The stored value: a column, or an expression over `table` (a value absent from a joined table, say). */
+  column: SQLiteColumn | SQL;
   after: unknown;
   json?: boolean;
 }
@@ -65,7 +66,8 @@ export function diffEntryQuery(
     kind: string;
     recordId: string;
     place: EntryPlace;
-    table: SQLiteTable;
+    /** What the fields are read from: the record's table, or a join (SQL). */
+    table: SQLiteTable | SQL;
     guard: SQL;
     fields: readonly FieldWrite[];
     by?: EntryBy;
@@ -108,6 +110,26 @@ export function contentEntryQuery(ctx: ServiceContext, e: { documentId: string; 
       'after', json_object('version', c.version, 'size', c.size)))
     FROM document_contents c JOIN documents d ON d.id = c.document_id
     WHERE c.document_id = ${e.documentId} AND c.r2_key = ${e.key}`;
+  return [ctx.db.insert(changeLog).select(values)];
+}
+
+/**
+ * After a DOCX version is recorded (its docx_versions insert, in the same batch): `document.content` with the
+ * version it follows and the new one with its size and SHA-256 (`{ docx: { before: { version } | null, after:
+ * { version, size, sha256 } } }`). Recorded only if the insert stored `r2Key` at this request's time.
+ */
+export function docxEntryQuery(ctx: ServiceContext, e: { documentId: string; r2Key: string; by?: EntryBy }) {
+  if (changeLogOff(ctx.env)) return [];
+  const by = e.by ?? entryBy(ctx);
+  const values = sql`SELECT ${NEXT_SEQ} + 1, d.id, ${ctx.now}, 'document.content', ${organizationOf(sql`d.workspace_id`)},
+    d.workspace_id, d.project_id, NULL, ${JSON.stringify(by.actor)}, ${by.source},
+    json_object('docx', json_object(
+      'before', json(CASE WHEN v.version > 1 THEN json_object('version', v.version - 1) END),
+      'after', json_object('version', v.version, 'size', v.size, 'sha256', v.sha256)))
+    FROM (SELECT document_id, version, size, sha256 FROM docx_versions
+      WHERE document_id = ${e.documentId} AND r2_key = ${e.r2Key} AND created_at = ${ctx.now}
+      ORDER BY version DESC LIMIT 1) v
+    JOIN documents d ON d.id = v.document_id`;
   return [ctx.db.insert(changeLog).select(values)];
 }
 

@@ -152,10 +152,14 @@ export async function updateDocumentSettings(
   }: { documentId: string; patch: { listTemplateId?: string | null; importedTermId?: string | null } },
 ): Promise<DocumentSettings> {
   const [docs, wsRoles, docRoles] = await read(ctx, documentsAccessStatements(ctx.db, ctx.user.ref, [documentId]));
-  checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
+  const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "edit");
   const members = {
     ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId ?? "" }),
     ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId ?? "" }),
   };
-  return writeSettings(ctx, { documentId, patch: members });
+  return writeSettings(ctx, {
+    documentId,
+    patch: members,
+    place: { workspaceId: doc.workspaceId, projectId: doc.projectId },
+  });
 }

@@ -13,7 +13,7 @@ import { contentBumpStatement, restoreDocxStatements, snapshotInsertStatement } 
 import { loadSnapshot, snapshotBlocksJson } from "./snapshots";
 import { contentObjectKey } from "./store";
 import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
-import { asStatements, contentEntryQuery, entryBy } from "../changes/recordLog";
+import { asStatements, contentEntryQuery, docxEntryQuery, entryBy } from "../changes/recordLog";
 
 export interface RestoreResult {
   contentVersion: number;
@@ -68,6 +68,9 @@ export async function restoreSnapshot(
     ...(anchors ? [anchors] : []),
     ...(frozenBytes ? [docxBodyStatement(d1, documentId, snapshot.docxKey!, frozenBytes)] : []),
     ...asStatements(d1, contentEntryQuery(ctx, { documentId, key, by: entryBy(ctx, "restore") })),
+    ...(restoresDocx
+      ? asStatements(d1, docxEntryQuery(ctx, { documentId, r2Key: snapshot.docxKey!, by: entryBy(ctx, "restore") }))
+      : []),
   ];
   let results: D1Result<{ version: number }>[];
   try {

@@ -7,7 +7,7 @@
  * The object a write replaces is deleted unless a snapshot still points at it (snapshots share the current
  * object instead of copying it).
  */
-import { eq, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { d1Of } from "../../db/d1";
 import { documentContents, documentSettings } from "../../db/schema";
 import { inJson, insertWhere } from "../../db/sql";
@@ -19,7 +19,15 @@ import { mapConcurrent } from "../../lib/concurrency";
 import { contentBodyStatement } from "../search/queries";
 import { anchorsStatement, announceAnchorChanges } from "../comments/anchors";
 import { contentBumpStatement, currentContentStatement } from "./queries";
-import { asStatements, contentEntryQuery, type EntryBy } from "../changes/recordLog";
+import {
+  asStatements,
+  contentEntryQuery,
+  diffEntryQuery,
+  type EntryBy,
+  type EntryPlace,
+  type FieldWrite,
+} from "../changes/recordLog";
+import type { BatchItem } from "drizzle-orm/batch";
 
 export interface DocumentContent {
   documentId: string;
@@ -227,27 +235,56 @@ export function settingsOf(
 }
 
 /** Sets the given members (others keep their value) in one upsert; returns the resulting settings. */
+/**
+ * Before the settings upsert: `document.updated` with the settings it changes (an unset one reads as ""), before
+ * and after; nothing when none changes.
+ */
+function settingsEntryQuery(
+  ctx: ServiceContext,
+  p: { documentId: string; patch: Partial<DocumentSettings>; place: EntryPlace },
+) {
+  const stored = (column: string) => sql`COALESCE(${sql.raw(`s.${column}`)}, '')`;
+  const fields: FieldWrite[] = [];
+  if (p.patch.listTemplateId !== undefined)
+    fields.push({ field: "listTemplateId", column: stored("list_template_id"), after: p.patch.listTemplateId });
+  if (p.patch.importedTermId !== undefined)
+    fields.push({ field: "importedTermId", column: stored("imported_term_id"), after: p.patch.importedTermId });
+  return diffEntryQuery(ctx, {
+    kind: "document.updated",
+    recordId: p.documentId,
+    place: p.place,
+    table: sql`documents d LEFT JOIN document_settings s ON s.document_id = d.id`,
+    guard: sql`d.id = ${p.documentId}`,
+    fields,
+  });
+}
+
 export async function writeSettings(
   ctx: ServiceContext,
-  { documentId, patch }: { documentId: string; patch: Partial<DocumentSettings> },
+  { documentId, patch, place }: { documentId: string; patch: Partial<DocumentSettings>; place: EntryPlace },
 ): Promise<DocumentSettings> {
   const t = ctx.now;
-  const [row] = await ctx.db
-    .insert(documentSettings)
-    .values({
-      documentId,
-      listTemplateId: patch.listTemplateId ?? "",
-      importedTermId: patch.importedTermId ?? "",
-      updatedAt: t,
-    })
-    .onConflictDoUpdate({
-      target: documentSettings.documentId,
-      set: {
-        ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId }),
-        ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId }),
+  const log = settingsEntryQuery(ctx, { documentId, patch, place });
+  const results = await ctx.db.batch([
+    ...log,
+    ctx.db
+      .insert(documentSettings)
+      .values({
+        documentId,
+        listTemplateId: patch.listTemplateId ?? "",
+        importedTermId: patch.importedTermId ?? "",
         updatedAt: t,
-      },
-    })
-    .returning();
+      })
+      .onConflictDoUpdate({
+        target: documentSettings.documentId,
+        set: {
+          ...(patch.listTemplateId !== undefined && { listTemplateId: patch.listTemplateId }),
+          ...(patch.importedTermId !== undefined && { importedTermId: patch.importedTermId }),
+          updatedAt: t,
+        },
+      })
+      .returning(),
+  ] as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [row] = results[log.length] as (typeof documentSettings.$inferSelect)[];
   return { listTemplateId: row!.listTemplateId, importedTermId: row!.importedTermId };
 }

@@ -12,6 +12,7 @@ import { hasBody } from "../../lib/r2";
 import { read, type ServiceContext } from "../context";
 import { prepareCreateDocument } from "../documents/mutations";
 import { commitNewDocument, placeNewDocument } from "../documents/create";
+import { docxEntryQuery, entryBy } from "../changes/recordLog";
 import { documentDto } from "../documents/serialize";
 import { readExactly } from "../media/upload";
 import { docxBodyQuery } from "../search/queries";
@@ -60,8 +61,13 @@ export async function createDocx(
     await commitNewDocument(ctx, {
       row,
       statements,
-      with: [firstDocxVersion(ctx, { documentId, blob }), docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes)],
+      with: [
+        firstDocxVersion(ctx, { documentId, blob }),
+        docxBodyQuery(ctx.db, documentId, blob.r2Key, bytes),
+        ...docxEntryQuery(ctx, { documentId, r2Key: blob.r2Key, by: entryBy(ctx, "import") }),
+      ],
       answer: dto,
+      source: "import",
     });
     return dto;
   } catch (err) {

@@ -47,6 +47,7 @@ export const INFLATION_CHECKED = { inflation: "checked" } as const;
 export function inflationChecked(obj: R2Object): boolean {
   return obj.customMetadata?.inflation === INFLATION_CHECKED.inflation;
 }
+import { asStatements, docxEntryQuery } from "../changes/recordLog";
 
 /** Stores bytes that passed checkDocxBytes. */
 export async function putDocxBlob(r2: R2Bucket, documentId: string, bytes: Uint8Array): Promise<StoredBlob> {
@@ -114,6 +115,7 @@ export async function addDocxVersion(
   const [inserted] = await d1.batch<{ version: number }>([
     ...docxVersionStatements(d1, { documentId, blob, userId, t, external }),
     docxBodyStatement(d1, documentId, blob.r2Key, bytes),
+    ...asStatements(d1, docxEntryQuery(ctx, { documentId, r2Key: blob.r2Key })),
   ]);
   return inserted!.results[0]!.version;
 }

@@ -316,7 +316,9 @@ export async function recomputeRowFormulas(
   const trees = formulaTrees(columns);
   const plan = planComputation(columns, trees, new Set(trees.keys()), { readTargets: true });
   const allRowIds = [...new Set([...rowIds, ...writes.map((w) => w.rowId)])];
-  if (allRowIds.length === 0)
+  // Nothing to store and no formula or lookup to compute (a table without them, as most bulk writes meet): the rows
+  // are not read at all, and only the tables looking into this one are named.
+  if (allRowIds.length === 0 || (plan.order.length === 0 && writes.length === 0))
     return {
       updatedRows: 0,
       formulaCells: {},

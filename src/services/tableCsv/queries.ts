@@ -45,6 +45,29 @@ export function showRowsStatement(
   );
 }
 
+/**
+ * Before SHOW_ROWS, on its conditions (params as SHOW_ROWS's, then the actor; `held`'s after them): a `row.created`
+ * entry with source `import` for each staged row, its cells as `after` (docs/api-guide.md › Changes, history and audit).
+ */
+const STAGED_ROWS_CREATED = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
+  SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + row_number() OVER (ORDER BY r.id), r.id, ?3, 'row.created',
+    (SELECT organization_id FROM workspaces WHERE id = t.workspace_id), t.workspace_id, t.project_id, ?1, ?5, 'import',
+    (SELECT json_group_object(c.column_id, json_object('before', NULL, 'after', json(c.data)))
+      FROM cells c WHERE c.row_id = r.id AND c.is_deleted = 0 AND c.data IS NOT NULL)
+  FROM rows r JOIN tables t ON t.id = r.table_id
+  WHERE r.table_id = ?1 AND r.origin_id = ?2 AND r.is_deleted = 1 AND t.is_deleted = 0
+    AND (SELECT COUNT(*) FROM rows s WHERE s.table_id = ?1 AND s.is_deleted = 1 AND s.origin_id = ?2) = ?4`;
+
+/** The change-log entries of the rows `showRowsStatement` makes live, by `actor` (JSON), in the same batch before it. */
+export function stagedRowsCreatedStatement(
+  d1: D1Database,
+  p: { tableId: string; marker: string; t: number; total: number; actor: string; held: Held },
+) {
+  const { held } = p;
+  const text = held ? `${STAGED_ROWS_CREATED} AND ${held.sql}` : STAGED_ROWS_CREATED;
+  return statement(d1, text, p.tableId, p.marker, p.t, p.total, p.actor, ...(held?.params ?? []));
+}
+
 /** The kept answer's condition (params: table id, marker, table id): the rows went live (none is left staged) in a live table. */
 export const COMMITTED = `NOT EXISTS (SELECT 1 FROM rows WHERE table_id = ? AND is_deleted = 1 AND origin_id = ?) AND EXISTS (SELECT 1 FROM tables WHERE id = ? AND is_deleted = 0)`;
 
@@ -69,6 +92,19 @@ export function deleteStagedStatements(d1: D1Database, tableId: string, marker: 
 }
 
 /** The columns an import created: never answered for, so removed with its rows. */
+/**
+ * Before deleteCreatedColumnsStatement: a `column.deleted` tombstone (source `import`, by the actor ?2 as JSON, at
+ * ?3) for each of the columns ?1 still live, so the feed that saw them created sees them go.
+ */
+const CREATED_COLUMNS_DELETED = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
+  SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + row_number() OVER (ORDER BY c.id), c.id, ?3, 'column.deleted',
+    (SELECT organization_id FROM workspaces WHERE id = c.workspace_id), c.workspace_id, c.project_id, c.table_id, ?2, 'import', NULL
+  FROM columns c WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.is_deleted = 0`;
+
+export function createdColumnsDeletedStatement(d1: D1Database, columnIds: readonly string[], actor: string, t: number) {
+  return statement(d1, CREATED_COLUMNS_DELETED, JSON.stringify(columnIds), actor, t);
+}
+
 export function deleteCreatedColumnsStatement(d1: D1Database, columnIds: readonly string[]) {
   return statement(d1, `DELETE FROM columns WHERE id IN (SELECT value FROM json_each(?1))`, JSON.stringify(columnIds));
 }

@@ -34,12 +34,15 @@ import { createTargets, type RowValues, type Target } from "./targets";
 import { rowInsertStatements } from "../tables/queries";
 import {
   COMMITTED,
+  createdColumnsDeletedStatement,
   deleteCreatedColumnsStatement,
   deleteStagedStatements,
   liveAndHeldStatement,
   showRowsStatement,
+  stagedRowsCreatedStatement,
   storeItemsStatement,
 } from "./queries";
+import { actorOf, changeLogOff } from "../changes/log";
 
 /** What origin_id of a staged row starts with; ./sweep finds abandoned imports by it. */
 export const STAGED_MARKER_PREFIX = "csv-import:";
@@ -128,14 +131,20 @@ export class Stage {
     // lease) leaves the import to the retry.
     const { held } = claimLease(this.ctx, this.d1);
     if (this.rowIds.length) await breather(this.lastMs);
+    // The rows' `row.created` entries (source `import`) go in this batch, on the conditions that make them live.
+    const actor = JSON.stringify(actorOf(this.ctx));
+    const log = changeLogOff(this.ctx.env)
+      ? []
+      : [stagedRowsCreatedStatement(this.d1, { tableId: table.id, marker: this.marker, t, total, actor, held })];
     const results = await this.d1.batch([
       ...staged.statements,
       ...columnStatements,
+      ...log,
       showRowsStatement(this.d1, table.id, this.marker, t, total, held),
       ...kept,
     ]);
     for (const id of staged.ids) this.rowIds.push(id);
-    const shown = results[staged.statements.length + columnStatements.length];
+    const shown = results[staged.statements.length + columnStatements.length + log.length];
     // changes counts what the search triggers updated too: at least every staged row, or none.
     if ((shown?.meta.changes ?? 0) < total) throw await this.whyNotShown(held);
   }
@@ -161,7 +170,12 @@ export class Stage {
       const [, rows] = await this.d1.batch(deleteStagedStatements(this.d1, table.id, this.marker, this.plan.batchRows));
       if ((rows?.meta.changes ?? 0) === 0) break;
     }
-    if (this.createdColumns.length) await deleteCreatedColumnsStatement(this.d1, this.createdColumns).run();
+    if (!this.createdColumns.length) return;
+    const actor = JSON.stringify(actorOf(this.ctx));
+    const log = changeLogOff(this.ctx.env)
+      ? []
+      : [createdColumnsDeletedStatement(this.d1, this.createdColumns, actor, this.ctx.now)];
+    await this.d1.batch([...log, deleteCreatedColumnsStatement(this.d1, this.createdColumns)]);
   }
 
   /** Formulas of the new rows and their events, a step at a time (the rows are live already). */

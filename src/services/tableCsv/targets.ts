@@ -109,7 +109,7 @@ export async function createTargets(
       ...t.column.column.data,
       ...(t.column.items.length ? { selectItems: t.column.items } : {}),
     } as ColumnDataInput;
-    const dto = await createColumn(ctx, { tableId: table.id, name: t.header, data });
+    const dto = await createColumn(ctx, { tableId: table.id, name: t.header, data, changeSource: "import" });
     t.column.column = { ...t.column.column, id: dto._id, name: dto.name };
     t.column.added = false;
     created.push(dto._id);

@@ -24,6 +24,7 @@ import { asTableColumn, columnDto, type ColumnRow, type TableRow } from "./seria
 import { slugify, takenSlugsQuery, withFreeSlug } from "./columnSlugs";
 import { columnCreatedEntry, columnDeletedEntry, columnUpdatedEntry } from "./changeLog";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { ChangeSource } from "../../db/schema/changes";
 import {
   assertColumnIfMatch,
   checkOneManyReferences,
@@ -92,7 +93,10 @@ export async function listColumns(ctx: ServiceContext, { tableId }: { tableId: s
 }
 
 /** Adds a column. A table has exactly one identifier column, made with the table; another is 409. */
-export async function createColumn(ctx: ServiceContext, input: NewColumn & { tableId: string }): Promise<ColumnDto> {
+export async function createColumn(
+  ctx: ServiceContext,
+  input: NewColumn & { tableId: string; changeSource?: ChangeSource },
+): Promise<ColumnDto> {
   const [[tableRow], targets, cols, taken, list, linkedRows] = await read(ctx, [
     tableAccessStatement(ctx.db, ctx.user.ref, input.tableId),
     ...oneManyStatements(ctx.db, input.data),
@@ -142,7 +146,7 @@ export async function createColumn(ctx: ServiceContext, input: NewColumn & { tab
     const answer = formula ? withFormula(made, formula, list, linked) : columnDto(made, list, linked);
     await ctx.db.batch([
       ctx.db.insert(columns).values(made),
-      ...columnCreatedEntry(ctx, made),
+      ...columnCreatedEntry(ctx, made, input.changeSource),
       ...(await keptAnswerUpdates(ctx, { payload: { data: answer } })),
     ]);
     return made;

@@ -13,12 +13,16 @@ import {
 import { makeTable } from "../../support/tableHarness";
 import { shardD1 } from "../../support/shards";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 describe("crud", () => {
-  let t: Tenant;
   let admin: RegisteredUser;
 
   beforeAll(async () => {
-    t = await seedTenant();
     admin = await registerUser("Admin");
     await addWorkspaceCollaborator(t.owner, t.workspaceId, admin, "admin");
     await makeTable(t.owner.token, t.projectId);
@@ -156,12 +160,6 @@ describe("crud", () => {
  * who may change the automation.
  */
 describe("records", () => {
-  let t: Tenant;
-
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   describe("no lost updates", () => {
     it("concurrent trigger changes leave the event-trigger index matching the stored triggers", async () => {
       const a = (
@@ -190,11 +188,6 @@ describe("records", () => {
 
 /** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 describe("request-path", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   describe("automation writes fold authentication into their first read", () => {
     it("create, run, retry and rotate cost 2 D1 round trips (3 with an Idempotency-Key), and still refuse what they refused", async () => {
       const trips = (res: { headers: Headers }) => Number(res.headers.get("x-d1-round-trips"));

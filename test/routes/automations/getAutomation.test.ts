@@ -11,13 +11,17 @@ import {
 } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 describe("crud", () => {
-  let t: Tenant;
   let admin: RegisteredUser;
   let tableId: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
     admin = await registerUser("Admin");
     await addWorkspaceCollaborator(t.owner, t.workspaceId, admin, "admin");
     tableId = (await makeTable(t.owner.token, t.projectId)).tableId;
@@ -84,11 +88,6 @@ describe("crud", () => {
 
 /** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 describe("request-path", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const createAutomation = async () =>
     (
       await ok("POST", "/automation", {

@@ -12,13 +12,17 @@ import {
 } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 describe("crud", () => {
-  let t: Tenant;
   let admin: RegisteredUser;
   let tableId: string;
 
   beforeAll(async () => {
-    t = await seedTenant();
     admin = await registerUser("Admin");
     await addWorkspaceCollaborator(t.owner, t.workspaceId, admin, "admin");
     tableId = (await makeTable(t.owner.token, t.projectId)).tableId;
@@ -113,12 +117,6 @@ describe("crud", () => {
  * who may change the automation.
  */
 describe("records", () => {
-  let t: Tenant;
-
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   describe("no lost updates", () => {
     it("concurrent PATCHes of description and actions from two tokens: both changes stay, 20 times out of 20", async () => {
       const admin = await registerUser("Admin");
@@ -148,11 +146,6 @@ describe("records", () => {
 
 /** Conditional requests on automations (docs/api-guide.md › HTTP semantics: retries, caching, replicas): strong ETag and 304 on GET, If-Match on PATCH (E2) and DELETE. */
 describe("request-path", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const createAutomation = async () =>
     (
       await ok("POST", "/automation", {

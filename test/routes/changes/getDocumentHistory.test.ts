@@ -2,6 +2,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { importMarkdown } from "../../support/markdown";
+import { connect, para } from "../../support/collab-peer";
+import { blocksOf, room, until } from "../../support/collabRoom";
+import { newDocxIn } from "../../support/docx";
+import { docxBytes } from "../../support/content-fixtures";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -34,6 +38,22 @@ describe("document entries", () => {
     expect(entries[0].actor).toMatchObject({ type: "user", userId: t.editor.id });
     expect(entries[0].source).toBe("api");
     expect(entries[0]).toMatchObject({ workspaceId: t.workspaceId, projectId: t.projectId, recordId: id });
+  });
+
+  it("a settings write records document.updated with the settings it changes; the same settings again record nothing", async () => {
+    const id = await newDoc("Settings");
+    await ok("PUT", `/document/${id}/settings`, { token: t.editor.token, body: { listTemplateId: "tpl-1" } });
+    await ok("PUT", `/document/${id}/settings`, {
+      token: t.editor.token,
+      body: { listTemplateId: "tpl-1", importedTermId: "" },
+    });
+    await ok("PUT", `/document/${id}/settings`, { token: t.editor.token, body: { importedTermId: "term-9" } });
+    const entries = await history(id);
+    expect(entries.map((e) => [e.kind, e.changes])).toEqual([
+      ["document.updated", { importedTermId: { before: "", after: "term-9" } }],
+      ["document.updated", { listTemplateId: { before: "", after: "tpl-1" } }],
+      ["document.created", expect.anything()],
+    ]);
   });
 
   it("a move records document.moved with the parent before and after; a refused move records nothing", async () => {
@@ -121,6 +141,50 @@ describe("document entries", () => {
       ["document.content", "import"],
       ["document.created", "import"],
     ]);
+  });
+});
+
+describe("DOCX entries", () => {
+  it("an uploaded DOCX document is created and its first version recorded with source import; a new version with api", async () => {
+    const doc = await newDocxIn(t, "History.docx");
+    const v2 = docxBytes("the second version");
+    const put = await call("PUT", `/document/docx/${doc._id}`, {
+      token: t.editor.token,
+      raw: v2,
+      headers: { "content-type": "application/octet-stream" },
+    });
+    expect(put.status).toBe(200);
+    const entries = await history(doc._id);
+    expect(entries.map((e) => [e.kind, e.source])).toEqual([
+      ["document.content", "api"],
+      ["document.content", "import"],
+      ["document.created", "import"],
+    ]);
+    expect(entries[0].changes.docx).toMatchObject({ before: { version: 1 }, after: { version: 2, size: v2.length } });
+    expect(entries[1].changes.docx).toMatchObject({ before: null, after: { version: 1 } });
+  });
+});
+
+describe("collaboration room entries", () => {
+  it("the room's write-back is one document.content with source room, naming the editor; a PUT through it names the caller", async () => {
+    const id = await newDoc("Room");
+    const peer = await connect(id, { token: t.editor.token });
+    peer.write([para("p1", "live edit")]);
+    await until(
+      () => blocksOf(id),
+      (b) => b.length === 1,
+      "the room to hold the edit",
+    );
+    await room(id).flush();
+    await ok("PUT", `/document/${id}/content`, { token: t.owner.token, body: { blocks: blocks("put") } });
+    peer.close();
+    const entries = await history(id);
+    expect(entries.map((e) => [e.kind, e.source, e.actor.userId])).toEqual([
+      ["document.content", "api", t.owner.id],
+      ["document.content", "room", t.editor.id],
+      ["document.created", "api", t.owner.id],
+    ]);
+    expect(entries[1].changes.content).toMatchObject({ before: null, after: { version: 1 } });
   });
 });
 

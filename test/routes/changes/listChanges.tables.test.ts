@@ -73,3 +73,45 @@ describe("table and column entries", () => {
     expect(entries[3].changes).toBeUndefined();
   });
 });
+
+describe("CSV import entries", () => {
+  const importCsv = (tableId: string, raw: string, query: Record<string, string> = {}) =>
+    call("POST", `/table/${tableId}/import`, {
+      token: t.editor.token,
+      raw,
+      headers: { "content-type": "text/csv" },
+      query,
+    });
+
+  it("one row.created per imported row with its values, and column.created for a new column, all source import", async () => {
+    const table = await makeTable(t.owner.token, t.projectId, "Imported");
+    const res = await importCsv(table.tableId, "Name,Color\nA,red\nB,\n");
+    expect(res.status).toBe(200);
+    const colorId = res.body.data.columns.find((c: any) => c.header === "Color").columnId;
+    const entries = (await ok("GET", `/changes?tableId=${table.tableId}&limit=1000`, { token: t.owner.token }))
+      .data as any[];
+    const imported = entries.filter((e) => e.source === "import");
+    expect(imported.map((e) => e.kind).sort()).toEqual(["column.created", "row.created", "row.created"]);
+    const rows = imported.filter((e) => e.kind === "row.created").map((e) => e.changes);
+    expect(rows).toContainEqual({
+      [table.nameColumnId]: { before: null, after: "A" },
+      [colorId]: { before: null, after: "red" },
+    });
+    expect(rows).toContainEqual({ [table.nameColumnId]: { before: null, after: "B" } });
+    expect(imported[0].actor).toMatchObject({ type: "user", userId: t.editor.id });
+  });
+
+  it("an atomic import that fails records no row, and the column it created and removed again as deleted", async () => {
+    const table = await makeTable(t.owner.token, t.projectId, "Refused import");
+    await addColumn(t.owner.token, table.tableId, "Qty", { type: "number" });
+    const res = await importCsv(table.tableId, "Name,Qty,Extra\nA,1,x\nB,not a number,y\n", { mode: "atomic" });
+    expect(res.status).toBe(422);
+    const entries = (await ok("GET", `/changes?tableId=${table.tableId}&limit=1000`, { token: t.owner.token }))
+      .data as any[];
+    expect(entries.filter((e) => e.kind.startsWith("row."))).toEqual([]);
+    const imported = entries.filter((e) => e.source === "import");
+    expect(imported.map((e) => e.kind)).toEqual(["column.created", "column.deleted"]);
+    expect(imported[0].recordId).toBe(imported[1].recordId);
+    expect(imported[0].changes.name.after).toBe("Extra");
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * The change log as a property (docs/api-guide.md › Changes, history and audit): over random sequences of row
  * writes, replaying the feed from the start of a table rebuilds exactly the table's rows and values, each entry
- * is seen once, and a write that changes nothing adds no entry.
+ * is seen once, and a write that changes nothing adds no entry. The same over random document writes (create,
+ * rename, move, delete, restore, content) and a project's feed: its live documents with their names, parents and
+ * content versions.
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -116,6 +118,128 @@ describe("replaying the change feed", () => {
         const rebuilt = await replay(tb.tableId, t.owner.token);
         const rows = await allRows(t.owner.token, tb.tableId);
         expect(new Map(rows.map((r) => [r._id, nonNull(r.cells)]))).toEqual(rebuilt);
+      }),
+      { numRuns: 4 },
+    );
+  });
+});
+
+type DocOp =
+  | { op: "create"; folder: boolean; parent: number; name: string }
+  | { op: "rename"; doc: number; name: string }
+  | { op: "move"; doc: number; parent: number }
+  | { op: "delete"; doc: number }
+  | { op: "restore"; doc: number }
+  | { op: "content"; doc: number };
+
+const docName = fc.constantFrom("a", "b");
+const docOpArb: fc.Arbitrary<DocOp> = fc.oneof(
+  fc.record({ op: fc.constant("create" as const), folder: fc.boolean(), parent: pick, name: docName }),
+  fc.record({ op: fc.constant("rename" as const), doc: pick, name: docName }),
+  fc.record({ op: fc.constant("move" as const), doc: pick, parent: pick }),
+  fc.record({ op: fc.constant("delete" as const), doc: pick }),
+  fc.record({ op: fc.constant("restore" as const), doc: pick }),
+  fc.record({ op: fc.constant("content" as const), doc: pick }),
+);
+
+/** Applies `o` to the project's documents (`docs`: every id made, `folders` among them); refusals are fine. */
+async function applyDoc(projectId: string, docs: string[], folders: Set<string>, o: DocOp, token: string) {
+  const at = (i: number) => docs[i % docs.length]!;
+  // A parent from the folders made (or the root, as index 0): a move may be refused (into itself, a deleted folder).
+  const parentOf = (i: number) => {
+    const list = [null, ...folders];
+    return list[i % list.length] ?? null;
+  };
+  if (o.op === "create") {
+    const body = { projectId, parentId: parentOf(o.parent), name: o.name, type: o.folder ? "FOLDER" : "DOCUMENT" };
+    const res = await call("POST", "/document", { token, body });
+    if (res.status !== 200) return expect(res.status).toBe(404);
+    docs.push(res.body.data._id);
+    if (o.folder) folders.add(res.body.data._id);
+    return;
+  }
+  if (!docs.length) return;
+  const id = at(o.doc);
+  const res =
+    o.op === "rename"
+      ? await call("PATCH", `/document/${id}`, { token, body: { name: o.name } })
+      : o.op === "move"
+        ? await call("PATCH", `/document/${id}`, { token, body: { parentId: parentOf(o.parent) } })
+        : o.op === "delete"
+          ? await call("DELETE", `/document/${id}`, { token })
+          : o.op === "restore"
+            ? await call("POST", `/document/${id}/restore`, { token })
+            : folders.has(id)
+              ? { status: 200 }
+              : await call("PUT", `/document/${id}/content`, { token, body: { blocks: [] } });
+  // Refusals (a deleted document, a move into its own subtree) change nothing; nothing else may fail.
+  expect([200, 404, 409, 400]).toContain(res.status);
+}
+
+/** The documents the project's feed describes: live ones by id with name, parent and content version. */
+async function replayDocuments(projectId: string, token: string) {
+  const state = new Map<string, { name: string; parentId: string | null; deleted: boolean; version: number }>();
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await ok("GET", `/changes?projectId=${projectId}&limit=9${cursor ? `&cursor=${cursor}` : ""}`, {
+      token,
+    });
+    for (const e of page.data) {
+      const c = e.changes ?? {};
+      if (e.kind === "document.created") {
+        state.set(e.recordId, { name: c.name.after, parentId: c.parentId.after, deleted: false, version: 0 });
+        continue;
+      }
+      const doc = state.get(e.recordId)!;
+      expect(doc, `${e.kind} of a document never created`).toBeDefined();
+      if (e.kind === "document.updated") {
+        expect(c.name.before).toBe(doc.name);
+        doc.name = c.name.after;
+      }
+      if (e.kind === "document.moved") {
+        expect(c.parentId.before).toBe(doc.parentId);
+        doc.parentId = c.parentId.after;
+      }
+      if (e.kind === "document.deleted") doc.deleted = true;
+      if (e.kind === "document.restored") doc.deleted = false;
+      if (e.kind === "document.content") {
+        expect(c.content.before?.version ?? 0).toBe(doc.version);
+        doc.version = c.content.after.version;
+      }
+    }
+    if (page.data.length === 0) break;
+    cursor = page.nextCursor;
+  }
+  return new Map(
+    [...state]
+      .filter(([, d]) => !d.deleted)
+      .map(([id, d]) => [id, { name: d.name, parentId: d.parentId, version: d.version }]),
+  );
+}
+
+describe("replaying the change feed of documents", () => {
+  it("rebuilds the project's documents after any sequence of document writes", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(docOpArb, { minLength: 5, maxLength: 20 }), async (ops) => {
+        const token = t.editor.token;
+        const project = await ok("POST", "/project", {
+          token: t.owner.token,
+          body: { workspaceId: t.workspaceId, name: "Replay documents" },
+        });
+        const projectId = project.data._id as string;
+        const docs: string[] = [];
+        const folders = new Set<string>();
+        for (const o of ops) await applyDoc(projectId, docs, folders, o, token);
+        const rebuilt = await replayDocuments(projectId, t.owner.token);
+        const listed = (await ok("GET", `/document/all/${projectId}`, { token: t.owner.token })).data as any[];
+        const actual = new Map<string, unknown>();
+        for (const d of listed) {
+          const content = await call("GET", `/document/${d._id}/content`, { token: t.owner.token });
+          const version =
+            d.type === "FOLDER" ? 0 : Number(/content-v(\d+)/.exec(content.headers.get("etag") ?? "")?.[1]);
+          actual.set(d._id, { name: d.name, parentId: d.parentId ?? null, version });
+        }
+        expect(actual).toEqual(rebuilt);
       }),
       { numRuns: 4 },
     );

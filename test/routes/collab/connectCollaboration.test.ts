@@ -22,17 +22,18 @@ import { docxBytes, DOCX_TYPE } from "../../support/content-fixtures";
 import * as syncProtocol from "y-protocols/sync";
 import { room, blocksOf, statsOf, newDocIn, until } from "../../support/collabRoom";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 /**
  * Presence (awareness) in the collaborative room (docs/api-guide.md, "Collaborative editing"): each connection owns
  * the client ids it introduced (at most 4, each state at most 8 KB), an entry for another connection's client is
  * dropped, a refused message leaves nothing behind, and a connection's entries leave with it.
  */
 describe("awareness", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   async function newDoc() {
     const doc = await ok("POST", "/document", {
       token: t.owner.token,
@@ -206,11 +207,6 @@ describe("awareness", () => {
  */
 describe("limits", () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
 
   const newDoc = (name = "Limits doc") => newDocIn(t, name);
 
@@ -463,11 +459,6 @@ describe("limits", () => {
  * everywhere (content GET, E5, PUT content and snapshot restore through the room).
  */
 describe("room", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const newDoc = (name = "Collab doc") => newDocIn(t, name);
 
   const json = (v: unknown) => JSON.parse(JSON.stringify(v));

@@ -3,12 +3,13 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 
-describe("content", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
 
+describe("content", () => {
   const contentOf = (docId: string, token = t.owner.token) => ok("GET", `/document/${docId}/content`, { token });
   const putContent = (docId: string, body: unknown, token = t.owner.token) =>
     call("PUT", `/document/${docId}/content`, { token, body });
@@ -199,9 +200,7 @@ describe("content", () => {
  * a version-derived strong ETag, 304 on If-None-Match, If-Match meaning baseVersion (412, nothing written).
  */
 describe("request-path", () => {
-  let t: Tenant;
   beforeAll(async () => {
-    t = await seedTenant();
     // Spend the token's lastUsedAt touch outside the measured calls.
     await call("GET", "/me", { token: t.owner.token });
   });

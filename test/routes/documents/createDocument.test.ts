@@ -12,12 +12,17 @@ import {
 import { expectDocumentShape } from "../../support/shapes";
 import { documentsFixture, documentTreeFixture } from "../../support/documents";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 /**
  * Document-level grants (docs/api-guide.md › Concepts): a collaborator of a folder reads (or edits) everything below it and
  * nothing beside it; E10 and E20 agree with each other everywhere.
  */
 describe("document-level access", () => {
-  let t: Tenant;
   let reader: RegisteredUser;
   // Project tree:  F/ { a, S/ { b } }   G/ { c }   root
   let S: string;
@@ -43,7 +48,6 @@ describe("document-level access", () => {
 type Doc = { _id: string; parentId: string | null; order: number; [k: string]: any };
 
 describe("documents", () => {
-  let t: Tenant;
   let otherFolderId: string;
   let outsiderFolderId: string;
 
@@ -274,9 +278,7 @@ describe("documents", () => {
 const trips = (h: Headers) => Number(h.get("x-d1-round-trips"));
 
 describe("documents on the request path", () => {
-  let t: Tenant;
   beforeAll(async () => {
-    t = await seedTenant();
     // A guest who reaches the project through one document grant only.
     await ok("POST", "/document/invite-user", {
       token: t.owner.token,
@@ -330,11 +332,9 @@ describe("documents on the request path", () => {
  * pending invitations per organization are bounded.
  */
 describe("notifications from one sender to one recipient are limited (20 per hour, the rest folded)", () => {
-  let t: Tenant;
   let victim: RegisteredUser;
 
   beforeAll(async () => {
-    t = await seedTenant();
     victim = await registerUser("Victim");
   });
 

@@ -8,12 +8,13 @@ import { crc32 } from "node:zlib";
 import { docxText } from "../../../src/services/search/text";
 import { postDocx, newDocxIn } from "../../support/docx";
 
-describe("docx", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
 
+describe("docx", () => {
   const createDocx = (
     bytes: Uint8Array,
     query: Record<string, string>,
@@ -143,7 +144,6 @@ describe("docx", () => {
 describe("lying-sizes", () => {
   const MiB = 1024 * 1024;
 
-  let t: Tenant;
   let other: Tenant;
   let lyingMore: Uint8Array;
   let lyingFewer: Uint8Array;
@@ -272,9 +272,7 @@ describe("lying-sizes", () => {
  * evaluating If-None-Match (`onlyIf`) against the blob's own ETag; writes within 3.
  */
 describe("request-path", () => {
-  let t: Tenant;
   beforeAll(async () => {
-    t = await seedTenant();
     await call("GET", "/me", { token: t.owner.token });
   });
   const create = (query: Record<string, string>) =>

@@ -6,12 +6,13 @@ import { env } from "cloudflare:test";
 import { buildLyingDocx } from "../../../converter/test/fixtures";
 import { newDocxIn } from "../../support/docx";
 
-describe("docx", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
 
+describe("docx", () => {
   const newDocx = (name?: string, bytes?: Uint8Array) => newDocxIn(t, name, bytes);
 
   const exportDocx = (id: string, token = t.owner.token, headers?: Record<string, string>) =>
@@ -34,10 +35,8 @@ describe("docx", () => {
 describe("lying-sizes", () => {
   const MiB = 1024 * 1024;
 
-  let t: Tenant;
   let lyingMore: Uint8Array;
   beforeAll(async () => {
-    t = await seedTenant();
     lyingMore = buildLyingDocx({ inflatedBytes: 64 * MiB }); // declares 900,000 bytes in both headers
     buildLyingDocx({ inflatedBytes: 100_000 });
   });
@@ -81,9 +80,7 @@ describe("lying-sizes", () => {
  * evaluating If-None-Match (`onlyIf`) against the blob's own ETag; writes within 3.
  */
 describe("request-path", () => {
-  let t: Tenant;
   beforeAll(async () => {
-    t = await seedTenant();
     await call("GET", "/me", { token: t.owner.token });
   });
   const create = (query: Record<string, string>) =>

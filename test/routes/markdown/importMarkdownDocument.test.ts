@@ -3,13 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { SAMPLE_MARKDOWN, importMarkdown } from "../../support/markdown";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 /** Documents as Markdown through the API (docs/api-guide.md › Markdown import and export). */
 describe("markdown-documents", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const SAMPLE = SAMPLE_MARKDOWN;
 
   const importMd = (markdown: string, query: Record<string, string>, token = t.owner.token) =>
@@ -100,11 +101,6 @@ describe("markdown-documents", () => {
  * before the parser runs, and content stored deeper than the bound (written before it existed) still exports.
  */
 describe("markdown-nesting", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   function importMd(markdown: string, name = "Nested") {
     return call("POST", "/document/markdown", {
       token: t.owner.token,

@@ -4,9 +4,14 @@ import { call, ok, seedTenant, type Tenant, expectError } from "../../support/ha
 import { allRows, makeTable, addRow, makeTypedTable } from "../../support/tableHarness";
 import { ordersFixture, formulaOrdersFixture } from "../../support/orders";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 /** The row and cell routes recompute formula cells in the same request, through the table's coordinator. */
 describe("formula recalculation through the row and cell routes", () => {
-  let t: Tenant;
   let tableId: string;
   let nameCol: string;
   let qty: string;
@@ -47,11 +52,6 @@ describe("formula recalculation through the row and cell routes", () => {
 });
 
 describe("rows", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   /** A table with one column of every writable type, plus a formula and a oneMany column. */
   const typedTable = (token = t.owner.token) => makeTypedTable(token, t.projectId);
 
@@ -297,11 +297,9 @@ describe("rows", () => {
 
 /** Select and multiSelect values by label in every row and cell write (docs/api-guide.md › Bulk writes). */
 describe("selectLabels", () => {
-  let t: Tenant;
   let tableId: string;
   let col: Record<string, string>;
   beforeAll(async () => {
-    t = await seedTenant();
     ({ tableId, col } = await makeTypedTable(t.owner.token, t.projectId));
   });
 

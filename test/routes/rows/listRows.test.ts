@@ -4,6 +4,12 @@ import { call, ok, seedTenant, type Tenant, expectError } from "../../support/ha
 import { addColumn, addRow, allRows, bulkRows, makeTable } from "../../support/tableHarness";
 import { filterItemMatches } from "../../../src/services/tables/relations";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 describe("filter operators", () => {
   it("compare a target value with an operand", () => {
     const cases: [Parameters<typeof filterItemMatches>, boolean][] = [
@@ -45,14 +51,12 @@ describe("filter operators", () => {
 });
 
 describe("oneMany columns", () => {
-  let t: Tenant;
   let products: { tableId: string; nameColumnId: string };
   let orders: { tableId: string; nameColumnId: string };
   let price: string, tags: string, category: string, wantCategory: string, budget: string;
   const p: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await seedTenant();
     const tok = t.owner.token;
     products = await makeTable(tok, t.projectId, "Products");
     orders = await makeTable(tok, t.projectId, "Orders");
@@ -221,11 +225,6 @@ describe("oneMany columns", () => {
 });
 
 describe("rows", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   describe("paging", () => {
     let tableId: string;
     let nameColumnId: string;

@@ -182,6 +182,82 @@ describe("queryRows: sort and cursor", () => {
     for (const id of existing) expect(seen).toContain(id);
   });
 
+  it("sorts by the values every write path leaves: a cell write, a bulk PATCH, a cleared cell, a formula recompute", async () => {
+    const own = await makeTable(t.owner.token, t.projectId, "Sort keys");
+    const n = (await addColumn(t.owner.token, own.tableId, "n", { type: "number" }))._id;
+    const f = (await addColumn(t.owner.token, own.tableId, "f", { type: "formula", formula: { text: "{n} * -1" } }))
+      ._id;
+    const [a, b, c] = (await bulkRows(t.owner.token, own.tableId, [{ [n]: 3 }, { [n]: 1 }, { [n]: 2 }])).map(
+      (r) => r._id as string,
+    );
+    const order = async (columnId: string, direction: "asc" | "desc") =>
+      (
+        await ok("POST", `/table/${own.tableId}/query`, {
+          token: t.viewer.token,
+          body: { sort: [{ columnId, direction }] },
+        })
+      ).data.map((r: { _id: string }) => r._id);
+    expect(await order(f, "asc")).toEqual([a, c, b]);
+    await ok("PUT", `/table/row/${b}/cell/${n}`, { token: t.owner.token, body: { data: 10 } });
+    expect(await order(n, "desc")).toEqual([b, a, c]);
+    expect(await order(f, "asc")).toEqual([b, a, c]);
+    await ok("PATCH", `/table/${own.tableId}/rows`, {
+      token: t.owner.token,
+      body: {
+        rows: [
+          { _id: a, cells: { [n]: 20 } },
+          { _id: c, cells: { [n]: null } },
+        ],
+      },
+    });
+    expect(await order(n, "desc")).toEqual([a, b, c]);
+    expect(await order(n, "asc")).toEqual([b, a, c]);
+    expect((await order(f, "asc")).slice(0, 2)).toEqual([a, b]);
+    await ok("DELETE", `/table/row/${a}`, { token: t.owner.token });
+    expect(await order(n, "desc")).toEqual([b, c]);
+  });
+
+  it("sorts a first page on several keys like the full order, whatever the page size and empty first keys", async () => {
+    const own = await makeTable(t.owner.token, t.projectId, "Two keys");
+    const g = (await addColumn(t.owner.token, own.tableId, "g", { type: "number" }))._id;
+    const h = (await addColumn(t.owner.token, own.tableId, "h", { type: "number" }))._id;
+    const values = Array.from({ length: 14 }, (_, i) => ({ g: i % 5 === 0 ? null : i % 3, h: i % 4 === 1 ? null : i }));
+    const made = await bulkRows(
+      t.owner.token,
+      own.tableId,
+      values.map((x) => ({ [g]: x.g, [h]: x.h })),
+    );
+    const cmp = (a: number | null, b: number | null, desc: boolean) =>
+      a === b ? 0 : a === null ? 1 : b === null ? -1 : desc ? b - a : a - b;
+    for (const [gDir, limit] of [
+      ["asc", 4],
+      ["desc", 4],
+      ["asc", 12],
+      ["desc", 1],
+    ] as const) {
+      const expected = made
+        .map((r, i) => ({ id: r._id as string, i, ...values[i]! }))
+        .sort((a, b) => cmp(a.g, b.g, gDir === "desc") || cmp(a.h, b.h, true) || a.i - b.i)
+        .map((r) => r.id);
+      const sort = [
+        { columnId: g, direction: gDir },
+        { columnId: h, direction: "desc" },
+      ];
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await ok("POST", `/table/${own.tableId}/query`, {
+          token: t.viewer.token,
+          body: { sort, limit, ...(cursor ? { cursor } : {}) },
+        });
+        if (!cursor) expect(res.data.map((r: { _id: string }) => r._id)).toEqual(expected.slice(0, limit));
+        seen.push(...res.data.map((r: { _id: string }) => r._id));
+        cursor = res.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+    }
+  });
+
   it("a cursor of another sort is 400", async () => {
     const res = await q({ and: [] }, { sort: JSON.stringify([{ columnId: col.number }]), limit: "1" });
     const bad = await call("GET", `/table/${tableId}/rows`, {

@@ -3,6 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, seedTenant, type Tenant, ok } from "../../support/harness";
 import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 /**
  * CSV import bounds and the findings 4, 5 and 11 of issue 34 (docs/security-review.md): the work of one import is
  * bounded (cells per import and per write batch) so other tenants' requests get through while it runs; atomic
@@ -10,11 +16,6 @@ import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
  * record is one problem; header names are escaped against CSV injection on export.
  */
 describe("table-csv-bounds", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const csvHeaders = { "content-type": "text/csv" };
 
   function importCsv(tableId: string, raw: BodyInit, query: Record<string, string> = {}) {
@@ -52,11 +53,6 @@ describe("table-csv-bounds", () => {
 
 /** CSV import and export of tables (docs/api-guide.md › CSV import and export), through the public API. */
 describe("table-csv", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const csvHeaders = { "content-type": "text/csv" };
 
   function importCsv(tableId: string, text: string, query: Record<string, string> = {}, token = t.owner.token) {

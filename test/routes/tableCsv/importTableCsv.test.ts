@@ -5,6 +5,12 @@ import { addColumn, allRows, bulkRows, makeTable } from "../../support/tableHarn
 import { callScheduled } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
 
+// One tenant for the file: its cases make their own records in it.
+let t: Tenant;
+beforeAll(async () => {
+  t = await seedTenant();
+});
+
 /**
  * CSV import bounds and the findings 4, 5 and 11 of issue 34 (docs/security-review.md): the work of one import is
  * bounded (cells per import and per write batch) so other tenants' requests get through while it runs; atomic
@@ -12,11 +18,6 @@ import { shardD1 } from "../../support/shards";
  * record is one problem; header names are escaped against CSV injection on export.
  */
 describe("table-csv-bounds", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const csvHeaders = { "content-type": "text/csv" };
 
   function importCsv(tableId: string, raw: BodyInit, query: Record<string, string> = {}) {
@@ -188,11 +189,6 @@ describe("table-csv-bounds", () => {
  * rows of an import whose isolate died (staged, never made live) are removed by the Worker's scheduled sweep.
  */
 describe("table-csv-keys", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const csvHeaders = { "content-type": "text/csv" };
 
   function importCsv(tableId: string, text: string, query: Record<string, string>, key?: string) {
@@ -436,11 +432,6 @@ describe("table-csv-keys", () => {
 
 /** CSV import and export of tables (docs/api-guide.md › CSV import and export), through the public API. */
 describe("table-csv", () => {
-  let t: Tenant;
-  beforeAll(async () => {
-    t = await seedTenant();
-  });
-
   const csvHeaders = { "content-type": "text/csv" };
 
   function importCsv(tableId: string, text: string, query: Record<string, string> = {}, token = t.owner.token) {

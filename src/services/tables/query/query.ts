@@ -18,10 +18,13 @@ import {
   checkSort,
   decodeSortedCursor,
   encodeSortedCursor,
+  MATCH_KEYS,
   orderBySql,
   sortKeyFields,
   type KeyValue,
+  type SortKey,
 } from "./sort";
+import { rowValue } from "./sqlParts";
 import { shapePage, checkShape, type ShapeOptions } from "./shape";
 
 export interface RowQuery {
@@ -109,28 +112,66 @@ function searchSql(table: TableRow, search: string): SQL {
     WHERE search_fts MATCH ${match} AND e.kind = 'row' AND e.live = 1)`;
 }
 
+/**
+ * The ids of a sorted page: every match with its keys read once (a MATERIALIZED set, so SQLite neither reads a key
+ * again for ORDER BY nor for the cursor's comparison), then sorted and cut.
+ */
+function sortedPageIds(tableId: string, compiled: CompiledQuery, q: RowQuery): SQL {
+  const { sort } = compiled;
+  const where = and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...compiled.where);
+  const order = sql.join(orderBySql(sort, MATCH_KEYS), sql`, `);
+  if (!q.cursor && sort.length > 1) return firstPageByFirstKey(sort, where, order, q.limit);
+  const keys = Object.entries(sortKeyFields(sort)).map(([name, v]) => sql`${v} AS ${sql.raw(name)}`);
+  const after = q.cursor ? sql`WHERE ${afterSql(sort, decodeSortedCursor(sort, q.cursor), MATCH_KEYS)}` : sql``;
+  return sql`(WITH m AS MATERIALIZED (SELECT "rows"."id" AS id, "rows"."seq" AS seq, ${sql.join(keys, sql`, `)}
+      FROM "rows" WHERE ${where})
+    SELECT id FROM m ${after} ORDER BY ${order} LIMIT ${q.limit + 1})`;
+}
+
+/**
+ * A first page sorted on several keys: the first key of every match, then the other keys only for the matches
+ * that can make the page — those whose first key sorts at or before the first key of the (limit + 1)th match in
+ * first-key order (all of them when that key is empty, empty keys sorting last, or when fewer match).
+ */
+function firstPageByFirstKey(sort: readonly SortKey[], where: SQL | undefined, order: SQL, limit: number): SQL {
+  const [first, ...rest] = sort as [SortKey, ...SortKey[]];
+  const others = rest.map((k, i) => sql`${rowValue(k.columnId, "m.id")} AS ${sql.raw(`k${i + 1}`)}`);
+  const dir = sql.raw(first.direction === "desc" ? "DESC" : "ASC");
+  const within = sql.raw(first.direction === "desc" ? ">=" : "<=");
+  return sql`(WITH m AS MATERIALIZED (SELECT "rows"."id" AS id, "rows"."seq" AS seq, ${rowValue(first.columnId)} AS k0
+      FROM "rows" WHERE ${where}),
+    cut AS MATERIALIZED (SELECT k0 FROM m ORDER BY k0 IS NULL, k0 ${dir} LIMIT 1 OFFSET ${limit}),
+    c AS MATERIALIZED (SELECT m.id AS id, m.seq AS seq, m.k0 AS k0, ${sql.join(others, sql`, `)} FROM m
+      WHERE NOT EXISTS (SELECT 1 FROM cut) OR (SELECT k0 FROM cut) IS NULL OR m.k0 ${within} (SELECT k0 FROM cut))
+    SELECT id FROM c ORDER BY ${order} LIMIT ${limit + 1})`;
+}
+
 /** The page statement: up to limit + 1 rows after the cursor, in the query's order. */
 export function pageStatement(ctx: ServiceContext, tableId: string, compiled: CompiledQuery, q: RowQuery) {
   const { sort } = compiled;
   const conditions: SQL[] = [...compiled.where];
-  if (q.cursor) {
-    if (sort.length === 0) {
-      const after = decodeCursor(q.cursor);
-      conditions.push(sql`("rows"."seq", "rows"."id") > (${after.seq}, ${after.id})`);
-    } else conditions.push(afterSql(sort, decodeSortedCursor(sort, q.cursor)));
+  if (q.cursor && sort.length === 0) {
+    const after = decodeCursor(q.cursor);
+    conditions.push(sql`("rows"."seq", "rows"."id") > (${after.seq}, ${after.id})`);
   }
   // The page's ids first (sorted and cut in SQL), then the values of those rows only: a value object per row is
   // built for the page, not for every row the filter matched.
-  const pageIds = ctx.db
-    .select({ id: rows.id })
-    .from(rows)
-    .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...conditions))
-    .orderBy(...orderBySql(sort))
-    .limit(q.limit + 1);
+  const inPage =
+    sort.length === 0
+      ? inArray(
+          rows.id,
+          ctx.db
+            .select({ id: rows.id })
+            .from(rows)
+            .where(and(eq(rows.tableId, tableId), eq(rows.isDeleted, false), ...conditions))
+            .orderBy(...orderBySql(sort))
+            .limit(q.limit + 1),
+        )
+      : sql`${rows.id} IN ${sortedPageIds(tableId, compiled, q)}`;
   return ctx.db
     .select({ row: rows, cells: cellsJson, comments: commentCounts, ...sortKeyFields(sort) })
     .from(rows)
-    .where(inArray(rows.id, pageIds))
+    .where(inPage)
     .orderBy(...orderBySql(sort));
 }
 

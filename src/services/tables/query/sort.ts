@@ -59,22 +59,37 @@ export function sortKeyFields(sort: readonly SortKey[]): Record<string, SQL<KeyV
   return Object.fromEntries(sort.map((k, i) => [`k${i}`, rowValue(k.columnId) as SQL<KeyValue>]));
 }
 
-export function orderBySql(sort: readonly SortKey[]): SQL[] {
+/**
+ * Where a query's keys are read from: by default each key's value looked up for the row `"rows"`; over a set of
+ * matches that already carries them (query.ts, the sorted page), its columns k0…kN, seq and id.
+ */
+export interface KeySource {
+  key(k: SortKey, i: number): SQL;
+  seq: SQL;
+  id: SQL;
+}
+
+const ROW_KEYS: KeySource = { key: (k) => rowValue(k.columnId), seq: sql`"rows"."seq"`, id: sql`"rows"."id"` };
+
+/** The key columns of a set of matches built with sortKeyFields' names (k0…kN, seq, id). */
+export const MATCH_KEYS: KeySource = { key: (_, i) => sql.raw(`k${i}`), seq: sql.raw("seq"), id: sql.raw("id") };
+
+export function orderBySql(sort: readonly SortKey[], from: KeySource = ROW_KEYS): SQL[] {
   const out: SQL[] = [];
-  for (const k of sort) {
-    const v = rowValue(k.columnId);
+  sort.forEach((k, i) => {
+    const v = from.key(k, i);
     out.push(sql`${v} IS NULL`, k.direction === "desc" ? sql`${v} DESC` : sql`${v} ASC`);
-  }
-  out.push(sql`"rows"."seq"`, sql`"rows"."id"`);
+  });
+  out.push(from.seq, from.id);
   return out;
 }
 
 /** Rows strictly after `pos` in the order of `sort`. */
-export function afterSql(sort: readonly SortKey[], pos: Position): SQL {
+export function afterSql(sort: readonly SortKey[], pos: Position, from: KeySource = ROW_KEYS): SQL {
   const alternatives: SQL[] = [];
   const equalSoFar: SQL[] = [];
   sort.forEach((k, i) => {
-    const v = rowValue(k.columnId);
+    const v = from.key(k, i);
     const at = pos.keys[i] ?? null;
     if (at !== null) {
       const beyond = k.direction === "desc" ? sql`${v} < ${at}` : sql`${v} > ${at}`;
@@ -83,7 +98,7 @@ export function afterSql(sort: readonly SortKey[], pos: Position): SQL {
     } else equalSoFar.push(sql`${v} IS NULL`);
   });
   alternatives.push(
-    sql.join([...equalSoFar, sql`("rows"."seq", "rows"."id") > (${pos.seq}, ${pos.id})`], sql.raw(" AND ")),
+    sql.join([...equalSoFar, sql`(${from.seq}, ${from.id}) > (${pos.seq}, ${pos.id})`], sql.raw(" AND ")),
   );
   return sql`(${sql.join(
     alternatives.map((a) => sql`(${a})`),

@@ -22,10 +22,14 @@ export function likePattern(value: string): string {
   return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-/** The value of one column of the row `"rows"`, empty values as NULL: a sort key or a group. */
+/**
+ * The value of one column of the row `"rows"`, empty values as NULL: a sort key or a group. Read from the
+ * `cells_column_row_value_idx` index alone (src/db/schema/tables.ts): SQLite would otherwise pick the unique
+ * (row, column) index and read each cell's record, about twice the work per matching row.
+ */
 export function rowValue(columnId: string, rowRef = `"rows"."id"`): SQL {
-  return sql`(SELECT NULLIF(NULLIF(json_extract(c.data, '$'), ''), '[]') FROM cells c WHERE c.row_id = ${sql.raw(rowRef)}
-    AND c.column_id = ${colLiteral(columnId)} AND c.is_deleted = 0)`;
+  return sql`(SELECT NULLIF(NULLIF(json_extract(c.data, '$'), ''), '[]') FROM cells c INDEXED BY cells_column_row_value_idx
+    WHERE c.column_id = ${colLiteral(columnId)} AND c.row_id = ${sql.raw(rowRef)} AND c.is_deleted = 0)`;
 }
 
 const DAY = 86_400_000;
