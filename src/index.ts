@@ -12,7 +12,7 @@ import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneChangeLog } from "./services/changes/prune";
-import { pumpSubscriptions } from "./services/automations/subscriptions/pump";
+import { nudgeSubscriptions, pumpSubscriptions } from "./services/automations/subscriptions/pump";
 import { pruneOAuthGrants } from "./services/oauth/prune";
 import { pruneAuditLog } from "./services/audit/prune";
 
@@ -24,6 +24,8 @@ export { DocumentRoom } from "./durable/DocumentRoom";
 
 // Writers emit events without knowing who listens; the automations turn them into runs.
 subscribe(runsForEvents);
+// Webhook subscriptions of the written projects send their next batch at once (the tick does it otherwise).
+subscribe(nudgeSubscriptions);
 
 const app = buildApp();
 

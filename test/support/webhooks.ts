@@ -59,3 +59,16 @@ export async function deliveriesWhen(t: Tenant, id: string, check: (list: any[])
     return check(list) ? list : null;
   });
 }
+
+/** The entries the receiver got under `key`, across its requests in order, once there are `count` (ticking meanwhile). */
+export async function receivedEntries(key: string, secret: string, count: number): Promise<any[]> {
+  return eventually(
+    async () => {
+      await pump();
+      const entries = (await received(key, secret, 0)).flatMap((r) => r.body.entries);
+      return entries.length >= count ? entries : null;
+    },
+    20_000,
+    `${count} entries at ${key}`,
+  );
+}

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { makeBulkTable, type BulkTable } from "../../support/bulkRows";
 import { hookUrl } from "../../support/automations";
-import { hookKey, pump, received, subscribe } from "../../support/webhooks";
+import { hookKey, received, receivedEntries, subscribe } from "../../support/webhooks";
 
 let t: Tenant;
 let b: BulkTable & { rowIds: string[] };
@@ -29,15 +29,26 @@ describe("POST /webhook", () => {
     const read = (await ok("GET", `/webhook/${sub._id}`, { token: t.owner.token })).data;
     expect(read.secret).toBeUndefined();
     await ok("PUT", `/table/row/${rowId}/cell/${b.price}`, { token: t.editor.token, body: { data: 5 } });
-    await pump();
-    const [req] = await received(key, sub.secret);
-    expect(req!.body.subscriptionId).toBe(sub._id);
-    expect(req!.body.entries.map((e: any) => [e.kind, e.recordId, e.changes])).toEqual([
+    // The write's own entry goes at once (the nudge after the write); the formula cell it recomputed follows.
+    const entries = await receivedEntries(key, sub.secret, 2);
+    expect(entries.map((e: any) => [e.kind, e.recordId, e.changes])).toEqual([
       ["row.updated", rowId, { [b.price]: { before: 2, after: 5 } }],
       ["row.updated", rowId, { [b.total]: { before: 6, after: 15, derived: true } }],
     ]);
-    expect(req!.body.entries[0].actor).toMatchObject({ type: "user", userId: t.editor.id });
-    expect(req!.body.cursor).toBe(req!.body.entries.at(-1).cursor);
+    expect(entries[0].actor).toMatchObject({ type: "user", userId: t.editor.id });
+    const reqs = await received(key, sub.secret);
+    for (const r of reqs) {
+      expect(r.body.subscriptionId).toBe(sub._id);
+      expect(r.body.cursor).toBe(r.body.entries.at(-1).cursor);
+    }
+  });
+
+  it("a write is delivered at once, without waiting for the minute's tick", async () => {
+    const key = hookKey("nudge");
+    const sub = await subscribe(t, key, { scope: { tableId: b.tableId }, events: ["row.created"] });
+    const row = (await ok("POST", `/table/${b.tableId}/row`, { token: t.owner.token, body: { cells: {} } })).data.row;
+    const [req] = await received(key, sub.secret, 1);
+    expect(req!.body.entries.map((e: any) => [e.kind, e.recordId])).toEqual([["row.created", row._id]]);
   });
 
   it("refuses URLs the automations refuse (§14): not https, private, loopback or special-purpose addresses (422)", async () => {

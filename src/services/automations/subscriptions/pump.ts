@@ -1,12 +1,13 @@
 /**
- * Feeding webhook subscriptions from the change log (docs/api-guide.md › Webhook subscriptions). Every minute the
- * scheduled upkeep (src/index.ts REPAIRS) looks, on each shard database, for active subscriptions with no delivery
- * in flight and entries past their cursor, and prepares one batch each: up to ENTRIES_PER_DELIVERY entries the
- * subscription takes (its events and columnIds), in log order, from at most ENTRIES_SCANNED entries after its cursor.
- * The batch becomes a delivery row and the subscription's `pendingDeliveryId`, in one conditional write (a second
- * tick finds the subscription taken), and goes to the Queue, whose consumer sends it (./deliveries.ts). Entries it
- * skips only move the cursor. A delivered batch prepares the next one at once, so a backlog drains batch after batch
- * without waiting for the minute. A batch also ends before BODY_BYTES of entries. Work per tick is bounded: SUBSCRIPTIONS_PER_TICK per database, PUMP_MS in all.
+ * Feeding webhook subscriptions from the change log (docs/api-guide.md › Webhook subscriptions). After a write to a
+ * project (nudgeSubscriptions, below) and every minute in the scheduled upkeep (src/index.ts REPAIRS, over every
+ * shard database), active subscriptions with no delivery in flight and entries past their cursor get one batch
+ * each: up to ENTRIES_PER_DELIVERY entries the subscription takes (its events and columnIds), in log order, from at
+ * most ENTRIES_SCANNED entries after its cursor, and less than BODY_BYTES of them. The batch becomes a delivery row
+ * and the subscription's `pendingDeliveryId`, in one conditional write (a second tick finds the subscription
+ * taken), and goes to the Queue, whose consumer sends it (./deliveries.ts). Entries it skips only move the cursor. A
+ * delivered batch prepares the next one at once, so a backlog drains batch after batch without waiting for the
+ * minute. Work per tick is bounded: SUBSCRIPTIONS_PER_TICK per database, PUMP_MS in all.
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Env } from "../../../env";
@@ -182,4 +183,33 @@ export async function pumpSubscriptions(env: Env, now: number): Promise<number> 
       );
   }
   return queued;
+}
+
+/** Projects, and subscriptions in each, a write's nudge looks at (the minute's tick does the rest). */
+const NUDGE_PROJECTS = 10;
+const NUDGE_SUBSCRIPTIONS = 10;
+
+/**
+ * The nudge after a write (an event consumer, src/index.ts; it runs after the response): the written projects'
+ * idle subscriptions get their next batch at once instead of at the next minute. One indexed read per project;
+ * what it leaves (a busy subscription, a crash before it ran) the tick takes up.
+ */
+export async function nudgeSubscriptions(env: Env, events: readonly { projectId: string }[]): Promise<number> {
+  const projects = [...new Set(events.map((e) => e.projectId))].slice(0, NUDGE_PROJECTS);
+  const counts = await Promise.all(
+    projects.map(async (projectId) => {
+      const db = createDb(d1Holding(env, projectId));
+      const idle = await db
+        .select()
+        .from(s)
+        .where(
+          and(eq(s.projectId, projectId), eq(s.status, "active"), eq(s.isDeleted, false), isNull(s.pendingDeliveryId)),
+        )
+        .limit(NUDGE_SUBSCRIPTIONS);
+      let queued = 0;
+      for (const sub of idle) if ((await prepareBatch(env, sub)) === "queued") queued++;
+      return queued;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
