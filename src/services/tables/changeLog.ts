@@ -128,5 +128,7 @@ export function formulaAppliedEntry(
       { field: "data", column: columns.data, after: e.data, json: true },
       { field: "formula", column: columns.formula, after: e.formula, json: true },
     ],
+    // The table's formula coordinator applies it, as the system, for the request that asked (as derived cells are).
+    by: { actor: { type: "system" }, source: "api" },
   });
 }

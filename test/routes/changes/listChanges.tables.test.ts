@@ -86,6 +86,7 @@ describe("formula column entries", () => {
     expect(entries.map((e) => e.kind)).toEqual(["column.created", "column.updated"]);
     expect(entries[0].changes.type).toEqual({ before: null, after: "formula" });
     expect(Object.keys(entries[1].changes)).toEqual(["formula"]);
+    expect(entries[1]).toMatchObject({ actor: { type: "system" }, source: "api" });
     expect(entries[1].changes.formula.before).toBeNull();
     expect(JSON.stringify(entries[1].changes.formula.after)).toContain(qty._id);
   });
