@@ -44,6 +44,8 @@ export interface Env {
   CORS_ALLOWED_ORIGINS?: string;
   /** Days the change log keeps its entries (docs/api-guide.md › Changes, history and audit; default 30). */
   CHANGE_RETENTION_DAYS?: string;
+  /** Days the organization's audit log keeps its entries (docs/api-guide.md › Changes, history and audit; default 90). */
+  AUDIT_RETENTION_DAYS?: string;
   /** `off`: no change-log entries are written. Only for `npm run bench -- changes` (with and without the log). */
   CHANGE_LOG?: string;
   /**

@@ -14,6 +14,7 @@ import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneChangeLog } from "./services/changes/prune";
 import { pumpSubscriptions } from "./services/automations/subscriptions/pump";
 import { pruneOAuthGrants } from "./services/oauth/prune";
+import { pruneAuditLog } from "./services/audit/prune";
 
 export { PdfConverterContainer } from "./services/converter/container";
 
@@ -41,6 +42,7 @@ const REPAIRS: readonly Repair[] = [
   ["change log prune failed", pruneChangeLog],
   ["webhook subscription pump failed", pumpSubscriptions],
   ["oauth grant prune failed", pruneOAuthGrants],
+  ["audit log prune failed", pruneAuditLog],
 ];
 
 export default {

@@ -206,6 +206,9 @@ export const OPERATION_SCOPES: ReadonlyMap<string, Needed> = new Map<string, Nee
   ["deleteOAuthApp", "admin"],
   // Managing tokens is managing credentials: only a full token, or one with `admin`, may.
   ["createToken", "admin"],
+  // The audit log tells who did what across the organization: an owner's or admin's credential, not a family's.
+  ["listAuditLog", "admin"],
+  ["exportAuditLog", "admin"],
   ["listTokens", "admin"],
   ["revokeToken", "admin"],
   ...[

@@ -26,6 +26,17 @@ export function clientAddress(headers: Headers, env: { TRUST_CF_CONNECTING_IP?: 
   return normalizeAddress(raw) ?? "invalid";
 }
 
+/**
+ * The client's address as the audit log records it (docs/api-guide.md › Changes, history and audit): the
+ * CF-Connecting-IP the edge set, as given, when the deployment trusts it and it is an IP address; otherwise null
+ * (an untrusted header is the client's own claim, not worth recording as its address).
+ */
+export function auditAddress(headers: Headers, env: { TRUST_CF_CONNECTING_IP?: string }): string | null {
+  if (!trustsEdgeAddress(env)) return null;
+  const raw = headers.get("cf-connecting-ip")?.trim() ?? "";
+  return raw.length <= 64 && normalizeAddress(raw) ? raw : null;
+}
+
 /** `ip4:…` for an IPv4 address (IPv4-mapped IPv6 included), `ip6:<first four groups>::/64` for IPv6, null otherwise. */
 export function normalizeAddress(raw: string): string | null {
   const text = raw

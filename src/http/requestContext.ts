@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../env";
 import { serviceContext, type ServiceContext } from "../services/context";
+import { auditAddress } from "./clientAddress";
 
 /** The service context of this request. */
 export function ctxOf(c: Context<HonoEnv>): ServiceContext {
@@ -15,7 +16,11 @@ export function ctxOf(c: Context<HonoEnv>): ServiceContext {
     c.env,
     c.get("dir"),
     { type: "reader" },
-    { waitUntil: (p) => c.executionCtx.waitUntil(p), database: c.get("database") },
+    {
+      waitUntil: (p) => c.executionCtx.waitUntil(p),
+      database: c.get("database"),
+      clientAddress: auditAddress(c.req.raw.headers, c.env),
+    },
   );
   c.set("ctx", ctx);
   return ctx;

@@ -31,6 +31,7 @@ import { registerCommentRoutes } from "./comments";
 import { registerOAuthRoutes } from "./oauth";
 import { registerChangeRoutes } from "./changes";
 import { registerWebhookSubscriptions } from "./webhooks";
+import { registerAuditRoutes } from "./audit";
 
 /** Each resource registers its own operations; static paths come before parameterised siblings. */
 export function registerRoutes(app: Router) {
@@ -55,6 +56,7 @@ export function registerRoutes(app: Router) {
   // Every /table/<static>/… route before /table/{tableId}/…
   registerCommentRoutes(app);
   registerChangeRoutes(app);
+  registerAuditRoutes(app);
   registerTableReferenceRoutes(app);
   registerTableRoutes(app);
   registerColumnRoutes(app);

@@ -102,6 +102,8 @@ export interface ServiceContext {
   readonly user: Principal;
   /** The request's clock, milliseconds since the epoch. */
   readonly now: number;
+  /** The client's IP address as the audit log records it (src/http/clientAddress.ts auditAddress); null when unknown. */
+  readonly clientAddress: string | null;
   readonly env: Env;
   readonly waitUntil: (promise: Promise<unknown>) => void;
   /** A new organization's id drawn when the request was routed (src/http/route.ts, shard key "new-organization"). */
@@ -130,6 +132,7 @@ interface Base {
   database: (binding: DatabaseBinding) => Db;
   waitUntil: (promise: Promise<unknown>) => void;
   session: Session;
+  clientAddress: string | null;
 }
 interface State {
   actor: Actor;
@@ -171,6 +174,7 @@ function contextOf(base: Base, state: State): ServiceContext {
     actor: state.actor,
     user: userOf(state.actor),
     now: state.now,
+    clientAddress: base.clientAddress,
     env: base.env,
     waitUntil: base.waitUntil,
     ...(state.placedOrganizationId !== undefined && { placedOrganizationId: state.placedOrganizationId }),
@@ -214,6 +218,7 @@ export function serviceContext(
     now?: number;
     outbox?: EventInput[];
     database?: (binding: DatabaseBinding) => Db;
+    clientAddress?: string | null;
   } = {},
 ): ServiceContext {
   const clients = new Map<DatabaseBinding, Db>([["DB", db]]);
@@ -233,6 +238,7 @@ export function serviceContext(
     database,
     waitUntil: opts.waitUntil ?? ((p) => void p.catch(() => undefined)),
     session: {},
+    clientAddress: opts.clientAddress ?? null,
   };
   return contextOf(base, {
     actor,

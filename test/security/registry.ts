@@ -17,6 +17,7 @@ import { commentCases } from "./cases/comments";
 import { oauthCases } from "./cases/oauth";
 import { changeCases } from "./cases/changes";
 import { webhookCases } from "./cases/webhooks";
+import { auditCases } from "./cases/audit";
 
 /** Each area adds its factory here; the suite in security.test.ts runs them all. */
 export const caseFactories: Record<string, CaseFactory> = {
@@ -38,6 +39,7 @@ export const caseFactories: Record<string, CaseFactory> = {
   comments: commentCases,
   changes: changeCases,
   webhooks: webhookCases,
+  audit: auditCases,
   views: viewCases,
   oauth: oauthCases,
 };

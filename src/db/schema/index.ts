@@ -11,6 +11,7 @@ export * from "./fence";
 export * from "./outbox";
 export * from "./comments";
 export * from "./changes";
+export * from "./audit";
 export * from "./views";
 export * from "./oauth";
 export * from "./webhooks";

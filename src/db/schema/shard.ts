@@ -23,5 +23,6 @@ export { notificationOutbox } from "./outbox";
 export { comments, commentReactions } from "./comments";
 export { changeLog } from "./changes";
 export { webhookSubscriptions, webhookSubscriptionDeliveries } from "./webhooks";
+export { auditLog } from "./audit";
 // Not organization data: each shard database's own record of the logical shards moving through it (never copied).
 export { shardFence } from "./fence";

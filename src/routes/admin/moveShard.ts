@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute } from "../../http/route";
+import { ctxOf, defineRoute } from "../../http/route";
+import { recordShardMoved } from "../../services/audit/admin";
 import { requireAdminToken } from "../../http/admin";
 import { errorResponses, okData, type Router } from "../../openapi";
 import {
@@ -194,8 +195,10 @@ const abort = defineRoute({
 
 export function registerShardMoves(app: Router) {
   app.openapi(abort, async (c) => c.json({ data: await abortShardMove(c.env, c.req.valid("json")) }, 200));
-  app.openapi(move, async (c) =>
-    c.json({ data: await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() }) }, 200),
-  );
+  app.openapi(move, async (c) => {
+    const data = await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() });
+    await recordShardMoved(ctxOf(c), { move: data });
+    return c.json({ data }, 200);
+  });
   app.openapi(drop, async (c) => c.json({ data: await dropOldShardCopy(c.env, c.req.valid("json")) }, 200));
 }

@@ -28,6 +28,7 @@ import { replaceEventTriggersStatements } from "./queries";
 import { nextRunOnSave } from "./schedule";
 import { automationDto } from "./serialize";
 import { dropRemoteTriggers } from "./remoteTriggers";
+import { createdAudit, deletedAudit, updatedAudit } from "./audit";
 import { isRemoteProject } from "./shards";
 import {
   checkMeaning,
@@ -136,6 +137,7 @@ export async function createAutomation(ctx: ServiceContext, input: CreateAutomat
   // A keyed request's answer (sealed: it shows the webhook secret) commits with the automation (services/idempotency.ts).
   await ctx.db.batch([
     ctx.db.insert(automations).values(row),
+    createdAudit(ctx, row),
     ...(eventRows.length ? [ctx.db.insert(automationEventTriggers).values(eventRows)] : []),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);
@@ -265,6 +267,10 @@ export async function updateAutomation(
     const next: AutomationRow = { ...current, ...set, version, updatedAt: ctx.now };
     const d1 = d1Of(ctx.db);
     const statements = patchStatements(ctx, d1, current, set, input.triggers ? triggers : null);
+    for (const q of updatedAudit(ctx, current, next, Object.keys(input))) {
+      const { sql: text, params } = q.toSQL();
+      statements.push(statement(d1, text, ...params));
+    }
     const [written] = await d1.batch(statements);
     if (written!.results.length) {
       // The pointers of the triggers replaced (and any of an earlier version) are tidied after the response.
@@ -291,6 +297,7 @@ export async function deleteAutomation(
   const { automation: current } = await requireAutomation(ctx.db, ctx.user, id, "change");
   await assertExpectedVersion(expected, async () => ({ data: await ownerView(ctx, current) }));
   await ctx.db.batch([
+    deletedAudit(ctx, current),
     ctx.db
       .update(automations)
       .set({ isDeleted: true, enabled: false, nextRunAt: null, updatedAt: ctx.now })

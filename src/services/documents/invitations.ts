@@ -17,6 +17,7 @@ import {
 } from "../organizations/invitations";
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, type ServiceContext } from "../context";
+import { auditEntryQuery } from "../audit/log";
 import { keptAnswerUpdates } from "../idempotency";
 import { liveSubtreeStatement } from "./queries";
 import { subtreeIds } from "./tree";
@@ -114,8 +115,9 @@ export async function inviteUser(
     });
     const grantsSomething = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(coveredIds)}) c WHERE NOT EXISTS (
       SELECT 1 FROM document_collaborators dc WHERE dc.document_id = c.value AND dc.user_id = ${existingUserId} AND ${rank(sql`dc.role`)} >= ${rank(sql`${input.role}`)}))`;
-    const [, queued, , live] = await ctx.db.batch([
+    const [, , queued, , live] = await ctx.db.batch([
       ctx.db.insert(invitations).values(invitation),
+      shareAudit(ctx, invitation, access.doc),
       queueSharingNotice(ctx.db, notice, grantsSomething),
       grantStatement(ctx.db, existingUserId, input.role, coveredIds, t),
       liveRoomsStatement(ctx.db, { documentIds: coveredIds }),
@@ -127,9 +129,32 @@ export async function inviteUser(
   } else {
     // A pending invitation counts against the organization's bound (docs/api-guide.md).
     assertInvitationRoom(pending);
-    await ctx.db.batch([ctx.db.insert(invitations).values(invitation), ...kept]);
+    await ctx.db.batch([
+      ctx.db.insert(invitations).values(invitation),
+      shareAudit(ctx, invitation, access.doc),
+      ...kept,
+    ]);
   }
   return answer;
+}
+
+/**
+ * `share.invited` (docs/api-guide.md › Changes, history and audit), after the invitation's insert: the document
+ * shared, with whom (the email) and the role, recorded when the invitation was made.
+ */
+function shareAudit(
+  ctx: ServiceContext,
+  invitation: { id: string; email: string; role: string; documentId: string },
+  doc: { workspaceId: string; projectId: string },
+) {
+  return auditEntryQuery(ctx, {
+    kind: "share.invited",
+    recordId: invitation.documentId,
+    workspaceId: doc.workspaceId,
+    projectId: doc.projectId,
+    changes: { email: { before: null, after: invitation.email }, role: { before: null, after: invitation.role } },
+    exists: sql`EXISTS (SELECT 1 FROM invitations i WHERE i.id = ${invitation.id})`,
+  });
 }
 
 /** Batchable: the pending document invitations of an email, oldest first. */

@@ -32,6 +32,7 @@ import {
 import { countsOf, documentDto, groupCollaborators } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
 import { diffEntryQuery, documentStateEntriesQuery } from "../changes/recordLog";
+import { documentPublishAudit } from "../portals/audit";
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -263,21 +264,30 @@ export async function publishDocument(
   ctx: ServiceContext,
   input: { documentId: string; styling?: Record<string, unknown>; domainSlug?: string },
 ) {
-  await loadForEdit(ctx, input.documentId);
-  return writeAndReload(ctx, input.documentId, {
-    isPublished: true,
-    publishedSettings: {
-      publishedById: ctx.user.id,
-      publishedAt: ctx.now,
-      styling: input.styling ?? {},
-      domainSlug: input.domainSlug ?? "",
-    },
-    updatedAt: ctx.now,
-  });
+  const { doc } = await loadForEdit(ctx, input.documentId);
+  const settings = {
+    publishedById: ctx.user.id,
+    publishedAt: ctx.now,
+    styling: input.styling ?? {},
+    domainSlug: input.domainSlug ?? "",
+  };
+  return writeAndReload(
+    ctx,
+    input.documentId,
+    { isPublished: true, publishedSettings: settings, updatedAt: ctx.now },
+    undefined,
+    (where) => [documentPublishAudit(ctx, { doc, published: true, where })],
+  );
 }
 
 /** Withdraws a publication (edit access). */
 export async function unpublishDocument(ctx: ServiceContext, { documentId }: { documentId: string }) {
-  await loadForEdit(ctx, documentId);
-  return writeAndReload(ctx, documentId, { isPublished: false, publishedSettings: null, updatedAt: ctx.now });
+  const { doc } = await loadForEdit(ctx, documentId);
+  return writeAndReload(
+    ctx,
+    documentId,
+    { isPublished: false, publishedSettings: null, updatedAt: ctx.now },
+    undefined,
+    (where) => [documentPublishAudit(ctx, { doc, published: false, where })],
+  );
 }

@@ -26,6 +26,7 @@ import {
   requireDocx,
   markSeeded,
 } from "./store";
+import { recordReadEvent } from "../audit/log";
 
 export interface RawBody {
   length: number;
@@ -131,6 +132,7 @@ export async function exportDocx(
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
   requireDocx(doc);
+  recordReadEvent(ctx, "export.docx", doc);
   const version = versions[0];
   if (!version) throw notFound("DOCX version");
   const obj: R2Object | R2ObjectBody | null = await ctx.env.BLOBS.get(version.r2Key, { onlyIf });

@@ -32,6 +32,7 @@ import { mapConcurrent } from "../../lib/concurrency";
 import { clauseReferenceDto } from "../references/clauseReferences";
 import { tableReferenceDto, tableReferencesOfDocuments } from "../references/tableReferences";
 import { readRowsAcrossTables } from "../tables/rowReads";
+import { recordAuditEvent } from "../audit/log";
 
 type Block = Record<string, unknown>;
 
@@ -105,6 +106,7 @@ export async function getDocumentsData(
   if (ids.length > MAX_EXPORT_DOCUMENTS)
     throw new ApiError("ValidationError", `At most ${MAX_EXPORT_DOCUMENTS} documentIds`);
   const { clauses, metas, settingRows } = await readExportedDocuments(ctx, input.projectId, documentIds, ids);
+  recordAuditEvent(ctx, { kind: "export.documents", recordId: input.projectId, projectId: input.projectId });
   // Size before work: the stored contents alone may already be too much.
   const total = ids.reduce((sum, id) => sum + (metas.get(id)?.size ?? EMPTY_BLOCKS_JSON.length), 0);
   if (total > MAX_EXPORT_BYTES) throw tooLarge();

@@ -9,6 +9,7 @@ import { docxProblem } from "../../lib/docx";
 import { mapConcurrent } from "../../lib/concurrency";
 import { convertDocxToPdf } from "../converter/client";
 import type { ServiceContext } from "../context";
+import { recordReadEvent } from "../audit/log";
 
 /**
  * Bad base64 or bytes that are not a DOCX: 400; a DOCX whose entries inflate past the bounds: 413, before any file
@@ -55,6 +56,10 @@ export async function convertDocumentsToPdf(
   const [checked, converted] = await Promise.allSettled([access, conversions]);
   if (checked.status === "rejected") throw checked.reason;
   if (converted.status === "rejected") throw converted.reason;
+  for (const id of new Set(ids)) {
+    const found = checked.value.get(id);
+    if (found) recordReadEvent(ctx, "export.pdf", found.doc);
+  }
   return converted.value;
 }
 

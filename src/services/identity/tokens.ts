@@ -9,6 +9,7 @@ import { keptAnswerStatements } from "../idempotency";
 import { d1Of, statement } from "../../db/d1";
 import { randomBase62, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
+import { recordTokenEvent } from "../audit/log";
 
 export const TOKEN_PREFIX = "cws_";
 
@@ -109,13 +110,19 @@ export async function createToken(
   // A keyed request keeps its answer (sealed) in the same batch as the token, so a crash cannot separate them.
   const d1 = d1Of(ctx.db);
   const kept = await keptAnswerStatements(ctx, { d1, payload: { data: record } });
-  if (kept.length === 0) {
-    await insert;
-    return record;
+  if (kept.length === 0) await insert;
+  else {
+    const { sql, params } = insert.toSQL();
+    await d1.batch([statement(d1, sql, ...params), ...kept]);
   }
-  const { sql, params } = insert.toSQL();
-  await d1.batch([statement(d1, sql, ...params), ...kept]);
+  const changes = { name: { before: null, after: record.name }, scopes: { before: null, after: record.scopes } };
+  recordTokenEvent(ctx, { kind: "token.created", tokenId: record._id, changes }, reachOf(ctx.user.id, resources));
   return record;
+}
+
+/** The organizations a token's entries go to: those its resources lie in, else all of its user's. */
+function reachOf(userId: string, resources: TokenResources | null) {
+  return resources ? { resourceIds: resources.ids } : { userId };
 }
 
 /** Revokes one of the caller's tokens at once; another user's token is 404 like a missing one. */
@@ -123,6 +130,8 @@ export async function revokeToken(ctx: ServiceContext, { tokenId }: { tokenId: s
   const rows = await ctx.db
     .delete(accessTokens)
     .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.userId, ctx.user.id)))
-    .returning({ id: accessTokens.id });
+    .returning({ id: accessTokens.id, name: accessTokens.name, resources: accessTokens.resources });
   if (rows.length === 0) throw notFound("Token");
+  const changes = { name: { before: rows[0]!.name, after: null } };
+  recordTokenEvent(ctx, { kind: "token.revoked", tokenId, changes }, reachOf(ctx.user.id, rows[0]!.resources));
 }

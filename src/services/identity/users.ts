@@ -12,6 +12,7 @@ import { reconcileIndex, type DirectoryIndex, type ServiceContext } from "../con
 import { keptAnswerUpdates } from "../idempotency";
 import { userCopyStatement } from "./queries";
 import type { Env } from "../../env";
+import { recordAuditEvent } from "../audit/log";
 
 export function userDto(row: typeof users.$inferSelect) {
   return { _id: row.id, email: row.email, name: row.name, createdAt: row.createdAt };
@@ -108,6 +109,14 @@ export async function createUser(ctx: ServiceContext, input: { email: string; na
     throw err;
   }
   await writeRegistrationToShards(ctx, rows);
+  // The deployment's admin made it: in the new organization's audit log (it has no other yet).
+  recordAuditEvent(ctx, {
+    kind: "admin.user_created",
+    organizationId: orgId,
+    recordId: user.id,
+    actor: { type: "system" },
+    changes: { email: { before: null, after: user.email } },
+  });
   return answer;
 }
 

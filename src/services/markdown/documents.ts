@@ -26,6 +26,7 @@ import { newContentBodyQuery } from "../search/queries";
 import { inSubtree, subtreeSql } from "../documents/tree";
 import { markdownToBlocks } from "./convert";
 import { blocksToMarkdown } from "./toMarkdown";
+import { recordReadEvent } from "../audit/log";
 
 /**
  * docs/api-guide.md › Limits: a Markdown file to import is at most 1 MiB (remark reads about 1 MiB of plain text in
@@ -109,6 +110,7 @@ export async function exportMarkdownDocument(
   ]);
   const { doc } = checkDocumentAccess(assembleDocumentsAccess([docs, wsRoles, docRoles]).get(documentId), "read");
   assertRichText(doc);
+  recordReadEvent(ctx, "export.markdown", doc);
   const contents = await readContentsOf(ctx, { documentIds: [documentId], metas });
   return { name: doc.name, markdown: blocksToMarkdown(contents.get(documentId)?.blocks) };
 }
@@ -161,6 +163,7 @@ export async function exportFolderZip(
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]);
   const { doc: folder } = checkDocumentAccess(access.get(folderId), "read");
   if (folder.type !== "FOLDER") throw conflict("Not a folder: GET /document/{documentId}/export.md exports a document");
+  recordReadEvent(ctx, "export.archive", folder);
 
   const visible = (a: DocumentAccess | undefined): a is DocumentAccess => !!a && a.canRead && !a.doc.isDeleted;
   const childrenOf = new Map<string, DocumentRow[]>();

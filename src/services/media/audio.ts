@@ -17,6 +17,7 @@ import { keptAnswerUpdates } from "../idempotency";
 import { readPrefix, streamToR2, type Prefix } from "./upload";
 import { audioStatement, audioWithDocumentStatement, documentOfAudio } from "./queries";
 import { hasBody, type ByteRange } from "../../lib/r2";
+import { recordReadEvent } from "../audit/log";
 
 export const AUDIO_MIME_TYPES = [
   "audio/mpeg",
@@ -312,6 +313,8 @@ export async function getAudio(
     "Audio",
     Promise.resolve().then(() => checkDocumentAccess(soleDocumentAccess([docs, wsRoles, docRoles]), "read")),
   );
+  // The signed URL handed out is the download's authorization: recorded here, with who asked for it.
+  recordReadEvent(ctx, "download.audio", { id: audio.id, workspaceId: audio.workspaceId });
   return audioRecord(origin, audio, secret, ctx.now);
 }
 

@@ -15,6 +15,7 @@ import { newId } from "../../lib/ids";
 import type { ServiceContext } from "../context";
 import { indexMemberships, membershipRowsStatement, nextMemberVersion, type MembershipRow } from "./userOrganizations";
 import { NOTICES_PER_SENDER_PER_HOUR, noticeId, outboxNotices, type Notice } from "../notifications/outbox";
+import { memberAudit } from "./audit";
 
 /** Pending invitations (members, collaborators and E7 document invitations) one organization may hold. */
 export const MAX_PENDING_INVITATIONS = 200;
@@ -150,10 +151,13 @@ export async function applyPendingMemberInvitations(
   if (pending.length === 0) return 0;
   const { db, now: t } = ctx;
   const statements = [];
+  // The new user joins by registering: the membership's audit entry names them as its actor.
+  const joiner = { type: "user", userId: user.id } as const;
   for (const inv of pending) {
     if (inv.workspaceId === "") {
       const role = inv.role as "owner" | "admin" | "member";
       statements.push(
+        memberAudit(ctx, { organizationId: inv.organizationId }, user.id, null, role, joiner),
         db
           .insert(organizationMembers)
           .values({ organizationId: inv.organizationId, userId: user.id, role, createdAt: t, updatedAt: t })
@@ -165,6 +169,7 @@ export async function applyPendingMemberInvitations(
     } else {
       const role = inv.role as "admin" | "editor" | "commenter" | "viewer";
       statements.push(
+        memberAudit(ctx, { workspaceId: inv.workspaceId }, user.id, null, role, joiner),
         db
           .insert(workspaceCollaborators)
           .values({ workspaceId: inv.workspaceId, userId: user.id, role, createdAt: t })
@@ -172,6 +177,7 @@ export async function applyPendingMemberInvitations(
             target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId],
             set: { role },
           }),
+        memberAudit(ctx, { organizationId: inv.organizationId }, user.id, null, "member", joiner),
         db
           .insert(organizationMembers)
           .values({ organizationId: inv.organizationId, userId: user.id, role: "member", createdAt: t, updatedAt: t })

@@ -20,6 +20,7 @@ import {
 import { deliverBeforeAnswer } from "../notifications/outbox";
 import { read, type ServiceContext } from "../context";
 import { keptAnswerUpdates } from "../idempotency";
+import { invitationAudit, memberAudit } from "./audit";
 import { organizationDto } from "../identity/users";
 import {
   indexMemberships,
@@ -114,7 +115,8 @@ export async function addOrganizationMember(
   const answer = { organizationId, email, role };
   // A role change of an existing member is not an invitation; anything else waits for room, registered or not.
   if (member?.memberRole) {
-    const [, indexed] = await ctx.db.batch([
+    const [, , indexed] = await ctx.db.batch([
+      memberAudit(ctx, { organizationId }, member.id, member.memberRole, role),
       ctx.db
         .update(organizationMembers)
         .set({ role, updatedAt: nextMemberVersion(ctx.now) })
@@ -140,7 +142,8 @@ export async function addOrganizationMember(
       data: { organizationId, role },
       at: ctx.now,
     });
-    const [, queued, indexed] = await ctx.db.batch([
+    const [, , queued, indexed] = await ctx.db.batch([
+      memberAudit(ctx, { organizationId }, member.id, null, role),
       ctx.db
         .insert(organizationMembers)
         .values({ organizationId, userId: member.id, role, createdAt: ctx.now, updatedAt: ctx.now })
@@ -158,13 +161,10 @@ export async function addOrganizationMember(
     // The directory's index of memberships beside the notice's delivery (both in the directory, after the shard's write).
     await Promise.all([deliverBeforeAnswer(ctx, queued), indexMemberships(ctx, indexed)]);
   } else {
-    const [stored] = await pendingInvitationStatement(ctx.db, {
-      organizationId,
-      email,
-      role,
-      invitedBy: ctx.user.id,
-      at: ctx.now,
-    });
+    const [[stored]] = await ctx.db.batch([
+      pendingInvitationStatement(ctx.db, { organizationId, email, role, invitedBy: ctx.user.id, at: ctx.now }),
+      invitationAudit(ctx, { organizationId, email, role }),
+    ]);
     if (!stored) tooManyPendingInvitations();
   }
   return answer;

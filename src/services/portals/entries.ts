@@ -9,6 +9,7 @@ import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import { projects, publishedEntries, type PublishedBranding } from "../../db/schema";
 import type { Db } from "../../env";
 import { conflict, unprocessable } from "../../errors";
+import { brandingAudit, entryChanges, publishedAudit, unpublishedAudit, updatedAudit } from "./audit";
 import type { ServiceContext } from "../context";
 import { isUniqueViolation } from "../../db/errors";
 import { projectDto } from "../workspaces/serialize";
@@ -62,17 +63,26 @@ function uniqueFailure(err: unknown): never {
   throw err;
 }
 
-async function refreshMirror(ctx: ServiceContext, projectId: string, write: Parameters<Db["batch"]>[0][number]) {
+async function refreshMirror(
+  ctx: ServiceContext,
+  projectId: string,
+  write: Parameters<Db["batch"]>[0][number],
+  audit: Parameters<Db["batch"]>[0][number][] = [],
+) {
   const { db } = ctx;
   try {
-    const [, rows] = await db.batch([
-      write,
-      db
-        .update(projects)
-        .set({ published: mirror(projectId) as never, updatedAt: ctx.now })
-        .where(eq(projects.id, projectId))
-        .returning(),
-    ]);
+    const rows = (
+      await db.batch([
+        // The audit entries first: they compare what the write changes with what is stored.
+        ...audit,
+        write,
+        db
+          .update(projects)
+          .set({ published: mirror(projectId) as never, updatedAt: ctx.now })
+          .where(eq(projects.id, projectId))
+          .returning(),
+      ] as unknown as Parameters<Db["batch"]>[0])
+    ).at(-1);
     return projectDto((rows as (typeof projects.$inferSelect)[])[0]!, ctx.now);
   } catch (err) {
     uniqueFailure(err);
@@ -175,6 +185,7 @@ async function writeEntry(
         sql`SELECT ${p.slug}, ${p.projectId}, ${p.domain}, ${p.domainToken}, ${p.domainVerifiedAt}, ${p.homepage}, ${p.passwordHash}, ${p.disabled ? 1 : 0},
               ${p.expiresAt}, ${p.allowIndexing ? 1 : 0}, ${p.createdAt}, ${p.updatedAt} WHERE ${unchanged}`,
       ),
+      publishedAudit(ctx, p),
       // Before the mirror's refresh, while the project row is still the one read (the insert leaves it alone).
       ...(await keptAnswerUpdates(ctx, { payload: { data: answer }, when: unchanged })),
       db
@@ -211,6 +222,9 @@ export async function updatePublishedEntry(
   const names = columns ? domainNames(columns) : { claim: [], check: [] };
   const project = await withClaimedRoutes(ctx, projectId, names, Promise.all([held, hashing]), async () => {
     const passwordHash = await hashing;
+    const { password: _, domain, ...settings } = patch;
+    const asStored = { ...settings, ...(domain !== undefined && { domain: domain || null }) };
+    const changes = current ? entryChanges(current, asStored, passwordHash) : null;
     return refreshMirror(
       ctx,
       projectId,
@@ -226,6 +240,7 @@ export async function updatePublishedEntry(
           updatedAt: ctx.now,
         })
         .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))),
+      updatedAudit(ctx, projectId, slug, changes),
     );
   });
   await releaseRoutesQuietly(ctx, projectId, released);
@@ -240,6 +255,7 @@ export async function unpublishProject(ctx: ServiceContext, { projectId, slug }:
     ctx,
     projectId,
     db.delete(publishedEntries).where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId))),
+    [unpublishedAudit(ctx, projectId, slug)],
   );
   await releaseRoutesQuietly(ctx, projectId, [
     slugRoute(slug),
@@ -300,10 +316,13 @@ export async function putBranding(
 ) {
   const { db } = ctx;
   await loadForWrite(ctx, projectId, null, undefined);
-  const [row] = await db
-    .update(projects)
-    .set({ publishedBranding: branding, updatedAt: ctx.now })
-    .where(eq(projects.id, projectId))
-    .returning();
+  const [, [row]] = await db.batch([
+    brandingAudit(ctx, projectId, branding),
+    db
+      .update(projects)
+      .set({ publishedBranding: branding, updatedAt: ctx.now })
+      .where(eq(projects.id, projectId))
+      .returning(),
+  ]);
   return projectDto(row!, ctx.now);
 }

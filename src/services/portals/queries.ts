@@ -20,13 +20,9 @@ export function homepageStatement(db: Db, projectId: string, homepage: string | 
 
 /** Batchable: the named entry of the project (no row otherwise). */
 export function entryStatement(db: Db, projectId: string, slug: string) {
+  // The whole entry: a PATCH's audit entry compares its settings before and after.
   return db
-    .select({
-      slug: publishedEntries.slug,
-      domain: publishedEntries.domain,
-      domainToken: publishedEntries.domainToken,
-      domainVerifiedAt: publishedEntries.domainVerifiedAt,
-    })
+    .select()
     .from(publishedEntries)
     .where(and(eq(publishedEntries.slug, slug), eq(publishedEntries.projectId, projectId)));
 }

@@ -3,6 +3,7 @@
  * read; what decides is the entry: none is 404, none active (disabled or past `expiresAt`) is 403, and a
  * password-protected one needs a valid reader token (401 otherwise).
  */
+import { loginFailedAudit } from "./audit";
 import type { ServiceContext } from "../context";
 import { ApiError, forbidden, notFound } from "../../errors";
 import { brandingDto, isActive, loadPortals, projectDataOf, type PortalState } from "./state";
@@ -97,6 +98,7 @@ export async function loginPublished(
       return signPortalToken(secret, p.slug, p.passwordHash ?? "", ctx.now);
     }
   }
+  for (const p of active) loginFailedAudit(ctx, p.projectId, p.slug);
   throw unauthorized("The password is not correct");
 }
 
@@ -116,6 +118,9 @@ export async function loginPortal(
   { portal, password }: { portal: PortalState; password: string },
 ): Promise<{ token: string; expiresAt: number } | null> {
   const secret = requireSecret(ctx.env.SIGNING_SECRET);
-  if (portal.passwordHash !== null && !(await verifyPassword(password, portal.passwordHash))) return null;
+  if (portal.passwordHash !== null && !(await verifyPassword(password, portal.passwordHash))) {
+    loginFailedAudit(ctx, portal.projectId, portal.slug);
+    return null;
+  }
   return signPortalToken(secret, portal.slug, portal.passwordHash ?? "", ctx.now);
 }

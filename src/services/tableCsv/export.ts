@@ -12,6 +12,7 @@ import { liveColumnsQuery } from "../tables/columns";
 import { MAX_PAGE_SIZE, readRowsPage, type RowsPage } from "../tables/rowReads";
 import { columnDto, type ColumnRow, type TableRow } from "../tables/serialize";
 import { escapeFormulaText, exportFormatter } from "./convert";
+import { recordReadEvent } from "../audit/log";
 
 export type CsvHeader = "name" | "id";
 
@@ -37,6 +38,7 @@ export async function exportCsv(
     liveColumnsQuery(ctx.db, input.tableId),
   ]);
   const { table } = checkTableAccess(tableRow, "read");
+  recordReadEvent(ctx, "export.csv", table);
   const columns: ColumnRow[] = columnList;
   const formatters = columns.map((c) =>
     exportFormatter(

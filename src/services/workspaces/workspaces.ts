@@ -26,6 +26,7 @@ import { keptAnswerUpdates } from "../idempotency";
 import { workspaceCollaboratorsStatement } from "./queries";
 import { groupWorkspaceCollaborators, workspaceDto } from "./serialize";
 import { liveRoomsStatement, revalidateRooms } from "../collab/rooms";
+import { invitationAudit, memberAudit, memberRemovedAudit } from "../organizations/audit";
 
 export type WorkspaceDto = ReturnType<typeof workspaceDto>;
 
@@ -175,14 +176,11 @@ export async function addWorkspaceCollaborator(
   // A role change of an existing collaborator is not an invitation; anything else waits for room, registered or not.
   if (!target[0]?.collaboratorRole) assertInvitationRoom(pending);
   if (!targetId) {
-    const [stored] = await pendingInvitationStatement(ctx.db, {
-      organizationId: workspace.organizationId,
-      workspaceId,
-      email,
-      role,
-      invitedBy: ctx.user.id,
-      at: ctx.now,
-    });
+    const invitation = { organizationId: workspace.organizationId, workspaceId, email, role };
+    const [[stored]] = await ctx.db.batch([
+      pendingInvitationStatement(ctx.db, { ...invitation, invitedBy: ctx.user.id, at: ctx.now }),
+      invitationAudit(ctx, invitation),
+    ]);
     if (!stored) tooManyPendingInvitations();
     return answer;
   }
@@ -202,7 +200,9 @@ export async function addWorkspaceCollaborator(
         data: { workspaceId, role },
         at: ctx.now,
       });
-  const [, , live, membership, queued] = await ctx.db.batch([
+  const before = target[0]?.collaboratorRole ?? null;
+  const [, , , , live, membership, queued] = await ctx.db.batch([
+    memberAudit(ctx, { workspaceId }, targetId, before, role),
     ctx.db
       .insert(workspaceCollaborators)
       .values({ workspaceId, userId: targetId, role, createdAt: ctx.now })
@@ -210,6 +210,7 @@ export async function addWorkspaceCollaborator(
         target: [workspaceCollaborators.workspaceId, workspaceCollaborators.userId],
         set: { role },
       }),
+    memberAudit(ctx, { organizationId: workspace.organizationId }, targetId, null, "member"),
     ctx.db
       .insert(organizationMembers)
       .values({
@@ -256,7 +257,8 @@ export async function removeWorkspaceCollaborator(
   // Leaving a workspace also ends the document grants held in it (every document a member created carries
   // an owner grant, which would otherwise keep the documents and, through them, the project readable).
   // The grants go first: the EXISTS keeps a document-only guest's grants when the user is no collaborator.
-  const [, removed, collaborators, live] = await ctx.db.batch([
+  const [, , removed, collaborators, live] = await ctx.db.batch([
+    memberRemovedAudit(ctx, { workspaceId }, userId),
     ctx.db
       .delete(documentCollaborators)
       .where(

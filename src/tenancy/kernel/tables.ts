@@ -67,6 +67,7 @@ export const SHARD_TABLES = [
   shardTable(t.changeLog, t.changeLog.workspaceId),
   shardTable(t.webhookSubscriptions, t.webhookSubscriptions.projectId),
   shardTable(t.webhookSubscriptionDeliveries, t.webhookSubscriptionDeliveries.subscriptionId),
+  shardTable(t.auditLog, t.auditLog.organizationId),
 ] as const;
 
 export type ShardTable = (typeof SHARD_TABLES)[number]["name"];
