@@ -1,7 +1,8 @@
 // The change log's cost (docs/api-guide.md › Changes, history and audit): the rows bench's writes (1,000-row insert,
 // single-cell PUT, 1,000-row bulk PATCH) against two local APIs started in the same run, one writing the change log
 // and one with it off (CHANGE_LOG=off, a setting only this bench uses), measured in alternation so both see the same
-// machine; then a read of 10,000 entries of the feed (GET /changes, pages of 1,000).
+// machine; the same for document writes (a PATCH of a document's name, a PUT of its content); then a read of 10,000
+// entries of the feed (GET /changes, pages of 1,000).
 //   npm run bench -- changes        (BENCH_CHANGES_PASSES, BENCH_CHANGES_PUTS override the defaults)
 import { median, printTable, seedUser, startApi, time } from "./lib.mjs";
 
@@ -23,7 +24,12 @@ async function setUp(api) {
       (await api.call("POST", `/table/${tableId}/column`, { token: u.token, body: { name: type, data: { type } } }))
         .data._id,
     );
-  return { api, token: u.token, tableId, cols, times: { insert: [], put: [], patch: [] }, rowIds: [] };
+  const doc = await api.call("POST", "/document", {
+    token: u.token,
+    body: { projectId: u.projectId, name: "Bench", type: "DOCUMENT" },
+  });
+  const times = { insert: [], put: [], patch: [], docPatch: [], docPut: [] };
+  return { api, token: u.token, tableId, cols, documentId: doc.data._id, times, rowIds: [] };
 }
 
 const values = (cols, i, k) => ({
@@ -54,6 +60,22 @@ async function pass(s, k, puts) {
   s.times.patch.push(
     (await time(() => s.api.call("PATCH", `/table/${s.tableId}/rows`, { token: s.token, body: patch }))).ms,
   );
+  await documentWrites(s, k, puts);
+}
+
+/** The document writes of one pass: `n` renames and `n` content PUTs, their medians. */
+async function documentWrites(s, k, n) {
+  const renames = [];
+  const contents = [];
+  for (let p = 0; p < n; p++) {
+    const body = { name: `Bench ${k}.${p}` };
+    renames.push((await time(() => s.api.call("PATCH", `/document/${s.documentId}`, { token: s.token, body }))).ms);
+    const blocks = [{ type: "paragraph", content: [{ type: "text", text: `pass ${k} put ${p}`, styles: {} }] }];
+    const put = () => s.api.call("PUT", `/document/${s.documentId}/content`, { token: s.token, body: { blocks } });
+    contents.push((await time(put)).ms);
+  }
+  s.times.docPatch.push(median(renames));
+  s.times.docPut.push(median(contents));
 }
 
 /** Every entry of the table's feed from the start, in pages of 1,000: the entries and each page's time. */
@@ -86,13 +108,13 @@ export default async function () {
       // Alternating which goes first, so neither always runs on a warmer machine.
       for (const s of k % 2 ? [without, withLog] : [withLog, without]) await pass(s, k + 1, puts);
     }
-    const rows = ["insert", "put", "patch"].map((w) => {
+    const rows = ["insert", "put", "patch", "docPatch", "docPut"].map((w) => {
       const a = median(withLog.times[w]);
       const b = median(without.times[w]);
       return { write: w, msWithLog: a.toFixed(1), msWithout: b.toFixed(1), ratio: (a / b).toFixed(2) };
     });
     printTable(
-      `Writes with and without the change log: ${passes} passes of a ${ROWS}-row insert, ${puts} single-cell PUTs (median) and a ${ROWS}-row bulk PATCH (median per call)`,
+      `Writes with and without the change log: ${passes} passes of a ${ROWS}-row insert, ${puts} single-cell PUTs (median), a ${ROWS}-row bulk PATCH (median per call), and ${puts} document renames and content PUTs (median)`,
       rows,
     );
     const reads = [];

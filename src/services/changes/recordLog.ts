@@ -49,10 +49,11 @@ function diffJson(fields: readonly FieldWrite[]): SQL {
     const after = f.json ? (f.after === null || f.after === undefined ? null : JSON.stringify(f.after)) : f.after;
     const before = f.json ? sql`json(${f.column})` : sql`${f.column}`;
     const next = f.json ? sql`json(${after})` : sql`${after}`;
-    return sql`${f.field}, json(CASE WHEN ${f.column} IS NOT ${after} THEN json_object('before', ${before}, 'after', ${next}) END)`;
+    return sql`json_array(${f.field}, json(CASE WHEN ${f.column} IS NOT ${after} THEN json_object('before', ${before}, 'after', ${next}) END))`;
   });
-  // A merge patch drops the members that are null: what did not change.
-  return sql`json_patch('{}', json_object(${sql.join(members, sql`, `)}))`;
+  // `[field, change | null]` pairs; the fields that did not change (null) are left out.
+  return sql`(SELECT json_group_object(j.value ->> 0, j.value -> 1) FROM json_each(json_array(${sql.join(members, sql`, `)})) j
+    WHERE j.value ->> 1 IS NOT NULL)`;
 }
 
 /**

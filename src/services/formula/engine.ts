@@ -25,6 +25,8 @@ import {
   type CellUpsert,
 } from "./queries";
 import { loadTable } from "./store";
+import { asStatements } from "../changes/recordLog";
+import { formulaAppliedEntry } from "../tables/changeLog";
 import { readRowPage, readRows } from "./rowPages";
 import { d1Of } from "../../db/d1";
 import type { IdIssuer, ServiceContext } from "../context";
@@ -140,6 +142,8 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
   const plan = planComputation(columns, trees, targets, { readTargets: false });
   await readLinkedData(ctx, { plan, columns, linked });
 
+  const data = { ...column.data, type: "formula" };
+  const formula = { expression, description: input.description };
   // Past the run's budget the apply is refused (422) before anything is written.
   const writes = await evaluateAllRows(ctx, table.id, plan, runBudget("refuse"));
   // A text, URL or email column becoming a formula: its cell writes still reach the search index's trigger
@@ -149,13 +153,9 @@ export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormu
     d1,
     { table, plan, writes, now: ctx.now, ids: ctx.ids, logOff: changeLogOff(ctx.env), countReturned: searchIndexed },
     [
-      persistFormulaStatement(
-        d1,
-        column.id,
-        { ...column.data, type: "formula" },
-        { expression, description: input.description },
-        ctx.now,
-      ),
+      // The column's change-log entry (column.updated: its options and formula, when they change), before the write.
+      ...asStatements(d1, formulaAppliedEntry(ctx, { table, columnId: column.id, data, formula })),
+      persistFormulaStatement(d1, column.id, data, formula, ctx.now),
     ],
   );
   return { updatedRows, dependentTables };

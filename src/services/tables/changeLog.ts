@@ -104,3 +104,31 @@ export function columnDeletedEntry(ctx: ServiceContext, column: ColumnRow, guard
     exists: sql`EXISTS (SELECT 1 FROM ${columns} WHERE ${guard} AND ${columns.isDeleted} = 0)`,
   });
 }
+
+/**
+ * Before the formula engine persists a column's formula (E3, a formula column's create or update): `column.updated`
+ * with its options (`data`) and `formula` (expression and description) before and after, when they change.
+ */
+export function formulaAppliedEntry(
+  ctx: ServiceContext,
+  e: {
+    table: { id: string; workspaceId: string; projectId: string };
+    columnId: string;
+    data: unknown;
+    formula: unknown;
+  },
+) {
+  return diffEntryQuery(ctx, {
+    kind: "column.updated",
+    recordId: e.columnId,
+    place: { workspaceId: e.table.workspaceId, projectId: e.table.projectId, tableId: e.table.id },
+    table: columns,
+    guard: sql`${columns.id} = ${e.columnId}`,
+    fields: [
+      { field: "data", column: columns.data, after: e.data, json: true },
+      { field: "formula", column: columns.formula, after: e.formula, json: true },
+    ],
+    // The table's formula coordinator applies it, as the system, for the request that asked (as derived cells are).
+    by: { actor: { type: "system" }, source: "api" },
+  });
+}

@@ -34,6 +34,7 @@ describe("document entries", () => {
       name: { before: "Before", after: "After" },
       description: { before: "", after: "d" },
     });
+    expect(entries[0].changes.icon).toEqual({ before: null, after: { name: "star", color: "red" } });
     expect(Object.keys(entries[0].changes).sort()).toEqual(["description", "icon", "name"]);
     expect(entries[0].actor).toMatchObject({ type: "user", userId: t.editor.id });
     expect(entries[0].source).toBe("api");
@@ -60,6 +61,7 @@ describe("document entries", () => {
     const folder = await newDoc("Target", undefined, "FOLDER");
     const id = await newDoc("Mover", t.folderId);
     await ok("PATCH", `/document/${id}`, { token: t.owner.token, body: { parentId: folder } });
+    await ok("PATCH", `/document/${id}`, { token: t.owner.token, body: { parentId: null } });
     const gone = await newDoc("Gone", undefined, "FOLDER");
     await ok("DELETE", `/document/${gone}`, { token: t.owner.token });
     expectError(
@@ -68,8 +70,10 @@ describe("document entries", () => {
       "NotFoundError",
     );
     const entries = await history(id);
-    expect(kinds(entries)).toEqual(["document.moved", "document.created"]);
-    expect(entries[0].changes).toEqual({ parentId: { before: t.folderId, after: folder } });
+    expect(kinds(entries)).toEqual(["document.moved", "document.moved", "document.created"]);
+    expect(entries[1].changes).toEqual({ parentId: { before: t.folderId, after: folder } });
+    // To the project root: null after, kept as null.
+    expect(entries[0].changes).toEqual({ parentId: { before: folder, after: null } });
   });
 
   it("If-Match that no longer matches is 412 and records nothing", async () => {

@@ -74,6 +74,24 @@ describe("table and column entries", () => {
   });
 });
 
+describe("formula column entries", () => {
+  it("a formula column records its creation and then the formula applied to it, once", async () => {
+    const table = await makeTable(t.owner.token, t.projectId, "Formulas");
+    const qty = await addColumn(t.owner.token, table.tableId, "Qty", { type: "number" });
+    const twice = await addColumn(t.owner.token, table.tableId, "Twice", {
+      type: "formula",
+      formula: { text: "{Qty} * 2" },
+    });
+    const entries = (await structural(table.tableId)).filter((e) => e.recordId === twice._id);
+    expect(entries.map((e) => e.kind)).toEqual(["column.created", "column.updated"]);
+    expect(entries[0].changes.type).toEqual({ before: null, after: "formula" });
+    expect(Object.keys(entries[1].changes)).toEqual(["formula"]);
+    expect(entries[1]).toMatchObject({ actor: { type: "system" }, source: "api" });
+    expect(entries[1].changes.formula.before).toBeNull();
+    expect(JSON.stringify(entries[1].changes.formula.after)).toContain(qty._id);
+  });
+});
+
 describe("CSV import entries", () => {
   const importCsv = (tableId: string, raw: string, query: Record<string, string> = {}) =>
     call("POST", `/table/${tableId}/import`, {
