@@ -1,0 +1,1 @@
+CREATE INDEX `change_log_organization_idx` ON `change_log` (`organization_id`,`at`,`seq`,`record_id`);
