@@ -3,6 +3,7 @@ import type { Env } from "./env";
 import { handleScheduled } from "./services/automations/scheduler";
 import { handleAutomationBatch } from "./services/automations/queue";
 import { runsForEvents } from "./services/automations/events";
+import { nudgeLogTriggers, readLogTriggers } from "./services/automations/logTriggers";
 import { subscribe } from "./services/events/events";
 import { startRepairs, type Repair } from "./tenancy";
 import { repairUserCopies } from "./services/identity/users";
@@ -24,6 +25,8 @@ export { DocumentRoom } from "./durable/DocumentRoom";
 
 // Writers emit events without knowing who listens; the automations turn them into runs.
 subscribe(runsForEvents);
+// Row events' runs are started from the change log: their events read the written projects' logs at once.
+subscribe(nudgeLogTriggers);
 // Webhook subscriptions of the written projects send their next batch at once (the tick does it otherwise).
 subscribe(nudgeSubscriptions);
 
@@ -43,6 +46,7 @@ const REPAIRS: readonly Repair[] = [
   ["staged CSV import sweep failed", sweepStagedImports],
   ["change log prune failed", pruneChangeLog],
   ["webhook subscription pump failed", pumpSubscriptions],
+  ["automation log trigger read failed", readLogTriggers],
   ["oauth grant prune failed", pruneOAuthGrants],
   ["audit log prune failed", pruneAuditLog],
 ];

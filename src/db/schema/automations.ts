@@ -226,3 +226,15 @@ export const automationProjectDays = sqliteTable(
   },
   (t) => [uniqueIndex("automation_project_days_pk").on(t.projectId, t.day)],
 );
+
+/**
+ * How far the automations' event triggers have read a project's change log (services/automations/logTriggers.ts):
+ * the last entry `(seq, record_id)` whose runs were started. A project has a row once its log was first read for
+ * its triggers; it moves with the project's logical shard, as the log's entries keep their `seq`.
+ */
+export const automationLogCursors = sqliteTable("automation_log_cursors", {
+  projectId: text("project_id").primaryKey(),
+  cursorSeq: integer("cursor_seq").notNull(),
+  cursorRecordId: text("cursor_record_id").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

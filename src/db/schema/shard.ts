@@ -16,6 +16,7 @@ export {
   automationDeliveries,
   automationCascades,
   automationProjectDays,
+  automationLogCursors,
 } from "./automations";
 export { publishedEntries } from "./portals";
 export { collabRooms } from "./collab";

@@ -1,6 +1,7 @@
 /**
  * Events → runs (docs/api-guide.md › Automations, published portals, collaborative editing): the automations'
- * consumer of the event bus (services/events), subscribed in src/index.ts. A write emits its events through
+ * consumer of the event bus (services/events), subscribed in src/index.ts, for every event but the row events (their
+ * runs start from the change log: logTriggers.ts, LOG_EVENTS below). A write emits its events through
  * waitUntil; one query finds the enabled event triggers of the project for those event names (index on
  * (project_id, event)) and the filters are matched (eventTriggers.ts); here the runs are inserted in one
  * statement (the unique (automation_id, event_key) makes an event produce at most one run per automation, whoever
@@ -24,6 +25,12 @@ import { lookupTriggers, plannedRuns, pointedCandidates, type RunsByDatabase } f
 
 export const MAX_DEPTH = 3;
 
+/**
+ * The event kinds whose runs are started from the change log (logTriggers.ts), not from the bus: their events only
+ * nudge that reading (nudgeLogTriggers), so a write whose after-response work never runs still starts its runs.
+ */
+export const LOG_EVENTS: ReadonlySet<string> = new Set(["row.created", "row.updated", "row.deleted"]);
+
 // The event shape the runner and the cascade planner read.
 export type { EventInput } from "../events/events";
 /**
@@ -41,7 +48,7 @@ export async function runsForEvents(
   if (events.length === 0 || depth + 1 > MAX_DEPTH) return 0;
   // A project id naming no logical shard is no project's: no automation listens to it.
   const known = events
-    .filter((e) => namesLogicalShard(e.projectId))
+    .filter((e) => namesLogicalShard(e.projectId) && !LOG_EVENTS.has(e.event))
     .map((e) => (e.eventId ? e : { ...e, eventId: newId() }));
   const byShard = groupByShard(known, (e) => e.projectId);
   const made = await Promise.all(
@@ -174,7 +181,7 @@ const clockOf = (reserved: D1Result<{ clock?: number }>): number | null =>
  * it are filtered out in that lookup, the pointers dropped by pointedCandidates (the runner's start-of-run check
  * still stands for access lost between this lookup and the run).
  */
-async function runsOnShard(
+export async function runsOnShard(
   env: Env,
   binding: ShardBinding,
   events: readonly EventInput[],

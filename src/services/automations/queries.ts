@@ -244,3 +244,81 @@ export function eventTriggerLookupStatements(d1: D1Database, projectId: string, 
     ),
   ];
 }
+
+// The change log read for row event triggers (logTriggers.ts).
+
+/**
+ * A project's cursor into the change log, made if missing: just before the entries written since its first
+ * automation with an event trigger was created (earlier writes fire nothing), or since `since` for a project watched
+ * only by other organizations' pointers.
+ */
+export function logCursorStatement(d1: D1Database, projectId: string, now: number, since: number) {
+  return statement(
+    d1,
+    `INSERT INTO automation_log_cursors (project_id, cursor_seq, cursor_record_id, updated_at)
+     SELECT ?1, COALESCE(x.seq, 0), COALESCE(x.record_id, ''), ?2 FROM (SELECT 1) LEFT JOIN (
+       SELECT seq, record_id FROM change_log WHERE project_id = ?1 AND at < COALESCE(
+         (SELECT min(a.created_at) FROM automation_event_triggers t JOIN automations a ON a.id = t.automation_id
+           WHERE t.project_id = ?1), ?3)
+       ORDER BY seq DESC, record_id DESC LIMIT 1) x ON true
+     WHERE true ON CONFLICT (project_id) DO NOTHING`,
+    projectId,
+    now,
+    since,
+  );
+}
+
+/** The project's next entries of the `kinds` (JSON array) past its cursor, with their table's document. */
+export function logEntriesStatement(d1: D1Database, projectId: string, kinds: string, limit: number) {
+  return statement(
+    d1,
+    `SELECT c.seq, c.record_id, c.kind, c.table_id, c.actor, c.changes,
+       (SELECT t.document_id FROM tables t WHERE t.id = c.table_id) AS document_id
+     FROM automation_log_cursors k
+     JOIN change_log c ON c.project_id = k.project_id AND (c.seq, c.record_id) > (k.cursor_seq, k.cursor_record_id)
+     WHERE k.project_id = ?1 AND c.kind IN (SELECT value FROM json_each(?2))
+     ORDER BY c.seq, c.record_id LIMIT ?3`,
+    projectId,
+    kinds,
+    limit,
+  );
+}
+
+/** The cursor moved to an entry, only forward (a tick and a nudge may both move it). */
+export function moveLogCursorStatement(d1: D1Database, projectId: string, seq: number, recordId: string, now: number) {
+  return statement(
+    d1,
+    `UPDATE automation_log_cursors SET cursor_seq = ?2, cursor_record_id = ?3, updated_at = ?4
+     WHERE project_id = ?1 AND (cursor_seq, cursor_record_id) < (?2, ?3)`,
+    projectId,
+    seq,
+    recordId,
+    now,
+  );
+}
+
+/** The depth and cascade of runs (the writers named by log entries' actors). */
+export function runCausesStatement(d1: D1Database, runIds: readonly string[]) {
+  return statement(
+    d1,
+    `SELECT id, depth, cascade_id FROM automation_runs WHERE id IN (SELECT value FROM json_each(?1))`,
+    JSON.stringify(runIds),
+  );
+}
+
+/** The projects of a shard database watched by triggers of the `kinds` with entries past their cursor, least recent first. */
+export function dueLogProjectsStatement(d1: D1Database, kinds: string, limit: number) {
+  return statement(
+    d1,
+    `SELECT p.project_id FROM (
+       SELECT project_id FROM automation_event_triggers WHERE event IN (SELECT value FROM json_each(?1))
+       UNION SELECT project_id FROM automation_remote_triggers WHERE event IN (SELECT value FROM json_each(?1))) p
+     LEFT JOIN automation_log_cursors k ON k.project_id = p.project_id
+     WHERE EXISTS (SELECT 1 FROM change_log c WHERE c.project_id = p.project_id
+       AND c.kind IN (SELECT value FROM json_each(?1))
+       AND (c.seq, c.record_id) > (COALESCE(k.cursor_seq, 0), COALESCE(k.cursor_record_id, '')))
+     ORDER BY COALESCE(k.updated_at, 0) LIMIT ?2`,
+    kinds,
+    limit,
+  );
+}

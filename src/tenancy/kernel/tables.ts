@@ -59,6 +59,7 @@ export const SHARD_TABLES = [
   shardTable(t.automationDeliveries, t.automationDeliveries.automationId),
   shardTable(t.automationCascades, t.automationCascades.projectId),
   shardTable(t.automationProjectDays, t.automationProjectDays.projectId),
+  shardTable(t.automationLogCursors, t.automationLogCursors.projectId),
   shardTable(t.publishedEntries, t.publishedEntries.projectId),
   shardTable(t.collabRooms, t.collabRooms.documentId),
   shardTable(t.notificationOutbox, t.notificationOutbox.id),

@@ -8,11 +8,12 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { ok, registerUser } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
-import { finishedRuns, sleep } from "../../support/automations";
+import { callScheduled, finishedRuns, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
 import { logicalShardOfId } from "../../../src/tenancy/kernel/ids";
-import { rowEvent } from "../../../src/services/events/events";
+import { documentCreatedEvent, rowEvent } from "../../../src/services/events/events";
 import { retryEvents, runsForEvents } from "../../../src/services/automations/events";
+import { nudgeLogTriggers, stepLogTriggers } from "../../../src/services/automations/logTriggers";
 
 const fenced: { projectId: string; logical: number }[] = [];
 
@@ -38,14 +39,13 @@ describe("events whose runs could not be created", () => {
     const projectId = (
       await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name: "Deferred" } })
     ).data._id as string;
-    const table = await makeTable(u.token, projectId, "Watched");
     const auto = (
       await ok("POST", "/automation", {
         token: u.token,
         body: {
           projectId,
           name: "Later",
-          triggers: [{ event: "row.created", filter: { tableId: table.tableId } }],
+          triggers: [{ event: "document.created" }],
           actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
         },
       })
@@ -58,13 +58,10 @@ describe("events whose runs could not be created", () => {
           .first("n"),
       );
 
-    // A row written just before its shard was fenced: its event arrives while the database refuses writes.
+    // A document made just before its shard was fenced: its event arrives while the database refuses writes.
     await fence(projectId);
-    const event = rowEvent(
-      "row.created",
-      { id: table.tableId, projectId, documentId: null },
-      `${table.tableId.slice(0, -2)}ZZ`,
-    );
+    const documentId = `${projectId.slice(0, -4)}DOZZ`;
+    const event = documentCreatedEvent({ id: documentId, projectId, parentId: null });
     expect(await runsForEvents(env, [event], 0, null)).toBe(0);
     await sleep(200);
     expect(await runsOf()).toBe(0);
@@ -77,7 +74,7 @@ describe("events whose runs could not be created", () => {
     const [run] = await finishedRuns(u.token, auto._id, 1, 30_000);
     expect(run).toMatchObject({
       status: "succeeded",
-      trigger: { event: "row.created", tableId: table.tableId, eventId: expect.any(String) },
+      trigger: { event: "document.created", documentId, eventId: expect.any(String) },
     });
 
     // The same retry delivered again (the queue delivers at least once) creates nothing more.
@@ -94,5 +91,85 @@ describe("events whose runs could not be created", () => {
     });
     expect(again).toBe(0);
     expect(await runsOf()).toBe(1);
+  });
+});
+
+/** A project with an automation started by its table's new rows, and what the test reads of it. */
+async function watchedTable(name: string) {
+  const u = await registerUser(name);
+  const projectId = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name } })).data
+    ._id as string;
+  const table = await makeTable(u.token, projectId, "Watched");
+  const auto = (
+    await ok("POST", "/automation", {
+      token: u.token,
+      body: {
+        projectId,
+        name,
+        triggers: [{ event: "row.created", filter: { tableId: table.tableId } }],
+        actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
+      },
+    })
+  ).data;
+  const keys = async () =>
+    (
+      await shardD1(auto._id)
+        .prepare(`SELECT event_key FROM automation_runs WHERE automation_id = ?1 ORDER BY event_key`)
+        .bind(auto._id)
+        .all<{ event_key: string }>()
+    ).results.map((r) => r.event_key);
+  /** The state a crash right after the writes leaves: no run, the project's cursor before their entries. */
+  const crashAfterWrites = async (firstSeq: number) => {
+    await shardD1(auto._id).prepare(`DELETE FROM automation_runs WHERE automation_id = ?1`).bind(auto._id).run();
+    await shardD1(projectId)
+      .prepare(`UPDATE automation_log_cursors SET cursor_seq = ?2, cursor_record_id = '' WHERE project_id = ?1`)
+      .bind(projectId, firstSeq - 1)
+      .run();
+  };
+  const seqOf = async (rowId: string) =>
+    Number(
+      await shardD1(projectId)
+        .prepare(`SELECT seq FROM change_log WHERE record_id = ?1 AND kind = 'row.created'`)
+        .bind(rowId)
+        .first("seq"),
+    );
+  const addRow = async () =>
+    (await ok("POST", `/table/${table.tableId}/row`, { token: u.token, body: { cells: {} } })).data.row._id as string;
+  return { u, projectId, table, auto, keys, crashAfterWrites, seqOf, addRow };
+}
+
+describe("row events read from the change log", () => {
+  it("a row whose after-response work never ran still starts its run at the next tick", async () => {
+    const w = await watchedTable("Crash after write");
+    const rowId = await w.addRow();
+    const seq = await w.seqOf(rowId);
+    await finishedRuns(w.u.token, w.auto._id, 1);
+    // The Worker died after answering: the nudge never read the log, so no run exists and the cursor is before it.
+    await w.crashAfterWrites(seq);
+    expect(await w.keys()).toEqual([]);
+    await callScheduled(Date.now());
+    expect(await w.keys()).toEqual([`event:log:${seq}.${rowId}`]);
+    const [run] = await finishedRuns(w.u.token, w.auto._id, 1, 30_000);
+    expect(run).toMatchObject({ trigger: { event: "row.created", tableId: w.table.tableId, rowId } });
+  });
+
+  it("the tick, the nudge and a repeated step together start one run per entry", async () => {
+    const w = await watchedTable("Racing readers");
+    const rowIds = [await w.addRow(), await w.addRow(), await w.addRow()];
+    const seqs = await Promise.all(rowIds.map(w.seqOf));
+    await finishedRuns(w.u.token, w.auto._id, 3);
+    await w.crashAfterWrites(Math.min(...seqs));
+    const events = rowIds.map((id) =>
+      rowEvent("row.created", { id: w.table.tableId, projectId: w.projectId, documentId: null }, id),
+    );
+    await Promise.all([
+      callScheduled(Date.now()),
+      nudgeLogTriggers(env, events),
+      stepLogTriggers(env, w.projectId),
+      stepLogTriggers(env, w.projectId),
+    ]);
+    expect(await w.keys()).toEqual(rowIds.map((id, i) => `event:log:${seqs[i]}.${id}`).sort());
+    // And the bus no longer starts runs of row events itself.
+    expect(await runsForEvents(env, events, 0, null)).toBe(0);
   });
 });
