@@ -12,10 +12,9 @@ import { reconcileUserOrganizations } from "./services/organizations/userOrganiz
 import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
-import { pruneChangeLog } from "./services/changes/prune";
+import { pruneAuditLog, pruneChangeLog } from "./services/changes/prune";
 import { nudgeSubscriptions, pumpSubscriptions } from "./services/automations/subscriptions/pump";
 import { pruneOAuthGrants } from "./services/oauth/prune";
-import { pruneAuditLog } from "./services/audit/prune";
 
 export { PdfConverterContainer } from "./services/converter/container";
 

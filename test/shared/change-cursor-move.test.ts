@@ -5,31 +5,12 @@
  * move and after it. The organization's audit log moves too, and records the move (`admin.shard_moved`).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { servingBindingOf } from "../../src/tenancy/kernel/placements";
-import { logicalShardOfId } from "../../src/tenancy/kernel/ids";
-import { shardBindings, type ShardBinding } from "../../src/tenancy/kernel/map";
-import { ADMIN_TOKEN, call, ok, registerUser } from "../support/harness";
+import { ok, registerUser } from "../support/harness";
+import { shardMover } from "../support/shards";
 import { addRow, makeTable } from "../support/tableHarness";
 
-let moved: { logical: number; home: ShardBinding; away: ShardBinding } | null = null;
-
-async function moveTo(logical: number, to: ShardBinding) {
-  let cursor: string | undefined;
-  for (;;) {
-    const step = await ok("POST", "/admin/shards/move", {
-      token: ADMIN_TOKEN,
-      body: { logical, to, ...(cursor && { cursor }) },
-    });
-    if (step.data.done) return;
-    cursor = step.data.cursor;
-  }
-}
-
-afterAll(async () => {
-  if (!moved) return;
-  await moveTo(moved.logical, moved.home);
-  await call("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical: moved.logical, from: moved.away } });
-});
+const mover = shardMover();
+afterAll(() => mover.restore());
 
 /** The feed of `scope` from `cursor` (none: from the start), `limit` a page, until it brings nothing new. */
 async function follow(token: string, scope: string, cursor?: string, limit = 2) {
@@ -57,13 +38,7 @@ describe("change-feed cursors across a shard move", () => {
     const second = await ok("GET", `/changes?${scope}&limit=2&cursor=${first.nextCursor}`, { token: u.token });
     const read = [...first.data, ...second.data];
 
-    const logical = logicalShardOfId(u.workspaceId)!;
-    const home = servingBindingOf(logical);
-    const bindings = shardBindings();
-    const away = bindings[(bindings.indexOf(home) + 1) % bindings.length]!;
-    await moveTo(logical, away);
-    moved = { logical, home, away };
-    await ok("POST", "/admin/shards/drop", { token: ADMIN_TOKEN, body: { logical, from: home } });
+    const { logical, home, away } = await mover.moveAway(u.workspaceId);
 
     const after = [];
     for (let i = 0; i < 3; i++) after.push((await addRow(u.token, table.tableId)).row._id);

@@ -1,8 +1,9 @@
 /**
- * Retention of the change log (docs/api-guide.md › Changes, history and audit): entries older than
- * CHANGE_RETENTION_DAYS (default 30) are deleted by the Worker's scheduled upkeep every minute, PRUNE_ROWS per step
- * and for at most PRUNE_MS per tick on each shard database, found through change_log_at_idx. A logical shard
- * being moved away is left to its new database (writableHereSql), as the other sweeps do.
+ * Retention of the change log and the audit log (docs/api-guide.md › Changes, history and audit): entries older than
+ * their retention (CHANGE_RETENTION_DAYS, default 30; AUDIT_RETENTION_DAYS, default 90) are deleted by the Worker's
+ * scheduled upkeep every minute, PRUNE_ROWS per step and for at most PRUNE_MS per tick on each shard database, found
+ * through each log's `at` index. A logical shard being moved away is left to its new database (writableHereSql), as
+ * the other sweeps do.
  */
 import type { Env } from "../../env";
 import { statement } from "../../db/d1";
@@ -13,14 +14,20 @@ const PRUNE_ROWS = 1000;
 const PRUNE_MS = 5_000;
 const DAY_MS = 86_400_000;
 
-const PRUNE = `DELETE FROM change_log WHERE rowid IN (
-  SELECT rowid FROM change_log WHERE at < ?1 AND ${writableHereSql("change_log.workspace_id")} ORDER BY at LIMIT ?2)`;
+/** A log kept for a number of days: its table, the column naming its logical shard, and its name in errors. */
+interface AgedLog {
+  table: "change_log" | "audit_log";
+  shardKey: string;
+  name: string;
+}
 
-async function pruneDatabase(d1: D1Database, cutoff: number): Promise<number> {
+async function pruneDatabase(d1: D1Database, log: AgedLog, cutoff: number): Promise<number> {
+  const prune = `DELETE FROM ${log.table} WHERE rowid IN (
+    SELECT rowid FROM ${log.table} WHERE at < ?1 AND ${writableHereSql(`${log.table}.${log.shardKey}`)} ORDER BY at LIMIT ?2)`;
   let pruned = 0;
   const started = performance.now();
   while (performance.now() - started < PRUNE_MS) {
-    const n = (await statement(d1, PRUNE, cutoff, PRUNE_ROWS).run()).meta.changes ?? 0;
+    const n = (await statement(d1, prune, cutoff, PRUNE_ROWS).run()).meta.changes ?? 0;
     pruned += n;
     if (n < PRUNE_ROWS) break;
   }
@@ -28,17 +35,36 @@ async function pruneDatabase(d1: D1Database, cutoff: number): Promise<number> {
 }
 
 /** Every shard database side by side; the entries deleted. A database that fails is pruned again at the next tick. */
-export async function pruneChangeLog(env: Env, now: number): Promise<number> {
-  const cutoff = now - retentionDays(env) * DAY_MS;
+async function pruneOlderThan(env: Env, log: AgedLog, cutoff: number): Promise<number> {
   const settled = await Promise.allSettled(
     systemContext(env)
       .everyShard()
-      .map(({ d1 }) => pruneDatabase(d1, cutoff)),
+      .map(({ d1 }) => pruneDatabase(d1, log, cutoff)),
   );
   let total = 0;
   for (const s of settled) {
     if (s.status === "fulfilled") total += s.value;
-    else console.error(JSON.stringify({ level: "error", msg: "change log prune failed", error: String(s.reason) }));
+    else console.error(JSON.stringify({ level: "error", msg: `${log.name} prune failed`, error: String(s.reason) }));
   }
   return total;
 }
+
+/** Days the audit log keeps its entries (`AUDIT_RETENTION_DAYS`, default 90). */
+function auditRetentionDays(env: { AUDIT_RETENTION_DAYS?: string }): number {
+  const days = Number(env.AUDIT_RETENTION_DAYS ?? "90");
+  return Number.isFinite(days) && days > 0 ? days : 90;
+}
+
+export const pruneChangeLog = (env: Env, now: number) =>
+  pruneOlderThan(
+    env,
+    { table: "change_log", shardKey: "workspace_id", name: "change log" },
+    now - retentionDays(env) * DAY_MS,
+  );
+
+export const pruneAuditLog = (env: Env, now: number) =>
+  pruneOlderThan(
+    env,
+    { table: "audit_log", shardKey: "organization_id", name: "audit log" },
+    now - auditRetentionDays(env) * DAY_MS,
+  );

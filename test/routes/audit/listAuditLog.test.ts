@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pruneAuditLog } from "../../../src/services/audit/prune";
+import { pruneAuditLog } from "../../../src/services/changes/prune";
 import { call, expectError, ok, registerUser, seedTenant, uniqueEmail, type Tenant } from "../../support/harness";
 import { eventually } from "../../support/automations";
 import { seedPortalFor } from "../../support/portals";
