@@ -109,16 +109,13 @@ async function groupedEvents(env: Env, projectId: string, entries: readonly Entr
   }));
 }
 
-/**
- * One step of a project's log (in its shard database): its next entries read, their runs created, its cursor moved
- * past them. Throws when runs could not be created: the cursor stays, and the next tick or nudge tries again.
- */
-export async function stepLogTriggers(env: Env, projectId: string, now = Date.now()): Promise<number> {
+/** One step of a project's log: its next entries read, their runs created, its cursor moved past them. */
+async function step(env: Env, projectId: string, now: number): Promise<{ made: number; read: number }> {
   const d1 = uncountedD1(d1Holding(env, projectId));
   const [, read] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
   const entries = read!.results;
   const last = entries.at(-1);
-  if (!last) return 0;
+  if (!last) return { made: 0, read: 0 };
   let made = 0;
   for (const { events, cause } of await groupedEvents(env, projectId, entries)) {
     if (cause.depth + 1 > MAX_DEPTH) continue;
@@ -126,7 +123,22 @@ export async function stepLogTriggers(env: Env, projectId: string, now = Date.no
     made += await runsOnShard(env, bindingHolding(projectId), events, cause.depth, cascade, cause.cascade !== null);
   }
   await moveLogCursorStatement(d1, projectId, last.seq, last.record_id, now).run();
-  return made;
+  return { made, read: entries.length };
+}
+
+/**
+ * A project's log (in its shard database) read step after step while the steps come back full and time is left
+ * (a bulk write's entries all at once); the number of runs created. Throws when runs could not be created: the
+ * cursor stays before those entries, and the next tick or nudge tries again.
+ */
+export async function stepLogTriggers(env: Env, projectId: string, now = Date.now()): Promise<number> {
+  const deadline = Date.now() + TICK_MS;
+  let made = 0;
+  for (;;) {
+    const done = await step(env, projectId, now);
+    made += done.made;
+    if (done.read < ENTRIES_PER_STEP || Date.now() > deadline) return made;
+  }
 }
 
 /**
