@@ -2,13 +2,15 @@
  * Events whose runs cannot be created when they happen are not lost (docs/scaling.md, "What a client sees"): the
  * write they follow has succeeded, so a shard database that refuses the runs' creation
  * (here: fenced read-only, as during a move of its logical shard) sends the events to the queue, which creates the
- * runs once the database takes writes again, each exactly once however often the retry is delivered.
+ * runs once the database takes writes again, each exactly once however often the retry is delivered. Row events
+ * are read from the change log instead (src/services/automations/logTriggers.ts): a write whose after-response work
+ * never ran still starts its runs at the next tick, and readers that race start one run per entry.
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { ok, registerUser } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
-import { callScheduled, finishedRuns, sleep } from "../../support/automations";
+import { callScheduled, eventually, finishedRuns, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
 import { logicalShardOfId } from "../../../src/tenancy/kernel/ids";
 import { documentCreatedEvent, rowEvent } from "../../../src/services/events/events";
@@ -171,5 +173,19 @@ describe("row events read from the change log", () => {
     expect(await w.keys()).toEqual(rowIds.map((id, i) => `event:log:${seqs[i]}.${id}`).sort());
     // And the bus no longer starts runs of row events itself.
     expect(await runsForEvents(env, events, 0, null)).toBe(0);
+  });
+
+  it("a bulk write's entries past one step's worth all start their runs, at once and again after a crash", async () => {
+    const w = await watchedTable("Bulk backlog");
+    const created = (
+      await ok("POST", `/table/${w.table.tableId}/rows`, {
+        token: w.u.token,
+        body: { rows: Array.from({ length: 130 }, () => ({ cells: {} })) },
+      })
+    ).data.rows as { _id: string }[];
+    await eventually(async () => (await w.keys()).length === 130, 30_000, "130 runs from the nudge");
+    await w.crashAfterWrites(Math.min(...(await Promise.all(created.map((r) => w.seqOf(r._id))))));
+    expect(await stepLogTriggers(env, w.projectId)).toBe(130);
+    expect((await w.keys()).every((k) => k.startsWith("event:log:"))).toBe(true);
   });
 });
