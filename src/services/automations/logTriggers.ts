@@ -131,8 +131,12 @@ async function step(env: Env, projectId: string, now: number): Promise<{ made: n
  * (a bulk write's entries all at once); the number of runs created. Throws when runs could not be created: the
  * cursor stays before those entries, and the next tick or nudge tries again.
  */
-export async function stepLogTriggers(env: Env, projectId: string, now = Date.now()): Promise<number> {
-  const deadline = Date.now() + TICK_MS;
+export async function stepLogTriggers(
+  env: Env,
+  projectId: string,
+  now = Date.now(),
+  deadline = Date.now() + TICK_MS,
+): Promise<number> {
   let made = 0;
   for (;;) {
     const done = await step(env, projectId, now);
@@ -166,7 +170,7 @@ async function tickShard(env: Env, d1: D1Database, now: number, deadline: number
   let made = 0;
   for (const { project_id } of due.results) {
     if (Date.now() > deadline) break;
-    made += await stepLogTriggers(env, project_id, now).catch((err: unknown) => {
+    made += await stepLogTriggers(env, project_id, now, deadline).catch((err: unknown) => {
       console.error(JSON.stringify({ level: "error", msg: "automation log read failed", error: String(err) }));
       return 0;
     });
