@@ -62,7 +62,7 @@ function documentTools(server: McpServer, caller: ServiceContext) {
   server.registerTool(
     "get_document",
     {
-      description: "A rich-text document as Markdown (GET /document/{documentId}/export.md).",
+      description: "A rich-text document as Markdown, as the REST operation exportMarkdownDocument answers it.",
       inputSchema: { documentId: Id },
     },
     (a) =>

@@ -162,7 +162,8 @@ export async function exportFolderZip(
   ]);
   const access = assembleDocumentsAccess([docs, wsRoles, docRoles]);
   const { doc: folder } = checkDocumentAccess(access.get(folderId), "read");
-  if (folder.type !== "FOLDER") throw conflict("Not a folder: GET /document/{documentId}/export.md exports a document");
+  if (folder.type !== "FOLDER")
+    throw conflict("Not a folder: a single document is exported by the exportMarkdownDocument operation");
   recordReadEvent(ctx, "export.archive", folder);
 
   const visible = (a: DocumentAccess | undefined): a is DocumentAccess => !!a && a.canRead && !a.doc.isDeleted;
