@@ -15,7 +15,8 @@ import { uncountedD1 } from "../../db/instrument";
 import type { EventInput } from "../events/events";
 import type { AutomationEvent } from "../../schemas/automations";
 import { bindingHolding, groupByShard, namesLogicalShard } from "./shards";
-import { d1Holding, idsWithoutContext, systemContext } from "../context";
+import { d1Holding, idsWithoutContext } from "../context";
+import { onEveryShardDatabase } from "../upkeep";
 import { LOG_EVENTS, MAX_DEPTH, runsOnShard } from "./events";
 import {
   dueLogProjectsStatement,
@@ -181,15 +182,5 @@ async function tickShard(env: Env, d1: D1Database, now: number, deadline: number
 /** The minute's read of every shard database's logs, one step per due project; a failure waits for the next tick. */
 export async function readLogTriggers(env: Env, now: number): Promise<number> {
   const deadline = Date.now() + TICK_MS;
-  const settled = await Promise.allSettled(
-    systemContext(env)
-      .everyShard()
-      .map(({ d1 }) => tickShard(env, d1, now, deadline)),
-  );
-  let made = 0;
-  for (const r of settled) {
-    if (r.status === "fulfilled") made += r.value;
-    else console.error(JSON.stringify({ level: "error", msg: "automation log read failed", error: String(r.reason) }));
-  }
-  return made;
+  return (await onEveryShardDatabase(env, "automation log read", (d1) => tickShard(env, d1, now, deadline))).total;
 }

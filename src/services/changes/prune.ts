@@ -7,7 +7,8 @@
  */
 import type { Env } from "../../env";
 import { statement } from "../../db/d1";
-import { systemContext, writableHereSql } from "../context";
+import { writableHereSql } from "../context";
+import { onEveryShardDatabase } from "../upkeep";
 import { retentionDays } from "./feed";
 
 const PRUNE_ROWS = 1000;
@@ -36,17 +37,7 @@ async function pruneDatabase(d1: D1Database, log: AgedLog, cutoff: number): Prom
 
 /** Every shard database side by side; the entries deleted. A database that fails is pruned again at the next tick. */
 async function pruneOlderThan(env: Env, log: AgedLog, cutoff: number): Promise<number> {
-  const settled = await Promise.allSettled(
-    systemContext(env)
-      .everyShard()
-      .map(({ d1 }) => pruneDatabase(d1, log, cutoff)),
-  );
-  let total = 0;
-  for (const s of settled) {
-    if (s.status === "fulfilled") total += s.value;
-    else console.error(JSON.stringify({ level: "error", msg: `${log.name} prune failed`, error: String(s.reason) }));
-  }
-  return total;
+  return (await onEveryShardDatabase(env, `${log.name} prune`, (d1) => pruneDatabase(d1, log, cutoff))).total;
 }
 
 /** Days the audit log keeps its entries (`AUDIT_RETENTION_DAYS`, default 90). */

@@ -13,7 +13,8 @@ import { notificationOutbox } from "../../db/schema";
 import type { Db, Env } from "../../env";
 import { d1Of } from "../../db/d1";
 import { uncountedD1 } from "../../db/instrument";
-import { type ServiceContext, idsWithoutContext, systemContext } from "../context";
+import { type ServiceContext, idsWithoutContext } from "../context";
+import { onEveryShardDatabase } from "../upkeep";
 import { clearOutboxStatement, copyNoticesStatement, dueOutboxStatement, foldNoticesStatement } from "./queries";
 
 /** How old an outbox row must be before the tick delivers it: the immediate delivery may still be on its way. */
@@ -184,28 +185,11 @@ export interface DrainResult {
  * way, or moved away) are left: the database that serves the shard delivers them.
  */
 export async function drainNotificationOutbox(env: Env, now: number, limit = DRAIN_BATCH): Promise<DrainResult> {
-  const settled = await Promise.allSettled(
-    systemContext(env)
-      .everyShard()
-      .map(async ({ d1: shard }) => {
-        const { results } = await dueOutboxStatement(shard, now - OUTBOX_GRACE_MS, limit).all<
-          Record<string, unknown>
-        >();
-        const rows = results.map(outboxRowOf);
-        await deliverNotices(env, shard, rows);
-        return rows.length;
-      }),
-  );
-  let delivered = 0;
-  let failed = 0;
-  for (const s of settled) {
-    if (s.status === "fulfilled") delivered += s.value;
-    else {
-      failed++;
-      console.error(
-        JSON.stringify({ level: "error", msg: "notification outbox drain failed on a shard", error: String(s.reason) }),
-      );
-    }
-  }
-  return { delivered, failed };
+  const { total, failed } = await onEveryShardDatabase(env, "notification outbox drain", async (shard) => {
+    const { results } = await dueOutboxStatement(shard, now - OUTBOX_GRACE_MS, limit).all<Record<string, unknown>>();
+    const rows = results.map(outboxRowOf);
+    await deliverNotices(env, shard, rows);
+    return rows.length;
+  });
+  return { delivered: total, failed };
 }

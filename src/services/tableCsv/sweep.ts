@@ -10,7 +10,7 @@
  */
 import type { Env } from "../../env";
 import { breather } from "./plan";
-import { systemContext } from "../context";
+import { onEveryShardDatabase } from "../upkeep";
 import { sweepStaleStatements } from "./queries";
 
 /** How old a staged row must be before it counts as abandoned. */
@@ -41,18 +41,5 @@ async function sweepDatabase(db: D1Database, cutoff: number): Promise<number> {
 /** Every shard database, side by side; a database that fails is logged and swept again at the next tick. */
 export async function sweepStagedImports(env: Env, now: number): Promise<number> {
   const cutoff = now - STAGED_MAX_AGE_MS;
-  const settled = await Promise.allSettled(
-    systemContext(env)
-      .everyShard()
-      .map(({ d1 }) => sweepDatabase(d1, cutoff)),
-  );
-  let total = 0;
-  for (const s of settled) {
-    if (s.status === "fulfilled") total += s.value;
-    else
-      console.error(
-        JSON.stringify({ level: "error", msg: "csv import sweep failed on a database", error: String(s.reason) }),
-      );
-  }
-  return total;
+  return (await onEveryShardDatabase(env, "csv import sweep", (d1) => sweepDatabase(d1, cutoff))).total;
 }

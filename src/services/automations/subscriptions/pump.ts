@@ -14,7 +14,8 @@ import type { Env } from "../../../env";
 import { createDb } from "../../../db/client";
 import { changeLog, webhookSubscriptionDeliveries, webhookSubscriptions } from "../../../db/schema";
 import { entryDto } from "../../changes/feed";
-import { d1Holding, idsWithoutContext, systemContext } from "../../context";
+import { d1Holding, idsWithoutContext } from "../../context";
+import { onEveryShardDatabase } from "../../upkeep";
 import { enqueueAll } from "../messages";
 import { ENTRIES_PER_DELIVERY, ENTRIES_SCANNED, subscriptionCursor, takesEntry, type SubscriptionRow } from "./model";
 
@@ -169,20 +170,8 @@ async function pumpShard(env: Env, d1: D1Database, now: number, deadline: number
 /** The tick over every shard database at once; a database that fails is tried again at the next tick. */
 export async function pumpSubscriptions(env: Env, now: number): Promise<number> {
   const deadline = Date.now() + PUMP_MS;
-  const settled = await Promise.allSettled(
-    systemContext(env)
-      .everyShard()
-      .map(({ d1 }) => pumpShard(env, d1, now, deadline)),
-  );
-  let queued = 0;
-  for (const r of settled) {
-    if (r.status === "fulfilled") queued += r.value;
-    else
-      console.error(
-        JSON.stringify({ level: "error", msg: "webhook subscription pump failed", error: String(r.reason) }),
-      );
-  }
-  return queued;
+  return (await onEveryShardDatabase(env, "webhook subscription pump", (d1) => pumpShard(env, d1, now, deadline)))
+    .total;
 }
 
 /** Projects, and subscriptions in each, a write's nudge looks at (the minute's tick does the rest). */
