@@ -14,7 +14,7 @@ import { CASCADE_DELIVERIES, CascadeBudgetExceeded, foreignCascade, reserveCasca
 import { decodeIdCursor, encodeIdCursor } from "./crud";
 import { enqueueAll } from "./messages";
 import { deliveryDto, runDto, type RunRow } from "./serialize";
-import { CLAIM_MS, claimCondition } from "./webhooks";
+import { claimCondition, redeliveryClaim } from "./webhooks";
 
 /**
  * A run started by a person: a manual run starts its own cascade at depth 1, like a run caused by a person's write;
@@ -204,14 +204,7 @@ export async function redeliver(ctx: ServiceContext, { deliveryId }: { deliveryI
       < (SELECT json_extract(a.behavior, '$.externalWriteBudget') FROM automations a WHERE a.id = ${d.automationId})
     AND COALESCE((SELECT c.deliveries FROM automation_cascades c WHERE c.id = ${cascadeOf}), 0) < ${CASCADE_DELIVERIES}`;
   const claimedHere = sql`(SELECT x.run_id FROM automation_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
-  const claim = {
-    status: "pending" as const,
-    retryIndex: 0,
-    nextAttemptAt: ctx.now,
-    claimToken: token,
-    claimedUntil: ctx.now + CLAIM_MS,
-    updatedAt: ctx.now,
-  };
+  const claim = redeliveryClaim(ctx.now, token);
   // A keyed request's answer (the delivery as claimed) commits with the claim, kept only if this request claimed it:
   // a retry after a crash replays it instead of sending another attempt.
   const kept = await keptAnswerUpdates(ctx, {

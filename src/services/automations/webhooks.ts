@@ -9,6 +9,7 @@
  * (docs/scaling.md "Notifications: an outbox").
  */
 import { and, eq, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { Webhook } from "standardwebhooks";
 import { automationDeliveries, automations, type DeliveryAttempt } from "../../db/schema";
 import type { Env } from "../../env";
@@ -41,11 +42,27 @@ export const CLAIM_MS = 60_000;
 /**
  * The claim that makes a delivery one attempt at a time: one conditional UPDATE, true for one caller only.
  * A pending delivery whose claim is free (or has lapsed) is taken; `token` lets a redelivery's queued attempt
- * use the claim the redelivery took.
+ * use the claim the redelivery took. `on`: the deliveries' table (an automation's, or a webhook subscription's).
  */
-export function claimCondition(now: number, token?: string) {
-  const free = sql`(${automationDeliveries.claimedUntil} IS NULL OR ${automationDeliveries.claimedUntil} < ${now})`;
-  return token ? sql`(${free} OR ${automationDeliveries.claimToken} = ${token})` : free;
+export function claimCondition(
+  now: number,
+  token?: string,
+  on: { claimedUntil: SQLiteColumn; claimToken: SQLiteColumn } = automationDeliveries,
+) {
+  const free = sql`(${on.claimedUntil} IS NULL OR ${on.claimedUntil} < ${now})`;
+  return token ? sql`(${free} OR ${on.claimToken} = ${token})` : free;
+}
+
+/** A redelivery's claim: the delivery pending again from the schedule's first step, held by `token` for CLAIM_MS. */
+export function redeliveryClaim(now: number, token: string) {
+  return {
+    status: "pending" as const,
+    retryIndex: 0,
+    nextAttemptAt: now,
+    claimToken: token,
+    claimedUntil: now + CLAIM_MS,
+    updatedAt: now,
+  };
 }
 
 /** What one signed send came to: the attempt as recorded, and whether (and after how long at least) to try again. */

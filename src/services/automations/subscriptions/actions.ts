@@ -11,8 +11,7 @@ import { read, type ServiceContext } from "../../context";
 import { decodeCursor, retentionDays } from "../../changes/feed";
 import { decodeIdCursor, encodeIdCursor } from "../crud";
 import { enqueueAll } from "../messages";
-import { CLAIM_MS } from "../webhooks";
-import { deliveryClaimFree } from "./deliveries";
+import { claimCondition, redeliveryClaim } from "../webhooks";
 import { checkSubscriptionAccess, subscriptionAccessQuery, subscriptionDeliveryDto, subscriptionDto } from "./model";
 import { prepareBatch } from "./pump";
 
@@ -66,14 +65,7 @@ export async function redeliverSubscriptionDelivery(ctx: ServiceContext, { deliv
   if (!delivery) throw notFound("Delivery");
   checkSubscriptionAccess(ctx.user, row, "change", "Delivery");
   const token = newId();
-  const claim = {
-    status: "pending" as const,
-    retryIndex: 0,
-    nextAttemptAt: ctx.now,
-    claimToken: token,
-    claimedUntil: ctx.now + CLAIM_MS,
-    updatedAt: ctx.now,
-  };
+  const claim = redeliveryClaim(ctx.now, token);
   const claimedHere = sql`EXISTS (SELECT 1 FROM webhook_subscription_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
   const kept = await keptAnswerUpdates(ctx, {
     payload: { data: subscriptionDeliveryDto({ ...delivery, ...claim }, ctx.now) },
@@ -83,7 +75,7 @@ export async function redeliverSubscriptionDelivery(ctx: ServiceContext, { deliv
     ctx.db
       .update(d)
       .set(claim)
-      .where(and(eq(d.id, deliveryId), deliveryClaimFree(ctx.now)))
+      .where(and(eq(d.id, deliveryId), claimCondition(ctx.now, undefined, d)))
       .returning(),
     ctx.db
       .update(s)

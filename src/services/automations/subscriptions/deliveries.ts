@@ -14,18 +14,12 @@ import { webhookSubscriptionDeliveries, webhookSubscriptions, type DeliveryAttem
 import { newId } from "../../../lib/ids";
 import { deliverAtOnce, noticeId, outboxNotices } from "../../notifications/outbox";
 import { d1Holding } from "../../context";
-import { CLAIM_MS, nextStep, sendSignedWebhook, type DeliveryOutcome } from "../webhooks";
+import { CLAIM_MS, claimCondition, nextStep, sendSignedWebhook, type DeliveryOutcome } from "../webhooks";
 import { FAILURES_TO_DISABLE, type SubscriptionDeliveryRow, type SubscriptionRow } from "./model";
 import { prepareBatch } from "./pump";
 
 const d = webhookSubscriptionDeliveries;
 const s = webhookSubscriptions;
-
-/** A pending delivery whose claim is free (or lapsed, or is `token`, the one a redelivery took). */
-export function deliveryClaimFree(now: number, token?: string) {
-  const free = sql`(${d.claimedUntil} IS NULL OR ${d.claimedUntil} < ${now})`;
-  return token ? sql`(${free} OR ${d.claimToken} = ${token})` : free;
-}
 
 /**
  * The delivery's outcome recorded, where this attempt's claim still holds, with what it does to the subscription:
@@ -138,7 +132,7 @@ export async function attemptSubscriptionDelivery(
   const [claimed] = await db
     .update(d)
     .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
-    .where(and(eq(d.id, deliveryId), eq(d.status, "pending"), deliveryClaimFree(now, claimToken)))
+    .where(and(eq(d.id, deliveryId), eq(d.status, "pending"), claimCondition(now, claimToken, d)))
     .returning({ id: d.id });
   if (!claimed) return { state: "gone" };
   const [found] = await db
