@@ -22,6 +22,7 @@ import {
   dueLogProjectsStatement,
   logCursorStatement,
   logEntriesStatement,
+  newestLogEntryStatement,
   moveLogCursorStatement,
   runCausesStatement,
 } from "./queries";
@@ -51,6 +52,7 @@ function stepStatements(d1: D1Database, projectId: string, now: number) {
   return [
     logCursorStatement(d1, projectId, now, now - FIRST_READ_MS),
     logEntriesStatement(d1, projectId, KINDS, ENTRIES_PER_STEP),
+    newestLogEntryStatement(d1, projectId),
   ];
 }
 
@@ -113,9 +115,11 @@ async function groupedEvents(env: Env, projectId: string, entries: readonly Entr
 /** One step of a project's log: its next entries read, their runs created, its cursor moved past them. */
 async function step(env: Env, projectId: string, now: number): Promise<{ made: number; read: number }> {
   const d1 = uncountedD1(d1Holding(env, projectId));
-  const [, read] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
+  const [, read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
   const entries = read!.results;
-  const last = entries.at(-1);
+  // Caught up (a step short of full): the cursor goes to the project's newest entry, past the entries of other kinds
+  // after the last row entry, so neither the next step nor the tick's choice of due projects reads them again.
+  const last = entries.length < ENTRIES_PER_STEP ? (newest!.results[0] ?? entries.at(-1)) : entries.at(-1);
   if (!last) return { made: 0, read: 0 };
   let made = 0;
   for (const { events, cause } of await groupedEvents(env, projectId, entries)) {

@@ -284,6 +284,20 @@ export function logEntriesStatement(d1: D1Database, projectId: string, kinds: st
   );
 }
 
+/**
+ * The project's newest entry of any kind past its cursor, if any (read in the same batch as its entries, so both see
+ * one state).
+ */
+export function newestLogEntryStatement(d1: D1Database, projectId: string) {
+  return statement(
+    d1,
+    `SELECT c.seq, c.record_id FROM automation_log_cursors k
+     JOIN change_log c ON c.project_id = k.project_id AND (c.seq, c.record_id) > (k.cursor_seq, k.cursor_record_id)
+     WHERE k.project_id = ?1 ORDER BY c.seq DESC, c.record_id DESC LIMIT 1`,
+    projectId,
+  );
+}
+
 /** The cursor moved to an entry, only forward (a tick and a nudge may both move it). */
 export function moveLogCursorStatement(d1: D1Database, projectId: string, seq: number, recordId: string, now: number) {
   return statement(

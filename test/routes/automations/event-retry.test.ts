@@ -188,4 +188,35 @@ describe("row events read from the change log", () => {
     expect(await stepLogTriggers(env, w.projectId)).toBe(130);
     expect((await w.keys()).every((k) => k.startsWith("event:log:"))).toBe(true);
   });
+
+  it("a caught-up read moves the cursor past the entries of other kinds, so they are not read again", async () => {
+    const w = await watchedTable("Other kinds");
+    const rowId = await w.addRow();
+    await finishedRuns(w.u.token, w.auto._id, 1);
+    // After the row: entries no row trigger reads (a document created and renamed, a column added).
+    const doc = (
+      await ok("POST", "/document", { token: w.u.token, body: { projectId: w.projectId, name: "D", type: "DOCUMENT" } })
+    ).data._id as string;
+    await ok("PATCH", `/document/${doc}`, { token: w.u.token, body: { name: "D2" } });
+    await ok("POST", `/table/${w.table.tableId}/column`, {
+      token: w.u.token,
+      body: { name: "C", data: { type: "text" } },
+    });
+    const cursor = () =>
+      shardD1(w.projectId)
+        .prepare(`SELECT cursor_seq AS seq, cursor_record_id AS id FROM automation_log_cursors WHERE project_id = ?1`)
+        .bind(w.projectId)
+        .first<{ seq: number; id: string }>();
+    const newest = await shardD1(w.projectId)
+      .prepare(
+        `SELECT seq, record_id AS id FROM change_log WHERE project_id = ?1 ORDER BY seq DESC, record_id DESC LIMIT 1`,
+      )
+      .bind(w.projectId)
+      .first<{ seq: number; id: string }>();
+    expect(newest!.seq).toBeGreaterThan(await w.seqOf(rowId));
+    expect(await stepLogTriggers(env, w.projectId)).toBe(0);
+    expect(await cursor()).toEqual(newest);
+    // The row's run is the only one, started once.
+    expect(await w.keys()).toEqual([`event:log:${await w.seqOf(rowId)}.${rowId}`]);
+  });
 });
