@@ -28,6 +28,20 @@ export async function viewsFixture(): Promise<ViewsFixture> {
   return { t, tableId: table.tableId, amount, save };
 }
 
+/** A table of three invoices (name, amount, note: 1500 "x", 200 "y", 3000 "y"), for the views' CRUD and rows tests. */
+export async function invoicesTable(token: string, projectId: string) {
+  const table = await makeTable(token, projectId, "Invoices");
+  const nameCol = table.nameColumnId;
+  const amount = (await addColumn(token, table.tableId, "amount", { type: "number" }))._id as string;
+  const note = (await addColumn(token, table.tableId, "note", { type: "text" }))._id as string;
+  await bulkRows(token, table.tableId, [
+    { [nameCol]: "a", [amount]: 1500, [note]: "x" },
+    { [nameCol]: "b", [amount]: 200, [note]: "y" },
+    { [nameCol]: "c", [amount]: 3000, [note]: "y" },
+  ]);
+  return { tableId: table.tableId, nameCol, amount, note };
+}
+
 /** The position of the end of the table's change feed, for changesAfter. */
 export async function feedEnd(token: string, tableId: string): Promise<string> {
   return (await ok("GET", `/changes?tableId=${tableId}&cursor=latest`, { token })).nextCursor;

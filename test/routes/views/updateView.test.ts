@@ -2,8 +2,7 @@
 /** Views (docs/api-guide.md › Views and aggregates): CRUD, ETag/If-Match, Idempotency-Key, rows, warnings, access. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
-import { addColumn, bulkRows, makeTable } from "../../support/tableHarness";
-import { feedEnd, viewEntriesAfter } from "../../support/views";
+import { feedEnd, invoicesTable, viewEntriesAfter } from "../../support/views";
 
 let t: Tenant;
 let tableId: string;
@@ -13,16 +12,7 @@ let note: string;
 
 beforeAll(async () => {
   t = await seedTenant();
-  const table = await makeTable(t.owner.token, t.projectId, "Invoices");
-  tableId = table.tableId;
-  nameCol = table.nameColumnId;
-  amount = (await addColumn(t.owner.token, tableId, "amount", { type: "number" }))._id;
-  note = (await addColumn(t.owner.token, tableId, "note", { type: "text" }))._id;
-  await bulkRows(t.owner.token, tableId, [
-    { [nameCol]: "a", [amount]: 1500, [note]: "x" },
-    { [nameCol]: "b", [amount]: 200, [note]: "y" },
-    { [nameCol]: "c", [amount]: 3000, [note]: "y" },
-  ]);
+  ({ tableId, nameCol, amount, note } = await invoicesTable(t.owner.token, t.projectId));
 });
 
 const big = () => ({ and: [{ columnId: amount, op: "gt", value: 1000 }] });
