@@ -268,7 +268,11 @@ export function logCursorStatement(d1: D1Database, projectId: string, now: numbe
   );
 }
 
-/** The project's next entries of the `kinds` (JSON array) past its cursor, with their table's document. */
+/**
+ * The project's next entries of the `kinds` (JSON array) past its cursor, with their table's document; none while no
+ * trigger of those kinds watches the project (its own or another organization's pointer), so a write's nudge in an
+ * unwatched project reads no entry and only moves the cursor to the newest (logTriggers.ts step).
+ */
 export function logEntriesStatement(d1: D1Database, projectId: string, kinds: string, limit: number) {
   return statement(
     d1,
@@ -277,6 +281,10 @@ export function logEntriesStatement(d1: D1Database, projectId: string, kinds: st
      FROM automation_log_cursors k
      JOIN change_log c ON c.project_id = k.project_id AND (c.seq, c.record_id) > (k.cursor_seq, k.cursor_record_id)
      WHERE k.project_id = ?1 AND c.kind IN (SELECT value FROM json_each(?2))
+       AND EXISTS (SELECT 1 FROM automation_event_triggers t WHERE t.project_id = ?1
+           AND t.event IN (SELECT value FROM json_each(?2))
+         UNION ALL SELECT 1 FROM automation_remote_triggers r WHERE r.project_id = ?1
+           AND r.event IN (SELECT value FROM json_each(?2)))
      ORDER BY c.seq, c.record_id LIMIT ?3`,
     projectId,
     kinds,
