@@ -13,6 +13,7 @@ import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneAuditLog, pruneChangeLog } from "./services/changes/prune";
+import { foldEveryShard } from "./services/changes/staged";
 import { nudgeSubscriptions, pumpSubscriptions } from "./services/automations/subscriptions/pump";
 import { pruneOAuthGrants } from "./services/oauth/prune";
 
@@ -43,6 +44,7 @@ const REPAIRS: readonly Repair[] = [
   ["membership index repair failed", reconcileUserOrganizations],
   ["notification outbox drain failed", drainNotificationOutbox],
   ["staged CSV import sweep failed", sweepStagedImports],
+  ["staged change-log fold failed", foldEveryShard],
   ["change log prune failed", pruneChangeLog],
   ["webhook subscription pump failed", pumpSubscriptions],
   ["automation log trigger read failed", readLogTriggers],
