@@ -25,7 +25,7 @@ export { DocumentRoom } from "./durable/DocumentRoom";
 
 // Writers emit events without knowing who listens; the automations turn them into runs.
 subscribe(runsForEvents);
-// Row events' runs are started from the change log: their events read the written projects' logs at once.
+// Row, new-document and new-comment events' runs start from the change log: their events read the projects' logs at once.
 subscribe(nudgeLogTriggers);
 // Webhook subscriptions of the written projects send their next batch at once (the tick does it otherwise).
 subscribe(nudgeSubscriptions);
