@@ -18,6 +18,7 @@ import { commentEvent, documentCreatedEvent, rowEvent, type EventInput } from ".
 import { bindingHolding, groupByShard, namesLogicalShard } from "./shards";
 import { d1Holding, idsWithoutContext } from "../context";
 import { onEveryShardDatabase } from "../upkeep";
+import { foldStatement } from "../changes/staged";
 import { LOG_EVENTS, MAX_DEPTH, runsOnShard } from "./events";
 import {
   dueLogProjectsStatement,
@@ -56,6 +57,8 @@ interface EntryRow {
  */
 function stepStatements(d1: D1Database, projectId: string, now: number) {
   return [
+    // What large writes staged is folded first (../changes/staged.ts): no entry is read past one still staged.
+    foldStatement(d1),
     logCursorStatement(d1, projectId, now, now - FIRST_READ_MS),
     logEntriesStatement(d1, projectId, KINDS, ENTRIES_PER_STEP),
     newestLogEntryStatement(d1, projectId),
@@ -140,7 +143,7 @@ async function groupedEvents(env: Env, projectId: string, entries: readonly Entr
 /** One step of a project's log: its next entries read, their runs created, its cursor moved past them. */
 async function step(env: Env, projectId: string, now: number): Promise<{ made: number; read: number }> {
   const d1 = uncountedD1(d1Holding(env, projectId));
-  const [, read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
+  const [, , read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
   const entries = read!.results;
   // Caught up (a step short of full): the cursor goes to the project's newest entry, past the entries of other kinds
   // after the last row entry, so neither the next step nor the tick's choice of due projects reads them again.
