@@ -24,8 +24,8 @@ WHEN NOT EXISTS (SELECT 1 FROM shard_mover) BEGIN
     OLD.workspace_id, OLD.project_id, OLD.table_id, OLD.actor, OLD.source,
     json_group_object(c.column_id, json_object('before', json(c.before), 'after', json(c.after)))
   FROM (
-    SELECT j.key AS k, j.value ->> 0 AS row_id, j.value ->> 1 AS column_id, j.value ->> 2 AS before,
-      CASE WHEN j.value ->> 3 IS NULL THEN NULL ELSE j.value -> 3 END AS after
+    SELECT j.key AS k, j.value ->> 1 AS row_id, j.value ->> 2 AS column_id, j.value ->> 5 AS before,
+      CASE WHEN j.value ->> 4 IS NULL THEN NULL ELSE j.value -> 4 END AS after
     FROM json_each(OLD.cells) j
   ) c
   WHERE c.before IS NOT c.after

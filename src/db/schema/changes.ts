@@ -67,6 +67,6 @@ export const changeLogStaged = sqliteTable("change_log_staged", {
   tableId: text("table_id"),
   actor: text("actor").notNull(),
   source: text("source").notNull(),
-  /** `[[rowId, columnId, before (stored JSON text) | null, after (JSON) | null], …]`, in the write's order. */
+  /** `[[cellId, rowId, columnId, isIdentifier, after (JSON), before (stored JSON text) | null], …]`, in the write's order. */
   cells: text("cells").notNull(),
 });

@@ -110,16 +110,27 @@ type Statement = [text: string, params: unknown[]];
 /** `CHANGE_LOG=off` writes no entries: only for `npm run bench -- changes`, which times writes with and without. */
 export const changeLogOff = (env: { CHANGE_LOG?: string }) => env.CHANGE_LOG === "off";
 
+/** The staging statements of `entries` (./staged.ts), each with its staged row's id. */
+function stageStatements(
+  ctx: ServiceContext,
+  table: LoggedTable,
+  head: unknown[],
+  entries: readonly (readonly unknown[])[],
+): [...Statement, string][] {
+  const newId = ctx.ids.seriesBeside(table.id);
+  return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) => {
+    const id = newId();
+    return [STAGE_CELLS, [...head, chunk, id], id];
+  });
+}
+
+function entryHead(ctx: ServiceContext, table: LoggedTable, source: ChangeSource, kind: string): unknown[] {
+  return [ctx.now, kind, table.workspaceId, table.projectId, table.id, JSON.stringify(actorOf(ctx)), source];
+}
+
 function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: ChangeSource) {
-  const head = (kind: string) => [
-    ctx.now,
-    kind,
-    table.workspaceId,
-    table.projectId,
-    table.id,
-    JSON.stringify(actorOf(ctx)),
-    source,
-  ];
+  const head = (kind: string) => entryHead(ctx, table, source, kind);
+
   return {
     /** After the insert: one `row.created` per inserted row, with every value given as `after`. */
     created(entries: readonly [string, Record<string, unknown>][], kind = "row.created"): Statement[] {
@@ -140,12 +151,10 @@ function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: Chang
      * after the answer. `staged` is told when it was.
      */
     cells(entries: readonly (readonly unknown[])[], staged?: () => void): Statement[] {
-      const chunks = jsonArrayChunks(entries, CHUNK_BYTES);
       if (entries.length < STAGE_FROM_CELLS)
-        return chunks.map((chunk) => [CELL_CHANGES, [...head("row.updated"), chunk]]);
+        return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) => [CELL_CHANGES, [...head("row.updated"), chunk]]);
       staged?.();
-      const newId = ctx.ids.seriesBeside(table.id);
-      return chunks.map((chunk) => [STAGE_CELLS, [...head("row.updated"), chunk, newId()]]);
+      return stageStatements(ctx, table, head("row.updated"), entries).map(([text, params]) => [text, params]);
     },
     /** Before the update of `is_deleted`: `row.deleted` (or `row.restored`) for each row in the state it leaves. */
     state(rowIds: readonly string[], deleted: boolean): Statement[] {
@@ -154,6 +163,23 @@ function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: Chang
       return [[ROW_STATE, [...head(kind), JSON.stringify(rowIds), deleted ? 0 : 1]]];
     },
   };
+}
+
+/**
+ * A large cell write's entries, staged (./staged.ts): the staging statements, each with its staged row's id (the cell
+ * upsert then takes its cells from that row: src/services/tables/queries.ts cellUpsertFromStagedStatement), to go
+ * before the upsert; null when the log is off. The write folds them after its answer (foldAfterResponse).
+ */
+export function stagedCellLog(
+  ctx: ServiceContext,
+  d1: D1Database,
+  table: LoggedTable,
+  entries: readonly (readonly unknown[])[],
+): { statement: D1PreparedStatement; id: string }[] | null {
+  if (changeLogOff(ctx.env)) return null;
+  return stageStatements(ctx, table, entryHead(ctx, table, defaultSource(ctx), "row.updated"), entries).map(
+    ([text, params, id]) => ({ statement: statement(d1, text, ...params), id }),
+  );
 }
 
 type Built = ReturnType<typeof rowLogStatements>;

@@ -29,15 +29,16 @@ export const STAGE_FROM_CELLS = 200;
 
 /**
  * One staged row for the cells `?8` (`[cellId, rowId, columnId, isIdentifier, value]`, as the cell upsert takes them)
- * of live rows of table ?5, their stored values read BEFORE the upsert (the statement goes before it). Params as the
- * entries' (`at, kind, workspaceId, projectId, tableId, actor, source`), then the cells and the staged row's id.
+ * of live rows of table ?5, each with its stored value before appended (read BEFORE the upsert: the statement goes
+ * before it). The upsert may then take its cells from the staged row (src/services/tables/queries.ts,
+ * cellUpsertFromStagedStatement) instead of a second copy of the JSON. Params as the entries' (`at, kind,
+ * workspaceId, projectId, tableId, actor, source`), then the cells and the staged row's id.
  */
 export const STAGE_CELLS = `INSERT INTO change_log_staged (id, seq_start, seq_end, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, cells)
   SELECT ?9, n.s, n.s + json_array_length(?8), ?1, ?2, (SELECT organization_id FROM workspaces WHERE id = ?3), ?3, ?4, ?5,
     ?6, ?7,
-    (SELECT json_group_array(json_array(j.value ->> 1, j.value ->> 2,
-        (SELECT x.data FROM cells x WHERE x.row_id = j.value ->> 1 AND x.column_id = j.value ->> 2 AND x.is_deleted = 0),
-        CASE WHEN j.value ->> 4 IS NULL THEN NULL ELSE j.value -> 4 END))
+    (SELECT json_group_array(json_insert(j.value, '$[#]',
+        (SELECT x.data FROM cells x WHERE x.row_id = j.value ->> 1 AND x.column_id = j.value ->> 2 AND x.is_deleted = 0)))
       FROM json_each(?8) j
       WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1 AND r.table_id = ?5 AND r.is_deleted = 0))
   FROM (SELECT ${NEXT_SEQ} AS s) n`;

@@ -85,6 +85,12 @@ const UPSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, worksp
   ON CONFLICT (row_id, column_id) DO UPDATE SET data = excluded.data, is_identifier = excluded.is_identifier,
     is_deleted = 0, updated_at = excluded.updated_at`;
 
+/** The same upsert taking its cells from a staged change-log row (../changes/staged.ts) that holds them, id ?4. */
+const UPSERT_STAGED_CELLS = UPSERT_CELLS.replace(
+  "json_each(?4)",
+  "json_each((SELECT cells FROM change_log_staged WHERE id = ?4))",
+);
+
 const TOUCH_ROWS = `UPDATE rows SET updated_at = ?2 WHERE table_id = ?1 AND is_deleted = 0 AND id IN (SELECT value FROM json_each(?3))`;
 
 /** One value to store: `[newCellId, rowId, columnId, isIdentifier (0|1), value]` (a null value clears the cell). */
@@ -100,6 +106,16 @@ export function cellUpsertStatements(
   return jsonArrayChunks(entries, CELL_CHUNK_BYTES).map((chunk) =>
     statement(d1, UPSERT_CELLS, table.id, table.workspaceId, t, chunk),
   );
+}
+
+/** The upsert of the cells the staged change-log row `stagedId` holds (written before it in the same batch). */
+export function cellUpsertFromStagedStatement(
+  d1: D1Database,
+  table: Pick<TableRow, "id" | "workspaceId">,
+  t: number,
+  stagedId: string,
+): D1PreparedStatement {
+  return statement(d1, UPSERT_STAGED_CELLS, table.id, table.workspaceId, t, stagedId);
 }
 
 /** Sets the live rows `rowIds`' updatedAt to `t`. */

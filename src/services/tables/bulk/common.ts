@@ -7,7 +7,10 @@ import { inJson } from "../../../db/sql";
 import { checkTableAccess, tableAccessStatement, type TableRoleAccess } from "../../../auth/tableAccess";
 import { read, type ServiceContext } from "../../context";
 import { liveColumnsQuery } from "../columns";
-import type { ColumnRow, RowRow } from "../serialize";
+import type { ColumnRow, RowRow, TableRow } from "../serialize";
+import { rowChangeLog, stagedCellLog } from "../../changes/log";
+import { STAGE_FROM_CELLS } from "../../changes/staged";
+import { cellUpsertFromStagedStatement, cellUpsertStatements, type CellEntry } from "../queries";
 
 export const MAX_BULK_IDS = 1000;
 
@@ -49,6 +52,32 @@ export async function readForBulkWrite(
 /** After existence: the role (403 for a reader). */
 export function assertWritable(tableRow: Parameters<typeof checkTableAccess>[0]): TableRoleAccess {
   return checkTableAccess(tableRow, "write");
+}
+
+/**
+ * A bulk write's cell upserts with their change-log statements before them. From STAGE_FROM_CELLS cells the entries
+ * are staged (../../changes/staged.ts) and each upsert takes its cells from its staged row, so the JSON is sent once;
+ * `staged` is then true, and the write folds them after its answer (foldAfterResponse).
+ */
+export function loggedCellUpserts(
+  ctx: ServiceContext,
+  d1: D1Database,
+  table: TableRow,
+  entries: readonly CellEntry[],
+): { statements: D1PreparedStatement[]; staged: boolean } {
+  const staged = entries.length >= STAGE_FROM_CELLS ? stagedCellLog(ctx, d1, table, entries) : null;
+  if (!staged)
+    return {
+      statements: [
+        ...rowChangeLog(ctx, d1, table).cells(entries),
+        ...cellUpsertStatements(d1, table, ctx.now, entries),
+      ],
+      staged: false,
+    };
+  return {
+    statements: staged.flatMap((s) => [s.statement, cellUpsertFromStagedStatement(d1, table, ctx.now, s.id)]),
+    staged: true,
+  };
 }
 
 /** The message of the guard's abort: see guardStatement. */

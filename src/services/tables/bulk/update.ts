@@ -10,7 +10,6 @@ import { d1Of } from "../../../db/d1";
 import { assertExpectedVersion } from "../../preconditions";
 import { read, type ServiceContext } from "../../context";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
-import { rowChangeLog } from "../../changes/log";
 import { foldAfterResponse } from "../../changes/staged";
 import { liveColumnsQuery } from "../columns";
 import { keptAnswerStatements } from "../../idempotency";
@@ -20,8 +19,8 @@ import { recalculateFormulasAfterWrite } from "../recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "../rowReads";
 import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
-import { assertWritable, commitBatch, readForBulkWrite, rowsNotFound } from "./common";
-import { cellUpsertStatements, guardStatement, touchRowsStatement, type CellEntry } from "../queries";
+import { assertWritable, commitBatch, loggedCellUpserts, readForBulkWrite, rowsNotFound } from "./common";
+import { guardStatement, touchRowsStatement, type CellEntry } from "../queries";
 
 export interface RowUpdate {
   _id: string;
@@ -120,16 +119,15 @@ export async function writeRowUpdates(
   const answer = rows.map((r, i) => ({ ...rowDto({ ...r, updatedAt: t }), cells: { ...inputs[i] } }));
   const d1 = d1Of(ctx.db);
   const rowIds = rows.map((r) => r.id);
-  let staged = false;
+  const cellWrites = loggedCellUpserts(ctx, d1, table, entries);
   await commitBatch(ctx, [
     guardStatement(d1, table.id, rowIds),
     touchRowsStatement(d1, table.id, t, rowIds),
-    ...rowChangeLog(ctx, d1, table).cells(entries, () => (staged = true)),
-    ...cellUpsertStatements(d1, table, t, entries),
+    ...cellWrites.statements,
     // A crash before the answer leaves this one (the values written; formula values come with the final answer).
     ...(await keptAnswerStatements(ctx, { d1, payload: { data: opts.single ? answer[0] : answer } })),
   ]);
-  if (staged) foldAfterResponse(ctx, d1);
+  if (cellWrites.staged) foldAfterResponse(ctx, d1);
   const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, rowIds);
   emitAfterResponse(
     ctx,

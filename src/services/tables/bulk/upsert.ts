@@ -18,14 +18,8 @@ import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
 import { foldAfterResponse } from "../../changes/staged";
-import { commitBatch } from "./common";
-import {
-  cellUpsertStatements,
-  guardStatement,
-  rowInsertStatements,
-  touchRowsStatement,
-  type CellEntry,
-} from "../queries";
+import { commitBatch, loggedCellUpserts } from "./common";
+import { guardStatement, rowInsertStatements, touchRowsStatement, type CellEntry } from "../queries";
 
 /**
  * Cells of the key columns in live rows whose first key cell holds one of the given values (`?4`, JSON texts) or
@@ -173,12 +167,11 @@ export async function upsertRows(
   const data = { created: created.map((r) => r.id), updated: updated.map((r) => r.id), rows: answer };
   const d1 = d1Of(ctx.db);
   const updatedIds = updated.map((r) => r.id);
-  let staged = false;
+  const cellWrites = loggedCellUpserts(ctx, d1, table, entries("old"));
   await commitBatch(ctx, [
     guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
-    ...rowChangeLog(ctx, d1, table).cells(entries("old"), () => (staged = true)),
-    ...cellUpsertStatements(d1, table, t, entries("old")),
+    ...cellWrites.statements,
     ...(created.length
       ? rowInsertStatements(
           d1,
@@ -192,7 +185,7 @@ export async function upsertRows(
     ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
-  if (staged) foldAfterResponse(ctx, d1);
+  if (cellWrites.staged) foldAfterResponse(ctx, d1);
   const computed = await recalculateFormulasAfterWrite(
     ctx.env,
     table.id,
