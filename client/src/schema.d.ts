@@ -1361,7 +1361,7 @@ export interface paths {
         };
         /**
          * The organization's audit log, newest first
-         * @description Owners and admins of the organization only (anyone else: 404). The organization's change-log entries and its audit entries (`member.*`, `share.*`, `portal.*`, `automation.*`, `token.*`) and security events (`portal.login_failed`, `export.*`, `download.*`, `admin.*`) with `clientAddress`, newest first; `nextCursor` (null on the last page) continues. Filters: `actor` (a user id), `kind` (`member.added` or `member.*`), `from` and `to` (milliseconds since the epoch, `to` excluded).
+         * @description Owners and admins of the organization only (anyone else: 404). The organization's change-log entries and its audit entries (`member.*`, `share.*`, `portal.*`, `automation.*`, `webhook.*`, `token.*`) and security events (`portal.login_failed`, `export.*`, `download.*`, `admin.*`) with `clientAddress`, newest first; `nextCursor` (null on the last page) continues. Filters: `actor` (a user id), `kind` (`member.added` or `member.*`), `from` and `to` (milliseconds since the epoch, `to` excluded).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -2497,21 +2497,21 @@ export interface paths {
         };
         /**
          * A webhook subscription
-         * @description Readable by whoever has a role in its workspace; `url` is the origin only unless the caller is its owner or a workspace owner or admin. The secret is never shown again (rotate it to get a new one).
+         * @description Readable by whoever has a role in its workspace; `url` is the origin only unless the caller is its owner or a workspace owner or admin. The secret is never shown again (rotate it to get a new one). Strong ETag (the same while the subscription does not change: the `cursor`'s issue time is not part of it); If-None-Match answers 304.
          */
         get: operations["getWebhookSubscription"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook subscription
-         * @description Its owner or a workspace owner or admin. Nothing more is delivered, not even a delivery in flight.
+         * @description Its owner or a workspace owner or admin. Nothing more is delivered, not even a delivery in flight. `If-Match` with the ETag of GET /webhook/{id}: a mismatch is 412 and nothing changes.
          */
         delete: operations["deleteWebhookSubscription"];
         options?: never;
         head?: never;
         /**
          * Change a webhook subscription
-         * @description Its owner or a workspace owner or admin. Only the members named change. `status: "active"` re-enables a disabled subscription (its failures reset; it goes on from its cursor); `"disabled"` stops it.
+         * @description Its owner or a workspace owner or admin. Only the members named change. `status: "active"` re-enables a disabled subscription (its failures reset; it goes on from its cursor); `"disabled"` stops it. `If-Match` with the ETag of GET /webhook/{id}: a mismatch is 412 and nothing changes; the answer carries the new ETag.
          */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
@@ -24281,6 +24281,16 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -24433,6 +24443,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -24540,6 +24562,18 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
