@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a logical shard's move and delete what it copied, in steps (deployment admin token)
-         * @description docs/scaling.md, "A move in steps". For a move whose command was interrupted, or that is given up: the shard's organizations are writable again at once, in the database they never left, and the move's cursor is refused from then on (`stopped: true`). For a move that stopped on its own (a page of its copy differed: POST /admin/shards/move answered 409), there is nothing to stop. Either way the copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about `maxCalls` D1 calls per call: `done: false` asks for another call naming the same `to` (`npm run shard:move` repeats it). Without `to`, the target is found from the databases' fences. 409 when no move of the shard is under way and none left a copy to delete, or when `to` holds no copy of a move from the database that serves the shard.
+         * @description docs/scaling.md, "A move in steps". For a move whose command was interrupted, or that is given up: the shard's organizations are writable again at once, in the database they never left, and the move's cursor is refused from then on (`stopped: true`). For a move that stopped on its own (a page of its copy differed: POST /admin/shards/move answered 409), there is nothing to stop. Either way the copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about `maxCalls` D1 calls per call: `done: false` asks for another call naming the same `to` (`npm run shard:move` repeats it). Without `to`, the target is found from the databases' fences. 409 when no move of the shard is under way and none left a copy to delete, or when `to` holds no copy of a move from the database that serves the shard. The call that finishes it (`done: true`) records `admin.shard_move_aborted` in the audit log of each organization of the shard.
          */
         post: operations["abortLogicalShardMove"];
         delete?: never;
@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Delete the copy a finished shard move left in its old database (deployment admin token)
-         * @description After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away.
+         * @description After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away. The call that finishes it (`done: true`) records `admin.shard_copy_dropped` in the audit log of each organization of the shard.
          */
         post: operations["dropMovedShardCopy"];
         delete?: never;
