@@ -13,6 +13,7 @@ import { reconcilePortalRoutes } from "./services/portals/routes";
 import { reconcileReferenceIds } from "./services/references/referenceIds";
 import { sweepStagedImports } from "./services/tableCsv/sweep";
 import { pruneAuditLog, pruneChangeLog } from "./services/changes/prune";
+import { foldEveryShard } from "./services/changes/staged";
 import { nudgeSubscriptions, pumpSubscriptions } from "./services/automations/subscriptions/pump";
 import { pruneOAuthGrants } from "./services/oauth/prune";
 
@@ -24,7 +25,7 @@ export { DocumentRoom } from "./durable/DocumentRoom";
 
 // Writers emit events without knowing who listens; the automations turn them into runs.
 subscribe(runsForEvents);
-// Row events' runs are started from the change log: their events read the written projects' logs at once.
+// Row, new-document and new-comment events' runs start from the change log: their events read the projects' logs at once.
 subscribe(nudgeLogTriggers);
 // Webhook subscriptions of the written projects send their next batch at once (the tick does it otherwise).
 subscribe(nudgeSubscriptions);
@@ -43,6 +44,7 @@ const REPAIRS: readonly Repair[] = [
   ["membership index repair failed", reconcileUserOrganizations],
   ["notification outbox drain failed", drainNotificationOutbox],
   ["staged CSV import sweep failed", sweepStagedImports],
+  ["staged change-log fold failed", foldEveryShard],
   ["change log prune failed", pruneChangeLog],
   ["webhook subscription pump failed", pumpSubscriptions],
   ["automation log trigger read failed", readLogTriggers],

@@ -45,3 +45,28 @@ export const changeLog = sqliteTable(
     index("change_log_organization_idx").on(t.organizationId, t.at, t.seq, t.recordId),
   ],
 );
+
+/**
+ * Large cell writes' entries, staged (src/services/changes/staged.ts): a bulk write of many cells records, in its own
+ * batch, ONE row here with each cell's row, column, stored value before and value after, and the range of sequence
+ * numbers its entries will take (`seq_start` + 1 … `seq_end`, reserved: every other entry of the database is
+ * numbered above it). Deleting the row folds it into `change_log` (the trigger `change_log_staged_fold`, written by
+ * hand in its migration): one `row.updated` entry per row whose values changed, exactly as the write would have
+ * appended them. The write's after-response work, every reader of the log (in its read batch) and the minute's
+ * upkeep fold what is staged, so no reader sees an entry numbered after one still staged.
+ */
+export const changeLogStaged = sqliteTable("change_log_staged", {
+  id: text("id").primaryKey(),
+  seqStart: integer("seq_start").notNull(),
+  seqEnd: integer("seq_end").notNull(),
+  at: integer("at").notNull(),
+  kind: text("kind").notNull(),
+  organizationId: text("organization_id").notNull(),
+  workspaceId: text("workspace_id").notNull(),
+  projectId: text("project_id"),
+  tableId: text("table_id"),
+  actor: text("actor").notNull(),
+  source: text("source").notNull(),
+  /** `[[rowId, columnId, before (stored JSON text) | null, after (JSON) | null], …]`, in the write's order. */
+  cells: text("cells").notNull(),
+});

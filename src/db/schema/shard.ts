@@ -22,7 +22,7 @@ export { publishedEntries } from "./portals";
 export { collabRooms } from "./collab";
 export { notificationOutbox } from "./outbox";
 export { comments, commentReactions } from "./comments";
-export { changeLog } from "./changes";
+export { changeLog, changeLogStaged } from "./changes";
 export { webhookSubscriptions, webhookSubscriptionDeliveries } from "./webhooks";
 export { auditLog } from "./audit";
 // Not organization data: each shard database's own record of the logical shards moving through it (never copied).

@@ -11,6 +11,7 @@ import { checkOrganizationAccess, organizationAccessStatement } from "../../auth
 import { notFound, validation } from "../../errors";
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
+import { foldQuery } from "../changes/staged";
 
 export interface AuditQuery {
   organizationId: string;
@@ -131,7 +132,8 @@ function checkAuditor(row: Parameters<typeof checkOrganizationAccess>[0]) {
 export async function listAuditLog(caller: ServiceContext, q: AuditQuery) {
   const ctx = caller.on(q.organizationId);
   const after = q.cursor ? decode(q.cursor) : null;
-  const [orgRows, own, changes] = await read(ctx, [
+  const [, orgRows, own, changes] = await read(ctx, [
+    foldQuery(ctx.db),
     organizationAccessStatement(ctx.db, ctx.user.ref, q.organizationId),
     ...pageStatements(ctx, q, after),
   ]);
@@ -149,7 +151,8 @@ const EXPORT_PAGE = 500;
 export async function exportAuditLog(caller: ServiceContext, input: Omit<AuditQuery, "cursor" | "limit">) {
   const ctx = caller.on(input.organizationId);
   const q: AuditQuery = { ...input, limit: EXPORT_PAGE };
-  const [orgRows, own, changes] = await read(ctx, [
+  const [, orgRows, own, changes] = await read(ctx, [
+    foldQuery(ctx.db),
     organizationAccessStatement(ctx.db, ctx.user.ref, q.organizationId),
     ...pageStatements(ctx, q, null),
   ]);

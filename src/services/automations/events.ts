@@ -1,10 +1,10 @@
 /**
  * Events → runs (docs/api-guide.md › Automations, published portals, collaborative editing): the automations'
- * consumer of the event bus (services/events), subscribed in src/index.ts, for every event but the row events (their
- * runs start from the change log: logTriggers.ts, LOG_EVENTS below). A write emits its events through
- * waitUntil; one query finds the enabled event triggers of the project for those event names (index on
- * (project_id, event)) and the filters are matched (eventTriggers.ts); here the runs are inserted in one
- * statement (the unique (automation_id, event_key) makes an event produce at most one run per automation, whoever
+ * consumer of the event bus (services/events), subscribed in src/index.ts, for every event but the row events, new
+ * documents and new comments (their runs start from the change log: logTriggers.ts, LOG_EVENTS below). A write
+ * emits its events through waitUntil; one query finds the enabled event triggers of the project for those event
+ * names (index on (project_id, event)) and the filters are matched (eventTriggers.ts); here the runs are inserted in
+ * one statement (the unique (automation_id, event_key) makes an event produce at most one run per automation, whoever
  * emits it twice), and the runs are handed to the Queue with sendBatch.
  * Writes made by a run carry its depth and cascade; a run deeper than MAX_DEPTH is never created (no loops), nor
  * one its cascade's budget cannot pay for (cascade.ts). The runs are queued at their cascade's pace: past its first
@@ -29,7 +29,13 @@ export const MAX_DEPTH = 3;
  * The event kinds whose runs are started from the change log (logTriggers.ts), not from the bus: their events only
  * nudge that reading (nudgeLogTriggers), so a write whose after-response work never runs still starts its runs.
  */
-export const LOG_EVENTS: ReadonlySet<string> = new Set(["row.created", "row.updated", "row.deleted"]);
+export const LOG_EVENTS: ReadonlySet<string> = new Set([
+  "row.created",
+  "row.updated",
+  "row.deleted",
+  "document.created",
+  "comment.created",
+]);
 
 // The event shape the runner and the cascade planner read.
 export type { EventInput } from "../events/events";

@@ -1,22 +1,24 @@
 /**
- * Row event triggers read from the change log (docs/api-guide.md › Automations, published portals, collaborative
- * editing), so a row's event is not lost when the Worker dies after answering the write: the log's entry was
+ * Event triggers of the log's kinds (events.ts LOG_EVENTS: row.created|updated|deleted, document.created,
+ * comment.created) read from the change log (docs/api-guide.md › Automations, published portals, collaborative
+ * editing), so such an event is not lost when the Worker dies after answering the write: the log's entry was
  * committed in the write's own batch (services/changes/log.ts). Each project watched by event triggers has a cursor
  * (automation_log_cursors); every minute (src/index.ts REPAIRS, over every shard database) and at once after a write
- * (the nudge: the bus hands row events to runsForEvents, which calls nudgeLogTriggers instead of creating runs),
- * the project's row entries past its cursor are read, ENTRIES_PER_STEP at a time, and become events whose id is
- * the entry's (`log:<seq>.<recordId>`). Their runs are created as the bus's were (events.ts runsOnShard), keyed by
- * that id through the runs' unique (automation_id, event_key): a tick and a nudge that read the same entries, or a
- * step tried again, start each run once. The cursor only moves forward, and only after the runs exist.
+ * (the nudge: nudgeLogTriggers, an event consumer beside runsForEvents, which creates no runs for these kinds),
+ * the project's entries past its cursor of the kinds its triggers watch are read, ENTRIES_PER_STEP at a time, and
+ * become the events the bus carried (eventOf) with the entry's id (`log:<seq>.<recordId>`). Their runs are created
+ * as the bus's were (events.ts runsOnShard), keyed by that id through the runs' unique (automation_id, event_key): a
+ * tick and a nudge that read the same entries, or a step tried again, start each run once. The cursor only moves
+ * forward, and only after the runs exist.
  * A run's writes carry its id in the entry's actor: their runs take its depth and cascade (none past MAX_DEPTH).
  */
 import type { Env } from "../../env";
 import { uncountedD1 } from "../../db/instrument";
-import type { EventInput } from "../events/events";
-import type { AutomationEvent } from "../../schemas/automations";
+import { commentEvent, documentCreatedEvent, rowEvent, type EventInput } from "../events/events";
 import { bindingHolding, groupByShard, namesLogicalShard } from "./shards";
 import { d1Holding, idsWithoutContext } from "../context";
 import { onEveryShardDatabase } from "../upkeep";
+import { foldStatement } from "../changes/staged";
 import { LOG_EVENTS, MAX_DEPTH, runsOnShard } from "./events";
 import {
   dueLogProjectsStatement,
@@ -42,7 +44,12 @@ interface EntryRow {
   table_id: string | null;
   actor: string;
   changes: string | null;
+  /** The table's document (a row's, a row comment's). */
   document_id: string | null;
+  /** A comment's target document or row, and that document's parent folder. */
+  comment_document_id: string | null;
+  comment_row_id: string | null;
+  comment_parent_id: string | null;
 }
 
 /**
@@ -50,26 +57,47 @@ interface EntryRow {
  */
 function stepStatements(d1: D1Database, projectId: string, now: number) {
   return [
+    // What large writes staged is folded first (../changes/staged.ts): no entry is read past one still staged.
+    foldStatement(d1),
     logCursorStatement(d1, projectId, now, now - FIRST_READ_MS),
     logEntriesStatement(d1, projectId, KINDS, ENTRIES_PER_STEP),
     newestLogEntryStatement(d1, projectId),
   ];
 }
 
-/** The event an entry stands for, with the columns it changed (recomputed formula cells alone fire nothing). */
+/**
+ * The event an entry stands for, as the write's bus event carried it (services/events: the same builders), so the
+ * triggers' filters match it as before; a row event with the columns it changed (recomputed formula cells alone
+ * fire nothing).
+ */
 function eventOf(projectId: string, e: EntryRow): EventInput | null {
-  const changes = e.changes ? (JSON.parse(e.changes) as Record<string, { derived?: boolean }>) : {};
+  const eventId = `log:${e.seq}.${e.record_id}`;
+  const changes = e.changes ? (JSON.parse(e.changes) as Record<string, { derived?: boolean; after?: unknown }>) : {};
+  if (e.kind === "document.created") {
+    const parentId = (changes.parentId?.after as string | null | undefined) ?? null;
+    return { ...documentCreatedEvent({ id: e.record_id, projectId, parentId }), eventId };
+  }
+  if (e.kind === "comment.created") return { ...commentCreatedEvent(projectId, e), eventId };
   const columnIds = Object.keys(changes).filter((c) => !changes[c]!.derived);
   if (e.kind === "row.updated" && !columnIds.length) return null;
   return {
-    event: e.kind as AutomationEvent,
-    projectId,
-    tableId: e.table_id ?? undefined,
-    rowId: e.record_id,
-    columnIds,
-    documentIds: e.document_id ? [e.document_id] : [],
-    eventId: `log:${e.seq}.${e.record_id}`,
+    ...rowEvent(e.kind as RowKind, { id: e.table_id!, projectId, documentId: e.document_id }, e.record_id, columnIds),
+    eventId,
   };
+}
+
+type RowKind = Parameters<typeof rowEvent>[0];
+
+/** A comment's event: on its document (the document and its folder count for filters) or on its row (the table's). */
+function commentCreatedEvent(projectId: string, e: EntryRow): EventInput {
+  const documentId = e.comment_document_id;
+  const target = { projectId, documentId, tableId: e.table_id, rowId: e.comment_row_id };
+  const documentIds = documentId
+    ? [documentId, ...(e.comment_parent_id ? [e.comment_parent_id] : [])]
+    : e.document_id
+      ? [e.document_id]
+      : [];
+  return commentEvent("comment.created", target, documentIds);
 }
 
 interface Cause {
@@ -115,7 +143,7 @@ async function groupedEvents(env: Env, projectId: string, entries: readonly Entr
 /** One step of a project's log: its next entries read, their runs created, its cursor moved past them. */
 async function step(env: Env, projectId: string, now: number): Promise<{ made: number; read: number }> {
   const d1 = uncountedD1(d1Holding(env, projectId));
-  const [, read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
+  const [, , read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
   const entries = read!.results;
   // Caught up (a step short of full): the cursor goes to the project's newest entry, past the entries of other kinds
   // after the last row entry, so neither the next step nor the tick's choice of due projects reads them again.

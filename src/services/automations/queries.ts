@@ -245,7 +245,7 @@ export function eventTriggerLookupStatements(d1: D1Database, projectId: string, 
   ];
 }
 
-// The change log read for row event triggers (logTriggers.ts).
+// The change log read for the event triggers of the log's kinds (logTriggers.ts).
 
 /**
  * A project's cursor into the change log, made if missing: just before the entries written since its first
@@ -268,23 +268,30 @@ export function logCursorStatement(d1: D1Database, projectId: string, now: numbe
   );
 }
 
+/** The event kinds among `kinds` (a JSON array) that triggers watch in `project`: rows beside it and pointers. */
+const watchedKindsSql = (project: string, kinds: string) =>
+  `SELECT t.event FROM automation_event_triggers t WHERE t.project_id = ${project}
+     AND t.event IN (SELECT value FROM json_each(${kinds}))
+   UNION SELECT r.event FROM automation_remote_triggers r WHERE r.project_id = ${project}
+     AND r.event IN (SELECT value FROM json_each(${kinds}))`;
+
 /**
- * The project's next entries of the `kinds` (JSON array) past its cursor, with their table's document; none while no
- * trigger of those kinds watches the project (its own or another organization's pointer), so a write's nudge in an
- * unwatched project reads no entry and only moves the cursor to the newest (logTriggers.ts step).
+ * The project's next entries past its cursor of those of the `kinds` (JSON array) that a trigger watches in it (its
+ * own or another organization's pointer), with what their events carry beyond the entry: a row's (or row comment's)
+ * table's document; a comment's document, row and the document's parent. A project no trigger of those kinds
+ * watches reads no entry, so a write's nudge there only moves the cursor to the newest (logTriggers.ts step).
  */
 export function logEntriesStatement(d1: D1Database, projectId: string, kinds: string, limit: number) {
   return statement(
     d1,
     `SELECT c.seq, c.record_id, c.kind, c.table_id, c.actor, c.changes,
-       (SELECT t.document_id FROM tables t WHERE t.id = c.table_id) AS document_id
+       (SELECT t.document_id FROM tables t WHERE t.id = c.table_id) AS document_id,
+       m.document_id AS comment_document_id, m.row_id AS comment_row_id,
+       (SELECT d.parent_id FROM documents d WHERE d.id = m.document_id) AS comment_parent_id
      FROM automation_log_cursors k
      JOIN change_log c ON c.project_id = k.project_id AND (c.seq, c.record_id) > (k.cursor_seq, k.cursor_record_id)
-     WHERE k.project_id = ?1 AND c.kind IN (SELECT value FROM json_each(?2))
-       AND EXISTS (SELECT 1 FROM automation_event_triggers t WHERE t.project_id = ?1
-           AND t.event IN (SELECT value FROM json_each(?2))
-         UNION ALL SELECT 1 FROM automation_remote_triggers r WHERE r.project_id = ?1
-           AND r.event IN (SELECT value FROM json_each(?2)))
+     LEFT JOIN comments m ON c.kind = 'comment.created' AND m.id = c.record_id
+     WHERE k.project_id = ?1 AND c.kind IN (${watchedKindsSql("?1", "?2")})
      ORDER BY c.seq, c.record_id LIMIT ?3`,
     projectId,
     kinds,
@@ -328,18 +335,20 @@ export function runCausesStatement(d1: D1Database, runIds: readonly string[]) {
   );
 }
 
-/** The projects of a shard database watched by triggers of the `kinds` with entries past their cursor, least recent first. */
+/**
+ * The projects of a shard database with entries past their cursor of a kind among `kinds` that a trigger watches
+ * there, least recent first.
+ */
 export function dueLogProjectsStatement(d1: D1Database, kinds: string, limit: number) {
   return statement(
     d1,
     `SELECT p.project_id FROM (
-       SELECT project_id FROM automation_event_triggers WHERE event IN (SELECT value FROM json_each(?1))
-       UNION SELECT project_id FROM automation_remote_triggers WHERE event IN (SELECT value FROM json_each(?1))) p
+       SELECT project_id, event FROM automation_event_triggers WHERE event IN (SELECT value FROM json_each(?1))
+       UNION SELECT project_id, event FROM automation_remote_triggers WHERE event IN (SELECT value FROM json_each(?1))) p
      LEFT JOIN automation_log_cursors k ON k.project_id = p.project_id
-     WHERE EXISTS (SELECT 1 FROM change_log c WHERE c.project_id = p.project_id
-       AND c.kind IN (SELECT value FROM json_each(?1))
+     WHERE EXISTS (SELECT 1 FROM change_log c WHERE c.project_id = p.project_id AND c.kind = p.event
        AND (c.seq, c.record_id) > (COALESCE(k.cursor_seq, 0), COALESCE(k.cursor_record_id, '')))
-     ORDER BY COALESCE(k.updated_at, 0) LIMIT ?2`,
+     GROUP BY p.project_id ORDER BY COALESCE(min(k.updated_at), 0) LIMIT ?2`,
     kinds,
     limit,
   );

@@ -1,6 +1,7 @@
 /**
  * Reading the change log (docs/api-guide.md › Changes, history and audit): the change feed of a table, project or
- * workspace, and a row's history. Each is one D1 round trip with authentication and access.
+ * workspace, and a row's history. Each is one D1 round trip with authentication and access, whose first statement
+ * folds what large writes staged (./staged.ts), so no entry is read past one still staged.
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { changeLog } from "../../db/schema";
@@ -16,6 +17,7 @@ import { assembleDocumentsAccess, checkDocumentAccess, documentsAccessStatements
 import { textFromBase64Url, textToBase64Url } from "../../lib/base64";
 import { read, type ServiceContext } from "../context";
 import { tableOfRow } from "../tables/rowReads";
+import { foldQuery } from "./staged";
 
 const DAY_MS = 86_400_000;
 
@@ -116,7 +118,8 @@ export async function listChanges(caller: ServiceContext, input: FeedInput) {
   const latest = input.cursor === "latest";
   const after = input.cursor && !latest ? decodeCursor(input.cursor) : { seq: -1, recordId: "", at: ctx.now };
   const keyset: SQL = sql`(${changeLog.seq}, ${changeLog.recordId}) > (${after.seq}, ${after.recordId})`;
-  const [accessRows, entries, [last], [oldest]] = await read(ctx, [
+  const [, accessRows, entries, [last], [oldest]] = await read(ctx, [
+    foldQuery(ctx.db),
     scope.access,
     ctx.db
       .select()
@@ -158,7 +161,8 @@ export async function listChanges(caller: ServiceContext, input: FeedInput) {
  */
 export async function rowHistory(ctx: ServiceContext, input: { rowId: string; cursor?: string; limit: number }) {
   const before = input.cursor ? decodeCursor(input.cursor) : null;
-  const [[tableRow], entries] = await read(ctx, [
+  const [, [tableRow], entries] = await read(ctx, [
+    foldQuery(ctx.db),
     tableAccessStatement(ctx.db, ctx.user.ref, tableOfRow(input.rowId)),
     ctx.db
       .select()
@@ -184,7 +188,8 @@ export async function documentHistory(
   input: { documentId: string; cursor?: string; limit: number },
 ) {
   const before = input.cursor ? decodeCursor(input.cursor) : null;
-  const [docs, wsRoles, docRoles, entries] = await read(ctx, [
+  const [, docs, wsRoles, docRoles, entries] = await read(ctx, [
+    foldQuery(ctx.db),
     ...documentsAccessStatements(ctx.db, ctx.user.ref, [input.documentId]),
     ctx.db
       .select()

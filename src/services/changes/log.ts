@@ -7,6 +7,8 @@
 import type { ServiceContext } from "../context";
 import { statement } from "../../db/d1";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
+// The next sequence numbers of this database: its base + n, in the inserting statement (commit order).
+import { NEXT_SEQ, STAGE_CELLS, STAGE_FROM_CELLS } from "./staged";
 
 /** Bytes of JSON per statement (D1 caps one bound value at 2 MB), as the cell writes chunk theirs. */
 const CHUNK_BYTES = 1_000_000;
@@ -21,8 +23,6 @@ export interface LoggedTable {
   workspaceId: string;
 }
 
-/** The next sequence numbers of this database: MAX(seq) + n, in the inserting statement (commit order). */
-const NEXT_SEQ = `(SELECT COALESCE(MAX(seq), 0) FROM change_log)`;
 const ORGANIZATION = `(SELECT organization_id FROM workspaces WHERE id = ?3)`;
 const COLUMNS = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)`;
 
@@ -134,9 +134,18 @@ function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: Chang
       ]);
       return [[ROWS_WITH_CHANGES, [...head(kind), JSON.stringify(payload), 0]]];
     },
-    /** Before the cell upsert (`[cellId, rowId, columnId, isIdentifier, value]` entries): one `row.updated` per row whose values change. */
-    cells(entries: readonly (readonly unknown[])[]): Statement[] {
-      return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) => [CELL_CHANGES, [...head("row.updated"), chunk]]);
+    /**
+     * Before the cell upsert (`[cellId, rowId, columnId, isIdentifier, value]` entries): one `row.updated` per row
+     * whose values change, built in the batch, or from STAGE_FROM_CELLS cells on staged (./staged.ts) and folded
+     * after the answer. `staged` is told when it was.
+     */
+    cells(entries: readonly (readonly unknown[])[], staged?: () => void): Statement[] {
+      const chunks = jsonArrayChunks(entries, CHUNK_BYTES);
+      if (entries.length < STAGE_FROM_CELLS)
+        return chunks.map((chunk) => [CELL_CHANGES, [...head("row.updated"), chunk]]);
+      staged?.();
+      const newId = ctx.ids.seriesBeside(table.id);
+      return chunks.map((chunk) => [STAGE_CELLS, [...head("row.updated"), chunk, newId()]]);
     },
     /** Before the update of `is_deleted`: `row.deleted` (or `row.restored`) for each row in the state it leaves. */
     state(rowIds: readonly string[], deleted: boolean): Statement[] {
@@ -188,7 +197,7 @@ export function recordEntryQuery(
   },
 ) {
   if (changeLogOff(ctx.env)) return [];
-  const values = sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + 1, ${entry.recordId}, ${ctx.now},
+  const values = sql`SELECT ${sql.raw(NEXT_SEQ)} + 1, ${entry.recordId}, ${ctx.now},
     ${entry.kind}, (SELECT organization_id FROM workspaces WHERE id = ${entry.workspaceId}), ${entry.workspaceId},
     ${entry.projectId}, ${entry.tableId ?? null}, ${JSON.stringify(actorOf(ctx))}, ${entry.source ?? defaultSource(ctx)},
     ${entry.changes ? JSON.stringify(entry.changes) : null} WHERE ${entry.exists}`;

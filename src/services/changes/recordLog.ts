@@ -11,6 +11,7 @@ import { statement } from "../../db/d1";
 import { changeLog, type ChangeActor, type ChangeSource } from "../../db/schema/changes";
 import type { ServiceContext } from "../context";
 import { actorOf, changeLogOff, defaultSource } from "./log";
+import { NEXT_SEQ as NEXT_SEQ_TEXT } from "./staged";
 
 /** Where an entry belongs: its workspace, project and (for a table or column) table. */
 export interface EntryPlace {
@@ -39,7 +40,7 @@ export interface FieldWrite {
   json?: boolean;
 }
 
-const NEXT_SEQ = sql`(SELECT COALESCE(MAX(seq), 0) FROM change_log)`;
+const NEXT_SEQ = sql.raw(NEXT_SEQ_TEXT);
 const organizationOf = (workspaceId: string | SQL) =>
   sql`(SELECT organization_id FROM workspaces WHERE id = ${workspaceId})`;
 

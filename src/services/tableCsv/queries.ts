@@ -5,6 +5,7 @@
  */
 import { statement } from "../../db/d1";
 import { writableHereSql } from "../context";
+import { NEXT_SEQ } from "../changes/staged";
 
 /** A condition of the caller's (idempotency's claim, services/idempotency.ts claimLease) with its parameters. */
 type Held = { sql: string; params: readonly unknown[] } | null;
@@ -50,7 +51,7 @@ export function showRowsStatement(
  * entry with source `import` for each staged row, its cells as `after` (docs/api-guide.md › Changes, history and audit).
  */
 const STAGED_ROWS_CREATED = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
-  SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + row_number() OVER (ORDER BY r.id), r.id, ?3, 'row.created',
+  SELECT ${NEXT_SEQ} + row_number() OVER (ORDER BY r.id), r.id, ?3, 'row.created',
     (SELECT organization_id FROM workspaces WHERE id = t.workspace_id), t.workspace_id, t.project_id, ?1, ?5, 'import',
     (SELECT json_group_object(c.column_id, json_object('before', NULL, 'after', json(c.data)))
       FROM cells c WHERE c.row_id = r.id AND c.is_deleted = 0 AND c.data IS NOT NULL)
@@ -97,7 +98,7 @@ export function deleteStagedStatements(d1: D1Database, tableId: string, marker: 
  * ?3) for each of the columns ?1 still live, so the feed that saw them created sees them go.
  */
 const CREATED_COLUMNS_DELETED = `INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
-  SELECT (SELECT COALESCE(MAX(seq), 0) FROM change_log) + row_number() OVER (ORDER BY c.id), c.id, ?3, 'column.deleted',
+  SELECT ${NEXT_SEQ} + row_number() OVER (ORDER BY c.id), c.id, ?3, 'column.deleted',
     (SELECT organization_id FROM workspaces WHERE id = c.workspace_id), c.workspace_id, c.project_id, c.table_id, ?2, 'import', NULL
   FROM columns c WHERE c.id IN (SELECT value FROM json_each(?1)) AND c.is_deleted = 0`;
 

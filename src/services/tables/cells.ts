@@ -14,6 +14,7 @@ import { liveRowQuery, tableOfRow } from "./rowReads";
 import { inJson } from "../../db/sql";
 import { cellDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 import { rowChangeLog } from "../changes/log";
+import { foldAfterResponse } from "../changes/staged";
 import { d1Of, statement } from "../../db/d1";
 
 /** A Drizzle query as a D1 statement, for a batch with the change log's statements. */
@@ -165,14 +166,17 @@ export async function updateCells(
     columnIds.map((columnId) => cellUpsertStatement(ctx, table, rowId, byId.get(columnId)!, values[columnId])),
   );
   const d1 = d1Of(ctx.db);
+  let staged = false;
   const log = rowChangeLog(ctx, d1, table).cells(
     input.rowIds.flatMap((rowId) => columnIds.map((columnId) => ["", rowId, columnId, 0, values[columnId]])),
+    () => (staged = true),
   );
   await d1.batch([
     asD1(d1, ctx.db.update(rows).set({ updatedAt: ctx.now }).where(inJson(rows.id, input.rowIds))),
     ...log,
     ...writes.map((w) => asD1(d1, w)),
   ]);
+  if (staged) foldAfterResponse(ctx, d1);
   await recalculateFormulasAfterWrite(ctx.env, table.id, input.rowIds);
   emitAfterResponse(
     ctx,

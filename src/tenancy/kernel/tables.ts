@@ -66,6 +66,7 @@ export const SHARD_TABLES = [
   shardTable(t.comments, t.comments.workspaceId),
   shardTable(t.commentReactions, t.commentReactions.commentId),
   shardTable(t.changeLog, t.changeLog.workspaceId),
+  shardTable(t.changeLogStaged, t.changeLogStaged.workspaceId),
   shardTable(t.webhookSubscriptions, t.webhookSubscriptions.projectId),
   shardTable(t.webhookSubscriptionDeliveries, t.webhookSubscriptionDeliveries.subscriptionId),
   shardTable(t.auditLog, t.auditLog.organizationId),

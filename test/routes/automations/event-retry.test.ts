@@ -2,18 +2,27 @@
  * Events whose runs cannot be created when they happen are not lost (docs/scaling.md, "What a client sees"): the
  * write they follow has succeeded, so a shard database that refuses the runs' creation
  * (here: fenced read-only, as during a move of its logical shard) sends the events to the queue, which creates the
- * runs once the database takes writes again, each exactly once however often the retry is delivered. Row events
- * are read from the change log instead (src/services/automations/logTriggers.ts): a write whose after-response work
- * never ran still starts its runs at the next tick, and readers that race start one run per entry.
+ * runs once the database takes writes again, each exactly once however often the retry is delivered. Row events,
+ * new documents and new comments are read from the change log instead (src/services/automations/logTriggers.ts):
+ * a write whose after-response work never ran still starts its runs at the next tick, and readers that race start
+ * one run per entry.
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { ok, registerUser } from "../../support/harness";
+import { addWorkspaceCollaborator, ok, registerUser } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
 import { callScheduled, eventually, finishedRuns, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
 import { logicalShardOfId } from "../../../src/tenancy/kernel/ids";
-import { documentCreatedEvent, rowEvent } from "../../../src/services/events/events";
+import { docThread, rowThread, seedCommentTenant } from "../../support/comments";
+import { importMarkdown } from "../../support/markdown";
+import {
+  commentEvent,
+  documentCreatedEvent,
+  documentUpdatedEvent,
+  rowEvent,
+  type EventInput,
+} from "../../../src/services/events/events";
 import { retryEvents, runsForEvents } from "../../../src/services/automations/events";
 import { nudgeLogTriggers, stepLogTriggers } from "../../../src/services/automations/logTriggers";
 
@@ -47,7 +56,7 @@ describe("events whose runs could not be created", () => {
         body: {
           projectId,
           name: "Later",
-          triggers: [{ event: "document.created" }],
+          triggers: [{ event: "document.updated" }],
           actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
         },
       })
@@ -60,10 +69,11 @@ describe("events whose runs could not be created", () => {
           .first("n"),
       );
 
-    // A document made just before its shard was fenced: its event arrives while the database refuses writes.
+    // A document written just before its shard was fenced: its event (one of the bus's, not read from the change
+    // log) arrives while the database refuses writes.
     await fence(projectId);
     const documentId = `${projectId.slice(0, -4)}DOZZ`;
-    const event = documentCreatedEvent({ id: documentId, projectId, parentId: null });
+    const event = documentUpdatedEvent({ id: documentId, projectId, parentId: null });
     expect(await runsForEvents(env, [event], 0, null)).toBe(0);
     await sleep(200);
     expect(await runsOf()).toBe(0);
@@ -76,7 +86,7 @@ describe("events whose runs could not be created", () => {
     const [run] = await finishedRuns(u.token, auto._id, 1, 30_000);
     expect(run).toMatchObject({
       status: "succeeded",
-      trigger: { event: "document.created", documentId, eventId: expect.any(String) },
+      trigger: { event: "document.updated", documentId, eventId: expect.any(String) },
     });
 
     // The same retry delivered again (the queue delivers at least once) creates nothing more.
@@ -218,5 +228,219 @@ describe("row events read from the change log", () => {
     expect(await cursor()).toEqual(newest);
     // The row's run is the only one, started once.
     expect(await w.keys()).toEqual([`event:log:${await w.seqOf(rowId)}.${rowId}`]);
+  });
+});
+
+/** Automations of one project and its log cursor, as the document and comment tests read and reset them. */
+function logWatch(projectId: string) {
+  const keys = async (automationId: string) =>
+    (
+      await shardD1(automationId)
+        .prepare(`SELECT event_key FROM automation_runs WHERE automation_id = ?1 ORDER BY event_key`)
+        .bind(automationId)
+        .all<{ event_key: string }>()
+    ).results.map((r) => r.event_key);
+  const seqOf = async (kind: string, recordId: string) =>
+    Number(
+      await shardD1(projectId)
+        .prepare(`SELECT seq FROM change_log WHERE record_id = ?1 AND kind = ?2`)
+        .bind(recordId, kind)
+        .first("seq"),
+    );
+  /** A crash right after the writes from `firstSeq` on: the automations' runs gone, the cursor before the entries. */
+  const crashAfterWrites = async (firstSeq: number, automationIds: readonly string[]) => {
+    for (const id of automationIds)
+      await shardD1(id).prepare(`DELETE FROM automation_runs WHERE automation_id = ?1`).bind(id).run();
+    await shardD1(projectId)
+      .prepare(`UPDATE automation_log_cursors SET cursor_seq = ?2, cursor_record_id = '' WHERE project_id = ?1`)
+      .bind(projectId, firstSeq - 1)
+      .run();
+  };
+  /** Every reader at once: the minute's tick, a write's nudge and two steps tried again. */
+  const readTogether = (events: readonly EventInput[]) =>
+    Promise.all([
+      callScheduled(Date.now()),
+      nudgeLogTriggers(env, events),
+      stepLogTriggers(env, projectId),
+      stepLogTriggers(env, projectId),
+    ]);
+  return { keys, seqOf, crashAfterWrites, readTogether };
+}
+
+const notifyOn = async (token: string, projectId: string, trigger: object) =>
+  (
+    await ok("POST", "/automation", {
+      token,
+      body: {
+        projectId,
+        name: "Watch",
+        triggers: [trigger],
+        actions: [{ id: "n", spec: { kind: "notify", title: "E" } }],
+      },
+    })
+  ).data._id as string;
+
+describe("document and comment events read from the change log", () => {
+  it("document.created: a new document in the watched folder (POST, Markdown import) starts its run from the log, once", async () => {
+    const t = await seedCommentTenant();
+    const w = logWatch(t.projectId);
+    const auto = await notifyOn(t.owner.token, t.projectId, {
+      event: "document.created",
+      filter: { documentId: t.folderId },
+    });
+    const root = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, name: "At the root", type: "DOCUMENT" },
+    });
+    const posted = await ok("POST", "/document", {
+      token: t.owner.token,
+      body: { projectId: t.projectId, parentId: t.folderId, name: "In the folder", type: "DOCUMENT" },
+    });
+    const imported = await importMarkdown(
+      "# Imported",
+      { projectId: t.projectId, parentId: t.folderId, name: "Imported" },
+      t.owner.token,
+    );
+    expect(imported.status).toBe(200);
+    const inFolder = [posted.data._id as string, (imported.body as any).data.document._id as string];
+    const seqs = await Promise.all(inFolder.map((id) => w.seqOf("document.created", id)));
+    const expected = inFolder.map((id, i) => `event:log:${seqs[i]}.${id}`).sort();
+    // Through the nudge: one run per document in the folder, none for the one at the root.
+    await eventually(async () => (await w.keys(auto)).length === 2, 20_000, "the documents' runs");
+    expect(await w.keys(auto)).toEqual(expected);
+    const [run] = await finishedRuns(t.owner.token, auto, 2);
+    // The run's trigger is the event the bus carried (documentCreatedEvent), with the entry's id.
+    const id = run.trigger.documentId as string;
+    expect(run.trigger).toEqual({
+      type: "event",
+      event: "document.created",
+      projectId: t.projectId,
+      documentId: id,
+      eventId: `log:${seqs[inFolder.indexOf(id)]}.${id}`,
+    });
+
+    // The Worker died after answering: the next tick starts them.
+    await w.crashAfterWrites(await w.seqOf("document.created", root.data._id), [auto]);
+    await callScheduled(Date.now());
+    expect(await w.keys(auto)).toEqual(expected);
+    // Every reader at once still starts each run once, and the bus starts none itself.
+    await w.crashAfterWrites(Math.min(...seqs), [auto]);
+    const events = inFolder.map((d) => documentCreatedEvent({ id: d, projectId: t.projectId, parentId: t.folderId }));
+    await w.readTogether(events);
+    expect(await w.keys(auto)).toEqual(expected);
+    expect(await runsForEvents(env, events, 0, null)).toBe(0);
+  });
+
+  it("comment.created: threads and replies on documents and rows start their runs from the log, filters kept", async () => {
+    const t = await seedCommentTenant();
+    const w = logWatch(t.projectId);
+    const inFolder = await notifyOn(t.owner.token, t.projectId, {
+      event: "comment.created",
+      filter: { documentId: t.folderId },
+    });
+    const onTable = await notifyOn(t.owner.token, t.projectId, {
+      event: "comment.created",
+      filter: { tableId: t.tableId },
+    });
+    const rootDoc = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "At the root", type: "DOCUMENT" },
+      })
+    ).data._id as string;
+    const outside = await ok("POST", `/document/${rootDoc}/comment`, { token: t.owner.token, body: { body: "No" } });
+    const thread = await docThread(t, t.commenter.token, "In the folder");
+    const reply = (
+      await ok("POST", `/comment/${thread._id}/reply`, { token: t.editor.token, body: { body: "Agreed" } })
+    ).data;
+    const onRow = await rowThread(t, t.commenter.token, "On the row");
+    const seq = (id: string) => w.seqOf("comment.created", id);
+    const docKeys = [
+      `event:log:${await seq(thread._id)}.${thread._id}`,
+      `event:log:${await seq(reply._id)}.${reply._id}`,
+    ];
+    const rowKeys = [`event:log:${await seq(onRow._id)}.${onRow._id}`];
+    await eventually(
+      async () => (await w.keys(inFolder)).length === 2 && (await w.keys(onTable)).length === 1,
+      20_000,
+      "the comments' runs",
+    );
+    expect(await w.keys(inFolder)).toEqual(docKeys.sort());
+    expect(await w.keys(onTable)).toEqual(rowKeys);
+    // Their triggers are the events the bus carried (commentEvent), with the entries' ids.
+    const byComment = async (automationId: string, count: number) =>
+      Object.fromEntries(
+        (await finishedRuns(t.owner.token, automationId, count)).map((r) => [r.trigger.eventId, r.trigger]),
+      );
+    const docTriggers = await byComment(inFolder, 2);
+    for (const c of [thread, reply]) {
+      const eventId = `log:${await seq(c._id)}.${c._id}`;
+      expect(docTriggers[eventId]).toEqual({
+        type: "event",
+        event: "comment.created",
+        projectId: t.projectId,
+        documentId: t.docId,
+        eventId,
+      });
+    }
+    expect(Object.values(await byComment(onTable, 1))).toEqual([
+      {
+        type: "event",
+        event: "comment.created",
+        projectId: t.projectId,
+        tableId: t.tableId,
+        rowId: t.rowId,
+        eventId: `log:${await seq(onRow._id)}.${onRow._id}`,
+      },
+    ]);
+
+    // After a crash, every reader at once: each run once, the comment outside the folder none; the bus none itself.
+    await w.crashAfterWrites(await seq(outside.data._id), [inFolder, onTable]);
+    const events = [
+      commentEvent("comment.created", { projectId: t.projectId, documentId: t.docId, tableId: null, rowId: null }, [
+        t.docId,
+        t.folderId,
+      ]),
+    ];
+    await w.readTogether(events);
+    expect(await w.keys(inFolder)).toEqual(docKeys.sort());
+    expect(await w.keys(onTable)).toEqual(rowKeys);
+    expect(await runsForEvents(env, events, 0, null)).toBe(0);
+  });
+
+  it("a document or comment in a project the automation's owner can no longer read starts no run", async () => {
+    const t = await seedCommentTenant();
+    const w = logWatch(t.projectId);
+    const member = await registerUser("Watcher");
+    await addWorkspaceCollaborator(t.owner, t.workspaceId, member, "editor");
+    const watch = (token: string) =>
+      Promise.all([
+        notifyOn(token, t.projectId, { event: "document.created" }),
+        notifyOn(token, t.projectId, { event: "comment.created" }),
+      ]);
+    const [memberDocs, memberComments] = await watch(member.token);
+    const [ownerDocs, ownerComments] = await watch(t.owner.token);
+    await ok("DELETE", `/workspace/${t.workspaceId}/collaborator/${member.id}`, { token: t.owner.token });
+    const doc = (
+      await ok("POST", "/document", {
+        token: t.owner.token,
+        body: { projectId: t.projectId, name: "Unseen", type: "DOCUMENT" },
+      })
+    ).data._id as string;
+    const comment = await docThread(t, t.owner.token, "Unseen");
+    // The owner's automations ran for the same entries: the member's were looked up in the same pass.
+    await eventually(
+      async () => (await w.keys(ownerDocs)).length === 1 && (await w.keys(ownerComments)).length === 1,
+      20_000,
+      "the owner's runs",
+    );
+    await w.crashAfterWrites(await w.seqOf("document.created", doc), [ownerDocs, ownerComments]);
+    await callScheduled(Date.now());
+    expect(await w.keys(ownerDocs)).toEqual([`event:log:${await w.seqOf("document.created", doc)}.${doc}`]);
+    expect(await w.keys(ownerComments)).toEqual([
+      `event:log:${await w.seqOf("comment.created", comment._id)}.${comment._id}`,
+    ]);
+    expect(await w.keys(memberDocs)).toEqual([]);
+    expect(await w.keys(memberComments)).toEqual([]);
   });
 });

@@ -20,6 +20,10 @@ type Op =
   | { op: "put"; row: number; n: number }
   | { op: "patch"; row: number; n: number; name: string }
   | { op: "bulk"; rows: [number, number]; n: number }
+  // Large writes, whose entries are staged and folded (src/services/changes/staged.ts): 110 rows created at once,
+  // and every live row patched at once (two cells each).
+  | { op: "many"; n: number }
+  | { op: "all"; n: number; name: string }
   | { op: "delete"; row: number }
   | { op: "restore"; row: number };
 
@@ -30,6 +34,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("put" as const), row: pick, n: small }),
   fc.record({ op: fc.constant("patch" as const), row: pick, n: small, name: fc.constantFrom("a", "b") }),
   fc.record({ op: fc.constant("bulk" as const), rows: fc.tuple(pick, pick), n: small }),
+  fc.record({ op: fc.constant("many" as const), n: small }),
+  fc.record({ op: fc.constant("all" as const), n: small, name: fc.constantFrom("a", "b") }),
   fc.record({ op: fc.constant("delete" as const), row: pick }),
   fc.record({ op: fc.constant("restore" as const), row: pick }),
 );
@@ -47,6 +53,18 @@ async function apply(tb: Table, o: Op, token: string) {
   if (o.op === "create") {
     const r = await ok("POST", `/table/${tb.tableId}/row`, { token, body: { cells: { [tb.n]: o.n } } });
     tb.live.push(r.data.row._id);
+  } else if (o.op === "many") {
+    const r = await ok("POST", `/table/${tb.tableId}/rows`, {
+      token,
+      body: { rows: Array.from({ length: 110 }, () => ({ cells: { [tb.n]: o.n } })) },
+    });
+    tb.live.push(...r.data.rows.map((x: { _id: string }) => x._id));
+  } else if (o.op === "all") {
+    if (tb.live.length === 0) return;
+    await ok("PATCH", `/table/${tb.tableId}/rows`, {
+      token,
+      body: { rows: tb.live.slice(0, 1000).map((_id) => ({ _id, cells: { [tb.n]: o.n, [tb.name]: o.name } })) },
+    });
   } else if (o.op === "restore") {
     const id = tb.deleted[o.row % Math.max(1, tb.deleted.length)];
     if (!id) return;
@@ -80,7 +98,7 @@ async function replay(tableId: string, token: string) {
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
-    const page = await ok("GET", `/changes?tableId=${tableId}&limit=7${cursor ? `&cursor=${cursor}` : ""}`, { token });
+    const page = await ok("GET", `/changes?tableId=${tableId}&limit=61${cursor ? `&cursor=${cursor}` : ""}`, { token });
     for (const e of page.data) {
       const key = `${e.recordId}@${e.cursor.slice(0, 20)}:${JSON.stringify(e.changes)}:${e.kind}:${e.at}`;
       expect(seen.has(key)).toBe(false);

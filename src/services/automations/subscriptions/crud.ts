@@ -18,6 +18,7 @@ import { read, type ServiceContext } from "../../context";
 import { readOnEveryShard } from "../../shardReads";
 import { decodeIdCursor, encodeIdCursor, newWebhookSecret } from "../crud";
 import { requireWebhookUrl } from "../ssrf";
+import { foldQuery } from "../../changes/staged";
 import {
   callerRoleOf,
   checkSubscriptionAccess,
@@ -54,11 +55,19 @@ async function writableScope(ctx: ServiceContext, scope: CreateSubscriptionInput
     .orderBy(desc(changeLog.seq), desc(changeLog.recordId))
     .limit(1);
   if (tableId) {
-    const [[row], [end]] = await read(ctx, [tableAccessStatement(ctx.db, ctx.user.ref, tableId), last]);
+    const [, [row], [end]] = await read(ctx, [
+      foldQuery(ctx.db),
+      tableAccessStatement(ctx.db, ctx.user.ref, tableId),
+      last,
+    ]);
     const { table } = checkTableAccess(row, "write");
     return { projectId: table.projectId, workspaceId: table.workspaceId, tableId, end };
   }
-  const [[row], [end]] = await read(ctx, [projectAccessStatement(ctx.db, ctx.user.ref, projectId!), last]);
+  const [, [row], [end]] = await read(ctx, [
+    foldQuery(ctx.db),
+    projectAccessStatement(ctx.db, ctx.user.ref, projectId!),
+    last,
+  ]);
   const { project } = checkProjectAccess(row, "write");
   return { projectId: project.id, workspaceId: project.workspaceId, tableId: null, end };
 }

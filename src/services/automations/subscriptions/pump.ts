@@ -18,6 +18,7 @@ import { d1Holding, idsWithoutContext } from "../../context";
 import { onEveryShardDatabase } from "../../upkeep";
 import { enqueueAll } from "../messages";
 import { ENTRIES_PER_DELIVERY, ENTRIES_SCANNED, subscriptionCursor, takesEntry, type SubscriptionRow } from "./model";
+import { foldQuery } from "../../changes/staged";
 
 const SUBSCRIPTIONS_PER_TICK = 50;
 /** JSON bytes of a delivery's entries (D1 keeps at most 2 MB in one value); one entry always goes, whatever its size. */
@@ -67,7 +68,9 @@ function fillBatch(sub: SubscriptionRow, entries: (typeof changeLog.$inferSelect
 export async function prepareBatch(env: Env, sub: SubscriptionRow, now = Date.now()): Promise<"queued" | "idle"> {
   const db = createDb(d1Holding(env, sub.id));
   const after = sql`(${changeLog.seq}, ${changeLog.recordId}) > (${sub.cursorSeq}, ${sub.cursorRecordId})`;
-  const [entries, [stands]] = await db.batch([
+  // What large writes staged is folded first (../../changes/staged.ts): no entry is taken past one still staged.
+  const [, entries, [stands]] = await db.batch([
+    foldQuery(db),
     db
       .select()
       .from(changeLog)

@@ -11,6 +11,7 @@ import { assertExpectedVersion } from "../../preconditions";
 import { read, type ServiceContext } from "../../context";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { rowChangeLog } from "../../changes/log";
+import { foldAfterResponse } from "../../changes/staged";
 import { liveColumnsQuery } from "../columns";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
@@ -119,14 +120,16 @@ export async function writeRowUpdates(
   const answer = rows.map((r, i) => ({ ...rowDto({ ...r, updatedAt: t }), cells: { ...inputs[i] } }));
   const d1 = d1Of(ctx.db);
   const rowIds = rows.map((r) => r.id);
+  let staged = false;
   await commitBatch(ctx, [
     guardStatement(d1, table.id, rowIds),
     touchRowsStatement(d1, table.id, t, rowIds),
-    ...rowChangeLog(ctx, d1, table).cells(entries),
+    ...rowChangeLog(ctx, d1, table).cells(entries, () => (staged = true)),
     ...cellUpsertStatements(d1, table, t, entries),
     // A crash before the answer leaves this one (the values written; formula values come with the final answer).
     ...(await keptAnswerStatements(ctx, { d1, payload: { data: opts.single ? answer[0] : answer } })),
   ]);
+  if (staged) foldAfterResponse(ctx, d1);
   const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, rowIds);
   emitAfterResponse(
     ctx,

@@ -17,6 +17,7 @@ import { recalculateFormulasAfterWrite } from "../recompute";
 import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
+import { foldAfterResponse } from "../../changes/staged";
 import { commitBatch } from "./common";
 import {
   cellUpsertStatements,
@@ -172,10 +173,11 @@ export async function upsertRows(
   const data = { created: created.map((r) => r.id), updated: updated.map((r) => r.id), rows: answer };
   const d1 = d1Of(ctx.db);
   const updatedIds = updated.map((r) => r.id);
+  let staged = false;
   await commitBatch(ctx, [
     guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
-    ...rowChangeLog(ctx, d1, table).cells(entries("old")),
+    ...rowChangeLog(ctx, d1, table).cells(entries("old"), () => (staged = true)),
     ...cellUpsertStatements(d1, table, t, entries("old")),
     ...(created.length
       ? rowInsertStatements(
@@ -190,6 +192,7 @@ export async function upsertRows(
     ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
+  if (staged) foldAfterResponse(ctx, d1);
   const computed = await recalculateFormulasAfterWrite(
     ctx.env,
     table.id,
