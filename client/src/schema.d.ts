@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a logical shard's move and delete what it copied, in steps (deployment admin token)
-         * @description docs/scaling.md, "A move in steps". For a move whose command was interrupted, or that is given up: the shard's organizations are writable again at once, in the database they never left, and the move's cursor is refused from then on (`stopped: true`). For a move that stopped on its own (a page of its copy differed: POST /admin/shards/move answered 409), there is nothing to stop. Either way the copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about `maxCalls` D1 calls per call: `done: false` asks for another call naming the same `to` (`npm run shard:move` repeats it). Without `to`, the target is found from the databases' fences. 409 when no move of the shard is under way and none left a copy to delete, or when `to` holds no copy of a move from the database that serves the shard.
+         * @description docs/scaling.md, "A move in steps". For a move whose command was interrupted, or that is given up: the shard's organizations are writable again at once, in the database they never left, and the move's cursor is refused from then on (`stopped: true`). For a move that stopped on its own (a page of its copy differed: POST /admin/shards/move answered 409), there is nothing to stop. Either way the copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about `maxCalls` D1 calls per call: `done: false` asks for another call naming the same `to` (`npm run shard:move` repeats it). Without `to`, the target is found from the databases' fences. 409 when no move of the shard is under way and none left a copy to delete, or when `to` holds no copy of a move from the database that serves the shard. The call that finishes it (`done: true`) records `admin.shard_move_aborted` in the audit log of each organization of the shard.
          */
         post: operations["abortLogicalShardMove"];
         delete?: never;
@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Delete the copy a finished shard move left in its old database (deployment admin token)
-         * @description After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away.
+         * @description After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away. The call that finishes it (`done: true`) records `admin.shard_copy_dropped` in the audit log of each organization of the shard.
          */
         post: operations["dropMovedShardCopy"];
         delete?: never;
@@ -1361,7 +1361,7 @@ export interface paths {
         };
         /**
          * The organization's audit log, newest first
-         * @description Owners and admins of the organization only (anyone else: 404). The organization's change-log entries and its audit entries (`member.*`, `share.*`, `portal.*`, `automation.*`, `token.*`) and security events (`portal.login_failed`, `export.*`, `download.*`, `admin.*`) with `clientAddress`, newest first; `nextCursor` (null on the last page) continues. Filters: `actor` (a user id), `kind` (`member.added` or `member.*`), `from` and `to` (milliseconds since the epoch, `to` excluded).
+         * @description Owners and admins of the organization only (anyone else: 404). The organization's change-log entries and its audit entries (`member.*`, `share.*`, `portal.*`, `automation.*`, `webhook.*`, `token.*`) and security events (`portal.login_failed`, `export.*`, `download.*`, `admin.*`) with `clientAddress`, newest first; `nextCursor` (null on the last page) continues. Filters: `actor` (a user id), `kind` (`member.added` or `member.*`), `from` and `to` (milliseconds since the epoch, `to` excluded).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -2497,21 +2497,21 @@ export interface paths {
         };
         /**
          * A webhook subscription
-         * @description Readable by whoever has a role in its workspace; `url` is the origin only unless the caller is its owner or a workspace owner or admin. The secret is never shown again (rotate it to get a new one).
+         * @description Readable by whoever has a role in its workspace; `url` is the origin only unless the caller is its owner or a workspace owner or admin. The secret is never shown again (rotate it to get a new one). Strong ETag (the same while the subscription does not change: the `cursor`'s issue time is not part of it); If-None-Match answers 304.
          */
         get: operations["getWebhookSubscription"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook subscription
-         * @description Its owner or a workspace owner or admin. Nothing more is delivered, not even a delivery in flight.
+         * @description Its owner or a workspace owner or admin. Nothing more is delivered, not even a delivery in flight. `If-Match` with the ETag of GET /webhook/{id}: a mismatch is 412 and nothing changes.
          */
         delete: operations["deleteWebhookSubscription"];
         options?: never;
         head?: never;
         /**
          * Change a webhook subscription
-         * @description Its owner or a workspace owner or admin. Only the members named change. `status: "active"` re-enables a disabled subscription (its failures reset; it goes on from its cursor); `"disabled"` stops it.
+         * @description Its owner or a workspace owner or admin. Only the members named change. `status: "active"` re-enables a disabled subscription (its failures reset; it goes on from its cursor); `"disabled"` stops it. `If-Match` with the ETag of GET /webhook/{id}: a mismatch is 412 and nothing changes; the answer carries the new ETag.
          */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
@@ -24281,6 +24281,16 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body, query or path failed validation */
             400: {
                 headers: {
@@ -24433,6 +24443,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; see Retry-After */
             429: {
                 headers: {
@@ -24540,6 +24562,18 @@ export interface operations {
             };
             /** @description No such record, or the caller cannot read it */
             404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match does not match the current ETag; nothing was changed */
+            412: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];

@@ -2,7 +2,8 @@
  * A change-feed cursor stays valid across a move of its organization's logical shard (issue 37 item 7;
  * docs/api-guide.md › Changes, history and audit; docs/scaling.md "Moving a logical shard"): a client that read the
  * feed to a cursor before the move, and follows it after, sees every entry exactly once — those written before the
- * move and after it. The organization's audit log moves too, and records the move (`admin.shard_moved`).
+ * move and after it. The organization's audit log moves too, and records the move (`admin.shard_moved`) and the
+ * deletion of the copy it left (`admin.shard_copy_dropped`).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { ok, registerUser } from "../support/harness";
@@ -56,10 +57,19 @@ describe("change-feed cursors across a shard move", () => {
 
     // The audit log moved with the organization, and the move is in it.
     const audit = await ok("GET", `/organization/${u.organizationId}/audit?kind=admin.*`, { token: u.token });
-    expect(audit.data.map((e: any) => e.kind)).toEqual(["admin.shard_moved", "admin.user_created"]);
-    expect(audit.data[0].changes).toEqual({
+    expect(audit.data.map((e: any) => e.kind)).toEqual([
+      "admin.shard_copy_dropped",
+      "admin.shard_moved",
+      "admin.user_created",
+    ]);
+    expect(audit.data[1].changes).toEqual({
       logicalShard: { before: logical, after: logical },
       database: { before: home, after: away },
+    });
+    // The old copy's deletion, once it was done, in the database that serves the organization now.
+    expect(audit.data[0].changes).toEqual({
+      logicalShard: { before: logical, after: logical },
+      oldCopy: { before: home, after: null },
     });
   });
 });

@@ -40,6 +40,11 @@ function expectMovedCopy(moved: Record<string, TableReport>, before: Record<stri
   expect(audit!.rows).toBe(auditBefore!.rows + before.organizations!.rows);
 }
 
+/** The audit entries of `kind` of the mover's organization, newest first (its owner reads them). */
+async function shardEntries(kind: string): Promise<any[]> {
+  return (await ok("GET", `/organization/${owner.organizationId}/audit`, { token: owner.token, query: { kind } })).data;
+}
+
 /** Drives a move through the route, a step at a time, until it is done or refused; the answers of every step. */
 async function moveInSteps(
   body: Record<string, unknown>,
@@ -158,6 +163,14 @@ describe("moving a logical shard in steps", () => {
       );
     expect(drops.length).toBeGreaterThan(1);
     expect(drops.slice(0, -1).every((d) => !d.done)).toBe(true);
+    // Recorded once, by the call that finished it, in the database that serves the organization.
+    expect(await shardEntries("admin.shard_copy_dropped")).toEqual([
+      expect.objectContaining({
+        actor: { type: "system" },
+        clientAddress: expect.any(String),
+        changes: { logicalShard: { before: logical, after: logical }, oldCopy: { before: home, after: null } },
+      }),
+    ]);
     expect(drops.reduce((a, d) => a + d.rows, 0)).toBeGreaterThanOrEqual(30);
     for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
   });
@@ -204,6 +217,13 @@ describe("moving a logical shard in steps", () => {
       done: true,
     });
     expect((await write()).status).toBe(200);
+    expect(await shardEntries("admin.shard_move_aborted")).toEqual([
+      expect.objectContaining({
+        actor: { type: "system" },
+        clientAddress: expect.any(String),
+        changes: { logicalShard: { before: logical, after: logical }, moveTarget: { before: home, after: null } },
+      }),
+    ]);
     expect((await call("POST", "/admin/shards/abort", { token: ADMIN_TOKEN, body: { logical } })).status).toBe(409);
     const stale = await call("POST", "/admin/shards/move", {
       token: ADMIN_TOKEN,
@@ -255,6 +275,11 @@ describe("moving a logical shard in steps", () => {
       );
     }
     expect(aborts[0]).toMatchObject({ logical, from: away, to: home, stopped: false });
+    // One entry more for this abort, however many calls it took (the one before was the previous test's).
+    expect((await shardEntries("admin.shard_move_aborted")).map((e) => e.changes.moveTarget)).toEqual([
+      { before: home, after: null },
+      { before: home, after: null },
+    ]);
     expect(aborts.reduce((a, d) => a + d.rows, 0)).toBeGreaterThan(0);
     for (const [name, report] of Object.entries(await digests(env[home]!, logical))) expect(report.rows, name).toBe(0);
     expect(await readFence(env[home]!, logical)).toEqual({ state: "moved", movedTo: away });

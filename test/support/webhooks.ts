@@ -72,3 +72,17 @@ export async function receivedEntries(key: string, secret: string, count: number
     `${count} entries at ${key}`,
   );
 }
+
+/** The organization's audit entries of `kind` about `recordId`, newest first, as its owner reads them. */
+export async function auditOf(t: Tenant, kind: string, recordId: string): Promise<any[]> {
+  const page = await ok("GET", `/organization/${t.organizationId}/audit`, {
+    token: t.owner.token,
+    query: { kind, limit: "1000" },
+  });
+  return page.data.filter((e: any) => e.recordId === recordId);
+}
+
+/** The id of the token a test user calls with (their only one). */
+export async function tokenIdOf(token: string): Promise<string> {
+  return (await ok("GET", "/token/all", { token })).data[0]._id;
+}

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { ctxOf, defineRoute } from "../../http/route";
-import { recordShardMoved } from "../../services/audit/admin";
+import { recordShardCopyDropped, recordShardMoveAborted, recordShardMoved } from "../../services/audit/admin";
 import { requireAdminToken } from "../../http/admin";
 import { errorResponses, okData, type Router } from "../../openapi";
 import {
   abortShardMove,
+  bindingAt,
   DEFAULT_STEP_CALLS,
   dropOldShardCopy,
   LOGICAL_SHARDS,
@@ -124,7 +125,8 @@ const drop = defineRoute({
   description:
     "After POST /admin/shards/move and a grace period (Workers that have not yet learned the switch read the old copy), deletes the logical " +
     "shard's rows from the database it left, at most about `maxCalls` D1 calls per call: `done: false` asks for another call (an old copy " +
-    "too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away.",
+    "too large for one invocation goes over several; `npm run shard:move` repeats it). 409 unless that database's fence says the shard moved away. " +
+    "The call that finishes it (`done: true`) records `admin.shard_copy_dropped` in the audit log of each organization of the shard.",
   security: [{ bearer: [] }],
   request: {
     body: {
@@ -155,7 +157,8 @@ const abort = defineRoute({
     "copy the move made in its target (`to`) stays fenced off — no read counts it, no write reaches it — and is deleted, at most about " +
     "`maxCalls` D1 calls per call: `done: false` asks for another call naming the same `to` (`npm run shard:move` repeats it). Without " +
     "`to`, the target is found from the databases' fences. 409 when no move of the shard is under way and none left a copy to delete, or " +
-    "when `to` holds no copy of a move from the database that serves the shard.",
+    "when `to` holds no copy of a move from the database that serves the shard. The call that finishes it (`done: true`) records " +
+    "`admin.shard_move_aborted` in the audit log of each organization of the shard.",
   security: [{ bearer: [] }],
   request: {
     body: {
@@ -194,11 +197,20 @@ const abort = defineRoute({
 });
 
 export function registerShardMoves(app: Router) {
-  app.openapi(abort, async (c) => c.json({ data: await abortShardMove(c.env, c.req.valid("json")) }, 200));
+  app.openapi(abort, async (c) => {
+    const data = await abortShardMove(c.env, c.req.valid("json"));
+    await recordShardMoveAborted(ctxOf(c), { abort: data });
+    return c.json({ data }, 200);
+  });
   app.openapi(move, async (c) => {
     const data = await moveShardStep(c.env, c.req.valid("json"), { now: Date.now() });
     await recordShardMoved(ctxOf(c), { move: data });
     return c.json({ data }, 200);
   });
-  app.openapi(drop, async (c) => c.json({ data: await dropOldShardCopy(c.env, c.req.valid("json")) }, 200));
+  app.openapi(drop, async (c) => {
+    const data = await dropOldShardCopy(c.env, c.req.valid("json"));
+    // The drop read the directory's placements: this isolate knows where the shard is served now.
+    await recordShardCopyDropped(ctxOf(c), { drop: data, servedBy: bindingAt({ logical: data.logical }) });
+    return c.json({ data }, 200);
+  });
 }

@@ -11,7 +11,7 @@ const route = defineRoute({
   tags: ["Changes"],
   summary: "The organization's audit log, newest first",
   description:
-    "Owners and admins of the organization only (anyone else: 404). The organization's change-log entries and its audit entries (`member.*`, `share.*`, `portal.*`, `automation.*`, `token.*`) and security events (`portal.login_failed`, `export.*`, `download.*`, `admin.*`) with `clientAddress`, newest first; `nextCursor` (null on the last page) continues. Filters: `actor` (a user id), `kind` (`member.added` or `member.*`), `from` and `to` (milliseconds since the epoch, `to` excluded).",
+    "Owners and admins of the organization only (anyone else: 404). The organization's change-log entries and its audit entries (`member.*`, `share.*`, `portal.*`, `automation.*`, `webhook.*`, `token.*`) and security events (`portal.login_failed`, `export.*`, `download.*`, `admin.*`) with `clientAddress`, newest first; `nextCursor` (null on the last page) continues. Filters: `actor` (a user id), `kind` (`member.added` or `member.*`), `from` and `to` (milliseconds since the epoch, `to` excluded).",
   request: { params: AuditParamsSchema, query: AuditQuerySchema },
   responses: { 200: jsonResponse(AuditPageSchema), ...errorResponses() },
 });

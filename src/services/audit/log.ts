@@ -48,14 +48,32 @@ function organizationOf(entry: AuditEntry): SQL {
   return sql`(SELECT organization_id FROM workspaces WHERE id = ${workspaceOf(entry)})`;
 }
 
+/** When, who and from where: a request's context gives them; work no request started names its own. */
+interface Stamp {
+  now: number;
+  clientAddress: string | null;
+  actor: ChangeActor;
+}
+
 /** The insert of `entry` on `db` (in table column order: the statement names every column). */
-function insertOn(ctx: ServiceContext, db: ServiceContext["db"], entry: AuditEntry) {
+function insertStamped(stamp: Stamp, db: ServiceContext["db"], entry: AuditEntry) {
   const org = organizationOf(entry);
   const values = sql`SELECT ${org}, (SELECT COALESCE(MAX(seq), 0) FROM audit_log WHERE organization_id = ${org}) + 1,
-    ${ctx.now}, ${entry.kind}, ${entry.recordId}, ${workspaceOf(entry)}, ${entry.projectId ?? null},
-    ${JSON.stringify(entry.actor ?? actorOf(ctx))}, ${ctx.clientAddress}, ${entry.changesSql ?? (entry.changes ? JSON.stringify(entry.changes) : null)}
+    ${stamp.now}, ${entry.kind}, ${entry.recordId}, ${workspaceOf(entry)}, ${entry.projectId ?? null},
+    ${JSON.stringify(entry.actor ?? stamp.actor)}, ${stamp.clientAddress}, ${entry.changesSql ?? (entry.changes ? JSON.stringify(entry.changes) : null)}
     WHERE ${org} IS NOT NULL AND ${entry.exists ?? sql`1`}`;
   return db.insert(auditLog).select(values);
+}
+
+const insertOn = (ctx: ServiceContext, db: ServiceContext["db"], entry: AuditEntry) =>
+  insertStamped({ now: ctx.now, clientAddress: ctx.clientAddress, actor: actorOf(ctx) }, db, entry);
+
+/**
+ * The audit entry of a write no request made (the Worker's upkeep, a queue consumer: `actor` system, no client
+ * address) at `now`, as a Drizzle insert for that write's batch on `db`.
+ */
+export function systemAuditEntryQuery(db: ServiceContext["db"], now: number, entry: AuditEntry) {
+  return insertStamped({ now, clientAddress: null, actor: { type: "system" } }, db, entry);
 }
 
 /** The audit entry of a write, as a Drizzle insert for that write's batch (on `ctx`'s database, the organization's). */

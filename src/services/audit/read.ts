@@ -62,7 +62,7 @@ function where(t: Table, stream: 0 | 1, q: AuditQuery, after: Position | null): 
 }
 
 /** Kinds only the audit log holds: a filter on one of them leaves the change log unread (no scan of it). */
-const AUDIT_ONLY = /^(member|share|portal|automation|token|export|download|admin)\./;
+const AUDIT_ONLY = /^(member|share|portal|automation|webhook|token|export|download|admin)\./;
 
 function pageStatements(ctx: ServiceContext, q: AuditQuery, after: Position | null) {
   const changeLogToo = !q.kind || !AUDIT_ONLY.test(q.kind);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { makeBulkTable, type BulkTable } from "../../support/bulkRows";
 import { hookUrl } from "../../support/automations";
-import { hookKey, received, receivedEntries, subscribe } from "../../support/webhooks";
+import { auditOf, hookKey, received, receivedEntries, subscribe, tokenIdOf } from "../../support/webhooks";
 
 let t: Tenant;
 let b: BulkTable & { rowIds: string[] };
@@ -116,5 +116,50 @@ describe("POST /webhook", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.data).toEqual(first.body.data);
     expect(Number(first.headers.get("x-d1-round-trips"))).toBeLessThanOrEqual(3);
+  });
+
+  it("is audited: webhook.created with the creator, their token and address, never the secret; a refused one is not", async () => {
+    const key = hookKey("audit");
+    const res = await call("POST", "/webhook", {
+      token: t.editor.token,
+      headers: { "cf-connecting-ip": "2001:db8::31" },
+      body: { scope: { tableId: b.tableId }, events: ["row.*"], url: hookUrl(key), description: "Audited" },
+    });
+    expect(res.status).toBe(201);
+    const sub = res.body.data;
+    const entries = await auditOf(t, "webhook.created", sub._id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      organizationId: t.organizationId,
+      workspaceId: t.workspaceId,
+      projectId: t.projectId,
+      actor: { type: "user", userId: t.editor.id, tokenId: await tokenIdOf(t.editor.token) },
+      clientAddress: "2001:db8::31",
+      changes: {
+        scope: { before: null, after: { tableId: b.tableId } },
+        events: { before: null, after: ["row.*"] },
+        url: { before: null, after: hookUrl(key) },
+        description: { before: null, after: "Audited" },
+        status: { before: null, after: "active" },
+      },
+    });
+    expect(JSON.stringify(entries)).not.toContain(sub.secret.slice(6));
+    // The family filter finds it; whoever is not an owner or admin of the organization reads no audit log.
+    expect((await auditOf(t, "webhook.*", sub._id)).map((e) => e.kind)).toEqual(["webhook.created"]);
+    expectError(
+      await call("GET", `/organization/${t.organizationId}/audit`, { token: t.editor.token }),
+      404,
+      "NotFoundError",
+    );
+    const refused = await call("POST", "/webhook", {
+      token: t.viewer.token,
+      body: { scope: { tableId: b.tableId }, events: ["row.*"], url: hookUrl(key) },
+    });
+    expect(refused.status).toBe(403);
+    const all = await ok("GET", `/organization/${t.organizationId}/audit`, {
+      token: t.owner.token,
+      query: { kind: "webhook.created", actor: t.viewer.id },
+    });
+    expect(all.data).toEqual([]);
   });
 });

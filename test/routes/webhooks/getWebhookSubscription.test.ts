@@ -32,6 +32,28 @@ describe("GET /webhook/{id}", () => {
     expect(viewer.url).toBe(receiverUrl());
   });
 
+  it("answers a strong ETag that If-None-Match turns into 304, whenever it is read; a change gives a new one", async () => {
+    const sub = await subscribe(t, hookKey("get-etag"));
+    const path = `/webhook/${sub._id}`;
+    const first = await call("GET", path, { token: t.owner.token });
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    // The cursor carries the time it was read; the subscription did not change, so neither does its tag.
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await call("GET", path, { token: t.owner.token, headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("x-d1-round-trips")).toBe("1");
+    // A reader sees the URL's origin only: another representation, another tag.
+    const viewer = await call("GET", path, { token: t.viewer.token, headers: { "if-none-match": etag } });
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get("etag")).not.toBe(etag);
+    await ok("PATCH", path, { token: t.owner.token, body: { description: "Changed" } });
+    const changed = await call("GET", path, { token: t.owner.token, headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+  });
+
   it("an outsider and an unknown id get 404", async () => {
     const sub = await subscribe(t, hookKey("get-404"));
     expectError(await call("GET", `/webhook/${sub._id}`, { token: t.outsider.token }), 404, "NotFoundError");

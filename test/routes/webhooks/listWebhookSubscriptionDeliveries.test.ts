@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addRow, bulkRows, makeTable, type TestTable } from "../../support/tableHarness";
 import { eventually, receiverLog } from "../../support/automations";
-import { deliveriesWhen, hookKey, pump, received, subscribe } from "../../support/webhooks";
+import { auditOf, deliveriesWhen, hookKey, pump, received, subscribe } from "../../support/webhooks";
 
 let t: Tenant;
 let table: TestTable;
@@ -87,6 +87,17 @@ describe("GET /webhook/{id}/deliveries", () => {
     });
     expect(notices).toHaveLength(1);
     expect(notices[0].data).toMatchObject({ subscriptionId: sub._id });
+    // In the audit log once, by the system (no request made it, so no client address).
+    const audited = await auditOf(t, "webhook.disabled", sub._id);
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({
+      actor: { type: "system" },
+      clientAddress: null,
+      changes: {
+        status: { before: "active", after: "disabled" },
+        disabledReason: { before: null, after: disabled.disabledReason },
+      },
+    });
     const failed = await ok("GET", `/webhook/${sub._id}/deliveries`, {
       token: t.owner.token,
       query: { status: "failed", limit: "100" },

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addRow, makeTable, type TestTable } from "../../support/tableHarness";
 import { receiverLog } from "../../support/automations";
-import { deliveriesWhen, hookKey, pump, received, subscribe } from "../../support/webhooks";
+import { auditOf, deliveriesWhen, hookKey, pump, received, subscribe, tokenIdOf } from "../../support/webhooks";
 
 let t: Tenant;
 let table: TestTable;
@@ -32,6 +32,14 @@ describe("POST /webhook/delivery/{id}/redeliver", () => {
     );
     const again = (await ok("POST", `/webhook/delivery/${failed._id}/redeliver`, { token: t.owner.token })).data;
     expect(again).toMatchObject({ _id: failed._id, status: "pending" });
+    const audited = await auditOf(t, "webhook.redelivered", failed._id);
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({
+      projectId: t.projectId,
+      actor: { type: "user", userId: t.owner.id, tokenId: await tokenIdOf(t.owner.token) },
+      clientAddress: expect.any(String),
+      changes: { status: { before: "failed", after: "pending" } },
+    });
     // One attempt at a time: a second redelivery while the first is in flight is 409.
     expectError(
       await call("POST", `/webhook/delivery/${failed._id}/redeliver`, { token: t.owner.token }),
@@ -48,6 +56,8 @@ describe("POST /webhook/delivery/{id}/redeliver", () => {
     expect((await ok("GET", `/webhook/${sub._id}`, { token: t.owner.token })).data.consecutiveFailures).toBe(0);
     await pump();
     expect(await receiverLog(key)).toHaveLength(2);
+    // The refused redeliveries (403, 404, 409) recorded nothing.
+    expect(await auditOf(t, "webhook.redelivered", failed._id)).toHaveLength(1);
   });
 
   it("an unknown delivery is 404", async () => {

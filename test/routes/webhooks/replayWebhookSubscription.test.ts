@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addRow, makeTable, type TestTable } from "../../support/tableHarness";
 import { textToBase64Url } from "../../../src/lib/base64";
-import { hookKey, pump, received, receivedEntries, subscribe } from "../../support/webhooks";
+import { auditOf, hookKey, pump, received, receivedEntries, subscribe, tokenIdOf } from "../../support/webhooks";
 
 let t: Tenant;
 let table: TestTable;
@@ -40,6 +40,17 @@ describe("POST /webhook/{id}/replay", () => {
     await pump();
     const [third] = (await received(key, sub.secret, sent + 2)).slice(sent + 1);
     expect(third!.body.entries.map((e: any) => e.recordId)).toEqual(ids.slice(2));
+    // Each replay is audited, the cursor before and after (as GET /webhook/{id} shows cursors).
+    const entries = await auditOf(t, "webhook.replayed", sub._id);
+    expect(entries).toHaveLength(2);
+    expect(entries[1]).toMatchObject({
+      actor: { type: "user", userId: t.owner.id, tokenId: await tokenIdOf(t.owner.token) },
+      clientAddress: expect.any(String),
+      changes: { cursor: { before: expect.any(String), after: expect.any(String) } },
+    });
+    const position = (c: string) => Buffer.from(c, "base64url").toString().split(".").slice(0, 2).join(".");
+    expect(position(entries[1].changes.cursor.after)).toBe(position(first[0].cursor));
+    expect(position(entries[1].changes.cursor.before)).toBe(position(first[2].cursor));
   });
 
   it("a cursor past retention is 410, a malformed one 400; viewers 403, outsiders 404", async () => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { addRow, makeTable } from "../../support/tableHarness";
 import { receiverLog } from "../../support/automations";
-import { hookKey, pump, received, subscribe } from "../../support/webhooks";
+import { auditOf, hookKey, pump, received, subscribe, tokenIdOf } from "../../support/webhooks";
 
 let t: Tenant;
 beforeAll(async () => {
@@ -24,6 +24,14 @@ describe("POST /webhook/{id}/rotate-secret", () => {
     await received(key, secret, 1);
     const [req] = await receiverLog(key);
     expect(() => new Webhook(sub.secret).verify(req!.body, req!.headers)).toThrow();
+    // Audited, without the secret.
+    const entries = await auditOf(t, "webhook.secret_rotated", sub._id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor: { type: "user", userId: t.owner.id, tokenId: await tokenIdOf(t.owner.token) },
+      clientAddress: expect.any(String),
+    });
+    expect(JSON.stringify(entries)).not.toContain(secret.slice(6));
   });
 
   it("a viewer is 403, an outsider 404", async () => {
@@ -31,5 +39,6 @@ describe("POST /webhook/{id}/rotate-secret", () => {
     const path = `/webhook/${sub._id}/rotate-secret`;
     expectError(await call("POST", path, { token: t.viewer.token }), 403, "ForbiddenError");
     expectError(await call("POST", path, { token: t.outsider.token }), 404, "NotFoundError");
+    expect(await auditOf(t, "webhook.secret_rotated", sub._id)).toEqual([]);
   });
 });

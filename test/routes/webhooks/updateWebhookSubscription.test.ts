@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, ok, seedTenant, type Tenant } from "../../support/harness";
 import { makeBulkTable, type BulkTable } from "../../support/bulkRows";
-import { hookKey, pump, received, subscribe } from "../../support/webhooks";
+import { auditOf, hookKey, pump, received, subscribe, tokenIdOf } from "../../support/webhooks";
 
 let t: Tenant;
 let b: BulkTable & { rowIds: string[] };
@@ -76,5 +76,77 @@ describe("PATCH /webhook/{id}", () => {
     expect(back.data).toMatchObject({ _id: sub._id, description: "Back", ownerId: t.owner.id });
     const disabled = await ok("PATCH", path, { token: t.owner.token, body: { status: "disabled" } });
     expect(disabled.data).toMatchObject({ status: "disabled", disabledReason: expect.any(String) });
+  });
+
+  it("If-Match: a stale tag is 412 and nothing changes; the current one applies the PATCH and answers the new tag", async () => {
+    const sub = await subscribe(t, hookKey("patch-if-match"), { description: "Before" });
+    const path = `/webhook/${sub._id}`;
+    const etag = (await call("GET", path, { token: t.owner.token })).headers.get("etag")!;
+    for (const stale of ['"0000"', `W/${etag}`]) {
+      const res = await call("PATCH", path, {
+        token: t.owner.token,
+        headers: { "if-match": stale },
+        body: { description: "Lost" },
+      });
+      expectError(res, 412, "PreconditionFailedError");
+    }
+    expect((await ok("GET", path, { token: t.owner.token })).data.description).toBe("Before");
+    const patched = await call("PATCH", path, {
+      token: t.owner.token,
+      headers: { "if-match": etag },
+      body: { description: "After" },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.description).toBe("After");
+    const now = await call("GET", path, { token: t.owner.token });
+    expect(patched.headers.get("etag")).toBe(now.headers.get("etag"));
+    expect(now.headers.get("etag")).not.toBe(etag);
+    // The tag read before that PATCH is stale now.
+    expectError(
+      await call("PATCH", path, { token: t.owner.token, headers: { "if-match": etag }, body: { description: "Lost" } }),
+      412,
+      "PreconditionFailedError",
+    );
+    expect(
+      (await call("PATCH", path, { token: t.owner.token, headers: { "if-match": "*" }, body: { description: "Any" } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it("is audited: webhook.updated with the members that changed; a PATCH that changes nothing, or is refused, is not", async () => {
+    const sub = await subscribe(t, hookKey("patch-audit"), { description: "Old" });
+    const path = `/webhook/${sub._id}`;
+    await ok("PATCH", path, {
+      token: t.owner.token,
+      headers: { "cf-connecting-ip": "198.51.100.7" },
+      body: { description: "New", events: ["*"], status: "disabled" },
+    });
+    await ok("PATCH", path, { token: t.owner.token, body: { description: "New" } });
+    expectError(
+      await call("PATCH", path, {
+        token: t.owner.token,
+        headers: { "if-match": '"0000"' },
+        body: { description: "X" },
+      }),
+      412,
+      "PreconditionFailedError",
+    );
+    expectError(
+      await call("PATCH", path, { token: t.viewer.token, body: { description: "X" } }),
+      403,
+      "ForbiddenError",
+    );
+    const entries = await auditOf(t, "webhook.updated", sub._id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor: { type: "user", userId: t.owner.id, tokenId: await tokenIdOf(t.owner.token) },
+      clientAddress: "198.51.100.7",
+      changes: {
+        description: { before: "Old", after: "New" },
+        status: { before: "active", after: "disabled" },
+      },
+    });
+    // `events` was named but did not change.
+    expect(Object.keys(entries[0].changes).sort()).toEqual(["description", "status"]);
   });
 });

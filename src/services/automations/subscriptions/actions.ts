@@ -12,7 +12,14 @@ import { decodeCursor, retentionDays } from "../../changes/feed";
 import { decodeIdCursor, encodeIdCursor } from "../crud";
 import { enqueueAll } from "../messages";
 import { claimCondition, redeliveryClaim } from "../webhooks";
-import { checkSubscriptionAccess, subscriptionAccessQuery, subscriptionDeliveryDto, subscriptionDto } from "./model";
+import {
+  checkSubscriptionAccess,
+  subscriptionAccessQuery,
+  subscriptionCursor,
+  subscriptionDeliveryDto,
+  subscriptionDto,
+} from "./model";
+import { deliveryRedeliveredAudit, subscriptionReplayedAudit } from "./audit";
 import { prepareBatch } from "./pump";
 
 const d = webhookSubscriptionDeliveries;
@@ -63,7 +70,7 @@ export async function redeliverSubscriptionDelivery(ctx: ServiceContext, { deliv
     ),
   ]);
   if (!delivery) throw notFound("Delivery");
-  checkSubscriptionAccess(ctx.user, row, "change", "Delivery");
+  const { sub } = checkSubscriptionAccess(ctx.user, row, "change", "Delivery");
   const token = newId();
   const claim = redeliveryClaim(ctx.now, token);
   const claimedHere = sql`EXISTS (SELECT 1 FROM webhook_subscription_deliveries x WHERE x.id = ${deliveryId} AND x.claim_token = ${token})`;
@@ -89,6 +96,7 @@ export async function redeliverSubscriptionDelivery(ctx: ServiceContext, { deliv
           claimedHere,
         ),
       ),
+    deliveryRedeliveredAudit(ctx, sub, delivery, claimedHere),
     ...kept,
   ]);
   if (!claimed.length) throw conflict("An attempt of this delivery is in flight: try again when it has finished");
@@ -118,7 +126,7 @@ export async function replaySubscription(ctx: ServiceContext, input: { id: strin
   };
   const dto = subscriptionDto({ ...sub, ...set }, ctx.now, { canChange: true });
   const superseded = { at: ctx.now, durationMs: 0, error: "superseded by a replay" };
-  const [, [updated]] = await ctx.db.batch([
+  const [, , [updated]] = await ctx.db.batch([
     ctx.db
       .update(d)
       .set({
@@ -130,6 +138,10 @@ export async function replaySubscription(ctx: ServiceContext, input: { id: strin
         updatedAt: ctx.now,
       })
       .where(and(eq(d.subscriptionId, sub.id), eq(d.status, "pending"))),
+    subscriptionReplayedAudit(ctx, sub, {
+      before: subscriptionCursor(sub, ctx.now),
+      after: subscriptionCursor({ ...sub, ...set }, ctx.now),
+    }),
     ctx.db.update(s).set(set).where(eq(s.id, sub.id)).returning(),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto } })),
   ]);

@@ -2,12 +2,17 @@
  * Webhook subscriptions' verbs (docs/api-guide.md › Webhook subscriptions): create (write access to the project or
  * table; the secret answered once), read, list across the caller's organizations, change, delete, rotate the secret.
  */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { changeLog, webhookSubscriptions } from "../../../db/schema";
 import { checkProjectAccess, projectAccessStatement } from "../../../auth/access";
 import { checkTableAccess, tableAccessStatement } from "../../../auth/tableAccess";
 import { outsideResources } from "../../../auth/tokenLimits";
 import { sealSecret } from "../../../lib/crypto";
+import type { ExpectedVersion } from "../../../lib/etag";
+import { nextUpdatedAt } from "../../../db/sql";
+import { notFound, preconditionFailed } from "../../../errors";
+import { assertExpectedVersion } from "../../preconditions";
 import { keptAnswerUpdates } from "../../idempotency";
 import { read, type ServiceContext } from "../../context";
 import { readOnEveryShard } from "../../shardReads";
@@ -19,8 +24,16 @@ import {
   checkSubscriptionAccess,
   subscriptionAccessQuery,
   subscriptionDto,
+  subscriptionEtag,
+  subscriptionRepresentation,
   type SubscriptionRow,
 } from "./model";
+import {
+  subscriptionCreatedAudit,
+  subscriptionDeletedAudit,
+  subscriptionSecretRotatedAudit,
+  subscriptionUpdatedAudit,
+} from "./audit";
 
 const s = webhookSubscriptions;
 
@@ -90,16 +103,32 @@ export async function createSubscription(ctx: ServiceContext, input: CreateSubsc
   const dto = { ...subscriptionDto(row, ctx.now, { canChange: true }), secret };
   await ctx.db.batch([
     ctx.db.insert(s).values(row),
+    subscriptionCreatedAudit(ctx, row),
     ...(await keptAnswerUpdates(ctx, { payload: { data: dto }, status: 201 })),
   ]);
   return dto;
 }
 
-/** `GET /webhook/{id}`: one round trip. */
+/** `GET /webhook/{id}`: one round trip; the subscription as this caller sees it, with its ETag. */
 export async function getSubscription(ctx: ServiceContext, { id }: { id: string }) {
   const [[row]] = await read(ctx, [subscriptionAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { sub, canChange } = checkSubscriptionAccess(ctx.user, row, "read");
-  return subscriptionDto(sub, ctx.now, { canChange });
+  return { data: subscriptionDto(sub, ctx.now, { canChange }), etag: await subscriptionEtag(sub, { canChange }) };
+}
+
+/**
+ * A conditional write's guard (If-Match): the subscription still as read — every member its representation shows
+ * that others change (a PATCH moves `updatedAt` on; a delivery moves the cursor, the failures, the status).
+ */
+function unchangedSince(sub: SubscriptionRow, expected: ExpectedVersion | undefined): SQL | undefined {
+  if (expected === undefined) return undefined;
+  return and(
+    eq(s.updatedAt, sub.updatedAt),
+    eq(s.cursorSeq, sub.cursorSeq),
+    eq(s.cursorRecordId, sub.cursorRecordId),
+    eq(s.consecutiveFailures, sub.consecutiveFailures),
+    eq(s.status, sub.status),
+  );
 }
 
 /**
@@ -141,15 +170,21 @@ export interface UpdateSubscriptionInput {
   url?: string;
   description?: string;
   status?: "active" | "disabled";
+  /** If-Match: the versions (ETags of GET /webhook/{id}) the subscription must be at, else 412. */
+  expected?: ExpectedVersion;
 }
 
-/** `PATCH /webhook/{id}`: the members named, in one write; `status: "active"` re-enables with failures reset. */
+/**
+ * `PATCH /webhook/{id}`: the members named, in one write; `status: "active"` re-enables with failures reset. With
+ * If-Match, the write is conditional on the subscription as read (412 and nothing written when it moved on).
+ */
 export async function updateSubscription(ctx: ServiceContext, input: UpdateSubscriptionInput) {
-  const { id, ...patch } = input;
+  const { id, expected, ...patch } = input;
   if (patch.url !== undefined) requireWebhookUrl(patch.url, ctx.env, "url");
   const [[row]] = await read(ctx, [subscriptionAccessQuery(ctx.db, ctx.user.ref, id)]);
   const { sub } = checkSubscriptionAccess(ctx.user, row, "change");
-  const set: Partial<SubscriptionRow> = { updatedAt: ctx.now };
+  await assertExpectedVersion(expected, () => subscriptionRepresentation(sub, { canChange: true }));
+  const set: Partial<SubscriptionRow> = {};
   if (patch.events !== undefined) set.events = patch.events;
   if (patch.columnIds !== undefined) set.columnIds = patch.columnIds?.length ? patch.columnIds : null;
   if (patch.url !== undefined) set.url = patch.url;
@@ -158,29 +193,50 @@ export async function updateSubscription(ctx: ServiceContext, input: UpdateSubsc
     Object.assign(set, { status: "active", disabledReason: null, consecutiveFailures: 0 });
   if (patch.status === "disabled" && sub.status !== "disabled")
     Object.assign(set, { status: "disabled", disabledReason: "Disabled by request" });
-  const [updated] = await ctx.db
+  const holds = and(eq(s.id, id), eq(s.isDeleted, false), unchangedSince(sub, expected))!;
+  // The entry goes before the update, on the update's own condition: recorded exactly when the update is made.
+  const write = ctx.db
     .update(s)
-    .set(set)
-    .where(and(eq(s.id, id), eq(s.isDeleted, false)))
+    .set({ ...set, updatedAt: nextUpdatedAt(s.updatedAt, ctx.now) })
+    .where(holds)
     .returning();
-  return subscriptionDto(updated ?? { ...sub, ...set }, ctx.now, { canChange: true });
+  const statements: BatchItem<"sqlite">[] = [...subscriptionUpdatedAudit(ctx, sub, set, holds), write];
+  const results = await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const [updated] = results.at(-1) as SubscriptionRow[];
+  if (!updated) throw expected === undefined ? notFound("Webhook") : preconditionFailed();
+  return {
+    data: subscriptionDto(updated, ctx.now, { canChange: true }),
+    etag: await subscriptionEtag(updated, { canChange: true }),
+  };
 }
 
-/** `DELETE /webhook/{id}`: deliveries stop at once (a delivery in flight is not sent again). */
-export async function deleteSubscription(ctx: ServiceContext, { id }: { id: string }) {
+/** `DELETE /webhook/{id}`: deliveries stop at once (a delivery in flight is not sent again); If-Match as PATCH's. */
+export async function deleteSubscription(ctx: ServiceContext, input: { id: string; expected?: ExpectedVersion }) {
+  const { id, expected } = input;
   const [[row]] = await read(ctx, [subscriptionAccessQuery(ctx.db, ctx.user.ref, id)]);
-  checkSubscriptionAccess(ctx.user, row, "change");
-  await ctx.db.update(s).set({ isDeleted: true, updatedAt: ctx.now }).where(eq(s.id, id));
+  const { sub } = checkSubscriptionAccess(ctx.user, row, "change");
+  await assertExpectedVersion(expected, () => subscriptionRepresentation(sub, { canChange: true }));
+  const holds = and(eq(s.id, id), eq(s.isDeleted, false), unchangedSince(sub, expected))!;
+  const [, deleted] = await ctx.db.batch([
+    subscriptionDeletedAudit(ctx, sub, holds),
+    ctx.db
+      .update(s)
+      .set({ isDeleted: true, updatedAt: nextUpdatedAt(s.updatedAt, ctx.now) })
+      .where(holds)
+      .returning({ id: s.id }),
+  ]);
+  if (!deleted.length) throw expected === undefined ? notFound("Webhook") : preconditionFailed();
   return { success: true as const };
 }
 
 /** `POST /webhook/{id}/rotate-secret`: a new secret, answered once; deliveries from now on are signed with it. */
 export async function rotateSubscriptionSecret(ctx: ServiceContext, { id }: { id: string }) {
   const [[row]] = await read(ctx, [subscriptionAccessQuery(ctx.db, ctx.user.ref, id)]);
-  checkSubscriptionAccess(ctx.user, row, "change");
+  const { sub } = checkSubscriptionAccess(ctx.user, row, "change");
   const secret = newWebhookSecret();
   const dto = { secret };
   await ctx.db.batch([
+    subscriptionSecretRotatedAudit(ctx, sub),
     ctx.db
       .update(s)
       .set({ secret: await sealSecret(ctx.env.SIGNING_SECRET, secret, id), updatedAt: ctx.now })

@@ -17,6 +17,7 @@ import { d1Holding } from "../../context";
 import { CLAIM_MS, claimCondition, nextStep, sendSignedWebhook, type DeliveryOutcome } from "../webhooks";
 import { FAILURES_TO_DISABLE, type SubscriptionDeliveryRow, type SubscriptionRow } from "./model";
 import { prepareBatch } from "./pump";
+import { subscriptionDisabledAudit } from "./audit";
 
 const d = webhookSubscriptionDeliveries;
 const s = webhookSubscriptions;
@@ -98,13 +99,10 @@ async function recordFailure(
     data: { subscriptionId: sub.id, deliveryId: delivery.id },
     createdAt: t,
   };
+  const disablesNow = sql`${disables} AND EXISTS (SELECT 1 FROM webhook_subscriptions x WHERE x.id = ${sub.id} AND x.pending_delivery_id = ${delivery.id}) AND ${claimHolds}`;
   const [inserted] = await db.batch([
-    outboxNotices(
-      db,
-      [notice],
-      t,
-      sql`${disables} AND EXISTS (SELECT 1 FROM webhook_subscriptions x WHERE x.id = ${sub.id} AND x.pending_delivery_id = ${delivery.id}) AND ${claimHolds}`,
-    ),
+    outboxNotices(db, [notice], t, disablesNow),
+    subscriptionDisabledAudit(db, t, sub, reason, disablesNow),
     db
       .update(s)
       .set({

@@ -8,6 +8,7 @@ import { changeLog, webhookSubscriptionDeliveries, webhookSubscriptions } from "
 import type { UserRef } from "../../../auth/access";
 import { outsideResources } from "../../../auth/tokenLimits";
 import { forbidden, notFound } from "../../../errors";
+import { etagOf } from "../../../lib/etag";
 import { encodeCursor } from "../../changes/feed";
 import type { Principal } from "../../principal";
 import { webhookUrlForReader } from "../serialize";
@@ -73,6 +74,19 @@ export function subscriptionDto(s: SubscriptionRow, now: number, opts: { canChan
     updatedAt: s.updatedAt,
   };
 }
+
+/**
+ * The representation a subscription's ETag covers (docs/api-guide.md › HTTP semantics): GET /webhook/{id}'s body
+ * with its cursor as issued at time 0. The cursor carries the time it was handed out (for the 410 of retention),
+ * which is not the subscription's state: two reads of an unchanged subscription share their tag, and any change of
+ * a member — the cursor's position included — gives another. `canChange` as the caller's GET shows it.
+ */
+export function subscriptionRepresentation(s: SubscriptionRow, opts: { canChange: boolean }) {
+  return { data: subscriptionDto(s, 0, opts) };
+}
+
+export const subscriptionEtag = (s: SubscriptionRow, opts: { canChange: boolean }) =>
+  etagOf(subscriptionRepresentation(s, opts));
 
 export function subscriptionDeliveryDto(d: SubscriptionDeliveryRow, now: number) {
   return {
