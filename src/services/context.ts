@@ -26,6 +26,18 @@ import type { OwnedClaim } from "./idempotency";
 import { Principal } from "./principal";
 
 export { read } from "./batchedAuth";
+
+/**
+ * How long after a write's answer its after-response work starts (its events, the fold of what it staged): the
+ * database's work for them then does not compete with the answer on its way out. It matters where D1 runs on the
+ * Worker's own thread (a local workerd); deployed, it only delays that work by as much.
+ */
+const AFTER_RESPONSE_MS = 20;
+
+/** Work the answer does not wait for, started AFTER_RESPONSE_MS after it (through waitUntil). */
+export function afterResponse(ctx: Pick<ServiceContext, "waitUntil">, work: () => Promise<unknown>): void {
+  ctx.waitUntil(scheduler.wait(AFTER_RESPONSE_MS).then(work));
+}
 export type { IdIssuer };
 /**
  * The id issuer of work that has no context at hand (the scheduler's claims, the queue's events, a notice's id

@@ -19,7 +19,7 @@ import { changeLogStaged } from "../../db/schema";
 import { statement } from "../../db/d1";
 import { uncountedD1 } from "../../db/instrument";
 import { onEveryShardDatabase } from "../upkeep";
-import type { ServiceContext } from "../context";
+import { afterResponse, type ServiceContext } from "../context";
 
 /** The base of the next sequence numbers of this database: above every entry and every range a staged row holds. */
 export const NEXT_SEQ = `(SELECT max(COALESCE((SELECT MAX(seq) FROM change_log), 0), COALESCE((SELECT MAX(seq_end) FROM change_log_staged), 0)))`;
@@ -60,7 +60,7 @@ export function foldStatement(d1: D1Database): D1PreparedStatement {
 
 /** After a write that staged entries: folds them once the answer is sent (a failure is left to the next reader). */
 export function foldAfterResponse(ctx: ServiceContext, d1: D1Database): void {
-  ctx.waitUntil(
+  afterResponse(ctx, () =>
     foldStatement(uncountedD1(d1))
       .run()
       .then(

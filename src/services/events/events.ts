@@ -6,7 +6,7 @@
  */
 import type { Env } from "../../env";
 import type { AutomationEvent } from "../../schemas/automations";
-import { cascadeOf, depthOf, type ServiceContext } from "../context";
+import { afterResponse, cascadeOf, depthOf, type ServiceContext } from "../context";
 
 export interface EventInput {
   event: AutomationEvent;
@@ -118,5 +118,5 @@ export function commentEvent(
 export function emitAfterResponse(ctx: ServiceContext, events: readonly EventInput[]): void {
   if (!events.length) return;
   if (ctx.outbox) ctx.outbox.push(...events);
-  else ctx.waitUntil(emitEvents(ctx.env, events, depthOf(ctx.actor), cascadeOf(ctx.actor)));
+  else afterResponse(ctx, () => emitEvents(ctx.env, events, depthOf(ctx.actor), cascadeOf(ctx.actor)));
 }

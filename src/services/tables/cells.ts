@@ -176,11 +176,11 @@ export async function updateCells(
     ...log,
     ...writes.map((w) => asD1(d1, w)),
   ]);
-  if (staged) foldAfterResponse(ctx, d1);
   await recalculateFormulasAfterWrite(ctx.env, table.id, input.rowIds);
   emitAfterResponse(
     ctx,
     input.rowIds.map((rowId) => rowEvent("row.updated", table, rowId, columnIds)),
   );
+  if (staged) foldAfterResponse(ctx, d1);
   return { table };
 }

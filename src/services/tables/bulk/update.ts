@@ -127,12 +127,13 @@ export async function writeRowUpdates(
     // A crash before the answer leaves this one (the values written; formula values come with the final answer).
     ...(await keptAnswerStatements(ctx, { d1, payload: { data: opts.single ? answer[0] : answer } })),
   ]);
-  if (cellWrites.staged) foldAfterResponse(ctx, d1);
   const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, rowIds);
   emitAfterResponse(
     ctx,
     rows.map((r, i) => rowEvent("row.updated", table, r.id, Object.keys(inputs[i] ?? {}))),
   );
   for (const a of answer) Object.assign(a.cells, computed.formulaCells[a._id] ?? {});
+  // Last, so the fold's D1 work does not hold the recomputation's reads behind it.
+  if (cellWrites.staged) foldAfterResponse(ctx, d1);
   return { table, rows: answer };
 }

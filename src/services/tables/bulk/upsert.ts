@@ -185,7 +185,6 @@ export async function upsertRows(
     ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
-  if (cellWrites.staged) foldAfterResponse(ctx, d1);
   const computed = await recalculateFormulasAfterWrite(
     ctx.env,
     table.id,
@@ -198,5 +197,7 @@ export async function upsertRows(
     ),
   );
   for (const a of answer) Object.assign(a.cells, computed.formulaCells[a._id] ?? {});
+  // Last, so the fold's D1 work does not hold the recomputation's reads behind it.
+  if (cellWrites.staged) foldAfterResponse(ctx, d1);
   return { table, data };
 }
