@@ -147,6 +147,21 @@ export function guardStatement(
   );
 }
 
+/**
+ * guardStatement for a write that touches the rows' updatedAt: right AFTER touchRowsStatement, it aborts the batch
+ * (rolling the touch back) unless the touch changed exactly `count` rows (SQLite's changes(): the live rows of the
+ * table it found) and the table is live. The same guarantee as guardStatement without looking every row up again.
+ */
+export function touchedGuardStatement(d1: D1Database, tableId: string, count: number): D1PreparedStatement {
+  return statement(
+    d1,
+    `SELECT json(CASE WHEN changes() = ?2 AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND is_deleted = 0)
+        THEN '1' ELSE 'stale' END) AS ok`,
+    tableId,
+    count,
+  );
+}
+
 /** Soft-deletes (`deleted`) or restores the rows `rowIds` of the table that are in the other state. */
 export function setDeletedStatement(
   d1: D1Database,

@@ -69,6 +69,23 @@ describe("PATCH /table/{tableId}/rows", () => {
     expect(await cellsById(t.owner.token, b.tableId)).toEqual(before);
   });
 
+  it("all or nothing: a row no longer live when the batch runs (deleted after the read) makes it a 404, nothing written", async () => {
+    const before = await cellsById(t.owner.token, b.tableId);
+    const rows = b.rowIds.slice(0, 300).map((id, i) => ({ _id: id, cells: { [b.name]: `raced ${i}` } }));
+    // The batch's touch of the rows' updatedAt passes over row 150, as it would over a row deleted since the read.
+    await shardD1(b.tableId)
+      .prepare(
+        `CREATE TRIGGER skip_bulk_touch BEFORE UPDATE OF updated_at ON rows WHEN OLD.id = '${b.rowIds[150]}' BEGIN SELECT RAISE(IGNORE); END`,
+      )
+      .run();
+    try {
+      expectError(await patch({ rows }), 404, "NotFoundError");
+    } finally {
+      await shardD1(b.tableId).prepare("DROP TRIGGER skip_bulk_touch").run();
+    }
+    expect(await cellsById(t.owner.token, b.tableId)).toEqual(before);
+  });
+
   it("all or nothing: a computed column is 409, a row of no table here 404 naming it, a repeated row 400", async () => {
     const before = await cellsById(t.owner.token, b.tableId);
     const [a, c] = b.rowIds.slice(10, 12) as [string, string];

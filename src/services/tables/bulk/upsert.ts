@@ -19,7 +19,7 @@ import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
 import { foldAfterResponse } from "../../changes/staged";
 import { commitBatch, loggedCellUpserts } from "./common";
-import { guardStatement, rowInsertStatements, touchRowsStatement, type CellEntry } from "../queries";
+import { rowInsertStatements, touchedGuardStatement, touchRowsStatement, type CellEntry } from "../queries";
 
 /**
  * Cells of the key columns in live rows whose first key cell holds one of the given values (`?4`, JSON texts) or
@@ -169,8 +169,8 @@ export async function upsertRows(
   const updatedIds = updated.map((r) => r.id);
   const cellWrites = loggedCellUpserts(ctx, d1, table, entries("old"));
   await commitBatch(ctx, [
-    guardStatement(d1, table.id, updatedIds),
     touchRowsStatement(d1, table.id, t, updatedIds),
+    touchedGuardStatement(d1, table.id, updatedIds.length),
     ...cellWrites.statements,
     ...(created.length
       ? rowInsertStatements(
