@@ -22,6 +22,13 @@ export const tables = sqliteTable(
     isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /**
+     * Until when a computation of the table's own cells from its rows may be under way in its formula coordinator
+     * (an E3 apply, a lookups recompute: src/services/formula/engine.ts sets it before reading any row). A write to a
+     * table with no formula, no table looking into it and this in the past needs no recomputation
+     * (src/services/tables/recompute.ts, computeNeededStatement).
+     */
+    formulaBusyUntil: integer("formula_busy_until").notNull().default(0),
   },
   (t) => [index("tables_project_idx").on(t.projectId, t.isDeleted, t.id)],
 );

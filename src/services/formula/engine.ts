@@ -128,7 +128,7 @@ function storedCell(r: StoredCellRaw): StoredCell {
  */
 export async function applyFormulaToTable(ctx: ServiceContext, input: ApplyFormulaInput): Promise<ApplyFormulaResult> {
   const d1 = d1Of(ctx.db);
-  const { table, columns, linked, dependentTables } = await loadTable(ctx, input.tableId);
+  const { table, columns, linked, dependentTables } = await loadTable(ctx, input.tableId, { busy: true });
   if (!table || table.isDeleted) throw notFound("Table");
   const column = columns.find((c) => c.id === input.columnId);
   if (!column || column.isDeleted) throw notFound("Column");
@@ -234,7 +234,7 @@ export async function recomputeLookupColumns(
 ): Promise<ApplyFormulaResult> {
   const { tableId, ...opts } = input;
   const d1 = d1Of(ctx.db);
-  const { table, columns, linked } = await loadTable(ctx, tableId);
+  const { table, columns, linked } = await loadTable(ctx, tableId, { busy: true });
   if (!table || table.isDeleted) return { updatedRows: 0 };
   const trees = formulaTrees(columns);
   const isRelation = relationTest(columns);

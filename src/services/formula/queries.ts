@@ -25,6 +25,19 @@ const LINKED_COLUMNS = `SELECT ${COLUMN_FIELDS} FROM columns WHERE is_deleted = 
 export const DEPENDENT_TABLES = `SELECT DISTINCT f.table_id FROM columns f WHERE f.is_deleted = 0 AND f.formula LIKE '%"lookup"%' AND f.table_id != ?1
   AND f.table_id IN (SELECT r.table_id FROM columns r WHERE r.is_deleted = 0 AND json_extract(r.data, '$.type') = 'oneMany' AND json_extract(r.data, '$.oneMany.tableId') = ?1)`;
 
+/**
+ * Marks the table busy until `until` (tables.formula_busy_until), in the batch of a computation's first read: a write
+ * committed after it goes through the coordinator (src/services/tables/recompute.ts), so it waits for the computation.
+ */
+export function markBusyStatement(d1: D1Database, tableId: string, until: number) {
+  return statement(
+    d1,
+    "UPDATE tables SET formula_busy_until = max(formula_busy_until, ?2) WHERE id = ?1",
+    tableId,
+    until,
+  );
+}
+
 /** The table, its columns, its relations' linked columns and the tables that look into it (./store loadTable). */
 export function tableLoadStatements(d1: D1Database, tableId: string) {
   return [

@@ -6,7 +6,13 @@ import type { TableColumn } from "./graph";
 import { d1Of } from "../../db/d1";
 import type { StoredFormula } from "./expression";
 import type { ServiceContext } from "../context";
-import { linkedRowsStatement, tableLoadStatements } from "./queries";
+import { linkedRowsStatement, markBusyStatement, tableLoadStatements } from "./queries";
+
+/**
+ * How long a computation of a whole table marks it busy (tables.formula_busy_until): far longer than any run of the
+ * coordinator takes, so a write committed while it reads the rows always sees the mark.
+ */
+const BUSY_MS = 15 * 60_000;
 
 export interface TableInfo {
   id: string;
@@ -39,11 +45,15 @@ function tableColumn(c: Record<string, unknown>): TableColumn {
 }
 
 /** The table, its columns, its relations' linked columns and the tables that look into it: one round trip. */
-export async function loadTable(ctx: ServiceContext, tableId: string): Promise<LoadedTable> {
+export async function loadTable(
+  ctx: ServiceContext,
+  tableId: string,
+  opts: { busy?: boolean } = {},
+): Promise<LoadedTable> {
   const d1 = d1Of(ctx.db);
-  const [tables, columns, linkedColumns, dependents] = await d1.batch<Record<string, unknown>>(
-    tableLoadStatements(d1, tableId),
-  );
+  const busy = opts.busy ? [markBusyStatement(d1, tableId, ctx.now + BUSY_MS)] : [];
+  const results = await d1.batch<Record<string, unknown>>([...busy, ...tableLoadStatements(d1, tableId)]);
+  const [tables, columns, linkedColumns, dependents] = results.slice(busy.length);
   const t = tables!.results[0];
   const cols = columns!.results.map(tableColumn);
   const byTable = new Map<string, TableColumn[]>();

@@ -60,6 +60,7 @@ export async function createTable(
     userId: ctx.user.id,
     name: input.name,
     isDeleted: false,
+    formulaBusyUntil: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };

@@ -15,7 +15,7 @@ import { liveColumnsQuery } from "../columns";
 import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
 import { checkCellWrites } from "../cellValues";
-import { recalculateFormulasAfterWrite } from "../recompute";
+import { computeNeeded, computeNeededStatement, recalculateFormulasAfterWrite } from "../recompute";
 import { liveRowQuery, rowRepresentation, tableOfRow } from "../rowReads";
 import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
@@ -120,14 +120,17 @@ export async function writeRowUpdates(
   const d1 = d1Of(ctx.db);
   const rowIds = rows.map((r) => r.id);
   const cellWrites = loggedCellUpserts(ctx, d1, table, entries);
-  await commitBatch(ctx, [
+  const results = await commitBatch(ctx, [
     touchRowsStatement(d1, table.id, t, rowIds),
     touchedGuardStatement(d1, table.id, rowIds.length),
     ...cellWrites.statements,
     // A crash before the answer leaves this one (the values written; formula values come with the final answer).
     ...(await keptAnswerStatements(ctx, { d1, payload: { data: opts.single ? answer[0] : answer } })),
+    computeNeededStatement(d1, table.id, t),
   ]);
-  const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, rowIds);
+  const computed = await recalculateFormulasAfterWrite(ctx.env, table.id, rowIds, {
+    needed: computeNeeded(results.at(-1)),
+  });
   emitAfterResponse(
     ctx,
     rows.map((r, i) => rowEvent("row.updated", table, r.id, Object.keys(inputs[i] ?? {}))),

@@ -13,7 +13,7 @@ import { keptAnswerStatements } from "../../idempotency";
 import { emitAfterResponse, rowEvent } from "../../events/events";
 import { checkCellWrites, isComputedColumn } from "../cellValues";
 import { liveColumnsQuery } from "../columns";
-import { recalculateFormulasAfterWrite } from "../recompute";
+import { computeNeeded, computeNeededStatement, recalculateFormulasAfterWrite } from "../recompute";
 import { rowDto, type ColumnRow, type RowRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
@@ -168,7 +168,7 @@ export async function upsertRows(
   const d1 = d1Of(ctx.db);
   const updatedIds = updated.map((r) => r.id);
   const cellWrites = loggedCellUpserts(ctx, d1, table, entries("old"));
-  await commitBatch(ctx, [
+  const results = await commitBatch(ctx, [
     touchRowsStatement(d1, table.id, t, updatedIds),
     touchedGuardStatement(d1, table.id, updatedIds.length),
     ...cellWrites.statements,
@@ -184,11 +184,13 @@ export async function upsertRows(
       : []),
     ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
+    computeNeededStatement(d1, table.id, t),
   ]);
   const computed = await recalculateFormulasAfterWrite(
     ctx.env,
     table.id,
     rowsOut.map((r) => r.id),
+    { needed: computeNeeded(results.at(-1)) },
   );
   emitAfterResponse(
     ctx,

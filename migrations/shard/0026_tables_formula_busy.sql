@@ -1,0 +1,1 @@
+ALTER TABLE `tables` ADD `formula_busy_until` integer DEFAULT 0 NOT NULL;
