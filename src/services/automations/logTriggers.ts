@@ -21,9 +21,11 @@ import { onEveryShardDatabase } from "../upkeep";
 import { foldStatement } from "../changes/staged";
 import { LOG_EVENTS, MAX_DEPTH, runsOnShard } from "./events";
 import {
+  dropLogCursorStatement,
   dueLogProjectsStatement,
   logCursorStatement,
   logEntriesStatement,
+  logWatchStatement,
   newestLogEntryStatement,
   moveLogCursorStatement,
   runCausesStatement,
@@ -53,13 +55,15 @@ interface EntryRow {
 }
 
 /**
- * A project's cursor, made on its first read (logCursorStatement), then its next entries of the kinds read here.
+ * Whether a trigger watches the project, its cursor (made on its first watched read: logCursorStatement), then its
+ * next entries of the kinds read here.
  */
 function stepStatements(d1: D1Database, projectId: string, now: number) {
   return [
     // What large writes staged is folded first (../changes/staged.ts): no entry is read past one still staged.
     foldStatement(d1),
-    logCursorStatement(d1, projectId, now, now - FIRST_READ_MS),
+    logWatchStatement(d1, projectId, KINDS),
+    logCursorStatement(d1, projectId, KINDS, now, now - FIRST_READ_MS),
     logEntriesStatement(d1, projectId, KINDS, ENTRIES_PER_STEP),
     newestLogEntryStatement(d1, projectId),
   ];
@@ -140,10 +144,19 @@ async function groupedEvents(env: Env, projectId: string, entries: readonly Entr
   }));
 }
 
-/** One step of a project's log: its next entries read, their runs created, its cursor moved past them. */
+/**
+ * One step of a project's log: its next entries read, their runs created, its cursor moved past them. A project no
+ * trigger watches has no cursor (dropped once, if it had one): a write there costs its nudge one read and no write,
+ * and a trigger created later starts from its own creation (logCursorStatement).
+ */
 async function step(env: Env, projectId: string, now: number): Promise<{ made: number; read: number }> {
   const d1 = uncountedD1(d1Holding(env, projectId));
-  const [, , read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
+  const [, watch, , read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
+  const { watched, cursor } = watch!.results[0] as unknown as { watched: number; cursor: number };
+  if (!watched) {
+    if (cursor) await dropLogCursorStatement(d1, projectId).run();
+    return { made: 0, read: 0 };
+  }
   const entries = read!.results;
   // Caught up (a step short of full): the cursor goes to the project's newest entry, past the entries of other kinds
   // after the last row entry, so neither the next step nor the tick's choice of due projects reads them again.

@@ -247,18 +247,26 @@ export function eventTriggerLookupStatements(d1: D1Database, projectId: string, 
 
 // The change log read for the event triggers of the log's kinds (logTriggers.ts).
 
+/** The event kinds among `kinds` (a JSON array) that triggers watch in `project`: rows beside it and pointers. */
+const watchedKindsSql = (project: string, kinds: string) =>
+  `SELECT t.event FROM automation_event_triggers t WHERE t.project_id = ${project}
+     AND t.event IN (SELECT value FROM json_each(${kinds}))
+   UNION SELECT r.event FROM automation_remote_triggers r WHERE r.project_id = ${project}
+     AND r.event IN (SELECT value FROM json_each(${kinds}))`;
+
 /**
- * A project's cursor into the change log, made if missing: just before the entries written since its first
+ * A project's cursor into the change log, made if missing while a trigger of the `kinds` watches it: just before the entries written since its first
  * automation with an event trigger was created (earlier writes fire nothing), or since `since` for a project watched
  * only by other organizations' pointers. When the cursor exists the log is not looked at: finding that entry walks
  * back over every entry written since, which every write's nudge paid for (29 ms at 200,000 entries).
  */
-export function logCursorStatement(d1: D1Database, projectId: string, now: number, since: number) {
+export function logCursorStatement(d1: D1Database, projectId: string, kinds: string, now: number, since: number) {
   return statement(
     d1,
     `INSERT INTO automation_log_cursors (project_id, cursor_seq, cursor_record_id, updated_at)
      SELECT ?1, COALESCE(x.seq, 0), COALESCE(x.record_id, ''), ?2
-     FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM automation_log_cursors WHERE project_id = ?1)) LEFT JOIN (
+     FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM automation_log_cursors WHERE project_id = ?1)
+       AND EXISTS (${watchedKindsSql("?1", "?4")})) LEFT JOIN (
        SELECT seq, record_id FROM change_log WHERE project_id = ?1 AND at < COALESCE(
          (SELECT min(a.created_at) FROM automation_event_triggers t JOIN automations a ON a.id = t.automation_id
            WHERE t.project_id = ?1), ?3)
@@ -267,15 +275,25 @@ export function logCursorStatement(d1: D1Database, projectId: string, now: numbe
     projectId,
     now,
     since,
+    kinds,
   );
 }
 
-/** The event kinds among `kinds` (a JSON array) that triggers watch in `project`: rows beside it and pointers. */
-const watchedKindsSql = (project: string, kinds: string) =>
-  `SELECT t.event FROM automation_event_triggers t WHERE t.project_id = ${project}
-     AND t.event IN (SELECT value FROM json_each(${kinds}))
-   UNION SELECT r.event FROM automation_remote_triggers r WHERE r.project_id = ${project}
-     AND r.event IN (SELECT value FROM json_each(${kinds}))`;
+/** Whether a trigger of the `kinds` watches the project, and whether it has a cursor (logTriggers.ts step). */
+export function logWatchStatement(d1: D1Database, projectId: string, kinds: string) {
+  return statement(
+    d1,
+    `SELECT EXISTS (${watchedKindsSql("?1", "?2")}) AS watched,
+       EXISTS (SELECT 1 FROM automation_log_cursors WHERE project_id = ?1) AS cursor`,
+    projectId,
+    kinds,
+  );
+}
+
+/** The cursor of a project no trigger watches any more: made again, after its next trigger's creation, on its first read. */
+export function dropLogCursorStatement(d1: D1Database, projectId: string) {
+  return statement(d1, `DELETE FROM automation_log_cursors WHERE project_id = ?1`, projectId);
+}
 
 /**
  * The project's next entries past its cursor of those of the `kinds` (JSON array) that a trigger watches in it (its

@@ -9,7 +9,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { addWorkspaceCollaborator, ok, registerUser } from "../../support/harness";
+import { addWorkspaceCollaborator, call, ok, registerUser } from "../../support/harness";
 import { makeTable } from "../../support/tableHarness";
 import { callScheduled, eventually, finishedRuns, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
@@ -183,6 +183,49 @@ describe("row events read from the change log", () => {
     expect(await w.keys()).toEqual(rowIds.map((id, i) => `event:log:${seqs[i]}.${id}`).sort());
     // And the bus no longer starts runs of row events itself.
     expect(await runsForEvents(env, events, 0, null)).toBe(0);
+  });
+
+  it("a project no trigger watches keeps no cursor; a trigger made later starts runs only for the writes after it", async () => {
+    const w = await watchedTable("Unwatched");
+    const cursors = async () =>
+      Number(
+        await shardD1(w.projectId)
+          .prepare(`SELECT count(*) AS n FROM automation_log_cursors WHERE project_id = ?1`)
+          .bind(w.projectId)
+          .first("n"),
+      );
+    await w.addRow();
+    await finishedRuns(w.u.token, w.auto._id, 1);
+    expect(await cursors()).toBe(1);
+    // The project's only trigger goes: the next read drops its cursor, and later reads write nothing.
+    expect((await call("DELETE", `/automation/${w.auto._id}`, { token: w.u.token })).status).toBeLessThan(300);
+    const unseen = await w.addRow();
+    await stepLogTriggers(env, w.projectId);
+    expect(await cursors()).toBe(0);
+    await w.addRow();
+    await stepLogTriggers(env, w.projectId);
+    expect(await cursors()).toBe(0);
+    // A new trigger starts from its own creation: the rows written while nothing watched start no run.
+    await sleep(5);
+    const later = (
+      await ok("POST", "/automation", {
+        token: w.u.token,
+        body: {
+          projectId: w.projectId,
+          name: "Later",
+          triggers: [{ event: "row.created", filter: { tableId: w.table.tableId } }],
+          actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
+        },
+      })
+    ).data;
+    const seen = await w.addRow();
+    const [run] = await finishedRuns(w.u.token, later._id, 1);
+    expect(run.trigger.rowId).toBe(seen);
+    await stepLogTriggers(env, w.projectId);
+    await sleep(200);
+    const rows = (await ok("GET", `/automation/${later._id}/runs`, { token: w.u.token })).data;
+    expect(rows.map((r: any) => r.trigger.rowId)).toEqual([seen]);
+    expect(rows.map((r: any) => r.trigger.rowId)).not.toContain(unseen);
   });
 
   it("a bulk write's entries past one step's worth all start their runs, at once and again after a crash", async () => {
