@@ -60,8 +60,6 @@ interface EntryRow {
  */
 function stepStatements(d1: D1Database, projectId: string, now: number) {
   return [
-    // What large writes staged is folded first (../changes/staged.ts): no entry is read past one still staged.
-    foldStatement(d1),
     logWatchStatement(d1, projectId, KINDS),
     logCursorStatement(d1, projectId, KINDS, now, now - FIRST_READ_MS),
     logEntriesStatement(d1, projectId, KINDS, ENTRIES_PER_STEP),
@@ -149,13 +147,20 @@ async function groupedEvents(env: Env, projectId: string, entries: readonly Entr
  * trigger watches has no cursor (dropped once, if it had one): a write there costs its nudge one read and no write,
  * and a trigger created later starts from its own creation (logCursorStatement).
  */
-async function step(env: Env, projectId: string, now: number): Promise<{ made: number; read: number }> {
+async function step(env: Env, projectId: string, now: number, fold = true): Promise<{ made: number; read: number }> {
   const d1 = uncountedD1(d1Holding(env, projectId));
-  const [, watch, , read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
-  const { watched, cursor } = watch!.results[0] as unknown as { watched: number; cursor: number };
+  const [watch, , read, newest] = await d1.batch<EntryRow>(stepStatements(d1, projectId, now));
+  const { watched, cursor, staged } = watch!.results[0] as unknown as Record<string, number>;
   if (!watched) {
     if (cursor) await dropLogCursorStatement(d1, projectId).run();
     return { made: 0, read: 0 };
+  }
+  // Large writes' entries still staged (../changes/staged.ts) are folded, and the step read again: no entry is read
+  // past one still staged. Folded only then, so the nudge after every write stays a read.
+  // (Once: a fenced logical shard's staged rows stay for the move to carry.)
+  if (staged && fold) {
+    await foldStatement(d1).run();
+    return step(env, projectId, now, false);
   }
   const entries = read!.results;
   // Caught up (a step short of full): the cursor goes to the project's newest entry, past the entries of other kinds

@@ -279,12 +279,16 @@ export function logCursorStatement(d1: D1Database, projectId: string, kinds: str
   );
 }
 
-/** Whether a trigger of the `kinds` watches the project, and whether it has a cursor (logTriggers.ts step). */
+/**
+ * Whether a trigger of the `kinds` watches the project, whether it has a cursor, and whether large writes' entries
+ * wait staged in its database (logTriggers.ts step).
+ */
 export function logWatchStatement(d1: D1Database, projectId: string, kinds: string) {
   return statement(
     d1,
     `SELECT EXISTS (${watchedKindsSql("?1", "?2")}) AS watched,
-       EXISTS (SELECT 1 FROM automation_log_cursors WHERE project_id = ?1) AS cursor`,
+       EXISTS (SELECT 1 FROM automation_log_cursors WHERE project_id = ?1) AS cursor,
+       EXISTS (SELECT 1 FROM change_log_staged) AS staged`,
     projectId,
     kinds,
   );

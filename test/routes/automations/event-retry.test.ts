@@ -10,7 +10,8 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { addWorkspaceCollaborator, call, ok, registerUser } from "../../support/harness";
-import { makeTable } from "../../support/tableHarness";
+import { addColumn, makeTable } from "../../support/tableHarness";
+import { STAGE_CELLS } from "../../../src/services/changes/staged";
 import { callScheduled, eventually, finishedRuns, sleep } from "../../support/automations";
 import { shardD1 } from "../../support/shards";
 import { logicalShardOfId } from "../../../src/tenancy/kernel/ids";
@@ -226,6 +227,42 @@ describe("row events read from the change log", () => {
     const rows = (await ok("GET", `/automation/${later._id}/runs`, { token: w.u.token })).data;
     expect(rows.map((r: any) => r.trigger.rowId)).toEqual([seen]);
     expect(rows.map((r: any) => r.trigger.rowId)).not.toContain(unseen);
+  });
+
+  it("a large write's staged entries whose fold never ran are folded by the log's read and start their runs", async () => {
+    const w = await watchedTable("Staged entries");
+    const rows = [await w.addRow(), await w.addRow()];
+    await finishedRuns(w.u.token, w.auto._id, 2);
+    const n = (await addColumn(w.u.token, w.table.tableId, "N", { type: "number" }))._id;
+    const updated = (
+      await ok("POST", "/automation", {
+        token: w.u.token,
+        body: {
+          projectId: w.projectId,
+          name: "Updated",
+          triggers: [{ event: "row.updated", filter: { tableId: w.table.tableId } }],
+          actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
+        },
+      })
+    ).data;
+    // A bulk write whose Worker died after its batch: its entries staged, no fold, no nudge.
+    await shardD1(w.projectId)
+      .prepare(STAGE_CELLS)
+      .bind(
+        Date.now(),
+        "row.updated",
+        w.u.workspaceId,
+        w.projectId,
+        w.table.tableId,
+        JSON.stringify({ type: "user", userId: w.u.id }),
+        "api",
+        JSON.stringify(rows.map((rowId, i) => ["c", rowId, n, 0, i + 1])),
+        `${w.projectId.slice(0, 20)}STAGEDXX${w.projectId.slice(-2)}`,
+      )
+      .run();
+    await stepLogTriggers(env, w.projectId);
+    const started = await finishedRuns(w.u.token, updated._id, 2);
+    expect(started.map((r: any) => r.trigger.rowId).sort()).toEqual([...rows].sort());
   });
 
   it("a bulk write's entries past one step's worth all start their runs, at once and again after a crash", async () => {
