@@ -13,10 +13,11 @@ CREATE TABLE `change_log_staged` (
 	`cells` text NOT NULL
 );
 --> statement-breakpoint
--- Written by hand (src/db/schema/changes.ts, changeLogStaged): deleting a staged row folds it into change_log, one
--- `row.updated` entry per row whose stored values change, numbered from the row's reserved seq_start, in the order
--- of the write. A shard move's own deletes (a shard_mover row exists inside its batches) fold nothing: the rows were
--- copied to the new database, which folds them there.
+-- Written by hand (src/db/schema/changes.ts, changeLogStaged): deleting a staged row folds it into change_log,
+-- numbered from the row's reserved seq_start, in the order of the write: for `row.updated`, one entry per row whose
+-- stored values change (its cells with their before values); for `row.created`, the entries as the write built them
+-- (`[rowId, changes]`). A shard move's own deletes (a shard_mover row exists inside its batches) fold nothing: the
+-- rows were copied to the new database, which folds them there.
 CREATE TRIGGER `change_log_staged_fold` AFTER DELETE ON `change_log_staged`
 WHEN NOT EXISTS (SELECT 1 FROM shard_mover) BEGIN
   INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
@@ -28,6 +29,11 @@ WHEN NOT EXISTS (SELECT 1 FROM shard_mover) BEGIN
       CASE WHEN j.value ->> 4 IS NULL THEN NULL ELSE j.value -> 4 END AS after
     FROM json_each(OLD.cells) j
   ) c
-  WHERE c.before IS NOT c.after
+  WHERE OLD.kind = 'row.updated' AND c.before IS NOT c.after
   GROUP BY c.row_id;
+  INSERT INTO change_log (seq, record_id, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, changes)
+  SELECT OLD.seq_start + j.key + 1, j.value ->> 0, OLD.at, OLD.kind, OLD.organization_id, OLD.workspace_id,
+    OLD.project_id, OLD.table_id, OLD.actor, OLD.source, j.value -> 1
+  FROM json_each(OLD.cells) j
+  WHERE OLD.kind = 'row.created';
 END;

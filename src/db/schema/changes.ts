@@ -67,6 +67,9 @@ export const changeLogStaged = sqliteTable("change_log_staged", {
   tableId: text("table_id"),
   actor: text("actor").notNull(),
   source: text("source").notNull(),
-  /** `[[cellId, rowId, columnId, isIdentifier, after (JSON), before (stored JSON text) | null], …]`, in the write's order. */
+  /**
+   * `row.updated`: `[[cellId, rowId, columnId, isIdentifier, after (JSON), before (stored JSON text) | null], …]`;
+   * `row.created`: `[[rowId, changes], …]`; in the write's order.
+   */
   cells: text("cells").notNull(),
 });

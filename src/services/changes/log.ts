@@ -8,7 +8,7 @@ import type { ServiceContext } from "../context";
 import { statement } from "../../db/d1";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 // The next sequence numbers of this database: its base + n, in the inserting statement (commit order).
-import { NEXT_SEQ, STAGE_CELLS, STAGE_FROM_CELLS } from "./staged";
+import { NEXT_SEQ, STAGE_CELLS, STAGE_CREATED, STAGE_FROM_CELLS, STAGE_FROM_ROWS } from "./staged";
 
 /** Bytes of JSON per statement (D1 caps one bound value at 2 MB), as the cell writes chunk theirs. */
 const CHUNK_BYTES = 1_000_000;
@@ -132,9 +132,16 @@ function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: Chang
   const head = (kind: string) => entryHead(ctx, table, source, kind);
 
   return {
-    /** After the insert: one `row.created` per inserted row, with every value given as `after`. */
-    created(entries: readonly [string, Record<string, unknown>][], kind = "row.created"): Statement[] {
+    /**
+     * After the insert: one `row.created` per inserted row, with every value given as `after`; from STAGE_FROM_ROWS
+     * rows on staged (./staged.ts) and folded after the answer, `staged` told.
+     */
+    created(
+      entries: readonly [string, Record<string, unknown>][],
+      opts: { kind?: string; staged?: () => void } = {},
+    ): Statement[] {
       if (!entries.length) return [];
+      const kind = opts.kind ?? "row.created";
       const payload = entries.map(([id, values]) => [
         id,
         Object.fromEntries(
@@ -143,6 +150,10 @@ function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: Chang
             .map(([c, v]) => [c, { before: null, after: v }]),
         ),
       ]);
+      if (kind === "row.created" && entries.length >= STAGE_FROM_ROWS && opts.staged) {
+        opts.staged();
+        return [[STAGE_CREATED, [...head(kind), JSON.stringify(payload), ctx.ids.beside(table.id)]]];
+      }
       return [[ROWS_WITH_CHANGES, [...head(kind), JSON.stringify(payload), 0]]];
     },
     /**

@@ -43,6 +43,21 @@ export const STAGE_CELLS = `INSERT INTO change_log_staged (id, seq_start, seq_en
       WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1 AND r.table_id = ?5 AND r.is_deleted = 0))
   FROM (SELECT ${NEXT_SEQ} AS s) n`;
 
+/**
+ * One staged row for the entries of rows a write created (`?8`: `[rowId, changes]`, as ROWS_WITH_CHANGES in ./log.ts
+ * takes them), kept for the rows of table ?5 the batch inserted (the statement goes after the insert). Params as
+ * STAGE_CELLS's.
+ */
+export const STAGE_CREATED = `INSERT INTO change_log_staged (id, seq_start, seq_end, at, kind, organization_id, workspace_id, project_id, table_id, actor, source, cells)
+  SELECT ?9, n.s, n.s + json_array_length(?8), ?1, ?2, (SELECT organization_id FROM workspaces WHERE id = ?3), ?3, ?4, ?5,
+    ?6, ?7,
+    (SELECT json_group_array(json(j.value)) FROM json_each(?8) j
+      WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 0 AND r.table_id = ?5 AND r.is_deleted = 0))
+  FROM (SELECT ${NEXT_SEQ} AS s) n`;
+
+/** Rows in one create from which their entries are staged. */
+export const STAGE_FROM_ROWS = 100;
+
 /** The staged rows a fold takes: every one but those of a logical shard a move has fenced. */
 const UNFENCED = `NOT EXISTS (SELECT 1 FROM shard_fence f WHERE f.state <> 'active'
   AND substr(change_log_staged.workspace_id, 27, 2) = substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', f.logical / 32 + 1, 1)

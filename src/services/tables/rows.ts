@@ -18,6 +18,7 @@ import { recalculateFormulasAfterWrite, recalculateLookupsReading } from "./reco
 import { liveRowQuery, rowRepresentation, tableOfRow } from "./rowReads";
 import { cellDto, rowDto, type CellRow, type ColumnRow, type RowRow, type TableRow } from "./serialize";
 import { rowChangeLog } from "../changes/log";
+import { foldAfterResponse } from "../changes/staged";
 import { deleteCreatedRowsStatements, rowInsertStatements } from "./queries";
 
 export const MAX_BULK_ROWS = 1000;
@@ -70,6 +71,7 @@ export async function insertRows(
   // The request's own D1 session (counted, bookmarked) — the same database the Drizzle client reaches.
   const d1 = d1Of(ctx.db);
   const written = writes.map((ws) => Object.fromEntries(ws.map((w) => [w.column.id, w.value])));
+  let staged = false;
   const statements = [
     ...rowInsertStatements(
       d1,
@@ -79,7 +81,10 @@ export async function insertRows(
       newRows.map((r) => r.id),
       cellRecords.flat().map((w) => [w.id, w.rowId, w.columnId, w.isIdentifier ? 1 : 0, w.data]),
     ),
-    ...rowChangeLog(ctx, d1, table).created(newRows.map((r, i) => [r.id, written[i]!])),
+    ...rowChangeLog(ctx, d1, table).created(
+      newRows.map((r, i) => [r.id, written[i]!]),
+      { staged: () => (staged = true) },
+    ),
     ...(opts.keep ? await opts.keep({ rows: newRows, cells: cellRecords, written }, d1) : []),
   ];
   // The rows are inserted only while the table is live, the cells only with their rows (the same statements):
@@ -88,6 +93,7 @@ export async function insertRows(
   if (newRows.length > 0 && (insertedRows?.meta.changes ?? 0) === 0) throw notFound("Table");
   const rowIds = newRows.map((r) => r.id);
   const computed = await recalculateOrUndo(ctx, d1, table.id, rowIds, opts.returnCells);
+  if (staged) foldAfterResponse(ctx, d1);
   return {
     rows: newRows,
     written,

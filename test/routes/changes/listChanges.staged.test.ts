@@ -35,7 +35,7 @@ const rowEntries = async (tableId: string) =>
   );
 
 describe("staged entries of large writes", () => {
-  it("a bulk PATCH of many cells: one entry per changed row in the feed and the history at once, before a later write's", async () => {
+  it("a bulk create and PATCH of many rows: their entries in the feed and the history at once, in order, before a later write's", async () => {
     const tb = await tableWithRows();
     // Even rows change their number; odd rows are sent their own values: 300 cells, 75 rows changed.
     const body = {
@@ -48,6 +48,13 @@ describe("staged entries of large writes", () => {
     await ok("PATCH", `/table/${tb.tableId}/rows`, { token: t.editor.token, body });
     await ok("PUT", `/table/row/${tb.rowIds[0]}/cell/${tb.n}`, { token: t.editor.token, body: { data: 7 } });
 
+    const all = (await ok("GET", `/changes?tableId=${tb.tableId}&limit=1000`, { token: t.owner.token })).data as any[];
+    const created = all.filter((e) => e.kind === "row.created");
+    expect(created.map((e) => e.recordId)).toEqual(tb.rowIds);
+    expect(created[7].changes).toEqual({
+      [tb.nameColumnId]: { before: null, after: "r7" },
+      [tb.n]: { before: null, after: 7 },
+    });
     const entries = await rowEntries(tb.tableId);
     const changed = tb.rowIds.filter((_, i) => i % 2 === 0);
     expect(entries.map((e) => e.recordId)).toEqual([...changed, tb.rowIds[0]]);

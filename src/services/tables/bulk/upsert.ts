@@ -168,6 +168,7 @@ export async function upsertRows(
   const d1 = d1Of(ctx.db);
   const updatedIds = updated.map((r) => r.id);
   const cellWrites = loggedCellUpserts(ctx, d1, table, entries("old"));
+  let createdStaged = false;
   const results = await commitBatch(ctx, [
     touchRowsStatement(d1, table.id, t, updatedIds),
     touchedGuardStatement(d1, table.id, updatedIds.length),
@@ -182,7 +183,10 @@ export async function upsertRows(
           entries("new"),
         )
       : []),
-    ...rowChangeLog(ctx, d1, table).created(created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!])),
+    ...rowChangeLog(ctx, d1, table).created(
+      created.map((r) => [r.id, inputs[rowsOut.indexOf(r)]!]),
+      { staged: () => (createdStaged = true) },
+    ),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
     computeNeededStatement(d1, table.id, t),
   ]);
@@ -200,6 +204,6 @@ export async function upsertRows(
   );
   for (const a of answer) Object.assign(a.cells, computed.formulaCells[a._id] ?? {});
   // Last, so the fold's D1 work does not hold the recomputation's reads behind it.
-  if (cellWrites.staged) foldAfterResponse(ctx, d1);
+  if (cellWrites.staged || createdStaged) foldAfterResponse(ctx, d1);
   return { table, data };
 }
