@@ -85,10 +85,17 @@ const UPSERT_CELLS = `INSERT INTO cells (id, table_id, row_id, column_id, worksp
   ON CONFLICT (row_id, column_id) DO UPDATE SET data = excluded.data, is_identifier = excluded.is_identifier,
     is_deleted = 0, updated_at = excluded.updated_at`;
 
-/** The same upsert taking its cells from a staged change-log row (../changes/staged.ts) that holds them, id ?4. */
+/**
+ * The same upsert taking its cells from a staged change-log row (../changes/staged.ts) that holds them, id ?4. The
+ * staging statement, earlier in the same batch, kept only the cells of live rows of the table: they are not looked up
+ * again.
+ */
 const UPSERT_STAGED_CELLS = UPSERT_CELLS.replace(
   "json_each(?4)",
   "json_each((SELECT cells FROM change_log_staged WHERE id = ?4))",
+).replace(
+  "WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1 AND r.table_id = ?1 AND r.is_deleted = 0)",
+  "WHERE true",
 );
 
 const TOUCH_ROWS = `UPDATE rows SET updated_at = ?2 WHERE table_id = ?1 AND is_deleted = 0 AND id IN (SELECT value FROM json_each(?3))`;
