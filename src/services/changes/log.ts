@@ -8,7 +8,7 @@ import type { ServiceContext } from "../context";
 import { statement } from "../../db/d1";
 import { jsonArrayChunks } from "../../lib/jsonChunks";
 // The next sequence numbers of this database: its base + n, in the inserting statement (commit order).
-import { NEXT_SEQ, STAGE_CELLS, STAGE_CREATED, STAGE_FROM_CELLS, STAGE_FROM_ROWS } from "./staged";
+import { NEXT_SEQ, STAGE_CELLS, STAGE_CREATED, STAGE_FROM_CELLS, STAGE_FROM_ROWS, STAGE_GUARDED_CELLS } from "./staged";
 
 /** Bytes of JSON per statement (D1 caps one bound value at 2 MB), as the cell writes chunk theirs. */
 const CHUNK_BYTES = 1_000_000;
@@ -116,11 +116,12 @@ function stageStatements(
   table: LoggedTable,
   head: unknown[],
   entries: readonly (readonly unknown[])[],
+  guarded = false,
 ): [...Statement, string][] {
   const newId = ctx.ids.seriesBeside(table.id);
   return jsonArrayChunks(entries, CHUNK_BYTES).map((chunk) => {
     const id = newId();
-    return [STAGE_CELLS, [...head, chunk, id], id];
+    return [guarded ? STAGE_GUARDED_CELLS : STAGE_CELLS, [...head, chunk, id], id];
   });
 }
 
@@ -180,17 +181,21 @@ function rowLogStatements(ctx: ServiceContext, table: LoggedTable, source: Chang
  * A large cell write's entries, staged (./staged.ts): the staging statements, each with its staged row's id (the cell
  * upsert then takes its cells from that row: src/services/tables/queries.ts cellUpsertFromStagedStatement), to go
  * before the upsert; null when the log is off. The write folds them after its answer (foldAfterResponse).
+ * `guarded`: the batch has already checked that every row named is a live row of the table (STAGE_GUARDED_CELLS).
  */
 export function stagedCellLog(
   ctx: ServiceContext,
   d1: D1Database,
   table: LoggedTable,
   entries: readonly (readonly unknown[])[],
+  opts: { guarded: boolean },
 ): { statement: D1PreparedStatement; id: string }[] | null {
   if (changeLogOff(ctx.env)) return null;
-  return stageStatements(ctx, table, entryHead(ctx, table, defaultSource(ctx), "row.updated"), entries).map(
-    ([text, params, id]) => ({ statement: statement(d1, text, ...params), id }),
-  );
+  const head = entryHead(ctx, table, defaultSource(ctx), "row.updated");
+  return stageStatements(ctx, table, head, entries, opts.guarded).map(([text, params, id]) => ({
+    statement: statement(d1, text, ...params),
+    id,
+  }));
 }
 
 type Built = ReturnType<typeof rowLogStatements>;

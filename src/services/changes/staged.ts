@@ -55,6 +55,16 @@ export const STAGE_CREATED = `INSERT INTO change_log_staged (id, seq_start, seq_
       WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 0 AND r.table_id = ?5 AND r.is_deleted = 0))
   FROM (SELECT ${NEXT_SEQ} AS s) n`;
 
+/**
+ * STAGE_CELLS for a batch that has already made sure every row it names is a live row of the table (a guard on the
+ * count its touch of the rows changed, src/services/tables/queries.ts touchedGuardStatement): the rows are not looked
+ * up again.
+ */
+export const STAGE_GUARDED_CELLS = STAGE_CELLS.replace(
+  "\n      WHERE EXISTS (SELECT 1 FROM rows r WHERE r.id = j.value ->> 1 AND r.table_id = ?5 AND r.is_deleted = 0))",
+  ")",
+);
+
 /** Rows in one create from which their entries are staged. */
 export const STAGE_FROM_ROWS = 100;
 

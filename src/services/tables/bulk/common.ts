@@ -65,7 +65,8 @@ export function loggedCellUpserts(
   table: TableRow,
   entries: readonly CellEntry[],
 ): { statements: D1PreparedStatement[]; staged: boolean } {
-  const staged = entries.length >= STAGE_FROM_CELLS ? stagedCellLog(ctx, d1, table, entries) : null;
+  // Guarded: both callers put touchedGuardStatement before these statements in their batch.
+  const staged = entries.length >= STAGE_FROM_CELLS ? stagedCellLog(ctx, d1, table, entries, { guarded: true }) : null;
   if (!staged)
     return {
       statements: [
