@@ -1,17 +1,18 @@
 /**
- * Staged entries of large cell writes (docs/api-guide.md › Changes, history and audit, "What the log costs a
- * write"). A write of STAGE_FROM_CELLS cells or more does not build its `row.updated` entries in its own batch: it
- * stages them, in that batch, as ONE row of change_log_staged holding each cell's row, column, stored value before and
- * value after, with a reserved range of sequence numbers. Deleting that row folds it into change_log (the trigger
- * `change_log_staged_fold`, migrations/shard/0023): the same entries the write would have appended, numbered in the
- * range it reserved, so the order of the log is the commit order as before.
+ * Staged entries of large writes (docs/api-guide.md › Changes, history and audit, "What the log costs a write"). A
+ * write of STAGE_FROM_CELLS cells or more (or a create of STAGE_FROM_ROWS rows or more) does not build its
+ * `row.updated` (`row.created`) entries in its own batch: it stages them, in that batch, as ONE row of
+ * change_log_staged per chunk holding each cell's row, column, stored value before and value after (the created
+ * rows' entries as built), with a reserved range of sequence numbers. Deleting that row folds it into change_log (the
+ * trigger `change_log_staged_fold`, migrations/shard/0023): the same entries the write would have appended, numbered
+ * in the range it reserved, so the order of the log is the commit order as before.
  *
- * Who folds: the write itself right after its answer (`foldAfterResponse`), every reader of the log FIRST in its own
- * read batch (`foldQuery`, `foldStatement`: the feed, histories, the audit read, automation triggers, webhook
- * subscriptions), and the minute's upkeep (`foldEveryShard`) for a write whose after-response work never ran. A
- * reader therefore never sees an entry numbered after one still staged, and a staged row is never lost: it was
- * committed with the write it records. A logical shard fenced by a move is left alone: its rows are copied to the new
- * database, which folds them there.
+ * Who folds: the write itself just after its answer (`foldAfterResponse`); every reader of the log before it reads —
+ * the feed, histories, the audit read and webhook subscriptions first in their own read batch (`foldQuery`), the
+ * automation triggers' step when its read finds something staged (`foldStatement`); and the minute's upkeep
+ * (`foldEveryShard`) for a write whose after-response work never ran. A reader therefore never sees an entry numbered
+ * after one still staged, and a staged row is never lost: it was committed with the write it records. A logical shard
+ * fenced by a move is left alone: its rows are copied to the new database, which folds them there.
  */
 import { sql } from "drizzle-orm";
 import type { Db, Env } from "../../env";
