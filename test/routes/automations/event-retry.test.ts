@@ -107,23 +107,29 @@ describe("events whose runs could not be created", () => {
   });
 });
 
+/** An automation notifying on `event` of the table's rows. */
+async function rowAutomation(
+  token: string,
+  where: { projectId: string; tableId: string },
+  name: string,
+  event: "row.created" | "row.updated",
+) {
+  const body = {
+    projectId: where.projectId,
+    name,
+    triggers: [{ event, filter: { tableId: where.tableId } }],
+    actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
+  };
+  return (await ok("POST", "/automation", { token, body })).data;
+}
+
 /** A project with an automation started by its table's new rows, and what the test reads of it. */
 async function watchedTable(name: string) {
   const u = await registerUser(name);
   const projectId = (await ok("POST", "/project", { token: u.token, body: { workspaceId: u.workspaceId, name } })).data
     ._id as string;
   const table = await makeTable(u.token, projectId, "Watched");
-  const auto = (
-    await ok("POST", "/automation", {
-      token: u.token,
-      body: {
-        projectId,
-        name,
-        triggers: [{ event: "row.created", filter: { tableId: table.tableId } }],
-        actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
-      },
-    })
-  ).data;
+  const auto = await rowAutomation(u.token, { projectId, tableId: table.tableId }, name, "row.created");
   const keys = async () =>
     (
       await shardD1(auto._id)
@@ -208,17 +214,12 @@ describe("row events read from the change log", () => {
     expect(await cursors()).toBe(0);
     // A new trigger starts from its own creation: the rows written while nothing watched start no run.
     await sleep(5);
-    const later = (
-      await ok("POST", "/automation", {
-        token: w.u.token,
-        body: {
-          projectId: w.projectId,
-          name: "Later",
-          triggers: [{ event: "row.created", filter: { tableId: w.table.tableId } }],
-          actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
-        },
-      })
-    ).data;
+    const later = await rowAutomation(
+      w.u.token,
+      { projectId: w.projectId, tableId: w.table.tableId },
+      "Later",
+      "row.created",
+    );
     const seen = await w.addRow();
     const [run] = await finishedRuns(w.u.token, later._id, 1);
     expect(run.trigger.rowId).toBe(seen);
@@ -234,17 +235,12 @@ describe("row events read from the change log", () => {
     const rows = [await w.addRow(), await w.addRow()];
     await finishedRuns(w.u.token, w.auto._id, 2);
     const n = (await addColumn(w.u.token, w.table.tableId, "N", { type: "number" }))._id;
-    const updated = (
-      await ok("POST", "/automation", {
-        token: w.u.token,
-        body: {
-          projectId: w.projectId,
-          name: "Updated",
-          triggers: [{ event: "row.updated", filter: { tableId: w.table.tableId } }],
-          actions: [{ id: "n", spec: { kind: "notify", title: "Row" } }],
-        },
-      })
-    ).data;
+    const updated = await rowAutomation(
+      w.u.token,
+      { projectId: w.projectId, tableId: w.table.tableId },
+      "Updated",
+      "row.updated",
+    );
     // A bulk write whose Worker died after its batch: its entries staged, no fold, no nudge.
     await shardD1(w.projectId)
       .prepare(STAGE_CELLS)
