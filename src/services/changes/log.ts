@@ -218,6 +218,18 @@ export function rowChangeLog(
   };
 }
 
+/** recordEntryQuery for a record that names its own place: its id, workspace, project and table (a view, a comment). */
+export function placedEntryQuery(
+  ctx: ServiceContext,
+  kind: string,
+  record: { id: string; workspaceId: string; projectId: string; tableId: string | null },
+  changes: CellChanges | null,
+  exists: SQL,
+) {
+  const { id, workspaceId, projectId, tableId } = record;
+  return recordEntryQuery(ctx, { kind, recordId: id, workspaceId, projectId, tableId, changes, exists });
+}
+
 /**
  * A record's entry as a Drizzle insert, for the Drizzle batches of the document and comment services: `changes`
  * known in full (a created record's fields, or a field's value as read and the new one), recorded only when `exists`

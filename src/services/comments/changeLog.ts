@@ -3,45 +3,37 @@
  * per write, in the write's own batch, on the comment's target (its workspace, project and, for a row, table).
  * Each entry is guarded in SQL so a write that changes nothing records nothing.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import { recordEntryQuery } from "../changes/log";
+import { placedEntryQuery } from "../changes/log";
 import type { CellChanges } from "../../db/schema/changes";
 import type { CommentRow } from "./dto";
-
-type Place = Pick<CommentRow, "id" | "workspaceId" | "projectId" | "tableId">;
-
-function entry(ctx: ServiceContext, kind: string, c: Place, changes: CellChanges, exists: SQL) {
-  return recordEntryQuery(ctx, {
-    kind,
-    recordId: c.id,
-    workspaceId: c.workspaceId,
-    projectId: c.projectId,
-    tableId: c.tableId,
-    changes,
-    exists,
-  });
-}
 
 /** After the insert: `comment.created` with its body (and the comment it answers) as `after`. */
 export function createdEntry(ctx: ServiceContext, row: CommentRow) {
   const changes: CellChanges = { body: { before: null, after: row.body } };
   if (row.parentId) changes.parentId = { before: null, after: row.parentId };
-  return entry(ctx, "comment.created", row, changes, sql`EXISTS (SELECT 1 FROM comments WHERE id = ${row.id})`);
+  return placedEntryQuery(
+    ctx,
+    "comment.created",
+    row,
+    changes,
+    sql`EXISTS (SELECT 1 FROM comments WHERE id = ${row.id})`,
+  );
 }
 
 /** Before the update: `comment.updated` with the body as read and the new one, when the stored body differs. */
 export function editedEntry(ctx: ServiceContext, before: CommentRow, body: string) {
   const changes = { body: { before: before.body, after: body } };
   const differs = sql`EXISTS (SELECT 1 FROM comments WHERE id = ${before.id} AND is_deleted = 0 AND body IS NOT ${body})`;
-  return entry(ctx, "comment.updated", before, changes, differs);
+  return placedEntryQuery(ctx, "comment.updated", before, changes, differs);
 }
 
 /** Before the tombstone: `comment.deleted` (the body is not copied into the log again), unless already deleted. */
 export function deletedEntry(ctx: ServiceContext, before: CommentRow) {
   const changes = { isDeleted: { before: false, after: true } };
   const live = sql`EXISTS (SELECT 1 FROM comments WHERE id = ${before.id} AND is_deleted = 0)`;
-  return entry(ctx, "comment.deleted", before, changes, live);
+  return placedEntryQuery(ctx, "comment.deleted", before, changes, live);
 }
 
 /** Before the status update: `comment.resolved` or `comment.reopened` on the thread's root, when its status changes. */
@@ -49,7 +41,7 @@ export function statusEntry(ctx: ServiceContext, comment: CommentRow, status: "o
   const root = { ...comment, id: comment.threadId };
   const changes = { status: { before: status === "open" ? "resolved" : "open", after: status } };
   const differs = sql`EXISTS (SELECT 1 FROM comments WHERE id = ${root.id} AND status IS NOT ${status})`;
-  return entry(ctx, status === "resolved" ? "comment.resolved" : "comment.reopened", root, changes, differs);
+  return placedEntryQuery(ctx, status === "resolved" ? "comment.resolved" : "comment.reopened", root, changes, differs);
 }
 
 /** Before the reaction's insert or delete: `comment.updated` with the caller's reaction, when it is set or taken back. */
@@ -57,5 +49,5 @@ export function reactionEntry(ctx: ServiceContext, comment: CommentRow, emoji: s
   const reaction = { emoji, userId: ctx.user.id };
   const changes = { reactions: on ? { before: null, after: reaction } : { before: reaction, after: null } };
   const held = sql`EXISTS (SELECT 1 FROM comment_reactions WHERE comment_id = ${comment.id} AND emoji = ${emoji} AND user_id = ${ctx.user.id})`;
-  return entry(ctx, "comment.updated", comment, changes, on ? sql`NOT ${held}` : held);
+  return placedEntryQuery(ctx, "comment.updated", comment, changes, on ? sql`NOT ${held}` : held);
 }

@@ -5,7 +5,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { CellChanges } from "../../db/schema/changes";
-import { recordEntryQuery } from "../changes/log";
+import { placedEntryQuery } from "../changes/log";
 import type { ServiceContext } from "../context";
 import type { ViewRow } from "./viewShape";
 
@@ -25,22 +25,16 @@ const COLUMN_OF: Record<Member, SQL> = {
 const stored = (m: Member, v: unknown) =>
   m === "name" ? (v as string) : v === null || v === undefined ? null : JSON.stringify(v);
 
-function entry(ctx: ServiceContext, kind: string, view: ViewRow, changes: CellChanges, exists: SQL) {
-  return recordEntryQuery(ctx, {
-    kind,
-    recordId: view.id,
-    workspaceId: view.workspaceId,
-    projectId: view.projectId,
-    tableId: view.tableId,
-    changes,
-    exists,
-  });
-}
-
 /** After the insert: `view.created` with its name, filter, sort, fields and hidden as `after`. */
 export function viewCreatedEntry(ctx: ServiceContext, row: ViewRow) {
   const changes: CellChanges = Object.fromEntries(MEMBERS.map((m) => [m, { before: null, after: row[m] ?? null }]));
-  return entry(ctx, "view.created", row, changes, sql`EXISTS (SELECT 1 FROM table_views WHERE id = ${row.id})`);
+  return placedEntryQuery(
+    ctx,
+    "view.created",
+    row,
+    changes,
+    sql`EXISTS (SELECT 1 FROM table_views WHERE id = ${row.id})`,
+  );
 }
 
 /**
@@ -58,12 +52,12 @@ export function viewUpdatedEntry(ctx: ServiceContext, before: ViewRow, set: Part
     sql` OR `,
   );
   const live = sql`EXISTS (SELECT 1 FROM table_views WHERE id = ${before.id} AND is_deleted = 0 AND (${differs}))`;
-  return entry(ctx, "view.updated", before, changes, live);
+  return placedEntryQuery(ctx, "view.updated", before, changes, live);
 }
 
 /** Before the tombstone: `view.deleted` (`isDeleted` from false to true), unless already deleted. */
 export function viewDeletedEntry(ctx: ServiceContext, before: ViewRow) {
   const changes = { isDeleted: { before: false, after: true } };
   const live = sql`EXISTS (SELECT 1 FROM table_views WHERE id = ${before.id} AND is_deleted = 0)`;
-  return entry(ctx, "view.deleted", before, changes, live);
+  return placedEntryQuery(ctx, "view.deleted", before, changes, live);
 }
