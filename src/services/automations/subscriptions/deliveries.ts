@@ -118,6 +118,26 @@ async function recordFailure(
   await deliverAtOnce(env, d1, inserted);
 }
 
+/**
+ * Claims a pending delivery under a new token for CLAIM_MS (`free`: what else must hold for it to be claimable),
+ * then reads it with its subscription; null when nothing was claimed.
+ */
+async function claimDelivery(db: ReturnType<typeof createDb>, deliveryId: string, now: number, free?: SQL) {
+  const token = newId();
+  const [claimed] = await db
+    .update(d)
+    .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
+    .where(and(eq(d.id, deliveryId), eq(d.status, "pending"), free))
+    .returning({ id: d.id });
+  if (!claimed) return null;
+  const [found] = await db
+    .select({ delivery: d, sub: s })
+    .from(d)
+    .innerJoin(s, eq(s.id, d.subscriptionId))
+    .where(eq(d.id, deliveryId));
+  return found ? { token, found } : null;
+}
+
 /** One attempt of a pending subscription delivery: claimed, sent, recorded. */
 export async function attemptSubscriptionDelivery(
   env: Env,
@@ -125,20 +145,10 @@ export async function attemptSubscriptionDelivery(
   claimToken?: string,
 ): Promise<DeliveryOutcome> {
   const db = createDb(d1Holding(env, deliveryId));
-  const token = newId();
   const now = Date.now();
-  const [claimed] = await db
-    .update(d)
-    .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
-    .where(and(eq(d.id, deliveryId), eq(d.status, "pending"), claimCondition(now, claimToken, d)))
-    .returning({ id: d.id });
-  if (!claimed) return { state: "gone" };
-  const [found] = await db
-    .select({ delivery: d, sub: s })
-    .from(d)
-    .innerJoin(s, eq(s.id, d.subscriptionId))
-    .where(eq(d.id, deliveryId));
-  if (!found || found.delivery.claimToken !== token) return { state: "gone" };
+  const claim = await claimDelivery(db, deliveryId, now, claimCondition(now, claimToken, d));
+  if (!claim || claim.found.delivery.claimToken !== claim.token) return { state: "gone" };
+  const { token, found } = claim;
   const { delivery, sub } = found;
   if (sub.isDeleted || sub.status !== "active") {
     const attempt = { at: now, durationMs: 0, error: "the subscription is disabled or deleted: nothing was sent" };
@@ -182,20 +192,10 @@ export async function attemptSubscriptionDelivery(
 /** A dead-lettered delivery: failed for good and counted like any failed delivery. */
 export async function failSubscriptionDelivery(env: Env, deliveryId: string, reason: string): Promise<void> {
   const db = createDb(d1Holding(env, deliveryId));
-  const token = newId();
   const now = Date.now();
-  const [claimed] = await db
-    .update(d)
-    .set({ claimToken: token, claimedUntil: now + CLAIM_MS })
-    .where(and(eq(d.id, deliveryId), eq(d.status, "pending")))
-    .returning({ id: d.id });
-  if (!claimed) return;
-  const [found] = await db
-    .select({ delivery: d, sub: s })
-    .from(d)
-    .innerJoin(s, eq(s.id, d.subscriptionId))
-    .where(eq(d.id, deliveryId));
-  if (!found) return;
+  const claim = await claimDelivery(db, deliveryId, now);
+  if (!claim) return;
+  const { token, found } = claim;
   await recordOutcome(env, found, token, {
     status: "failed",
     attempt: { at: now, durationMs: 0, error: reason },
