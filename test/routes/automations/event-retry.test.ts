@@ -62,13 +62,7 @@ describe("events whose runs could not be created", () => {
         },
       })
     ).data;
-    const runsOf = async () =>
-      Number(
-        await shardD1(auto._id)
-          .prepare(`SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`)
-          .bind(auto._id)
-          .first("n"),
-      );
+    const runsOf = () => countIn(auto._id, `SELECT count(*) AS n FROM automation_runs WHERE automation_id = ?1`);
 
     // A document written just before its shard was fenced: its event (one of the bus's, not read from the change
     // log) arrives while the database refuses writes.
@@ -107,6 +101,20 @@ describe("events whose runs could not be created", () => {
   });
 });
 
+/** The event keys of an automation's runs, in order. */
+async function runKeys(automationId: string) {
+  const rows = await shardD1(automationId)
+    .prepare(`SELECT event_key FROM automation_runs WHERE automation_id = ?1 ORDER BY event_key`)
+    .bind(automationId)
+    .all<{ event_key: string }>();
+  return rows.results.map((r) => r.event_key);
+}
+
+/** A `SELECT count(*) AS n` whose one parameter is `id`, in the database holding `id`. */
+async function countIn(id: string, query: string) {
+  return Number(await shardD1(id).prepare(query).bind(id).first("n"));
+}
+
 /** An automation notifying on `event` of the table's rows. */
 async function rowAutomation(
   token: string,
@@ -130,13 +138,7 @@ async function watchedTable(name: string) {
     ._id as string;
   const table = await makeTable(u.token, projectId, "Watched");
   const auto = await rowAutomation(u.token, { projectId, tableId: table.tableId }, name, "row.created");
-  const keys = async () =>
-    (
-      await shardD1(auto._id)
-        .prepare(`SELECT event_key FROM automation_runs WHERE automation_id = ?1 ORDER BY event_key`)
-        .bind(auto._id)
-        .all<{ event_key: string }>()
-    ).results.map((r) => r.event_key);
+  const keys = () => runKeys(auto._id);
   /** The state a crash right after the writes leaves: no run, the project's cursor before their entries. */
   const crashAfterWrites = async (firstSeq: number) => {
     await shardD1(auto._id).prepare(`DELETE FROM automation_runs WHERE automation_id = ?1`).bind(auto._id).run();
@@ -194,13 +196,8 @@ describe("row events read from the change log", () => {
 
   it("a project no trigger watches keeps no cursor; a trigger made later starts runs only for the writes after it", async () => {
     const w = await watchedTable("Unwatched");
-    const cursors = async () =>
-      Number(
-        await shardD1(w.projectId)
-          .prepare(`SELECT count(*) AS n FROM automation_log_cursors WHERE project_id = ?1`)
-          .bind(w.projectId)
-          .first("n"),
-      );
+    const cursors = () =>
+      countIn(w.projectId, `SELECT count(*) AS n FROM automation_log_cursors WHERE project_id = ?1`);
     await w.addRow();
     await finishedRuns(w.u.token, w.auto._id, 1);
     expect(await cursors()).toBe(1);
@@ -309,13 +306,7 @@ describe("row events read from the change log", () => {
 
 /** Automations of one project and its log cursor, as the document and comment tests read and reset them. */
 function logWatch(projectId: string) {
-  const keys = async (automationId: string) =>
-    (
-      await shardD1(automationId)
-        .prepare(`SELECT event_key FROM automation_runs WHERE automation_id = ?1 ORDER BY event_key`)
-        .bind(automationId)
-        .all<{ event_key: string }>()
-    ).results.map((r) => r.event_key);
+  const keys = runKeys;
   const seqOf = async (kind: string, recordId: string) =>
     Number(
       await shardD1(projectId)
