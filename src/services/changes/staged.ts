@@ -58,7 +58,7 @@ export const STAGE_CREATED = `INSERT INTO change_log_staged (id, seq_start, seq_
 
 /**
  * STAGE_CELLS for a batch that has already made sure every row it names is a live row of the table (a guard on the
- * count its touch of the rows changed, src/services/tables/queries.ts touchedGuardStatement): the rows are not looked
+ * count its touch of the rows changed, src/services/tables/queries.ts guardStatement): the rows are not looked
  * up again.
  */
 export const STAGE_GUARDED_CELLS = STAGE_CELLS.replace(

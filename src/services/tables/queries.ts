@@ -131,35 +131,14 @@ export function touchRowsStatement(d1: D1Database, tableId: string, t: number, r
 }
 
 /**
- * The batch's first statement: it aborts the whole batch (nothing written) unless exactly `rowIds` are still rows of
- * the live table in the state the write expects (live, or deleted for a restore) — a delete (of a row or the
- * table) that committed between the read and the write makes the bulk write a 404, never a partial one. json() of a non-JSON text (./bulk/common.ts commitBatch) is SQLite's way of
- * raising an error from a plain statement.
+ * The all-or-nothing guard of a bulk write, right AFTER the statement that updates its rows (touchRowsStatement,
+ * setDeletedStatement): it aborts the whole batch (rolling back what ran before it) unless that statement changed
+ * exactly `count` rows (SQLite's changes(): the rows of the table it found in the state the write expects) and the
+ * table is live. A delete (of a row or the table) that committed between the read and the write makes the bulk write
+ * a 404, never a partial one. json() of a non-JSON text (./bulk/common.ts commitBatch) is SQLite's way of raising an
+ * error from a plain statement.
  */
-export function guardStatement(
-  d1: D1Database,
-  tableId: string,
-  rowIds: readonly string[],
-  deleted = false,
-): D1PreparedStatement {
-  return statement(
-    d1,
-    `SELECT json(CASE WHEN (SELECT COUNT(*) FROM rows WHERE table_id = ?1 AND is_deleted = ?2
-        AND id IN (SELECT value FROM json_each(?3))) = ?4
-        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND is_deleted = 0) THEN '1' ELSE 'stale' END) AS ok`,
-    tableId,
-    deleted ? 1 : 0,
-    JSON.stringify(rowIds),
-    new Set(rowIds).size,
-  );
-}
-
-/**
- * guardStatement for a write that touches the rows' updatedAt: right AFTER touchRowsStatement, it aborts the batch
- * (rolling the touch back) unless the touch changed exactly `count` rows (SQLite's changes(): the live rows of the
- * table it found) and the table is live. The same guarantee as guardStatement without looking every row up again.
- */
-export function touchedGuardStatement(d1: D1Database, tableId: string, count: number): D1PreparedStatement {
+export function guardStatement(d1: D1Database, tableId: string, count: number): D1PreparedStatement {
   return statement(
     d1,
     `SELECT json(CASE WHEN changes() = ?2 AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND is_deleted = 0)

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, seedTenant, type Tenant } from "../../support/harness";
 import { cellsById, makeBulkTable, type BulkTable } from "../../support/bulkRows";
+import { shardD1 } from "../../support/shards";
 
 let t: Tenant;
 let b: BulkTable & { rowIds: string[] };
@@ -34,6 +35,23 @@ describe("POST /table/{tableId}/rows/delete", () => {
     expectError(await del([b.rowIds[5]!, b.rowIds[0]!]), 404, "NotFoundError");
     expect((await cellsById(t.owner.token, b.tableId)).has(b.rowIds[5]!)).toBe(true);
     expectError(await del([b.rowIds[5]!, b.rowIds[5]!]), 400, "ValidationError");
+  });
+
+  it("a row no longer live when the batch runs (deleted after the read) makes it a 404, nothing deleted", async () => {
+    const ids = b.rowIds.slice(10, 13);
+    // The batch's soft delete passes over one row, as it would over a row deleted since the read.
+    await shardD1(b.tableId)
+      .prepare(
+        `CREATE TRIGGER skip_bulk_delete BEFORE UPDATE OF is_deleted ON rows WHEN OLD.id = '${ids[1]}' BEGIN SELECT RAISE(IGNORE); END`,
+      )
+      .run();
+    try {
+      expectError(await del(ids), 404, "NotFoundError");
+    } finally {
+      await shardD1(b.tableId).prepare("DROP TRIGGER skip_bulk_delete").run();
+    }
+    const live = await cellsById(t.owner.token, b.tableId);
+    for (const id of ids) expect(live.has(id)).toBe(true);
   });
 
   it("a viewer is 403, an outsider 404; a keyed delete replays", async () => {

@@ -65,7 +65,7 @@ export function loggedCellUpserts(
   table: TableRow,
   entries: readonly CellEntry[],
 ): { statements: D1PreparedStatement[]; staged: boolean } {
-  // Guarded: both callers put touchedGuardStatement before these statements in their batch.
+  // Guarded: both callers put guardStatement before these statements in their batch.
   const staged = entries.length >= STAGE_FROM_CELLS ? stagedCellLog(ctx, d1, table, entries, { guarded: true }) : null;
   if (!staged)
     return {

@@ -30,9 +30,9 @@ async function setDeleted(ctx: ServiceContext, input: { tableId: string; ids: re
   const d1 = d1Of(ctx.db);
   const data = { ids };
   await commitBatch(ctx, [
-    guardStatement(d1, table.id, ids, !deleted),
     ...rowChangeLog(ctx, d1, table).state(ids, deleted),
     setDeletedStatement(d1, table.id, ids, deleted, ctx.now),
+    guardStatement(d1, table.id, ids.length),
     ...(await keptAnswerStatements(ctx, { d1, payload: { data } })),
   ]);
   // A restored row's formulas are recomputed (columns may have changed while it was away), with the lookups reading it.

@@ -20,7 +20,7 @@ import { liveRowQuery, rowRepresentation, tableOfRow } from "../rowReads";
 import { rowDto, type ColumnRow, type RowRow, type TableRow } from "../serialize";
 import { resolveSelectLabels } from "./labels";
 import { assertWritable, commitBatch, loggedCellUpserts, readForBulkWrite, rowsNotFound } from "./common";
-import { touchedGuardStatement, touchRowsStatement, type CellEntry } from "../queries";
+import { guardStatement, touchRowsStatement, type CellEntry } from "../queries";
 
 export interface RowUpdate {
   _id: string;
@@ -122,7 +122,7 @@ export async function writeRowUpdates(
   const cellWrites = loggedCellUpserts(ctx, d1, table, entries);
   const results = await commitBatch(ctx, [
     touchRowsStatement(d1, table.id, t, rowIds),
-    touchedGuardStatement(d1, table.id, rowIds.length),
+    guardStatement(d1, table.id, rowIds.length),
     ...cellWrites.statements,
     // A crash before the answer leaves this one (the values written; formula values come with the final answer).
     ...(await keptAnswerStatements(ctx, { d1, payload: { data: opts.single ? answer[0] : answer } })),

@@ -19,7 +19,7 @@ import { resolveSelectLabels } from "./labels";
 import { rowChangeLog } from "../../changes/log";
 import { foldAfterResponse } from "../../changes/staged";
 import { commitBatch, loggedCellUpserts } from "./common";
-import { rowInsertStatements, touchedGuardStatement, touchRowsStatement, type CellEntry } from "../queries";
+import { rowInsertStatements, guardStatement, touchRowsStatement, type CellEntry } from "../queries";
 
 /**
  * Cells of the key columns in live rows whose first key cell holds one of the given values (`?4`, JSON texts) or
@@ -171,7 +171,7 @@ export async function upsertRows(
   let createdStaged = false;
   const results = await commitBatch(ctx, [
     touchRowsStatement(d1, table.id, t, updatedIds),
-    touchedGuardStatement(d1, table.id, updatedIds.length),
+    guardStatement(d1, table.id, updatedIds.length),
     ...cellWrites.statements,
     ...(created.length
       ? rowInsertStatements(
