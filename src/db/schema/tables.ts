@@ -23,10 +23,11 @@ export const tables = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     /**
-     * Until when a computation of the table's own cells from its rows may be under way in its formula coordinator
-     * (an E3 apply, a lookups recompute: src/services/formula/engine.ts sets it before reading any row). A write to a
-     * table with no formula, no table looking into it and this in the past needs no recomputation
-     * (src/services/tables/recompute.ts, computeNeededStatement).
+     * Until when a formula apply may be computing the table's cells from its rows in its formula coordinator
+     * (src/services/formula/engine.ts sets it before reading any row). A write to a table with no formula, no table
+     * looking into it and this in the past needs no recomputation (src/services/tables/recompute.ts,
+     * computeNeededStatement). A lookups recompute needs no mark: it computes formula columns, which send every
+     * write of the table through the coordinator already.
      */
     formulaBusyUntil: integer("formula_busy_until").notNull().default(0),
   },

@@ -234,7 +234,7 @@ export async function recomputeLookupColumns(
 ): Promise<ApplyFormulaResult> {
   const { tableId, ...opts } = input;
   const d1 = d1Of(ctx.db);
-  const { table, columns, linked } = await loadTable(ctx, tableId, { busy: true });
+  const { table, columns, linked } = await loadTable(ctx, tableId);
   if (!table || table.isDeleted) return { updatedRows: 0 };
   const trees = formulaTrees(columns);
   const isRelation = relationTest(columns);
